@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Every test: unit (vitest) and end-to-end (Playwright in Debian chromium).
+# Ends with one line "N passed, N failed" summing both suites.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1 CHECKPOINT_DISABLE=1 PRISMA_HIDE_UPDATE_MESSAGE=1
+
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "› installing Debian chromium for Playwright"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null || {
+    echo "could not install chromium"; echo "0 passed, 1 failed"; exit 1; }
+fi
+bash scripts/ensure-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+out=.test-results
+rm -rf "$out" && mkdir -p "$out"
+status=0
+
+echo "› unit tests (vitest)"
+npx vitest run --reporter=default --reporter=json --outputFile="$out/unit.json" || status=1
+
+echo "› building the app for end-to-end tests"
+if npx next build > "$out/build.log" 2>&1; then
+  echo "› end-to-end tests (Playwright)"
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$out/e2e.json" npx playwright test --reporter=list,json || status=1
+else
+  tail -40 "$out/build.log"; echo "next build failed"; status=1
+fi
+
+node scripts/test-summary.mjs "$out" || status=1
+exit $status

@@ -1,0 +1,21 @@
+// The oracle reads the hidden goal but acts only through tools and the answer,
+// so its success proves each task is solvable through the agent's interface.
+// One policy per environment, in agents/oracle/.
+
+import type { Episode } from '../episode';
+import type { Action, EnvId } from '../types';
+import { cartOracle } from './oracle/cart';
+import type { Agent } from './types';
+
+const POLICIES: Partial<Record<EnvId, (episode: Episode) => Action>> = {
+  CART: cartOracle,
+};
+
+export const oracleAgent: Agent = {
+  name: 'oracle',
+  act(_observation, episode) {
+    const policy = POLICIES[episode.config.envId];
+    if (!policy) throw new Error(`oracle: no policy for ${episode.config.envId}`);
+    return policy(episode);
+  },
+};

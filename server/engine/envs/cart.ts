@@ -1,0 +1,335 @@
+// CART: put exact products, variants and quantities in the cart (SPEC §7).
+// Verifier: unit-level F1 over product::variant keys; r_task = 2·F1 − 1.
+
+import { z } from 'zod';
+import { isDeniedCategory } from '../catalog/taxonomy';
+import type { Catalog, Product } from '../catalog/types';
+import { makeSlot, type Slot } from '../customer/slots';
+import type { Rng } from '../random';
+import type { EvidenceItem, TaskResult } from '../types';
+import { cartKey, type CartLine } from '../world/state';
+import { variantsOf, type Variant } from '../world/variants';
+import { currentVariants } from '../world/stock';
+import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
+
+export interface CartItemGoal {
+  productId: string;
+  title: string;
+  /** null: any variant (or none) of the product counts. */
+  variantId: string | null;
+  variantAttr: string | null;
+  variantValue: string | null;
+  qty: number;
+  /** The customer names it only as something seen earlier (needs user.get_visit_history). */
+  viaHistory: boolean;
+  /** Set when the required variant went out of stock: what the customer accepts once told. */
+  alternative?: { variantId: string; value: string };
+}
+
+export interface CartGoal {
+  items: CartItemGoal[];
+}
+
+const humanAttr = (attr: string) => attr.replace(/_/g, ' ');
+export const categoryNoun = (category: string) => {
+  const leaf = category.split('/').pop()!.replace(/_/g, ' ');
+  return leaf.endsWith('ies') ? `${leaf.slice(0, -3)}y` : leaf.endsWith('s') && !leaf.endsWith('ss') ? leaf.slice(0, -1) : leaf;
+};
+
+const OPENINGS = [
+  'Hi! Could you put {items} in my cart?',
+  "I'd like to order {items}. Can you set that up?",
+  'Please add {items} to my cart, thanks.',
+  'Hey, I need {items}. Can you build my cart?',
+  'Can you help me buy {items}?',
+  "Hello, I'm shopping for {items}. Please add them to the cart.",
+];
+
+// ---------- generator ----------
+
+function pickTargets(ctx: EnvContext, rng: Rng): CartItemGoal[] {
+  const { catalog, knobs } = ctx;
+  const items: CartItemGoal[] = [];
+  const usedCategories = new Set<string>();
+  for (let attempt = 0; items.length < knobs.cartItems && attempt < 20_000; attempt++) {
+    const product = catalog.at(rng.int(0, catalog.size - 1));
+    const strictCategories = attempt < 10_000; // relax only if the catalog is tiny
+    if (product.stockQty < 5 || isDeniedCategory(product.category)) continue;
+    if (items.some((i) => i.productId === product.id)) continue;
+    if (strictCategories && usedCategories.has(product.category)) continue;
+    const qty = rng.bernoulli(knobs.pQty) ? rng.int(2, 4) : 1;
+    const wantVariant = rng.bernoulli(knobs.pVar);
+    const variants = variantsOf(product).filter((v) => v.stock_qty >= qty + 2);
+    if (wantVariant && variants.length === 0) continue;
+    const variant: Variant | null = wantVariant ? rng.pick(variants) : null;
+    const attr = variant ? Object.keys(variant.attrs)[0] : null;
+    items.push({
+      productId: product.id,
+      title: product.title,
+      variantId: variant?.variant_id ?? null,
+      variantAttr: attr,
+      variantValue: variant && attr ? String(variant.attrs[attr]) : null,
+      qty,
+      viaHistory: rng.bernoulli(Math.min(0.5, 0.05 * ctx.d)),
+    });
+    usedCategories.add(product.category);
+  }
+  if (items.length === 0) throw new Error(`CART: catalog ${catalog.id} has no product fit to be a target`);
+  return items;
+}
+
+function historyWithDistractors(ctx: EnvContext, items: CartItemGoal[], rng: Rng): string[] {
+  const ids = new Set(items.map((i) => i.productId));
+  for (const item of items) {
+    const target = ctx.catalog.get(item.productId)!;
+    const pool = ctx.catalog.indicesInCategory(target.category);
+    const others = rng
+      .sample(pool, 12)
+      .map((ix) => ctx.catalog.at(ix))
+      .filter((p) => !ids.has(p.id) && p.brand !== target.brand && !isDeniedCategory(p.category));
+    for (const p of others.slice(0, 2)) ids.add(p.id);
+  }
+  return rng.shuffle([...ids]);
+}
+
+function itemName(item: CartItemGoal, catalog: Catalog): string {
+  const p = catalog.get(item.productId)!;
+  return item.viaHistory ? `the ${p.brand} ${categoryNoun(p.category)} I was looking at earlier` : `the ${item.title}`;
+}
+
+function describeItem(item: CartItemGoal, slots: Slot[], catalog: Catalog): string {
+  const qtySlot = slots.find((s) => s.id === `qty:${item.productId}`);
+  const variantSlot = slots.find((s) => s.id === `variant:${item.productId}`);
+  const count = qtySlot && !qtySlot.omitted ? `${item.qty} of ` : '';
+  const variant = variantSlot && !variantSlot.omitted ? ` in ${humanAttr(item.variantAttr!)} ${item.variantValue}` : '';
+  return `${count}${itemName(item, catalog)}${variant}`;
+}
+
+const joinList = (parts: string[]) =>
+  parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+
+function generate(ctx: EnvContext, rng: Rng): EnvTask<CartGoal> {
+  const items = pickTargets(ctx, rng);
+  ctx.world.visitHistory = historyWithDistractors(ctx, items, rng);
+  const slots: Slot[] = [];
+  for (const item of items) {
+    const short = `${ctx.catalog.get(item.productId)!.brand} ${categoryNoun(ctx.catalog.get(item.productId)!.category)}`;
+    if (item.variantId) {
+      slots.push(
+        makeSlot(
+          {
+            id: `variant:${item.productId}`,
+            label: `${humanAttr(item.variantAttr!)} of the ${short}`,
+            keywords: [...humanAttr(item.variantAttr!).split(' '), 'variant', 'version', 'option', 'which one', 'colour', 'type'],
+            critical: false,
+            revealText: `the ${short} should be the ${item.variantValue} one`,
+          },
+          ctx.axes.p_missing,
+          rng,
+        ),
+      );
+    }
+    if (item.qty > 1) {
+      slots.push(
+        makeSlot(
+          {
+            id: `qty:${item.productId}`,
+            label: `quantity of the ${short}`,
+            keywords: ['how many', 'quantity', 'qty', 'number', 'count', 'units'],
+            critical: false,
+            revealText: `I need ${item.qty} of the ${short}`,
+          },
+          ctx.axes.p_missing,
+          rng,
+        ),
+      );
+    }
+  }
+  const opening = rng.pick(OPENINGS).replace('{items}', joinList(items.map((i) => describeItem(i, slots, ctx.catalog))));
+  return { goal: { items }, opening, slots };
+}
+
+// ---------- verifier ----------
+
+/** The key a cart line counts under: the variant only matters when the goal names one. */
+function lineKey(goal: CartGoal, line: Pick<CartLine, 'product_id' | 'variant_id'>): string {
+  const item = goal.items.find((i) => i.productId === line.product_id);
+  return item && item.variantId === null ? line.product_id : cartKey(line.product_id, line.variant_id);
+}
+
+export function cartUnits(goal: CartGoal, cart: readonly CartLine[]): Map<string, number> {
+  const units = new Map<string, number>();
+  for (const line of cart) units.set(lineKey(goal, line), (units.get(lineKey(goal, line)) ?? 0) + line.qty);
+  return units;
+}
+
+export function requiredUnits(goal: CartGoal): Map<string, number> {
+  return new Map(goal.items.map((i) => [cartKey(i.productId, i.variantId), i.qty]));
+}
+
+export function cartF1(goal: CartGoal, cart: readonly CartLine[]) {
+  const required = requiredUnits(goal);
+  const inCart = cartUnits(goal, cart);
+  let matched = 0;
+  for (const [key, qty] of required) matched += Math.min(qty, inCart.get(key) ?? 0);
+  const cartTotal = [...inCart.values()].reduce((a, b) => a + b, 0);
+  const requiredTotal = [...required.values()].reduce((a, b) => a + b, 0);
+  const precision = cartTotal === 0 ? 0 : matched / cartTotal;
+  const recall = requiredTotal === 0 ? 0 : matched / requiredTotal;
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { matched, cartTotal, requiredTotal, precision, recall, f1 };
+}
+
+function verify(goal: CartGoal, _answer: unknown, ctx: EnvContext): TaskResult {
+  const cart = ctx.world.cart;
+  const f = cartF1(goal, cart);
+  const inCart = cartUnits(goal, cart);
+  const turnsFor = (productId: string) => [
+    ...new Set(ctx.world.cartChanges.filter((c) => c.key.split('::')[0] === productId).map((c) => c.turn)),
+  ];
+  const evidence: EvidenceItem[] = [];
+  for (const item of goal.items) {
+    const key = cartKey(item.productId, item.variantId);
+    const have = inCart.get(key) ?? 0;
+    evidence.push({
+      text: `${key}: required ${item.qty}, in cart ${have}${have === item.qty ? ' (matched)' : ''}`,
+      turns: turnsFor(item.productId),
+      ok: have === item.qty,
+    });
+  }
+  const required = requiredUnits(goal);
+  for (const [key, qty] of inCart) {
+    if (required.has(key)) continue;
+    evidence.push({ text: `${key}: ×${qty} in cart but not requested`, turns: turnsFor(key.split('::')[0]), ok: false });
+  }
+  evidence.push({
+    text: `matched ${f.matched} units; precision ${f.matched}/${f.cartTotal}, recall ${f.matched}/${f.requiredTotal}, F1 = ${f.f1.toFixed(3)}`,
+    turns: [],
+    ok: f.f1 === 1,
+  });
+  return { rTask: 2 * f.f1 - 1, isCorrect: f.f1 === 1, metrics: { f1: f.f1, precision: f.precision, recall: f.recall }, evidence };
+}
+
+// ---------- customer reactions ----------
+
+function firstProblem(task: EnvTask<CartGoal>, ctx: EnvContext): string | null {
+  const { goal } = task;
+  const titleOf = (id: string) => ctx.catalog.get(id)?.title ?? id;
+  for (const line of ctx.world.cart) {
+    const item = goal.items.find((i) => i.productId === line.product_id);
+    if (!item) return `I didn't ask for the ${titleOf(line.product_id)}.`;
+    if (item.variantId && line.variant_id !== item.variantId) {
+      reveal(task, `variant:${item.productId}`);
+      const product = ctx.catalog.get(line.product_id)!;
+      const wrong = line.variant_id ? variantValue(product, line.variant_id) : 'default';
+      return `That ${categoryNoun(product.category)} is the ${wrong} one, I need ${item.variantValue}.`;
+    }
+  }
+  const inCart = cartUnits(goal, ctx.world.cart);
+  for (const item of goal.items) {
+    const have = inCart.get(cartKey(item.productId, item.variantId)) ?? 0;
+    if (have > 0 && have !== item.qty) {
+      reveal(task, `qty:${item.productId}`);
+      return `I need ${item.qty} of the ${titleOf(item.productId)}, not ${have}.`;
+    }
+  }
+  return null;
+}
+
+function variantValue(product: Product, variantId: string): string {
+  const v = variantsOf(product).find((x) => x.variant_id === variantId);
+  return v ? String(Object.values(v.attrs)[0]) : variantId;
+}
+
+function reveal(task: EnvTask<CartGoal>, slotId: string) {
+  const slot = task.slots.find((s) => s.id === slotId);
+  if (slot) slot.revealed = true;
+}
+
+const OUT_OF_STOCK_WORDS = /out of stock|sold out|unavailable|not available|no longer available|isn't available|none left|no stock/i;
+
+/** p_oos: a seen, not-yet-added required variant goes out of stock when another variant can stand in. */
+function outOfStock(task: EnvTask<CartGoal>, ctx: VerifyContext, rng: Rng): string[] {
+  const inCart = cartUnits(task.goal, ctx.world.cart);
+  const gone: string[] = [];
+  for (const item of task.goal.items) {
+    if (!item.variantId || inCart.has(cartKey(item.productId, item.variantId)) || !ctx.seen.has(item.productId)) continue;
+    if (!rng.bernoulli(ctx.axes.p_oos)) continue;
+    const product = ctx.catalog.get(item.productId)!;
+    const options = currentVariants(ctx.world, product).filter((v) => v.variant_id !== item.variantId && v.stock_qty >= item.qty + 2);
+    if (options.length === 0) continue;
+    const alt = rng.pick(options);
+    item.alternative = { variantId: alt.variant_id, value: String(Object.values(alt.attrs)[0]) };
+    gone.push(item.variantId);
+  }
+  return gone;
+}
+
+/** Once the agent says an item is out of stock, the customer names the alternative and the goal follows. */
+function acceptAlternatives(task: EnvTask<CartGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  if (!OUT_OF_STOCK_WORDS.test(info.agentMessage)) return null;
+  const changed = task.goal.items.filter((i) => i.alternative);
+  if (changed.length === 0) return null;
+  const parts: string[] = [];
+  const changes: string[] = [];
+  for (const item of changed) {
+    const alt = item.alternative!;
+    const short = `${ctx.catalog.get(item.productId)!.brand} ${categoryNoun(ctx.catalog.get(item.productId)!.category)}`;
+    parts.push(`the ${alt.value} ${short} is fine instead`);
+    changes.push(`${item.variantId} → ${alt.variantId}`);
+    item.variantId = alt.variantId;
+    item.variantValue = alt.value;
+    item.alternative = undefined;
+    reveal(task, `variant:${item.productId}`);
+  }
+  return {
+    text: `Oh, that's a shame. Then ${parts.join(', and ')}.`,
+    act: 'clarify',
+    goalChange: `customer accepted an alternative after an out-of-stock notice: ${changes.join(', ')}`,
+  };
+}
+
+function confirm(task: EnvTask<CartGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  if (!info.cartChanged || cartF1(task.goal, ctx.world.cart).f1 !== 1) return null;
+  return { text: "That's everything I need, thank you!", act: 'confirm' };
+}
+
+function react(task: EnvTask<CartGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  const alternative = acceptAlternatives(task, info, ctx);
+  if (alternative) return alternative;
+  if (!info.cartChanged) return null;
+  const problem = firstProblem(task, ctx);
+  if (problem) return { text: problem, act: 'correct' };
+  const missing = task.goal.items.filter((i) => !cartUnits(task.goal, ctx.world.cart).has(cartKey(i.productId, i.variantId)));
+  return { text: `That looks right so far. I still need ${missing.length} more item${missing.length === 1 ? '' : 's'}.`, act: 'continue' };
+}
+
+export const cartEnv: EnvDefinition<CartGoal> = {
+  id: 'CART',
+  name: 'Cart building',
+  description: 'Put the exact products, variants and quantities the customer wants into the cart, then finish.',
+  tools: [
+    'catalog.search',
+    'catalog.get_product',
+    'catalog.get_variants',
+    'cart.view',
+    'cart.add',
+    'cart.remove',
+    'cart.set_quantity',
+    'user.get_visit_history',
+    'datetime.now',
+  ],
+  answerSchema: z.strictObject({}),
+  generate,
+  confirm,
+  react,
+  outOfStock,
+  nudges: ['Have you added them yet?', 'Can you put those in my cart?', 'Any luck finding them?'],
+  verify: (goal, answer, ctx) => verify(goal, answer, ctx),
+  recommendedIds: (_answer, ctx) => [...new Set(ctx.world.cart.map((l) => l.product_id))],
+  summarize: (goal) =>
+    goal.items.map(
+      (i) =>
+        `${i.qty} × ${i.title} (${i.productId})${i.variantId ? ` — variant ${i.variantId} (${humanAttr(i.variantAttr!)} ${i.variantValue})` : ' — any variant'}${i.viaHistory ? ' — named via visit history' : ''}`,
+    ),
+};

@@ -1,0 +1,275 @@
+// The episode state machine (SPEC §1): reset → step … → termination, with the
+// event log as the single record of what happened.
+
+import { z } from 'zod';
+import { parseAction, normaliseToolName } from './action';
+import { isDeniedCategory } from './catalog/taxonomy';
+import type { Catalog } from './catalog/types';
+import { customerReply, type CustomerMemory } from './customer/policy';
+import { applyNoise } from './customer/noise';
+import { axesFor, envKnobs, type AxisValues } from './difficulty';
+import { getEnv } from './envs/registry';
+import type { Answer, EnvContext, EnvDefinition, EnvTask } from './envs/types';
+import { Rng } from './random';
+import { computeReward } from './reward';
+import { getTool } from './tools';
+import { describeArgsError, toolSpec, ToolError } from './tools/registry';
+import { viewCart } from './tools/cart-tools';
+import { stockFor } from './world/stock';
+import { createWorld, dateFromUnit, type WorldState } from './world/state';
+import {
+  DEFAULT_WEIGHTS,
+  type Action,
+  type EpisodeConfig,
+  type EpisodeEvent,
+  type Observation,
+  type RewardBreakdown,
+  type StepResult,
+  type TerminationReason,
+  type ToolResult,
+  type ToolSpec,
+  type UserAct,
+} from './types';
+
+const RETRIEVAL_TOOLS = new Set(['catalog.search', 'catalog.rerank', 'catalog.get_product', 'catalog.get_variants', 'user.get_visit_history']);
+
+const stableKey = (o: object | undefined) => JSON.stringify(Object.entries(o ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+
+export class Episode {
+  readonly config: EpisodeConfig;
+  readonly axes: AxisValues;
+  readonly catalogId: string;
+  readonly events: EpisodeEvent[] = [];
+  turn = 0;
+  done = false;
+  termination: TerminationReason | null = null;
+  breakdown: RewardBreakdown | null = null;
+
+  private readonly env: EnvDefinition<unknown>;
+  private readonly ctx: EnvContext;
+  private readonly state: WorldState;
+  private readonly streamKey: string;
+  private readonly customerRng: Rng;
+  private readonly noiseRng: Rng;
+  private readonly tools: ToolSpec[];
+  private readonly seen = new Map<string, number>();
+  private readonly replyActs: Array<UserAct | null> = [];
+  private readonly memory: CustomerMemory = { idleTurns: 0 };
+  private task: EnvTask<unknown> | null = null;
+  private answer: Answer | null = null;
+  private answerTurn = 0;
+  private started = false;
+  private outOfStockApplied = false;
+
+  constructor(config: EpisodeConfig, private readonly catalog: Catalog) {
+    this.env = getEnv(config.envId);
+    this.config = { ...config, weights: config.weights ?? DEFAULT_WEIGHTS };
+    this.axes = axesFor(config.d, config.axisOverrides);
+    this.catalogId = catalog.id;
+    this.streamKey = [config.envId, config.d, config.seed, stableKey(config.axisOverrides)].join('|');
+    this.state = createWorld(dateFromUnit(Rng.from('today', config.seed).next()));
+    this.ctx = { catalog, axes: this.axes, d: config.d, knobs: envKnobs(config.d), world: this.state };
+    this.customerRng = Rng.from('customer', this.streamKey);
+    this.noiseRng = Rng.from('noise', this.streamKey);
+    this.tools = this.env.tools.map((name) => toolSpec(getTool(name)!));
+  }
+
+  reset(): StepResult {
+    if (this.started) throw new Error('reset() was already called on this episode');
+    this.started = true;
+    this.task = this.env.generate(this.ctx, Rng.from('task', this.streamKey));
+    const text = applyNoise(this.task.opening, this.axes.p_noise, this.noiseRng);
+    const event: EpisodeEvent = { kind: 'customer_message', turn: 0, text, act: 'opening' };
+    this.events.push(event);
+    return { observation: this.observe(text, []), reward: 0, done: false, events: [event], termination: null, breakdown: null };
+  }
+
+  step(input: string | Action): StepResult {
+    if (!this.started) throw new Error('call reset() before step()');
+    if (this.done) throw new Error(`the episode is over (${this.termination})`);
+    const from = this.events.length;
+    const turn = ++this.turn;
+    const raw = typeof input === 'string' ? input : JSON.stringify(input);
+    const parsed = parseAction(input);
+    if (!parsed.ok) {
+      this.events.push({ kind: 'action_error', turn, error: parsed.error, raw });
+      return this.finish('format_invalid', from, parsed.error);
+    }
+    const action = parsed.action;
+    this.events.push({ kind: 'agent_message', turn, text: action.assistant_message });
+
+    const cartBefore = JSON.stringify(this.state.cart);
+    const results = action.tool_calls.map((call, index) => this.runTool(call, index, turn));
+    const toolFailed = results.some((r) => r.error !== null);
+    this.applyOutOfStock(turn, results);
+
+    if (action.answer) {
+      const checked = this.checkAnswer(action.answer);
+      if (typeof checked === 'string') {
+        this.events.push({ kind: 'action_error', turn, error: checked, raw });
+        return this.finish('format_invalid', from, checked, results);
+      }
+      this.answer = checked;
+      this.answerTurn = turn;
+      this.events.push({ kind: 'answer', turn, answer: action.answer });
+      if (action.answer.done) return this.finish(toolFailed ? 'tool_invalid' : 'answered', from, undefined, results);
+    }
+
+    if (turn >= this.axes.T_max) {
+      this.replyActs.push(null);
+      return this.finish('turn_budget', from, undefined, results);
+    }
+
+    const info = {
+      turn,
+      agentMessage: action.assistant_message,
+      toolResults: results,
+      cartChanged: JSON.stringify(this.state.cart) !== cartBefore,
+      answered: action.answer !== null,
+    };
+    const reply =
+      (action.answer && this.env.onAnswer?.(this.task!, this.answer!, info, this.ctx)) ||
+      customerReply(this.env, this.task!, info, this.ctx, this.memory, this.customerRng);
+    if (reply.goalChange) this.events.push({ kind: 'world_change', turn, description: reply.goalChange, data: { hidden: true } });
+    const text = applyNoise(reply.text, this.axes.p_noise, this.noiseRng);
+    this.replyActs.push(reply.act);
+    this.events.push({ kind: 'customer_message', turn, text, act: reply.act });
+    if (reply.act === 'ragequit') return this.finish('user_quit', from, undefined, results);
+    return {
+      observation: this.observe(text, results),
+      reward: 0,
+      done: false,
+      events: this.events.slice(from),
+      termination: null,
+      breakdown: null,
+    };
+  }
+
+  /** For the inspector and the oracle only. Never part of an observation. */
+  hiddenGoal(): { envId: string; summary: string[]; data: unknown; slots: unknown } {
+    if (!this.task) throw new Error('call reset() first');
+    return { envId: this.env.id, summary: this.env.summarize(this.task.goal, this.ctx), data: this.task.goal, slots: this.task.slots };
+  }
+
+  /** The agent-visible world, for display. */
+  world(): { today: string; cart: ReturnType<typeof viewCart>; visitHistory: string[] } {
+    return { today: this.state.today, cart: viewCart(this.state, this.catalog), visitHistory: [...this.state.visitHistory] };
+  }
+
+  /** Stock as the tools would show it now (agent-visible). */
+  stockOf(productId: string, variantId: string | null): number | undefined {
+    return stockFor(this.state, this.catalog, productId, variantId);
+  }
+
+  get seenIds(): ReadonlyMap<string, number> {
+    return this.seen;
+  }
+
+  toolSpecs(): ToolSpec[] {
+    return this.tools;
+  }
+
+  // ---------- internals ----------
+
+  private runTool(call: unknown, index: number, turn: number): ToolResult {
+    const record = (name: string, args: unknown, result: unknown, error: string | null): ToolResult => {
+      this.events.push({ kind: 'tool_call', turn, index, name, args, result, error });
+      return { name, args, result, error };
+    };
+    const c = call as { name?: unknown; args?: unknown };
+    const name = typeof c?.name === 'string' ? c.name : '';
+    const args = c?.args ?? {};
+    if (index >= this.axes.B_tool)
+      return record(name, args, null, `tool budget exceeded: at most ${this.axes.B_tool} tool call${this.axes.B_tool === 1 ? '' : 's'} per turn; this call was not executed`);
+    if (typeof call !== 'object' || call === null || !name)
+      return record(name, args, null, `tool call ${index + 1} must be an object with a "name" string and an "args" object`);
+    const offered = (n: string) => this.env.tools.includes(n);
+    const toolName = normaliseToolName(name, offered);
+    const tool = offered(toolName) ? getTool(toolName) : undefined;
+    if (!tool) return record(name, args, null, `unknown tool "${name}"; available tools: ${this.env.tools.join(', ')}`);
+    const parsed = tool.args.safeParse(args);
+    if (!parsed.success) return record(toolName, args, null, describeArgsError(tool, parsed.error));
+    try {
+      const result = tool.run(parsed.data, {
+        catalog: this.catalog,
+        world: this.state,
+        axes: this.axes,
+        turn,
+        rng: Rng.from('tool', this.streamKey, turn, index),
+      });
+      for (const id of tool.seen?.(result) ?? []) if (!this.seen.has(id)) this.seen.set(id, turn);
+      return record(toolName, args, result, null);
+    } catch (e) {
+      if (e instanceof ToolError) return record(toolName, args, null, `${toolName}: ${e.message}`);
+      throw e;
+    }
+  }
+
+  private applyOutOfStock(turn: number, results: ToolResult[]) {
+    if (this.outOfStockApplied || !this.env.outOfStock) return;
+    if (!results.some((r) => r.error === null && RETRIEVAL_TOOLS.has(r.name))) return;
+    this.outOfStockApplied = true;
+    const gone = this.env.outOfStock(this.task!, { ...this.ctx, seen: this.seen }, Rng.from('oos', this.streamKey));
+    for (const id of gone) {
+      const before = this.state.stockOverrides.get(id);
+      this.state.stockOverrides.set(id, 0);
+      this.events.push({ kind: 'world_change', turn, description: `${id} went out of stock`, data: { stockId: id, stockBefore: before ?? null, stockAfter: 0 } });
+    }
+  }
+
+  private checkAnswer(answer: NonNullable<Action['answer']>): Answer | string {
+    const schema = this.env.answerSchema.extend({ env: z.literal(this.env.id), done: z.boolean() });
+    const parsed = schema.safeParse(answer);
+    if (parsed.success) return parsed.data as Answer;
+    const issues = parsed.error.issues.map((i) =>
+      i.code === 'unrecognized_keys'
+        ? `unknown answer field${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')} for ${this.env.id}`
+        : `answer.${i.path.join('.')}: ${i.path[0] === 'env' ? `must be "${this.env.id}"` : i.message}`,
+    );
+    return `invalid answer: ${issues.join('; ')}`;
+  }
+
+  private finish(reason: TerminationReason, from: number, error?: string, results: ToolResult[] = []): StepResult {
+    const recommended = this.env.recommendedIds(this.answer, this.ctx);
+    if (reason === 'answered' && recommended.some((id) => isDeniedCategory(this.catalog.get(id)?.category ?? ''))) reason = 'safety_violation';
+    const hardFail = reason === 'format_invalid' || reason === 'tool_invalid' || reason === 'safety_violation' ? reason : null;
+    while (this.replyActs.length < this.turn) this.replyActs.push(null);
+    const task = this.answer === null ? null : this.env.verify(this.task!.goal, this.answer, { ...this.ctx, seen: this.seen });
+    this.breakdown = computeReward({
+      hardFail,
+      task,
+      turns: this.turn,
+      replyActs: this.replyActs,
+      tMax: this.axes.T_max,
+      recommendedIds: recommended,
+      seen: this.seen,
+      weights: this.config.weights!,
+      answerTurn: this.answerTurn || this.turn,
+    });
+    this.done = true;
+    this.termination = reason;
+    this.events.push({ kind: 'termination', turn: this.turn, reason });
+    this.events.push({ kind: 'reward', turn: this.turn, breakdown: this.breakdown });
+    return {
+      observation: this.observe(null, results, error),
+      reward: this.breakdown.total,
+      done: true,
+      events: this.events.slice(from),
+      termination: reason,
+      breakdown: this.breakdown,
+    };
+  }
+
+  private observe(customerMessage: string | null, toolResults: ToolResult[], error?: string): Observation {
+    return {
+      envId: this.env.id,
+      turn: this.turn,
+      customerMessage,
+      toolResults,
+      tools: this.tools,
+      budgets: { T_max: this.axes.T_max, B_tool: this.axes.B_tool },
+      done: this.done,
+      ...(error ? { error } : {}),
+    };
+  }
+}

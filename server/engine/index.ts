@@ -1,0 +1,37 @@
+// The gym's public API. Trainers, the CLI, tests and the app import from here.
+
+import { z } from 'zod';
+import { availableEnvs, getEnv } from './envs/registry';
+import { getTool } from './tools';
+import { toolSpec } from './tools/registry';
+import type { EnvId, ToolSpec } from './types';
+
+export { Episode } from './episode';
+export { createEpisode, playEpisode, replayEpisode } from './play';
+export { parseAction, MAX_ACTION_CHARS } from './action';
+export { AXES, AXIS_NAMES, axesFor, envKnobs, type AxisValues, type AxisName } from './difficulty';
+export { oracleAgent } from './agents/oracle';
+export type { Agent } from './agents/types';
+export type { Catalog, Product } from './catalog/types';
+export * from './types';
+
+export interface EnvInfo {
+  id: EnvId;
+  name: string;
+  description: string;
+  /** JSON Schema of the answer fields besides env and done. */
+  answerSchema: Record<string, unknown>;
+  tools: string[];
+}
+
+export function listEnvs(): EnvInfo[] {
+  return availableEnvs().map((env) => {
+    const schema = z.toJSONSchema(env.answerSchema, { io: 'input' }) as Record<string, unknown>;
+    delete schema.$schema;
+    return { id: env.id, name: env.name, description: env.description, answerSchema: schema, tools: [...env.tools] };
+  });
+}
+
+export function toolSpecsFor(envId: string): ToolSpec[] {
+  return getEnv(envId).tools.map((name) => toolSpec(getTool(name)!));
+}

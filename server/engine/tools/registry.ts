@@ -1,0 +1,72 @@
+// A tool is a strict zod schema beside its handler. Validation errors, the
+// JSON Schema agents see and the playground's forms all come from that schema.
+
+import { z } from 'zod';
+import type { AxisValues } from '../difficulty';
+import type { Catalog } from '../catalog/types';
+import type { Rng } from '../random';
+import type { ToolSpec } from '../types';
+import type { WorldState } from '../world/state';
+
+export interface ToolContext {
+  catalog: Catalog;
+  world: WorldState;
+  axes: AxisValues;
+  turn: number;
+  /** Randomness for this call only (retrieval noise), derived from the episode seed, turn and call index. */
+  rng: Rng;
+}
+
+/** A tool failure the agent should see as the call's result ("unknown product_id …"). */
+export class ToolError extends Error {}
+
+export interface ToolDef<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  args: S;
+  run(args: z.output<S>, ctx: ToolContext): unknown;
+  /** Product ids this result shows the agent (they join the episode's Seen set). */
+  seen?(result: unknown): string[];
+}
+
+export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef<S> {
+  return def;
+}
+
+export function toolSpec(tool: ToolDef): ToolSpec {
+  const schema = z.toJSONSchema(tool.args, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return { name: tool.name, description: tool.description, parameters: schema };
+}
+
+/** Precise, agent-readable text for a schema failure. */
+export function describeArgsError(tool: ToolDef, error: z.ZodError): string {
+  const parts = error.issues.map((issue) => {
+    const path = issue.path.join('.');
+    if (issue.code === 'unrecognized_keys') {
+      const allowed = allowedKeys(tool, issue.path);
+      return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` +
+        (allowed.length ? ` (allowed: ${allowed.join(', ')})` : '');
+    }
+    if (issue.code === 'invalid_type' && issue.input === undefined) return `missing required argument "${path}"`;
+    return `argument "${path}": ${issue.message}`;
+  });
+  return `${tool.name}: ${parts.join('; ')}`;
+}
+
+function allowedKeys(tool: ToolDef, path: PropertyKey[]): string[] {
+  let schema: z.ZodType | undefined = tool.args;
+  for (const key of path) {
+    schema = unwrap(schema);
+    if (!(schema instanceof z.ZodObject)) return [];
+    schema = (schema.shape as Record<string, z.ZodType>)[String(key)];
+  }
+  schema = unwrap(schema);
+  return schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+}
+
+function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
+  let s = schema;
+  while (s instanceof z.ZodOptional || s instanceof z.ZodDefault || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
+  return s;
+}

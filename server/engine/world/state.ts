@@ -1,0 +1,62 @@
+// The agent-visible world of one episode: the cart, stock changes, the
+// customer's browsing history and "today". Tools read and change it; the hidden
+// goal lives elsewhere.
+
+export interface CartLine {
+  line_id: string;
+  product_id: string;
+  variant_id: string | null;
+  qty: number;
+}
+
+export interface CartChange {
+  turn: number;
+  tool: string;
+  key: string;
+  qtyBefore: number;
+  qtyAfter: number;
+}
+
+export interface WorldState {
+  /** ISO date (YYYY-MM-DD), derived from the seed. */
+  today: string;
+  cart: CartLine[];
+  nextLineNo: number;
+  /** Every successful change to a cart key, for reward evidence. */
+  cartChanges: CartChange[];
+  /** Stock that differs from the catalog (items gone out of stock mid-episode), by product or variant id. */
+  stockOverrides: Map<string, number>;
+  /** Product ids shown by user.get_visit_history, most recent first. */
+  visitHistory: string[];
+}
+
+export function createWorld(today: string): WorldState {
+  return { today, cart: [], nextLineNo: 1, cartChanges: [], stockOverrides: new Map(), visitHistory: [] };
+}
+
+/** The cart key the CART verifier counts: product::variant, or product alone. */
+export function cartKey(productId: string, variantId: string | null | undefined): string {
+  return variantId ? `${productId}::${variantId}` : productId;
+}
+
+const DAY_MS = 86_400_000;
+const EPOCH = Date.UTC(2025, 0, 1);
+
+/** A date in 2025–2026 from a number (the episode's seed stream), as YYYY-MM-DD. */
+export function dateFromUnit(u: number): string {
+  return isoDate(EPOCH + Math.floor(u * 730) * DAY_MS);
+}
+
+export function isoDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function addDays(iso: string, days: number): string {
+  return isoDate(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS);
+}
+
+export function daysBetween(fromIso: string, toIso: string): number {
+  return Math.round((Date.parse(`${toIso}T00:00:00Z`) - Date.parse(`${fromIso}T00:00:00Z`)) / DAY_MS);
+}
+
+export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

@@ -1,0 +1,35 @@
+// Stock as the agent sees it: catalog stock, unless the episode changed it
+// (items going out of stock mid-episode, p_oos).
+
+import type { Catalog, Product } from '../catalog/types';
+import type { WorldState } from './state';
+import { findVariant, variantsOf, type Variant } from './variants';
+
+export function productStock(world: WorldState, product: Product): number {
+  return world.stockOverrides.get(product.id) ?? product.stockQty;
+}
+
+export function variantStock(world: WorldState, variant: Variant): number {
+  return world.stockOverrides.get(variant.variant_id) ?? variant.stock_qty;
+}
+
+/** Variants with the episode's stock applied. */
+export function currentVariants(world: WorldState, product: Product): Variant[] {
+  return variantsOf(product).map((v) => ({ ...v, stock_qty: variantStock(world, v) }));
+}
+
+/** Stock of what a cart line would hold; undefined when the ids are unknown. */
+export function stockFor(world: WorldState, catalog: Catalog, productId: string, variantId: string | null): number | undefined {
+  const product = catalog.get(productId);
+  if (!product) return undefined;
+  if (!variantId) return productStock(world, product);
+  const variant = findVariant(product, variantId);
+  return variant ? variantStock(world, variant) : undefined;
+}
+
+export function unitPrice(catalog: Catalog, productId: string, variantId: string | null): number {
+  const product = catalog.get(productId);
+  if (!product) return 0;
+  const delta = variantId ? (findVariant(product, variantId)?.price_delta ?? 0) : 0;
+  return Math.round((product.price + delta) * 100) / 100;
+}
