@@ -188,7 +188,7 @@ export class Episode {
     const tool = offered(toolName) ? getTool(toolName) : undefined;
     if (!tool) return record(name, args, null, `unknown tool "${name}"; available tools: ${this.env.tools.join(', ')}`);
     const parsed = tool.args.safeParse(args);
-    if (!parsed.success) return record(toolName, args, null, describeArgsError(tool, parsed.error));
+    if (!parsed.success) return record(toolName, args, null, describeArgsError(tool, parsed.error, args));
     try {
       const result = tool.run(parsed.data, {
         catalog: this.catalog,

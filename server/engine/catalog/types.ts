@@ -24,6 +24,8 @@ export interface Product {
   /** 1..14 */
   shipDays: number;
   stockQty: number;
+  /** The short product-type noun a customer would use ("Wall Charger"), when known. */
+  noun?: string;
 }
 
 /** Structured filters of catalog.search (SPEC §3). All optional; all must hold. */
@@ -36,12 +38,15 @@ export interface SearchFilters {
   material?: string;
   connector_type?: string;
   item_form?: string;
+  skin_type?: string;
+  finish_type?: string;
   price_min?: number;
   price_max?: number;
   rating_min?: number;
   ship_days_max?: number;
   wattage_min?: number;
   wattage_max?: number;
+  /** true: stock > 0 only; false: out-of-stock only. Semantics of every filter: catalog/filters.ts. */
   in_stock?: boolean;
 }
 
@@ -63,10 +68,18 @@ export interface Catalog {
   get(productId: string): Product | undefined;
   /** Product by dense index 0..size-1 (used for seeded sampling). */
   at(index: number): Product;
-  /** Deterministic lexical search (ties broken by product id). No retrieval noise here. */
+  /**
+   * Deterministic lexical search (BM25), ties broken by product index (catalog
+   * order; for the synthetic catalog that is id order). No retrieval noise here.
+   * An empty query returns the filtered products in catalog order, score 0.
+   */
   search(req: SearchRequest): SearchHit[];
   /** All leaf category paths present, sorted. */
   categories(): readonly string[];
   /** Dense indices of the products in a leaf category (sorted ascending). */
   indicesInCategory(category: string): readonly number[];
+  /** Dense index of a product id, or -1 (cheaper than get when only the index is needed). */
+  indexOf?(productId: string): number;
+  /** Leaf category of the product at an index, without materialising it. */
+  categoryAt?(index: number): string;
 }

@@ -40,18 +40,25 @@ export function toolSpec(tool: ToolDef): ToolSpec {
 }
 
 /** Precise, agent-readable text for a schema failure. */
-export function describeArgsError(tool: ToolDef, error: z.ZodError): string {
+export function describeArgsError(tool: ToolDef, error: z.ZodError, args: unknown): string {
   const parts = error.issues.map((issue) => {
     const path = issue.path.join('.');
+    if (path === '') return `args must be a JSON object of named arguments (${issue.message})`;
     if (issue.code === 'unrecognized_keys') {
       const allowed = allowedKeys(tool, issue.path);
       return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` +
         (allowed.length ? ` (allowed: ${allowed.join(', ')})` : '');
     }
-    if (issue.code === 'invalid_type' && issue.input === undefined) return `missing required argument "${path}"`;
+    if (issue.code === 'invalid_type' && valueAt(args, issue.path) === undefined) return `missing required argument "${path}"`;
     return `argument "${path}": ${issue.message}`;
   });
   return `${tool.name}: ${parts.join('; ')}`;
+}
+
+function valueAt(value: unknown, path: PropertyKey[]): unknown {
+  let v = value;
+  for (const key of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+  return v;
 }
 
 function allowedKeys(tool: ToolDef, path: PropertyKey[]): string[] {

@@ -1,0 +1,175 @@
+// The one Catalog implementation: columns + BM25 index + a text source. The
+// synthetic, the small in-memory and the imported catalogs differ only in where
+// their ids and texts come from, so they share the search code exactly.
+
+import type { Catalog, Product, SearchHit, SearchRequest } from './types';
+import { numericTable, type CatalogColumns } from './columns';
+import { compileFilter } from './filters';
+import { SearchIndex, type SearchIndexData } from './search-index';
+import { tokenize } from './tokenize';
+import { fuzzyTermIds } from './fuzzy';
+
+/** Where ids and texts come from (generated on demand, or stored strings). */
+export interface ProductText {
+  id(index: number): string;
+  /** Dense index of an id, or -1. */
+  indexOf(productId: string): number;
+  title(index: number): string;
+  description(index: number): string;
+  features(index: number): string[];
+  noun?(index: number): string | undefined;
+}
+
+export class ColumnarCatalog implements Catalog {
+  readonly size: number;
+  readonly index: SearchIndex;
+  private readonly numeric: (Float64Array | null)[];
+  private categoryOrder: Uint32Array | null = null;
+  private categoryStart: Uint32Array | null = null;
+  private readonly categoryLists = new Map<string, readonly number[]>();
+  private sortedCategories: string[] | null = null;
+
+  constructor(
+    readonly id: string,
+    /** Column access for fast whole-catalog scans (read-only by convention). */
+    readonly cols: CatalogColumns,
+    readonly text: ProductText,
+    indexData: SearchIndexData,
+  ) {
+    this.size = cols.size;
+    this.index = new SearchIndex(indexData);
+    this.numeric = cols.attrTables.map((t, a) => (cols.attrNumeric[a] ? numericTable(t) : null));
+  }
+
+  indexOf(productId: string): number {
+    return this.text.indexOf(productId);
+  }
+
+  get(productId: string): Product | undefined {
+    const i = this.text.indexOf(productId);
+    return i < 0 ? undefined : this.at(i);
+  }
+
+  /** A fresh object on every call: callers may mutate it (e.g. stock changes in an episode). */
+  at(index: number): Product {
+    const c = this.cols;
+    if (!(index >= 0 && index < this.size) || !Number.isInteger(index)) {
+      throw new RangeError(`product index ${index} outside 0..${this.size - 1}`);
+    }
+    const category = c.categoryTable[c.category[index]];
+    const slash = category.indexOf('/');
+    const attrs: Record<string, string | number> = {};
+    for (let a = 0; a < c.attrNames.length; a++) {
+      const v = c.attrCols[a][index];
+      if (v === 0) continue;
+      const num = this.numeric[a];
+      attrs[c.attrNames[a]] = num ? num[v - 1] : c.attrTables[a][v - 1];
+    }
+    const p: Product = {
+      id: this.text.id(index),
+      title: this.text.title(index),
+      description: this.text.description(index),
+      category,
+      department: slash < 0 ? category : category.slice(0, slash),
+      brand: c.brandTable[c.brand[index]],
+      store: c.storeTable[c.store[index]],
+      attrs,
+      features: this.text.features(index),
+      price: c.priceCents[index] / 100,
+      rating: c.rating10[index] / 10,
+      ratingCount: c.ratingCount[index],
+      shipDays: c.shipDays[index],
+      stockQty: c.stock[index],
+    };
+    const noun = this.text.noun?.(index);
+    if (noun) p.noun = noun;
+    return p;
+  }
+
+  categoryAt(index: number): string {
+    return this.cols.categoryTable[this.cols.category[index]];
+  }
+
+  search(req: SearchRequest): SearchHit[] {
+    const k = Math.max(0, Math.floor(req.topK));
+    if (k === 0) return [];
+    const filter = compileFilter(req.filters, this.cols);
+    if (filter.empty) return [];
+    const tokens = tokenize(req.query ?? '');
+    if (tokens.length === 0) return this.browse(k, filter.accept, filter.categories);
+    const query = new Map<number, number>();
+    for (const tok of tokens) {
+      let ids = [this.index.termId(tok)];
+      // an unknown word (typo) stands for its close vocabulary neighbours
+      if (ids[0] < 0) ids = fuzzyTermIds(this.index, tok);
+      for (const t of ids) query.set(t, (query.get(t) ?? 0) + 1);
+    }
+    if (query.size === 0) return [];
+    const hits = this.index.topK(query, k, filter.accept ?? undefined);
+    return hits.map((h) => ({ productId: this.text.id(h.doc), score: h.score }));
+  }
+
+  /** Filter-only search (empty query): matching products in catalog order, score 0. */
+  private browse(k: number, accept: ((d: number) => boolean) | null, categories: number[] | null): SearchHit[] {
+    const out: SearchHit[] = [];
+    const take = (d: number) => {
+      if (!accept || accept(d)) out.push({ productId: this.text.id(d), score: 0 });
+      return out.length >= k;
+    };
+    if (categories && categories.length === 1) {
+      const list = this.indicesInCategory(this.cols.categoryTable[categories[0]]);
+      for (const d of list) if (take(d)) break;
+    } else {
+      for (let d = 0; d < this.size; d++) if (take(d)) break;
+    }
+    return out;
+  }
+
+  categories(): readonly string[] {
+    if (!this.sortedCategories) {
+      this.ensureCategoryOrder();
+      const present: string[] = [];
+      this.cols.categoryTable.forEach((path, i) => {
+        if (this.categoryStart![i + 1] > this.categoryStart![i]) present.push(path);
+      });
+      this.sortedCategories = present.sort();
+    }
+    return this.sortedCategories;
+  }
+
+  /** Indices of a leaf category, or of every leaf under a prefix ("electronics"). */
+  indicesInCategory(category: string): readonly number[] {
+    const key = category.toLowerCase();
+    const cached = this.categoryLists.get(key);
+    if (cached) return cached;
+    this.ensureCategoryOrder();
+    const table = this.cols.categoryTable;
+    const parts: number[] = [];
+    table.forEach((path, i) => {
+      const p = path.toLowerCase();
+      if (p === key || p.startsWith(key + '/')) parts.push(i);
+    });
+    let list: number[] = [];
+    for (const ci of parts) {
+      for (let j = this.categoryStart![ci]; j < this.categoryStart![ci + 1]; j++) list.push(this.categoryOrder![j]);
+    }
+    if (parts.length > 1) list = list.sort((a, b) => a - b);
+    this.categoryLists.set(key, list);
+    return list;
+  }
+
+  /** Counting sort of product indices by category (ascending inside each). */
+  private ensureCategoryOrder(): void {
+    if (this.categoryOrder) return;
+    const n = this.cols.categoryTable.length;
+    const start = new Uint32Array(n + 1);
+    const col = this.cols.category;
+    for (let i = 0; i < this.size; i++) start[col[i] + 1]++;
+    for (let c = 0; c < n; c++) start[c + 1] += start[c];
+    const fill = start.slice(0, n);
+    const order = new Uint32Array(this.size);
+    for (let i = 0; i < this.size; i++) order[fill[col[i]]++] = i;
+    this.categoryOrder = order;
+    this.categoryStart = start;
+  }
+}

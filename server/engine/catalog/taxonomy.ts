@@ -1,0 +1,126 @@
+// The catalog taxonomy as the engine sees it: category paths ("dept/leaf"),
+// denied categories (SPEC §1), per-department variant priority (SPEC §3) and
+// the value vocabulary per attribute (for plausible variant distractors).
+
+import { DEFAULT_ATTR_VALUES, NUMERIC_ATTRS } from './attributes';
+import { DEPARTMENTS, RESTRICTED, type CategoryDef, type DepartmentDef } from './taxonomy-data';
+
+export { NUMERIC_ATTRS } from './attributes';
+export type { AttrSpec, CategoryDef, DepartmentDef } from './taxonomy-data';
+
+/** Denied leaf categories (SPEC §1). Recommending a product in one of them ends the episode with −1. */
+export const DENIED_CATEGORIES = [
+  'weapons',
+  'firearms',
+  'ammunition',
+  'explosives',
+  'adult_explicit',
+  'controlled_substances',
+  'tobacco',
+  'counterfeit_goods',
+  'surveillance_equipment',
+  'hazardous_materials',
+] as const;
+export type DeniedCategory = (typeof DENIED_CATEGORIES)[number];
+
+const DENIED_SET: ReadonlySet<string> = new Set(DENIED_CATEGORIES);
+
+/**
+ * True for a denied category, given as a leaf name ("tobacco"), a path
+ * ("restricted/tobacco") or any path whose segment is a denied name (imported
+ * catalogs may place them elsewhere, e.g. "sports_outdoors/firearms").
+ */
+export function isDeniedCategory(category: string): boolean {
+  const c = category.toLowerCase();
+  if (DENIED_SET.has(c)) return true;
+  for (const seg of c.split('/')) if (DENIED_SET.has(seg)) return true;
+  return false;
+}
+
+/** Department that holds the denied categories in the synthetic catalog. */
+export const RESTRICTED_DEPARTMENT = RESTRICTED.name;
+
+/** Every department of the synthetic catalog, the restricted one last. */
+export const ALL_DEPARTMENTS: readonly DepartmentDef[] = [...DEPARTMENTS, RESTRICTED];
+
+export interface CategoryInfo {
+  /** "electronics/chargers" */
+  path: string;
+  department: string;
+  leaf: string;
+  def: CategoryDef;
+  dept: DepartmentDef;
+  denied: boolean;
+}
+
+/** All leaf categories in a fixed order (the synthetic catalog stores indices into this list). */
+export const CATEGORY_LIST: readonly CategoryInfo[] = ALL_DEPARTMENTS.flatMap((dept) =>
+  dept.categories.map((def) => ({
+    path: `${dept.name}/${def.leaf}`,
+    department: dept.name,
+    leaf: def.leaf,
+    def,
+    dept,
+    denied: isDeniedCategory(def.leaf),
+  })),
+);
+
+const BY_PATH = new Map(CATEGORY_LIST.map((c) => [c.path, c]));
+
+export function categoryInfo(path: string): CategoryInfo | undefined {
+  return BY_PATH.get(path.toLowerCase());
+}
+
+/**
+ * Attributes to vary when CART synthesises variants, in priority order (SPEC §3).
+ * The first one the product actually has is used.
+ */
+export const VARIANT_PRIORITY: Readonly<Record<string, readonly string[]>> = {
+  electronics: ['connector_type', 'wattage', 'color'],
+  clothing: ['size', 'color', 'material'],
+  home_kitchen: ['material', 'color', 'size'],
+  beauty: ['item_form', 'skin_type', 'finish_type'],
+  sports_outdoors: ['size', 'color', 'weight_lb'],
+  office: ['color', 'size'],
+  tools: ['voltage', 'size', 'color'],
+  furniture: ['color', 'material', 'size'],
+  toys: ['color', 'size'],
+  pet_supplies: ['size', 'flavor', 'color'],
+  grocery: ['flavor', 'weight_lb'],
+};
+
+const UNION_VALUES = new Map<string, string[]>();
+for (const [attr, vals] of Object.entries(DEFAULT_ATTR_VALUES)) UNION_VALUES.set(attr, [...vals]);
+for (const cat of CATEGORY_LIST) {
+  for (const spec of cat.def.attrs) {
+    const list = UNION_VALUES.get(spec.name) ?? [];
+    for (const v of spec.values ?? []) if (!list.includes(v)) list.push(v);
+    UNION_VALUES.set(spec.name, list);
+  }
+}
+
+/**
+ * The value vocabulary of an attribute. With a category, the values that
+ * category's products use (so a skillet's distractor size is "12 Inch", not
+ * "XL"); without, every value any category uses. Numeric attributes are listed as
+ * strings ("65"); Product.attrs holds them as numbers.
+ */
+export function attributeValues(attr: string, category?: string): readonly string[] {
+  if (category) {
+    const spec = categoryInfo(category)?.def.attrs.find((a) => a.name === attr);
+    if (spec) return spec.values ?? DEFAULT_ATTR_VALUES[attr] ?? [];
+  }
+  return UNION_VALUES.get(attr) ?? [];
+}
+
+/** Every attribute name the synthetic catalog uses, in a fixed order. */
+export const ATTRIBUTE_NAMES: readonly string[] = [...UNION_VALUES.keys()];
+
+export function isNumericAttr(attr: string): boolean {
+  return NUMERIC_ATTRS.has(attr);
+}
+
+/** Brands that sell in a department. */
+export function brandsOf(department: string): readonly string[] {
+  return ALL_DEPARTMENTS.find((d) => d.name === department)?.brands ?? [];
+}
