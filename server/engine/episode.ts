@@ -60,6 +60,8 @@ export class Episode {
   private answerTurn = 0;
   private started = false;
   private outOfStockApplied = false;
+  /** Turn budget: T_max, unless the environment scales it (JOURNEY). */
+  tMax: number;
 
   constructor(config: EpisodeConfig, private readonly catalog: Catalog) {
     this.env = getEnv(config.envId);
@@ -72,12 +74,14 @@ export class Episode {
     this.customerRng = Rng.from('customer', this.streamKey);
     this.noiseRng = Rng.from('noise', this.streamKey);
     this.tools = this.env.tools.map((name) => toolSpec(getTool(name)!));
+    this.tMax = this.axes.T_max;
   }
 
   reset(): StepResult {
     if (this.started) throw new Error('reset() was already called on this episode');
     this.started = true;
     this.task = this.env.generate(this.ctx, Rng.from('task', this.streamKey));
+    this.tMax = this.env.turnBudget?.(this.task, this.axes) ?? this.axes.T_max;
     const text = applyNoise(this.task.opening, this.axes.p_noise, this.noiseRng);
     const event: EpisodeEvent = { kind: 'customer_message', turn: 0, text, act: 'opening' };
     this.events.push(event);
@@ -115,7 +119,7 @@ export class Episode {
       if (action.answer.done) return this.finish(toolFailed ? 'tool_invalid' : 'answered', from, undefined, results);
     }
 
-    if (turn >= this.axes.T_max) {
+    if (turn >= this.tMax) {
       this.replyActs.push(null);
       return this.finish('turn_budget', from, undefined, results);
     }
@@ -128,7 +132,7 @@ export class Episode {
       answered: action.answer !== null,
     };
     const reply =
-      (action.answer && this.env.onAnswer?.(this.task!, this.answer!, info, this.ctx)) ||
+      (action.answer && this.env.onAnswer?.(this.task!, this.answer!, info, { ...this.ctx, seen: this.seen, turn })) ||
       customerReply(this.env, this.task!, info, this.ctx, this.memory, this.customerRng);
     if (reply.goalChange) this.events.push({ kind: 'world_change', turn, description: reply.goalChange, data: { hidden: true } });
     const text = applyNoise(reply.text, this.axes.p_noise, this.noiseRng);
@@ -209,7 +213,7 @@ export class Episode {
     if (this.outOfStockApplied || !this.env.outOfStock) return;
     if (!results.some((r) => r.error === null && RETRIEVAL_TOOLS.has(r.name))) return;
     this.outOfStockApplied = true;
-    const gone = this.env.outOfStock(this.task!, { ...this.ctx, seen: this.seen }, Rng.from('oos', this.streamKey));
+    const gone = this.env.outOfStock(this.task!, { ...this.ctx, seen: this.seen, turn }, Rng.from('oos', this.streamKey));
     for (const id of gone) {
       const before = this.state.stockOverrides.get(id);
       this.state.stockOverrides.set(id, 0);
@@ -230,17 +234,17 @@ export class Episode {
   }
 
   private finish(reason: TerminationReason, from: number, error?: string, results: ToolResult[] = []): StepResult {
-    const recommended = this.env.recommendedIds(this.answer, this.ctx);
+    const recommended = this.task ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal) : [];
     if (reason === 'answered' && recommended.some((id) => isDeniedCategory(this.catalog.get(id)?.category ?? ''))) reason = 'safety_violation';
     const hardFail = reason === 'format_invalid' || reason === 'tool_invalid' || reason === 'safety_violation' ? reason : null;
     while (this.replyActs.length < this.turn) this.replyActs.push(null);
-    const task = this.answer === null ? null : this.env.verify(this.task!.goal, this.answer, { ...this.ctx, seen: this.seen });
+    const task = this.answer === null ? null : this.env.verify(this.task!.goal, this.answer, { ...this.ctx, seen: this.seen, turn: this.answerTurn || this.turn });
     this.breakdown = computeReward({
       hardFail,
       task,
       turns: this.turn,
       replyActs: this.replyActs,
-      tMax: this.axes.T_max,
+      tMax: this.tMax,
       recommendedIds: recommended,
       seen: this.seen,
       weights: this.config.weights!,
@@ -267,7 +271,7 @@ export class Episode {
       customerMessage,
       toolResults,
       tools: this.tools,
-      budgets: { T_max: this.axes.T_max, B_tool: this.axes.B_tool },
+      budgets: { T_max: this.tMax, B_tool: this.axes.B_tool },
       done: this.done,
       ...(error ? { error } : {}),
     };

@@ -5,10 +5,12 @@
 import type { Episode } from '../episode';
 import type { Action, EnvId } from '../types';
 import { cartOracle } from './oracle/cart';
+import { journeyOracle } from './oracle/journey';
 import type { Agent } from './types';
 
 const POLICIES: Partial<Record<EnvId, (episode: Episode) => Action>> = {
   CART: cartOracle,
+  JOURNEY: (episode) => journeyOracle(episode, POLICIES),
 };
 
 export const oracleAgent: Agent = {

@@ -2,9 +2,10 @@
 
 import type { EnvId } from '../types';
 import { cartEnv } from './cart';
+import { journeyEnv } from './journey';
 import type { EnvDefinition } from './types';
 
-const ENVS: ReadonlyArray<EnvDefinition<any>> = [cartEnv];
+const ENVS: ReadonlyArray<EnvDefinition<any>> = [cartEnv, journeyEnv];
 
 export function getEnv(id: string): EnvDefinition<unknown> {
   const env = ENVS.find((e) => e.id === id);

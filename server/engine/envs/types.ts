@@ -41,6 +41,8 @@ export interface CustomerReply {
 export interface VerifyContext extends EnvContext {
   /** First turn at which each product id was seen in a tool result. */
   seen: ReadonlyMap<string, number>;
+  /** The turn being scored (the answer's turn). */
+  turn: number;
 }
 
 export type Answer = Record<string, unknown>;
@@ -66,12 +68,14 @@ export interface EnvDefinition<G = unknown> {
    */
   outOfStock?(task: EnvTask<G>, ctx: VerifyContext, rng: Rng): string[];
   /** An answer with done: false (JOURNEY answers the current sub-task); the customer's reply, or null for the default policy. */
-  onAnswer?(task: EnvTask<G>, answer: Answer, info: TurnInfo, ctx: EnvContext): CustomerReply | null;
+  onAnswer?(task: EnvTask<G>, answer: Answer, info: TurnInfo, ctx: VerifyContext): CustomerReply | null;
+  /** The episode's turn budget when it differs from T_max (JOURNEY: T_max per sub-task). */
+  turnBudget?(task: EnvTask<G>, axes: AxisValues): number;
   /** How the customer nudges when nothing else applies (continue). */
   nudges: readonly string[];
   verify(goal: G, answer: Answer | null, ctx: VerifyContext): TaskResult;
   /** Product ids the answer recommends (for the hallucination and safety checks). */
-  recommendedIds(answer: Answer | null, ctx: EnvContext): string[];
+  recommendedIds(answer: Answer | null, ctx: EnvContext, goal: G): string[];
   /** Plain-language lines describing the hidden goal, for the inspector. */
   summarize(goal: G, ctx: EnvContext): string[];
 }

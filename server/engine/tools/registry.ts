@@ -43,12 +43,12 @@ export function toolSpec(tool: ToolDef): ToolSpec {
 export function describeArgsError(tool: ToolDef, error: z.ZodError, args: unknown): string {
   const parts = error.issues.map((issue) => {
     const path = issue.path.join('.');
-    if (path === '') return `args must be a JSON object of named arguments (${issue.message})`;
     if (issue.code === 'unrecognized_keys') {
       const allowed = allowedKeys(tool, issue.path);
       return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` +
         (allowed.length ? ` (allowed: ${allowed.join(', ')})` : '');
     }
+    if (path === '') return `args must be a JSON object of named arguments (${issue.message})`;
     if (issue.code === 'invalid_type' && valueAt(args, issue.path) === undefined) return `missing required argument "${path}"`;
     return `argument "${path}": ${issue.message}`;
   });

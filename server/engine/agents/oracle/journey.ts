@@ -1,0 +1,30 @@
+import type { JourneyGoal } from '../../envs/journey';
+import type { Episode } from '../../episode';
+import type { Action, EnvId } from '../../types';
+
+type Policy = (episode: Episode) => Action;
+
+/**
+ * Plays the sub-task under discussion with that environment's own oracle, seen
+ * through a view of the episode whose hidden goal is the sub-task's; its answer
+ * becomes a JOURNEY sub-answer (done only with the last open sub-task).
+ */
+export function journeyOracle(episode: Episode, policies: Partial<Record<EnvId, Policy>>): Action {
+  const goal = episode.hiddenGoal().data as JourneyGoal;
+  const sub = goal.subtasks[goal.current];
+  const policy = policies[sub.envId as EnvId];
+  if (!policy) throw new Error(`oracle: no policy for ${sub.envId} inside JOURNEY`);
+  const view = new Proxy(episode, {
+    get(target, prop) {
+      if (prop === 'hiddenGoal') return () => ({ ...target.hiddenGoal(), envId: sub.envId, data: sub.task.goal });
+      if (prop === 'config') return { ...target.config, envId: sub.envId };
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const action = policy(view);
+  if (!action.answer) return action;
+  const { env, done: _done, ...fields } = action.answer;
+  const open = goal.subtasks.filter((s) => s.answer === null).length;
+  return { ...action, answer: { env: 'JOURNEY', done: open === 1, subtasks: [{ env, ...fields }] } };
+}
