@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { oracleAgent } from '../agents/oracle';
+import { Episode } from '../episode';
+import { playEpisode } from '../play';
+import { testCatalog } from '../test/catalog-fixture';
+import type { Action } from '../types';
+import type { JourneyGoal } from './journey';
+import { journeyEnvs } from './journey';
+
+const catalog = testCatalog();
+const act = (over: Partial<Action> = {}): Action => ({ assistant_message: 'Let me check.', tool_calls: [], answer: null, ...over });
+const goalOf = (e: Episode) => e.hiddenGoal().data as JourneyGoal;
+
+describe('JOURNEY', () => {
+  it('draws L = min(5, 2 + ⌊d/4⌋) distinct sub-tasks (capped by the atomic envs available)', () => {
+    for (const d of [0, 4, 8, 12]) {
+      for (let seed = 0; seed < 10; seed++) {
+        const e = new Episode({ envId: 'JOURNEY', d, seed }, catalog);
+        e.reset();
+        const ids = goalOf(e).subtasks.map((s) => s.envId);
+        expect(ids.length).toBe(Math.min(Math.min(5, 2 + Math.floor(d / 4)), journeyEnvs().length));
+        expect(new Set(ids).size).toBe(ids.length);
+      }
+    }
+  });
+
+  it('gives a turn budget of T_max per sub-task', () => {
+    const e = new Episode({ envId: 'JOURNEY', d: 4, seed: 1 }, catalog);
+    const first = e.reset();
+    expect(first.observation.budgets.T_max).toBe(6 * goalOf(e).subtasks.length);
+  });
+
+  it('scores a missing sub-answer −1 (FIX) and averages the sub-task scores', () => {
+    const e = new Episode({ envId: 'JOURNEY', d: 0, seed: 2 }, catalog);
+    e.reset();
+    const r = e.step(act({ answer: { env: 'JOURNEY', done: true, subtasks: [] } }));
+    expect(r.termination).toBe('answered');
+    expect(r.breakdown!.rTask).toBe(-1);
+    expect(r.breakdown!.task.evidence.filter((x) => /no answer → −1/.test(x.text)).length).toBe(goalOf(e).subtasks.length);
+  });
+
+  it('the oracle passes every sub-task for every d in 0–12 (20 seeds each)', () => {
+    const failures: string[] = [];
+    for (let d = 0; d <= 12; d++)
+      for (let seed = 0; seed < 20; seed++) {
+        const { episode } = playEpisode({ envId: 'JOURNEY', d, seed }, catalog, oracleAgent);
+        if (!episode.breakdown!.isCorrect) failures.push(`d=${d} seed=${seed} ${episode.termination}`);
+      }
+    expect(failures).toEqual([]);
+  });
+
+  it('with p_switch = 1 the customer raises the next request before the first is answered, then comes back', () => {
+    if (journeyEnvs().length < 2) return expect(journeyEnvs().length).toBe(1);
+    const config = { envId: 'JOURNEY' as const, d: 8, seed: 4, axisOverrides: { p_switch: 1 } };
+    const { episode } = playEpisode(config, catalog, oracleAgent);
+    const texts = episode.events.filter((e) => e.kind === 'customer_message').map((e) => (e as { text: string }).text);
+    expect(texts.some((t) => /before I forget|let me ask this first/i.test(t))).toBe(true);
+    expect(texts.some((t) => /back to (what I asked earlier|my earlier request)/i.test(t))).toBe(true);
+    expect(episode.breakdown!.isCorrect).toBe(true);
+  });
+
+  it('with p_switch = 0 the customer never switches', () => {
+    const { episode } = playEpisode({ envId: 'JOURNEY', d: 8, seed: 4, axisOverrides: { p_switch: 0 } }, catalog, oracleAgent);
+    const texts = episode.events.filter((e) => e.kind === 'customer_message').map((e) => (e as { text: string }).text);
+    expect(texts.some((t) => /before I forget|let me ask this first/i.test(t))).toBe(false);
+  });
+});
