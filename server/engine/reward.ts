@@ -60,7 +60,7 @@ export function computeReward(input: RewardInput): RewardBreakdown {
   });
   const hallEvidence: EvidenceItem[] = [...new Set(input.recommendedIds)].map((id) =>
     input.seen.has(id)
-      ? { text: `${id} was retrieved at turn ${input.seen.get(id)}`, turns: [input.seen.get(id)!, input.answerTurn], ok: true }
+      ? { text: `${id} was retrieved at turn ${input.seen.get(id)}`, turns: [input.seen.get(id)!], ok: true }
       : { text: `${id} was recommended but never retrieved`, turns: [input.answerTurn], ok: false },
   );
 

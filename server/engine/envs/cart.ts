@@ -324,7 +324,7 @@ export const cartEnv: EnvDefinition<CartGoal> = {
   confirm,
   react,
   outOfStock,
-  nudges: ['Have you added them yet?', 'Can you put those in my cart?', 'Any luck finding them?'],
+  nudges: ['How is my cart coming along?', 'Can you put that in my cart for me?', 'Any luck finding what I asked for?'],
   verify: (goal, answer, ctx) => verify(goal, answer, ctx),
   recommendedIds: (_answer, ctx) => [...new Set(ctx.world.cart.map((l) => l.product_id))],
   summarize: (goal) =>

@@ -26,11 +26,17 @@ function vocabularyFor(product: Product, attr: string): readonly string[] {
   return own && own.length >= 3 ? own : attributeValues(attr);
 }
 
-/** The attribute this product varies on, or null when it has no variants. */
+/**
+ * The attribute this product varies on, or null when it has no variants. An attribute
+ * whose value the title states ("… Size 55L, Green") is skipped: a "Blue" variant of a
+ * product titled "Green" reads as a contradiction.
+ */
 export function variantAttribute(product: Product): string | null {
   const priority = VARIANT_PRIORITY[product.department] ?? [];
+  const title = product.title.toLowerCase();
   for (const attr of priority) {
-    if (product.attrs[attr] === undefined) continue;
+    const value = product.attrs[attr];
+    if (value === undefined || title.includes(String(value).toLowerCase())) continue;
     if (vocabularyFor(product, attr).length >= 3) return attr;
   }
   return null;

@@ -1,0 +1,7 @@
+import { EpisodeBrowser } from '@/components/episodes/EpisodeBrowser';
+
+export const dynamic = 'force-dynamic';
+
+export default function EpisodesPage() {
+  return <EpisodeBrowser />;
+}

@@ -1,0 +1,138 @@
+'use client';
+// Start an episode: environment, difficulty (with the twelve axes it implies), seed.
+import { useState, useTransition } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { startEpisodeAction } from '@/server/actions/episodes';
+import type { AxisRow } from '@/server/episodes/axes';
+import { useTRPC } from '@/lib/trpc';
+import { AxisTable } from '@/components/difficulty/AxisTable';
+import { Button, Card, CardHeader } from '@/components/ui/primitives';
+
+export interface EnvOption {
+  id: string;
+  name: string;
+  description: string;
+}
+
+const D_MAX = 12;
+
+export function StartForm({ envs, initialAxes }: { envs: EnvOption[]; initialAxes: AxisRow[] }) {
+  const trpc = useTRPC();
+  const [envId, setEnvId] = useState(envs[0]?.id ?? '');
+  const [d, setD] = useState(0);
+  const [randomSeed, setRandomSeed] = useState(true);
+  const [seed, setSeed] = useState('1');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  const preview = useQuery({
+    ...trpc.difficulty.preview.queryOptions({ d }),
+    placeholderData: keepPreviousData,
+    initialData: d === 0 ? initialAxes : undefined,
+  });
+  const env = envs.find((e) => e.id === envId);
+
+  function start() {
+    setError(null);
+    let seedValue: number | null = null;
+    if (!randomSeed) {
+      const n = Number(seed);
+      if (!Number.isInteger(n) || n < 0 || n > 2_147_483_647) {
+        setError('The seed must be a whole number from 0 to 2147483647, or tick “random”.');
+        return;
+      }
+      seedValue = n;
+    }
+    startTransition(async () => {
+      const res = await startEpisodeAction({ envId, d, seed: seedValue });
+      if (res && !res.ok) setError(res.error);
+    });
+  }
+
+  return (
+    <Card>
+      <CardHeader title="Start an episode" />
+      <form
+        className="grid gap-6 p-4 md:grid-cols-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          start();
+        }}
+      >
+        <div className="space-y-4">
+          <div>
+            <label htmlFor="env" className="mb-1 block text-sm font-medium text-slate-700">
+              Environment
+            </label>
+            <select
+              id="env"
+              value={envId}
+              onChange={(e) => setEnvId(e.target.value)}
+              className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm"
+            >
+              {envs.map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.id} · {e.name}
+                </option>
+              ))}
+            </select>
+            {env && <p className="mt-1 text-xs text-slate-500">{env.description}</p>}
+          </div>
+          <div>
+            <label htmlFor="difficulty" className="mb-1 flex items-baseline justify-between text-sm font-medium text-slate-700">
+              <span>Difficulty</span>
+              <span className="text-lg font-semibold tabular-nums text-slate-900" data-testid="d-value">
+                d = {d}
+              </span>
+            </label>
+            <input
+              id="difficulty"
+              type="range"
+              min={0}
+              max={D_MAX}
+              step={1}
+              value={d}
+              onChange={(e) => setD(Number(e.target.value))}
+              className="w-full accent-slate-900"
+            />
+            <div className="flex justify-between text-[10px] text-slate-400">
+              {Array.from({ length: D_MAX + 1 }, (_, i) => (
+                <span key={i}>{i}</span>
+              ))}
+            </div>
+          </div>
+          <div>
+            <span className="mb-1 block text-sm font-medium text-slate-700">Seed</span>
+            <div className="flex items-center gap-3">
+              <label className="flex items-center gap-1.5 text-sm">
+                <input type="checkbox" checked={randomSeed} onChange={(e) => setRandomSeed(e.target.checked)} data-testid="seed-random" />
+                random
+              </label>
+              <input
+                id="seed"
+                aria-label="seed"
+                type="number"
+                min={0}
+                value={seed}
+                disabled={randomSeed}
+                onChange={(e) => setSeed(e.target.value)}
+                className="w-40 rounded-md border border-slate-300 px-3 py-1.5 text-sm shadow-sm disabled:bg-slate-100 disabled:text-slate-400"
+              />
+            </div>
+          </div>
+          {error && (
+            <p className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800" role="alert">
+              {error}
+            </p>
+          )}
+          <Button type="submit" variant="primary" disabled={pending || !envId} data-testid="start-episode">
+            {pending ? 'Starting…' : 'Start episode'}
+          </Button>
+        </div>
+        <div>
+          <h3 className="mb-1 text-sm font-medium text-slate-700">What d = {d} means</h3>
+          <AxisTable rows={preview.data ?? initialAxes} pending={preview.isFetching && preview.isPlaceholderData} />
+        </div>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,124 @@
+'use client';
+// This turn's action: queued tool calls, the message to the customer, and the answer.
+import { useMemo, useState } from 'react';
+import type { Action } from '@/server/engine/types';
+import { usePlayStore } from '@/lib/stores/play';
+import { Button, Card, CardHeader } from '@/components/ui/primitives';
+import { SchemaForm } from './SchemaForm';
+import { buildArgs, fieldsOf, type JsonSchema } from './schema-form';
+
+export function Composer({
+  envId,
+  answerSchema,
+  pending,
+  onSend,
+}: {
+  envId: string;
+  answerSchema: JsonSchema | undefined;
+  pending: boolean;
+  onSend: (action: Action | string) => void;
+}) {
+  const { queue, removeCall, message, setMessage, rawText, setRawText, answerValues, setAnswerField, selectedTool, formValues } =
+    usePlayStore();
+  const unqueued = selectedTool !== null && Object.values(formValues).some((v) => v.trim() !== '');
+  const [answerErrors, setAnswerErrors] = useState<Record<string, string>>({});
+  const [msgError, setMsgError] = useState<string | null>(null);
+  const answerFields = useMemo(() => fieldsOf(answerSchema), [answerSchema]);
+
+  function send(finish: boolean) {
+    if (message.trim() === '') {
+      setMsgError('Write a message to the customer (assistant_message is required).');
+      return;
+    }
+    setMsgError(null);
+    let answer: Action['answer'] = null;
+    if (finish) {
+      const { args, errors } = buildArgs(answerFields, answerValues);
+      setAnswerErrors(errors);
+      if (Object.keys(errors).length > 0) return;
+      answer = { env: envId, done: true, ...args };
+    }
+    onSend({ assistant_message: message, tool_calls: queue.map((c) => ({ name: c.name, args: c.args })), answer });
+  }
+
+  return (
+    <Card data-testid="composer">
+      <CardHeader title="Your turn (agent)" />
+      <div className="space-y-3 p-4">
+        <div>
+          <h3 className="mb-1 text-xs font-medium text-slate-500">Tool calls in this turn</h3>
+          {queue.length === 0 ? (
+            <p className="text-xs text-slate-400">None yet: add calls from the Tools panel.</p>
+          ) : (
+            <ol className="space-y-1" data-testid="queued-calls">
+              {queue.map((c, i) => (
+                <li key={c.id} className="flex items-center gap-2 rounded-md bg-slate-50 px-2 py-1 text-xs">
+                  <span className="text-slate-400">{i + 1}.</span>
+                  <code className="font-semibold">{c.name}</code>
+                  <code className="min-w-0 flex-1 truncate text-slate-600">{JSON.stringify(c.args)}</code>
+                  <Button size="sm" variant="ghost" onClick={() => removeCall(c.id)} aria-label={`remove call ${i + 1}`}>
+                    ✕
+                  </Button>
+                </li>
+              ))}
+            </ol>
+          )}
+        </div>
+        <div>
+          <label htmlFor="assistant-message" className="mb-1 block text-xs font-medium text-slate-500">
+            Message to the customer
+          </label>
+          <textarea
+            id="assistant-message"
+            rows={3}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+            placeholder="e.g. Let me look that up for you."
+            className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-slate-500 focus:outline-none focus:ring-1 focus:ring-slate-500"
+          />
+          {msgError && <p className="mt-1 text-xs text-rose-600">{msgError}</p>}
+        </div>
+        {answerFields.length > 0 ? (
+          <details className="rounded-md border border-slate-200 px-3 py-2">
+            <summary className="cursor-pointer text-xs font-medium text-slate-600">Answer fields (sent with “Send &amp; finish”)</summary>
+            <div className="mt-2">
+              <SchemaForm fields={answerFields} values={answerValues} errors={answerErrors} onChange={setAnswerField} idPrefix="answer" />
+            </div>
+          </details>
+        ) : (
+          <p className="text-xs text-slate-500">
+            {envId} needs no answer fields: finishing submits <code>{`{"env":"${envId}","done":true}`}</code> and the cart is
+            judged as it stands.
+          </p>
+        )}
+        {unqueued && (
+          <p className="rounded-md bg-amber-50 px-2.5 py-1.5 text-xs text-amber-800">
+            The <code>{selectedTool}</code> form is filled in but not added to this turn; it will not be sent.
+          </p>
+        )}
+        <div className="flex flex-wrap items-center gap-2">
+          <Button variant="primary" disabled={pending} onClick={() => send(false)} data-testid="send-turn">
+            Send turn
+          </Button>
+          <Button variant="accent" disabled={pending} onClick={() => send(true)} data-testid="send-finish">
+            Send &amp; finish (answer)
+          </Button>
+          {pending && <span className="text-xs text-slate-500">running…</span>}
+        </div>
+        <details className="text-xs">
+          <summary className="cursor-pointer text-slate-500">Send raw agent text instead (for testing bad actions)</summary>
+          <textarea
+            rows={4}
+            value={rawText}
+            onChange={(e) => setRawText(e.target.value)}
+            placeholder='{"assistant_message": "...", "tool_calls": [], "answer": null}'
+            className="mt-2 w-full rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
+          />
+          <Button size="sm" disabled={pending} onClick={() => onSend(rawText)} className="mt-1">
+            Send raw text
+          </Button>
+        </details>
+      </div>
+    </Card>
+  );
+}

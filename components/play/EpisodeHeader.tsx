@@ -1,0 +1,55 @@
+// Title line of an episode: env, difficulty, seed, status, budgets.
+import Link from 'next/link';
+import type { EpisodeView } from '@/server/episodes/types';
+import { Badge } from '@/components/ui/primitives';
+import { fmtReward, fmtTermination } from '@/lib/format';
+
+export function EpisodeHeader({ ep, envName, mode }: { ep: EpisodeView; envName?: string; mode: 'play' | 'replay' }) {
+  const nextTurn = Math.min(ep.turn + 1, ep.budgets.T_max);
+  return (
+    <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
+      <div>
+        <p className="text-xs uppercase tracking-wide text-slate-500">{mode === 'play' ? 'Playground' : 'Replay'}</p>
+        <h1 className="text-xl font-semibold text-slate-900">
+          {ep.envId}
+          {envName && <span className="font-normal text-slate-500"> · {envName}</span>}
+        </h1>
+        <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+          <Badge>d = {ep.d}</Badge>
+          <Badge>seed {ep.seed}</Badge>
+          <Badge>{ep.catalogId}</Badge>
+          <Badge>player {ep.player}</Badge>
+          {ep.status === 'active' ? (
+            <Badge tone="blue">active</Badge>
+          ) : (
+            <Badge tone={ep.terminationReason === 'answered' ? 'green' : 'red'}>{fmtTermination(ep.terminationReason)}</Badge>
+          )}
+          {ep.reward !== null && (
+            <Badge tone={ep.isCorrect ? 'green' : 'red'}>
+              reward {fmtReward(ep.reward)} · {ep.isCorrect ? 'pass' : 'fail'}
+            </Badge>
+          )}
+        </div>
+      </div>
+      <div className="flex items-center gap-4 text-sm">
+        <div className="text-right" data-testid="budgets">
+          <div className="font-medium text-slate-900">
+            {ep.status === 'active' ? `Turn ${nextTurn} of ${ep.budgets.T_max}` : `${ep.turn} of ${ep.budgets.T_max} turns used`}
+          </div>
+          <div className="text-xs text-slate-500">up to {ep.budgets.B_tool} tool call{ep.budgets.B_tool === 1 ? '' : 's'} per turn</div>
+        </div>
+        {mode === 'play' ? (
+          <Link href={`/episodes/${ep.id}`} className="text-sm text-sky-700 underline" data-testid="replay-link">
+            Replay
+          </Link>
+        ) : (
+          ep.status === 'active' && (
+            <Link href={`/play/${ep.id}`} className="text-sm text-sky-700 underline">
+              Continue playing
+            </Link>
+          )
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+'use client';
+// The generator's ground truth, for inspectors. The playground hides it behind a toggle.
+import type { HiddenGoal } from '@/server/episodes/types';
+import { usePlayStore } from '@/lib/stores/play';
+import { Button, Card, CardHeader, JsonBlock } from '@/components/ui/primitives';
+
+export function HiddenGoalView({ goal }: { goal: HiddenGoal }) {
+  return (
+    <div className="space-y-2" data-testid="hidden-goal">
+      <ul className="list-inside list-disc space-y-0.5 text-sm text-slate-800">
+        {goal.summary.map((line, i) => (
+          <li key={i}>{line}</li>
+        ))}
+      </ul>
+      <details>
+        <summary className="cursor-pointer text-xs text-slate-500">goal data (JSON)</summary>
+        <JsonBlock value={goal.data} className="mt-1" />
+        <pre hidden data-testid="hidden-goal-json">
+          {JSON.stringify(goal.data)}
+        </pre>
+      </details>
+    </div>
+  );
+}
+
+export function HiddenGoalCard({ goal, toggle = false }: { goal: HiddenGoal; toggle?: boolean }) {
+  const { revealGoal, toggleReveal } = usePlayStore();
+  const shown = !toggle || revealGoal;
+  return (
+    <Card className={toggle ? 'border-dashed' : undefined}>
+      <CardHeader
+        title="Hidden goal"
+        right={
+          toggle && (
+            <Button size="sm" variant={revealGoal ? 'secondary' : 'ghost'} onClick={toggleReveal} aria-pressed={revealGoal} data-testid="reveal-goal">
+              {revealGoal ? 'Hide' : 'Reveal hidden goal'}
+            </Button>
+          )
+        }
+      />
+      <div className="p-4">
+        {shown ? (
+          <HiddenGoalView goal={goal} />
+        ) : (
+          <p className="text-xs text-slate-500">Hidden while you play. Reveal it to play-test; an agent never sees it.</p>
+        )}
+      </div>
+    </Card>
+  );
+}

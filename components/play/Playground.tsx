@@ -1,0 +1,122 @@
+'use client';
+// The playground: a person plays the agent's side of an episode.
+import Link from 'next/link';
+import { useEffect, useMemo, useState, useTransition } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Action, ToolSpec } from '@/server/engine/types';
+import type { EpisodeView, WorldView } from '@/server/episodes/types';
+import { submitActionAction } from '@/server/actions/episodes';
+import { useTRPC } from '@/lib/trpc';
+import { usePlayStore } from '@/lib/stores/play';
+import { Transcript } from '@/components/transcript/Transcript';
+import { ToolPrefillContext, type ToolPrefill } from '@/components/transcript/prefill';
+import { RewardBreakdownPanel } from '@/components/reward/RewardBreakdownPanel';
+import { Card } from '@/components/ui/primitives';
+import { Composer } from './Composer';
+import { EpisodeHeader } from './EpisodeHeader';
+import { HiddenGoalCard } from './HiddenGoal';
+import { ToolPalette } from './ToolPalette';
+import { WorldPanel } from './WorldPanel';
+import { valuesFromArgs, type JsonSchema } from './schema-form';
+
+export interface PlaygroundProps {
+  initial: EpisodeView;
+  initialWorld: WorldView | null;
+  tools: ToolSpec[];
+  env: { id: string; name: string; answerSchema: JsonSchema };
+}
+
+export function Playground({ initial, initialWorld, tools, env }: PlaygroundProps) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const id = initial.id;
+  const episodeQuery = useQuery({ ...trpc.episodes.get.queryOptions({ id }), initialData: initial });
+  const worldQuery = useQuery({ ...trpc.episodes.world.queryOptions({ id }), initialData: initialWorld ?? undefined });
+  // tRPC's inferred output marks `unknown` fields optional; the service returns EpisodeView.
+  const ep = (episodeQuery.data ?? initial) as EpisodeView;
+  const [pending, startTransition] = useTransition();
+  const [error, setError] = useState<string | null>(null);
+  const store = usePlayStore();
+  const { init, clearTurn } = store;
+
+  useEffect(() => init(id), [id, init]);
+
+  // When the episode ends, bring the reward breakdown into view.
+  const isDone = (episodeQuery.data ?? initial).status === 'done';
+  const [wasActive] = useState(!isDone);
+  useEffect(() => {
+    if (isDone && wasActive) document.getElementById('reward')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  }, [isDone, wasActive]);
+
+  const prefill: ToolPrefill = useMemo(
+    () => ({
+      tools: tools.map((t) => t.name),
+      prefill: (name, args) => {
+        usePlayStore.getState().prefill(name, valuesFromArgs(args));
+        document.getElementById('tool-palette')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+      },
+    }),
+    [tools],
+  );
+
+  function send(action: Action | string) {
+    setError(null);
+    startTransition(async () => {
+      const res = await submitActionAction(id, action);
+      if (!res.ok) {
+        setError(res.error);
+        if (res.code === 'EPISODE_DONE') await queryClient.invalidateQueries({ queryKey: trpc.episodes.get.queryKey({ id }) });
+        return;
+      }
+      queryClient.setQueryData(trpc.episodes.get.queryKey({ id }), res.data);
+      await queryClient.invalidateQueries({ queryKey: trpc.episodes.world.queryKey({ id }) });
+      await queryClient.invalidateQueries({ queryKey: trpc.episodes.list.queryKey() });
+      clearTurn();
+    });
+  }
+
+  const active = ep.status === 'active';
+  return (
+    <ToolPrefillContext.Provider value={active ? prefill : null}>
+      <EpisodeHeader ep={ep} envName={env.name} mode="play" />
+      <div className="grid gap-5 lg:grid-cols-12">
+        <div className="min-w-0 space-y-4 lg:col-span-7">
+          <Transcript events={ep.events} episodeId={id} scrollToEnd tMax={ep.budgets.T_max} />
+          {!active && (
+            <>
+              {ep.breakdown && <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={id} termination={ep.terminationReason} />}
+              <Card className="flex items-center justify-between px-4 py-3 text-sm">
+                <span>The episode is over.</span>
+                <span className="flex gap-4">
+                  <Link href={`/episodes/${id}`} className="text-sky-700 underline" data-testid="open-replay">
+                    Open the replay
+                  </Link>
+                  <Link href="/" className="text-sky-700 underline">
+                    Start another
+                  </Link>
+                </span>
+              </Card>
+            </>
+          )}
+        </div>
+        <aside className="space-y-4 lg:sticky lg:top-4 lg:col-span-5 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto lg:pb-4">
+          {active && (
+            <>
+              <div id="tool-palette" className="scroll-mt-2">
+                <ToolPalette tools={tools} bTool={ep.budgets.B_tool} disabled={pending} />
+              </div>
+              {error && (
+                <p className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800" role="alert">
+                  {error}
+                </p>
+              )}
+              <Composer envId={ep.envId} answerSchema={env.answerSchema} pending={pending} onSend={send} />
+            </>
+          )}
+          <WorldPanel world={worldQuery.data as WorldView | undefined} loading={worldQuery.isLoading} />
+          <HiddenGoalCard goal={ep.hiddenGoal} toggle={active} />
+        </aside>
+      </div>
+    </ToolPrefillContext.Provider>
+  );
+}

@@ -1,0 +1,50 @@
+// The replay: every turn, the hidden goal, the reward with evidence, the difficulty axes.
+import type { EpisodeView, WorldView } from '@/server/episodes/types';
+import type { AxisRow } from '@/server/episodes/axes';
+import { Transcript } from '@/components/transcript/Transcript';
+import { RewardBreakdownPanel } from '@/components/reward/RewardBreakdownPanel';
+import { AxisTable } from '@/components/difficulty/AxisTable';
+import { EpisodeHeader } from '@/components/play/EpisodeHeader';
+import { HiddenGoalCard } from '@/components/play/HiddenGoal';
+import { WorldPanel } from '@/components/play/WorldPanel';
+import { Card, CardHeader } from '@/components/ui/primitives';
+
+export function Replay({
+  ep,
+  envName,
+  world,
+  axes,
+  highlightTurn,
+}: {
+  ep: EpisodeView;
+  envName?: string;
+  world: WorldView | null;
+  axes: AxisRow[];
+  highlightTurn: number | null;
+}) {
+  return (
+    <div>
+      <EpisodeHeader ep={ep} envName={envName} mode="replay" />
+      <div className="grid gap-5 lg:grid-cols-12">
+        <div className="space-y-4 lg:col-span-7">
+          <Transcript events={ep.events} episodeId={ep.id} highlightTurn={highlightTurn} tMax={ep.budgets.T_max} />
+        </div>
+        <aside className="space-y-4 lg:col-span-5">
+          <HiddenGoalCard goal={ep.hiddenGoal} />
+          {ep.breakdown ? (
+            <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={ep.id} termination={ep.terminationReason} />
+          ) : (
+            <Card className="px-4 py-3 text-sm text-slate-500">No reward yet: the episode is still active.</Card>
+          )}
+          <WorldPanel world={world ?? undefined} loading={false} />
+          <Card>
+            <CardHeader title={`Difficulty axes at d = ${ep.d}`} />
+            <div className="p-4">
+              <AxisTable rows={axes} dense />
+            </div>
+          </Card>
+        </aside>
+      </div>
+    </div>
+  );
+}

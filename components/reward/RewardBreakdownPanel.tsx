@@ -1,0 +1,116 @@
+// The reward at the end of an episode: chart of weighted components, the numbers,
+// and the evidence lists whose turn numbers link into the replay.
+import Link from 'next/link';
+import type { EvidenceItem, RewardBreakdown, TerminationReason } from '@/server/engine/types';
+import { Badge, Card, CardHeader } from '@/components/ui/primitives';
+import { fmtNumber, fmtReward, fmtTermination } from '@/lib/format';
+import { RewardChart } from './RewardChart';
+
+function EvidenceList({ title, items, episodeId }: { title: string; items: EvidenceItem[]; episodeId: string }) {
+  return (
+    <div>
+      <h3 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">{title}</h3>
+      {items.length === 0 ? (
+        <p className="text-xs text-slate-400">no evidence recorded</p>
+      ) : (
+        <ul className="space-y-1" data-testid={`evidence-${title.split(' ')[0].toLowerCase()}`}>
+          {items.map((e, i) => (
+            <li key={i} className="flex items-start gap-2 text-sm">
+              <span className={e.ok ? 'text-emerald-600' : 'text-rose-600'} aria-label={e.ok ? 'ok' : 'not ok'}>
+                {e.ok ? '✓' : '✗'}
+              </span>
+              <span className="min-w-0 flex-1 text-slate-700 [overflow-wrap:anywhere]">
+                {e.text}
+                {e.turns.length > 0 && (
+                  <span className="ml-1.5 whitespace-nowrap text-xs text-slate-500">
+                    {e.turns.length === 1 ? 'turn ' : 'turns '}
+                    {e.turns.map((t, j) => (
+                      <span key={t}>
+                        {j > 0 && ', '}
+                        <Link href={`/episodes/${episodeId}?turn=${t}#turn-${t}`} className="text-sky-700 underline">
+                          {t}
+                        </Link>
+                      </span>
+                    ))}
+                  </span>
+                )}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function RewardBreakdownPanel({
+  breakdown,
+  episodeId,
+  termination,
+}: {
+  breakdown: RewardBreakdown;
+  episodeId: string;
+  termination: TerminationReason | null;
+}) {
+  const b = breakdown;
+  return (
+    <Card id="reward" data-testid="reward-breakdown">
+      <CardHeader
+        title="Reward breakdown"
+        right={
+          <div className="flex items-center gap-2">
+            <span className="text-xs text-slate-500">{fmtTermination(termination)}</span>
+            <Badge tone={b.isCorrect ? 'green' : 'red'}>{b.isCorrect ? 'pass' : 'fail'}</Badge>
+          </div>
+        }
+      />
+      <div className="space-y-4 p-4">
+        <div className="flex flex-wrap items-baseline gap-x-6 gap-y-1">
+          <div>
+            <span className="text-xs uppercase tracking-wide text-slate-500">total</span>
+            <div className="text-3xl font-semibold tabular-nums text-slate-900" data-testid="reward-total">
+              {fmtReward(b.total)}
+            </div>
+          </div>
+          <dl className="flex flex-wrap gap-x-5 gap-y-1 text-sm tabular-nums">
+            {(
+              [
+                ['r_task', fmtReward(b.rTask)],
+                ['r_eff', fmtReward(b.rEff)],
+                ['r_hall', fmtReward(b.rHall)],
+                ['T', String(b.turns)],
+                ['T_user', String(b.tUser)],
+                ['T_eff / T_max', `${b.tEff} / ${b.tMax}`],
+              ] as const
+            ).map(([k, v]) => (
+              <div key={k} className="flex gap-1.5">
+                <dt className="text-slate-500">{k}</dt>
+                <dd className="font-medium text-slate-800">{v}</dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+        {b.hardFail && (
+          <p className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
+            Hard fail <span className="font-mono">{b.hardFail}</span>: the reward is −1 whatever the components say.
+          </p>
+        )}
+        <RewardChart breakdown={b} />
+        {Object.keys(b.task.metrics).length > 0 && (
+          <div className="flex flex-wrap gap-2 text-xs">
+            {Object.entries(b.task.metrics).map(([k, v]) => (
+              <Badge key={k}>
+                {k} = {fmtNumber(v)}
+              </Badge>
+            ))}
+          </div>
+        )}
+        <div className="space-y-3">
+          <EvidenceList title="Task evidence" items={b.evidence.task} episodeId={episodeId} />
+          <EvidenceList title="Efficiency evidence" items={b.evidence.eff} episodeId={episodeId} />
+          <EvidenceList title="Hallucination evidence" items={b.evidence.hall} episodeId={episodeId} />
+        </div>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,32 @@
+'use client';
+// One renderer per event kind.
+import type { EpisodeEvent } from '@/server/engine/types';
+import { AgentMessage } from './events/AgentMessage';
+import { CustomerMessage } from './events/CustomerMessage';
+import { ActionErrorEvent, AnswerEvent, RewardEvent, TerminationEvent, WorldChangeEvent } from './events/Notices';
+import { ToolCallEvent } from './events/ToolCallEvent';
+
+export function EventView({ event, episodeId }: { event: EpisodeEvent; episodeId?: string }) {
+  switch (event.kind) {
+    case 'customer_message':
+      return <CustomerMessage text={event.text} act={event.act} />;
+    case 'agent_message':
+      return <AgentMessage text={event.text} />;
+    case 'tool_call':
+      return <ToolCallEvent name={event.name} args={event.args} result={event.result} error={event.error} index={event.index} />;
+    case 'answer':
+      return <AnswerEvent answer={event.answer} />;
+    case 'world_change':
+      return <WorldChangeEvent description={event.description} data={event.data} />;
+    case 'action_error':
+      return <ActionErrorEvent error={event.error} raw={event.raw} />;
+    case 'termination':
+      return <TerminationEvent reason={event.reason} turn={event.turn} />;
+    case 'reward':
+      return <RewardEvent breakdown={event.breakdown} episodeId={episodeId} />;
+    default: {
+      const unknownEvent: { kind?: string } = event;
+      return <p className="text-xs text-slate-500">unknown event kind {String(unknownEvent.kind)}</p>;
+    }
+  }
+}

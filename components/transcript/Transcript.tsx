@@ -1,0 +1,69 @@
+'use client';
+// The episode's event log, grouped by turn. Each turn is an anchor (#turn-N).
+import { useEffect, useRef } from 'react';
+import type { EpisodeEvent } from '@/server/engine/types';
+import { cx } from '@/components/ui/primitives';
+import { EventView } from './EventView';
+
+export function groupByTurn(events: EpisodeEvent[]): Array<{ turn: number; events: EpisodeEvent[] }> {
+  const groups: Array<{ turn: number; events: EpisodeEvent[] }> = [];
+  for (const e of events) {
+    const last = groups[groups.length - 1];
+    if (last && last.turn === e.turn) last.events.push(e);
+    else groups.push({ turn: e.turn, events: [e] });
+  }
+  return groups;
+}
+
+export function Transcript({
+  events,
+  episodeId,
+  highlightTurn,
+  scrollToEnd = false,
+  tMax,
+}: {
+  events: EpisodeEvent[];
+  episodeId?: string;
+  highlightTurn?: number | null;
+  /** playground: keep the newest turn in view */
+  scrollToEnd?: boolean;
+  tMax?: number;
+}) {
+  const endRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (highlightTurn !== null && highlightTurn !== undefined) {
+      document.getElementById(`turn-${highlightTurn}`)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    }
+  }, [highlightTurn]);
+  useEffect(() => {
+    if (scrollToEnd) endRef.current?.scrollIntoView({ behavior: 'smooth', block: 'end' });
+  }, [scrollToEnd, events.length]);
+
+  return (
+    <div className="space-y-4" data-testid="transcript">
+      {groupByTurn(events).map((g) => (
+        <section
+          key={g.turn}
+          id={`turn-${g.turn}`}
+          className={cx(
+            'scroll-mt-20 rounded-lg border border-slate-200 bg-white p-4',
+            highlightTurn === g.turn && 'turn-highlight',
+          )}
+          data-turn={g.turn}
+        >
+          <header className="mb-3 flex items-center gap-2 text-xs font-medium uppercase tracking-wide text-slate-400">
+            <a href={`#turn-${g.turn}`} className="hover:text-slate-700">
+              {g.turn === 0 ? 'Opening' : `Turn ${g.turn}${tMax ? ` of ${tMax}` : ''}`}
+            </a>
+          </header>
+          <div className="space-y-3">
+            {g.events.map((e, i) => (
+              <EventView key={i} event={e} episodeId={episodeId} />
+            ))}
+          </div>
+        </section>
+      ))}
+      <div ref={endRef} />
+    </div>
+  );
+}

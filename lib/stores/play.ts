@@ -1,0 +1,56 @@
+// Playground UI state: the tool form, the calls queued for this turn, the message,
+// the answer fields and the "reveal hidden goal" toggle. Reset when the episode changes.
+import { create } from 'zustand';
+import type { FormValues } from '@/components/play/schema-form';
+
+export interface QueuedCall {
+  id: number;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+interface PlayState {
+  episodeId: string | null;
+  revealGoal: boolean;
+  selectedTool: string | null;
+  formValues: FormValues;
+  queue: QueuedCall[];
+  message: string;
+  rawText: string;
+  answerValues: FormValues;
+  nextId: number;
+  init(episodeId: string): void;
+  toggleReveal(): void;
+  selectTool(name: string | null): void;
+  prefill(name: string, values: FormValues): void;
+  setField(path: string, value: string): void;
+  enqueue(name: string, args: Record<string, unknown>): void;
+  removeCall(id: number): void;
+  setMessage(message: string): void;
+  setRawText(rawText: string): void;
+  setAnswerField(path: string, value: string): void;
+  /** after a turn was sent */
+  clearTurn(): void;
+}
+
+const fresh = { selectedTool: null, formValues: {}, queue: [], message: '', rawText: '', answerValues: {} };
+
+export const usePlayStore = create<PlayState>()((set) => ({
+  episodeId: null,
+  revealGoal: false,
+  nextId: 1,
+  ...fresh,
+  init: (episodeId) =>
+    set((s) => (s.episodeId === episodeId ? s : { ...fresh, episodeId, revealGoal: false })),
+  toggleReveal: () => set((s) => ({ revealGoal: !s.revealGoal })),
+  selectTool: (name) => set({ selectedTool: name, formValues: {} }),
+  prefill: (name, values) => set({ selectedTool: name, formValues: values }),
+  setField: (path, value) => set((s) => ({ formValues: { ...s.formValues, [path]: value } })),
+  enqueue: (name, args) =>
+    set((s) => ({ queue: [...s.queue, { id: s.nextId, name, args }], nextId: s.nextId + 1, formValues: {} })),
+  removeCall: (id) => set((s) => ({ queue: s.queue.filter((c) => c.id !== id) })),
+  setMessage: (message) => set({ message }),
+  setRawText: (rawText) => set({ rawText }),
+  setAnswerField: (path, value) => set((s) => ({ answerValues: { ...s.answerValues, [path]: value } })),
+  clearTurn: () => set({ queue: [], message: '', rawText: '', answerValues: {} }),
+}));

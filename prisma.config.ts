@@ -1,0 +1,41 @@
+import { defineConfig } from 'prisma/config';
+import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+
+// Same default as server/db.ts; the path is relative to the process cwd (the repo root).
+const url = process.env.DATABASE_URL ?? 'file:./prisma/dev.db';
+
+// The wasm schema engine (engine: 'js') sends whole multi-statement migration scripts
+// through executeRaw; better-sqlite3's prepare() accepts one statement only.
+// Fall back to exec() for parameterless SQL that prepare() rejects (STACK.md recipe).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type RawAdapter = { executeRaw: (q: any) => Promise<number>; executeScript: (s: string) => Promise<void> };
+function patch<T extends RawAdapter>(a: T): T {
+  const orig = a.executeRaw.bind(a);
+  a.executeRaw = async (q: { sql: string; args: unknown[] }) => {
+    if (q.args.length > 0) return orig(q);
+    try {
+      return await orig(q);
+    } catch {
+      await a.executeScript(q.sql);
+      return 0;
+    }
+  };
+  return a;
+}
+
+class MigrateAdapter extends PrismaBetterSQLite3 {
+  async connect() {
+    return patch(await super.connect());
+  }
+  async connectToShadowDb() {
+    return patch(await super.connectToShadowDb());
+  }
+}
+
+export default defineConfig({
+  experimental: { adapter: true },
+  engine: 'js', // bundled wasm schema engine: no binary download
+  schema: 'prisma/schema.prisma',
+  migrations: { path: 'prisma/migrations' },
+  adapter: async () => new MigrateAdapter({ url }),
+});

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
+import type { Catalog } from '@/server/engine/catalog/types';
+import { createCurriculum, recordResult } from '@/server/engine/curriculum';
+import { createEpisodeService } from '@/server/episodes/service';
+import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { EpisodeServiceError } from '@/server/episodes/types';
+import { builtInAgentNames } from './agents';
+import { playableEnvs, playCurriculumEpisode } from './runner';
+import { createCurriculumService, type CurriculumService } from './service';
+import { oracleAgent } from '@/server/engine';
+
+// A small catalog keeps the test fast; the service does not care about its size.
+const CATALOG_ID = 'synthetic-s1-n3000';
+let catalog: Catalog;
+let db: TestDb;
+let service: CurriculumService;
+const deps = () => ({
+  prisma: db.prisma,
+  getCatalog: (id?: string) => {
+    if (id !== undefined && id !== CATALOG_ID) throw new Error(`unknown catalog ${id}`);
+    return catalog;
+  },
+  defaultCatalogId: CATALOG_ID,
+  now: () => new Date('2026-11-30T12:00:00.000Z'),
+});
+
+beforeAll(() => {
+  catalog = createSyntheticCatalog({ seed: 1, size: 3000 });
+  db = createTestDb();
+  service = createCurriculumService(deps());
+});
+
+afterAll(async () => {
+  await db?.cleanup();
+});
+
+async function expectServiceError(p: Promise<unknown>, code: string, message?: RegExp) {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(EpisodeServiceError);
+  expect((err as EpisodeServiceError).code).toBe(code);
+  if (message) expect((err as EpisodeServiceError).message).toMatch(message);
+}
+
+describe('curriculum service', () => {
+  it('creates a run at [0, 0] for every env of the collection', async () => {
+    const run = await service.createRun({ name: 'fresh', collection: 'C4', seed: 5 });
+    expect(run).toMatchObject({ name: 'fresh', collection: 'C4', seed: 5, episodes: 0, catalogId: CATALOG_ID });
+    expect(run.windows).toEqual([
+      { envId: 'PD', l: 0, h: 0 },
+      { envId: 'SUB', l: 0, h: 0 },
+      { envId: 'CART', l: 0, h: 0 },
+      { envId: 'RETURN', l: 0, h: 0 },
+    ]);
+    expect(run.timeline).toEqual([{ episode: 0, PD: 0, SUB: 0, CART: 0, RETURN: 0 }]);
+    expect(run.playable).toContain('CART');
+    expect((await service.listRuns()).map((r) => r.id)).toContain(run.id);
+    expect(service.agents()).toContain('oracle');
+    expect(builtInAgentNames()[0]).toBe('oracle');
+  });
+
+  it('plays episodes, saves the state after each, and reloads it', async () => {
+    const run = await service.createRun({ name: 'climb', collection: 'C8', seed: 42 });
+    const seen: number[] = [];
+    const res = await service.stepRun(run.id, { episodes: 40, agent: 'oracle' }, (p) => seen.push(p.state.episodes));
+    expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(res.played).toBe(40);
+    expect(res.passed).toBe(40); // the oracle solves everything
+    expect(res.skippedEnvs).toEqual(run.state.envs.map((e) => e.envId).filter((e) => !run.playable.includes(e)));
+    expect(res.run.episodes).toBe(40);
+    const playedEnvs = res.run.envs.filter((e) => e.played > 0).map((e) => e.envId);
+    expect(playedEnvs.every((e) => run.playable.includes(e))).toBe(true);
+    expect(res.run.envs.reduce((n, e) => n + e.played, 0)).toBe(40);
+
+    // a second service on the same database (as after a restart) reads the same state
+    const reloaded = await createCurriculumService(deps()).getRun(run.id);
+    expect(reloaded.state).toEqual(res.run.state);
+    const row = await db.prisma.curriculumRun.findUniqueOrThrow({ where: { id: run.id } });
+    expect(row.episodeCount).toBe(40);
+    expect(JSON.parse(row.state)).toEqual(res.run.state);
+
+    // every episode is stored, linked to the run, and readable and replayable by the episode service
+    expect(reloaded.storedEpisodes).toBe(40);
+    expect(reloaded.recentEpisodes).toHaveLength(10);
+    expect(reloaded.recentEpisodes.every((e) => e.player === 'oracle' && e.status === 'done' && e.isCorrect)).toBe(true);
+    const episodes = createEpisodeService(deps());
+    const latest = reloaded.recentEpisodes[0];
+    const view = await episodes.getEpisode(latest.id);
+    expect(view.events.at(-1)).toMatchObject({ kind: 'reward' });
+    await expect(episodes.getWorld(latest.id)).resolves.toBeTruthy(); // replay matched the stored events
+    const listed = await episodes.listEpisodes({ limit: 5 });
+    expect(listed.items.map((e) => e.id)).toContain(latest.id);
+  });
+
+  it('continues deterministically: two chunks equal one uninterrupted in-memory run', async () => {
+    const run = await service.createRun({ name: 'chunks', collection: 'C4', seed: 7 });
+    await service.stepRun(run.id, { episodes: 15, storeEpisodes: false });
+    const after = await service.stepRun(run.id, { episodes: 25, storeEpisodes: false });
+    expect(after.run.storedEpisodes).toBe(0);
+
+    let state = createCurriculum('C4');
+    const playable = playableEnvs(state);
+    for (let i = 0; i < 40; i++) {
+      state = playCurriculumEpisode({ state, runSeed: 7, agent: oracleAgent, catalog, playable, at: '2026-11-30T12:00:00.000Z' })
+        .outcome.state;
+    }
+    expect(after.run.state).toEqual(state);
+  });
+
+  it('moves h after 32 passes at h, with the time of the move', async () => {
+    // Seed a run whose playable envs are one step from a check, then play until it moves.
+    const run = await service.createRun({ name: 'move', collection: 'C8', seed: 3 });
+    let state = run.state;
+    for (const envId of run.playable) {
+      for (let i = 0; i < 31; i++) state = recordResult(state, { envId, d: 0, passed: true }).state;
+    }
+    await db.prisma.curriculumRun.update({
+      where: { id: run.id },
+      data: { state: JSON.stringify(state), episodeCount: state.episodes },
+    });
+    const res = await service.stepRun(run.id, { episodes: 1, storeEpisodes: false });
+    expect(res.moves).toHaveLength(1);
+    const moved = res.run.state.envs.find((e) => e.envId === res.moves[0].envId)!;
+    expect(moved).toMatchObject({ l: 0, h: 1, counted: 0, passed: 0 });
+    expect(moved.history.at(-1)).toEqual({ episode: state.episodes + 1, l: 0, h: 1, at: '2026-11-30T12:00:00.000Z' });
+  });
+
+  it('rejects bad input with precise errors', async () => {
+    await expectServiceError(service.createRun({ collection: 'C3' }), 'BAD_INPUT', /unknown collection "C3"; choose one of C1, C2, C4, C8/);
+    await expectServiceError(service.getRun('missing'), 'NOT_FOUND', /no curriculum run with id "missing"/);
+    const run = await service.createRun({ collection: 'C2' });
+    expect(run.name).toMatch(/^C2 · 2026-11-30 12:00$/);
+    await expectServiceError(service.stepRun(run.id, { episodes: 0 }), 'BAD_INPUT', /episodes/);
+    await expectServiceError(service.stepRun(run.id, { episodes: 1, agent: 'nobody' }), 'BAD_INPUT', /unknown agent "nobody"/);
+    if (run.playable.length === 0) {
+      await expectServiceError(service.stepRun(run.id, { episodes: 1 }), 'BAD_INPUT', /can be played yet/);
+    }
+  });
+
+  it('refuses to advance a run another writer has advanced', async () => {
+    const run = await service.createRun({ collection: 'C8', seed: 9 });
+    const other = createCurriculumService(deps());
+    // The other writer bumps the stored count between our read and our write.
+    const real = db.prisma.curriculumRun.findUnique.bind(db.prisma.curriculumRun);
+    const spy = Object.assign(db.prisma.curriculumRun, {
+      findUnique: (async (args: Parameters<typeof real>[0]) => {
+        const row = await real(args);
+        (spy as { findUnique: unknown }).findUnique = real;
+        await other.stepRun(run.id, { episodes: 1, storeEpisodes: false });
+        return row;
+      }) as unknown as typeof real,
+    });
+    await expectServiceError(service.stepRun(run.id, { episodes: 1, storeEpisodes: false }), 'CONFLICT', /another writer/);
+    expect((await service.getRun(run.id)).episodes).toBe(1);
+  });
+});

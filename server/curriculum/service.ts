@@ -1,0 +1,251 @@
+// The curriculum service: create runs, advance them by playing episodes in-process with a
+// built-in agent, and read them back. The state lives in CurriculumRun.state (JSON) and is
+// written with the episodes it has seen, one transaction per batch of up to 25 episodes.
+import { randomInt } from 'node:crypto';
+import { z } from 'zod';
+import type { Catalog } from '@/server/engine';
+import {
+  COLLECTION_IDS,
+  createCurriculum,
+  hTimeline,
+  isCollectionId,
+  parseCurriculumState,
+  summarize,
+  type CollectionId,
+  type CurriculumState,
+} from '@/server/engine/curriculum';
+import type { EnvId } from '@/server/engine/types';
+import type { CurriculumRun as RunRow, PrismaClient } from '@/server/generated/prisma/client';
+import { EpisodeServiceError } from '@/server/episodes/types';
+import { builtInAgentNames, findAgent } from './agents';
+import { playableEnvs, playCurriculumEpisode, type CurriculumStep } from './runner';
+import { createCurriculumStore } from './store';
+import type { CreateRunInput, CurriculumRunSummary, CurriculumRunView, StepRunInput, StepRunResult } from './types';
+
+export const MAX_RUN_SEED = 2_147_483_647;
+/** Episodes one step call may play (the CLI calls step repeatedly for more). */
+export const MAX_STEP_EPISODES = 5000;
+const RECENT_EPISODES = 10;
+/**
+ * Episodes per transaction. Each transaction holds the run's state after its last episode and
+ * those episodes, so what is stored is always consistent; a failure loses at most one batch.
+ */
+const COMMIT_EVERY = 25;
+
+const createSchema = z.strictObject({
+  name: z.string().trim().max(80).optional(),
+  collection: z.string(),
+  seed: z.int().min(0).max(MAX_RUN_SEED).nullish(),
+  catalogId: z.string().min(1).max(200).optional(),
+  sampling: z.enum(['uniform', 'round_robin']).optional(),
+});
+
+const stepSchema = z.strictObject({
+  episodes: z.int().min(1).max(MAX_STEP_EPISODES),
+  agent: z.string().min(1).max(64).default('oracle'),
+  storeEpisodes: z.boolean().default(true),
+});
+
+const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'run id has invalid characters');
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    const msg = r.error.issues.map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`).join('; ');
+    throw new EpisodeServiceError('BAD_INPUT', `${what}: ${msg}`);
+  }
+  return r.data;
+}
+
+export interface CurriculumServiceDeps {
+  prisma: PrismaClient;
+  getCatalog: (catalogId?: string) => Catalog;
+  defaultCatalogId: string;
+  /** Clock for window-change timestamps (tests may fix it). */
+  now?: () => Date;
+}
+
+export interface StepProgress {
+  step: CurriculumStep;
+  state: CurriculumState;
+}
+
+export function createCurriculumService(deps: CurriculumServiceDeps) {
+  const store = createCurriculumStore(deps.prisma);
+  const now = deps.now ?? (() => new Date());
+  const locks = new Map<string, Promise<unknown>>();
+
+  /** Steps of one run are serialised in this process (the DB check catches other processes). */
+  function withLock<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const prev = locks.get(id) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const settled = next.catch(() => undefined);
+    locks.set(id, settled);
+    void settled.then(() => {
+      if (locks.get(id) === settled) locks.delete(id);
+    });
+    return next;
+  }
+
+  async function requireRow(id: string): Promise<RunRow> {
+    const safeId = parse(idSchema, id, 'run id');
+    const row = await store.getRun(safeId);
+    if (!row) throw new EpisodeServiceError('NOT_FOUND', `no curriculum run with id "${safeId}"`);
+    return row;
+  }
+
+  function stateOf(row: RunRow): CurriculumState {
+    try {
+      return parseCurriculumState(JSON.parse(row.state));
+    } catch (e) {
+      throw new Error(`curriculum run ${row.id} has an unreadable state: ${(e as Error).message}`);
+    }
+  }
+
+  function summaryOf(row: RunRow, state: CurriculumState): CurriculumRunSummary {
+    return {
+      id: row.id,
+      name: row.name,
+      collection: state.collection,
+      createdAt: row.createdAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      episodes: state.episodes,
+      windows: state.envs.map((e) => ({ envId: e.envId, l: e.l, h: e.h })),
+    };
+  }
+
+  async function viewOf(row: RunRow): Promise<CurriculumRunView> {
+    const state = stateOf(row);
+    const recent = await store.recentEpisodes(row.id, RECENT_EPISODES);
+    return {
+      ...summaryOf(row, state),
+      seed: row.seed,
+      catalogId: row.catalogId,
+      state,
+      envs: summarize(state),
+      timeline: hTimeline(state),
+      playable: playableEnvs(state),
+      recentEpisodes: recent.items,
+      storedEpisodes: recent.total,
+    };
+  }
+
+  async function getRun(id: string): Promise<CurriculumRunView> {
+    return viewOf(await requireRow(id));
+  }
+
+  return {
+    agents: builtInAgentNames,
+    collections: (): Array<{ id: CollectionId; envs: EnvId[] }> =>
+      COLLECTION_IDS.map((id) => ({ id, envs: createCurriculum(id).envs.map((e) => e.envId) })),
+
+    async createRun(input: CreateRunInput): Promise<CurriculumRunView> {
+      const inp = parse(createSchema, input, 'create run');
+      if (!isCollectionId(inp.collection)) {
+        throw new EpisodeServiceError(
+          'BAD_INPUT',
+          `unknown collection "${inp.collection}"; choose one of ${COLLECTION_IDS.join(', ')}`,
+        );
+      }
+      const catalogId = inp.catalogId ?? deps.defaultCatalogId;
+      try {
+        deps.getCatalog(catalogId);
+      } catch (e) {
+        throw new EpisodeServiceError('BAD_INPUT', (e as Error).message);
+      }
+      const state = createCurriculum(inp.collection, inp.sampling ? { sampling: inp.sampling } : {});
+      const name = inp.name || `${inp.collection} · ${now().toISOString().slice(0, 16).replace('T', ' ')}`;
+      const id = await store.createRun({
+        name,
+        collection: inp.collection,
+        seed: inp.seed ?? randomInt(0, MAX_RUN_SEED),
+        catalogId,
+        state,
+      });
+      return getRun(id);
+    },
+
+    getRun,
+
+    async listRuns(limit = 50): Promise<CurriculumRunSummary[]> {
+      const rows = await store.listRuns(Math.min(Math.max(1, limit), 200));
+      return rows.map((r) => summaryOf(r, stateOf(r)));
+    },
+
+    /**
+     * Plays `episodes` episodes with a built-in agent, saving the state (and, by default, the
+     * episodes) every COMMIT_EVERY episodes. `onProgress` sees every step once it is saved.
+     */
+    async stepRun(id: string, input: StepRunInput, onProgress?: (p: StepProgress) => void): Promise<StepRunResult> {
+      const inp = parse(stepSchema, input, 'step run');
+      const agent = findAgent(inp.agent);
+      if (!agent) {
+        throw new EpisodeServiceError('BAD_INPUT', `unknown agent "${inp.agent}"; built-in agents: ${builtInAgentNames().join(', ')}`);
+      }
+      const safeId = parse(idSchema, id, 'run id');
+      return withLock(safeId, async () => {
+        const row = await requireRow(safeId);
+        let state = stateOf(row);
+        const playable = playableEnvs(state);
+        if (playable.length === 0) {
+          throw new EpisodeServiceError(
+            'BAD_INPUT',
+            `none of ${state.collection}'s environments (${state.envs.map((e) => e.envId).join(', ')}) can be played yet`,
+          );
+        }
+        const catalog = deps.getCatalog(row.catalogId);
+        const moves: StepRunResult['moves'] = [];
+        let passed = 0;
+        let rewardSum = 0;
+        let pending: CurriculumStep[] = [];
+        let savedState = state;
+        const commit = async () => {
+          if (pending.length === 0) return;
+          try {
+            await store.saveSteps({
+              runId: row.id,
+              prevEpisodes: savedState.episodes,
+              state,
+              steps: pending,
+              player: agent.name,
+              catalogId: row.catalogId,
+              store: inp.storeEpisodes,
+            });
+          } catch (e) {
+            if ((e as { code?: string }).code === 'P2025') {
+              throw new EpisodeServiceError('CONFLICT', `curriculum run ${row.id} was advanced by another writer; reload and try again`);
+            }
+            throw e;
+          }
+          for (const step of pending) onProgress?.({ step, state: step.outcome.state });
+          savedState = state;
+          pending = [];
+        };
+        for (let i = 0; i < inp.episodes; i++) {
+          const step = playCurriculumEpisode({ state, runSeed: row.seed, agent, catalog, playable, at: now().toISOString() });
+          state = step.outcome.state;
+          pending.push(step);
+          if (step.passed) passed++;
+          rewardSum += step.reward;
+          if (step.outcome.moved) {
+            const w = state.envs.find((e) => e.envId === step.task.envId)!;
+            moves.push({ episode: state.episodes, envId: w.envId, l: w.l, h: w.h });
+          }
+          if (pending.length >= COMMIT_EVERY) await commit();
+        }
+        await commit();
+        const skippedEnvs = state.envs.map((e) => e.envId).filter((e) => !playable.includes(e));
+        return {
+          run: await getRun(row.id),
+          played: inp.episodes,
+          passed,
+          meanReward: inp.episodes ? rewardSum / inp.episodes : null,
+          moves,
+          skippedEnvs,
+        };
+      });
+    },
+  };
+}
+
+export type CurriculumService = ReturnType<typeof createCurriculumService>;

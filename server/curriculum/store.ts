@@ -1,0 +1,118 @@
+// Prisma persistence of curriculum runs. One transaction per batch of played episodes writes
+// the episodes (same row layout as server/episodes/store.ts, so /episodes lists it and the
+// replay rebuilds it) and the run's new state. The run update is conditional on the
+// episode count it started from, so two writers can never both advance the same state.
+import type { CurriculumState } from '@/server/engine/curriculum';
+import type { Action, EpisodeEvent } from '@/server/engine/types';
+import type { CurriculumRun as RunRow, PrismaClient } from '@/server/generated/prisma/client';
+import { toSummary } from '@/server/episodes/store';
+import type { EpisodeSummary } from '@/server/episodes/types';
+import type { CurriculumStep } from './runner';
+
+export interface NewRunRecord {
+  name: string;
+  collection: string;
+  seed: number;
+  catalogId: string;
+  state: CurriculumState;
+}
+
+type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
+
+async function insertEpisode(tx: Tx, runId: string, catalogId: string, player: string, step: CurriculumStep) {
+  const ep = step.episode;
+  const goal = ep.hiddenGoal();
+  const events: EpisodeEvent[] = ep.events;
+  await tx.episode.create({
+    data: {
+      envId: step.task.envId,
+      d: step.task.d,
+      seed: step.seed,
+      axisOverrides: '{}',
+      axes: JSON.stringify(ep.axes),
+      weights: null,
+      catalogId,
+      player,
+      turn: ep.turn,
+      status: ep.done ? 'done' : 'active',
+      terminationReason: ep.termination,
+      reward: ep.breakdown ? ep.breakdown.total : null,
+      isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
+      breakdown: ep.breakdown ? JSON.stringify(ep.breakdown) : null,
+      hiddenGoal: JSON.stringify({
+        envId: goal.envId,
+        summary: goal.summary,
+        data: goal.data,
+        ...(goal.slots !== undefined ? { slots: goal.slots } : {}),
+      }),
+      eventCount: events.length,
+      curriculumRunId: runId,
+      events: {
+        create: events.map((e, seq) => ({ seq, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) })),
+      },
+      actions: {
+        // Each step() call took one structured action at turn = index (turns start at 0 before the first step).
+        create: step.actions.map((a: Action, seq) => ({ seq, turn: seq, format: 'json', raw: JSON.stringify(a) })),
+      },
+    },
+    select: { id: true },
+  });
+}
+
+export function createCurriculumStore(prisma: PrismaClient) {
+  return {
+    async createRun(rec: NewRunRecord): Promise<string> {
+      const row = await prisma.curriculumRun.create({
+        data: { ...rec, state: JSON.stringify(rec.state), episodeCount: rec.state.episodes },
+        select: { id: true },
+      });
+      return row.id;
+    },
+
+    getRun(id: string): Promise<RunRow | null> {
+      return prisma.curriculumRun.findUnique({ where: { id } });
+    },
+
+    listRuns(limit: number): Promise<RunRow[]> {
+      return prisma.curriculumRun.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
+    },
+
+    /**
+     * A batch of played episodes in ONE transaction: the run's new state, conditional on the
+     * episode count the batch started from (else Prisma's P2025), then the episodes (when `store`).
+     */
+    async saveSteps(args: {
+      runId: string;
+      prevEpisodes: number;
+      state: CurriculumState;
+      steps: CurriculumStep[];
+      player: string;
+      catalogId: string;
+      store: boolean;
+    }): Promise<void> {
+      await prisma.$transaction(async (tx) => {
+        await tx.curriculumRun.update({
+          where: { id: args.runId, episodeCount: args.prevEpisodes },
+          data: { state: JSON.stringify(args.state), episodeCount: args.state.episodes },
+        });
+        if (args.store) {
+          for (const step of args.steps) await insertEpisode(tx, args.runId, args.catalogId, args.player, step);
+        }
+      });
+    },
+
+    async recentEpisodes(runId: string, limit: number): Promise<{ items: EpisodeSummary[]; total: number }> {
+      const [rows, total] = await Promise.all([
+        prisma.episode.findMany({
+          where: { curriculumRunId: runId },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          take: limit,
+        }),
+        prisma.episode.count({ where: { curriculumRunId: runId } }),
+      ]);
+      return { items: rows.map(toSummary), total };
+    },
+  };
+}
+
+export type CurriculumStore = ReturnType<typeof createCurriculumStore>;

@@ -1,0 +1,54 @@
+// What the curriculum service hands to tRPC, pages and the CLI (plain JSON, ISO dates).
+import type { CollectionId, CurriculumState, EnvSummary, hTimeline } from '@/server/engine/curriculum';
+import type { EnvId } from '@/server/engine/types';
+import type { EpisodeSummary } from '@/server/episodes/types';
+
+export interface CurriculumRunSummary {
+  id: string;
+  name: string;
+  collection: CollectionId;
+  createdAt: string;
+  updatedAt: string;
+  episodes: number;
+  windows: Array<{ envId: EnvId; l: number; h: number }>;
+}
+
+export interface CurriculumRunView extends CurriculumRunSummary {
+  seed: number;
+  catalogId: string;
+  state: CurriculumState;
+  /** Per env: window, counters at h, recent pass rate. */
+  envs: EnvSummary[];
+  /** h of every env at each change point, for the chart. */
+  timeline: ReturnType<typeof hTimeline>;
+  /** Envs of the collection the engine can run now; the others are not played yet. */
+  playable: EnvId[];
+  /** The run's latest stored episodes, newest first. */
+  recentEpisodes: EpisodeSummary[];
+  storedEpisodes: number;
+}
+
+export interface CreateRunInput {
+  name?: string;
+  collection: string;
+  seed?: number | null;
+  catalogId?: string;
+  sampling?: 'uniform' | 'round_robin';
+}
+
+export interface StepRunInput {
+  episodes: number;
+  agent?: string;
+  /** Store every episode (events + actions) so it shows in /episodes (default true). */
+  storeEpisodes?: boolean;
+}
+
+export interface StepRunResult {
+  run: CurriculumRunView;
+  played: number;
+  passed: number;
+  meanReward: number | null;
+  /** Window changes during this call. */
+  moves: Array<{ episode: number; envId: EnvId; l: number; h: number }>;
+  skippedEnvs: EnvId[];
+}

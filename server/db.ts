@@ -1,0 +1,16 @@
+// The one Prisma client of the process (SQLite through better-sqlite3, Rust-free client).
+// DATABASE_URL overrides the default file, relative to the process cwd (the repo root).
+import { PrismaClient } from '@/server/generated/prisma/client';
+import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+
+export const DEFAULT_DATABASE_URL = 'file:./prisma/dev.db';
+
+export function createPrismaClient(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
+}
+
+const g = globalThis as unknown as { __ecomPrisma?: PrismaClient };
+export const prisma: PrismaClient = g.__ecomPrisma ?? createPrismaClient();
+if (process.env.NODE_ENV !== 'production') g.__ecomPrisma = prisma;
+
+export type { PrismaClient };

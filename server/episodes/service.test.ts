@@ -1,0 +1,270 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createEpisode, replayEpisode } from '@/server/engine';
+import type { Action } from '@/server/engine/types';
+import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
+import type { Catalog } from '@/server/engine/catalog/types';
+import { createEpisodeService, MAX_ACTION_BYTES, type EpisodeService } from './service';
+import { createTestDb, type TestDb } from './test-db';
+import { EpisodeServiceError } from './types';
+
+// A small catalog keeps the test fast; the service does not care about its size.
+const CATALOG_ID = 'synthetic-s1-n3000';
+let catalog: Catalog;
+let db: TestDb;
+let service: EpisodeService;
+
+beforeAll(() => {
+  catalog = createSyntheticCatalog({ seed: 1, size: 3000 });
+  db = createTestDb();
+  service = createEpisodeService({
+    prisma: db.prisma,
+    getCatalog: (id) => {
+      if (id !== CATALOG_ID) throw new Error(`unknown catalog ${id}`);
+      return catalog;
+    },
+    defaultCatalogId: CATALOG_ID,
+  });
+});
+
+afterAll(async () => {
+  await db?.cleanup();
+});
+
+beforeEach(() => service.clearLive());
+
+type GoalItem = { productId: string; variantId: string | null; qty: number; title: string };
+const goalItems = (data: unknown) => (data as { items: GoalItem[] }).items;
+
+const searchAction = (query: string): Action => ({
+  assistant_message: 'Let me look that up.',
+  tool_calls: [{ name: 'catalog.search', args: { query } }],
+  answer: null,
+});
+
+async function expectServiceError(p: Promise<unknown>, code: string, message?: RegExp) {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(EpisodeServiceError);
+  expect((err as EpisodeServiceError).code).toBe(code);
+  if (message) expect((err as EpisodeServiceError).message).toMatch(message);
+}
+
+async function storedPayloads(id: string) {
+  const rows = await db.prisma.episodeEvent.findMany({ where: { episodeId: id }, orderBy: { seq: 'asc' } });
+  rows.forEach((r, i) => expect(r.seq).toBe(i));
+  return rows.map((r) => JSON.parse(r.payload));
+}
+
+describe('episode service', () => {
+  it('start → steps → the stored events equal the engine events, and the reward is stored', async () => {
+    const start = await service.startEpisode({ envId: 'CART', d: 0, seed: 24, player: 'human' });
+    expect(start.status).toBe('active');
+    expect(start.events[0]).toMatchObject({ kind: 'customer_message', act: 'opening', turn: 0 });
+    expect(start.axes.T_max).toBe(4);
+    const item = goalItems(start.hiddenGoal.data)[0];
+
+    const actions: Action[] = [
+      searchAction(item.title),
+      {
+        assistant_message: 'Added it to your cart.',
+        tool_calls: [{ name: 'cart.add', args: { product_id: item.productId, variant_id: item.variantId ?? undefined, quantity: item.qty } }],
+        answer: { env: 'CART', done: true },
+      },
+    ];
+    await service.submitAction(start.id, actions[0]);
+    const end = await service.submitAction(start.id, actions[1]);
+
+    // the engine, run by hand on the same config and actions, gives the same log
+    const ref = createEpisode({ envId: 'CART', d: 0, seed: 24 }, catalog);
+    ref.reset();
+    for (const a of actions) ref.step(a);
+    expect(await storedPayloads(start.id)).toEqual(JSON.parse(JSON.stringify(ref.events)));
+    expect(end.events).toEqual(JSON.parse(JSON.stringify(ref.events)));
+
+    expect(end.status).toBe('done');
+    expect(end.terminationReason).toBe('answered');
+    expect(end.reward).toBeCloseTo(ref.breakdown!.total, 10);
+    expect(end.isCorrect).toBe(true);
+    expect(end.breakdown).toEqual(JSON.parse(JSON.stringify(ref.breakdown)));
+    expect(end.turn).toBe(2);
+
+    const stored = await service.getActions(start.id);
+    expect(stored.map((a) => [a.seq, a.turn, a.format])).toEqual([
+      [0, 0, 'json'],
+      [1, 1, 'json'],
+    ]);
+    // config + stored actions rebuild the episode exactly
+    const rebuilt = replayEpisode({ envId: 'CART', d: 0, seed: 24 }, catalog, stored.map((a) => JSON.parse(a.raw)));
+    expect(rebuilt.breakdown!.total).toBe(end.reward);
+  });
+
+  it('raw agent text is stored verbatim; invalid text ends the episode with format_invalid', async () => {
+    const ep = await service.startEpisode({ envId: 'CART', d: 1, seed: 3 });
+    const end = await service.submitAction(ep.id, 'I think I will just chat {not json');
+    expect(end.status).toBe('done');
+    expect(end.terminationReason).toBe('format_invalid');
+    expect(end.reward).toBe(-1);
+    const [a] = await service.getActions(ep.id);
+    expect(a).toMatchObject({ format: 'text', raw: 'I think I will just chat {not json' });
+  });
+
+  it('after a restart (empty live map) the episode is rebuilt by replay and continues', async () => {
+    const ep = await service.startEpisode({ envId: 'CART', d: 2, seed: 11 });
+    const item = goalItems(ep.hiddenGoal.data)[0];
+    await service.submitAction(ep.id, JSON.stringify(searchAction(item.title)));
+    expect(service.isLive(ep.id)).toBe(true);
+
+    service.clearLive(); // the server restarted
+    expect(service.isLive(ep.id)).toBe(false);
+    const world = await service.getWorld(ep.id); // rebuilds (and checks) by replay
+    expect(service.isLive(ep.id)).toBe(true);
+    expect(world).toMatchObject({ cart: { lines: [] } });
+
+    service.clearLive();
+    const next = await service.submitAction(ep.id, {
+      assistant_message: 'Added.',
+      tool_calls: [{ name: 'cart.add', args: { product_id: item.productId, ...(item.variantId ? { variant_id: item.variantId } : {}), quantity: item.qty } }],
+      answer: null,
+    });
+    expect(next.turn).toBe(2);
+    const ref = replayEpisode({ envId: 'CART', d: 2, seed: 11 }, catalog, (await service.getActions(ep.id)).map((a) => (a.format === 'json' ? JSON.parse(a.raw) : a.raw)));
+    expect(await storedPayloads(ep.id)).toEqual(JSON.parse(JSON.stringify(ref.events)));
+  });
+
+  it('a stored log that the engine no longer reproduces is reported, not silently continued', async () => {
+    const ep = await service.startEpisode({ envId: 'CART', d: 0, seed: 5 });
+    await service.submitAction(ep.id, searchAction('anything'));
+    service.clearLive();
+    const row = await db.prisma.episodeEvent.findFirstOrThrow({ where: { episodeId: ep.id, seq: 0 } });
+    await db.prisma.episodeEvent.update({ where: { id: row.id }, data: { payload: row.payload.replace('"opening"', '"continue"') } });
+    await expectServiceError(service.submitAction(ep.id, searchAction('more')), 'REPLAY_MISMATCH', /diverged at event 0/);
+  });
+
+  it('a failure inside the step transaction writes nothing of that turn', async () => {
+    const ep = await service.startEpisode({ envId: 'CART', d: 0, seed: 8 });
+    const before = await db.prisma.episode.findUniqueOrThrow({ where: { id: ep.id } });
+    const eventsBefore = await db.prisma.episodeEvent.count({ where: { episodeId: ep.id } });
+    // Plant a row at the seq the step's second new event will take: the action row and the
+    // first new event are written inside the transaction, then the unique index fails.
+    const blocker = await db.prisma.episodeEvent.create({
+      data: { episodeId: ep.id, seq: eventsBefore + 1, turn: 99, kind: 'blocker', payload: '{}' },
+    });
+    const err = await service.submitAction(ep.id, searchAction('lamp')).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(String((err as Error)?.message)).toMatch(/Unique constraint failed/);
+    expect(await db.prisma.episodeAction.count({ where: { episodeId: ep.id } })).toBe(0);
+    expect(await db.prisma.episodeEvent.count({ where: { episodeId: ep.id } })).toBe(eventsBefore + 1); // the blocker only
+    const after = await db.prisma.episode.findUniqueOrThrow({ where: { id: ep.id } });
+    expect({ ...after, updatedAt: null }).toEqual({ ...before, updatedAt: null });
+    expect(service.isLive(ep.id)).toBe(false); // the stepped-ahead live copy was dropped
+
+    // Once the fault is gone the same turn goes through, rebuilt from the store.
+    await db.prisma.episodeEvent.delete({ where: { id: blocker.id } });
+    const ok = await service.submitAction(ep.id, searchAction('lamp'));
+    expect(ok.turn).toBe(1);
+    expect(await db.prisma.episodeAction.count({ where: { episodeId: ep.id } })).toBe(1);
+  });
+
+  it('rejects actions on finished episodes with a clear error', async () => {
+    const ep = await service.startEpisode({ envId: 'CART', d: 0, seed: 9 });
+    await service.submitAction(ep.id, { assistant_message: 'Done.', tool_calls: [], answer: { env: 'CART', done: true } });
+    await expectServiceError(service.submitAction(ep.id, searchAction('x')), 'EPISODE_DONE', /is finished \(answered\)/);
+    expect(await db.prisma.episodeAction.count({ where: { episodeId: ep.id } })).toBe(1);
+  });
+
+  it('rejects oversized action text precisely and writes nothing', async () => {
+    const ep = await service.startEpisode({ envId: 'CART', d: 0, seed: 10 });
+    const big = JSON.stringify({ assistant_message: 'x'.repeat(MAX_ACTION_BYTES), tool_calls: [], answer: null });
+    await expectServiceError(service.submitAction(ep.id, big), 'TOO_LARGE', new RegExp(`is ${Buffer.byteLength(big)} bytes; the limit is 65536 bytes`));
+    await expectServiceError(
+      service.submitAction(ep.id, { assistant_message: 'é'.repeat(40_000), tool_calls: [], answer: null }),
+      'TOO_LARGE',
+      /bytes as JSON; the limit is 65536/,
+    );
+    const view = await service.getEpisode(ep.id);
+    expect(view.status).toBe('active');
+    expect(view.turn).toBe(0);
+    expect(await db.prisma.episodeAction.count({ where: { episodeId: ep.id } })).toBe(0);
+  });
+
+  it('rejects malformed input with precise errors', async () => {
+    await expectServiceError(service.startEpisode({ envId: 'NOPE', d: 0 }), 'BAD_INPUT', /unknown environment "NOPE"; available: .*CART/);
+    await expectServiceError(service.startEpisode({ envId: 'CART', d: -1 }), 'BAD_INPUT', /d: /);
+    await expectServiceError(service.startEpisode({ envId: 'CART', d: 1.5 }), 'BAD_INPUT', /d: /);
+    await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, seed: -3 }), 'BAD_INPUT', /seed/);
+    await expectServiceError(
+      service.startEpisode({ envId: 'CART', d: 0, axisOverrides: { nope: 1 } as never }),
+      'BAD_INPUT',
+      /unknown axis override "nope"/,
+    );
+    await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, player: 'Robert; DROP' }), 'BAD_INPUT', /player/);
+    await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, catalogId: 'missing' }), 'BAD_INPUT', /unknown catalog/);
+
+    const ep = await service.startEpisode({ envId: 'CART', d: 0 });
+    expect(ep.seed).toBeGreaterThanOrEqual(0); // random seed when none is given
+    await expectServiceError(service.submitAction('no-such-episode', 'hi'), 'NOT_FOUND', /no episode with id "no-such-episode"/);
+    await expectServiceError(service.submitAction('bad id!', 'hi'), 'BAD_INPUT', /invalid characters/);
+    await expectServiceError(service.submitAction(ep.id, 42 as never), 'BAD_INPUT', /string\) or an action object/);
+    await expectServiceError(
+      service.submitAction(ep.id, { assistant_message: 'hi', tool_calls: 'catalog.search' } as never),
+      'BAD_INPUT',
+      /tool_calls/,
+    );
+    expect((await service.getEpisode(ep.id)).turn).toBe(0);
+  });
+
+  it('overrides are validated, applied and recorded as effective axes', async () => {
+    const ep = await service.startEpisode({ envId: 'CART', d: 0, seed: 2, axisOverrides: { T_max: 7, B_tool: 3 } });
+    expect(ep.axes.T_max).toBe(7);
+    expect(ep.budgets).toEqual({ T_max: 7, B_tool: 3 });
+    expect(ep.axisOverrides).toEqual({ T_max: 7, B_tool: 3 });
+    service.clearLive();
+    await service.submitAction(ep.id, searchAction('hat')); // the rebuild uses the overrides too
+  });
+
+  it('serialises concurrent steps of one episode', async () => {
+    const ep = await service.startEpisode({ envId: 'CART', d: 4, seed: 13 });
+    const results = await Promise.allSettled([
+      service.submitAction(ep.id, searchAction('one')),
+      service.submitAction(ep.id, searchAction('two')),
+      service.submitAction(ep.id, searchAction('three')),
+    ]);
+    expect(results.every((r) => r.status === 'fulfilled')).toBe(true);
+    const actions = await service.getActions(ep.id);
+    expect(actions.map((a) => a.turn)).toEqual([0, 1, 2]);
+    service.clearLive();
+    await service.getWorld(ep.id); // still replays cleanly
+  });
+
+  it('keeps at most maxLive episodes in memory and rebuilds the others on demand', async () => {
+    const small = createEpisodeService({ prisma: db.prisma, getCatalog: () => catalog, defaultCatalogId: CATALOG_ID, maxLive: 2 });
+    const a = await small.startEpisode({ envId: 'CART', d: 0, seed: 31 });
+    const b = await small.startEpisode({ envId: 'CART', d: 0, seed: 32 });
+    const c = await small.startEpisode({ envId: 'CART', d: 0, seed: 33 });
+    expect([small.isLive(a.id), small.isLive(b.id), small.isLive(c.id)]).toEqual([false, true, true]);
+    const next = await small.submitAction(a.id, searchAction('tent'));
+    expect(next.turn).toBe(1);
+    expect([small.isLive(a.id), small.isLive(b.id), small.isLive(c.id)]).toEqual([true, false, true]);
+  });
+
+  it('lists newest first with cursor pagination', async () => {
+    const all = await service.listEpisodes({ limit: 100 });
+    expect(all.items.length).toBeGreaterThanOrEqual(8);
+    const created = all.items.map((e) => e.createdAt);
+    expect([...created].sort().reverse()).toEqual(created);
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<EpisodeService['listEpisodes']>> = await service.listEpisodes({ cursor, limit: 3 });
+      expect(page.items.length).toBeLessThanOrEqual(3);
+      seen.push(...page.items.map((e) => e.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual(all.items.map((e) => e.id));
+    await expectServiceError(service.listEpisodes({ limit: 0 }), 'BAD_INPUT', /limit/);
+  });
+});

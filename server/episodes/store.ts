@@ -1,0 +1,202 @@
+// Prisma persistence of episodes. JSON values are TEXT columns; this file is the
+// only place that (de)serialises them.
+//
+// Layout: Episode (config, effective axes, status, reward, breakdown, hidden goal),
+// EpisodeEvent (the engine's event log verbatim, one row per event, ordered by seq)
+// and EpisodeAction (every argument ever passed to Episode.step, ordered by seq:
+// format 'text' = raw agent text, 'json' = structured Action). Config + actions are
+// enough to rebuild the episode with replayEpisode.
+import type { PrismaClient } from '@/server/generated/prisma/client';
+import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
+import type { AxisValues } from '@/server/engine/difficulty';
+import type { Action, EnvId, EpisodeEvent, RewardBreakdown, RewardWeights, TerminationReason } from '@/server/engine/types';
+import type { EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal } from './types';
+
+export interface NewEpisodeRecord {
+  envId: string;
+  d: number;
+  seed: number;
+  axisOverrides: Partial<AxisValues>;
+  axes: AxisValues;
+  weights: RewardWeights | null;
+  catalogId: string;
+  player: string;
+  turn: number;
+  status: EpisodeStatus;
+  terminationReason: TerminationReason | null;
+  reward: number | null;
+  isCorrect: boolean | null;
+  breakdown: RewardBreakdown | null;
+  hiddenGoal: HiddenGoal;
+  events: EpisodeEvent[];
+}
+
+export interface StepRecord {
+  episodeId: string;
+  /** event count before this step (optimistic concurrency check + first seq) */
+  prevEventCount: number;
+  actionSeq: number;
+  turnBefore: number;
+  action: { format: 'text' | 'json'; raw: string };
+  events: EpisodeEvent[];
+  turn: number;
+  status: EpisodeStatus;
+  terminationReason: TerminationReason | null;
+  reward: number | null;
+  isCorrect: boolean | null;
+  breakdown: RewardBreakdown | null;
+  hiddenGoal: HiddenGoal;
+}
+
+export interface StoredAction {
+  seq: number;
+  turn: number;
+  format: 'text' | 'json';
+  raw: string;
+}
+
+const eventRows = (events: EpisodeEvent[], firstSeq: number) =>
+  events.map((e, i) => ({ seq: firstSeq + i, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) }));
+
+export function createEpisodeStore(prisma: PrismaClient) {
+  return {
+    /** Episode row and its opening events, in one transaction (a nested create). */
+    async createEpisode(rec: NewEpisodeRecord): Promise<string> {
+      const row = await prisma.episode.create({
+        data: {
+          envId: rec.envId,
+          d: rec.d,
+          seed: rec.seed,
+          axisOverrides: JSON.stringify(rec.axisOverrides),
+          axes: JSON.stringify(rec.axes),
+          weights: rec.weights ? JSON.stringify(rec.weights) : null,
+          catalogId: rec.catalogId,
+          player: rec.player,
+          turn: rec.turn,
+          status: rec.status,
+          terminationReason: rec.terminationReason,
+          reward: rec.reward,
+          isCorrect: rec.isCorrect,
+          breakdown: rec.breakdown ? JSON.stringify(rec.breakdown) : null,
+          hiddenGoal: JSON.stringify(rec.hiddenGoal),
+          eventCount: rec.events.length,
+          events: { create: eventRows(rec.events, 0) },
+        },
+        select: { id: true },
+      });
+      return row.id;
+    },
+
+    /**
+     * Everything one step wrote, in ONE transaction: the action, the new events and the
+     * episode's status/reward. The episode update is conditional on the event count the
+     * step started from, so two writers can never interleave turns.
+     */
+    async appendStep(rec: StepRecord): Promise<void> {
+      await prisma.$transaction(async (tx) => {
+        await tx.episodeAction.create({
+          data: {
+            episodeId: rec.episodeId,
+            seq: rec.actionSeq,
+            turn: rec.turnBefore,
+            format: rec.action.format,
+            raw: rec.action.raw,
+          },
+        });
+        if (rec.events.length > 0) {
+          await tx.episodeEvent.createMany({
+            data: eventRows(rec.events, rec.prevEventCount).map((r) => ({ ...r, episodeId: rec.episodeId })),
+          });
+        }
+        await tx.episode.update({
+          where: { id: rec.episodeId, eventCount: rec.prevEventCount },
+          data: {
+            turn: rec.turn,
+            status: rec.status,
+            terminationReason: rec.terminationReason,
+            reward: rec.reward,
+            isCorrect: rec.isCorrect,
+            breakdown: rec.breakdown ? JSON.stringify(rec.breakdown) : null,
+            hiddenGoal: JSON.stringify(rec.hiddenGoal),
+            eventCount: rec.prevEventCount + rec.events.length,
+          },
+        });
+      });
+    },
+
+    async getRow(id: string): Promise<EpisodeRow | null> {
+      return prisma.episode.findUnique({ where: { id } });
+    },
+
+    async getEvents(id: string): Promise<Array<{ seq: number; payload: string }>> {
+      return prisma.episodeEvent.findMany({
+        where: { episodeId: id },
+        orderBy: { seq: 'asc' },
+        select: { seq: true, payload: true },
+      });
+    },
+
+    async getActions(id: string): Promise<StoredAction[]> {
+      const rows = await prisma.episodeAction.findMany({
+        where: { episodeId: id },
+        orderBy: { seq: 'asc' },
+        select: { seq: true, turn: true, format: true, raw: true },
+      });
+      return rows.map((r) => ({ ...r, format: r.format === 'json' ? 'json' : 'text' }));
+    },
+
+    async countActions(id: string): Promise<number> {
+      return prisma.episodeAction.count({ where: { episodeId: id } });
+    },
+
+    /** Newest first; `cursor` is the id of the last episode of the previous page. */
+    async list({ cursor, limit }: { cursor?: string | null; limit: number }) {
+      const rows = await prisma.episode.findMany({
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: limit + 1,
+        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      });
+      const page = rows.slice(0, limit);
+      return { items: page.map(toSummary), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
+    },
+  };
+}
+
+export type EpisodeStore = ReturnType<typeof createEpisodeStore>;
+
+export function toSummary(row: EpisodeRow): EpisodeSummary {
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    envId: row.envId as EnvId,
+    d: row.d,
+    seed: row.seed,
+    catalogId: row.catalogId,
+    status: row.status === 'done' ? 'done' : 'active',
+    terminationReason: (row.terminationReason as TerminationReason | null) ?? null,
+    reward: row.reward,
+    isCorrect: row.isCorrect,
+    turn: row.turn,
+    player: row.player,
+  };
+}
+
+export function toView(row: EpisodeRow, events: Array<{ payload: string }>): EpisodeView {
+  const axes = JSON.parse(row.axes) as AxisValues;
+  return {
+    ...toSummary(row),
+    axisOverrides: JSON.parse(row.axisOverrides) as Partial<AxisValues>,
+    axes,
+    weights: row.weights ? (JSON.parse(row.weights) as RewardWeights) : null,
+    breakdown: row.breakdown ? (JSON.parse(row.breakdown) as RewardBreakdown) : null,
+    budgets: { T_max: axes.T_max, B_tool: axes.B_tool },
+    events: events.map((e) => JSON.parse(e.payload) as EpisodeEvent),
+    hiddenGoal: JSON.parse(row.hiddenGoal) as HiddenGoal,
+  };
+}
+
+/** The argument to pass to step()/replayEpisode for a stored action. */
+export function actionArgument(a: StoredAction): string | Action {
+  return a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw;
+}

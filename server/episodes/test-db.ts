@@ -1,0 +1,33 @@
+// Test helper: a fresh SQLite file per test file, migrated with `prisma migrate deploy`
+// (the committed migrations), and a Prisma client on it.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createPrismaClient, type PrismaClient } from '@/server/db';
+
+export interface TestDb {
+  url: string;
+  prisma: PrismaClient;
+  cleanup(): Promise<void>;
+}
+
+export function createTestDb(): TestDb {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ecomrlve-test-'));
+  const url = `file:${path.join(dir, 'test.db')}`;
+  const root = path.resolve(__dirname, '../..');
+  execFileSync(path.join(root, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+    stdio: 'pipe',
+  });
+  const prisma = createPrismaClient(url);
+  return {
+    url,
+    prisma,
+    async cleanup() {
+      await prisma.$disconnect();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// The curriculum router: thin, the service validates and does the work.
+import { z } from 'zod';
+import { curriculumService } from '@/server/curriculum';
+import { publicProcedure, router } from './init';
+
+const runId = z.object({ id: z.string().min(1).max(64) });
+
+export const curriculumRouter = router({
+  meta: publicProcedure.query(() => ({ agents: curriculumService.agents(), collections: curriculumService.collections() })),
+  list: publicProcedure
+    .input(z.object({ limit: z.int().min(1).max(200).default(50) }).optional())
+    .query(({ input }) => curriculumService.listRuns(input?.limit)),
+  get: publicProcedure.input(runId).query(({ input }) => curriculumService.getRun(input.id)),
+  create: publicProcedure
+    .input(
+      z.object({
+        name: z.string().max(80).optional(),
+        collection: z.string().min(1).max(8),
+        seed: z.int().min(0).nullish(),
+        sampling: z.enum(['uniform', 'round_robin']).optional(),
+      }),
+    )
+    .mutation(({ input }) => curriculumService.createRun(input)),
+  step: publicProcedure
+    .input(
+      runId.extend({
+        episodes: z.int().min(1).max(1000),
+        agent: z.string().min(1).max(64).default('oracle'),
+        storeEpisodes: z.boolean().default(true),
+      }),
+    )
+    .mutation(({ input }) =>
+      curriculumService.stepRun(input.id, { episodes: input.episodes, agent: input.agent, storeEpisodes: input.storeEpisodes }),
+    ),
+});

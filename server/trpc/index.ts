@@ -1,0 +1,2 @@
+export { appRouter, type AppRouter } from './routers';
+export { createContext, createCallerFactory } from './init';

@@ -1,0 +1,49 @@
+// Thin routers: validate input, call a service or the engine's public API.
+import { z } from 'zod';
+import { TRPCError } from '@trpc/server';
+import { listEnvs, toolSpecsFor } from '@/server/engine';
+import { axisRows } from '@/server/episodes/axes';
+import { ENV_IDS } from '@/server/engine/types';
+import { episodeService } from '@/server/episodes';
+import { publicProcedure, router } from './init';
+import { curriculumRouter } from './curriculum';
+
+const envIdSchema = z.enum(ENV_IDS);
+
+export const episodesRouter = router({
+  list: publicProcedure
+    .input(z.object({ cursor: z.string().max(64).nullish(), limit: z.int().min(1).max(100).default(20) }))
+    .query(({ input }) => episodeService.listEpisodes({ cursor: input.cursor ?? null, limit: input.limit })),
+  get: publicProcedure
+    .input(z.object({ id: z.string().min(1).max(64) }))
+    .query(({ input }) => episodeService.getEpisode(input.id)),
+  world: publicProcedure
+    .input(z.object({ id: z.string().min(1).max(64) }))
+    .query(({ input }) => episodeService.getWorld(input.id)),
+});
+
+export const envsRouter = router({
+  list: publicProcedure.query(() => listEnvs()),
+});
+
+export const toolsRouter = router({
+  list: publicProcedure.input(z.object({ envId: envIdSchema })).query(({ input }) => {
+    if (!listEnvs().some((e) => e.id === input.envId))
+      throw new TRPCError({ code: 'NOT_FOUND', message: `environment ${input.envId} is not available yet` });
+    return toolSpecsFor(input.envId);
+  }),
+});
+
+export const difficultyRouter = router({
+  preview: publicProcedure.input(z.object({ d: z.int().min(0).max(100) })).query(({ input }) => axisRows(input.d)),
+});
+
+export const appRouter = router({
+  episodes: episodesRouter,
+  envs: envsRouter,
+  tools: toolsRouter,
+  difficulty: difficultyRouter,
+  curriculum: curriculumRouter,
+});
+
+export type AppRouter = typeof appRouter;
