@@ -92,9 +92,18 @@ function historyWithDistractors(ctx: EnvContext, items: CartItemGoal[], rng: Rng
   return rng.shuffle([...ids]);
 }
 
+/** Other products with the very same title exist in larger catalogs; a real customer would then add a detail. */
+function sharesTitle(product: Product, catalog: Catalog): boolean {
+  const title = product.title.toLowerCase();
+  return catalog
+    .search({ query: product.title, topK: 50 })
+    .some((h) => h.productId !== product.id && catalog.get(h.productId)?.title.toLowerCase() === title);
+}
+
 function itemName(item: CartItemGoal, catalog: Catalog): string {
   const p = catalog.get(item.productId)!;
-  return item.viaHistory ? `the ${p.brand} ${categoryNoun(p.category)} I was looking at earlier` : `the ${item.title}`;
+  if (item.viaHistory) return `the ${p.brand} ${categoryNoun(p.category)} I was looking at earlier`;
+  return sharesTitle(p, catalog) ? `the ${item.title} (the one for $${p.price.toFixed(2)})` : `the ${item.title}`;
 }
 
 function describeItem(item: CartItemGoal, slots: Slot[], catalog: Catalog): string {
