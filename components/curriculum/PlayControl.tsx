@@ -39,6 +39,7 @@ export function PlayControl({ runId, agents }: { runId: string; agents: string[]
     <div className="space-y-2">
       <form
         className="flex flex-wrap items-end gap-3"
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           play();
@@ -76,7 +77,7 @@ export function PlayControl({ runId, agents }: { runId: string; agents: string[]
         </Button>
       </form>
       {(inputError || step.error) && (
-        <p className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800" role="alert">
+        <p className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800" role="alert" data-testid="play-error">
           {inputError ?? step.error?.message}
         </p>
       )}
@@ -85,7 +86,10 @@ export function PlayControl({ runId, agents }: { runId: string; agents: string[]
           Played {last.played} episode{last.played === 1 ? '' : 's'}: {last.passed} passed, mean reward{' '}
           {fmtReward(last.meanReward)}.{' '}
           {last.moves.length
-            ? `Windows moved: ${last.moves.map((m) => `${m.envId} → [${m.l}, ${m.h}] at #${m.episode}`).join('; ')}.`
+            ? `Windows moved: ${last.moves
+                .slice(0, 8)
+                .map((m) => `${m.envId} → [${m.l}, ${m.h}] at #${m.episode}`)
+                .join('; ')}${last.moves.length > 8 ? `; and ${last.moves.length - 8} more` : ''}.`
             : 'No window moved.'}
           {last.skippedEnvs.length > 0 && (
             <span className="text-amber-700"> Not playable yet (skipped): {last.skippedEnvs.join(', ')}.</span>

@@ -55,7 +55,14 @@ export function RunPanel({ runId, agents }: { runId: string; agents: string[] })
       </Card>
 
       <Card>
-        <CardHeader title="h over time" right={<span className="text-xs text-slate-500">x: episodes played in this run</span>} />
+        <CardHeader
+          title="h over time"
+          right={
+            <span className="text-xs text-slate-500">
+              x: episodes played in this run · lines sharing an h are drawn slightly apart
+            </span>
+          }
+        />
         <div className="p-3">
           {run.episodes === 0 ? (
             <Empty>No episodes yet: play some to see h climb.</Empty>

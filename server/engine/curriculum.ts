@@ -276,12 +276,13 @@ export function hTimeline(state: CurriculumState): Array<{ episode: number } & P
     });
 }
 
-/** One line per env, e.g. "PD [2, 6] 17/32 at h (15 passed)". */
+/** One line per env, e.g. "PD      [2, 6]    at h: 17/32 counted, 15 passed  recent: 96% of 50  played: 400". */
 export function formatWindows(state: CurriculumState): string {
   return summarize(state)
     .map(
       (s) =>
-        `${s.envId.padEnd(7)} [${s.l}, ${s.h}]  at h: ${s.passed}/${s.counted} of ${s.batch}` +
+        `${s.envId.padEnd(7)} [${s.l}, ${s.h}]`.padEnd(18) +
+        `at h: ${String(s.counted).padStart(2)}/${s.batch} counted, ${String(s.passed).padStart(2)} passed` +
         `  recent: ${s.recentPassRate === null ? '—' : `${Math.round(s.recentPassRate * 100)}% of ${s.recentN}`}` +
         `  played: ${s.played}`,
     )
