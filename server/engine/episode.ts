@@ -15,6 +15,7 @@ import { computeReward } from './reward';
 import { getTool } from './tools';
 import { describeArgsError, toolSpec, ToolError } from './tools/registry';
 import { viewCart } from './tools/cart-tools';
+import { customerRecords } from './world/orders';
 import { stockFor } from './world/stock';
 import { createWorld, dateFromUnit, type WorldState } from './world/state';
 import {
@@ -156,8 +157,8 @@ export class Episode {
   }
 
   /** The agent-visible world, for display. */
-  world(): { today: string; cart: ReturnType<typeof viewCart>; visitHistory: string[] } {
-    return { today: this.state.today, cart: viewCart(this.state, this.catalog), visitHistory: [...this.state.visitHistory] };
+  world(): { today: string; cart: ReturnType<typeof viewCart>; visitHistory: string[] } & ReturnType<typeof customerRecords> {
+    return { today: this.state.today, cart: viewCart(this.state, this.catalog), visitHistory: [...this.state.visitHistory], ...customerRecords(this.state) };
   }
 
   /** Stock as the tools would show it now (agent-visible). */

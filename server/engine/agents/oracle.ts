@@ -4,12 +4,24 @@
 
 import type { Episode } from '../episode';
 import type { Action, EnvId } from '../types';
+import { bundleOracle } from './oracle/bundle';
 import { cartOracle } from './oracle/cart';
 import { journeyOracle } from './oracle/journey';
+import { pdOracle } from './oracle/pd';
+import { policyOracle } from './oracle/policy';
+import { returnOracle } from './oracle/return';
+import { statusOracle } from './oracle/status';
+import { subOracle } from './oracle/sub';
 import type { Agent } from './types';
 
 const POLICIES: Partial<Record<EnvId, (episode: Episode) => Action>> = {
+  PD: pdOracle,
+  SUB: subOracle,
   CART: cartOracle,
+  RETURN: returnOracle,
+  STATUS: statusOracle,
+  POLICY: policyOracle,
+  BUNDLE: bundleOracle,
   JOURNEY: (episode) => journeyOracle(episode, POLICIES),
 };
 

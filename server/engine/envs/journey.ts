@@ -164,7 +164,8 @@ export const journeyEnv: EnvDefinition<JourneyGoal> = {
   confirm: (task, info, ctx) => delegate('confirm', task, info, ctx),
   react: (task, info, ctx) => maybeSwitch(task, info, ctx) ?? delegate('react', task, info, ctx),
   outOfStock(task, ctx, rng) {
-    return task.goal.subtasks.flatMap((s) => getEnv(s.envId).outOfStock?.(s.task, ctx, rng.fork(s.envId)) ?? []);
+    const ids = task.goal.subtasks.flatMap((s) => getEnv(s.envId).outOfStock?.(s.task, ctx, rng.fork(s.envId)) ?? []);
+    return [...new Set(ids)];
   },
   onAnswer,
   turnBudget: (task: EnvTask<JourneyGoal>, axes: AxisValues) => axes.T_max * task.goal.subtasks.length,

@@ -1,11 +1,17 @@
 // The environments the engine can run, by id.
 
 import type { EnvId } from '../types';
+import { bundleEnv } from './bundle';
 import { cartEnv } from './cart';
 import { journeyEnv } from './journey';
+import { pdEnv } from './pd';
+import { policyEnv } from './policy';
+import { returnEnv } from './return';
+import { statusEnv } from './status';
+import { subEnv } from './sub';
 import type { EnvDefinition } from './types';
 
-const ENVS: ReadonlyArray<EnvDefinition<any>> = [cartEnv, journeyEnv];
+const ENVS: ReadonlyArray<EnvDefinition<any>> = [pdEnv, subEnv, cartEnv, returnEnv, statusEnv, policyEnv, bundleEnv, journeyEnv];
 
 export function getEnv(id: string): EnvDefinition<unknown> {
   const env = ENVS.find((e) => e.id === id);

@@ -2,7 +2,10 @@
 
 import { catalogGetProduct, catalogGetVariants, catalogRerank, catalogSearch } from './catalog-tools';
 import { cartAdd, cartRemove, cartSetQuantity, cartView } from './cart-tools';
+import { orderCheckout, orderGetStatus, orderList } from './order-tools';
+import { policySearch } from './policy-tools';
 import type { ToolDef } from './registry';
+import { returnCheckEligibility, returnExchange, returnInitiate } from './return-tools';
 import { datetimeNow, userVisitHistory } from './user-tools';
 
 export const ALL_TOOLS: readonly ToolDef[] = [
@@ -14,6 +17,13 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   cartAdd,
   cartRemove,
   cartSetQuantity,
+  orderList,
+  orderGetStatus,
+  orderCheckout,
+  returnCheckEligibility,
+  returnInitiate,
+  returnExchange,
+  policySearch,
   userVisitHistory,
   datetimeNow,
 ] as ToolDef[];

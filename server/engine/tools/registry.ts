@@ -33,7 +33,18 @@ export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef<S> {
   return def;
 }
 
+const specCache = new WeakMap<ToolDef, ToolSpec>();
+
+/** The agent-facing spec, derived once per tool (zod's JSON Schema export is not free). */
 export function toolSpec(tool: ToolDef): ToolSpec {
+  const cached = specCache.get(tool);
+  if (cached) return cached;
+  const spec = buildSpec(tool);
+  specCache.set(tool, spec);
+  return spec;
+}
+
+function buildSpec(tool: ToolDef): ToolSpec {
   const schema = z.toJSONSchema(tool.args, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;
   return { name: tool.name, description: tool.description, parameters: schema };
@@ -49,7 +60,7 @@ export function describeArgsError(tool: ToolDef, error: z.ZodError, args: unknow
         (allowed.length ? ` (allowed: ${allowed.join(', ')})` : '');
     }
     if (path === '') return `args must be a JSON object of named arguments (${issue.message})`;
-    if (issue.code === 'invalid_type' && valueAt(args, issue.path) === undefined) return `missing required argument "${path}"`;
+    if (valueAt(args, issue.path) === undefined) return `missing required argument "${path}"`;
     return `argument "${path}": ${issue.message}`;
   });
   return `${tool.name}: ${parts.join('; ')}`;

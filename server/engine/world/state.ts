@@ -2,6 +2,9 @@
 // customer's browsing history and "today". Tools read and change it; the hidden
 // goal lives elsewhere.
 
+import type { Address, Order, PaymentMethod } from './orders';
+import type { ExchangeRecord, ReturnRecord } from './returns';
+
 export interface CartLine {
   line_id: string;
   product_id: string;
@@ -28,10 +31,32 @@ export interface WorldState {
   stockOverrides: Map<string, number>;
   /** Product ids shown by user.get_visit_history, most recent first. */
   visitHistory: string[];
+  /** The customer's order history (environments fill it in generate). */
+  orders: Order[];
+  /** Orders created during the episode by order.checkout. */
+  placedOrders: Order[];
+  /** Returns and exchanges initiated during the episode. */
+  returns: ReturnRecord[];
+  exchanges: ExchangeRecord[];
+  addresses: Address[];
+  paymentMethods: PaymentMethod[];
 }
 
 export function createWorld(today: string): WorldState {
-  return { today, cart: [], nextLineNo: 1, cartChanges: [], stockOverrides: new Map(), visitHistory: [] };
+  return {
+    today,
+    cart: [],
+    nextLineNo: 1,
+    cartChanges: [],
+    stockOverrides: new Map(),
+    visitHistory: [],
+    orders: [],
+    placedOrders: [],
+    returns: [],
+    exchanges: [],
+    addresses: [],
+    paymentMethods: [],
+  };
 }
 
 /** The cart key the CART verifier counts: product::variant, or product alone. */

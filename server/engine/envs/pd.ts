@@ -1,0 +1,149 @@
+// PD, product discovery (SPEC §7): the customer wants products of one kind that
+// meet m constraints (price is always one). Answer: recommended_product_ids,
+// the first k_rec of which are scored by the shared recommendation verifier
+// (recommend.ts): r_task = 0.55·r_rank + 0.35·r_cons + 0.10·r_oos, pass ≥ 0.95.
+
+import { z } from 'zod';
+import { isDeniedCategory } from '../catalog/taxonomy';
+import type { Product } from '../catalog/types';
+import { makeSlot, type Slot } from '../customer/slots';
+import type { Rng } from '../random';
+import { categoryNoun } from './cart';
+import { constraintKeywords, describeConstraint, type Constraint } from './persona';
+import { buildRecommendationSpec, idealList, protectFromOutOfStock, recommendationOutOfStock, scoreRecommendations, type RecommendationSpec } from './recommend';
+import {
+  confirmOnce,
+  constraintSlotId,
+  firstGoodProduct,
+  firstObjection,
+  joinList,
+  mentionedProducts,
+  withArticle,
+} from './recommend-customer';
+import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
+
+export interface PdGoal {
+  targetId: string;
+  targetTitle: string;
+  /** What the customer calls the product kind ("charger"). */
+  noun: string;
+  rec: RecommendationSpec;
+}
+
+const OPENINGS = [
+  "Hi! I'm looking for {a_noun} {constraints}. What would you recommend?",
+  'Can you suggest {a_noun} {constraints}?',
+  'I need a new {noun} {constraints}. Please show me your best options.',
+  "Hello, I'm shopping for {a_noun} {constraints}. Which ones would you pick?",
+  'Looking for a good {noun} {constraints}. Any recommendations?',
+  "Hey, what's the best {noun} you have {constraints}?",
+];
+
+/** Enough candidates that a full ranking exists: k products meeting every constraint is not required, but the target must be buyable. */
+function pickTarget(ctx: EnvContext, rng: Rng): Product {
+  const { catalog } = ctx;
+  for (let attempt = 0; attempt < 10_000; attempt++) {
+    const p = catalog.at(rng.int(0, catalog.size - 1));
+    if (p.stockQty < 1 || isDeniedCategory(p.category)) continue;
+    if (catalog.indicesInCategory(p.category).length < ctx.axes.k_rec + 1) continue;
+    return p;
+  }
+  throw new Error(`PD: catalog ${catalog.id} has no product fit to be a target`);
+}
+
+export function constraintSlots(constraints: readonly Constraint[], critical: (c: Constraint) => boolean, pMissing: number, rng: Rng): Slot[] {
+  return constraints.map((c) =>
+    makeSlot(
+      {
+        id: constraintSlotId(c),
+        label: `${c.attr.replace(/_/g, ' ')}: ${describeConstraint(c)}`,
+        keywords: constraintKeywords(c),
+        critical: critical(c),
+        revealText: `I'd like it ${describeConstraint(c)}`,
+      },
+      pMissing,
+      rng,
+    ),
+  );
+}
+
+/** The constraint phrases the opening states (omitted slots left out). */
+export function statedPhrases(constraints: readonly Constraint[], slots: readonly Slot[]): string[] {
+  return constraints.filter((c) => !slots.find((s) => s.id === constraintSlotId(c))?.omitted).map(describeConstraint);
+}
+
+function generate(ctx: EnvContext, rng: Rng): EnvTask<PdGoal> {
+  const target = pickTarget(ctx, rng);
+  const rec = buildRecommendationSpec(ctx, rng.fork('spec'), {
+    reference: target,
+    mode: 'discovery',
+    n: ctx.axes.m,
+    k: ctx.axes.k_rec,
+    required: ['price'],
+  });
+  protectFromOutOfStock(ctx.world, [target.id]); // an in-stock product meeting every constraint always remains
+  const slots = constraintSlots(rec.constraints, (c) => c.attr === 'price', ctx.axes.p_missing, rng);
+  const noun = categoryNoun(target.category);
+  const opening = rng
+    .pick(OPENINGS)
+    .replace('{a_noun}', withArticle(noun))
+    .replace('{noun}', noun)
+    .replace('{constraints}', joinList(statedPhrases(rec.constraints, slots)));
+  return { goal: { targetId: target.id, targetTitle: target.title, noun, rec }, opening, slots };
+}
+
+// ---------- customer reactions ----------
+
+/** confirm: the message names a product meeting every constraint and in stock (once per episode). */
+function confirm(task: EnvTask<PdGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  const named = mentionedProducts(task, info, ctx);
+  const good = firstGoodProduct(named, task.goal.rec.constraints, ctx);
+  if (!good || firstObjection(task as EnvTask<unknown>, named, task.goal.rec.constraints, ctx)) return null;
+  return confirmOnce(task, { text: `Yes, the ${good.title} looks like what I need. Please send me your recommendations.`, act: 'confirm' });
+}
+
+/** correct: a named product misses a constraint (the customer says which) or is out of stock. */
+function react(task: EnvTask<PdGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  return firstObjection(task as EnvTask<unknown>, mentionedProducts(task, info, ctx), task.goal.rec.constraints, ctx);
+}
+
+// ---------- env ----------
+
+export const recommendationAnswerSchema = z.strictObject({
+  recommended_product_ids: z
+    .array(z.string().min(1))
+    .max(50)
+    .describe('product ids, best first; the first k (the number of items asked for) are scored'),
+});
+
+export const recommendedIdsOf = (answer: Answer | null): string[] =>
+  [...new Set(((answer?.recommended_product_ids as string[] | undefined) ?? []).filter((x) => typeof x === 'string'))];
+
+export const RECOMMENDATION_TOOLS = ['catalog.search', 'catalog.rerank', 'catalog.get_product', 'catalog.get_variants'] as const;
+
+export function summarizeSpec(rec: RecommendationSpec, ctx: EnvContext): string[] {
+  const w = rec.persona.weights;
+  const ideal = idealList(rec, { world: ctx.world }).map((e) => e.id);
+  return [
+    `constraints: ${rec.constraints.map(describeConstraint).join('; ')}`,
+    `persona weights: price ${w.price.toFixed(2)}, rating ${w.rating.toFixed(2)}, shipping ${w.shipping.toFixed(2)}, brand ${w.brand.toFixed(2)} (${rec.persona.preferredBrand}), similarity ${w.similarity.toFixed(2)}`,
+    `k = ${rec.k}; evaluation pool ${rec.pool.length} products of ${rec.category}; ideal list now: ${ideal.join(', ')}`,
+    ...(rec.oosChange ? [`went out of stock at turn ${rec.oosChange.turn}: ${rec.oosChange.ids.join(', ')}`] : []),
+  ];
+}
+
+export const pdEnv: EnvDefinition<PdGoal> = {
+  id: 'PD',
+  name: 'Product discovery',
+  description: 'Recommend products that meet the customer\'s constraints, best first (recommended_product_ids).',
+  tools: RECOMMENDATION_TOOLS,
+  answerSchema: recommendationAnswerSchema,
+  generate,
+  confirm,
+  react,
+  outOfStock: (task, ctx, rng) => recommendationOutOfStock(task.goal.rec, ctx, rng),
+  nudges: ['What can you recommend?', 'Any good options?', 'Which ones would you suggest?'],
+  verify: (goal, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
+  recommendedIds: (answer) => recommendedIdsOf(answer),
+  summarize: (goal, ctx) => [`target: ${goal.targetTitle} (${goal.targetId}), a ${goal.noun}`, ...summarizeSpec(goal.rec, ctx)],
+};

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { axesFor, envKnobs } from '../difficulty';
+import { Episode } from '../episode';
+import { testCatalog } from '../test/catalog-fixture';
+import type { Action } from '../types';
+import { getPolicyRule } from '../world/policy-kb';
+import { createWorld } from '../world/state';
+import { MAX_CLAUSES, numericScore, parseNumber, policyEnv, type PolicyGoal } from './policy';
+
+const catalog = testCatalog();
+const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world: createWorld('2026-01-01'), seen: new Map<string, number>(), turn: 1 };
+const numericGoal: PolicyGoal = { ruleId: 'SHP-01', topic: 'free_shipping_min', question: '?', facts: { member_tier: 'basic' }, answerType: 'numeric', answer: 35 };
+const textGoal: PolicyGoal = { ruleId: 'SHP-05', topic: 'delivery_time', question: '?', facts: { shipping_speed: 'standard' }, answerType: 'categorical', answer: '5-7 business days' };
+const score = (goal: PolicyGoal, policy_answer: unknown) => policyEnv.verify(goal, { env: 'POLICY', done: true, policy_answer }, ctx);
+
+describe('POLICY verifier, numeric: 2·(min/max)^4 − 1', () => {
+  it('exact → 1 (pass); 34 vs 35 → 2·(34/35)^4 − 1 ≈ 0.781 (fail); 35.1 vs 35 passes', () => {
+    expect(score(numericGoal, 35)).toMatchObject({ rTask: 1, isCorrect: true });
+    const r = score(numericGoal, 34);
+    expect(r.rTask).toBeCloseTo(2 * (34 / 35) ** 4 - 1, 12);
+    expect(r.rTask).toBeCloseTo(0.7808, 3);
+    expect(r.isCorrect).toBe(false);
+    expect(score(numericGoal, 36).rTask).toBeCloseTo(2 * (35 / 36) ** 4 - 1, 12);
+    const close = score(numericGoal, 35.1);
+    expect(close.rTask).toBeCloseTo(2 * (35 / 35.1) ** 4 - 1, 12);
+    expect(close.isCorrect).toBe(true);
+  });
+
+  it('numbers inside strings count: "$35.00", "35", "1,299.50"', () => {
+    expect(score(numericGoal, '$35.00').rTask).toBe(1);
+    expect(score(numericGoal, '35 dollars').rTask).toBe(1);
+    expect(parseNumber('1,299.50')).toBe(1299.5);
+    expect(parseNumber('fifteen')).toBeNull();
+    expect(score(numericGoal, 'thirty-five').rTask).toBe(-1);
+  });
+
+  it('zero and negatives: 0 vs 0 → 1; 0 vs 35 → −1; 5 vs 0 → −1; −35 → −1', () => {
+    expect(numericScore(0, 0)).toBe(1);
+    expect(numericScore(0, 35)).toBe(-1);
+    expect(numericScore(5, 0)).toBe(-1);
+    expect(numericScore(-35, 35)).toBe(-1);
+    expect(numericScore(null, 35)).toBe(-1);
+    expect(score({ ...numericGoal, answer: 0 }, '$0.00').rTask).toBe(1);
+  });
+});
+
+describe('POLICY verifier, categorical: ±1 after normalising case, whitespace and punctuation', () => {
+  it('matches ignoring case, dashes, extra spaces and trailing punctuation', () => {
+    expect(score(textGoal, '5-7 business days').rTask).toBe(1);
+    expect(score(textGoal, '  5–7   Business DAYS. ').rTask).toBe(1);
+    expect(score(textGoal, '5 to 7 business days').rTask).toBe(-1);
+    expect(score(textGoal, '2-3 business days')).toMatchObject({ rTask: -1, isCorrect: false });
+    expect(score({ ...textGoal, answer: 'replacement parts shipped free' }, 'Replacement parts, shipped free!').rTask).toBe(1);
+  });
+});
+
+describe('POLICY generator', () => {
+  it('the rule has min(B_branch, 5) clauses; the facts make it the applicable rule; the first fact is always stated', () => {
+    for (let d = 0; d <= 14; d++)
+      for (let seed = 0; seed < 12; seed++) {
+        const e = new Episode({ envId: 'POLICY', d, seed, axisOverrides: { p_noise: 0 } }, catalog);
+        const opening = e.reset().observation.customerMessage!;
+        const goal = e.hiddenGoal().data as PolicyGoal;
+        const rule = getPolicyRule(goal.ruleId)!;
+        expect(rule.conditions.length).toBe(Math.min(e.axes.B_branch, MAX_CLAUSES));
+        expect(goal.answer).toBe(rule.answer);
+        const slots = e.hiddenGoal().slots as Array<{ omitted: boolean; critical: boolean; revealText: string }>;
+        expect(slots[0].critical).toBe(true);
+        for (const s of slots) expect(opening.toLowerCase().includes(s.revealText.toLowerCase())).toBe(!s.omitted);
+      }
+  });
+
+  it('p_missing leaves non-critical facts out at about its rate', () => {
+    let omitted = 0;
+    let total = 0;
+    for (let seed = 0; seed < 300; seed++) {
+      const e = new Episode({ envId: 'POLICY', d: 12, seed, axisOverrides: { p_missing: 0.4 } }, catalog);
+      e.reset();
+      for (const s of e.hiddenGoal().slots as Array<{ omitted: boolean; critical: boolean }>) {
+        if (s.critical) continue;
+        total++;
+        if (s.omitted) omitted++;
+      }
+    }
+    expect(total).toBeGreaterThan(1000);
+    expect(Math.abs(omitted / total - 0.4)).toBeLessThan(0.04);
+  });
+
+  it('an omitted fact is revealed when the agent asks about it', () => {
+    for (let seed = 0; seed < 50; seed++) {
+      const e = new Episode({ envId: 'POLICY', d: 12, seed, axisOverrides: { p_missing: 1, p_noise: 0 } }, catalog);
+      e.reset();
+      const slots = e.hiddenGoal().slots as Array<{ id: string; omitted: boolean; revealText: string }>;
+      if (!slots.some((s) => s.id === 'fact:member_tier' && s.omitted)) continue;
+      const act: Action = { assistant_message: 'What membership tier are you on?', tool_calls: [], answer: null };
+      const reply = e.step(act).events.find((x) => x.kind === 'customer_message') as { act: string; text: string };
+      expect(reply.act).toBe('clarify');
+      expect(reply.text.toLowerCase()).toContain(slots.find((s) => s.id === 'fact:member_tier')!.revealText.toLowerCase());
+      return;
+    }
+    throw new Error('no seed omitted the member tier');
+  });
+});

@@ -1,0 +1,249 @@
+// POLICY: a store-policy question whose answer depends on B_branch conditions
+// (SPEC §7). The generator picks a rule with B_branch clauses (world/policy-kb.ts)
+// and facts that satisfy exactly that rule as the most specific of its topic;
+// the customer states the facts (all but the first may be left out with
+// p_missing and told when asked). Answer: policy_answer (number or string).
+//   numeric:     r_task = 2·(min/max)^4 − 1; exact match (incl. 0 = 0) → 1; a
+//                negative, zero-against-nonzero or unparseable answer → −1.
+//   categorical: ±1, exact match after normalisation (case, whitespace,
+//                punctuation; "&" reads as "and").
+// pass: r_task ≥ 0.95.
+
+import { z } from 'zod';
+import { makeSlot, type Slot } from '../customer/slots';
+import type { Rng } from '../random';
+import type { EvidenceItem, TaskResult } from '../types';
+import {
+  applicableRules,
+  NUMERIC_FIELDS,
+  POLICY_RULES,
+  TOPICS,
+  type Facts,
+  type FactValue,
+  type PolicyCondition,
+  type PolicyField,
+  type PolicyRule,
+} from '../world/policy-kb';
+import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
+
+export interface PolicyGoal {
+  ruleId: string;
+  topic: string;
+  question: string;
+  /** The customer's facts, in the rule's condition order. */
+  facts: Facts;
+  answerType: 'numeric' | 'categorical';
+  answer: number | string;
+}
+
+export const PASS_THRESHOLD = 0.95;
+export const MAX_CLAUSES = Math.max(...POLICY_RULES.map((r) => r.conditions.length));
+
+const OPENINGS = [
+  'Hi! {facts} {question}',
+  'Quick policy question: {question} {facts}',
+  'Hello, I was wondering: {question} For context: {facts}',
+  'Can you check the store policy for me? {facts} {question}',
+  'I have a question about your policies. {facts} {question}',
+  '{question} {facts}',
+];
+
+// ---------- facts: values and how the customer says them ----------
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+/** A value of the condition's field that satisfies it. */
+function factFor(c: PolicyCondition, rng: Rng): FactValue {
+  if (!NUMERIC_FIELDS.has(c.field)) return c.value;
+  const v = Number(c.value);
+  if (c.field === 'order_total') {
+    if (c.op === 'lt') return round2(v * rng.uniform(0.35, 0.95));
+    if (c.op === 'lte') return round2(v * rng.uniform(0.35, 1));
+    return round2(v * rng.uniform(1.05, 1.8));
+  }
+  const spread = Math.max(2, Math.round(v / 2));
+  const low = c.field === 'membership_months' ? 0 : 1;
+  if (c.op === 'lt') return rng.int(Math.min(low, v - 1), v - 1);
+  if (c.op === 'lte') return rng.int(Math.min(low, v), v);
+  if (c.op === 'gt') return v + rng.int(1, spread);
+  return v + rng.int(0, spread);
+}
+
+const DEPARTMENT_PHRASE: Record<string, string> = {
+  electronics: 'an electronics item',
+  clothing: 'a clothing item',
+  furniture: 'a piece of furniture',
+  grocery: 'a grocery item',
+  home_kitchen: 'a home & kitchen item',
+  office: 'office supplies',
+  tools: 'a tool',
+};
+
+/** What the customer says to state a fact (first person, lower case). */
+export function factPhrase(field: PolicyField, v: FactValue): string {
+  switch (field) {
+    case 'member_tier': return `I'm a ${v} member`;
+    case 'department': return `it's ${DEPARTMENT_PHRASE[String(v)] ?? `a ${v} item`}`;
+    case 'order_total': return `my order total is $${Number(v).toFixed(2)}`;
+    case 'days_since_delivery': return `it was delivered ${v} days ago`;
+    case 'item_condition': return v === 'unopened' ? "it's still unopened" : v === 'opened' ? "I've opened it" : "it's defective";
+    case 'destination':
+      return v === 'contiguous_us' ? 'it ships to an address in the contiguous US' : v === 'alaska_hawaii' ? 'it ships to Alaska or Hawaii' : 'it ships internationally';
+    case 'shipping_speed': return `I'd choose ${v} shipping`;
+    case 'payment_method': return v === 'credit_card' ? "I'm paying by credit card" : v === 'gift_card' ? "I'm paying with a gift card" : "I'm paying with PayPal";
+    case 'purchase_channel': return v === 'online' ? 'I bought it online' : 'I bought it in store';
+    case 'return_method': return v === 'mail' ? "I'd send it back by mail" : v === 'pickup' ? "I'd want a courier pickup" : "I'd drop it off at a store";
+    case 'product_age_months': return `I bought it ${v} month${v === 1 ? '' : 's'} ago`;
+    case 'membership_months': return Number(v) === 0 ? 'I joined less than a month ago' : `I've been a member for ${v} month${v === 1 ? '' : 's'}`;
+  }
+}
+
+const FIELD_KEYWORDS: Record<PolicyField, string[]> = {
+  member_tier: ['member', 'membership', 'tier', 'plan', 'account', 'subscription', 'level'],
+  order_total: ['total', 'amount', 'spend', 'spending', 'cost', 'much', 'value', 'price'],
+  department: ['category', 'item', 'product', 'kind', 'type', 'department', 'buying'],
+  days_since_delivery: ['delivered', 'delivery', 'when', 'days', 'long', 'arrive', 'arrived'],
+  item_condition: ['condition', 'opened', 'unopened', 'open', 'used', 'damaged', 'defective', 'state'],
+  destination: ['where', 'destination', 'address', 'location', 'ship', 'shipping'],
+  shipping_speed: ['speed', 'shipping', 'express', 'expedited', 'overnight', 'standard', 'fast', 'option'],
+  payment_method: ['pay', 'paid', 'paying', 'payment', 'card', 'method'],
+  purchase_channel: ['online', 'store', 'channel', 'where', 'bought', 'purchase', 'purchased'],
+  return_method: ['return', 'method', 'mail', 'pickup', 'send', 'drop'],
+  product_age_months: ['old', 'age', 'months', 'long', 'bought', 'purchased', 'when'],
+  membership_months: ['long', 'months', 'member', 'since', 'joined'],
+};
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const joinAnd = (parts: string[]) => (parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`);
+
+// ---------- generator ----------
+
+/** Rules with exactly `clauses` conditions, else the largest count below it. */
+export function rulesWithClauses(clauses: number): PolicyRule[] {
+  for (let n = Math.min(clauses, MAX_CLAUSES); n >= 1; n--) {
+    const rules = POLICY_RULES.filter((r) => r.conditions.length === n);
+    if (rules.length > 0) return rules;
+  }
+  return [...POLICY_RULES];
+}
+
+/** Facts under which `rule` is the single most specific applicable rule of its topic; null if none was found. */
+export function factsFor(rule: PolicyRule, rng: Rng): Facts | null {
+  for (let attempt = 0; attempt < 30; attempt++) {
+    const facts: Facts = {};
+    for (const c of rule.conditions) facts[c.field] = factFor(c, rng);
+    const [first, second] = applicableRules(rule.topic, facts);
+    if (first === rule && (!second || second.conditions.length < rule.conditions.length)) return facts;
+  }
+  return null;
+}
+
+function generate(ctx: EnvContext, rng: Rng): EnvTask<PolicyGoal> {
+  const candidates = rulesWithClauses(ctx.axes.B_branch);
+  let rule = rng.pick(candidates);
+  let facts = factsFor(rule, rng);
+  for (let i = 0; !facts && i < candidates.length; i++) facts = factsFor((rule = candidates[i]), rng);
+  if (!facts) throw new Error(`POLICY: no rule with ${ctx.axes.B_branch} clauses yields unambiguous facts`);
+  const slots: Slot[] = rule.conditions.map((c, i) =>
+    makeSlot(
+      {
+        id: `fact:${c.field}`,
+        label: `${c.field.replace(/_/g, ' ')}: ${facts[c.field]}`,
+        keywords: FIELD_KEYWORDS[c.field],
+        critical: i === 0,
+        revealText: factPhrase(c.field, facts[c.field]!),
+      },
+      ctx.axes.p_missing,
+      rng,
+    ),
+  );
+  const stated = slots.filter((s) => !s.omitted).map((s) => s.revealText);
+  const question = TOPICS[rule.topic].question;
+  const opening = rng.pick(OPENINGS).replace('{facts}', `${capitalise(joinAnd(stated))}.`).replace('{question}', question);
+  return {
+    goal: { ruleId: rule.rule_id, topic: rule.topic, question, facts, answerType: rule.answer_type, answer: rule.answer },
+    opening,
+    slots,
+  };
+}
+
+// ---------- verifier ----------
+
+export const policyAnswerSchema = z.strictObject({
+  policy_answer: z
+    .union([z.number(), z.string().min(1)])
+    .describe('the answer: a number in the rule\'s unit (dollars, days, percent, months, points) or the rule\'s exact wording for a categorical answer'),
+});
+
+/** Lower case, "&" → "and", punctuation → space, whitespace collapsed. */
+export function normaliseText(s: string): string {
+  return s.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+/** A number from a number or a string like "$35.00", "35", "1,299.50", "15%"; null if none. */
+export function parseNumber(x: unknown): number | null {
+  if (typeof x === 'number') return Number.isFinite(x) ? x : null;
+  if (typeof x !== 'string') return null;
+  const m = x.replace(/,/g, '').match(/-?\d+(?:\.\d+)?/);
+  return m ? Number(m[0]) : null;
+}
+
+/** r_task of a numeric answer against the expected value (see the header for 0 and negatives). */
+export function numericScore(given: number | null, expected: number): number {
+  if (given === null || given < 0) return -1;
+  if (given === expected) return 1;
+  const hi = Math.max(given, expected);
+  const lo = Math.min(given, expected);
+  return hi === 0 ? 1 : 2 * Math.pow(lo / hi, 4) - 1;
+}
+
+function verify(goal: PolicyGoal, answer: Answer | null, ctx: VerifyContext): TaskResult {
+  const given = answer?.policy_answer;
+  let rTask: number;
+  let how: string;
+  if (goal.answerType === 'numeric') {
+    const x = parseNumber(given);
+    rTask = numericScore(x, goal.answer as number);
+    how = x === null ? 'no number in the answer → −1' : `2·(min/max)^4 − 1 with ${x} vs ${goal.answer} → ${rTask.toFixed(4)}`;
+  } else {
+    const a = given === undefined ? '' : normaliseText(String(given));
+    rTask = a === normaliseText(String(goal.answer)) ? 1 : -1;
+    how = `normalised "${a}" vs "${normaliseText(String(goal.answer))}" → ${rTask}`;
+  }
+  const factsText = Object.entries(goal.facts).map(([f, v]) => `${f} = ${v}`).join(', ');
+  const evidence: EvidenceItem[] = [
+    { text: `rule ${goal.ruleId} applies to ${factsText}; its answer is ${JSON.stringify(goal.answer)}`, turns: [], ok: true },
+    { text: `answered ${JSON.stringify(given ?? null)}: ${how} (pass ≥ ${PASS_THRESHOLD})`, turns: [ctx.turn], ok: rTask >= PASS_THRESHOLD },
+  ];
+  return { rTask, isCorrect: rTask >= PASS_THRESHOLD, metrics: { rTask }, evidence };
+}
+
+// ---------- customer reactions ----------
+
+/** confirm: the agent tells the customer the right answer in its message. */
+function confirm(task: EnvTask<PolicyGoal>, info: TurnInfo): CustomerReply | null {
+  const { goal } = task;
+  const said =
+    goal.answerType === 'numeric'
+      ? (info.agentMessage.replace(/,/g, '').match(/\d+(?:\.\d+)?/g) ?? []).some((n) => Number(n) === goal.answer)
+      : ` ${normaliseText(info.agentMessage)} `.includes(` ${normaliseText(String(goal.answer))} `);
+  return said ? { text: "That's what I needed to know, thanks!", act: 'confirm' } : null;
+}
+
+export const policyEnv: EnvDefinition<PolicyGoal> = {
+  id: 'POLICY',
+  name: 'Policy question',
+  description: 'Answer the customer\'s store-policy question from the policy rules (policy_answer).',
+  tools: ['policy.search', 'datetime.now'],
+  answerSchema: policyAnswerSchema,
+  generate,
+  confirm,
+  nudges: ['So what does the policy say?', 'Could you look that up for me?', 'Do you know the answer?'],
+  verify,
+  recommendedIds: () => [],
+  summarize: (goal) => [
+    `rule ${goal.ruleId} (${goal.topic}): "${goal.question}"`,
+    `facts: ${Object.entries(goal.facts).map(([f, v]) => `${f} = ${v}`).join(', ')}`,
+    `answer (${goal.answerType}): ${JSON.stringify(goal.answer)}`,
+  ],
+};

@@ -1,0 +1,109 @@
+// The customer's side of the recommendation envs (PD, SUB, BUNDLE): which
+// products the agent's message names, and the confirm / correct rules.
+//
+// A message "names" a product when it contains the product's id as a word, or
+// the exact title (case-insensitive) of a product some earlier tool result showed.
+// Hooks receive no per-episode memory, so what the customer has seen named and
+// whether it already confirmed live in a WeakMap keyed by the task object
+// (one per episode; replays build a new one).
+
+import type { Product } from '../catalog/types';
+import type { Slot } from '../customer/slots';
+import { productStock } from '../world/stock';
+import { constraintMet, describeConstraint, satisfaction, type Constraint } from './persona';
+import type { CustomerReply, EnvContext, EnvTask, TurnInfo } from './types';
+
+interface CustomerState {
+  /** lowercased title → product id, from tool results so far */
+  titles: Map<string, string>;
+  confirmed: boolean;
+}
+
+const STATE = new WeakMap<object, CustomerState>();
+
+function stateOf(task: object): CustomerState {
+  let s = STATE.get(task);
+  if (!s) STATE.set(task, (s = { titles: new Map(), confirmed: false }));
+  return s;
+}
+
+function rememberTitles(state: CustomerState, info: TurnInfo) {
+  const visit = (x: unknown) => {
+    if (!x || typeof x !== 'object') return;
+    const o = x as { product_id?: unknown; title?: unknown };
+    if (typeof o.product_id === 'string' && typeof o.title === 'string' && o.title.length >= 8) state.titles.set(o.title.toLowerCase(), o.product_id);
+  };
+  for (const r of info.toolResults) {
+    if (r.error !== null) continue;
+    if (Array.isArray(r.result)) r.result.forEach(visit);
+    else visit(r.result);
+  }
+}
+
+const ID_TOKEN = /[A-Za-z0-9][A-Za-z0-9_-]{3,}/g;
+
+/** Products the agent's message names, in order of first appearance. */
+export function mentionedProducts(task: object, info: TurnInfo, ctx: EnvContext): Product[] {
+  const state = stateOf(task);
+  rememberTitles(state, info);
+  const found: Array<{ at: number; id: string }> = [];
+  for (const m of info.agentMessage.matchAll(ID_TOKEN)) if (ctx.catalog.get(m[0])) found.push({ at: m.index ?? 0, id: m[0] });
+  const lower = info.agentMessage.toLowerCase();
+  for (const [title, id] of state.titles) {
+    const at = lower.indexOf(title);
+    if (at >= 0) found.push({ at, id });
+  }
+  found.sort((a, b) => a.at - b.at);
+  const ids = [...new Set(found.map((f) => f.id))];
+  return ids.map((id) => ctx.catalog.get(id)!).filter(Boolean);
+}
+
+/** Confirm at most once per episode (a confirm turn is not charged to the agent, so it must not repeat). */
+export function confirmOnce(task: object, reply: CustomerReply | null): CustomerReply | null {
+  const state = stateOf(task);
+  if (!reply || state.confirmed) return null;
+  state.confirmed = true;
+  return reply;
+}
+
+export function revealSlot(slots: Slot[], id: string) {
+  const slot = slots.find((s) => s.id === id);
+  if (slot?.omitted) slot.revealed = true;
+}
+
+export const constraintSlotId = (c: Constraint) => `constraint:${c.attr}`;
+
+/**
+ * The first named product that fails the request: out of stock, or missing a
+ * constraint (the customer says which one, revealing that slot). null when
+ * nothing named is wrong.
+ */
+export function firstObjection(
+  task: EnvTask<unknown>,
+  named: readonly Product[],
+  constraints: readonly Constraint[],
+  ctx: EnvContext,
+  extraCheck?: (p: Product) => string | null,
+): CustomerReply | null {
+  for (const p of named) {
+    const extra = extraCheck?.(p);
+    if (extra) return { text: extra, act: 'correct' };
+    const missed = constraints.find((c) => !constraintMet(p, c));
+    if (missed) {
+      revealSlot(task.slots, constraintSlotId(missed));
+      return { text: `The ${p.title} won't work for me: I need it ${describeConstraint(missed)}.`, act: 'correct' };
+    }
+    if (productStock(ctx.world, p) <= 0) return { text: `The ${p.title} shows as out of stock, so that's no good.`, act: 'correct' };
+  }
+  return null;
+}
+
+/** A named product that meets every constraint and is in stock, if any. */
+export function firstGoodProduct(named: readonly Product[], constraints: readonly Constraint[], ctx: EnvContext, extraOk?: (p: Product) => boolean) {
+  return named.find((p) => satisfaction(p, constraints) === 1 && productStock(ctx.world, p) > 0 && (extraOk?.(p) ?? true)) ?? null;
+}
+
+export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+
+export const joinList = (parts: readonly string[]) =>
+  parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;

@@ -1,0 +1,374 @@
+// The shared recommendation verifier (SPEC §7, PD and SUB; RETURN's replacement
+// score): constraints, persona utility, the evaluation pool, nDCG@k and the
+// PD-style r_task with per-item evidence. See docs/environments.md.
+//
+// Choices (documented there too):
+// - Candidates are the reference's leaf category: the customer asks for a kind of
+//   product ("a wall charger"), so other categories are not relevant. Categories
+//   larger than SCAN_LIMIT (huge catalogs) are cut to every product meeting all
+//   constraints (a filtered search, up to FULL_LIMIT) plus an even stride sample
+//   (cached, and the IDF of the similarity comes from it).
+// - Pool: the top POOL_SIZE candidates by (s, u) (discovery) or by relevance
+//   (substitute), stored sorted by relevance. Products outside the pool have
+//   relevance 0, so nDCG ≤ 1 and cannot be gamed with off-request products.
+// - Relevance: discovery rel = u(p)·s(p)^α (= u(p) for products meeting every
+//   constraint); substitute rel = λ·sim + (1 − λ)·s, and 0 when a compatibility
+//   constraint fails. An item out of stock has relevance 0 (it cannot be bought).
+// - Stock is judged as the agent could know it at the answer: p_oos changes made in
+//   turn t count against answers after turn t (the agent could re-check), not against
+//   an answer given in turn t itself. IDCG uses the pool's in-stock items under the
+//   same rule, so the ideal list is always achievable.
+// - r_oos = 1 − 2·(share out of stock or unknown) (FIX: the literal −share caps
+//   r_task at 0.90 < the 0.95 pass mark).
+
+import type { Product, SearchFilters } from '../catalog/types';
+import type { Rng } from '../random';
+import type { EvidenceItem, TaskResult } from '../types';
+import {
+  constraintMet,
+  describeConstraint,
+  makeConstraints,
+  pricePercentile,
+  samplePersonaWeights,
+  satisfaction,
+  utility,
+  type Constraint,
+  type Persona,
+} from './persona';
+import { similarities } from './similarity';
+import type { EnvContext, VerifyContext } from './types';
+
+export type { Constraint, Persona } from './persona';
+
+export const POOL_SIZE = 500;
+const SCAN_LIMIT = 1500;
+const FULL_LIMIT = 600;
+export const PASS_THRESHOLD = 0.95;
+
+export type RecommendationMode = 'discovery' | 'substitute';
+
+export interface PoolEntry {
+  id: string;
+  /** satisfaction s(p) */
+  s: number;
+  /** persona utility u(p) */
+  u: number;
+  /** similarity to the reference */
+  sim: number;
+  /** graded relevance (see the header) */
+  rel: number;
+  /** catalog stock (the episode's overrides apply on top) */
+  stock: number;
+}
+
+export interface RecommendationSpec {
+  mode: RecommendationMode;
+  /** PD: the target; SUB: the out-of-stock original; RETURN: the replacement's model. */
+  referenceId: string;
+  category: string;
+  constraints: Constraint[];
+  /** Attributes whose equality constraint gates relevance (SUB compatibility). */
+  compatibility: string[];
+  persona: Persona;
+  k: number;
+  alpha: number;
+  lambdaSim: number;
+  weights: { rank: number; cons: number; oos: number };
+  passThreshold: number;
+  /** Never relevant (SUB's original, a returned item). */
+  excludeIds: string[];
+  /** Sorted by relevance, best first. */
+  pool: PoolEntry[];
+  /** The p_oos change applied to this goal, if any. */
+  oosChange: OosChange | null;
+}
+
+/** Items a p_oos draw took out of stock at a turn, with their stock before. */
+export interface OosChange {
+  turn: number;
+  ids: string[];
+  before: number[];
+}
+
+export interface RecommendationOptions {
+  reference: Product;
+  mode: RecommendationMode;
+  /** Number of constraints (capped by what the reference has). */
+  n: number;
+  /** nDCG cut-off (items to recommend). */
+  k: number;
+  /** Attributes constrained first (PD: ["price"]). */
+  required?: string[];
+  exclude?: string[];
+  compatibility?: string[];
+  excludeIds?: string[];
+  /** Use these constraints instead of sampling them. */
+  constraints?: Constraint[];
+}
+
+export const TASK_WEIGHTS: Record<RecommendationMode, RecommendationSpec['weights']> = {
+  discovery: { rank: 0.55, cons: 0.35, oos: 0.1 },
+  substitute: { rank: 0.8, cons: 0, oos: 0.2 },
+};
+
+function constraintFilters(category: string, constraints: readonly Constraint[]): SearchFilters {
+  const f: Record<string, string | number> = { category };
+  for (const c of constraints) {
+    if (c.attr === 'price') f[c.op === 'max' ? 'price_max' : 'price_min'] = Number(c.value);
+    else if (c.attr === 'rating') f.rating_min = Number(c.value);
+    else if (c.attr === 'ship_days') f.ship_days_max = Number(c.value);
+    else if (c.op === 'eq') f[c.attr] = String(c.value);
+    else f[`${c.attr}_${c.op}`] = Number(c.value);
+  }
+  return f as SearchFilters;
+}
+
+// Materialised products of a category (catalog data is immutable; nothing here mutates them), per catalog object.
+const CATEGORY_CACHE = new WeakMap<object, Map<string, Product[]>>();
+
+function categoryProducts(catalog: EnvContext['catalog'], category: string, indices: readonly number[]): Product[] {
+  // cacheKey `category` holds the whole category; `category#sample` a stride sample
+  let byCategory = CATEGORY_CACHE.get(catalog);
+  if (!byCategory) CATEGORY_CACHE.set(catalog, (byCategory = new Map()));
+  let list = byCategory.get(category);
+  if (!list) byCategory.set(category, (list = indices.map((i) => catalog.at(i))));
+  return list;
+}
+
+/** Every product of a leaf category (cached), or null when it is larger than SCAN_LIMIT. */
+export function smallCategoryProducts(catalog: EnvContext['catalog'], category: string): Product[] | null {
+  const all = catalog.indicesInCategory(category);
+  return all.length <= SCAN_LIMIT ? categoryProducts(catalog, category, all) : null;
+}
+
+/** The candidates, and the documents IDF is computed over (the whole category, or its cached stride sample). */
+function candidateProducts(ctx: EnvContext, reference: Product, constraints: readonly Constraint[]): { candidates: Product[]; idfDocs: Product[] } {
+  const { catalog } = ctx;
+  const all = catalog.indicesInCategory(reference.category);
+  if (all.length <= SCAN_LIMIT) {
+    const whole = categoryProducts(catalog, reference.category, all);
+    return { candidates: whole, idfDocs: whole };
+  }
+  const out = new Map<string, Product>();
+  for (const hit of catalog.search({ query: '', filters: constraintFilters(reference.category, constraints), topK: FULL_LIMIT })) {
+    const p = catalog.get(hit.productId);
+    if (p) out.set(p.id, p);
+  }
+  const stride = all.length / SCAN_LIMIT;
+  const sample = categoryProducts(catalog, `${reference.category}#sample`, Array.from({ length: SCAN_LIMIT }, (_, j) => all[Math.floor(j * stride)]));
+  for (const p of sample) if (!out.has(p.id)) out.set(p.id, p);
+  out.set(reference.id, reference);
+  return { candidates: [...out.values()], idfDocs: sample };
+}
+
+export function relevanceOf(spec: Pick<RecommendationSpec, 'mode' | 'alpha' | 'lambdaSim'>, s: number, u: number, sim: number, compatible: boolean): number {
+  if (spec.mode === 'discovery') return u * Math.pow(s, spec.alpha);
+  return compatible ? spec.lambdaSim * sim + (1 - spec.lambdaSim) * s : 0;
+}
+
+const byRel = (a: PoolEntry, b: PoolEntry) => b.rel - a.rel || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The generator side: constraints, persona and the evaluation pool for one reference product. */
+export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: RecommendationOptions): RecommendationSpec {
+  const { reference, mode } = opts;
+  const constraints = opts.constraints ?? makeConstraints(reference, opts.n, ctx.knobs.deltaMax, rng, { required: opts.required, exclude: opts.exclude });
+  const compatibility = (opts.compatibility ?? []).filter((a) => constraints.some((c) => c.attr === a && c.op === 'eq'));
+  const excludeIds = [...new Set([...(opts.excludeIds ?? []), ...(mode === 'substitute' ? [reference.id] : [])])];
+  const { candidates, idfDocs } = candidateProducts(ctx, reference, constraints);
+  const weights = samplePersonaWeights(rng, constraints, mode === 'substitute' ? ['similarity'] : []);
+  const brandConstraint = constraints.find((c) => c.attr === 'brand');
+  const brands = [...new Set(candidates.map((p) => p.brand))].sort();
+  const preferredBrand = brandConstraint ? String(brandConstraint.value) : rng.bernoulli(0.5) || brands.length === 0 ? reference.brand : rng.pick(brands);
+  const prices = candidates.map((p) => p.price);
+  const priceLow = pricePercentile(prices, 0.1);
+  const persona: Persona = { weights, priceLow, priceHigh: Math.max(priceLow + 1, pricePercentile(prices, 0.9)), preferredBrand };
+  const spec: RecommendationSpec = {
+    mode,
+    referenceId: reference.id,
+    category: reference.category,
+    constraints,
+    compatibility,
+    persona,
+    k: opts.k,
+    alpha: ctx.knobs.pdAlpha,
+    lambdaSim: ctx.knobs.lambdaSim,
+    weights: TASK_WEIGHTS[mode],
+    passThreshold: PASS_THRESHOLD,
+    excludeIds,
+    pool: [],
+    oosChange: null,
+  };
+  const sims = similarities(reference, candidates, ctx.catalog, idfDocs);
+  const excluded = new Set(excludeIds);
+  const entries: PoolEntry[] = [];
+  candidates.forEach((p, i) => {
+    if (excluded.has(p.id)) return;
+    const s = satisfaction(p, constraints);
+    const u = utility(p, persona, sims[i]);
+    const compatible = compatibility.every((a) => constraintMet(p, constraints.find((c) => c.attr === a)!));
+    entries.push({ id: p.id, s, u, sim: sims[i], rel: relevanceOf(spec, s, u, sims[i], compatible), stock: p.stockQty });
+  });
+  if (mode === 'discovery') entries.sort((a, b) => b.s - a.s || b.u - a.u || byRel(a, b));
+  else entries.sort(byRel);
+  spec.pool = entries.slice(0, POOL_SIZE).sort(byRel);
+  return spec;
+}
+
+// ---------- stock as the agent could know it ----------
+
+/** world + the turn of the answer being scored (undefined: judge current stock). */
+export type StockContext = Pick<VerifyContext, 'world'> & { turn?: number };
+
+/** Stock of a product as the agent could know it when it answered (see the header). */
+export function knownStock(spec: { oosChange: OosChange | null }, id: string, catalogStock: number, ctx: StockContext): number {
+  const change = spec.oosChange;
+  if (change && ctx.turn !== undefined && ctx.turn <= change.turn) {
+    const i = change.ids.indexOf(id);
+    if (i >= 0) return change.before[i];
+  }
+  return ctx.world.stockOverrides.get(id) ?? catalogStock;
+}
+
+/** The ideal recommendation: the k most relevant pool items in stock (IDCG, and what the oracle answers). */
+export function idealList(spec: RecommendationSpec, ctx: StockContext): PoolEntry[] {
+  const out: PoolEntry[] = [];
+  for (const e of spec.pool) {
+    if (out.length >= spec.k) break;
+    if (e.rel > 0 && knownStock(spec, e.id, e.stock, ctx) > 0) out.push(e);
+  }
+  return out;
+}
+
+/** DCG with the standard log2(rank + 1) discount (rank from 1). */
+export function dcg(rels: readonly number[]): number {
+  let sum = 0;
+  rels.forEach((r, i) => (sum += r / Math.log2(i + 2)));
+  return sum;
+}
+
+/** nDCG@k of a relevance list against the ideal relevances; 0 when the ideal is empty. */
+export function ndcgAt(rels: readonly number[], idealRels: readonly number[], k: number): number {
+  const ideal = dcg([...idealRels].sort((a, b) => b - a).slice(0, k));
+  if (ideal <= 0) return 0;
+  return Math.min(1, dcg(rels.slice(0, k)) / ideal);
+}
+
+const fmt = (x: number) => (Math.round(x * 1000) / 1000).toString();
+
+/** The verifier: PD-style r_task (weights by mode) with evidence per recommended id. */
+export function scoreRecommendations(spec: RecommendationSpec, ids: readonly string[], ctx: VerifyContext): TaskResult {
+  const recs = [...new Set(ids)].slice(0, spec.k);
+  const poolById = new Map(spec.pool.map((e, i) => [e.id, { e, rank: i + 1 }]));
+  const evidence: EvidenceItem[] = [];
+  const rels: number[] = [];
+  let sBest = 0;
+  let unavailable = 0;
+  recs.forEach((id, i) => {
+    const p = ctx.catalog.get(id);
+    const seenAt = ctx.seen.get(id);
+    const seenText = seenAt === undefined ? 'never retrieved' : `seen at turn ${seenAt}`;
+    const turns = seenAt === undefined ? [] : [seenAt];
+    if (!p) {
+      rels.push(0);
+      unavailable++;
+      evidence.push({ text: `#${i + 1} ${id}: unknown product id — relevance 0, counts as unavailable; ${seenText}`, turns, ok: false });
+      return;
+    }
+    const s = satisfaction(p, spec.constraints);
+    sBest = Math.max(sBest, s);
+    const met = spec.constraints.filter((c) => constraintMet(p, c)).map(describeConstraint);
+    const missed = spec.constraints.filter((c) => !constraintMet(p, c)).map(describeConstraint);
+    const stock = knownStock(spec, id, p.stockQty, ctx);
+    const pooled = poolById.get(id);
+    const rel = pooled && stock > 0 ? pooled.e.rel : 0;
+    if (stock <= 0) unavailable++;
+    rels.push(rel);
+    const why = pooled ? `relevance ${fmt(rel)} (pool rank ${pooled.rank}${stock <= 0 ? ', 0 because out of stock' : ''})` : 'not in the evaluation pool: relevance 0';
+    evidence.push({
+      text:
+        `#${i + 1} ${id} "${p.title}": s = ${fmt(s)}` +
+        (met.length ? `; meets ${met.join(', ')}` : '') +
+        (missed.length ? `; misses ${missed.join(', ')}` : '') +
+        `; ${why}; ${stock > 0 ? `in stock (${stock})` : 'out of stock'}; ${seenText}`,
+      turns,
+      ok: s === 1 && stock > 0 && rel > 0 && seenAt !== undefined,
+    });
+  });
+  const ideal = idealList(spec, ctx);
+  const ndcg = ndcgAt(rels, ideal.map((e) => e.rel), spec.k);
+  const rRank = 2 * ndcg - 1;
+  const rCons = 2 * Math.pow(sBest, spec.alpha) - 1;
+  const oosShare = recs.length === 0 ? 1 : unavailable / recs.length;
+  const rOos = 1 - 2 * oosShare;
+  const w = spec.weights;
+  const rTask = Math.min(1, Math.max(-1, w.rank * rRank + w.cons * rCons + w.oos * rOos));
+  evidence.push({
+    text: `nDCG@${spec.k} = ${fmt(ndcg)} against the ideal of ${ideal.length} in-stock pool item(s) (pool ${spec.pool.length}) → r_rank = ${fmt(rRank)}`,
+    turns: [],
+    ok: ndcg >= 0.95,
+  });
+  if (w.cons > 0)
+    evidence.push({ text: `best satisfaction s_best = ${fmt(sBest)}, α = ${spec.alpha} → r_cons = ${fmt(rCons)}`, turns: [], ok: sBest === 1 });
+  evidence.push({ text: `${unavailable} of ${recs.length} recommendation(s) out of stock or unknown → r_oos = ${fmt(rOos)}`, turns: [], ok: unavailable === 0 && recs.length > 0 });
+  if (spec.oosChange) {
+    const counted = ctx.turn === undefined || ctx.turn > spec.oosChange.turn;
+    evidence.push({
+      text: `${spec.oosChange.ids.length} seen item(s) went out of stock at turn ${spec.oosChange.turn}; ${counted ? 'counted (the answer came later, the agent could re-check)' : 'not counted (the answer came in the same turn)'}`,
+      turns: [spec.oosChange.turn],
+      ok: true,
+    });
+  }
+  const formula = w.cons > 0 ? `${w.rank}·r_rank + ${w.cons}·r_cons + ${w.oos}·r_oos` : `${w.rank}·r_rank + ${w.oos}·r_oos`;
+  evidence.push({ text: `r_task = ${formula} = ${fmt(rTask)} (pass ≥ ${spec.passThreshold})`, turns: [], ok: rTask >= spec.passThreshold });
+  return {
+    rTask,
+    isCorrect: rTask >= spec.passThreshold - 1e-9,
+    metrics: { ndcg, rRank, sBest, rCons, oosShare, rOos, k: spec.k, poolSize: spec.pool.length, idealSize: ideal.length },
+    evidence,
+  };
+}
+
+// ---------- p_oos ----------
+
+const PROTECTED = new WeakMap<object, Set<string>>();
+
+/**
+ * Ids a goal relies on to stay solvable (PD's target, BUNDLE's last anchor per
+ * category): no p_oos hook of these envs takes them. Needed because JOURNEY runs
+ * several envs' hooks over one world, and each guard only knows its own goal.
+ */
+export function protectFromOutOfStock(world: object, ids: Iterable<string>) {
+  let set = PROTECTED.get(world);
+  if (!set) PROTECTED.set(world, (set = new Set()));
+  for (const id of ids) set.add(id);
+}
+
+export function isProtectedFromOutOfStock(world: object, id: string): boolean {
+  return PROTECTED.get(world)?.has(id) ?? false;
+}
+
+/**
+ * p_oos (SPEC §6): each seen, in-stock, relevant pool item goes out of stock with
+ * probability p_oos, except the reference in discovery mode (so an item meeting every
+ * constraint stays), and never below min(k, relevant in-stock items) left. Records
+ * the change on the spec so the verifier can apply the visibility rule.
+ */
+export function recommendationOutOfStock(spec: RecommendationSpec, ctx: VerifyContext, rng: Rng): string[] {
+  const turn = ctx.turn;
+  const inStock = (e: PoolEntry) => (ctx.world.stockOverrides.get(e.id) ?? e.stock) > 0;
+  const relevant = spec.pool.filter((e) => e.rel > 0 && inStock(e));
+  let left = relevant.length;
+  const keep = Math.min(spec.k, relevant.length);
+  const ids: string[] = [];
+  const before: number[] = [];
+  for (const e of relevant) {
+    if (!ctx.seen.has(e.id)) continue;
+    const hit = rng.bernoulli(ctx.axes.p_oos);
+    if (!hit || left - 1 < keep || isProtectedFromOutOfStock(ctx.world, e.id) || (spec.mode === 'discovery' && e.id === spec.referenceId)) continue;
+    ids.push(e.id);
+    before.push(ctx.world.stockOverrides.get(e.id) ?? e.stock);
+    left--;
+  }
+  if (ids.length > 0) spec.oosChange = { turn, ids, before };
+  return ids;
+}

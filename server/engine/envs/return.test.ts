@@ -1,0 +1,246 @@
+import { describe, expect, it } from 'vitest';
+import type { Product } from '../catalog/types';
+import { axesFor, envKnobs } from '../difficulty';
+import { Episode } from '../episode';
+import { Rng } from '../random';
+import { testCatalog } from '../test/catalog-fixture';
+import { getTool } from '../tools';
+import { ToolError } from '../tools/registry';
+import type { Action } from '../types';
+import { makeLine, orderTotal, setOrderStatus, type Order } from '../world/orders';
+import { checkEligibility } from '../world/returns';
+import { createWorld, type WorldState } from '../world/state';
+import { idealList } from './recommend';
+import { returnEnv, type ReturnGoal } from './return';
+
+const catalog = testCatalog();
+const TODAY = '2026-06-30';
+
+const firstIn = (dept: string): Product => {
+  for (let i = 0; i < catalog.size; i++) if (catalog.at(i).department === dept && catalog.at(i).stockQty > 5) return catalog.at(i);
+  throw new Error(dept);
+};
+const electronics = firstIn('electronics');
+const clothing = firstIn('clothing');
+
+/** One order delivered `days` ago: L1 electronics (15-day window, the target), L2 clothing (30 days). */
+function scenario(days: number) {
+  const world = createWorld(TODAY);
+  const lines = [makeLine('ORD-30000', 1, electronics, 1), makeLine('ORD-30000', 2, clothing, 1)];
+  const order: Order = {
+    order_id: 'ORD-30000', status: 'CONFIRMED', placed_date: TODAY, shipped_date: null, delivered_date: null, cancelled_date: null, eta: null,
+    carrier: null, tracking_number: null, shipping_address_id: 'addr_1', payment_method_id: 'pm_1', lines, total: orderTotal(lines),
+  };
+  setOrderStatus(order, 'DELIVERED', TODAY, new Rng(2), days);
+  world.orders.push(order);
+  const e = checkEligibility(world, order, lines[0]);
+  const goal: ReturnGoal = {
+    orderId: 'ORD-30000', lineId: 'ORD-30000-L1', productId: electronics.id, title: electronics.title, itemPhrase: 'gadget', case: 'eligible',
+    eligible: e.eligible, windowDays: e.window_days, daysSinceDelivery: days, deliveredDate: e.delivered_date!, eligibilityReason: e.reason,
+    reasonCode: 'defective', replacement: null, replacementNoun: null, stockBeforeOos: null,
+  };
+  return { world, goal };
+}
+
+/** return.initiate as the agent would call it; false when the tool refuses. */
+function initiate(world: WorldState, lineId: string, turn = 1): boolean {
+  const tool = getTool('return.initiate')!;
+  try {
+    tool.run(tool.args.parse({ order_id: 'ORD-30000', line_id: lineId, reason_code: 'defective', method: 'mail' }), { catalog, world, axes: axesFor(4), turn, rng: new Rng(1) });
+    return true;
+  } catch (e) {
+    if (e instanceof ToolError) return false;
+    throw e;
+  }
+}
+
+function verify(world: WorldState, goal: ReturnGoal, answer: Record<string, unknown>) {
+  const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen: new Map<string, number>(), turn: 3 };
+  return returnEnv.verify(goal, { env: 'RETURN', done: true, selected_order_id: 'ORD-30000', selected_line_id: 'ORD-30000-L1', ...answer }, ctx);
+}
+
+describe('RETURN verifier: r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep', () => {
+  it('right line selected and returned, no replacement wanted → 1, pass', () => {
+    const { world, goal } = scenario(3);
+    expect(initiate(world, 'ORD-30000-L1')).toBe(true);
+    expect(verify(world, goal, {})).toMatchObject({ rTask: 1, isCorrect: true, metrics: { rSel: 1, rRet: 1, rRep: 1 } });
+  });
+
+  it('an exchange of the target line counts as r_ret = +1', () => {
+    const { world, goal } = scenario(3);
+    world.exchanges.push({ exchange_id: 'EXC-0001', order_id: 'ORD-30000', line_id: 'ORD-30000-L1', product_id: electronics.id, new_product_id: electronics.id, new_variant_id: null, qty: 1, price_difference: 0, status: 'INITIATED', created_date: TODAY, turn: 2 });
+    expect(verify(world, goal, {}).metrics.rRet).toBe(1);
+  });
+
+  it('wrong line selected: r_sel = −1 → 0.10, fail', () => {
+    const { world, goal } = scenario(3);
+    initiate(world, 'ORD-30000-L1');
+    const r = verify(world, goal, { selected_line_id: 'ORD-30000-L2' });
+    expect(r.rTask).toBeCloseTo(0.1, 12);
+    expect(r.isCorrect).toBe(false);
+  });
+
+  it('FIX: only another line initiated → r_ret = −1 → 0.10; target plus another line → also −1', () => {
+    const { world, goal } = scenario(3);
+    initiate(world, 'ORD-30000-L2', 2);
+    const r = verify(world, goal, {});
+    expect(r.metrics.rRet).toBe(-1);
+    expect(r.rTask).toBeCloseTo(0.1, 12);
+    expect(r.evidence.find((e) => /not the target line/.test(e.text))!.turns).toEqual([2]);
+    initiate(world, 'ORD-30000-L1', 3);
+    expect(verify(world, goal, {}).metrics.rRet).toBe(-1);
+  });
+
+  it('eligible item but nothing initiated, or the answer wrongly calls it ineligible → r_ret = −1', () => {
+    const { world, goal } = scenario(3);
+    expect(verify(world, goal, {}).metrics.rRet).toBe(-1);
+    initiate(world, 'ORD-30000-L1');
+    expect(verify(world, goal, { return_ineligible: true }).metrics.rRet).toBe(-1);
+  });
+
+  describe('at the window boundary (electronics, 15 days from delivery)', () => {
+    for (const [days, eligible] of [[14, true], [15, true], [16, false]] as const) {
+      it(`delivered ${days} days ago (window ${days - 15 >= 0 ? '+' : ''}${days - 15}) → ${eligible ? 'eligible: returning passes' : 'ineligible: explaining passes'}`, () => {
+        const { world, goal } = scenario(days);
+        expect(goal.eligible).toBe(eligible);
+        expect(initiate(world, 'ORD-30000-L1')).toBe(eligible); // the tool refuses an ineligible line
+        const r = verify(world, goal, eligible ? {} : { return_ineligible: true });
+        expect(r).toMatchObject({ rTask: 1, isCorrect: true });
+        if (!eligible) expect(verify(world, goal, {}).metrics.rRet).toBe(-1); // silent: not explained
+      });
+    }
+  });
+
+  it('ineligible item: returning another line instead → r_ret = −1 even with the flag', () => {
+    const { world, goal } = scenario(16);
+    expect(initiate(world, 'ORD-30000-L2')).toBe(true); // clothing still in its 30-day window
+    expect(verify(world, goal, { return_ineligible: true }).metrics.rRet).toBe(-1);
+  });
+});
+
+function returnEpisode(pred: (g: ReturnGoal) => boolean, d = 4, overrides = {}): Episode {
+  for (let seed = 0; seed < 500; seed++) {
+    const e = new Episode({ envId: 'RETURN', d, seed, axisOverrides: { p_noise: 0, ...overrides } }, catalog);
+    e.reset();
+    if (pred(e.hiddenGoal().data as ReturnGoal)) return e;
+  }
+  throw new Error('no such episode');
+}
+
+/** A generated RETURN task in a world the test owns (generator called directly). */
+function generated(pred: (g: ReturnGoal) => boolean, d = 4) {
+  for (let seed = 0; seed < 500; seed++) {
+    const world = createWorld(TODAY);
+    const ctx = { catalog, axes: axesFor(d), d, knobs: envKnobs(d), world };
+    const task = returnEnv.generate(ctx, new Rng(seed));
+    if (pred(task.goal)) return { world, goal: task.goal, ctx };
+  }
+  throw new Error('no such task');
+}
+
+describe('RETURN replacement (r_rep: the shared PD verifier)', () => {
+  it('the ideal list passes; no replacement → r_rep = −1 → 0.80, fail; an exchange stands in for missing ids', () => {
+    const { world, goal, ctx: base } = generated((g) => g.replacement !== null && g.eligible);
+    world.returns.push({ return_id: 'RET-0001', order_id: goal.orderId, line_id: goal.lineId, product_id: goal.productId, qty: 1, reason_code: 'defective', method: 'mail', fee: 5.99, refund_amount: 1, status: 'INITIATED', created_date: world.today, turn: 1 });
+    const best = idealList(goal.replacement!, { world }).map((x) => x.id);
+    const ctx = { ...base, seen: new Map(best.map((id) => [id, 1])), turn: 2 };
+    const answer = { env: 'RETURN', done: true, selected_order_id: goal.orderId, selected_line_id: goal.lineId };
+    const good = returnEnv.verify(goal, { ...answer, replacement_product_ids: best }, ctx);
+    expect(good.isCorrect).toBe(true);
+    expect(good.metrics.rRep).toBeGreaterThanOrEqual(0.95);
+    const none = returnEnv.verify(goal, answer, ctx);
+    expect(none.metrics.rRep).toBe(-1);
+    expect(none.rTask).toBeCloseTo(0.8, 12);
+    expect(none.isCorrect).toBe(false);
+    world.returns = [];
+    world.exchanges.push({ exchange_id: 'EXC-0001', order_id: goal.orderId, line_id: goal.lineId, product_id: goal.productId, new_product_id: best[0], new_variant_id: null, qty: 1, price_difference: 0, status: 'INITIATED', created_date: world.today, turn: 1 });
+    const viaExchange = returnEnv.verify(goal, answer, ctx);
+    expect(viaExchange.metrics.rRet).toBe(1);
+    expect(viaExchange.evidence.some((x) => x.text.startsWith(`replacement: #1 ${best[0]}`))).toBe(true);
+    expect(returnEnv.recommendedIds({ ...answer, replacement_product_ids: best }, ctx, goal)).toEqual(best);
+  });
+
+  it('a seen candidate that goes out of stock in the answer turn (any sub-task may cause it) is not held against that answer', () => {
+    const { world, goal, ctx: base } = generated((g) => g.replacement !== null && g.eligible, 8);
+    world.returns.push({ return_id: 'RET-0001', order_id: goal.orderId, line_id: goal.lineId, product_id: goal.productId, qty: 1, reason_code: 'defective', method: 'mail', fee: 5.99, refund_amount: 1, status: 'INITIATED', created_date: world.today, turn: 1 });
+    const best = idealList(goal.replacement!, { world }).map((x) => x.id);
+    const seen = new Map(best.map((id) => [id, 2]));
+    const task = { goal, opening: '', slots: [] };
+    returnEnv.outOfStock!(task, { ...base, axes: { ...base.axes, p_oos: 0 }, seen, turn: 2 }, new Rng(1));
+    world.stockOverrides.set(best[0], 0); // e.g. another JOURNEY sub-task's p_oos, same turn
+    const answer = { env: 'RETURN', done: true, selected_order_id: goal.orderId, selected_line_id: goal.lineId, replacement_product_ids: best };
+    expect(returnEnv.verify(goal, answer, { ...base, seen, turn: 2 }).isCorrect).toBe(true);
+    expect(returnEnv.verify(goal, answer, { ...base, seen, turn: 3 }).metrics.rRep).toBeLessThan(0.95);
+  });
+});
+
+describe('RETURN generator', () => {
+  it('H_orders orders; the target is a DELIVERED line whose eligibility matches its case; the opening names the product, not the order', () => {
+    let replacements = 0;
+    let n = 0;
+    for (let d = 0; d <= 12; d++)
+      for (let seed = 0; seed < 20; seed++) {
+        const e = new Episode({ envId: 'RETURN', d, seed }, catalog);
+        const opening = e.reset().observation.customerMessage!;
+        const goal = e.hiddenGoal().data as ReturnGoal;
+        const w = e.world();
+        expect(w.orders).toHaveLength(e.axes.H_orders);
+        const order = w.orders.find((o) => o.order_id === goal.orderId)!;
+        expect(order.status).toBe('DELIVERED');
+        const line = order.lines.find((l) => l.line_id === goal.lineId)!;
+        expect(line.product_id).toBe(goal.productId);
+        const shift = { eligible: null, edge_minus_1: -1, edge_0: 0, edge_plus_1: 1, past_window: null, not_returnable: null }[goal.case];
+        if (shift !== null) expect(goal.daysSinceDelivery).toBe(goal.windowDays + shift);
+        if (goal.case === 'not_returnable') expect(goal.windowDays).toBe(0);
+        expect(goal.eligible).toBe(['eligible', 'edge_minus_1', 'edge_0'].includes(goal.case));
+        expect(opening).not.toContain(goal.orderId);
+        n++;
+        if (goal.replacement) replacements++;
+      }
+    expect(Math.abs(replacements / n - 0.5)).toBeLessThan(0.1);
+  });
+
+  it('edge cases appear at about p_edge = 0.7·σ((d−4)/1.5)', () => {
+    for (const d of [2, 12]) {
+      let edges = 0;
+      const n = 200;
+      for (let seed = 0; seed < n; seed++) {
+        const e = new Episode({ envId: 'RETURN', d, seed }, catalog);
+        e.reset();
+        if ((e.hiddenGoal().data as ReturnGoal).case.startsWith('edge')) edges++;
+      }
+      expect(Math.abs(edges / n - envKnobs(d).pEdge)).toBeLessThan(0.08);
+    }
+  });
+});
+
+describe('RETURN customer', () => {
+  const act = (over: Partial<Action>): Action => ({ assistant_message: 'Done.', tool_calls: [], answer: null, ...over });
+
+  it('corrects a return started on the wrong line', () => {
+    const e = returnEpisode((g) => g.eligible, 8, { H_orders: 4 });
+    const goal = e.hiddenGoal().data as ReturnGoal;
+    const w = e.world();
+    const fresh = createWorld(w.today); // nothing initiated yet: eligibility depends on today only
+    const other = w.orders.flatMap((o) => o.lines.map((l) => ({ o, l }))).find(({ o, l }) => l.line_id !== goal.lineId && checkEligibility(fresh, o, l).eligible);
+    if (!other) throw new Error('no other eligible line');
+    const r = e.step(act({ tool_calls: [{ name: 'return.initiate', args: { order_id: other.o.order_id, line_id: other.l.line_id, reason_code: 'defective', method: 'mail' } }] }));
+    const reply = r.events.find((x) => x.kind === 'customer_message') as { act: string; text: string };
+    expect(reply.act).toBe('correct');
+    expect(reply.text).toContain(`not the ${other.l.title}`);
+  });
+
+  it('accepts an explanation that an ineligible item cannot be returned', () => {
+    const e = returnEpisode((g) => !g.eligible, 12);
+    const r = e.step(act({ assistant_message: "I'm sorry, that item is not eligible for return." }));
+    expect((r.events.find((x) => x.kind === 'customer_message') as { act: string }).act).toBe('confirm');
+  });
+
+  it('pushes back when an eligible item is called ineligible', () => {
+    const e = returnEpisode((g) => g.eligible && g.replacement === null, 4);
+    const r = e.step(act({ assistant_message: "Sorry, the return window has passed." }));
+    const reply = r.events.find((x) => x.kind === 'customer_message') as { act: string; text: string };
+    expect(reply.act).toBe('correct');
+    expect(reply.text).toMatch(/still within the return window/);
+  });
+});

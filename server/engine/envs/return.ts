@@ -1,0 +1,406 @@
+// RETURN: the customer wants to return a delivered item, named by product, not
+// by order id (SPEC §7), and half the time wants a replacement.
+//   r_sel = ±1: selected_order_id and selected_line_id are the target's.
+//   r_ret (FIX): eligible target → +1 only if a return or exchange was initiated
+//          for the target line and for no other line, and the answer does not
+//          claim it is ineligible; else −1. Ineligible target (past the window, or
+//          groceries) → +1 only if nothing was initiated and return_ineligible: true.
+//   r_rep = the shared PD verifier (recommend.ts) of the replacement ids against
+//          the replacement constraints when a replacement is wanted, else 1.
+//   r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep; pass = r_sel = 1, r_ret = 1, r_rep passes.
+// With p_edge the delivery lies at the window boundary (window −1, 0, +1 days);
+// the window counts from delivery and day = window is the last eligible day
+// (world/returns.ts).
+
+import { z } from 'zod';
+import { makeSlot, type Slot } from '../customer/slots';
+import type { Rng } from '../random';
+import type { EvidenceItem, TaskResult } from '../types';
+import { brandAndNoun, timeAgoPhrase } from '../world/order-phrases';
+import {
+  allOrders,
+  daysSincePlaced,
+  findOrder,
+  generateOrderHistory,
+  HISTORY_DAYS,
+  replaceLineProduct,
+  sampleFromCategories,
+  sampleProduct,
+  setOrderStatus,
+  usedDescribeKeys,
+  type Order,
+} from '../world/orders';
+import { checkEligibility, returnWindowDays, type ReturnReason } from '../world/returns';
+import { categoryNoun } from './cart';
+import { constraintSlots, statedPhrases, summarizeSpec } from './pd';
+import { buildRecommendationSpec, recommendationOutOfStock, scoreRecommendations, type RecommendationSpec } from './recommend';
+import { confirmOnce, firstGoodProduct, firstObjection, joinList, mentionedProducts, withArticle } from './recommend-customer';
+import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
+
+export type ReturnCase = 'eligible' | 'edge_minus_1' | 'edge_0' | 'edge_plus_1' | 'past_window' | 'not_returnable';
+
+export interface ReturnGoal {
+  orderId: string;
+  lineId: string;
+  productId: string;
+  title: string;
+  /** How the customer names the item ("Voltura wall charger"). */
+  itemPhrase: string;
+  case: ReturnCase;
+  eligible: boolean;
+  windowDays: number;
+  daysSinceDelivery: number;
+  deliveredDate: string;
+  eligibilityReason: string;
+  reasonCode: ReturnReason;
+  /** The replacement request, scored by the PD verifier; null when none is wanted. */
+  replacement: RecommendationSpec | null;
+  replacementNoun: string | null;
+  /** Stock of the seen replacement candidates just before the episode's p_oos change (see outOfStock). */
+  stockBeforeOos: { turn: number; ids: string[]; stock: number[] } | null;
+}
+
+/** Share of ineligible-by-design targets outside the edge cases, relative to p_edge. */
+const CLEAR_INELIGIBLE_SHARE = 0.25;
+const REPLACEMENT_CHANCE = 0.5;
+
+const OPENINGS = [
+  "Hi, I'd like to return the {item} I bought{when}.{reason}",
+  'I need to send back the {item} I ordered{when}.{reason}',
+  'Hello! Can you help me return the {item} I got{when}?{reason}',
+  'I want to return something: the {item} I bought{when}.{reason}',
+  "The {item} I ordered{when} isn't working out for me.{reason} Can I return it?",
+];
+const REPLACEMENT_ASK = " I'd also like a replacement: {a_noun} {constraints}. What would you suggest?";
+
+const REASON_TEXT: Record<ReturnReason, string> = {
+  defective: 'It stopped working after a few days',
+  wrong_item: "It isn't the item I ordered",
+  not_as_described: "It doesn't match the description",
+  changed_mind: 'I changed my mind about it',
+  too_large: "It's too big for me",
+  too_small: "It's too small for me",
+  arrived_late: 'It arrived too late to be useful',
+  better_price_found: 'I found it cheaper elsewhere',
+};
+const SIZE_REASONS: ReturnReason[] = ['too_large', 'too_small', 'changed_mind', 'not_as_described', 'defective'];
+const OTHER_REASONS: ReturnReason[] = ['defective', 'wrong_item', 'not_as_described', 'changed_mind', 'arrived_late', 'better_price_found'];
+
+const INELIGIBLE_WORDS =
+  /not eligible|ineligible|can(?:no|')t be returned|cannot be returned|not returnable|non-returnable|past the (?:return )?window|window (?:has )?(?:closed|ended|passed|expired)/i;
+
+// ---------- generator ----------
+
+function pickCase(ctx: EnvContext, rng: Rng): ReturnCase {
+  const pEdge = ctx.knobs.pEdge;
+  if (rng.bernoulli(pEdge)) return rng.pick(['edge_minus_1', 'edge_0', 'edge_plus_1'] as const);
+  if (rng.bernoulli(CLEAR_INELIGIBLE_SHARE * pEdge)) return rng.bernoulli(0.5) ? 'not_returnable' : 'past_window';
+  return 'eligible';
+}
+
+function deliveredDaysAgo(kase: ReturnCase, window: number, rng: Rng): number {
+  switch (kase) {
+    case 'eligible': return rng.int(0, window - 2);
+    case 'edge_minus_1': return window - 1;
+    case 'edge_0': return window;
+    case 'edge_plus_1': return window + 1;
+    case 'past_window': return rng.int(window + 5, Math.min(window + 30, HISTORY_DAYS - 2));
+    case 'not_returnable': return rng.int(0, 40);
+  }
+}
+
+/** Make the target line's product fit the case: a grocery item for not_returnable, a returnable one otherwise. */
+function shapeTargetProduct(ctx: EnvContext, rng: Rng, order: Order, lineIndex: number, kase: ReturnCase): ReturnCase {
+  const { catalog, world } = ctx;
+  const line = order.lines[lineIndex];
+  const used = usedDescribeKeys(world, catalog);
+  if (kase === 'not_returnable') {
+    if (returnWindowDays(line.category) === 0) return kase;
+    const groceries = catalog.categories().filter((c) => returnWindowDays(c) === 0);
+    const p = sampleFromCategories(catalog, rng, groceries, used);
+    if (p) {
+      replaceLineProduct(order, line, p);
+      return kase;
+    }
+    kase = 'past_window'; // a catalog without groceries: ineligible by date instead
+  }
+  if (returnWindowDays(line.category) === 0) {
+    const p = sampleProduct(catalog, rng, used, (x) => returnWindowDays(x.category) > 0);
+    if (!p) throw new Error(`RETURN: catalog ${catalog.id} has no returnable product`);
+    replaceLineProduct(order, line, p);
+  }
+  return kase;
+}
+
+/** A buyable product of the same kind, other than the returned one, to model the replacement request on. */
+function replacementReference(ctx: EnvContext, rng: Rng, category: string, excludeId: string, qty: number) {
+  for (const ix of rng.sample(ctx.catalog.indicesInCategory(category), 60)) {
+    const p = ctx.catalog.at(ix);
+    if (p.id !== excludeId && p.stockQty >= Math.max(5, qty + 2)) return p;
+  }
+  return null;
+}
+
+function generate(ctx: EnvContext, rng: Rng): EnvTask<ReturnGoal> {
+  const { world, catalog } = ctx;
+  // Alone: the target is one of the H_orders orders. In a JOURNEY whose world already has a history: one more order.
+  const fresh = world.orders.length === 0;
+  const created = generateOrderHistory({ catalog, world, rng, count: fresh ? ctx.axes.H_orders : 1 });
+  const order = fresh ? rng.pick(world.orders) : created[0];
+  const lineIndex = rng.int(0, order.lines.length - 1);
+  const kase = shapeTargetProduct(ctx, rng, order, lineIndex, pickCase(ctx, rng));
+  const line = order.lines[lineIndex];
+  const window = returnWindowDays(line.category);
+  setOrderStatus(order, 'DELIVERED', world.today, rng, deliveredDaysAgo(kase, window, rng));
+  world.orders.sort((a, b) => b.placed_date.localeCompare(a.placed_date) || a.order_id.localeCompare(b.order_id));
+  const eligibility = checkEligibility(world, order, line);
+  if (eligibility.eligible !== (kase === 'eligible' || kase === 'edge_minus_1' || kase === 'edge_0'))
+    throw new Error(`RETURN: case ${kase} but eligibility says ${eligibility.reason}`);
+
+  const product = catalog.get(line.product_id)!;
+  const itemPhrase = brandAndNoun(product);
+  const reasonCode = rng.pick(product.department === 'clothing' ? SIZE_REASONS : OTHER_REASONS);
+  const slots: Slot[] = [
+    makeSlot(
+      { id: 'when', label: 'when it was bought', keywords: ['when', 'date', 'bought', 'ordered', 'purchase', 'purchased', 'week', 'day'], critical: false, revealText: `I bought it ${timeAgoPhrase(daysSincePlaced(order, world.today))}` },
+      ctx.axes.p_missing,
+      rng,
+    ),
+    makeSlot(
+      { id: 'reason', label: `reason: ${reasonCode}`, keywords: ['why', 'reason', 'wrong', 'problem', 'issue'], critical: false, revealText: REASON_TEXT[reasonCode].replace(/^It/, 'it') },
+      ctx.axes.p_missing,
+      rng,
+    ),
+  ];
+  const [whenSlot, reasonSlot] = slots;
+  let opening = rng
+    .pick(OPENINGS)
+    .replace('{item}', itemPhrase)
+    .replace('{when}', whenSlot.omitted ? '' : ` ${timeAgoPhrase(daysSincePlaced(order, world.today))}`)
+    .replace('{reason}', reasonSlot.omitted ? '' : ` ${REASON_TEXT[reasonCode]}.`);
+
+  let replacement: RecommendationSpec | null = null;
+  let replacementNoun: string | null = null;
+  const reference = rng.bernoulli(REPLACEMENT_CHANCE) ? replacementReference(ctx, rng, product.category, product.id, line.qty) : null;
+  if (reference) {
+    replacement = buildRecommendationSpec(ctx, rng.fork('replacement'), {
+      reference,
+      mode: 'discovery',
+      n: ctx.axes.m,
+      k: ctx.axes.k_rec,
+      required: ['price'],
+      excludeIds: [product.id],
+    });
+    replacementNoun = categoryNoun(product.category);
+    const constraintSlotList = constraintSlots(replacement.constraints, (c) => c.attr === 'price', ctx.axes.p_missing, rng);
+    slots.push(...constraintSlotList);
+    opening += REPLACEMENT_ASK.replace('{a_noun}', withArticle(replacementNoun)).replace('{constraints}', joinList(statedPhrases(replacement.constraints, constraintSlotList)));
+  }
+  return {
+    goal: {
+      orderId: order.order_id,
+      lineId: line.line_id,
+      productId: product.id,
+      title: product.title,
+      itemPhrase,
+      case: kase,
+      eligible: eligibility.eligible,
+      windowDays: window,
+      daysSinceDelivery: eligibility.days_since_delivery!,
+      deliveredDate: eligibility.delivered_date!,
+      eligibilityReason: eligibility.reason,
+      reasonCode,
+      replacement,
+      replacementNoun,
+      stockBeforeOos: null,
+    },
+    opening,
+    slots,
+  };
+}
+
+// ---------- verifier ----------
+
+export const returnAnswerSchema = z.strictObject({
+  selected_order_id: z.string().min(1).describe('the order holding the item the customer wants to return'),
+  selected_line_id: z.string().min(1).describe('the order line of that item'),
+  replacement_product_ids: z
+    .array(z.string().min(1))
+    .max(50)
+    .optional()
+    .describe('replacement suggestions, best first, when the customer asked for one'),
+  return_ineligible: z.boolean().optional().describe('true when the item cannot be returned (and so no return was started)'),
+});
+
+const replacementIdsOf = (answer: Answer | null): string[] =>
+  [...new Set(((answer?.replacement_product_ids as string[] | undefined) ?? []).filter((x) => typeof x === 'string'))];
+
+/** The replacement the answer names; without replacement_product_ids, the product an exchange of the target line swapped in. */
+function replacementIds(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): string[] {
+  const named = replacementIdsOf(answer);
+  if (named.length > 0) return named;
+  return ctx.world.exchanges.filter((x) => x.order_id === goal.orderId && x.line_id === goal.lineId).map((x) => x.new_product_id);
+}
+
+/**
+ * p_oos on the replacement candidates, as in PD. The stock of every seen candidate
+ * is recorded first: in a JOURNEY other sub-tasks' changes can hit the same
+ * products, and an answer given in the turn of the change is judged on the stock
+ * the agent could see (SPEC §6: never penalised for a change it could not have seen).
+ */
+function outOfStock(task: EnvTask<ReturnGoal>, ctx: VerifyContext, rng: Rng): string[] {
+  const spec = task.goal.replacement;
+  if (!spec) return [];
+  const seen = spec.pool.filter((e) => ctx.seen.has(e.id));
+  task.goal.stockBeforeOos = { turn: ctx.turn, ids: seen.map((e) => e.id), stock: seen.map((e) => ctx.world.stockOverrides.get(e.id) ?? e.stock) };
+  return recommendationOutOfStock(spec, ctx, rng);
+}
+
+/** The replacement spec with the episode's stock change (whoever made it) recorded, for the shared verifier's visibility rule. */
+function replacementSpec(goal: ReturnGoal, ctx: VerifyContext): RecommendationSpec {
+  const spec = goal.replacement!;
+  const snap = goal.stockBeforeOos;
+  if (!snap) return spec;
+  const ids: string[] = [];
+  const before: number[] = [];
+  snap.ids.forEach((id, i) => {
+    const now = ctx.world.stockOverrides.get(id) ?? ctx.catalog.get(id)?.stockQty ?? 0;
+    if (now !== snap.stock[i]) {
+      ids.push(id);
+      before.push(snap.stock[i]);
+    }
+  });
+  return ids.length === 0 ? spec : { ...spec, oosChange: { turn: snap.turn, ids, before } };
+}
+
+function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): TaskResult {
+  const evidence: EvidenceItem[] = [];
+  const selOrder = answer?.selected_order_id ?? null;
+  const selLine = answer?.selected_line_id ?? null;
+  const rSel = selOrder === goal.orderId && selLine === goal.lineId ? 1 : -1;
+  evidence.push({ text: `selected ${selOrder ?? '(none)'} / ${selLine ?? '(none)'}; the item is ${goal.orderId} / ${goal.lineId} → r_sel = ${rSel}`, turns: [ctx.turn], ok: rSel === 1 });
+
+  const records = [
+    ...ctx.world.returns.map((r) => ({ kind: 'return', order_id: r.order_id, line_id: r.line_id, turn: r.turn })),
+    ...ctx.world.exchanges.map((r) => ({ kind: 'exchange', order_id: r.order_id, line_id: r.line_id, turn: r.turn })),
+  ];
+  const isTarget = (r: { order_id: string; line_id: string }) => r.order_id === goal.orderId && r.line_id === goal.lineId;
+  const others = records.filter((r) => !isTarget(r));
+  const claimsIneligible = answer?.return_ineligible === true;
+  for (const r of records)
+    evidence.push({ text: `${r.kind} initiated for ${r.order_id} / ${r.line_id}${isTarget(r) ? ' (the target line)' : ' (not the target line)'}`, turns: [r.turn], ok: isTarget(r) && goal.eligible });
+  let rRet: number;
+  if (goal.eligible) {
+    rRet = records.some(isTarget) && others.length === 0 && !claimsIneligible ? 1 : -1;
+    evidence.push({
+      text: `the item is eligible (${goal.eligibilityReason}); ${records.some(isTarget) ? 'a return/exchange was initiated for it' : 'nothing was initiated for it'}${others.length ? `, ${others.length} other line(s) initiated` : ''}${claimsIneligible ? ', but the answer calls it ineligible' : ''} → r_ret = ${rRet}`,
+      turns: records.map((r) => r.turn),
+      ok: rRet === 1,
+    });
+  } else {
+    rRet = records.length === 0 && claimsIneligible ? 1 : -1;
+    evidence.push({
+      text: `the item is NOT eligible (${goal.eligibilityReason}); ${records.length ? `${records.length} return/exchange(s) initiated` : 'nothing initiated'}; answer ${claimsIneligible ? 'says' : 'does not say'} return_ineligible → r_ret = ${rRet}`,
+      turns: [ctx.turn],
+      ok: rRet === 1,
+    });
+  }
+
+  let rRep = 1;
+  let repPass = true;
+  if (goal.replacement) {
+    const rep = scoreRecommendations(replacementSpec(goal, ctx), replacementIds(goal, answer, ctx), ctx);
+    rRep = rep.rTask;
+    repPass = rep.isCorrect;
+    for (const e of rep.evidence) evidence.push({ ...e, text: `replacement: ${e.text}` });
+  } else evidence.push({ text: 'no replacement wanted → r_rep = 1', turns: [], ok: true });
+
+  const rTask = 0.45 * rSel + 0.45 * rRet + 0.1 * rRep;
+  evidence.push({ text: `r_task = 0.45·${rSel} + 0.45·${rRet} + 0.10·${rRep.toFixed(3)} = ${rTask.toFixed(3)}`, turns: [], ok: rTask >= 0.95 });
+  return { rTask, isCorrect: rSel === 1 && rRet === 1 && repPass, metrics: { rSel, rRet, rRep }, evidence };
+}
+
+// ---------- customer reactions ----------
+
+function initiations(info: TurnInfo): Array<{ order_id: string; line_id: string }> {
+  return info.toolResults
+    .filter((r) => r.error === null && (r.name === 'return.initiate' || r.name === 'return.exchange'))
+    .map((r) => r.result as { order_id: string; line_id: string });
+}
+
+const onTarget = (goal: ReturnGoal) => (r: { order_id: string; line_id: string }) => r.order_id === goal.orderId && r.line_id === goal.lineId;
+
+/** Products the agent names as possible replacements (same kind, not something the customer already ordered). */
+function namedReplacements(task: EnvTask<ReturnGoal>, info: TurnInfo, ctx: EnvContext) {
+  const spec = task.goal.replacement;
+  if (!spec) return [];
+  const ordered = new Set(allOrders(ctx.world).flatMap((o) => o.lines.map((l) => l.product_id)));
+  return mentionedProducts(task, info, ctx).filter((p) => p.category === spec.category && !ordered.has(p.id));
+}
+
+function confirm(task: EnvTask<ReturnGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  const { goal } = task;
+  const inits = initiations(info);
+  if (inits.length > 0 && inits.every(onTarget(goal)) && !goal.replacement)
+    return confirmOnce(task, { text: "Perfect, that's the one. Thanks!", act: 'confirm' });
+  if (!goal.eligible && inits.length === 0 && INELIGIBLE_WORDS.test(info.agentMessage))
+    return confirmOnce(task, { text: "Oh, that's a shame, but I understand.", act: 'confirm' });
+  if (goal.replacement) {
+    const named = namedReplacements(task, info, ctx);
+    const good = firstGoodProduct(named, goal.replacement.constraints, ctx);
+    if (good && !firstObjection(task as EnvTask<unknown>, named, goal.replacement.constraints, ctx))
+      return confirmOnce(task, { text: `Yes, the ${good.title} would work as a replacement.`, act: 'confirm' });
+  }
+  return null;
+}
+
+function react(task: EnvTask<ReturnGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  const { goal } = task;
+  const inits = initiations(info);
+  const wrong = inits.find((r) => !onTarget(goal)(r));
+  if (wrong) {
+    const title = findOrder(ctx.world, wrong.order_id)?.lines.find((l) => l.line_id === wrong.line_id)?.title ?? wrong.line_id;
+    return { text: `Wait, that's the wrong item! I wanted to return the ${goal.itemPhrase}, not the ${title}.`, act: 'correct' };
+  }
+  if (goal.eligible && INELIGIBLE_WORDS.test(info.agentMessage))
+    return { text: `Are you sure? It was delivered on ${goal.deliveredDate}, so I think I'm still within the return window.`, act: 'correct' };
+  if (goal.replacement) {
+    const objection = firstObjection(task as EnvTask<unknown>, namedReplacements(task, info, ctx), goal.replacement.constraints, ctx);
+    if (objection) return objection;
+    if (inits.some(onTarget(goal))) return { text: `Thanks! Can you also suggest a replacement ${goal.replacementNoun}?`, act: 'continue' };
+  }
+  return null;
+}
+
+export const returnEnv: EnvDefinition<ReturnGoal> = {
+  id: 'RETURN',
+  name: 'Return and replacement',
+  description:
+    'Find the order line of the item the customer describes, start its return or exchange if it is eligible (else say why not), and suggest a replacement when asked.',
+  tools: [
+    'order.list',
+    'order.get_status',
+    'return.check_eligibility',
+    'return.initiate',
+    'return.exchange',
+    'catalog.search',
+    'catalog.rerank',
+    'catalog.get_product',
+    'catalog.get_variants',
+    'policy.search',
+    'datetime.now',
+  ],
+  answerSchema: returnAnswerSchema,
+  generate,
+  confirm,
+  react,
+  outOfStock,
+  nudges: ['Were you able to find that order?', 'Can you start the return?', 'Any luck with my return?'],
+  verify,
+  recommendedIds: (answer) => replacementIdsOf(answer),
+  summarize: (goal, ctx) => [
+    `return ${goal.title} (${goal.productId}) — order ${goal.orderId}, line ${goal.lineId}; reason ${goal.reasonCode}`,
+    `case ${goal.case}: ${goal.windowDays}-day window, delivered ${goal.daysSinceDelivery} day(s) ago on ${goal.deliveredDate} → ${goal.eligible ? 'eligible' : 'NOT eligible'} (${goal.eligibilityReason})`,
+    ...(goal.replacement ? [`replacement wanted: a ${goal.replacementNoun}`, ...summarizeSpec(goal.replacement, ctx)] : ['no replacement wanted']),
+  ],
+};

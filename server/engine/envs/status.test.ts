@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { axesFor, envKnobs } from '../difficulty';
+import { Episode } from '../episode';
+import { Rng } from '../random';
+import { testCatalog } from '../test/catalog-fixture';
+import type { Action } from '../types';
+import { generateOrderHistory } from '../world/orders';
+import { createWorld } from '../world/state';
+import { statusEnv, type StatusGoal } from './status';
+
+const catalog = testCatalog();
+const act = (over: Partial<Action> = {}): Action => ({ assistant_message: 'Let me check.', tool_calls: [], answer: null, ...over });
+
+function verifyWith(answer: Record<string, unknown>) {
+  const world = createWorld('2026-05-01');
+  generateOrderHistory({ catalog, world, rng: new Rng(9), count: 3 });
+  const [target, other] = world.orders;
+  target.status = 'IN_TRANSIT';
+  other.status = 'DELIVERED';
+  const goal: StatusGoal = { orderId: target.order_id, status: 'IN_TRANSIT', indirect: true, productId: target.lines[0].product_id, itemPhrase: 'Acme kettle', placedDaysAgo: 4 };
+  const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen: new Map<string, number>(), turn: 2 };
+  return { r: statusEnv.verify(goal, { env: 'STATUS', done: true, ...answer }, ctx), target, other, world, goal, ctx };
+}
+
+describe('STATUS verifier: r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1', () => {
+  it('right order and status → 1, pass', () => {
+    const { target } = verifyWith({});
+    const { r } = verifyWith({ selected_order_id: target.order_id, order_status: 'IN_TRANSIT' });
+    expect(r.rTask).toBe(1);
+    expect(r.isCorrect).toBe(true);
+    expect(r.metrics).toEqual({ rOid: 1, rStat: 1 });
+  });
+
+  it('right order, wrong status → 0, fail', () => {
+    const { target } = verifyWith({});
+    const { r } = verifyWith({ selected_order_id: target.order_id, order_status: 'SHIPPED' });
+    expect(r.rTask).toBe(0);
+    expect(r.isCorrect).toBe(false);
+  });
+
+  it("wrong order with the target's status → 0; wrong order with its own status → −1", () => {
+    const { other } = verifyWith({});
+    expect(verifyWith({ selected_order_id: other.order_id, order_status: 'IN_TRANSIT' }).r.rTask).toBe(0);
+    const { r } = verifyWith({ selected_order_id: other.order_id, order_status: 'DELIVERED' });
+    expect(r.rTask).toBe(-1);
+    expect(r.evidence[1].text).toMatch(/answered status DELIVERED; the order is IN_TRANSIT → r_stat = 0/);
+  });
+
+  it("reads the order's live status", () => {
+    const { target, world, goal, ctx } = verifyWith({});
+    world.orders.find((o) => o.order_id === target.order_id)!.status = 'DELIVERED';
+    expect(statusEnv.verify(goal, { selected_order_id: target.order_id, order_status: 'DELIVERED' }, ctx).rTask).toBe(1);
+  });
+});
+
+describe('STATUS generator', () => {
+  it('H_orders sets the order count; the target is one of them; an indirect opening never names the order id', () => {
+    for (let d = 0; d <= 12; d++)
+      for (let seed = 0; seed < 15; seed++) {
+        const e = new Episode({ envId: 'STATUS', d, seed }, catalog);
+        const opening = e.reset().observation.customerMessage!;
+        const goal = e.hiddenGoal().data as StatusGoal;
+        const orders = e.world().orders;
+        expect(orders).toHaveLength(e.axes.H_orders);
+        const target = orders.find((o) => o.order_id === goal.orderId)!;
+        expect(target.status).toBe(goal.status);
+        expect(target.lines.some((l) => l.product_id === goal.productId)).toBe(true);
+        expect(opening.includes(goal.orderId)).toBe(!goal.indirect);
+      }
+    const e = new Episode({ envId: 'STATUS', d: 3, seed: 1, axisOverrides: { H_orders: 9 } }, catalog);
+    e.reset();
+    expect(e.world().orders).toHaveLength(9);
+  });
+
+  it('refers to the order indirectly at about the rate p_ref = σ((d−2)/1.5)', () => {
+    for (const d of [0, 2, 6]) {
+      let indirect = 0;
+      const n = 300;
+      for (let seed = 0; seed < n; seed++) {
+        const e = new Episode({ envId: 'STATUS', d, seed }, catalog);
+        e.reset();
+        if ((e.hiddenGoal().data as StatusGoal).indirect) indirect++;
+      }
+      expect(Math.abs(indirect / n - envKnobs(d).pRef)).toBeLessThan(0.07);
+    }
+  });
+});
+
+describe('STATUS episode', () => {
+  it('order.list results join the Seen set; looking up the wrong order draws a correction; a bad status is format_invalid', () => {
+    const e = new Episode({ envId: 'STATUS', d: 6, seed: 3, axisOverrides: { H_orders: 4, p_noise: 0 } }, catalog);
+    e.reset();
+    const goal = e.hiddenGoal().data as StatusGoal;
+    const wrong = e.world().orders.find((o) => o.order_id !== goal.orderId)!;
+    const r1 = e.step(act({ tool_calls: [{ name: 'order.list', args: { days: 90 } }, { name: 'order.get_status', args: { order_id: wrong.order_id } }] }));
+    expect(e.seenIds.has(goal.productId)).toBe(true);
+    const reply = r1.events.find((x) => x.kind === 'customer_message') as { act: string; text: string };
+    expect(reply.act).toBe('correct');
+    expect(reply.text).toMatch(/not the order I mean/);
+    const r2 = e.step(act({ answer: { env: 'STATUS', done: true, selected_order_id: goal.orderId, order_status: 'in transit' } }));
+    expect(r2.termination).toBe('format_invalid');
+  });
+
+  it('telling the customer the right status after looking it up is confirmed', () => {
+    const e = new Episode({ envId: 'STATUS', d: 6, seed: 3, axisOverrides: { p_noise: 0 } }, catalog);
+    e.reset();
+    const goal = e.hiddenGoal().data as StatusGoal;
+    const status = e.world().orders.find((o) => o.order_id === goal.orderId)!.status;
+    const words = { CONFIRMED: 'confirmed', SHIPPED: 'shipped', IN_TRANSIT: 'in transit', DELIVERED: 'delivered', CANCELLED: 'cancelled' }[status];
+    const r = e.step(act({ assistant_message: `Your order is ${words}.`, tool_calls: [{ name: 'order.get_status', args: { order_id: goal.orderId } }] }));
+    expect((r.events.find((x) => x.kind === 'customer_message') as { act: string }).act).toBe('confirm');
+  });
+});

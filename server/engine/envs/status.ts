@@ -1,0 +1,165 @@
+// STATUS: the customer asks where an order is (SPEC §7). With probability p_ref
+// they name it indirectly ("the Voltura wall charger I ordered last week"), so
+// the agent must find it with order.list. FIX: order_status is a real answer
+// field. r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1 with r_oid, r_stat ∈ {0, 1};
+// pass = both right. r_stat compares the answered status with the target
+// order's real status (independently of the selected order).
+
+import { z } from 'zod';
+import { makeSlot, type Slot } from '../customer/slots';
+import type { Rng } from '../random';
+import type { EvidenceItem, TaskResult } from '../types';
+import { brandAndNoun, categoryUniqueInHistory, productNoun, timeAgoPhrase } from '../world/order-phrases';
+import { daysSincePlaced, findOrder, generateOrderHistory, ORDER_STATUSES, type OrderStatus } from '../world/orders';
+import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
+
+export interface StatusGoal {
+  orderId: string;
+  /** Status when the episode began (the verifier reads the live one). */
+  status: OrderStatus;
+  indirect: boolean;
+  /** The line the customer names the order by. */
+  productId: string;
+  /** How the customer names the item ("Voltura wall charger" or just "wall charger"). */
+  itemPhrase: string;
+  placedDaysAgo: number;
+}
+
+const DIRECT_OPENINGS = [
+  "Hi, what's the status of order {order_id}{item}?",
+  'Can you tell me where my order {order_id} is{item}?',
+  "I'm checking on order {order_id}{item}. Has it shipped yet?",
+  'Hello! Any update on my order {order_id}{item}?',
+  "Where is my order {order_id}{item}? I'd like to know its status.",
+];
+
+const INDIRECT_OPENINGS = [
+  "Hi, where's the {item} I ordered{when}?",
+  'Can you check on the {item} I bought{when}?',
+  'I ordered the {item}{when}. Any news on it?',
+  'Has the {item} I ordered{when} shipped yet?',
+  'Hello, could you look up my order for the {item}{when}? I want to know its status.',
+  "What's happening with the {item} I ordered{when}?",
+];
+
+// Words an agent would use for each status, to recognise a spoken status.
+const STATUS_WORDS: Record<OrderStatus, RegExp> = {
+  CONFIRMED: /\bconfirmed\b|not (?:yet )?shipped|hasn'?t shipped|being prepared|processing/i,
+  SHIPPED: /\bshipped\b/i,
+  IN_TRANSIT: /in[ _-]transit|on (?:its|the) way/i,
+  DELIVERED: /\bdelivered\b/i,
+  CANCELLED: /\bcancell?ed\b/i,
+};
+
+// ---------- generator ----------
+
+function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal> {
+  const { world, catalog } = ctx;
+  if (world.orders.length === 0) generateOrderHistory({ catalog, world, rng, count: ctx.axes.H_orders });
+  const order = rng.pick(world.orders);
+  const line = rng.pick(order.lines);
+  const product = catalog.get(line.product_id)!;
+  const indirect = rng.bernoulli(ctx.knobs.pRef);
+  const placedDaysAgo = daysSincePlaced(order, world.today);
+  // The bare noun only when it is unambiguous in the history (harder to match than brand + noun).
+  const itemPhrase = indirect && categoryUniqueInHistory(world, catalog, product) && rng.bernoulli(0.5) ? productNoun(product) : brandAndNoun(product);
+  const when = timeAgoPhrase(placedDaysAgo);
+  const slots: Slot[] = [];
+  let opening: string;
+  if (indirect) {
+    const whenSlot = makeSlot(
+      { id: 'when', label: 'when the order was placed', keywords: ['when', 'date', 'day', 'week', 'ordered', 'order'], critical: false, revealText: `I ordered it ${when}` },
+      ctx.axes.p_missing,
+      rng,
+    );
+    slots.push(whenSlot);
+    opening = rng.pick(INDIRECT_OPENINGS).replace('{item}', itemPhrase).replace('{when}', whenSlot.omitted ? '' : ` ${when}`);
+  } else {
+    const itemSlot = makeSlot(
+      { id: 'item', label: 'what is in the order', keywords: ['item', 'product', 'what', 'contain', 'inside'], critical: false, revealText: `it's the ${itemPhrase}` },
+      ctx.axes.p_missing,
+      rng,
+    );
+    slots.push(itemSlot);
+    opening = rng.pick(DIRECT_OPENINGS).replace('{order_id}', order.order_id).replace('{item}', itemSlot.omitted ? '' : ` (the ${itemPhrase})`);
+  }
+  return {
+    goal: { orderId: order.order_id, status: order.status, indirect, productId: product.id, itemPhrase, placedDaysAgo },
+    opening,
+    slots,
+  };
+}
+
+// ---------- verifier ----------
+
+export const statusAnswerSchema = z.strictObject({
+  selected_order_id: z.string().min(1).describe('the order the customer asked about'),
+  order_status: z.enum(ORDER_STATUSES).describe('its current status, as order.get_status / order.list show it'),
+});
+
+function verify(goal: StatusGoal, answer: Answer | null, ctx: VerifyContext): TaskResult {
+  const actual = findOrder(ctx.world, goal.orderId)?.status ?? goal.status;
+  const selected = typeof answer?.selected_order_id === 'string' ? answer.selected_order_id : null;
+  const stated = typeof answer?.order_status === 'string' ? answer.order_status : null;
+  const rOid = selected === goal.orderId ? 1 : 0;
+  const rStat = stated === actual ? 1 : 0;
+  const rTask = 2 * (0.5 * rOid + 0.5 * rStat) - 1;
+  const seenAt = ctx.seen.get(goal.productId);
+  const evidence: EvidenceItem[] = [
+    {
+      text: `selected order ${selected ?? '(none)'}; the customer meant ${goal.orderId}${goal.indirect ? ` (named as "the ${goal.itemPhrase}")` : ''} → r_oid = ${rOid}`,
+      turns: [ctx.turn],
+      ok: rOid === 1,
+    },
+    { text: `answered status ${stated ?? '(none)'}; the order is ${actual} → r_stat = ${rStat}`, turns: [ctx.turn], ok: rStat === 1 },
+    {
+      text: seenAt === undefined ? `the order's items were never looked up` : `the order's item was first shown at turn ${seenAt}`,
+      turns: seenAt === undefined ? [] : [seenAt],
+      ok: seenAt !== undefined,
+    },
+    { text: `r_task = 2·(0.5·${rOid} + 0.5·${rStat}) − 1 = ${rTask}`, turns: [], ok: rTask === 1 },
+  ];
+  return { rTask, isCorrect: rOid === 1 && rStat === 1, metrics: { rOid, rStat }, evidence };
+}
+
+// ---------- customer reactions ----------
+
+/** Order ids whose status this turn's tools showed (order.get_status only: that is "looking it up"). */
+function statusLookups(info: TurnInfo): string[] {
+  return info.toolResults
+    .filter((r) => r.error === null && r.name === 'order.get_status')
+    .map((r) => (r.result as { order_id: string }).order_id);
+}
+
+/** confirm: the agent looked the right order up and tells the customer its status. */
+function confirm(task: EnvTask<StatusGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  const status = findOrder(ctx.world, task.goal.orderId)?.status ?? task.goal.status;
+  if (!statusLookups(info).includes(task.goal.orderId) || !STATUS_WORDS[status].test(info.agentMessage)) return null;
+  return { text: 'Great, that answers my question. Thanks!', act: 'confirm' };
+}
+
+/** correct: the agent looked up some other order. */
+function react(task: EnvTask<StatusGoal>, info: TurnInfo): CustomerReply | null {
+  const looked = statusLookups(info);
+  if (looked.length === 0 || looked.includes(task.goal.orderId)) return null;
+  const which = task.goal.indirect ? `the one with the ${task.goal.itemPhrase}` : `order ${task.goal.orderId}`;
+  return { text: `That's not the order I mean. I'm asking about ${which}.`, act: 'correct' };
+}
+
+export const statusEnv: EnvDefinition<StatusGoal> = {
+  id: 'STATUS',
+  name: 'Order status',
+  description: 'Find the order the customer means and tell them its status (selected_order_id, order_status).',
+  tools: ['order.list', 'order.get_status', 'datetime.now'],
+  answerSchema: statusAnswerSchema,
+  generate,
+  confirm,
+  react,
+  nudges: ['So where is my order?', 'Were you able to find it?', 'Any news on that order?'],
+  verify,
+  recommendedIds: () => [],
+  summarize: (goal) => [
+    `order ${goal.orderId}, status ${goal.status} at the start, placed ${goal.placedDaysAgo} day(s) ago`,
+    goal.indirect ? `named indirectly as "the ${goal.itemPhrase}" (${goal.productId})` : `named by its order id (contains the ${goal.itemPhrase})`,
+  ],
+};

@@ -1,0 +1,113 @@
+// SUB, substitution (SPEC §7): the product the customer wanted is out of stock;
+// they want a similar, compatible alternative. At least one compatibility
+// attribute (connector_type, size or material) is an equality constraint and
+// gates relevance. Relevance λ_sim·sim + (1 − λ_sim)·s (sim: TF-IDF cosine,
+// similarity.ts); r_task = 0.80·r_rank + 0.20·r_oos; pass ≥ 0.95.
+
+import { isDeniedCategory } from '../catalog/taxonomy';
+import type { Product } from '../catalog/types';
+import type { Rng } from '../random';
+import { categoryNoun } from './cart';
+import { constraintMet } from './persona';
+import { constraintSlots, recommendationAnswerSchema, recommendedIdsOf, RECOMMENDATION_TOOLS, statedPhrases, summarizeSpec } from './pd';
+import { buildRecommendationSpec, protectFromOutOfStock, recommendationOutOfStock, scoreRecommendations, type RecommendationSpec } from './recommend';
+import { confirmOnce, firstGoodProduct, firstObjection, joinList, mentionedProducts } from './recommend-customer';
+import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
+
+export const COMPATIBILITY_ATTRS = ['connector_type', 'size', 'material'] as const;
+
+export interface SubGoal {
+  originalId: string;
+  originalTitle: string;
+  noun: string;
+  /** The compatibility attributes constrained by equality. */
+  compatibility: string[];
+  rec: RecommendationSpec;
+}
+
+const OPENINGS = [
+  'The {title} I wanted is out of stock. Can you find me something similar {constraints}?',
+  "I was about to order the {title}, but it's sold out. What's a good alternative {constraints}?",
+  'Hi, the {title} is unavailable. Could you recommend a close substitute {constraints}?',
+  'My usual {noun}, the {title}, is out of stock. Do you have anything similar {constraints}?',
+  "Can you help me replace the {title}? It's out of stock and I need something like it {constraints}.",
+  "Hello! I can't buy the {title} because it's out of stock. Please suggest similar options {constraints}.",
+];
+
+const MAX_ATTEMPTS = 200;
+
+function generate(ctx: EnvContext, rng: Rng): EnvTask<SubGoal> {
+  const { catalog } = ctx;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const original: Product = catalog.at(rng.int(0, catalog.size - 1));
+    if (isDeniedCategory(original.category)) continue;
+    const compat = COMPATIBILITY_ATTRS.filter((a) => original.attrs[a] !== undefined);
+    if (compat.length === 0) continue;
+    const specRng = rng.fork(`spec${attempt}`);
+    const first = specRng.pick(compat);
+    const rec = buildRecommendationSpec(ctx, specRng, {
+      reference: original,
+      mode: 'substitute',
+      n: ctx.axes.m,
+      k: ctx.axes.k_rec,
+      required: [first],
+      compatibility: [...compat],
+    });
+    // solvable: k compatible alternatives in stock (the original itself is excluded from the pool)
+    if (rec.pool.filter((e) => e.rel > 0 && e.stock > 0).length < rec.k) continue;
+    ctx.world.stockOverrides.set(original.id, 0);
+    protectFromOutOfStock(ctx.world, [rec.pool.find((e) => e.rel > 0 && e.stock > 0)!.id]);
+    const slots = constraintSlots(rec.constraints, (c) => rec.compatibility.includes(c.attr), ctx.axes.p_missing, rng);
+    const noun = categoryNoun(original.category);
+    const phrases = statedPhrases(rec.constraints, slots);
+    const opening = rng
+      .pick(OPENINGS)
+      .replace('{title}', original.title)
+      .replace('{noun}', noun)
+      .replace(' {constraints}', phrases.length ? `, ${joinList(phrases)}` : '');
+    return { goal: { originalId: original.id, originalTitle: original.title, noun, compatibility: rec.compatibility, rec }, opening, slots };
+  }
+  throw new Error(`SUB: catalog ${catalog.id} has no product with enough compatible alternatives`);
+}
+
+// ---------- customer reactions ----------
+
+const notTheOriginal = (task: EnvTask<SubGoal>) => (p: Product) =>
+  p.id === task.goal.originalId ? `That's the one that's out of stock. I need an alternative.` : null;
+
+function confirm(task: EnvTask<SubGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  const named = mentionedProducts(task, info, ctx);
+  const { constraints } = task.goal.rec;
+  const good = firstGoodProduct(named, constraints, ctx, (p) => p.id !== task.goal.originalId && p.category === task.goal.rec.category);
+  if (!good || firstObjection(task as EnvTask<unknown>, named, constraints, ctx, notTheOriginal(task))) return null;
+  return confirmOnce(task, { text: `The ${good.title} could work as a replacement. Send me your list.`, act: 'confirm' });
+}
+
+function react(task: EnvTask<SubGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  return firstObjection(task as EnvTask<unknown>, mentionedProducts(task, info, ctx), task.goal.rec.constraints, ctx, notTheOriginal(task));
+}
+
+export const subEnv: EnvDefinition<SubGoal> = {
+  id: 'SUB',
+  name: 'Substitution',
+  description: 'The product the customer wanted is out of stock: recommend similar, compatible alternatives, best first (recommended_product_ids).',
+  tools: RECOMMENDATION_TOOLS,
+  answerSchema: recommendationAnswerSchema,
+  generate,
+  confirm,
+  react,
+  outOfStock: (task, ctx, rng) => recommendationOutOfStock(task.goal.rec, ctx, rng),
+  nudges: ['Is there anything similar?', 'What would you suggest instead?', 'Any alternatives?'],
+  verify: (goal, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
+  recommendedIds: (answer) => recommendedIdsOf(answer),
+  summarize: (goal, ctx) => [
+    `original (out of stock): ${goal.originalTitle} (${goal.originalId}), a ${goal.noun}`,
+    `compatibility (gates relevance): ${goal.compatibility.join(', ')}; λ_sim = ${goal.rec.lambdaSim.toFixed(2)}`,
+    ...summarizeSpec(goal.rec, ctx),
+  ],
+};
+
+/** True when a product keeps every compatibility constraint of the goal (for tests and tools that explain scores). */
+export function isCompatible(goal: SubGoal, p: Product): boolean {
+  return goal.compatibility.every((a) => goal.rec.constraints.some((c) => c.attr === a && constraintMet(p, c)));
+}

@@ -1,0 +1,298 @@
+// The customer's orders, addresses and payment methods (SPEC §4). Histories are
+// generated per episode from the episode's Rng; every date is relative to
+// world.today, never the wall clock.
+
+import { isDeniedCategory } from '../catalog/taxonomy';
+import type { Catalog, Product } from '../catalog/types';
+import type { Rng } from '../random';
+import { addDays, daysBetween, type WorldState } from './state';
+
+export const ORDER_STATUSES = ['CONFIRMED', 'SHIPPED', 'IN_TRANSIT', 'DELIVERED', 'CANCELLED'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Share of each status in a generated history (SPEC §4). */
+export const STATUS_WEIGHTS: Readonly<Record<OrderStatus, number>> = {
+  CONFIRMED: 0.1,
+  SHIPPED: 0.15,
+  IN_TRANSIT: 0.2,
+  DELIVERED: 0.45,
+  CANCELLED: 0.1,
+};
+
+/** Orders are dated at most this many days before today. */
+export const HISTORY_DAYS = 90;
+
+export interface OrderLine {
+  line_id: string;
+  product_id: string;
+  variant_id: string | null;
+  title: string;
+  category: string;
+  qty: number;
+  unit_price: number;
+}
+
+export interface Order {
+  order_id: string;
+  status: OrderStatus;
+  placed_date: string;
+  shipped_date: string | null;
+  delivered_date: string | null;
+  cancelled_date: string | null;
+  /** Expected delivery (the delivery date once delivered); null when cancelled. */
+  eta: string | null;
+  carrier: string | null;
+  /** Set once the parcel has shipped (SHIPPED, IN_TRANSIT, DELIVERED). */
+  tracking_number: string | null;
+  shipping_address_id: string;
+  payment_method_id: string;
+  lines: OrderLine[];
+  total: number;
+}
+
+export interface Address {
+  address_id: string;
+  label: string;
+  name: string;
+  street: string;
+  city: string;
+  state: string;
+  zip: string;
+  country: string;
+}
+
+export interface PaymentMethod {
+  payment_method_id: string;
+  type: 'card' | 'paypal' | 'gift_card';
+  label: string;
+}
+
+const NAMES = ['Alex Morgan', 'Sam Rivera', 'Jordan Lee', 'Taylor Brooks', 'Casey Nguyen', 'Riley Patel', 'Jamie Chen', 'Morgan Diaz'];
+const PLACES = [
+  { city: 'Columbus', state: 'OH', zip: '43215' },
+  { city: 'Austin', state: 'TX', zip: '78701' },
+  { city: 'Denver', state: 'CO', zip: '80202' },
+  { city: 'Portland', state: 'OR', zip: '97205' },
+  { city: 'Raleigh', state: 'NC', zip: '27601' },
+  { city: 'Madison', state: 'WI', zip: '53703' },
+  { city: 'Tucson', state: 'AZ', zip: '85701' },
+  { city: 'Albany', state: 'NY', zip: '12207' },
+];
+const STREETS = ['Maple Ave', 'Oak St', 'Elm Dr', 'Cedar Ln', 'Pine Rd', 'Lakeview Blvd', 'Hillcrest Way', 'River St'];
+const ADDRESS_LABELS = ['Home', 'Work', "Parents' house"];
+const PAYMENT_OPTIONS: ReadonlyArray<Omit<PaymentMethod, 'payment_method_id' | 'label'> & { brand: string }> = [
+  { type: 'card', brand: 'Visa' },
+  { type: 'card', brand: 'Mastercard' },
+  { type: 'card', brand: 'Amex' },
+  { type: 'paypal', brand: 'PayPal' },
+  { type: 'gift_card', brand: 'Gift card' },
+];
+const CARRIERS = ['UPS', 'FedEx', 'USPS', 'DHL'];
+
+/** Addresses and payment methods (2–3 each), created once per world. */
+export function ensureCustomerProfile(world: WorldState, rng: Rng): void {
+  if (world.addresses.length > 0 && world.paymentMethods.length > 0) return;
+  const name = rng.pick(NAMES);
+  world.addresses = ADDRESS_LABELS.slice(0, rng.int(2, 3)).map((label, i) => {
+    const place = rng.pick(PLACES);
+    return { address_id: `addr_${i + 1}`, label, name, street: `${rng.int(10, 9999)} ${rng.pick(STREETS)}`, ...place, country: 'US' };
+  });
+  world.paymentMethods = rng.sample(PAYMENT_OPTIONS, rng.int(2, 3)).map((p, i) => ({
+    payment_method_id: `pm_${i + 1}`,
+    type: p.type,
+    label: p.type === 'card' ? `${p.brand} ending ${rng.int(1000, 9999)}` : p.type === 'paypal' ? 'PayPal account' : `Gift card ending ${rng.int(1000, 9999)}`,
+  }));
+}
+
+// ---------- products for order lines ----------
+
+/** Two lines of one history never share brand and category, so "the {brand} {noun}" names exactly one line. */
+export const describeKey = (p: Pick<Product, 'brand' | 'category'>) => `${p.brand.toLowerCase()}|${p.category.toLowerCase()}`;
+
+export function usedDescribeKeys(world: WorldState, catalog: Catalog): Set<string> {
+  const keys = new Set<string>();
+  for (const o of allOrders(world))
+    for (const l of o.lines) {
+      const p = catalog.get(l.product_id);
+      if (p) keys.add(describeKey(p));
+    }
+  return keys;
+}
+
+const orderable = (p: Product) => !isDeniedCategory(p.category) && p.price > 0;
+
+/** A random orderable product passing `accept` whose describe key is unused; null if none is found. */
+export function sampleProduct(catalog: Catalog, rng: Rng, used: Set<string>, accept: (p: Product) => boolean = () => true): Product | null {
+  for (let attempt = 0; attempt < 4000; attempt++) {
+    const p = catalog.at(rng.int(0, catalog.size - 1));
+    if (orderable(p) && accept(p) && !used.has(describeKey(p))) return p;
+  }
+  return null;
+}
+
+/** A random orderable product from some of the given categories (dense sampling for rare ones like grocery). */
+export function sampleFromCategories(catalog: Catalog, rng: Rng, categories: readonly string[], used: Set<string>): Product | null {
+  for (const category of rng.shuffle(categories)) {
+    for (const ix of rng.sample(catalog.indicesInCategory(category), 40)) {
+      const p = catalog.at(ix);
+      if (orderable(p) && !used.has(describeKey(p))) return p;
+    }
+  }
+  return null;
+}
+
+export function makeLine(orderId: string, n: number, product: Product, qty: number): OrderLine {
+  return {
+    line_id: `${orderId}-L${n}`,
+    product_id: product.id,
+    variant_id: null,
+    title: product.title,
+    category: product.category,
+    qty,
+    unit_price: product.price,
+  };
+}
+
+export function orderTotal(lines: readonly OrderLine[]): number {
+  return Math.round(lines.reduce((s, l) => s + l.qty * l.unit_price, 0) * 100) / 100;
+}
+
+// ---------- dates and statuses ----------
+
+function pickStatus(rng: Rng): OrderStatus {
+  let u = rng.next();
+  for (const s of ORDER_STATUSES) {
+    u -= STATUS_WEIGHTS[s];
+    if (u < 0) return s;
+  }
+  return 'DELIVERED';
+}
+
+type OrderDates = Pick<Order, 'placed_date' | 'shipped_date' | 'delivered_date' | 'cancelled_date' | 'eta'>;
+
+/** Dates consistent with the status; `deliveredDaysAgo` pins the delivery day of a DELIVERED order. */
+export function datesFor(status: OrderStatus, today: string, rng: Rng, deliveredDaysAgo?: number): OrderDates {
+  const ago = (n: number) => addDays(today, -n);
+  const none = { shipped_date: null, delivered_date: null, cancelled_date: null };
+  switch (status) {
+    case 'CONFIRMED': {
+      const placed = rng.int(0, 2);
+      return { ...none, placed_date: ago(placed), eta: addDays(today, rng.int(3, 8)) };
+    }
+    case 'SHIPPED': {
+      const placed = rng.int(1, 5);
+      return { ...none, placed_date: ago(placed), shipped_date: ago(placed - 1), eta: addDays(today, rng.int(1, 6)) };
+    }
+    case 'IN_TRANSIT': {
+      const placed = rng.int(2, 10);
+      return { ...none, placed_date: ago(placed), shipped_date: ago(placed - 1), eta: addDays(today, rng.int(1, 4)) };
+    }
+    case 'DELIVERED': {
+      const delivered = deliveredDaysAgo ?? rng.int(0, HISTORY_DAYS - 8);
+      const transit = Math.min(rng.int(2, 8), HISTORY_DAYS - delivered);
+      return { ...none, placed_date: ago(delivered + transit), shipped_date: ago(delivered + transit - 1), delivered_date: ago(delivered), eta: ago(delivered) };
+    }
+    case 'CANCELLED': {
+      const placed = rng.int(0, HISTORY_DAYS);
+      return { ...none, placed_date: ago(placed), cancelled_date: ago(Math.max(0, placed - rng.int(0, 2))), eta: null };
+    }
+  }
+}
+
+/** Give an order a new status (and consistent dates, carrier and tracking). */
+export function setOrderStatus(order: Order, status: OrderStatus, today: string, rng: Rng, deliveredDaysAgo?: number): void {
+  Object.assign(order, datesFor(status, today, rng, deliveredDaysAgo));
+  order.status = status;
+  const shipped = status === 'SHIPPED' || status === 'IN_TRANSIT' || status === 'DELIVERED';
+  order.carrier = shipped ? rng.pick(CARRIERS) : null;
+  order.tracking_number = shipped ? `${order.carrier!.slice(0, 2).toUpperCase()}${rng.int(100000, 999999)}${rng.int(100000, 999999)}` : null;
+}
+
+function newOrderId(world: WorldState, rng: Rng): string {
+  const taken = new Set(allOrders(world).map((o) => o.order_id));
+  for (;;) {
+    const id = `ORD-${rng.int(10000, 89999)}`;
+    if (!taken.has(id)) return id;
+  }
+}
+
+export interface HistoryOptions {
+  catalog: Catalog;
+  world: WorldState;
+  rng: Rng;
+  count: number;
+}
+
+/** Appends `count` orders (1–5 lines each, real non-denied products, distinct describe keys) to world.orders. */
+export function generateOrderHistory({ catalog, world, rng, count }: HistoryOptions): Order[] {
+  ensureCustomerProfile(world, rng);
+  const used = usedDescribeKeys(world, catalog);
+  const created: Order[] = [];
+  for (let i = 0; i < count; i++) {
+    const orderId = newOrderId(world, rng);
+    const lines: OrderLine[] = [];
+    const nLines = rng.int(1, 5);
+    for (let n = 1; n <= nLines; n++) {
+      const product = sampleProduct(catalog, rng, used);
+      if (!product) break;
+      used.add(describeKey(product));
+      lines.push(makeLine(orderId, n, product, rng.bernoulli(0.2) ? rng.int(2, 3) : 1));
+    }
+    if (lines.length === 0) throw new Error(`orders: catalog ${catalog.id} has no orderable product`);
+    const order: Order = {
+      order_id: orderId,
+      status: 'CONFIRMED',
+      placed_date: world.today,
+      shipped_date: null,
+      delivered_date: null,
+      cancelled_date: null,
+      eta: null,
+      carrier: null,
+      tracking_number: null,
+      shipping_address_id: rng.pick(world.addresses).address_id,
+      payment_method_id: rng.pick(world.paymentMethods).payment_method_id,
+      lines,
+      total: orderTotal(lines),
+    };
+    setOrderStatus(order, pickStatus(rng), world.today, rng);
+    world.orders.push(order);
+    created.push(order);
+  }
+  // newest first, as an account page lists them
+  world.orders.sort((a, b) => b.placed_date.localeCompare(a.placed_date) || a.order_id.localeCompare(b.order_id));
+  return created;
+}
+
+/** Replace a line's product (the generator shaping a target), keeping ids. */
+export function replaceLineProduct(order: Order, line: OrderLine, product: Product): void {
+  line.product_id = product.id;
+  line.title = product.title;
+  line.category = product.category;
+  line.unit_price = product.price;
+  order.total = orderTotal(order.lines);
+}
+
+// ---------- lookups ----------
+
+export const allOrders = (world: WorldState): Order[] => [...world.orders, ...world.placedOrders];
+
+export function findOrder(world: WorldState, orderId: string): Order | undefined {
+  return allOrders(world).find((o) => o.order_id === orderId);
+}
+
+export function daysSincePlaced(order: Order, today: string): number {
+  return daysBetween(order.placed_date, today);
+}
+
+/** The agent-visible customer records, copied, for display. */
+export function customerRecords(world: WorldState) {
+  const copy = <T>(x: T): T => structuredClone(x);
+  return {
+    orders: copy(world.orders),
+    placedOrders: copy(world.placedOrders),
+    returns: copy(world.returns),
+    exchanges: copy(world.exchanges),
+    addresses: copy(world.addresses),
+    paymentMethods: copy(world.paymentMethods),
+  };
+}

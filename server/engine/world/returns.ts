@@ -1,0 +1,124 @@
+// Return windows, eligibility and the records of initiated returns and
+// exchanges (SPEC §4).
+//
+// Choice (docs/environments.md): the window is counted from the DELIVERY date,
+// not the purchase date — an item cannot be sent back before it arrives, and
+// slow shipping must not eat the customer's window. Day 0 is the delivery day;
+// the item is eligible while days_since_delivery ≤ window_days, so with a
+// 30-day window day 30 is the last day and day 31 is too late.
+
+import type { Order, OrderLine } from './orders';
+import { addDays, daysBetween, type WorldState } from './state';
+
+export const RETURN_REASONS = [
+  'defective',
+  'wrong_item',
+  'not_as_described',
+  'changed_mind',
+  'too_large',
+  'too_small',
+  'arrived_late',
+  'better_price_found',
+] as const;
+export type ReturnReason = (typeof RETURN_REASONS)[number];
+
+export const RETURN_METHODS = ['mail', 'in_store', 'pickup'] as const;
+export type ReturnMethod = (typeof RETURN_METHODS)[number];
+
+export const RETURN_FEES: Readonly<Record<ReturnMethod, number>> = { mail: 5.99, in_store: 0, pickup: 0 };
+
+/**
+ * Return window in days by department (the first segment of the category path,
+ * matched loosely so imported catalogs' names work too). 0 = not returnable.
+ */
+export function returnWindowDays(category: string): number {
+  const dept = category.toLowerCase().split('/')[0];
+  if (dept.includes('grocery') || dept.includes('food')) return 0;
+  if (dept.includes('electronic')) return 15;
+  if (dept.includes('cloth') || dept.includes('apparel')) return 30;
+  if (dept.includes('furniture')) return 30;
+  return 30;
+}
+
+export interface Eligibility {
+  eligible: boolean;
+  window_days: number;
+  days_since_purchase: number;
+  /** null until the order is delivered. */
+  days_since_delivery: number | null;
+  delivered_date: string | null;
+  /** Last day a return can be started (delivery date + window), when delivered and returnable. */
+  return_by: string | null;
+  /** Methods available now (empty when ineligible). */
+  methods: ReturnMethod[];
+  fees: Record<ReturnMethod, number>;
+  reason: string;
+}
+
+export interface ReturnRecord {
+  return_id: string;
+  order_id: string;
+  line_id: string;
+  product_id: string;
+  qty: number;
+  reason_code: ReturnReason;
+  method: ReturnMethod;
+  fee: number;
+  refund_amount: number;
+  status: 'INITIATED';
+  created_date: string;
+  /** Agent turn that initiated it (reward evidence). */
+  turn: number;
+}
+
+export interface ExchangeRecord {
+  exchange_id: string;
+  order_id: string;
+  line_id: string;
+  product_id: string;
+  new_product_id: string;
+  new_variant_id: string | null;
+  qty: number;
+  /** New unit price − old unit price, times qty (positive: the customer pays the difference). */
+  price_difference: number;
+  status: 'INITIATED';
+  created_date: string;
+  turn: number;
+}
+
+/** Whether a return or exchange was already started for this line. */
+export function initiatedFor(world: WorldState, orderId: string, lineId: string): ReturnRecord | ExchangeRecord | undefined {
+  const match = (r: { order_id: string; line_id: string }) => r.order_id === orderId && r.line_id === lineId;
+  return world.returns.find(match) ?? world.exchanges.find(match);
+}
+
+/** Eligibility of one line as of world.today (the same function serves tools and verifiers). */
+export function checkEligibility(world: WorldState, order: Order, line: OrderLine): Eligibility {
+  const window = returnWindowDays(line.category);
+  const sinceDelivery = order.delivered_date ? daysBetween(order.delivered_date, world.today) : null;
+  const base = {
+    window_days: window,
+    days_since_purchase: daysBetween(order.placed_date, world.today),
+    days_since_delivery: sinceDelivery,
+    delivered_date: order.delivered_date,
+    return_by: order.delivered_date && window > 0 ? addDays(order.delivered_date, window) : null,
+    fees: { ...RETURN_FEES },
+  };
+  const no = (reason: string): Eligibility => ({ ...base, eligible: false, methods: [], reason });
+  if (initiatedFor(world, order.order_id, line.line_id)) return no('a return or exchange was already initiated for this line');
+  if (order.status === 'CANCELLED') return no('the order was cancelled, so there is nothing to return');
+  if (order.status !== 'DELIVERED' || sinceDelivery === null)
+    return no(`the order is ${order.status}; items can be returned once delivered`);
+  if (window === 0) return no('grocery items are not returnable');
+  if (sinceDelivery > window)
+    return no(`the ${window}-day return window ended on ${base.return_by} (delivered ${sinceDelivery} days ago)`);
+  return {
+    ...base,
+    eligible: true,
+    methods: [...RETURN_METHODS],
+    reason: `within the ${window}-day return window (delivered ${sinceDelivery} day${sinceDelivery === 1 ? '' : 's'} ago; last day ${base.return_by})`,
+  };
+}
+
+export const nextRecordId = (prefix: 'RET' | 'EXC', world: WorldState) =>
+  `${prefix}-${String(world.returns.length + world.exchanges.length + 1).padStart(4, '0')}`;
