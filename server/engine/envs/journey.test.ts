@@ -71,3 +71,19 @@ describe('JOURNEY', () => {
     expect(texts.some((t) => /before I forget|let me ask this first/i.test(t))).toBe(false);
   });
 });
+
+describe('JOURNEY customer', () => {
+  it('reveals only slots of the sub-task under discussion', () => {
+    for (let seed = 0; seed < 20; seed++) {
+      const episode = new Episode({ envId: 'JOURNEY', d: 8, seed, axisOverrides: { p_missing: 1, p_switch: 0 } }, catalog);
+      episode.reset();
+      const goal = goalOf(episode);
+      const own = new Set(goal.subtasks[0].task.slots.map((slot) => slot.revealText));
+      const others = goal.subtasks.slice(1).flatMap((s) => s.task.slots.map((slot) => slot.revealText)).filter((t) => !own.has(t));
+      const asked = 'Do you have a budget, price, rating, shipping deadline, brand, color, size, material, connector, quantity or date in mind?';
+      const text = episode.step(act({ assistant_message: asked, tool_calls: [{ name: 'datetime.now' }] })).observation.customerMessage ?? '';
+      for (const secret of others) expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
+      expect(goal.subtasks.slice(1).every((s) => s.task.slots.every((slot) => !slot.revealed))).toBe(true);
+    }
+  });
+});

@@ -56,7 +56,15 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<JourneyGoal> {
   const subtasks = chosen.map((env) => ({ envId: env.id, task: env.generate(ctx, rng.fork(env.id)), answer: null, result: null, answeredAtTurn: null }));
   const goal: JourneyGoal = { subtasks, current: 0, deferred: [], switched: [], switchSeed: rng.int(0, 2 ** 31) };
   const opening = rng.pick(OPENINGS).replace('{first}', subtasks[0].task.opening);
-  return { goal, opening, slots: subtasks.flatMap((s) => s.task.slots) };
+  // Only the sub-task under discussion has slots the customer can reveal: a question about
+  // shipping during a SUB request must not reveal the PD request's shipping deadline.
+  return {
+    goal,
+    opening,
+    get slots() {
+      return goal.subtasks[goal.current].task.slots;
+    },
+  };
 }
 
 const isOpen = (goal: JourneyGoal, i: number) => goal.subtasks[i] !== undefined && goal.subtasks[i].answer === null;

@@ -101,3 +101,18 @@ describe('POLICY generator', () => {
     throw new Error('no seed omitted the member tier');
   });
 });
+
+describe('POLICY customer', () => {
+  it('replies the same whether the agent states the right answer or a wrong one (no leak)', () => {
+    for (let seed = 0; seed < 10; seed++) {
+      const reply = (say: (goal: PolicyGoal) => string) => {
+        const e = new Episode({ envId: 'POLICY', d: 4, seed, axisOverrides: { p_noise: 0 } }, catalog);
+        e.reset();
+        const goal = e.hiddenGoal().data as PolicyGoal;
+        const r = e.step({ assistant_message: say(goal), tool_calls: [{ name: 'datetime.now' }], answer: null } satisfies Action);
+        return (r.events.find((x) => x.kind === 'customer_message') as { act: string }).act;
+      };
+      expect(reply((g) => `I believe it is ${g.answer}.`)).toBe(reply(() => 'I believe it is 12345.'));
+    }
+  });
+});

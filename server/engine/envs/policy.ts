@@ -220,15 +220,8 @@ function verify(goal: PolicyGoal, answer: Answer | null, ctx: VerifyContext): Ta
 
 // ---------- customer reactions ----------
 
-/** confirm: the agent tells the customer the right answer in its message. */
-function confirm(task: EnvTask<PolicyGoal>, info: TurnInfo): CustomerReply | null {
-  const { goal } = task;
-  const said =
-    goal.answerType === 'numeric'
-      ? (info.agentMessage.replace(/,/g, '').match(/\d+(?:\.\d+)?/g) ?? []).some((n) => Number(n) === goal.answer)
-      : ` ${normaliseText(info.agentMessage)} `.includes(` ${normaliseText(String(goal.answer))} `);
-  return said ? { text: "That's what I needed to know, thanks!", act: 'confirm' } : null;
-}
+// No confirm hook: the customer asks because they do not know the policy, so no reply may
+// depend on whether the agent's answer is right (that would leak the answer).
 
 export const policyEnv: EnvDefinition<PolicyGoal> = {
   id: 'POLICY',
@@ -237,7 +230,6 @@ export const policyEnv: EnvDefinition<PolicyGoal> = {
   tools: ['policy.search', 'datetime.now'],
   answerSchema: policyAnswerSchema,
   generate,
-  confirm,
   nudges: ['So what does the policy say?', 'Could you look that up for me?', 'Do you know the answer?'],
   verify,
   recommendedIds: () => [],

@@ -343,8 +343,6 @@ function confirm(task: EnvTask<ReturnGoal>, info: TurnInfo, ctx: EnvContext): Cu
   const inits = initiations(info);
   if (inits.length > 0 && inits.every(onTarget(goal)) && !goal.replacement)
     return confirmOnce(task, { text: "Perfect, that's the one. Thanks!", act: 'confirm' });
-  if (!goal.eligible && inits.length === 0 && INELIGIBLE_WORDS.test(info.agentMessage))
-    return confirmOnce(task, { text: "Oh, that's a shame, but I understand.", act: 'confirm' });
   if (goal.replacement) {
     const named = namedReplacements(task, info, ctx);
     const good = firstGoodProduct(named, goal.replacement.constraints, ctx);
@@ -362,8 +360,10 @@ function react(task: EnvTask<ReturnGoal>, info: TurnInfo, ctx: EnvContext): Cust
     const title = findOrder(ctx.world, wrong.order_id)?.lines.find((l) => l.line_id === wrong.line_id)?.title ?? wrong.line_id;
     return { text: `Wait, that's the wrong item! I wanted to return the ${goal.itemPhrase}, not the ${title}.`, act: 'correct' };
   }
-  if (goal.eligible && INELIGIBLE_WORDS.test(info.agentMessage))
-    return { text: `Are you sure? It was delivered on ${goal.deliveredDate}, so I think I'm still within the return window.`, act: 'correct' };
+  // The customer does not know the return rules: the same reply whether or not the item is
+  // really eligible, so the reply cannot tell the agent which it is.
+  if (INELIGIBLE_WORDS.test(info.agentMessage))
+    return { text: `Oh no. It was delivered on ${goal.deliveredDate}. Are you sure it can't be returned?`, act: 'continue' };
   if (goal.replacement) {
     const objection = firstObjection(task as EnvTask<unknown>, namedReplacements(task, info, ctx), goal.replacement.constraints, ctx);
     if (objection) return objection;

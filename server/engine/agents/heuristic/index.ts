@@ -1,0 +1,76 @@
+// The heuristic agent (SPEC §11): no hidden information, only what it reads in
+// observations. One policy per environment (this folder), chosen by the
+// observation's envId; its memory lives per episode.
+
+import type { Episode } from '../../episode';
+import { listEnvs } from '../../index';
+import type { Action, EnvId, Observation, ToolResult } from '../../types';
+import { emptyAnswer } from '../empty';
+import type { Agent } from '../types';
+import { createBundlePolicy } from './bundle';
+import { createCartPolicy } from './cart';
+import { createJourneyPolicy } from './journey';
+import { createPdPolicy } from './pd';
+import { createPolicyPolicy } from './policy';
+import { createReturnPolicy } from './return';
+import { createStatusPolicy } from './status';
+import { createSubPolicy } from './sub';
+import type { Policy } from './types';
+
+export const POLICY_FACTORIES: Partial<Record<EnvId, () => Policy>> = {
+  CART: createCartPolicy,
+  PD: createPdPolicy,
+  SUB: createSubPolicy,
+  BUNDLE: createBundlePolicy,
+  RETURN: createReturnPolicy,
+  STATUS: createStatusPolicy,
+  POLICY: createPolicyPolicy,
+};
+
+/** A fresh policy for one (sub-)task of an environment; envs without one answer at once. */
+export function createPolicy(envId: EnvId): Policy {
+  const factory = POLICY_FACTORIES[envId];
+  if (factory) return factory();
+  return {
+    envId,
+    step: () => {
+      const { env: _env, done: _done, ...fields } = emptyAnswer(envId);
+      return { message: 'I cannot help with that, sorry.', calls: [], answer: fields };
+    },
+  };
+}
+
+const atomicEnvs = () => listEnvs().map((e) => e.id).filter((id) => id !== 'JOURNEY');
+POLICY_FACTORIES.JOURNEY = () => createJourneyPolicy(createPolicy, atomicEnvs);
+
+/** One episode's driver: feeds each observation to the env's policy and wraps its output as an action. */
+export function createHeuristicEpisodeAgent(envId: EnvId): (observation: Observation) => Action {
+  const policy = createPolicy(envId);
+  let lastMessage = '';
+  return (observation) => {
+    lastMessage = observation.customerMessage ?? lastMessage;
+    const out = policy.step({
+      message: lastMessage,
+      results: observation.toolResults as ToolResult[],
+      turnsLeft: observation.budgets.T_max - observation.turn,
+      budget: observation.budgets.B_tool,
+    });
+    const answer = out.answer ? ({ done: true, ...out.answer, env: envId } as Action['answer']) : null;
+    return { assistant_message: out.message, tool_calls: out.calls, answer };
+  };
+}
+
+/** A heuristic agent; it keeps one memory per episode it plays. */
+export function createHeuristicAgent(): Agent {
+  const drivers = new WeakMap<Episode, (observation: Observation) => Action>();
+  return {
+    name: 'heuristic',
+    act(observation, episode) {
+      let driver = drivers.get(episode);
+      if (!driver) drivers.set(episode, (driver = createHeuristicEpisodeAgent(observation.envId)));
+      return driver(observation);
+    },
+  };
+}
+
+export const heuristicAgent: Agent = createHeuristicAgent();

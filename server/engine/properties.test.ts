@@ -1,0 +1,95 @@
+// Properties every environment must keep under arbitrary play: the random agent
+// (with deliberately broken calls mixed in) drives many seeds at random d.
+// - no crash, reward in [−1, 0.9]
+// - replay determinism: replaying the recorded actions reproduces events and reward
+// - the hidden goal never reaches an agent-facing observation (its JSON, its
+//   summary lines, and any sizeable piece of it)
+
+import { describe, expect, it } from 'vitest';
+import { createRandomAgent } from './agents/random';
+import { Episode } from './episode';
+import { listEnvs } from './index';
+import { replayEpisode } from './play';
+import { Rng } from './random';
+import { testCatalog } from './test/catalog-fixture';
+import type { Action, EnvId, EpisodeConfig, Observation } from './types';
+
+const catalog = testCatalog();
+const ENVS = listEnvs().map((e) => e.id as EnvId);
+const EPISODES_PER_ENV = 24;
+const MAX_REWARD = 0.9;
+
+interface Played {
+  config: EpisodeConfig;
+  episode: Episode;
+  actions: Action[];
+  observations: string[];
+  /** Secret strings seen in the hidden goal at any point of the episode. */
+  secrets: Set<string>;
+}
+
+/** Strings that give the goal away: its full JSON, its summary lines and every nested object's JSON of some size. */
+function secretsOf(episode: Episode): string[] {
+  const goal = episode.hiddenGoal();
+  const out = [JSON.stringify(goal.data), ...goal.summary.map((l) => l.trim()).filter((l) => l.length >= 12)];
+  const visit = (v: unknown) => {
+    if (v === null || typeof v !== 'object') return;
+    const json = JSON.stringify(v);
+    if (!Array.isArray(v) && json.length >= 40) out.push(json);
+    for (const x of Object.values(v)) visit(x);
+  };
+  visit(goal.data);
+  return out;
+}
+
+function play(config: EpisodeConfig, agentSeed: number): Played {
+  const agent = createRandomAgent({ seed: agentSeed, pInvalid: 0.15, pPartialAnswer: 0.2 });
+  const episode = new Episode(config, catalog);
+  let observation: Observation = episode.reset().observation;
+  const observations = [JSON.stringify(observation)];
+  const secrets = new Set(secretsOf(episode));
+  const actions: Action[] = [];
+  while (!episode.done) {
+    const action = agent.act(observation, episode);
+    actions.push(action);
+    observation = episode.step(action).observation;
+    observations.push(JSON.stringify(observation));
+    for (const s of secretsOf(episode)) secrets.add(s);
+  }
+  return { config, episode, actions, observations, secrets };
+}
+
+function configs(envId: EnvId): EpisodeConfig[] {
+  const rng = Rng.from('properties', envId);
+  return Array.from({ length: EPISODES_PER_ENV }, (_, i) => ({ envId, d: rng.int(0, 14), seed: 1000 + i }));
+}
+
+describe.each(ENVS)('%s under random play', (envId) => {
+  const runs = configs(envId).map((config, i) => play(config, i));
+
+  it('never crashes and keeps the reward in [−1, 0.9]', () => {
+    for (const { episode, config } of runs) {
+      const b = episode.breakdown!;
+      expect(episode.done).toBe(true);
+      expect(b.total, `d=${config.d} seed=${config.seed}`).toBeGreaterThanOrEqual(-1);
+      expect(b.total, `d=${config.d} seed=${config.seed}`).toBeLessThanOrEqual(MAX_REWARD + 1e-9);
+      expect(Number.isFinite(b.total)).toBe(true);
+    }
+  });
+
+  it('replays its recorded actions to the same events and reward', () => {
+    for (const { config, episode, actions } of runs) {
+      const again = replayEpisode(config, catalog, actions);
+      expect(JSON.stringify(again.events), `d=${config.d} seed=${config.seed}`).toBe(JSON.stringify(episode.events));
+      expect(again.breakdown!.total).toBe(episode.breakdown!.total);
+      expect(again.termination).toBe(episode.termination);
+    }
+  });
+
+  it('never shows the hidden goal in an observation', () => {
+    for (const { config, observations, secrets } of runs) {
+      for (const obs of observations)
+        for (const secret of secrets) expect(obs.includes(secret), `d=${config.d} seed=${config.seed} leaks ${secret.slice(0, 120)}`).toBe(false);
+    }
+  });
+});
