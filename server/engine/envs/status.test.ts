@@ -17,7 +17,7 @@ function verifyWith(answer: Record<string, unknown>) {
   const [target, other] = world.orders;
   target.status = 'IN_TRANSIT';
   other.status = 'DELIVERED';
-  const goal: StatusGoal = { orderId: target.order_id, status: 'IN_TRANSIT', indirect: true, productId: target.lines[0].product_id, itemPhrase: 'Acme kettle', placedDaysAgo: 4 };
+  const goal: StatusGoal = { orderId: target.order_id, status: 'IN_TRANSIT', indirect: true, productId: target.lines[0].product_id, itemPhrase: 'Acme kettle', placedDaysAgo: 4, lookAlikeOrderId: null };
   const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen: new Map<string, number>(), turn: 2 };
   return { r: statusEnv.verify(goal, { env: 'STATUS', done: true, ...answer }, ctx), target, other, world, goal, ctx };
 }
@@ -109,5 +109,33 @@ describe('STATUS episode', () => {
     const words = { CONFIRMED: 'confirmed', SHIPPED: 'shipped', IN_TRANSIT: 'in transit', DELIVERED: 'delivered', CANCELLED: 'cancelled' }[status];
     const r = e.step(act({ assistant_message: `Your order is ${words}.`, tool_calls: [{ name: 'order.get_status', args: { order_id: goal.orderId } }] }));
     expect((r.events.find((x) => x.kind === 'customer_message') as { act: string }).act).toBe('confirm');
+  });
+});
+
+describe('STATUS look-alike orders (difficulty beyond the axes)', () => {
+  it('at high d another order, placed at another time, holds an item of the same kind', () => {
+    let withTwin = 0;
+    for (let seed = 0; seed < 30; seed++) {
+      const e = new Episode({ envId: 'STATUS', d: 12, seed }, catalog);
+      e.reset();
+      const goal = e.hiddenGoal().data as StatusGoal;
+      if (!goal.lookAlikeOrderId) continue;
+      withTwin++;
+      const orders = e.world().orders as Array<{ order_id: string; placed_date: string; lines: Array<{ product_id: string }> }>;
+      const category = (id: string) => catalog.get(id)!.category;
+      const twin = orders.find((o) => o.order_id === goal.lookAlikeOrderId)!;
+      const target = orders.find((o) => o.order_id === goal.orderId)!;
+      expect(twin.lines.some((l) => l.product_id !== goal.productId && category(l.product_id) === category(goal.productId))).toBe(true);
+      expect(twin.placed_date).not.toBe(target.placed_date);
+    }
+    expect(withTwin).toBeGreaterThanOrEqual(24);
+  });
+
+  it('is rare at d = 0 (σ(−4) ≈ 2% of indirect references; none in these 30 seeds)', () => {
+    for (let seed = 0; seed < 30; seed++) {
+      const e = new Episode({ envId: 'STATUS', d: 0, seed }, catalog);
+      e.reset();
+      expect((e.hiddenGoal().data as StatusGoal).lookAlikeOrderId).toBeNull();
+    }
   });
 });

@@ -10,7 +10,9 @@ import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
 import type { EvidenceItem, TaskResult } from '../types';
 import { brandAndNoun, categoryUniqueInHistory, productNoun, timeAgoPhrase } from '../world/order-phrases';
-import { daysSincePlaced, findOrder, generateOrderHistory, ORDER_STATUSES, type OrderStatus } from '../world/orders';
+import { daysSincePlaced, findOrder, generateOrderHistory, ORDER_STATUSES, replaceLineProduct, type Order, type OrderStatus } from '../world/orders';
+import { isDeniedCategory } from '../catalog/taxonomy';
+import type { Product } from '../catalog/types';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
 
 export interface StatusGoal {
@@ -23,6 +25,8 @@ export interface StatusGoal {
   /** How the customer names the item ("Voltura wall charger" or just "wall charger"). */
   itemPhrase: string;
   placedDaysAgo: number;
+  /** Another order holding a look-alike item (same brand and kind, or same kind), placed at another time: only "when" tells them apart. */
+  lookAlikeOrderId: string | null;
 }
 
 const DIRECT_OPENINGS = [
@@ -61,9 +65,14 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal> {
   const product = catalog.get(line.product_id)!;
   const indirect = rng.bernoulli(ctx.knobs.pRef);
   const placedDaysAgo = daysSincePlaced(order, world.today);
-  // The bare noun only when it is unambiguous in the history (harder to match than brand + noun).
-  const itemPhrase = indirect && categoryUniqueInHistory(world, catalog, product) && rng.bernoulli(0.5) ? productNoun(product) : brandAndNoun(product);
   const when = timeAgoPhrase(placedDaysAgo);
+  const lookAlike = indirect && rng.bernoulli(lookAlikeChance(ctx.d)) ? addLookAlike(ctx, order, product, when, rng) : null;
+  // The bare noun only when it is unambiguous in the history (harder to match than brand + noun),
+  // or when the look-alike shares the kind but not the brand (so the noun alone is ambiguous).
+  const itemPhrase =
+    lookAlike?.sameBrand === false || (!lookAlike && indirect && categoryUniqueInHistory(world, catalog, product) && rng.bernoulli(0.5))
+      ? productNoun(product)
+      : brandAndNoun(product);
   const slots: Slot[] = [];
   let opening: string;
   if (indirect) {
@@ -84,10 +93,29 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal> {
     opening = rng.pick(DIRECT_OPENINGS).replace('{order_id}', order.order_id).replace('{item}', itemSlot.omitted ? '' : ` (the ${itemPhrase})`);
   }
   return {
-    goal: { orderId: order.order_id, status: order.status, indirect, productId: product.id, itemPhrase, placedDaysAgo },
+    goal: { orderId: order.order_id, status: order.status, indirect, productId: product.id, itemPhrase, placedDaysAgo, lookAlikeOrderId: lookAlike?.orderId ?? null },
     opening,
     slots,
   };
+}
+
+/**
+ * Difficulty beyond the axes (docs/environments.md): at higher d another order, placed at a
+ * different time, holds a look-alike of the named item, so the agent must use (or ask for) when
+ * the customer ordered it. σ((d − 6)/1.5): rare at d ≤ 3, usual from d = 8.
+ */
+export const lookAlikeChance = (d: number) => 1 / (1 + Math.exp(-(d - 6) / 1.5));
+
+function addLookAlike(ctx: EnvContext, target: Order, product: Product, when: string, rng: Rng) {
+  const others = ctx.world.orders.filter((o) => o.order_id !== target.order_id && timeAgoPhrase(daysSincePlaced(o, ctx.world.today)) !== when);
+  if (others.length === 0) return null;
+  const kin = ctx.catalog.indicesInCategory(product.category).map((i) => ctx.catalog.at(i)).filter((p) => p.id !== product.id && !isDeniedCategory(p.category));
+  const sameBrand = kin.filter((p) => p.brand === product.brand);
+  const twin = sameBrand.length > 0 ? rng.pick(sameBrand) : kin.length > 0 ? rng.pick(kin) : null;
+  if (!twin) return null;
+  const order = rng.pick(others);
+  replaceLineProduct(order, rng.pick(order.lines), twin);
+  return { orderId: order.order_id, sameBrand: twin.brand === product.brand };
 }
 
 // ---------- verifier ----------
@@ -161,5 +189,6 @@ export const statusEnv: EnvDefinition<StatusGoal> = {
   summarize: (goal) => [
     `order ${goal.orderId}, status ${goal.status} at the start, placed ${goal.placedDaysAgo} day(s) ago`,
     goal.indirect ? `named indirectly as "the ${goal.itemPhrase}" (${goal.productId})` : `named by its order id (contains the ${goal.itemPhrase})`,
+    ...(goal.lookAlikeOrderId ? [`look-alike item in order ${goal.lookAlikeOrderId}, placed at another time: only "when" tells them apart`] : []),
   ],
 };
