@@ -28,6 +28,7 @@ export class ColumnarCatalog implements Catalog {
   private categoryStart: Uint32Array | null = null;
   private readonly categoryLists = new Map<string, readonly number[]>();
   private sortedCategories: string[] | null = null;
+  private readonly categoryDocCache = new Map<string, Uint32Array>();
 
   constructor(
     readonly id: string,
@@ -37,7 +38,7 @@ export class ColumnarCatalog implements Catalog {
     indexData: SearchIndexData,
   ) {
     this.size = cols.size;
-    this.index = new SearchIndex(indexData);
+    this.index = new SearchIndex(indexData, cols.category, cols.categoryTable.length);
     this.numeric = cols.attrTables.map((t, a) => (cols.attrNumeric[a] ? numericTable(t) : null));
   }
 
@@ -105,7 +106,11 @@ export class ColumnarCatalog implements Catalog {
       for (const t of ids) query.set(t, (query.get(t) ?? 0) + 1);
     }
     if (query.size === 0) return [];
-    const hits = this.index.topK(query, k, filter.accept ?? undefined);
+    const hits = this.index.topK(query, k, {
+      accept: filter.accept ?? undefined,
+      categories: filter.categories,
+      categoryDocs: (cats) => this.categoryDocs(cats),
+    });
     return hits.map((h) => ({ productId: this.text.id(h.doc), score: h.score }));
   }
 
@@ -156,6 +161,33 @@ export class ColumnarCatalog implements Catalog {
     if (parts.length > 1) list = list.sort((a, b) => a - b);
     this.categoryLists.set(key, list);
     return list;
+  }
+
+  /** Sorted indices of the products in a set of categories (cached: filters repeat). */
+  private categoryDocs(categories: readonly number[]): Uint32Array {
+    const key = categories.join(',');
+    let docs = this.categoryDocCache.get(key);
+    if (!docs) {
+      this.ensureCategoryOrder();
+      const order = this.categoryOrder!;
+      const start = this.categoryStart!;
+      if (categories.length === 1) {
+        docs = order.subarray(start[categories[0]], start[categories[0] + 1]);
+      } else {
+        const parts = categories.map((c) => order.subarray(start[c], start[c + 1]));
+        const total = parts.reduce((s, p) => s + p.length, 0);
+        docs = new Uint32Array(total);
+        let o = 0;
+        for (const p of parts) {
+          docs.set(p, o);
+          o += p.length;
+        }
+        docs.sort();
+      }
+      if (this.categoryDocCache.size > 256) this.categoryDocCache.clear();
+      this.categoryDocCache.set(key, docs);
+    }
+    return docs;
   }
 
   /** Counting sort of product indices by category (ascending inside each). */

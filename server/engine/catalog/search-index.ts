@@ -1,11 +1,15 @@
-// Inverted index with precomputed BM25 impacts, stored in typed arrays, and a
-// document-at-a-time MaxScore query (Turtle & Flood 1995): lists whose summed
-// upper bounds cannot lift a document above the current k-th score are only
-// probed, never scanned. Results are exact BM25 top-k; ties go to the lower doc.
+// Inverted index with precomputed BM25 impacts, stored in typed arrays. Queries
+// run MaxScore (maxscore.ts): exact BM25 top-k, ties to the lower doc id.
+
+import { computeCategoryBounds, maxScoreTopK, type CategoryBounds, type ScoredDoc, type TopKOptions } from './maxscore';
+
+export type { ScoredDoc } from './maxscore';
 
 export const BM25_K1 = 1.2;
 export const BM25_B = 0.5;
 const IMPACT_SCALE = 4096;
+/** Largest term × category bound table kept (floats); bigger imported catalogs go without. */
+const MAX_BOUND_CELLS = 16_000_000;
 
 /** The serialisable index: everything is a typed array or a string list. */
 export interface SearchIndexData {
@@ -132,78 +136,20 @@ export class IndexBuilder {
   }
 }
 
-export interface ScoredDoc {
-  doc: number;
-  score: number;
-}
-
-/** Min-heap of the current top-k; the root is the weakest (lowest score, then highest doc). */
-class TopK {
-  readonly docs: Int32Array;
-  readonly scores: Float64Array;
-  size = 0;
-  constructor(readonly k: number) {
-    this.docs = new Int32Array(k);
-    this.scores = new Float64Array(k);
-  }
-  private weaker(i: number, j: number): boolean {
-    const a = this.scores[i];
-    const b = this.scores[j];
-    return a < b || (a === b && this.docs[i] > this.docs[j]);
-  }
-  private swap(i: number, j: number): void {
-    const d = this.docs[i];
-    this.docs[i] = this.docs[j];
-    this.docs[j] = d;
-    const s = this.scores[i];
-    this.scores[i] = this.scores[j];
-    this.scores[j] = s;
-  }
-  /** Docs arrive in ascending order, so a tie never displaces an earlier doc. */
-  push(doc: number, score: number): void {
-    if (this.size < this.k) {
-      let i = this.size++;
-      this.docs[i] = doc;
-      this.scores[i] = score;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (!this.weaker(i, p)) break;
-        this.swap(i, p);
-        i = p;
-      }
-      return;
-    }
-    if (score <= this.scores[0]) return;
-    this.docs[0] = doc;
-    this.scores[0] = score;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < this.size && this.weaker(l, m)) m = l;
-      if (r < this.size && this.weaker(r, m)) m = r;
-      if (m === i) break;
-      this.swap(i, m);
-      i = m;
-    }
-  }
-  get threshold(): number {
-    return this.size < this.k ? -Infinity : this.scores[0];
-  }
-  sorted(): ScoredDoc[] {
-    const out: ScoredDoc[] = [];
-    for (let i = 0; i < this.size; i++) out.push({ doc: this.docs[i], score: this.scores[i] });
-    out.sort((a, b) => b.score - a.score || a.doc - b.doc);
-    return out;
-  }
-}
-
 export class SearchIndex {
   private readonly lookup: Map<string, number>;
+  /** per-category term bounds (null when the table would be too large) */
+  readonly bounds: CategoryBounds | null;
 
-  constructor(readonly data: SearchIndexData) {
+  /** With the catalog's category column, queries also prune by per-category bounds. */
+  constructor(
+    readonly data: SearchIndexData,
+    categoryCol?: ArrayLike<number>,
+    numCategories = 0,
+  ) {
     this.lookup = new Map(data.terms.map((t, i) => [t, i]));
+    const cells = data.terms.length * numCategories;
+    this.bounds = categoryCol && cells > 0 && cells <= MAX_BOUND_CELLS ? computeCategoryBounds(data, categoryCol, numCategories) : null;
   }
 
   termId(term: string): number {
@@ -214,90 +160,8 @@ export class SearchIndex {
     return this.data.offsets[termId + 1] - this.data.offsets[termId];
   }
 
-  /**
-   * Exact BM25 top-k over the query terms (term id → query term frequency).
-   * `accept` (optional) is a cheap per-doc filter, checked before scoring.
-   */
-  topK(query: ReadonlyMap<number, number>, k: number, accept?: (doc: number) => boolean): ScoredDoc[] {
-    if (k <= 0 || query.size === 0) return [];
-    const { offsets, docs, impacts, maxImpact } = this.data;
-    // lists sorted by upper bound, ascending
-    const lists = [...query.entries()]
-      .map(([t, qtf]) => ({ t, qtf, ub: maxImpact[t] * qtf }))
-      .sort((a, b) => a.ub - b.ub || a.t - b.t);
-    const n = lists.length;
-    const cur = new Int32Array(n);
-    const end = new Int32Array(n);
-    const qtf = new Float64Array(n);
-    const cum = new Float64Array(n); // cum[i] = sum of ub[0..i]
-    let acc = 0;
-    for (let i = 0; i < n; i++) {
-      cur[i] = offsets[lists[i].t];
-      end[i] = offsets[lists[i].t + 1];
-      qtf[i] = lists[i].qtf;
-      acc += lists[i].ub;
-      cum[i] = acc;
-    }
-    const heap = new TopK(k);
-    let theta = -Infinity;
-    let firstEssential = 0; // lists [0, firstEssential) are non-essential
-    const NONE = 0xffffffff;
-    for (;;) {
-      // next candidate: smallest current doc among essential lists
-      let d = NONE;
-      for (let i = firstEssential; i < n; i++) {
-        if (cur[i] < end[i] && docs[cur[i]] < d) d = docs[cur[i]];
-      }
-      if (d === NONE) break;
-      if (accept && !accept(d)) {
-        for (let i = firstEssential; i < n; i++) if (cur[i] < end[i] && docs[cur[i]] === d) cur[i]++;
-        continue;
-      }
-      let score = 0;
-      for (let i = firstEssential; i < n; i++) {
-        if (cur[i] < end[i] && docs[cur[i]] === d) {
-          score += impacts[cur[i]] * qtf[i];
-          cur[i]++;
-        }
-      }
-      // probe non-essential lists, highest bound first, while they can still matter
-      for (let i = firstEssential - 1; i >= 0; i--) {
-        if (score + cum[i] <= theta) break;
-        let p = cur[i];
-        const e = end[i];
-        if (p < e && docs[p] < d) p = seek(docs, p, e, d);
-        cur[i] = p;
-        if (p < e && docs[p] === d) score += impacts[p] * qtf[i];
-      }
-      if (score > theta) {
-        heap.push(d, score);
-        const th = heap.threshold;
-        if (th > theta) {
-          theta = th;
-          while (firstEssential < n && cum[firstEssential] <= theta) firstEssential++;
-          if (firstEssential >= n) break;
-        }
-      }
-    }
-    return heap.sorted();
+  /** Exact BM25 top-k over the query terms (term id → query term frequency). */
+  topK(query: ReadonlyMap<number, number>, k: number, opts: Omit<TopKOptions, 'bounds'> = {}): ScoredDoc[] {
+    return maxScoreTopK(this.data, query, k, { ...opts, bounds: this.bounds });
   }
-}
-
-/** First position in [p, e) whose doc is ≥ target (galloping, then binary search). */
-function seek(docs: Uint32Array, p: number, e: number, target: number): number {
-  let step = 1;
-  let lo = p;
-  let hi = p + 1;
-  while (hi < e && docs[hi] < target) {
-    lo = hi;
-    step <<= 1;
-    hi = p + step;
-  }
-  if (hi > e) hi = e;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid] < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }

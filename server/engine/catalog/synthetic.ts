@@ -19,6 +19,8 @@ export interface SyntheticOptions {
 }
 
 export const MAX_SYNTHETIC_SIZE = 9_999_999;
+/** Bump when the generator's output changes for the same taxonomy (invalidates disk caches). */
+export const SYNTHETIC_GENERATOR_VERSION = 2;
 /** Share of products placed in denied categories (the safety check needs some). */
 export const DENIED_SHARE = 0.005;
 export const OUT_OF_STOCK_SHARE = 0.1;
@@ -34,6 +36,20 @@ export interface SyntheticColumns extends CatalogColumns {
   adjective: Uint8Array;
   /** index into the category's nouns */
   noun: Uint8Array;
+  /** model code index (see modelCode) */
+  model: Uint16Array;
+}
+
+/**
+ * Model codes ("K450") make titles as distinctive as real ones: without them a
+ * 2M catalog holds dozens of products with the very same title, and no query
+ * could single one out. 24 letters × 900 numbers = 21,600 codes.
+ */
+const MODEL_LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
+export const MODEL_CODES = MODEL_LETTERS.length * 900;
+
+export function modelCode(m: number): string {
+  return `${MODEL_LETTERS[Math.floor(m / 900)]}${100 + (m % 900)}`;
 }
 
 // ---- fixed tables derived from the taxonomy (same for every seed) ----------
@@ -126,6 +142,7 @@ export function generateSyntheticColumns({ seed, size }: SyntheticOptions): Synt
   const store = indexColumn(size, STORE_TABLE.length);
   const adjective = new Uint8Array(size);
   const noun = new Uint8Array(size);
+  const model = new Uint16Array(size);
   const priceCents = new Uint32Array(size);
   const rating10 = new Uint8Array(size);
   const ratingCount = new Uint32Array(size);
@@ -159,6 +176,7 @@ export function generateSyntheticColumns({ seed, size }: SyntheticOptions): Synt
     ratingCount[i] = Math.min(250_000, Math.floor(Math.exp(3.8 + 1.5 * rng.normal())));
     shipDays[i] = Math.min(14, rng.geometric(0.4));
     stock[i] = rng.next() < OUT_OF_STOCK_SHARE ? 0 : Math.min(200, Math.max(1, rng.poisson(20)));
+    model[i] = Math.floor(rng.next() * MODEL_CODES);
   }
   return {
     seed,
@@ -180,6 +198,7 @@ export function generateSyntheticColumns({ seed, size }: SyntheticOptions): Synt
     attrNumeric: ATTRIBUTE_NAMES.map(isNumericAttr),
     adjective,
     noun,
+    model,
   };
 }
 
@@ -205,9 +224,9 @@ function titleSpecs(cols: SyntheticColumns, i: number): string[] {
 
 export function syntheticTitle(cols: SyntheticColumns, i: number): string {
   const cat = CATEGORY_LIST[cols.category[i]];
-  const head = `${cols.brandTable[cols.brand[i]]} ${cat.dept.adjectives[cols.adjective[i]]} ${cat.def.nouns[cols.noun[i]]}`;
+  const head = `${cols.brandTable[cols.brand[i]]} ${cat.dept.adjectives[cols.adjective[i]]} ${cat.def.nouns[cols.noun[i]]} ${modelCode(cols.model[i])}`;
   const specs = titleSpecs(cols, i);
-  return specs.length ? `${head} ${specs.join(', ')}` : head;
+  return specs.length ? `${head}, ${specs.join(', ')}` : head;
 }
 
 class SyntheticText implements ProductText {
@@ -273,6 +292,7 @@ export function buildSyntheticIndex(cols: SyntheticColumns): SearchIndexData {
   const nounToks = CATEGORY_LIST.map((c) => c.def.nouns.map(ids));
   const valueToks = cols.attrTables.map((t) => t.map((v) => ids(v)));
   const specToks = cols.attrTables.map((t, a) => t.map((v) => ids(formatTitleSpec(cols.attrNames[a], v))));
+  const modelToks = Array.from({ length: MODEL_CODES }, (_, m) => ids(modelCode(m)));
   const W = FIELD_WEIGHTS;
   for (let i = 0; i < cols.size; i++) {
     const c = cols.category[i];
@@ -280,6 +300,7 @@ export function buildSyntheticIndex(cols: SyntheticColumns): SearchIndexData {
     for (const t of brandToks[b]) builder.add(t, W.title + W.brand);
     for (const t of adjToks[c][cols.adjective[i]]) builder.add(t, W.title);
     for (const t of nounToks[c][cols.noun[i]]) builder.add(t, W.title);
+    for (const t of modelToks[cols.model[i]]) builder.add(t, W.title);
     for (const a of CAT_PLANS[c].titleAttrs) {
       const v = cols.attrCols[a][i];
       if (v) for (const t of specToks[a][v - 1]) builder.add(t, W.title);

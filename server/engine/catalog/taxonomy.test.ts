@@ -9,6 +9,7 @@ import {
   isDeniedCategory,
 } from './taxonomy';
 import { tokenize } from './tokenize';
+import { formatTitleSpec } from './attributes';
 
 const normal = CATEGORY_LIST.filter((c) => !c.denied);
 
@@ -55,6 +56,24 @@ describe('taxonomy', () => {
         if (a === b) continue;
         const subset = [...a.words].every((w) => b.words.has(w));
         expect(subset, `"${a.n}" ⊆ "${b.n}"`).toBe(false);
+      }
+    }
+  });
+
+  it('keeps noun words apart from the adjectives of their department', () => {
+    for (const c of CATEGORY_LIST) {
+      const adj = new Set(c.dept.adjectives.flatMap((a) => tokenize(a)));
+      for (const n of c.def.nouns) for (const t of tokenize(n)) expect(adj.has(t), `${c.path} ${n}`).toBe(false);
+    }
+  });
+
+  it('keeps title spec words apart from the noun and adjective words of the same category', () => {
+    for (const c of CATEGORY_LIST) {
+      const own = new Set([...c.def.nouns, ...c.dept.adjectives].flatMap((w) => tokenize(w)));
+      for (const a of c.def.title) {
+        for (const v of attributeValues(a, c.path)) {
+          for (const t of tokenize(formatTitleSpec(a, v))) expect(own.has(t), `${c.path} ${a}=${v}`).toBe(false);
+        }
       }
     }
   });
