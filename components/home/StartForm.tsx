@@ -63,11 +63,13 @@ export function StartForm({ envs, initialAxes }: { envs: EnvOption[]; initialAxe
             <label htmlFor="env" className="mb-1 block text-sm font-medium text-slate-700">
               Environment
             </label>
+            {/* a list box (all eight visible at once) rather than a drop-down */}
             <select
               id="env"
+              size={envs.length}
               value={envId}
               onChange={(e) => setEnvId(e.target.value)}
-              className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm"
+              className="w-full overflow-y-auto rounded-md border border-slate-300 bg-white px-1 py-1 text-sm shadow-sm [&>option]:rounded [&>option]:px-2 [&>option]:py-1 [&>option:checked]:bg-slate-900 [&>option:checked]:text-white"
             >
               {envs.map((e) => (
                 <option key={e.id} value={e.id}>

@@ -5,6 +5,7 @@ import type { Action } from '@/server/engine/types';
 import { usePlayStore } from '@/lib/stores/play';
 import { Button, Card, CardHeader } from '@/components/ui/primitives';
 import { SchemaForm } from './SchemaForm';
+import { answerTargets } from './answer-targets';
 import { buildArgs, fieldsOf, type JsonSchema } from './schema-form';
 
 export function Composer({
@@ -18,27 +19,32 @@ export function Composer({
   pending: boolean;
   onSend: (action: Action | string) => void;
 }) {
-  const { queue, removeCall, message, setMessage, rawText, setRawText, answerValues, setAnswerField, selectedTool, formValues } =
+  const { queue, removeCall, message, setMessage, rawText, setRawText, answerValues, setAnswerField, updateAnswerValues, selectedTool, formValues } =
     usePlayStore();
   const unqueued = selectedTool !== null && Object.values(formValues).some((v) => v.trim() !== '');
   const [answerErrors, setAnswerErrors] = useState<Record<string, string>>({});
   const [msgError, setMsgError] = useState<string | null>(null);
   const answerFields = useMemo(() => fieldsOf(answerSchema), [answerSchema]);
+  const targets = useMemo(() => answerTargets(answerFields, answerValues), [answerFields, answerValues]);
+  const hasTargets = targets.productLists.length + targets.orderSlots.length > 0;
 
-  function send(finish: boolean) {
-    if (message.trim() === '') {
+  /** turn: no answer; answer: the answer with done: false (the episode goes on); finish: done: true. */
+  function send(mode: 'turn' | 'answer' | 'finish') {
+    // read the store now: a list box commits what was typed in it when it loses focus
+    const state = usePlayStore.getState();
+    if (state.message.trim() === '') {
       setMsgError('Write a message to the customer (assistant_message is required).');
       return;
     }
     setMsgError(null);
     let answer: Action['answer'] = null;
-    if (finish) {
-      const { args, errors } = buildArgs(answerFields, answerValues);
+    if (mode !== 'turn') {
+      const { args, errors } = buildArgs(answerFields, state.answerValues);
       setAnswerErrors(errors);
       if (Object.keys(errors).length > 0) return;
-      answer = { env: envId, done: true, ...args };
-    }
-    onSend({ assistant_message: message, tool_calls: queue.map((c) => ({ name: c.name, args: c.args })), answer });
+      answer = { env: envId, done: mode === 'finish', ...args };
+    } else setAnswerErrors({});
+    onSend({ assistant_message: state.message, tool_calls: state.queue.map((c) => ({ name: c.name, args: c.args })), answer });
   }
 
   return (
@@ -79,12 +85,20 @@ export function Composer({
           {msgError && <p className="mt-1 text-xs text-rose-600">{msgError}</p>}
         </div>
         {answerFields.length > 0 ? (
-          <details className="rounded-md border border-slate-200 px-3 py-2">
-            <summary className="cursor-pointer text-xs font-medium text-slate-600">Answer fields (sent with “Send &amp; finish”)</summary>
-            <div className="mt-2">
-              <SchemaForm fields={answerFields} values={answerValues} errors={answerErrors} onChange={setAnswerField} idPrefix="answer" />
-            </div>
-          </details>
+          <section className="rounded-md border border-emerald-200 bg-emerald-50/40 px-3 py-2.5" data-testid="answer-form" aria-label="Answer">
+            <h3 className="mb-2 flex flex-wrap items-baseline justify-between gap-x-2 text-xs font-semibold text-emerald-900">
+              Answer
+              {hasTargets && <span className="font-normal text-emerald-700">“+ Answer” / “Use … in answer” on result cards fill it in</span>}
+            </h3>
+            <SchemaForm
+              fields={answerFields}
+              values={answerValues}
+              errors={answerErrors}
+              onChange={setAnswerField}
+              onValues={updateAnswerValues}
+              idPrefix="answer"
+            />
+          </section>
         ) : (
           <p className="text-xs text-slate-500">
             {envId} needs no answer fields: finishing submits <code>{`{"env":"${envId}","done":true}`}</code> and the cart is
@@ -97,14 +111,29 @@ export function Composer({
           </p>
         )}
         <div className="flex flex-wrap items-center gap-2">
-          <Button variant="primary" disabled={pending} onClick={() => send(false)} data-testid="send-turn">
+          <Button variant="primary" disabled={pending} onClick={() => send('turn')} data-testid="send-turn">
             Send turn
           </Button>
-          <Button variant="accent" disabled={pending} onClick={() => send(true)} data-testid="send-finish">
+          {answerFields.length > 0 && (
+            <Button
+              disabled={pending}
+              onClick={() => send('answer')}
+              data-testid="send-answer"
+              title="Sends the answer with done: false. JOURNEY: answers the current request and the customer moves on. Elsewhere the latest answer counts if the turns run out."
+            >
+              Send with answer (go on)
+            </Button>
+          )}
+          <Button variant="accent" disabled={pending} onClick={() => send('finish')} data-testid="send-finish">
             Send &amp; finish (answer)
           </Button>
           {pending && <span className="text-xs text-slate-500">running…</span>}
         </div>
+        {Object.keys(answerErrors).length > 0 && (
+          <p className="rounded-md bg-rose-50 px-2.5 py-1.5 text-xs text-rose-800" role="alert" data-testid="answer-errors">
+            The answer is not complete: {Object.values(answerErrors).join('; ')}.
+          </p>
+        )}
         <details className="text-xs">
           <summary className="cursor-pointer text-slate-500">Send raw agent text instead (for testing bad actions)</summary>
           <textarea

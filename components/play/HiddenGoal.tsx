@@ -4,12 +4,32 @@ import type { HiddenGoal } from '@/server/episodes/types';
 import { usePlayStore } from '@/lib/stores/play';
 import { Button, Card, CardHeader, JsonBlock } from '@/components/ui/primitives';
 
+/** Summary lines; indented lines (JOURNEY's per-sub-task details) nest under the line above. */
+export function nestSummary(lines: readonly string[]): Array<{ text: string; children: string[] }> {
+  const out: Array<{ text: string; children: string[] }> = [];
+  for (const line of lines) {
+    const last = out[out.length - 1];
+    if (/^\s/.test(line) && last) last.children.push(line.trim());
+    else out.push({ text: line.trim(), children: [] });
+  }
+  return out;
+}
+
 export function HiddenGoalView({ goal }: { goal: HiddenGoal }) {
   return (
     <div className="space-y-2" data-testid="hidden-goal">
-      <ul className="list-inside list-disc space-y-0.5 text-sm text-slate-800">
-        {goal.summary.map((line, i) => (
-          <li key={i}>{line}</li>
+      <ul className="list-disc space-y-1 pl-5 text-sm text-slate-800 [overflow-wrap:anywhere]">
+        {nestSummary(goal.summary).map((item, i) => (
+          <li key={i}>
+            <span className={item.children.length > 0 ? 'font-medium' : undefined}>{item.text}</span>
+            {item.children.length > 0 && (
+              <ul className="mt-0.5 list-[circle] space-y-0.5 pl-5 text-slate-700">
+                {item.children.map((c, j) => (
+                  <li key={j}>{c}</li>
+                ))}
+              </ul>
+            )}
+          </li>
         ))}
       </ul>
       <details>

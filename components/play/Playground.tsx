@@ -10,6 +10,8 @@ import { useTRPC } from '@/lib/trpc';
 import { usePlayStore } from '@/lib/stores/play';
 import { Transcript } from '@/components/transcript/Transcript';
 import { ToolPrefillContext, type ToolPrefill } from '@/components/transcript/prefill';
+import { AnswerFormContext } from '@/components/transcript/answer-prefill';
+import { ProductTitlesProvider } from '@/components/transcript/product-titles';
 import { RewardBreakdownPanel } from '@/components/reward/RewardBreakdownPanel';
 import { Card } from '@/components/ui/primitives';
 import { Composer } from './Composer';
@@ -17,7 +19,7 @@ import { EpisodeHeader } from './EpisodeHeader';
 import { HiddenGoalCard } from './HiddenGoal';
 import { ToolPalette } from './ToolPalette';
 import { WorldPanel } from './WorldPanel';
-import { valuesFromArgs, type JsonSchema } from './schema-form';
+import { fieldsOf, valuesFromArgs, type JsonSchema } from './schema-form';
 
 export interface PlaygroundProps {
   initial: EpisodeView;
@@ -71,52 +73,57 @@ export function Playground({ initial, initialWorld, tools, env }: PlaygroundProp
       queryClient.setQueryData(trpc.episodes.get.queryKey({ id }), res.data);
       await queryClient.invalidateQueries({ queryKey: trpc.episodes.world.queryKey({ id }) });
       await queryClient.invalidateQueries({ queryKey: trpc.episodes.list.queryKey() });
-      clearTurn();
+      clearTurn(typeof action !== 'string' && action.answer !== null);
     });
   }
 
+  const answerFields = useMemo(() => fieldsOf(env.answerSchema), [env.answerSchema]);
   const active = ep.status === 'active';
   return (
     <ToolPrefillContext.Provider value={active ? prefill : null}>
-      <EpisodeHeader ep={ep} envName={env.name} mode="play" />
-      <div className="grid gap-5 lg:grid-cols-12">
-        <div className="min-w-0 space-y-4 lg:col-span-7">
-          <Transcript events={ep.events} episodeId={id} scrollToEnd tMax={ep.budgets.T_max} />
-          {!active && (
-            <>
-              {ep.breakdown && <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={id} termination={ep.terminationReason} />}
-              <Card className="flex items-center justify-between px-4 py-3 text-sm">
-                <span>The episode is over.</span>
-                <span className="flex gap-4">
-                  <Link href={`/episodes/${id}`} className="text-sky-700 underline" data-testid="open-replay">
-                    Open the replay
-                  </Link>
-                  <Link href="/" className="text-sky-700 underline">
-                    Start another
-                  </Link>
-                </span>
-              </Card>
-            </>
-          )}
+      <AnswerFormContext.Provider value={active ? answerFields : null}>
+        <EpisodeHeader ep={ep} envName={env.name} mode="play" />
+        <div className="grid gap-5 lg:grid-cols-12">
+          <div className="min-w-0 space-y-4 lg:col-span-7">
+            <Transcript events={ep.events} episodeId={id} scrollToEnd tMax={ep.budgets.T_max} catalogId={ep.catalogId} />
+            {!active && (
+              <>
+                {ep.breakdown && <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={id} termination={ep.terminationReason} />}
+                <Card className="flex items-center justify-between px-4 py-3 text-sm">
+                  <span>The episode is over.</span>
+                  <span className="flex gap-4">
+                    <Link href={`/episodes/${id}`} className="text-sky-700 underline" data-testid="open-replay">
+                      Open the replay
+                    </Link>
+                    <Link href="/" className="text-sky-700 underline">
+                      Start another
+                    </Link>
+                  </span>
+                </Card>
+              </>
+            )}
+          </div>
+          <aside className="space-y-4 lg:sticky lg:top-4 lg:col-span-5 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto lg:pb-4">
+            {active && (
+              <>
+                <div id="tool-palette" className="scroll-mt-2">
+                  <ToolPalette tools={tools} bTool={ep.budgets.B_tool} disabled={pending} />
+                </div>
+                {error && (
+                  <p className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800" role="alert" data-testid="turn-error">
+                    {error}
+                  </p>
+                )}
+                <Composer envId={ep.envId} answerSchema={env.answerSchema} pending={pending} onSend={send} />
+              </>
+            )}
+            <ProductTitlesProvider events={ep.events} catalogId={ep.catalogId} extra={worldQuery.data}>
+              <WorldPanel world={worldQuery.data as WorldView | undefined} loading={worldQuery.isLoading} />
+            </ProductTitlesProvider>
+            <HiddenGoalCard goal={ep.hiddenGoal} toggle={active} />
+          </aside>
         </div>
-        <aside className="space-y-4 lg:sticky lg:top-4 lg:col-span-5 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto lg:pb-4">
-          {active && (
-            <>
-              <div id="tool-palette" className="scroll-mt-2">
-                <ToolPalette tools={tools} bTool={ep.budgets.B_tool} disabled={pending} />
-              </div>
-              {error && (
-                <p className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800" role="alert">
-                  {error}
-                </p>
-              )}
-              <Composer envId={ep.envId} answerSchema={env.answerSchema} pending={pending} onSend={send} />
-            </>
-          )}
-          <WorldPanel world={worldQuery.data as WorldView | undefined} loading={worldQuery.isLoading} />
-          <HiddenGoalCard goal={ep.hiddenGoal} toggle={active} />
-        </aside>
-      </div>
+      </AnswerFormContext.Provider>
     </ToolPrefillContext.Provider>
   );
 }

@@ -1,23 +1,22 @@
 'use client';
-// Renders the fields of a JSON Schema (see schema-form.ts) as form controls.
+// Renders the fields of a JSON Schema (see schema-form.ts) as form controls: scalars, enums,
+// objects, ranked lists of ids, unions (number | string; objects told apart by e.g. env) and
+// lists of objects.
 import { cx } from '@/components/ui/primitives';
-import type { FieldSpec, FormValues } from './schema-form';
+import { FieldLabel, inputCls, fieldId } from './form/controls';
+import { ItemsField } from './form/ItemsField';
+import { ListInput } from './form/ListInput';
+import { UnionField } from './form/UnionField';
+import { hasItems, type FieldSpec, type FormValues } from './schema-form';
 
-const inputCls =
-  'w-full rounded-md border border-slate-300 bg-white px-2.5 py-1.5 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-slate-500 focus:outline-none focus:ring-1 focus:ring-slate-500';
-
-function Label({ f, htmlFor }: { f: FieldSpec; htmlFor: string }) {
-  return (
-    <label htmlFor={htmlFor} className="mb-0.5 flex items-baseline gap-1.5 text-xs">
-      <span className="font-mono font-medium text-slate-800">{f.key}</span>
-      <span className="text-slate-400">
-        {f.kind === 'array' ? `list of ${f.itemKind}` : f.kind}
-        {f.required ? '' : ' · optional'}
-        {f.default !== undefined ? ` · default ${JSON.stringify(f.default)}` : ''}
-      </span>
-    </label>
-  );
-}
+export type FormProps = {
+  values: FormValues;
+  errors: Record<string, string>;
+  onChange: (path: string, value: string) => void;
+  /** Several values at once (adding or removing list items). */
+  onValues: (update: (values: FormValues) => FormValues) => void;
+  idPrefix: string;
+};
 
 function Control({ f, id, value, onChange }: { f: FieldSpec; id: string; value: string; onChange: (v: string) => void }) {
   const name = f.path;
@@ -59,34 +58,18 @@ function Control({ f, id, value, onChange }: { f: FieldSpec; id: string; value: 
         />
       );
     case 'array':
+      if (f.itemKind !== 'json') return <ListInput id={id} name={name} value={value} itemKind={f.itemKind} maxItems={f.maxItems} onChange={onChange} />;
+      return <textarea id={id} name={name} rows={2} className={cx(inputCls, 'font-mono text-xs')} value={value} placeholder="JSON list" onChange={(e) => onChange(e.target.value)} />;
     case 'json':
-      return (
-        <textarea
-          id={id}
-          name={name}
-          rows={2}
-          className={cx(inputCls, 'font-mono text-xs')}
-          value={value}
-          placeholder={f.kind === 'array' && f.itemKind !== 'json' ? 'comma-separated' : 'JSON'}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      );
+      return <textarea id={id} name={name} rows={2} className={cx(inputCls, 'font-mono text-xs')} value={value} placeholder="JSON" onChange={(e) => onChange(e.target.value)} />;
     default:
-      return (
-        <input id={id} name={name} type="text" className={inputCls} value={value} onChange={(e) => onChange(e.target.value)} />
-      );
+      return <input id={id} name={name} type="text" className={inputCls} value={value} onChange={(e) => onChange(e.target.value)} />;
   }
 }
 
-type FormProps = {
-  values: FormValues;
-  errors: Record<string, string>;
-  onChange: (path: string, value: string) => void;
-  idPrefix: string;
-};
-
-function FieldView({ f, values, errors, onChange, idPrefix }: FormProps & { f: FieldSpec }) {
-  const id = `${idPrefix}-${f.path.replace(/\./g, '-')}`;
+export function FieldView({ f, ...props }: FormProps & { f: FieldSpec }) {
+  const { values, errors, onChange, idPrefix } = props;
+  const id = fieldId(idPrefix, f.path);
   if (f.kind === 'object') {
     const set = (f.children ?? []).filter((c) => (values[c.path] ?? '') !== '').length;
     return (
@@ -98,15 +81,17 @@ function FieldView({ f, values, errors, onChange, idPrefix }: FormProps & { f: F
         </summary>
         <div className="mt-2 grid gap-2.5 pb-1 sm:grid-cols-2">
           {(f.children ?? []).map((c) => (
-            <FieldView key={c.path} f={c} values={values} errors={errors} onChange={onChange} idPrefix={idPrefix} />
+            <FieldView key={c.path} f={c} {...props} />
           ))}
         </div>
       </details>
     );
   }
+  if (f.kind === 'union') return <UnionField f={f} {...props} renderField={(c) => <FieldView key={c.path} f={c} {...props} />} />;
+  if (hasItems(f)) return <ItemsField f={f} {...props} renderField={(c) => <FieldView key={c.path} f={c} {...props} />} />;
   return (
-    <div>
-      <Label f={f} htmlFor={id} />
+    <div data-testid={`field-${f.path}`}>
+      <FieldLabel f={f} htmlFor={id} />
       <Control f={f} id={id} value={values[f.path] ?? ''} onChange={(v) => onChange(f.path, v)} />
       {f.description && <p className="mt-0.5 text-[11px] text-slate-500">{f.description}</p>}
       {errors[f.path] && <p className="mt-0.5 text-xs text-rose-600">{errors[f.path]}</p>}

@@ -8,7 +8,7 @@ import { SchemaForm } from './SchemaForm';
 import { buildArgs, fieldsOf, type JsonSchema } from './schema-form';
 
 export function ToolPalette({ tools, bTool, disabled }: { tools: ToolSpec[]; bTool: number; disabled: boolean }) {
-  const { selectedTool, formValues, queue, selectTool, setField, enqueue } = usePlayStore();
+  const { selectedTool, formValues, queue, selectTool, setField, updateFormValues, enqueue } = usePlayStore();
   const [errors, setErrors] = useState<Record<string, string>>({});
   const tool = tools.find((t) => t.name === selectedTool) ?? null;
   const fields = useMemo(() => fieldsOf(tool?.parameters as JsonSchema | undefined), [tool]);
@@ -16,7 +16,7 @@ export function ToolPalette({ tools, bTool, disabled }: { tools: ToolSpec[]; bTo
 
   function add() {
     if (!tool) return;
-    const { args, errors: errs } = buildArgs(fields, formValues);
+    const { args, errors: errs } = buildArgs(fields, usePlayStore.getState().formValues);
     setErrors(errs);
     if (Object.keys(errs).length === 0) enqueue(tool.name, args);
   }
@@ -74,7 +74,7 @@ export function ToolPalette({ tools, bTool, disabled }: { tools: ToolSpec[]; bTo
               <code className="text-sm font-semibold">{tool.name}</code>
               <p className="text-xs text-slate-500">{tool.description}</p>
             </div>
-            <SchemaForm fields={fields} values={formValues} errors={errors} onChange={setField} idPrefix="tool" />
+            <SchemaForm fields={fields} values={formValues} errors={errors} onChange={setField} onValues={updateFormValues} idPrefix="tool" />
             <div className="mt-3 flex items-center gap-2">
               <Button variant="primary" onClick={add} disabled={disabled || full} data-testid="queue-call">
                 Add call to this turn

@@ -1,6 +1,16 @@
 // Forms from JSON Schema (the tools' argument schemas and the envs' answer schemas).
-// Values are kept as text by dotted path ("filters.color"); buildArgs turns them into
-// typed arguments and reports precise per-field errors.
+// Values are kept as text by dotted path ("filters.color"); buildArgs (schema-build.ts)
+// turns them into typed arguments and reports precise per-field errors.
+//
+// Shapes and where their values live:
+//   scalar, enum, boolean          values[path] = the text
+//   list of scalars                values[path] = "a, b, c" (comma or newline separated)
+//   object                         its fields at `${path}.${key}`
+//   list of objects / unions       values[`${path}#items`] = count; item i at `${path}.${i}`
+//   union told apart by a constant property (anyOf of objects with e.g. env: const "PD")
+//                                  the choice at `${path}.${discriminator}`; the chosen option's fields beside it
+//   other unions (number | string) values[path] = the text; optional choice at `${path}#type` (else the
+//                                  first option the text parses as: number before string)
 
 export interface JsonSchema {
   type?: string | string[];
@@ -14,12 +24,25 @@ export interface JsonSchema {
   maximum?: number;
   exclusiveMinimum?: number;
   items?: JsonSchema;
+  maxItems?: number;
+  minItems?: number;
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
   additionalProperties?: unknown;
 }
 
-export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'object' | 'array' | 'json';
+export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'object' | 'array' | 'union' | 'json';
+export type ItemKind = 'string' | 'number' | 'integer' | 'object' | 'union' | 'json';
+
+/** One option of a union field. */
+export interface UnionOption {
+  /** What the person picks: the discriminator's value (e.g. "PD") or the type ("number"). */
+  label: string;
+  kind: Exclude<FieldKind, 'union' | 'array'>;
+  /** Object options: their fields (the discriminator left out). */
+  children?: FieldSpec[];
+  enumValues?: string[];
+}
 
 export interface FieldSpec {
   path: string;
@@ -28,33 +51,51 @@ export interface FieldSpec {
   required: boolean;
   description?: string;
   enumValues?: string[];
-  itemKind?: 'string' | 'number' | 'integer' | 'json';
+  itemKind?: ItemKind;
   default?: unknown;
   min?: number;
   max?: number;
   children?: FieldSpec[];
+  /** Lists of objects or unions: the item's schema (item i is itemField(f, i)). */
+  itemSchema?: JsonSchema;
+  maxItems?: number;
+  /** Unions (anyOf / oneOf). */
+  options?: UnionOption[];
+  /** Object unions told apart by a constant property: its name (e.g. "env"). */
+  discriminator?: string;
 }
 
 export type FormValues = Record<string, string>;
 
 const BIG = 1e15;
 
-/** Drops `null` alternatives (nullable fields) and returns the remaining schema. */
-function unwrap(s: JsonSchema): JsonSchema {
-  const alts = s.anyOf ?? s.oneOf;
+const altsOf = (s: JsonSchema) => s.anyOf ?? s.oneOf;
+const isNull = (s: JsonSchema) => s.type === 'null';
+
+/** Drops `null` alternatives (nullable fields); a union that keeps one alternative becomes that alternative. */
+export function unwrap(s: JsonSchema): JsonSchema {
+  const alts = altsOf(s);
   if (alts) {
-    const nonNull = alts.filter((a) => a.type !== 'null');
-    if (nonNull.length === 1) return { ...nonNull[0], description: s.description ?? nonNull[0].description, default: s.default ?? nonNull[0].default };
+    const nonNull = alts.filter((a) => !isNull(a));
+    if (nonNull.length === 1)
+      return { ...unwrap(nonNull[0]), description: s.description ?? nonNull[0].description, default: s.default ?? nonNull[0].default };
+    if (nonNull.length !== alts.length) return { ...s, anyOf: nonNull, oneOf: undefined };
+    return s;
   }
   if (Array.isArray(s.type)) {
     const t = s.type.filter((x) => x !== 'null');
     if (t.length === 1) return { ...s, type: t[0] };
+    // type: ["number", "string"] is the union number | string
+    const { type: _type, ...rest } = s;
+    return { ...rest, anyOf: t.map((type) => ({ type })) };
   }
   return s;
 }
 
 function kindOf(s: JsonSchema): FieldKind {
-  if (s.enum && s.enum.every((v) => typeof v === 'string')) return 'enum';
+  if ((altsOf(s)?.length ?? 0) > 1) return 'union';
+  if (s.enum && s.enum.length > 0 && s.enum.every((v) => typeof v === 'string')) return 'enum';
+  if (typeof s.const === 'string') return 'enum';
   switch (s.type) {
     case 'string':
       return 'string';
@@ -73,124 +114,122 @@ function kindOf(s: JsonSchema): FieldKind {
   }
 }
 
-export function fieldsOf(schema: JsonSchema | undefined, prefix = ''): FieldSpec[] {
-  if (!schema?.properties) return [];
-  const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties).map(([key, raw]) => {
-    const s = unwrap(raw);
-    const kind = kindOf(s);
-    const path = prefix ? `${prefix}.${key}` : key;
-    const min = s.minimum ?? s.exclusiveMinimum;
-    const field: FieldSpec = {
-      path,
-      key,
-      kind,
-      // a field with a default may be left out
-      required: required.has(key) && s.default === undefined,
-      description: s.description,
-      default: s.default,
-      min: min !== undefined && Math.abs(min) < BIG ? min : undefined,
-      max: s.maximum !== undefined && Math.abs(s.maximum) < BIG ? s.maximum : undefined,
-    };
-    if (kind === 'enum') field.enumValues = (s.enum as string[]).slice();
-    if (kind === 'object') field.children = fieldsOf(s, path);
-    if (kind === 'array') {
-      const it = s.items ? unwrap(s.items) : {};
-      field.itemKind = it.type === 'string' ? 'string' : it.type === 'number' ? 'number' : it.type === 'integer' ? 'integer' : 'json';
-    }
-    return field;
+const enumValuesOf = (s: JsonSchema): string[] => (s.enum ? (s.enum as string[]).slice() : [s.const as string]);
+
+function itemKindOf(items: JsonSchema | undefined): ItemKind {
+  const it = items ? unwrap(items) : {};
+  const k = kindOf(it);
+  if (k === 'union') return 'union';
+  if (k === 'object') return 'object';
+  if (k === 'enum' || k === 'string') return 'string';
+  if (k === 'number' || k === 'integer') return k;
+  return 'json';
+}
+
+/** The constant string of a property schema ({const: "PD"} or a one-value enum), if it is one. */
+function constString(s: JsonSchema | undefined): string | undefined {
+  if (!s) return undefined;
+  if (typeof s.const === 'string') return s.const;
+  if (s.enum?.length === 1 && typeof s.enum[0] === 'string') return s.enum[0];
+  return undefined;
+}
+
+/** A property every object alternative fixes to a different constant (e.g. env). */
+function discriminatorOf(alts: JsonSchema[]): string | undefined {
+  if (!alts.every((a) => a.type === 'object' && a.properties)) return undefined;
+  const first = alts[0].properties!;
+  return Object.keys(first).find((key) => {
+    const values = alts.map((a) => constString(a.properties![key]));
+    return values.every((v) => v !== undefined) && new Set(values).size === values.length;
   });
 }
 
-function parseNumber(text: string, integer: boolean, f: FieldSpec): number | string {
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n)) return `${f.key} must be a number`;
-  if (integer && !Number.isInteger(n)) return `${f.key} must be a whole number`;
-  if (f.min !== undefined && n < f.min) return `${f.key} must be ≥ ${f.min}`;
-  if (f.max !== undefined && n > f.max) return `${f.key} must be ≤ ${f.max}`;
-  return n;
+function unionOptions(s: JsonSchema, path: string): { options: UnionOption[]; discriminator?: string } {
+  const alts = altsOf(s)!.map(unwrap);
+  const discriminator = discriminatorOf(alts);
+  const used = new Set<string>();
+  const options = alts.map((a, i): UnionOption => {
+    const kind = kindOf(a);
+    let label =
+      discriminator !== undefined
+        ? constString(a.properties![discriminator])!
+        : kind === 'enum' || kind === 'string'
+          ? 'string'
+          : kind === 'object' || kind === 'json' || kind === 'union'
+            ? `option ${i + 1}`
+            : kind;
+    if (used.has(label)) label = `${label} ${i + 1}`;
+    used.add(label);
+    if (kind === 'object') return { label, kind, children: fieldsOf(a, path).filter((c) => c.key !== discriminator) };
+    if (kind === 'enum') return { label, kind, enumValues: enumValuesOf(a) };
+    return { label, kind: kind === 'union' || kind === 'array' ? 'json' : kind };
+  });
+  return { options, discriminator };
 }
 
-function splitList(text: string): string[] {
-  return text
-    .split(/[\n,]/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-export function buildArgs(fields: FieldSpec[], values: FormValues): { args: Record<string, unknown>; errors: Record<string, string> } {
-  const args: Record<string, unknown> = {};
-  const errors: Record<string, string> = {};
-  for (const f of fields) {
-    if (f.kind === 'object') {
-      const inner = buildArgs(f.children ?? [], values);
-      Object.assign(errors, inner.errors);
-      if (Object.keys(inner.args).length > 0 || f.required) args[f.key] = inner.args;
-      continue;
-    }
-    const text = values[f.path] ?? '';
-    if (text.trim() === '') {
-      if (f.required) errors[f.path] = `${f.key} is required`;
-      continue;
-    }
-    switch (f.kind) {
-      case 'string':
-      case 'enum':
-        args[f.key] = text;
-        break;
-      case 'number':
-      case 'integer': {
-        const n = parseNumber(text, f.kind === 'integer', f);
-        if (typeof n === 'string') errors[f.path] = n;
-        else args[f.key] = n;
-        break;
-      }
-      case 'boolean':
-        args[f.key] = text === 'true';
-        break;
-      case 'array': {
-        if (f.itemKind === 'json') {
-          try {
-            const v = JSON.parse(text);
-            if (!Array.isArray(v)) errors[f.path] = `${f.key} must be a JSON list`;
-            else args[f.key] = v;
-          } catch {
-            errors[f.path] = `${f.key} must be a JSON list`;
-          }
-          break;
-        }
-        const items = splitList(text);
-        if (f.itemKind === 'string') {
-          args[f.key] = items;
-        } else {
-          const nums = items.map((t) => parseNumber(t, f.itemKind === 'integer', { ...f, min: undefined, max: undefined }));
-          const bad = nums.find((n) => typeof n === 'string');
-          if (bad !== undefined) errors[f.path] = `${f.key}: every item must be a number`;
-          else args[f.key] = nums;
-        }
-        break;
-      }
-      case 'json':
-        try {
-          args[f.key] = JSON.parse(text);
-        } catch {
-          errors[f.path] = `${f.key} must be valid JSON`;
-        }
-        break;
-    }
+/** The field for one property (or one list item) at `path`. */
+export function fieldFor(key: string, path: string, raw: JsonSchema, required: boolean): FieldSpec {
+  const s = unwrap(raw);
+  const kind = kindOf(s);
+  const min = s.minimum ?? s.exclusiveMinimum;
+  const field: FieldSpec = {
+    path,
+    key,
+    kind,
+    // a field with a default may be left out
+    required: required && s.default === undefined,
+    description: s.description ?? raw.description,
+    default: s.default,
+    min: min !== undefined && Math.abs(min) < BIG ? min : undefined,
+    max: s.maximum !== undefined && Math.abs(s.maximum) < BIG ? s.maximum : undefined,
+  };
+  if (kind === 'enum') field.enumValues = enumValuesOf(s);
+  if (kind === 'object') field.children = fieldsOf(s, path);
+  if (kind === 'union') Object.assign(field, unionOptions(s, path));
+  if (kind === 'array') {
+    field.itemKind = itemKindOf(s.items);
+    if (s.maxItems !== undefined) field.maxItems = s.maxItems;
+    if (field.itemKind === 'object' || field.itemKind === 'union') field.itemSchema = s.items;
   }
-  return { args, errors };
+  return field;
 }
 
-/** Form text for given argument values (for "Add to cart…" style prefills). */
-export function valuesFromArgs(args: Record<string, unknown>, prefix = ''): FormValues {
-  const out: FormValues = {};
-  for (const [k, v] of Object.entries(args)) {
-    const path = prefix ? `${prefix}.${k}` : k;
-    if (v === undefined || v === null) continue;
-    if (Array.isArray(v)) out[path] = v.every((x) => typeof x !== 'object') ? v.join(', ') : JSON.stringify(v);
-    else if (typeof v === 'object') Object.assign(out, valuesFromArgs(v as Record<string, unknown>, path));
-    else out[path] = String(v);
-  }
-  return out;
+export function fieldsOf(schema: JsonSchema | undefined, prefix = ''): FieldSpec[] {
+  if (!schema?.properties) return [];
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties).map(([key, raw]) => fieldFor(key, prefix ? `${prefix}.${key}` : key, raw, required.has(key)));
 }
+
+/** Lists of objects or unions: the field of item i (0-based), at `${path}.${i}`. */
+export function itemField(f: FieldSpec, i: number): FieldSpec {
+  return fieldFor(`${f.key}[${i + 1}]`, `${f.path}.${i}`, f.itemSchema ?? {}, true);
+}
+
+export const hasItems = (f: FieldSpec) => f.kind === 'array' && (f.itemKind === 'object' || f.itemKind === 'union');
+
+/** Where a union's choice is stored. */
+export function choicePath(f: FieldSpec): string {
+  return f.discriminator ? `${f.path}.${f.discriminator}` : `${f.path}#type`;
+}
+
+/** The union option chosen in the form, if any. */
+export function chosenOption(f: FieldSpec, values: FormValues): UnionOption | undefined {
+  const choice = values[choicePath(f)] ?? '';
+  return f.options?.find((o) => o.label === choice);
+}
+
+/** How the form describes a field's type ("list of string", "number or string", …). */
+export function typeText(f: FieldSpec): string {
+  if (f.kind === 'array') {
+    if (f.itemKind === 'union') {
+      const labels = fieldFor('', '', f.itemSchema ?? {}, true).options?.map((o) => o.label) ?? [];
+      return `list of ${labels.join(' | ')}`;
+    }
+    return `list of ${f.itemKind === 'json' ? 'JSON values' : `${f.itemKind}s`}`;
+  }
+  if (f.kind === 'union') return f.discriminator ? `one of ${f.options!.map((o) => o.label).join(' | ')}` : f.options!.map((o) => o.label).join(' or ');
+  return f.kind;
+}
+
+export { buildArgs, valuesFromArgs } from './schema-build';
+export * from './form-values';

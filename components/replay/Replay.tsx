@@ -7,6 +7,7 @@ import { AxisTable } from '@/components/difficulty/AxisTable';
 import { EpisodeHeader } from '@/components/play/EpisodeHeader';
 import { HiddenGoalCard } from '@/components/play/HiddenGoal';
 import { WorldPanel } from '@/components/play/WorldPanel';
+import { ProductTitlesProvider } from '@/components/transcript/product-titles';
 import { Card, CardHeader } from '@/components/ui/primitives';
 
 export function Replay({
@@ -27,7 +28,7 @@ export function Replay({
       <EpisodeHeader ep={ep} envName={envName} mode="replay" />
       <div className="grid gap-5 lg:grid-cols-12">
         <div className="space-y-4 lg:col-span-7">
-          <Transcript events={ep.events} episodeId={ep.id} highlightTurn={highlightTurn} tMax={ep.budgets.T_max} />
+          <Transcript events={ep.events} episodeId={ep.id} highlightTurn={highlightTurn} tMax={ep.budgets.T_max} catalogId={ep.catalogId} />
         </div>
         <aside className="space-y-4 lg:col-span-5">
           <HiddenGoalCard goal={ep.hiddenGoal} />
@@ -36,7 +37,9 @@ export function Replay({
           ) : (
             <Card className="px-4 py-3 text-sm text-slate-500">No reward yet: the episode is still active.</Card>
           )}
-          <WorldPanel world={world ?? undefined} loading={false} />
+          <ProductTitlesProvider events={ep.events} catalogId={ep.catalogId} extra={world}>
+            <WorldPanel world={world ?? undefined} loading={false} />
+          </ProductTitlesProvider>
           <Card>
             <CardHeader title={`Difficulty axes at d = ${ep.d}`} />
             <div className="p-4">

@@ -3,7 +3,8 @@
 import type { EpisodeEvent } from '@/server/engine/types';
 import { AgentMessage } from './events/AgentMessage';
 import { CustomerMessage } from './events/CustomerMessage';
-import { ActionErrorEvent, AnswerEvent, RewardEvent, TerminationEvent, WorldChangeEvent } from './events/Notices';
+import { AnswerEvent } from './events/AnswerEvent';
+import { ActionErrorEvent, RewardEvent, TerminationEvent, WorldChangeEvent } from './events/Notices';
 import { ToolCallEvent } from './events/ToolCallEvent';
 
 export function EventView({ event, episodeId }: { event: EpisodeEvent; episodeId?: string }) {

@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import type { EpisodeEvent } from '@/server/engine/types';
 import { cx } from '@/components/ui/primitives';
 import { EventView } from './EventView';
+import { ProductTitlesProvider } from './product-titles';
 
 export function groupByTurn(events: EpisodeEvent[]): Array<{ turn: number; events: EpisodeEvent[] }> {
   const groups: Array<{ turn: number; events: EpisodeEvent[] }> = [];
@@ -21,6 +22,7 @@ export function Transcript({
   highlightTurn,
   scrollToEnd = false,
   tMax,
+  catalogId,
 }: {
   events: EpisodeEvent[];
   episodeId?: string;
@@ -28,6 +30,8 @@ export function Transcript({
   /** playground: keep the newest turn in view */
   scrollToEnd?: boolean;
   tMax?: number;
+  /** to look up titles of products shown by id only */
+  catalogId?: string;
 }) {
   const endRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -40,30 +44,32 @@ export function Transcript({
   }, [scrollToEnd, events.length]);
 
   return (
-    <div className="space-y-4" data-testid="transcript">
-      {groupByTurn(events).map((g) => (
-        <section
-          key={g.turn}
-          id={`turn-${g.turn}`}
-          className={cx(
-            'scroll-mt-20 rounded-lg border border-slate-200 bg-white p-4',
-            highlightTurn === g.turn && 'turn-highlight',
-          )}
-          data-turn={g.turn}
-        >
-          <header className="mb-3 flex items-center gap-2 text-xs font-medium uppercase tracking-wide text-slate-400">
-            <a href={`#turn-${g.turn}`} className="hover:text-slate-700">
-              {g.turn === 0 ? 'Opening' : `Turn ${g.turn}${tMax ? ` of ${tMax}` : ''}`}
-            </a>
-          </header>
-          <div className="space-y-3">
-            {g.events.map((e, i) => (
-              <EventView key={i} event={e} episodeId={episodeId} />
-            ))}
-          </div>
-        </section>
-      ))}
-      <div ref={endRef} />
-    </div>
+    <ProductTitlesProvider events={events} catalogId={catalogId}>
+      <div className="space-y-4" data-testid="transcript">
+        {groupByTurn(events).map((g) => (
+          <section
+            key={g.turn}
+            id={`turn-${g.turn}`}
+            className={cx(
+              'scroll-mt-20 rounded-lg border border-slate-200 bg-white p-4',
+              highlightTurn === g.turn && 'turn-highlight',
+            )}
+            data-turn={g.turn}
+          >
+            <header className="mb-3 flex items-center gap-2 text-xs font-medium uppercase tracking-wide text-slate-400">
+              <a href={`#turn-${g.turn}`} className="hover:text-slate-700">
+                {g.turn === 0 ? 'Opening' : `Turn ${g.turn}${tMax ? ` of ${tMax}` : ''}`}
+              </a>
+            </header>
+            <div className="space-y-3">
+              {g.events.map((e, i) => (
+                <EventView key={i} event={e} episodeId={episodeId} />
+              ))}
+            </div>
+          </section>
+        ))}
+        <div ref={endRef} />
+      </div>
+    </ProductTitlesProvider>
   );
 }

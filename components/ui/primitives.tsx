@@ -47,6 +47,10 @@ const BUTTON_VARIANTS = {
   secondary: 'bg-white text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:text-slate-400',
   accent: 'bg-emerald-600 text-white hover:bg-emerald-500 disabled:bg-emerald-200',
   ghost: 'text-slate-600 hover:bg-slate-100 hover:text-slate-900 disabled:text-slate-300',
+  /** puts something into the answer form */
+  answer: 'bg-emerald-50 text-emerald-800 ring-1 ring-inset ring-emerald-300 hover:bg-emerald-100',
+  /** it is in the answer form */
+  answered: 'bg-emerald-600 text-white hover:bg-emerald-500',
 } as const;
 
 export function Button({

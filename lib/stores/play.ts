@@ -24,13 +24,16 @@ interface PlayState {
   selectTool(name: string | null): void;
   prefill(name: string, values: FormValues): void;
   setField(path: string, value: string): void;
+  /** Several tool-form values at once (list items added or removed). */
+  updateFormValues(update: (values: FormValues) => FormValues): void;
   enqueue(name: string, args: Record<string, unknown>): void;
   removeCall(id: number): void;
   setMessage(message: string): void;
   setRawText(rawText: string): void;
   setAnswerField(path: string, value: string): void;
-  /** after a turn was sent */
-  clearTurn(): void;
+  updateAnswerValues(update: (values: FormValues) => FormValues): void;
+  /** After a turn was sent; the answer form keeps its values unless the answer went with the turn. */
+  clearTurn(answerSent: boolean): void;
 }
 
 const fresh = { selectedTool: null, formValues: {}, queue: [], message: '', rawText: '', answerValues: {} };
@@ -46,11 +49,13 @@ export const usePlayStore = create<PlayState>()((set) => ({
   selectTool: (name) => set({ selectedTool: name, formValues: {} }),
   prefill: (name, values) => set({ selectedTool: name, formValues: values }),
   setField: (path, value) => set((s) => ({ formValues: { ...s.formValues, [path]: value } })),
+  updateFormValues: (update) => set((s) => ({ formValues: update(s.formValues) })),
   enqueue: (name, args) =>
     set((s) => ({ queue: [...s.queue, { id: s.nextId, name, args }], nextId: s.nextId + 1, formValues: {} })),
   removeCall: (id) => set((s) => ({ queue: s.queue.filter((c) => c.id !== id) })),
   setMessage: (message) => set({ message }),
   setRawText: (rawText) => set({ rawText }),
   setAnswerField: (path, value) => set((s) => ({ answerValues: { ...s.answerValues, [path]: value } })),
-  clearTurn: () => set({ queue: [], message: '', rawText: '', answerValues: {} }),
+  updateAnswerValues: (update) => set((s) => ({ answerValues: update(s.answerValues) })),
+  clearTurn: (answerSent) => set((s) => ({ queue: [], message: '', rawText: '', answerValues: answerSent ? {} : s.answerValues })),
 }));

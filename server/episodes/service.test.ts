@@ -226,6 +226,31 @@ describe('episode service', () => {
     await service.submitAction(ep.id, searchAction('hat')); // the rebuild uses the overrides too
   });
 
+  it('budgets are the engine\'s: JOURNEY has T_max per sub-task', async () => {
+    const ep = await service.startEpisode({ envId: 'JOURNEY', d: 0, seed: 39 });
+    const engine = createEpisode({ envId: 'JOURNEY', d: 0, seed: 39 }, catalog);
+    const { observation } = engine.reset();
+    const subtasks = (ep.hiddenGoal.data as { subtasks: unknown[] }).subtasks.length;
+    expect(ep.budgets).toEqual(observation.budgets);
+    expect(ep.budgets.T_max).toBe(ep.axes.T_max * subtasks);
+  });
+
+  it('the world view has the customer\'s orders and the returns started in the episode', async () => {
+    const ep = await service.startEpisode({ envId: 'RETURN', d: 0, seed: 1 });
+    const goal = ep.hiddenGoal.data as { orderId: string; lineId: string; reasonCode: string };
+    const before = await service.getWorld(ep.id);
+    expect((before.orders as Array<{ order_id: string }>).map((o) => o.order_id)).toContain(goal.orderId);
+    expect(before.returns).toEqual([]);
+    await service.submitAction(ep.id, {
+      assistant_message: 'Starting the return.',
+      tool_calls: [{ name: 'return.initiate', args: { order_id: goal.orderId, line_id: goal.lineId, reason_code: goal.reasonCode, method: 'mail' } }],
+      answer: null,
+    });
+    service.clearLive(); // the world of a rebuilt episode is the same
+    const after = await service.getWorld(ep.id);
+    expect(after.returns).toMatchObject([{ order_id: goal.orderId, line_id: goal.lineId, method: 'mail', fee: 5.99 }]);
+  });
+
   it('serialises concurrent steps of one episode', async () => {
     const ep = await service.startEpisode({ envId: 'CART', d: 4, seed: 13 });
     const results = await Promise.allSettled([

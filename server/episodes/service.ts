@@ -332,6 +332,25 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       }
     },
 
+    /**
+     * Titles of catalog products, for display where a tool result or an answer has only ids
+     * (catalog.rerank, recommended_product_ids). Unknown ids are left out.
+     */
+    productTitles(catalogId: string, ids: readonly string[]): Record<string, string> {
+      let catalog: Catalog;
+      try {
+        catalog = deps.getCatalog(catalogId);
+      } catch (e) {
+        throw new EpisodeServiceError('BAD_INPUT', (e as Error).message);
+      }
+      const out: Record<string, string> = {};
+      for (const id of ids) {
+        const p = catalog.get(id);
+        if (p) out[id] = p.title;
+      }
+      return out;
+    },
+
     /** Stored actions (for replay tools and tests). */
     async getActions(episodeId: string) {
       const row = await requireRow(episodeId);

@@ -10,6 +10,7 @@ import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import type { AxisValues } from '@/server/engine/difficulty';
 import type { Action, EnvId, EpisodeEvent, RewardBreakdown, RewardWeights, TerminationReason } from '@/server/engine/types';
+import { episodeBudgets } from './budgets';
 import type { EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal } from './types';
 
 export interface NewEpisodeRecord {
@@ -184,15 +185,16 @@ export function toSummary(row: EpisodeRow): EpisodeSummary {
 
 export function toView(row: EpisodeRow, events: Array<{ payload: string }>): EpisodeView {
   const axes = JSON.parse(row.axes) as AxisValues;
+  const hiddenGoal = JSON.parse(row.hiddenGoal) as HiddenGoal;
   return {
     ...toSummary(row),
     axisOverrides: JSON.parse(row.axisOverrides) as Partial<AxisValues>,
     axes,
     weights: row.weights ? (JSON.parse(row.weights) as RewardWeights) : null,
     breakdown: row.breakdown ? (JSON.parse(row.breakdown) as RewardBreakdown) : null,
-    budgets: { T_max: axes.T_max, B_tool: axes.B_tool },
+    budgets: episodeBudgets(row.envId, hiddenGoal.data, axes),
     events: events.map((e) => JSON.parse(e.payload) as EpisodeEvent),
-    hiddenGoal: JSON.parse(row.hiddenGoal) as HiddenGoal,
+    hiddenGoal,
   };
 }
 

@@ -43,6 +43,15 @@ describe('tRPC routers', () => {
     expect(rows.every((r) => r.formula && r.label)).toBe(true);
   });
 
+  it('catalog.titles names products by id for display; unknown ids and catalogs are reported', async () => {
+    const { episodeService } = await import('@/server/episodes');
+    const ep = await episodeService.startEpisode({ envId: 'PD', d: 0, seed: 1 });
+    const target = ep.hiddenGoal.data as { targetId: string; targetTitle: string };
+    const titles = await caller.catalog.titles({ catalogId: ep.catalogId, ids: [target.targetId, 'no_such_id'] });
+    expect(titles).toEqual({ [target.targetId]: target.targetTitle });
+    await expect(caller.catalog.titles({ catalogId: 'nope', ids: ['x'] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
   it('episodes.get returns the stored episode; errors keep their precise message', async () => {
     const { episodeService } = await import('@/server/episodes');
     const ep = await episodeService.startEpisode({ envId: 'CART', d: 0, seed: 24 });

@@ -22,6 +22,13 @@ export const episodesRouter = router({
     .query(({ input }) => episodeService.getWorld(input.id)),
 });
 
+export const catalogRouter = router({
+  /** Display titles for ids that a tool result or an answer shows without one. */
+  titles: publicProcedure
+    .input(z.object({ catalogId: z.string().min(1).max(200), ids: z.array(z.string().min(1).max(200)).max(200) }))
+    .query(({ input }) => episodeService.productTitles(input.catalogId, input.ids)),
+});
+
 export const envsRouter = router({
   list: publicProcedure.query(() => listEnvs()),
 });
@@ -43,6 +50,7 @@ export const appRouter = router({
   envs: envsRouter,
   tools: toolsRouter,
   difficulty: difficultyRouter,
+  catalog: catalogRouter,
   curriculum: curriculumRouter,
 });
 

@@ -1,22 +1,8 @@
-// Small event kinds: answer, world change, action error, termination, reward line.
+// Small event kinds: world change, action error, termination, reward line.
 import Link from 'next/link';
 import type { RewardBreakdown, TerminationReason } from '@/server/engine/types';
 import { Badge, JsonBlock } from '@/components/ui/primitives';
 import { fmtReward, fmtTermination } from '@/lib/format';
-
-export function AnswerEvent({ answer }: { answer: Record<string, unknown> }) {
-  const { env, done, ...fields } = answer;
-  return (
-    <div className="ml-10 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm" data-testid="answer-event">
-      <div className="flex items-center gap-2">
-        <span className="font-medium text-emerald-900">Answer</span>
-        <Badge tone="green">{String(env)}</Badge>
-        <Badge tone={done ? 'green' : 'slate'}>{done ? 'done' : 'not done'}</Badge>
-      </div>
-      {Object.keys(fields).length > 0 && <JsonBlock value={fields} className="mt-2" />}
-    </div>
-  );
-}
 
 export function WorldChangeEvent({ description, data }: { description: string; data: Record<string, unknown> }) {
   return (

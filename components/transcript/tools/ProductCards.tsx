@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Badge, Button } from '@/components/ui/primitives';
 import { fmtPrice } from '@/lib/format';
 import { usePrefill } from '../prefill';
+import { AddToAnswer } from './AnswerButtons';
 
 export interface ProductCardData {
   product_id: string;
@@ -25,17 +26,18 @@ export function StockBadge({ qty }: { qty: number }) {
   return <Badge tone="green">{qty} in stock</Badge>;
 }
 
-export function ProductActions({ productId }: { productId: string }) {
+export function ProductActions({ productId, compact = false }: { productId: string; compact?: boolean }) {
   const prefill = usePrefill();
   if (!prefill) return null;
   return (
     <div className="flex flex-wrap gap-1.5">
-      {prefill.tools.includes('cart.add') && (
+      <AddToAnswer productId={productId} />
+      {!compact && prefill.tools.includes('cart.add') && (
         <Button size="sm" onClick={() => prefill.prefill('cart.add', { product_id: productId })} data-testid="prefill-cart-add">
           Add to cart…
         </Button>
       )}
-      {prefill.tools.includes('catalog.get_variants') && (
+      {!compact && prefill.tools.includes('catalog.get_variants') && (
         <Button size="sm" onClick={() => prefill.prefill('catalog.get_variants', { product_id: productId })}>
           Variants…
         </Button>

@@ -1,0 +1,84 @@
+'use client';
+// Buttons on result cards that fill the playground's answer form (see answer-prefill.tsx).
+import { usePlayStore } from '@/lib/stores/play';
+import { Button } from '@/components/ui/primitives';
+import { appendToList, joinList, listItems } from '@/components/play/form-values';
+import { useAnswerTargets, type OrderSlot } from '../answer-prefill';
+
+const listName = (key: string) => key.replace(/_?product_ids?$/, '').replace(/_/g, ' ') || 'answer';
+
+/** "+ Answer" on a product: adds its id to the answer's product list (click again to take it out). */
+export function AddToAnswer({ productId }: { productId: string }) {
+  const targets = useAnswerTargets();
+  const set = usePlayStore((s) => s.setAnswerField);
+  if (!targets || targets.productLists.length === 0) return null;
+  const many = targets.productLists.length > 1;
+  return (
+    <>
+      {targets.productLists.map((t) => {
+        const items = listItems(targets.values[t.path]);
+        const rank = items.indexOf(productId);
+        const where = many ? t.label.replace(/ › .*$/, '') : t.key === 'recommended_product_ids' ? 'answer' : listName(t.key);
+        return (
+          <Button
+            key={t.path}
+            size="sm"
+            variant={rank >= 0 ? 'answered' : 'answer'}
+            title={rank >= 0 ? `#${rank + 1} in ${t.label}; click to take it out` : `add ${productId} to ${t.label}`}
+            onClick={() => set(t.path, rank >= 0 ? joinList(items.filter((x) => x !== productId)) : appendToList(targets.values[t.path], productId))}
+            data-testid="add-to-answer"
+            data-target={t.path}
+            aria-pressed={rank >= 0}
+          >
+            {rank >= 0 ? `✓ #${rank + 1} in ${where}` : `+ ${where === 'answer' ? 'Answer' : where}`}
+          </Button>
+        );
+      })}
+    </>
+  );
+}
+
+type Fill = Array<[string, string]>;
+
+function slotButton(slot: OrderSlot, many: boolean, fill: Fill, values: Record<string, string>, what: string, onFill: (f: Fill) => void) {
+  const filled = fill.every(([path, v]) => values[path] === v);
+  return (
+    <Button
+      key={slot.order.path + what}
+      size="sm"
+      variant={filled ? 'answered' : 'answer'}
+      onClick={() => onFill(fill)}
+      title={fill.map(([p, v]) => `${p} = ${v}`).join('; ')}
+      data-testid="use-in-answer"
+    >
+      {filled ? '✓ in answer' : `Use ${what} in answer`}
+      {many && slot.label ? ` (${slot.label})` : ''}
+    </Button>
+  );
+}
+
+/**
+ * "Use in answer" for an order (answers that select an order but no line, e.g. STATUS: also
+ * sets its status) or for a line (answers that select a line, e.g. RETURN; with
+ * `ineligible`, also sets return_ineligible).
+ */
+export function UseInAnswer({ orderId, lineId, status, ineligible }: { orderId: string; lineId?: string; status?: string; ineligible?: boolean }) {
+  const targets = useAnswerTargets();
+  const update = usePlayStore((s) => s.updateAnswerValues);
+  if (!targets) return null;
+  const slots = targets.orderSlots.filter((s) => (lineId ? s.line !== undefined : s.line === undefined) && (!ineligible || s.ineligible));
+  if (slots.length === 0) return null;
+  const onFill = (fill: Fill) => update((v) => ({ ...v, ...Object.fromEntries(fill) }));
+  return (
+    <>
+      {slots.map((slot) => {
+        const fill: Fill = [[slot.order.path, orderId]];
+        if (lineId && slot.line) fill.push([slot.line.path, lineId]);
+        if (status && slot.status?.enumValues?.includes(status)) fill.push([slot.status.path, status]);
+        if (ineligible && slot.ineligible) fill.push([slot.ineligible.path, 'true']);
+        const what = ineligible ? '“not returnable”' : lineId ? 'line' : status ? `order (${status})` : 'order';
+        return slotButton(slot, slots.length > 1, fill, targets.values, what, onFill);
+      })}
+    </>
+  );
+}
