@@ -124,3 +124,22 @@ export function isNumericAttr(attr: string): boolean {
 export function brandsOf(department: string): readonly string[] {
   return ALL_DEPARTMENTS.find((d) => d.name === department)?.brands ?? [];
 }
+
+const IRREGULAR_SINGULAR: Readonly<Record<string, string>> = { hoodies: 'hoodie', cookies: 'cookie', bookshelves: 'bookshelf', knives: 'knife', shelves: 'shelf', leaves: 'leaf', loaves: 'loaf', scarves: 'scarf', jeans: 'jeans', pants: 'pants', shorts: 'shorts', leggings: 'leggings', headphones: 'headphones', earbuds: 'earbuds' };
+
+function singular(word: string): string {
+  if (IRREGULAR_SINGULAR[word]) return IRREGULAR_SINGULAR[word];
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (/(ches|shes|xes|sses|zes)$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
+  return word;
+}
+
+/** The kind of product a customer names from a category path: "home_kitchen/knives" → "knife", "electronics/wall_chargers" → "wall charger". */
+export function categoryNoun(category: string): string {
+  const leaf = category.split('/').pop()!;
+  if (leaf === 't_shirts') return 't-shirt';
+  const words = leaf.replace(/_/g, ' ').split(' ');
+  words[words.length - 1] = singular(words[words.length - 1]);
+  return words.join(' ');
+}

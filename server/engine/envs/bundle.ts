@@ -178,7 +178,7 @@ export function verifyBundle(goal: BundleGoal, ids: readonly string[], ctx: Veri
     const counted = ctx.turn === undefined || ctx.turn > goal.oosChange.turn;
     evidence.push({ text: `${goal.oosChange.ids.length} seen item(s) went out of stock at turn ${goal.oosChange.turn}; ${counted ? 'counted' : 'not counted (answered in the same turn)'}`, turns: [goal.oosChange.turn], ok: true });
   }
-  return { rTask, isCorrect: f1 === 1 && over === 0, metrics: { f1, precision, recall, cost, budget: goal.budget ?? 0, overBudget: over }, evidence };
+  return { rTask, isCorrect: f1 === 1 && over === 0, metrics: { f1, precision, recall, cost, ...(goal.budget === null ? {} : { budget: goal.budget }), overBudget: over }, evidence };
 }
 
 // ---------- p_oos ----------

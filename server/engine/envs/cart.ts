@@ -2,7 +2,7 @@
 // Verifier: unit-level F1 over product::variant keys; r_task = 2·F1 − 1.
 
 import { z } from 'zod';
-import { isDeniedCategory } from '../catalog/taxonomy';
+import { categoryNoun, isDeniedCategory } from '../catalog/taxonomy';
 import type { Catalog, Product } from '../catalog/types';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
@@ -31,10 +31,7 @@ export interface CartGoal {
 }
 
 const humanAttr = (attr: string) => attr.replace(/_/g, ' ');
-export const categoryNoun = (category: string) => {
-  const leaf = category.split('/').pop()!.replace(/_/g, ' ');
-  return leaf.endsWith('ies') ? `${leaf.slice(0, -3)}y` : leaf.endsWith('s') && !leaf.endsWith('ss') ? leaf.slice(0, -1) : leaf;
-};
+export { categoryNoun };
 
 const OPENINGS = [
   'Hi! Could you put {items} in my cart?',

@@ -160,8 +160,10 @@ export const journeyEnv: EnvDefinition<JourneyGoal> = {
   id: 'JOURNEY',
   name: 'Multi-intent journey',
   description: 'Two to five requests in one conversation. Answer each one (done: false moves on); finish with done: true.',
+  // Every tool of the atomic environments, plus order.checkout: placing an order only makes
+  // sense in a longer journey (in CART the cart itself is the answer).
   get tools() {
-    return [...new Set(journeyEnvs().flatMap((e) => e.tools))];
+    return [...new Set([...journeyEnvs().flatMap((e) => e.tools), 'order.checkout'])];
   },
   get answerSchema() {
     const schemas = subAnswerSchemas();

@@ -395,7 +395,7 @@ export const returnEnv: EnvDefinition<ReturnGoal> = {
   confirm,
   react,
   outOfStock,
-  nudges: ['Were you able to find that order?', 'Can you start the return?', 'Any luck with my return?'],
+  nudges: ['What can you do for me?', 'How does my return look?', 'Any luck with my return?'],
   verify,
   recommendedIds: (answer) => replacementIdsOf(answer),
   summarize: (goal, ctx) => [

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { Catalog, Product } from '../catalog/types';
 import { applyRetrievalNoise } from '../catalog/noise';
+import { tokenize } from '../catalog/tokenize';
 import { productStock, currentVariants } from '../world/stock';
 import type { WorldState } from '../world/state';
 import { defineTool, ToolError } from './registry';
@@ -85,7 +86,7 @@ export const catalogRerank = defineTool({
   }),
   run(args, ctx) {
     for (const id of args.candidate_product_ids) requireProduct(ctx.catalog, id);
-    const terms = tokens(args.query);
+    const terms = [...new Set(tokens(args.query))];
     const scored = [...new Set(args.candidate_product_ids)].map((id) => {
       const p = ctx.catalog.get(id)!;
       const text = new Set(tokens(`${p.title} ${p.brand} ${p.category} ${Object.values(p.attrs).join(' ')}`));
@@ -98,7 +99,8 @@ export const catalogRerank = defineTool({
   seen: (result) => (result as { product_id: string }[]).map((r) => r.product_id),
 });
 
-const tokens = (s: string) => s.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+/** The catalog's own tokenizer (lower case, light plural stemming): "headphone" matches "Headphones". */
+const tokens = (s: string) => tokenize(s);
 
 export const catalogGetProduct = defineTool({
   name: 'catalog.get_product',

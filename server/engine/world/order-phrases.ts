@@ -1,15 +1,14 @@
 // How a customer talks about things they ordered: "the Voltura wall charger",
 // "last week". Shared by the RETURN and STATUS customers.
 
+import { categoryNoun } from '../catalog/taxonomy';
 import type { Catalog, Product } from '../catalog/types';
 import { allOrders } from './orders';
 import type { WorldState } from './state';
 
 /** The product-kind noun a customer uses ("wall charger"): the catalog's noun, else the category leaf in the singular. */
 export function productNoun(p: Pick<Product, 'noun' | 'category'>): string {
-  if (p.noun) return p.noun.toLowerCase();
-  const leaf = p.category.split('/').pop()!.replace(/_/g, ' ');
-  return leaf.endsWith('ies') ? `${leaf.slice(0, -3)}y` : leaf.endsWith('s') && !leaf.endsWith('ss') ? leaf.slice(0, -1) : leaf;
+  return p.noun ? p.noun.toLowerCase() : categoryNoun(p.category);
 }
 
 /** "Voltura wall charger": unique within a history (brand and category are unique per line, orders.ts). */

@@ -14,9 +14,9 @@ const ENVS = listEnvs().map((e) => e.id as EnvId);
 const agent = createHeuristicAgent();
 
 /**
- * Envs where a careful no-hidden-information agent does not get worse with d in
- * the engine as it stands (reported with evidence in docs/agents.md): the
- * comparison below is expected to fail there until the environment changes.
+ * Envs where a careful no-hidden-information agent's mean reward does not fall with d
+ * (its pass rate does): the efficiency term rewards the larger turn budget of high d.
+ * Reported with figures in docs/agents.md.
  */
 export const DIAL_DOES_NOT_BITE: readonly EnvId[] = ['CART', 'RETURN', 'STATUS'];
 
@@ -46,16 +46,32 @@ describe('heuristic agent', () => {
     }
   });
 
-  const lowVsHigh = (envId: EnvId) => {
-    const at = (ds: number[]) => mean(ds.flatMap((d) => Array.from({ length: 8 }, (_, s) => play(envId, d, 300 + s).breakdown!.total)));
-    return { low: at([0, 1, 2]), high: at([10, 11, 12]) };
+  const measured = new Map<EnvId, ReturnType<typeof measure>>();
+  const lowVsHigh = (envId: EnvId) => measured.get(envId) ?? measured.set(envId, measure(envId)).get(envId)!;
+  const measure = (envId: EnvId) => {
+    const at = (ds: number[]) => ds.flatMap((d) => Array.from({ length: 16 }, (_, s) => play(envId, d, 300 + s).breakdown!));
+    const [low, high] = [at([0, 1, 2]), at([10, 11, 12])];
+    return {
+      low: { reward: mean(low.map((b) => b.total)), pass: mean(low.map((b) => Number(b.isCorrect))) },
+      high: { reward: mean(high.map((b) => b.total)), pass: mean(high.map((b) => Number(b.isCorrect))) },
+    };
   };
 
-  for (const envId of ENVS) {
-    const test = DIAL_DOES_NOT_BITE.includes(envId) ? it.fails : it;
-    test(`${envId}: mean reward at d = 0..2 exceeds d = 10..12`, () => {
+  // STATUS stays easy for a careful agent at every d: it can look candidate orders up and the
+  // customer's free confirm/correction settles which one is meant (docs/agents.md, known gap).
+  for (const envId of ENVS.filter((e) => e !== 'STATUS')) {
+    it(`${envId}: passes less often at d = 10..12 than at d = 0..2`, () => {
       const { low, high } = lowVsHigh(envId);
-      expect(low, `${envId}: low ${low.toFixed(3)} vs high ${high.toFixed(3)}`).toBeGreaterThan(high);
+      expect(low.pass, `${envId}: pass rate low ${low.pass.toFixed(3)} vs high ${high.pass.toFixed(3)}`).toBeGreaterThan(high.pass);
+    });
+  }
+
+  // In CART and RETURN the efficiency term outweighs the harder task: r_eff grows with T_max(d)
+  // for the same number of turns (docs/agents.md), so only the pass rate is asserted there.
+  for (const envId of ENVS.filter((e) => !DIAL_DOES_NOT_BITE.includes(e))) {
+    it(`${envId}: mean reward at d = 0..2 exceeds d = 10..12`, () => {
+      const { low, high } = lowVsHigh(envId);
+      expect(low.reward, `${envId}: low ${low.reward.toFixed(3)} vs high ${high.reward.toFixed(3)}`).toBeGreaterThan(high.reward);
     });
   }
 });
