@@ -1,5 +1,5 @@
 'use client';
-// Start an episode: environment, difficulty (with the twelve axes it implies), seed.
+// Start an episode: environment, difficulty (with the twelve axes it implies), seed, catalog.
 import { useState, useTransition } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { startEpisodeAction } from '@/server/actions/episodes';
@@ -22,6 +22,8 @@ export function StartForm({ envs, initialAxes }: { envs: EnvOption[]; initialAxe
   const [d, setD] = useState(0);
   const [randomSeed, setRandomSeed] = useState(true);
   const [seed, setSeed] = useState('1');
+  const [catalogId, setCatalogId] = useState<string | null>(null);
+  const catalogs = useQuery(trpc.catalog.list.queryOptions());
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const preview = useQuery({
@@ -43,7 +45,7 @@ export function StartForm({ envs, initialAxes }: { envs: EnvOption[]; initialAxe
       seedValue = n;
     }
     startTransition(async () => {
-      const res = await startEpisodeAction({ envId, d, seed: seedValue });
+      const res = await startEpisodeAction({ envId, d, seed: seedValue, ...(catalogId ? { catalogId } : {}) });
       if (res && !res.ok) setError(res.error);
     });
   }
@@ -120,6 +122,28 @@ export function StartForm({ envs, initialAxes }: { envs: EnvOption[]; initialAxe
                 className="w-40 rounded-md border border-slate-300 px-3 py-1.5 text-sm shadow-sm disabled:bg-slate-100 disabled:text-slate-400"
               />
             </div>
+          </div>
+          <div>
+            <label htmlFor="catalog" className="mb-1 block text-sm font-medium text-slate-700">
+              Catalog
+            </label>
+            <select
+              id="catalog"
+              value={catalogId ?? catalogs.data?.[0]?.id ?? ''}
+              onChange={(e) => setCatalogId(e.target.value)}
+              className="w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm shadow-sm"
+              data-testid="catalog-select"
+            >
+              {(catalogs.data ?? []).map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.label}
+                </option>
+              ))}
+            </select>
+            <p className="mt-1 text-xs text-slate-500">
+              Larger synthetic catalogs are generated on first use (about 5 s at 2M), then loaded from the disk cache. Import a
+              real one with <code>npm run catalog:import</code>.
+            </p>
           </div>
           {error && (
             <p className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800" role="alert">

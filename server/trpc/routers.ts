@@ -5,6 +5,7 @@ import { listEnvs, toolSpecsFor } from '@/server/engine';
 import { axisRows } from '@/server/episodes/axes';
 import { ENV_IDS } from '@/server/engine/types';
 import { episodeService } from '@/server/episodes';
+import { listCatalogs } from '@/server/catalogs';
 import { publicProcedure, router } from './init';
 import { curriculumRouter } from './curriculum';
 
@@ -23,6 +24,8 @@ export const episodesRouter = router({
 });
 
 export const catalogRouter = router({
+  /** Catalogs an episode can use: the default, larger synthetic presets, imported ones. */
+  list: publicProcedure.query(() => listCatalogs()),
   /** Display titles for ids that a tool result or an answer shows without one. */
   titles: publicProcedure
     .input(z.object({ catalogId: z.string().min(1).max(200), ids: z.array(z.string().min(1).max(200)).max(200) }))
