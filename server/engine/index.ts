@@ -38,3 +38,4 @@ export function listEnvs(): EnvInfo[] {
 export function toolSpecsFor(envId: string): ToolSpec[] {
   return getEnv(envId).tools.map((name) => toolSpec(getTool(name)!));
 }
+export type * from './tool-results';

@@ -6,31 +6,10 @@ import { Badge, Button, type Tone } from '@/components/ui/primitives';
 import { fmtPrice } from '@/lib/format';
 import { usePrefill } from '../prefill';
 import { UseInAnswer } from './AnswerButtons';
+import type { OrderLineView, OrderView } from '@/server/engine';
 
-export interface OrderLineData {
-  line_id: string;
-  product_id: string;
-  variant_id: string | null;
-  title: string;
-  qty: number;
-  unit_price: number;
-}
-
-export interface OrderData {
-  order_id: string;
-  status: string;
-  placed_date: string;
-  shipped_date: string | null;
-  delivered_date: string | null;
-  cancelled_date: string | null;
-  eta: string | null;
-  carrier: string | null;
-  tracking_number: string | null;
-  shipping_address_id: string;
-  payment_method_id: string;
-  total: number;
-  lines: OrderLineData[];
-}
+export type OrderLineData = OrderLineView;
+export type OrderData = OrderView;
 
 export interface OrderListData {
   today?: string;

@@ -5,16 +5,9 @@ import { Badge, Button } from '@/components/ui/primitives';
 import { fmtPrice } from '@/lib/format';
 import { usePrefill } from '../prefill';
 import { AddToAnswer } from './AnswerButtons';
+import type { ProductCard } from '@/server/engine';
 
-export interface ProductCardData {
-  product_id: string;
-  title: string;
-  price: number;
-  rating: number;
-  ship_days: number;
-  stock_qty: number;
-  key_attrs?: Record<string, string | number>;
-}
+export type ProductCardData = ProductCard;
 
 export function isProductCardList(v: unknown): v is ProductCardData[] {
   return Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && 'product_id' in x && 'title' in x);

@@ -6,22 +6,9 @@ import { fmtPrice } from '@/lib/format';
 import { usePrefill } from '../prefill';
 import { ProductTitle, useProductTitle } from '../product-titles';
 import { UseInAnswer } from './AnswerButtons';
+import type { EligibilityView } from '@/server/engine';
 
-export interface EligibilityData {
-  order_id: string;
-  line_id: string;
-  product_id: string;
-  title?: string;
-  eligible: boolean;
-  window_days: number;
-  days_since_purchase: number;
-  days_since_delivery: number | null;
-  delivered_date: string | null;
-  return_by: string | null;
-  methods: string[];
-  fees: Record<string, number>;
-  reason: string;
-}
+export type EligibilityData = EligibilityView;
 
 export interface ReturnRecordData {
   return_id: string;

@@ -2,6 +2,7 @@
 // policies. A policy sees only what an agent sees: the customer's words and the
 // results of its own tool calls.
 
+import type { ProductCard } from '../../tools/catalog-tools';
 import type { EnvId, ToolCall, ToolResult } from '../../types';
 
 export interface TurnInput {
@@ -28,12 +29,4 @@ export interface Policy {
 }
 
 /** Product card as catalog.search and user.get_visit_history return it. */
-export interface Card {
-  product_id: string;
-  title: string;
-  price: number;
-  rating: number;
-  ship_days: number;
-  stock_qty: number;
-  key_attrs: Record<string, string | number>;
-}
+export type Card = ProductCard;
