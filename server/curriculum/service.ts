@@ -1,6 +1,7 @@
 // The curriculum service: create runs, advance them by playing episodes in-process with a
 // built-in agent, and read them back. The state lives in CurriculumRun.state (JSON) and is
 // written with the episodes it has seen, one transaction per batch of up to 25 episodes.
+import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import type { Catalog } from '@/server/engine';
@@ -73,19 +74,8 @@ export interface StepProgress {
 export function createCurriculumService(deps: CurriculumServiceDeps) {
   const store = createCurriculumStore(deps.prisma);
   const now = deps.now ?? (() => new Date());
-  const locks = new Map<string, Promise<unknown>>();
-
   /** Steps of one run are serialised in this process (the DB check catches other processes). */
-  function withLock<T>(id: string, fn: () => Promise<T>): Promise<T> {
-    const prev = locks.get(id) ?? Promise.resolve();
-    const next = prev.then(fn, fn);
-    const settled = next.catch(() => undefined);
-    locks.set(id, settled);
-    void settled.then(() => {
-      if (locks.get(id) === settled) locks.delete(id);
-    });
-    return next;
-  }
+  const withLock = createKeyedLock();
 
   async function requireRow(id: string): Promise<RunRow> {
     const safeId = parse(idSchema, id, 'run id');

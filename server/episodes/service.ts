@@ -7,6 +7,7 @@
 //   fails, the live object (already stepped in memory) is evicted, so the next request
 //   rebuilds from what is really stored.
 // - Steps of one episode are serialised by a per-episode lock.
+import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
 import { createEpisode, listEnvs, replayEpisode } from '@/server/engine';
@@ -104,19 +105,8 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     has: (id: string) => liveMap.has(id),
     clear: () => liveMap.clear(),
   };
-  const locks = new Map<string, Promise<unknown>>();
-
   /** Run fn after every earlier call for the same episode has finished. */
-  function withLock<T>(id: string, fn: () => Promise<T>): Promise<T> {
-    const prev = locks.get(id) ?? Promise.resolve();
-    const next = prev.then(fn, fn);
-    const settled = next.catch(() => undefined);
-    locks.set(id, settled);
-    void settled.then(() => {
-      if (locks.get(id) === settled) locks.delete(id);
-    });
-    return next;
-  }
+  const withLock = createKeyedLock();
 
   function configOf(row: EpisodeRow): EpisodeConfig {
     const overrides = JSON.parse(row.axisOverrides) as Partial<AxisValues>;
