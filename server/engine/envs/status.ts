@@ -159,10 +159,13 @@ function statusLookups(info: TurnInfo): string[] {
     .map((r) => (r.result as { order_id: string }).order_id);
 }
 
-/** confirm: the agent looked the right order up and tells the customer its status. */
+/** confirm: the agent looked up the right order, only that one, and tells the customer its status. */
 function confirm(task: EnvTask<StatusGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const status = findOrder(ctx.world, task.goal.orderId)?.status ?? task.goal.status;
-  if (!statusLookups(info).includes(task.goal.orderId) || !STATUS_WORDS[status].test(info.agentMessage)) return null;
+  // Only when the agent presents the one order it means: hedging over several candidates
+  // must not be settled by a free confirmation.
+  const looked = statusLookups(info);
+  if (looked.length === 0 || looked.some((id) => id !== task.goal.orderId) || !STATUS_WORDS[status].test(info.agentMessage)) return null;
   return { text: 'Great, that answers my question. Thanks!', act: 'confirm' };
 }
 
