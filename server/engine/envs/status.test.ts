@@ -139,3 +139,24 @@ describe('STATUS look-alike orders (difficulty beyond the axes)', () => {
     }
   });
 });
+
+describe('STATUS customer confirmation', () => {
+  it('confirms a single right lookup, not a hedge over several orders', () => {
+    const replyTo = (hedge: boolean) => {
+      const e = new Episode({ envId: 'STATUS', d: 6, seed: 5, axisOverrides: { p_noise: 0 } }, catalog);
+      e.reset();
+      const goal = e.hiddenGoal().data as StatusGoal;
+      const other = (e.world().orders as Array<{ order_id: string }>).find((o) => o.order_id !== goal.orderId)!.order_id;
+      const ids = hedge ? [goal.orderId, other] : [goal.orderId];
+      const status = goal.status.toLowerCase().replace('_', ' ');
+      const r = e.step({
+        assistant_message: `Your order is ${status}.`,
+        tool_calls: ids.map((order_id) => ({ name: 'order.get_status', args: { order_id } })),
+        answer: null,
+      } satisfies Action);
+      return (r.events.find((x) => x.kind === 'customer_message') as { act: string }).act;
+    };
+    expect(replyTo(false)).toBe('confirm');
+    expect(replyTo(true)).not.toBe('confirm');
+  });
+});
