@@ -1,41 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { describe, expect, it } from 'vitest';
+import { useTestCaller } from './test-caller';
 
-// The routers use the process-wide service and Prisma client, which read DATABASE_URL
-// when first imported: point it at a fresh test database before importing them.
-let db: TestDb;
-let caller: Awaited<ReturnType<typeof makeCaller>>;
-
-async function makeCaller() {
-  const { appRouter, createCallerFactory } = await import('@/server/trpc');
-  return createCallerFactory(appRouter)({});
-}
-
-beforeAll(async () => {
-  db = createTestDb();
-  process.env.DATABASE_URL = db.url;
-  caller = await makeCaller();
-});
-
-afterAll(async () => {
-  const { prisma } = await import('@/server/db');
-  await prisma.$disconnect();
-  await db.cleanup();
-});
+const getCaller = useTestCaller();
 
 describe('tRPC routers', () => {
   it('envs.list and tools.list describe what can be played', async () => {
-    const envs = await caller.envs.list();
+    const envs = await getCaller().envs.list();
     const cart = envs.find((e) => e.id === 'CART');
     expect(cart).toBeTruthy();
-    const tools = await caller.tools.list({ envId: 'CART' });
+    const tools = await getCaller().tools.list({ envId: 'CART' });
     expect(tools.map((t) => t.name)).toContain('catalog.search');
     expect(tools.find((t) => t.name === 'cart.add')?.parameters).toMatchObject({ type: 'object' });
-    await expect(caller.tools.list({ envId: 'NOPE' as never })).rejects.toThrow();
+    await expect(getCaller().tools.list({ envId: 'NOPE' as never })).rejects.toThrow();
   });
 
   it('difficulty.preview gives the twelve axes at d', async () => {
-    const rows = await caller.difficulty.preview({ d: 6 });
+    const rows = await getCaller().difficulty.preview({ d: 6 });
     expect(rows).toHaveLength(12);
     const byName = Object.fromEntries(rows.map((r) => [r.name, r.value]));
     expect(byName).toMatchObject({ m: 5, k_rec: 5, T_max: 7, top_k: 140, H_orders: 4, B_branch: 3, B_tool: 4 });
@@ -47,21 +27,21 @@ describe('tRPC routers', () => {
     const { episodeService } = await import('@/server/episodes');
     const ep = await episodeService.startEpisode({ envId: 'PD', d: 0, seed: 1 });
     const target = ep.hiddenGoal.data as { targetId: string; targetTitle: string };
-    const titles = await caller.catalog.titles({ catalogId: ep.catalogId, ids: [target.targetId, 'no_such_id'] });
+    const titles = await getCaller().catalog.titles({ catalogId: ep.catalogId, ids: [target.targetId, 'no_such_id'] });
     expect(titles).toEqual({ [target.targetId]: target.targetTitle });
-    await expect(caller.catalog.titles({ catalogId: 'nope', ids: ['x'] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(getCaller().catalog.titles({ catalogId: 'nope', ids: ['x'] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 
   it('episodes.get returns the stored episode; errors keep their precise message', async () => {
     const { episodeService } = await import('@/server/episodes');
     const ep = await episodeService.startEpisode({ envId: 'CART', d: 0, seed: 24 });
-    const got = await caller.episodes.get({ id: ep.id });
+    const got = await getCaller().episodes.get({ id: ep.id });
     expect(got.id).toBe(ep.id);
     expect(got.events[0]).toMatchObject({ kind: 'customer_message', act: 'opening' });
     expect(got.hiddenGoal.summary.length).toBeGreaterThan(0);
-    const list = await caller.episodes.list({ limit: 5 });
+    const list = await getCaller().episodes.list({ limit: 5 });
     expect(list.items[0].id).toBe(ep.id);
-    await expect(caller.episodes.get({ id: 'missing' })).rejects.toMatchObject({
+    await expect(getCaller().episodes.get({ id: 'missing' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'no episode with id "missing"',
     });
