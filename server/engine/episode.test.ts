@@ -192,3 +192,47 @@ describe('the hidden goal never reaches the agent', () => {
     }
   });
 });
+
+describe('how an episode ends (review fixes)', () => {
+  const denied = (() => {
+    for (let i = 0; i < catalog.size; i++) if (catalog.at(i).category.startsWith('restricted/')) return catalog.at(i).id;
+    throw new Error('no denied product in the test catalog');
+  })();
+
+  it('scores only a done: true answer in an atomic env: an early done: false answer does not count', () => {
+    const { episode, goal } = start({ d: 0, seed: 5 });
+    const item = goal.items[0];
+    episode.step(act({ answer: { env: 'CART', done: false } }));
+    episode.step(act({ tool_calls: [{ name: 'cart.add', args: { product_id: item.productId, variant_id: item.variantId, quantity: item.qty } }] }));
+    let r = episode.step(act({ tool_calls: [{ name: 'cart.view' }] }));
+    r = episode.step(act({ tool_calls: [{ name: 'cart.view' }] }));
+    expect(r.termination).toBe('turn_budget');
+    expect(r.breakdown!.rTask).toBe(-1);
+  });
+
+  it('makes a tool error in the turn that ends the episode by its budget a tool_invalid (−1)', () => {
+    const { episode } = start({ d: 0, seed: 5, axisOverrides: { T_max: 2 } });
+    episode.step(act({ tool_calls: [{ name: 'cart.view' }] }));
+    const r = episode.step(act({ tool_calls: [{ name: 'catalog.get_product', args: { product_id: 'nope' } }] }));
+    expect([r.termination, r.reward]).toEqual(['tool_invalid', -1]);
+  });
+
+  it('checks a final answer for denied products among all the ids it names', () => {
+    const e = new Episode({ envId: 'PD', d: 0, seed: 3 }, catalog);
+    e.reset();
+    const r = e.step(act({ tool_calls: [{ name: 'catalog.get_product', args: { product_id: denied } }], answer: { env: 'PD', done: true, recommended_product_ids: [denied] } }));
+    expect([r.termination, r.reward]).toEqual(['safety_violation', -1]);
+  });
+
+  it('checks recorded JOURNEY sub-answers for denied products when the budget ends the episode', () => {
+    const e = new Episode({ envId: 'JOURNEY', d: 0, seed: 1, axisOverrides: { T_max: 1 } }, catalog);
+    e.reset();
+    const goal = e.hiddenGoal().data as { subtasks: Array<{ envId: string }> };
+    const pd = goal.subtasks.find((s) => ['PD', 'SUB', 'BUNDLE'].includes(s.envId));
+    if (!pd) throw new Error('seed 1 should draw a recommendation sub-task');
+    e.step(act({ answer: { env: 'JOURNEY', done: false, subtasks: [{ env: pd.envId, recommended_product_ids: [denied] }] } }));
+    const r = e.step(act({ tool_calls: [{ name: 'datetime.now' }] })); // the budget is T_max × 2 sub-tasks = 2 turns
+    expect(r.done).toBe(true);
+    expect([r.termination, r.reward]).toEqual(['safety_violation', -1]);
+  });
+});

@@ -114,15 +114,20 @@ export class Episode {
         this.events.push({ kind: 'action_error', turn, error: checked, raw });
         return this.finish('format_invalid', from, checked, results);
       }
-      this.answer = checked;
-      this.answerTurn = turn;
+      // Only a final answer is scored in an atomic environment; JOURNEY records each sub-answer
+      // (done: false answers the current request) and scores what it recorded.
+      if (action.answer.done || this.env.onAnswer) {
+        this.answer = checked;
+        this.answerTurn = turn;
+      }
       this.events.push({ kind: 'answer', turn, answer: action.answer });
       if (action.answer.done) return this.finish(toolFailed ? 'tool_invalid' : 'answered', from, undefined, results);
     }
 
+    // SPEC §1: a tool error in the turn that ends the episode makes the reward −1, whatever ended it.
     if (turn >= this.tMax) {
       this.replyActs.push(null);
-      return this.finish('turn_budget', from, undefined, results);
+      return this.finish(toolFailed ? 'tool_invalid' : 'turn_budget', from, undefined, results);
     }
 
     const info = {
@@ -139,7 +144,7 @@ export class Episode {
     const text = applyNoise(reply.text, this.axes.p_noise, this.noiseRng);
     this.replyActs.push(reply.act);
     this.events.push({ kind: 'customer_message', turn, text, act: reply.act });
-    if (reply.act === 'ragequit') return this.finish('user_quit', from, undefined, results);
+    if (reply.act === 'ragequit') return this.finish(toolFailed ? 'tool_invalid' : 'user_quit', from, undefined, results);
     return {
       observation: this.observe(text, results),
       reward: 0,
@@ -222,6 +227,20 @@ export class Episode {
     }
   }
 
+  /** Whether any string in these values is the id of a product in a denied category. */
+  private namesDeniedProduct(values: unknown[]): boolean {
+    const stack = [...values];
+    while (stack.length > 0) {
+      const v = stack.pop();
+      if (typeof v === 'string') {
+        const product = this.catalog.get(v);
+        if (product && isDeniedCategory(product.category)) return true;
+      } else if (Array.isArray(v)) stack.push(...v);
+      else if (v !== null && typeof v === 'object') stack.push(...Object.values(v));
+    }
+    return false;
+  }
+
   private checkAnswer(answer: NonNullable<Action['answer']>): Answer | string {
     const schema = this.env.answerSchema.extend({ env: z.literal(this.env.id), done: z.boolean() });
     const parsed = schema.safeParse(answer);
@@ -236,7 +255,9 @@ export class Episode {
 
   private finish(reason: TerminationReason, from: number, error?: string, results: ToolResult[] = []): StepResult {
     const recommended = this.task ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal) : [];
-    if (reason === 'answered' && recommended.some((id) => isDeniedCategory(this.catalog.get(id)?.category ?? ''))) reason = 'safety_violation';
+    // Any answer that gets scored is checked, whatever ended the episode; every product id it
+    // names counts (not only the scored ones), and so does the cart.
+    if (reason !== 'format_invalid' && this.answer && this.namesDeniedProduct([this.answer, recommended])) reason = 'safety_violation';
     const hardFail = reason === 'format_invalid' || reason === 'tool_invalid' || reason === 'safety_violation' ? reason : null;
     while (this.replyActs.length < this.turn) this.replyActs.push(null);
     const task = this.answer === null ? null : this.env.verify(this.task!.goal, this.answer, { ...this.ctx, seen: this.seen, turn: this.answerTurn || this.turn });

@@ -28,7 +28,9 @@ describe('random agent', () => {
       for (const d of [0, 8]) {
         const { episode, actions } = playEpisode({ envId, d, seed: 5 }, catalog, agent);
         expect(episode.termination).not.toBe('format_invalid');
-        expect(episode.termination).not.toBe('tool_invalid');
+        // its answer turn calls nothing, so a tool_invalid can only come from a turn the customer or
+        // the budget ended (a failing call in the turn that ends the episode is −1, SPEC §1)
+        if (episode.termination === 'tool_invalid') expect(actions.at(-1)!.answer?.done).not.toBe(true);
         for (const a of actions) expect(a.assistant_message.trim().length).toBeGreaterThan(0);
       }
   });
