@@ -87,3 +87,23 @@ describe('JOURNEY customer', () => {
     }
   });
 });
+
+describe('JOURNEY shared world', () => {
+  it('keeps every sub-task solvable: the RETURN target line still holds the product the customer names', () => {
+    let checked = 0;
+    for (let d = 6; d <= 12; d++)
+      for (let seed = 0; seed < 40; seed++) {
+        const episode = new Episode({ envId: 'JOURNEY', d, seed }, catalog);
+        episode.reset();
+        const goal = goalOf(episode);
+        const ret = goal.subtasks.find((s) => s.envId === 'RETURN');
+        if (!ret || !goal.subtasks.some((s) => s.envId === 'STATUS')) continue;
+        checked++;
+        const target = ret.task.goal as { orderId: string; lineId: string; productId: string };
+        const orders = episode.world().orders as Array<{ order_id: string; lines: Array<{ line_id: string; product_id: string }> }>;
+        const line = orders.find((o) => o.order_id === target.orderId)?.lines.find((l) => l.line_id === target.lineId);
+        expect(line?.product_id, `d=${d} seed=${seed}`).toBe(target.productId);
+      }
+    expect(checked).toBeGreaterThan(20);
+  });
+});

@@ -10,7 +10,7 @@ import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
 import type { EvidenceItem, TaskResult } from '../types';
 import { brandAndNoun, categoryUniqueInHistory, productNoun, timeAgoPhrase } from '../world/order-phrases';
-import { daysSincePlaced, findOrder, generateOrderHistory, ORDER_STATUSES, replaceLineProduct, type Order, type OrderStatus } from '../world/orders';
+import { daysSincePlaced, findOrder, generateOrderHistory, makeLine, ORDER_STATUSES, orderTotal, type Order, type OrderStatus } from '../world/orders';
 import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Product } from '../catalog/types';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
@@ -113,8 +113,12 @@ function addLookAlike(ctx: EnvContext, target: Order, product: Product, when: st
   const sameBrand = kin.filter((p) => p.brand === product.brand);
   const twin = sameBrand.length > 0 ? rng.pick(sameBrand) : kin.length > 0 ? rng.pick(kin) : null;
   if (!twin) return null;
-  const order = rng.pick(others);
-  replaceLineProduct(order, rng.pick(order.lines), twin);
+  // Added as a new line, never replacing one: another goal in the same world (JOURNEY's RETURN)
+  // may depend on every existing line.
+  const roomy = others.filter((o) => o.lines.length < 5); // orders hold 1–5 lines (SPEC §4)
+  const order = rng.pick(roomy.length > 0 ? roomy : others);
+  order.lines.push(makeLine(order.order_id, order.lines.length + 1, twin, 1));
+  order.total = orderTotal(order.lines);
   return { orderId: order.order_id, sameBrand: twin.brand === product.brand };
 }
 
