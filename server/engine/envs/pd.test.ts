@@ -179,3 +179,26 @@ describe('PD speed', () => {
     expect((performance.now() - t) / 100).toBeLessThan(25); // generous: CI machines are shared
   });
 });
+
+describe('PD: the kind of product matters', () => {
+  it('an off-category product meeting every attribute constraint satisfies nothing and gets no confirmation', () => {
+    for (let seed = 0; seed < 30; seed++) {
+      const e = new Episode({ envId: 'PD', d: 2, seed, axisOverrides: { p_noise: 0 } }, catalog);
+      e.reset();
+      const goal = e.hiddenGoal().data as PdGoal;
+      let intruder = null;
+      for (let i = 0; i < catalog.size && !intruder; i++) {
+        const p = catalog.at(i);
+        if (p.category !== goal.rec.category && !p.category.startsWith('restricted/') && p.stockQty > 0 && satisfaction(p, goal.rec.constraints) === 1) intruder = p;
+      }
+      if (!intruder) continue; // constraints no other kind of product meets
+      const r = e.step({ assistant_message: `How about ${intruder.id}?`, tool_calls: [{ name: 'catalog.get_product', args: { product_id: intruder.id } }], answer: null });
+      expect((r.events.find((x) => x.kind === 'customer_message') as { act: string }).act).not.toBe('confirm');
+      const end = e.step({ assistant_message: 'Here you go.', tool_calls: [], answer: { env: 'PD', done: true, recommended_product_ids: [intruder.id] } });
+      expect(end.breakdown!.task.evidence.some((x) => x.text.includes(`a ${intruder.category} product`))).toBe(true);
+      expect(end.breakdown!.rTask).toBeCloseTo(0.55 * -1 + 0.35 * -1 + 0.1 * 1, 12); // not in the pool, s = 0, in stock
+      return;
+    }
+    throw new Error('no seed offered a PD goal that a product of another category meets');
+  });
+});

@@ -94,10 +94,10 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<PdGoal> {
 
 // ---------- customer reactions ----------
 
-/** confirm: the message names a product meeting every constraint and in stock (once per episode). */
+/** confirm: the message names a product of the wanted kind meeting every constraint and in stock (once per episode). */
 function confirm(task: EnvTask<PdGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const named = mentionedProducts(task, info, ctx);
-  const good = firstGoodProduct(named, task.goal.rec.constraints, ctx);
+  const good = firstGoodProduct(named, task.goal.rec.constraints, ctx, (p) => p.category === task.goal.rec.category);
   if (!good || firstObjection(task as EnvTask<unknown>, named, task.goal.rec.constraints, ctx)) return null;
   return confirmOnce(task, { text: `Yes, the ${good.title} looks like what I need. Please send me your recommendations.`, act: 'confirm' });
 }

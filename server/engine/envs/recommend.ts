@@ -274,7 +274,9 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
       evidence.push({ text: `#${i + 1} ${id}: unknown product id — relevance 0, counts as unavailable; ${seenText}`, turns, ok: false });
       return;
     }
-    const s = satisfaction(p, spec.constraints);
+    // The customer asked for a kind of product: anything of another category meets nothing.
+    const offCategory = p.category !== spec.category;
+    const s = offCategory ? 0 : satisfaction(p, spec.constraints);
     sBest = Math.max(sBest, s);
     const met = spec.constraints.filter((c) => constraintMet(p, c)).map(describeConstraint);
     const missed = spec.constraints.filter((c) => !constraintMet(p, c)).map(describeConstraint);
@@ -287,6 +289,7 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
     evidence.push({
       text:
         `#${i + 1} ${id} "${p.title}": s = ${fmt(s)}` +
+        (offCategory ? ` (a ${p.category} product; the customer wants ${spec.category})` : '') +
         (met.length ? `; meets ${met.join(', ')}` : '') +
         (missed.length ? `; misses ${missed.join(', ')}` : '') +
         `; ${why}; ${stock > 0 ? `in stock (${stock})` : 'out of stock'}; ${seenText}`,
