@@ -202,3 +202,18 @@ describe('PD: the kind of product matters', () => {
     throw new Error('no seed offered a PD goal that a product of another category meets');
   });
 });
+
+describe('PD: hallucination is judged on the scored ids', () => {
+  it('padding the list past k with retrieved ids does not dilute r_hall', () => {
+    const e = new Episode({ envId: 'PD', d: 2, seed: 3 }, catalog);
+    e.reset();
+    const goal = e.hiddenGoal().data as PdGoal;
+    const ideal = bestRecommendation(e, goal.rec);
+    const found = e.step({ assistant_message: 'Searching.', tool_calls: [{ name: 'catalog.search', args: { query: goal.noun, top_k: 60 } }], answer: null });
+    const fillers = (found.observation.toolResults[0].result as Array<{ product_id: string }>).map((c) => c.product_id).filter((id) => !ideal.includes(id));
+    const unseenIdeal = ideal.filter((id) => !e.seenIds.has(id));
+    expect(unseenIdeal.length).toBeGreaterThan(0);
+    const r = e.step({ assistant_message: 'Here.', tool_calls: [], answer: { env: 'PD', done: true, recommended_product_ids: [...ideal, ...fillers.slice(0, 40)] } });
+    expect(r.breakdown!.rHall).toBeCloseTo(-unseenIdeal.length / ideal.length, 12);
+  });
+});

@@ -144,6 +144,7 @@ export const pdEnv: EnvDefinition<PdGoal> = {
   outOfStock: (task, ctx, rng) => recommendationOutOfStock(task.goal.rec, ctx, rng),
   nudges: ['What can you recommend?', 'Any good options?', 'Which ones would you suggest?'],
   verify: (goal, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
-  recommendedIds: (answer) => recommendedIdsOf(answer),
+  // r_hall over the scored ids only: padding the list past k with retrieved ids must not dilute it.
+  recommendedIds: (answer, _ctx, goal) => recommendedIdsOf(answer).slice(0, goal.rec.k),
   summarize: (goal, ctx) => [`target: ${goal.targetTitle} (${goal.targetId}), a ${goal.noun}`, ...summarizeSpec(goal.rec, ctx)],
 };

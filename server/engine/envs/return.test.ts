@@ -10,6 +10,7 @@ import type { Action } from '../types';
 import { makeLine, orderTotal, setOrderStatus, type Order } from '../world/orders';
 import { checkEligibility } from '../world/returns';
 import { createWorld, type WorldState } from '../world/state';
+import { bestRecommendation } from '../agents/oracle/pd';
 import { idealList } from './recommend';
 import { returnEnv, type ReturnGoal } from './return';
 
@@ -240,5 +241,21 @@ describe('RETURN customer', () => {
     const eligible = reply(returnEpisode((g) => g.eligible && g.replacement === null, 12));
     expect(ineligible).toEqual(eligible);
     expect(eligible.act).toBe('continue');
+  });
+});
+
+describe('RETURN: an exchange alone can pass', () => {
+  it('exchanging the target line for the best in-stock replacement scores r_rep = 1 (a list of one)', () => {
+    const e = returnEpisode((g) => g.eligible && g.replacement !== null, 4, { p_oos: 0 });
+    const goal = e.hiddenGoal().data as ReturnGoal;
+    const [best] = bestRecommendation(e, { ...goal.replacement!, k: 1 });
+    const r = e.step({
+      assistant_message: 'I have exchanged it for you.',
+      tool_calls: [{ name: 'return.exchange', args: { order_id: goal.orderId, line_id: goal.lineId, new_product_id: best } }],
+      answer: { env: 'RETURN', done: true, selected_order_id: goal.orderId, selected_line_id: goal.lineId },
+    } satisfies Action);
+    expect(r.observation.toolResults[0].error).toBeNull();
+    expect(r.breakdown!.task.metrics.rRep).toBe(1);
+    expect(r.breakdown!.isCorrect).toBe(true);
   });
 });

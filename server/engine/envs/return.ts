@@ -309,7 +309,11 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
   let rRep = 1;
   let repPass = true;
   if (goal.replacement) {
-    const rep = scoreRecommendations(replacementSpec(goal, ctx), replacementIds(goal, answer, ctx), ctx);
+    // An exchange alone names one product: score it as a list of one (k = 1), so the best
+    // in-stock replacement passes; a named list is scored at the spec's k.
+    const exchangeOnly = replacementIdsOf(answer).length === 0;
+    const spec = replacementSpec(goal, ctx);
+    const rep = scoreRecommendations(exchangeOnly ? { ...spec, k: 1 } : spec, replacementIds(goal, answer, ctx), ctx);
     rRep = rep.rTask;
     repPass = rep.isCorrect;
     for (const e of rep.evidence) evidence.push({ ...e, text: `replacement: ${e.text}` });
@@ -397,7 +401,7 @@ export const returnEnv: EnvDefinition<ReturnGoal> = {
   outOfStock,
   nudges: ['What can you do for me?', 'How does my return look?', 'Any luck with my return?'],
   verify,
-  recommendedIds: (answer) => replacementIdsOf(answer),
+  recommendedIds: (answer, _ctx, goal) => replacementIdsOf(answer).slice(0, goal.replacement?.k ?? 0), // the scored ids (see PD)
   summarize: (goal, ctx) => [
     `return ${goal.title} (${goal.productId}) — order ${goal.orderId}, line ${goal.lineId}; reason ${goal.reasonCode}`,
     `case ${goal.case}: ${goal.windowDays}-day window, delivered ${goal.daysSinceDelivery} day(s) ago on ${goal.deliveredDate} → ${goal.eligible ? 'eligible' : 'NOT eligible'} (${goal.eligibilityReason})`,

@@ -99,7 +99,7 @@ export const subEnv: EnvDefinition<SubGoal> = {
   outOfStock: (task, ctx, rng) => recommendationOutOfStock(task.goal.rec, ctx, rng),
   nudges: ['Is there anything similar?', 'What would you suggest instead?', 'Any alternatives?'],
   verify: (goal, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
-  recommendedIds: (answer) => recommendedIdsOf(answer),
+  recommendedIds: (answer, _ctx, goal) => recommendedIdsOf(answer).slice(0, goal.rec.k), // the scored ids (see PD)
   summarize: (goal, ctx) => [
     `original (out of stock): ${goal.originalTitle} (${goal.originalId}), a ${goal.noun}`,
     `compatibility (gates relevance): ${goal.compatibility.join(', ')}; λ_sim = ${goal.rec.lambdaSim.toFixed(2)}`,
