@@ -56,7 +56,10 @@ export function createHeuristicEpisodeAgent(envId: EnvId): (observation: Observa
       budget: observation.budgets.B_tool,
     });
     const answer = out.answer ? ({ done: true, ...out.answer, env: envId } as Action['answer']) : null;
-    return { assistant_message: out.message, tool_calls: out.calls, answer };
+    // A last turn that does not answer ends the episode: a failing call there would make it
+    // tool_invalid (−1), and a call's result could not be used anyway.
+    const lastTurnWithoutAnswer = observation.budgets.T_max - observation.turn <= 1 && !answer;
+    return { assistant_message: out.message, tool_calls: lastTurnWithoutAnswer ? [] : out.calls, answer };
   };
 }
 
