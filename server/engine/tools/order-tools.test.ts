@@ -1,28 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { isDeniedCategory } from '../catalog/taxonomy';
-import { axesFor } from '../difficulty';
 import { Rng } from '../random';
+import { callTool } from '../test/call-tool';
 import { testCatalog } from '../test/catalog-fixture';
 import { generateOrderHistory } from '../world/orders';
 import { createWorld, daysBetween, type WorldState } from '../world/state';
 import { ALL_TOOLS, getTool } from './index';
-import { describeArgsError, ToolError } from './registry';
 
 const catalog = testCatalog();
 
-/** Runs a tool as the episode does: schema, handler, ToolError → error text. */
-function call(world: WorldState, name: string, args: Record<string, unknown>, turn = 1): { result?: any; error?: string; seen?: string[] } {
-  const tool = getTool(name)!;
-  const parsed = tool.args.safeParse(args);
-  if (!parsed.success) return { error: describeArgsError(tool, parsed.error, args) };
-  try {
-    const result = tool.run(parsed.data, { catalog, world, axes: axesFor(4), turn, rng: new Rng(turn) });
-    return { result, seen: tool.seen?.(result) ?? [] };
-  } catch (e) {
-    if (e instanceof ToolError) return { error: e.message };
-    throw e;
-  }
-}
+const call = callTool;
 
 const TODAY = '2026-01-20';
 

@@ -1,29 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Product } from '../catalog/types';
-import { axesFor } from '../difficulty';
 import { Rng } from '../random';
+import { callTool } from '../test/call-tool';
 import { testCatalog } from '../test/catalog-fixture';
 import { makeLine, orderTotal, setOrderStatus, type Order } from '../world/orders';
 import { createWorld, type WorldState } from '../world/state';
 import { getTool } from './index';
-import { describeArgsError, ToolError } from './registry';
 
 const catalog = testCatalog();
 const TODAY = '2026-06-30';
 
-function call(world: WorldState, name: string, args: Record<string, unknown>, turn = 1): { result?: any; error?: string; seen?: string[] } {
-  const tool = getTool(name)!;
-  const parsed = tool.args.safeParse(args);
-  if (!parsed.success) return { error: describeArgsError(tool, parsed.error, args) };
-  try {
-    const result = tool.run(parsed.data, { catalog, world, axes: axesFor(4), turn, rng: new Rng(turn) });
-    return { result, seen: tool.seen?.(result) ?? [] };
-  } catch (e) {
-    if (e instanceof ToolError) return { error: e.message };
-    throw e;
-  }
-}
+const call = callTool;
 
 function productsIn(dept: string, n: number, minStock = 5): Product[] {
   const out: Product[] = [];
