@@ -1,6 +1,4 @@
-import { notFound } from 'next/navigation';
-import { listEnvs } from '@/server/engine';
-import { episodeService, EpisodeServiceError } from '@/server/episodes';
+import { loadEpisodePage } from '@/server/episodes/page-data';
 import { axisRows } from '@/server/episodes/axes';
 import { Replay } from '@/components/replay/Replay';
 
@@ -17,12 +15,7 @@ export default async function ReplayPage({
   const sp = await searchParams;
   const turnParam = Array.isArray(sp.turn) ? sp.turn[0] : sp.turn;
   const turn = turnParam !== undefined && /^\d+$/.test(turnParam) ? Number(turnParam) : null;
-  const view = await episodeService.getEpisode(episodeId).catch((e) => {
-    if (e instanceof EpisodeServiceError && (e.code === 'NOT_FOUND' || e.code === 'BAD_INPUT')) notFound();
-    throw e;
-  });
-  const world = await episodeService.getWorld(view.id).catch(() => null);
-  const env = listEnvs().find((e) => e.id === view.envId);
+  const { view, world, env } = await loadEpisodePage(episodeId);
   return (
     <Replay
       ep={view}
