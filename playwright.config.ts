@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 
 // E2E runs against `next start` on its own port and its own fresh database.
 // `next build` must have run first (npm test does it).
-const PORT = 3100;
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 const E2E_DB = 'file:./prisma/e2e.db';
 
 export default defineConfig({
