@@ -91,6 +91,12 @@ export function timeQueries(catalog: ColumnarCatalog, queries: BenchQuery[], pas
   return { p50: median(p50s), p99: median(p99s) };
 }
 
+/** Full product titles as queries (top 10, no filters): what an agent pastes after reading a product. */
+export function titleQueries(catalog: ColumnarCatalog, n: number): BenchQuery[] {
+  const rng = new Rng(4242);
+  return Array.from({ length: n }, () => ({ query: catalog.at(rng.int(0, catalog.size - 1)).title, topK: 10 }));
+}
+
 /** Share of sampled products found in the top 10 by their own title. */
 export function titleRecall(catalog: ColumnarCatalog, n: number): number {
   const rng = new Rng(99);

@@ -19,7 +19,7 @@ const catalogOf = (size: number) => {
 };
 
 describe('golden episodes', () => {
-  it('cover the plan: every env, several d, three agents, two catalog sizes', () => {
+  it('cover the plan: every env, several d, three agents, three catalog sizes', () => {
     const recorded = file.records.map((r) => `${r.catalogSize}|${r.config.envId}|${r.config.d}|${r.config.seed}|${r.agent}`);
     const planned = goldenCases().map((c) => `${c.catalogSize}|${c.config.envId}|${c.config.d}|${c.config.seed}|${c.agent}`);
     expect(recorded).toEqual(planned);

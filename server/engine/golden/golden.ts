@@ -46,10 +46,12 @@ export interface Transcript {
 }
 
 export const GOLDEN_AGENTS: readonly GoldenAgent[] = ['oracle', 'heuristic', 'random'];
-/** Catalog sizes and the d values played on each: every env, several d, every agent. */
+/** Catalog sizes and the d values played on each: every env, several d, every agent (336 episodes). */
 export const GOLDEN_PLAN: ReadonlyArray<{ catalogSize: number; ds: number[]; seeds: number[] }> = [
   { catalogSize: 1_000, ds: [0, 2, 4, 6, 8, 10, 12], seeds: [101] },
   { catalogSize: 20_000, ds: [0, 3, 6, 9, 12], seeds: [202] },
+  // categories above the recommendation scan limit (the filtered-search + stride-sample pool)
+  { catalogSize: 100_000, ds: [3, 9], seeds: [303] },
 ];
 
 export function goldenCases(): GoldenCase[] {

@@ -1,0 +1,57 @@
+// node scripts/cpuprofile-top.mjs file.cpuprofile [--top 25]
+// Summarises a V8 CPU profile (node --cpu-prof) by self time per function, so a profile
+// can be read without DevTools. Recipe: docs/performance.md.
+
+import fs from 'node:fs';
+import path from 'node:path';
+
+const file = process.argv[2];
+if (!file) {
+  console.error('usage: node scripts/cpuprofile-top.mjs file.cpuprofile [--top 25]');
+  process.exit(2);
+}
+const topAt = process.argv.indexOf('--top');
+const top = topAt > 0 ? Number(process.argv[topAt + 1]) : 25;
+const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
+
+const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+
+// A bundle made by esbuild (see docs/performance.md) keeps "// path/to/file.ts" comments
+// before each module: map bundle lines back to their source file.
+const sourceOf = new Map();
+function sourceFile(url, line) {
+  const file = url.replace(/^file:\/\//, '');
+  if (!sourceOf.has(file)) {
+    const marks = [];
+    if (file.endsWith('.mjs') && fs.existsSync(file))
+      fs.readFileSync(file, 'utf8').split('\n').forEach((l, i) => {
+        const m = /^\/\/ ((?:server|scripts|lib|node_modules)\/\S+)$/.exec(l);
+        if (m) marks.push([i, m[1]]);
+      });
+    sourceOf.set(file, marks);
+  }
+  const marks = sourceOf.get(file);
+  if (marks.length === 0) return `${path.relative(process.cwd(), file)}:${line + 1}`;
+  let found = marks[0];
+  for (const m of marks) if (m[0] <= line) found = m;
+  return `${found[1]} (bundle line ${line + 1})`;
+}
+const byFile = new Map();
+const self = new Map();
+let total = 0;
+profile.samples.forEach((id, i) => {
+  const dt = profile.timeDeltas[i] ?? 0;
+  total += dt;
+  const { functionName, url, lineNumber } = byId.get(id).callFrame;
+  const where = url ? sourceFile(url, lineNumber) : '';
+  const key = `${functionName || '(anonymous)'} ${where}`.trim();
+  self.set(key, (self.get(key) ?? 0) + dt);
+  const fileKey = where ? where.replace(/[: ].*$/, '') : functionName;
+  byFile.set(fileKey, (byFile.get(fileKey) ?? 0) + dt);
+});
+const rows = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, top);
+console.log(`${(total / 1000).toFixed(0)} ms sampled; top ${rows.length} by self time`);
+const line = ([key, us]) => console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`);
+rows.forEach(line);
+console.log(`\nby file (self time), top ${Math.min(top, byFile.size)}`);
+[...byFile.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).forEach(line);
