@@ -152,8 +152,18 @@ function verify(goal: JourneyGoal, answer: Answer | null, ctx: VerifyContext): T
   };
 }
 
-function subAnswerSchemas() {
-  return journeyEnvs().map((env) => env.answerSchema.extend({ env: z.literal(env.id), subtask_index: z.int().min(0).optional() }));
+// Built on first use (the registry imports this file, so not at load time) and then kept:
+// zod compiles a fresh schema again on its first parse, which cost 0.3 ms per access.
+let answerSchema: z.ZodObject | null = null;
+let tools: readonly string[] | null = null;
+
+function journeyAnswerSchema(): z.ZodObject {
+  if (!answerSchema) {
+    const schemas = journeyEnvs().map((env) => env.answerSchema.extend({ env: z.literal(env.id), subtask_index: z.int().min(0).optional() }));
+    const item = schemas.length === 1 ? schemas[0] : z.union(schemas as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);
+    answerSchema = z.strictObject({ subtasks: z.array(item).describe('one entry per sub-task answered in this turn, each with its env id') });
+  }
+  return answerSchema;
 }
 
 export const journeyEnv: EnvDefinition<JourneyGoal> = {
@@ -163,12 +173,11 @@ export const journeyEnv: EnvDefinition<JourneyGoal> = {
   // Every tool of the atomic environments, plus order.checkout: placing an order only makes
   // sense in a longer journey (in CART the cart itself is the answer).
   get tools() {
-    return [...new Set([...journeyEnvs().flatMap((e) => e.tools), 'order.checkout'])];
+    tools ??= [...new Set([...journeyEnvs().flatMap((e) => e.tools), 'order.checkout'])];
+    return tools;
   },
   get answerSchema() {
-    const schemas = subAnswerSchemas();
-    const item = schemas.length === 1 ? schemas[0] : z.union(schemas as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);
-    return z.strictObject({ subtasks: z.array(item).describe('one entry per sub-task answered in this turn, each with its env id') });
+    return journeyAnswerSchema();
   },
   generate,
   confirm: (task, info, ctx) => delegate('confirm', task, info, ctx),
