@@ -20,6 +20,9 @@ export interface ProductText {
   noun?(index: number): string | undefined;
 }
 
+/** Materialised products kept per catalog, direct-mapped by index: bounded memory at any size. */
+const PRODUCT_SLOTS = 1 << 14;
+
 export class ColumnarCatalog implements Catalog {
   readonly size: number;
   readonly index: SearchIndex;
@@ -29,6 +32,8 @@ export class ColumnarCatalog implements Catalog {
   private readonly categoryLists = new Map<string, readonly number[]>();
   private sortedCategories: string[] | null = null;
   private readonly categoryDocCache = new Map<string, Uint32Array>();
+  private readonly productSlots: (Product | undefined)[] = new Array(PRODUCT_SLOTS);
+  private readonly productSlotIndex = new Int32Array(PRODUCT_SLOTS).fill(-1);
 
   constructor(
     readonly id: string,
@@ -51,14 +56,27 @@ export class ColumnarCatalog implements Catalog {
     return i < 0 ? undefined : this.at(i);
   }
 
-  /** A fresh object on every call: callers may mutate it (e.g. stock changes in an episode). */
+  /**
+   * The product at an index, frozen and shared: building one (its title, description and
+   * features are generated text) cost more than the rest of a step, so the last product
+   * materialised in each of PRODUCT_SLOTS slots is kept. Episode changes (stock) live in the
+   * world, never on the product.
+   */
   at(index: number): Product {
-    const c = this.cols;
     if (!(index >= 0 && index < this.size) || !Number.isInteger(index)) {
       throw new RangeError(`product index ${index} outside 0..${this.size - 1}`);
     }
-    const category = c.categoryTable[c.category[index]];
-    const slash = category.indexOf('/');
+    const slot = index & (PRODUCT_SLOTS - 1);
+    if (this.productSlotIndex[slot] === index) return this.productSlots[slot]!;
+    const p = this.materialise(index);
+    this.productSlots[slot] = Object.freeze(p);
+    this.productSlotIndex[slot] = index;
+    return p;
+  }
+
+  /** A product's attributes as Product.attrs has them (attribute-table order). */
+  attrsAt(index: number): Record<string, string | number> {
+    const c = this.cols;
     const attrs: Record<string, string | number> = {};
     for (let a = 0; a < c.attrNames.length; a++) {
       const v = c.attrCols[a][index];
@@ -66,29 +84,62 @@ export class ColumnarCatalog implements Catalog {
       const num = this.numeric[a];
       attrs[c.attrNames[a]] = num ? num[v - 1] : c.attrTables[a][v - 1];
     }
+    return attrs;
+  }
+
+  private materialise(index: number): Product {
+    const c = this.cols;
+    const text = this.text;
+    const category = c.categoryTable[c.category[index]];
+    const slash = category.indexOf('/');
+    // description and features are generated text few readers need (catalog.get_product):
+    // built on first read
+    let description: string | undefined;
+    let features: string[] | undefined;
     const p: Product = {
-      id: this.text.id(index),
-      title: this.text.title(index),
-      description: this.text.description(index),
+      id: text.id(index),
+      title: text.title(index),
+      get description() {
+        return (description ??= text.description(index));
+      },
       category,
       department: slash < 0 ? category : category.slice(0, slash),
       brand: c.brandTable[c.brand[index]],
       store: c.storeTable[c.store[index]],
-      attrs,
-      features: this.text.features(index),
+      attrs: Object.freeze(this.attrsAt(index)),
+      get features() {
+        return (features ??= Object.freeze(text.features(index)) as string[]);
+      },
       price: c.priceCents[index] / 100,
       rating: c.rating10[index] / 10,
       ratingCount: c.ratingCount[index],
       shipDays: c.shipDays[index],
       stockQty: c.stock[index],
     };
-    const noun = this.text.noun?.(index);
+    const noun = text.noun?.(index);
     if (noun) p.noun = noun;
     return p;
   }
 
   categoryAt(index: number): string {
     return this.cols.categoryTable[this.cols.category[index]];
+  }
+
+  // Column reads for hot loops (no Product built): same values as the Product fields.
+  priceAt(index: number): number {
+    return this.cols.priceCents[index] / 100;
+  }
+  stockAt(index: number): number {
+    return this.cols.stock[index];
+  }
+  brandAt(index: number): string {
+    return this.cols.brandTable[this.cols.brand[index]];
+  }
+  idAt(index: number): string {
+    return this.text.id(index);
+  }
+  titleAt(index: number): string {
+    return this.text.title(index);
   }
 
   search(req: SearchRequest): SearchHit[] {

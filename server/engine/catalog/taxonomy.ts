@@ -30,11 +30,17 @@ const DENIED_SET: ReadonlySet<string> = new Set(DENIED_CATEGORIES);
  * ("restricted/tobacco") or any path whose segment is a denied name (imported
  * catalogs may place them elsewhere, e.g. "sports_outdoors/firearms").
  */
+// Asked on every product an episode touches; the answer per path string is kept (categories are few).
+const DENIED_MEMO = new Map<string, boolean>();
+
 export function isDeniedCategory(category: string): boolean {
-  const c = category.toLowerCase();
-  if (DENIED_SET.has(c)) return true;
-  for (const seg of c.split('/')) if (DENIED_SET.has(seg)) return true;
-  return false;
+  let denied = DENIED_MEMO.get(category);
+  if (denied === undefined) {
+    const c = category.toLowerCase();
+    denied = DENIED_SET.has(c) || c.split('/').some((seg) => DENIED_SET.has(seg));
+    if (DENIED_MEMO.size < 10_000) DENIED_MEMO.set(category, denied);
+  }
+  return denied;
 }
 
 /** Department that holds the denied categories in the synthetic catalog. */

@@ -35,6 +35,8 @@ import {
   type Constraint,
   type Persona,
 } from './persona';
+import { ColumnarCatalog } from '../catalog/columnar-catalog';
+import { columnCandidates } from './recommend-pool';
 import { similarities } from './similarity';
 import type { EnvContext, VerifyContext } from './types';
 
@@ -174,12 +176,14 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
   const constraints = opts.constraints ?? makeConstraints(reference, opts.n, ctx.knobs.deltaMax, rng, { required: opts.required, exclude: opts.exclude });
   const compatibility = (opts.compatibility ?? []).filter((a) => constraints.some((c) => c.attr === a && c.op === 'eq'));
   const excludeIds = [...new Set([...(opts.excludeIds ?? []), ...(mode === 'substitute' ? [reference.id] : [])])];
-  const { candidates, idfDocs } = candidateProducts(ctx, reference, constraints);
+  // Column reads on the one real catalog type (recommend-pool.ts); products otherwise. Same results.
+  const columns = ctx.catalog instanceof ColumnarCatalog ? columnCandidates(ctx.catalog, reference, () => constraintFilters(reference.category, constraints), SCAN_LIMIT, FULL_LIMIT) : null;
+  const { candidates, idfDocs } = columns ? { candidates: [], idfDocs: [] } : candidateProducts(ctx, reference, constraints);
   const weights = samplePersonaWeights(rng, constraints, mode === 'substitute' ? ['similarity'] : []);
   const brandConstraint = constraints.find((c) => c.attr === 'brand');
-  const brands = [...new Set(candidates.map((p) => p.brand))].sort();
+  const brands = columns ? columns.brands() : [...new Set(candidates.map((p) => p.brand))].sort();
   const preferredBrand = brandConstraint ? String(brandConstraint.value) : rng.bernoulli(0.5) || brands.length === 0 ? reference.brand : rng.pick(brands);
-  const prices = candidates.map((p) => p.price);
+  const prices = columns ? columns.prices() : candidates.map((p) => p.price);
   const priceLow = pricePercentile(prices, 0.1);
   const persona: Persona = { weights, priceLow, priceHigh: Math.max(priceLow + 1, pricePercentile(prices, 0.9)), preferredBrand };
   const spec: RecommendationSpec = {
@@ -198,16 +202,21 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
     pool: [],
     oosChange: null,
   };
-  const sims = similarities(reference, candidates, ctx.catalog, idfDocs);
-  const excluded = new Set(excludeIds);
   const entries: PoolEntry[] = [];
-  candidates.forEach((p, i) => {
-    if (excluded.has(p.id)) return;
-    const s = satisfaction(p, constraints);
-    const u = utility(p, persona, sims[i]);
-    const compatible = compatibility.every((a) => constraintMet(p, constraints.find((c) => c.attr === a)!));
-    entries.push({ id: p.id, s, u, sim: sims[i], rel: relevanceOf(spec, s, u, sims[i], compatible), stock: p.stockQty });
-  });
+  if (columns) {
+    for (const e of columns.evaluate(constraints, persona, compatibility, excludeIds))
+      entries.push({ id: e.id, s: e.s, u: e.u, sim: e.sim, rel: relevanceOf(spec, e.s, e.u, e.sim, e.compatible), stock: e.stock });
+  } else {
+    const sims = similarities(reference, candidates, ctx.catalog, idfDocs);
+    const excluded = new Set(excludeIds);
+    candidates.forEach((p, i) => {
+      if (excluded.has(p.id)) return;
+      const s = satisfaction(p, constraints);
+      const u = utility(p, persona, sims[i]);
+      const compatible = compatibility.every((a) => constraintMet(p, constraints.find((c) => c.attr === a)!));
+      entries.push({ id: p.id, s, u, sim: sims[i], rel: relevanceOf(spec, s, u, sims[i], compatible), stock: p.stockQty });
+    });
+  }
   if (mode === 'discovery') entries.sort((a, b) => b.s - a.s || b.u - a.u || byRel(a, b));
   else entries.sort(byRel);
   spec.pool = entries.slice(0, POOL_SIZE).sort(byRel);
