@@ -1,4 +1,4 @@
-// node scripts/cpuprofile-top.mjs file.cpuprofile [--top 25]
+// node scripts/cpuprofile-top.mjs file.cpuprofile [--top 25] [--under reset,step]
 // Summarises a V8 CPU profile (node --cpu-prof) by self time per function, so a profile
 // can be read without DevTools. Recipe: docs/performance.md.
 
@@ -15,6 +15,21 @@ const top = topAt > 0 ? Number(process.argv[topAt + 1]) : 25;
 const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
 
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+// --under f,g: only samples with one of these functions on the stack (e.g. the engine's
+// reset and step, leaving out the agent that drives it)
+const underAt = process.argv.indexOf('--under');
+const under = underAt > 0 ? new Set(process.argv[underAt + 1].split(',')) : null;
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const kept = new Map();
+function isKept(id) {
+  if (!under) return true;
+  if (kept.has(id)) return kept.get(id);
+  const p = parent.get(id);
+  const yes = under.has(byId.get(id).callFrame.functionName) || (p !== undefined && isKept(p));
+  kept.set(id, yes);
+  return yes;
+}
 
 // A bundle made by esbuild (see docs/performance.md) keeps "// path/to/file.ts" comments
 // before each module: map bundle lines back to their source file.
@@ -41,6 +56,7 @@ const self = new Map();
 let total = 0;
 profile.samples.forEach((id, i) => {
   const dt = profile.timeDeltas[i] ?? 0;
+  if (!isKept(id)) return;
   total += dt;
   const { functionName, url, lineNumber } = byId.get(id).callFrame;
   const where = url ? sourceFile(url, lineNumber) : '';

@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { categoryNoun, isDeniedCategory } from '../catalog/taxonomy';
+import { hasTitleTwin } from '../catalog/title-twins';
 import type { Catalog, Product } from '../catalog/types';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
@@ -89,18 +90,10 @@ function historyWithDistractors(ctx: EnvContext, items: CartItemGoal[], rng: Rng
   return rng.shuffle([...ids]);
 }
 
-/** Other products with the very same title exist in larger catalogs; a real customer would then add a detail. */
-function sharesTitle(product: Product, catalog: Catalog): boolean {
-  const title = product.title.toLowerCase();
-  return catalog
-    .search({ query: product.title, topK: 50 })
-    .some((h) => h.productId !== product.id && catalog.get(h.productId)?.title.toLowerCase() === title);
-}
-
 function itemName(item: CartItemGoal, catalog: Catalog): string {
   const p = catalog.get(item.productId)!;
   if (item.viaHistory) return `the ${p.brand} ${categoryNoun(p.category)} I was looking at earlier`;
-  return sharesTitle(p, catalog) ? `the ${item.title} (the one for $${p.price.toFixed(2)})` : `the ${item.title}`;
+  return hasTitleTwin(catalog, p) ? `the ${item.title} (the one for $${p.price.toFixed(2)})` : `the ${item.title}`;
 }
 
 function describeItem(item: CartItemGoal, slots: Slot[], catalog: Catalog): string {

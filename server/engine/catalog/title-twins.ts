@@ -1,0 +1,30 @@
+// Whether another product has the very same title (case-insensitive): larger catalogs hold
+// such twins, and a customer naming one then adds a detail (CART). A twin has every token
+// of the title, so it sits in the postings of the title's rarest term: a few dozen products
+// to compare even at 2M products, where a full-text search per item cost milliseconds.
+
+import { ColumnarCatalog } from './columnar-catalog';
+import { tokenize } from './tokenize';
+import type { Catalog, Product } from './types';
+
+export function hasTitleTwin(catalog: Catalog, product: Product): boolean {
+  const title = product.title.toLowerCase();
+  if (!(catalog instanceof ColumnarCatalog)) {
+    return catalog.search({ query: product.title, topK: 50 }).some((h) => h.productId !== product.id && catalog.get(h.productId)?.title.toLowerCase() === title);
+  }
+  const index = catalog.index;
+  let rarest = -1;
+  for (const token of tokenize(title)) {
+    const t = index.termId(token);
+    if (t < 0) return false; // a word no product has: not even this one is indexed under it
+    if (rarest < 0 || index.docFreq(t) < index.docFreq(rarest)) rarest = t;
+  }
+  if (rarest < 0) return false;
+  const self = catalog.indexOf(product.id);
+  const { offsets, docs } = index.data;
+  for (let p = offsets[rarest]; p < offsets[rarest + 1]; p++) {
+    const d = docs[p];
+    if (d !== self && catalog.titleAt(d).toLowerCase() === title) return true;
+  }
+  return false;
+}
