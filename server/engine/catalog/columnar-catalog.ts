@@ -18,6 +18,8 @@ export interface ProductText {
   description(index: number): string;
   features(index: number): string[];
   noun?(index: number): string | undefined;
+  /** tokenize(title(index)), when the source has a cheaper way to produce it. */
+  titleTokens?(index: number): readonly string[];
 }
 
 /** Materialised products kept per catalog, direct-mapped by index: bounded memory at any size. */
@@ -140,6 +142,10 @@ export class ColumnarCatalog implements Catalog {
   }
   titleAt(index: number): string {
     return this.text.title(index);
+  }
+  /** The catalog tokenizer's tokens of a title (generated titles reuse their parts' tokens). */
+  titleTokensAt(index: number): readonly string[] {
+    return this.text.titleTokens ? this.text.titleTokens(index) : tokenize(this.text.title(index));
   }
 
   search(req: SearchRequest): SearchHit[] {

@@ -3,6 +3,7 @@ import { createSyntheticCatalog, generateSyntheticColumns, productSeed } from '.
 import { createCatalogFromProducts } from './from-products';
 import { VARIANT_PRIORITY, isDeniedCategory } from './taxonomy';
 import { Rng } from '../random';
+import { tokenize } from './tokenize';
 
 const N = 20_000;
 const cat = createSyntheticCatalog({ seed: 1, size: N });
@@ -110,5 +111,12 @@ describe('synthetic catalog generator', () => {
     expect(() => generateSyntheticColumns({ seed: 1, size: -1 })).toThrow(RangeError);
     expect(() => generateSyntheticColumns({ seed: 1, size: 1.5 })).toThrow(RangeError);
     expect(createSyntheticCatalog({ seed: 1, size: 0 }).search({ query: 'charger', topK: 5 })).toEqual([]);
+  });
+});
+
+describe('synthetic title tokens', () => {
+  it('equal the tokenizer on the generated title, for every product of a 20k catalog', () => {
+    const catalog = createSyntheticCatalog({ seed: 3, size: 20_000 });
+    for (let i = 0; i < catalog.size; i++) expect(catalog.titleTokensAt(i)).toEqual(tokenize(catalog.titleAt(i)));
   });
 });

@@ -230,7 +230,31 @@ export function syntheticTitle(cols: SyntheticColumns, i: number): string {
 }
 
 class SyntheticText implements ProductText {
+  // Tokens of each title part, by code: a title's tokens are its parts' tokens in order
+  // (parts are separated by spaces and commas, which no token spans; synthetic.test.ts checks).
+  private readonly brandTokens: string[][] = [];
+  private readonly adjectiveTokens: string[][][] = [];
+  private readonly nounTokens: string[][][] = [];
+  private readonly modelTokens: string[][] = [];
+  private readonly specTokens: string[][][] = [];
+
   constructor(private readonly cols: SyntheticColumns) {}
+
+  titleTokens(i: number): string[] {
+    const cols = this.cols;
+    const c = cols.category[i];
+    const cat = CATEGORY_LIST[c];
+    const b = cols.brand[i];
+    const adj = ((this.adjectiveTokens[c] ??= [])[cols.adjective[i]] ??= tokenize(cat.dept.adjectives[cols.adjective[i]]));
+    const noun = ((this.nounTokens[c] ??= [])[cols.noun[i]] ??= tokenize(cat.def.nouns[cols.noun[i]]));
+    const out = [...(this.brandTokens[b] ??= tokenize(cols.brandTable[b])), ...adj, ...noun, ...(this.modelTokens[cols.model[i]] ??= tokenize(modelCode(cols.model[i])))];
+    for (const a of CAT_PLANS[c].titleAttrs) {
+      const v = cols.attrCols[a][i];
+      if (v === 0) continue;
+      for (const t of ((this.specTokens[a] ??= [])[v] ??= tokenize(formatTitleSpec(cols.attrNames[a], cols.attrTables[a][v - 1])))) out.push(t);
+    }
+    return out;
+  }
   id(i: number): string {
     return syntheticId(i);
   }

@@ -10,7 +10,7 @@
 import type { ColumnarCatalog } from '../catalog/columnar-catalog';
 import type { Product, SearchFilters } from '../catalog/types';
 import { constraintMet, utility, type Constraint, type Persona } from './persona';
-import { productFeatures } from './similarity';
+import { featureBag } from './similarity';
 
 export interface ColumnEntry {
   id: string;
@@ -58,9 +58,8 @@ class FeatureSpace {
     const catalog = this.catalog;
     const category = catalog.categoryAt(index);
     const slash = category.indexOf('/');
-    // the fields productFeatures reads, from columns (no description or features generated)
-    const fields = { title: catalog.titleAt(index), category, department: slash < 0 ? category : category.slice(0, slash), attrs: catalog.attrsAt(index) };
-    const features = productFeatures(fields as Product);
+    // productFeatures from columns (no Product built, title tokens from the text source)
+    const features = featureBag(catalog.titleTokensAt(index), { category, department: slash < 0 ? category : category.slice(0, slash), attrs: catalog.attrsAt(index) });
     const terms = new Int32Array(features.size);
     const tfs = new Float64Array(features.size);
     let j = 0;

@@ -26,9 +26,14 @@ export function cachedFeatures(catalog: object, p: Product): FeatureBag {
 }
 
 export function productFeatures(p: Product): FeatureBag {
+  return featureBag(tokenize(p.title), p);
+}
+
+/** The bag from the title's tokens and the product's other fields (recommend-pool.ts reads them from columns). */
+export function featureBag(titleTokens: readonly string[], p: Pick<Product, 'category' | 'department' | 'attrs'>): FeatureBag {
   const bag: FeatureBag = new Map();
   const add = (t: string) => bag.set(t, (bag.get(t) ?? 0) + 1);
-  for (const t of tokenize(p.title)) add(t);
+  for (const t of titleTokens) add(t);
   add(`cat:${p.category.toLowerCase()}`);
   add(`dept:${p.department.toLowerCase()}`);
   for (const [attr, value] of Object.entries(p.attrs)) add(`${attr}=${String(value).toLowerCase()}`);
