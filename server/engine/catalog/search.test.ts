@@ -159,6 +159,20 @@ describe('catalog.search', () => {
     }
   });
 
+  it('returns the exact top-k for full titles and titles without their model code, with and without filters', () => {
+    const rng = new Rng(12);
+    for (let q = 0; q < 300; q++) {
+      const p = all[rng.int(0, N - 1)];
+      const k = rng.pick([1, 5, 10, 20, 50]);
+      const filters = rng.bernoulli(0.3) ? (rng.bernoulli(0.5) ? { category: p.category } : randomFilters(rng)) : undefined;
+      // half without the model code: many near-ties, the hard case for pruning
+      const query = rng.bernoulli(0.5) ? p.title : p.title.replace(/ [A-Z]\d{3}\b/, '');
+      const got = cat.search({ query, filters, topK: k });
+      const want = exhaustive(query, (x) => !filters || matches(x, filters), k);
+      expect(got, `${query} ${JSON.stringify(filters)} k=${k}`).toEqual(want);
+    }
+  });
+
   it('applies filters exactly (property test against a brute-force scan)', () => {
     const rng = new Rng(3);
     let nonEmpty = 0;

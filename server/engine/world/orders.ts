@@ -5,7 +5,7 @@
 import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Catalog, Product } from '../catalog/types';
 import type { Rng } from '../random';
-import { addDays, daysBetween, type WorldState } from './state';
+import { daysBetween, isoDate, type WorldState } from './state';
 
 export const ORDER_STATUSES = ['CONFIRMED', 'SHIPPED', 'IN_TRANSIT', 'DELIVERED', 'CANCELLED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -169,6 +169,25 @@ function pickStatus(rng: Rng): OrderStatus {
 }
 
 type OrderDates = Pick<Order, 'placed_date' | 'shipped_date' | 'delivered_date' | 'cancelled_date' | 'eta'>;
+
+// A history formats dozens of dates around one "today": day numbers, formatted once each
+// (the same strings state.ts's addDays gives).
+const DAY_MS = 86_400_000;
+const ISO_OF_DAY = new Map<number, string>();
+const DAY_OF_ISO = new Map<string, number>();
+function addDays(iso: string, days: number): string {
+  let day = DAY_OF_ISO.get(iso);
+  if (day === undefined) {
+    day = Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
+    if (DAY_OF_ISO.size < 100_000) DAY_OF_ISO.set(iso, day);
+  }
+  let out = ISO_OF_DAY.get(day + days);
+  if (out === undefined) {
+    out = isoDate((day + days) * DAY_MS);
+    if (ISO_OF_DAY.size < 100_000) ISO_OF_DAY.set(day + days, out);
+  }
+  return out;
+}
 
 /** Dates consistent with the status; `deliveredDaysAgo` pins the delivery day of a DELIVERED order. */
 export function datesFor(status: OrderStatus, today: string, rng: Rng, deliveredDaysAgo?: number): OrderDates {
