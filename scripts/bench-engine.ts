@@ -3,7 +3,9 @@
 // latency (p50/p99) and episodes per second per environment, then one total line.
 // Only reset() and step() are timed (the oracle's own thinking is not): episodes/s =
 // episodes / (their reset + step time). With --runs N the whole measurement repeats N
-// times and every figure is the median over the runs (the machine is shared).
+// times and every figure is the median over the runs (the machine is shared). "per CPU-s"
+// divides by the process CPU time of the same calls instead of wall time: on a loaded
+// machine, wall time includes waiting for a core, CPU time does not.
 // Catalogs come from the disk cache (data/cache/catalogs), built on first use.
 
 import os from 'node:os';
@@ -60,24 +62,35 @@ interface EnvFigures {
   stepP99: number;
   stepsPerEpisode: number;
   seconds: number;
+  episodesPerCpuS: number;
 }
+
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 function measureEnv(envId: string, catalog: Catalog, run: number): EnvFigures {
   const resets: number[] = [];
   const steps: number[] = [];
   let timed = 0;
+  let cpu = 0;
   for (let i = 0; i < perEnv; i++) {
     const episode = new Episode({ envId: envId as Episode['config']['envId'], d: ds[i % ds.length], seed: 10_000 + run * 100_000 + i }, catalog);
+    let c0 = cpuMs();
     let t0 = performance.now();
     let { observation } = episode.reset();
     let dt = performance.now() - t0;
+    cpu += cpuMs() - c0;
     resets.push(dt);
     timed += dt;
     while (!episode.done) {
       const action = oracleAgent.act(observation, episode);
+      c0 = cpuMs();
       t0 = performance.now();
       observation = episode.step(action).observation;
       dt = performance.now() - t0;
+      cpu += cpuMs() - c0;
       steps.push(dt);
       timed += dt;
     }
@@ -92,6 +105,7 @@ function measureEnv(envId: string, catalog: Catalog, run: number): EnvFigures {
     stepP99: quantile(s, 0.99),
     stepsPerEpisode: steps.length / perEnv,
     seconds: timed / 1000,
+    episodesPerCpuS: perEnv / (cpu / 1000),
   };
 }
 
@@ -108,23 +122,25 @@ for (const env of envs) for (let i = 0; i < Math.min(20, perEnv); i++) {
 
 const perRun: Map<string, EnvFigures>[] = [];
 const totals: number[] = [];
+const cpuTotals: number[] = [];
 for (let run = 0; run < runs; run++) {
   const figures = new Map<string, EnvFigures>();
   for (const env of envs) figures.set(env.id, measureEnv(env.id, catalog, run));
   perRun.push(figures);
   const seconds = [...figures.values()].reduce((a, f) => a + f.seconds, 0);
   totals.push((perEnv * envs.length) / seconds);
+  cpuTotals.push((perEnv * envs.length) / [...figures.values()].reduce((a, f) => a + perEnv / f.episodesPerCpuS, 0));
 }
 
 const ms = (x: number) => `${x.toFixed(3)} ms`.padStart(11);
-console.log('\nenv      episodes/s   reset p50   reset p99    step p50    step p99   steps/episode');
+console.log('\nenv      episodes/s   reset p50   reset p99    step p50    step p99   steps/episode   per CPU-s');
 for (const env of envs) {
   const m = (key: keyof EnvFigures) => median(perRun.map((f) => f.get(env.id)![key]));
   console.log(
-    `${env.id.padEnd(8)} ${m('episodesPerS').toFixed(0).padStart(10)}  ${ms(m('resetP50'))} ${ms(m('resetP99'))} ${ms(m('stepP50'))} ${ms(m('stepP99'))}   ${m('stepsPerEpisode').toFixed(1).padStart(6)}`,
+    `${env.id.padEnd(8)} ${m('episodesPerS').toFixed(0).padStart(10)}  ${ms(m('resetP50'))} ${ms(m('resetP99'))} ${ms(m('stepP50'))} ${ms(m('stepP99'))}   ${m('stepsPerEpisode').toFixed(1).padStart(6)}   ${m('episodesPerCpuS').toFixed(0).padStart(9)}`,
   );
 }
 const slowest = Math.min(...envs.map((e) => median(perRun.map((f) => f.get(e.id)!.episodesPerS))));
 console.log(
-  `\nTOTAL catalog ${size.toLocaleString('en-US')} · d ${ds.join(',')} · ${median(totals).toFixed(0)} episodes/s overall (runs: ${totals.map((x) => x.toFixed(0)).join(', ')}) · slowest env ${slowest.toFixed(0)} episodes/s · wall ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  `\nTOTAL catalog ${size.toLocaleString('en-US')} · d ${ds.join(',')} · ${median(totals).toFixed(0)} episodes/s overall (runs: ${totals.map((x) => x.toFixed(0)).join(', ')}) · ${median(cpuTotals).toFixed(0)} per CPU-second · slowest env ${slowest.toFixed(0)} episodes/s · wall ${((performance.now() - t) / 1000).toFixed(1)} s`,
 );
