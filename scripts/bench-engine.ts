@@ -1,4 +1,4 @@
-// npm run bench:engine [-- --catalog-size 1000 --d 0,3,6,9 --episodes 100 --runs 3 --envs PD,SUB]
+// npm run bench:engine [-- --catalog-size 1000 --d 0,3,6,9 --episodes 100 --runs 3 --envs PD,SUB --warmup 20]
 // How fast the gym runs inside a training loop, played by the oracle: reset and step
 // latency (p50/p99) and episodes per second per environment, then one total line.
 // Only reset() and step() are timed (the oracle's own thinking is not): episodes/s =
@@ -47,6 +47,7 @@ const size = parseCount(arg('catalog-size') ?? arg('size') ?? '1000', 'catalog-s
 const ds = parseDs(arg('d') ?? '0,3,6,9');
 const perEnv = parseCount(arg('episodes') ?? '200', 'episodes');
 const runs = parseCount(arg('runs') ?? '1', 'runs');
+const warmup = arg('warmup') === '0' ? 0 : parseCount(arg('warmup') ?? '20', 'warmup');
 const envFilter = arg('envs')?.split(',');
 const envs = availableEnvs().filter((e) => !envFilter || envFilter.includes(e.id));
 if (envs.length === 0) fail(`--envs matches no environment; available: ${availableEnvs().map((e) => e.id).join(', ')}`);
@@ -112,9 +113,10 @@ function measureEnv(envId: string, catalog: Catalog, run: number): EnvFigures {
 let t = performance.now();
 const catalog = loadOrCreateSyntheticCatalog({ seed: 1, size }, (i) => console.log(`catalog synthetic-s1-n${size}: ${i.source === 'cache' ? 'loaded from cache' : 'generated'} in ${i.ms.toFixed(0)} ms`));
 catalog.search({ query: 'warm up', topK: 1 });
-console.log(`node ${process.version}; ${os.cpus().length} cores; load average ${os.loadavg()[0].toFixed(2)}; ${perEnv} oracle episodes per env, d ${ds.join(',')}; ${runs} run(s), medians`);
-// warm-up: JIT and the catalog's lazy per-category caches, not counted
-for (const env of envs) for (let i = 0; i < Math.min(20, perEnv); i++) {
+console.log(`node ${process.version}; ${os.cpus().length} cores; load average ${os.loadavg()[0].toFixed(2)}; ${perEnv} oracle episodes per env, d ${ds.join(',')}; ${warmup} warm-up episodes per env; ${runs} run(s), medians`);
+// warm-up: JIT and the catalog's lazy per-category caches (feature bags, idf tables), not
+// counted; a long --warmup measures the steady state of a long training run
+for (const env of envs) for (let i = 0; i < warmup; i++) {
   const episode = new Episode({ envId: env.id, d: ds[i % ds.length], seed: 1_000_000 + i }, catalog);
   let { observation } = episode.reset();
   while (!episode.done) observation = episode.step(oracleAgent.act(observation, episode)).observation;
