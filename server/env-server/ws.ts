@@ -93,6 +93,10 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
       }
     });
 
+    // Protocol violations (an oversized frame: 1009) close the socket by themselves; without a
+    // listener they would be thrown and take the whole server down.
+    socket.on('error', () => {});
+
     socket.on('close', () => {
       clearTimeout(idle);
       open--;
