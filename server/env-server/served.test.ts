@@ -11,7 +11,7 @@ import { createEpisode, listEnvs, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/test/catalog-fixture';
 import { EnvHttpClient, EnvWsClient } from '@/server/client/env-client';
 import { ADMIN, oracleRun } from './test/helpers';
-import { spawnEnvServer, type SpawnedServer } from './test/spawn-server';
+import { spawnEnvServer, type SpawnedServer } from './spawn';
 
 const ENVS = listEnvs().map((e) => e.id as EnvId);
 const run = promisify(execFile);

@@ -1,8 +1,9 @@
 // Starts the real serve:env entry point (scripts/serve-env.ts) as a child process on a free
-// port and waits for its "listening on" line.
+// port and waits for its "listening on" line. Used by tests and bench:api.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface SpawnedServer {
   url: string;
@@ -10,7 +11,7 @@ export interface SpawnedServer {
   stop(): Promise<void>;
 }
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export function spawnEnvServer(args: string[] = [], env: Record<string, string> = {}): Promise<SpawnedServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve-env.ts', '--port', '0', ...args], {
