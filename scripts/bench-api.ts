@@ -1,10 +1,12 @@
-// npm run bench:api [-- --sessions 64 --seconds 10 --warmup 3 --transports ws,http --agents heuristic,oracle --url http://host:port]
+// npm run bench:api [-- --sessions 64 --seconds 10 --warmup 3 --transports ws,http,inproc --agents heuristic,oracle --persist off,on --url http://host:port]
 // Throughput of the env server as trainers see it: N concurrent sessions, each playing episodes
 // back to back (envs and d cycling), over WebSocket and HTTP. Prints steps/s, resets/s and
 // p50/p99 round-trip latency. Without --url it starts `serve:env` as a child process (its own
 // core), so the figures include JSON, the network stack and the engine. The "inproc" row makes
 // the same protocol calls inside the bench process (no JSON, no sockets, one core): the ceiling
-// the engine sets (one session: its calls are synchronous). Persistence: off (the server keeps episodes in memory only).
+// the engine sets (one session: its calls are synchronous). Persistence off: episodes live in
+// the server's memory only; on: the server records every reset and step in a fresh SQLite file
+// (group commit; an answer is sent once its rows are committed).
 //
 // The heuristic reads only observations. The oracle needs the hidden goal and the world: the
 // bench plays a shadow copy of each episode in its own process (its admin access) and sends the
@@ -20,7 +22,7 @@ import { loadConfig } from '../server/env-server/config';
 import type { EnvService } from '../server/env-server/protocol';
 import { buildEnvService } from '../server/env-server/server';
 import type { LiveEpisode } from '../server/env-server/sessions';
-import { spawnEnvServer } from '../server/env-server/spawn';
+import { migratedTempDatabase, spawnEnvServer } from '../server/env-server/spawn';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -50,6 +52,7 @@ const seconds = positive('seconds', 10);
 const warmup = Number(option('warmup', '3'));
 const transports = list('transports', 'ws,http,inproc', ['ws', 'http', 'inproc'] as const);
 const agents = list('agents', 'heuristic,oracle', ['heuristic', 'oracle'] as const);
+const persistModes = list('persist', 'off,on', ['off', 'on'] as const);
 const ENVS = availableEnvs().map((e) => e.id as EnvId);
 
 /** One session's transport: reset and step, whatever carries them. */
@@ -62,7 +65,7 @@ interface Session {
 /** The ceiling: the same protocol calls in this process, no JSON, no sockets. */
 let local: EnvService | null = null;
 function inProcessSession(): Session {
-  local ??= buildEnvService(loadConfig({}, ['--max-sessions', String(Math.max(1024, sessions * 4))], DEFAULT_CATALOG_ID), getCatalog(DEFAULT_CATALOG_ID)).service;
+  local ??= buildEnvService(loadConfig({}, ['--max-sessions', String(Math.max(1024, sessions * 4)), '--persist', 'off'], DEFAULT_CATALOG_ID), getCatalog(DEFAULT_CATALOG_ID)).service;
   const service = local;
   let live: LiveEpisode | null = null;
   return {
@@ -136,34 +139,46 @@ const quantile = (xs: number[], q: number) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
 };
 
+async function runRows(url: string, persist: string, rowTransports: readonly ('ws' | 'http' | 'inproc')[]) {
+  for (const transport of rowTransports)
+    for (const agent of agents) {
+      // In-process calls are synchronous: one session, or the latency would count the queue.
+      const open = await Promise.all(Array.from({ length: transport === 'inproc' ? 1 : sessions }, () => openSession(transport, url)));
+      const start = performance.now();
+      const tally: Tally = { from: start + warmup * 1000, steps: [], resets: [], episodes: 0, rewardSum: 0 };
+      await Promise.all(open.map((s, i) => worker(i, s, agent, tally.from + seconds * 1000, tally)));
+      const wall = (performance.now() - tally.from) / 1000;
+      await Promise.all(open.map((s) => s.close()));
+      const ms = (x: number) => `${x.toFixed(2)} ms`.padStart(9);
+      console.log(
+        `${(transport === 'inproc' ? 'inproc×1' : transport).padEnd(10)} ${persist.padEnd(8)} ${agent.padEnd(10)} ${(tally.steps.length / wall).toFixed(0).padStart(8)}  ${(tally.resets.length / wall).toFixed(0).padStart(8)}  ${String(tally.episodes).padStart(8)} ${ms(quantile(tally.steps, 0.5))} ${ms(quantile(tally.steps, 0.99))}  ${ms(quantile(tally.resets, 0.5))}  ${ms(quantile(tally.resets, 0.99))}  ${(tally.rewardSum / Math.max(1, tally.episodes)).toFixed(3).padStart(11)}`,
+      );
+    }
+}
+
 async function main() {
   const external = option('url', '');
-  const server = external ? null : await spawnEnvServer(['--max-sessions', String(Math.max(1024, sessions * 4))]);
-  const url = external || server!.url;
   if (agents.includes('oracle')) getCatalog(DEFAULT_CATALOG_ID);
-  console.log(`env server ${url}${server ? ' (spawned: serve:env, persistence off)' : ''}; node ${process.version}; ${cpus().length} cores`);
+  console.log(`node ${process.version}; ${cpus().length} cores; ${external ? `env server ${external}` : 'serve:env spawned per persistence mode'}`);
   console.log(`${sessions} concurrent sessions; ${warmup} s warm-up, then ${seconds} s counted per row; load average before: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   console.log('envs cycling over all eight, d cycling 0..12; latency is the client-side round trip\n');
-  console.log('transport  agent       steps/s  resets/s  episodes  step p50   step p99  reset p50  reset p99  mean reward');
-  try {
-    for (const transport of transports)
-      for (const agent of agents) {
-        // In-process calls are synchronous: one session, or the latency would count the queue.
-        const open = await Promise.all(Array.from({ length: transport === 'inproc' ? 1 : sessions }, () => openSession(transport, url)));
-        const start = performance.now();
-        const tally: Tally = { from: start + warmup * 1000, steps: [], resets: [], episodes: 0, rewardSum: 0 };
-        await Promise.all(open.map((s, i) => worker(i, s, agent, tally.from + seconds * 1000, tally)));
-        const wall = (performance.now() - tally.from) / 1000;
-        await Promise.all(open.map((s) => s.close()));
-        const ms = (x: number) => `${x.toFixed(2)} ms`.padStart(9);
-        console.log(
-          `${(transport === 'inproc' ? 'inproc×1' : transport).padEnd(10)} ${agent.padEnd(10)} ${(tally.steps.length / wall).toFixed(0).padStart(8)}  ${(tally.resets.length / wall).toFixed(0).padStart(8)}  ${String(tally.episodes).padStart(8)} ${ms(quantile(tally.steps, 0.5))} ${ms(quantile(tally.steps, 0.99))}  ${ms(quantile(tally.resets, 0.5))}  ${ms(quantile(tally.resets, 0.99))}  ${(tally.rewardSum / Math.max(1, tally.episodes)).toFixed(3).padStart(11)}`,
-        );
+  console.log('transport  persist  agent       steps/s  resets/s  episodes  step p50   step p99  reset p50  reset p99  mean reward');
+  const remote = transports.filter((t) => t !== 'inproc');
+  if (external) await runRows(external, '?', remote);
+  else
+    for (const persist of persistModes) {
+      if (remote.length === 0) break;
+      const db = persist === 'on' ? migratedTempDatabase() : null;
+      const server = await spawnEnvServer(['--max-sessions', String(Math.max(1024, sessions * 4)), '--persist', persist], db ? { DATABASE_URL: db.url } : {});
+      try {
+        await runRows(server.url, persist, remote);
+      } finally {
+        await server.stop();
+        db?.remove();
       }
-    console.log(`\nload average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')} (other processes on the machine slow every figure)`);
-  } finally {
-    await server?.stop();
-  }
+    }
+  if (transports.includes('inproc')) await runRows('', 'off', ['inproc']);
+  console.log(`\nload average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')} (other processes on the machine slow every figure)`);
 }
 
 void main();

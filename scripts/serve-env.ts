@@ -1,4 +1,4 @@
-// npm run serve:env [-- --port 3141 --mode production --max-sessions 256 --idle-timeout 600 --catalog synthetic-s1-n20000]
+// npm run serve:env [-- --port 3141 --mode production --max-sessions 256 --idle-timeout 600 --catalog synthetic-s1-n20000 --persist off]
 // The trainer-facing env server (OpenEnv shape). Settings: docs/env-server.md.
 
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
@@ -20,7 +20,7 @@ async function main() {
   const catalog = getCatalog(config.catalogId);
   const server = await startEnvServer(config, catalog);
   // Tests and scripts read this line for the port (it may have been 0 = any free port).
-  console.log(`env server listening on ${server.url} (mode ${config.mode}, catalog ${catalog.id} loaded in ${Math.round(performance.now() - t)} ms, admin ${config.adminToken ? 'on' : 'off'})`);
+  console.log(`env server listening on ${server.url} (mode ${config.mode}, catalog ${catalog.id} loaded in ${Math.round(performance.now() - t)} ms, admin ${config.adminToken ? 'on' : 'off'}, persistence ${config.persist ? 'on' : 'off'})`);
   const stop = () => void server.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -1,12 +1,24 @@
 // The Next route's adapter: the same protocol through fetch-API Request/Response objects.
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+const tempDb = await vi.hoisted(async () => (await import('./spawn')).migratedTempDatabase());
 
 vi.mock('@/server/catalogs', async () => {
   const { testCatalog } = await import('@/server/engine/test/catalog-fixture');
   return { DEFAULT_CATALOG_ID: testCatalog().id, getCatalog: () => testCatalog() };
 });
+// The app's Prisma client, pointed at a throw-away database.
+vi.mock('@/server/db', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@/server/db')>();
+  return { ...real, prisma: real.createPrismaClient(tempDb.url) };
+});
 
 const { handleFetchRequest } = await import('./app-service');
+const { prisma } = await import('@/server/db');
+afterAll(async () => {
+  await prisma.$disconnect();
+  tempDb.remove();
+});
 
 const post = (path: string, body: unknown, token?: string) =>
   handleFetchRequest(
@@ -19,7 +31,7 @@ const post = (path: string, body: unknown, token?: string) =>
   );
 
 describe('/api/env in the Next app', () => {
-  it('resets, steps and reads state like the standalone server', async () => {
+  it('resets, steps and reads state like the standalone server, and records the episode in the app’s store', async () => {
     const reset = await (await post('/reset', { env: 'PD', d: 1, seed: 12, run: 'next' })).json();
     expect(reset).toMatchObject({ env: 'PD', seed: 12, run: 'next', done: false });
     const step = await post('/step', { episode_id: reset.episode_id, action: { assistant_message: 'Hello', tool_calls: [], answer: null } }, reset.token);
@@ -30,6 +42,8 @@ describe('/api/env in the Next app', () => {
       '/state',
     );
     expect(await state.json()).toMatchObject({ episode_id: reset.episode_id, step_count: 1 });
+    const row = await prisma.episode.findUniqueOrThrow({ where: { id: reset.episode_id } });
+    expect(row).toMatchObject({ envId: 'PD', seed: 12, player: 'trainer:next', turn: 1, status: 'active' });
   });
 
   it('gives the same precise errors', async () => {

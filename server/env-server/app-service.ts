@@ -3,6 +3,7 @@
 // standalone server (Next route handlers cannot take a connection upgrade).
 
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
+import { prisma } from '@/server/db';
 import { loadConfig } from './config';
 import { handleHttp, tooLarge, type HttpResult } from './http';
 import type { EnvService } from './protocol';
@@ -13,7 +14,8 @@ const g = globalThis as unknown as { __ecomEnvService?: EnvService };
 export function appEnvService(): EnvService {
   if (!g.__ecomEnvService) {
     const config = loadConfig(process.env, [], DEFAULT_CATALOG_ID);
-    g.__ecomEnvService = buildEnvService(config, getCatalog(config.catalogId)).service;
+    // Records into the app's own database (the same Prisma client the pages read).
+    g.__ecomEnvService = buildEnvService(config, getCatalog(config.catalogId), prisma).service;
   }
   return g.__ecomEnvService;
 }
@@ -30,7 +32,7 @@ export async function handleFetchRequest(req: Request, subPath: string): Promise
     result =
       text !== null && Buffer.byteLength(text) > limit
         ? tooLarge(limit)
-        : handleHttp(service, { method: req.method, path: subPath, query: new URL(req.url).searchParams, authorization: req.headers.get('authorization'), body: text });
+        : await handleHttp(service, { method: req.method, path: subPath, query: new URL(req.url).searchParams, authorization: req.headers.get('authorization'), body: text });
   }
   return Response.json(result.body, { status: result.status });
 }

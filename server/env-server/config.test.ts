@@ -14,6 +14,13 @@ describe('env server config', () => {
     expect(c).toMatchObject({ mode: 'production', maxSessions: 16, idleTimeoutMs: 30_000, port: 0, adminToken: 'a' });
   });
 
+  it('records by default; ECOMRLVE_PERSIST or --persist turns it off', () => {
+    expect(loadConfig({}, [], 'c').persist).toBe(true);
+    expect(loadConfig({ ECOMRLVE_PERSIST: '0' }, [], 'c').persist).toBe(false);
+    expect(loadConfig({ ECOMRLVE_PERSIST: 'off' }, ['--persist', 'on'], 'c').persist).toBe(true);
+    expect(() => loadConfig({}, ['--persist', 'maybe'], 'c')).toThrow('--persist must be on or off, got "maybe"');
+  });
+
   it('names the bad setting', () => {
     expect(() => loadConfig({ ECOMRLVE_MAX_SESSIONS: 'lots' }, [], 'c')).toThrow('ECOMRLVE_MAX_SESSIONS must be an integer ≥ 1, got "lots"');
     expect(() => loadConfig({}, ['--mode', 'prod'], 'c')).toThrow('--mode must be "simulation" or "production", got "prod"');

@@ -17,6 +17,8 @@ export interface EnvServerConfig {
   maxBodyBytes: number;
   /** Catalog every episode of this server is generated from. */
   catalogId: string;
+  /** Record every episode in the app's database (DATABASE_URL), acknowledging only what is committed. */
+  persist: boolean;
   adminToken?: string;
   tokenSecret?: string;
 }
@@ -28,6 +30,7 @@ export const DEFAULTS = {
   maxSessions: 1024,
   idleTimeoutMs: 15 * 60_000,
   maxBodyBytes: 256 * 1024,
+  persist: true,
 } as const;
 
 type Source = Record<string, string | undefined>;
@@ -40,6 +43,7 @@ const SETTINGS = [
   { key: 'idleTimeoutS', env: 'ECOMRLVE_IDLE_TIMEOUT_S', flag: '--idle-timeout' },
   { key: 'maxBodyBytes', env: 'ECOMRLVE_MAX_BODY_BYTES', flag: '--max-body-bytes' },
   { key: 'catalogId', env: 'ECOMRLVE_CATALOG', flag: '--catalog' },
+  { key: 'persist', env: 'ECOMRLVE_PERSIST', flag: '--persist' },
 ] as const;
 
 export class ConfigError extends Error {}
@@ -64,6 +68,9 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
   const mode = raw.mode?.value ?? DEFAULTS.mode;
   if (mode !== 'simulation' && mode !== 'production')
     throw new ConfigError(`${raw.mode!.name} must be "simulation" or "production", got "${mode}"`);
+  const persist = raw.persist?.value ?? (DEFAULTS.persist ? 'on' : 'off');
+  if (!['on', 'off', '1', '0', 'true', 'false'].includes(persist))
+    throw new ConfigError(`${raw.persist!.name} must be on or off, got "${persist}"`);
   return {
     mode,
     host: raw.host?.value ?? DEFAULTS.host,
@@ -72,6 +79,7 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
     idleTimeoutMs: raw.idleTimeoutS ? positiveInt(raw.idleTimeoutS.value, raw.idleTimeoutS.name) * 1000 : DEFAULTS.idleTimeoutMs,
     maxBodyBytes: raw.maxBodyBytes ? positiveInt(raw.maxBodyBytes.value, raw.maxBodyBytes.name, 1024) : DEFAULTS.maxBodyBytes,
     catalogId: raw.catalogId?.value ?? defaultCatalogId,
+    persist: ['on', '1', 'true'].includes(persist),
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
     tokenSecret: env.ECOMRLVE_TOKEN_SECRET || undefined,
   };

@@ -1,5 +1,6 @@
 // HTTP routes (OpenEnv's shape): POST /reset, POST /step, GET /state, GET /schema,
-// GET /metadata, GET /health. Transport-free: the node:http server and the Next route both
+// GET /metadata, GET /health. Reset and step answer once their rows are committed (when
+// recording). Transport-free: the node:http server and the Next route both
 // hand a parsed request here and send back the status and JSON body it returns.
 
 import { EnvServerError, asEnvServerError } from './errors';
@@ -39,7 +40,7 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-export function handleHttp(service: EnvService, req: HttpRequestLike): HttpResult {
+export async function handleHttp(service: EnvService, req: HttpRequestLike): Promise<HttpResult> {
   const path = req.path.replace(/\/+$/, '') || '/';
   try {
     const method = ROUTES[path];
@@ -50,10 +51,10 @@ export function handleHttp(service: EnvService, req: HttpRequestLike): HttpResul
     switch (path) {
       case '/reset': {
         const body = parseJson(req.body);
-        return { status: 200, body: service.reset(body).response };
+        return { status: 200, body: await service.durable(service.reset(body).response) };
       }
       case '/step':
-        return { status: 200, body: service.step(parseJson(req.body), token) };
+        return { status: 200, body: await service.durable(service.step(parseJson(req.body), token)) };
       case '/state':
         return { status: 200, body: service.state(req.query.get('episode_id'), token) };
       case '/schema':

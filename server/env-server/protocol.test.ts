@@ -191,26 +191,26 @@ describe('schema, metadata, health', () => {
     expect(actionSchemaFor('PD').safeParse({ assistant_message: 'x', tool_calls: [{ name: 'orders.list', args: {} }] }).success).toBe(false);
   });
 
-  it('answers OpenEnv’s schema/metadata/health shapes over HTTP', () => {
+  it('answers OpenEnv’s schema/metadata/health shapes over HTTP', async () => {
     const s = makeService();
-    const schema = handleHttp(s, { method: 'GET', path: '/schema', query: new URLSearchParams('env=PD'), authorization: null, body: null });
+    const schema = await handleHttp(s, { method: 'GET', path: '/schema', query: new URLSearchParams('env=PD'), authorization: null, body: null });
     expect(schema.status).toBe(200);
     expect(Object.keys(schema.body as object)).toEqual(expect.arrayContaining(['action', 'observation', 'state']));
-    expect(handleHttp(s, { method: 'GET', path: '/schema', query: new URLSearchParams('env=XX'), authorization: null, body: null }).status).toBe(422);
-    const meta = handleHttp(s, { method: 'GET', path: '/metadata', query: new URLSearchParams(), authorization: null, body: null }).body as Record<string, unknown>;
+    expect((await handleHttp(s, { method: 'GET', path: '/schema', query: new URLSearchParams('env=XX'), authorization: null, body: null })).status).toBe(422);
+    const meta = (await handleHttp(s, { method: 'GET', path: '/metadata', query: new URLSearchParams(), authorization: null, body: null })).body as Record<string, unknown>;
     expect(meta).toMatchObject({ name: 'EcomRLVE-GYM', mode: 'simulation', catalog: testCatalog().id, admin: true });
     expect((meta.envs as unknown[]).length).toBe(ENVS.length);
-    expect(handleHttp(s, { method: 'GET', path: '/health', query: new URLSearchParams(), authorization: null, body: null }).body).toMatchObject({ status: 'healthy' });
+    expect((await handleHttp(s, { method: 'GET', path: '/health', query: new URLSearchParams(), authorization: null, body: null })).body).toMatchObject({ status: 'healthy' });
   });
 
-  it('maps bad HTTP requests to one precise error each', () => {
+  it('maps bad HTTP requests to one precise error each', async () => {
     const s = makeService();
     const call = (method: string, path: string, body: string | null = null) =>
       handleHttp(s, { method, path, query: new URLSearchParams(), authorization: null, body });
-    expect(call('POST', '/reset', '{"env": "PD",')).toMatchObject({ status: 400, body: { error: { code: 'INVALID_JSON' } } });
-    expect(call('GET', '/reset')).toMatchObject({ status: 405, body: { error: { code: 'METHOD_NOT_ALLOWED', message: '/reset takes POST, not GET' } } });
-    expect(call('GET', '/nope')).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
-    expect(call('POST', '/reset', '')).toMatchObject({ status: 200, body: { env: 'PD', d: 0 } });
-    expect(call('POST', '/step', '{"episode_id":"ep_x","action":{}}')).toMatchObject({ status: 404, body: { episode_id: 'ep_x', error: { code: 'UNKNOWN_EPISODE' } } });
+    expect(await call('POST', '/reset', '{"env": "PD",')).toMatchObject({ status: 400, body: { error: { code: 'INVALID_JSON' } } });
+    expect(await call('GET', '/reset')).toMatchObject({ status: 405, body: { error: { code: 'METHOD_NOT_ALLOWED', message: '/reset takes POST, not GET' } } });
+    expect(await call('GET', '/nope')).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
+    expect(await call('POST', '/reset', '')).toMatchObject({ status: 200, body: { env: 'PD', d: 0 } });
+    expect(await call('POST', '/step', '{"episode_id":"ep_x","action":{}}')).toMatchObject({ status: 404, body: { episode_id: 'ep_x', error: { code: 'UNKNOWN_EPISODE' } } });
   });
 });

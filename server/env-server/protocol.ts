@@ -17,6 +17,7 @@ import {
   type ResetRequest,
 } from './schemas';
 import { SessionStore, newEpisodeId, type LiveEpisode } from './sessions';
+import type { Recorder } from './recorder';
 import type { TokenService } from './tokens';
 import type { z } from 'zod';
 
@@ -58,6 +59,8 @@ export interface EnvServiceDeps {
   catalog: Catalog;
   tokens: TokenService;
   sessions: SessionStore;
+  /** Absent: episodes live in memory only. */
+  recorder?: Recorder | null;
 }
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, what: string, episodeId: string | null = null): z.output<S> {
@@ -80,6 +83,28 @@ function respond(live: LiveEpisode, result: StepResult): StepResponse {
 
 export function createEnvService(deps: EnvServiceDeps) {
   const { config, catalog, tokens, sessions } = deps;
+  const recorder = deps.recorder ?? null;
+  /** Each episode's latest write, awaited by the transport before it answers (acknowledged = durable). */
+  const writes = new Map<string, Promise<void>>();
+  const track = (id: string, write: Promise<void>) => {
+    write.catch(() => {}); // awaited through durable(); never an unhandled rejection
+    writes.set(id, write);
+  };
+
+  /** Resolves once everything this episode did so far is committed; a failed write closes the episode. */
+  async function durable<T extends { episode_id: string }>(response: T): Promise<T> {
+    const write = writes.get(response.episode_id);
+    if (!write) return response;
+    try {
+      await write;
+    } catch (e) {
+      sessions.drop(response.episode_id);
+      throw new EnvServerError('EXECUTION_ERROR', `${(e as Error).message}; the episode is closed, reset to start another`, response.episode_id);
+    } finally {
+      if (writes.get(response.episode_id) === write) writes.delete(response.episode_id);
+    }
+    return response;
+  }
 
   function reset(body: unknown): { live: LiveEpisode; response: ResetResponse } {
     const req: ResetRequest = parse(resetRequestSchema, body ?? {}, 'reset');
@@ -103,6 +128,7 @@ export function createEnvService(deps: EnvServiceDeps) {
       sessions.drop(id);
       throw asEnvServerError(e, id);
     }
+    if (recorder) track(id, recorder.reset(live, result));
     return {
       live,
       response: { ...respond(live, result), token: tokens.issue(id), env: req.env, d: req.d, seed, run: live.run },
@@ -114,11 +140,14 @@ export function createEnvService(deps: EnvServiceDeps) {
     const parsedAction = parse(wireActionSchema, action, 'step: action', live.id);
     if (live.episode.done)
       throw new EnvServerError('EPISODE_DONE', `episode "${live.id}" is over (${live.episode.termination}); reset to start another`, live.id);
+    let result: StepResult;
     try {
-      return respond(live, live.episode.step(parsedAction as never));
+      result = live.episode.step(parsedAction as never);
     } catch (e) {
       throw asEnvServerError(e, live.id);
     }
+    if (recorder) track(live.id, recorder.step(live, parsedAction, result));
+    return respond(live, result);
   }
 
   function authorise(id: string, token: string | null, allowAdmin: boolean): LiveEpisode {
@@ -192,6 +221,7 @@ export function createEnvService(deps: EnvServiceDeps) {
       envs: listEnvs().map((e) => ({ id: e.id, name: e.name, description: e.description, tools: e.tools })),
       limits: { max_sessions: config.maxSessions, idle_timeout_s: config.idleTimeoutMs / 1000, max_body_bytes: config.maxBodyBytes },
       admin: tokens.adminEnabled && config.mode === 'simulation',
+      persistence: recorder !== null,
     };
   }
 
@@ -199,7 +229,7 @@ export function createEnvService(deps: EnvServiceDeps) {
     return { status: 'healthy' as const, active_sessions: sessions.size, max_sessions: sessions.capacity };
   }
 
-  return { config, sessions, reset, step, stepLive, state, agentState, adminState, schema, metadata, health };
+  return { config, sessions, recorder, reset, step, stepLive, durable, state, agentState, adminState, schema, metadata, health };
 }
 
 export type EnvService = ReturnType<typeof createEnvService>;

@@ -10,18 +10,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEpisode, listEnvs, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/test/catalog-fixture';
 import { EnvHttpClient, EnvWsClient } from '@/server/client/env-client';
+import { createPrismaClient } from '@/server/db';
 import { ADMIN, oracleRun } from './test/helpers';
-import { spawnEnvServer, type SpawnedServer } from './spawn';
+import { migratedTempDatabase, spawnEnvServer, type SpawnedServer } from './spawn';
 
 const ENVS = listEnvs().map((e) => e.id as EnvId);
 const run = promisify(execFile);
 let server: SpawnedServer;
+let db: ReturnType<typeof migratedTempDatabase>;
 
 beforeAll(async () => {
-  server = await spawnEnvServer([], { ECOMRLVE_ADMIN_TOKEN: ADMIN, ECOMRLVE_TOKEN_SECRET: 'served-test' });
-}, 120_000);
+  db = migratedTempDatabase();
+  server = await spawnEnvServer(['--persist', 'on'], { ECOMRLVE_ADMIN_TOKEN: ADMIN, ECOMRLVE_TOKEN_SECRET: 'served-test', DATABASE_URL: db.url });
+}, 180_000);
 afterAll(async () => {
   await server?.stop();
+  db?.remove();
 });
 
 describe('the Python client', () => {
@@ -50,6 +54,15 @@ describe('the Python client', () => {
         expect(t.observations.map((o) => JSON.stringify(o)), t.env).toEqual(observations);
         expect(t.rewards, t.env).toEqual(rewards);
         expect(t.termination).toBe(episode.termination);
+      }
+      // Recorded like any episode, tagged with the run name, finished.
+      const prisma = createPrismaClient(db.url);
+      try {
+        const rows = await prisma.episode.findMany({ where: { player: 'trainer:python-example' } });
+        expect(rows.map((r) => r.envId).sort()).toEqual([...ENVS].sort());
+        for (const row of rows) expect(row.status, row.envId).toBe('done');
+      } finally {
+        await prisma.$disconnect();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -7,6 +7,8 @@ import type { Catalog } from '@/server/engine';
 import type { EnvServerConfig } from './config';
 import { handleHttp, tooLarge, type HttpResult } from './http';
 import { createEnvService, type EnvService } from './protocol';
+import { createPrismaClient, type PrismaClient } from '@/server/db';
+import { Recorder } from './recorder';
 import { SessionStore } from './sessions';
 import { createTokenService } from './tokens';
 import { createWsGateway } from './ws';
@@ -18,11 +20,13 @@ export interface RunningEnvServer {
   close(): Promise<void>;
 }
 
-/** The service with its token service and session store, as configured. */
-export function buildEnvService(config: EnvServerConfig, catalog: Catalog) {
+/** The service with its token service, session store and (when persisting) recorder, as configured. */
+export function buildEnvService(config: EnvServerConfig, catalog: Catalog, prisma?: PrismaClient) {
   const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
   const sessions = new SessionStore({ maxSessions: config.maxSessions, idleTimeoutMs: config.idleTimeoutMs });
-  return { tokens, service: createEnvService({ config, catalog, tokens, sessions }) };
+  const db = config.persist ? (prisma ?? createPrismaClient()) : null;
+  const recorder = db ? new Recorder(db) : null;
+  return { tokens, db, service: createEnvService({ config, catalog, tokens, sessions, recorder }) };
 }
 
 function sendJson(res: ServerResponse, result: HttpResult) {
@@ -48,8 +52,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   });
 }
 
-export async function startEnvServer(config: EnvServerConfig, catalog: Catalog): Promise<RunningEnvServer> {
-  const { tokens, service } = buildEnvService(config, catalog);
+export async function startEnvServer(config: EnvServerConfig, catalog: Catalog, prisma?: PrismaClient): Promise<RunningEnvServer> {
+  const { tokens, db, service } = buildEnvService(config, catalog, prisma);
   const gateway = createWsGateway(service, tokens);
 
   const server: Server = createServer(async (req, res) => {
@@ -57,7 +61,7 @@ export async function startEnvServer(config: EnvServerConfig, catalog: Catalog):
       const url = new URL(req.url ?? '/', 'http://localhost');
       const body = await readBody(req, config.maxBodyBytes);
       if (body === null) return sendJson(res, tooLarge(config.maxBodyBytes));
-      sendJson(res, handleHttp(service, { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, authorization: req.headers.authorization ?? null, body }));
+      sendJson(res, await handleHttp(service, { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, authorization: req.headers.authorization ?? null, body }));
     } catch (e) {
       if (!res.headersSent) sendJson(res, { status: 500, body: { episode_id: null, error: { code: 'EXECUTION_ERROR', message: (e as Error).message } } });
     }
@@ -88,7 +92,13 @@ export async function startEnvServer(config: EnvServerConfig, catalog: Catalog):
         clearInterval(sweeper);
         gateway.close();
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          void (async () => {
+            await service.recorder?.drain();
+            if (db && !prisma) await db.$disconnect();
+            resolve();
+          })();
+        });
       }),
   };
 }

@@ -23,7 +23,9 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
   wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     const admin = tokens.isAdmin(bearerToken(request.headers.authorization));
     let current: LiveEpisode | null = null;
-    const send = (type: string, data: unknown) => socket.send(JSON.stringify({ type, data }));
+    const send = (type: string, data: unknown) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type, data }));
+    };
     const sendError = (e: unknown) => {
       const err = asEnvServerError(e, current?.id ?? null);
       send('error', { episode_id: err.episodeId ?? current?.id ?? null, code: err.code, message: err.message });
@@ -51,12 +53,19 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
       if (current && !current.episode.done) service.sessions.drop(current.id);
     };
 
+    // Messages are handled one after another, so answers keep the order of the requests even
+    // while a step waits for its write to commit.
+    let queue: Promise<void> = Promise.resolve();
     socket.on('message', (raw, isBinary) => {
       armIdle();
+      queue = queue.then(() => handle(raw as Buffer, isBinary));
+    });
+
+    const handle = async (raw: Buffer, isBinary: boolean) => {
       try {
         let msg: unknown;
         try {
-          msg = JSON.parse(isBinary ? Buffer.from(raw as Buffer).toString('utf8') : raw.toString());
+          msg = JSON.parse(isBinary ? Buffer.from(raw).toString('utf8') : raw.toString());
         } catch (e) {
           throw new EnvServerError('INVALID_JSON', `the message is not valid JSON: ${(e as Error).message}`);
         }
@@ -68,12 +77,12 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
             current = null;
             const { live, response } = service.reset(data ?? {});
             current = live;
-            return send('observation', response);
+            return send('observation', await service.durable(response));
           }
           case 'step': {
             if (!current) throw new EnvServerError('NO_EPISODE', 'send {"type":"reset"} before stepping');
             const live = service.sessions.get(current.id);
-            return send('observation', service.stepLive(live, data));
+            return send('observation', await service.durable(service.stepLive(live, data)));
           }
           case 'state': {
             if (!current) throw new EnvServerError('NO_EPISODE', 'send {"type":"reset"} before asking for state');
@@ -91,7 +100,7 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
       } catch (e) {
         sendError(e);
       }
-    });
+    };
 
     // Protocol violations (an oversized frame: 1009) close the socket by themselves; without a
     // listener they would be thrown and take the whole server down.
