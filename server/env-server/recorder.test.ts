@@ -90,6 +90,19 @@ describe('recording trainer episodes', () => {
     expect(recorder.stats.largestBatch).toBeGreaterThan(1);
   });
 
+  it('fails only the bad operation of a batch, and still acknowledges its neighbours', async () => {
+    const { service } = recordingService();
+    const first = service.reset({ env: 'PD', seed: 1, episode_id: 'reused-id' });
+    await service.durable(first.response);
+    service.sessions.drop('reused-id'); // as after an idle expiry: the id is free in memory, not in the store
+    const again = service.reset({ env: 'PD', seed: 2, episode_id: 'reused-id' });
+    const other = service.reset({ env: 'PD', seed: 3 });
+    const [a, b] = await Promise.allSettled([service.durable(again.response), service.durable(other.response)]);
+    expect(a).toMatchObject({ status: 'rejected', reason: { code: 'EXECUTION_ERROR', message: expect.stringMatching(/^could not record the episode: .*Unique constraint/) } });
+    expect(b.status).toBe('fulfilled');
+    expect(await db.prisma.episode.count({ where: { id: other.live.id } })).toBe(1);
+  });
+
   it('answers a failed write with EXECUTION_ERROR and closes the episode rather than acknowledging it', async () => {
     const unmigrated = createPrismaClient(`file:${db.url.slice(5)}.empty.db`);
     try {

@@ -44,6 +44,12 @@ export interface RecorderStats {
   largestBatch: number;
 }
 
+function recordError(e: unknown): Error {
+  // Prisma's messages span lines (the call site, then the cause); the cause is the last line.
+  const cause = (e as Error).message.trim().split('\n').filter((l) => l.trim()).at(-1)?.trim() ?? 'unknown error';
+  return new Error(`could not record the episode: ${cause}`);
+}
+
 export function trainerPlayer(run: string | null): string {
   return `trainer:${run ?? 'unnamed'}`;
 }
@@ -137,11 +143,19 @@ export class Recorder {
         this.stats.ops += batch.length;
         this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
         for (const q of batch) q.resolve();
-      } catch (e) {
-        // Prisma's messages span lines (the call site, then the cause); the cause is the last line.
-        const cause = (e as Error).message.trim().split('\n').filter((l) => l.trim()).at(-1)?.trim() ?? 'unknown error';
-        const err = new Error(`could not record the episode: ${cause}`);
-        for (const q of batch) q.reject(err);
+      } catch {
+        // One bad operation (say, a reused episode_id) must not fail its neighbours: write the
+        // batch again one operation per transaction, in order, and fail only what fails.
+        for (const q of batch) {
+          try {
+            await this.write([q.op]);
+            this.stats.batches++;
+            this.stats.ops++;
+            q.resolve();
+          } catch (e) {
+            q.reject(recordError(e));
+          }
+        }
       }
     }
     this.flushing = null;
