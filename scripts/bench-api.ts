@@ -1,4 +1,4 @@
-// npm run bench:api [-- --sessions 64 --seconds 10 --warmup 3 --transports ws,http,inproc --agents heuristic,oracle --persist off,on --url http://host:port]
+// npm run bench:api [-- --sessions 64 --seconds 20 --warmup 10 --transports ws,http,inproc --agents heuristic,oracle --persist off,on --url http://host:port]
 // Throughput of the env server as trainers see it: N concurrent sessions, each playing episodes
 // back to back (envs and d cycling), over WebSocket and HTTP. Prints steps/s, resets/s and
 // p50/p99 round-trip latency. Without --url it starts `serve:env` as a child process (its own
@@ -47,9 +47,9 @@ function list<T extends string>(name: string, fallback: string, allowed: readonl
 }
 
 const sessions = positive('sessions', 64);
-const seconds = positive('seconds', 10);
+const seconds = positive('seconds', 20);
 /** Played but not counted: the JIT, the catalog's lazy indexes and the sockets warm up first. */
-const warmup = Number(option('warmup', '3'));
+const warmup = Number(option('warmup', '10'));
 const transports = list('transports', 'ws,http,inproc', ['ws', 'http', 'inproc'] as const);
 const agents = list('agents', 'heuristic,oracle', ['heuristic', 'oracle'] as const);
 const persistModes = list('persist', 'off,on', ['off', 'on'] as const);

@@ -21,6 +21,10 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
   let open = 0;
 
   wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    // Protocol violations (an oversized frame: 1009) close the socket by themselves; without a
+    // listener they would be thrown and take the whole server down.
+    socket.on('error', () => {});
+
     const admin = tokens.isAdmin(bearerToken(request.headers.authorization));
     let current: LiveEpisode | null = null;
     const send = (type: string, data: unknown) => {
@@ -101,10 +105,6 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
         sendError(e);
       }
     };
-
-    // Protocol violations (an oversized frame: 1009) close the socket by themselves; without a
-    // listener they would be thrown and take the whole server down.
-    socket.on('error', () => {});
 
     socket.on('close', () => {
       clearTimeout(idle);
