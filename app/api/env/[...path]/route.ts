@@ -1,0 +1,13 @@
+// The env server's HTTP routes inside the app: /api/env/reset, /api/env/step, /api/env/state,
+// /api/env/schema, /api/env/metadata, /api/env/health (WebSocket: `npm run serve:env` only).
+import { handleFetchRequest } from '@/server/env-server/app-service';
+
+export const dynamic = 'force-dynamic';
+export const runtime = 'nodejs';
+
+async function handler(req: Request, ctx: { params: Promise<{ path: string[] }> }) {
+  const { path } = await ctx.params;
+  return handleFetchRequest(req, '/' + path.join('/'));
+}
+
+export { handler as GET, handler as POST };

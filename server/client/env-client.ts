@@ -1,0 +1,176 @@
+// A TypeScript client for the env server: HTTP (one request per call, any episode) and
+// WebSocket (one connection, one episode at a time, lowest latency). Both return the server's
+// messages as they are; `onMessage` sees each raw server→client message (for logging or audits).
+
+import WebSocket from 'ws';
+import type { AgentState, ResetResponse, StepResponse } from '@/server/env-server/protocol';
+import type { Action } from '@/server/engine';
+
+export type { AgentState, ResetResponse, StepResponse };
+
+export interface ResetOptions {
+  env?: string;
+  d?: number;
+  seed?: number;
+  run?: string;
+  episode_id?: string;
+  axis_overrides?: Record<string, number>;
+}
+
+/** An action: structured, or the model's raw text. */
+export type WireAction = Action | string;
+
+export interface ClientOptions {
+  /** Sent as "Authorization: Bearer …": lets state() return the full inspector state (simulation mode). */
+  adminToken?: string;
+  onMessage?: (raw: string) => void;
+}
+
+export class EnvClientError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly episodeId: string | null,
+    readonly status: number | null,
+  ) {
+    super(`${code}: ${message}`);
+  }
+}
+
+export class EnvHttpClient {
+  private readonly base: string;
+  private readonly tokens = new Map<string, string>();
+
+  constructor(
+    baseUrl: string,
+    private readonly options: ClientOptions = {},
+  ) {
+    this.base = baseUrl.replace(/\/+$/, '');
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, token?: string): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(`${this.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    this.options.onMessage?.(text);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new EnvClientError('INVALID_RESPONSE', `${method} ${path} answered ${res.status} with non-JSON: ${text.slice(0, 200)}`, null, res.status);
+    }
+    if (!res.ok) {
+      const err = parsed as { episode_id?: string | null; error?: { code?: string; message?: string } };
+      throw new EnvClientError(err.error?.code ?? 'HTTP_ERROR', err.error?.message ?? text, err.episode_id ?? null, res.status);
+    }
+    return parsed as T;
+  }
+
+  async reset(options: ResetOptions = {}): Promise<ResetResponse> {
+    const r = await this.call<ResetResponse>('POST', '/reset', options);
+    this.tokens.set(r.episode_id, r.token);
+    return r;
+  }
+
+  step(episodeId: string, action: WireAction): Promise<StepResponse> {
+    return this.call('POST', '/step', { episode_id: episodeId, action }, this.tokens.get(episodeId));
+  }
+
+  /** Agent-visible state with the episode's token; the full state when the client holds the admin token. */
+  state(episodeId: string): Promise<AgentState & Record<string, unknown>> {
+    const token = this.options.adminToken ?? this.tokens.get(episodeId);
+    return this.call('GET', `/state?episode_id=${encodeURIComponent(episodeId)}`, undefined, token);
+  }
+
+  schema(env?: string): Promise<Record<string, unknown>> {
+    return this.call('GET', env ? `/schema?env=${encodeURIComponent(env)}` : '/schema');
+  }
+
+  metadata(): Promise<Record<string, unknown>> {
+    return this.call('GET', '/metadata');
+  }
+
+  health(): Promise<{ status: string; active_sessions: number; max_sessions: number }> {
+    return this.call('GET', '/health');
+  }
+}
+
+interface Pending {
+  resolve: (data: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+export class EnvWsClient {
+  private readonly pending: Pending[] = [];
+  private closedWith: Error | null = null;
+  /** The current episode (set by reset). */
+  episodeId: string | null = null;
+
+  private constructor(
+    private readonly socket: WebSocket,
+    private readonly options: ClientOptions,
+  ) {
+    socket.on('message', (raw) => {
+      const text = raw.toString();
+      this.options.onMessage?.(text);
+      const next = this.pending.shift();
+      if (!next) return;
+      const msg = JSON.parse(text) as { type: string; data: { episode_id?: string | null; code?: string; message?: string } };
+      if (msg.type === 'error') next.reject(new EnvClientError(msg.data.code ?? 'ERROR', msg.data.message ?? text, msg.data.episode_id ?? null, null));
+      else next.resolve(msg.data);
+    });
+    socket.on('close', (code, reason) => {
+      this.closedWith = new Error(`the WebSocket closed (${code}${reason.length ? ` ${reason.toString()}` : ''})`);
+      for (const p of this.pending.splice(0)) p.reject(this.closedWith);
+    });
+  }
+
+  static connect(baseUrl: string, options: ClientOptions = {}): Promise<EnvWsClient> {
+    const url = `${baseUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/ws`;
+    const socket = new WebSocket(url, { headers: options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {} });
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(new EnvWsClient(socket, options)));
+      socket.once('error', reject);
+    });
+  }
+
+  private request<T>(type: string, data?: unknown): Promise<T> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ resolve: resolve as (d: unknown) => void, reject });
+      this.socket.send(JSON.stringify(data === undefined ? { type } : { type, data }));
+    });
+  }
+
+  async reset(options: ResetOptions = {}): Promise<ResetResponse> {
+    const r = await this.request<ResetResponse>('reset', options);
+    this.episodeId = r.episode_id;
+    return r;
+  }
+
+  step(action: WireAction): Promise<StepResponse> {
+    return this.request('step', action);
+  }
+
+  state(): Promise<AgentState & Record<string, unknown>> {
+    return this.request('state');
+  }
+
+  /** Sends raw text (for protocol tests) and waits for the answer. */
+  sendRaw<T = unknown>(text: string): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ resolve: resolve as (d: unknown) => void, reject });
+      this.socket.send(text);
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.socket.readyState === WebSocket.CLOSED) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.socket.once('close', () => resolve());
+      this.socket.send(JSON.stringify({ type: 'close' }));
+    });
+  }
+}

@@ -1,0 +1,57 @@
+// The Next route's adapter: the same protocol through fetch-API Request/Response objects.
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+const tempDb = await vi.hoisted(async () => (await import('./spawn')).migratedTempDatabase());
+
+vi.mock('@/server/catalogs', async () => {
+  const { testCatalog } = await import('@/server/engine/test/catalog-fixture');
+  return { DEFAULT_CATALOG_ID: testCatalog().id, getCatalog: () => testCatalog() };
+});
+// The app's Prisma client, pointed at a throw-away database.
+vi.mock('@/server/db', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@/server/db')>();
+  return { ...real, prisma: real.createPrismaClient(tempDb.url) };
+});
+
+const { handleFetchRequest } = await import('./app-service');
+const { prisma } = await import('@/server/db');
+afterAll(async () => {
+  await prisma.$disconnect();
+  tempDb.remove();
+});
+
+const post = (path: string, body: unknown, token?: string) =>
+  handleFetchRequest(
+    new Request(`http://app.test/api/env${path}`, {
+      method: 'POST',
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    }),
+    path,
+  );
+
+describe('/api/env in the Next app', () => {
+  it('resets, steps and reads state like the standalone server, and records the episode in the app’s store', async () => {
+    const reset = await (await post('/reset', { env: 'PD', d: 1, seed: 12, run: 'next' })).json();
+    expect(reset).toMatchObject({ env: 'PD', seed: 12, run: 'next', done: false });
+    const step = await post('/step', { episode_id: reset.episode_id, action: { assistant_message: 'Hello', tool_calls: [], answer: null } }, reset.token);
+    expect(step.status).toBe(200);
+    expect(await step.json()).toMatchObject({ episode_id: reset.episode_id, observation: { turn: 1 } });
+    const state = await handleFetchRequest(
+      new Request(`http://app.test/api/env/state?episode_id=${reset.episode_id}`, { headers: { authorization: `Bearer ${reset.token}` } }),
+      '/state',
+    );
+    expect(await state.json()).toMatchObject({ episode_id: reset.episode_id, step_count: 1 });
+    const row = await prisma.episode.findUniqueOrThrow({ where: { id: reset.episode_id } });
+    expect(row).toMatchObject({ envId: 'PD', seed: 12, player: 'trainer:next', turn: 1, status: 'active' });
+  });
+
+  it('gives the same precise errors', async () => {
+    const bad = await post('/step', '{oops');
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: 'INVALID_JSON' } });
+    const big = await post('/step', 'x'.repeat(300 * 1024));
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
+  });
+});

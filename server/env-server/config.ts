@@ -1,0 +1,86 @@
+// Server settings: defaults, then environment variables, then command-line flags (flags win).
+// Bad values stop the server with one sentence naming the setting.
+
+export type ServerMode = 'simulation' | 'production';
+
+export interface EnvServerConfig {
+  /** simulation: full control (admin state with the hidden goal, axis overrides). production: hidden. */
+  mode: ServerMode;
+  host: string;
+  /** 0 picks a free port (printed when listening). */
+  port: number;
+  /** Episodes held in memory at once (finished ones are evicted first when full); also caps WebSocket connections. */
+  maxSessions: number;
+  /** An episode or WebSocket untouched this long is dropped. */
+  idleTimeoutMs: number;
+  /** Largest request body / WebSocket message accepted. */
+  maxBodyBytes: number;
+  /** Catalog every episode of this server is generated from. */
+  catalogId: string;
+  /** Record every episode in the app's database (DATABASE_URL), acknowledging only what is committed. */
+  persist: boolean;
+  adminToken?: string;
+  tokenSecret?: string;
+}
+
+export const DEFAULTS = {
+  mode: 'simulation',
+  host: '127.0.0.1',
+  port: 3141,
+  maxSessions: 1024,
+  idleTimeoutMs: 15 * 60_000,
+  maxBodyBytes: 256 * 1024,
+  persist: true,
+} as const;
+
+type Source = Record<string, string | undefined>;
+
+const SETTINGS = [
+  { key: 'mode', env: 'ECOMRLVE_ENV_MODE', flag: '--mode' },
+  { key: 'host', env: 'ECOMRLVE_ENV_HOST', flag: '--host' },
+  { key: 'port', env: 'ECOMRLVE_ENV_PORT', flag: '--port' },
+  { key: 'maxSessions', env: 'ECOMRLVE_MAX_SESSIONS', flag: '--max-sessions' },
+  { key: 'idleTimeoutS', env: 'ECOMRLVE_IDLE_TIMEOUT_S', flag: '--idle-timeout' },
+  { key: 'maxBodyBytes', env: 'ECOMRLVE_MAX_BODY_BYTES', flag: '--max-body-bytes' },
+  { key: 'catalogId', env: 'ECOMRLVE_CATALOG', flag: '--catalog' },
+  { key: 'persist', env: 'ECOMRLVE_PERSIST', flag: '--persist' },
+] as const;
+
+export class ConfigError extends Error {}
+
+function positiveInt(raw: string, name: string, min = 1): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return n;
+}
+
+/** Reads settings from environment variables and `--flag value` arguments. */
+export function loadConfig(env: Source, argv: string[], defaultCatalogId: string): EnvServerConfig {
+  const raw: Record<string, { value: string; name: string }> = {};
+  for (const s of SETTINGS) if (env[s.env] !== undefined && env[s.env] !== '') raw[s.key] = { value: env[s.env]!, name: s.env };
+  for (let i = 0; i < argv.length; i++) {
+    const setting = SETTINGS.find((s) => s.flag === argv[i]);
+    if (!setting) throw new ConfigError(`unknown option "${argv[i]}"; options: ${SETTINGS.map((s) => s.flag).join(', ')}`);
+    const value = argv[++i];
+    if (value === undefined) throw new ConfigError(`${setting.flag} needs a value`);
+    raw[setting.key] = { value, name: setting.flag };
+  }
+  const mode = raw.mode?.value ?? DEFAULTS.mode;
+  if (mode !== 'simulation' && mode !== 'production')
+    throw new ConfigError(`${raw.mode!.name} must be "simulation" or "production", got "${mode}"`);
+  const persist = raw.persist?.value ?? (DEFAULTS.persist ? 'on' : 'off');
+  if (!['on', 'off', '1', '0', 'true', 'false'].includes(persist))
+    throw new ConfigError(`${raw.persist!.name} must be on or off, got "${persist}"`);
+  return {
+    mode,
+    host: raw.host?.value ?? DEFAULTS.host,
+    port: raw.port ? positiveInt(raw.port.value, raw.port.name, 0) : DEFAULTS.port,
+    maxSessions: raw.maxSessions ? positiveInt(raw.maxSessions.value, raw.maxSessions.name) : DEFAULTS.maxSessions,
+    idleTimeoutMs: raw.idleTimeoutS ? positiveInt(raw.idleTimeoutS.value, raw.idleTimeoutS.name) * 1000 : DEFAULTS.idleTimeoutMs,
+    maxBodyBytes: raw.maxBodyBytes ? positiveInt(raw.maxBodyBytes.value, raw.maxBodyBytes.name, 1024) : DEFAULTS.maxBodyBytes,
+    catalogId: raw.catalogId?.value ?? defaultCatalogId,
+    persist: ['on', '1', 'true'].includes(persist),
+    adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
+    tokenSecret: env.ECOMRLVE_TOKEN_SECRET || undefined,
+  };
+}

@@ -1,0 +1,66 @@
+// Protocol errors: one code (OpenEnv's WSErrorCode names where they exist), one HTTP status,
+// one sentence a researcher can act on. Every transport renders these the same way.
+
+export type ErrorCode =
+  | 'INVALID_JSON'
+  | 'VALIDATION_ERROR'
+  | 'UNKNOWN_TYPE'
+  | 'UNKNOWN_EPISODE'
+  | 'BAD_TOKEN'
+  | 'EPISODE_DONE'
+  | 'NO_EPISODE'
+  | 'CAPACITY_REACHED'
+  | 'BODY_TOO_LARGE'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PRODUCTION_MODE'
+  | 'SESSION_TIMEOUT'
+  | 'EXECUTION_ERROR';
+
+const STATUS: Record<ErrorCode, number> = {
+  INVALID_JSON: 400,
+  VALIDATION_ERROR: 422,
+  UNKNOWN_TYPE: 400,
+  UNKNOWN_EPISODE: 404,
+  BAD_TOKEN: 401,
+  EPISODE_DONE: 409,
+  NO_EPISODE: 409,
+  CAPACITY_REACHED: 503,
+  BODY_TOO_LARGE: 413,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PRODUCTION_MODE: 403,
+  SESSION_TIMEOUT: 408,
+  EXECUTION_ERROR: 500,
+};
+
+export class EnvServerError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly episodeId: string | null = null,
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return STATUS[this.code];
+  }
+
+  /** The body every transport sends: `{ episode_id, error: { code, message } }`. */
+  toBody(): ErrorBody {
+    return { episode_id: this.episodeId, error: { code: this.code, message: this.message } };
+  }
+}
+
+export interface ErrorBody {
+  episode_id: string | null;
+  error: { code: ErrorCode; message: string };
+}
+
+/** Anything thrown that is not a protocol error is the server's fault; say so without internals. */
+export function asEnvServerError(e: unknown, episodeId: string | null = null): EnvServerError {
+  if (e instanceof EnvServerError) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return new EnvServerError('EXECUTION_ERROR', `the environment failed: ${message}`, episodeId);
+}

@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import { createEpisode, listEnvs, type EnvId } from '@/server/engine';
+import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { EnvServerError } from './errors';
+import { handleHttp } from './http';
+import type { EnvService } from './protocol';
+import { actionSchemaFor, agentStateSchema, resetResponseSchema, stepResponseSchema } from './schemas';
+import { ADMIN, makeService, oracleRun } from './test/helpers';
+
+const ENVS = listEnvs().map((e) => e.id as EnvId);
+
+function expectError(fn: () => unknown, code: string, message?: string | RegExp) {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(EnvServerError);
+    expect((e as EnvServerError).code).toBe(code);
+    if (message) expect((e as EnvServerError).message).toMatch(message);
+    return e as EnvServerError;
+  }
+  throw new Error(`expected ${code}, nothing was thrown`);
+}
+
+const step = (s: EnvService, id: string, token: string | null, action: unknown) => s.step({ episode_id: id, action }, token);
+
+describe('reset', () => {
+  it('honours and echoes env, d, seed and run, and gives the engine’s own first observation', () => {
+    const s = makeService();
+    const { response } = s.reset({ env: 'CART', d: 3, seed: 42, run: 'grpo-7' });
+    expect(response).toMatchObject({ env: 'CART', d: 3, seed: 42, run: 'grpo-7', reward: 0, done: false, termination: null, reward_parts: null });
+    expect(response.episode_id).toMatch(/^ep_/);
+    const local = createEpisode({ envId: 'CART', d: 3, seed: 42 }, testCatalog()).reset();
+    expect(JSON.stringify(response.observation)).toBe(JSON.stringify(local.observation));
+    expect(resetResponseSchema.safeParse(response).success).toBe(true);
+  });
+
+  it('picks a seed when none is given and echoes it, so the episode can be reproduced', () => {
+    const s = makeService();
+    const a = s.reset({ env: 'PD', d: 1 }).response;
+    expect(Number.isInteger(a.seed)).toBe(true);
+    const again = s.reset({ env: 'PD', d: 1, seed: a.seed }).response;
+    expect(JSON.stringify(again.observation)).toBe(JSON.stringify(a.observation));
+  });
+
+  it('takes the caller’s episode_id once', () => {
+    const s = makeService();
+    expect(s.reset({ env: 'PD', episode_id: 'mine-1', seed: 1 }).response.episode_id).toBe('mine-1');
+    expectError(() => s.reset({ env: 'PD', episode_id: 'mine-1' }), 'VALIDATION_ERROR', 'episode_id "mine-1" is already in use');
+  });
+
+  it('names every bad field', () => {
+    const s = makeService();
+    expectError(() => s.reset({ env: 'NOPE', d: -1, sed: 3 }), 'VALIDATION_ERROR', /env: Invalid option.*d: Too small.*unknown field "sed"/);
+    expectError(() => s.reset({ env: 'PD', axis_overrides: { T_maxx: 3 } }), 'VALIDATION_ERROR', 'axis_overrides: unknown field "T_maxx"');
+  });
+
+  it('applies axis overrides in simulation mode and refuses them in production mode', () => {
+    const sim = makeService().reset({ env: 'PD', d: 0, seed: 1, axis_overrides: { T_max: 9 } }).response;
+    expect(sim.observation.budgets.T_max).toBe(9);
+    expectError(() => makeService({ mode: 'production' }).reset({ env: 'PD', axis_overrides: { T_max: 9 } }), 'PRODUCTION_MODE');
+  });
+});
+
+describe('step', () => {
+  it('plays the oracle’s actions to the same observations and rewards as the engine in-process, in every env', () => {
+    for (const envId of ENVS) {
+      const reference = oracleRun({ envId, d: 4, seed: 11 });
+      const s = makeService();
+      const { response, live } = s.reset({ env: envId, d: 4, seed: 11 });
+      const token = response.token;
+      const seen = [JSON.stringify(response.observation)];
+      const rewards = [response.reward];
+      let last = null;
+      for (const action of reference.actions) {
+        last = step(s, live.id, token, action);
+        expect(stepResponseSchema.safeParse(last).success, envId).toBe(true);
+        expect(last.episode_id).toBe(live.id);
+        seen.push(JSON.stringify(last.observation));
+        rewards.push(last.reward);
+      }
+      expect(seen, envId).toEqual(reference.observations);
+      expect(rewards, envId).toEqual(reference.rewards);
+      expect(last!.done).toBe(true);
+      expect(last!.termination).toBe(reference.episode.termination);
+      expect(last!.reward_parts).toEqual({
+        r_task: reference.episode.breakdown!.rTask,
+        r_eff: reference.episode.breakdown!.rEff,
+        r_hall: reference.episode.breakdown!.rHall,
+        is_correct: reference.episode.breakdown!.isCorrect,
+      });
+    }
+  });
+
+  it('takes the model’s raw text as the action, and a bad one is the agent’s mistake, not a protocol error', () => {
+    const s = makeService();
+    const { response } = s.reset({ env: 'PD', d: 2, seed: 3 });
+    const text = JSON.stringify({ assistant_message: 'Looking.', tool_calls: [{ name: 'catalog.search', args: { query: 'lamp' } }], answer: null });
+    const ok = step(s, response.episode_id, response.token, text);
+    expect(ok.done).toBe(false);
+    expect(ok.observation.toolResults).toHaveLength(1);
+    const bad = step(s, response.episode_id, response.token, 'I think the answer is 3');
+    expect(bad).toMatchObject({ done: true, termination: 'format_invalid', reward: -1 });
+    expect(bad.observation.error).toMatch(/not valid JSON/);
+  });
+
+  it('needs the episode’s own capability token', () => {
+    const s = makeService();
+    const a = s.reset({ env: 'PD', seed: 1 }).response;
+    const b = s.reset({ env: 'PD', seed: 2 }).response;
+    const action = { assistant_message: 'hi' };
+    expectError(() => step(s, a.episode_id, null, action), 'BAD_TOKEN', 'no capability token');
+    expectError(() => step(s, a.episode_id, b.token, action), 'BAD_TOKEN', "not this episode's capability token");
+    expectError(() => step(s, a.episode_id, ADMIN, action), 'BAD_TOKEN', 'the admin token only reads');
+    expect(s.step({ episode_id: a.episode_id, action, token: a.token }, null).episode_id).toBe(a.episode_id);
+  });
+
+  it('says precisely what is wrong with the request', () => {
+    const s = makeService();
+    const a = s.reset({ env: 'PD', seed: 1 }).response;
+    expectError(() => step(s, 'ep_missing', a.token, {}), 'UNKNOWN_EPISODE', 'unknown episode_id "ep_missing"');
+    expect(expectError(() => s.step({ episode_id: a.episode_id }, a.token), 'VALIDATION_ERROR', 'action').episodeId).toBe(a.episode_id);
+    expectError(() => step(s, a.episode_id, a.token, 42), 'VALIDATION_ERROR', 'step: action: must be a JSON object or a string of model text');
+    expectError(() => s.step({ episode_id: a.episode_id, action: {}, extra: 1 }, a.token), 'VALIDATION_ERROR', 'unknown field "extra"');
+  });
+
+  it('refuses a step after the end', () => {
+    const s = makeService();
+    const a = s.reset({ env: 'PD', seed: 1 }).response;
+    step(s, a.episode_id, a.token, { assistant_message: 'done', answer: { env: 'PD', done: true, recommended_ids: [] } });
+    expectError(() => step(s, a.episode_id, a.token, { assistant_message: 'more' }), 'EPISODE_DONE', /is over \(\w+\); reset/);
+  });
+});
+
+describe('state', () => {
+  it('shows the capability holder the agent-visible state only, and the admin the goal', () => {
+    const s = makeService();
+    const a = s.reset({ env: 'STATUS', d: 2, seed: 5, run: 'r1' }).response;
+    const agent = s.state(a.episode_id, a.token);
+    expect(agentStateSchema.strict().safeParse(agent).success).toBe(true);
+    expect(agent).toMatchObject({ episode_id: a.episode_id, step_count: 0, env: 'STATUS', d: 2, seed: 5, run: 'r1', done: false, reward: null });
+    expect(JSON.stringify(agent)).not.toMatch(/hidden_goal|summary/);
+    const full = s.state(a.episode_id, ADMIN) as unknown as Record<string, unknown>;
+    expect(full.hidden_goal).toEqual(s.sessions.peek(a.episode_id)!.episode.hiddenGoal());
+    expectError(() => s.state(a.episode_id, 'nonsense'), 'BAD_TOKEN');
+    expectError(() => s.state(null, a.token), 'VALIDATION_ERROR', 'episode_id query parameter is required');
+  });
+
+  it('never gives the goal in production mode, even to the admin token', () => {
+    const s = makeService({ mode: 'production' });
+    const a = s.reset({ env: 'PD', seed: 5 }).response;
+    expectError(() => s.state(a.episode_id, ADMIN), 'PRODUCTION_MODE');
+    expect(s.state(a.episode_id, a.token)).not.toHaveProperty('hidden_goal');
+    expect(s.metadata().admin).toBe(false);
+  });
+});
+
+describe('session cap and idle timeout', () => {
+  it('refuses a new episode when every held one is running, and makes room from finished ones', () => {
+    const s = makeService({ maxSessions: 2 });
+    const a = s.reset({ env: 'PD', seed: 1 }).response;
+    s.reset({ env: 'PD', seed: 2 });
+    expectError(() => s.reset({ env: 'PD', seed: 3 }), 'CAPACITY_REACHED', 'ECOMRLVE_MAX_SESSIONS=2');
+    step(s, a.episode_id, a.token, { assistant_message: 'bye', answer: { env: 'PD', done: true, recommended_ids: [] } });
+    const c = s.reset({ env: 'PD', seed: 3 }).response;
+    expect(s.sessions.size).toBe(2);
+    expectError(() => s.state(a.episode_id, a.token), 'UNKNOWN_EPISODE');
+    expect(s.state(c.episode_id, c.token)).toMatchObject({ seed: 3 });
+  });
+
+  it('drops an episode left idle for the timeout, and keeps one in use', () => {
+    let now = 1_000_000;
+    const s = makeService({ idleTimeoutMs: 60_000 }, () => now);
+    const idle = s.reset({ env: 'PD', seed: 1 }).response;
+    const busy = s.reset({ env: 'PD', seed: 2 }).response;
+    now += 40_000;
+    s.state(busy.episode_id, busy.token);
+    now += 30_000;
+    expect(s.state(busy.episode_id, busy.token)).toMatchObject({ seed: 2 });
+    expectError(() => step(s, idle.episode_id, idle.token, { assistant_message: 'hi' }), 'UNKNOWN_EPISODE', /dropped after 60 s idle/);
+    expect(s.sessions.size).toBe(1);
+  });
+});
+
+describe('schema, metadata, health', () => {
+  it('publishes an action schema the oracle’s actions satisfy, in every env', () => {
+    for (const envId of ENVS) {
+      const schema = actionSchemaFor(envId);
+      const { actions } = oracleRun({ envId, d: 6, seed: 2 });
+      for (const action of actions) expect(schema.safeParse(action).error?.issues, envId).toBeUndefined();
+    }
+    expect(actionSchemaFor('PD').safeParse({ assistant_message: 'x', tool_calls: [{ name: 'orders.list', args: {} }] }).success).toBe(false);
+  });
+
+  it('answers OpenEnv’s schema/metadata/health shapes over HTTP', async () => {
+    const s = makeService();
+    const schema = await handleHttp(s, { method: 'GET', path: '/schema', query: new URLSearchParams('env=PD'), authorization: null, body: null });
+    expect(schema.status).toBe(200);
+    expect(Object.keys(schema.body as object)).toEqual(expect.arrayContaining(['action', 'observation', 'state']));
+    expect((await handleHttp(s, { method: 'GET', path: '/schema', query: new URLSearchParams('env=XX'), authorization: null, body: null })).status).toBe(422);
+    const meta = (await handleHttp(s, { method: 'GET', path: '/metadata', query: new URLSearchParams(), authorization: null, body: null })).body as Record<string, unknown>;
+    expect(meta).toMatchObject({ name: 'EcomRLVE-GYM', mode: 'simulation', catalog: testCatalog().id, admin: true });
+    expect((meta.envs as unknown[]).length).toBe(ENVS.length);
+    expect((await handleHttp(s, { method: 'GET', path: '/health', query: new URLSearchParams(), authorization: null, body: null })).body).toMatchObject({ status: 'healthy' });
+  });
+
+  it('maps bad HTTP requests to one precise error each', async () => {
+    const s = makeService();
+    const call = (method: string, path: string, body: string | null = null) =>
+      handleHttp(s, { method, path, query: new URLSearchParams(), authorization: null, body });
+    expect(await call('POST', '/reset', '{"env": "PD",')).toMatchObject({ status: 400, body: { error: { code: 'INVALID_JSON' } } });
+    expect(await call('GET', '/reset')).toMatchObject({ status: 405, body: { error: { code: 'METHOD_NOT_ALLOWED', message: '/reset takes POST, not GET' } } });
+    expect(await call('GET', '/nope')).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
+    expect(await call('POST', '/reset', '')).toMatchObject({ status: 200, body: { env: 'PD', d: 0 } });
+    expect(await call('POST', '/step', '{"episode_id":"ep_x","action":{}}')).toMatchObject({ status: 404, body: { episode_id: 'ep_x', error: { code: 'UNKNOWN_EPISODE' } } });
+  });
+});

@@ -1,0 +1,235 @@
+// The env-server operations, independent of transport: HTTP (node:http and the Next route) and
+// the WebSocket session both call these and send what they return. Nothing here builds an
+// agent-facing message from the hidden goal: observations come from the engine (which never
+// puts the goal in one), and only adminState — simulation mode, admin token — adds it.
+
+import { randomInt } from 'node:crypto';
+import { createEpisode, listEnvs, type Catalog, type StepResult } from '@/server/engine';
+import type { EnvServerConfig } from './config';
+import { EnvServerError, asEnvServerError } from './errors';
+import {
+  MAX_SEED,
+  describeIssues,
+  publishedSchemas,
+  resetRequestSchema,
+  stepRequestSchema,
+  wireActionSchema,
+  type ResetRequest,
+} from './schemas';
+import { SessionStore, newEpisodeId, type LiveEpisode } from './sessions';
+import type { Recorder } from './recorder';
+import type { TokenService } from './tokens';
+import type { z } from 'zod';
+
+export const SERVER_VERSION = '1';
+
+export interface StepResponse {
+  episode_id: string;
+  observation: StepResult['observation'];
+  reward: number;
+  done: boolean;
+  termination: string | null;
+  reward_parts: { r_task: number; r_eff: number; r_hall: number; is_correct: boolean } | null;
+}
+
+export interface ResetResponse extends StepResponse {
+  token: string;
+  env: string;
+  d: number;
+  seed: number;
+  run: string | null;
+}
+
+export interface AgentState {
+  episode_id: string;
+  step_count: number;
+  env: string;
+  d: number;
+  seed: number;
+  run: string | null;
+  turn: number;
+  t_max: number;
+  done: boolean;
+  termination: string | null;
+  reward: number | null;
+}
+
+export interface EnvServiceDeps {
+  config: EnvServerConfig;
+  catalog: Catalog;
+  tokens: TokenService;
+  sessions: SessionStore;
+  /** Absent: episodes live in memory only. */
+  recorder?: Recorder | null;
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown, what: string, episodeId: string | null = null): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new EnvServerError('VALIDATION_ERROR', `${what}: ${describeIssues(r.error)}`, episodeId);
+  return r.data;
+}
+
+function respond(live: LiveEpisode, result: StepResult): StepResponse {
+  const b = result.breakdown;
+  return {
+    episode_id: live.id,
+    observation: result.observation,
+    reward: result.reward,
+    done: result.done,
+    termination: result.termination,
+    reward_parts: b ? { r_task: b.rTask, r_eff: b.rEff, r_hall: b.rHall, is_correct: b.isCorrect } : null,
+  };
+}
+
+export function createEnvService(deps: EnvServiceDeps) {
+  const { config, catalog, tokens, sessions } = deps;
+  const recorder = deps.recorder ?? null;
+  /** Each episode's latest write, awaited by the transport before it answers (acknowledged = durable). */
+  const writes = new Map<string, Promise<void>>();
+  const track = (id: string, write: Promise<void>) => {
+    write.catch(() => {}); // awaited through durable(); never an unhandled rejection
+    writes.set(id, write);
+  };
+
+  /** Resolves once everything this episode did so far is committed; a failed write closes the episode. */
+  async function durable<T extends { episode_id: string }>(response: T): Promise<T> {
+    const write = writes.get(response.episode_id);
+    if (!write) return response;
+    try {
+      await write;
+    } catch (e) {
+      sessions.drop(response.episode_id);
+      throw new EnvServerError('EXECUTION_ERROR', `${(e as Error).message}; the episode is closed, reset to start another`, response.episode_id);
+    } finally {
+      if (writes.get(response.episode_id) === write) writes.delete(response.episode_id);
+    }
+    return response;
+  }
+
+  function reset(body: unknown): { live: LiveEpisode; response: ResetResponse } {
+    const req: ResetRequest = parse(resetRequestSchema, body ?? {}, 'reset');
+    if (req.axis_overrides && config.mode === 'production')
+      throw new EnvServerError('PRODUCTION_MODE', 'axis_overrides is simulation control; this server runs in production mode');
+    const seed = req.seed ?? randomInt(0, MAX_SEED + 1);
+    const id = req.episode_id ?? newEpisodeId();
+    if (sessions.has(id)) throw new EnvServerError('VALIDATION_ERROR', `reset: episode_id "${id}" is already in use`, id);
+    const episodeConfig = { envId: req.env as never, d: req.d, seed, ...(req.axis_overrides ? { axisOverrides: req.axis_overrides } : {}) };
+    let episode;
+    try {
+      episode = createEpisode(episodeConfig, catalog);
+    } catch (e) {
+      throw new EnvServerError('VALIDATION_ERROR', `reset: ${(e as Error).message}`);
+    }
+    const live = sessions.add({ id, config: episodeConfig, run: req.run ?? null, episode });
+    let result: StepResult;
+    try {
+      result = episode.reset();
+    } catch (e) {
+      sessions.drop(id);
+      throw asEnvServerError(e, id);
+    }
+    if (recorder) track(id, recorder.reset(live, result));
+    return {
+      live,
+      response: { ...respond(live, result), token: tokens.issue(id), env: req.env, d: req.d, seed, run: live.run },
+    };
+  }
+
+  /** One turn of a held episode (the caller has already proven it may act on it). */
+  function stepLive(live: LiveEpisode, action: unknown): StepResponse {
+    const parsedAction = parse(wireActionSchema, action, 'step: action', live.id);
+    if (live.episode.done)
+      throw new EnvServerError('EPISODE_DONE', `episode "${live.id}" is over (${live.episode.termination}); reset to start another`, live.id);
+    let result: StepResult;
+    try {
+      result = live.episode.step(parsedAction as never);
+    } catch (e) {
+      throw asEnvServerError(e, live.id);
+    }
+    if (recorder) track(live.id, recorder.step(live, parsedAction, result));
+    return respond(live, result);
+  }
+
+  function authorise(id: string, token: string | null, allowAdmin: boolean): LiveEpisode {
+    const live = sessions.get(id);
+    if (!token) throw new EnvServerError('BAD_TOKEN', `episode "${id}": no capability token; send the token from reset as "Authorization: Bearer <token>"`, id);
+    if (tokens.allows(token, id)) return live;
+    if (tokens.isAdmin(token)) {
+      if (allowAdmin) return live;
+      throw new EnvServerError('BAD_TOKEN', `episode "${id}": stepping needs the episode's capability token (the admin token only reads)`, id);
+    }
+    throw new EnvServerError('BAD_TOKEN', `episode "${id}": the token is not this episode's capability token`, id);
+  }
+
+  /** HTTP step: the body names the episode; the token comes from the header or the body. */
+  function step(body: unknown, bearer: string | null): StepResponse {
+    const id = typeof (body as { episode_id?: unknown })?.episode_id === 'string' ? (body as { episode_id: string }).episode_id : null;
+    const req = parse(stepRequestSchema, body, 'step', id);
+    const live = authorise(req.episode_id, bearer ?? req.token ?? null, false);
+    return stepLive(live, req.action);
+  }
+
+  function agentState(live: LiveEpisode): AgentState {
+    const e = live.episode;
+    return {
+      episode_id: live.id,
+      step_count: e.turn,
+      env: live.config.envId,
+      d: live.config.d,
+      seed: live.config.seed,
+      run: live.run,
+      turn: e.turn,
+      t_max: e.tMax,
+      done: e.done,
+      termination: e.termination,
+      reward: e.breakdown ? e.breakdown.total : null,
+    };
+  }
+
+  /** Inspector-side state: the hidden goal, axes, world, events and reward evidence. */
+  function adminState(live: LiveEpisode) {
+    if (config.mode === 'production')
+      throw new EnvServerError('PRODUCTION_MODE', 'the full state (hidden goal, events) is simulation control; this server runs in production mode', live.id);
+    const e = live.episode;
+    return { ...agentState(live), hidden_goal: e.hiddenGoal(), axes: e.axes, world: e.world(), events: e.events, breakdown: e.breakdown };
+  }
+
+  /** State of one episode: agent-visible with its capability token, full with the admin token. */
+  function state(episodeId: string | null, token: string | null) {
+    if (!episodeId) throw new EnvServerError('VALIDATION_ERROR', 'state: the episode_id query parameter is required');
+    const id = parse(stepRequestSchema.shape.episode_id, episodeId, 'state: episode_id');
+    const live = authorise(id, token, true);
+    return tokens.isAdmin(token) ? adminState(live) : agentState(live);
+  }
+
+  function schema(envId: string | null) {
+    if (envId !== null && !listEnvs().some((e) => e.id === envId))
+      throw new EnvServerError('VALIDATION_ERROR', `schema: unknown env "${envId}"; available: ${listEnvs().map((e) => e.id).join(', ')}`);
+    return publishedSchemas(envId);
+  }
+
+  function metadata() {
+    return {
+      name: 'EcomRLVE-GYM',
+      description: 'Eight shopping-assistant environments with verifiable rewards: one JSON action per turn (message, tool calls, answer).',
+      version: SERVER_VERSION,
+      readme_content: null,
+      author: null,
+      documentation_url: null,
+      mode: config.mode,
+      catalog: catalog.id,
+      envs: listEnvs().map((e) => ({ id: e.id, name: e.name, description: e.description, tools: e.tools })),
+      limits: { max_sessions: config.maxSessions, idle_timeout_s: config.idleTimeoutMs / 1000, max_body_bytes: config.maxBodyBytes },
+      admin: tokens.adminEnabled && config.mode === 'simulation',
+      persistence: recorder !== null,
+    };
+  }
+
+  function health() {
+    return { status: 'healthy' as const, active_sessions: sessions.size, max_sessions: sessions.capacity };
+  }
+
+  return { config, sessions, recorder, reset, step, stepLive, durable, state, agentState, adminState, schema, metadata, health };
+}
+
+export type EnvService = ReturnType<typeof createEnvService>;

@@ -1,0 +1,117 @@
+// Trainer episodes land in the app's store: the same rows the playground writes, readable (and
+// rebuilt by replay) by the app's episode service; acknowledged only once committed.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listEnvs, type EnvId } from '@/server/engine';
+import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { createEpisodeService } from '@/server/episodes/service';
+import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createPrismaClient } from '@/server/db';
+import { createEnvService } from './protocol';
+import { Recorder } from './recorder';
+import { SessionStore } from './sessions';
+import { createTokenService } from './tokens';
+import { oracleRun, testConfig } from './test/helpers';
+
+let db: TestDb;
+beforeAll(() => {
+  db = createTestDb();
+}, 120_000);
+afterAll(async () => {
+  await db?.cleanup();
+});
+
+function recordingService(prisma = db.prisma) {
+  const config = testConfig({ persist: true });
+  const recorder = new Recorder(prisma);
+  const service = createEnvService({
+    config,
+    catalog: testCatalog(),
+    tokens: createTokenService({ secret: 'x' }),
+    sessions: new SessionStore({ maxSessions: 1000, idleTimeoutMs: 60_000 }),
+    recorder,
+  });
+  return { service, recorder };
+}
+
+const appEpisodes = () => createEpisodeService({ prisma: db.prisma, getCatalog: () => testCatalog(), defaultCatalogId: testCatalog().id });
+
+describe('recording trainer episodes', () => {
+  it('stores every env’s episode so the app lists it and rebuilds it by replay to the same events', async () => {
+    const { service } = recordingService();
+    const ids: string[] = [];
+    for (const envId of listEnvs().map((e) => e.id as EnvId)) {
+      const reference = oracleRun({ envId, d: 4, seed: 21 });
+      const { live, response } = service.reset({ env: envId, d: 4, seed: 21, run: 'grpo-7' });
+      await service.durable(response);
+      for (const [i, action] of reference.actions.entries()) {
+        // Alternate raw text and structured actions: both are stored as received.
+        await service.durable(service.stepLive(live, i % 2 ? JSON.stringify(action) : action));
+      }
+      ids.push(live.id);
+      const app = appEpisodes();
+      const view = await app.getEpisode(live.id);
+      expect(view).toMatchObject({ envId, d: 4, seed: 21, player: 'trainer:grpo-7', status: 'done', turn: reference.episode.turn });
+      expect(view.reward).toBe(reference.episode.breakdown!.total);
+      expect(JSON.stringify(view.events)).toBe(JSON.stringify(reference.episode.events));
+      expect(view.hiddenGoal.data).toEqual(reference.episode.hiddenGoal().data);
+      const formats = (await db.prisma.episodeAction.findMany({ where: { episodeId: live.id }, orderBy: { seq: 'asc' } })).map((a) => a.format);
+      expect(formats.slice(0, 2)).toEqual(reference.actions.length > 1 ? ['json', 'text'] : ['json']);
+    }
+    const listed = await appEpisodes().listEpisodes({ limit: 100 });
+    expect(listed.items.map((e) => e.id)).toEqual(expect.arrayContaining(ids));
+  });
+
+  it('shows a running episode as active with the turns acknowledged so far', async () => {
+    const { service } = recordingService();
+    const { live, response } = service.reset({ env: 'PD', d: 2, seed: 5 });
+    await service.durable(response);
+    await service.durable(service.stepLive(live, { assistant_message: 'Looking.', tool_calls: [{ name: 'catalog.search', args: { query: 'lamp' } }], answer: null }));
+    const row = await db.prisma.episode.findUniqueOrThrow({ where: { id: live.id } });
+    expect(row).toMatchObject({ status: 'active', turn: 1, player: 'trainer:unnamed', eventCount: live.episode.events.length });
+  });
+
+  it('commits concurrent steps in shared transactions, and acknowledges each only once its rows are in', async () => {
+    const { service, recorder } = recordingService();
+    const lives = Array.from({ length: 24 }, (_, i) => service.reset({ env: 'STATUS', d: 2, seed: 100 + i }));
+    const before = recorder.stats.batches;
+    const seenAtAck = await Promise.all(
+      lives.map(async ({ live, response }) => {
+        await service.durable(response);
+        const r = service.stepLive(live, { assistant_message: 'Checking your orders.', tool_calls: [{ name: 'order.list', args: {} }], answer: null });
+        await service.durable(r);
+        // At acknowledgement time the step's action row must already be committed.
+        return db.prisma.episodeAction.count({ where: { episodeId: live.id } });
+      }),
+    );
+    expect(seenAtAck).toEqual(lives.map(() => 1));
+    const batches = recorder.stats.batches - before;
+    expect(batches).toBeLessThan(24 * 2);
+    expect(recorder.stats.largestBatch).toBeGreaterThan(1);
+  });
+
+  it('fails only the bad operation of a batch, and still acknowledges its neighbours', async () => {
+    const { service } = recordingService();
+    const first = service.reset({ env: 'PD', seed: 1, episode_id: 'reused-id' });
+    await service.durable(first.response);
+    service.sessions.drop('reused-id'); // as after an idle expiry: the id is free in memory, not in the store
+    const again = service.reset({ env: 'PD', seed: 2, episode_id: 'reused-id' });
+    const other = service.reset({ env: 'PD', seed: 3 });
+    const [a, b] = await Promise.allSettled([service.durable(again.response), service.durable(other.response)]);
+    expect(a).toMatchObject({ status: 'rejected', reason: { code: 'EXECUTION_ERROR', message: expect.stringMatching(/^could not record the episode: .*Unique constraint/) } });
+    expect(b.status).toBe('fulfilled');
+    expect(await db.prisma.episode.count({ where: { id: other.live.id } })).toBe(1);
+  });
+
+  it('answers a failed write with EXECUTION_ERROR and closes the episode rather than acknowledging it', async () => {
+    const unmigrated = createPrismaClient(`file:${db.url.slice(5)}.empty.db`);
+    try {
+      const { service } = recordingService(unmigrated);
+      const { live, response } = service.reset({ env: 'PD', seed: 1 });
+      await expect(service.durable(response)).rejects.toMatchObject({ code: 'EXECUTION_ERROR', message: expect.stringMatching(/^could not record the episode: [^\n]*does not exist[^\n]*; the episode is closed/) });
+      expect(service.sessions.has(live.id)).toBe(false);
+    } finally {
+      await unmigrated.$disconnect();
+    }
+  });
+});

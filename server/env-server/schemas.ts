@@ -1,0 +1,157 @@
+// The wire shapes, as zod schemas. Requests are validated with them; /schema publishes their
+// JSON Schemas. The action schema is built from the engine's own zod schemas (each tool's
+// argument schema, each environment's answer schema), so it cannot drift from what the engine
+// accepts.
+
+import { z } from 'zod';
+import { availableEnvs, getEnv } from '@/server/engine/envs/registry';
+import { getTool } from '@/server/engine/tools';
+import { AXIS_NAMES } from '@/server/engine';
+
+export const MAX_SEED = 2_147_483_647;
+const envIds = availableEnvs().map((e) => e.id) as [string, ...string[]];
+
+export const episodeIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'episode_id must be 1–64 characters from A–Z, a–z, 0–9, "_" and "-"');
+
+export const resetRequestSchema = z.strictObject({
+  env: z.enum(envIds).default('PD').describe('environment id'),
+  d: z.int().min(0).max(100).default(0).describe('difficulty'),
+  seed: z.int().min(0).max(MAX_SEED).optional().describe('task seed; a random one is chosen (and echoed) when absent'),
+  episode_id: episodeIdSchema.optional().describe('your own id for the episode; generated when absent'),
+  run: z.string().min(1).max(100).optional().describe('training run or trainer name, recorded with the episode'),
+  axis_overrides: z
+    .partialRecord(z.enum(AXIS_NAMES as [string, ...string[]]), z.number().min(0))
+    .optional()
+    .describe('simulation mode only: override single difficulty axes'),
+});
+export type ResetRequest = z.output<typeof resetRequestSchema>;
+
+/** An action: a structured object, or the model's raw text (parsed by the engine; bad text is the agent's mistake). */
+export const wireActionSchema = z.union([z.string(), z.record(z.string(), z.unknown())], {
+  error: 'must be a JSON object or a string of model text',
+});
+
+export const stepRequestSchema = z.strictObject({
+  episode_id: episodeIdSchema,
+  action: wireActionSchema,
+  token: z.string().optional().describe('capability token, when not sent as "Authorization: Bearer …"'),
+});
+
+export const toolResultSchema = z.strictObject({
+  name: z.string(),
+  args: z.unknown(),
+  result: z.unknown(),
+  error: z.string().nullable(),
+});
+
+export const observationSchema = z.strictObject({
+  envId: z.enum(envIds),
+  turn: z.int().min(0),
+  customerMessage: z.string().nullable().describe('the customer’s latest message; null after the final turn'),
+  toolResults: z.array(toolResultSchema).describe('results of the previous turn’s tool calls, in order'),
+  tools: z.array(z.strictObject({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) })),
+  budgets: z.strictObject({ T_max: z.int(), B_tool: z.int() }),
+  done: z.boolean(),
+  error: z.string().optional().describe('why the previous action could not be used'),
+});
+
+export const rewardPartsSchema = z.strictObject({
+  r_task: z.number(),
+  r_eff: z.number(),
+  r_hall: z.number(),
+  is_correct: z.boolean(),
+});
+
+/** What reset and step answer (OpenEnv's {observation, reward, done}, plus episode_id and, when over, why). */
+export const stepResponseSchema = z.strictObject({
+  episode_id: z.string(),
+  observation: observationSchema,
+  reward: z.number(),
+  done: z.boolean(),
+  termination: z.string().nullable(),
+  reward_parts: rewardPartsSchema.nullable().describe('the reward’s parts once done (numbers only; evidence is inspector-side)'),
+});
+
+export const resetResponseSchema = stepResponseSchema.extend({
+  token: z.string().describe('capability token for step and state'),
+  env: z.string(),
+  d: z.int(),
+  seed: z.int(),
+  run: z.string().nullable(),
+});
+
+export const agentStateSchema = z.strictObject({
+  episode_id: z.string(),
+  step_count: z.int(),
+  env: z.string(),
+  d: z.int(),
+  seed: z.int(),
+  run: z.string().nullable(),
+  turn: z.int(),
+  t_max: z.int(),
+  done: z.boolean(),
+  termination: z.string().nullable(),
+  reward: z.number().nullable(),
+});
+
+/** The answer the environment accepts, with its env tag and the done flag. */
+function answerSchemaFor(envId: string) {
+  const env = getEnv(envId);
+  return env.answerSchema.extend({ env: z.literal(env.id), done: z.boolean() });
+}
+
+/** One turn in this environment, from the tools' and the answer's zod schemas. */
+export function actionSchemaFor(envId: string) {
+  const env = getEnv(envId);
+  const calls = env.tools.map((name) => z.strictObject({ name: z.literal(name), args: getTool(name)!.args }));
+  const call = calls.length === 1 ? calls[0] : z.union(calls);
+  return z.strictObject({
+    assistant_message: z.string().min(1).describe('what the assistant says to the customer this turn'),
+    tool_calls: z.array(call).default([]),
+    answer: answerSchemaFor(envId).nullable().default(null),
+  });
+}
+
+const jsonSchema = (schema: z.ZodType): Record<string, unknown> => {
+  const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete out.$schema;
+  return out;
+};
+
+const schemaCache = new Map<string, unknown>();
+
+/** OpenEnv's SchemaResponse {action, observation, state}, plus reset/step/reset-response shapes. */
+export function publishedSchemas(envId: string | null) {
+  const key = envId ?? '*';
+  const hit = schemaCache.get(key);
+  if (hit) return hit;
+  const action = envId
+    ? jsonSchema(actionSchemaFor(envId))
+    : { anyOf: envIds.map((id) => ({ title: `${id} action`, ...jsonSchema(actionSchemaFor(id)) })) };
+  const out = {
+    env: envId,
+    action,
+    observation: jsonSchema(observationSchema),
+    state: jsonSchema(agentStateSchema),
+    reset_request: jsonSchema(resetRequestSchema),
+    reset_response: jsonSchema(resetResponseSchema),
+    step_request: jsonSchema(stepRequestSchema),
+    step_response: jsonSchema(stepResponseSchema),
+  };
+  schemaCache.set(key, out);
+  return out;
+}
+
+/** "field: problem; field: problem" for a failed parse. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => {
+      const path = i.path.join('.');
+      if (i.code === 'unrecognized_keys')
+        return `${path ? `${path}: ` : ''}unknown field${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')}`;
+      return path ? `${path}: ${i.message}` : i.message;
+    })
+    .join('; ');
+}

@@ -1,0 +1,130 @@
+// Against a real `serve:env` process: the Python client plays every env to the end; HTTP, WS and
+// the in-process engine agree byte for byte; no server→agent message carries the hidden goal.
+
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEpisode, listEnvs, type EnvId } from '@/server/engine';
+import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { EnvHttpClient, EnvWsClient } from '@/server/client/env-client';
+import { createPrismaClient } from '@/server/db';
+import { ADMIN, oracleRun } from './test/helpers';
+import { migratedTempDatabase, spawnEnvServer, type SpawnedServer } from './spawn';
+
+const ENVS = listEnvs().map((e) => e.id as EnvId);
+const run = promisify(execFile);
+let server: SpawnedServer;
+let db: ReturnType<typeof migratedTempDatabase>;
+
+beforeAll(async () => {
+  db = migratedTempDatabase();
+  server = await spawnEnvServer(['--persist', 'on'], { ECOMRLVE_ADMIN_TOKEN: ADMIN, ECOMRLVE_TOKEN_SECRET: 'served-test', DATABASE_URL: db.url });
+}, 180_000);
+afterAll(async () => {
+  await server?.stop();
+  db?.remove();
+});
+
+describe('the Python client', () => {
+  it('plays an episode of each env to the end, and the engine in-process agrees on every observation and reward', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'ecomrlve-py-'));
+    try {
+      const out = path.join(dir, 'transcripts.json');
+      const script = path.resolve(__dirname, '../../clients/python/example_loop.py');
+      const { stdout } = await run('python3', [script, '--url', server.url, '--env', 'all', '--d', '3', '--seed', '5', '--transcripts', out], { timeout: 120_000 });
+      const transcripts = JSON.parse(readFileSync(out, 'utf8')) as Array<{
+        env: EnvId; d: number; seed: number; actions: unknown[]; observations: unknown[]; rewards: number[]; done: boolean; reward: number; termination: string;
+      }>;
+      expect(transcripts.map((t) => t.env)).toEqual(ENVS);
+      for (const t of transcripts) {
+        expect(t.done, t.env).toBe(true);
+        expect(stdout).toContain(t.env);
+        const episode = createEpisode({ envId: t.env, d: t.d, seed: t.seed }, testCatalog());
+        const observations = [JSON.stringify(episode.reset().observation)];
+        const rewards = [0];
+        for (const action of t.actions) {
+          const r = episode.step(action as never);
+          observations.push(JSON.stringify(r.observation));
+          rewards.push(r.reward);
+        }
+        expect(episode.done, t.env).toBe(true);
+        expect(t.observations.map((o) => JSON.stringify(o)), t.env).toEqual(observations);
+        expect(t.rewards, t.env).toEqual(rewards);
+        expect(t.termination).toBe(episode.termination);
+      }
+      // Recorded like any episode, tagged with the run name, finished.
+      const prisma = createPrismaClient(db.url);
+      try {
+        const rows = await prisma.episode.findMany({ where: { player: 'trainer:python-example' } });
+        expect(rows.map((r) => r.envId).sort()).toEqual([...ENVS].sort());
+        for (const row of rows) expect(row.status, row.envId).toBe('done');
+      } finally {
+        await prisma.$disconnect();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
+
+describe('HTTP, WebSocket and in-process', () => {
+  it.each(ENVS)('%s: the same seed and actions give byte-identical observations and rewards', async (envId) => {
+    const config = { envId, d: 5, seed: 100 + ENVS.indexOf(envId) };
+    const reference = oracleRun(config);
+    const http = new EnvHttpClient(server.url);
+    const ws = await EnvWsClient.connect(server.url);
+    try {
+      const h = await http.reset({ env: envId, d: config.d, seed: config.seed });
+      const w = await ws.reset({ env: envId, d: config.d, seed: config.seed });
+      const httpSeen = [JSON.stringify(h.observation)];
+      const wsSeen = [JSON.stringify(w.observation)];
+      const httpRewards = [h.reward];
+      const wsRewards = [w.reward];
+      for (const action of reference.actions) {
+        const a = await http.step(h.episode_id, action);
+        const b = await ws.step(action);
+        httpSeen.push(JSON.stringify(a.observation));
+        wsSeen.push(JSON.stringify(b.observation));
+        httpRewards.push(a.reward);
+        wsRewards.push(b.reward);
+      }
+      expect(httpSeen).toEqual(reference.observations);
+      expect(wsSeen).toEqual(reference.observations);
+      expect(httpRewards).toEqual(reference.rewards);
+      expect(wsRewards).toEqual(reference.rewards);
+    } finally {
+      await ws.close();
+    }
+  });
+});
+
+describe('the hidden goal', () => {
+  it.each(ENVS)('%s: no server→agent message of a full episode contains any of its values', async (envId) => {
+    const config = { envId, d: 8, seed: 300 + ENVS.indexOf(envId) };
+    const reference = oracleRun(config);
+    expect(reference.secrets.size).toBeGreaterThan(0);
+    const messages: string[] = [];
+    const http = new EnvHttpClient(server.url, { onMessage: (m) => messages.push(m) });
+    const ws = await EnvWsClient.connect(server.url, { onMessage: (m) => messages.push(m) });
+    const h = await http.reset({ env: envId, d: config.d, seed: config.seed, run: 'scan' });
+    await ws.reset({ env: envId, d: config.d, seed: config.seed, run: 'scan' });
+    for (const action of reference.actions) {
+      await http.step(h.episode_id, action);
+      await ws.step(action);
+      await http.state(h.episode_id);
+      await ws.state();
+    }
+    await ws.close();
+    expect(messages.length).toBe(2 + 4 * reference.actions.length);
+    for (const message of messages)
+      for (const secret of reference.secrets) expect(message.includes(secret), `${envId} leaks ${secret.slice(0, 100)}`).toBe(false);
+
+    // The scan can fail: the admin's state of the same episode does carry the goal.
+    const admin = new EnvHttpClient(server.url, { adminToken: ADMIN, onMessage: (m) => messages.push(m) });
+    await admin.state(h.episode_id);
+    expect([...reference.secrets].some((s) => messages.at(-1)!.includes(s)), envId).toBe(true);
+  });
+});

@@ -1,0 +1,104 @@
+// A small node:http server for the env protocol: the HTTP routes and, on the same port, the
+// WebSocket session at /ws. `npm run serve:env` starts one (scripts/serve-env.ts).
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Catalog } from '@/server/engine';
+import type { EnvServerConfig } from './config';
+import { handleHttp, tooLarge, type HttpResult } from './http';
+import { createEnvService, type EnvService } from './protocol';
+import { createPrismaClient, type PrismaClient } from '@/server/db';
+import { Recorder } from './recorder';
+import { SessionStore } from './sessions';
+import { createTokenService } from './tokens';
+import { createWsGateway } from './ws';
+
+export interface RunningEnvServer {
+  url: string;
+  port: number;
+  service: EnvService;
+  close(): Promise<void>;
+}
+
+/** The service with its token service, session store and (when persisting) recorder, as configured. */
+export function buildEnvService(config: EnvServerConfig, catalog: Catalog, prisma?: PrismaClient) {
+  const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
+  const sessions = new SessionStore({ maxSessions: config.maxSessions, idleTimeoutMs: config.idleTimeoutMs });
+  const db = config.persist ? (prisma ?? createPrismaClient()) : null;
+  const recorder = db ? new Recorder(db) : null;
+  return { tokens, db, service: createEnvService({ config, catalog, tokens, sessions, recorder }) };
+}
+
+function sendJson(res: ServerResponse, result: HttpResult) {
+  const text = JSON.stringify(result.body);
+  res.writeHead(result.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** Reads the body up to the limit; null when it is over (the rest is drained, not buffered). */
+function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    let size = 0;
+    let over = declared > limit;
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) over = true;
+      if (!over) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(over ? null : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export async function startEnvServer(config: EnvServerConfig, catalog: Catalog, prisma?: PrismaClient): Promise<RunningEnvServer> {
+  const { tokens, db, service } = buildEnvService(config, catalog, prisma);
+  const gateway = createWsGateway(service, tokens);
+
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const body = await readBody(req, config.maxBodyBytes);
+      if (body === null) return sendJson(res, tooLarge(config.maxBodyBytes));
+      sendJson(res, await handleHttp(service, { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, authorization: req.headers.authorization ?? null, body }));
+    } catch (e) {
+      if (!res.headersSent) sendJson(res, { status: 500, body: { episode_id: null, error: { code: 'EXECUTION_ERROR', message: (e as Error).message } } });
+    }
+  });
+  server.keepAliveTimeout = 65_000;
+  server.on('upgrade', (req, socket, head) => {
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/ws') {
+      socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\n\r\nWebSocket sessions are at /ws\n');
+      return;
+    }
+    gateway.handleUpgrade(req, socket, head);
+  });
+
+  const sweeper = setInterval(() => service.sessions.sweep(), Math.min(30_000, Math.max(1000, config.idleTimeoutMs / 4)));
+  sweeper.unref();
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${config.host}:${port}`,
+    port,
+    service,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(sweeper);
+        gateway.close();
+        server.closeAllConnections();
+        server.close(() => {
+          void (async () => {
+            await service.recorder?.drain();
+            if (db && !prisma) await db.$disconnect();
+            resolve();
+          })();
+        });
+      }),
+  };
+}

@@ -1,0 +1,110 @@
+// Live episodes held by this server: a capped map in least-recently-used order, with idle
+// expiry. When full, the least recently used finished episode makes room; if every held
+// episode is still running, a new one is refused (CAPACITY_REACHED) rather than dropping work.
+
+import { randomBytes } from 'node:crypto';
+import type { Episode } from '@/server/engine';
+import type { EpisodeConfig } from '@/server/engine';
+import { EnvServerError } from './errors';
+
+export interface LiveEpisode {
+  id: string;
+  config: EpisodeConfig;
+  run: string | null;
+  episode: Episode;
+  createdAt: number;
+  lastUsedAt: number;
+}
+
+export interface SessionStoreOptions {
+  maxSessions: number;
+  idleTimeoutMs: number;
+  now?: () => number;
+}
+
+export function newEpisodeId(): string {
+  return `ep_${randomBytes(12).toString('base64url')}`;
+}
+
+export class SessionStore {
+  // A Map iterates in insertion order; touching an entry re-inserts it, so the first is the LRU.
+  private readonly live = new Map<string, LiveEpisode>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: SessionStoreOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.live.size;
+  }
+
+  get capacity(): number {
+    return this.options.maxSessions;
+  }
+
+  has(id: string): boolean {
+    return this.live.has(id);
+  }
+
+  /** Holds a new episode, making room by dropping expired and then finished ones. */
+  add(entry: Omit<LiveEpisode, 'createdAt' | 'lastUsedAt'>): LiveEpisode {
+    if (this.live.has(entry.id)) throw new EnvServerError('VALIDATION_ERROR', `episode_id "${entry.id}" is already in use`, entry.id);
+    this.sweep();
+    if (this.live.size >= this.options.maxSessions) {
+      const finished = [...this.live.values()].find((e) => e.episode.done);
+      if (!finished)
+        throw new EnvServerError(
+          'CAPACITY_REACHED',
+          `the server holds ${this.live.size} running episodes, its limit (ECOMRLVE_MAX_SESSIONS=${this.options.maxSessions}); finish or abandon some first`,
+        );
+      this.live.delete(finished.id);
+    }
+    const t = this.now();
+    const live: LiveEpisode = { ...entry, createdAt: t, lastUsedAt: t };
+    this.live.set(live.id, live);
+    return live;
+  }
+
+  /** The episode, marked as used; UNKNOWN_EPISODE when it is not (or no longer) held. */
+  get(id: string): LiveEpisode {
+    const live = this.live.get(id);
+    if (!live || this.expired(live)) {
+      if (live) this.live.delete(id);
+      throw new EnvServerError(
+        'UNKNOWN_EPISODE',
+        `unknown episode_id "${id}": it was never started on this server, or it was dropped after ${Math.round(this.options.idleTimeoutMs / 1000)} s idle or to make room`,
+        id,
+      );
+    }
+    live.lastUsedAt = this.now();
+    this.live.delete(id);
+    this.live.set(id, live);
+    return live;
+  }
+
+  /** Looks without touching (no LRU or idle-clock change). */
+  peek(id: string): LiveEpisode | undefined {
+    return this.live.get(id);
+  }
+
+  drop(id: string): void {
+    this.live.delete(id);
+  }
+
+  /** Drops every idle episode; returns how many. */
+  sweep(): number {
+    let n = 0;
+    for (const live of this.live.values()) {
+      // LRU order: the first entry that is not expired means none after it are.
+      if (!this.expired(live)) break;
+      this.live.delete(live.id);
+      n++;
+    }
+    return n;
+  }
+
+  private expired(live: LiveEpisode): boolean {
+    return this.now() - live.lastUsedAt >= this.options.idleTimeoutMs;
+  }
+}

@@ -1,0 +1,67 @@
+// Shared by the env-server tests: a service over the engine's test catalog, the secrets of an
+// episode's hidden goal (the rule of server/engine/properties.test.ts), and oracle actions.
+
+import { createEpisode, oracleAgent, type Action, type Episode, type EpisodeConfig } from '@/server/engine';
+import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { DEFAULTS, type EnvServerConfig } from '../config';
+import { createEnvService } from '../protocol';
+import { SessionStore } from '../sessions';
+import { createTokenService } from '../tokens';
+
+export const ADMIN = 'test-admin-token';
+
+export function testConfig(overrides: Partial<EnvServerConfig> = {}): EnvServerConfig {
+  return { ...DEFAULTS, port: 0, persist: false, catalogId: testCatalog().id, adminToken: ADMIN, tokenSecret: 'test-secret', ...overrides };
+}
+
+export function makeService(overrides: Partial<EnvServerConfig> = {}, now?: () => number) {
+  const config = testConfig(overrides);
+  const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
+  const sessions = new SessionStore({ maxSessions: config.maxSessions, idleTimeoutMs: config.idleTimeoutMs, now });
+  return createEnvService({ config, catalog: testCatalog(), tokens, sessions });
+}
+
+/** Strings that give the goal away: its full JSON, its summary lines and every nested object's JSON of some size. */
+export function goalSecrets(episode: Episode): string[] {
+  const goal = episode.hiddenGoal();
+  const out = [JSON.stringify(goal.data), ...goal.summary.map((l) => l.trim()).filter((l) => l.length >= 12)];
+  const visit = (v: unknown) => {
+    if (v === null || typeof v !== 'object') return;
+    const json = JSON.stringify(v);
+    if (!Array.isArray(v) && json.length >= 40) out.push(json);
+    for (const x of Object.values(v)) visit(x);
+  };
+  visit(goal.data);
+  return out;
+}
+
+export interface OracleRun {
+  episode: Episode;
+  actions: Action[];
+  /** JSON of each observation, reset first. */
+  observations: string[];
+  rewards: number[];
+  /** Every goal secret seen during the episode (the goal may change mid-episode). */
+  secrets: Set<string>;
+}
+
+/** The oracle plays one episode in-process: the reference every transport is compared with. */
+export function oracleRun(config: EpisodeConfig): OracleRun {
+  const episode = createEpisode(config, testCatalog());
+  const first = episode.reset();
+  const observations = [JSON.stringify(first.observation)];
+  const rewards = [first.reward];
+  const secrets = new Set(goalSecrets(episode));
+  const actions: Action[] = [];
+  let observation = first.observation;
+  while (!episode.done) {
+    const action = oracleAgent.act(observation, episode);
+    actions.push(action);
+    const r = episode.step(action);
+    observation = r.observation;
+    observations.push(JSON.stringify(r.observation));
+    rewards.push(r.reward);
+    for (const s of goalSecrets(episode)) secrets.add(s);
+  }
+  return { episode, actions, observations, rewards, secrets };
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { bearerToken, createTokenService } from './tokens';
+
+describe('capability tokens', () => {
+  const tokens = createTokenService({ secret: 's3cret', adminToken: 'admin-123' });
+
+  it('allow their own episode only', () => {
+    const t = tokens.issue('ep_a');
+    expect(tokens.allows(t, 'ep_a')).toBe(true);
+    expect(tokens.allows(t, 'ep_b')).toBe(false);
+    expect(tokens.allows(tokens.issue('ep_b'), 'ep_a')).toBe(false);
+  });
+
+  it('reject a tampered signature, a missing token and another secret’s token', () => {
+    const t = tokens.issue('ep_a');
+    const flipped = t.slice(0, -1) + (t.endsWith('A') ? 'B' : 'A');
+    expect(tokens.allows(flipped, 'ep_a')).toBe(false);
+    expect(tokens.allows(null, 'ep_a')).toBe(false);
+    expect(createTokenService({ secret: 'other' }).allows(t, 'ep_a')).toBe(false);
+  });
+
+  it('are accepted by another worker that shares the secret', () => {
+    expect(createTokenService({ secret: 's3cret' }).allows(tokens.issue('ep_a'), 'ep_a')).toBe(true);
+  });
+
+  it('recognise the admin token, and no admin at all when none is configured', () => {
+    expect(tokens.isAdmin('admin-123')).toBe(true);
+    expect(tokens.isAdmin('admin-12')).toBe(false);
+    expect(tokens.isAdmin(tokens.issue('ep_a'))).toBe(false);
+    const none = createTokenService({});
+    expect(none.adminEnabled).toBe(false);
+    expect(none.isAdmin('')).toBe(false);
+    expect(none.isAdmin('admin-123')).toBe(false);
+  });
+
+  it('read the bearer header', () => {
+    expect(bearerToken('Bearer abc.def')).toBe('abc.def');
+    expect(bearerToken('bearer  xyz ')).toBe('xyz');
+    expect(bearerToken('Basic abc')).toBe(null);
+    expect(bearerToken(undefined)).toBe(null);
+  });
+});

@@ -1,0 +1,52 @@
+// Capability tokens. Resetting an episode hands back a token that lets its holder step it and
+// read its agent-visible state, and nothing else. Tokens are HMAC-signed (no storage), so any
+// worker that shares ECOMRLVE_TOKEN_SECRET accepts them. The admin token (ECOMRLVE_ADMIN_TOKEN)
+// reads every episode's full state, hidden goal included; without it set, there is no admin.
+
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const PREFIX = 'ept1';
+
+export interface TokenService {
+  /** The capability token for one episode. */
+  issue(episodeId: string): string;
+  /** Whether the token is this episode's capability. */
+  allows(token: string | null, episodeId: string): boolean;
+  /** Whether the token is the admin token (always false when no admin token is configured). */
+  isAdmin(token: string | null): boolean;
+  readonly adminEnabled: boolean;
+}
+
+export interface TokenOptions {
+  /** Signing secret; a random one per process when absent (tokens then die with the process). */
+  secret?: string;
+  adminToken?: string;
+}
+
+export function createTokenService(options: TokenOptions = {}): TokenService {
+  const secret = options.secret && options.secret.length > 0 ? options.secret : randomBytes(32).toString('hex');
+  const admin = options.adminToken && options.adminToken.length > 0 ? Buffer.from(options.adminToken) : null;
+  const sign = (episodeId: string) => createHmac('sha256', secret).update(`${PREFIX}.${episodeId}`).digest('base64url');
+  return {
+    adminEnabled: admin !== null,
+    issue: (episodeId) => `${PREFIX}.${episodeId}.${sign(episodeId)}`,
+    allows(token, episodeId) {
+      if (!token) return false;
+      const expected = Buffer.from(`${PREFIX}.${episodeId}.${sign(episodeId)}`);
+      const given = Buffer.from(token);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    },
+    isAdmin(token) {
+      if (!admin || !token) return false;
+      const given = Buffer.from(token);
+      return given.length === admin.length && timingSafeEqual(given, admin);
+    },
+  };
+}
+
+/** The token from an `Authorization: Bearer …` header value, or null. */
+export function bearerToken(header: string | null | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : null;
+}

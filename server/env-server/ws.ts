@@ -1,0 +1,128 @@
+// The WebSocket session (OpenEnv's /ws): one connection plays one episode at a time.
+// In:  {type:"reset", data:{env,d,seed,run,…}} | {type:"step", data:<action>} | {type:"state"} | {type:"close"}
+// Out: {type:"observation", data:{episode_id,…}} | {type:"state", data:{episode_id,…}} | {type:"error", data:{episode_id,code,message}}
+// The connection itself is the capability for its episode; a connection opened with the admin
+// token as "Authorization: Bearer …" reads the full state (simulation mode only).
+
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { EnvServerError, asEnvServerError } from './errors';
+import type { EnvService } from './protocol';
+import type { LiveEpisode } from './sessions';
+import { bearerToken, type TokenService } from './tokens';
+
+/** Close codes: 1013 = try again later (capacity), 4008 = idle timeout. */
+export const WS_CLOSE = { capacity: 1013, idle: 4008 } as const;
+
+export function createWsGateway(service: EnvService, tokens: TokenService) {
+  const { config } = service;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxBodyBytes });
+  let open = 0;
+
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
+    // Protocol violations (an oversized frame: 1009) close the socket by themselves; without a
+    // listener they would be thrown and take the whole server down.
+    socket.on('error', () => {});
+
+    const admin = tokens.isAdmin(bearerToken(request.headers.authorization));
+    let current: LiveEpisode | null = null;
+    const send = (type: string, data: unknown) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type, data }));
+    };
+    const sendError = (e: unknown) => {
+      const err = asEnvServerError(e, current?.id ?? null);
+      send('error', { episode_id: err.episodeId ?? current?.id ?? null, code: err.code, message: err.message });
+    };
+
+    if (open >= config.maxSessions) {
+      sendError(new EnvServerError('CAPACITY_REACHED', `the server has ${open} WebSocket sessions open, its limit (ECOMRLVE_MAX_SESSIONS=${config.maxSessions})`));
+      socket.close(WS_CLOSE.capacity, 'capacity reached');
+      return;
+    }
+    open++;
+
+    let idle: NodeJS.Timeout;
+    const armIdle = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => {
+        sendError(new EnvServerError('SESSION_TIMEOUT', `no message for ${config.idleTimeoutMs / 1000} s; the session is closed`));
+        socket.close(WS_CLOSE.idle, 'idle timeout');
+      }, config.idleTimeoutMs);
+    };
+    armIdle();
+
+    // An unfinished episode nobody can reach any more only takes room.
+    const abandon = () => {
+      if (current && !current.episode.done) service.sessions.drop(current.id);
+    };
+
+    // Messages are handled one after another, so answers keep the order of the requests even
+    // while a step waits for its write to commit.
+    let queue: Promise<void> = Promise.resolve();
+    socket.on('message', (raw, isBinary) => {
+      armIdle();
+      queue = queue.then(() => handle(raw as Buffer, isBinary));
+    });
+
+    const handle = async (raw: Buffer, isBinary: boolean) => {
+      try {
+        let msg: unknown;
+        try {
+          msg = JSON.parse(isBinary ? Buffer.from(raw).toString('utf8') : raw.toString());
+        } catch (e) {
+          throw new EnvServerError('INVALID_JSON', `the message is not valid JSON: ${(e as Error).message}`);
+        }
+        const type = (msg as { type?: unknown })?.type;
+        const data = (msg as { data?: unknown })?.data;
+        switch (type) {
+          case 'reset': {
+            abandon();
+            current = null;
+            const { live, response } = service.reset(data ?? {});
+            current = live;
+            return send('observation', await service.durable(response));
+          }
+          case 'step': {
+            if (!current) throw new EnvServerError('NO_EPISODE', 'send {"type":"reset"} before stepping');
+            const live = service.sessions.get(current.id);
+            return send('observation', await service.durable(service.stepLive(live, data)));
+          }
+          case 'state': {
+            if (!current) throw new EnvServerError('NO_EPISODE', 'send {"type":"reset"} before asking for state');
+            const live = service.sessions.get(current.id);
+            return send('state', admin ? service.adminState(live) : service.agentState(live));
+          }
+          case 'close':
+            return socket.close(1000, 'closed by client');
+          default:
+            throw new EnvServerError(
+              'UNKNOWN_TYPE',
+              typeof type === 'string' ? `unknown message type "${type}"; types: reset, step, state, close` : 'the message needs a "type": reset, step, state or close',
+            );
+        }
+      } catch (e) {
+        sendError(e);
+      }
+    };
+
+    socket.on('close', () => {
+      clearTimeout(idle);
+      open--;
+      abandon();
+    });
+  });
+
+  return {
+    handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    },
+    get open() {
+      return open;
+    },
+    close() {
+      for (const client of wss.clients) client.terminate();
+      wss.close();
+    },
+  };
+}
