@@ -218,7 +218,7 @@ describe('views and storage', () => {
       { episode: 96, PD: 2, SUB: 1 },
       { episode: 104, PD: 2, SUB: 1 },
     ]);
-    expect(formatWindows(s)).toMatch(/PD\s+\[0, 2\]\s+at h:  8\/32 counted,  6 passed/);
+    expect(formatWindows(s)).toMatch(/PD\s+\[0, 2\]\s+at h: {2}8\/32 counted, {2}6 passed/);
   });
 
   it('survives a JSON round trip and rejects what is not a state', () => {

@@ -13,7 +13,6 @@ const start = (config: Partial<EpisodeConfig> = {}) => {
   return { episode, first, goal: episode.hiddenGoal().data as CartGoal };
 };
 const act = (over: Partial<Action> = {}): Action => ({ assistant_message: 'Working on it.', tool_calls: [], answer: null, ...over });
-const toolEvents = (e: Episode) => e.events.filter((x) => x.kind === 'tool_call');
 
 describe('episode protocol', () => {
   it('reset gives the opening, the tool list and the budgets, at turn 0', () => {
@@ -204,8 +203,8 @@ describe('how an episode ends (review fixes)', () => {
     const item = goal.items[0];
     episode.step(act({ answer: { env: 'CART', done: false } }));
     episode.step(act({ tool_calls: [{ name: 'cart.add', args: { product_id: item.productId, variant_id: item.variantId, quantity: item.qty } }] }));
-    let r = episode.step(act({ tool_calls: [{ name: 'cart.view' }] }));
-    r = episode.step(act({ tool_calls: [{ name: 'cart.view' }] }));
+    episode.step(act({ tool_calls: [{ name: 'cart.view' }] }));
+    const r = episode.step(act({ tool_calls: [{ name: 'cart.view' }] }));
     expect(r.termination).toBe('turn_budget');
     expect(r.breakdown!.rTask).toBe(-1);
   });

@@ -5,9 +5,10 @@
 
 import { listEnvs } from '../index';
 import type { Action } from '../types';
+import { asJsonSchema, type JsonSchema } from './json-schema';
 import type { Agent } from './types';
 
-type Schema = Record<string, any>;
+type Schema = JsonSchema;
 
 /**
  * The emptiest value of a JSON Schema: its default, null when nullable, [], '', 0, false, or the first
@@ -45,7 +46,7 @@ export function emptyValue(schema: Schema): unknown {
 }
 
 export function emptyAnswer(envId: string): NonNullable<Action['answer']> {
-  const schema = listEnvs().find((e) => e.id === envId)?.answerSchema ?? { type: 'object' };
+  const schema = asJsonSchema(listEnvs().find((e) => e.id === envId)?.answerSchema ?? { type: 'object' });
   return { ...(emptyValue(schema) as Record<string, unknown>), env: envId, done: true };
 }
 

@@ -24,7 +24,7 @@ import {
   type PolicyField,
   type PolicyRule,
 } from '../world/policy-kb';
-import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
+import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 
 export interface PolicyGoal {
   ruleId: string;
