@@ -7,5 +7,6 @@ export default defineConfig({
     include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'lib/**/*.test.ts', 'components/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
+    hookTimeout: 60_000, // beforeAll migrates a fresh SQLite file; on a loaded machine that takes > 10 s
   },
 });

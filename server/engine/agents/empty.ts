@@ -3,7 +3,7 @@
 // It must score at most −0.5 on every env and d: an answer that says nothing
 // earns nothing.
 
-import { listEnvs } from '../index';
+import { listEnvs } from '../envs/registry';
 import type { Action } from '../types';
 import { asJsonSchema, type JsonSchema } from './json-schema';
 import type { Agent } from './types';

@@ -7,7 +7,7 @@
 // gamed by noise).
 
 import type { Episode } from '../episode';
-import { listEnvs } from '../index';
+import { listEnvs } from '../envs/registry';
 import { Rng } from '../random';
 import type { Action, Observation, ToolCall } from '../types';
 import { asJsonSchema, type JsonSchema } from './json-schema';

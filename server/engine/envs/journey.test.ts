@@ -5,7 +5,7 @@ import { playEpisode } from '../play';
 import { testCatalog } from '../test/catalog-fixture';
 import type { Action } from '../types';
 import type { JourneyGoal } from './journey';
-import { journeyEnvs } from './journey';
+import { ATOMIC_ENVS } from './registry';
 
 const catalog = testCatalog();
 const act = (over: Partial<Action> = {}): Action => ({ assistant_message: 'Let me check.', tool_calls: [], answer: null, ...over });
@@ -18,7 +18,7 @@ describe('JOURNEY', () => {
         const e = new Episode({ envId: 'JOURNEY', d, seed }, catalog);
         e.reset();
         const ids = goalOf(e).subtasks.map((s) => s.envId);
-        expect(ids.length).toBe(Math.min(Math.min(5, 2 + Math.floor(d / 4)), journeyEnvs().length));
+        expect(ids.length).toBe(Math.min(Math.min(5, 2 + Math.floor(d / 4)), ATOMIC_ENVS.length));
         expect(new Set(ids).size).toBe(ids.length);
       }
     }
