@@ -8,7 +8,7 @@ import type { Catalog } from './catalog/types';
 import { customerReply, type CustomerMemory } from './customer/policy';
 import { applyNoise } from './customer/noise';
 import { axesFor, envKnobs, type AxisValues } from './difficulty';
-import { getEnv } from './envs/registry';
+import { getEnv, JOURNEY_ENV_IDS } from './envs/registry';
 import type { Answer, EnvContext, EnvDefinition, EnvTask } from './envs/types';
 import { Rng } from './random';
 import { computeReward } from './reward';
@@ -65,11 +65,13 @@ export class Episode {
   constructor(config: EpisodeConfig, private readonly catalog: Catalog) {
     this.env = getEnv(config.envId);
     this.config = { ...config, weights: config.weights ?? DEFAULT_WEIGHTS };
+    // JOURNEY records the envs it draws from, so an env added later leaves its seeds alone
+    if (config.envId === 'JOURNEY') this.config.journeyEnvs = [...(config.journeyEnvs ?? JOURNEY_ENV_IDS)];
     this.axes = axesFor(config.d, config.axisOverrides);
     this.catalogId = catalog.id;
     this.streamKey = [config.envId, config.d, config.seed, stableKey(config.axisOverrides)].join('|');
     this.state = createWorld(dateFromUnit(Rng.from('today', config.seed).next()));
-    this.ctx = { catalog, axes: this.axes, d: config.d, knobs: envKnobs(config.d), world: this.state };
+    this.ctx = { catalog, axes: this.axes, d: config.d, knobs: envKnobs(config.d), world: this.state, journeyEnvs: this.config.journeyEnvs };
     this.customerRng = Rng.from('customer', this.streamKey);
     this.noiseRng = Rng.from('noise', this.streamKey);
     this.tools = this.env.tools.map((name) => toolSpec(getTool(name)));
