@@ -3,16 +3,11 @@ import { oracleAgent } from './agents/oracle';
 import type { CartGoal } from './envs/cart';
 import { Episode } from './episode';
 import { playEpisode, replayEpisode } from './play';
-import { testCatalog } from './test/catalog-fixture';
+import { act, startEpisode, testCatalog } from './testing';
 import type { Action, EpisodeConfig } from './types';
 
 const catalog = testCatalog();
-const start = (config: Partial<EpisodeConfig> = {}) => {
-  const episode = new Episode({ envId: 'CART', d: 0, seed: 1, ...config }, catalog);
-  const first = episode.reset();
-  return { episode, first, goal: episode.hiddenGoal().data as CartGoal };
-};
-const act = (over: Partial<Action> = {}): Action => ({ assistant_message: 'Working on it.', tool_calls: [], answer: null, ...over });
+const start = (config: Partial<EpisodeConfig> = {}) => startEpisode<CartGoal>({ envId: 'CART', d: 0, seed: 1, ...config }, catalog);
 
 describe('episode protocol', () => {
   it('reset gives the opening, the tool list and the budgets, at turn 0', () => {
