@@ -55,7 +55,9 @@ describe('JOURNEY records the envs it draws from', () => {
 
   it('a recorded env this engine does not have is named plainly', () => {
     const e = new Episode({ envId: 'JOURNEY', d: 4, seed: 1, journeyEnvs: ['PD', 'GIFTCARD' as EnvId] }, catalog);
-    expect(() => e.reset()).toThrow('JOURNEY: no environment "GIFTCARD" among the ones it draws from (PD, SUB, CART, RETURN, STATUS, POLICY, BUNDLE)');
+    expect(() => e.reset()).toThrow(
+      'JOURNEY: no environment "GIFTCARD" among the ones it draws from (PD, SUB, CART, RETURN, STATUS, POLICY, BUNDLE)',
+    );
   });
 });
 

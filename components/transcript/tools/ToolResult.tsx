@@ -11,7 +11,14 @@ import { isPolicyHitList, PolicyHits } from './PolicyHits';
 import { isProductCardList, ProductCards } from './ProductCards';
 import { isProductDetail, ProductDetail } from './ProductDetail';
 import { isRerankList, RerankList } from './RerankList';
-import { EligibilityCard, ExchangeRecordCard, isEligibility, isExchangeRecord, isReturnRecord, ReturnRecordCard } from './ReturnCards';
+import {
+  EligibilityCard,
+  ExchangeRecordCard,
+  isEligibility,
+  isExchangeRecord,
+  isReturnRecord,
+  ReturnRecordCard,
+} from './ReturnCards';
 import { isVariantsData, VariantList } from './VariantList';
 
 type Renderer = (result: unknown) => ReactNode | null;
@@ -23,7 +30,8 @@ const isIdList = (r: unknown): r is string[] => Array.isArray(r) && r.every((x) 
 const RENDERERS: Record<ToolName, Renderer> = {
   'catalog.search': productCards,
   'user.get_visit_history': productCards,
-  'catalog.rerank': (r) => (isRerankList(r) ? <RerankList hits={r} /> : isIdList(r) ? <IdList ids={r} /> : productCards(r)),
+  'catalog.rerank': (r) =>
+    isRerankList(r) ? <RerankList hits={r} /> : isIdList(r) ? <IdList ids={r} /> : productCards(r),
   'catalog.get_product': (r) => (isProductDetail(r) ? <ProductDetail p={r} /> : null),
   'catalog.get_variants': (r) => (isVariantsData(r) ? <VariantList data={r} /> : null),
   'cart.view': cart,

@@ -69,12 +69,16 @@ export function playRecorded(config: EpisodeConfig, catalog: Catalog, agent: Age
 }
 
 /** Problems found in one played episode: reward out of range, a replay that differs, a goal leak. */
-export function episodeProblems({ config, episode, actions, observations, secrets }: PlayedEpisode, catalog: Catalog): string[] {
+export function episodeProblems(
+  { config, episode, actions, observations, secrets }: PlayedEpisode,
+  catalog: Catalog,
+): string[] {
   const at = `${config.envId} d=${config.d} seed=${config.seed}`;
   const problems: string[] = [];
   const total = episode.breakdown?.total;
   if (!episode.done || total === undefined) problems.push(`${at}: the episode did not end with a reward`);
-  else if (!Number.isFinite(total) || total < -1 || total > MAX_REWARD + 1e-9) problems.push(`${at}: reward ${total} outside [−1, ${MAX_REWARD}]`);
+  else if (!Number.isFinite(total) || total < -1 || total > MAX_REWARD + 1e-9)
+    problems.push(`${at}: reward ${total} outside [−1, ${MAX_REWARD}]`);
   const again = replayEpisode(config, catalog, actions);
   if (JSON.stringify(again.events) !== JSON.stringify(episode.events) || again.breakdown?.total !== total)
     problems.push(`${at}: replaying the recorded actions gave other events or another reward`);
@@ -95,13 +99,18 @@ export function checkEnv(env: EnvDefinition<unknown>, options: CheckEnvOptions):
     for (let s = 0; s < oracleSeeds; s++) {
       const played = playRecorded({ envId, d, seed: 100 * d + s }, catalog, oracle);
       const b = played.episode.breakdown!;
-      if (!b.isCorrect) problems.push(`${envId} d=${d} seed=${100 * d + s}: the oracle did not pass (${played.episode.termination}, r_task ${b.rTask.toFixed(3)})`);
+      if (!b.isCorrect)
+        problems.push(
+          `${envId} d=${d} seed=${100 * d + s}: the oracle did not pass (${played.episode.termination}, r_task ${b.rTask.toFixed(3)})`,
+        );
       problems.push(...episodeProblems(played, catalog));
     }
   }
   for (let i = 0; i < randomEpisodes; i++) {
     const agent = createRandomAgent({ seed: i, pInvalid: 0.15, pPartialAnswer: 0.2 });
-    problems.push(...episodeProblems(playRecorded({ envId, d: (i * 5) % 15, seed: 1000 + i }, catalog, agent), catalog));
+    problems.push(
+      ...episodeProblems(playRecorded({ envId, d: (i * 5) % 15, seed: 1000 + i }, catalog, agent), catalog),
+    );
   }
   return problems;
 }

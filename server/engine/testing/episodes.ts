@@ -6,7 +6,12 @@ import { testCatalog } from '../test/catalog-fixture';
 import type { Action, EpisodeConfig } from '../types';
 
 /** An action that only talks; pass what the turn does (tool_calls, answer). */
-export const act = (over: Partial<Action> = {}): Action => ({ assistant_message: 'Working on it.', tool_calls: [], answer: null, ...over });
+export const act = (over: Partial<Action> = {}): Action => ({
+  assistant_message: 'Working on it.',
+  tool_calls: [],
+  answer: null,
+  ...over,
+});
 
 /** The hidden goal's data, typed as the env's goal. */
 export const goalOf = <G = any>(episode: Episode): G => episode.hiddenGoal().data as G;

@@ -4,4 +4,12 @@
 export { testCatalog } from '../test/catalog-fixture';
 export { callTool } from '../test/call-tool';
 export { act, goalOf, startEpisode } from './episodes';
-export { checkEnv, episodeProblems, goalSecrets, MAX_REWARD, playRecorded, type CheckEnvOptions, type PlayedEpisode } from './check-env';
+export {
+  checkEnv,
+  episodeProblems,
+  goalSecrets,
+  MAX_REWARD,
+  playRecorded,
+  type CheckEnvOptions,
+  type PlayedEpisode,
+} from './check-env';
