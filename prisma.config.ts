@@ -7,11 +7,10 @@ const url = process.env.DATABASE_URL ?? 'file:./prisma/dev.db';
 // The wasm schema engine (engine: 'js') sends whole multi-statement migration scripts
 // through executeRaw; better-sqlite3's prepare() accepts one statement only.
 // Fall back to exec() for parameterless SQL that prepare() rejects (STACK.md recipe).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type RawAdapter = { executeRaw: (q: any) => Promise<number>; executeScript: (s: string) => Promise<void> };
-function patch<T extends RawAdapter>(a: T): T {
+type DriverAdapter = Awaited<ReturnType<PrismaBetterSQLite3['connect']>>;
+function patch<T extends DriverAdapter>(a: T): T {
   const orig = a.executeRaw.bind(a);
-  a.executeRaw = async (q: { sql: string; args: unknown[] }) => {
+  a.executeRaw = async (q) => {
     if (q.args.length > 0) return orig(q);
     try {
       return await orig(q);

@@ -4,9 +4,21 @@ import type { ReactNode } from 'react';
 import { Providers } from '@/components/providers';
 import './globals.css';
 
+const description = 'Play, inspect and replay verifiable e-commerce agent episodes';
+
+// Icons and the Open Graph image live in public/ (their sources: scripts/assets/*.html, rendered by chromium).
 export const metadata: Metadata = {
+  metadataBase: new URL(process.env.SITE_URL ?? 'http://localhost:3000'),
   title: 'EcomRLVE Playground',
-  description: 'Play, inspect and replay verifiable e-commerce agent episodes',
+  description,
+  icons: { icon: [{ url: '/icon.svg', type: 'image/svg+xml' }, { url: '/icon.png', type: 'image/png', sizes: '512x512' }], apple: '/icon.png' },
+  openGraph: {
+    title: 'EcomRLVE Playground',
+    description,
+    type: 'website',
+    images: [{ url: '/og.png', width: 1200, height: 630, alt: 'EcomRLVE Playground: eight shopping-assistant environments with verifiable rewards' }],
+  },
+  twitter: { card: 'summary_large_image', images: ['/og.png'] },
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {

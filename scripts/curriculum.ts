@@ -2,7 +2,7 @@
 //
 //   npm run curriculum -- --collection C4 --agent oracle --episodes 2000
 //
-// Options: --collection C1|C2|C4|C8 (default C4), --agent NAME (default oracle),
+// Options: --collection C1|C2|C4|ALL (C8 = ALL; default C4), --agent NAME (default oracle),
 // --episodes N (default 2000), --seed N (run seed; default random), --name TEXT,
 // --run ID (continue a stored run), --store-episodes (also store every episode, so they
 // show in /episodes; default: only the run's state is stored), --memory (no database at all),
@@ -38,7 +38,7 @@ const total = Number(opt.episodes);
 const every = Number(opt.every);
 if (!Number.isInteger(total) || total < 1) fail(`--episodes must be a whole number ≥ 1, got "${opt.episodes}"`);
 if (!Number.isInteger(every) || every < 1) fail(`--every must be a whole number ≥ 1, got "${opt.every}"`);
-if (!opt.run && !isCollectionId(opt.collection)) fail(`--collection must be one of C1, C2, C4, C8, got "${opt.collection}"`);
+if (!opt.run && !isCollectionId(opt.collection)) fail(`--collection must be one of C1, C2, C4, ALL (C8 = ALL), got "${opt.collection}"`);
 if (opt.sampling !== 'uniform' && opt.sampling !== 'round_robin') fail(`--sampling must be uniform or round_robin`);
 const agent = findAgent(opt.agent) ?? fail(`unknown agent "${opt.agent}"; built-in agents: ${builtInAgentNames().join(', ')}`);
 const seed = opt.seed !== undefined ? Number(opt.seed) : randomInt(0, 2_147_483_647);

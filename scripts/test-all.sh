@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every test: unit (vitest) and end-to-end (Playwright in Debian chromium).
-# Ends with one line "N passed, N failed" summing both suites.
+# Every test: lint (ESLint + Prettier), typecheck, unit (vitest) and end-to-end (Playwright in
+# Debian chromium). Ends with one line "N passed, N failed" summing all four.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1 CHECKPOINT_DISABLE=1 PRISMA_HIDE_UPDATE_MESSAGE=1
@@ -15,6 +15,16 @@ bash scripts/ensure-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
 out=.test-results
 rm -rf "$out" && mkdir -p "$out"
 status=0
+
+# Lint and typecheck count as one test each in the summary (a .status file holds pass or fail).
+check() {
+  local name=$1; shift
+  echo "› $name"
+  if "$@" > "$out/$name.log" 2>&1; then echo pass > "$out/$name.status"
+  else tail -40 "$out/$name.log"; echo fail > "$out/$name.status"; status=1; fi
+}
+check lint npm run -s lint
+check typecheck npm run -s typecheck
 
 echo "› unit tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile="$out/unit.json" || status=1

@@ -1,4 +1,5 @@
-// Sums vitest's and Playwright's JSON reports into the one line CI reads: "N passed, N failed".
+// Sums vitest's and Playwright's JSON reports, plus lint and typecheck (one test each), into the
+// one line CI reads: "N passed, N failed".
 import { existsSync, readFileSync } from 'node:fs';
 
 const dir = process.argv[2] ?? '.test-results';
@@ -21,6 +22,13 @@ if (existsSync(e2eFile)) {
   failed += e2e.stats.unexpected + e2e.stats.flaky + e2e.stats.skipped;
   failed += (e2e.errors ?? []).length;
 } else failed += 1;
+
+// lint and typecheck: one test each, written by test-all.sh as "pass" or "fail"
+for (const check of ['lint', 'typecheck']) {
+  const file = `${dir}/${check}.status`;
+  if (existsSync(file) && readFileSync(file, 'utf8').trim() === 'pass') passed += 1;
+  else failed += 1;
+}
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -1,5 +1,5 @@
 'use client';
-// Create a curriculum run: a name and a collection (C1, C2, C4, C8).
+// Create a curriculum run: a name and a collection (C1, C2, C4, ALL).
 import { useState } from 'react';
 import { useRouter } from 'next/navigation';
 import { useMutation, useQueryClient } from '@tanstack/react-query';

@@ -6,7 +6,8 @@ import { usePlayStore } from '@/lib/stores/play';
 import { Button, Card, CardHeader } from '@/components/ui/primitives';
 import { SchemaForm } from './SchemaForm';
 import { answerTargets } from './answer-targets';
-import { buildArgs, fieldsOf, type JsonSchema } from './schema-form';
+import { buildArgs } from './schema-build';
+import { fieldsOf, type JsonSchema } from './schema-form';
 
 export function Composer({
   envId,

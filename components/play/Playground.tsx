@@ -19,7 +19,8 @@ import { EpisodeHeader } from './EpisodeHeader';
 import { HiddenGoalCard } from './HiddenGoal';
 import { ToolPalette } from './ToolPalette';
 import { WorldPanel } from './WorldPanel';
-import { fieldsOf, valuesFromArgs, type JsonSchema } from './schema-form';
+import { valuesFromArgs } from './schema-build';
+import { fieldsOf, type JsonSchema } from './schema-form';
 
 export interface PlaygroundProps {
   initial: EpisodeView;

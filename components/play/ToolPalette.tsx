@@ -5,7 +5,8 @@ import type { ToolSpec } from '@/server/engine/types';
 import { usePlayStore } from '@/lib/stores/play';
 import { Badge, Button, Card, CardHeader, cx } from '@/components/ui/primitives';
 import { SchemaForm } from './SchemaForm';
-import { buildArgs, fieldsOf, type JsonSchema } from './schema-form';
+import { buildArgs } from './schema-build';
+import { fieldsOf, type JsonSchema } from './schema-form';
 
 export function ToolPalette({ tools, bTool, disabled }: { tools: ToolSpec[]; bTool: number; disabled: boolean }) {
   const { selectedTool, formValues, queue, selectTool, setField, updateFormValues, enqueue } = usePlayStore();

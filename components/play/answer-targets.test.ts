@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { listEnvs } from '@/server/engine';
 import { answerTargets } from './answer-targets';
-import { addItem, fieldsOf, type JsonSchema } from './schema-form';
+import { addItem } from './form-values';
+import { fieldsOf, type JsonSchema } from './schema-form';
 
 const fieldsFor = (envId: string) => fieldsOf(listEnvs().find((e) => e.id === envId)!.answerSchema as JsonSchema);
 

@@ -1,7 +1,8 @@
 // Where result-card buttons can put things in the answer form as it is now: the lists of
 // product ids, and the objects that select an order (with a line, a status, the "not
 // returnable" flag). JOURNEY's sub-answers each count.
-import { concreteFields, type ConcreteField, type FieldSpec, type FormValues } from './schema-form';
+import { concreteFields, type ConcreteField } from './form-values';
+import type { FieldSpec, FormValues } from './schema-types';
 
 export interface AnswerTargets {
   values: FormValues;

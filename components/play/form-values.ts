@@ -1,6 +1,7 @@
 // Operations on form text values (see schema-form.ts for where each shape lives):
 // lists of scalars, lists of objects, and the concrete fields a filled-in form has.
-import { chosenOption, hasItems, itemField, type FieldSpec, type FormValues } from './schema-form';
+import { chosenOption, hasItems, itemField } from './schema-form';
+import type { FieldSpec, FormValues } from './schema-types';
 
 // ---------- lists of scalars: "a, b, c" ----------
 

@@ -1,6 +1,7 @@
 // Form text → typed arguments (with per-field errors), and arguments → form text (prefills).
 import { itemCount, listItems } from './form-values';
-import { chosenOption, hasItems, itemField, type FieldSpec, type FormValues, type UnionOption } from './schema-form';
+import { chosenOption, hasItems, itemField } from './schema-form';
+import type { FieldSpec, FormValues, UnionOption } from './schema-types';
 
 type Errors = Record<string, string>;
 type Built = { has: false } | { has: true; value: unknown };

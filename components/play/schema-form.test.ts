@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { listEnvs, toolSpecsFor } from '@/server/engine';
-import {
-  addItem,
-  appendToList,
-  buildArgs,
-  choicePath,
-  concreteFields,
-  fieldsOf,
-  itemCount,
-  itemField,
-  listItems,
-  moveUpInList,
-  removeFromList,
-  removeItem,
-  typeText,
-  valuesFromArgs,
-  type FormValues,
-  type JsonSchema,
-} from './schema-form';
+import { addItem, appendToList, concreteFields, itemCount, listItems, moveUpInList, removeFromList, removeItem } from './form-values';
+import { buildArgs, valuesFromArgs } from './schema-build';
+import { choicePath, fieldsOf, itemField, typeText, type FormValues, type JsonSchema } from './schema-form';
 
 const spec = (name: string) => toolSpecsFor('CART').find((t) => t.name === name)!.parameters as JsonSchema;
 

@@ -12,60 +12,9 @@
 //   other unions (number | string) values[path] = the text; optional choice at `${path}#type` (else the
 //                                  first option the text parses as: number before string)
 
-export interface JsonSchema {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  enum?: unknown[];
-  const?: unknown;
-  default?: unknown;
-  description?: string;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  items?: JsonSchema;
-  maxItems?: number;
-  minItems?: number;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  additionalProperties?: unknown;
-}
+import type { FieldKind, FieldSpec, FormValues, ItemKind, JsonSchema, UnionOption } from './schema-types';
 
-export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'object' | 'array' | 'union' | 'json';
-export type ItemKind = 'string' | 'number' | 'integer' | 'object' | 'union' | 'json';
-
-/** One option of a union field. */
-export interface UnionOption {
-  /** What the person picks: the discriminator's value (e.g. "PD") or the type ("number"). */
-  label: string;
-  kind: Exclude<FieldKind, 'union' | 'array'>;
-  /** Object options: their fields (the discriminator left out). */
-  children?: FieldSpec[];
-  enumValues?: string[];
-}
-
-export interface FieldSpec {
-  path: string;
-  key: string;
-  kind: FieldKind;
-  required: boolean;
-  description?: string;
-  enumValues?: string[];
-  itemKind?: ItemKind;
-  default?: unknown;
-  min?: number;
-  max?: number;
-  children?: FieldSpec[];
-  /** Lists of objects or unions: the item's schema (item i is itemField(f, i)). */
-  itemSchema?: JsonSchema;
-  maxItems?: number;
-  /** Unions (anyOf / oneOf). */
-  options?: UnionOption[];
-  /** Object unions told apart by a constant property: its name (e.g. "env"). */
-  discriminator?: string;
-}
-
-export type FormValues = Record<string, string>;
+export type { FieldKind, FieldSpec, FormValues, ItemKind, JsonSchema, UnionOption } from './schema-types';
 
 const BIG = 1e15;
 
@@ -230,6 +179,3 @@ export function typeText(f: FieldSpec): string {
   if (f.kind === 'union') return f.discriminator ? `one of ${f.options!.map((o) => o.label).join(' | ')}` : f.options!.map((o) => o.label).join(' or ');
   return f.kind;
 }
-
-export { buildArgs, valuesFromArgs } from './schema-build';
-export * from './form-values';

@@ -1,7 +1,7 @@
 // Playground UI state: the tool form, the calls queued for this turn, the message,
 // the answer fields and the "reveal hidden goal" toggle. Reset when the episode changes.
 import { create } from 'zustand';
-import type { FormValues } from '@/components/play/schema-form';
+import type { FormValues } from '@/lib/form-values';
 
 export interface QueuedCall {
   id: number;

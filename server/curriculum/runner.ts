@@ -50,7 +50,9 @@ export function playCurriculumEpisode(args: {
   try {
     played = playEpisode({ envId: task.envId, d: task.d, seed }, catalog, agent);
   } catch (e) {
-    throw new Error(`agent "${agent.name}" failed on ${task.envId} at d = ${task.d}, seed ${seed}: ${(e as Error).message}`);
+    throw new Error(`agent "${agent.name}" failed on ${task.envId} at d = ${task.d}, seed ${seed}: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
   const passed = played.episode.breakdown?.isCorrect ?? false;
   const outcome = recordResult(state, { envId: task.envId, d: task.d, passed, at: args.at ?? null });

@@ -129,7 +129,7 @@ describe('curriculum service', () => {
   });
 
   it('rejects bad input with precise errors', async () => {
-    await expectServiceError(service.createRun({ collection: 'C3' }), 'BAD_INPUT', /unknown collection "C3"; choose one of C1, C2, C4, C8/);
+    await expectServiceError(service.createRun({ collection: 'C3' }), 'BAD_INPUT', /unknown collection "C3"; choose one of C1, C2, C4, ALL/);
     await expectServiceError(service.getRun('missing'), 'NOT_FOUND', /no curriculum run with id "missing"/);
     const run = await service.createRun({ collection: 'C2' });
     expect(run.name).toMatch(/^C2 · 2026-11-30 12:00$/);

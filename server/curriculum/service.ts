@@ -88,7 +88,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
     try {
       return parseCurriculumState(JSON.parse(row.state));
     } catch (e) {
-      throw new Error(`curriculum run ${row.id} has an unreadable state: ${(e as Error).message}`);
+      throw new Error(`curriculum run ${row.id} has an unreadable state: ${(e as Error).message}`, { cause: e });
     }
   }
 

@@ -4,6 +4,7 @@
 // episode count it started from, so two writers can never both advance the same state.
 import type { CurriculumState } from '@/server/engine/curriculum';
 import type { Action, EpisodeEvent } from '@/server/engine/types';
+import { ENGINE_VERSION } from '@/server/engine/version';
 import type { CurriculumRun as RunRow, PrismaClient } from '@/server/generated/prisma/client';
 import { toSummary } from '@/server/episodes/store';
 import type { EpisodeSummary } from '@/server/episodes/types';
@@ -46,6 +47,8 @@ async function insertEpisode(tx: Tx, runId: string, catalogId: string, player: s
         ...(goal.slots !== undefined ? { slots: goal.slots } : {}),
       }),
       eventCount: events.length,
+      engineVersion: ENGINE_VERSION,
+      journeyEnvs: ep.config.journeyEnvs ? JSON.stringify(ep.config.journeyEnvs) : null,
       curriculumRunId: runId,
       events: {
         create: events.map((e, seq) => ({ seq, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) })),

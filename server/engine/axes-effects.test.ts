@@ -3,17 +3,12 @@
 
 import { describe, expect, it } from 'vitest';
 import type { AxisValues } from './difficulty';
-import { Episode } from './episode';
-import { testCatalog } from './test/catalog-fixture';
-import type { Action, EnvId } from './types';
+import { act, startEpisode, testCatalog } from './testing';
+import type { EnvId } from './types';
 
 const catalog = testCatalog();
-const act = (over: Partial<Action> = {}): Action => ({ assistant_message: 'Let me look.', tool_calls: [], answer: null, ...over });
-function start(envId: EnvId, d: number, seed: number, axisOverrides: Partial<AxisValues> = {}) {
-  const episode = new Episode({ envId, d, seed, axisOverrides }, catalog);
-  const first = episode.reset();
-  return { episode, first, goal: episode.hiddenGoal().data as Record<string, any> };
-}
+const start = (envId: EnvId, d: number, seed: number, axisOverrides: Partial<AxisValues> = {}) =>
+  startEpisode({ envId, d, seed, axisOverrides }, catalog);
 const seeds = Array.from({ length: 12 }, (_, i) => i);
 
 describe('each axis acts on episodes', () => {

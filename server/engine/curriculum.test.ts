@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  COLLECTION_IDS,
   COLLECTIONS,
   createCurriculum,
   formatWindows,
@@ -22,11 +23,17 @@ function feed(state: CurriculumState, envId: EnvId, d: number, n: number, passes
 const win = (s: CurriculumState, envId: EnvId) => s.envs.find((e) => e.envId === envId)!;
 
 describe('collections', () => {
-  it('C1 ⊂ C2 ⊂ C4 ⊂ C8 with the envs SPEC names', () => {
+  it('C8 (the SPEC name) is an alias of ALL: accepted, stored as ALL, not offered twice', () => {
+    expect(createCurriculum('C8').collection).toBe('ALL');
+    expect(createCurriculum('C8').envs).toEqual(createCurriculum('ALL').envs);
+    expect(COLLECTION_IDS).toEqual(['C1', 'C2', 'C4', 'ALL']);
+  });
+
+  it('C1 ⊂ C2 ⊂ C4 ⊂ ALL (C8) with the envs SPEC names', () => {
     expect(COLLECTIONS.C1).toEqual(['PD']);
     expect(COLLECTIONS.C2).toEqual(['PD', 'SUB']);
     expect(COLLECTIONS.C4).toEqual(['PD', 'SUB', 'CART', 'RETURN']);
-    expect([...COLLECTIONS.C8].sort()).toEqual([...ENV_IDS].sort());
+    expect([...COLLECTIONS.ALL].sort()).toEqual([...ENV_IDS].sort());
     expect(createCurriculum('C4').envs.map((e) => [e.envId, e.l, e.h])).toEqual([
       ['PD', 0, 0],
       ['SUB', 0, 0],
@@ -218,7 +225,7 @@ describe('views and storage', () => {
       { episode: 96, PD: 2, SUB: 1 },
       { episode: 104, PD: 2, SUB: 1 },
     ]);
-    expect(formatWindows(s)).toMatch(/PD\s+\[0, 2\]\s+at h:  8\/32 counted,  6 passed/);
+    expect(formatWindows(s)).toMatch(/PD\s+\[0, 2\]\s+at h: {2}8\/32 counted, {2}6 passed/);
   });
 
   it('survives a JSON round trip and rejects what is not a state', () => {

@@ -6,7 +6,8 @@
 // - only episodes played at d = h count: after `batch` (32) of them the window is checked:
 //   if passed/counted ≥ `threshold` (90 %), h += 1 and l = max(l, h − `spread`) (spread 4);
 // - the counters (counted, passed) reset after every check, whether h moved or not.
-// Collections: C1 = {PD}, C2 = C1 + {SUB}, C4 = C2 + {CART, RETURN}, C8 = all eight.
+// Collections: C1 = {PD}, C2 = C1 + {SUB}, C4 = C2 + {CART, RETURN}, ALL = every env (SPEC's C8;
+// "C8" is still accepted, and new runs asked for as C8 are stored as ALL).
 // Environment choice: uniform over the collection (default) or round-robin by episode index.
 
 import type { Rng } from './random';
@@ -16,11 +17,15 @@ export const COLLECTIONS = {
   C1: ['PD'],
   C2: ['PD', 'SUB'],
   C4: ['PD', 'SUB', 'CART', 'RETURN'],
+  ALL: [...ENV_IDS],
+  /** The SPEC's name for ALL, kept for stored runs and old commands. */
   C8: [...ENV_IDS],
 } as const satisfies Record<string, readonly EnvId[]>;
 
 export type CollectionId = keyof typeof COLLECTIONS;
-export const COLLECTION_IDS = Object.keys(COLLECTIONS) as CollectionId[];
+const ALIASES: Partial<Record<CollectionId, CollectionId>> = { C8: 'ALL' };
+/** The collections to offer (aliases left out). */
+export const COLLECTION_IDS = (Object.keys(COLLECTIONS) as CollectionId[]).filter((id) => !ALIASES[id]);
 
 export function isCollectionId(id: string): id is CollectionId {
   return Object.prototype.hasOwnProperty.call(COLLECTIONS, id);
@@ -144,7 +149,7 @@ export function createCurriculum(collection: CollectionId, options: Partial<Curr
   const opts = validateOptions({ ...DEFAULT_CURRICULUM_OPTIONS, ...options });
   return {
     version: 1,
-    collection,
+    collection: ALIASES[collection] ?? collection,
     options: opts,
     episodes: 0,
     envs: COLLECTIONS[collection].map((envId) => ({

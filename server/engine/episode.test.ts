@@ -3,17 +3,11 @@ import { oracleAgent } from './agents/oracle';
 import type { CartGoal } from './envs/cart';
 import { Episode } from './episode';
 import { playEpisode, replayEpisode } from './play';
-import { testCatalog } from './test/catalog-fixture';
+import { act, startEpisode, testCatalog } from './testing';
 import type { Action, EpisodeConfig } from './types';
 
 const catalog = testCatalog();
-const start = (config: Partial<EpisodeConfig> = {}) => {
-  const episode = new Episode({ envId: 'CART', d: 0, seed: 1, ...config }, catalog);
-  const first = episode.reset();
-  return { episode, first, goal: episode.hiddenGoal().data as CartGoal };
-};
-const act = (over: Partial<Action> = {}): Action => ({ assistant_message: 'Working on it.', tool_calls: [], answer: null, ...over });
-const toolEvents = (e: Episode) => e.events.filter((x) => x.kind === 'tool_call');
+const start = (config: Partial<EpisodeConfig> = {}) => startEpisode<CartGoal>({ envId: 'CART', d: 0, seed: 1, ...config }, catalog);
 
 describe('episode protocol', () => {
   it('reset gives the opening, the tool list and the budgets, at turn 0', () => {
@@ -204,8 +198,8 @@ describe('how an episode ends (review fixes)', () => {
     const item = goal.items[0];
     episode.step(act({ answer: { env: 'CART', done: false } }));
     episode.step(act({ tool_calls: [{ name: 'cart.add', args: { product_id: item.productId, variant_id: item.variantId, quantity: item.qty } }] }));
-    let r = episode.step(act({ tool_calls: [{ name: 'cart.view' }] }));
-    r = episode.step(act({ tool_calls: [{ name: 'cart.view' }] }));
+    episode.step(act({ tool_calls: [{ name: 'cart.view' }] }));
+    const r = episode.step(act({ tool_calls: [{ name: 'cart.view' }] }));
     expect(r.termination).toBe('turn_budget');
     expect(r.breakdown!.rTask).toBe(-1);
   });

@@ -8,11 +8,11 @@ import type { Catalog } from './catalog/types';
 import { customerReply, type CustomerMemory } from './customer/policy';
 import { applyNoise } from './customer/noise';
 import { axesFor, envKnobs, type AxisValues } from './difficulty';
-import { getEnv } from './envs/registry';
+import { getEnv, JOURNEY_ENV_IDS } from './envs/registry';
 import type { Answer, EnvContext, EnvDefinition, EnvTask } from './envs/types';
 import { Rng } from './random';
 import { computeReward } from './reward';
-import { getTool } from './tools';
+import { findTool, getTool } from './tools';
 import { describeArgsError, toolSpec, ToolError } from './tools/registry';
 import { viewCart } from './tools/cart-tools';
 import { customerRecords } from './world/orders';
@@ -31,8 +31,6 @@ import {
   type ToolSpec,
   type UserAct,
 } from './types';
-
-const RETRIEVAL_TOOLS = new Set(['catalog.search', 'catalog.rerank', 'catalog.get_product', 'catalog.get_variants', 'user.get_visit_history']);
 
 // The answer schema with env and done, built once per env: zod compiles a schema on its first
 // parse, and building it per answer cost 0.3–0.5 ms (issue 13).
@@ -76,14 +74,16 @@ export class Episode {
   constructor(config: EpisodeConfig, private readonly catalog: Catalog) {
     this.env = getEnv(config.envId);
     this.config = { ...config, weights: config.weights ?? DEFAULT_WEIGHTS };
+    // JOURNEY records the envs it draws from, so an env added later leaves its seeds alone
+    if (config.envId === 'JOURNEY') this.config.journeyEnvs = [...(config.journeyEnvs ?? JOURNEY_ENV_IDS)];
     this.axes = axesFor(config.d, config.axisOverrides);
     this.catalogId = catalog.id;
     this.streamKey = [config.envId, config.d, config.seed, stableKey(config.axisOverrides)].join('|');
     this.state = createWorld(dateFromUnit(Rng.from('today', config.seed).next()));
-    this.ctx = { catalog, axes: this.axes, d: config.d, knobs: envKnobs(config.d), world: this.state };
+    this.ctx = { catalog, axes: this.axes, d: config.d, knobs: envKnobs(config.d), world: this.state, journeyEnvs: this.config.journeyEnvs };
     this.customerRng = Rng.from('customer', this.streamKey);
     this.noiseRng = Rng.from('noise', this.streamKey);
-    this.tools = this.env.tools.map((name) => toolSpec(getTool(name)!));
+    this.tools = this.env.tools.map((name) => toolSpec(getTool(name)));
     this.tMax = this.axes.T_max;
   }
 
@@ -202,9 +202,9 @@ export class Episode {
       return record(name, args, null, `tool budget exceeded: at most ${this.axes.B_tool} tool call${this.axes.B_tool === 1 ? '' : 's'} per turn; this call was not executed`);
     if (typeof call !== 'object' || call === null || !name)
       return record(name, args, null, `tool call ${index + 1} must be an object with a "name" string and an "args" object`);
-    const offered = (n: string) => this.env.tools.includes(n);
+    const offered = (n: string) => (this.env.tools as readonly string[]).includes(n);
     const toolName = normaliseToolName(name, offered);
-    const tool = offered(toolName) ? getTool(toolName) : undefined;
+    const tool = offered(toolName) ? findTool(toolName) : undefined;
     if (!tool) return record(name, args, null, `unknown tool "${name}"; available tools: ${this.env.tools.join(', ')}`);
     const parsed = tool.args.safeParse(args);
     if (!parsed.success) return record(toolName, args, null, describeArgsError(tool, parsed.error, args));
@@ -226,7 +226,7 @@ export class Episode {
 
   private applyOutOfStock(turn: number, results: ToolResult[]) {
     if (this.outOfStockApplied || !this.env.outOfStock) return;
-    if (!results.some((r) => r.error === null && RETRIEVAL_TOOLS.has(r.name))) return;
+    if (!results.some((r) => r.error === null && findTool(r.name)?.retrieval)) return;
     this.outOfStockApplied = true;
     const gone = this.env.outOfStock(this.task!, { ...this.ctx, seen: this.seen, turn }, Rng.from('oos', this.streamKey));
     for (const id of gone) {

@@ -7,57 +7,18 @@
 
 import { describe, expect, it } from 'vitest';
 import { createRandomAgent } from './agents/random';
-import { Episode } from './episode';
-import { listEnvs } from './index';
+import { listEnvs } from './envs/registry';
 import { replayEpisode } from './play';
 import { Rng } from './random';
-import { testCatalog } from './test/catalog-fixture';
-import type { Action, EnvId, EpisodeConfig, Observation } from './types';
+import { MAX_REWARD, playRecorded, testCatalog, type PlayedEpisode } from './testing';
+import type { EnvId, EpisodeConfig } from './types';
 
 const catalog = testCatalog();
 const ENVS = listEnvs().map((e) => e.id as EnvId);
 const EPISODES_PER_ENV = 24;
-const MAX_REWARD = 0.9;
 
-interface Played {
-  config: EpisodeConfig;
-  episode: Episode;
-  actions: Action[];
-  observations: string[];
-  /** Secret strings seen in the hidden goal at any point of the episode. */
-  secrets: Set<string>;
-}
-
-/** Strings that give the goal away: its full JSON, its summary lines and every nested object's JSON of some size. */
-function secretsOf(episode: Episode): string[] {
-  const goal = episode.hiddenGoal();
-  const out = [JSON.stringify(goal.data), ...goal.summary.map((l) => l.trim()).filter((l) => l.length >= 12)];
-  const visit = (v: unknown) => {
-    if (v === null || typeof v !== 'object') return;
-    const json = JSON.stringify(v);
-    if (!Array.isArray(v) && json.length >= 40) out.push(json);
-    for (const x of Object.values(v)) visit(x);
-  };
-  visit(goal.data);
-  return out;
-}
-
-function play(config: EpisodeConfig, agentSeed: number): Played {
-  const agent = createRandomAgent({ seed: agentSeed, pInvalid: 0.15, pPartialAnswer: 0.2 });
-  const episode = new Episode(config, catalog);
-  let observation: Observation = episode.reset().observation;
-  const observations = [JSON.stringify(observation)];
-  const secrets = new Set(secretsOf(episode));
-  const actions: Action[] = [];
-  while (!episode.done) {
-    const action = agent.act(observation, episode);
-    actions.push(action);
-    observation = episode.step(action).observation;
-    observations.push(JSON.stringify(observation));
-    for (const s of secretsOf(episode)) secrets.add(s);
-  }
-  return { config, episode, actions, observations, secrets };
-}
+const play = (config: EpisodeConfig, agentSeed: number): PlayedEpisode =>
+  playRecorded(config, catalog, createRandomAgent({ seed: agentSeed, pInvalid: 0.15, pPartialAnswer: 0.2 }));
 
 function configs(envId: EnvId): EpisodeConfig[] {
   const rng = Rng.from('properties', envId);

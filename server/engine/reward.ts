@@ -2,6 +2,9 @@
 
 import type { EvidenceItem, RewardBreakdown, RewardWeights, TaskResult, UserAct } from './types';
 
+/** An answer passes (is_correct) when its r_task reaches this (SPEC §5); the envs' verifiers use it. */
+export const PASS_THRESHOLD = 0.95;
+
 export interface RewardInput {
   hardFail: RewardBreakdown['hardFail'];
   /** null when the episode ended without an answer. */

@@ -5,6 +5,8 @@ import type { AxisValues } from './difficulty';
 
 export const ENV_IDS = ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE', 'JOURNEY'] as const;
 export type EnvId = (typeof ENV_IDS)[number];
+/** The envs JOURNEY is made of (every env but JOURNEY). */
+export type AtomicEnvId = Exclude<EnvId, 'JOURNEY'>;
 
 export interface RewardWeights {
   task: number;
@@ -19,6 +21,11 @@ export interface EpisodeConfig {
   seed: number;
   axisOverrides?: Partial<AxisValues>;
   weights?: RewardWeights;
+  /**
+   * JOURNEY only: the atomic env ids it samples sub-tasks from, in order. Filled in when the episode
+   * is created and stored with it, so an env added later does not change a stored JOURNEY's seeds.
+   */
+  journeyEnvs?: EnvId[];
 }
 
 export interface ToolCall {

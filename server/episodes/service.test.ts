@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEpisode, replayEpisode } from '@/server/engine';
+import { createEpisode, ENGINE_VERSION, replayEpisode } from '@/server/engine';
 import type { Action } from '@/server/engine/types';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import type { Catalog } from '@/server/engine/catalog/types';
@@ -140,6 +140,32 @@ describe('episode service', () => {
     const row = await db.prisma.episodeEvent.findFirstOrThrow({ where: { episodeId: ep.id, seq: 0 } });
     await db.prisma.episodeEvent.update({ where: { id: row.id }, data: { payload: row.payload.replace('"opening"', '"continue"') } });
     await expectServiceError(service.submitAction(ep.id, searchAction('more')), 'REPLAY_MISMATCH', /diverged at event 0/);
+  });
+
+  it('stores the engine version, and JOURNEY the env set it drew from', async () => {
+    const journey = await service.startEpisode({ envId: 'JOURNEY', d: 4, seed: 3 });
+    const pd = await service.startEpisode({ envId: 'PD', d: 0, seed: 3 });
+    const rows = await db.prisma.episode.findMany({ where: { id: { in: [journey.id, pd.id] } }, orderBy: { envId: 'asc' } });
+    expect(rows.map((r) => [r.envId, r.engineVersion, r.journeyEnvs])).toEqual([
+      ['JOURNEY', ENGINE_VERSION, JSON.stringify(['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE'])],
+      ['PD', ENGINE_VERSION, null],
+    ]);
+    // rebuilt by replay from the stored config (with its env set), it matches the stored log
+    service.clearLive();
+    await service.submitAction(journey.id, searchAction('anything'));
+  });
+
+  it('an episode from engine rules this engine no longer has says so, and its stored view still loads', async () => {
+    const ep = await service.startEpisode({ envId: 'CART', d: 0, seed: 5 });
+    await service.submitAction(ep.id, searchAction('anything'));
+    service.clearLive();
+    await db.prisma.episode.update({ where: { id: ep.id }, data: { engineVersion: ENGINE_VERSION + 1 } });
+    await expectServiceError(
+      service.submitAction(ep.id, searchAction('more')),
+      'REPLAY_UNSUPPORTED',
+      new RegExp(`played under engine rules v${ENGINE_VERSION + 1}; this engine \\(v${ENGINE_VERSION}\\) replays`),
+    );
+    expect((await service.getEpisode(ep.id)).events.length).toBeGreaterThan(1);
   });
 
   it('a failure inside the step transaction writes nothing of that turn', async () => {

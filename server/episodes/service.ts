@@ -10,7 +10,7 @@
 import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
-import { createEpisode, listEnvs, replayEpisode } from '@/server/engine';
+import { createEpisode, ENGINE_VERSION, listEnvs, replayEpisode, replayRefusal } from '@/server/engine';
 import { axesFor, AXIS_NAMES, type AxisValues } from '@/server/engine/difficulty';
 import type { Action, EnvId, EpisodeConfig } from '@/server/engine/types';
 import type { Catalog } from '@/server/engine/catalog/types';
@@ -116,6 +116,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       seed: row.seed,
       ...(Object.keys(overrides).length ? { axisOverrides: overrides } : {}),
       ...(row.weights ? { weights: JSON.parse(row.weights) } : {}),
+      ...(row.journeyEnvs ? { journeyEnvs: JSON.parse(row.journeyEnvs) as EnvId[] } : {}),
     };
   }
 
@@ -130,6 +131,8 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
   async function liveEpisode(row: EpisodeRow): Promise<LiveEpisode> {
     const hit = live.get(row.id);
     if (hit) return hit;
+    const refusal = replayRefusal(row.engineVersion);
+    if (refusal) throw new EpisodeServiceError('REPLAY_UNSUPPORTED', `episode ${row.id}: ${refusal}`);
     const [actions, events] = await Promise.all([store.getActions(row.id), store.getEvents(row.id)]);
     const ep = replayEpisode(configOf(row), deps.getCatalog(row.catalogId), actions.map(actionArgument));
     if (ep.events.length !== events.length || ep.events.length !== row.eventCount) {
@@ -214,6 +217,8 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         breakdown: ep.breakdown,
         hiddenGoal: goalOf(ep),
         events: ep.events,
+        engineVersion: ENGINE_VERSION,
+        journeyEnvs: ep.config.journeyEnvs ?? null,
       });
       live.set(id, ep);
       return this.getEpisode(id);

@@ -30,6 +30,9 @@ export interface NewEpisodeRecord {
   breakdown: RewardBreakdown | null;
   hiddenGoal: HiddenGoal;
   events: EpisodeEvent[];
+  /** engine rule version (ENGINE_VERSION) and JOURNEY's env set: what a later replay needs */
+  engineVersion: number;
+  journeyEnvs: readonly string[] | null;
 }
 
 export interface StepRecord {
@@ -80,6 +83,8 @@ export function createEpisodeStore(prisma: PrismaClient) {
           isCorrect: rec.isCorrect,
           breakdown: rec.breakdown ? JSON.stringify(rec.breakdown) : null,
           hiddenGoal: JSON.stringify(rec.hiddenGoal),
+          engineVersion: rec.engineVersion,
+          journeyEnvs: rec.journeyEnvs ? JSON.stringify(rec.journeyEnvs) : null,
           eventCount: rec.events.length,
           events: { create: eventRows(rec.events, 0) },
         },

@@ -67,7 +67,9 @@ export type ServiceErrorCode =
   | 'NOT_FOUND'
   | 'EPISODE_DONE'
   | 'CONFLICT'
-  | 'REPLAY_MISMATCH';
+  | 'REPLAY_MISMATCH'
+  /** played under engine rules this engine no longer has (server/engine/version.ts) */
+  | 'REPLAY_UNSUPPORTED';
 
 export class EpisodeServiceError extends Error {
   constructor(

@@ -7,7 +7,7 @@ describe('curriculum router', () => {
   it('creates, steps, lists and gets runs; errors keep their precise message', async () => {
     const meta = await getCaller().curriculum.meta();
     expect(meta.agents).toContain('oracle');
-    expect(meta.collections.map((c) => c.id)).toEqual(['C1', 'C2', 'C4', 'C8']);
+    expect(meta.collections.map((c) => c.id)).toEqual(['C1', 'C2', 'C4', 'ALL']);
 
     const run = await getCaller().curriculum.create({ name: 'router', collection: 'C1', seed: 1 });
     expect(run.windows).toEqual([{ envId: 'PD', l: 0, h: 0 }]);

@@ -13,6 +13,7 @@ const CODE_MAP = {
   EPISODE_DONE: 'PRECONDITION_FAILED',
   CONFLICT: 'CONFLICT',
   REPLAY_MISMATCH: 'INTERNAL_SERVER_ERROR',
+  REPLAY_UNSUPPORTED: 'PRECONDITION_FAILED',
 } as const;
 
 /** Service errors become tRPC errors with the same, precise message. */

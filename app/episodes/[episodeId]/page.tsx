@@ -1,3 +1,4 @@
+import { notFound } from 'next/navigation';
 import { loadEpisodePage } from '@/server/episodes/page-data';
 import { axisRows } from '@/server/episodes/axes';
 import { Replay } from '@/components/replay/Replay';
@@ -15,7 +16,9 @@ export default async function ReplayPage({
   const sp = await searchParams;
   const turnParam = Array.isArray(sp.turn) ? sp.turn[0] : sp.turn;
   const turn = turnParam !== undefined && /^\d+$/.test(turnParam) ? Number(turnParam) : null;
-  const { view, world, env } = await loadEpisodePage(episodeId);
+  const page = await loadEpisodePage(episodeId);
+  if (!page) notFound();
+  const { view, world, env } = page;
   return (
     <Replay
       ep={view}

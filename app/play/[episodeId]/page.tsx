@@ -1,3 +1,4 @@
+import { notFound } from 'next/navigation';
 import { toolSpecsFor } from '@/server/engine';
 import { loadEpisodePage } from '@/server/episodes/page-data';
 import { Playground } from '@/components/play/Playground';
@@ -7,7 +8,9 @@ export const dynamic = 'force-dynamic';
 
 export default async function PlayPage({ params }: { params: Promise<{ episodeId: string }> }) {
   const { episodeId } = await params;
-  const { view, world, env } = await loadEpisodePage(episodeId);
+  const page = await loadEpisodePage(episodeId);
+  if (!page) notFound();
+  const { view, world, env } = page;
   return (
     <Playground
       initial={view}

@@ -6,37 +6,13 @@ import { fmtPrice } from '@/lib/format';
 import { usePrefill } from '../prefill';
 import { ProductTitle, useProductTitle } from '../product-titles';
 import { UseInAnswer } from './AnswerButtons';
-import type { EligibilityView } from '@/server/engine';
+import type { EligibilityView, ExchangeRecord, ReturnRecord } from '@/server/engine';
 
 export type EligibilityData = EligibilityView;
 
-export interface ReturnRecordData {
-  return_id: string;
-  order_id: string;
-  line_id: string;
-  product_id: string;
-  qty: number;
-  reason_code: string;
-  method: string;
-  fee: number;
-  refund_amount: number;
-  status: string;
-  created_date: string;
-}
-
-export interface ExchangeRecordData {
-  exchange_id: string;
-  order_id: string;
-  line_id: string;
-  product_id: string;
-  new_product_id: string;
-  new_variant_id: string | null;
-  new_title?: string;
-  qty: number;
-  price_difference: number;
-  status: string;
-  created_date: string;
-}
+/** As return.initiate / return.exchange return them (the engine's types; `new_title` is added for display). */
+export type ReturnRecordData = ReturnRecord;
+export type ExchangeRecordData = ExchangeRecord & { new_title?: string };
 
 const obj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 export const isEligibility = (v: unknown): v is EligibilityData => obj(v) && typeof v.eligible === 'boolean' && 'window_days' in v;

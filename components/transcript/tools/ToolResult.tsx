@@ -1,5 +1,9 @@
 'use client';
-// One renderer per tool family; falls back to JSON for shapes it does not know.
+// One renderer per tool, by name. The map is keyed by ToolName, so a new tool does not
+// compile until it has a renderer here. A renderer returns null for a shape it does not
+// know (an error text, an older result), and the result is shown as JSON.
+import type { ReactNode } from 'react';
+import type { ToolName } from '@/server/engine';
 import { CartTable, isCartData } from './CartTable';
 import { DatetimeResult, GenericResult, IdList, isDatetime } from './MiscResults';
 import { isOrder, isOrderList, NewOrderResult, OrderCard, OrderListResult } from './OrderCards';
@@ -7,29 +11,45 @@ import { isPolicyHitList, PolicyHits } from './PolicyHits';
 import { isProductCardList, ProductCards } from './ProductCards';
 import { isProductDetail, ProductDetail } from './ProductDetail';
 import { isRerankList, RerankList } from './RerankList';
-import { EligibilityCard, ExchangeRecordCard, isEligibility, isExchangeRecord, isReturnRecord, ReturnRecordCard } from './ReturnCards';
+import {
+  EligibilityCard,
+  ExchangeRecordCard,
+  isEligibility,
+  isExchangeRecord,
+  isReturnRecord,
+  ReturnRecordCard,
+} from './ReturnCards';
 import { isVariantsData, VariantList } from './VariantList';
 
+type Renderer = (result: unknown) => ReactNode | null;
+
+const productCards: Renderer = (r) => (isProductCardList(r) ? <ProductCards cards={r} /> : null);
+const cart: Renderer = (r) => (isCartData(r) ? <CartTable cart={r} /> : null);
+const isIdList = (r: unknown): r is string[] => Array.isArray(r) && r.every((x) => typeof x === 'string');
+
+const RENDERERS: Record<ToolName, Renderer> = {
+  'catalog.search': productCards,
+  'user.get_visit_history': productCards,
+  'catalog.rerank': (r) =>
+    isRerankList(r) ? <RerankList hits={r} /> : isIdList(r) ? <IdList ids={r} /> : productCards(r),
+  'catalog.get_product': (r) => (isProductDetail(r) ? <ProductDetail p={r} /> : null),
+  'catalog.get_variants': (r) => (isVariantsData(r) ? <VariantList data={r} /> : null),
+  'cart.view': cart,
+  'cart.add': cart,
+  'cart.remove': cart,
+  'cart.set_quantity': cart,
+  'order.list': (r) => (isOrderList(r) ? <OrderListResult data={r} /> : null),
+  'order.get_status': (r) => (isOrder(r) ? <OrderCard order={r} /> : null),
+  'order.checkout': (r) => (isOrder(r) ? <NewOrderResult order={r} /> : null),
+  'return.check_eligibility': (r) => (isEligibility(r) ? <EligibilityCard e={r} /> : null),
+  'return.initiate': (r) => (isReturnRecord(r) ? <ReturnRecordCard r={r} /> : null),
+  'return.exchange': (r) => (isExchangeRecord(r) ? <ExchangeRecordCard x={r} /> : null),
+  'policy.search': (r) => (isPolicyHitList(r) ? <PolicyHits hits={r} /> : null),
+  'datetime.now': (r) => (isDatetime(r) ? <DatetimeResult value={r} /> : null),
+};
+
 export function ToolResultView({ name, result }: { name: string; result: unknown }) {
-  const family = name.split('.')[0];
-  if (name === 'catalog.search' || name === 'user.get_visit_history') {
-    if (isProductCardList(result)) return <ProductCards cards={result} />;
-  }
-  if (name === 'catalog.rerank') {
-    if (isRerankList(result)) return <RerankList hits={result} />;
-    if (Array.isArray(result) && result.every((x) => typeof x === 'string')) return <IdList ids={result as string[]} />;
-    if (isProductCardList(result)) return <ProductCards cards={result} />;
-  }
-  if (name === 'catalog.get_product' && isProductDetail(result)) return <ProductDetail p={result} />;
-  if (name === 'catalog.get_variants' && isVariantsData(result)) return <VariantList data={result} />;
-  if (family === 'cart' && isCartData(result)) return <CartTable cart={result} />;
-  if (name === 'order.list' && isOrderList(result)) return <OrderListResult data={result} />;
-  if (name === 'order.get_status' && isOrder(result)) return <OrderCard order={result} />;
-  if (name === 'order.checkout' && isOrder(result)) return <NewOrderResult order={result} />;
-  if (name === 'return.check_eligibility' && isEligibility(result)) return <EligibilityCard e={result} />;
-  if (name === 'return.initiate' && isReturnRecord(result)) return <ReturnRecordCard r={result} />;
-  if (name === 'return.exchange' && isExchangeRecord(result)) return <ExchangeRecordCard x={result} />;
-  if (name === 'policy.search' && isPolicyHitList(result)) return <PolicyHits hits={result} />;
-  if (name === 'datetime.now' && isDatetime(result)) return <DatetimeResult value={result} />;
-  return <GenericResult value={result} />;
+  // names come from stored events (an agent may have called a tool that does not exist)
+  const render = Object.hasOwn(RENDERERS, name) ? RENDERERS[name as ToolName] : null;
+  return render?.(result) ?? <GenericResult value={result} />;
 }

@@ -1,7 +1,7 @@
 // The random and empty agents: valid, reproducible, and unable to score.
 
 import { describe, expect, it } from 'vitest';
-import { listEnvs } from '../index';
+import { listEnvs } from '../envs/registry';
 import { playEpisode } from '../play';
 import { testCatalog } from '../test/catalog-fixture';
 import type { EnvId } from '../types';

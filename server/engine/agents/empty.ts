@@ -3,11 +3,12 @@
 // It must score at most −0.5 on every env and d: an answer that says nothing
 // earns nothing.
 
-import { listEnvs } from '../index';
+import { listEnvs } from '../envs/registry';
 import type { Action } from '../types';
+import { asJsonSchema, type JsonSchema } from './json-schema';
 import type { Agent } from './types';
 
-type Schema = Record<string, any>;
+type Schema = JsonSchema;
 
 /**
  * The emptiest value of a JSON Schema: its default, null when nullable, [], '', 0, false, or the first
@@ -45,7 +46,7 @@ export function emptyValue(schema: Schema): unknown {
 }
 
 export function emptyAnswer(envId: string): NonNullable<Action['answer']> {
-  const schema = listEnvs().find((e) => e.id === envId)?.answerSchema ?? { type: 'object' };
+  const schema = asJsonSchema(listEnvs().find((e) => e.id === envId)?.answerSchema ?? { type: 'object' });
   return { ...(emptyValue(schema) as Record<string, unknown>), env: envId, done: true };
 }
 

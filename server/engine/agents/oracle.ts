@@ -14,7 +14,7 @@ import { statusOracle } from './oracle/status';
 import { subOracle } from './oracle/sub';
 import type { Agent } from './types';
 
-const POLICIES: Partial<Record<EnvId, (episode: Episode) => Action>> = {
+const POLICIES: Record<EnvId, (episode: Episode) => Action> = {
   PD: pdOracle,
   SUB: subOracle,
   CART: cartOracle,
@@ -28,8 +28,6 @@ const POLICIES: Partial<Record<EnvId, (episode: Episode) => Action>> = {
 export const oracleAgent: Agent = {
   name: 'oracle',
   act(_observation, episode) {
-    const policy = POLICIES[episode.config.envId];
-    if (!policy) throw new Error(`oracle: no policy for ${episode.config.envId}`);
-    return policy(episode);
+    return POLICIES[episode.config.envId](episode);
   },
 };

@@ -7,12 +7,13 @@
 // gamed by noise).
 
 import type { Episode } from '../episode';
-import { listEnvs } from '../index';
+import { listEnvs } from '../envs/registry';
 import { Rng } from '../random';
 import type { Action, Observation, ToolCall } from '../types';
+import { asJsonSchema, type JsonSchema } from './json-schema';
 import type { Agent } from './types';
 
-type Schema = Record<string, any>;
+type Schema = JsonSchema;
 
 export interface RandomAgentOptions {
   seed?: number;
@@ -43,7 +44,7 @@ const MESSAGES = [
 
 let answerSchemas: Map<string, Schema> | null = null;
 function answerSchemaOf(envId: string): Schema {
-  answerSchemas ??= new Map(listEnvs().map((e) => [e.id, e.answerSchema]));
+  answerSchemas ??= new Map(listEnvs().map((e) => [e.id, asJsonSchema(e.answerSchema)]));
   return answerSchemas.get(envId) ?? { type: 'object', properties: {} };
 }
 
@@ -118,7 +119,7 @@ function sampleString(schema: Schema, key: string, mem: Memory): string {
   }
   const n = key === 'query' ? rng.int(1, 3) : 1;
   const text = Array.from({ length: n }, () => rng.pick(mem.words)).join(' ');
-  return text.length >= (schema.minLength ?? 0) ? text : text.padEnd(schema.minLength, 'x');
+  return text.length >= (schema.minLength ?? 0) ? text : text.padEnd(schema.minLength ?? 0, 'x');
 }
 
 function randomCall(tools: Observation['tools'], mem: Memory, pInvalid: number): ToolCall {
@@ -127,10 +128,10 @@ function randomCall(tools: Observation['tools'], mem: Memory, pInvalid: number):
     // deliberately broken: an unknown tool, or a known one with a misspelt argument
     if (rng.bernoulli(0.5)) return { name: `tool.${rng.pick(mem.words)}`, args: {} };
     const tool = rng.pick(tools);
-    return { name: tool.name, args: { ...(sampleFromSchema(tool.parameters, '', mem) as object), [`${rng.pick(mem.words)}_x`]: 1 } };
+    return { name: tool.name, args: { ...(sampleFromSchema(asJsonSchema(tool.parameters), '', mem) as object), [`${rng.pick(mem.words)}_x`]: 1 } };
   }
   const tool = rng.pick(tools);
-  return { name: tool.name, args: sampleFromSchema(tool.parameters, '', mem) as Record<string, unknown> };
+  return { name: tool.name, args: sampleFromSchema(asJsonSchema(tool.parameters), '', mem) as Record<string, unknown> };
 }
 
 function randomAnswer(envId: string, done: boolean, mem: Memory): NonNullable<Action['answer']> {

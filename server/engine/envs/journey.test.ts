@@ -5,7 +5,7 @@ import { playEpisode } from '../play';
 import { testCatalog } from '../test/catalog-fixture';
 import type { Action } from '../types';
 import type { JourneyGoal } from './journey';
-import { journeyEnvs } from './journey';
+import { ATOMIC_ENVS } from './registry';
 
 const catalog = testCatalog();
 const act = (over: Partial<Action> = {}): Action => ({ assistant_message: 'Let me check.', tool_calls: [], answer: null, ...over });
@@ -18,7 +18,7 @@ describe('JOURNEY', () => {
         const e = new Episode({ envId: 'JOURNEY', d, seed }, catalog);
         e.reset();
         const ids = goalOf(e).subtasks.map((s) => s.envId);
-        expect(ids.length).toBe(Math.min(Math.min(5, 2 + Math.floor(d / 4)), journeyEnvs().length));
+        expect(ids.length).toBe(Math.min(Math.min(5, 2 + Math.floor(d / 4)), ATOMIC_ENVS.length));
         expect(new Set(ids).size).toBe(ids.length);
       }
     }
@@ -52,9 +52,9 @@ describe('JOURNEY', () => {
   it('with p_switch = 1 the customer raises the next request before the first is answered, then comes back', () => {
     for (const seed of [1, 2, 3]) {
       const episode = new Episode({ envId: 'JOURNEY', d: 8, seed, axisOverrides: { p_switch: 1, p_noise: 0 } }, catalog);
-      let observation = episode.reset().observation;
+      episode.reset();
       const second = goalOf(episode).subtasks[1].task.opening;
-      observation = episode.step(act({ tool_calls: [{ name: 'datetime.now' }] })).observation;
+      let observation = episode.step(act({ tool_calls: [{ name: 'datetime.now' }] })).observation;
       expect(observation.customerMessage).toMatch(/before I forget|let me ask this first/);
       expect(observation.customerMessage).toContain(second);
       expect(goalOf(episode)).toMatchObject({ current: 1, deferred: [0] });

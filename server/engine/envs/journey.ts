@@ -7,13 +7,17 @@
 // world as it is then; the turn budget is T_max per sub-task; with p_switch the
 // customer raises the next sub-task before the current one is answered and comes
 // back to it afterwards.
+//
+// JOURNEY is built from the atomic environments it is given (envs/registry.ts passes them), so
+// this file imports no registry. An episode may record the env ids it draws from
+// (ctx.journeyEnvs): a ninth env added later does not change a stored JOURNEY's seeds.
 
 import { z } from 'zod';
 import { Rng } from '../random';
 import type { AxisValues } from '../difficulty';
-import type { EvidenceItem, TaskResult } from '../types';
-import { availableEnvs, getEnv } from './registry';
+import type { EnvId, EvidenceItem, TaskResult } from '../types';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
+import type { ToolName } from '../tools';
 
 export interface JourneySubtask {
   envId: string;
@@ -47,11 +51,32 @@ const NEXT = ['Thanks! Next thing: {opening}', 'Great. Another thing: {opening}'
 const SWITCH = ['Oh wait, before I forget, something else: {opening}', 'Actually, let me ask this first: {opening}'];
 const BACK = ['Now back to what I asked earlier: {opening}', 'Thanks. Going back to my earlier request: {opening}'];
 
-/** Atomic environments a journey draws from (all registered ones except JOURNEY itself). */
-export const journeyEnvs = () => availableEnvs().filter((e) => e.id !== 'JOURNEY');
+/** The atomic environments a journey can use, by id (given to createJourneyEnv). */
+interface SubEnvs {
+  all: readonly EnvDefinition<unknown>[];
+  get(id: string): EnvDefinition<unknown>;
+}
 
-function generate(ctx: EnvContext, rng: Rng): EnvTask<JourneyGoal> {
-  const pool = journeyEnvs();
+function subEnvs(atomic: readonly EnvDefinition<unknown>[]): SubEnvs {
+  const all = atomic;
+  const byId = new Map(all.map((env) => [env.id as string, env]));
+  return {
+    all,
+    get(id) {
+      const env = byId.get(id);
+      if (!env) throw new Error(`JOURNEY: no environment "${id}" among the ones it draws from (${[...byId.keys()].join(', ')})`);
+      return env;
+    },
+  };
+}
+
+/** The envs this episode's journey draws from: the recorded set when the config has one, else every atomic env. */
+function poolFor(envs: SubEnvs, recorded: readonly EnvId[] | undefined): readonly EnvDefinition<unknown>[] {
+  return recorded ? recorded.map((id) => envs.get(id)) : envs.all;
+}
+
+function generate(envs: SubEnvs, ctx: EnvContext, rng: Rng): EnvTask<JourneyGoal> {
+  const pool = poolFor(envs, ctx.journeyEnvs);
   const chosen = rng.sample(pool, Math.min(ctx.knobs.journeyLength, pool.length));
   const subtasks = chosen.map((env) => ({ envId: env.id, task: env.generate(ctx, rng.fork(env.id)), answer: null, result: null, answeredAtTurn: null }));
   const goal: JourneyGoal = { subtasks, current: 0, deferred: [], switched: [], switchSeed: rng.int(0, 2 ** 31) };
@@ -97,14 +122,14 @@ function maybeSwitch(task: EnvTask<JourneyGoal>, info: TurnInfo, ctx: EnvContext
 }
 
 /** A hook of the sub-task being discussed, applied to its own task. */
-function delegate(hook: 'confirm' | 'react', task: EnvTask<JourneyGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function delegate(envs: SubEnvs, hook: 'confirm' | 'react', task: EnvTask<JourneyGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const sub = task.goal.subtasks[task.goal.current];
   if (!sub || sub.answer) return null;
-  return getEnv(sub.envId)[hook]?.(sub.task, info, ctx) ?? null;
+  return envs.get(sub.envId)[hook]?.(sub.task, info, ctx) ?? null;
 }
 
 /** Routes each sub-answer: by subtask_index when given, else the current sub-task if its env matches, else the first open one of that env. */
-function record(goal: JourneyGoal, answer: Answer, ctx: VerifyContext) {
+function record(envs: SubEnvs, goal: JourneyGoal, answer: Answer, ctx: VerifyContext) {
   for (const sub of (answer.subtasks as Answer[] | undefined) ?? []) {
     const { subtask_index, ...fields } = sub as Answer & { subtask_index?: number };
     const current = goal.subtasks[goal.current];
@@ -117,20 +142,20 @@ function record(goal: JourneyGoal, answer: Answer, ctx: VerifyContext) {
     if (!target || target.envId !== fields.env || target.answer !== null) continue;
     target.answer = fields;
     target.answeredAtTurn = ctx.turn;
-    target.result = getEnv(target.envId).verify(target.task.goal, { ...fields, done: true }, ctx);
+    target.result = envs.get(target.envId).verify(target.task.goal, { ...fields, done: true }, ctx);
   }
 }
 
-function onAnswer(task: EnvTask<JourneyGoal>, answer: Answer, info: TurnInfo, ctx: VerifyContext): CustomerReply | null {
-  record(task.goal, answer, ctx);
+function onAnswer(envs: SubEnvs, task: EnvTask<JourneyGoal>, answer: Answer, info: TurnInfo, ctx: VerifyContext): CustomerReply | null {
+  record(envs, task.goal, answer, ctx);
   if (isOpen(task.goal, task.goal.current)) return null; // nothing for the current sub-task: the usual policy replies
   const move = advance(task.goal);
   if (!move) return { text: "That's everything I needed, thank you! You can wrap up.", act: 'confirm' };
   return { text: phrase(move.back ? BACK : NEXT, info.turn, task.goal.subtasks[move.index].task.opening), act: 'continue' };
 }
 
-function verify(goal: JourneyGoal, answer: Answer | null, ctx: VerifyContext): TaskResult {
-  if (answer) record(goal, answer, ctx);
+function verify(envs: SubEnvs, goal: JourneyGoal, answer: Answer | null, ctx: VerifyContext): TaskResult {
+  if (answer) record(envs, goal, answer, ctx);
   const evidence: EvidenceItem[] = [];
   const scores = goal.subtasks.map((sub, i) => {
     const label = `sub-task ${i + 1} (${sub.envId})`;
@@ -152,52 +177,55 @@ function verify(goal: JourneyGoal, answer: Answer | null, ctx: VerifyContext): T
   };
 }
 
-// Built on first use (the registry imports this file, so not at load time) and then kept:
-// zod compiles a fresh schema again on its first parse, which cost 0.3 ms per access.
-let answerSchema: z.ZodObject | null = null;
-let tools: readonly string[] | null = null;
-
-function journeyAnswerSchema(): z.ZodObject {
-  if (!answerSchema) {
-    const schemas = journeyEnvs().map((env) => env.answerSchema.extend({ env: z.literal(env.id), subtask_index: z.int().min(0).optional() }));
-    const item = schemas.length === 1 ? schemas[0] : z.union(schemas as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);
-    answerSchema = z.strictObject({ subtasks: z.array(item).describe('one entry per sub-task answered in this turn, each with its env id') });
-  }
-  return answerSchema;
+function subAnswerSchemas(envs: SubEnvs) {
+  return envs.all.map((env) => env.answerSchema.extend({ env: z.literal(env.id), subtask_index: z.int().min(0).optional() }));
 }
 
-export const journeyEnv: EnvDefinition<JourneyGoal> = {
-  id: 'JOURNEY',
-  name: 'Multi-intent journey',
-  description: 'Two to five requests in one conversation. Answer each one (done: false moves on); finish with done: true.',
-  // Every tool of the atomic environments, plus order.checkout: placing an order only makes
-  // sense in a longer journey (in CART the cart itself is the answer).
-  get tools() {
-    tools ??= [...new Set([...journeyEnvs().flatMap((e) => e.tools), 'order.checkout'])];
-    return tools;
-  },
-  get answerSchema() {
-    return journeyAnswerSchema();
-  },
-  generate,
-  confirm: (task, info, ctx) => delegate('confirm', task, info, ctx),
-  react: (task, info, ctx) => maybeSwitch(task, info, ctx) ?? delegate('react', task, info, ctx),
-  outOfStock(task, ctx, rng) {
-    const ids = task.goal.subtasks.flatMap((s) => getEnv(s.envId).outOfStock?.(s.task, ctx, rng.fork(s.envId)) ?? []);
-    return [...new Set(ids)];
-  },
-  onAnswer,
-  turnBudget: (task: EnvTask<JourneyGoal>, axes: AxisValues) => axes.T_max * task.goal.subtasks.length,
-  nudges: ['Any progress on that?', 'Can you help with that?', 'What do you think?'],
-  verify,
-  recommendedIds(answer, ctx, goal) {
-    const given = goal.subtasks.filter((s) => s.answer).map((s) => ({ sub: s, answer: s.answer! }));
-    const final = ((answer?.subtasks as Answer[] | undefined) ?? []).flatMap((a) => {
-      const sub = goal.subtasks.find((s) => s.envId === a.env && s.answer === null);
-      return sub ? [{ sub, answer: a }] : [];
-    });
-    return [...new Set([...given, ...final].flatMap(({ sub, answer: a }) => getEnv(sub.envId).recommendedIds(a, ctx, sub.task.goal)))];
-  },
-  summarize: (goal, ctx) =>
-    goal.subtasks.flatMap((s, i) => [`${i + 1}. ${s.envId}${s.answer ? ` (answered at turn ${s.answeredAtTurn})` : ''}`, ...getEnv(s.envId).summarize(s.task.goal, ctx).map((l) => `   ${l}`)]),
-};
+/** JOURNEY over the given atomic environments (their order is part of the seeds). */
+export function createJourneyEnv(atomic: readonly EnvDefinition<unknown>[]): EnvDefinition<JourneyGoal> {
+  const envs = subEnvs(atomic);
+  // Built on first use and then kept: zod compiles a fresh schema again on its first parse,
+  // which cost 0.3 ms per access (issue 13).
+  let tools: readonly ToolName[] | null = null;
+  let answerSchema: z.ZodObject | null = null;
+  return {
+    id: 'JOURNEY',
+    name: 'Multi-intent journey',
+    description: 'Two to five requests in one conversation. Answer each one (done: false moves on); finish with done: true.',
+    // Every tool of the atomic environments, plus order.checkout: placing an order only makes
+    // sense in a longer journey (in CART the cart itself is the answer).
+    get tools() {
+      tools ??= [...new Set([...envs.all.flatMap((e) => e.tools), 'order.checkout' as const])];
+      return tools;
+    },
+    get answerSchema() {
+      if (!answerSchema) {
+        const schemas = subAnswerSchemas(envs);
+        const item = schemas.length === 1 ? schemas[0] : z.union(schemas as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);
+        answerSchema = z.strictObject({ subtasks: z.array(item).describe('one entry per sub-task answered in this turn, each with its env id') });
+      }
+      return answerSchema;
+    },
+    generate: (ctx, rng) => generate(envs, ctx, rng),
+    confirm: (task, info, ctx) => delegate(envs, 'confirm', task, info, ctx),
+    react: (task, info, ctx) => maybeSwitch(task, info, ctx) ?? delegate(envs, 'react', task, info, ctx),
+    outOfStock(task, ctx, rng) {
+      const ids = task.goal.subtasks.flatMap((s) => envs.get(s.envId).outOfStock?.(s.task, ctx, rng.fork(s.envId)) ?? []);
+      return [...new Set(ids)];
+    },
+    onAnswer: (task, answer, info, ctx) => onAnswer(envs, task, answer, info, ctx),
+    turnBudget: (task: EnvTask<JourneyGoal>, axes: AxisValues) => axes.T_max * task.goal.subtasks.length,
+    nudges: ['Any progress on that?', 'Can you help with that?', 'What do you think?'],
+    verify: (goal, answer, ctx) => verify(envs, goal, answer, ctx),
+    recommendedIds(answer, ctx, goal) {
+      const given = goal.subtasks.filter((s) => s.answer).map((s) => ({ sub: s, answer: s.answer! }));
+      const final = ((answer?.subtasks as Answer[] | undefined) ?? []).flatMap((a) => {
+        const sub = goal.subtasks.find((s) => s.envId === a.env && s.answer === null);
+        return sub ? [{ sub, answer: a }] : [];
+      });
+      return [...new Set([...given, ...final].flatMap(({ sub, answer: a }) => envs.get(sub.envId).recommendedIds(a, ctx, sub.task.goal)))];
+    },
+    summarize: (goal, ctx) =>
+      goal.subtasks.flatMap((s, i) => [`${i + 1}. ${s.envId}${s.answer ? ` (answered at turn ${s.answeredAtTurn})` : ''}`, ...envs.get(s.envId).summarize(s.task.goal, ctx).map((l) => `   ${l}`)]),
+  };
+}

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
+import { PASS_THRESHOLD } from '../reward';
 import type { EvidenceItem, TaskResult } from '../types';
 import {
   applicableRules,
@@ -24,7 +25,7 @@ import {
   type PolicyField,
   type PolicyRule,
 } from '../world/policy-kb';
-import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
+import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 
 export interface PolicyGoal {
   ruleId: string;
@@ -36,7 +37,6 @@ export interface PolicyGoal {
   answer: number | string;
 }
 
-export const PASS_THRESHOLD = 0.95;
 export const MAX_CLAUSES = Math.max(...POLICY_RULES.map((r) => r.conditions.length));
 
 const OPENINGS = [

@@ -23,6 +23,7 @@
 
 import type { Product, SearchFilters } from '../catalog/types';
 import type { Rng } from '../random';
+import { PASS_THRESHOLD } from '../reward';
 import type { EvidenceItem, TaskResult } from '../types';
 import {
   constraintMet,
@@ -45,7 +46,6 @@ export type { Constraint, Persona } from './persona';
 export const POOL_SIZE = 500;
 const SCAN_LIMIT = 1500;
 const FULL_LIMIT = 600;
-export const PASS_THRESHOLD = 0.95;
 
 export type RecommendationMode = 'discovery' | 'substitute';
 

@@ -1,9 +1,14 @@
-// The environments the engine can run, by id.
+// The environments the engine can run, keyed by id. The key type is EnvId, so ENV_IDS
+// (types.ts) and this registry cannot drift: the compiler rejects a missing or extra env.
+// JOURNEY is built here from the atomic envs it draws from (no import back from journey.ts).
 
-import type { EnvId } from '../types';
+import { z } from 'zod';
+import { getTool } from '../tools';
+import { toolSpec } from '../tools/registry';
+import { ENV_IDS, type AtomicEnvId, type EnvId, type ToolSpec } from '../types';
 import { bundleEnv } from './bundle';
 import { cartEnv } from './cart';
-import { journeyEnv } from './journey';
+import { createJourneyEnv } from './journey';
 import { pdEnv } from './pd';
 import { policyEnv } from './policy';
 import { returnEnv } from './return';
@@ -11,18 +16,54 @@ import { statusEnv } from './status';
 import { subEnv } from './sub';
 import type { EnvDefinition } from './types';
 
-const ENVS: ReadonlyArray<EnvDefinition<any>> = [pdEnv, subEnv, cartEnv, returnEnv, statusEnv, policyEnv, bundleEnv, journeyEnv];
+/** Every env but JOURNEY, in the order JOURNEY samples them (the order is part of its seeds). */
+export const ATOMIC_ENVS = [pdEnv, subEnv, cartEnv, returnEnv, statusEnv, policyEnv, bundleEnv] as const;
+
+/** The envs a JOURNEY episode draws from unless its config recorded another set (see EpisodeConfig.journeyEnvs). */
+export const JOURNEY_ENV_IDS: readonly AtomicEnvId[] = ATOMIC_ENVS.map((env) => env.id as AtomicEnvId);
+
+// Each env's goal type differs; the registry holds them behind one interface (EnvDefinition<unknown>).
+const REGISTRY: { readonly [K in EnvId]: EnvDefinition<unknown> } = {
+  PD: pdEnv,
+  SUB: subEnv,
+  CART: cartEnv,
+  RETURN: returnEnv,
+  STATUS: statusEnv,
+  POLICY: policyEnv,
+  BUNDLE: bundleEnv,
+  JOURNEY: createJourneyEnv(ATOMIC_ENVS),
+};
+
+export function isAvailableEnv(id: string): id is EnvId {
+  return Object.hasOwn(REGISTRY, id);
+}
 
 export function getEnv(id: string): EnvDefinition<unknown> {
-  const env = ENVS.find((e) => e.id === id);
-  if (!env) throw new Error(`unknown environment "${id}"; available: ${ENVS.map((e) => e.id).join(', ')}`);
-  return env;
+  if (!isAvailableEnv(id)) throw new Error(`unknown environment "${id}"; available: ${ENV_IDS.join(', ')}`);
+  return REGISTRY[id];
 }
 
 export function availableEnvs(): ReadonlyArray<EnvDefinition<unknown>> {
-  return ENVS;
+  return ENV_IDS.map((id) => getEnv(id));
 }
 
-export function isAvailableEnv(id: string): id is EnvId {
-  return ENVS.some((e) => e.id === id);
+export interface EnvInfo {
+  id: EnvId;
+  name: string;
+  description: string;
+  /** JSON Schema of the answer fields besides env and done. */
+  answerSchema: Record<string, unknown>;
+  tools: string[];
+}
+
+export function listEnvs(): EnvInfo[] {
+  return availableEnvs().map((env) => {
+    const schema = z.toJSONSchema(env.answerSchema, { io: 'input' }) as Record<string, unknown>;
+    delete schema.$schema;
+    return { id: env.id, name: env.name, description: env.description, answerSchema: schema, tools: [...env.tools] };
+  });
+}
+
+export function toolSpecsFor(envId: string): ToolSpec[] {
+  return getEnv(envId).tools.map((name) => toolSpec(getTool(name)));
 }

@@ -6,6 +6,7 @@ import type { Catalog } from '../catalog/types';
 import type { Slot } from '../customer/slots';
 import type { AxisValues, envKnobs } from '../difficulty';
 import type { Rng } from '../random';
+import type { ToolName } from '../tools';
 import type { EnvId, TaskResult, ToolResult, UserAct } from '../types';
 import type { WorldState } from '../world/state';
 
@@ -15,6 +16,8 @@ export interface EnvContext {
   d: number;
   knobs: ReturnType<typeof envKnobs>;
   world: WorldState;
+  /** JOURNEY: the env ids this episode draws its sub-tasks from (EpisodeConfig.journeyEnvs). */
+  journeyEnvs?: readonly EnvId[];
 }
 
 export interface EnvTask<G> {
@@ -51,8 +54,8 @@ export interface EnvDefinition<G = unknown> {
   id: EnvId;
   name: string;
   description: string;
-  /** Tool names this environment offers. */
-  tools: readonly string[];
+  /** Tool names this environment offers (checked against the tool registry). */
+  tools: readonly ToolName[];
   /** Answer fields besides `env` and `done` (strict). */
   answerSchema: z.ZodObject;
   generate(ctx: EnvContext, rng: Rng): EnvTask<G>;

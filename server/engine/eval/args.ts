@@ -45,7 +45,7 @@ export function parseEvalArgs(argv: readonly string[], available: readonly EnvId
       raw.set(name, 'true');
       continue;
     }
-    let value: string | undefined = eq < 0 ? argv[i + 1] : arg.slice(eq + 1);
+    const value: string | undefined = eq < 0 ? argv[i + 1] : arg.slice(eq + 1);
     if (eq < 0) {
       if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
       i++;

@@ -2,13 +2,13 @@
 // without an episode around it.
 import { axesFor } from '../difficulty';
 import { Rng } from '../random';
-import { getTool } from '../tools';
+import { getTool, type ToolName } from '../tools';
 import { describeArgsError, ToolError } from '../tools/registry';
 import type { WorldState } from '../world/state';
 import { testCatalog } from './catalog-fixture';
 
-export function callTool(world: WorldState, name: string, args: Record<string, unknown>, turn = 1): { result?: any; error?: string; seen?: string[] } {
-  const tool = getTool(name)!;
+export function callTool(world: WorldState, name: ToolName, args: Record<string, unknown>, turn = 1): { result?: any; error?: string; seen?: string[] } {
+  const tool = getTool(name);
   const parsed = tool.args.safeParse(args);
   if (!parsed.success) return { error: describeArgsError(tool, parsed.error, args) };
   try {

@@ -74,6 +74,7 @@ export const catalogSearch = defineTool({
     return noisy.map((h) => productCard(requireProduct(ctx.catalog, h.productId), ctx.world));
   },
   seen: idsOfCards,
+  retrieval: true,
 });
 
 export const catalogRerank = defineTool({
@@ -97,6 +98,7 @@ export const catalogRerank = defineTool({
     return scored.slice(0, args.top_k ?? scored.length);
   },
   seen: (result) => (result as { product_id: string }[]).map((r) => r.product_id),
+  retrieval: true,
 });
 
 /** The catalog's own tokenizer (lower case, light plural stemming): "headphone" matches "Headphones". */
@@ -126,6 +128,7 @@ export const catalogGetProduct = defineTool({
     };
   },
   seen: (result) => [(result as { product_id: string }).product_id],
+  retrieval: true,
 });
 
 export const catalogGetVariants = defineTool({
@@ -137,4 +140,5 @@ export const catalogGetVariants = defineTool({
     return { product_id: p.id, variants: currentVariants(ctx.world, p) };
   },
   seen: (result) => [(result as { product_id: string }).product_id],
+  retrieval: true,
 });

@@ -8,7 +8,7 @@ import type { ToolDef } from './registry';
 import { returnCheckEligibility, returnExchange, returnInitiate } from './return-tools';
 import { datetimeNow, userVisitHistory } from './user-tools';
 
-export const ALL_TOOLS: readonly ToolDef[] = [
+const TOOLS = [
   catalogSearch,
   catalogRerank,
   catalogGetProduct,
@@ -26,11 +26,22 @@ export const ALL_TOOLS: readonly ToolDef[] = [
   policySearch,
   userVisitHistory,
   datetimeNow,
-] as ToolDef[];
+] as const;
 
-const BY_NAME = new Map(ALL_TOOLS.map((t) => [t.name, t]));
+/** The name of a tool that exists; env tool lists are typed with it. */
+export type ToolName = (typeof TOOLS)[number]['name'];
 
-export function getTool(name: string): ToolDef | undefined {
+export const ALL_TOOLS: readonly ToolDef[] = TOOLS as readonly ToolDef[];
+
+const BY_NAME = new Map<string, ToolDef>(ALL_TOOLS.map((t) => [t.name, t]));
+
+/** The tool of that name; the name is checked by the compiler. */
+export function getTool(name: ToolName): ToolDef {
+  return BY_NAME.get(name)!;
+}
+
+/** The tool of that name, if any (for names that come from outside: agents' actions). */
+export function findTool(name: string): ToolDef | undefined {
   return BY_NAME.get(name);
 }
 

@@ -4,8 +4,8 @@ import { Rng } from '../random';
 import { callTool } from '../test/call-tool';
 import { testCatalog } from '../test/catalog-fixture';
 import { generateOrderHistory } from '../world/orders';
-import { createWorld, daysBetween, type WorldState } from '../world/state';
-import { ALL_TOOLS, getTool } from './index';
+import { createWorld, daysBetween } from '../world/state';
+import { ALL_TOOLS } from './index';
 
 const catalog = testCatalog();
 

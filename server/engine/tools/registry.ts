@@ -20,16 +20,19 @@ export interface ToolContext {
 /** A tool failure the agent should see as the call's result ("unknown product_id …"). */
 export class ToolError extends Error {}
 
-export interface ToolDef<S extends z.ZodType = z.ZodType> {
-  name: string;
+export interface ToolDef<S extends z.ZodType = z.ZodType, N extends string = string> {
+  /** A literal type, so env tool lists are checked against the tools that exist (ToolName). */
+  name: N;
   description: string;
   args: S;
   run(args: z.output<S>, ctx: ToolContext): unknown;
   /** Product ids this result shows the agent (they join the episode's Seen set). */
   seen?(result: unknown): string[];
+  /** A retrieval: the agent's first successful one is when an env's p_oos stock change happens (SPEC §6). */
+  retrieval?: boolean;
 }
 
-export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef<S> {
+export function defineTool<S extends z.ZodType, const N extends string>(def: ToolDef<S, N>): ToolDef<S, N> {
   return def;
 }
 

@@ -6,7 +6,6 @@ import { callTool } from '../test/call-tool';
 import { testCatalog } from '../test/catalog-fixture';
 import { makeLine, orderTotal, setOrderStatus, type Order } from '../world/orders';
 import { createWorld, type WorldState } from '../world/state';
-import { getTool } from './index';
 
 const catalog = testCatalog();
 const TODAY = '2026-06-30';

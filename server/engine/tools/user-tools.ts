@@ -15,6 +15,7 @@ export const userVisitHistory = defineTool({
       return p ? [productCard(p, ctx.world)] : [];
     }),
   seen: (result) => (result as ProductCard[]).map((c) => c.product_id),
+  retrieval: true,
 });
 
 export const datetimeNow = defineTool({

@@ -52,7 +52,10 @@ describe('order history (SPEC §4)', () => {
     let n = 0;
     for (let seed = 0; seed < 400; seed++) {
       const world = createWorld('2026-02-10');
-      for (const o of generateOrderHistory({ catalog, world, rng: new Rng(1000 + seed), count: 5 })) counts[o.status]++, n++;
+      for (const o of generateOrderHistory({ catalog, world, rng: new Rng(1000 + seed), count: 5 })) {
+        counts[o.status]++;
+        n++;
+      }
     }
     for (const s of ORDER_STATUSES) expect(Math.abs(counts[s] / n - STATUS_WEIGHTS[s])).toBeLessThan(0.03);
   });

@@ -2,7 +2,7 @@
 // and worse at high d than at low d (the dial makes tasks harder).
 
 import { describe, expect, it } from 'vitest';
-import { listEnvs } from '../../index';
+import { listEnvs } from '../../envs/registry';
 import { playEpisode } from '../../play';
 import { Rng } from '../../random';
 import { testCatalog } from '../../test/catalog-fixture';

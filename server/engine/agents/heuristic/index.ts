@@ -3,9 +3,8 @@
 // observation's envId; its memory lives per episode.
 
 import type { Episode } from '../../episode';
-import { listEnvs } from '../../index';
+import { JOURNEY_ENV_IDS } from '../../envs/registry';
 import type { Action, EnvId, Observation, ToolResult } from '../../types';
-import { emptyAnswer } from '../empty';
 import type { Agent } from '../types';
 import { createBundlePolicy } from './bundle';
 import { createCartPolicy } from './cart';
@@ -17,7 +16,7 @@ import { createStatusPolicy } from './status';
 import { createSubPolicy } from './sub';
 import type { Policy } from './types';
 
-export const POLICY_FACTORIES: Partial<Record<EnvId, () => Policy>> = {
+export const POLICY_FACTORIES: Record<EnvId, () => Policy> = {
   CART: createCartPolicy,
   PD: createPdPolicy,
   SUB: createSubPolicy,
@@ -25,23 +24,13 @@ export const POLICY_FACTORIES: Partial<Record<EnvId, () => Policy>> = {
   RETURN: createReturnPolicy,
   STATUS: createStatusPolicy,
   POLICY: createPolicyPolicy,
+  JOURNEY: () => createJourneyPolicy(createPolicy, () => JOURNEY_ENV_IDS),
 };
 
-/** A fresh policy for one (sub-)task of an environment; envs without one answer at once. */
+/** A fresh policy for one (sub-)task of an environment. */
 export function createPolicy(envId: EnvId): Policy {
-  const factory = POLICY_FACTORIES[envId];
-  if (factory) return factory();
-  return {
-    envId,
-    step: () => {
-      const { env: _env, done: _done, ...fields } = emptyAnswer(envId);
-      return { message: 'I cannot help with that, sorry.', calls: [], answer: fields };
-    },
-  };
+  return POLICY_FACTORIES[envId]();
 }
-
-const atomicEnvs = () => listEnvs().map((e) => e.id).filter((id) => id !== 'JOURNEY');
-POLICY_FACTORIES.JOURNEY = () => createJourneyPolicy(createPolicy, atomicEnvs);
 
 /** One episode's driver: feeds each observation to the env's policy and wraps its output as an action. */
 export function createHeuristicEpisodeAgent(envId: EnvId): (observation: Observation) => Action {

@@ -4,14 +4,14 @@
 // context switches ("before I forget…", "back to what I asked earlier…") with a
 // stack of suspended requests.
 
-import type { EnvId, ToolResult } from '../../types';
+import type { AtomicEnvId, EnvId, ToolResult } from '../../types';
 import { between, deslang, sameWord, words } from './text';
 import type { Policy, TurnInput, TurnOutput } from './types';
 
 type Make = (envId: EnvId) => Policy;
 
 /** Phrases that mark each kind of request (the envs' opening templates), with weights. */
-export const REQUEST_PATTERNS: Partial<Record<EnvId, Array<[RegExp, number]>>> = {
+export const REQUEST_PATTERNS: Record<AtomicEnvId, Array<[RegExp, number]>> = {
   CART: [[/set that up|help me buy|build my cart|in my cart|to my cart|to the cart/i, 3], [/looking at earlier/i, 2]],
   PD: [[/what would you recommend|best options|which ones would you pick|any recommendations|the best [\w ]+ you have|can you suggest an? /i, 3], [/looking for|need a new/i, 2]],
   SUB: [[/out of stock|sold out|unavailable|because it'?s|i wanted is|about to order|my usual|close substitute|something like it|can'?t buy the/i, 3]],
@@ -26,7 +26,7 @@ export const REQUEST_PATTERNS: Partial<Record<EnvId, Array<[RegExp, number]>>> =
 };
 
 /** Single words (typo-tolerant) that mark each kind of request. */
-const REQUEST_WORDS: Partial<Record<EnvId, Array<[string, number]>>> = {
+const REQUEST_WORDS: Record<AtomicEnvId, Array<[string, number]>> = {
   CART: [['cart', 4]],
   PD: [['recommend', 2], ['suggest', 1], ['recommendations', 2]],
   SUB: [['stock', 2], ['substitute', 2], ['alternative', 2], ['similar', 1], ['replace', 1]],
@@ -36,14 +36,14 @@ const REQUEST_WORDS: Partial<Record<EnvId, Array<[string, number]>>> = {
   POLICY: [['policy', 4], ['member', 2], ['warranty', 2], ['membership', 2], ['coupons', 2], ['installments', 2], ['fee', 1], ['refund', 1]],
 };
 
-export function classifyRequest(text: string, available: readonly EnvId[]): EnvId {
+export function classifyRequest(text: string, available: readonly AtomicEnvId[]): AtomicEnvId {
   const t = deslang(text);
   const w = words(t);
-  let best: { env: EnvId; score: number } | null = null;
+  let best: { env: AtomicEnvId; score: number } | null = null;
   for (const env of available) {
     let score = 0;
-    for (const [re, weight] of REQUEST_PATTERNS[env] ?? []) if (re.test(t)) score += weight;
-    for (const [kw, weight] of REQUEST_WORDS[env] ?? []) if (w.some((x) => sameWord(x, kw))) score += weight;
+    for (const [re, weight] of REQUEST_PATTERNS[env]) if (re.test(t)) score += weight;
+    for (const [kw, weight] of REQUEST_WORDS[env]) if (w.some((x) => sameWord(x, kw))) score += weight;
     if (!best || score > best.score) best = { env, score };
   }
   return best?.env ?? available[0];
@@ -70,7 +70,7 @@ interface Task {
   stash: ToolResult[];
 }
 
-export function createJourneyPolicy(make: Make, available: () => readonly EnvId[] = () => []): Policy {
+export function createJourneyPolicy(make: Make, available: () => readonly AtomicEnvId[] = () => []): Policy {
   let current: Task | null = null;
   const suspended: Task[] = [];
   let issuer: Task | null = null;
@@ -80,7 +80,7 @@ export function createJourneyPolicy(make: Make, available: () => readonly EnvId[
   const start = (request: string): Task => ({ policy: make(classifyRequest(request, envsOf())), stash: [] });
   const envsOf = () => {
     const list = available();
-    return list.length ? list : (Object.keys(REQUEST_PATTERNS) as EnvId[]);
+    return list.length ? list : (Object.keys(REQUEST_PATTERNS) as AtomicEnvId[]);
   };
 
   return {

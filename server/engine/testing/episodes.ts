@@ -1,0 +1,24 @@
+// Test helpers shared by the engine's tests: an action, a started episode, its hidden goal.
+
+import type { Catalog } from '../catalog/types';
+import { Episode } from '../episode';
+import { testCatalog } from '../test/catalog-fixture';
+import type { Action, EpisodeConfig } from '../types';
+
+/** An action that only talks; pass what the turn does (tool_calls, answer). */
+export const act = (over: Partial<Action> = {}): Action => ({
+  assistant_message: 'Working on it.',
+  tool_calls: [],
+  answer: null,
+  ...over,
+});
+
+/** The hidden goal's data, typed as the env's goal. */
+export const goalOf = <G = any>(episode: Episode): G => episode.hiddenGoal().data as G;
+
+/** A new episode after reset: the episode, the first step's result and the goal. */
+export function startEpisode<G = any>(config: EpisodeConfig, catalog: Catalog = testCatalog()) {
+  const episode = new Episode(config, catalog);
+  const first = episode.reset();
+  return { episode, first, goal: goalOf<G>(episode) };
+}

@@ -1,0 +1,76 @@
+// Versioned episodes: JOURNEY draws from the env set its config records (so a ninth env does
+// not change a stored JOURNEY's seeds), and the engine says plainly which versions it replays.
+
+import { describe, expect, it } from 'vitest';
+import { axesFor, envKnobs } from './difficulty';
+import { Episode } from './episode';
+import { createJourneyEnv, type JourneyGoal } from './envs/journey';
+import { ATOMIC_ENVS, getEnv, JOURNEY_ENV_IDS } from './envs/registry';
+import type { EnvContext, EnvDefinition } from './envs/types';
+import { Rng } from './random';
+import { testCatalog } from './test/catalog-fixture';
+import type { EnvId } from './types';
+import { ENGINE_VERSION, REPLAYABLE_VERSIONS, replayRefusal } from './version';
+import { createWorld } from './world/state';
+
+const catalog = testCatalog();
+const journeyIds = (e: Episode) => (e.hiddenGoal().data as JourneyGoal).subtasks.map((s) => s.envId);
+
+function context(d: number, journeyEnvs?: readonly EnvId[]): EnvContext {
+  return { catalog, axes: axesFor(d), d, knobs: envKnobs(d), world: createWorld('2026-06-01'), journeyEnvs };
+}
+
+/** A ninth env as a later release might add it: it offers the same goal as PD under a new id. */
+const ninth = { ...getEnv('PD'), id: 'NINTH' } as unknown as EnvDefinition<unknown>;
+
+describe('JOURNEY records the envs it draws from', () => {
+  it('a new JOURNEY episode records every atomic env, in registry order', () => {
+    const e = new Episode({ envId: 'JOURNEY', d: 4, seed: 1 }, catalog);
+    expect(e.config.journeyEnvs).toEqual(['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE']);
+    expect(new Episode({ envId: 'PD', d: 4, seed: 1 }, catalog).config.journeyEnvs).toBeUndefined();
+  });
+
+  it('samples only from the recorded set', () => {
+    for (let seed = 0; seed < 20; seed++) {
+      const e = new Episode({ envId: 'JOURNEY', d: 12, seed, journeyEnvs: ['STATUS', 'POLICY'] }, catalog);
+      e.reset();
+      expect(new Set(journeyIds(e))).toEqual(new Set(['STATUS', 'POLICY']));
+    }
+  });
+
+  it('with a ninth env registered, a JOURNEY that recorded the seven draws the same sub-tasks as before', () => {
+    const today = createJourneyEnv(ATOMIC_ENVS);
+    const later = createJourneyEnv([...ATOMIC_ENVS, ninth]);
+    let differs = 0;
+    for (let seed = 0; seed < 30; seed++) {
+      const before = today.generate(context(8, JOURNEY_ENV_IDS), Rng.from('task', seed));
+      const after = later.generate(context(8, JOURNEY_ENV_IDS), Rng.from('task', seed));
+      expect(JSON.stringify(after.goal)).toBe(JSON.stringify(before.goal));
+      // without the record the pool grows, and the draws change (what the record protects against)
+      const unrecorded = later.generate(context(8), Rng.from('task', seed));
+      if (JSON.stringify(unrecorded.goal) !== JSON.stringify(before.goal)) differs++;
+    }
+    expect(differs).toBeGreaterThan(0);
+  });
+
+  it('a recorded env this engine does not have is named plainly', () => {
+    const e = new Episode({ envId: 'JOURNEY', d: 4, seed: 1, journeyEnvs: ['PD', 'GIFTCARD' as EnvId] }, catalog);
+    expect(() => e.reset()).toThrow(
+      'JOURNEY: no environment "GIFTCARD" among the ones it draws from (PD, SUB, CART, RETURN, STATUS, POLICY, BUNDLE)',
+    );
+  });
+});
+
+describe('engine version', () => {
+  it('replays its own version', () => {
+    expect(REPLAYABLE_VERSIONS).toContain(ENGINE_VERSION);
+    expect(replayRefusal(ENGINE_VERSION)).toBeNull();
+  });
+
+  it('refuses another version with a plain sentence', () => {
+    expect(replayRefusal(ENGINE_VERSION + 1)).toBe(
+      `this episode was played under engine rules v${ENGINE_VERSION + 1}; this engine (v${ENGINE_VERSION}) replays v1 only, ` +
+        'so it cannot be rebuilt or continued (its stored events are shown as recorded)',
+    );
+  });
+});
