@@ -9,7 +9,7 @@ import { customerReply, type CustomerMemory } from './customer/policy';
 import { applyNoise } from './customer/noise';
 import { axesFor, envKnobs, type AxisValues } from './difficulty';
 import { getEnv } from './envs/registry';
-import type { Answer, EnvContext, EnvDefinition, EnvTask } from './envs/types';
+import type { Answer, CallRecord, EnvContext, EnvDefinition, EnvTask } from './envs/types';
 import { Rng } from './random';
 import { computeReward } from './reward';
 import { getTool } from './tools';
@@ -55,6 +55,9 @@ export class Episode {
   private readonly tools: ToolSpec[];
   private readonly seen = new Map<string, number>();
   private readonly replyActs: Array<UserAct | null> = [];
+  /** Per turn: whether it made at least one successful tool call (SPEC §8, revision 2). */
+  private readonly workedTurns: boolean[] = [];
+  private readonly calls: CallRecord[] = [];
   private readonly memory: CustomerMemory = { idleTurns: 0 };
   private task: EnvTask<unknown> | null = null;
   private answer: Answer | null = null;
@@ -106,6 +109,7 @@ export class Episode {
     const cartBefore = JSON.stringify(this.state.cart);
     const results = action.tool_calls.map((call, index) => this.runTool(call, index, turn));
     const toolFailed = results.some((r) => r.error !== null);
+    this.workedTurns[turn - 1] = results.some((r) => r.error === null);
     this.applyOutOfStock(turn, results);
 
     if (action.answer) {
@@ -138,7 +142,7 @@ export class Episode {
       answered: action.answer !== null,
     };
     const reply =
-      (action.answer && this.env.onAnswer?.(this.task!, this.answer!, info, { ...this.ctx, seen: this.seen, turn })) ||
+      (action.answer && this.env.onAnswer?.(this.task!, this.answer!, info, this.verifyContext(turn))) ||
       customerReply(this.env, this.task!, info, this.ctx, this.memory, this.customerRng);
     if (reply.goalChange) this.events.push({ kind: 'world_change', turn, description: reply.goalChange, data: { hidden: true } });
     const text = applyNoise(reply.text, this.axes.p_noise, this.noiseRng);
@@ -184,6 +188,7 @@ export class Episode {
   private runTool(call: unknown, index: number, turn: number): ToolResult {
     const record = (name: string, args: unknown, result: unknown, error: string | null): ToolResult => {
       this.events.push({ kind: 'tool_call', turn, index, name, args, result, error });
+      this.calls.push({ turn, name, args, error });
       return { name, args, result, error };
     };
     const c = call as { name?: unknown; args?: unknown };
@@ -219,12 +224,16 @@ export class Episode {
     if (this.outOfStockApplied || !this.env.outOfStock) return;
     if (!results.some((r) => r.error === null && RETRIEVAL_TOOLS.has(r.name))) return;
     this.outOfStockApplied = true;
-    const gone = this.env.outOfStock(this.task!, { ...this.ctx, seen: this.seen, turn }, Rng.from('oos', this.streamKey));
+    const gone = this.env.outOfStock(this.task!, this.verifyContext(turn), Rng.from('oos', this.streamKey));
     for (const id of gone) {
       const before = this.state.stockOverrides.get(id);
       this.state.stockOverrides.set(id, 0);
       this.events.push({ kind: 'world_change', turn, description: `${id} went out of stock`, data: { stockId: id, stockBefore: before ?? null, stockAfter: 0 } });
     }
+  }
+
+  private verifyContext(turn: number) {
+    return { ...this.ctx, seen: this.seen, calls: this.calls, turn };
   }
 
   /** Whether any string in these values is the id of a product in a denied category. */
@@ -260,13 +269,15 @@ export class Episode {
     if (reason !== 'format_invalid' && this.answer && this.namesDeniedProduct([this.answer, recommended])) reason = 'safety_violation';
     const hardFail = reason === 'format_invalid' || reason === 'tool_invalid' || reason === 'safety_violation' ? reason : null;
     while (this.replyActs.length < this.turn) this.replyActs.push(null);
-    const task = this.answer === null ? null : this.env.verify(this.task!.goal, this.answer, { ...this.ctx, seen: this.seen, turn: this.answerTurn || this.turn });
+    const task = this.answer === null ? null : this.env.verify(this.task!.goal, this.answer, this.verifyContext(this.answerTurn || this.turn));
     this.breakdown = computeReward({
       hardFail,
       task,
       turns: this.turn,
       replyActs: this.replyActs,
+      workedTurns: this.workedTurns,
       tMax: this.tMax,
+      nSub: this.env.subtaskCount?.(this.task!) ?? 1,
       recommendedIds: recommended,
       seen: this.seen,
       weights: this.config.weights!,

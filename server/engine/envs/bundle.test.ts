@@ -87,7 +87,7 @@ function verify(g: BundleGoal, ids: string[], oos: string[] = [], turn = 3) {
   const world = createWorld('2026-01-01');
   for (const id of oos) world.stockOverrides.set(id, 0);
   const seen = new Map(['X1', 'X2', 'Y1', 'Z1', 'Z2', 'W1'].map((id) => [id, 1]));
-  return verifyBundle(g, ids, { catalog: tiny, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen, turn });
+  return verifyBundle(g, ids, { catalog: tiny, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen, calls: [], turn });
 }
 
 describe('BUNDLE verifier', () => {

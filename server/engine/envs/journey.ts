@@ -179,6 +179,7 @@ export const journeyEnv: EnvDefinition<JourneyGoal> = {
   },
   onAnswer,
   turnBudget: (task: EnvTask<JourneyGoal>, axes: AxisValues) => axes.T_max * task.goal.subtasks.length,
+  subtaskCount: (task) => task.goal.subtasks.length,
   nudges: ['Any progress on that?', 'Can you help with that?', 'What do you think?'],
   verify,
   recommendedIds(answer, ctx, goal) {

@@ -48,7 +48,7 @@ function ctx(opts: { seen?: string[]; oos?: string[]; turn?: number } = {}) {
   const world = createWorld('2026-01-01');
   for (const id of opts.oos ?? []) world.stockOverrides.set(id, 0);
   const seen = new Map((opts.seen ?? ['A', 'B', 'C', 'D']).map((id) => [id, 1]));
-  return { catalog, axes: axesFor(2), d: 2, knobs: envKnobs(2), world, seen, turn: opts.turn ?? 2 };
+  return { catalog, axes: axesFor(2), d: 2, knobs: envKnobs(2), world, seen, calls: [], turn: opts.turn ?? 2 };
 }
 
 const L3 = Math.log2(3);

@@ -5,6 +5,8 @@
 //          for the target line and for no other line, and the answer does not
 //          claim it is ineligible; else −1. Ineligible target (past the window, or
 //          groceries) → +1 only if nothing was initiated and return_ineligible: true.
+//          Revision 2: a return.initiate or return.exchange call naming the target
+//          line counts as initiating it even when the tool refuses it.
 //   r_rep = the shared PD verifier (recommend.ts) of the replacement ids against
 //          the replacement constraints when a replacement is wanted, else 1.
 //   r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep; pass = r_sel = 1, r_ret = 1, r_rep passes.
@@ -273,6 +275,15 @@ function replacementSpec(goal: ReturnGoal, ctx: VerifyContext): RecommendationSp
   return ids.length === 0 ? spec : { ...spec, oosChange: { turn: snap.turn, ids, before } };
 }
 
+/** return.initiate / return.exchange calls on the target line that the tool refused. */
+function refusedTargetInitiations(goal: ReturnGoal, ctx: VerifyContext) {
+  return ctx.calls.filter((c) => {
+    if (c.error === null || (c.name !== 'return.initiate' && c.name !== 'return.exchange')) return false;
+    const args = c.args as { order_id?: unknown; line_id?: unknown } | null;
+    return args?.order_id === goal.orderId && args?.line_id === goal.lineId;
+  });
+}
+
 function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): TaskResult {
   const evidence: EvidenceItem[] = [];
   const selOrder = answer?.selected_order_id ?? null;
@@ -285,6 +296,10 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
     ...ctx.world.exchanges.map((r) => ({ kind: 'exchange', order_id: r.order_id, line_id: r.line_id, turn: r.turn })),
   ];
   const isTarget = (r: { order_id: string; line_id: string }) => r.order_id === goal.orderId && r.line_id === goal.lineId;
+  // Revision 2: a refused return.initiate / return.exchange naming the target line counts as
+  // initiating it (blind initiation of an ineligible item must not be free).
+  for (const c of refusedTargetInitiations(goal, ctx))
+    records.push({ kind: `refused ${c.name.split('.')[1]}`, order_id: goal.orderId, line_id: goal.lineId, turn: c.turn });
   const others = records.filter((r) => !isTarget(r));
   const claimsIneligible = answer?.return_ineligible === true;
   for (const r of records)

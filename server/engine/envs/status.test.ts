@@ -18,7 +18,7 @@ function verifyWith(answer: Record<string, unknown>) {
   target.status = 'IN_TRANSIT';
   other.status = 'DELIVERED';
   const goal: StatusGoal = { orderId: target.order_id, status: 'IN_TRANSIT', indirect: true, productId: target.lines[0].product_id, itemPhrase: 'Acme kettle', placedDaysAgo: 4, lookAlikeOrderId: null };
-  const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen: new Map<string, number>(), turn: 2 };
+  const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen: new Map<string, number>(), calls: [], turn: 2 };
   return { r: statusEnv.verify(goal, { env: 'STATUS', done: true, ...answer }, ctx), target, other, world, goal, ctx };
 }
 

@@ -38,9 +38,19 @@ export interface CustomerReply {
   goalChange?: string;
 }
 
+/** One tool call of the episode as the verifier sees it (from the event log). */
+export interface CallRecord {
+  turn: number;
+  name: string;
+  args: unknown;
+  error: string | null;
+}
+
 export interface VerifyContext extends EnvContext {
   /** First turn at which each product id was seen in a tool result. */
   seen: ReadonlyMap<string, number>;
+  /** Every tool call so far, refused ones included (RETURN counts a refused return.initiate). */
+  calls: readonly CallRecord[];
   /** The turn being scored (the answer's turn). */
   turn: number;
 }
@@ -69,6 +79,8 @@ export interface EnvDefinition<G = unknown> {
   outOfStock?(task: EnvTask<G>, ctx: VerifyContext, rng: Rng): string[];
   /** An answer with done: false (JOURNEY answers the current sub-task); the customer's reply, or null for the default policy. */
   onAnswer?(task: EnvTask<G>, answer: Answer, info: TurnInfo, ctx: VerifyContext): CustomerReply | null;
+  /** Sub-tasks in the episode (n_sub of T_ref = 4·n_sub); 1 when absent. */
+  subtaskCount?(task: EnvTask<G>): number;
   /** The episode's turn budget when it differs from T_max (JOURNEY: T_max per sub-task). */
   turnBudget?(task: EnvTask<G>, axes: AxisValues): number;
   /** How the customer nudges when nothing else applies (continue). */
