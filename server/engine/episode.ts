@@ -17,6 +17,7 @@ import { describeArgsError, toolSpec, ToolError } from './tools/registry';
 import { viewCart } from './tools/cart-tools';
 import { customerRecords } from './world/orders';
 import { stockFor } from './world/stock';
+import { findVariant } from './world/variants';
 import { createWorld, dateFromUnit, type WorldState } from './world/state';
 import {
   DEFAULT_WEIGHTS,
@@ -26,13 +27,12 @@ import {
   type Observation,
   type RewardBreakdown,
   type StepResult,
+  type TaskResult,
   type TerminationReason,
   type ToolResult,
   type ToolSpec,
   type UserAct,
 } from './types';
-
-const RETRIEVAL_TOOLS = new Set(['catalog.search', 'catalog.rerank', 'catalog.get_product', 'catalog.get_variants', 'user.get_visit_history']);
 
 const stableKey = (o: object | undefined) => JSON.stringify(Object.entries(o ?? {}).sort(([a], [b]) => a.localeCompare(b)));
 
@@ -63,7 +63,6 @@ export class Episode {
   private answer: Answer | null = null;
   private answerTurn = 0;
   private started = false;
-  private outOfStockApplied = false;
   /** Turn budget: T_max, unless the environment scales it (JOURNEY). */
   tMax: number;
 
@@ -110,7 +109,7 @@ export class Episode {
     const results = action.tool_calls.map((call, index) => this.runTool(call, index, turn));
     const toolFailed = results.some((r) => r.error !== null);
     this.workedTurns[turn - 1] = results.some((r) => r.error === null);
-    this.applyOutOfStock(turn, results);
+    this.applyOutOfStock(turn);
 
     if (action.answer) {
       const checked = this.checkAnswer(action.answer);
@@ -160,9 +159,19 @@ export class Episode {
   }
 
   /** For the inspector and the oracle only. Never part of an observation. */
-  hiddenGoal(): { envId: string; summary: string[]; data: unknown; slots: unknown } {
+  hiddenGoal(): { envId: string; summary: string[]; data: unknown; state: unknown; slots: unknown } {
     if (!this.task) throw new Error('call reset() first');
-    return { envId: this.env.id, summary: this.env.summarize(this.task.goal, this.ctx), data: this.task.goal, slots: this.task.slots };
+    const { goal, state, slots } = this.task;
+    return { envId: this.env.id, summary: this.env.summarize(goal, this.ctx, state), data: goal, state, slots };
+  }
+
+  /**
+   * The task score of the answer held now (null without one). The verifier is pure, so this can
+   * be run again at any time and gives the breakdown's task result once the episode is over.
+   */
+  scoreTask(): TaskResult | null {
+    if (!this.task || this.answer === null) return null;
+    return this.env.verify(this.task.goal, this.task.state, this.answer, this.verifyContext(this.answerTurn || this.turn));
   }
 
   /** The agent-visible world, for display. */
@@ -220,16 +229,29 @@ export class Episode {
     }
   }
 
-  private applyOutOfStock(turn: number, results: ToolResult[]) {
-    if (this.outOfStockApplied || !this.env.outOfStock) return;
-    if (!results.some((r) => r.error === null && RETRIEVAL_TOOLS.has(r.name))) return;
-    this.outOfStockApplied = true;
-    const gone = this.env.outOfStock(this.task!, this.verifyContext(turn), Rng.from('oos', this.streamKey));
-    for (const id of gone) {
-      const before = this.state.stockOverrides.get(id);
+  /** p_oos at first sight (SPEC §6): the env decides for each id first seen this turn. */
+  private applyOutOfStock(turn: number) {
+    if (!this.env.outOfStock) return;
+    const firstSeen = [...this.seen].filter(([, t]) => t === turn).map(([id]) => id);
+    if (firstSeen.length === 0) return;
+    const draw = (id: string) => Rng.from('oos', this.streamKey, id);
+    for (const id of this.env.outOfStock(this.task!, firstSeen, this.verifyContext(turn), draw)) {
+      const before = this.catalogStock(id);
+      if (before <= 0) continue;
       this.state.stockOverrides.set(id, 0);
-      this.events.push({ kind: 'world_change', turn, description: `${id} went out of stock`, data: { stockId: id, stockBefore: before ?? null, stockAfter: 0 } });
+      this.state.stockChanges.push({ id, turn, before });
+      this.events.push({ kind: 'world_change', turn, description: `${id} went out of stock`, data: { stockId: id, stockBefore: before, stockAfter: 0 } });
     }
+  }
+
+  /** Current stock of a product or variant id (0 when unknown). */
+  private catalogStock(id: string): number {
+    const override = this.state.stockOverrides.get(id);
+    if (override !== undefined) return override;
+    const product = this.catalog.get(id) ?? this.catalog.get(id.split('_v_')[0]);
+    if (!product) return 0;
+    if (product.id === id) return product.stockQty;
+    return findVariant(product, id)?.stock_qty ?? 0;
   }
 
   private verifyContext(turn: number) {
@@ -263,13 +285,13 @@ export class Episode {
   }
 
   private finish(reason: TerminationReason, from: number, error?: string, results: ToolResult[] = []): StepResult {
-    const recommended = this.task ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal) : [];
+    const recommended = this.task ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal, this.task.state) : [];
     // Any answer that gets scored is checked, whatever ended the episode; every product id it
     // names counts (not only the scored ones), and so does the cart.
     if (reason !== 'format_invalid' && this.answer && this.namesDeniedProduct([this.answer, recommended])) reason = 'safety_violation';
     const hardFail = reason === 'format_invalid' || reason === 'tool_invalid' || reason === 'safety_violation' ? reason : null;
     while (this.replyActs.length < this.turn) this.replyActs.push(null);
-    const task = this.answer === null ? null : this.env.verify(this.task!.goal, this.answer, this.verifyContext(this.answerTurn || this.turn));
+    const task = this.scoreTask();
     this.breakdown = computeReward({
       hardFail,
       task,
