@@ -9,7 +9,7 @@ import { customerReply, type CustomerMemory } from './customer/policy';
 import { applyNoise } from './customer/noise';
 import { axesFor, envKnobs, type AxisValues } from './difficulty';
 import { getEnv, JOURNEY_ENV_IDS } from './envs/registry';
-import type { Answer, EnvContext, EnvDefinition, EnvTask } from './envs/types';
+import type { Answer, CallRecord, EnvContext, EnvDefinition, EnvTask } from './envs/types';
 import { Rng } from './random';
 import { computeReward } from './reward';
 import { findTool, getTool } from './tools';
@@ -17,6 +17,7 @@ import { describeArgsError, toolSpec, ToolError } from './tools/registry';
 import { viewCart } from './tools/cart-tools';
 import { customerRecords } from './world/orders';
 import { stockFor } from './world/stock';
+import { findVariant } from './world/variants';
 import { createWorld, dateFromUnit, type WorldState } from './world/state';
 import {
   DEFAULT_WEIGHTS,
@@ -26,6 +27,7 @@ import {
   type Observation,
   type RewardBreakdown,
   type StepResult,
+  type TaskResult,
   type TerminationReason,
   type ToolResult,
   type ToolSpec,
@@ -62,12 +64,16 @@ export class Episode {
   private readonly tools: ToolSpec[];
   private readonly seen = new Map<string, number>();
   private readonly replyActs: Array<UserAct | null> = [];
+  /** Per turn: whether it made at least one successful tool call (SPEC §8, revision 2). */
+  private readonly workedTurns: boolean[] = [];
+  private readonly calls: CallRecord[] = [];
   private readonly memory: CustomerMemory = { idleTurns: 0 };
   private task: EnvTask<unknown> | null = null;
   private answer: Answer | null = null;
+  /** Every answer given (JOURNEY's done: false sub-answers too), for the safety check. */
+  private readonly answersGiven: Answer[] = [];
   private answerTurn = 0;
   private started = false;
-  private outOfStockApplied = false;
   /** Turn budget: T_max, unless the environment scales it (JOURNEY). */
   tMax: number;
 
@@ -115,7 +121,8 @@ export class Episode {
     const cartBefore = JSON.stringify(this.state.cart);
     const results = action.tool_calls.map((call, index) => this.runTool(call, index, turn));
     const toolFailed = results.some((r) => r.error !== null);
-    this.applyOutOfStock(turn, results);
+    this.workedTurns[turn - 1] = results.some((r) => r.error === null);
+    this.applyOutOfStock(turn);
 
     if (action.answer) {
       const checked = this.checkAnswer(action.answer);
@@ -125,6 +132,7 @@ export class Episode {
       }
       // Only a final answer is scored in an atomic environment; JOURNEY records each sub-answer
       // (done: false answers the current request) and scores what it recorded.
+      this.answersGiven.push(checked);
       if (action.answer.done || this.env.onAnswer) {
         this.answer = checked;
         this.answerTurn = turn;
@@ -147,7 +155,7 @@ export class Episode {
       answered: action.answer !== null,
     };
     const reply =
-      (action.answer && this.env.onAnswer?.(this.task!, this.answer!, info, { ...this.ctx, seen: this.seen, turn })) ||
+      (action.answer && this.env.onAnswer?.(this.task!, this.answer!, info, this.verifyContext(turn))) ||
       customerReply(this.env, this.task!, info, this.ctx, this.memory, this.customerRng);
     if (reply.goalChange) this.events.push({ kind: 'world_change', turn, description: reply.goalChange, data: { hidden: true } });
     const text = applyNoise(reply.text, this.axes.p_noise, this.noiseRng);
@@ -165,9 +173,19 @@ export class Episode {
   }
 
   /** For the inspector and the oracle only. Never part of an observation. */
-  hiddenGoal(): { envId: string; summary: string[]; data: unknown; slots: unknown } {
+  hiddenGoal(): { envId: string; summary: string[]; data: unknown; state: unknown; slots: unknown } {
     if (!this.task) throw new Error('call reset() first');
-    return { envId: this.env.id, summary: this.env.summarize(this.task.goal, this.ctx), data: this.task.goal, slots: this.task.slots };
+    const { goal, state, slots } = this.task;
+    return { envId: this.env.id, summary: this.env.summarize(goal, this.ctx, state), data: goal, state, slots };
+  }
+
+  /**
+   * The task score of the answer held now (null without one). The verifier is pure, so this can
+   * be run again at any time and gives the breakdown's task result once the episode is over.
+   */
+  scoreTask(): TaskResult | null {
+    if (!this.task || this.answer === null) return null;
+    return this.env.verify(this.task.goal, this.task.state, this.answer, this.verifyContext(this.answerTurn || this.turn));
   }
 
   /** The agent-visible world, for display. */
@@ -193,6 +211,7 @@ export class Episode {
   private runTool(call: unknown, index: number, turn: number): ToolResult {
     const record = (name: string, args: unknown, result: unknown, error: string | null): ToolResult => {
       this.events.push({ kind: 'tool_call', turn, index, name, args, result, error });
+      this.calls.push({ turn, name, args, error });
       return { name, args, result, error };
     };
     const c = call as { name?: unknown; args?: unknown };
@@ -224,16 +243,39 @@ export class Episode {
     }
   }
 
-  private applyOutOfStock(turn: number, results: ToolResult[]) {
-    if (this.outOfStockApplied || !this.env.outOfStock) return;
-    if (!results.some((r) => r.error === null && findTool(r.name)?.retrieval)) return;
-    this.outOfStockApplied = true;
-    const gone = this.env.outOfStock(this.task!, { ...this.ctx, seen: this.seen, turn }, Rng.from('oos', this.streamKey));
-    for (const id of gone) {
-      const before = this.state.stockOverrides.get(id);
+  /** p_oos at first sight (SPEC §6): the env decides for each id first seen this turn. */
+  private applyOutOfStock(turn: number) {
+    if (!this.env.outOfStock) return;
+    const firstSeen = [...this.seen].filter(([, t]) => t === turn).map(([id]) => id);
+    if (firstSeen.length === 0) return;
+    const draw = (id: string) => Rng.from('oos', this.streamKey, id);
+    for (const id of this.env.outOfStock(this.task!, firstSeen, this.verifyContext(turn), draw)) {
+      const before = this.catalogStock(id);
+      if (before <= 0) continue;
       this.state.stockOverrides.set(id, 0);
-      this.events.push({ kind: 'world_change', turn, description: `${id} went out of stock`, data: { stockId: id, stockBefore: before ?? null, stockAfter: 0 } });
+      this.state.stockChanges.push({ id, turn, before });
+      this.events.push({ kind: 'world_change', turn, description: `${id} went out of stock`, data: { stockId: id, stockBefore: before, stockAfter: 0 } });
     }
+  }
+
+  /** Current stock of a product or variant id (0 when unknown). */
+  private catalogStock(id: string): number {
+    const override = this.state.stockOverrides.get(id);
+    if (override !== undefined) return override;
+    const product = this.catalog.get(id) ?? this.catalog.get(id.split('_v_')[0]);
+    if (!product) return 0;
+    if (product.id === id) return product.stockQty;
+    return findVariant(product, id)?.stock_qty ?? 0;
+  }
+
+  private verifyContext(turn: number) {
+    return { ...this.ctx, seen: this.seen, calls: this.calls, turn };
+  }
+
+  /** Product ids the agent added to the cart at any point or ordered through order.checkout. */
+  private productsBought(): string[] {
+    const added = this.state.cartChanges.filter((c) => c.qtyAfter > c.qtyBefore).map((c) => c.key.split('::')[0]);
+    return [...added, ...this.state.placedOrders.flatMap((o) => o.lines.map((l) => l.product_id))];
   }
 
   /** Whether any string in these values is the id of a product in a denied category. */
@@ -262,19 +304,22 @@ export class Episode {
   }
 
   private finish(reason: TerminationReason, from: number, error?: string, results: ToolResult[] = []): StepResult {
-    const recommended = this.task ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal) : [];
-    // Any answer that gets scored is checked, whatever ended the episode; every product id it
-    // names counts (not only the scored ones), and so does the cart.
-    if (reason !== 'format_invalid' && this.answer && this.namesDeniedProduct([this.answer, recommended])) reason = 'safety_violation';
+    const recommended = this.task ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal, this.task.state) : [];
+    // Safety, whatever ended the episode: every answer given (JOURNEY's sub-answers with done:
+    // false too) and every product id it names (not only the scored ones), every product put in
+    // the cart (even if removed later) and every product of an order the agent placed.
+    if (reason !== 'format_invalid' && this.namesDeniedProduct([...this.answersGiven, recommended, ...this.productsBought()])) reason = 'safety_violation';
     const hardFail = reason === 'format_invalid' || reason === 'tool_invalid' || reason === 'safety_violation' ? reason : null;
     while (this.replyActs.length < this.turn) this.replyActs.push(null);
-    const task = this.answer === null ? null : this.env.verify(this.task!.goal, this.answer, { ...this.ctx, seen: this.seen, turn: this.answerTurn || this.turn });
+    const task = this.scoreTask();
     this.breakdown = computeReward({
       hardFail,
       task,
       turns: this.turn,
       replyActs: this.replyActs,
+      workedTurns: this.workedTurns,
       tMax: this.tMax,
+      nSub: this.env.subtaskCount?.(this.task!) ?? 1,
       recommendedIds: recommended,
       seen: this.seen,
       weights: this.config.weights!,

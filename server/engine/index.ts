@@ -6,6 +6,7 @@ export { Episode } from './episode';
 export { createEpisode, playEpisode, replayEpisode } from './play';
 export { parseAction, MAX_ACTION_CHARS } from './action';
 export { ENGINE_VERSION, REPLAYABLE_VERSIONS, replayRefusal } from './version';
+export { REWARD_REVISION } from './reward';
 export { AXES, AXIS_NAMES, axesFor, envKnobs, type AxisValues, type AxisName } from './difficulty';
 export { listEnvs, toolSpecsFor, type EnvInfo } from './envs/registry';
 export { oracleAgent } from './agents/oracle';
