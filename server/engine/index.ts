@@ -1,6 +1,7 @@
 // The gym's public API. Trainers, the CLI, tests and the app import from here.
 
 import { z } from 'zod';
+import { plainCopy } from './copy';
 import { availableEnvs, getEnv } from './envs/registry';
 import { getTool } from './tools';
 import { toolSpec } from './tools/registry';
@@ -36,6 +37,6 @@ export function listEnvs(): EnvInfo[] {
 }
 
 export function toolSpecsFor(envId: string): ToolSpec[] {
-  return getEnv(envId).tools.map((name) => toolSpec(getTool(name)!));
+  return getEnv(envId).tools.map((name) => plainCopy(toolSpec(getTool(name)!)));
 }
 export type * from './tool-results';
