@@ -2,7 +2,7 @@
 // world, and its environment's description. Unknown or malformed ids become a 404.
 import { notFound } from 'next/navigation';
 import { listEnvs } from '@/server/engine';
-import { episodeService, EpisodeServiceError } from './index';
+import { episodeService, EpisodeServiceError, rescoreService } from './index';
 
 export async function loadEpisodePage(episodeId: string) {
   const view = await episodeService.getEpisode(episodeId).catch((e) => {
@@ -11,5 +11,6 @@ export async function loadEpisodePage(episodeId: string) {
   });
   const world = await episodeService.getWorld(view.id).catch(() => null);
   const env = listEnvs().find((e) => e.id === view.envId);
-  return { view, world, env };
+  const rescores = view.status === 'done' ? await rescoreService.listRescores(view.id) : [];
+  return { view, world, env, rescores, currentRevision: rescoreService.currentRevision };
 }

@@ -16,7 +16,8 @@ import type { Action, EnvId, EpisodeConfig } from '@/server/engine/types';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
-import { actionArgument, createEpisodeStore, toView, type EpisodeStore } from './store';
+import { actionArgument, configOfRow, createEpisodeStore, toView, type EpisodeStore } from './store';
+import { REWARD_REVISION } from '@/server/engine/revision';
 import {
   EpisodeServiceError,
   type ActionInput,
@@ -108,16 +109,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
   /** Run fn after every earlier call for the same episode has finished. */
   const withLock = createKeyedLock();
 
-  function configOf(row: EpisodeRow): EpisodeConfig {
-    const overrides = JSON.parse(row.axisOverrides) as Partial<AxisValues>;
-    return {
-      envId: row.envId as EnvId,
-      d: row.d,
-      seed: row.seed,
-      ...(Object.keys(overrides).length ? { axisOverrides: overrides } : {}),
-      ...(row.weights ? { weights: JSON.parse(row.weights) } : {}),
-    };
-  }
+  const configOf = configOfRow;
 
   async function requireRow(id: string): Promise<EpisodeRow> {
     const safeId = parse(idSchema, id, 'episode id');
@@ -214,6 +206,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         breakdown: ep.breakdown,
         hiddenGoal: goalOf(ep),
         events: ep.events,
+        rewardRevision: REWARD_REVISION,
       });
       live.set(id, ep);
       return this.getEpisode(id);

@@ -9,7 +9,7 @@
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import type { AxisValues } from '@/server/engine/difficulty';
-import type { Action, EnvId, EpisodeEvent, RewardBreakdown, RewardWeights, TerminationReason } from '@/server/engine/types';
+import type { Action, EnvId, EpisodeConfig, EpisodeEvent, RewardBreakdown, RewardWeights, TerminationReason } from '@/server/engine/types';
 import { episodeBudgets } from './budgets';
 import type { EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal } from './types';
 
@@ -30,6 +30,8 @@ export interface NewEpisodeRecord {
   breakdown: RewardBreakdown | null;
   hiddenGoal: HiddenGoal;
   events: EpisodeEvent[];
+  /** reward revision of the engine that played it (server/engine/revision.ts) */
+  rewardRevision: number;
 }
 
 export interface StepRecord {
@@ -81,6 +83,7 @@ export function createEpisodeStore(prisma: PrismaClient) {
           breakdown: rec.breakdown ? JSON.stringify(rec.breakdown) : null,
           hiddenGoal: JSON.stringify(rec.hiddenGoal),
           eventCount: rec.events.length,
+          rewardRevision: rec.rewardRevision,
           events: { create: eventRows(rec.events, 0) },
         },
         select: { id: true },
@@ -180,6 +183,7 @@ export function toSummary(row: EpisodeRow): EpisodeSummary {
     isCorrect: row.isCorrect,
     turn: row.turn,
     player: row.player,
+    rewardRevision: row.rewardRevision,
   };
 }
 
@@ -195,6 +199,18 @@ export function toView(row: EpisodeRow, events: Array<{ payload: string }>): Epi
     budgets: episodeBudgets(row.envId, hiddenGoal.data, axes),
     events: events.map((e) => JSON.parse(e.payload) as EpisodeEvent),
     hiddenGoal,
+  };
+}
+
+/** The engine config an episode row was started with. */
+export function configOfRow(row: EpisodeRow): EpisodeConfig {
+  const overrides = JSON.parse(row.axisOverrides) as Partial<AxisValues>;
+  return {
+    envId: row.envId as EnvId,
+    d: row.d,
+    seed: row.seed,
+    ...(Object.keys(overrides).length ? { axisOverrides: overrides } : {}),
+    ...(row.weights ? { weights: JSON.parse(row.weights) as RewardWeights } : {}),
   };
 }
 

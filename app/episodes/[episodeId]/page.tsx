@@ -15,7 +15,7 @@ export default async function ReplayPage({
   const sp = await searchParams;
   const turnParam = Array.isArray(sp.turn) ? sp.turn[0] : sp.turn;
   const turn = turnParam !== undefined && /^\d+$/.test(turnParam) ? Number(turnParam) : null;
-  const { view, world, env } = await loadEpisodePage(episodeId);
+  const { view, world, env, rescores, currentRevision } = await loadEpisodePage(episodeId);
   return (
     <Replay
       ep={view}
@@ -23,6 +23,8 @@ export default async function ReplayPage({
       world={world}
       axes={axisRows(view.d, view.axes, view.axisOverrides)}
       highlightTurn={turn}
+      rescores={rescores}
+      currentRevision={currentRevision}
     />
   );
 }
