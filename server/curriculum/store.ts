@@ -2,7 +2,7 @@
 // the episodes (same row layout as server/episodes/store.ts, so /episodes lists it and the
 // replay rebuilds it) and the run's new state. The run update is conditional on the
 // episode count it started from, so two writers can never both advance the same state.
-import { REWARD_REVISION } from '@/server/engine/revision';
+import { REWARD_REVISION } from '@/server/engine/reward';
 import type { CurriculumState } from '@/server/engine/curriculum';
 import type { Action, EpisodeEvent } from '@/server/engine/types';
 import type { CurriculumRun as RunRow, PrismaClient } from '@/server/generated/prisma/client';

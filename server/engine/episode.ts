@@ -9,7 +9,7 @@ import { customerReply, type CustomerMemory } from './customer/policy';
 import { applyNoise } from './customer/noise';
 import { axesFor, envKnobs, type AxisValues } from './difficulty';
 import { getEnv } from './envs/registry';
-import type { Answer, EnvContext, EnvDefinition, EnvTask } from './envs/types';
+import type { Answer, CallRecord, EnvContext, EnvDefinition, EnvTask } from './envs/types';
 import { Rng } from './random';
 import { frozenCopy, plainCopy } from './copy';
 import { computeReward } from './reward';
@@ -18,6 +18,7 @@ import { describeArgsError, toolSpec, ToolError } from './tools/registry';
 import { viewCart } from './tools/cart-tools';
 import { customerRecords } from './world/orders';
 import { stockFor } from './world/stock';
+import { findVariant } from './world/variants';
 import { createWorld, dateFromUnit, type WorldState } from './world/state';
 import {
   DEFAULT_WEIGHTS,
@@ -27,13 +28,12 @@ import {
   type Observation,
   type RewardBreakdown,
   type StepResult,
+  type TaskResult,
   type TerminationReason,
   type ToolResult,
   type ToolSpec,
   type UserAct,
 } from './types';
-
-const RETRIEVAL_TOOLS = new Set(['catalog.search', 'catalog.rerank', 'catalog.get_product', 'catalog.get_variants', 'user.get_visit_history']);
 
 const stableKey = (o: object | undefined) => JSON.stringify(Object.entries(o ?? {}).sort(([a], [b]) => a.localeCompare(b)));
 
@@ -56,12 +56,14 @@ export class Episode {
   private readonly eventLog: EpisodeEvent[] = [];
   private readonly seen = new Map<string, number>();
   private readonly replyActs: Array<UserAct | null> = [];
+  /** Per turn: whether it made at least one successful tool call (SPEC §8, revision 2). */
+  private readonly workedTurns: boolean[] = [];
+  private readonly calls: CallRecord[] = [];
   private readonly memory: CustomerMemory = { idleTurns: 0 };
   private task: EnvTask<unknown> | null = null;
   private answer: Answer | null = null;
   private answerTurn = 0;
   private started = false;
-  private outOfStockApplied = false;
   /** Turn budget: T_max, unless the environment scales it (JOURNEY). */
   tMax: number;
 
@@ -116,7 +118,8 @@ export class Episode {
     const cartBefore = JSON.stringify(this.state.cart);
     const results = action.tool_calls.map((call, index) => this.runTool(call, index, turn));
     const toolFailed = results.some((r) => r.error !== null);
-    this.applyOutOfStock(turn, results);
+    this.workedTurns[turn - 1] = results.some((r) => r.error === null);
+    this.applyOutOfStock(turn);
 
     if (action.answer) {
       const checked = this.checkAnswer(action.answer);
@@ -148,7 +151,7 @@ export class Episode {
       answered: action.answer !== null,
     };
     const reply =
-      (action.answer && this.env.onAnswer?.(this.task!, this.answer!, info, { ...this.ctx, seen: this.seen, turn })) ||
+      (action.answer && this.env.onAnswer?.(this.task!, this.answer!, info, this.verifyContext(turn))) ||
       customerReply(this.env, this.task!, info, this.ctx, this.memory, this.customerRng);
     if (reply.goalChange) this.log({ kind: 'world_change', turn, description: reply.goalChange, data: { hidden: true } });
     const text = applyNoise(reply.text, this.axes.p_noise, this.noiseRng);
@@ -171,9 +174,19 @@ export class Episode {
   }
 
   /** For the inspector and the oracle only. Never part of an observation. */
-  hiddenGoal(): { envId: string; summary: string[]; data: unknown; slots: unknown } {
+  hiddenGoal(): { envId: string; summary: string[]; data: unknown; state: unknown; slots: unknown } {
     if (!this.task) throw new Error('call reset() first');
-    return plainCopy({ envId: this.env.id, summary: this.env.summarize(this.task.goal, this.ctx), data: this.task.goal, slots: this.task.slots });
+    const { goal, state, slots } = this.task;
+    return plainCopy({ envId: this.env.id, summary: this.env.summarize(goal, this.ctx, state), data: goal, state, slots });
+  }
+
+  /**
+   * The task score of the answer held now (null without one). The verifier is pure, so this can
+   * be run again at any time and gives the breakdown's task result once the episode is over.
+   */
+  scoreTask(): TaskResult | null {
+    if (!this.task || this.answer === null) return null;
+    return this.env.verify(this.task.goal, this.task.state, this.answer, this.verifyContext(this.answerTurn || this.turn));
   }
 
   /** The agent-visible world, for display. */
@@ -206,6 +219,7 @@ export class Episode {
   private runTool(call: unknown, index: number, turn: number): ToolResult {
     const record = (name: string, args: unknown, result: unknown, error: string | null): ToolResult => {
       const event = this.log({ kind: 'tool_call', turn, index, name, args, result, error });
+      this.calls.push({ turn, name, args: event.args, error });
       return { name, args: event.args, result: event.result, error };
     };
     const c = call as { name?: unknown; args?: unknown };
@@ -239,16 +253,33 @@ export class Episode {
     }
   }
 
-  private applyOutOfStock(turn: number, results: ToolResult[]) {
-    if (this.outOfStockApplied || !this.env.outOfStock) return;
-    if (!results.some((r) => r.error === null && RETRIEVAL_TOOLS.has(r.name))) return;
-    this.outOfStockApplied = true;
-    const gone = this.env.outOfStock(this.task!, { ...this.ctx, seen: this.seen, turn }, Rng.from('oos', this.streamKey));
-    for (const id of gone) {
-      const before = this.state.stockOverrides.get(id);
+  /** p_oos at first sight (SPEC §6): the env decides for each id first seen this turn. */
+  private applyOutOfStock(turn: number) {
+    if (!this.env.outOfStock) return;
+    const firstSeen = [...this.seen].filter(([, t]) => t === turn).map(([id]) => id);
+    if (firstSeen.length === 0) return;
+    const draw = (id: string) => Rng.from('oos', this.streamKey, id);
+    for (const id of this.env.outOfStock(this.task!, firstSeen, this.verifyContext(turn), draw)) {
+      const before = this.catalogStock(id);
+      if (before <= 0) continue;
       this.state.stockOverrides.set(id, 0);
-      this.log({ kind: 'world_change', turn, description: `${id} went out of stock`, data: { stockId: id, stockBefore: before ?? null, stockAfter: 0 } });
+      this.state.stockChanges.push({ id, turn, before });
+      this.log({ kind: 'world_change', turn, description: `${id} went out of stock`, data: { stockId: id, stockBefore: before, stockAfter: 0 } });
     }
+  }
+
+  /** Current stock of a product or variant id (0 when unknown). */
+  private catalogStock(id: string): number {
+    const override = this.state.stockOverrides.get(id);
+    if (override !== undefined) return override;
+    const product = this.catalog.get(id) ?? this.catalog.get(id.split('_v_')[0]);
+    if (!product) return 0;
+    if (product.id === id) return product.stockQty;
+    return findVariant(product, id)?.stock_qty ?? 0;
+  }
+
+  private verifyContext(turn: number) {
+    return { ...this.ctx, seen: this.seen, calls: this.calls, turn };
   }
 
   /** Whether any string in these values is the id of a product in a denied category. */
@@ -278,19 +309,21 @@ export class Episode {
   }
 
   private finish(reason: TerminationReason, from: number, error?: string, results: ToolResult[] = []): StepResult {
-    const recommended = this.task ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal) : [];
+    const recommended = this.task ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal, this.task.state) : [];
     // Any answer that gets scored is checked, whatever ended the episode; every product id it
     // names counts (not only the scored ones), and so does the cart.
     if (reason !== 'format_invalid' && this.answer && this.namesDeniedProduct([this.answer, recommended])) reason = 'safety_violation';
     const hardFail = reason === 'format_invalid' || reason === 'tool_invalid' || reason === 'safety_violation' ? reason : null;
     while (this.replyActs.length < this.turn) this.replyActs.push(null);
-    const task = this.answer === null ? null : this.env.verify(this.task!.goal, this.answer, { ...this.ctx, seen: this.seen, turn: this.answerTurn || this.turn });
+    const task = this.scoreTask();
     this.breakdown = computeReward({
       hardFail,
       task,
       turns: this.turn,
       replyActs: this.replyActs,
+      workedTurns: this.workedTurns,
       tMax: this.tMax,
+      nSub: this.env.subtaskCount?.(this.task!) ?? 1,
       recommendedIds: recommended,
       seen: this.seen,
       weights: this.config.weights!,

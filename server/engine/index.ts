@@ -10,6 +10,7 @@ import type { EnvId, ToolSpec } from './types';
 export { Episode } from './episode';
 export { createEpisode, playEpisode, replayEpisode } from './play';
 export { parseAction, MAX_ACTION_CHARS } from './action';
+export { REWARD_REVISION } from './reward';
 export { AXES, AXIS_NAMES, axesFor, envKnobs, type AxisValues, type AxisName } from './difficulty';
 export { oracleAgent } from './agents/oracle';
 export { createRandomAgent, randomAgent, type RandomAgentOptions } from './agents/random';

@@ -1,6 +1,7 @@
 // Properties every environment must keep under arbitrary play: the random agent
 // (with deliberately broken calls mixed in) drives many seeds at random d.
 // - no crash, reward in [−1, 0.9]
+// - verify is pure: re-scoring the final answer gives the recorded task result
 // - replay determinism: replaying the recorded actions reproduces events and reward
 // - the hidden goal never reaches an agent-facing observation (its JSON, its
 //   summary lines, and any sizeable piece of it)
@@ -83,6 +84,19 @@ describe.each(ENVS)('%s under random play', (envId) => {
       expect(JSON.stringify(again.events), `d=${config.d} seed=${config.seed}`).toBe(JSON.stringify(episode.events));
       expect(again.breakdown!.total).toBe(episode.breakdown!.total);
       expect(again.termination).toBe(episode.termination);
+    }
+  });
+
+  it('verify is pure: scoring the final answer again, twice, gives the recorded task result', () => {
+    for (const { episode, config } of runs) {
+      const recorded = JSON.stringify(episode.breakdown!.task);
+      const again = episode.scoreTask();
+      if (again === null) {
+        expect(episode.breakdown!.task.rTask, `d=${config.d} seed=${config.seed}`).toBe(-1);
+        continue;
+      }
+      expect(JSON.stringify(again), `d=${config.d} seed=${config.seed}`).toBe(recorded);
+      expect(JSON.stringify(episode.scoreTask())).toBe(recorded);
     }
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeReward, efficiency, hallucination } from './reward';
+import { computeReward, efficiency, hallucination, REWARD_REVISION } from './reward';
 import { DEFAULT_WEIGHTS, type TaskResult } from './types';
 
 const task = (rTask: number, isCorrect = rTask === 1): TaskResult => ({ rTask, isCorrect, metrics: {}, evidence: [] });
@@ -12,7 +12,9 @@ const base = {
   task: task(1),
   turns: 1,
   replyActs: [null],
+  workedTurns: [true],
   tMax: 4,
+  nSub: 1,
   recommendedIds: ['a'],
   seen,
   weights: DEFAULT_WEIGHTS,
@@ -28,18 +30,47 @@ describe('reward composition', () => {
     expect(r.isCorrect).toBe(true);
   });
 
-  it('discounts confirm and clarify turns from T_eff', () => {
-    // 4 turns, T_max 7; replies: clarify, continue, confirm → T_user 2, T_eff 2
-    const e = efficiency(4, ['clarify', 'continue', 'confirm', null], 7);
-    expect(e).toEqual({ tUser: 2, tEff: 2, rEff: 1 - 2 / 6 });
-    // correct / elaborate / continue replies do count
-    expect(efficiency(3, ['correct', 'elaborate', null], 4).tEff).toBe(3);
-    // r_eff = 1 − 2·(3−1)/(4−1) = −1/3
-    expect(efficiency(3, ['correct', 'elaborate', null], 4).rEff).toBeCloseTo(-1 / 3, 12);
+  it('discounts confirm turns, and clarify turns without tool work, from T_eff (T_ref = 4)', () => {
+    // 4 turns; replies clarify (no tool), continue, confirm → T_user 2, T_eff 2, r_eff = 1 − 2·1/3
+    const e = efficiency(4, ['clarify', 'continue', 'confirm', null], [false, true, true, true]);
+    expect(e).toEqual({ tUser: 2, tEff: 2, tRef: 4, rEff: 1 - 2 / 3 });
+    // correct / elaborate / continue replies do count: r_eff = 1 − 2·(3−1)/(4−1) = −1/3
+    expect(efficiency(3, ['correct', 'elaborate', null], [true, true, true]).tEff).toBe(3);
+    expect(efficiency(3, ['correct', 'elaborate', null], [true, true, true]).rEff).toBeCloseTo(-1 / 3, 12);
   });
 
-  it('clips r_eff at −1 for long episodes', () => {
-    expect(efficiency(10, Array(10).fill('continue'), 4).rEff).toBe(-1);
+  it('counts a clarify turn that also made a successful tool call (a working turn)', () => {
+    // turn 1 asked and searched → counted; turn 2 only asked → free; T_eff = 3 − 1 = 2
+    const e = efficiency(3, ['clarify', 'clarify', null], [true, false, true]);
+    expect(e.tUser).toBe(1);
+    expect(e.tEff).toBe(2);
+    expect(e.rEff).toBeCloseTo(1 / 3, 12);
+  });
+
+  it('normalises by the fixed T_ref = 4·n_sub, whatever the turn limit', () => {
+    // 3 working turns: r_eff = 1 − 2·2/3 = −1/3 at T_max 4 and at T_max 10 alike
+    const r4 = computeReward({ ...base, turns: 3, replyActs: ['continue', 'continue', null], workedTurns: [true, true, true], tMax: 4 });
+    const r10 = computeReward({ ...base, turns: 3, replyActs: ['continue', 'continue', null], workedTurns: [true, true, true], tMax: 10 });
+    expect(r4.rEff).toBeCloseTo(-1 / 3, 12);
+    expect(r10.rEff).toBeCloseTo(-1 / 3, 12);
+    expect(r10.tRef).toBe(4);
+    // a JOURNEY of 3 sub-tasks: T_ref = 12; 5 working turns → r_eff = 1 − 2·4/11
+    const j = computeReward({ ...base, turns: 5, replyActs: Array(5).fill('continue'), workedTurns: Array(5).fill(true), nSub: 3, tMax: 12 });
+    expect(j.tRef).toBe(12);
+    expect(j.rEff).toBeCloseTo(1 - 8 / 11, 12);
+  });
+
+  it('records the reward revision', () => {
+    expect(REWARD_REVISION).toBe(2);
+    expect(computeReward(base).revision).toBe(2);
+  });
+
+  it('is not a pass when a recommended id was never retrieved, even with a perfect r_task', () => {
+    const r = computeReward({ ...base, recommendedIds: ['a', 'zz'] });
+    expect(r.task.isCorrect).toBe(true);
+    expect(r.rHall).toBe(-0.5);
+    expect(r.isCorrect).toBe(false);
+    expect(r.evidence.hall.some((e) => !e.ok && e.text.includes('not a pass'))).toBe(true);
   });
 
   it('computes the hallucination share over distinct recommended ids', () => {
@@ -48,8 +79,8 @@ describe('reward composition', () => {
   });
 
   it('combines the parts with the weights: 0.75·r_task + 0.15·r_eff + 0.10·r_hall', () => {
-    // r_task 0.2, 2 turns with a "continue" reply (T_eff 2, T_max 4 → r_eff 1/3), 1 of 2 ids unseen
-    const r = computeReward({ ...base, task: task(0.2), turns: 2, replyActs: ['continue', null], recommendedIds: ['a', 'z'] });
+    // r_task 0.2, 2 turns with a "continue" reply (T_eff 2, T_ref 4 → r_eff 1/3), 1 of 2 ids unseen
+    const r = computeReward({ ...base, task: task(0.2), turns: 2, replyActs: ['continue', null], workedTurns: [true, true], recommendedIds: ['a', 'z'] });
     expect(r.rEff).toBeCloseTo(1 / 3, 12);
     expect(r.rHall).toBe(-0.5);
     expect(r.total).toBeCloseTo(0.75 * 0.2 + 0.15 / 3 - 0.05, 12);
@@ -79,10 +110,13 @@ describe('reward composition', () => {
   });
 
   it('links efficiency evidence to turns', () => {
-    const r = computeReward({ ...base, turns: 2, replyActs: ['confirm', null] });
-    expect(r.evidence.eff.map((e) => [e.turns, e.ok])).toEqual([
+    const r = computeReward({ ...base, turns: 3, replyActs: ['confirm', 'clarify', null], workedTurns: [true, true, false] });
+    expect(r.evidence.eff.slice(0, 3).map((e) => [e.turns, e.ok])).toEqual([
       [[1], true],
       [[2], false],
+      [[3], false],
     ]);
+    expect(r.evidence.eff[1].text).toContain('also did tool work');
+    expect(r.evidence.eff[3].text).toContain('T_ref = 4·1 = 4');
   });
 });

@@ -1,6 +1,16 @@
-// The composite reward (SPEC §8), with evidence linking each part to turns.
+// The composite reward (SPEC §8, revision 2), with evidence linking each part to turns.
+//
+// Revision 2: r_eff is normalised by a fixed T_ref = 4·n_sub (n_sub = 1 in atomic envs, the
+// number of sub-tasks in JOURNEY) instead of T_max(d); a `clarify` reply makes the turn
+// customer-caused only when the agent made no successful tool call in it; IsCorrect also
+// needs r_hall = 0.
 
 import type { EvidenceItem, RewardBreakdown, RewardWeights, TaskResult, UserAct } from './types';
+
+/** The reward rules episodes are scored under; stored with every breakdown. */
+export const REWARD_REVISION = 2;
+/** T_ref per sub-task: T_max at d = 0. */
+export const T_REF_PER_SUBTASK = 4;
 
 export interface RewardInput {
   hardFail: RewardBreakdown['hardFail'];
@@ -10,7 +20,12 @@ export interface RewardInput {
   turns: number;
   /** The customer's act after each agent turn (index 0 = after turn 1); null where there was no reply. */
   replyActs: Array<UserAct | null>;
+  /** Whether each agent turn made at least one successful tool call (index 0 = turn 1). */
+  workedTurns: boolean[];
+  /** The turn limit (recorded; r_eff does not depend on it since revision 2). */
   tMax: number;
+  /** Sub-tasks of the episode (JOURNEY: its length; else 1). */
+  nSub: number;
   recommendedIds: string[];
   seen: ReadonlyMap<string, number>;
   weights: RewardWeights;
@@ -20,13 +35,23 @@ export interface RewardInput {
 
 export const clip = (x: number, lo = -1, hi = 1) => Math.min(hi, Math.max(lo, x));
 
-const CUSTOMER_CAUSED: ReadonlySet<UserAct> = new Set(['confirm', 'clarify']);
+/** Why a turn was or was not charged to the agent. */
+function turnCause(act: UserAct | null, worked: boolean): { caused: boolean; why: string } {
+  if (act === 'confirm') return { caused: true, why: 'customer confirmed → not counted (customer-caused)' };
+  if (act === 'clarify')
+    return worked
+      ? { caused: false, why: 'customer answered a question, but the turn also did tool work → counted (a working turn)' }
+      : { caused: true, why: 'customer answered a question and no tool ran → not counted (customer-caused)' };
+  return { caused: false, why: `${act === null ? 'no customer reply' : `customer replied "${act}"`} → counted` };
+}
 
-export function efficiency(turns: number, replyActs: Array<UserAct | null>, tMax: number) {
-  const tUser = replyActs.slice(0, turns).filter((a) => a !== null && CUSTOMER_CAUSED.has(a)).length;
+export function efficiency(turns: number, replyActs: Array<UserAct | null>, workedTurns: boolean[], nSub = 1) {
+  const tRef = T_REF_PER_SUBTASK * Math.max(1, nSub);
+  let tUser = 0;
+  for (let i = 0; i < turns; i++) if (turnCause(replyActs[i] ?? null, workedTurns[i] ?? false).caused) tUser++;
   const tEff = Math.max(1, turns - tUser);
-  const rEff = tMax <= 1 ? (tEff <= 1 ? 1 : -1) : clip(1 - (2 * (tEff - 1)) / (tMax - 1));
-  return { tUser, tEff, rEff };
+  const rEff = clip(1 - (2 * (tEff - 1)) / (tRef - 1));
+  return { tUser, tEff, tRef, rEff };
 }
 
 export function hallucination(recommended: string[], seen: ReadonlyMap<string, number>) {
@@ -37,7 +62,7 @@ export function hallucination(recommended: string[], seen: ReadonlyMap<string, n
 }
 
 export function computeReward(input: RewardInput): RewardBreakdown {
-  const { tUser, tEff, rEff } = efficiency(input.turns, input.replyActs, input.tMax);
+  const { tUser, tEff, tRef, rEff } = efficiency(input.turns, input.replyActs, input.workedTurns, input.nSub);
   const { hallucinated, rHall } = hallucination(input.recommendedIds, input.seen);
   const task: TaskResult = input.task ?? {
     rTask: -1,
@@ -50,33 +75,38 @@ export function computeReward(input: RewardInput): RewardBreakdown {
   const preClip = w.task * rTask + w.eff * rEff + w.hall * rHall;
   const hard = input.hardFail !== null;
 
-  const effEvidence: EvidenceItem[] = input.replyActs.slice(0, input.turns).map((act, i) => {
-    const caused = act !== null && CUSTOMER_CAUSED.has(act);
-    return {
-      text: `turn ${i + 1}: ${act === null ? 'no customer reply' : `customer replied "${act}"`} → ${caused ? 'not counted (customer-caused)' : 'counted'}`,
-      turns: [i + 1],
-      ok: caused,
-    };
+  const effEvidence: EvidenceItem[] = Array.from({ length: input.turns }, (_, i) => {
+    const { caused, why } = turnCause(input.replyActs[i] ?? null, input.workedTurns[i] ?? false);
+    return { text: `turn ${i + 1}: ${why}`, turns: [i + 1], ok: caused };
+  });
+  effEvidence.push({
+    text: `T_eff = max(1, ${input.turns} − ${tUser}) = ${tEff}; T_ref = ${T_REF_PER_SUBTASK}·${Math.max(1, input.nSub)} = ${tRef} → r_eff = ${rEff.toFixed(3)}`,
+    turns: [],
+    ok: rEff > 0,
   });
   const hallEvidence: EvidenceItem[] = [...new Set(input.recommendedIds)].map((id) =>
     input.seen.has(id)
       ? { text: `${id} was retrieved at turn ${input.seen.get(id)}`, turns: [input.seen.get(id)!], ok: true }
       : { text: `${id} was recommended but never retrieved`, turns: [input.answerTurn], ok: false },
   );
+  if (hallucinated.length > 0 && task.isCorrect)
+    hallEvidence.push({ text: `the task was solved, but ${hallucinated.length} recommended id(s) were never retrieved: not a pass`, turns: [input.answerTurn], ok: false });
 
   return {
+    revision: REWARD_REVISION,
     total: hard ? -1 : clip(preClip),
     preClip: hard ? -1 : preClip,
     rTask,
     rEff,
     rHall,
     weights: w,
-    isCorrect: !hard && task.isCorrect,
+    isCorrect: !hard && task.isCorrect && rHall === 0,
     hardFail: input.hardFail,
     turns: input.turns,
     tUser,
     tEff,
     tMax: input.tMax,
+    tRef,
     recommendedIds: [...new Set(input.recommendedIds)],
     hallucinatedIds: hallucinated,
     task,

@@ -103,6 +103,8 @@ export interface TaskResult {
 }
 
 export interface RewardBreakdown {
+  /** The reward rules this breakdown was computed under (REWARD_REVISION in reward.ts). */
+  revision: number;
   total: number;
   preClip: number;
   rTask: number;
@@ -115,6 +117,8 @@ export interface RewardBreakdown {
   tUser: number;
   tEff: number;
   tMax: number;
+  /** The efficiency reference T_ref = 4·n_sub (revision 2). */
+  tRef: number;
   recommendedIds: string[];
   hallucinatedIds: string[];
   task: TaskResult;

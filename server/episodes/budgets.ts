@@ -7,7 +7,7 @@ import type { EnvTask } from '@/server/engine/envs/types';
 export function episodeBudgets(envId: string, goalData: unknown, axes: AxisValues): { T_max: number; B_tool: number } {
   let tMax = axes.T_max;
   try {
-    const task: EnvTask<unknown> = { goal: goalData, opening: '', slots: [] };
+    const task: EnvTask<unknown> = { goal: goalData, state: null, opening: '', slots: [] };
     tMax = getEnv(envId).turnBudget?.(task, axes) ?? axes.T_max;
   } catch {
     // an env this build does not know, or a goal it cannot read: fall back to the axis

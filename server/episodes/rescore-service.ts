@@ -1,6 +1,6 @@
 // The re-score service: used by the replay page (server action) and `npm run rescore`.
 import type { PrismaClient } from '@/server/generated/prisma/client';
-import { REWARD_REVISION } from '@/server/engine/revision';
+import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { RewardBreakdown, TerminationReason } from '@/server/engine/types';
 import { rescoreActions, toRescoreView, type RescoreView } from './rescore';

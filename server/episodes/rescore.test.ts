@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oracleAgent, playEpisode } from '@/server/engine';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import type { Catalog } from '@/server/engine/catalog/types';
-import { REWARD_REVISION } from '@/server/engine/revision';
+import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Action, EpisodeConfig, RewardBreakdown } from '@/server/engine/types';
 import { compareScores, rescoreActions } from './rescore';
 import { parseRescoreArgs, runRescoreCli } from './rescore-cli';

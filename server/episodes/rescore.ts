@@ -7,7 +7,7 @@
 // are ignored) or run out before it ends ('unfinished': no new reward, said so).
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import { Episode } from '@/server/engine';
-import { REWARD_REVISION } from '@/server/engine/revision';
+import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { Action, EpisodeConfig, EpisodeEvent, RewardBreakdown, TerminationReason } from '@/server/engine/types';
 

@@ -17,7 +17,7 @@ import type { Catalog } from '@/server/engine/catalog/types';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { actionArgument, configOfRow, createEpisodeStore, toView, type EpisodeStore } from './store';
-import { REWARD_REVISION } from '@/server/engine/revision';
+import { REWARD_REVISION } from '@/server/engine/reward';
 import {
   EpisodeServiceError,
   type ActionInput,

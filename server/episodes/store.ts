@@ -30,7 +30,7 @@ export interface NewEpisodeRecord {
   breakdown: RewardBreakdown | null;
   hiddenGoal: HiddenGoal;
   events: EpisodeEvent[];
-  /** reward revision of the engine that played it (server/engine/revision.ts) */
+  /** reward revision of the engine that played it (REWARD_REVISION in server/engine/reward.ts) */
   rewardRevision: number;
 }
 

@@ -81,13 +81,13 @@ const goal = (budget: number | null): BundleGoal => ({
   budget,
   refPrices: { 'a/x': 30, 'b/y': 40, 'c/z': 20 },
   anchors: { 'a/x': ['X2'], 'b/y': ['Y1'], 'c/z': ['Z1'] },
-  oosChange: null,
 });
-function verify(g: BundleGoal, ids: string[], oos: string[] = [], turn = 3) {
+function verify(g: BundleGoal, ids: string[], oos: string[] = [], turn = 3, changedAt?: number) {
   const world = createWorld('2026-01-01');
   for (const id of oos) world.stockOverrides.set(id, 0);
+  if (changedAt !== undefined) for (const id of oos) world.stockChanges.push({ id, turn: changedAt, before: 10 });
   const seen = new Map(['X1', 'X2', 'Y1', 'Z1', 'Z2', 'W1'].map((id) => [id, 1]));
-  return verifyBundle(g, ids, { catalog: tiny, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen, turn });
+  return verifyBundle(g, ids, { catalog: tiny, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen, calls: [], turn });
 }
 
 describe('BUNDLE verifier', () => {
@@ -122,9 +122,8 @@ describe('BUNDLE verifier', () => {
 
   it('an out-of-stock item does not cover its category; a p_oos change in the answer turn does', () => {
     expect(verify(goal(100), ['X1', 'Y1', 'Z1'], ['Z1']).metrics.f1).toBeCloseTo(2 / 3, 12);
-    const g = { ...goal(100), oosChange: { turn: 3, ids: ['Z1'], before: [10] } };
-    expect(verify(g, ['X1', 'Y1', 'Z1'], ['Z1'], 3).rTask).toBe(1);
-    expect(verify(g, ['X1', 'Y1', 'Z1'], ['Z1'], 4).isCorrect).toBe(false);
+    expect(verify(goal(100), ['X1', 'Y1', 'Z1'], ['Z1'], 3, 3).rTask).toBe(1);
+    expect(verify(goal(100), ['X1', 'Y1', 'Z1'], ['Z1'], 4, 3).isCorrect).toBe(false);
   });
 
   it('no budget: cost never penalised', () => {

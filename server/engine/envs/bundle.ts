@@ -21,10 +21,10 @@ import { productStock } from '../world/stock';
 import { categoryNoun } from './cart';
 import { recommendationAnswerSchema, recommendedIdsOf } from './pd';
 import { pricePercentile } from './persona';
-import { isProtectedFromOutOfStock, knownStock, protectFromOutOfStock, smallCategoryProducts, type OosChange } from './recommend';
-import { confirmOnce, joinList, mentionedProducts, revealSlot, withArticle } from './recommend-customer';
+import { knownStock, smallCategoryProducts } from './recommend';
+import { confirmOnce, joinList, mentionedProducts, newCustomerNotes, revealSlot, withArticle, type CustomerNotes } from './recommend-customer';
 import { BUNDLE_TEMPLATES, type BundleTemplate } from './bundle-templates';
-import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
+import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, StockDraw, TurnInfo, VerifyContext } from './types';
 
 export interface BundleGoal {
   projects: string[];
@@ -35,8 +35,9 @@ export interface BundleGoal {
   refPrices: Record<string, number>;
   /** Per category: cheap in-stock products at generation, cheapest first (p_oos always leaves one). */
   anchors: Record<string, string[]>;
-  oosChange: OosChange | null;
 }
+
+type BundleTask = EnvTask<BundleGoal, CustomerNotes>;
 
 const SAMPLE_PER_CATEGORY = 48;
 const ANCHORS = 6;
@@ -84,7 +85,7 @@ function categoryStats(ctx: EnvContext, category: string): { refPrice: number; a
   return { refPrice, anchors: sample.slice(0, ANCHORS).map((p) => p.id) };
 }
 
-function generate(ctx: EnvContext, rng: Rng): EnvTask<BundleGoal> {
+function generate(ctx: EnvContext, rng: Rng): BundleTask {
   const { projects, items } = pickItems(ctx, rng);
   const categories = items.map(([c]) => c);
   const refPrices: Record<string, number> = {};
@@ -95,7 +96,7 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<BundleGoal> {
     anchors[c] = stats.anchors;
   }
   // the dearest anchor of each category always stays in stock (still within its budget share)
-  protectFromOutOfStock(ctx.world, categories.flatMap((c) => anchors[c].slice(-1)));
+  for (const c of categories) for (const id of anchors[c].slice(-1)) ctx.world.protectedStock.add(id);
   const hasBudget = ctx.d >= 2 && rng.bernoulli(BUDGET_CHANCE);
   const total = categories.reduce((sum, c) => sum + refPrices[c], 0);
   const budget = hasBudget ? Math.ceil(total * (1 + rng.uniform(0, ctx.knobs.deltaMax)) - 1e-9) : null;
@@ -120,7 +121,7 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<BundleGoal> {
     .replace('{project}', joinList(projects.map((p) => p.project)))
     .replace('{items}', joinList(items.map(([, phrase]) => phrase)))
     .replace('{budget}', budgetText);
-  return { goal: { projects: projects.map((p) => p.id), categories, budget, refPrices, anchors, oosChange: null }, opening, slots };
+  return { goal: { projects: projects.map((p) => p.id), categories, budget, refPrices, anchors }, state: newCustomerNotes(), opening, slots };
 }
 
 // ---------- verifier ----------
@@ -143,7 +144,7 @@ export function verifyBundle(goal: BundleGoal, ids: readonly string[], ctx: Veri
       continue;
     }
     cost += p.price;
-    const stock = knownStock(goal, id, p.stockQty, ctx);
+    const stock = knownStock(id, p.stockQty, ctx);
     const counts = required.has(p.category) && stock > 0 && !matched.has(p.category);
     const why = !required.has(p.category)
       ? `${p.category} is not a required category`
@@ -174,31 +175,28 @@ export function verifyBundle(goal: BundleGoal, ids: readonly string[], ctx: Veri
     turns: [],
     ok: over === 0,
   });
-  if (goal.oosChange) {
-    const counted = ctx.turn === undefined || ctx.turn > goal.oosChange.turn;
-    evidence.push({ text: `${goal.oosChange.ids.length} seen item(s) went out of stock at turn ${goal.oosChange.turn}; ${counted ? 'counted' : 'not counted (answered in the same turn)'}`, turns: [goal.oosChange.turn], ok: true });
-  }
+  for (const c of ctx.world.stockChanges.filter((c) => recs.includes(c.id)))
+    evidence.push({ text: `${c.id} went out of stock at turn ${c.turn}; ${ctx.turn === undefined || ctx.turn > c.turn ? 'counted' : 'not counted (answered in the same turn)'}`, turns: [c.turn], ok: true });
   return { rTask, isCorrect: f1 === 1 && over === 0, metrics: { f1, precision, recall, cost, ...(goal.budget === null ? {} : { budget: goal.budget }), overBudget: over }, evidence };
 }
 
 // ---------- p_oos ----------
 
-/** Each seen, in-stock product of a required category that fits its share of the budget goes out of stock with p_oos; one anchor per category always stays. */
-function outOfStock(task: EnvTask<BundleGoal>, ctx: VerifyContext, rng: Rng): string[] {
+/**
+ * p_oos at first sight: each first-seen, in-stock product of a required category that fits its
+ * share of the budget goes out of stock when its draw hits; one anchor per category always stays.
+ */
+function outOfStock(task: BundleTask, firstSeen: readonly string[], ctx: VerifyContext, draw: StockDraw): string[] {
   const goal = task.goal;
   const gone: string[] = [];
-  const before: number[] = [];
   const inStock = (id: string) => !gone.includes(id) && (ctx.world.stockOverrides.get(id) ?? 1) > 0;
-  for (const id of ctx.seen.keys()) {
+  for (const id of firstSeen) {
     const p = ctx.catalog.get(id);
     if (!p || !goal.categories.includes(p.category) || productStock(ctx.world, p) <= 0) continue;
     if (goal.budget && p.price > goal.refPrices[p.category]) continue;
-    if (!rng.bernoulli(ctx.axes.p_oos)) continue;
-    if (isProtectedFromOutOfStock(ctx.world, id) || !goal.anchors[p.category].some((a) => a !== id && inStock(a))) continue;
-    gone.push(id);
-    before.push(productStock(ctx.world, p));
+    if (ctx.world.protectedStock.has(id) || !goal.anchors[p.category].some((a) => a !== id && inStock(a))) continue;
+    if (draw(id).bernoulli(ctx.axes.p_oos)) gone.push(id);
   }
-  if (gone.length > 0) goal.oosChange = { turn: ctx.turn, ids: gone, before };
   return gone;
 }
 
@@ -213,18 +211,18 @@ function namedCover(goal: BundleGoal, named: readonly Product[], ctx: EnvContext
 
 const sumPrices = (ps: Iterable<Product>) => [...ps].reduce((s, p) => s + p.price, 0);
 
-function confirm(task: EnvTask<BundleGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function confirm(task: BundleTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const goal = task.goal;
-  const named = mentionedProducts(task, info, ctx);
+  const named = mentionedProducts(task.state, info, ctx);
   const cover = namedCover(goal, named, ctx);
   if (cover.size < goal.categories.length || named.some((p) => !goal.categories.includes(p.category))) return null;
   if (goal.budget && sumPrices(cover.values()) > goal.budget) return null;
-  return confirmOnce(task, { text: 'That bundle covers everything I need. Please send it over.', act: 'confirm' });
+  return confirmOnce(task.state, { text: 'That bundle covers everything I need. Please send it over.', act: 'confirm' });
 }
 
-function react(task: EnvTask<BundleGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function react(task: BundleTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const goal = task.goal;
-  const named = mentionedProducts(task, info, ctx);
+  const named = mentionedProducts(task.state, info, ctx);
   const extra = named.find((p) => !goal.categories.includes(p.category));
   if (extra) return { text: `I don't need ${withArticle(categoryNoun(extra.category))} for this.`, act: 'correct' };
   const gone = named.find((p) => productStock(ctx.world, p) <= 0);
@@ -237,7 +235,7 @@ function react(task: EnvTask<BundleGoal>, info: TurnInfo, ctx: EnvContext): Cust
   return null;
 }
 
-export const bundleEnv: EnvDefinition<BundleGoal> = {
+export const bundleEnv: EnvDefinition<BundleGoal, CustomerNotes> = {
   id: 'BUNDLE',
   name: 'Bundle planning',
   description: 'Recommend one product for each item the customer\'s project needs, within their budget (recommended_product_ids).',
@@ -248,12 +246,14 @@ export const bundleEnv: EnvDefinition<BundleGoal> = {
   react,
   outOfStock,
   nudges: ['What would you put in the bundle?', 'Can you pick the items for me?', 'Any suggestions for the set?'],
-  verify: (goal, answer: Answer | null, ctx) => verifyBundle(goal, recommendedIdsOf(answer), ctx),
+  verify: (goal, _state, answer: Answer | null, ctx) => verifyBundle(goal, recommendedIdsOf(answer), ctx),
   recommendedIds: (answer) => recommendedIdsOf(answer),
-  summarize: (goal) => [
+  summarize: (goal, ctx) => [
     `projects: ${goal.projects.join(' + ')}`,
     `required categories (${goal.categories.length}): ${goal.categories.join(', ')}`,
     goal.budget ? `budget $${goal.budget} (reference prices ${goal.categories.map((c) => `${c.split('/')[1]} ${money(goal.refPrices[c])}`).join(', ')})` : 'no budget',
-    ...(goal.oosChange ? [`went out of stock at turn ${goal.oosChange.turn}: ${goal.oosChange.ids.join(', ')}`] : []),
+    ...ctx.world.stockChanges
+      .filter((c) => goal.categories.includes(ctx.catalog.get(c.id)?.category ?? ''))
+      .map((c) => `went out of stock at turn ${c.turn}: ${c.id}`),
   ],
 };

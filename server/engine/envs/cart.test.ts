@@ -17,8 +17,8 @@ function verify(cart: CartLine[]) {
   const world = createWorld('2026-01-01');
   world.cart = cart;
   world.cartChanges = cart.map((l, i) => ({ turn: i + 1, tool: 'cart.add', key: l.variant_id ? `${l.product_id}::${l.variant_id}` : l.product_id, qtyBefore: 0, qtyAfter: l.qty }));
-  const ctx = { catalog: {} as Catalog, axes: axesFor(3), d: 3, knobs: envKnobs(3), world, seen: new Map(), turn: 3 };
-  return cartEnv.verify(goal, { env: 'CART', done: true }, ctx);
+  const ctx = { catalog: {} as Catalog, axes: axesFor(3), d: 3, knobs: envKnobs(3), world, seen: new Map(), calls: [], turn: 3 };
+  return cartEnv.verify(goal, { pending: {}, accepted: {} }, { env: 'CART', done: true }, ctx);
 }
 
 describe('CART verifier (unit-level F1, r_task = 2·F1 − 1)', () => {

@@ -10,7 +10,7 @@ import type { EvidenceItem, TaskResult } from '../types';
 import { cartKey, type CartLine } from '../world/state';
 import { variantsOf, type Variant } from '../world/variants';
 import { currentVariants } from '../world/stock';
-import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
+import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, StockDraw, TurnInfo, VerifyContext } from './types';
 
 export interface CartItemGoal {
   productId: string;
@@ -22,12 +22,35 @@ export interface CartItemGoal {
   qty: number;
   /** The customer names it only as something seen earlier (needs user.get_visit_history). */
   viaHistory: boolean;
-  /** Set when the required variant went out of stock: what the customer accepts once told. */
-  alternative?: { variantId: string; value: string };
 }
 
 export interface CartGoal {
   items: CartItemGoal[];
+}
+
+export interface Alternative {
+  variantId: string;
+  value: string;
+}
+
+/** What changes during a CART episode: alternatives to variants that went out of stock. */
+export interface CartState {
+  /** By product id: the variant the customer will accept once told the required one is out of stock. */
+  pending: Record<string, Alternative>;
+  /** By product id: alternatives the customer accepted (the cart is now judged against them). */
+  accepted: Record<string, Alternative>;
+}
+
+type CartTask = EnvTask<CartGoal, CartState>;
+
+/** The goal as it stands: the original items with the alternatives the customer accepted. */
+export function currentCartGoal(goal: CartGoal, state: CartState): CartGoal {
+  return {
+    items: goal.items.map((i) => {
+      const alt = state.accepted[i.productId];
+      return alt ? { ...i, variantId: alt.variantId, variantValue: alt.value } : i;
+    }),
+  };
 }
 
 const humanAttr = (attr: string) => attr.replace(/_/g, ' ');
@@ -114,7 +137,7 @@ function describeItem(item: CartItemGoal, slots: Slot[], catalog: Catalog): stri
 const joinList = (parts: string[]) =>
   parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 
-function generate(ctx: EnvContext, rng: Rng): EnvTask<CartGoal> {
+function generate(ctx: EnvContext, rng: Rng): CartTask {
   const items = pickTargets(ctx, rng);
   ctx.world.visitHistory = historyWithDistractors(ctx, items, rng);
   const slots: Slot[] = [];
@@ -152,7 +175,7 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<CartGoal> {
     }
   }
   const opening = rng.pick(OPENINGS).replace('{items}', joinList(items.map((i) => describeItem(i, slots, ctx.catalog))));
-  return { goal: { items }, opening, slots };
+  return { goal: { items }, state: { pending: {}, accepted: {} }, opening, slots };
 }
 
 // ---------- verifier ----------
@@ -186,7 +209,8 @@ export function cartF1(goal: CartGoal, cart: readonly CartLine[]) {
   return { matched, cartTotal, requiredTotal, precision, recall, f1 };
 }
 
-function verify(goal: CartGoal, _answer: unknown, ctx: EnvContext): TaskResult {
+function verify(original: CartGoal, state: CartState, ctx: EnvContext): TaskResult {
+  const goal = currentCartGoal(original, state);
   const cart = ctx.world.cart;
   const f = cartF1(goal, cart);
   const inCart = cartUnits(goal, cart);
@@ -208,6 +232,8 @@ function verify(goal: CartGoal, _answer: unknown, ctx: EnvContext): TaskResult {
     if (required.has(key)) continue;
     evidence.push({ text: `${key}: ×${qty} in cart but not requested`, turns: turnsFor(key.split('::')[0]), ok: false });
   }
+  for (const [productId, alt] of Object.entries(state.accepted))
+    evidence.push({ text: `${productId}: the customer accepted variant ${alt.variantId} (${alt.value}) after the required one went out of stock`, turns: [], ok: true });
   evidence.push({
     text: `matched ${f.matched} units; precision ${f.matched}/${f.cartTotal}, recall ${f.matched}/${f.requiredTotal}, F1 = ${f.f1.toFixed(3)}`,
     turns: [],
@@ -218,8 +244,8 @@ function verify(goal: CartGoal, _answer: unknown, ctx: EnvContext): TaskResult {
 
 // ---------- customer reactions ----------
 
-function firstProblem(task: EnvTask<CartGoal>, ctx: EnvContext): string | null {
-  const { goal } = task;
+function firstProblem(task: CartTask, ctx: EnvContext): string | null {
+  const goal = currentCartGoal(task.goal, task.state);
   const titleOf = (id: string) => ctx.catalog.get(id)?.title ?? id;
   for (const line of ctx.world.cart) {
     const item = goal.items.find((i) => i.productId === line.product_id);
@@ -247,45 +273,49 @@ function variantValue(product: Product, variantId: string): string {
   return v ? String(Object.values(v.attrs)[0]) : variantId;
 }
 
-function reveal(task: EnvTask<CartGoal>, slotId: string) {
+function reveal(task: CartTask, slotId: string) {
   const slot = task.slots.find((s) => s.id === slotId);
   if (slot) slot.revealed = true;
 }
 
 const OUT_OF_STOCK_WORDS = /out of stock|sold out|unavailable|not available|no longer available|isn't available|none left|no stock/i;
 
-/** p_oos: a seen, not-yet-added required variant goes out of stock when another variant can stand in. */
-function outOfStock(task: EnvTask<CartGoal>, ctx: VerifyContext, rng: Rng): string[] {
-  const inCart = cartUnits(task.goal, ctx.world.cart);
+/** p_oos at first sight of a target product: its required variant (not yet in the cart) goes out of stock when another variant can stand in. */
+function outOfStock(task: CartTask, firstSeen: readonly string[], ctx: VerifyContext, draw: StockDraw): string[] {
+  const goal = currentCartGoal(task.goal, task.state);
+  const inCart = cartUnits(goal, ctx.world.cart);
   const gone: string[] = [];
-  for (const item of task.goal.items) {
-    if (!item.variantId || inCart.has(cartKey(item.productId, item.variantId)) || !ctx.seen.has(item.productId)) continue;
+  for (const item of goal.items) {
+    if (!item.variantId || !firstSeen.includes(item.productId) || inCart.has(cartKey(item.productId, item.variantId))) continue;
+    if (ctx.world.protectedStock.has(item.variantId)) continue;
+    const rng = draw(item.productId);
     if (!rng.bernoulli(ctx.axes.p_oos)) continue;
     const product = ctx.catalog.get(item.productId)!;
     const options = currentVariants(ctx.world, product).filter((v) => v.variant_id !== item.variantId && v.stock_qty >= item.qty + 2);
     if (options.length === 0) continue;
     const alt = rng.pick(options);
-    item.alternative = { variantId: alt.variant_id, value: String(Object.values(alt.attrs)[0]) };
+    task.state.pending[item.productId] = { variantId: alt.variant_id, value: String(Object.values(alt.attrs)[0]) };
+    ctx.world.protectedStock.add(alt.variant_id);
     gone.push(item.variantId);
   }
   return gone;
 }
 
-/** Once the agent says an item is out of stock, the customer names the alternative and the goal follows. */
-function acceptAlternatives(task: EnvTask<CartGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+/** Once the agent says an item is out of stock, the customer names the alternative; the state records it. */
+function acceptAlternatives(task: CartTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   if (!OUT_OF_STOCK_WORDS.test(info.agentMessage)) return null;
-  const changed = task.goal.items.filter((i) => i.alternative);
-  if (changed.length === 0) return null;
+  const pending = Object.entries(task.state.pending);
+  if (pending.length === 0) return null;
   const parts: string[] = [];
   const changes: string[] = [];
-  for (const item of changed) {
-    const alt = item.alternative!;
-    const short = `${ctx.catalog.get(item.productId)!.brand} ${categoryNoun(ctx.catalog.get(item.productId)!.category)}`;
+  for (const [productId, alt] of pending) {
+    const item = task.goal.items.find((i) => i.productId === productId)!;
+    const before = currentCartGoal(task.goal, task.state).items.find((i) => i.productId === productId)!;
+    const short = `${ctx.catalog.get(productId)!.brand} ${categoryNoun(ctx.catalog.get(productId)!.category)}`;
     parts.push(`the ${alt.value} ${short} is fine instead`);
-    changes.push(`${item.variantId} → ${alt.variantId}`);
-    item.variantId = alt.variantId;
-    item.variantValue = alt.value;
-    item.alternative = undefined;
+    changes.push(`${before.variantId} → ${alt.variantId}`);
+    task.state.accepted[item.productId] = alt;
+    delete task.state.pending[productId];
     reveal(task, `variant:${item.productId}`);
   }
   return {
@@ -295,22 +325,23 @@ function acceptAlternatives(task: EnvTask<CartGoal>, info: TurnInfo, ctx: EnvCon
   };
 }
 
-function confirm(task: EnvTask<CartGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
-  if (!info.cartChanged || cartF1(task.goal, ctx.world.cart).f1 !== 1) return null;
+function confirm(task: CartTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  if (!info.cartChanged || cartF1(currentCartGoal(task.goal, task.state), ctx.world.cart).f1 !== 1) return null;
   return { text: "That's everything I need, thank you!", act: 'confirm' };
 }
 
-function react(task: EnvTask<CartGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function react(task: CartTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const alternative = acceptAlternatives(task, info, ctx);
   if (alternative) return alternative;
   if (!info.cartChanged) return null;
   const problem = firstProblem(task, ctx);
   if (problem) return { text: problem, act: 'correct' };
-  const missing = task.goal.items.filter((i) => !cartUnits(task.goal, ctx.world.cart).has(cartKey(i.productId, i.variantId)));
+  const goal = currentCartGoal(task.goal, task.state);
+  const missing = goal.items.filter((i) => !cartUnits(goal, ctx.world.cart).has(cartKey(i.productId, i.variantId)));
   return { text: `That looks right so far. I still need ${missing.length} more item${missing.length === 1 ? '' : 's'}.`, act: 'continue' };
 }
 
-export const cartEnv: EnvDefinition<CartGoal> = {
+export const cartEnv: EnvDefinition<CartGoal, CartState> = {
   id: 'CART',
   name: 'Cart building',
   description: 'Put the exact products, variants and quantities the customer wants into the cart, then finish.',
@@ -331,10 +362,10 @@ export const cartEnv: EnvDefinition<CartGoal> = {
   react,
   outOfStock,
   nudges: ['How is my cart coming along?', 'Can you put that in my cart for me?', 'Any luck finding what I asked for?'],
-  verify: (goal, answer, ctx) => verify(goal, answer, ctx),
+  verify: (goal, state, _answer, ctx) => verify(goal, state, ctx),
   recommendedIds: (_answer, ctx) => [...new Set(ctx.world.cart.map((l) => l.product_id))],
-  summarize: (goal) =>
-    goal.items.map(
+  summarize: (goal, _ctx, state) =>
+    currentCartGoal(goal, state).items.map(
       (i) =>
         `${i.qty} × ${i.title} (${i.productId})${i.variantId ? ` — variant ${i.variantId} (${humanAttr(i.variantAttr!)} ${i.variantValue})` : ' — any variant'}${i.viaHistory ? ' — named via visit history' : ''}`,
     ),

@@ -4,12 +4,13 @@ import { Episode } from '../episode';
 import { playEpisode } from '../play';
 import { testCatalog } from '../test/catalog-fixture';
 import type { Action } from '../types';
-import type { JourneyGoal } from './journey';
+import type { JourneyGoal, JourneyState } from './journey';
 import { journeyEnvs } from './journey';
 
 const catalog = testCatalog();
 const act = (over: Partial<Action> = {}): Action => ({ assistant_message: 'Let me check.', tool_calls: [], answer: null, ...over });
 const goalOf = (e: Episode) => e.hiddenGoal().data as JourneyGoal;
+const stateOf = (e: Episode) => e.hiddenGoal().state as JourneyState;
 
 describe('JOURNEY', () => {
   it('draws L = min(5, 2 + ⌊d/4⌋) distinct sub-tasks (capped by the atomic envs available)', () => {
@@ -53,11 +54,11 @@ describe('JOURNEY', () => {
     for (const seed of [1, 2, 3]) {
       const episode = new Episode({ envId: 'JOURNEY', d: 8, seed, axisOverrides: { p_switch: 1, p_noise: 0 } }, catalog);
       let observation = episode.reset().observation;
-      const second = goalOf(episode).subtasks[1].task.opening;
+      const second = stateOf(episode).tasks[1].opening;
       observation = episode.step(act({ tool_calls: [{ name: 'datetime.now' }] })).observation;
       expect(observation.customerMessage).toMatch(/before I forget|let me ask this first/);
       expect(observation.customerMessage).toContain(second);
-      expect(goalOf(episode)).toMatchObject({ current: 1, deferred: [0] });
+      expect(stateOf(episode)).toMatchObject({ current: 1, deferred: [0] });
       while (!episode.done) observation = episode.step(oracleAgent.act(observation, episode)).observation;
       const texts = episode.events.filter((e) => e.kind === 'customer_message').map((e) => (e as { text: string }).text);
       expect(texts.some((t) => /back to (what I asked earlier|my earlier request)/.test(t))).toBe(true);
@@ -77,13 +78,13 @@ describe('JOURNEY customer', () => {
     for (let seed = 0; seed < 20; seed++) {
       const episode = new Episode({ envId: 'JOURNEY', d: 8, seed, axisOverrides: { p_missing: 1, p_switch: 0 } }, catalog);
       episode.reset();
-      const goal = goalOf(episode);
-      const own = new Set(goal.subtasks[0].task.slots.map((slot) => slot.revealText));
-      const others = goal.subtasks.slice(1).flatMap((s) => s.task.slots.map((slot) => slot.revealText)).filter((t) => !own.has(t));
+      const { tasks } = stateOf(episode);
+      const own = new Set(tasks[0].slots.map((slot) => slot.revealText));
+      const others = tasks.slice(1).flatMap((s) => s.slots.map((slot) => slot.revealText)).filter((t) => !own.has(t));
       const asked = 'Do you have a budget, price, rating, shipping deadline, brand, color, size, material, connector, quantity or date in mind?';
       const text = episode.step(act({ assistant_message: asked, tool_calls: [{ name: 'datetime.now' }] })).observation.customerMessage ?? '';
       for (const secret of others) expect(text.toLowerCase()).not.toContain(secret.toLowerCase());
-      expect(goal.subtasks.slice(1).every((s) => s.task.slots.every((slot) => !slot.revealed))).toBe(true);
+      expect(tasks.slice(1).every((s) => s.slots.every((slot) => !slot.revealed))).toBe(true);
     }
   });
 });
@@ -99,7 +100,7 @@ describe('JOURNEY shared world', () => {
         const ret = goal.subtasks.find((s) => s.envId === 'RETURN');
         if (!ret || !goal.subtasks.some((s) => s.envId === 'STATUS')) continue;
         checked++;
-        const target = ret.task.goal as { orderId: string; lineId: string; productId: string };
+        const target = ret.goal as { orderId: string; lineId: string; productId: string };
         const orders = episode.world().orders as Array<{ order_id: string; lines: Array<{ line_id: string; product_id: string }> }>;
         const line = orders.find((o) => o.order_id === target.orderId)?.lines.find((l) => l.line_id === target.lineId);
         expect(line?.product_id, `d=${d} seed=${seed}`).toBe(target.productId);

@@ -4,7 +4,8 @@
 //
 // Choices (docs/environments.md): sub-tasks are distinct environments (one cart,
 // so at most one CART); a sub-answer is scored when it is given, against the
-// world as it is then; the turn budget is T_max per sub-task; with p_switch the
+// world as it is then, and the result is kept in the task's state (verify only
+// reads it, so it can be re-run); the turn budget is T_max per sub-task; with p_switch the
 // customer raises the next sub-task before the current one is answered and comes
 // back to it afterwards.
 
@@ -15,26 +16,40 @@ import type { EvidenceItem, TaskResult } from '../types';
 import { availableEnvs, getEnv } from './registry';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
 
+/** One sub-task as generated: its env and hidden goal (never changed). */
 export interface JourneySubtask {
   envId: string;
-  task: EnvTask<unknown>;
-  /** The sub-answer once given, scored at that moment. */
-  answer: Answer | null;
-  result: TaskResult | null;
-  answeredAtTurn: number | null;
+  goal: unknown;
 }
 
 export interface JourneyGoal {
   subtasks: JourneySubtask[];
+  /** Seed of the context-switch draws (hooks get no Rng of their own). */
+  switchSeed: number;
+}
+
+/** A sub-answer as given, scored by its env's verifier against the world at that moment. */
+export interface SubAnswer {
+  fields: Answer;
+  turn: number;
+  result: TaskResult;
+}
+
+/** JOURNEY's progress: everything its hooks change. */
+export interface JourneyState {
+  /** The sub-tasks with their own state and slots (tasks[i].goal is subtasks[i].goal). */
+  tasks: EnvTask<unknown, unknown>[];
   /** The sub-task the conversation is on. */
   current: number;
   /** Sub-tasks put aside by a context switch, to come back to (last in, first out). */
   deferred: number[];
   /** Sub-tasks the customer already switched away from (at most once each). */
   switched: number[];
-  /** Seed of the context-switch draws (hooks get no Rng of their own). */
-  switchSeed: number;
+  /** Per sub-task: its answer once given. */
+  answers: Array<SubAnswer | null>;
 }
+
+type JourneyTask = EnvTask<JourneyGoal, JourneyState>;
 
 const OPENINGS = [
   'Hi! I have a few things to sort out today. First: {first}',
@@ -50,104 +65,126 @@ const BACK = ['Now back to what I asked earlier: {opening}', 'Thanks. Going back
 /** Atomic environments a journey draws from (all registered ones except JOURNEY itself). */
 export const journeyEnvs = () => availableEnvs().filter((e) => e.id !== 'JOURNEY');
 
-function generate(ctx: EnvContext, rng: Rng): EnvTask<JourneyGoal> {
+function generate(ctx: EnvContext, rng: Rng): JourneyTask {
   const pool = journeyEnvs();
   const chosen = rng.sample(pool, Math.min(ctx.knobs.journeyLength, pool.length));
-  const subtasks = chosen.map((env) => ({ envId: env.id, task: env.generate(ctx, rng.fork(env.id)), answer: null, result: null, answeredAtTurn: null }));
-  const goal: JourneyGoal = { subtasks, current: 0, deferred: [], switched: [], switchSeed: rng.int(0, 2 ** 31) };
-  const opening = rng.pick(OPENINGS).replace('{first}', subtasks[0].task.opening);
+  const tasks = chosen.map((env) => env.generate(ctx, rng.fork(env.id)));
+  const goal: JourneyGoal = { subtasks: chosen.map((env, i) => ({ envId: env.id, goal: tasks[i].goal })), switchSeed: rng.int(0, 2 ** 31) };
+  const state: JourneyState = { tasks, current: 0, deferred: [], switched: [], answers: tasks.map(() => null) };
+  const opening = rng.pick(OPENINGS).replace('{first}', tasks[0].opening);
   // Only the sub-task under discussion has slots the customer can reveal: a question about
   // shipping during a SUB request must not reveal the PD request's shipping deadline.
   return {
     goal,
+    state,
     opening,
     get slots() {
-      return goal.subtasks[goal.current].task.slots;
+      return state.tasks[state.current].slots;
     },
   };
 }
 
-const isOpen = (goal: JourneyGoal, i: number) => goal.subtasks[i] !== undefined && goal.subtasks[i].answer === null;
+const isOpen = (state: JourneyState, i: number) => state.tasks[i] !== undefined && state.answers[i] === null;
 const phrase = (templates: string[], turn: number, opening: string) => templates[turn % templates.length].replace('{opening}', opening);
+const envOf = (goal: JourneyGoal, i: number) => getEnv(goal.subtasks[i].envId);
 
 /** After the current sub-task is answered: back to a deferred one, else the next open one. */
-function advance(goal: JourneyGoal): { index: number; back: boolean } | null {
-  const back = [...goal.deferred].reverse().find((i) => isOpen(goal, i));
+function advance(state: JourneyState): { index: number; back: boolean } | null {
+  const back = [...state.deferred].reverse().find((i) => isOpen(state, i));
   if (back !== undefined) {
-    goal.deferred = goal.deferred.filter((i) => i !== back);
-    goal.current = back;
+    state.deferred = state.deferred.filter((i) => i !== back);
+    state.current = back;
     return { index: back, back: true };
   }
-  const next = goal.subtasks.findIndex((_, i) => isOpen(goal, i));
+  const next = state.tasks.findIndex((_, i) => isOpen(state, i));
   if (next < 0) return null;
-  goal.current = next;
+  state.current = next;
   return { index: next, back: false };
 }
 
 /** p_switch: the customer brings up the next sub-task before the current one is answered. */
-function maybeSwitch(task: EnvTask<JourneyGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
-  const goal = task.goal;
-  const next = goal.subtasks.findIndex((_, i) => i > goal.current && isOpen(goal, i) && !goal.deferred.includes(i));
-  if (next < 0 || goal.switched.includes(goal.current)) return null;
-  if (!Rng.from('switch', goal.switchSeed, info.turn).bernoulli(ctx.axes.p_switch)) return null;
-  goal.switched.push(goal.current);
-  goal.deferred.push(goal.current);
-  goal.current = next;
-  return { text: phrase(SWITCH, info.turn, goal.subtasks[next].task.opening), act: 'continue' };
+function maybeSwitch(task: JourneyTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  const { state } = task;
+  const next = state.tasks.findIndex((_, i) => i > state.current && isOpen(state, i) && !state.deferred.includes(i));
+  if (next < 0 || state.switched.includes(state.current)) return null;
+  if (!Rng.from('switch', task.goal.switchSeed, info.turn).bernoulli(ctx.axes.p_switch)) return null;
+  state.switched.push(state.current);
+  state.deferred.push(state.current);
+  state.current = next;
+  return { text: phrase(SWITCH, info.turn, state.tasks[next].opening), act: 'continue' };
 }
 
 /** A hook of the sub-task being discussed, applied to its own task. */
-function delegate(hook: 'confirm' | 'react', task: EnvTask<JourneyGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
-  const sub = task.goal.subtasks[task.goal.current];
-  if (!sub || sub.answer) return null;
-  return getEnv(sub.envId)[hook]?.(sub.task, info, ctx) ?? null;
+function delegate(hook: 'confirm' | 'react', task: JourneyTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  const i = task.state.current;
+  if (!isOpen(task.state, i)) return null;
+  return envOf(task.goal, i)[hook]?.(task.state.tasks[i], info, ctx) ?? null;
 }
 
-/** Routes each sub-answer: by subtask_index when given, else the current sub-task if its env matches, else the first open one of that env. */
-function record(goal: JourneyGoal, answer: Answer, ctx: VerifyContext) {
-  for (const sub of (answer.subtasks as Answer[] | undefined) ?? []) {
+/**
+ * Which open sub-task each sub-answer of an answer is for: by subtask_index when given, else
+ * the current sub-task if its env matches, else the first open one of that env. Pure.
+ */
+function route(goal: JourneyGoal, state: JourneyState, answer: Answer | null): Array<{ index: number; fields: Answer }> {
+  const taken = new Set<number>();
+  const out: Array<{ index: number; fields: Answer }> = [];
+  const open = (i: number) => isOpen(state, i) && !taken.has(i);
+  for (const sub of (answer?.subtasks as Answer[] | undefined) ?? []) {
     const { subtask_index, ...fields } = sub as Answer & { subtask_index?: number };
-    const current = goal.subtasks[goal.current];
     const index =
       subtask_index ??
-      (current && current.envId === fields.env && current.answer === null
-        ? goal.current
-        : goal.subtasks.findIndex((s) => s.envId === fields.env && s.answer === null));
-    const target = goal.subtasks[index];
-    if (!target || target.envId !== fields.env || target.answer !== null) continue;
-    target.answer = fields;
-    target.answeredAtTurn = ctx.turn;
-    target.result = getEnv(target.envId).verify(target.task.goal, { ...fields, done: true }, ctx);
+      (goal.subtasks[state.current]?.envId === fields.env && open(state.current)
+        ? state.current
+        : goal.subtasks.findIndex((s, i) => s.envId === fields.env && open(i)));
+    if (!goal.subtasks[index] || goal.subtasks[index].envId !== fields.env || !open(index)) continue;
+    taken.add(index);
+    out.push({ index, fields });
   }
+  return out;
 }
 
-function onAnswer(task: EnvTask<JourneyGoal>, answer: Answer, info: TurnInfo, ctx: VerifyContext): CustomerReply | null {
-  record(task.goal, answer, ctx);
-  if (isOpen(task.goal, task.goal.current)) return null; // nothing for the current sub-task: the usual policy replies
-  const move = advance(task.goal);
+/** The sub-answer scored now by its own (pure) verifier. */
+function score(goal: JourneyGoal, state: JourneyState, index: number, fields: Answer, ctx: VerifyContext): SubAnswer {
+  const result = envOf(goal, index).verify(goal.subtasks[index].goal, state.tasks[index].state, { ...fields, done: true }, ctx);
+  return { fields, turn: ctx.turn, result };
+}
+
+function onAnswer(task: JourneyTask, answer: Answer, info: TurnInfo, ctx: VerifyContext): CustomerReply | null {
+  const { goal, state } = task;
+  for (const { index, fields } of route(goal, state, answer)) state.answers[index] = score(goal, state, index, fields, ctx);
+  if (isOpen(state, state.current)) return null; // nothing for the current sub-task: the usual policy replies
+  const move = advance(state);
   if (!move) return { text: "That's everything I needed, thank you! You can wrap up.", act: 'confirm' };
-  return { text: phrase(move.back ? BACK : NEXT, info.turn, task.goal.subtasks[move.index].task.opening), act: 'continue' };
+  return { text: phrase(move.back ? BACK : NEXT, info.turn, state.tasks[move.index].opening), act: 'continue' };
 }
 
-function verify(goal: JourneyGoal, answer: Answer | null, ctx: VerifyContext): TaskResult {
-  if (answer) record(goal, answer, ctx);
+/** The recorded sub-answers plus those of the final answer (scored now, not recorded: verify writes nothing). */
+function allAnswers(goal: JourneyGoal, state: JourneyState, answer: Answer | null, ctx: VerifyContext): Array<SubAnswer | null> {
+  const answers = [...state.answers];
+  for (const { index, fields } of route(goal, state, answer)) answers[index] = score(goal, state, index, fields, ctx);
+  return answers;
+}
+
+function verify(goal: JourneyGoal, state: JourneyState, answer: Answer | null, ctx: VerifyContext): TaskResult {
+  const answers = allAnswers(goal, state, answer, ctx);
   const evidence: EvidenceItem[] = [];
   const scores = goal.subtasks.map((sub, i) => {
     const label = `sub-task ${i + 1} (${sub.envId})`;
-    if (!sub.result) {
+    const given = answers[i];
+    if (!given) {
       evidence.push({ text: `${label}: no answer → −1`, turns: [], ok: false });
       return -1;
     }
-    evidence.push({ text: `${label}: r_task ${sub.result.rTask.toFixed(3)}${sub.result.isCorrect ? ' (pass)' : ' (fail)'}`, turns: [sub.answeredAtTurn!], ok: sub.result.isCorrect });
-    for (const e of sub.result.evidence) evidence.push({ ...e, text: `  ${label}: ${e.text}` });
-    return sub.result.rTask;
+    evidence.push({ text: `${label}: r_task ${given.result.rTask.toFixed(3)}${given.result.isCorrect ? ' (pass)' : ' (fail)'}`, turns: [given.turn], ok: given.result.isCorrect });
+    for (const e of given.result.evidence) evidence.push({ ...e, text: `  ${label}: ${e.text}` });
+    return given.result.rTask;
   });
   const rTask = scores.reduce((a, b) => a + b, 0) / Math.max(1, scores.length);
-  const passed = goal.subtasks.filter((s) => s.result?.isCorrect).length;
+  const passed = answers.filter((a) => a?.result.isCorrect).length;
   return {
     rTask,
     isCorrect: passed === goal.subtasks.length,
-    metrics: { subtasks: goal.subtasks.length, answered: goal.subtasks.filter((s) => s.result).length, passed },
+    metrics: { subtasks: goal.subtasks.length, answered: answers.filter(Boolean).length, passed },
     evidence,
   };
 }
@@ -156,7 +193,7 @@ function subAnswerSchemas() {
   return journeyEnvs().map((env) => env.answerSchema.extend({ env: z.literal(env.id), subtask_index: z.int().min(0).optional() }));
 }
 
-export const journeyEnv: EnvDefinition<JourneyGoal> = {
+export const journeyEnv: EnvDefinition<JourneyGoal, JourneyState> = {
   id: 'JOURNEY',
   name: 'Multi-intent journey',
   description: 'Two to five requests in one conversation. Answer each one (done: false moves on); finish with done: true.',
@@ -173,22 +210,28 @@ export const journeyEnv: EnvDefinition<JourneyGoal> = {
   generate,
   confirm: (task, info, ctx) => delegate('confirm', task, info, ctx),
   react: (task, info, ctx) => maybeSwitch(task, info, ctx) ?? delegate('react', task, info, ctx),
-  outOfStock(task, ctx, rng) {
-    const ids = task.goal.subtasks.flatMap((s) => getEnv(s.envId).outOfStock?.(s.task, ctx, rng.fork(s.envId)) ?? []);
+  outOfStock(task, firstSeen, ctx, draw) {
+    const ids = task.state.tasks.flatMap((sub, i) => envOf(task.goal, i).outOfStock?.(sub, firstSeen, ctx, draw) ?? []);
     return [...new Set(ids)];
   },
   onAnswer,
-  turnBudget: (task: EnvTask<JourneyGoal>, axes: AxisValues) => axes.T_max * task.goal.subtasks.length,
+  turnBudget: (task, axes: AxisValues) => axes.T_max * task.goal.subtasks.length,
+  subtaskCount: (task) => task.goal.subtasks.length,
   nudges: ['Any progress on that?', 'Can you help with that?', 'What do you think?'],
   verify,
-  recommendedIds(answer, ctx, goal) {
-    const given = goal.subtasks.filter((s) => s.answer).map((s) => ({ sub: s, answer: s.answer! }));
-    const final = ((answer?.subtasks as Answer[] | undefined) ?? []).flatMap((a) => {
-      const sub = goal.subtasks.find((s) => s.envId === a.env && s.answer === null);
-      return sub ? [{ sub, answer: a }] : [];
-    });
-    return [...new Set([...given, ...final].flatMap(({ sub, answer: a }) => getEnv(sub.envId).recommendedIds(a, ctx, sub.task.goal)))];
+  recommendedIds(answer, ctx, goal, state) {
+    const given = state.answers.flatMap((a, i) => (a ? [{ index: i, fields: a.fields }] : []));
+    return [
+      ...new Set(
+        [...given, ...route(goal, state, answer)].flatMap(({ index, fields }) =>
+          envOf(goal, index).recommendedIds(fields, ctx, goal.subtasks[index].goal, state.tasks[index].state),
+        ),
+      ),
+    ];
   },
-  summarize: (goal, ctx) =>
-    goal.subtasks.flatMap((s, i) => [`${i + 1}. ${s.envId}${s.answer ? ` (answered at turn ${s.answeredAtTurn})` : ''}`, ...getEnv(s.envId).summarize(s.task.goal, ctx).map((l) => `   ${l}`)]),
+  summarize: (goal, ctx, state) =>
+    goal.subtasks.flatMap((s, i) => [
+      `${i + 1}. ${s.envId}${state.answers[i] ? ` (answered at turn ${state.answers[i]!.turn})` : ''}`,
+      ...envOf(goal, i).summarize(s.goal, ctx, state.tasks[i].state).map((l) => `   ${l}`),
+    ]),
 };

@@ -131,6 +131,29 @@ describe('axes acting on PD episodes', () => {
     expect(r.breakdown!.task.metrics.oosShare).toBeGreaterThan(0);
   });
 
+  it('p_oos is decided per product at first sight: a throwaway first retrieval defuses nothing', () => {
+    const oosIds = (e: Episode) => e.events.filter((x) => x.kind === 'world_change').map((x) => (x as unknown as { data: { stockId: string } }).data.stockId);
+    let compared = 0;
+    for (const seed of [3, 9, 14]) {
+      const plain = start(8, seed, { p_oos: 0.5 });
+      const g = goalOf(plain);
+      const ids = g.rec.pool.filter((p) => p.rel > 0 && p.stock > 0).slice(0, 10).map((p) => p.id);
+      const rerank = act({ tool_calls: [{ name: 'catalog.rerank', args: { query: g.noun, candidate_product_ids: ids } }] });
+      plain.step(rerank);
+      const dummy = start(8, seed, { p_oos: 0.5 });
+      // turn 1: an unrelated product; turn 2: the real retrieval
+      const unrelated = catalog.at(0).category === g.rec.category ? catalog.at(1).id : catalog.at(0).id;
+      dummy.step(act({ tool_calls: [{ name: 'catalog.get_product', args: { product_id: unrelated } }] }));
+      expect(dummy.events.some((x) => x.kind === 'world_change')).toBe(false);
+      dummy.step(rerank);
+      // the same products go out of stock, decided by (episode, product id), at the turn they were first seen
+      expect(oosIds(dummy)).toEqual(oosIds(plain));
+      expect(dummy.events.filter((x) => x.kind === 'world_change').every((x) => x.turn === 2)).toBe(true);
+      compared += oosIds(plain).length;
+    }
+    expect(compared).toBeGreaterThan(0);
+  });
+
   it('p_oos = 0 never changes stock', () => {
     const e = start(4, 9, { p_oos: 0 });
     const g = goalOf(e);

@@ -10,9 +10,11 @@ import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
 import { categoryNoun } from './cart';
 import { constraintKeywords, describeConstraint, type Constraint } from './persona';
-import { buildRecommendationSpec, idealList, protectFromOutOfStock, recommendationOutOfStock, scoreRecommendations, type RecommendationSpec } from './recommend';
+import { buildRecommendationSpec, idealList, recommendationOutOfStock, scoreRecommendations, type RecommendationSpec } from './recommend';
 import {
   confirmOnce,
+  newCustomerNotes,
+  type CustomerNotes,
   constraintSlotId,
   firstGoodProduct,
   firstObjection,
@@ -72,7 +74,9 @@ export function statedPhrases(constraints: readonly Constraint[], slots: readonl
   return constraints.filter((c) => !slots.find((s) => s.id === constraintSlotId(c))?.omitted).map(describeConstraint);
 }
 
-function generate(ctx: EnvContext, rng: Rng): EnvTask<PdGoal> {
+type PdTask = EnvTask<PdGoal, CustomerNotes>;
+
+function generate(ctx: EnvContext, rng: Rng): PdTask {
   const target = pickTarget(ctx, rng);
   const rec = buildRecommendationSpec(ctx, rng.fork('spec'), {
     reference: target,
@@ -81,7 +85,7 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<PdGoal> {
     k: ctx.axes.k_rec,
     required: ['price'],
   });
-  protectFromOutOfStock(ctx.world, [target.id]); // an in-stock product meeting every constraint always remains
+  ctx.world.protectedStock.add(target.id); // an in-stock product meeting every constraint always remains
   const slots = constraintSlots(rec.constraints, (c) => c.attr === 'price', ctx.axes.p_missing, rng);
   const noun = categoryNoun(target.category);
   const opening = rng
@@ -89,22 +93,22 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<PdGoal> {
     .replace('{a_noun}', withArticle(noun))
     .replace('{noun}', noun)
     .replace('{constraints}', joinList(statedPhrases(rec.constraints, slots)));
-  return { goal: { targetId: target.id, targetTitle: target.title, noun, rec }, opening, slots };
+  return { goal: { targetId: target.id, targetTitle: target.title, noun, rec }, state: newCustomerNotes(), opening, slots };
 }
 
 // ---------- customer reactions ----------
 
 /** confirm: the message names a product of the wanted kind meeting every constraint and in stock (once per episode). */
-function confirm(task: EnvTask<PdGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
-  const named = mentionedProducts(task, info, ctx);
+function confirm(task: PdTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  const named = mentionedProducts(task.state, info, ctx);
   const good = firstGoodProduct(named, task.goal.rec.constraints, ctx, (p) => p.category === task.goal.rec.category);
-  if (!good || firstObjection(task as EnvTask<unknown>, named, task.goal.rec.constraints, ctx)) return null;
-  return confirmOnce(task, { text: `Yes, the ${good.title} looks like what I need. Please send me your recommendations.`, act: 'confirm' });
+  if (!good || firstObjection(task, named, task.goal.rec.constraints, ctx)) return null;
+  return confirmOnce(task.state, { text: `Yes, the ${good.title} looks like what I need. Please send me your recommendations.`, act: 'confirm' });
 }
 
 /** correct: a named product misses a constraint (the customer says which) or is out of stock. */
-function react(task: EnvTask<PdGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
-  return firstObjection(task as EnvTask<unknown>, mentionedProducts(task, info, ctx), task.goal.rec.constraints, ctx);
+function react(task: PdTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  return firstObjection(task, mentionedProducts(task.state, info, ctx), task.goal.rec.constraints, ctx);
 }
 
 // ---------- env ----------
@@ -128,11 +132,11 @@ export function summarizeSpec(rec: RecommendationSpec, ctx: EnvContext): string[
     `constraints: ${rec.constraints.map(describeConstraint).join('; ')}`,
     `persona weights: price ${w.price.toFixed(2)}, rating ${w.rating.toFixed(2)}, shipping ${w.shipping.toFixed(2)}, brand ${w.brand.toFixed(2)} (${rec.persona.preferredBrand}), similarity ${w.similarity.toFixed(2)}`,
     `k = ${rec.k}; evaluation pool ${rec.pool.length} products of ${rec.category}; ideal list now: ${ideal.join(', ')}`,
-    ...(rec.oosChange ? [`went out of stock at turn ${rec.oosChange.turn}: ${rec.oosChange.ids.join(', ')}`] : []),
+    ...ctx.world.stockChanges.filter((c) => rec.pool.some((e) => e.id === c.id)).map((c) => `went out of stock at turn ${c.turn}: ${c.id}`),
   ];
 }
 
-export const pdEnv: EnvDefinition<PdGoal> = {
+export const pdEnv: EnvDefinition<PdGoal, CustomerNotes> = {
   id: 'PD',
   name: 'Product discovery',
   description: 'Recommend products that meet the customer\'s constraints, best first (recommended_product_ids).',
@@ -141,9 +145,9 @@ export const pdEnv: EnvDefinition<PdGoal> = {
   generate,
   confirm,
   react,
-  outOfStock: (task, ctx, rng) => recommendationOutOfStock(task.goal.rec, ctx, rng),
+  outOfStock: (task, firstSeen, ctx, draw) => recommendationOutOfStock(task.goal.rec, firstSeen, ctx, draw),
   nudges: ['What can you recommend?', 'Any good options?', 'Which ones would you suggest?'],
-  verify: (goal, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
+  verify: (goal, _state, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
   // r_hall over the scored ids only: padding the list past k with retrieved ids must not dilute it.
   recommendedIds: (answer, _ctx, goal) => recommendedIdsOf(answer).slice(0, goal.rec.k),
   summarize: (goal, ctx) => [`target: ${goal.targetTitle} (${goal.targetId}), a ${goal.noun}`, ...summarizeSpec(goal.rec, ctx)],

@@ -8,10 +8,10 @@ import { createWorld } from '../world/state';
 import { MAX_CLAUSES, numericScore, parseNumber, policyEnv, type PolicyGoal } from './policy';
 
 const catalog = testCatalog();
-const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world: createWorld('2026-01-01'), seen: new Map<string, number>(), turn: 1 };
+const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world: createWorld('2026-01-01'), seen: new Map<string, number>(), calls: [], turn: 1 };
 const numericGoal: PolicyGoal = { ruleId: 'SHP-01', topic: 'free_shipping_min', question: '?', facts: { member_tier: 'basic' }, answerType: 'numeric', answer: 35 };
 const textGoal: PolicyGoal = { ruleId: 'SHP-05', topic: 'delivery_time', question: '?', facts: { shipping_speed: 'standard' }, answerType: 'categorical', answer: '5-7 business days' };
-const score = (goal: PolicyGoal, policy_answer: unknown) => policyEnv.verify(goal, { env: 'POLICY', done: true, policy_answer }, ctx);
+const score = (goal: PolicyGoal, policy_answer: unknown) => policyEnv.verify(goal, null, { env: 'POLICY', done: true, policy_answer }, ctx);
 
 describe('POLICY verifier, numeric: 2·(min/max)^4 − 1', () => {
   it('exact → 1 (pass); 34 vs 35 → 2·(34/35)^4 − 1 ≈ 0.781 (fail); 35.1 vs 35 passes', () => {

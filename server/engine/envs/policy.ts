@@ -138,7 +138,7 @@ export function factsFor(rule: PolicyRule, rng: Rng): Facts | null {
   return null;
 }
 
-function generate(ctx: EnvContext, rng: Rng): EnvTask<PolicyGoal> {
+function generate(ctx: EnvContext, rng: Rng): EnvTask<PolicyGoal, null> {
   const candidates = rulesWithClauses(ctx.axes.B_branch);
   let rule = rng.pick(candidates);
   let facts = factsFor(rule, rng);
@@ -162,6 +162,7 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<PolicyGoal> {
   const opening = rng.pick(OPENINGS).replace('{facts}', `${capitalise(joinAnd(stated))}.`).replace('{question}', question);
   return {
     goal: { ruleId: rule.rule_id, topic: rule.topic, question, facts, answerType: rule.answer_type, answer: rule.answer },
+    state: null,
     opening,
     slots,
   };
@@ -223,7 +224,7 @@ function verify(goal: PolicyGoal, answer: Answer | null, ctx: VerifyContext): Ta
 // No confirm hook: the customer asks because they do not know the policy, so no reply may
 // depend on whether the agent's answer is right (that would leak the answer).
 
-export const policyEnv: EnvDefinition<PolicyGoal> = {
+export const policyEnv: EnvDefinition<PolicyGoal, null> = {
   id: 'POLICY',
   name: 'Policy question',
   description: 'Answer the customer\'s store-policy question from the policy rules (policy_answer).',
@@ -231,7 +232,7 @@ export const policyEnv: EnvDefinition<PolicyGoal> = {
   answerSchema: policyAnswerSchema,
   generate,
   nudges: ['So what does the policy say?', 'Could you look that up for me?', 'Do you know the answer?'],
-  verify,
+  verify: (goal, _state, answer, ctx) => verify(goal, answer, ctx),
   recommendedIds: () => [],
   summarize: (goal) => [
     `rule ${goal.ruleId} (${goal.topic}): "${goal.question}"`,

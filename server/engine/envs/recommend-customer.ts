@@ -3,9 +3,8 @@
 //
 // A message "names" a product when it contains the product's id as a word, or
 // the exact title (case-insensitive) of a product some earlier tool result showed.
-// Hooks receive no per-episode memory, so what the customer has seen named and
-// whether it already confirmed live in a WeakMap keyed by the task object
-// (one per episode; replays build a new one).
+// What the customer has seen named and whether it already confirmed are the
+// task's state (CustomerNotes), passed in by the hooks.
 
 import type { Product } from '../catalog/types';
 import type { Slot } from '../customer/slots';
@@ -13,25 +12,20 @@ import { productStock } from '../world/stock';
 import { constraintMet, describeConstraint, satisfaction, type Constraint } from './persona';
 import type { CustomerReply, EnvContext, EnvTask, TurnInfo } from './types';
 
-interface CustomerState {
+/** What the customer of a recommendation env remembers during an episode. */
+export interface CustomerNotes {
   /** lowercased title → product id, from tool results so far */
-  titles: Map<string, string>;
+  titles: Record<string, string>;
   confirmed: boolean;
 }
 
-const STATE = new WeakMap<object, CustomerState>();
+export const newCustomerNotes = (): CustomerNotes => ({ titles: {}, confirmed: false });
 
-function stateOf(task: object): CustomerState {
-  let s = STATE.get(task);
-  if (!s) STATE.set(task, (s = { titles: new Map(), confirmed: false }));
-  return s;
-}
-
-function rememberTitles(state: CustomerState, info: TurnInfo) {
+function rememberTitles(notes: CustomerNotes, info: TurnInfo) {
   const visit = (x: unknown) => {
     if (!x || typeof x !== 'object') return;
     const o = x as { product_id?: unknown; title?: unknown };
-    if (typeof o.product_id === 'string' && typeof o.title === 'string' && o.title.length >= 8) state.titles.set(o.title.toLowerCase(), o.product_id);
+    if (typeof o.product_id === 'string' && typeof o.title === 'string' && o.title.length >= 8) notes.titles[o.title.toLowerCase()] = o.product_id;
   };
   for (const r of info.toolResults) {
     if (r.error !== null) continue;
@@ -43,13 +37,12 @@ function rememberTitles(state: CustomerState, info: TurnInfo) {
 const ID_TOKEN = /[A-Za-z0-9][A-Za-z0-9_-]{3,}/g;
 
 /** Products the agent's message names, in order of first appearance. */
-export function mentionedProducts(task: object, info: TurnInfo, ctx: EnvContext): Product[] {
-  const state = stateOf(task);
-  rememberTitles(state, info);
+export function mentionedProducts(notes: CustomerNotes, info: TurnInfo, ctx: EnvContext): Product[] {
+  rememberTitles(notes, info);
   const found: Array<{ at: number; id: string }> = [];
   for (const m of info.agentMessage.matchAll(ID_TOKEN)) if (ctx.catalog.get(m[0])) found.push({ at: m.index ?? 0, id: m[0] });
   const lower = info.agentMessage.toLowerCase();
-  for (const [title, id] of state.titles) {
+  for (const [title, id] of Object.entries(notes.titles)) {
     const at = lower.indexOf(title);
     if (at >= 0) found.push({ at, id });
   }
@@ -59,10 +52,9 @@ export function mentionedProducts(task: object, info: TurnInfo, ctx: EnvContext)
 }
 
 /** Confirm at most once per episode (a confirm turn is not charged to the agent, so it must not repeat). */
-export function confirmOnce(task: object, reply: CustomerReply | null): CustomerReply | null {
-  const state = stateOf(task);
-  if (!reply || state.confirmed) return null;
-  state.confirmed = true;
+export function confirmOnce(notes: CustomerNotes, reply: CustomerReply | null): CustomerReply | null {
+  if (!reply || notes.confirmed) return null;
+  notes.confirmed = true;
   return reply;
 }
 
@@ -79,7 +71,7 @@ export const constraintSlotId = (c: Constraint) => `constraint:${c.attr}`;
  * nothing named is wrong.
  */
 export function firstObjection(
-  task: EnvTask<unknown>,
+  task: Pick<EnvTask<unknown>, 'slots'>,
   named: readonly Product[],
   constraints: readonly Constraint[],
   ctx: EnvContext,

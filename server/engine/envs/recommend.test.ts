@@ -39,16 +39,17 @@ function spec(over: Partial<RecommendationSpec> = {}): RecommendationSpec {
     passThreshold: 0.95,
     excludeIds: [],
     pool: [entry('A', 0.8, 1), entry('B', 0.6, 1), entry('C', 0.4, 0.5)],
-    oosChange: null,
     ...over,
   };
 }
 
-function ctx(opts: { seen?: string[]; oos?: string[]; turn?: number } = {}) {
+function ctx(opts: { seen?: string[]; oos?: string[]; turn?: number; changedAt?: number } = {}) {
   const world = createWorld('2026-01-01');
   for (const id of opts.oos ?? []) world.stockOverrides.set(id, 0);
+  // the oos ids went out of stock through p_oos at this turn (from a stock of 10)
+  if (opts.changedAt !== undefined) for (const id of opts.oos ?? []) world.stockChanges.push({ id, turn: opts.changedAt, before: 10 });
   const seen = new Map((opts.seen ?? ['A', 'B', 'C', 'D']).map((id) => [id, 1]));
-  return { catalog, axes: axesFor(2), d: 2, knobs: envKnobs(2), world, seen, turn: opts.turn ?? 2 };
+  return { catalog, axes: axesFor(2), d: 2, knobs: envKnobs(2), world, seen, calls: [], turn: opts.turn ?? 2 };
 }
 
 const L3 = Math.log2(3);
@@ -81,9 +82,11 @@ describe('scoreRecommendations (PD weights 0.55 / 0.35 / 0.10)', () => {
     expect(r.isCorrect).toBe(false);
   });
 
-  it('an out-of-stock recommendation: relevance 0, IDCG from the in-stock pool, r_oos = 1 − 2·share', () => {
+  it('an out-of-stock recommendation: relevance 0, r_oos = 1 − 2·share; the ideal shrinks to the one in-stock item meeting everything', () => {
     const r = scoreRecommendations(spec(), ['A', 'B'], ctx({ oos: ['A'] }));
-    const ndcg = 0.6 / L3 / (0.6 + 0.4 / L3); // ideal now B, C
+    // wanted: B only (C misses a constraint) → IDCG = 0.6; DCG = 0 + 0.6/log2 3
+    const ndcg = 1 / L3;
+    expect(r.metrics.idealSize).toBe(1);
     expect(r.metrics.ndcg).toBeCloseTo(ndcg, 12);
     expect(r.metrics.oosShare).toBe(0.5);
     expect(r.metrics.rOos).toBe(0);
@@ -92,18 +95,35 @@ describe('scoreRecommendations (PD weights 0.55 / 0.35 / 0.10)', () => {
     expect(r.evidence[0].ok).toBe(false);
   });
 
-  it('a p_oos change in the answer turn is not held against the agent; an answer after it is', () => {
-    const s = spec({ oosChange: { turn: 2, ids: ['A'], before: [10] } });
-    expect(scoreRecommendations(s, ['A', 'B'], ctx({ oos: ['A'], turn: 2 })).rTask).toBeCloseTo(1, 12);
-    expect(scoreRecommendations(s, ['A', 'B'], ctx({ oos: ['A'], turn: 3 })).metrics.oosShare).toBe(0.5);
+  it('revision 2: fewer than k meet every constraint → exactly those, in ideal order, pass (padding is not needed)', () => {
+    const r = scoreRecommendations(spec(), ['B'], ctx({ oos: ['A'] }));
+    expect(r.metrics).toMatchObject({ ndcg: 1, idealSize: 1, sMax: 1 });
+    expect(r.rTask).toBeCloseTo(1, 12);
+    expect(r.isCorrect).toBe(true);
+    // a rejected product (C misses the price) earns nothing, even at rank 1
+    const c = scoreRecommendations(spec(), ['C', 'B'], ctx({ oos: ['A'] }));
+    expect(c.metrics.ndcg).toBeCloseTo(1 / L3, 12);
+    expect(c.evidence[0].text).toMatch(/0 because better matches are in stock/);
   });
 
-  it('r_cons = 2·s_best^α − 1 with α = 4: only C (s = 0.5) → −0.875', () => {
+  it('revision 2: none in stock meets everything → the closest matches are wanted, r_cons against the reachable s', () => {
+    const r = scoreRecommendations(spec(), ['C'], ctx({ oos: ['A', 'B'] }));
+    expect(r.metrics).toMatchObject({ ndcg: 1, sMax: 0.5, sBest: 0.5, rCons: 1 });
+    expect(r.rTask).toBeCloseTo(1, 12);
+    expect(r.evidence.some((e) => /no in-stock product meets every constraint/.test(e.text))).toBe(true);
+  });
+
+  it('a p_oos change in the answer turn is not held against the agent; an answer after it is', () => {
+    expect(scoreRecommendations(spec(), ['A', 'B'], ctx({ oos: ['A'], changedAt: 2, turn: 2 })).rTask).toBeCloseTo(1, 12);
+    expect(scoreRecommendations(spec(), ['A', 'B'], ctx({ oos: ['A'], changedAt: 2, turn: 3 })).metrics.oosShare).toBe(0.5);
+  });
+
+  it('r_cons = 2·(s_best/s_max)^α − 1 with α = 4: only C (s = 0.5) while A, B meet everything → −0.875, and C earns no rank', () => {
     const r = scoreRecommendations(spec(), ['C'], ctx());
-    const ndcg = 0.4 / (0.8 + 0.6 / L3);
     expect(r.metrics.sBest).toBe(0.5);
+    expect(r.metrics.ndcg).toBe(0);
     expect(r.metrics.rCons).toBeCloseTo(-0.875, 12);
-    expect(r.rTask).toBeCloseTo(0.55 * (2 * ndcg - 1) + 0.35 * -0.875 + 0.1, 12);
+    expect(r.rTask).toBeCloseTo(0.55 * -1 + 0.35 * -0.875 + 0.1, 12);
     expect(r.evidence[0].text).toMatch(/misses under \$30/);
   });
 

@@ -16,8 +16,13 @@
 //   constraint fails. An item out of stock has relevance 0 (it cannot be bought).
 // - Stock is judged as the agent could know it at the answer: p_oos changes made in
 //   turn t count against answers after turn t (the agent could re-check), not against
-//   an answer given in turn t itself. IDCG uses the pool's in-stock items under the
-//   same rule, so the ideal list is always achievable.
+//   an answer given in turn t itself (recommend-stock.ts).
+// - What the customer wants (revision 2): the in-stock pool items meeting every
+//   constraint; when none is in stock, the closest matches (the highest satisfaction
+//   any in-stock item reaches). Other items have relevance 0 (the customer rejects
+//   them), the ideal list is the wanted items in relevance order (length min(k, how
+//   many exist)), so recommending exactly those passes, and r_cons is measured
+//   against the best reachable satisfaction: 2·(s_best / s_max)^α − 1.
 // - r_oos = 1 − 2·(share out of stock or unknown) (FIX: the literal −share caps
 //   r_task at 0.90 < the 0.95 pass mark).
 
@@ -36,9 +41,11 @@ import {
   type Persona,
 } from './persona';
 import { similarities } from './similarity';
+import { knownStock, type StockContext } from './recommend-stock';
 import type { EnvContext, VerifyContext } from './types';
 
 export type { Constraint, Persona } from './persona';
+export { knownStock, recommendationOutOfStock, type StockContext } from './recommend-stock';
 
 export const POOL_SIZE = 500;
 const SCAN_LIMIT = 1500;
@@ -79,15 +86,6 @@ export interface RecommendationSpec {
   excludeIds: string[];
   /** Sorted by relevance, best first. */
   pool: PoolEntry[];
-  /** The p_oos change applied to this goal, if any. */
-  oosChange: OosChange | null;
-}
-
-/** Items a p_oos draw took out of stock at a turn, with their stock before. */
-export interface OosChange {
-  turn: number;
-  ids: string[];
-  before: number[];
 }
 
 export interface RecommendationOptions {
@@ -196,7 +194,6 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
     passThreshold: PASS_THRESHOLD,
     excludeIds,
     pool: [],
-    oosChange: null,
   };
   const sims = similarities(reference, candidates, ctx.catalog, idfDocs);
   const excluded = new Set(excludeIds);
@@ -214,29 +211,22 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
   return spec;
 }
 
-// ---------- stock as the agent could know it ----------
+// ---------- what the customer wants ----------
 
-/** world + the turn of the answer being scored (undefined: judge current stock). */
-export type StockContext = Pick<VerifyContext, 'world'> & { turn?: number };
-
-/** Stock of a product as the agent could know it when it answered (see the header). */
-export function knownStock(spec: { oosChange: OosChange | null }, id: string, catalogStock: number, ctx: StockContext): number {
-  const change = spec.oosChange;
-  if (change && ctx.turn !== undefined && ctx.turn <= change.turn) {
-    const i = change.ids.indexOf(id);
-    if (i >= 0) return change.before[i];
-  }
-  return ctx.world.stockOverrides.get(id) ?? catalogStock;
+/**
+ * The wanted items now (see the header): in-stock relevant pool items whose satisfaction is
+ * the highest any in-stock relevant item reaches (1 when one meets every constraint), in
+ * relevance order; sMax is that satisfaction.
+ */
+export function wantedItems(spec: RecommendationSpec, ctx: StockContext): { sMax: number; wanted: PoolEntry[] } {
+  const available = spec.pool.filter((e) => e.rel > 0 && knownStock(e.id, e.stock, ctx) > 0);
+  const sMax = available.reduce((m, e) => Math.max(m, e.s), 0);
+  return { sMax, wanted: available.filter((e) => e.s >= sMax - 1e-12) };
 }
 
-/** The ideal recommendation: the k most relevant pool items in stock (IDCG, and what the oracle answers). */
+/** The ideal recommendation: the k most relevant wanted items (IDCG, and what the oracle answers). */
 export function idealList(spec: RecommendationSpec, ctx: StockContext): PoolEntry[] {
-  const out: PoolEntry[] = [];
-  for (const e of spec.pool) {
-    if (out.length >= spec.k) break;
-    if (e.rel > 0 && knownStock(spec, e.id, e.stock, ctx) > 0) out.push(e);
-  }
-  return out;
+  return wantedItems(spec, ctx).wanted.slice(0, spec.k);
 }
 
 /** DCG with the standard log2(rank + 1) discount (rank from 1). */
@@ -259,6 +249,7 @@ const fmt = (x: number) => (Math.round(x * 1000) / 1000).toString();
 export function scoreRecommendations(spec: RecommendationSpec, ids: readonly string[], ctx: VerifyContext): TaskResult {
   const recs = [...new Set(ids)].slice(0, spec.k);
   const poolById = new Map(spec.pool.map((e, i) => [e.id, { e, rank: i + 1 }]));
+  const { sMax, wanted } = wantedItems(spec, ctx);
   const evidence: EvidenceItem[] = [];
   const rels: number[] = [];
   let sBest = 0;
@@ -280,12 +271,15 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
     sBest = Math.max(sBest, s);
     const met = spec.constraints.filter((c) => constraintMet(p, c)).map(describeConstraint);
     const missed = spec.constraints.filter((c) => !constraintMet(p, c)).map(describeConstraint);
-    const stock = knownStock(spec, id, p.stockQty, ctx);
+    const stock = knownStock(id, p.stockQty, ctx);
     const pooled = poolById.get(id);
-    const rel = pooled && stock > 0 ? pooled.e.rel : 0;
+    const isWanted = pooled !== undefined && pooled.e.s >= sMax - 1e-12;
+    const rel = pooled && stock > 0 && isWanted ? pooled.e.rel : 0;
     if (stock <= 0) unavailable++;
     rels.push(rel);
-    const why = pooled ? `relevance ${fmt(rel)} (pool rank ${pooled.rank}${stock <= 0 ? ', 0 because out of stock' : ''})` : 'not in the evaluation pool: relevance 0';
+    const why = pooled
+      ? `relevance ${fmt(rel)} (pool rank ${pooled.rank}${stock <= 0 ? ', 0 because out of stock' : !isWanted ? ', 0 because better matches are in stock' : ''})`
+      : 'not in the evaluation pool: relevance 0';
     evidence.push({
       text:
         `#${i + 1} ${id} "${p.title}": s = ${fmt(s)}` +
@@ -294,84 +288,42 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
         (missed.length ? `; misses ${missed.join(', ')}` : '') +
         `; ${why}; ${stock > 0 ? `in stock (${stock})` : 'out of stock'}; ${seenText}`,
       turns,
-      ok: s === 1 && stock > 0 && rel > 0 && seenAt !== undefined,
+      ok: rel > 0 && seenAt !== undefined,
     });
   });
-  const ideal = idealList(spec, ctx);
+  const ideal = wanted.slice(0, spec.k);
   const ndcg = ndcgAt(rels, ideal.map((e) => e.rel), spec.k);
   const rRank = 2 * ndcg - 1;
-  const rCons = 2 * Math.pow(sBest, spec.alpha) - 1;
+  const sRatio = sMax > 0 ? Math.min(1, sBest / sMax) : sBest;
+  const rCons = 2 * Math.pow(sRatio, spec.alpha) - 1;
   const oosShare = recs.length === 0 ? 1 : unavailable / recs.length;
   const rOos = 1 - 2 * oosShare;
   const w = spec.weights;
   const rTask = Math.min(1, Math.max(-1, w.rank * rRank + w.cons * rCons + w.oos * rOos));
   evidence.push({
-    text: `nDCG@${spec.k} = ${fmt(ndcg)} against the ideal of ${ideal.length} in-stock pool item(s) (pool ${spec.pool.length}) → r_rank = ${fmt(rRank)}`,
+    text:
+      (sMax >= 1 - 1e-12
+        ? `the customer wants the ${wanted.length} in-stock product(s) meeting every constraint; `
+        : `no in-stock product meets every constraint: the customer settles for the ${wanted.length} closest match(es) (s = ${fmt(sMax)}); `) +
+      `nDCG@${spec.k} = ${fmt(ndcg)} against the ideal of ${ideal.length} (pool ${spec.pool.length}) → r_rank = ${fmt(rRank)}`,
     turns: [],
     ok: ndcg >= 0.95,
   });
   if (w.cons > 0)
-    evidence.push({ text: `best satisfaction s_best = ${fmt(sBest)}, α = ${spec.alpha} → r_cons = ${fmt(rCons)}`, turns: [], ok: sBest === 1 });
+    evidence.push({ text: `best satisfaction s_best = ${fmt(sBest)} of a reachable ${fmt(sMax)}, α = ${spec.alpha} → r_cons = ${fmt(rCons)}`, turns: [], ok: sRatio >= 1 - 1e-12 });
   evidence.push({ text: `${unavailable} of ${recs.length} recommendation(s) out of stock or unknown → r_oos = ${fmt(rOos)}`, turns: [], ok: unavailable === 0 && recs.length > 0 });
-  if (spec.oosChange) {
-    const counted = ctx.turn === undefined || ctx.turn > spec.oosChange.turn;
+  for (const c of ctx.world.stockChanges.filter((c) => poolById.has(c.id)))
     evidence.push({
-      text: `${spec.oosChange.ids.length} seen item(s) went out of stock at turn ${spec.oosChange.turn}; ${counted ? 'counted (the answer came later, the agent could re-check)' : 'not counted (the answer came in the same turn)'}`,
-      turns: [spec.oosChange.turn],
+      text: `${c.id} went out of stock at turn ${c.turn}; ${ctx.turn === undefined || ctx.turn > c.turn ? 'counted (the answer came later, the agent could re-check)' : 'not counted (the answer came in the same turn)'}`,
+      turns: [c.turn],
       ok: true,
     });
-  }
   const formula = w.cons > 0 ? `${w.rank}·r_rank + ${w.cons}·r_cons + ${w.oos}·r_oos` : `${w.rank}·r_rank + ${w.oos}·r_oos`;
   evidence.push({ text: `r_task = ${formula} = ${fmt(rTask)} (pass ≥ ${spec.passThreshold})`, turns: [], ok: rTask >= spec.passThreshold });
   return {
     rTask,
     isCorrect: rTask >= spec.passThreshold - 1e-9,
-    metrics: { ndcg, rRank, sBest, rCons, oosShare, rOos, k: spec.k, poolSize: spec.pool.length, idealSize: ideal.length },
+    metrics: { ndcg, rRank, sBest, sMax, rCons, oosShare, rOos, k: spec.k, poolSize: spec.pool.length, idealSize: ideal.length },
     evidence,
   };
-}
-
-// ---------- p_oos ----------
-
-const PROTECTED = new WeakMap<object, Set<string>>();
-
-/**
- * Ids a goal relies on to stay solvable (PD's target, BUNDLE's last anchor per
- * category): no p_oos hook of these envs takes them. Needed because JOURNEY runs
- * several envs' hooks over one world, and each guard only knows its own goal.
- */
-export function protectFromOutOfStock(world: object, ids: Iterable<string>) {
-  let set = PROTECTED.get(world);
-  if (!set) PROTECTED.set(world, (set = new Set()));
-  for (const id of ids) set.add(id);
-}
-
-export function isProtectedFromOutOfStock(world: object, id: string): boolean {
-  return PROTECTED.get(world)?.has(id) ?? false;
-}
-
-/**
- * p_oos (SPEC §6): each seen, in-stock, relevant pool item goes out of stock with
- * probability p_oos, except the reference in discovery mode (so an item meeting every
- * constraint stays), and never below min(k, relevant in-stock items) left. Records
- * the change on the spec so the verifier can apply the visibility rule.
- */
-export function recommendationOutOfStock(spec: RecommendationSpec, ctx: VerifyContext, rng: Rng): string[] {
-  const turn = ctx.turn;
-  const inStock = (e: PoolEntry) => (ctx.world.stockOverrides.get(e.id) ?? e.stock) > 0;
-  const relevant = spec.pool.filter((e) => e.rel > 0 && inStock(e));
-  let left = relevant.length;
-  const keep = Math.min(spec.k, relevant.length);
-  const ids: string[] = [];
-  const before: number[] = [];
-  for (const e of relevant) {
-    if (!ctx.seen.has(e.id)) continue;
-    const hit = rng.bernoulli(ctx.axes.p_oos);
-    if (!hit || left - 1 < keep || isProtectedFromOutOfStock(ctx.world, e.id) || (spec.mode === 'discovery' && e.id === spec.referenceId)) continue;
-    ids.push(e.id);
-    before.push(ctx.world.stockOverrides.get(e.id) ?? e.stock);
-    left--;
-  }
-  if (ids.length > 0) spec.oosChange = { turn, ids, before };
-  return ids;
 }

@@ -13,6 +13,8 @@ import { createWorld, type WorldState } from '../world/state';
 import { bestRecommendation } from '../agents/oracle/pd';
 import { idealList } from './recommend';
 import { returnEnv, type ReturnGoal } from './return';
+import type { CallRecord } from './types';
+import { newCustomerNotes } from './recommend-customer';
 
 const catalog = testCatalog();
 const TODAY = '2026-06-30';
@@ -38,7 +40,7 @@ function scenario(days: number) {
   const goal: ReturnGoal = {
     orderId: 'ORD-30000', lineId: 'ORD-30000-L1', productId: electronics.id, title: electronics.title, itemPhrase: 'gadget', case: 'eligible',
     eligible: e.eligible, windowDays: e.window_days, daysSinceDelivery: days, deliveredDate: e.delivered_date!, eligibilityReason: e.reason,
-    reasonCode: 'defective', replacement: null, replacementNoun: null, stockBeforeOos: null,
+    reasonCode: 'defective', replacement: null, replacementNoun: null,
   };
   return { world, goal };
 }
@@ -55,9 +57,9 @@ function initiate(world: WorldState, lineId: string, turn = 1): boolean {
   }
 }
 
-function verify(world: WorldState, goal: ReturnGoal, answer: Record<string, unknown>) {
-  const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen: new Map<string, number>(), turn: 3 };
-  return returnEnv.verify(goal, { env: 'RETURN', done: true, selected_order_id: 'ORD-30000', selected_line_id: 'ORD-30000-L1', ...answer }, ctx);
+function verify(world: WorldState, goal: ReturnGoal, answer: Record<string, unknown>, calls: CallRecord[] = []) {
+  const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen: new Map<string, number>(), calls, turn: 3 };
+  return returnEnv.verify(goal, newCustomerNotes(), { env: 'RETURN', done: true, selected_order_id: 'ORD-30000', selected_line_id: 'ORD-30000-L1', ...answer }, ctx);
 }
 
 describe('RETURN verifier: r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep', () => {
@@ -112,6 +114,20 @@ describe('RETURN verifier: r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep', ()
     }
   });
 
+  it('revision 2: a refused return.initiate on the ineligible target counts as initiating it → r_ret = −1', () => {
+    const { world, goal } = scenario(16);
+    expect(initiate(world, 'ORD-30000-L1', 2)).toBe(false);
+    const refused: CallRecord = { turn: 2, name: 'return.initiate', args: { order_id: 'ORD-30000', line_id: 'ORD-30000-L1', reason_code: 'defective', method: 'mail' }, error: 'return.initiate: line ORD-30000-L1 cannot be returned' };
+    const r = verify(world, goal, { return_ineligible: true }, [refused]);
+    expect(r.metrics.rRet).toBe(-1);
+    expect(r.rTask).toBeCloseTo(0.45 - 0.45 + 0.1, 12);
+    expect(r.evidence.find((e) => /refused initiate/.test(e.text))!.turns).toEqual([2]);
+    // a refused call on another line, or a successful check of eligibility, does not count
+    const other: CallRecord = { ...refused, args: { ...(refused.args as object), line_id: 'ORD-30000-L2' } };
+    const check: CallRecord = { turn: 1, name: 'return.check_eligibility', args: { order_id: 'ORD-30000', line_id: 'ORD-30000-L1' }, error: null };
+    expect(verify(world, goal, { return_ineligible: true }, [other, check]).metrics.rRet).toBe(1);
+  });
+
   it('ineligible item: returning another line instead → r_ret = −1 even with the flag', () => {
     const { world, goal } = scenario(16);
     expect(initiate(world, 'ORD-30000-L2')).toBe(true); // clothing still in its 30-day window
@@ -144,21 +160,21 @@ describe('RETURN replacement (r_rep: the shared PD verifier)', () => {
     const { world, goal, ctx: base } = generated((g) => g.replacement !== null && g.eligible);
     world.returns.push({ return_id: 'RET-0001', order_id: goal.orderId, line_id: goal.lineId, product_id: goal.productId, qty: 1, reason_code: 'defective', method: 'mail', fee: 5.99, refund_amount: 1, status: 'INITIATED', created_date: world.today, turn: 1 });
     const best = idealList(goal.replacement!, { world }).map((x) => x.id);
-    const ctx = { ...base, seen: new Map(best.map((id) => [id, 1])), turn: 2 };
+    const ctx = { ...base, seen: new Map(best.map((id) => [id, 1])), calls: [], turn: 2 };
     const answer = { env: 'RETURN', done: true, selected_order_id: goal.orderId, selected_line_id: goal.lineId };
-    const good = returnEnv.verify(goal, { ...answer, replacement_product_ids: best }, ctx);
+    const good = returnEnv.verify(goal, newCustomerNotes(), { ...answer, replacement_product_ids: best }, ctx);
     expect(good.isCorrect).toBe(true);
     expect(good.metrics.rRep).toBeGreaterThanOrEqual(0.95);
-    const none = returnEnv.verify(goal, answer, ctx);
+    const none = returnEnv.verify(goal, newCustomerNotes(), answer, ctx);
     expect(none.metrics.rRep).toBe(-1);
     expect(none.rTask).toBeCloseTo(0.8, 12);
     expect(none.isCorrect).toBe(false);
     world.returns = [];
     world.exchanges.push({ exchange_id: 'EXC-0001', order_id: goal.orderId, line_id: goal.lineId, product_id: goal.productId, new_product_id: best[0], new_variant_id: null, qty: 1, price_difference: 0, status: 'INITIATED', created_date: world.today, turn: 1 });
-    const viaExchange = returnEnv.verify(goal, answer, ctx);
+    const viaExchange = returnEnv.verify(goal, newCustomerNotes(), answer, ctx);
     expect(viaExchange.metrics.rRet).toBe(1);
     expect(viaExchange.evidence.some((x) => x.text.startsWith(`replacement: #1 ${best[0]}`))).toBe(true);
-    expect(returnEnv.recommendedIds({ ...answer, replacement_product_ids: best }, ctx, goal)).toEqual(best);
+    expect(returnEnv.recommendedIds({ ...answer, replacement_product_ids: best }, ctx, goal, newCustomerNotes())).toEqual(best);
   });
 
   it('a seen candidate that goes out of stock in the answer turn (any sub-task may cause it) is not held against that answer', () => {
@@ -166,12 +182,12 @@ describe('RETURN replacement (r_rep: the shared PD verifier)', () => {
     world.returns.push({ return_id: 'RET-0001', order_id: goal.orderId, line_id: goal.lineId, product_id: goal.productId, qty: 1, reason_code: 'defective', method: 'mail', fee: 5.99, refund_amount: 1, status: 'INITIATED', created_date: world.today, turn: 1 });
     const best = idealList(goal.replacement!, { world }).map((x) => x.id);
     const seen = new Map(best.map((id) => [id, 2]));
-    const task = { goal, opening: '', slots: [] };
-    returnEnv.outOfStock!(task, { ...base, axes: { ...base.axes, p_oos: 0 }, seen, turn: 2 }, new Rng(1));
-    world.stockOverrides.set(best[0], 0); // e.g. another JOURNEY sub-task's p_oos, same turn
+    // e.g. another JOURNEY sub-task's p_oos, same turn
+    world.stockOverrides.set(best[0], 0);
+    world.stockChanges.push({ id: best[0], turn: 2, before: 10 });
     const answer = { env: 'RETURN', done: true, selected_order_id: goal.orderId, selected_line_id: goal.lineId, replacement_product_ids: best };
-    expect(returnEnv.verify(goal, answer, { ...base, seen, turn: 2 }).isCorrect).toBe(true);
-    expect(returnEnv.verify(goal, answer, { ...base, seen, turn: 3 }).metrics.rRep).toBeLessThan(0.95);
+    expect(returnEnv.verify(goal, newCustomerNotes(), answer, { ...base, seen, calls: [], turn: 2 }).isCorrect).toBe(true);
+    expect(returnEnv.verify(goal, newCustomerNotes(), answer, { ...base, seen, calls: [], turn: 3 }).metrics.rRep).toBeLessThan(0.95);
   });
 });
 

@@ -5,6 +5,8 @@
 //          for the target line and for no other line, and the answer does not
 //          claim it is ineligible; else −1. Ineligible target (past the window, or
 //          groceries) → +1 only if nothing was initiated and return_ineligible: true.
+//          Revision 2: a return.initiate or return.exchange call naming the target
+//          line counts as initiating it even when the tool refuses it.
 //   r_rep = the shared PD verifier (recommend.ts) of the replacement ids against
 //          the replacement constraints when a replacement is wanted, else 1.
 //   r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep; pass = r_sel = 1, r_ret = 1, r_rep passes.
@@ -34,8 +36,8 @@ import { checkEligibility, returnWindowDays, type ReturnReason } from '../world/
 import { categoryNoun } from './cart';
 import { constraintSlots, statedPhrases, summarizeSpec } from './pd';
 import { buildRecommendationSpec, recommendationOutOfStock, scoreRecommendations, type RecommendationSpec } from './recommend';
-import { confirmOnce, firstGoodProduct, firstObjection, joinList, mentionedProducts, withArticle } from './recommend-customer';
-import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
+import { confirmOnce, firstGoodProduct, firstObjection, joinList, mentionedProducts, newCustomerNotes, withArticle, type CustomerNotes } from './recommend-customer';
+import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, StockDraw, TurnInfo, VerifyContext } from './types';
 
 export type ReturnCase = 'eligible' | 'edge_minus_1' | 'edge_0' | 'edge_plus_1' | 'past_window' | 'not_returnable';
 
@@ -56,9 +58,9 @@ export interface ReturnGoal {
   /** The replacement request, scored by the PD verifier; null when none is wanted. */
   replacement: RecommendationSpec | null;
   replacementNoun: string | null;
-  /** Stock of the seen replacement candidates just before the episode's p_oos change (see outOfStock). */
-  stockBeforeOos: { turn: number; ids: string[]; stock: number[] } | null;
 }
+
+type ReturnTask = EnvTask<ReturnGoal, CustomerNotes>;
 
 /** Share of ineligible-by-design targets outside the edge cases, relative to p_edge. */
 const CLEAR_INELIGIBLE_SHARE = 0.25;
@@ -141,7 +143,7 @@ function replacementReference(ctx: EnvContext, rng: Rng, category: string, exclu
   return null;
 }
 
-function generate(ctx: EnvContext, rng: Rng): EnvTask<ReturnGoal> {
+function generate(ctx: EnvContext, rng: Rng): ReturnTask {
   const { world, catalog } = ctx;
   // Alone: the target is one of the H_orders orders. In a JOURNEY whose world already has a history: one more order.
   const fresh = world.orders.length === 0;
@@ -212,8 +214,8 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<ReturnGoal> {
       reasonCode,
       replacement,
       replacementNoun,
-      stockBeforeOos: null,
     },
+    state: newCustomerNotes(),
     opening,
     slots,
   };
@@ -242,35 +244,18 @@ function replacementIds(goal: ReturnGoal, answer: Answer | null, ctx: VerifyCont
   return ctx.world.exchanges.filter((x) => x.order_id === goal.orderId && x.line_id === goal.lineId).map((x) => x.new_product_id);
 }
 
-/**
- * p_oos on the replacement candidates, as in PD. The stock of every seen candidate
- * is recorded first: in a JOURNEY other sub-tasks' changes can hit the same
- * products, and an answer given in the turn of the change is judged on the stock
- * the agent could see (SPEC §6: never penalised for a change it could not have seen).
- */
-function outOfStock(task: EnvTask<ReturnGoal>, ctx: VerifyContext, rng: Rng): string[] {
-  const spec = task.goal.replacement;
-  if (!spec) return [];
-  const seen = spec.pool.filter((e) => ctx.seen.has(e.id));
-  task.goal.stockBeforeOos = { turn: ctx.turn, ids: seen.map((e) => e.id), stock: seen.map((e) => ctx.world.stockOverrides.get(e.id) ?? e.stock) };
-  return recommendationOutOfStock(spec, ctx, rng);
+/** p_oos at first sight on the replacement candidates, as in PD. */
+function outOfStock(task: ReturnTask, firstSeen: readonly string[], ctx: VerifyContext, draw: StockDraw): string[] {
+  return task.goal.replacement ? recommendationOutOfStock(task.goal.replacement, firstSeen, ctx, draw) : [];
 }
 
-/** The replacement spec with the episode's stock change (whoever made it) recorded, for the shared verifier's visibility rule. */
-function replacementSpec(goal: ReturnGoal, ctx: VerifyContext): RecommendationSpec {
-  const spec = goal.replacement!;
-  const snap = goal.stockBeforeOos;
-  if (!snap) return spec;
-  const ids: string[] = [];
-  const before: number[] = [];
-  snap.ids.forEach((id, i) => {
-    const now = ctx.world.stockOverrides.get(id) ?? ctx.catalog.get(id)?.stockQty ?? 0;
-    if (now !== snap.stock[i]) {
-      ids.push(id);
-      before.push(snap.stock[i]);
-    }
+/** return.initiate / return.exchange calls on the target line that the tool refused. */
+function refusedTargetInitiations(goal: ReturnGoal, ctx: VerifyContext) {
+  return ctx.calls.filter((c) => {
+    if (c.error === null || (c.name !== 'return.initiate' && c.name !== 'return.exchange')) return false;
+    const args = c.args as { order_id?: unknown; line_id?: unknown } | null;
+    return args?.order_id === goal.orderId && args?.line_id === goal.lineId;
   });
-  return ids.length === 0 ? spec : { ...spec, oosChange: { turn: snap.turn, ids, before } };
 }
 
 function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): TaskResult {
@@ -285,6 +270,10 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
     ...ctx.world.exchanges.map((r) => ({ kind: 'exchange', order_id: r.order_id, line_id: r.line_id, turn: r.turn })),
   ];
   const isTarget = (r: { order_id: string; line_id: string }) => r.order_id === goal.orderId && r.line_id === goal.lineId;
+  // Revision 2: a refused return.initiate / return.exchange naming the target line counts as
+  // initiating it (blind initiation of an ineligible item must not be free).
+  for (const c of refusedTargetInitiations(goal, ctx))
+    records.push({ kind: `refused ${c.name.split('.')[1]}`, order_id: goal.orderId, line_id: goal.lineId, turn: c.turn });
   const others = records.filter((r) => !isTarget(r));
   const claimsIneligible = answer?.return_ineligible === true;
   for (const r of records)
@@ -312,7 +301,7 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
     // An exchange alone names one product: score it as a list of one (k = 1), so the best
     // in-stock replacement passes; a named list is scored at the spec's k.
     const exchangeOnly = replacementIdsOf(answer).length === 0;
-    const spec = replacementSpec(goal, ctx);
+    const spec = goal.replacement;
     const rep = scoreRecommendations(exchangeOnly ? { ...spec, k: 1 } : spec, replacementIds(goal, answer, ctx), ctx);
     rRep = rep.rTask;
     repPass = rep.isCorrect;
@@ -335,28 +324,28 @@ function initiations(info: TurnInfo): Array<{ order_id: string; line_id: string 
 const onTarget = (goal: ReturnGoal) => (r: { order_id: string; line_id: string }) => r.order_id === goal.orderId && r.line_id === goal.lineId;
 
 /** Products the agent names as possible replacements (same kind, not something the customer already ordered). */
-function namedReplacements(task: EnvTask<ReturnGoal>, info: TurnInfo, ctx: EnvContext) {
+function namedReplacements(task: ReturnTask, info: TurnInfo, ctx: EnvContext) {
   const spec = task.goal.replacement;
   if (!spec) return [];
   const ordered = new Set(allOrders(ctx.world).flatMap((o) => o.lines.map((l) => l.product_id)));
-  return mentionedProducts(task, info, ctx).filter((p) => p.category === spec.category && !ordered.has(p.id));
+  return mentionedProducts(task.state, info, ctx).filter((p) => p.category === spec.category && !ordered.has(p.id));
 }
 
-function confirm(task: EnvTask<ReturnGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function confirm(task: ReturnTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const { goal } = task;
   const inits = initiations(info);
   if (inits.length > 0 && inits.every(onTarget(goal)) && !goal.replacement)
-    return confirmOnce(task, { text: "Perfect, that's the one. Thanks!", act: 'confirm' });
+    return confirmOnce(task.state, { text: "Perfect, that's the one. Thanks!", act: 'confirm' });
   if (goal.replacement) {
     const named = namedReplacements(task, info, ctx);
     const good = firstGoodProduct(named, goal.replacement.constraints, ctx);
-    if (good && !firstObjection(task as EnvTask<unknown>, named, goal.replacement.constraints, ctx))
-      return confirmOnce(task, { text: `Yes, the ${good.title} would work as a replacement.`, act: 'confirm' });
+    if (good && !firstObjection(task, named, goal.replacement.constraints, ctx))
+      return confirmOnce(task.state, { text: `Yes, the ${good.title} would work as a replacement.`, act: 'confirm' });
   }
   return null;
 }
 
-function react(task: EnvTask<ReturnGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function react(task: ReturnTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const { goal } = task;
   const inits = initiations(info);
   const wrong = inits.find((r) => !onTarget(goal)(r));
@@ -369,14 +358,14 @@ function react(task: EnvTask<ReturnGoal>, info: TurnInfo, ctx: EnvContext): Cust
   if (INELIGIBLE_WORDS.test(info.agentMessage))
     return { text: `Oh no. It was delivered on ${goal.deliveredDate}. Are you sure it can't be returned?`, act: 'continue' };
   if (goal.replacement) {
-    const objection = firstObjection(task as EnvTask<unknown>, namedReplacements(task, info, ctx), goal.replacement.constraints, ctx);
+    const objection = firstObjection(task, namedReplacements(task, info, ctx), goal.replacement.constraints, ctx);
     if (objection) return objection;
     if (inits.some(onTarget(goal))) return { text: `Thanks! Can you also suggest a replacement ${goal.replacementNoun}?`, act: 'continue' };
   }
   return null;
 }
 
-export const returnEnv: EnvDefinition<ReturnGoal> = {
+export const returnEnv: EnvDefinition<ReturnGoal, CustomerNotes> = {
   id: 'RETURN',
   name: 'Return and replacement',
   description:
@@ -400,7 +389,7 @@ export const returnEnv: EnvDefinition<ReturnGoal> = {
   react,
   outOfStock,
   nudges: ['What can you do for me?', 'How does my return look?', 'Any luck with my return?'],
-  verify,
+  verify: (goal, _state, answer, ctx) => verify(goal, answer, ctx),
   recommendedIds: (answer, _ctx, goal) => replacementIdsOf(answer).slice(0, goal.replacement?.k ?? 0), // the scored ids (see PD)
   summarize: (goal, ctx) => [
     `return ${goal.title} (${goal.productId}) — order ${goal.orderId}, line ${goal.lineId}; reason ${goal.reasonCode}`,

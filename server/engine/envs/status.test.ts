@@ -18,8 +18,8 @@ function verifyWith(answer: Record<string, unknown>) {
   target.status = 'IN_TRANSIT';
   other.status = 'DELIVERED';
   const goal: StatusGoal = { orderId: target.order_id, status: 'IN_TRANSIT', indirect: true, productId: target.lines[0].product_id, itemPhrase: 'Acme kettle', placedDaysAgo: 4, lookAlikeOrderId: null };
-  const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen: new Map<string, number>(), turn: 2 };
-  return { r: statusEnv.verify(goal, { env: 'STATUS', done: true, ...answer }, ctx), target, other, world, goal, ctx };
+  const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen: new Map<string, number>(), calls: [], turn: 2 };
+  return { r: statusEnv.verify(goal, null, { env: 'STATUS', done: true, ...answer }, ctx), target, other, world, goal, ctx };
 }
 
 describe('STATUS verifier: r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1', () => {
@@ -49,7 +49,7 @@ describe('STATUS verifier: r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1', () => 
   it("reads the order's live status", () => {
     const { target, world, goal, ctx } = verifyWith({});
     world.orders.find((o) => o.order_id === target.order_id)!.status = 'DELIVERED';
-    expect(statusEnv.verify(goal, { selected_order_id: target.order_id, order_status: 'DELIVERED' }, ctx).rTask).toBe(1);
+    expect(statusEnv.verify(goal, null, { selected_order_id: target.order_id, order_status: 'DELIVERED' }, ctx).rTask).toBe(1);
   });
 });
 

@@ -57,7 +57,7 @@ const STATUS_WORDS: Record<OrderStatus, RegExp> = {
 
 // ---------- generator ----------
 
-function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal> {
+function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal, null> {
   const { world, catalog } = ctx;
   if (world.orders.length === 0) generateOrderHistory({ catalog, world, rng, count: ctx.axes.H_orders });
   const order = rng.pick(world.orders);
@@ -94,6 +94,7 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal> {
   }
   return {
     goal: { orderId: order.order_id, status: order.status, indirect, productId: product.id, itemPhrase, placedDaysAgo, lookAlikeOrderId: lookAlike?.orderId ?? null },
+    state: null,
     opening,
     slots,
   };
@@ -164,7 +165,7 @@ function statusLookups(info: TurnInfo): string[] {
 }
 
 /** confirm: the agent looked up the right order, only that one, and tells the customer its status. */
-function confirm(task: EnvTask<StatusGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function confirm(task: EnvTask<StatusGoal, null>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const status = findOrder(ctx.world, task.goal.orderId)?.status ?? task.goal.status;
   // Only when the agent presents the one order it means: hedging over several candidates
   // must not be settled by a free confirmation.
@@ -174,14 +175,14 @@ function confirm(task: EnvTask<StatusGoal>, info: TurnInfo, ctx: EnvContext): Cu
 }
 
 /** correct: the agent looked up some other order. */
-function react(task: EnvTask<StatusGoal>, info: TurnInfo): CustomerReply | null {
+function react(task: EnvTask<StatusGoal, null>, info: TurnInfo): CustomerReply | null {
   const looked = statusLookups(info);
   if (looked.length === 0 || looked.includes(task.goal.orderId)) return null;
   const which = task.goal.indirect ? `the one with the ${task.goal.itemPhrase}` : `order ${task.goal.orderId}`;
   return { text: `That's not the order I mean. I'm asking about ${which}.`, act: 'correct' };
 }
 
-export const statusEnv: EnvDefinition<StatusGoal> = {
+export const statusEnv: EnvDefinition<StatusGoal, null> = {
   id: 'STATUS',
   name: 'Order status',
   description: 'Find the order the customer means and tell them its status (selected_order_id, order_status).',
@@ -191,7 +192,7 @@ export const statusEnv: EnvDefinition<StatusGoal> = {
   confirm,
   react,
   nudges: ['So where is my order?', 'Were you able to find it?', 'Any news on that order?'],
-  verify,
+  verify: (goal, _state, answer, ctx) => verify(goal, answer, ctx),
   recommendedIds: () => [],
   summarize: (goal) => [
     `order ${goal.orderId}, status ${goal.status} at the start, placed ${goal.placedDaysAgo} day(s) ago`,

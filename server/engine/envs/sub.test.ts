@@ -66,7 +66,7 @@ describe('SUB generator (properties over many seeds)', () => {
       .indicesInCategory(g.rec.category)
       .map((i) => catalog.at(i))
       .find((p) => String(p.attrs[compat.attr] ?? '').toLowerCase() !== String(compat.value).toLowerCase())!;
-    const ctx = { catalog, axes: e.axes, d: 5, knobs: envKnobs(5), world: createWorld('2026-01-01'), seen: new Map([[incompatible.id, 1]]), turn: 1 };
+    const ctx = { catalog, axes: e.axes, d: 5, knobs: envKnobs(5), world: createWorld('2026-01-01'), seen: new Map([[incompatible.id, 1]]), calls: [], turn: 1 };
     const r = scoreRecommendations(g.rec, [incompatible.id], ctx);
     expect(r.metrics.ndcg).toBe(0);
   });

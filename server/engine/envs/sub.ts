@@ -10,8 +10,8 @@ import type { Rng } from '../random';
 import { categoryNoun } from './cart';
 import { constraintMet } from './persona';
 import { constraintSlots, recommendationAnswerSchema, recommendedIdsOf, RECOMMENDATION_TOOLS, statedPhrases, summarizeSpec } from './pd';
-import { buildRecommendationSpec, protectFromOutOfStock, recommendationOutOfStock, scoreRecommendations, type RecommendationSpec } from './recommend';
-import { confirmOnce, firstGoodProduct, firstObjection, joinList, mentionedProducts } from './recommend-customer';
+import { buildRecommendationSpec, recommendationOutOfStock, scoreRecommendations, type RecommendationSpec } from './recommend';
+import { confirmOnce, firstGoodProduct, firstObjection, joinList, mentionedProducts, newCustomerNotes, type CustomerNotes } from './recommend-customer';
 import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
 
 export const COMPATIBILITY_ATTRS = ['connector_type', 'size', 'material'] as const;
@@ -36,7 +36,9 @@ const OPENINGS = [
 
 const MAX_ATTEMPTS = 200;
 
-function generate(ctx: EnvContext, rng: Rng): EnvTask<SubGoal> {
+type SubTask = EnvTask<SubGoal, CustomerNotes>;
+
+function generate(ctx: EnvContext, rng: Rng): SubTask {
   const { catalog } = ctx;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const original: Product = catalog.at(rng.int(0, catalog.size - 1));
@@ -56,7 +58,7 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<SubGoal> {
     // solvable: k compatible alternatives in stock (the original itself is excluded from the pool)
     if (rec.pool.filter((e) => e.rel > 0 && e.stock > 0).length < rec.k) continue;
     ctx.world.stockOverrides.set(original.id, 0);
-    protectFromOutOfStock(ctx.world, [rec.pool.find((e) => e.rel > 0 && e.stock > 0)!.id]);
+    ctx.world.protectedStock.add(rec.pool.find((e) => e.rel > 0 && e.stock > 0)!.id);
     const slots = constraintSlots(rec.constraints, (c) => rec.compatibility.includes(c.attr), ctx.axes.p_missing, rng);
     const noun = categoryNoun(original.category);
     const phrases = statedPhrases(rec.constraints, slots);
@@ -65,29 +67,29 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<SubGoal> {
       .replace('{title}', original.title)
       .replace('{noun}', noun)
       .replace(' {constraints}', phrases.length ? `, ${joinList(phrases)}` : '');
-    return { goal: { originalId: original.id, originalTitle: original.title, noun, compatibility: rec.compatibility, rec }, opening, slots };
+    return { goal: { originalId: original.id, originalTitle: original.title, noun, compatibility: rec.compatibility, rec }, state: newCustomerNotes(), opening, slots };
   }
   throw new Error(`SUB: catalog ${catalog.id} has no product with enough compatible alternatives`);
 }
 
 // ---------- customer reactions ----------
 
-const notTheOriginal = (task: EnvTask<SubGoal>) => (p: Product) =>
+const notTheOriginal = (task: SubTask) => (p: Product) =>
   p.id === task.goal.originalId ? `That's the one that's out of stock. I need an alternative.` : null;
 
-function confirm(task: EnvTask<SubGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
-  const named = mentionedProducts(task, info, ctx);
+function confirm(task: SubTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  const named = mentionedProducts(task.state, info, ctx);
   const { constraints } = task.goal.rec;
   const good = firstGoodProduct(named, constraints, ctx, (p) => p.id !== task.goal.originalId && p.category === task.goal.rec.category);
-  if (!good || firstObjection(task as EnvTask<unknown>, named, constraints, ctx, notTheOriginal(task))) return null;
-  return confirmOnce(task, { text: `The ${good.title} could work as a replacement. Send me your list.`, act: 'confirm' });
+  if (!good || firstObjection(task, named, constraints, ctx, notTheOriginal(task))) return null;
+  return confirmOnce(task.state, { text: `The ${good.title} could work as a replacement. Send me your list.`, act: 'confirm' });
 }
 
-function react(task: EnvTask<SubGoal>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
-  return firstObjection(task as EnvTask<unknown>, mentionedProducts(task, info, ctx), task.goal.rec.constraints, ctx, notTheOriginal(task));
+function react(task: SubTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+  return firstObjection(task, mentionedProducts(task.state, info, ctx), task.goal.rec.constraints, ctx, notTheOriginal(task));
 }
 
-export const subEnv: EnvDefinition<SubGoal> = {
+export const subEnv: EnvDefinition<SubGoal, CustomerNotes> = {
   id: 'SUB',
   name: 'Substitution',
   description: 'The product the customer wanted is out of stock: recommend similar, compatible alternatives, best first (recommended_product_ids).',
@@ -96,9 +98,9 @@ export const subEnv: EnvDefinition<SubGoal> = {
   generate,
   confirm,
   react,
-  outOfStock: (task, ctx, rng) => recommendationOutOfStock(task.goal.rec, ctx, rng),
+  outOfStock: (task, firstSeen, ctx, draw) => recommendationOutOfStock(task.goal.rec, firstSeen, ctx, draw),
   nudges: ['Is there anything similar?', 'What would you suggest instead?', 'Any alternatives?'],
-  verify: (goal, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
+  verify: (goal, _state, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
   recommendedIds: (answer, _ctx, goal) => recommendedIdsOf(answer).slice(0, goal.rec.k), // the scored ids (see PD)
   summarize: (goal, ctx) => [
     `original (out of stock): ${goal.originalTitle} (${goal.originalId}), a ${goal.noun}`,

@@ -17,12 +17,21 @@ export interface EnvContext {
   world: WorldState;
 }
 
-export interface EnvTask<G> {
+/**
+ * One episode's task. `goal` is the generator's ground truth and never changes; `state` is
+ * everything the hooks may change during the episode (what the customer noticed, pending
+ * alternatives, JOURNEY's progress), so a verifier reads both and writes neither.
+ */
+export interface EnvTask<G, S = unknown> {
   goal: G;
+  state: S;
   /** The opening message before noise. */
   opening: string;
   slots: Slot[];
 }
+
+/** The p_oos draw for one product (or variant) id: a generator seeded from the episode and the id. */
+export type StockDraw = (id: string) => Rng;
 
 export interface TurnInfo {
   turn: number;
@@ -38,16 +47,26 @@ export interface CustomerReply {
   goalChange?: string;
 }
 
+/** One tool call of the episode as the verifier sees it (from the event log). */
+export interface CallRecord {
+  turn: number;
+  name: string;
+  args: unknown;
+  error: string | null;
+}
+
 export interface VerifyContext extends EnvContext {
   /** First turn at which each product id was seen in a tool result. */
   seen: ReadonlyMap<string, number>;
+  /** Every tool call so far, refused ones included (RETURN counts a refused return.initiate). */
+  calls: readonly CallRecord[];
   /** The turn being scored (the answer's turn). */
   turn: number;
 }
 
 export type Answer = Record<string, unknown>;
 
-export interface EnvDefinition<G = unknown> {
+export interface EnvDefinition<G = unknown, S = unknown> {
   id: EnvId;
   name: string;
   description: string;
@@ -55,27 +74,31 @@ export interface EnvDefinition<G = unknown> {
   tools: readonly string[];
   /** Answer fields besides `env` and `done` (strict). */
   answerSchema: z.ZodObject;
-  generate(ctx: EnvContext, rng: Rng): EnvTask<G>;
-  /** confirm: the agent presented the right thing. Checked first. */
-  confirm?(task: EnvTask<G>, info: TurnInfo, ctx: EnvContext): CustomerReply | null;
-  /** correct / continue after actions that change the world (cart, returns). */
-  react?(task: EnvTask<G>, info: TurnInfo, ctx: EnvContext): CustomerReply | null;
+  generate(ctx: EnvContext, rng: Rng): EnvTask<G, S>;
+  /** confirm: the agent presented the right thing. Checked first. May change task.state. */
+  confirm?(task: EnvTask<G, S>, info: TurnInfo, ctx: EnvContext): CustomerReply | null;
+  /** correct / continue after actions that change the world (cart, returns). May change task.state. */
+  react?(task: EnvTask<G, S>, info: TurnInfo, ctx: EnvContext): CustomerReply | null;
   /**
-   * p_oos (SPEC §6): called once, after the agent's first successful retrieval. Returns the
-   * stock ids (product or variant ids) that go out of stock now, chosen with probability
-   * ctx.axes.p_oos among things the goal rewards and the agent has seen, never so many that
-   * the task becomes unsolvable. The episode sets their stock to 0 and records the change.
+   * p_oos (SPEC §6), decided per product at first sight: called after every turn with the ids
+   * first seen in it. Returns the stock ids (product or variant ids) that go out of stock now:
+   * those the goal rewards for which `draw(id)` hits with probability ctx.axes.p_oos, never so
+   * many that the task becomes unsolvable. The episode sets their stock to 0 and records the
+   * change (world.stockChanges). May change task.state (CART's pending alternatives).
    */
-  outOfStock?(task: EnvTask<G>, ctx: VerifyContext, rng: Rng): string[];
+  outOfStock?(task: EnvTask<G, S>, firstSeen: readonly string[], ctx: VerifyContext, draw: StockDraw): string[];
   /** An answer with done: false (JOURNEY answers the current sub-task); the customer's reply, or null for the default policy. */
-  onAnswer?(task: EnvTask<G>, answer: Answer, info: TurnInfo, ctx: VerifyContext): CustomerReply | null;
+  onAnswer?(task: EnvTask<G, S>, answer: Answer, info: TurnInfo, ctx: VerifyContext): CustomerReply | null;
+  /** Sub-tasks in the episode (n_sub of T_ref = 4·n_sub); 1 when absent. */
+  subtaskCount?(task: EnvTask<G, S>): number;
   /** The episode's turn budget when it differs from T_max (JOURNEY: T_max per sub-task). */
-  turnBudget?(task: EnvTask<G>, axes: AxisValues): number;
+  turnBudget?(task: EnvTask<G, S>, axes: AxisValues): number;
   /** How the customer nudges when nothing else applies (continue). */
   nudges: readonly string[];
-  verify(goal: G, answer: Answer | null, ctx: VerifyContext): TaskResult;
+  /** A pure function: the same inputs give the same result, and nothing is changed. */
+  verify(goal: G, state: S, answer: Answer | null, ctx: VerifyContext): TaskResult;
   /** Product ids the answer recommends (for the hallucination and safety checks). */
-  recommendedIds(answer: Answer | null, ctx: EnvContext, goal: G): string[];
+  recommendedIds(answer: Answer | null, ctx: EnvContext, goal: G, state: S): string[];
   /** Plain-language lines describing the hidden goal, for the inspector. */
-  summarize(goal: G, ctx: EnvContext): string[];
+  summarize(goal: G, ctx: EnvContext, state: S): string[];
 }

@@ -20,6 +20,13 @@ export interface CartChange {
   qtyAfter: number;
 }
 
+/** A p_oos change: the stock of a product or variant dropped to 0 at a turn. */
+export interface StockChange {
+  id: string;
+  turn: number;
+  before: number;
+}
+
 export interface WorldState {
   /** ISO date (YYYY-MM-DD), derived from the seed. */
   today: string;
@@ -29,6 +36,10 @@ export interface WorldState {
   cartChanges: CartChange[];
   /** Stock that differs from the catalog (items gone out of stock mid-episode), by product or variant id. */
   stockOverrides: Map<string, number>;
+  /** Every p_oos change, in order (the verifiers judge stock as the agent could know it). */
+  stockChanges: StockChange[];
+  /** Ids some goal relies on to stay solvable: p_oos never takes them (JOURNEY shares one world). */
+  protectedStock: Set<string>;
   /** Product ids shown by user.get_visit_history, most recent first. */
   visitHistory: string[];
   /** The customer's order history (environments fill it in generate). */
@@ -49,6 +60,8 @@ export function createWorld(today: string): WorldState {
     nextLineNo: 1,
     cartChanges: [],
     stockOverrides: new Map(),
+    stockChanges: [],
+    protectedStock: new Set(),
     visitHistory: [],
     orders: [],
     placedOrders: [],

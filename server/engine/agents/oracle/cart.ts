@@ -1,11 +1,12 @@
-import type { CartGoal } from '../../envs/cart';
+import { currentCartGoal, type CartGoal, type CartState } from '../../envs/cart';
 import type { Episode } from '../../episode';
 import type { Action, ToolCall } from '../../types';
 import { cartKey } from '../../world/state';
 
 /** Pack calls into this turn's budget; a product is looked up before it is added so it counts as retrieved. */
 export function cartOracle(episode: Episode): Action {
-  const goal = episode.hiddenGoal().data as CartGoal;
+  const hidden = episode.hiddenGoal();
+  const goal = currentCartGoal(hidden.data as CartGoal, hidden.state as CartState);
   const budget = episode.axes.B_tool;
   const inCart = new Set(episode.world().cart.lines.map((l) => cartKey(l.product_id, l.variant_id)));
   const seen = new Set(episode.seenIds.keys());

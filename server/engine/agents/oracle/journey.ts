@@ -1,4 +1,4 @@
-import type { JourneyGoal } from '../../envs/journey';
+import type { JourneyGoal, JourneyState } from '../../envs/journey';
 import type { Episode } from '../../episode';
 import type { Action, EnvId } from '../../types';
 
@@ -10,13 +10,16 @@ type Policy = (episode: Episode) => Action;
  * becomes a JOURNEY sub-answer (done only with the last open sub-task).
  */
 export function journeyOracle(episode: Episode, policies: Partial<Record<EnvId, Policy>>): Action {
-  const goal = episode.hiddenGoal().data as JourneyGoal;
-  const sub = goal.subtasks[goal.current];
+  const hidden = episode.hiddenGoal();
+  const goal = hidden.data as JourneyGoal;
+  const state = hidden.state as JourneyState;
+  const sub = goal.subtasks[state.current];
+  const subState = state.tasks[state.current].state;
   const policy = policies[sub.envId as EnvId];
   if (!policy) throw new Error(`oracle: no policy for ${sub.envId} inside JOURNEY`);
   const view = new Proxy(episode, {
     get(target, prop) {
-      if (prop === 'hiddenGoal') return () => ({ ...target.hiddenGoal(), envId: sub.envId, data: sub.task.goal });
+      if (prop === 'hiddenGoal') return () => ({ ...target.hiddenGoal(), envId: sub.envId, data: sub.goal, state: subState });
       if (prop === 'config') return { ...target.config, envId: sub.envId };
       const value = Reflect.get(target, prop, target);
       return typeof value === 'function' ? value.bind(target) : value;
@@ -25,6 +28,6 @@ export function journeyOracle(episode: Episode, policies: Partial<Record<EnvId, 
   const action = policy(view);
   if (!action.answer) return action;
   const { env, done: _done, ...fields } = action.answer;
-  const open = goal.subtasks.filter((s) => s.answer === null).length;
+  const open = state.answers.filter((a) => a === null).length;
   return { ...action, answer: { env: 'JOURNEY', done: open === 1, subtasks: [{ env, ...fields }] } };
 }

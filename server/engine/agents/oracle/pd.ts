@@ -4,26 +4,36 @@ import type { Episode } from '../../episode';
 import type { Action } from '../../types';
 
 /**
- * The best answer the agent could give now: the k most relevant pool items in
- * stock (as the tools show it), with at least one meeting every constraint.
+ * The best answer the agent could give now (recommend.ts, revision 2): the k most relevant
+ * in-stock pool items among those with the highest satisfaction any in-stock item reaches.
  */
 export function bestRecommendation(episode: Episode, spec: RecommendationSpec): string[] {
-  const ideal = inStockRelevant(episode, spec, spec.k);
-  if (spec.mode === 'discovery' && !ideal.some((e) => e.s === 1)) {
-    const full = spec.pool.find((e) => e.s === 1 && e.rel > 0 && (episode.stockOf(e.id, null) ?? 0) > 0);
-    if (full) ideal.splice(Math.max(0, ideal.length - 1), 1, full);
-  }
-  return ideal.map((e) => e.id);
+  return wantedNow(episode, spec, spec.k).map((e) => e.id);
 }
 
-/** The first n relevant pool items in stock (stock looked up lazily: it materialises products). */
-function inStockRelevant(episode: Episode, spec: RecommendationSpec, n: number) {
+const inStock = (episode: Episode, id: string) => (episode.stockOf(id, null) ?? 0) > 0;
+
+/** The first n wanted items (stock looked up lazily: it materialises products). */
+function wantedNow(episode: Episode, spec: RecommendationSpec, n: number) {
+  const relevant = spec.pool.filter((e) => e.rel > 0);
+  const sMax = [...relevant].sort((a, b) => b.s - a.s).find((e) => inStock(episode, e.id))?.s ?? 0;
   const out: RecommendationSpec['pool'] = [];
-  for (const e of spec.pool) {
+  for (const e of relevant) {
     if (out.length >= n) break;
-    if (e.rel > 0 && (episode.stockOf(e.id, null) ?? 0) > 0) out.push(e);
+    if (e.s >= sMax - 1e-12 && inStock(episode, e.id)) out.push(e);
   }
   return out;
+}
+
+/** The first n relevant pool items in stock, wanted ones first (the batch the oracle retrieves). */
+function inStockRelevant(episode: Episode, spec: RecommendationSpec, n: number) {
+  const wanted = wantedNow(episode, spec, n);
+  const ids = new Set(wanted.map((e) => e.id));
+  for (const e of spec.pool) {
+    if (wanted.length >= n) break;
+    if (e.rel > 0 && !ids.has(e.id) && inStock(episode, e.id)) wanted.push(e);
+  }
+  return wanted;
 }
 
 /**

@@ -1,0 +1,47 @@
+// Stock as the agent could know it, and p_oos for the recommendation goals (PD,
+// SUB, RETURN's replacement). SPEC §6: whether a product goes out of stock is
+// decided when the agent first sees it, from (episode, product id), so a
+// throwaway retrieval defuses nothing; the agent is never penalised for a
+// change it could not have seen.
+
+import type { WorldState } from '../world/state';
+import type { PoolEntry, RecommendationSpec } from './recommend';
+import type { StockDraw, VerifyContext } from './types';
+
+/** world + the turn of the answer being scored (undefined: judge current stock). */
+export type StockContext = { world: WorldState; turn?: number };
+
+/**
+ * Stock of a product or variant as the agent could know it when it answered: a p_oos
+ * change made in turn t counts against answers after turn t, not one given in turn t.
+ */
+export function knownStock(id: string, catalogStock: number, ctx: StockContext): number {
+  if (ctx.turn !== undefined) {
+    const change = ctx.world.stockChanges.find((c) => c.id === id && c.turn >= ctx.turn!);
+    if (change) return change.before;
+  }
+  return ctx.world.stockOverrides.get(id) ?? catalogStock;
+}
+
+/**
+ * p_oos at first sight: each first-seen, in-stock, relevant pool item goes out of stock
+ * when its draw hits (probability p_oos), except protected ids and the reference in
+ * discovery mode (so an item meeting every constraint stays), and never leaving fewer
+ * than min(k, relevant items in stock at generation) relevant items in stock.
+ */
+export function recommendationOutOfStock(spec: RecommendationSpec, firstSeen: readonly string[], ctx: VerifyContext, draw: StockDraw): string[] {
+  const byId = new Map(spec.pool.map((e) => [e.id, e]));
+  const inStock = (e: PoolEntry) => (ctx.world.stockOverrides.get(e.id) ?? e.stock) > 0;
+  const keep = Math.min(spec.k, spec.pool.filter((e) => e.rel > 0 && e.stock > 0).length);
+  let left = spec.pool.filter((e) => e.rel > 0 && inStock(e)).length;
+  const gone: string[] = [];
+  for (const id of firstSeen) {
+    const e = byId.get(id);
+    if (!e || e.rel <= 0 || !inStock(e) || ctx.world.protectedStock.has(id)) continue;
+    if (spec.mode === 'discovery' && id === spec.referenceId) continue;
+    if (left - 1 < keep || !draw(id).bernoulli(ctx.axes.p_oos)) continue;
+    gone.push(id);
+    left--;
+  }
+  return gone;
+}
