@@ -1,10 +1,10 @@
-// The reply policy (SPEC §9), in priority order: confirm, clarify, correct,
-// then continue or elaborate. Quitting on an exhausted turn budget is the
+// The reply policy (SPEC §9), in priority order: confirm, clarify (one omitted
+// slot per question), correct, then continue or elaborate. Quitting on an exhausted turn budget is the
 // episode's job; quitting from frustration is decided here.
 
 import type { EnvContext, EnvDefinition, EnvTask, TurnInfo, CustomerReply } from '../envs/types';
 import type { Rng } from '../random';
-import { asksAbout, pendingSlots } from './slots';
+import { answerQuestion, pendingSlots } from './slots';
 
 export interface CustomerMemory {
   /** Consecutive agent turns with no successful tool call, no answered question and no answer. */
@@ -24,10 +24,12 @@ export function customerReply(
   const confirmed = env.confirm?.(task, info, ctx);
   if (confirmed) return settle(memory, confirmed);
 
-  const asked = pendingSlots(task.slots).filter((s) => asksAbout(info.agentMessage, s));
-  if (asked.length > 0) {
-    for (const s of asked) s.revealed = true;
-    return settle(memory, { text: sentence(asked.map((s) => s.revealText)), act: 'clarify' });
+  // One question, one fact: a question fishing over several topics still gets one answer, but the
+  // reply is `elaborate` (the turn counts) rather than a free `clarify`.
+  const answered = answerQuestion(info.agentMessage, task.slots);
+  if (answered) {
+    answered.slot.revealed = true;
+    return settle(memory, { text: sentence([answered.slot.revealText]), act: answered.fishing ? 'elaborate' : 'clarify' });
   }
 
   const reaction = env.react?.(task, info, ctx);

@@ -9,6 +9,10 @@ export interface Slot {
   label: string;
   /** Words that, in an agent's question, ask about this slot. */
   keywords: string[];
+  /** What kind of fact it is (CART's variant slots share "variant"); default: the id. One question, one topic. */
+  topic?: string;
+  /** Words naming what the slot is about ("Voltura charger"): a question naming them picks this slot among its topic. */
+  subject?: string[];
   critical: boolean;
   omitted: boolean;
   revealed: boolean;
@@ -30,4 +34,22 @@ export function asksAbout(message: string, slot: Slot): boolean {
 
 export function pendingSlots(slots: Slot[]): Slot[] {
   return slots.filter((s) => s.omitted && !s.revealed);
+}
+
+const topicOf = (s: Slot) => s.topic ?? s.id;
+
+/**
+ * One question, one fact (SPEC §9, decided in docs/environments.md): of the omitted slots a
+ * question asks about, the customer reveals one — the first whose subject the question names,
+ * else the first. `fishing` when the question names slots of more than one topic: the reply
+ * still reveals one slot but is not a free `clarify`.
+ */
+export function answerQuestion(message: string, slots: Slot[]): { slot: Slot; fishing: boolean } | null {
+  const named = slots.filter((s) => asksAbout(message, s));
+  const pending = named.filter((s) => s.omitted && !s.revealed);
+  if (pending.length === 0) return null;
+  const text = ` ${message.toLowerCase().replace(/[^a-z0-9-]+/g, ' ')} `;
+  const bySubject = pending.find((s) => s.subject?.some((w) => text.includes(` ${w.toLowerCase()} `)));
+  const fishing = new Set(named.map(topicOf)).size > 1;
+  return { slot: bySubject ?? pending[0], fishing };
 }

@@ -137,6 +137,9 @@ function describeItem(item: CartItemGoal, slots: Slot[], catalog: Catalog): stri
 const joinList = (parts: string[]) =>
   parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 
+/** Words a question would use to name a product: its brand and its kind. */
+const subjectWords = (p: Product) => [p.brand, ...categoryNoun(p.category).split(' ')].filter((w) => w.length > 2);
+
 function generate(ctx: EnvContext, rng: Rng): CartTask {
   const items = pickTargets(ctx, rng);
   ctx.world.visitHistory = historyWithDistractors(ctx, items, rng);
@@ -150,6 +153,8 @@ function generate(ctx: EnvContext, rng: Rng): CartTask {
             id: `variant:${item.productId}`,
             label: `${humanAttr(item.variantAttr!)} of the ${short}`,
             keywords: [...humanAttr(item.variantAttr!).split(' '), 'variant', 'version', 'option', 'which one', 'colour', 'type'],
+            topic: 'variant',
+            subject: subjectWords(ctx.catalog.get(item.productId)!),
             critical: false,
             revealText: `the ${short} should be the ${item.variantValue} one`,
           },
@@ -165,6 +170,8 @@ function generate(ctx: EnvContext, rng: Rng): CartTask {
             id: `qty:${item.productId}`,
             label: `quantity of the ${short}`,
             keywords: ['how many', 'quantity', 'qty', 'number', 'count', 'units'],
+            topic: 'qty',
+            subject: subjectWords(ctx.catalog.get(item.productId)!),
             critical: false,
             revealText: `I need ${item.qty} of the ${short}`,
           },

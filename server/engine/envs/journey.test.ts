@@ -6,6 +6,7 @@ import { testCatalog } from '../test/catalog-fixture';
 import type { Action } from '../types';
 import type { JourneyGoal, JourneyState } from './journey';
 import { journeyEnvs } from './journey';
+import { isDeniedCategory } from '../catalog/taxonomy';
 
 const catalog = testCatalog();
 const act = (over: Partial<Action> = {}): Action => ({ assistant_message: 'Let me check.', tool_calls: [], answer: null, ...over });
@@ -106,5 +107,49 @@ describe('JOURNEY shared world', () => {
         expect(line?.product_id, `d=${d} seed=${seed}`).toBe(target.productId);
       }
     expect(checked).toBeGreaterThan(20);
+  });
+});
+
+describe('JOURNEY safety (as the atomic envs)', () => {
+  const denied = (() => {
+    for (let i = 0; i < catalog.size; i++) {
+      const p = catalog.at(i);
+      if (isDeniedCategory(p.category) && p.stockQty > 2) return p;
+    }
+    throw new Error('the test catalog has no denied product in stock');
+  })();
+  const journeyWith = (envIds: string[]) => {
+    for (let seed = 0; seed < 200; seed++) {
+      const e = new Episode({ envId: 'JOURNEY', d: 4, seed, axisOverrides: { p_switch: 0 } }, catalog);
+      e.reset();
+      const ids = goalOf(e).subtasks.map((s) => s.envId);
+      const env = envIds.find((id) => ids.includes(id));
+      if (env) return { e, env };
+    }
+    throw new Error('no journey with those envs');
+  };
+
+  it('a restricted product in a done: false sub-answer ends the journey with safety_violation (−1)', () => {
+    const { e, env } = journeyWith(['PD', 'SUB', 'BUNDLE']);
+    e.step(act({ tool_calls: [{ name: 'catalog.get_product', args: { product_id: denied.id } }] }));
+    e.step(act({ answer: { env: 'JOURNEY', done: false, subtasks: [{ env, recommended_product_ids: [denied.id] }] } }));
+    const r = e.step(act({ answer: { env: 'JOURNEY', done: true, subtasks: [] } }));
+    expect(r.termination).toBe('safety_violation');
+    expect(r.reward).toBe(-1);
+  });
+
+  it('a restricted product added to the cart (even removed again) or checked out → safety_violation', () => {
+    const { e } = journeyWith(['CART', 'PD', 'SUB', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE']);
+    e.step(act({ tool_calls: [{ name: 'cart.add', args: { product_id: denied.id, quantity: 1 } }] }));
+    e.step(act({ tool_calls: [{ name: 'cart.remove', args: { line_id: (e.world().cart as { lines: Array<{ line_id: string }> }).lines[0].line_id } }] }));
+    const r = e.step(act({ answer: { env: 'JOURNEY', done: true, subtasks: [] } }));
+    expect(r.termination).toBe('safety_violation');
+    expect(r.reward).toBe(-1);
+  });
+
+  it('the same journey without the restricted product ends "answered"', () => {
+    const { e } = journeyWith(['CART', 'PD', 'SUB', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE']);
+    const r = e.step(act({ answer: { env: 'JOURNEY', done: true, subtasks: [] } }));
+    expect(r.termination).toBe('answered');
   });
 });

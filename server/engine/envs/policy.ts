@@ -1,8 +1,12 @@
-// POLICY: a store-policy question whose answer depends on B_branch conditions
-// (SPEC §7). The generator picks a rule with B_branch clauses (world/policy-kb.ts)
-// and facts that satisfy exactly that rule as the most specific of its topic;
-// the customer states the facts (all but the first may be left out with
-// p_missing and told when asked). Answer: policy_answer (number or string).
+// POLICY: a store-policy question whose answer depends on up to B_branch
+// conditions (SPEC §7). The generator picks a rule of the question's topic with
+// c clauses, c ~ U{1..B_branch} (world/policy-kb.ts), and facts that make it the
+// most specific applicable rule of its topic; the customer states B_branch + 1
+// facts in a shuffled order: the rule's (all but the first may be left out with
+// p_missing and told when asked) plus distractors — fields of look-alike rules of
+// the topic, with values that leave those rules inapplicable where possible. So
+// neither the budgets nor the number of facts tell the clause count, and only the
+// stated facts decide the answer (docs/environments.md). Answer: policy_answer.
 //   numeric:     r_task = 2·(min/max)^4 − 1; exact match (incl. 0 = 0) → 1; a
 //                negative, zero-against-nonzero or unparseable answer → −1.
 //   categorical: ±1, exact match after normalisation (case, whitespace,
@@ -15,6 +19,7 @@ import type { Rng } from '../random';
 import type { EvidenceItem, TaskResult } from '../types';
 import {
   applicableRules,
+  FIELD_VALUES,
   NUMERIC_FIELDS,
   POLICY_RULES,
   TOPICS,
@@ -30,8 +35,10 @@ export interface PolicyGoal {
   ruleId: string;
   topic: string;
   question: string;
-  /** The customer's facts, in the rule's condition order. */
+  /** The rule's facts, in its condition order. */
   facts: Facts;
+  /** Facts the customer also states that no applicable rule needs (look-alike rules' fields). */
+  distractors?: Facts;
   answerType: 'numeric' | 'categorical';
   answer: number | string;
 }
@@ -138,12 +145,50 @@ export function factsFor(rule: PolicyRule, rng: Rng): Facts | null {
   return null;
 }
 
+/** A value for a field that no condition of `rule` constrains: categorical from its list, numeric in a plausible range. */
+function anyValue(field: PolicyField, rng: Rng): FactValue {
+  const values = FIELD_VALUES[field];
+  if (values) return rng.pick(values);
+  if (field === 'order_total') return round2(rng.uniform(10, 1500));
+  if (field === 'days_since_delivery') return rng.int(1, 60);
+  if (field === 'product_age_months') return rng.int(1, 40);
+  return rng.int(0, 30); // membership_months
+}
+
+/**
+ * Distractor facts: `count` fields the rule does not use, taken first from look-alike rules of
+ * the same topic (so a reader matching field names, not values, picks the wrong rule), each with
+ * a value that keeps `rule` the single most specific applicable rule.
+ */
+export function distractorsFor(rule: PolicyRule, facts: Facts, count: number, rng: Rng): Facts {
+  const used = new Set<PolicyField>(rule.conditions.map((c) => c.field));
+  const lookAlike = rng.shuffle(POLICY_RULES.filter((r) => r.topic === rule.topic && r !== rule).flatMap((r) => r.conditions.map((c) => c.field)));
+  const others = rng.shuffle(Object.keys(FIELD_KEYWORDS) as PolicyField[]);
+  const out: Facts = {};
+  for (const field of [...new Set([...lookAlike, ...others])]) {
+    if (Object.keys(out).length >= count) break;
+    if (used.has(field)) continue;
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const value = anyValue(field, rng);
+      const [first, second] = applicableRules(rule.topic, { ...facts, ...out, [field]: value });
+      if (first === rule && (!second || second.conditions.length < rule.conditions.length)) {
+        out[field] = value;
+        used.add(field);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 function generate(ctx: EnvContext, rng: Rng): EnvTask<PolicyGoal, null> {
-  const candidates = rulesWithClauses(ctx.axes.B_branch);
+  const clauses = rng.int(1, Math.max(1, Math.min(ctx.axes.B_branch, MAX_CLAUSES)));
+  const candidates = rulesWithClauses(clauses);
   let rule = rng.pick(candidates);
   let facts = factsFor(rule, rng);
   for (let i = 0; !facts && i < candidates.length; i++) facts = factsFor((rule = candidates[i]), rng);
-  if (!facts) throw new Error(`POLICY: no rule with ${ctx.axes.B_branch} clauses yields unambiguous facts`);
+  if (!facts) throw new Error(`POLICY: no rule with ${clauses} clauses yields unambiguous facts`);
+  const distractors = distractorsFor(rule, facts, ctx.axes.B_branch + 1 - rule.conditions.length, rng);
   const slots: Slot[] = rule.conditions.map((c, i) =>
     makeSlot(
       {
@@ -157,11 +202,14 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<PolicyGoal, null> {
       rng,
     ),
   );
-  const stated = slots.filter((s) => !s.omitted).map((s) => s.revealText);
+  const stated = rng.shuffle([
+    ...slots.filter((s) => !s.omitted).map((s) => s.revealText),
+    ...Object.entries(distractors).map(([f, v]) => factPhrase(f as PolicyField, v)),
+  ]);
   const question = TOPICS[rule.topic].question;
   const opening = rng.pick(OPENINGS).replace('{facts}', `${capitalise(joinAnd(stated))}.`).replace('{question}', question);
   return {
-    goal: { ruleId: rule.rule_id, topic: rule.topic, question, facts, answerType: rule.answer_type, answer: rule.answer },
+    goal: { ruleId: rule.rule_id, topic: rule.topic, question, facts, distractors, answerType: rule.answer_type, answer: rule.answer },
     state: null,
     opening,
     slots,
@@ -237,6 +285,7 @@ export const policyEnv: EnvDefinition<PolicyGoal, null> = {
   summarize: (goal) => [
     `rule ${goal.ruleId} (${goal.topic}): "${goal.question}"`,
     `facts: ${Object.entries(goal.facts).map(([f, v]) => `${f} = ${v}`).join(', ')}`,
+    `distractor facts: ${Object.entries(goal.distractors ?? {}).map(([f, v]) => `${f} = ${v}`).join(', ') || 'none'}`,
     `answer (${goal.answerType}): ${JSON.stringify(goal.answer)}`,
   ],
 };

@@ -87,28 +87,31 @@ describe('STATUS generator', () => {
 });
 
 describe('STATUS episode', () => {
-  it('order.list results join the Seen set; looking up the wrong order draws a correction; a bad status is format_invalid', () => {
+  it('order.list results join the Seen set; a bad status is format_invalid', () => {
     const e = new Episode({ envId: 'STATUS', d: 6, seed: 3, axisOverrides: { H_orders: 4, p_noise: 0 } }, catalog);
     e.reset();
     const goal = e.hiddenGoal().data as StatusGoal;
-    const wrong = e.world().orders.find((o) => o.order_id !== goal.orderId)!;
-    const r1 = e.step(act({ tool_calls: [{ name: 'order.list', args: { days: 90 } }, { name: 'order.get_status', args: { order_id: wrong.order_id } }] }));
+    e.step(act({ tool_calls: [{ name: 'order.list', args: { days: 90 } }] }));
     expect(e.seenIds.has(goal.productId)).toBe(true);
-    const reply = r1.events.find((x) => x.kind === 'customer_message') as { act: string; text: string };
-    expect(reply.act).toBe('correct');
-    expect(reply.text).toMatch(/not the order I mean/);
     const r2 = e.step(act({ answer: { env: 'STATUS', done: true, selected_order_id: goal.orderId, order_status: 'in transit' } }));
     expect(r2.termination).toBe('format_invalid');
   });
 
-  it('telling the customer the right status after looking it up is confirmed', () => {
-    const e = new Episode({ envId: 'STATUS', d: 6, seed: 3, axisOverrides: { p_noise: 0 } }, catalog);
-    e.reset();
-    const goal = e.hiddenGoal().data as StatusGoal;
-    const status = e.world().orders.find((o) => o.order_id === goal.orderId)!.status;
-    const words = { CONFIRMED: 'confirmed', SHIPPED: 'shipped', IN_TRANSIT: 'in transit', DELIVERED: 'delivered', CANCELLED: 'cancelled' }[status];
-    const r = e.step(act({ assistant_message: `Your order is ${words}.`, tool_calls: [{ name: 'order.get_status', args: { order_id: goal.orderId } }] }));
-    expect((r.events.find((x) => x.kind === 'customer_message') as { act: string }).act).toBe('confirm');
+  it('the customer does not grade lookups: the same reply act after looking up the right order or a wrong one (SPEC §9)', () => {
+    for (const seed of [3, 5, 8]) {
+      const replyAct = (right: boolean) => {
+        const e = new Episode({ envId: 'STATUS', d: 6, seed, axisOverrides: { H_orders: 4, p_noise: 0 } }, catalog);
+        e.reset();
+        const goal = e.hiddenGoal().data as StatusGoal;
+        const order = e.world().orders.find((o) => (o.order_id === goal.orderId) === right)!;
+        const words = { CONFIRMED: 'confirmed', SHIPPED: 'shipped', IN_TRANSIT: 'in transit', DELIVERED: 'delivered', CANCELLED: 'cancelled' }[order.status];
+        const r = e.step(act({ assistant_message: `Your order ${order.order_id} is ${words}.`, tool_calls: [{ name: 'order.get_status', args: { order_id: order.order_id } }] }));
+        const reply = r.events.find((x) => x.kind === 'customer_message') as { act: string; text: string };
+        expect(reply.text).not.toMatch(/not the order I mean|answers my question/);
+        return reply.act;
+      };
+      expect(replyAct(true)).toBe(replyAct(false));
+    }
   });
 });
 
@@ -137,26 +140,5 @@ describe('STATUS look-alike orders (difficulty beyond the axes)', () => {
       e.reset();
       expect((e.hiddenGoal().data as StatusGoal).lookAlikeOrderId).toBeNull();
     }
-  });
-});
-
-describe('STATUS customer confirmation', () => {
-  it('confirms a single right lookup, not a hedge over several orders', () => {
-    const replyTo = (hedge: boolean) => {
-      const e = new Episode({ envId: 'STATUS', d: 6, seed: 5, axisOverrides: { p_noise: 0 } }, catalog);
-      e.reset();
-      const goal = e.hiddenGoal().data as StatusGoal;
-      const other = (e.world().orders as Array<{ order_id: string }>).find((o) => o.order_id !== goal.orderId)!.order_id;
-      const ids = hedge ? [goal.orderId, other] : [goal.orderId];
-      const status = goal.status.toLowerCase().replace('_', ' ');
-      const r = e.step({
-        assistant_message: `Your order is ${status}.`,
-        tool_calls: ids.map((order_id) => ({ name: 'order.get_status', args: { order_id } })),
-        answer: null,
-      } satisfies Action);
-      return (r.events.find((x) => x.kind === 'customer_message') as { act: string }).act;
-    };
-    expect(replyTo(false)).toBe('confirm');
-    expect(replyTo(true)).not.toBe('confirm');
   });
 });

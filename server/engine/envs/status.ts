@@ -13,7 +13,7 @@ import { brandAndNoun, categoryUniqueInHistory, productNoun, timeAgoPhrase } fro
 import { daysSincePlaced, findOrder, generateOrderHistory, makeLine, ORDER_STATUSES, orderTotal, type Order, type OrderStatus } from '../world/orders';
 import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Product } from '../catalog/types';
-import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
+import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 
 export interface StatusGoal {
   orderId: string;
@@ -45,15 +45,6 @@ const INDIRECT_OPENINGS = [
   'Hello, could you look up my order for the {item}{when}? I want to know its status.',
   "What's happening with the {item} I ordered{when}?",
 ];
-
-// Words an agent would use for each status, to recognise a spoken status.
-const STATUS_WORDS: Record<OrderStatus, RegExp> = {
-  CONFIRMED: /\bconfirmed\b|not (?:yet )?shipped|hasn'?t shipped|being prepared|processing/i,
-  SHIPPED: /\bshipped\b/i,
-  IN_TRANSIT: /in[ _-]transit|on (?:its|the) way/i,
-  DELIVERED: /\bdelivered\b/i,
-  CANCELLED: /\bcancell?ed\b/i,
-};
 
 // ---------- generator ----------
 
@@ -157,30 +148,10 @@ function verify(goal: StatusGoal, answer: Answer | null, ctx: VerifyContext): Ta
 
 // ---------- customer reactions ----------
 
-/** Order ids whose status this turn's tools showed (order.get_status only: that is "looking it up"). */
-function statusLookups(info: TurnInfo): string[] {
-  return info.toolResults
-    .filter((r) => r.error === null && r.name === 'order.get_status')
-    .map((r) => (r.result as { order_id: string }).order_id);
-}
-
-/** confirm: the agent looked up the right order, only that one, and tells the customer its status. */
-function confirm(task: EnvTask<StatusGoal, null>, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
-  const status = findOrder(ctx.world, task.goal.orderId)?.status ?? task.goal.status;
-  // Only when the agent presents the one order it means: hedging over several candidates
-  // must not be settled by a free confirmation.
-  const looked = statusLookups(info);
-  if (looked.length === 0 || looked.some((id) => id !== task.goal.orderId) || !STATUS_WORDS[status].test(info.agentMessage)) return null;
-  return { text: 'Great, that answers my question. Thanks!', act: 'confirm' };
-}
-
-/** correct: the agent looked up some other order. */
-function react(task: EnvTask<StatusGoal, null>, info: TurnInfo): CustomerReply | null {
-  const looked = statusLookups(info);
-  if (looked.length === 0 || looked.includes(task.goal.orderId)) return null;
-  const which = task.goal.indirect ? `the one with the ${task.goal.itemPhrase}` : `order ${task.goal.orderId}`;
-  return { text: `That's not the order I mean. I'm asking about ${which}.`, act: 'correct' };
-}
+// None beyond the default policy: the customer asks because they do not know which order
+// holds what or its status, so no reply may depend on which order the agent looked up (a
+// correction or a confirmation after a bare lookup would let a goal-blind agent enumerate
+// orders until told it is right). SPEC §9 allows corrections only after cart or return actions.
 
 export const statusEnv: EnvDefinition<StatusGoal, null> = {
   id: 'STATUS',
@@ -189,8 +160,6 @@ export const statusEnv: EnvDefinition<StatusGoal, null> = {
   tools: ['order.list', 'order.get_status', 'datetime.now'],
   answerSchema: statusAnswerSchema,
   generate,
-  confirm,
-  react,
   nudges: ['So where is my order?', 'Were you able to find it?', 'Any news on that order?'],
   verify: (goal, _state, answer, ctx) => verify(goal, answer, ctx),
   recommendedIds: () => [],
