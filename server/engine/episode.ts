@@ -354,15 +354,32 @@ export class Episode {
   }
 
   private observe(customerMessage: string | null, toolResults: ToolResult[], error?: string): Observation {
-    return {
+    const observation = {
       envId: this.env.id,
       turn: this.turn,
       customerMessage,
       toolResults: toolResults.map((r) => ({ name: r.name, args: plainCopy(r.args), result: plainCopy(r.result), error: r.error })),
-      tools: plainCopy(this.tools),
+      tools: this.tools,
       budgets: { T_max: this.tMax, B_tool: this.axes.B_tool },
       done: this.done,
       ...(error ? { error } : {}),
     };
+    // The specs are the biggest part of an observation and most callers never read them after
+    // reset: copy them on first read (or write) only, then they are a plain property.
+    const specs = this.tools;
+    const settle = (target: object, value: unknown) => Object.defineProperty(target, 'tools', { value, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(observation, 'tools', {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const copy = plainCopy(specs);
+        settle(this, copy);
+        return copy;
+      },
+      set(value: unknown) {
+        settle(this, value);
+      },
+    });
+    return observation;
   }
 }
