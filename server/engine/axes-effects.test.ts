@@ -97,9 +97,14 @@ describe('each axis acts on episodes', () => {
     }
   });
 
-  it('B_branch: a POLICY question rests on B_branch facts', () => {
+  it('B_branch: a POLICY question states B_branch + 1 facts and its rule rests on 1..B_branch of them', () => {
     for (const b of [1, 2, 3, 4])
-      for (const seed of seeds.slice(0, 5)) expect(Object.keys(start('POLICY', 6, seed, { B_branch: b }).goal.facts).length).toBe(b);
+      for (const seed of seeds.slice(0, 5)) {
+        const { goal } = start('POLICY', 6, seed, { B_branch: b });
+        expect(Object.keys(goal.facts).length).toBeGreaterThanOrEqual(1);
+        expect(Object.keys(goal.facts).length).toBeLessThanOrEqual(b);
+        expect(Object.keys({ ...goal.facts, ...goal.distractors }).length).toBe(b + 1);
+      }
   });
 
   it('B_tool: calls beyond B_tool in one turn are not run', () => {
