@@ -180,7 +180,8 @@ export class Episode {
   hiddenGoal(): { envId: string; summary: string[]; data: unknown; state: unknown; slots: unknown } {
     if (!this.task) throw new Error('call reset() first');
     const { goal, state, slots } = this.task;
-    return plainCopy({ envId: this.env.id, summary: this.env.summarize(goal, this.ctx, state), data: goal, state, slots });
+    // Live objects, not copies: inspectors and tests watch the slots being revealed.
+    return { envId: this.env.id, summary: this.env.summarize(goal, this.ctx, state), data: goal, state, slots };
   }
 
   /**
