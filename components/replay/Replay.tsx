@@ -9,6 +9,8 @@ import { HiddenGoalCard } from '@/components/play/HiddenGoal';
 import { WorldPanel } from '@/components/play/WorldPanel';
 import { ProductTitlesProvider } from '@/components/transcript/product-titles';
 import { Card, CardHeader } from '@/components/ui/primitives';
+import type { RescoreView } from '@/server/episodes/rescore';
+import { RescorePanel } from './RescorePanel';
 
 export function Replay({
   ep,
@@ -16,12 +18,17 @@ export function Replay({
   world,
   axes,
   highlightTurn,
+  rescores = [],
+  currentRevision,
 }: {
   ep: EpisodeView;
   envName?: string;
   world: WorldView | null;
   axes: AxisRow[];
   highlightTurn: number | null;
+  /** re-scores of this episode, newest first */
+  rescores?: RescoreView[];
+  currentRevision: number;
 }) {
   return (
     <div>
@@ -37,6 +44,13 @@ export function Replay({
           ) : (
             <Card className="px-4 py-3 text-sm text-slate-500">No reward yet: the episode is still active.</Card>
           )}
+          <RescorePanel
+            episodeId={ep.id}
+            revision={ep.rewardRevision}
+            currentRevision={currentRevision}
+            done={ep.status === 'done'}
+            initial={rescores[0] ?? null}
+          />
           <ProductTitlesProvider events={ep.events} catalogId={ep.catalogId} extra={world}>
             <WorldPanel world={world ?? undefined} loading={false} />
           </ProductTitlesProvider>

@@ -2,6 +2,7 @@
 // the episodes (same row layout as server/episodes/store.ts, so /episodes lists it and the
 // replay rebuilds it) and the run's new state. The run update is conditional on the
 // episode count it started from, so two writers can never both advance the same state.
+import { REWARD_REVISION } from '@/server/engine/reward';
 import type { CurriculumState } from '@/server/engine/curriculum';
 import type { Action, EpisodeEvent } from '@/server/engine/types';
 import { ENGINE_VERSION } from '@/server/engine/version';
@@ -49,6 +50,7 @@ async function insertEpisode(tx: Tx, runId: string, catalogId: string, player: s
       eventCount: events.length,
       engineVersion: ENGINE_VERSION,
       journeyEnvs: ep.config.journeyEnvs ? JSON.stringify(ep.config.journeyEnvs) : null,
+      rewardRevision: REWARD_REVISION,
       curriculumRunId: runId,
       events: {
         create: events.map((e, seq) => ({ seq, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) })),

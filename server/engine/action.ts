@@ -1,49 +1,150 @@
 // Parsing an agent's turn (SPEC §1). Anything that is not a usable action gets
 // one precise sentence saying what is wrong, because that sentence is what a
 // researcher reads when a rollout dies on turn 1.
+//
+// A structured action is judged exactly as its JSON text would be: it must be plain
+// JSON data (no cycles, NaN, functions, class instances), and both forms pass the same
+// size, depth and key checks, so an episode replays identically from its stored text.
+// Nothing here throws, whatever it is given (docs/engine.md, "Hardening").
 
 import type { Action, ToolCall } from './types';
 
 export const MAX_ACTION_CHARS = 64 * 1024;
+/** Nesting limit of an action (a real one is about 6 deep: action → tool_calls → call → args → filters). */
+export const MAX_ACTION_DEPTH = 32;
+/** Keys that could reach an object's prototype if some code copied them; refused anywhere in an action. */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+/** How much of an unusable action's text the event log keeps. */
+const RAW_KEEP = 4096;
 
-export type ParsedAction = { ok: true; action: Action } | { ok: false; error: string };
+export type ParsedAction = { ok: true; action: Action; raw: string } | { ok: false; error: string; raw: string };
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v);
 
-export function parseAction(input: string | unknown): ParsedAction {
-  let value: unknown = input;
-  if (typeof input === 'string') {
-    if (input.length > MAX_ACTION_CHARS)
-      return { ok: false, error: `action is ${input.length} characters; the limit is ${MAX_ACTION_CHARS}` };
-    if (input.trim() === '') return { ok: false, error: 'action is empty; expected a JSON object' };
-    try {
-      value = JSON.parse(input);
-    } catch (e) {
-      return { ok: false, error: `action is not valid JSON: ${(e as Error).message}` };
+/** A bounded copy of text for the event log. */
+function keep(text: string): string {
+  return text.length <= RAW_KEEP ? text : `${text.slice(0, RAW_KEEP)}… (${text.length} characters in all)`;
+}
+
+const pathText = (path: readonly (string | number)[]) =>
+  path.length === 0 ? 'the top level' : path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+
+/**
+ * Why this value is not plain JSON data within the limits, or null when it is. Recursion is safe:
+ * it stops at MAX_ACTION_DEPTH, and the character budget stops it on huge lists and strings.
+ */
+export function jsonDataError(value: unknown): string | null {
+  let budget = MAX_ACTION_CHARS;
+  const ancestors: object[] = [];
+  const visit = (v: unknown, path: (string | number)[]): string | null => {
+    switch (typeof v) {
+      case 'string':
+        budget -= v.length + 2;
+        break;
+      case 'number':
+        if (!Number.isFinite(v)) return `action contains ${String(v)} at ${pathText(path)}; JSON numbers must be finite`;
+        budget -= 1;
+        break;
+      case 'boolean':
+      case 'undefined': // JSON drops it (or writes null in a list), and so does the stored text
+        budget -= 1;
+        break;
+      case 'object': {
+        if (v === null) {
+          budget -= 4;
+          break;
+        }
+        if (ancestors.includes(v)) return `action contains a cycle: ${pathText(path)} refers back to ${pathText(path.slice(0, ancestors.indexOf(v)))}`;
+        if (ancestors.length >= MAX_ACTION_DEPTH)
+          return `action is nested more than ${MAX_ACTION_DEPTH} levels deep (at ${pathText(path.slice(0, 8))}…)`;
+        const proto = Object.getPrototypeOf(v);
+        if (!Array.isArray(v) && proto !== Object.prototype && proto !== null)
+          return `action contains a ${proto?.constructor?.name ?? 'non-plain'} object at ${pathText(path)}; an action holds only JSON objects, lists, strings, numbers, booleans and null`;
+        ancestors.push(v);
+        if (Array.isArray(v)) {
+          for (let i = 0; i < v.length && budget >= 0; i++) {
+            budget -= 1;
+            const e = visit(v[i], [...path, i]);
+            if (e) return e;
+          }
+        } else {
+          for (const key of Object.keys(v)) {
+            if (RESERVED_KEYS.has(key))
+              return `action uses the reserved key "${key}" at ${pathText(path)}; keys named __proto__, constructor or prototype are refused`;
+            budget -= key.length + 4;
+            if (budget < 0) break;
+            const e = visit((v as Record<string, unknown>)[key], [...path, key]);
+            if (e) return e;
+          }
+        }
+        ancestors.pop();
+        budget -= 2;
+        break;
+      }
+      default:
+        return `action contains a ${typeof v} at ${pathText(path)}; an action holds only JSON values`;
     }
+    return budget < 0 ? `action is larger than ${MAX_ACTION_CHARS} characters as JSON; the limit is ${MAX_ACTION_CHARS}` : null;
+  };
+  try {
+    return visit(value, []);
+  } catch (e) {
+    // a getter or a Proxy that throws
+    return `action could not be read: ${e instanceof Error ? e.message : String(e)}`;
   }
-  if (!isPlainObject(value)) return { ok: false, error: `action must be a JSON object, got ${kindOf(value)}` };
+}
+
+/** The JSON text of a structured action, or why it has none. Never throws. */
+function toText(input: unknown): { text: string } | { error: string; raw: string } {
+  const error = jsonDataError(input);
+  if (error) return { error, raw: `[unusable ${kindOf(input)} action: not stored as text]` };
+  const text = JSON.stringify(input);
+  // a top-level undefined has no JSON text; it is "not an object" below
+  return text === undefined ? { error: 'action must be a JSON object, got undefined', raw: '' } : { text };
+}
+
+export function parseAction(input: unknown): ParsedAction {
+  let text: string;
+  if (typeof input === 'string') text = input;
+  else {
+    const converted = toText(input);
+    if ('error' in converted) return { ok: false, error: converted.error, raw: converted.raw };
+    text = converted.text;
+  }
+  const fail = (error: string): ParsedAction => ({ ok: false, error, raw: keep(text) });
+  if (text.length > MAX_ACTION_CHARS) return fail(`action is ${text.length} characters; the limit is ${MAX_ACTION_CHARS}`);
+  if (text.trim() === '') return fail('action is empty; expected a JSON object');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return fail(`action is not valid JSON: ${(e as Error).message}`);
+  }
+  const dataError = jsonDataError(value);
+  if (dataError) return fail(dataError);
+  if (!isPlainObject(value)) return fail(`action must be a JSON object, got ${kindOf(value)}`);
 
   const message = value.assistant_message;
-  if (message === undefined) return { ok: false, error: 'action is missing "assistant_message"' };
-  if (typeof message !== 'string') return { ok: false, error: `"assistant_message" must be a string, got ${kindOf(message)}` };
-  if (message.trim() === '') return { ok: false, error: '"assistant_message" must not be empty' };
+  if (message === undefined) return fail('action is missing "assistant_message"');
+  if (typeof message !== 'string') return fail(`"assistant_message" must be a string, got ${kindOf(message)}`);
+  if (message.trim() === '') return fail('"assistant_message" must not be empty');
 
   const calls = value.tool_calls ?? [];
-  if (!Array.isArray(calls)) return { ok: false, error: `"tool_calls" must be a list, got ${kindOf(calls)}` };
+  if (!Array.isArray(calls)) return fail(`"tool_calls" must be a list, got ${kindOf(calls)}`);
 
   const answer = value.answer ?? null;
   if (answer !== null) {
-    if (!isPlainObject(answer)) return { ok: false, error: `"answer" must be an object or null, got ${kindOf(answer)}` };
-    if (typeof answer.env !== 'string') return { ok: false, error: '"answer.env" must be the environment id (a string)' };
-    if (typeof answer.done !== 'boolean') return { ok: false, error: '"answer.done" must be true or false' };
+    if (!isPlainObject(answer)) return fail(`"answer" must be an object or null, got ${kindOf(answer)}`);
+    if (typeof answer.env !== 'string') return fail('"answer.env" must be the environment id (a string)');
+    if (typeof answer.done !== 'boolean') return fail('"answer.done" must be true or false');
   }
 
   return {
     ok: true,
+    raw: text,
     action: {
       assistant_message: message,
       tool_calls: calls as ToolCall[],

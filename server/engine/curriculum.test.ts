@@ -1,3 +1,4 @@
+import { D_RANGE } from './difficulty';
 import { describe, expect, it } from 'vitest';
 import {
   COLLECTION_IDS,
@@ -234,5 +235,16 @@ describe('views and storage', () => {
     expect(back).toEqual(s);
     expect(() => parseCurriculumState({ version: 2 })).toThrow(/not a curriculum state/);
     expect(() => parseCurriculumState({ ...s, envs: [{ envId: 'NOPE', l: 0, h: 0, history: [] }] })).toThrow(/malformed/);
+  });
+});
+
+describe('the top of the dial', () => {
+  it('h stops at the largest supported difficulty (D_RANGE.max): a perfect record at h = 30 keeps h = 30', () => {
+    let s = createCurriculum('C1');
+    for (let h = 0; h < D_RANGE.max; h++) s = feed(s, 'PD', h, 32);
+    expect(win(s, 'PD')).toMatchObject({ h: D_RANGE.max, l: D_RANGE.max - 4 });
+    const out = recordResult(feed(s, 'PD', D_RANGE.max, 31), { envId: 'PD', d: D_RANGE.max, passed: true });
+    expect(out.moved).toBe(false);
+    expect(win(out.state, 'PD')).toMatchObject({ h: D_RANGE.max, counted: 0, passed: 0 });
   });
 });

@@ -10,6 +10,7 @@
 // "C8" is still accepted, and new runs asked for as C8 are stored as ALL).
 // Environment choice: uniform over the collection (default) or round-robin by episode index.
 
+import { D_RANGE } from './difficulty';
 import type { Rng } from './random';
 import { ENV_IDS, type EnvId } from './types';
 
@@ -212,7 +213,8 @@ export function recordResult(state: CurriculumState, result: CurriculumResult): 
     env.passed = old.passed + (result.passed ? 1 : 0);
     if (env.counted >= batch) {
       // A tiny epsilon keeps e.g. 0.9 × 30 from failing on float rounding.
-      const moved = env.passed >= threshold * env.counted - 1e-9;
+      // h stops at the engine's largest supported difficulty (difficulty.ts D_RANGE).
+      const moved = env.passed >= threshold * env.counted - 1e-9 && old.h < D_RANGE.max;
       check = { episode, h: old.h, counted: env.counted, passed: env.passed, moved, at };
       env.lastCheck = check;
       env.checks = old.checks + 1;

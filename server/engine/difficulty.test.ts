@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AXES, axesFor } from './difficulty';
+import { AXES, AXIS_RANGES, axesFor, D_RANGE, difficultyError, overrideError } from './difficulty';
 
 // Expected values computed by hand from the SPEC §6 table (σ evaluated to 8 digits).
 const TABLE: Record<number, Record<string, number>> = {
@@ -20,7 +20,7 @@ describe('difficulty axes', () => {
   }
 
   it('saturate where the SPEC caps them', () => {
-    const far = axesFor(40);
+    const far = axesFor(D_RANGE.max);
     expect(far.k_rec).toBe(10);
     expect(far.top_k).toBe(20);
     expect(far.eps_rank).toBe(0.4);
@@ -35,13 +35,38 @@ describe('difficulty axes', () => {
     expect(axes.T_max).toBe(7);
   });
 
-  it('reject bad overrides and bad d with a precise message', () => {
-    expect(() => axesFor(2, { nope: 1 } as never)).toThrow(/unknown axis override "nope"/);
-    expect(() => axesFor(2, { p_oos: 1.5 })).toThrow(/probability and must be ≤ 1/);
-    expect(() => axesFor(2, { T_max: 2.5 })).toThrow(/must be an integer/);
-    expect(() => axesFor(2, { T_max: 0 })).toThrow(/must be ≥ 1/);
-    expect(() => axesFor(-1)).toThrow(/integer ≥ 0/);
-    expect(() => axesFor(1.5)).toThrow(/integer ≥ 0/);
+  it('reject bad overrides and bad d with one precise message', () => {
+    expect(() => axesFor(2, { nope: 1 } as never)).toThrow(/^unknown axis override "nope"; axes are m, k_rec/);
+    expect(() => axesFor(2, { p_oos: 1.5 })).toThrow('axis override p_oos (out-of-stock chance) must be a number from 0 to 1, got 1.5');
+    expect(() => axesFor(2, { T_max: 2.5 })).toThrow('axis override T_max (turn budget) must be an integer from 1 to 100, got 2.5');
+    expect(() => axesFor(2, { H_orders: 0 })).toThrow('axis override H_orders (order-history size) must be an integer from 1 to 25, got 0');
+    expect(() => axesFor(2, { k_rec: 0 })).toThrow('axis override k_rec (items to recommend) must be an integer from 1 to 10, got 0');
+    expect(() => axesFor(2, { top_k: 1e9 })).toThrow('axis override top_k (retrieval depth cap) must be an integer from 1 to 200, got 1000000000');
+    expect(() => axesFor(2, { B_tool: 100 })).toThrow('axis override B_tool (tool calls per turn) must be an integer from 1 to 20, got 100');
+    expect(() => axesFor(2, { eps_rank: Number.NaN })).toThrow('axis override eps_rank (retrieval noise) must be a number from 0 to 1, got NaN');
+    expect(() => axesFor(2, { m: '3' as never })).toThrow('axis override m (constraints) must be an integer from 1 to 20, got "3"');
+    expect(() => axesFor(2, [] as never)).toThrow('axis overrides must be an object of axis values, got a list');
+    expect(() => axesFor(-1)).toThrow('difficulty d must be an integer from 0 to 30, got -1');
+    expect(() => axesFor(1.5)).toThrow('difficulty d must be an integer from 0 to 30, got 1.5');
+    expect(() => axesFor(31)).toThrow('difficulty d must be an integer from 0 to 30, got 31');
+    expect(() => axesFor(280)).toThrow(/got 280$/);
+    expect(() => axesFor(Number.POSITIVE_INFINITY)).toThrow(/got Infinity$/);
+  });
+
+  it('keep every formula inside its axis range over the whole supported d range', () => {
+    for (let d = D_RANGE.min; d <= D_RANGE.max; d++)
+      for (const axis of AXES) {
+        const v = axis.compute(d);
+        expect(v, `${axis.name} at d = ${d}`).toBeGreaterThanOrEqual(axis.min);
+        expect(v, `${axis.name} at d = ${d}`).toBeLessThanOrEqual(axis.max);
+        expect(overrideError(axis.name, v)).toBeNull();
+      }
+  });
+
+  it('export the same ranges by name for the web layer', () => {
+    for (const axis of AXES) expect(AXIS_RANGES[axis.name]).toEqual({ min: axis.min, max: axis.max, integer: axis.integer });
+    expect(difficultyError(12)).toBeNull();
+    expect(difficultyError('3')).toBe('difficulty d must be an integer from 0 to 30, got "3"');
   });
 
   it('lists twelve axes with unique names', () => {

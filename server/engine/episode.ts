@@ -11,6 +11,7 @@ import { axesFor, envKnobs, type AxisValues } from './difficulty';
 import { getEnv, JOURNEY_ENV_IDS } from './envs/registry';
 import type { Answer, CallRecord, EnvContext, EnvDefinition, EnvTask } from './envs/types';
 import { Rng } from './random';
+import { frozenCopy, plainCopy } from './copy';
 import { computeReward } from './reward';
 import { findTool, getTool } from './tools';
 import { describeArgsError, toolSpec, ToolError } from './tools/registry';
@@ -49,7 +50,6 @@ export class Episode {
   readonly config: EpisodeConfig;
   readonly axes: AxisValues;
   readonly catalogId: string;
-  readonly events: EpisodeEvent[] = [];
   turn = 0;
   done = false;
   termination: TerminationReason | null = null;
@@ -62,6 +62,7 @@ export class Episode {
   private readonly customerRng: Rng;
   private readonly noiseRng: Rng;
   private readonly tools: ToolSpec[];
+  private readonly eventLog: EpisodeEvent[] = [];
   private readonly seen = new Map<string, number>();
   private readonly replyActs: Array<UserAct | null> = [];
   /** Per turn: whether it made at least one successful tool call (SPEC §8, revision 2). */
@@ -79,10 +80,15 @@ export class Episode {
 
   constructor(config: EpisodeConfig, private readonly catalog: Catalog) {
     this.env = getEnv(config.envId);
-    this.config = { ...config, weights: config.weights ?? DEFAULT_WEIGHTS };
+    if (!Number.isSafeInteger(config.seed)) throw new Error(`seed must be an integer, got ${String(config.seed)}`);
+    const weights = config.weights ?? DEFAULT_WEIGHTS;
+    for (const part of ['task', 'eff', 'hall'] as const)
+      if (typeof weights[part] !== 'number' || !Number.isFinite(weights[part]))
+        throw new Error(`reward weight "${part}" must be a finite number, got ${String(weights[part])}`);
+    this.axes = Object.freeze(axesFor(config.d, config.axisOverrides));
     // JOURNEY records the envs it draws from, so an env added later leaves its seeds alone
-    if (config.envId === 'JOURNEY') this.config.journeyEnvs = [...(config.journeyEnvs ?? JOURNEY_ENV_IDS)];
-    this.axes = axesFor(config.d, config.axisOverrides);
+    const journeyEnvs = config.envId === 'JOURNEY' ? { journeyEnvs: [...(config.journeyEnvs ?? JOURNEY_ENV_IDS)] } : {};
+    this.config = frozenCopy({ ...config, weights, ...journeyEnvs });
     this.catalogId = catalog.id;
     this.streamKey = [config.envId, config.d, config.seed, stableKey(config.axisOverrides)].join('|');
     this.state = createWorld(dateFromUnit(Rng.from('today', config.seed).next()));
@@ -99,24 +105,28 @@ export class Episode {
     this.task = this.env.generate(this.ctx, Rng.from('task', this.streamKey));
     this.tMax = this.env.turnBudget?.(this.task, this.axes) ?? this.axes.T_max;
     const text = applyNoise(this.task.opening, this.axes.p_noise, this.noiseRng);
-    const event: EpisodeEvent = { kind: 'customer_message', turn: 0, text, act: 'opening' };
-    this.events.push(event);
+    const event = this.log<EpisodeEvent>({ kind: 'customer_message', turn: 0, text, act: 'opening' });
     return { observation: this.observe(text, []), reward: 0, done: false, events: [event], termination: null, breakdown: null };
   }
 
-  step(input: string | Action): StepResult {
+  /**
+   * One agent turn. Takes anything: text, an action object, or any other value. What is not a
+   * usable action becomes a recorded format_invalid with one precise message (never a throw).
+   * Only misuse of the episode itself (step before reset, after the end) is refused, before
+   * the turn advances.
+   */
+  step(input: unknown): StepResult {
     if (!this.started) throw new Error('call reset() before step()');
     if (this.done) throw new Error(`the episode is over (${this.termination})`);
-    const from = this.events.length;
-    const turn = ++this.turn;
-    const raw = typeof input === 'string' ? input : JSON.stringify(input);
     const parsed = parseAction(input);
+    const from = this.eventLog.length;
+    const turn = ++this.turn;
     if (!parsed.ok) {
-      this.events.push({ kind: 'action_error', turn, error: parsed.error, raw });
+      this.log({ kind: 'action_error', turn, error: parsed.error, raw: parsed.raw });
       return this.finish('format_invalid', from, parsed.error);
     }
-    const action = parsed.action;
-    this.events.push({ kind: 'agent_message', turn, text: action.assistant_message });
+    const { action, raw } = parsed;
+    this.log({ kind: 'agent_message', turn, text: action.assistant_message });
 
     const cartBefore = JSON.stringify(this.state.cart);
     const results = action.tool_calls.map((call, index) => this.runTool(call, index, turn));
@@ -127,7 +137,7 @@ export class Episode {
     if (action.answer) {
       const checked = this.checkAnswer(action.answer);
       if (typeof checked === 'string') {
-        this.events.push({ kind: 'action_error', turn, error: checked, raw });
+        this.log({ kind: 'action_error', turn, error: checked, raw });
         return this.finish('format_invalid', from, checked, results);
       }
       // Only a final answer is scored in an atomic environment; JOURNEY records each sub-answer
@@ -137,7 +147,7 @@ export class Episode {
         this.answer = checked;
         this.answerTurn = turn;
       }
-      this.events.push({ kind: 'answer', turn, answer: action.answer });
+      this.log({ kind: 'answer', turn, answer: action.answer });
       if (action.answer.done) return this.finish(toolFailed ? 'tool_invalid' : 'answered', from, undefined, results);
     }
 
@@ -157,25 +167,31 @@ export class Episode {
     const reply =
       (action.answer && this.env.onAnswer?.(this.task!, this.answer!, info, this.verifyContext(turn))) ||
       customerReply(this.env, this.task!, info, this.ctx, this.memory, this.customerRng);
-    if (reply.goalChange) this.events.push({ kind: 'world_change', turn, description: reply.goalChange, data: { hidden: true } });
+    if (reply.goalChange) this.log({ kind: 'world_change', turn, description: reply.goalChange, data: { hidden: true } });
     const text = applyNoise(reply.text, this.axes.p_noise, this.noiseRng);
     this.replyActs.push(reply.act);
-    this.events.push({ kind: 'customer_message', turn, text, act: reply.act });
+    this.log({ kind: 'customer_message', turn, text, act: reply.act });
     if (reply.act === 'ragequit') return this.finish(toolFailed ? 'tool_invalid' : 'user_quit', from, undefined, results);
     return {
       observation: this.observe(text, results),
       reward: 0,
       done: false,
-      events: this.events.slice(from),
+      events: this.eventLog.slice(from),
       termination: null,
       breakdown: null,
     };
+  }
+
+  /** The event log so far: a new list on every read; the events themselves are frozen. */
+  get events(): EpisodeEvent[] {
+    return this.eventLog.slice();
   }
 
   /** For the inspector and the oracle only. Never part of an observation. */
   hiddenGoal(): { envId: string; summary: string[]; data: unknown; state: unknown; slots: unknown } {
     if (!this.task) throw new Error('call reset() first');
     const { goal, state, slots } = this.task;
+    // Live objects, not copies: inspectors and tests watch the slots being revealed.
     return { envId: this.env.id, summary: this.env.summarize(goal, this.ctx, state), data: goal, state, slots };
   }
 
@@ -199,20 +215,27 @@ export class Episode {
   }
 
   get seenIds(): ReadonlyMap<string, number> {
-    return this.seen;
+    return new Map(this.seen);
   }
 
   toolSpecs(): ToolSpec[] {
-    return this.tools;
+    return plainCopy(this.tools);
   }
 
   // ---------- internals ----------
 
+  /** Appends a frozen copy of the event: the log is a record nothing handed out can change. */
+  private log<E extends EpisodeEvent>(event: E): E {
+    const frozen = frozenCopy(event);
+    this.eventLog.push(frozen);
+    return frozen;
+  }
+
   private runTool(call: unknown, index: number, turn: number): ToolResult {
     const record = (name: string, args: unknown, result: unknown, error: string | null): ToolResult => {
-      this.events.push({ kind: 'tool_call', turn, index, name, args, result, error });
-      this.calls.push({ turn, name, args, error });
-      return { name, args, result, error };
+      const event = this.log({ kind: 'tool_call', turn, index, name, args, result, error });
+      this.calls.push({ turn, name, args: event.args, error });
+      return { name, args: event.args, result: event.result, error };
     };
     const c = call as { name?: unknown; args?: unknown };
     const name = typeof c?.name === 'string' ? c.name : '';
@@ -239,7 +262,9 @@ export class Episode {
       return record(toolName, args, result, null);
     } catch (e) {
       if (e instanceof ToolError) return record(toolName, args, null, `${toolName}: ${e.message}`);
-      throw e;
+      // An engine bug must not cost the agent its turn: the failure is recorded like a tool error
+      // (the fuzz tests look for this text, so such a bug still fails the suite).
+      return record(toolName, args, null, `${toolName}: internal error: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 
@@ -254,7 +279,7 @@ export class Episode {
       if (before <= 0) continue;
       this.state.stockOverrides.set(id, 0);
       this.state.stockChanges.push({ id, turn, before });
-      this.events.push({ kind: 'world_change', turn, description: `${id} went out of stock`, data: { stockId: id, stockBefore: before, stockAfter: 0 } });
+      this.log({ kind: 'world_change', turn, description: `${id} went out of stock`, data: { stockId: id, stockBefore: before, stockAfter: 0 } });
     }
   }
 
@@ -327,28 +352,45 @@ export class Episode {
     });
     this.done = true;
     this.termination = reason;
-    this.events.push({ kind: 'termination', turn: this.turn, reason });
-    this.events.push({ kind: 'reward', turn: this.turn, breakdown: this.breakdown });
+    this.log({ kind: 'termination', turn: this.turn, reason });
+    this.breakdown = this.log({ kind: 'reward', turn: this.turn, breakdown: this.breakdown }).breakdown;
     return {
       observation: this.observe(null, results, error),
       reward: this.breakdown.total,
       done: true,
-      events: this.events.slice(from),
+      events: this.eventLog.slice(from),
       termination: reason,
       breakdown: this.breakdown,
     };
   }
 
   private observe(customerMessage: string | null, toolResults: ToolResult[], error?: string): Observation {
-    return {
+    const observation = {
       envId: this.env.id,
       turn: this.turn,
       customerMessage,
-      toolResults,
+      toolResults: toolResults.map((r) => ({ name: r.name, args: plainCopy(r.args), result: plainCopy(r.result), error: r.error })),
       tools: this.tools,
       budgets: { T_max: this.tMax, B_tool: this.axes.B_tool },
       done: this.done,
       ...(error ? { error } : {}),
     };
+    // The specs are the biggest part of an observation and most callers never read them after
+    // reset: copy them on first read (or write) only, then they are a plain property.
+    const specs = this.tools;
+    const settle = (target: object, value: unknown) => Object.defineProperty(target, 'tools', { value, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(observation, 'tools', {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const copy = plainCopy(specs);
+        settle(this, copy);
+        return copy;
+      },
+      set(value: unknown) {
+        settle(this, value);
+      },
+    });
+    return observation;
   }
 }

@@ -11,3 +11,9 @@ g.__ecomEpisodeService = episodeService;
 
 export { EpisodeServiceError } from './types';
 export type { EpisodeView, EpisodeSummary, HiddenGoal, WorldView, StartEpisodeInput } from './types';
+
+import { createRescoreService, type RescoreService } from './rescore-service';
+const r = globalThis as unknown as { __ecomRescoreService?: RescoreService };
+export const rescoreService: RescoreService = r.__ecomRescoreService ?? createRescoreService({ prisma, getCatalog });
+r.__ecomRescoreService = rescoreService;
+export type { RescoreView, ComponentDiff } from './rescore';

@@ -2,7 +2,7 @@
 // world, and its environment's description. Unknown or malformed ids give null, and the
 // page answers 404 (this layer imports nothing from Next).
 import { listEnvs } from '@/server/engine';
-import { episodeService, EpisodeServiceError } from './index';
+import { episodeService, EpisodeServiceError, rescoreService } from './index';
 
 export async function loadEpisodePage(episodeId: string) {
   let view;
@@ -14,5 +14,6 @@ export async function loadEpisodePage(episodeId: string) {
   }
   const world = await episodeService.getWorld(view.id).catch(() => null);
   const env = listEnvs().find((e) => e.id === view.envId);
-  return { view, world, env };
+  const rescores = view.status === 'done' ? await rescoreService.listRescores(view.id) : [];
+  return { view, world, env, rescores, currentRevision: rescoreService.currentRevision };
 }

@@ -16,7 +16,8 @@ import type { Action, EnvId, EpisodeConfig } from '@/server/engine/types';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
-import { actionArgument, createEpisodeStore, toView, type EpisodeStore } from './store';
+import { actionArgument, configOfRow, createEpisodeStore, toView, type EpisodeStore } from './store';
+import { REWARD_REVISION } from '@/server/engine/reward';
 import {
   EpisodeServiceError,
   type ActionInput,
@@ -108,17 +109,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
   /** Run fn after every earlier call for the same episode has finished. */
   const withLock = createKeyedLock();
 
-  function configOf(row: EpisodeRow): EpisodeConfig {
-    const overrides = JSON.parse(row.axisOverrides) as Partial<AxisValues>;
-    return {
-      envId: row.envId as EnvId,
-      d: row.d,
-      seed: row.seed,
-      ...(Object.keys(overrides).length ? { axisOverrides: overrides } : {}),
-      ...(row.weights ? { weights: JSON.parse(row.weights) } : {}),
-      ...(row.journeyEnvs ? { journeyEnvs: JSON.parse(row.journeyEnvs) as EnvId[] } : {}),
-    };
-  }
+  const configOf = configOfRow;
 
   async function requireRow(id: string): Promise<EpisodeRow> {
     const safeId = parse(idSchema, id, 'episode id');
@@ -219,6 +210,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         events: ep.events,
         engineVersion: ENGINE_VERSION,
         journeyEnvs: ep.config.journeyEnvs ?? null,
+        rewardRevision: REWARD_REVISION,
       });
       live.set(id, ep);
       return this.getEpisode(id);

@@ -9,7 +9,7 @@
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import type { AxisValues } from '@/server/engine/difficulty';
-import type { Action, EnvId, EpisodeEvent, RewardBreakdown, RewardWeights, TerminationReason } from '@/server/engine/types';
+import type { Action, EnvId, EpisodeConfig, EpisodeEvent, RewardBreakdown, RewardWeights, TerminationReason } from '@/server/engine/types';
 import { episodeBudgets } from './budgets';
 import type { EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal } from './types';
 
@@ -33,6 +33,8 @@ export interface NewEpisodeRecord {
   /** engine rule version (ENGINE_VERSION) and JOURNEY's env set: what a later replay needs */
   engineVersion: number;
   journeyEnvs: readonly string[] | null;
+  /** reward revision of the engine that played it (REWARD_REVISION in server/engine/reward.ts) */
+  rewardRevision: number;
 }
 
 export interface StepRecord {
@@ -86,6 +88,7 @@ export function createEpisodeStore(prisma: PrismaClient) {
           engineVersion: rec.engineVersion,
           journeyEnvs: rec.journeyEnvs ? JSON.stringify(rec.journeyEnvs) : null,
           eventCount: rec.events.length,
+          rewardRevision: rec.rewardRevision,
           events: { create: eventRows(rec.events, 0) },
         },
         select: { id: true },
@@ -185,6 +188,7 @@ export function toSummary(row: EpisodeRow): EpisodeSummary {
     isCorrect: row.isCorrect,
     turn: row.turn,
     player: row.player,
+    rewardRevision: row.rewardRevision,
   };
 }
 
@@ -200,6 +204,19 @@ export function toView(row: EpisodeRow, events: Array<{ payload: string }>): Epi
     budgets: episodeBudgets(row.envId, hiddenGoal.data, axes),
     events: events.map((e) => JSON.parse(e.payload) as EpisodeEvent),
     hiddenGoal,
+  };
+}
+
+/** The engine config an episode row was started with. */
+export function configOfRow(row: EpisodeRow): EpisodeConfig {
+  const overrides = JSON.parse(row.axisOverrides) as Partial<AxisValues>;
+  return {
+    envId: row.envId as EnvId,
+    d: row.d,
+    seed: row.seed,
+    ...(Object.keys(overrides).length ? { axisOverrides: overrides } : {}),
+    ...(row.weights ? { weights: JSON.parse(row.weights) as RewardWeights } : {}),
+    ...(row.journeyEnvs ? { journeyEnvs: JSON.parse(row.journeyEnvs) as EnvId[] } : {}),
   };
 }
 

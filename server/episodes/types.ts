@@ -34,6 +34,8 @@ export interface EpisodeSummary {
   isCorrect: boolean | null;
   turn: number;
   player: string;
+  /** the reward revision the stored reward was computed under (issue 7.1) */
+  rewardRevision: number;
 }
 
 export interface EpisodeView extends EpisodeSummary {

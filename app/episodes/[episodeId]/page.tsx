@@ -18,7 +18,7 @@ export default async function ReplayPage({
   const turn = turnParam !== undefined && /^\d+$/.test(turnParam) ? Number(turnParam) : null;
   const page = await loadEpisodePage(episodeId);
   if (!page) notFound();
-  const { view, world, env } = page;
+  const { view, world, env, rescores, currentRevision } = page;
   return (
     <Replay
       ep={view}
@@ -26,6 +26,8 @@ export default async function ReplayPage({
       world={world}
       axes={axisRows(view.d, view.axes, view.axisOverrides)}
       highlightTurn={turn}
+      rescores={rescores}
+      currentRevision={currentRevision}
     />
   );
 }

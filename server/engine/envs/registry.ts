@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { getTool } from '../tools';
 import { toolSpec } from '../tools/registry';
+import { plainCopy } from '../copy';
 import { ENV_IDS, type AtomicEnvId, type EnvId, type ToolSpec } from '../types';
 import { bundleEnv } from './bundle';
 import { cartEnv } from './cart';
@@ -65,5 +66,5 @@ export function listEnvs(): EnvInfo[] {
 }
 
 export function toolSpecsFor(envId: string): ToolSpec[] {
-  return getEnv(envId).tools.map((name) => toolSpec(getTool(name)));
+  return getEnv(envId).tools.map((name) => plainCopy(toolSpec(getTool(name))));
 }

@@ -1,6 +1,7 @@
-// The built-in agents by CLI name.
+// The built-in agents and the goal-blind exploits by CLI name.
 
 import { emptyAgent } from '../agents/empty';
+import { exploitByName } from '../agents/exploits';
 import { createHeuristicAgent } from '../agents/heuristic';
 import { oracleAgent } from '../agents/oracle';
 import { createRandomAgent } from '../agents/random';
@@ -18,4 +19,7 @@ export function agentByName(name: AgentName, agentSeed = 0): Agent {
     case 'empty':
       return emptyAgent;
   }
+  const exploit = exploitByName(name);
+  if (!exploit) throw new Error(`unknown agent "${name}"`);
+  return exploit;
 }

@@ -1,10 +1,13 @@
 // The eval CLI's flags. Every mistake gets one precise sentence (the CLI exits 2).
 
+import { EXPLOIT_NAMES } from '../agents/exploits';
 import type { EnvId } from '../types';
 import { parseCount, parseDifficulties, parseEnvs, UsageError } from './grid';
 
-export const AGENT_NAMES = ['oracle', 'heuristic', 'random', 'empty'] as const;
-export type AgentName = (typeof AGENT_NAMES)[number];
+export const BUILT_IN_AGENTS = ['oracle', 'heuristic', 'random', 'empty'] as const;
+/** The built-in agents, then the goal-blind exploits (agents/exploits/). */
+export const AGENT_NAMES: readonly string[] = [...BUILT_IN_AGENTS, ...EXPLOIT_NAMES];
+export type AgentName = string;
 
 export interface EvalOptions {
   agent: AgentName;
@@ -18,8 +21,8 @@ export interface EvalOptions {
   help: boolean;
 }
 
-export const USAGE = `usage: npm run eval -- --agent oracle|heuristic|random|empty [options]
-  --agent NAME         the built-in agent to play (required)
+export const USAGE = `usage: npm run eval -- --agent oracle|heuristic|random|empty|<exploit> [options]
+  --agent NAME         the built-in agent to play (required); exploits: ${EXPLOIT_NAMES.join(', ')}
   --envs LIST          all (default) or a comma list, e.g. CART,PD
   --d SPEC             difficulties: 0..12 (default), 0,3,6 or a mix like 0..2,10
   --seeds N            seeds per (env, d) cell (default 20)
@@ -55,7 +58,7 @@ export function parseEvalArgs(argv: readonly string[], available: readonly EnvId
   const help = raw.has('help');
   const agent = raw.get('agent');
   if (!help && agent === undefined) throw new UsageError(`--agent is required: one of ${AGENT_NAMES.join(', ')}`);
-  if (agent !== undefined && !(AGENT_NAMES as readonly string[]).includes(agent))
+  if (agent !== undefined && !AGENT_NAMES.includes(agent))
     throw new UsageError(`--agent "${agent}" is not a built-in agent; choose one of ${AGENT_NAMES.join(', ')}`);
   const out = raw.get('out');
   if (out !== undefined && out.trim() === '') throw new UsageError('--out needs a file name');

@@ -2,6 +2,7 @@
 // JSON Schema agents see and the playground's forms all come from that schema.
 
 import { z } from 'zod';
+import { frozenCopy } from '../copy';
 import type { AxisValues } from '../difficulty';
 import type { Catalog } from '../catalog/types';
 import type { Rng } from '../random';
@@ -42,7 +43,8 @@ const specCache = new WeakMap<ToolDef, ToolSpec>();
 export function toolSpec(tool: ToolDef): ToolSpec {
   const cached = specCache.get(tool);
   if (cached) return cached;
-  const spec = buildSpec(tool);
+  // Frozen: one spec is shared by every episode, so nobody may edit it (episodes hand out copies).
+  const spec = frozenCopy(buildSpec(tool));
   specCache.set(tool, spec);
   return spec;
 }

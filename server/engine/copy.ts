@@ -1,0 +1,30 @@
+// Copies of what the episode hands out. Tool results often point into the live world or
+// catalog (an order's address, a product's attrs), and the event log is the episode's record:
+// neither may change because a caller edited what it was given (docs/engine.md, "Hardening").
+// Everything here is plain JSON-like data, so a hand-written walk is enough and much cheaper
+// than structuredClone.
+
+const isPlain = (v: object) => {
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
+
+/** A fresh deep copy of plain data (objects, lists, primitives); other objects are shared. */
+export function plainCopy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(plainCopy) as T;
+  if (!isPlain(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = plainCopy((value as Record<string, unknown>)[key]);
+  return out as T;
+}
+
+/** A deep copy that cannot be changed (for the event log and the reward breakdown). */
+export function frozenCopy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  if (!isPlain(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = frozenCopy((value as Record<string, unknown>)[key]);
+  return Object.freeze(out) as T;
+}
