@@ -11,6 +11,10 @@ export const curriculumRouter = router({
     .input(z.object({ limit: z.int().min(1).max(200).default(50) }).optional())
     .query(({ input }) => curriculumService.listRuns(input?.limit)),
   get: inspectorProcedure.input(runId).query(({ input }) => curriculumService.getRun(input.id)),
+  /** A step in progress: episodes played of the total (null when none runs). */
+  progress: inspectorProcedure.input(runId).query(({ input }) => curriculumService.progress(input.id)),
+  /** Stops a step in progress after its current episode. */
+  cancel: adminProcedure.input(runId).mutation(({ input }) => ({ cancelled: curriculumService.cancel(input.id) })),
   create: adminProcedure
     .input(
       z.object({
