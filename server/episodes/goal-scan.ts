@@ -18,6 +18,17 @@ export function secretValues(goal: HiddenGoal, publicText: string): string[] {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** Every object key in a payload: field names are structure, not values. */
+export function fieldNames(x: unknown, out = new Set<string>()): string {
+  if (Array.isArray(x)) for (const v of x) fieldNames(v, out);
+  else if (x && typeof x === 'object')
+    for (const [k, v] of Object.entries(x)) {
+      out.add(k);
+      fieldNames(v, out);
+    }
+  return [...out].join(' ');
+}
+
 /** The secret values found in a payload as whole tokens ("open" is not found in "opening"); empty = no leak. */
 export function leakedValues(payload: string, secrets: readonly string[]): string[] {
   return secrets.filter((s) =>

@@ -3,7 +3,7 @@
 // idempotent, and each procedure admits exactly the roles it should.
 import { describe, expect, it } from 'vitest';
 import { listEnvs, toolSpecsFor } from '@/server/engine';
-import { leakedValues, secretValues } from '@/server/episodes/goal-scan';
+import { fieldNames, leakedValues, secretValues } from '@/server/episodes/goal-scan';
 import type { AuthConfig } from '@/server/auth';
 import { callerWith, useTestCaller } from './test-caller';
 
@@ -29,8 +29,7 @@ describe('agent seat', () => {
           if (seat.status === 'active') payloads.push(JSON.stringify(seat));
         }
         const customerText = seat.events.map((e) => (e.kind === 'customer_message' ? e.text : '')).join('\n');
-        const fieldNames = [...Object.keys(seat), ...Object.keys(seat.budgets), ...seat.events.flatMap((e) => Object.keys(e))].join(' ');
-        const publicText = [fieldNames, customerText, JSON.stringify(toolSpecsFor(env.id)), JSON.stringify(env), chat.assistant_message, seat.id, seat.catalogId].join('\n');
+        const publicText = [fieldNames(seat), customerText, JSON.stringify(toolSpecsFor(env.id)), JSON.stringify(env), chat.assistant_message, seat.id, seat.catalogId].join('\n');
         const secrets = secretValues(goal, publicText);
         expect(secrets.length, `${env.id} seed ${seed} has goal values to look for`).toBeGreaterThan(0);
         for (const p of payloads) expect(leakedValues(p, secrets), `${env.id} seed ${seed}`).toEqual([]);
