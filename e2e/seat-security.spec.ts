@@ -8,16 +8,29 @@ import { SHOTS, shot } from './play-helpers';
 // hidden goal's values. The goal is read from the inspector (auth is off on this local server).
 
 const ENVS = ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE', 'JOURNEY'] as const;
-const CHAT = { assistant_message: 'Could you tell me a bit more?', tool_calls: [], answer: null };
+const CHAT = {
+  assistant_message: 'Could you tell me a bit more?',
+  tool_calls: [],
+  answer: null,
+};
 
-async function trpc<T>(request: APIRequestContext, proc: string, input: unknown, headers: Record<string, string> = {}, method: 'GET' | 'POST' = 'POST') {
+async function trpc<T>(
+  request: APIRequestContext,
+  proc: string,
+  input: unknown,
+  headers: Record<string, string> = {},
+  method: 'GET' | 'POST' = 'POST',
+) {
   const res =
     method === 'GET'
       ? await request.get(`/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers })
       : await request.post(`/api/trpc/${proc}`, { data: input, headers });
   const body = await res.text();
   expect(res.status(), `${proc}: ${body.slice(0, 300)}`).toBe(200);
-  return { data: (JSON.parse(body) as { result: { data: T } }).result.data, body };
+  return {
+    data: (JSON.parse(body) as { result: { data: T } }).result.data,
+    body,
+  };
 }
 
 interface Seat {
@@ -37,7 +50,10 @@ interface Goal {
 async function publicTextFor(request: APIRequestContext, envId: string, seat: Seat) {
   const tools = await trpc(request, 'tools.list', { envId }, {}, 'GET');
   const envs = await trpc(request, 'envs.list', undefined, {}, 'GET');
-  const customer = seat.events.filter((e) => e.kind === 'customer_message').map((e) => e.text).join('\n');
+  const customer = seat.events
+    .filter((e) => e.kind === 'customer_message')
+    .map((e) => e.text)
+    .join('\n');
   return [fieldNames(seat), tools.body, envs.body, customer, CHAT.assistant_message, seat.id, seat.catalogId, 'budgets opening'].join('\n');
 }
 
@@ -62,41 +78,49 @@ test('tRPC agent-seat routes never carry the hidden goal of an active episode (a
   }
 });
 
-test("the playground's HTML and server actions never carry the goal before a reveal (all eight envs)", async ({ page, request }) => {
-  const actionBodies: string[] = [];
-  page.on('response', async (res) => {
-    if (res.request().method() === 'POST' && new URL(res.url()).pathname.startsWith('/play/')) actionBodies.push(await res.text().catch(() => ''));
-  });
-  for (const envId of ENVS) {
-    await page.goto('/');
-    await page.getByLabel('Environment').selectOption(envId);
-    await page.getByTestId('seed-random').uncheck();
-    await page.getByLabel('seed').fill('2');
-    await page.getByTestId('start-episode').click();
-    await page.waitForURL(/\/play\/[^/]+$/);
-    const id = page.url().split('/').pop()!;
-    const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
-    actionBodies.length = 0;
-    // two turns through the playground's own server action
-    for (let turn = 0; turn < 2; turn++) {
-      const replies = await page.getByTestId('customer-message').count();
-      await page.locator('#assistant-message').fill(CHAT.assistant_message);
-      await page.getByTestId('send-turn').click();
-      await expect.poll(async () => (await page.getByTestId('customer-message').count()) > replies || (await page.getByTestId('reward-breakdown').count()) > 0).toBe(true);
-    }
-    const html = await (await page.request.get(`/play/${id}`)).text();
-    const seat = (await trpc<Seat>(request, 'seat.get', { id }, {}, 'GET')).data;
-    const secrets = secretValues(goal, (await publicTextFor(request, envId, seat)) + (await page.locator('aside').innerText()));
-    expect(secrets.length, envId).toBeGreaterThan(0);
-    if (seat.status === 'active') {
+for (const envId of ENVS) {
+  test(`${envId}: the playground's HTML and server actions never carry the goal before a reveal`, async ({ page, request }) => {
+    let actionBodies: Array<Promise<string>> = [];
+    page.on('response', (res) => {
+      if (res.request().method() === 'POST' && new URL(res.url()).pathname.startsWith('/play/'))
+        actionBodies.push(res.text().catch(() => ''));
+    });
+    {
+      await page.goto('/');
+      await page.getByLabel('Environment').selectOption(envId);
+      await page.getByTestId('seed-random').uncheck();
+      await page.getByLabel('seed').fill('2');
+      await page.getByTestId('start-episode').click();
+      await page.waitForURL(/\/play\/[^/]+$/);
+      const id = page.url().split('/').pop()!;
+      const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
+      actionBodies = [];
+      // two turns through the playground's own server action
+      for (let turn = 0; turn < 2; turn++) {
+        const replies = await page.getByTestId('customer-message').count();
+        await page.locator('#assistant-message').fill(CHAT.assistant_message);
+        await page.getByTestId('send-turn').click();
+        await expect
+          .poll(
+            async () =>
+              (await page.getByTestId('customer-message').count()) > replies || (await page.getByTestId('reward-breakdown').count()) > 0,
+          )
+          .toBe(true);
+      }
+      const htmlRes = await request.get(`/play/${id}`);
+      const html = await htmlRes.text();
+      const seat = (await trpc<Seat>(request, 'seat.get', { id }, {}, 'GET')).data;
+      const secrets = secretValues(goal, await publicTextFor(request, envId, seat));
+      expect(secrets.length, envId).toBeGreaterThan(0);
+      expect(seat.status, `${envId} is still active after two turns`).toBe('active');
       expect(leakedValues(html, secrets), `${envId} playground HTML`).toEqual([]);
       expect(actionBodies.length, envId).toBeGreaterThanOrEqual(2);
-      for (const body of actionBodies) expect(leakedValues(body, secrets), `${envId} server action`).toEqual([]);
+      for (const body of await Promise.all(actionBodies)) expect(leakedValues(body, secrets), `${envId} server action`).toEqual([]);
       await expect(page.getByTestId('hidden-goal')).toHaveCount(0);
+      if (envId === 'STATUS') await shot(page, 'seat-playground-before-reveal');
     }
-    if (envId === 'STATUS') await shot(page, 'seat-playground-before-reveal');
-  }
-});
+  });
+}
 
 test('a reveal is on purpose and recorded; the replay of an active episode keeps a spoiler guard', async ({ page, request }) => {
   const started = await trpc<{ episode: Seat; capabilityToken: string }>(request, 'seat.start', { envId: 'STATUS', d: 4, seed: 3 });
@@ -137,17 +161,24 @@ test('unknown episodes get a styled 404 with a way back', async ({ page }) => {
 
 test('abusive requests are refused with one precise message', async ({ request }) => {
   // a body over the cap is refused before it is read
-  const big = await request.post('/api/trpc/seat.step', { data: 'x'.repeat(2 * 1024 * 1024), headers: { 'content-type': 'application/json' } });
+  const big = await request.post('/api/trpc/seat.step', {
+    data: 'x'.repeat(2 * 1024 * 1024),
+    headers: { 'content-type': 'application/json' },
+  });
   expect(big.status()).toBe(413);
   expect(await big.text()).toMatch(/the limit is \d+ bytes/);
   // catalog ids only from the registry, canonical
   for (const catalogId of ['synthetic-s7-n2000000', 'synthetic-s01-n20000', 's07']) {
-    const res = await request.post('/api/trpc/seat.start', { data: { envId: 'PD', d: 0, catalogId } });
+    const res = await request.post('/api/trpc/seat.start', {
+      data: { envId: 'PD', d: 0, catalogId },
+    });
     expect(res.status(), catalogId).toBe(400);
     expect(await res.text()).toMatch(/unknown catalog/);
   }
   // axis overrides have ranges
-  const axes = await request.post('/api/trpc/seat.start', { data: { envId: 'PD', d: 0, axisOverrides: { top_k: 1e9, B_tool: 100 } } });
+  const axes = await request.post('/api/trpc/seat.start', {
+    data: { envId: 'PD', d: 0, axisOverrides: { top_k: 1e9, B_tool: 100 } },
+  });
   expect(axes.status()).toBe(400);
   expect(await axes.text()).toMatch(/top_k: Too big/);
   // unknown episode ids are 404 whichever route ran first; no internal text reaches the client
