@@ -95,8 +95,8 @@ for (const envId of ENVS) {
       const id = page.url().split('/').pop()!;
       const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
       actionBodies = [];
-      // two turns through the playground's own server action
-      for (let turn = 0; turn < 2; turn++) {
+      // a turn through the playground's own server action (more idle turns and the customer leaves)
+      for (let turn = 0; turn < 1; turn++) {
         const replies = await page.getByTestId('customer-message').count();
         await page.locator('#assistant-message').fill(CHAT.assistant_message);
         await page.getByTestId('send-turn').click();
@@ -112,9 +112,9 @@ for (const envId of ENVS) {
       const seat = (await trpc<Seat>(request, 'seat.get', { id }, {}, 'GET')).data;
       const secrets = secretValues(goal, await publicTextFor(request, envId, seat));
       expect(secrets.length, envId).toBeGreaterThan(0);
-      expect(seat.status, `${envId} is still active after two turns`).toBe('active');
+      expect(seat.status, `${envId} is still active`).toBe('active');
       expect(leakedValues(html, secrets), `${envId} playground HTML`).toEqual([]);
-      expect(actionBodies.length, envId).toBeGreaterThanOrEqual(2);
+      expect(actionBodies.length, envId).toBeGreaterThanOrEqual(1);
       for (const body of await Promise.all(actionBodies)) expect(leakedValues(body, secrets), `${envId} server action`).toEqual([]);
       await expect(page.getByTestId('hidden-goal')).toHaveCount(0);
       if (envId === 'STATUS') await shot(page, 'seat-playground-before-reveal');
