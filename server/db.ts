@@ -2,10 +2,13 @@
 // DATABASE_URL overrides the default file, relative to the process cwd (the repo root).
 import { PrismaClient } from '@/server/generated/prisma/client';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import { prepareDatabaseDir } from './db-path';
 
 export const DEFAULT_DATABASE_URL = 'file:./prisma/dev.db';
 
 export function createPrismaClient(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): PrismaClient {
+  const problem = prepareDatabaseDir(url);
+  if (problem) console.error(`[ecomrlve] database unusable: ${problem}`);
   return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
 }
 
