@@ -24,7 +24,7 @@ beforeAll(() => {
     },
     defaultCatalogId: CATALOG_ID,
   });
-});
+}, 120_000); // migrating a fresh database is slow on a busy machine
 
 afterAll(async () => {
   await db?.cleanup();
