@@ -73,8 +73,6 @@ export interface StepJob {
   startedAt: string;
 }
 
-/** Other requests get the event loop at least this often during a step (an episode takes a few ms). */
-const YIELD_EVERY_MS = 20;
 /** Lets other requests run between two episodes: a long step never stalls the server. */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -236,7 +234,6 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
           savedState = state;
           pending = [];
         };
-        let lastYield = performance.now();
         for (let i = 0; i < inp.episodes && !job.cancelled; i++) {
           const step = playCurriculumEpisode({ state, runSeed: row.seed, agent, catalog, playable, at: now().toISOString() });
           state = step.outcome.state;
@@ -249,10 +246,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
           }
           if (pending.length >= COMMIT_EVERY) await commit();
           job.played++;
-          if (performance.now() - lastYield > YIELD_EVERY_MS) {
-            await yieldToEventLoop();
-            lastYield = performance.now();
-          }
+          await yieldToEventLoop();
         }
         await commit();
         const skippedEnvs = state.envs.map((e) => e.envId).filter((e) => !playable.includes(e));
