@@ -29,7 +29,7 @@ beforeAll(() => {
   catalog = createSyntheticCatalog({ seed: 1, size: 3000 });
   db = createTestDb();
   service = createCurriculumService(deps());
-});
+}, 120_000);
 
 afterAll(async () => {
   await db?.cleanup();
@@ -155,5 +155,24 @@ describe('curriculum service', () => {
     });
     await expectServiceError(service.stepRun(run.id, { episodes: 1, storeEpisodes: false }), 'CONFLICT', /another writer/);
     expect((await service.getRun(run.id)).episodes).toBe(1);
+  });
+
+  it('a long step lets other requests run between episodes, reports progress and can be cancelled', async () => {
+    const run = await service.createRun({ collection: 'C1', seed: 11 });
+    const step = service.stepRun(run.id, { episodes: 1000, agent: 'oracle', storeEpisodes: false });
+    await new Promise((r) => setTimeout(r, 100));
+    // another request is served while the step is still running (blocked, it would wait for the end)
+    const other = await service.listRuns();
+    expect(other.map((r) => r.id)).toContain(run.id);
+    const progress = service.progress(run.id);
+    expect(progress).toMatchObject({ total: 1000, cancelled: false });
+    expect(progress!.played).toBeLessThan(1000);
+    expect(service.cancel(run.id)).toBe(true);
+    const res = await step;
+    expect(res.cancelled).toBe(true);
+    expect(res.played).toBeLessThan(1000);
+    expect(res.run.episodes).toBe(res.played); // what was played is kept
+    expect(service.progress(run.id)).toBeNull();
+    expect(service.cancel(run.id)).toBe(false);
   });
 });

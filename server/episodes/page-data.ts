@@ -1,19 +1,61 @@
-// What the playground and the replay page both load for an episode: the stored view, its
-// world, and its environment's description. Unknown or malformed ids give null, and the
-// page answers 404 (this layer imports nothing from Next).
+// What the playground and the replay page load for an episode. The playground gets the agent
+// seat's view (server/episodes/seat.ts); the replay gets the inspector's view, with the goal,
+// the world and the evidence withheld while the episode is active and not revealed (the
+// spoiler guard). This layer imports nothing from Next: the page passes its request headers in,
+// and an unknown or malformed id comes back as null for the page to answer 404; a missing
+// credential when auth is on comes back as { denied } for the page to explain.
 import { listEnvs } from '@/server/engine';
-import { episodeService, EpisodeServiceError, rescoreService } from './index';
+import { authConfig, credentialsFrom, requireAdmin, requireAgent } from '@/server/auth';
+import { isAppError } from '@/server/lib/errors';
+import { episodeService, rescoreService } from './index';
+import { goalMayLeave, toSeatView } from './seat';
 
-export async function loadEpisodePage(episodeId: string) {
-  let view;
+type RequestHeaders = { get(name: string): string | null };
+
+async function getOrNull(episodeId: string) {
+  return episodeService.getEpisode(episodeId).catch((e) => {
+    if (isAppError(e) && (e.code === 'NOT_FOUND' || e.code === 'BAD_INPUT')) return null;
+    throw e;
+  });
+}
+
+const envOf = (envId: string) => listEnvs().find((e) => e.id === envId);
+
+export async function loadPlayPage(episodeId: string, requestHeaders: RequestHeaders) {
   try {
-    view = await episodeService.getEpisode(episodeId);
+    await requireAgent(authConfig(), credentialsFrom(requestHeaders), episodeId, (id, token) =>
+      episodeService.checkCapability(id, token),
+    );
   } catch (e) {
-    if (e instanceof EpisodeServiceError && (e.code === 'NOT_FOUND' || e.code === 'BAD_INPUT')) return null;
+    if (isAppError(e) && e.code === 'UNAUTHORIZED') return { denied: e.message } as const;
     throw e;
   }
-  const world = await episodeService.getWorld(view.id).catch(() => null);
-  const env = listEnvs().find((e) => e.id === view.envId);
-  const rescores = view.status === 'done' ? await rescoreService.listRescores(view.id) : [];
-  return { view, world, env, rescores, currentRevision: rescoreService.currentRevision };
+  const view = await getOrNull(episodeId);
+  if (!view) return null;
+  return { denied: null, seat: toSeatView(view), env: envOf(view.envId) } as const;
+}
+
+export async function loadReplayPage(episodeId: string, requestHeaders: RequestHeaders) {
+  try {
+    requireAdmin(authConfig(), credentialsFrom(requestHeaders), 'the replay');
+  } catch (e) {
+    if (isAppError(e) && e.code === 'UNAUTHORIZED') return { denied: e.message } as const;
+    throw e;
+  }
+  const full = await getOrNull(episodeId);
+  if (!full) return null;
+  const open = goalMayLeave(full);
+  // behind the spoiler guard nothing of the goal is rendered into the page
+  const view = open ? full : { ...full, hiddenGoal: null, events: full.events.filter((e) => e.kind !== 'world_change') };
+  const world = open ? await episodeService.getWorld(full.id).catch(() => null) : null;
+  const rescores = open && full.status === 'done' ? await rescoreService.listRescores(full.id) : [];
+  return {
+    denied: null,
+    view,
+    world,
+    guarded: !open,
+    env: envOf(full.envId),
+    rescores,
+    currentRevision: rescoreService.currentRevision,
+  } as const;
 }

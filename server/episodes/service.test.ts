@@ -24,7 +24,7 @@ beforeAll(() => {
     },
     defaultCatalogId: CATALOG_ID,
   });
-});
+}, 120_000); // migrating a fresh database is slow on a busy machine
 
 afterAll(async () => {
   await db?.cleanup();
@@ -225,8 +225,16 @@ describe('episode service', () => {
     await expectServiceError(
       service.startEpisode({ envId: 'CART', d: 0, axisOverrides: { nope: 1 } as never }),
       'BAD_INPUT',
-      /unknown axis override "nope"/,
+      /axisOverrides: Unrecognized key: "nope"/,
     );
+    // each axis has its range: the top_k 1e9 / B_tool 100 are refused before any work
+    await expectServiceError(
+      service.startEpisode({ envId: 'CART', d: 0, axisOverrides: { top_k: 1e9, B_tool: 100 } }),
+      'BAD_INPUT',
+      /axisOverrides\.top_k: Too big: expected number to be <=200; axisOverrides\.B_tool: Too big: expected number to be <=20/,
+    );
+    await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, axisOverrides: { p_oos: 1.5 } }), 'BAD_INPUT', /p_oos/);
+    await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, axisOverrides: { T_max: 2.5 } }), 'BAD_INPUT', /T_max/);
     await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, player: 'Robert; DROP' }), 'BAD_INPUT', /player/);
     await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, catalogId: 'missing' }), 'BAD_INPUT', /unknown catalog/);
 
@@ -300,6 +308,22 @@ describe('episode service', () => {
     const next = await small.submitAction(a.id, searchAction('tent'));
     expect(next.turn).toBe(1);
     expect([small.isLive(a.id), small.isLive(b.id), small.isLive(c.id)]).toEqual([true, false, true]);
+  });
+
+  it('caps each episode by events and stored bytes; past a cap steps are refused and nothing is written', async () => {
+    const byEvents = createEpisodeService({ prisma: db.prisma, getCatalog: () => catalog, defaultCatalogId: CATALOG_ID, maxEvents: 4 });
+    const a = await byEvents.startEpisode({ envId: 'CART', d: 0, seed: 41, axisOverrides: { T_max: 20 } });
+    await byEvents.submitAction(a.id, searchAction('tent')); // 1 opening + 3 events of this turn = 4
+    await expectServiceError(byEvents.submitAction(a.id, searchAction('tent')), 'LIMIT', /has reached its size cap \(4 events, \d+ bytes; caps 4 events/);
+    expect((await byEvents.getEpisode(a.id)).turn).toBe(1);
+
+    const byBytes = createEpisodeService({ prisma: db.prisma, getCatalog: () => catalog, defaultCatalogId: CATALOG_ID, maxBytes: 2000 });
+    const b = await byBytes.startEpisode({ envId: 'CART', d: 0, seed: 42, axisOverrides: { T_max: 20 } });
+    const row = await db.prisma.episode.findUniqueOrThrow({ where: { id: b.id } });
+    expect(row.storedBytes).toBeGreaterThan(0);
+    await byBytes.submitAction(b.id, searchAction('tent')); // search results push it past 2,000 bytes
+    expect((await db.prisma.episode.findUniqueOrThrow({ where: { id: b.id } })).storedBytes).toBeGreaterThan(2000);
+    await expectServiceError(byBytes.submitAction(b.id, searchAction('tent')), 'LIMIT', /caps \d+ events, 2000 bytes/);
   });
 
   it('lists newest first with cursor pagination', async () => {

@@ -1,7 +1,9 @@
+import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
-import { loadEpisodePage } from '@/server/episodes/page-data';
+import { loadReplayPage } from '@/server/episodes/page-data';
 import { axisRows } from '@/server/episodes/axes';
 import { Replay } from '@/components/replay/Replay';
+import { AccessDenied } from '@/components/common/AccessDenied';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,14 +18,16 @@ export default async function ReplayPage({
   const sp = await searchParams;
   const turnParam = Array.isArray(sp.turn) ? sp.turn[0] : sp.turn;
   const turn = turnParam !== undefined && /^\d+$/.test(turnParam) ? Number(turnParam) : null;
-  const page = await loadEpisodePage(episodeId);
+  const page = await loadReplayPage(episodeId, await headers());
   if (!page) notFound();
-  const { view, world, env, rescores, currentRevision } = page;
+  if (page.denied !== null) return <AccessDenied message={page.denied} />;
+  const { view, world, env, guarded, rescores, currentRevision } = page;
   return (
     <Replay
       ep={view}
       envName={env?.name}
       world={world}
+      guarded={guarded}
       axes={axisRows(view.d, view.axes, view.axisOverrides)}
       highlightTurn={turn}
       rescores={rescores}
