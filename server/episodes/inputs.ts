@@ -1,6 +1,6 @@
 // Input schemas of the episode service: every value from outside is parsed here first.
 import { z } from 'zod';
-import { AXIS_NAMES, type AxisName } from '@/server/engine/difficulty';
+import { AXIS_NAMES, AXIS_RANGES, D_RANGE, type AxisName } from '@/server/engine/difficulty';
 import type { Action } from '@/server/engine/types';
 import { EpisodeServiceError, type ActionInput } from './types';
 
@@ -8,25 +8,8 @@ export const MAX_SEED = 2_147_483_647;
 /** Limit on one action's text (UTF-8 bytes), checked before the engine sees it. */
 export const MAX_ACTION_BYTES = 64 * 1024;
 
-/**
- * Allowed range of each axis override. They cover every formula value for d 0–100 where that
- * is cheap, and cap the axes that multiply work (top_k × B_tool × T_max) so one step stays
- * small. At merge: use the engine's ranges from server/engine/difficulty.ts (rewards-harness).
- */
-export const AXIS_OVERRIDE_RANGES: Record<AxisName, { min: number; max: number; integer: boolean }> = {
-  m: { min: 0, max: 60, integer: true },
-  k_rec: { min: 1, max: 20, integer: true },
-  T_max: { min: 1, max: 60, integer: true },
-  p_missing: { min: 0, max: 1, integer: false },
-  p_noise: { min: 0, max: 1, integer: false },
-  p_switch: { min: 0, max: 1, integer: false },
-  top_k: { min: 1, max: 200, integer: true },
-  eps_rank: { min: 0, max: 1, integer: false },
-  p_oos: { min: 0, max: 1, integer: false },
-  H_orders: { min: 0, max: 60, integer: true },
-  B_branch: { min: 0, max: 40, integer: true },
-  B_tool: { min: 1, max: 20, integer: true },
-};
+/** Allowed range of each axis override: the engine's own (server/engine/difficulty.ts). */
+export const AXIS_OVERRIDE_RANGES = AXIS_RANGES;
 
 export const axisOverridesSchema = z.strictObject(
   Object.fromEntries(
@@ -44,7 +27,7 @@ export const playerSchema = z
 
 export const startSchema = z.strictObject({
   envId: z.string().min(1).max(32),
-  d: z.int().min(0).max(100),
+  d: z.int().min(D_RANGE.min).max(D_RANGE.max),
   seed: z.int().min(0).max(MAX_SEED).nullish(),
   axisOverrides: axisOverridesSchema.optional(),
   catalogId: z.string().min(1).max(200).optional(),

@@ -4,6 +4,7 @@ import { TRPCError } from '@trpc/server';
 import { listEnvs, toolSpecsFor } from '@/server/engine';
 import { axisRows } from '@/server/episodes/axes';
 import { ENV_IDS } from '@/server/engine/types';
+import { D_RANGE } from '@/server/engine/difficulty';
 import { episodeService } from '@/server/episodes';
 import { listCatalogs } from '@/server/catalogs';
 import { inspectorProcedure, publicProcedure, router } from './init';
@@ -47,7 +48,7 @@ export const toolsRouter = router({
 });
 
 export const difficultyRouter = router({
-  preview: publicProcedure.input(z.object({ d: z.int().min(0).max(100) })).query(({ input }) => axisRows(input.d)),
+  preview: publicProcedure.input(z.object({ d: z.int().min(D_RANGE.min).max(D_RANGE.max) })).query(({ input }) => axisRows(input.d)),
 });
 
 export const appRouter = router({
