@@ -8,6 +8,7 @@ import { episodeService } from '@/server/episodes';
 import { listCatalogs } from '@/server/catalogs';
 import { publicProcedure, router } from './init';
 import { curriculumRouter } from './curriculum';
+import { inspectorRouter } from './inspector';
 
 const envIdSchema = z.enum(ENV_IDS);
 
@@ -55,6 +56,7 @@ export const appRouter = router({
   difficulty: difficultyRouter,
   catalog: catalogRouter,
   curriculum: curriculumRouter,
+  inspector: inspectorRouter,
 });
 
 export type AppRouter = typeof appRouter;
