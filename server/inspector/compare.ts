@@ -6,8 +6,8 @@ import { diffParts, partsOf, type Rescore } from './rescore';
 export interface TurnSide {
   customer: string | null;
   agent: string | null;
-  calls: Array<{ name: string; args: unknown; result: unknown; error: string | null }>;
-  answer: unknown;
+  calls: Array<{ name: string; args?: unknown; result?: unknown; error: string | null }>;
+  answer?: unknown;
 }
 
 export interface AlignedTurn {

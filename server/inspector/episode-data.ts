@@ -1,10 +1,10 @@
 // What the replay page needs beyond the stored view: provenance and re-score, mistakes and
 // turn marks, the world at a turn, and what the agent saw at a turn.
-import { replayEpisode } from '@/server/engine';
+import { createEpisode } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { Action, EnvId, EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { Sqlite } from './db';
-import type { Rescore } from './rescore';
+import { noRescore, partsOf, rescoreByReplay, type Rescore } from './rescore';
 import { mistakesOf, observationBefore, outOfStockTurns, stockChangesUpTo, turnMarks, type Mistake, type StockChange, type TurnMark, type TurnObservation } from './turns';
 
 interface Row {
@@ -47,6 +47,49 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
   const actionsQ = db.prepare('SELECT "format","raw" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"');
 
   const row = (id: string) => rowQ.get(id) as Row | undefined;
+  const saveRescore = db.prepare('UPDATE "Episode" SET "rescored" = ? WHERE "id" = ?');
+
+  // One replay per episode gives the world after every turn; scrubbing then costs nothing.
+  // A few episodes are kept (a 500-turn episode replays in seconds, its worlds are small).
+  const worldCache = new Map<string, Array<Record<string, unknown>>>();
+  function worldsOf(r: Row, actions: Array<string | Action>, catalog: Catalog): Array<Record<string, unknown>> {
+    const hit = worldCache.get(r.id);
+    if (hit) return hit;
+    const overrides = JSON.parse(r.axisOverrides) as Record<string, number>;
+    const ep = createEpisode(
+      { envId: r.envId as EnvId, d: r.d, seed: r.seed, ...(Object.keys(overrides).length ? { axisOverrides: overrides } : {}), ...(r.weights ? { weights: JSON.parse(r.weights) } : {}) },
+      catalog,
+    );
+    ep.reset();
+    const worlds = [ep.world() as unknown as Record<string, unknown>];
+    for (const a of actions) {
+      if (ep.done) break;
+      ep.step(a);
+      worlds.push(ep.world() as unknown as Record<string, unknown>);
+    }
+    worldCache.set(r.id, worlds);
+    while (worldCache.size > 20) worldCache.delete(worldCache.keys().next().value!);
+    return worlds;
+  }
+
+  /** Imports stored with a pending re-score (large files) are re-scored when first opened. */
+  function rescoreNow(r: Row, recorded: RewardBreakdown | null): Rescore {
+    const actions = (actionsQ.all(r.id) as Array<{ format: string; raw: string }>).map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
+    let rs: Rescore;
+    try {
+      rs = rescoreByReplay(
+        { envId: r.envId as EnvId, d: r.d, seed: r.seed, axisOverrides: JSON.parse(r.axisOverrides), weights: r.weights ? JSON.parse(r.weights) : null },
+        actions,
+        getCatalog(r.catalogId),
+        recorded ? partsOf(recorded) : null,
+      );
+    } catch (e) {
+      rs = noRescore(`catalog "${r.catalogId}" is not available here (${(e as Error).message})`);
+    }
+    const stored = { ...rs, breakdown: null };
+    saveRescore.run(JSON.stringify(stored), r.id);
+    return stored;
+  }
   const events = (id: string) => (eventsQ.all(id) as Array<{ payload: string }>).map((e) => JSON.parse(e.payload) as EpisodeEvent);
   const parse = <T,>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
 
@@ -62,7 +105,10 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
         runLabel: r.runLabel ?? r.curriculumRunId,
         goalRevealed: r.goalRevealed === 1,
         recorded: parse(r.recorded),
-        rescored: parse<Rescore>(r.rescored),
+        rescored: (() => {
+          const rs = parse<Rescore>(r.rescored);
+          return rs?.method === 'pending' ? rescoreNow(r, breakdown) : rs;
+        })(),
         mistakes,
         marks: turnMarks(all, breakdown, mistakes),
         outOfStock: outOfStockTurns(all),
@@ -88,13 +134,9 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
       }
       if (catalog && (actions.length > 0 || r.origin === 'engine')) {
         try {
-          const overrides = JSON.parse(r.axisOverrides) as Record<string, number>;
-          const ep = replayEpisode(
-            { envId: r.envId as EnvId, d: r.d, seed: r.seed, ...(Object.keys(overrides).length ? { axisOverrides: overrides } : {}), ...(r.weights ? { weights: JSON.parse(r.weights) } : {}) },
-            catalog,
-            actions.slice(0, turn),
-          );
-          return { world: ep.world() as unknown as Record<string, unknown>, source: 'replay', stockChanges, note: `replayed ${Math.min(turn, actions.length)} action(s)` };
+          const worlds = worldsOf(r, actions, catalog);
+          const at = Math.min(turn, worlds.length - 1);
+          return { world: worlds[at], source: 'replay', stockChanges, note: `replayed ${at} action(s) with the engine` };
         } catch (e) {
           return { ...fromLog(all, turn), stockChanges, note: `replay failed (${(e as Error).message}); rebuilt from the tool results in the log` };
         }

@@ -9,7 +9,7 @@ import { episodeLineSchema, FORMAT_NAME, type EpisodeLine } from './format';
 import { chatLineSchema, chatToRecord } from './import-openai';
 import { parseReferenceManifest, referenceToRecord, referenceTraceSchema, type ManifestRow } from './import-reference';
 import { createInserter, type EpisodeRecord } from './insert';
-import { partsOf, rescoreByReplay, noRescore } from './rescore';
+import { partsOf, pendingRescore, rescoreByReplay, noRescore } from './rescore';
 import type { AxisValues } from '@/server/engine/difficulty';
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 
@@ -30,9 +30,15 @@ export interface ImportOptions {
   defaultCatalogId: string;
   /** run label for imported episodes (default: the file name) */
   runLabel?: string | null;
-  /** re-score own-format episodes by replay (on by default) */
-  rescore?: boolean;
+  /**
+   * Re-score own-format episodes by replay: true = now, false = never, 'auto' (default) = now
+   * when the files hold at most REPLAY_NOW_LIMIT lines, else when each episode is first opened
+   * (a replay costs about as much as playing the episode again).
+   */
+  rescore?: boolean | 'auto';
 }
+
+export const REPLAY_NOW_LIMIT = 500;
 
 export interface ImportFile {
   name: string;
@@ -42,11 +48,12 @@ export interface ImportFile {
 const zodMessage = (issues: Array<{ path: PropertyKey[]; message: string }>) =>
   issues.slice(0, 3).map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`).join('; ') + (issues.length > 3 ? ` (+${issues.length - 3} more)` : '');
 
-function ownToRecord(line: EpisodeLine, opts: ImportOptions, fileName: string): EpisodeRecord {
+function ownToRecord(line: EpisodeLine, opts: ImportOptions, fileName: string, replayNow: boolean): EpisodeRecord {
   const breakdown = line.breakdown as RewardBreakdown | null;
   let rescored = noRescore('re-scoring was turned off for this import');
   if (opts.rescore !== false) {
-    if (line.actions.length === 0) rescored = noRescore('no actions were recorded, so the engine cannot replay it');
+    if (line.actions.length > 0 && !replayNow) rescored = pendingRescore();
+    else if (line.actions.length === 0) rescored = noRescore('no actions were recorded, so the engine cannot replay it');
     else {
       let catalog: Catalog | null = null;
       try {
@@ -94,11 +101,21 @@ function ownToRecord(line: EpisodeLine, opts: ImportOptions, fileName: string): 
   };
 }
 
+/**
+ * One outer transaction per call (one commit, one sync to disk); each episode inside it is a
+ * savepoint, so a failing episode is rolled back alone and nothing of it is stored.
+ */
 export function importFiles(db: Sqlite, files: ImportFile[], opts: ImportOptions): ImportLineReport[] {
+  return db.transaction(() => importInside(db, files, opts))();
+}
+
+function importInside(db: Sqlite, files: ImportFile[], opts: ImportOptions): ImportLineReport[] {
   const inserter = createInserter(db);
   const readme = files.find((f) => /readme\.md$/i.test(f.name));
   const manifest: Map<string, ManifestRow> = readme ? parseReferenceManifest(readme.text) : new Map();
   const report: ImportLineReport[] = [];
+  const lineCount = files.reduce((n, f) => n + (/\.jsonl$/i.test(f.name) ? f.text.split('\n').filter((l) => l.trim()).length : 1), 0);
+  const replayNow = opts.rescore === true || (opts.rescore !== false && lineCount <= REPLAY_NOW_LIMIT);
 
   const store = (file: string, line: number, kind: ImportLineReport['kind'], make: () => EpisodeRecord) => {
     try {
@@ -117,7 +134,7 @@ export function importFiles(db: Sqlite, files: ImportFile[], opts: ImportOptions
         id,
         recordedReward: rec.reward,
         rescoredReward: rs?.reward ?? null,
-        message: `imported ${rec.envId} d=${rec.d} seed=${rec.seed}; ${rs && rs.method !== 'none' ? `re-scored (${rs.method})` : `shown as recorded${rs ? `: ${rs.note}` : ''}`}`,
+        message: `imported ${rec.envId} d=${rec.d} seed=${rec.seed}; ${!rs ? 'shown as recorded' : rs.method === 'pending' ? 're-scored when first opened' : rs.method !== 'none' ? `re-scored (${rs.method})` : `shown as recorded: ${rs.note}`}`,
       });
     } catch (e) {
       report.push({ file, line, ok: false, kind, message: (e as Error).message });
@@ -160,7 +177,7 @@ export function importFiles(db: Sqlite, files: ImportFile[], opts: ImportOptions
       if (o && o.format === FORMAT_NAME) {
         const parsed = episodeLineSchema.safeParse(o);
         if (!parsed.success) report.push({ file: f.name, line: i + 1, ok: false, kind: 'ecomrlve', message: `not a valid ${FORMAT_NAME} v1 line: ${zodMessage(parsed.error.issues)}` });
-        else store(f.name, i + 1, 'ecomrlve', () => ownToRecord(parsed.data, opts, f.name));
+        else store(f.name, i + 1, 'ecomrlve', () => ownToRecord(parsed.data, opts, f.name, replayNow));
       } else if (o && Array.isArray(o.messages)) {
         const parsed = chatLineSchema.safeParse(o);
         if (!parsed.success) report.push({ file: f.name, line: i + 1, ok: false, kind: 'openai', message: `not a valid chat transcript: ${zodMessage(parsed.error.issues)}` });

@@ -5,7 +5,8 @@ import { listEpisodes, episodeIds, deleteEpisodes, neighbours } from './query';
 import { listInputFromParams, listInputSchema, listInputToParams } from './filters';
 import { ftsQuery } from './search';
 import { exportJsonl } from './export';
-import { importFiles } from './import';
+import { importFiles, REPLAY_NOW_LIMIT } from './import';
+import { createEpisodeData } from './episode-data';
 import { createInspectorTestDb, getTestCatalog, TEST_CATALOG_ID, type InspectorTestDb } from './test-helpers';
 
 let db: InspectorTestDb;
@@ -104,6 +105,24 @@ describe('export and import', () => {
     }
   });
 
+  it('stores large imports with a pending re-score and re-scores each when it is first opened', async () => {
+    const fresh = createInspectorTestDb();
+    try {
+      const line = JSON.parse(exportJsonl(db.sqlite, [ids.cartHeur], 'episodes'));
+      const text = Array.from({ length: REPLAY_NOW_LIMIT + 1 }, (_, i) => JSON.stringify({ ...line, id: `copy${i}` })).join('\n');
+      const report = importFiles(fresh.sqlite, [{ name: 'big.jsonl', text }], { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID });
+      expect(report.every((r) => r.ok && r.rescoredReward === null && /when first opened/.test(r.message))).toBe(true);
+      const data = createEpisodeData(fresh.sqlite, getTestCatalog);
+      const x = data.extras('copy7')!;
+      expect(x.rescored?.method).toBe('replay');
+      expect(x.rescored?.reward).toBe(line.reward);
+      const stored = fresh.sqlite.prepare(`SELECT json_extract("rescored", '$.method') m FROM "Episode" WHERE "id" = 'copy7'`).get() as { m: string };
+      expect(stored.m).toBe('replay');
+    } finally {
+      await fresh.cleanup();
+    }
+  }, 60_000);
+
   it('reports each bad line precisely and stores nothing of it', async () => {
     const fresh = createInspectorTestDb();
     try {
@@ -184,6 +203,23 @@ describe('export and import', () => {
     } finally {
       await fresh.cleanup();
     }
+  });
+});
+
+describe('world at a turn', () => {
+  it('replays the cart as it was after each turn', () => {
+    const data = createEpisodeData(db.sqlite, getTestCatalog);
+    const events = data.events(ids.cartOracle);
+    const last = events.reduce((m, e) => Math.max(m, e.turn), 0);
+    const cartLines = (t: number) => ((data.worldAt(ids.cartOracle, t)!.world as { cart: { lines: unknown[] } }).cart.lines.length);
+    expect(cartLines(0)).toBe(0);
+    // each turn's cart equals the last cart a cart tool returned up to that turn
+    for (let t = 1; t <= last; t++) {
+      const cartCalls = events.filter((e) => e.kind === 'tool_call' && e.turn <= t && e.error === null && e.name.startsWith('cart.'));
+      const lastCart = cartCalls.length ? ((cartCalls[cartCalls.length - 1] as { result: { lines: unknown[] } }).result.lines.length) : 0;
+      expect(cartLines(t)).toBe(lastCart);
+    }
+    expect(data.worldAt(ids.cartOracle, 1)!.source).toBe('replay');
   });
 });
 

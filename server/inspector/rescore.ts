@@ -22,7 +22,8 @@ export interface RewardParts {
 }
 
 export interface Rescore {
-  method: 'replay' | 'formula' | 'none';
+  /** pending: stored by a large import, re-scored by replay when first opened */
+  method: 'replay' | 'formula' | 'none' | 'pending';
   reward: number | null;
   isCorrect: boolean | null;
   parts: RewardParts | null;
@@ -54,6 +55,8 @@ export function diffParts(recorded: RewardParts | null, rescored: RewardParts | 
   }
   return out;
 }
+
+export const pendingRescore = (): Rescore => ({ method: 'pending', reward: null, isCorrect: null, parts: null, breakdown: null, differs: [], note: 're-scored by replay when first opened (large import)' });
 
 export const noRescore = (note: string): Rescore => ({ method: 'none', reward: null, isCorrect: null, parts: null, breakdown: null, differs: [], note });
 

@@ -8,6 +8,7 @@ import { chartsData } from '@/server/inspector/charts';
 import { alignTurns, breakdownDiff, compareRuns } from '@/server/inspector/compare';
 import { episodeFilterSchema, listInputSchema, SORT_COLUMNS } from '@/server/inspector/filters';
 import { importFiles } from '@/server/inspector/import';
+import { playOracleTwin } from '@/server/inspector/twin';
 import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from '@/server/inspector/query';
 import { publicProcedure, router } from './init';
 
@@ -63,6 +64,9 @@ export const inspectorRouter = router({
       .get(r.envId, r.d, r.seed, r.axisOverrides, input.player, input.id) as { id: string } | undefined;
     return { id: hit?.id ?? null, envId: r.envId, d: r.d, seed: r.seed };
   }),
+
+  /** Plays the oracle on the same env, d and seed (stored as an ordinary episode); returns its id. */
+  playOracle: inspectorProcedure.input(z.object({ id })).mutation(async ({ input }) => ({ id: await playOracleTwin(episodeService, inspector().getCatalog, input.id) })),
 
   import: inspectorProcedure
     .input(z.object({ files: z.array(z.object({ name: z.string().min(1).max(300), text: z.string() })).min(1).max(2000) }))
