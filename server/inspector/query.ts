@@ -86,22 +86,33 @@ export function toListRow(r: RawRow): EpisodeListRow {
 /** Counting beyond this is not worth the time on a large store: the page says "10,000+". */
 export const COUNT_CAP = 10_000;
 
+/** The narrow index that holds every filter and sort column (see the inspector migration). */
+const COVER = 'INDEXED BY "Episode_inspector_cover_idx"';
+
+const NULLABLE = new Set(['reward', 'isCorrect', 'terminationReason']);
+
+/** Ties broken by id so pages never repeat or skip rows; NULLs (active episodes) sort last. */
+export function orderOf(sort: string, dir: 'asc' | 'desc'): string {
+  const d = dir.toUpperCase();
+  return `ORDER BY ${NULLABLE.has(sort) ? `e."${sort}" IS NULL, ` : ''}e."${sort}" ${d}, e."id" ${d}`;
+}
+
 export function listEpisodes(db: Sqlite, input: ListInput): { rows: EpisodeListRow[]; total: number; capped: boolean } {
   const w = whereOf(input.filter);
-  // Ties broken by id so pages never repeat or skip rows; NULL rewards sort last either way.
-  const order = `ORDER BY e."${input.sort}" IS NULL, e."${input.sort}" ${input.dir.toUpperCase()}, e."id" ${input.dir.toUpperCase()}`;
+  const order = orderOf(input.sort, input.dir);
+  // The page's ids come from the narrow covering index; only those 50 wide rows are read.
   const rows = db
-    .prepare(`${SELECT} ${w.sql} ${order} LIMIT ? OFFSET ?`)
+    .prepare(`${SELECT} WHERE e."id" IN (SELECT e."id" FROM "Episode" e ${COVER} ${w.sql} ${order} LIMIT ? OFFSET ?) ${order}`)
     .all(...w.args, input.size, (input.page - 1) * input.size) as RawRow[];
-  const counted = db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM "Episode" e ${w.sql} LIMIT ${COUNT_CAP + 1})`).get(...w.args) as { n: number };
+  const counted = db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM "Episode" e ${COVER} ${w.sql} LIMIT ${COUNT_CAP + 1})`).get(...w.args) as { n: number };
   return { rows: rows.map(toListRow), total: Math.min(counted.n, COUNT_CAP), capped: counted.n > COUNT_CAP };
 }
 
 /** Ids of every episode matching the filter, in list order (for export and [ ] navigation). */
 export function episodeIds(db: Sqlite, input: Pick<ListInput, 'filter' | 'sort' | 'dir'>, limit = 100_000): string[] {
   const w = whereOf(input.filter);
-  const order = `ORDER BY e."${input.sort}" IS NULL, e."${input.sort}" ${input.dir.toUpperCase()}, e."id" ${input.dir.toUpperCase()}`;
-  return (db.prepare(`SELECT e."id" FROM "Episode" e ${w.sql} ${order} LIMIT ?`).all(...w.args, limit) as Array<{ id: string }>).map(
+  const order = orderOf(input.sort, input.dir);
+  return (db.prepare(`SELECT e."id" FROM "Episode" e ${COVER} ${w.sql} ${order} LIMIT ?`).all(...w.args, limit) as Array<{ id: string }>).map(
     (r) => r.id,
   );
 }

@@ -24,4 +24,4 @@ export function ftsQuery(input: string): string | null {
 
 /** SQL fragment: the ids of episodes with an event matching the query (bind: the FTS query). */
 export const MATCHING_EPISODES_SQL =
-  'SELECT ev."episodeId" FROM "EpisodeText" t JOIN "EpisodeEvent" ev ON ev."id" = t.rowid WHERE "EpisodeText" MATCH ?';
+  'SELECT o."episodeId" FROM "EpisodeText" t JOIN "EpisodeTextOwner" o ON o."rowid" = t.rowid WHERE "EpisodeText" MATCH ?';

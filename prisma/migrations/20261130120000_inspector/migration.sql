@@ -9,19 +9,25 @@ ALTER TABLE "Episode" ADD COLUMN "recorded" TEXT;
 ALTER TABLE "Episode" ADD COLUMN "rescored" TEXT;
 ALTER TABLE "Episode" ADD COLUMN "prompts" TEXT;
 
-CREATE INDEX "Episode_envId_d_idx" ON "Episode"("envId", "d");
-CREATE INDEX "Episode_reward_idx" ON "Episode"("reward");
-CREATE INDEX "Episode_player_idx" ON "Episode"("player");
-CREATE INDEX "Episode_runLabel_idx" ON "Episode"("runLabel");
-CREATE INDEX "Episode_turn_idx" ON "Episode"("turn");
+-- Covering index for the list: filters, counts and sorts read this narrow index instead of the
+-- wide rows (breakdown and hidden goal are kilobytes of JSON per episode). The list queries
+-- name it (INDEXED BY): single-column indexes led the planner to read wide rows.
+CREATE INDEX "Episode_inspector_cover_idx" ON "Episode"("envId", "d", "status", "isCorrect", "reward", "terminationReason", "player",
+  "runLabel", "curriculumRunId", "catalogId", "origin", "goalRevealed", "createdAt", "turn", "toolCalls", "seed", "id");
 
 -- Full-text index: one row per message or tool call, rowid = EpisodeEvent.id (contentless:
 -- the text lives in EpisodeEvent.payload; the index only answers "which events match").
 CREATE VIRTUAL TABLE "EpisodeText" USING fts5(body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
 
+-- Which episode each indexed event belongs to, in a narrow table (EpisodeEvent rows carry
+-- kilobytes of payload; reading them to map search hits to episodes was the slow part).
+CREATE TABLE "EpisodeTextOwner" ("rowid" INTEGER NOT NULL PRIMARY KEY, "episodeId" TEXT NOT NULL);
+CREATE INDEX "EpisodeTextOwner_episodeId_idx" ON "EpisodeTextOwner"("episodeId");
+
 CREATE TRIGGER "EpisodeText_insert" AFTER INSERT ON "EpisodeEvent"
 WHEN new."kind" IN ('customer_message', 'agent_message', 'tool_call')
 BEGIN
+  INSERT INTO "EpisodeTextOwner"("rowid", "episodeId") VALUES (new."id", new."episodeId");
   INSERT INTO "EpisodeText"(rowid, body) VALUES (
     new."id",
     CASE new."kind"
@@ -39,6 +45,7 @@ CREATE TRIGGER "EpisodeText_delete" AFTER DELETE ON "EpisodeEvent"
 WHEN old."kind" IN ('customer_message', 'agent_message', 'tool_call')
 BEGIN
   DELETE FROM "EpisodeText" WHERE rowid = old."id";
+  DELETE FROM "EpisodeTextOwner" WHERE "rowid" = old."id";
 END;
 
 CREATE TRIGGER "Episode_toolCalls_insert" AFTER INSERT ON "EpisodeEvent"
@@ -48,6 +55,8 @@ BEGIN
 END;
 
 -- Existing rows.
+INSERT INTO "EpisodeTextOwner"("rowid", "episodeId")
+SELECT "id", "episodeId" FROM "EpisodeEvent" WHERE "kind" IN ('customer_message', 'agent_message', 'tool_call');
 INSERT INTO "EpisodeText"(rowid, body)
 SELECT "id",
   CASE "kind"
