@@ -43,9 +43,9 @@ test('find failed CART at d ≥ 6, scrub, compare with the oracle, export and re
 
   // ---- filter: CART, d ≥ 6, failed; the state is in the URL
   await page.getByTestId('filter-bar').getByRole('button', { name: 'CART', exact: true }).click();
-  await page.getByLabel('d from').fill('6');
-  await page.getByLabel('d from').press('Enter');
-  await page.getByLabel('result').selectOption('fail');
+  await page.getByLabel('d from', { exact: true }).fill('6');
+  await page.getByLabel('d from', { exact: true }).press('Enter');
+  await page.getByLabel('result', { exact: true }).selectOption('fail');
   await expect(page).toHaveURL(/env=CART/);
   await expect(page).toHaveURL(/dMin=6/);
   await expect(page).toHaveURL(/pass=fail/);

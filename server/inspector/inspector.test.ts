@@ -121,7 +121,7 @@ describe('export and import', () => {
     } finally {
       await fresh.cleanup();
     }
-  }, 60_000);
+  }, 240_000);
 
   it('reports each bad line precisely and stores nothing of it', async () => {
     const fresh = createInspectorTestDb();
