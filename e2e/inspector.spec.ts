@@ -86,6 +86,11 @@ test('find failed CART at d ≥ 6, scrub, compare with the oracle, export and re
   await page.keyboard.press('j');
   await expect(page).toHaveURL(/turn=3/);
   await expect(page.getByTestId('world-at-turn')).toHaveAttribute('data-turn', '3');
+  const expected3 = cartAt(3);
+  if (expected3.length > 0) {
+    await expect(cart.locator('tbody tr')).toHaveCount(expected3.length);
+    for (const key of expected3) await expect(cart).toContainText(key);
+  }
   await expect(page.getByTestId('turn-position')).toContainText('Turn 3 of');
   await expect(page.getByTestId('efficiency-line')).toContainText('turns counted → r_eff = 1 − 2·');
   await page.keyboard.press('k');

@@ -15,6 +15,8 @@ const brief = (v: unknown, max = 160) => {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 };
 
+const showPart = (v: number | boolean) => (typeof v === 'boolean' ? (v ? 'yes' : 'no') : Number.isInteger(v) ? String(v) : fmtReward(v));
+
 function Side({ s }: { s: TurnSide | null }) {
   if (!s) return <p className="text-xs italic text-slate-400">no such turn</p>;
   return (
@@ -88,8 +90,8 @@ export function EpisodeCompare({ a, b }: { a: string; b: string }) {
                 {differs.map((d) => (
                   <tr key={d.part}>
                     <td className="pr-4">{d.part}</td>
-                    <td className="pr-4 text-right">{typeof d.recorded === 'number' ? fmtReward(d.recorded) : String(d.recorded)}</td>
-                    <td className="text-right">{typeof d.rescored === 'number' ? fmtReward(d.rescored) : String(d.rescored)}</td>
+                    <td className="pr-4 text-right">{showPart(d.recorded)}</td>
+                    <td className="text-right">{showPart(d.rescored)}</td>
                   </tr>
                 ))}
               </tbody>
