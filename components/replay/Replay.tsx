@@ -4,7 +4,7 @@
 // episodes of the list the replay was opened from; the URL keeps the turn (?turn=N).
 import Link from 'next/link';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EpisodeView } from '@/server/episodes/types';
 import type { AxisRow } from '@/server/episodes/axes';
 import type { InspectorExtras } from '@/server/inspector/episode-data';
@@ -62,8 +62,14 @@ export function Replay({
     },
     [lastTurn, pathname, router, search],
   );
+  // Scroll the selected turn into view (on load only when the link named a turn).
+  const scrolled = useRef(initialTurn !== null);
   useEffect(() => {
-    document.getElementById(`turn-${turn}`)?.scrollIntoView({ block: 'nearest' });
+    if (!scrolled.current) {
+      scrolled.current = true;
+      return;
+    }
+    document.getElementById(`turn-${turn}`)?.scrollIntoView({ block: 'start' });
   }, [turn]);
 
   const listQ = list ? `?list=${encodeURIComponent(list.params)}` : '';
