@@ -1,7 +1,12 @@
+import { Suspense } from 'react';
 import { EpisodeBrowser } from '@/components/episodes/EpisodeBrowser';
 
 export const dynamic = 'force-dynamic';
 
 export default function EpisodesPage() {
-  return <EpisodeBrowser />;
+  return (
+    <Suspense>
+      <EpisodeBrowser />
+    </Suspense>
+  );
 }

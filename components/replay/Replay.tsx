@@ -1,76 +1,185 @@
-// The replay: every turn, the hidden goal, the reward with evidence, the difficulty axes.
-// An active episode's goal and world stay behind the spoiler guard (never rendered before).
-import type { EpisodeView, WorldView } from '@/server/episodes/types';
+'use client';
+// The replay: turns on the left; on the right, sticky, the reward (and, for imports, the
+// re-score) and the world at the selected turn. j/k or ↑/↓ move between turns, [ ] between
+// episodes of the list the replay was opened from; the URL keeps the turn (?turn=N).
+import Link from 'next/link';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { EpisodeView } from '@/server/episodes/types';
 import type { AxisRow } from '@/server/episodes/axes';
-import { Transcript } from '@/components/transcript/Transcript';
+import type { InspectorExtras } from '@/server/inspector/episode-data';
+import { partsOf } from '@/server/inspector/rescore';
 import { RewardBreakdownPanel } from '@/components/reward/RewardBreakdownPanel';
 import { AxisTable } from '@/components/difficulty/AxisTable';
 import { EpisodeHeader } from '@/components/play/EpisodeHeader';
 import { HiddenGoalCard } from '@/components/play/HiddenGoal';
-import { SpoilerGuard } from './SpoilerGuard';
-import { WorldPanel } from '@/components/play/WorldPanel';
-import { ProductTitlesProvider } from '@/components/transcript/product-titles';
+import { ShortcutsOverlay } from '@/components/episodes/ShortcutsOverlay';
 import { Card, CardHeader } from '@/components/ui/primitives';
-import type { RescoreView } from '@/server/episodes/rescore';
+import { useShortcuts } from '@/lib/keyboard';
+import { fmtReward } from '@/lib/format';
+import { ReplayTranscript } from './ReplayTranscript';
+import { TurnMinimap } from './TurnMinimap';
+import { WorldAtTurn } from './WorldAtTurn';
+import { EfficiencyLine } from './EfficiencyLine';
+import { ImportRescorePanel } from './ImportRescorePanel';
 import { RescorePanel } from './RescorePanel';
+import { SpoilerGuard } from './SpoilerGuard';
+import type { RescoreView } from '@/server/episodes/rescore';
+
+export interface ListContext {
+  /** the list's URL params (to go back and to keep [ ] in the same list) */
+  params: string;
+  prev: string | null;
+  next: string | null;
+}
 
 export function Replay({
   ep,
   envName,
-  world,
-  guarded,
   axes,
-  highlightTurn,
-  rescores = [],
+  initialTurn,
+  extras,
+  list,
+  guarded,
+  rescores,
   currentRevision,
 }: {
   ep: Omit<EpisodeView, 'hiddenGoal'> & { hiddenGoal: EpisodeView['hiddenGoal'] | null };
   envName?: string;
-  world: WorldView | null;
+  axes: AxisRow[];
+  initialTurn: number | null;
+  extras: InspectorExtras;
+  list: ListContext | null;
   /** active and not revealed: goal, world and evidence stay behind the spoiler guard */
   guarded: boolean;
-  axes: AxisRow[];
-  highlightTurn: number | null;
-  /** re-scores of this episode, newest first */
-  rescores?: RescoreView[];
+  /** revision re-scores of this episode, newest first */
+  rescores: RescoreView[];
   currentRevision: number;
 }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const search = useSearchParams();
+  const lastTurn = extras.marks.length - 1;
+  const [turn, setTurn] = useState(() => Math.min(Math.max(initialTurn ?? lastTurn, 0), lastTurn));
+  const [help, setHelp] = useState(false);
+
+  const select = useCallback(
+    (t: number) => {
+      const next = Math.min(Math.max(t, 0), lastTurn);
+      setTurn(next);
+      const p = new URLSearchParams(search.toString());
+      p.set('turn', String(next));
+      router.replace(`${pathname}?${p}`, { scroll: false });
+    },
+    [lastTurn, pathname, router, search],
+  );
+  // Scroll the selected turn into view (on load only when the link named a turn).
+  const scrolled = useRef(initialTurn !== null);
+  useEffect(() => {
+    if (!scrolled.current) {
+      scrolled.current = true;
+      return;
+    }
+    document.getElementById(`turn-${turn}`)?.scrollIntoView({ block: 'start' });
+  }, [turn]);
+
+  const listQ = list ? `?list=${encodeURIComponent(list.params)}` : '';
+  useShortcuts({
+    j: () => select(turn + 1),
+    ArrowDown: () => select(turn + 1),
+    k: () => select(turn - 1),
+    ArrowUp: () => select(turn - 1),
+    ']': () => list?.next && router.push(`/episodes/${list.next}${listQ}`),
+    '[': () => list?.prev && router.push(`/episodes/${list.prev}${listQ}`),
+    '/': () => router.push(`/episodes${list?.params ? `?${list.params}` : ''}#search`),
+    '?': () => setHelp((h) => !h),
+    Escape: () => setHelp(false),
+  });
+
   return (
     <div>
+      <div className="mb-2 flex flex-wrap items-center gap-3 text-xs">
+        <Link href={`/episodes${list?.params ? `?${list.params}` : ''}`} className="text-sky-700 underline">
+          ← episodes
+        </Link>
+        {list && (
+          <span className="flex gap-2" data-testid="list-nav">
+            {list.prev ? <Link href={`/episodes/${list.prev}${listQ}`} className="text-sky-700 underline">[ previous</Link> : <span className="text-slate-400">[ previous</span>}
+            {list.next ? <Link href={`/episodes/${list.next}${listQ}`} className="text-sky-700 underline">next ]</Link> : <span className="text-slate-400">next ]</span>}
+          </span>
+        )}
+        <Link href={`/episodes/compare?a=${ep.id}`} className="text-sky-700 underline" data-testid="compare-link">
+          compare…
+        </Link>
+        <button type="button" className="ml-auto text-slate-500 hover:text-slate-900" onClick={() => setHelp(true)}>
+          keyboard: ?
+        </button>
+      </div>
       <EpisodeHeader ep={ep} envName={envName} mode="replay" />
-      <div className="grid gap-5 lg:grid-cols-12">
-        <div className="space-y-4 lg:col-span-7">
-          <Transcript events={ep.events} episodeId={ep.id} highlightTurn={highlightTurn} tMax={ep.budgets.T_max} catalogId={ep.catalogId} />
+      <div className="sticky top-0 z-10 -mx-2 mb-3 border-b border-slate-200 bg-slate-50/95 px-2 py-2 backdrop-blur">
+        <div className="flex flex-wrap items-center gap-3">
+          <span className="text-sm font-medium text-slate-800" data-testid="turn-position">
+            {turn === 0 ? 'Opening' : `Turn ${turn} of ${ep.budgets.T_max}`} · {ep.turn} turn{ep.turn === 1 ? '' : 's'} taken
+          </span>
+          <TurnMinimap marks={extras.marks} selected={turn} onSelect={select} />
+          {ep.breakdown && (
+            <span className="ml-auto flex flex-wrap items-center gap-x-3 text-xs tabular-nums text-slate-600" data-testid="reward-summary">
+              <span className={ep.breakdown.isCorrect ? 'font-semibold text-emerald-700' : 'font-semibold text-rose-700'}>
+                reward {fmtReward(ep.breakdown.total)} · {ep.breakdown.isCorrect ? 'pass' : 'fail'}
+              </span>
+              <span>r_task {fmtReward(ep.breakdown.rTask)}</span>
+              <span>r_eff {fmtReward(ep.breakdown.rEff)}</span>
+              <span>r_hall {fmtReward(ep.breakdown.rHall)}</span>
+              {extras.rescored?.reward !== null && extras.rescored?.reward !== undefined && (
+                <span className="font-semibold text-violet-800">this engine {fmtReward(extras.rescored.reward)}</span>
+              )}
+            </span>
+          )}
         </div>
-        <aside className="space-y-4 lg:col-span-5">
-          {guarded || !ep.hiddenGoal ? <SpoilerGuard episodeId={ep.id} /> : <HiddenGoalCard goal={ep.hiddenGoal} />}
+      </div>
+      <div className="grid gap-5 lg:grid-cols-12">
+        <div className="min-w-0 space-y-4 lg:col-span-7">
+          <ReplayTranscript
+            episodeId={ep.id}
+            events={ep.events}
+            catalogId={ep.catalogId}
+            tMax={ep.budgets.T_max}
+            selected={turn}
+            onSelect={select}
+            marks={extras.marks}
+            mistakes={extras.mistakes}
+            outOfStock={extras.outOfStock}
+          />
+        </div>
+        <aside className="min-w-0 space-y-4 lg:col-span-5 lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:self-start lg:overflow-y-auto" data-testid="replay-aside">
+          {!guarded && (
+            <RescorePanel episodeId={ep.id} revision={ep.rewardRevision} currentRevision={currentRevision} done={ep.status === 'done'} initial={rescores[0] ?? null} />
+          )}
+          {extras.rescored && <ImportRescorePanel extras={extras} recordedReward={ep.reward} storedParts={ep.breakdown ? partsOf(ep.breakdown) : null} />}
+          {ep.breakdown && <EfficiencyLine breakdown={ep.breakdown} />}
+          {!guarded && <WorldAtTurn episodeId={ep.id} turn={turn} events={ep.events} catalogId={ep.catalogId} />}
           {ep.breakdown ? (
-            <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={ep.id} termination={ep.terminationReason} />
+            <div className="space-y-2">
+              <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={ep.id} termination={ep.terminationReason} />
+            </div>
           ) : (
             <Card className="px-4 py-3 text-sm text-slate-500">No reward yet: the episode is still active.</Card>
           )}
-          {!guarded && (
-            <RescorePanel
-            episodeId={ep.id}
-            revision={ep.rewardRevision}
-            currentRevision={currentRevision}
-            done={ep.status === 'done'}
-            initial={rescores[0] ?? null}
-            />
-          )}
-                    {!guarded && (
-            <ProductTitlesProvider events={ep.events} catalogId={ep.catalogId} extra={world}>
-              <WorldPanel world={world ?? undefined} loading={false} />
-            </ProductTitlesProvider>
-          )}
+          {guarded || !ep.hiddenGoal ? <SpoilerGuard episodeId={ep.id} /> : <HiddenGoalCard goal={ep.hiddenGoal} />}
           <Card>
             <CardHeader title={`Difficulty axes at d = ${ep.d}`} />
             <div className="p-4">
+              {ep.budgets.T_max !== ep.axes.T_max && (
+                <p className="mb-2 text-xs text-slate-600" data-testid="turn-budget-note">
+                  Turn budget {ep.budgets.T_max} = the environment&apos;s scaling of T_max {ep.axes.T_max}; &quot;turn N of {ep.budgets.T_max}&quot; counts against it.
+                </p>
+              )}
               <AxisTable rows={axes} dense />
             </div>
           </Card>
         </aside>
       </div>
+      {help && <ShortcutsOverlay onClose={() => setHelp(false)} />}
     </div>
   );
 }

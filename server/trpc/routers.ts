@@ -10,6 +10,7 @@ import { listCatalogs } from '@/server/catalogs';
 import { inspectorProcedure, publicProcedure, router } from './init';
 import { curriculumRouter } from './curriculum';
 import { seatRouter } from './seat';
+import { inspectorRouter } from './inspector';
 
 const envIdSchema = z.enum(ENV_IDS);
 
@@ -59,6 +60,7 @@ export const appRouter = router({
   difficulty: difficultyRouter,
   catalog: catalogRouter,
   curriculum: curriculumRouter,
+  inspector: inspectorRouter,
 });
 
 export type AppRouter = typeof appRouter;

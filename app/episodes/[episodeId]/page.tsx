@@ -1,37 +1,55 @@
+import { Suspense } from 'react';
 import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { loadReplayPage } from '@/server/episodes/page-data';
 import { axisRows } from '@/server/episodes/axes';
+import { inspector } from '@/server/inspector';
+import { listInputFromParams } from '@/server/inspector/filters';
+import { neighbours } from '@/server/inspector/query';
 import { Replay } from '@/components/replay/Replay';
 import { AccessDenied } from '@/components/common/AccessDenied';
 
 export const dynamic = 'force-dynamic';
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 export default async function ReplayPage({
   params,
   searchParams,
 }: {
   params: Promise<{ episodeId: string }>;
-  searchParams: Promise<{ turn?: string | string[] }>;
+  searchParams: Promise<{ turn?: string | string[]; list?: string | string[] }>;
 }) {
   const { episodeId } = await params;
   const sp = await searchParams;
-  const turnParam = Array.isArray(sp.turn) ? sp.turn[0] : sp.turn;
+  const turnParam = first(sp.turn);
   const turn = turnParam !== undefined && /^\d+$/.test(turnParam) ? Number(turnParam) : null;
-  const page = await loadReplayPage(episodeId, await headers());
+  // The stored view only: the world is fetched per selected turn (a long episode is not replayed here).
+  const page = await loadReplayPage(episodeId, await headers(), { world: false });
   if (!page) notFound();
   if (page.denied !== null) return <AccessDenied message={page.denied} />;
-  const { view, world, env, guarded, rescores, currentRevision } = page;
+  const { view, env, guarded, rescores, currentRevision } = page;
+  const ins = inspector();
+  const extras = ins.data.extras(view.id, view.events);
+  if (!extras) notFound();
+  const listParams = first(sp.list);
+  const list =
+    listParams !== undefined
+      ? { params: listParams, ...neighbours(ins.db, listInputFromParams(new URLSearchParams(listParams)), view.id) }
+      : null;
   return (
-    <Replay
-      ep={view}
-      envName={env?.name}
-      world={world}
-      guarded={guarded}
-      axes={axisRows(view.d, view.axes, view.axisOverrides)}
-      highlightTurn={turn}
-      rescores={rescores}
-      currentRevision={currentRevision}
-    />
+    <Suspense>
+      <Replay
+        ep={view}
+        envName={env?.name}
+        axes={axisRows(view.d, view.axes, view.axisOverrides)}
+        initialTurn={turn}
+        extras={extras}
+        list={list}
+        guarded={guarded}
+        rescores={rescores}
+        currentRevision={currentRevision}
+      />
+    </Suspense>
   );
 }

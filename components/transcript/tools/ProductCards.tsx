@@ -6,6 +6,7 @@ import { fmtPrice } from '@/lib/format';
 import { usePrefill } from '../prefill';
 import { AddToAnswer } from './AnswerButtons';
 import type { ProductCard } from '@/server/engine';
+import { useStaleSince } from '@/components/replay/stale';
 
 export type ProductCardData = ProductCard;
 
@@ -17,6 +18,19 @@ export function StockBadge({ qty }: { qty: number }) {
   if (qty <= 0) return <Badge tone="red">out of stock</Badge>;
   if (qty < 5) return <Badge tone="amber">only {qty} left</Badge>;
   return <Badge tone="green">{qty} in stock</Badge>;
+}
+
+/** In the replay: this card's stock is out of date because a later world change emptied it. */
+function StaleBadge({ productId, qty }: { productId: string; qty: number }) {
+  const since = useStaleSince(productId);
+  if (since === null || qty <= 0) return null;
+  return (
+    <span data-testid="stale-badge">
+      <Badge tone="amber" title="The tool showed it in stock, but a later world change made it out of stock.">
+        stale: out of stock from turn {since}
+      </Badge>
+    </span>
+  );
 }
 
 export function ProductActions({ productId, compact = false }: { productId: string; compact?: boolean }) {
@@ -77,6 +91,7 @@ export function ProductCards({ cards }: { cards: ProductCardData[] }) {
                 <span title="rating">★ {c.rating.toFixed(1)}</span>
                 <span>· ships in {c.ship_days} d</span>
                 <StockBadge qty={c.stock_qty} />
+                <StaleBadge productId={c.product_id} qty={c.stock_qty} />
               </div>
               <p className="text-xs text-slate-600">
                 {brand !== undefined && <span className="font-medium text-sky-800">{String(brand)}</span>}

@@ -1,0 +1,26 @@
+// GET /api/inspector/export?ids=a,b  or  ?<list filter params>  [&kind=chat]
+// → JSONL download (the project's episode format, or chat messages for SFT).
+import { inspector } from '@/server/inspector';
+import { exportJsonl } from '@/server/inspector/export';
+import { listInputFromParams } from '@/server/inspector/filters';
+import { episodeIds } from '@/server/inspector/query';
+
+export const dynamic = 'force-dynamic';
+
+export function GET(req: Request) {
+  const params = new URL(req.url).searchParams;
+  const kind = params.get('kind') === 'chat' ? 'chat' : 'episodes';
+  const { db } = inspector();
+  const ids = params.get('ids')
+    ? params.get('ids')!.split(',').filter((s) => /^[A-Za-z0-9_-]{1,64}$/.test(s))
+    : episodeIds(db, listInputFromParams(params));
+  const body = exportJsonl(db, ids, kind);
+  const name = `episodes-${kind === 'chat' ? 'chat-' : ''}${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '')}.jsonl`;
+  return new Response(body, {
+    headers: {
+      'content-type': 'application/x-ndjson; charset=utf-8',
+      'content-disposition': `attachment; filename="${name}"`,
+      'x-episode-count': String(body ? body.trimEnd().split('\n').length : 0),
+    },
+  });
+}

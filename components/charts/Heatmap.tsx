@@ -1,0 +1,53 @@
+// env × d grid; cell colour = pass rate (red 0 → green 1), text = pass rate and mean reward.
+import { fmtReward } from '@/lib/format';
+
+export function passColor(rate: number): string {
+  // hue 0 (red) → 140 (green); light enough for dark text
+  return `hsl(${Math.round(140 * Math.min(1, Math.max(0, rate)))} 70% 82%)`;
+}
+
+export function Heatmap({ cells }: { cells: Array<{ envId: string; d: number; n: number; passRate: number; meanReward: number }> }) {
+  const envs = [...new Set(cells.map((c) => c.envId))];
+  const ds = [...new Set(cells.map((c) => c.d))].sort((a, b) => a - b);
+  const at = new Map(cells.map((c) => [`${c.envId}|${c.d}`, c]));
+  return (
+    <div className="overflow-x-auto">
+      <table className="border-separate border-spacing-0.5 text-[11px] tabular-nums">
+        <thead>
+          <tr>
+            <th className="px-1 text-left font-medium text-slate-500">env \ d</th>
+            {ds.map((d) => (
+              <th key={d} className="px-1 font-medium text-slate-500">
+                {d}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {envs.map((env) => (
+            <tr key={env}>
+              <th className="pr-2 text-left font-medium text-slate-700">{env}</th>
+              {ds.map((d) => {
+                const c = at.get(`${env}|${d}`);
+                return c ? (
+                  <td
+                    key={d}
+                    className="min-w-12 rounded px-1 py-0.5 text-center text-slate-900"
+                    style={{ background: passColor(c.passRate) }}
+                    title={`${env} d=${d}: ${c.n} episodes, pass ${(100 * c.passRate).toFixed(0)}%, mean reward ${fmtReward(c.meanReward)}`}
+                    data-testid={`heat-${env}-${d}`}
+                  >
+                    <div className="font-semibold">{(100 * c.passRate).toFixed(0)}%</div>
+                    <div className="text-slate-600">{fmtReward(c.meanReward)}</div>
+                  </td>
+                ) : (
+                  <td key={d} className="min-w-12 rounded bg-slate-50" />
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

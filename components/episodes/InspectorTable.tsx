@@ -1,0 +1,106 @@
+'use client';
+// The episode list: sortable columns, a checkbox per row for bulk actions.
+import Link from 'next/link';
+import type { EpisodeListRow } from '@/server/inspector/query';
+import type { SortColumn } from '@/server/inspector/filters';
+import { Badge, cx } from '@/components/ui/primitives';
+import { fmtDateTime, fmtReward, fmtTermination } from '@/lib/format';
+
+const COLUMNS: Array<{ key: SortColumn; label: string; right?: boolean }> = [
+  { key: 'envId', label: 'env' },
+  { key: 'd', label: 'd' },
+  { key: 'seed', label: 'seed' },
+  { key: 'reward', label: 'reward', right: true },
+  { key: 'isCorrect', label: 'result' },
+  { key: 'terminationReason', label: 'termination' },
+  { key: 'turn', label: 'turns', right: true },
+  { key: 'toolCalls', label: 'tools', right: true },
+  { key: 'player', label: 'player' },
+  { key: 'createdAt', label: 'created' },
+];
+
+export function InspectorTable({
+  rows,
+  sort,
+  dir,
+  onSort,
+  selected,
+  onSelect,
+  listParams,
+}: {
+  rows: EpisodeListRow[];
+  sort: SortColumn;
+  dir: 'asc' | 'desc';
+  onSort: (col: SortColumn) => void;
+  selected: Set<string>;
+  onSelect: (ids: string[], on: boolean) => void;
+  /** the list's URL params, carried to the replay so [ and ] walk this list */
+  listParams: string;
+}) {
+  const allOn = rows.length > 0 && rows.every((r) => selected.has(r.id));
+  const ctx = listParams ? `?list=${encodeURIComponent(listParams)}` : '';
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm" data-testid="episode-table">
+        <thead className="border-b border-slate-200 text-xs text-slate-500">
+          <tr>
+            <th className="px-3 py-2">
+              <input type="checkbox" aria-label="select all on this page" checked={allOn} onChange={(e) => onSelect(rows.map((r) => r.id), e.target.checked)} />
+            </th>
+            {COLUMNS.map((c) => (
+              <th key={c.key} className={cx('px-2 py-2 font-medium', c.right && 'text-right')} aria-sort={sort === c.key ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+                <button type="button" className="hover:text-slate-900" onClick={() => onSort(c.key)} data-testid={`sort-${c.key}`}>
+                  {c.label}
+                  {sort === c.key ? (dir === 'asc' ? ' ▲' : ' ▼') : ''}
+                </button>
+              </th>
+            ))}
+            <th className="px-3 py-2" />
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((e) => (
+            <tr key={e.id} className={cx('hover:bg-slate-50', selected.has(e.id) && 'bg-sky-50')} data-testid="episode-row" data-episode-id={e.id}>
+              <td className="px-3 py-1.5">
+                <input type="checkbox" aria-label={`select episode ${e.id}`} checked={selected.has(e.id)} onChange={(ev) => onSelect([e.id], ev.target.checked)} />
+              </td>
+              <td className="px-2 py-1.5 font-medium">{e.envId}</td>
+              <td className="px-2 py-1.5 tabular-nums">{e.d}</td>
+              <td className="px-2 py-1.5 font-mono text-xs">{e.seed}</td>
+              <td className="px-2 py-1.5 text-right tabular-nums">
+                {fmtReward(e.reward)}
+                {e.rescoredReward !== null && Math.abs(e.rescoredReward - (e.reward ?? 0)) > 1e-9 && (
+                  <span className="block text-xs text-violet-700" title="this engine's re-score">
+                    re-scored {fmtReward(e.rescoredReward)}
+                  </span>
+                )}
+              </td>
+              <td className="px-2 py-1.5">
+                {e.status === 'active' ? <Badge tone="blue">active</Badge> : e.isCorrect ? <Badge tone="green">pass</Badge> : <Badge tone="red">fail</Badge>}
+              </td>
+              <td className="px-2 py-1.5 text-slate-600">{fmtTermination(e.terminationReason)}</td>
+              <td className="px-2 py-1.5 text-right tabular-nums">{e.turn}</td>
+              <td className="px-2 py-1.5 text-right tabular-nums">{e.toolCalls}</td>
+              <td className="max-w-40 truncate px-2 py-1.5 text-slate-600" title={e.runLabel ? `run ${e.runLabel}` : undefined}>
+                {e.player}
+                {e.origin !== 'engine' && <span className="ml-1 text-xs text-slate-400">({e.origin.replace('import:', 'imported ')})</span>}
+              </td>
+              <td className="whitespace-nowrap px-2 py-1.5 text-xs text-slate-500">{fmtDateTime(e.createdAt)}</td>
+              <td className="whitespace-nowrap px-3 py-1.5 text-right">
+                {e.status === 'active' ? (
+                  <Link href={`/play/${e.id}`} className="text-sky-700 underline">
+                    play
+                  </Link>
+                ) : (
+                  <Link href={`/episodes/${e.id}${ctx}`} className="text-sky-700 underline" data-testid="replay-link">
+                    replay
+                  </Link>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+'use client';
+// Two runs or agents over the same seeds: per env × d, how many tasks both passed, both
+// failed, or flipped; and the flipped pairs, each linking to the turn-by-turn compare.
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { useTRPC } from '@/lib/trpc';
+import { Badge, Button, Card, CardHeader, Empty } from '@/components/ui/primitives';
+import { fmtReward } from '@/lib/format';
+
+type Side = { by: 'player' | 'run'; value: string };
+const label = (s: Side) => `${s.by} ${s.value}`;
+
+export function RunCompare({ a, b }: { a: Side; b: Side }) {
+  const trpc = useTRPC();
+  const q = useQuery(trpc.inspector.compareRuns.queryOptions({ a, b }));
+  if (q.isLoading) return <Empty>Loading…</Empty>;
+  if (q.isError) return <Empty>{q.error.message}</Empty>;
+  const { cells, flipped } = q.data!;
+  return (
+    <div className="space-y-4">
+      <RunPicker a={a} b={b} />
+      <Card>
+        <CardHeader title={`A = ${label(a)} · B = ${label(b)}: same env, d and seed`} />
+        {cells.length === 0 ? (
+          <Empty>No (env, d, seed) was played by both.</Empty>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm tabular-nums" data-testid="run-compare-table">
+              <thead className="border-b border-slate-200 text-xs text-slate-500">
+                <tr>
+                  {['env', 'd', 'seeds', 'both pass', 'both fail', 'A only (lost in B)', 'B only (gained)', 'mean reward A', 'mean reward B'].map((h) => (
+                    <th key={h} className="px-3 py-2 text-left font-medium">
+                      {h}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {cells.map((c) => (
+                  <tr key={`${c.envId}-${c.d}`}>
+                    <td className="px-3 py-1.5 font-medium">{c.envId}</td>
+                    <td className="px-3 py-1.5">{c.d}</td>
+                    <td className="px-3 py-1.5">{c.pairs}</td>
+                    <td className="px-3 py-1.5">{c.bothPass}</td>
+                    <td className="px-3 py-1.5">{c.bothFail}</td>
+                    <td className="px-3 py-1.5">{c.lost > 0 ? <Badge tone="red">{c.lost}</Badge> : 0}</td>
+                    <td className="px-3 py-1.5">{c.gained > 0 ? <Badge tone="green">{c.gained}</Badge> : 0}</td>
+                    <td className="px-3 py-1.5">{fmtReward(c.meanRewardA)}</td>
+                    <td className="px-3 py-1.5">{fmtReward(c.meanRewardB)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      {flipped.length > 0 && (
+        <Card>
+          <CardHeader title={`Tasks that flipped (${flipped.length})`} />
+          <ul className="divide-y divide-slate-100 text-sm" data-testid="flipped-list">
+            {flipped.map((f) => (
+              <li key={`${f.a}-${f.b}`} className="flex flex-wrap items-center gap-3 px-4 py-1.5">
+                <span className="font-medium">
+                  {f.envId} d={f.d} seed {f.seed}
+                </span>
+                <Badge tone={f.aPass ? 'green' : 'red'}>A {f.aPass ? 'pass' : 'fail'} {fmtReward(f.aReward)}</Badge>
+                <Badge tone={f.bPass ? 'green' : 'red'}>B {f.bPass ? 'pass' : 'fail'} {fmtReward(f.bReward)}</Badge>
+                <Link href={`/episodes/compare?a=${f.a}&b=${f.b}`} className="text-sky-700 underline">
+                  compare turns
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+    </div>
+  );
+}
+
+export function RunPicker({ a, b }: { a?: Side; b?: Side }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const facets = useQuery(trpc.inspector.facets.queryOptions());
+  const [sa, setSa] = useState(a ? `${a.by}:${a.value}` : '');
+  const [sb, setSb] = useState(b ? `${b.by}:${b.value}` : '');
+  const options = [...(facets.data?.players ?? []).map((p) => `player:${p}`), ...(facets.data?.runs ?? []).map((r) => `run:${r}`)];
+  const pick = (v: string, set: (s: string) => void, name: string) => (
+    <select aria-label={name} className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm" value={v} onChange={(e) => set(e.target.value)}>
+      <option value="">choose…</option>
+      {options.map((o) => (
+        <option key={o} value={o}>
+          {o.replace(':', ' ')}
+        </option>
+      ))}
+    </select>
+  );
+  return (
+    <Card>
+      <CardHeader title="Compare two agents or runs over the same seeds" />
+      <form
+        className="flex flex-wrap items-center gap-2 p-4 text-sm"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (sa && sb) router.push(`/episodes/compare?ra=${encodeURIComponent(sa)}&rb=${encodeURIComponent(sb)}`);
+        }}
+      >
+        A {pick(sa, setSa, 'side A')} B {pick(sb, setSb, 'side B')}
+        <Button type="submit" disabled={!sa || !sb}>
+          Compare
+        </Button>
+        <span className="text-xs text-slate-500">or pick two episodes on the list and press &quot;Compare the two&quot;.</span>
+      </form>
+    </Card>
+  );
+}

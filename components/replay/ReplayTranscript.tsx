@@ -1,0 +1,109 @@
+'use client';
+// The replay's turns: the shared event renderers, plus per turn its mark, its mistakes and a
+// "what the agent saw" toggle. Clicking a turn selects it (the world panel follows).
+import { useState } from 'react';
+import type { EpisodeEvent } from '@/server/engine/types';
+import type { Mistake, TurnMark } from '@/server/inspector/turns';
+import { EventView } from '@/components/transcript/EventView';
+import { groupByTurn } from '@/components/transcript/Transcript';
+import { ProductTitlesProvider } from '@/components/transcript/product-titles';
+import { Badge, cx } from '@/components/ui/primitives';
+import { StaleContext } from './stale';
+import { AgentView } from './AgentView';
+
+const MARK_CLASS: Record<TurnMark, string> = {
+  fail: 'border-l-4 border-l-rose-500',
+  uncounted: 'border-l-4 border-l-emerald-500',
+  ok: 'border-l-4 border-l-sky-500',
+  none: '',
+};
+
+export function ReplayTranscript({
+  episodeId,
+  events,
+  catalogId,
+  tMax,
+  selected,
+  onSelect,
+  marks,
+  mistakes,
+  outOfStock,
+}: {
+  episodeId: string;
+  events: EpisodeEvent[];
+  catalogId: string;
+  tMax: number;
+  selected: number;
+  onSelect: (turn: number) => void;
+  marks: TurnMark[];
+  mistakes: Mistake[];
+  outOfStock: Record<string, number>;
+}) {
+  const [saw, setSaw] = useState<Set<number>>(new Set());
+  const lastTurn = events.reduce((m, e) => Math.max(m, e.turn), 0);
+  return (
+    <ProductTitlesProvider events={events} catalogId={catalogId}>
+      <div className="space-y-3" data-testid="transcript">
+        {groupByTurn(events).map((g) => {
+          const here = mistakes.filter((m) => m.turn === g.turn);
+          const mark = marks[g.turn] ?? 'none';
+          return (
+            <section
+              key={g.turn}
+              id={`turn-${g.turn}`}
+              className={cx('scroll-mt-24 rounded-lg border border-slate-200 bg-white p-4', MARK_CLASS[mark], selected === g.turn && 'turn-highlight')}
+              data-turn={g.turn}
+              data-testid="replay-turn"
+              onClick={(e) => {
+                if (!(e.target as HTMLElement).closest('a,button,input,select,summary')) onSelect(g.turn);
+              }}
+            >
+              <header className="mb-3 flex flex-wrap items-center gap-2 text-xs font-medium uppercase tracking-wide text-slate-400">
+                <a href={`?turn=${g.turn}#turn-${g.turn}`} className="hover:text-slate-700" onClick={(e) => (e.preventDefault(), onSelect(g.turn))}>
+                  {g.turn === 0 ? 'Opening' : `Turn ${g.turn} of ${tMax}`}
+                </a>
+                {mark === 'uncounted' && <Badge tone="green">not counted for efficiency</Badge>}
+                {here.map((m, i) => (
+                  <span key={i} title={m.text} data-testid="mistake-badge">
+                    <Badge tone="red">{m.kind}</Badge>
+                  </span>
+                ))}
+                {g.turn > 0 && g.turn <= lastTurn && (
+                  <button
+                    type="button"
+                    className="ml-auto normal-case tracking-normal text-sky-700 underline"
+                    onClick={() => setSaw((s) => (s.has(g.turn) ? new Set([...s].filter((x) => x !== g.turn)) : new Set([...s, g.turn])))}
+                    aria-expanded={saw.has(g.turn)}
+                  >
+                    {saw.has(g.turn) ? 'hide what the agent saw' : 'what the agent saw'}
+                  </button>
+                )}
+              </header>
+              {here.length > 0 && (
+                <ul className="mb-3 space-y-0.5 rounded-md bg-rose-50 px-3 py-2 text-xs text-rose-900">
+                  {here.map((m, i) => (
+                    <li key={i}>
+                      <span className="font-semibold">{m.kind}:</span> {m.text}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {saw.has(g.turn) && (
+                <div className="mb-3">
+                  <AgentView episodeId={episodeId} turn={g.turn} />
+                </div>
+              )}
+              <StaleContext.Provider value={{ outOfStock, turn: g.turn }}>
+                <div className="space-y-3">
+                  {g.events.map((e, i) => (
+                    <EventView key={i} event={e} episodeId={episodeId} />
+                  ))}
+                </div>
+              </StaleContext.Provider>
+            </section>
+          );
+        })}
+      </div>
+    </ProductTitlesProvider>
+  );
+}

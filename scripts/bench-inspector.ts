@@ -1,0 +1,184 @@
+// npm run bench:inspector [-- --episodes 100000 --port 3112]
+// Seeds its own SQLite file (.bench/inspector.db) with 100,000 episodes (copies of a pool of
+// real heuristic and oracle episodes over all envs and d, with their own ids, seeds, dates,
+// players and runs) and prints medians and p95s:
+//   filtered list, full-text search, a 500-turn replay page served by `next start` (needs a
+//   `next build`; skipped otherwise), and importing 10,000 episodes into a fresh database.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { createEpisode, createHeuristicAgent, oracleAgent, ENV_IDS } from '@/server/engine';
+import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
+import { openSqlite } from '@/server/inspector/db';
+import { exportJsonl } from '@/server/inspector/export';
+import { importFiles } from '@/server/inspector/import';
+import { createInserter, type EpisodeRecord } from '@/server/inspector/insert';
+import { listInputSchema } from '@/server/inspector/filters';
+import { listEpisodes } from '@/server/inspector/query';
+import { playToLine } from '@/server/inspector/play';
+import { Rng } from '@/server/engine/random';
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? dflt : Number(process.argv[i + 1]);
+};
+const N = arg('episodes', 100_000);
+const PORT = arg('port', 3112);
+const DIR = path.resolve('.bench');
+const DB = path.join(DIR, 'inspector.db');
+const IMPORT_DB = path.join(DIR, 'inspector-import.db');
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const report = (name: string, xs: number[], target: number) =>
+  console.log(`${name.padEnd(34)} median ${pct(xs, 50).toFixed(1).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms   target p95 ≤ ${target} ms   ${pct(xs, 95) <= target ? 'OK' : 'OVER'}`);
+
+function migrate(file: string) {
+  rmSync(file, { force: true });
+  execFileSync('npx', ['prisma', 'migrate', 'deploy'], { env: { ...process.env, DATABASE_URL: `file:${file}`, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' }, stdio: 'pipe' });
+}
+
+mkdirSync(DIR, { recursive: true });
+const catalog = createSyntheticCatalog({ seed: 1, size: 20_000 });
+
+// ---- a pool of real episodes
+let t0 = performance.now();
+const pool: ReturnType<typeof playToLine>[] = [];
+for (const envId of ENV_IDS) for (let d = 0; d <= 12; d += 2) for (let s = 0; s < 3; s++) {
+  pool.push(playToLine({ envId, d, seed: s }, catalog, createHeuristicAgent(), 'heuristic'));
+  pool.push(playToLine({ envId, d, seed: s }, catalog, oracleAgent, 'oracle'));
+}
+console.log(`pool: ${pool.length} real episodes played in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+// ---- seed N episodes
+migrate(DB);
+const db = openSqlite(`file:${DB}`);
+db.pragma('journal_mode = WAL');
+const ins = createInserter(db);
+const rng = Rng.from('bench-inspector', 1);
+const players = ['heuristic', 'oracle', 'random', 'model:qwen-7b', 'model:llama-8b', 'human'];
+const start = Date.parse('2026-10-01T00:00:00Z');
+t0 = performance.now();
+for (let done = 0; done < N; ) {
+  const batch: EpisodeRecord[] = [];
+  for (let i = 0; i < 5000 && done < N; i++, done++) {
+    const p = pool[Math.floor(rng.next() * pool.length)];
+    batch.push({
+      ...(p as unknown as EpisodeRecord),
+      createdAt: new Date(start + Math.floor(rng.next() * 60 * 86_400_000)).toISOString(),
+      seed: Math.floor(rng.next() * 1_000_000),
+      player: players[Math.floor(rng.next() * players.length)],
+      runLabel: `run-${Math.floor(rng.next() * 40)}`,
+      goalRevealed: rng.next() < 0.1,
+      rescored: null,
+      recorded: null,
+    });
+  }
+  ins.insertMany(batch);
+}
+const size = (db.prepare('SELECT page_count * page_size AS b FROM pragma_page_count(), pragma_page_size()').get() as { b: number }).b;
+console.log(`seeded ${N.toLocaleString()} episodes in ${((performance.now() - t0) / 1000).toFixed(1)} s (database ${(size / 1e9).toFixed(2)} GB)`);
+db.exec('ANALYZE');
+
+// ---- filtered lists
+const sorts = ['createdAt', 'reward', 'd', 'turn', 'toolCalls', 'envId'] as const;
+const listTimes: number[] = [];
+for (let i = 0; i < 60; i++) {
+  const envs = ENV_IDS.filter(() => rng.next() < 0.3);
+  const dMin = Math.floor(rng.next() * 8);
+  const filter = {
+    ...(envs.length ? { env: envs } : {}),
+    ...(rng.next() < 0.7 ? { dMin, dMax: dMin + 4 } : {}),
+    ...(rng.next() < 0.5 ? { pass: rng.next() < 0.5 ? 'pass' : 'fail' } : {}),
+    ...(rng.next() < 0.3 ? { player: players[i % players.length] } : {}),
+    ...(rng.next() < 0.2 ? { rMin: -0.5, rMax: 0.5 } : {}),
+  };
+  const input = listInputSchema.parse({ filter, sort: sorts[i % sorts.length], dir: rng.next() < 0.5 ? 'asc' : 'desc', page: 1 + Math.floor(rng.next() * 20) });
+  const t = performance.now();
+  listEpisodes(db, input);
+  listTimes.push(performance.now() - t);
+}
+report('filtered list (page of 50 + count)', listTimes, 300);
+
+// ---- full-text search: words from customer messages and tool results, alone and with filters
+const words = ['monitor', 'blue', 'return', 'order', 'headphones', 'cart', 'syn_0011523', 'refund', 'delivered', 'stainless', 'wireless', 'policy'];
+const ftsTimes: number[] = [];
+for (let i = 0; i < 48; i++) {
+  const q = i % 3 === 0 ? `${words[i % words.length]} ${words[(i + 5) % words.length]}` : words[i % words.length];
+  const input = listInputSchema.parse({ filter: { q, ...(i % 2 ? { env: [ENV_IDS[i % 8]] } : {}) }, sort: i % 4 === 0 ? 'reward' : 'createdAt' });
+  const t = performance.now();
+  listEpisodes(db, input);
+  ftsTimes.push(performance.now() - t);
+}
+report('full-text search (page + count)', ftsTimes, 500);
+
+// ---- a 500-turn episode, served by next start
+const long = createEpisode({ envId: 'PD', d: 4, seed: 3, axisOverrides: { T_max: 500 } }, catalog);
+long.reset();
+const longActions = [];
+for (let n = 0; !long.done; n++) {
+  const a = { assistant_message: `Looking at option ${n}`, tool_calls: [{ name: 'catalog.search', args: { query: `blue item ${n % 7}` } }], answer: null };
+  longActions.push(a);
+  long.step(a);
+}
+const goal = long.hiddenGoal();
+const longId = ins.insert({
+  envId: 'PD', d: 4, seed: 3, axisOverrides: { T_max: 500 }, axes: long.axes, weights: null, catalogId: catalog.id, status: 'done', terminationReason: long.termination,
+  reward: long.breakdown!.total, isCorrect: long.breakdown!.isCorrect, breakdown: long.breakdown, turn: long.turn, player: 'bench', hiddenGoal: { envId: goal.envId, summary: goal.summary, data: goal.data },
+  events: long.events, actions: longActions.map((a, i) => ({ format: 'json', raw: JSON.stringify(a), turn: i })), goalRevealed: false, origin: 'engine', runLabel: 'bench-long', recorded: null, rescored: null, prompts: null,
+});
+console.log(`500-turn episode ${longId}: ${long.turn} turns, ${long.events.length} events`);
+db.pragma('wal_checkpoint(TRUNCATE)');
+
+async function servePage(): Promise<void> {
+  if (!existsSync('.next/BUILD_ID')) {
+    console.log('500-turn replay page                 skipped: run `npx next build` first');
+    return;
+  }
+  const server = spawn('npx', ['next', 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
+    env: { ...process.env, DATABASE_URL: `file:${DB}`, NEXT_TELEMETRY_DISABLED: '1' },
+    stdio: 'ignore',
+    detached: true,
+  });
+  try {
+    const url = `http://127.0.0.1:${PORT}/episodes/${longId}?turn=250`;
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${PORT}/`)).ok) break;
+      } catch {
+        /* not up yet */
+      }
+      if (i > 120) throw new Error('next start did not come up in 60 s');
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await (await fetch(url)).text(); // warm up (first render compiles nothing, but loads modules)
+    const times: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < 10; i++) {
+      const t = performance.now();
+      const res = await fetch(url);
+      bytes = (await res.text()).length;
+      if (!res.ok) throw new Error(`GET ${url} → ${res.status}`);
+      times.push(performance.now() - t);
+    }
+    report(`500-turn replay page (${(bytes / 1e6).toFixed(1)} MB HTML)`, times, 1000);
+  } finally {
+    process.kill(-server.pid!, 'SIGTERM');
+  }
+}
+await servePage();
+
+// ---- import 10,000 episodes into a fresh database
+const ids = (db.prepare('SELECT "id" FROM "Episode" ORDER BY "createdAt" LIMIT 10000').all() as Array<{ id: string }>).map((r) => r.id);
+const text = exportJsonl(db, ids, 'episodes');
+db.close();
+migrate(IMPORT_DB);
+const idb = openSqlite(`file:${IMPORT_DB}`);
+const ti = performance.now();
+const rep = importFiles(idb, [{ name: 'bench.jsonl', text }], { getCatalog: () => catalog, defaultCatalogId: catalog.id });
+const importMs = performance.now() - ti;
+const ok = rep.filter((r) => r.ok).length;
+console.log(
+  `import 10,000 episodes (${(text.length / 1e6).toFixed(0)} MB JSONL)  ${(importMs / 1000).toFixed(1)} s, ${ok} stored, target ≤ 20 s   ${importMs <= 20_000 && ok === ids.length ? 'OK' : 'OVER'}` +
+    '\n  (a file this large is re-scored by replay when each episode is first opened; see docs/inspector.md)',
+);
+idb.close();

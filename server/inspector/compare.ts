@@ -1,0 +1,115 @@
+// Comparing two episodes turn by turn, and two runs or agents over the same seeds.
+import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
+import type { Sqlite } from './db';
+import { diffParts, partsOf, type Rescore } from './rescore';
+
+export interface TurnSide {
+  customer: string | null;
+  agent: string | null;
+  calls: Array<{ name: string; args?: unknown; result?: unknown; error: string | null }>;
+  answer?: unknown;
+}
+
+export interface AlignedTurn {
+  turn: number;
+  a: TurnSide | null;
+  b: TurnSide | null;
+  /** the agents did the same thing (same message, calls and answer) and saw the same reply */
+  same: boolean;
+}
+
+function sideAt(events: EpisodeEvent[], turn: number): TurnSide | null {
+  const here = events.filter((e) => e.turn === turn);
+  if (here.length === 0) return null;
+  const customer = [...here].reverse().find((e) => e.kind === 'customer_message');
+  const agent = here.find((e) => e.kind === 'agent_message');
+  const answer = here.find((e) => e.kind === 'answer');
+  return {
+    customer: customer?.kind === 'customer_message' ? customer.text : null,
+    agent: agent?.kind === 'agent_message' ? agent.text : null,
+    calls: here.flatMap((e) => (e.kind === 'tool_call' ? [{ name: e.name, args: e.args, result: e.result, error: e.error }] : [])),
+    answer: answer?.kind === 'answer' ? answer.answer : null,
+  };
+}
+
+const actionKey = (s: TurnSide | null) => (s ? JSON.stringify([s.agent, s.calls.map((c) => [c.name, c.args]), s.answer, s.customer]) : null);
+
+export function alignTurns(a: EpisodeEvent[], b: EpisodeEvent[]): { turns: AlignedTurn[]; firstDivergence: number | null } {
+  const last = Math.max(...a.map((e) => e.turn), ...b.map((e) => e.turn), 0);
+  const turns: AlignedTurn[] = [];
+  let firstDivergence: number | null = null;
+  for (let t = 0; t <= last; t++) {
+    const sa = sideAt(a, t);
+    const sb = sideAt(b, t);
+    const same = actionKey(sa) === actionKey(sb);
+    if (!same && firstDivergence === null) firstDivergence = t;
+    turns.push({ turn: t, a: sa, b: sb, same });
+  }
+  return { turns, firstDivergence };
+}
+
+export function breakdownDiff(a: RewardBreakdown | null, b: RewardBreakdown | null): Rescore['differs'] {
+  return diffParts(a ? partsOf(a) : null, b ? partsOf(b) : null);
+}
+
+export interface RunSide {
+  by: 'player' | 'run';
+  value: string;
+}
+
+export interface FlipCell {
+  envId: string;
+  d: number;
+  pairs: number;
+  bothPass: number;
+  bothFail: number;
+  /** passed in A, failed in B */
+  lost: number;
+  /** failed in A, passed in B */
+  gained: number;
+  meanRewardA: number;
+  meanRewardB: number;
+}
+
+export interface RunCompare {
+  cells: FlipCell[];
+  flipped: Array<{ envId: string; d: number; seed: number; a: string; b: string; aPass: boolean; bPass: boolean; aReward: number | null; bReward: number | null }>;
+}
+
+/** Pairs the newest finished episode of each side per (env, d, seed) and lists what flipped. */
+export function compareRuns(db: Sqlite, A: RunSide, B: RunSide, limit = 500): RunCompare {
+  const side = (s: RunSide) => (s.by === 'player' ? `e."player" = ?` : `(e."runLabel" = ? OR e."curriculumRunId" = ?)`);
+  const args = (s: RunSide) => (s.by === 'player' ? [s.value] : [s.value, s.value]);
+  const latest = (s: RunSide) => `SELECT e."envId", e."d", e."seed", e."id", e."isCorrect", e."reward",
+      row_number() OVER (PARTITION BY e."envId", e."d", e."seed" ORDER BY e."createdAt" DESC, e."id" DESC) AS rn
+    FROM "Episode" e WHERE e."status" = 'done' AND ${side(s)}`;
+  const rows = db
+    .prepare(
+      `WITH a AS (${latest(A)}), b AS (${latest(B)})
+       SELECT a."envId" envId, a."d" d, a."seed" seed, a."id" aId, b."id" bId, a."isCorrect" aPass, b."isCorrect" bPass, a."reward" aReward, b."reward" bReward
+       FROM a JOIN b ON a."envId" = b."envId" AND a."d" = b."d" AND a."seed" = b."seed" AND a.rn = 1 AND b.rn = 1
+       ORDER BY a."envId", a."d", a."seed"`,
+    )
+    .all(...args(A), ...args(B)) as Array<{ envId: string; d: number; seed: number; aId: string; bId: string; aPass: number; bPass: number; aReward: number | null; bReward: number | null }>;
+  const cells = new Map<string, FlipCell & { sumA: number; sumB: number }>();
+  const flipped: RunCompare['flipped'] = [];
+  for (const r of rows) {
+    const key = `${r.envId}|${r.d}`;
+    const c = cells.get(key) ?? { envId: r.envId, d: r.d, pairs: 0, bothPass: 0, bothFail: 0, lost: 0, gained: 0, meanRewardA: 0, meanRewardB: 0, sumA: 0, sumB: 0 };
+    c.pairs++;
+    c.sumA += r.aReward ?? 0;
+    c.sumB += r.bReward ?? 0;
+    if (r.aPass && r.bPass) c.bothPass++;
+    else if (!r.aPass && !r.bPass) c.bothFail++;
+    else {
+      if (r.aPass) c.lost++;
+      else c.gained++;
+      if (flipped.length < limit) flipped.push({ envId: r.envId, d: r.d, seed: r.seed, a: r.aId, b: r.bId, aPass: r.aPass === 1, bPass: r.bPass === 1, aReward: r.aReward, bReward: r.bReward });
+    }
+    cells.set(key, c);
+  }
+  return {
+    cells: [...cells.values()].map(({ sumA, sumB, ...c }) => ({ ...c, meanRewardA: sumA / c.pairs, meanRewardB: sumB / c.pairs })),
+    flipped,
+  };
+}

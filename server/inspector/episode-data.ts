@@ -1,0 +1,178 @@
+// What the replay page needs beyond the stored view: provenance and re-score, mistakes and
+// turn marks, the world at a turn, and what the agent saw at a turn.
+import { createEpisode } from '@/server/engine';
+import type { Catalog } from '@/server/engine/catalog/types';
+import type { Action, EnvId, EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
+import type { Sqlite } from './db';
+import { noRescore, partsOf, rescoreByReplay, type Rescore } from './rescore';
+import { mistakesOf, observationBefore, outOfStockTurns, stockChangesUpTo, turnMarks, type Mistake, type StockChange, type TurnMark, type TurnObservation } from './turns';
+
+interface Row {
+  id: string;
+  envId: string;
+  d: number;
+  seed: number;
+  axisOverrides: string;
+  weights: string | null;
+  catalogId: string;
+  axes: string;
+  breakdown: string | null;
+  origin: string;
+  runLabel: string | null;
+  curriculumRunId: string | null;
+  recorded: string | null;
+  rescored: string | null;
+  prompts: string | null;
+  player: string;
+  goalRevealed: number;
+}
+
+export interface InspectorExtras {
+  origin: string;
+  runLabel: string | null;
+  goalRevealed: boolean;
+  recorded: { reward: number | null; isCorrect: boolean | null; parts: unknown } | null;
+  rescored: Rescore | null;
+  mistakes: Mistake[];
+  marks: TurnMark[];
+  /** product/variant id → turn it went out of stock */
+  outOfStock: Record<string, number>;
+  hasPrompts: boolean;
+}
+
+export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalog) {
+  const rowQ = db.prepare(`SELECT "id","envId","d","seed","axisOverrides","weights","catalogId","axes","breakdown","origin","runLabel","curriculumRunId",
+    "recorded","rescored","prompts","player","goalRevealed" FROM "Episode" WHERE "id" = ?`);
+  const eventsQ = db.prepare('SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"');
+  const actionsQ = db.prepare('SELECT "format","raw" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"');
+
+  const row = (id: string) => rowQ.get(id) as Row | undefined;
+  const saveRescore = db.prepare('UPDATE "Episode" SET "rescored" = ? WHERE "id" = ?');
+
+  // One replay per episode gives the world after every turn; scrubbing then costs nothing.
+  // A few episodes are kept (a 500-turn episode replays in seconds, its worlds are small).
+  const worldCache = new Map<string, Array<Record<string, unknown>>>();
+  function worldsOf(r: Row, actions: Array<string | Action>, catalog: Catalog): Array<Record<string, unknown>> {
+    const hit = worldCache.get(r.id);
+    if (hit) return hit;
+    const overrides = JSON.parse(r.axisOverrides) as Record<string, number>;
+    const ep = createEpisode(
+      { envId: r.envId as EnvId, d: r.d, seed: r.seed, ...(Object.keys(overrides).length ? { axisOverrides: overrides } : {}), ...(r.weights ? { weights: JSON.parse(r.weights) } : {}) },
+      catalog,
+    );
+    ep.reset();
+    const worlds = [ep.world() as unknown as Record<string, unknown>];
+    for (const a of actions) {
+      if (ep.done) break;
+      ep.step(a);
+      worlds.push(ep.world() as unknown as Record<string, unknown>);
+    }
+    worldCache.set(r.id, worlds);
+    while (worldCache.size > 20) worldCache.delete(worldCache.keys().next().value!);
+    return worlds;
+  }
+
+  /** Imports stored with a pending re-score (large files) are re-scored when first opened. */
+  function rescoreNow(r: Row, recorded: RewardBreakdown | null): Rescore {
+    const actions = (actionsQ.all(r.id) as Array<{ format: string; raw: string }>).map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
+    let rs: Rescore;
+    try {
+      rs = rescoreByReplay(
+        { envId: r.envId as EnvId, d: r.d, seed: r.seed, axisOverrides: JSON.parse(r.axisOverrides), weights: r.weights ? JSON.parse(r.weights) : null },
+        actions,
+        getCatalog(r.catalogId),
+        recorded ? partsOf(recorded) : null,
+      );
+    } catch (e) {
+      rs = noRescore(`catalog "${r.catalogId}" is not available here (${(e as Error).message})`);
+    }
+    const stored = { ...rs, breakdown: null };
+    saveRescore.run(JSON.stringify(stored), r.id);
+    return stored;
+  }
+  const events = (id: string) => (eventsQ.all(id) as Array<{ payload: string }>).map((e) => JSON.parse(e.payload) as EpisodeEvent);
+  const parse = <T,>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
+
+  return {
+    extras(id: string, evs?: EpisodeEvent[]): InspectorExtras | null {
+      const r = row(id);
+      if (!r) return null;
+      const all = evs ?? events(id);
+      const breakdown = parse<RewardBreakdown>(r.breakdown);
+      const mistakes = mistakesOf(all, breakdown);
+      return {
+        origin: r.origin,
+        runLabel: r.runLabel ?? r.curriculumRunId,
+        goalRevealed: r.goalRevealed === 1,
+        recorded: parse(r.recorded),
+        rescored: (() => {
+          const rs = parse<Rescore>(r.rescored);
+          return rs?.method === 'pending' ? rescoreNow(r, breakdown) : rs;
+        })(),
+        mistakes,
+        marks: turnMarks(all, breakdown, mistakes),
+        outOfStock: outOfStockTurns(all),
+        hasPrompts: r.prompts !== null,
+      };
+    },
+
+    /**
+     * The agent-visible world after `turn`: replayed by the engine when the actions and the
+     * catalog are here (exact), else rebuilt from the tool results in the log.
+     */
+    worldAt(id: string, turn: number): { world: Record<string, unknown> | null; source: 'replay' | 'log'; stockChanges: StockChange[]; note: string } | null {
+      const r = row(id);
+      if (!r) return null;
+      const all = events(id);
+      const stockChanges = stockChangesUpTo(all, turn);
+      const actions = (actionsQ.all(id) as Array<{ format: string; raw: string }>).map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
+      let catalog: Catalog | null = null;
+      try {
+        catalog = actions.length > 0 || turn === 0 ? getCatalog(r.catalogId) : null;
+      } catch {
+        catalog = null;
+      }
+      if (catalog && (actions.length > 0 || r.origin === 'engine')) {
+        try {
+          const worlds = worldsOf(r, actions, catalog);
+          const at = Math.min(turn, worlds.length - 1);
+          return { world: worlds[at], source: 'replay', stockChanges, note: `replayed ${at} action(s) with the engine` };
+        } catch (e) {
+          return { ...fromLog(all, turn), stockChanges, note: `replay failed (${(e as Error).message}); rebuilt from the tool results in the log` };
+        }
+      }
+      return { ...fromLog(all, turn), stockChanges, note: 'rebuilt from the tool results in the log (the engine cannot replay this episode)' };
+    },
+
+    /** What the agent saw before acting at `turn`, and the model's prompt when one was recorded. */
+    observationAt(id: string, turn: number, budgets: TurnObservation['budgets']): { observation: TurnObservation; prompt: string | null; promptNote: string } | null {
+      const r = row(id);
+      if (!r) return null;
+      const prompts = parse<Array<string | null>>(r.prompts);
+      const prompt = prompts?.[turn - 1] ?? null;
+      const promptNote = prompt
+        ? 'the prompt as recorded'
+        : r.player.startsWith('model:') || r.origin === 'import:openai'
+          ? 'a model played, but its prompt was not recorded for this turn'
+          : `${r.player} played: no model prompt (the observation above is what it received)`;
+      return { observation: observationBefore(r.envId, events(id), turn, budgets), prompt, promptNote };
+    },
+
+    events,
+  };
+}
+
+/** The world as far as the log shows it: the latest cart and order list seen, returns started. */
+export function fromLog(events: EpisodeEvent[], turn: number): { world: Record<string, unknown>; source: 'log' } {
+  let cart: unknown = null;
+  let orders: unknown[] = [];
+  const returns: unknown[] = [];
+  for (const e of events) {
+    if (e.kind !== 'tool_call' || e.turn > turn || e.error !== null || e.result === null) continue;
+    const res = e.result as Record<string, unknown>;
+    if (e.name.startsWith('cart.') && res && Array.isArray(res.lines)) cart = res;
+    if (e.name === 'order.list') orders = Array.isArray(res) ? res : Array.isArray(res?.orders) ? (res.orders as unknown[]) : orders;
+    if (e.name.startsWith('return.') && res && typeof res === 'object' && 'return_id' in res) returns.push(res);
+  }
+  return { world: { cart: cart ?? { lines: [], total_items: 0, total_price: 0 }, orders, returns, fromLog: true }, source: 'log' };
+}

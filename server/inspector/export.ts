@@ -1,0 +1,119 @@
+// Exporting episodes: the project's JSONL format (one episode per line, see format.ts) and
+// chat-format messages for supervised fine-tuning (one conversation per line).
+import type { EpisodeEvent } from '@/server/engine/types';
+import type { Sqlite } from './db';
+import { FORMAT_NAME, FORMAT_VERSION } from './format';
+
+interface Row {
+  id: string;
+  createdAt: string;
+  envId: string;
+  d: number;
+  seed: number;
+  axisOverrides: string;
+  axes: string;
+  weights: string | null;
+  catalogId: string;
+  status: string;
+  terminationReason: string | null;
+  reward: number | null;
+  isCorrect: number | null;
+  breakdown: string | null;
+  turn: number;
+  player: string;
+  hiddenGoal: string;
+  goalRevealed: number;
+  origin: string;
+  runLabel: string | null;
+  curriculumRunId: string | null;
+  recorded: string | null;
+  prompts: string | null;
+}
+
+const parse = (s: string | null) => (s === null ? null : JSON.parse(s));
+
+export function createExporter(db: Sqlite) {
+  const row = db.prepare('SELECT * FROM "Episode" WHERE "id" = ?');
+  const events = db.prepare('SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"');
+  const actions = db.prepare('SELECT "format", "raw", "turn" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"');
+
+  /** One episode as a line object of the project's format, or null when the id is unknown. */
+  function episodeLine(id: string): Record<string, unknown> | null {
+    const r = row.get(id) as Row | undefined;
+    if (!r) return null;
+    return {
+      format: FORMAT_NAME,
+      version: FORMAT_VERSION,
+      id: r.id,
+      createdAt: new Date(Date.parse(r.createdAt)).toISOString(),
+      envId: r.envId,
+      d: r.d,
+      seed: r.seed,
+      axisOverrides: JSON.parse(r.axisOverrides),
+      axes: JSON.parse(r.axes),
+      weights: parse(r.weights),
+      catalogId: r.catalogId,
+      player: r.player,
+      runLabel: r.runLabel ?? r.curriculumRunId,
+      goalRevealed: r.goalRevealed === 1,
+      status: r.status,
+      terminationReason: r.terminationReason,
+      turn: r.turn,
+      reward: r.reward,
+      isCorrect: r.isCorrect === null ? null : r.isCorrect === 1,
+      breakdown: parse(r.breakdown),
+      hiddenGoal: JSON.parse(r.hiddenGoal),
+      events: (events.all(id) as Array<{ payload: string }>).map((e) => JSON.parse(e.payload)),
+      actions: actions.all(id),
+      prompts: parse(r.prompts),
+      origin: r.origin,
+      ...(r.recorded ? { recorded: JSON.parse(r.recorded) } : {}),
+    };
+  }
+
+  /**
+   * Chat messages for SFT: the agent's view only (never the hidden goal). The user turns carry
+   * the customer's message and the previous turn's tool results; the assistant turns carry the
+   * action exactly as it was sent when recorded, else rebuilt from the events.
+   */
+  function chatLine(id: string): Record<string, unknown> | null {
+    const line = episodeLine(id);
+    if (!line) return null;
+    const evs = line.events as EpisodeEvent[];
+    const acts = line.actions as Array<{ format: string; raw: string }>;
+    const messages: Array<{ role: string; content: string }> = [
+      { role: 'system', content: `You are a shopping assistant in the EcomRLVE ${line.envId} environment (d=${line.d}). Reply with one JSON action per turn.` },
+    ];
+    const maxTurn = Number(line.turn);
+    for (let t = 0; t <= maxTurn; t++) {
+      const here = evs.filter((e) => e.turn === t);
+      if (t > 0) {
+        const a = acts[t - 1];
+        const agent = here.find((e) => e.kind === 'agent_message');
+        const calls = here.filter((e) => e.kind === 'tool_call').map((e) => ({ name: e.name, args: e.args }));
+        const answer = here.find((e) => e.kind === 'answer');
+        const content = a ? a.raw : JSON.stringify({ assistant_message: agent?.kind === 'agent_message' ? agent.text : '', tool_calls: calls, answer: answer?.kind === 'answer' ? answer.answer : null });
+        messages.push({ role: 'assistant', content });
+      }
+      const reply = here.find((e) => e.kind === 'customer_message');
+      if (reply && reply.kind === 'customer_message') {
+        const results = (t === 0 ? [] : here.filter((e) => e.kind === 'tool_call')).map((e) => (e.kind === 'tool_call' ? { name: e.name, result: e.result, error: e.error } : null));
+        messages.push({ role: 'user', content: JSON.stringify({ customerMessage: reply.text, toolResults: results }) });
+      }
+    }
+    return { messages, metadata: { episode_id: line.id, env_id: line.envId, d: line.d, seed: line.seed, catalog_id: line.catalogId, reward: line.reward, is_correct: line.isCorrect, player: line.player } };
+  }
+
+  return { episodeLine, chatLine };
+}
+
+/** JSONL text for these ids, in order (unknown ids are left out). */
+export function exportJsonl(db: Sqlite, ids: string[], kind: 'episodes' | 'chat'): string {
+  const ex = createExporter(db);
+  const lines: string[] = [];
+  for (const id of ids) {
+    const l = kind === 'chat' ? ex.chatLine(id) : ex.episodeLine(id);
+    if (l) lines.push(JSON.stringify(l));
+  }
+  return lines.length ? `${lines.join('\n')}\n` : '';
+}

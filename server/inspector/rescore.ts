@@ -1,0 +1,148 @@
+// Re-scoring imported episodes with this engine, and the component-by-component difference
+// from the reward the source recorded.
+//   replay:  env/d/seed/actions replayed by the engine on the same catalog → its breakdown.
+//   formula: the episode cannot be replayed (another implementation's catalog and generator),
+//            but its recorded parts can be re-combined under this project's SPEC §8 revision 2:
+//            r_task as the source's verifier gave it, r_eff and T_user recomputed, r_hall
+//            recomputed from the recommended and retrieved ids.
+//   none:    neither is possible; the episode is shown as recorded.
+import { replayEpisode } from '@/server/engine';
+import type { Catalog } from '@/server/engine/catalog/types';
+import type { Action, EnvId, RewardBreakdown, RewardWeights, UserAct } from '@/server/engine/types';
+
+export interface RewardParts {
+  total: number;
+  rTask: number;
+  rEff: number;
+  rHall: number;
+  isCorrect: boolean;
+  turns: number;
+  tUser: number;
+  tEff: number;
+}
+
+export interface Rescore {
+  /** pending: stored by a large import, re-scored by replay when first opened */
+  method: 'replay' | 'formula' | 'none' | 'pending';
+  reward: number | null;
+  isCorrect: boolean | null;
+  parts: RewardParts | null;
+  breakdown: RewardBreakdown | null;
+  /** components whose value differs from the recorded one */
+  differs: Array<{ part: keyof RewardParts; recorded: number | boolean; rescored: number | boolean }>;
+  note: string;
+}
+
+export const partsOf = (b: RewardBreakdown): RewardParts => ({
+  total: b.total,
+  rTask: b.rTask,
+  rEff: b.rEff,
+  rHall: b.rHall,
+  isCorrect: b.isCorrect,
+  turns: b.turns,
+  tUser: b.tUser,
+  tEff: b.tEff,
+});
+
+export function diffParts(recorded: RewardParts | null, rescored: RewardParts | null): Rescore['differs'] {
+  if (!recorded || !rescored) return [];
+  const out: Rescore['differs'] = [];
+  for (const k of Object.keys(rescored) as Array<keyof RewardParts>) {
+    const a = recorded[k];
+    const b = rescored[k];
+    const same = typeof a === 'number' && typeof b === 'number' ? Math.abs(a - b) < 1e-9 : a === b;
+    if (!same) out.push({ part: k, recorded: a, rescored: b });
+  }
+  return out;
+}
+
+export const pendingRescore = (): Rescore => ({ method: 'pending', reward: null, isCorrect: null, parts: null, breakdown: null, differs: [], note: 're-scored by replay when first opened (large import)' });
+
+export const noRescore = (note: string): Rescore => ({ method: 'none', reward: null, isCorrect: null, parts: null, breakdown: null, differs: [], note });
+
+export function rescoreByReplay(
+  config: { envId: EnvId; d: number; seed: number; axisOverrides?: Record<string, number>; weights?: RewardWeights | null },
+  actions: Array<string | Action>,
+  catalog: Catalog,
+  recorded: RewardParts | null,
+): Rescore {
+  try {
+    const ep = replayEpisode(
+      { envId: config.envId, d: config.d, seed: config.seed, axisOverrides: config.axisOverrides, ...(config.weights ? { weights: config.weights } : {}) },
+      catalog,
+      actions,
+    );
+    if (!ep.breakdown) return noRescore(`the ${actions.length} recorded action(s) do not finish the episode in this engine (it is still at turn ${ep.turn})`);
+    const parts = partsOf(ep.breakdown);
+    return {
+      method: 'replay',
+      reward: ep.breakdown.total,
+      isCorrect: ep.breakdown.isCorrect,
+      parts,
+      breakdown: ep.breakdown,
+      differs: diffParts(recorded, parts),
+      note: `replayed ${actions.length} action(s) on ${catalog.id} with this engine`,
+    };
+  } catch (e) {
+    return noRescore(`this engine cannot replay it: ${(e as Error).message}`);
+  }
+}
+
+const clip = (x: number) => Math.min(1, Math.max(-1, x));
+
+/** SPEC §8 revision 2: r_eff with the fixed reference T_ref = 4·n_sub. */
+export function efficiencyRev2(turns: number, tUser: number, nSub: number) {
+  const tRef = 4 * nSub;
+  const tEff = Math.max(1, turns - tUser);
+  return { tEff, tRef, rEff: clip(1 - (2 * (tEff - 1)) / (tRef - 1)) };
+}
+
+export interface FormulaInput {
+  hardFail: boolean;
+  rTask: number;
+  /** the verifier's verdict as recorded */
+  verdict: boolean;
+  turns: number;
+  /** the customer's act after each turn (index 0 = after turn 1), null when unknown or none */
+  replyActs: Array<UserAct | null>;
+  /** successful tool calls per turn (index 0 = turn 1) */
+  okToolCalls: number[];
+  nSub: number;
+  recommended: string[];
+  seen: ReadonlySet<string>;
+  weights: RewardWeights;
+}
+
+/** T_user (rev. 2): replies tagged confirm, and clarify replies to a turn with no successful tool call. */
+export function customerCausedTurns(replyActs: Array<UserAct | null>, okToolCalls: number[], turns: number): number {
+  let n = 0;
+  for (let i = 0; i < Math.min(turns, replyActs.length); i++) {
+    const act = replyActs[i];
+    if (act === 'confirm' || (act === 'clarify' && (okToolCalls[i] ?? 0) === 0)) n++;
+  }
+  return n;
+}
+
+export function rescoreByFormula(input: FormulaInput, recorded: RewardParts | null): Rescore {
+  const tUser = customerCausedTurns(input.replyActs, input.okToolCalls, input.turns);
+  const { tEff, tRef, rEff } = efficiencyRev2(input.turns, tUser, input.nSub);
+  const unique = [...new Set(input.recommended)];
+  const hallucinated = unique.filter((id) => !input.seen.has(id));
+  const rHall = hallucinated.length === 0 ? 0 : -Math.min(1, hallucinated.length / Math.max(1, unique.length));
+  const w = input.weights;
+  const preClip = w.task * input.rTask + w.eff * rEff + w.hall * rHall;
+  const total = input.hardFail ? -1 : clip(preClip);
+  const isCorrect = !input.hardFail && input.verdict && rHall === 0;
+  const parts: RewardParts = { total, rTask: input.rTask, rEff, rHall, isCorrect, turns: input.turns, tUser, tEff };
+  return {
+    method: 'formula',
+    reward: total,
+    isCorrect,
+    parts,
+    breakdown: null,
+    differs: diffParts(recorded, parts),
+    note:
+      `re-combined under SPEC §8 rev. 2 from the recorded parts: r_task ${input.rTask} from the source's verifier; ` +
+      `r_eff = 1 − 2·(${tEff} − 1)/(${tRef} − 1) with T_user ${tUser}; r_hall from ${unique.length} recommended id(s), ${hallucinated.length} never retrieved`,
+  };
+}

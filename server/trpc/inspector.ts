@@ -1,0 +1,104 @@
+// The inspector's router: lists with filters and search, charts, per-turn views, compare,
+// import and delete. Everything here is inspector data (hidden goals included).
+import { z } from 'zod';
+import { TRPCError } from '@trpc/server';
+import { episodeService } from '@/server/episodes';
+import { inspector, facets } from '@/server/inspector';
+import { chartsData } from '@/server/inspector/charts';
+import { alignTurns, breakdownDiff, compareRuns } from '@/server/inspector/compare';
+import { episodeFilterSchema, listInputSchema, SORT_COLUMNS } from '@/server/inspector/filters';
+import { importFiles } from '@/server/inspector/import';
+import { playOracleTwin } from '@/server/inspector/twin';
+import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from '@/server/inspector/query';
+import { inspectorProcedure, router } from './init';
+
+
+const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'episode id has invalid characters');
+const orderSchema = z.object({ filter: episodeFilterSchema.default({}), sort: z.enum(SORT_COLUMNS).default('createdAt'), dir: z.enum(['asc', 'desc']).default('desc') });
+const runSide = z.object({ by: z.enum(['player', 'run']), value: z.string().min(1).max(200) });
+
+/** Total size of one import request (the CLI has no limit). */
+export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
+
+const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: `no episode with id "${what}"` });
+
+/**
+ * The world, the evidence and a same-seed oracle of an episode that is still being played would
+ * spoil it (the two-seats rule): they wait for the end or a deliberate reveal, as the replay's
+ * spoiler guard does.
+ */
+function assertNotSpoiler(...ids: string[]) {
+  const { db } = inspector();
+  for (const epId of ids) {
+    const r = db.prepare('SELECT "status", "revealedAt" FROM "Episode" WHERE "id" = ?').get(epId) as
+      | { status: string; revealedAt: string | number | null }
+      | undefined;
+    if (!r) throw notFound(epId);
+    if (r.status !== 'done' && r.revealedAt === null)
+      throw new TRPCError({
+        code: 'FORBIDDEN',
+        message: `episode "${epId}" is still being played: its world and evidence are shown when it ends or after a reveal`,
+      });
+  }
+}
+
+export const inspectorRouter = router({
+  list: inspectorProcedure.input(listInputSchema).query(({ input }) => listEpisodes(inspector().db, input)),
+  facets: inspectorProcedure.query(() => facets()),
+  ids: inspectorProcedure.input(orderSchema.extend({ limit: z.int().min(1).max(100_000).default(10_000) })).query(({ input }) => episodeIds(inspector().db, input, input.limit)),
+  neighbours: inspectorProcedure.input(orderSchema.extend({ id })).query(({ input }) => neighbours(inspector().db, input, input.id)),
+  charts: inspectorProcedure.input(z.object({ filter: episodeFilterSchema.default({}) })).query(({ input }) => chartsData(inspector().db, input.filter)),
+  delete: inspectorProcedure
+    .input(z.object({ ids: z.array(id).min(1).max(10_000) }))
+    .mutation(({ input }) => ({ deleted: deleteEpisodes(inspector().db, input.ids) })),
+
+  extras: inspectorProcedure.input(z.object({ id })).query(({ input }) => {
+    assertNotSpoiler(input.id);
+    const x = inspector().data.extras(input.id);
+    if (!x) throw notFound(input.id);
+    return x;
+  }),
+  worldAt: inspectorProcedure.input(z.object({ id, turn: z.int().min(0).max(100_000) })).query(({ input }) => {
+    assertNotSpoiler(input.id);
+    const w = inspector().data.worldAt(input.id, input.turn);
+    if (!w) throw notFound(input.id);
+    return w;
+  }),
+  observationAt: inspectorProcedure.input(z.object({ id, turn: z.int().min(1).max(100_000) })).query(async ({ input }) => {
+    const view = await episodeService.getEpisode(input.id);
+    return inspector().data.observationAt(input.id, input.turn, view.budgets)!;
+  }),
+
+  compare: inspectorProcedure.input(z.object({ a: id, b: id })).query(async ({ input }) => {
+    assertNotSpoiler(input.a, input.b);
+    const [a, b] = await Promise.all([episodeService.getEpisode(input.a), episodeService.getEpisode(input.b)]);
+    const { turns, firstDivergence } = alignTurns(a.events, b.events);
+    return { a, b, turns, firstDivergence, differs: breakdownDiff(a.breakdown, b.breakdown) };
+  }),
+  compareRuns: inspectorProcedure.input(z.object({ a: runSide, b: runSide })).query(({ input }) => compareRuns(inspector().db, input.a, input.b)),
+  /** The episode the engine's oracle played on the same env, d and seed (newest), if stored. */
+  sameSeed: inspectorProcedure.input(z.object({ id, player: z.string().min(1).max(80).default('oracle') })).query(({ input }) => {
+    const { db } = inspector();
+    const r = db.prepare('SELECT "envId","d","seed","axisOverrides" FROM "Episode" WHERE "id" = ?').get(input.id) as { envId: string; d: number; seed: number; axisOverrides: string } | undefined;
+    if (!r) throw notFound(input.id);
+    const hit = db
+      .prepare(`SELECT "id" FROM "Episode" WHERE "envId" = ? AND "d" = ? AND "seed" = ? AND "axisOverrides" = ? AND "player" = ? AND "id" <> ? AND "status" = 'done' ORDER BY "createdAt" DESC LIMIT 1`)
+      .get(r.envId, r.d, r.seed, r.axisOverrides, input.player, input.id) as { id: string } | undefined;
+    return { id: hit?.id ?? null, envId: r.envId, d: r.d, seed: r.seed };
+  }),
+
+  /** Plays the oracle on the same env, d and seed (stored as an ordinary episode); returns its id. */
+  playOracle: inspectorProcedure.input(z.object({ id })).mutation(async ({ input }) => ({
+    id: (assertNotSpoiler(input.id), await playOracleTwin(episodeService, inspector().getCatalog, input.id)),
+  })),
+
+  import: inspectorProcedure
+    .input(z.object({ files: z.array(z.object({ name: z.string().min(1).max(300), text: z.string() })).min(1).max(2000) }))
+    .mutation(({ input }) => {
+      const bytes = input.files.reduce((n, f) => n + Buffer.byteLength(f.text, 'utf8'), 0);
+      if (bytes > MAX_IMPORT_BYTES)
+        throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: `the files are ${(bytes / 1e6).toFixed(1)} MB; the limit per upload is 25 MB (use npm run episodes:import for more). Nothing was imported.` });
+      const ins = inspector();
+      return importFiles(ins.db, input.files, { getCatalog: ins.getCatalog, defaultCatalogId: ins.defaultCatalogId });
+    }),
+});
