@@ -4,6 +4,9 @@
 
 import { z } from 'zod';
 
+/** Environment variables (process.env by default; tests pass their own). */
+export type Env = Record<string, string | undefined>;
+
 export const ACTION_MODES = ['tools', 'json'] as const;
 export type ActionMode = (typeof ACTION_MODES)[number];
 
@@ -45,7 +48,7 @@ export class ConnectionError extends Error {}
 const KEY_FIELDS = ['apiKey', 'api_key', 'key', 'token', 'authorization', 'Authorization'];
 
 /** Validates a connection; one precise sentence on failure, never echoing a value that could be a secret. */
-export function parseConnection(input: unknown, env: NodeJS.ProcessEnv = process.env): Connection {
+export function parseConnection(input: unknown, env: Env = process.env): Connection {
   if (input && typeof input === 'object') {
     const keyField = KEY_FIELDS.find((k) => k in (input as object));
     if (keyField)
@@ -73,7 +76,7 @@ export const DEFAULT_MODEL_HOSTS = ['loopback'];
  * Entries of ECOMRLVE_MODEL_HOSTS (comma-separated): `loopback` (127.0.0.0/8, ::1, localhost),
  * a hostname (`api.openai.com`), a host with port (`gpu-box:8000`) or a suffix (`*.example.com`).
  */
-export function allowedHosts(env: NodeJS.ProcessEnv = process.env): string[] {
+export function allowedHosts(env: Env = process.env): string[] {
   const raw = env.ECOMRLVE_MODEL_HOSTS?.trim();
   if (!raw) return DEFAULT_MODEL_HOSTS;
   return raw.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
@@ -88,7 +91,7 @@ function matches(entry: string, host: string, port: string): boolean {
   return entryHost === host && (entryPort === undefined || entryPort === port);
 }
 
-export function assertAllowedBaseUrl(baseUrl: string, env: NodeJS.ProcessEnv = process.env): URL {
+export function assertAllowedBaseUrl(baseUrl: string, env: Env = process.env): URL {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -112,7 +115,7 @@ export function assertAllowedBaseUrl(baseUrl: string, env: NodeJS.ProcessEnv = p
 // ---------- API key ----------
 
 /** The key, read from its environment variable now. Errors name the variable, never a value. */
-export function resolveApiKey(connection: Pick<Connection, 'apiKeyEnv'>, env: NodeJS.ProcessEnv = process.env): string | null {
+export function resolveApiKey(connection: Pick<Connection, 'apiKeyEnv'>, env: Env = process.env): string | null {
   if (!connection.apiKeyEnv) return null;
   const value = env[connection.apiKeyEnv];
   if (value === undefined || value === '')
@@ -137,7 +140,7 @@ export interface ConnectionStore {
   remove(name: string): Promise<boolean>;
 }
 
-export function createMemoryConnectionStore(env: NodeJS.ProcessEnv = process.env): ConnectionStore {
+export function createMemoryConnectionStore(env: Env = process.env): ConnectionStore {
   const byName = new Map<string, Connection>();
   return {
     async list() {
