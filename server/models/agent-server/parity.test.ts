@@ -5,7 +5,7 @@
 
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHeuristicAgent, ENV_IDS, oracleAgent, playEpisode, type EpisodeConfig } from '@/server/engine';
+import { createHeuristicAgent, createRandomAgent, ENV_IDS, oracleAgent, playEpisode, type EpisodeConfig } from '@/server/engine';
 import { testCatalog } from '@/server/engine/test/catalog-fixture';
 import { parseConnection, type ConnectionInput } from '../connection';
 import { playModelEpisode } from '../driver';
@@ -82,6 +82,13 @@ describe('agent server: heuristic over HTTP', () => {
     expect((await notGym.json()).error.message).toMatch(/not a gym conversation/);
     const models = await (await fetch(`http://127.0.0.1:${port}/v1/models`)).json();
     expect(models.data.map((m: { id: string }) => m.id)).toEqual(['heuristic']);
+  });
+});
+
+describe('agent server: random agent', () => {
+  it('with the episode header it plays the in-process random agent\'s stream (8 envs × d 2 × 2 seeds)', async () => {
+    const port = await serve('random');
+    await expectParity(grid([2], [1, 2]), connect(port, 'random', { sendEpisodeHeader: true }), () => createRandomAgent(0));
   });
 });
 
