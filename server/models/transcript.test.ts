@@ -127,3 +127,25 @@ describe('a reply as one action', () => {
     expect(stripCodeFence('```\nx\n```')).toBe('x');
   });
 });
+
+describe('the agent server\'s driver cache', () => {
+  it('keys drivers by the observations read, hands each out once, and evicts the oldest', async () => {
+    const { DriverCache } = await import('./agent-server/agents');
+    const cache = new DriverCache(2);
+    const a = obs(0, 'a');
+    const b = obs(0, 'b');
+    const c = obs(0, 'c');
+    const driver = () => ({ assistant_message: 'x', tool_calls: [], answer: null });
+    expect(DriverCache.key([a])).toBe(DriverCache.key([obs(0, 'a')]));
+    expect(DriverCache.key([a])).not.toBe(DriverCache.key([b]));
+    cache.put(DriverCache.key([a]), driver);
+    cache.put(DriverCache.key([b]), driver);
+    cache.put(DriverCache.key([c]), driver);
+    expect(cache.take(DriverCache.key([a]))).toBeUndefined();
+    expect(cache.take(DriverCache.key([b]))).toBe(driver);
+    expect(cache.take(DriverCache.key([b]))).toBeUndefined();
+    const none = new DriverCache(0);
+    none.put(DriverCache.key([a]), driver);
+    expect(none.take(DriverCache.key([a]))).toBeUndefined();
+  });
+});

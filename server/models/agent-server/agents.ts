@@ -6,7 +6,9 @@
 
 import { createRandomAgent, oracleAgent, replayEpisode, type Action, type Catalog, type EpisodeConfig, type Episode } from '@/server/engine';
 import { createHeuristicEpisodeAgent } from '@/server/engine/agents/heuristic';
+import { createHash } from 'node:crypto';
 import { hashString } from '@/server/engine/random';
+import type { Observation } from '@/server/engine';
 import type { Reconstructed } from './reconstruct';
 
 export const SERVED_AGENTS = ['heuristic', 'random', 'oracle'] as const;
@@ -21,7 +23,37 @@ export class AgentRequestError extends Error {
   }
 }
 
+type HeuristicDriver = (observation: Observation) => Action;
+
+/**
+ * Heuristic drivers left after their last turn, keyed by the observations they have read. Only an
+ * optimisation (a long JOURNEY would otherwise be replayed from turn 1 on every request): a miss
+ * replays from the first observation, which gives the same action because the heuristic reads
+ * nothing but its observations.
+ */
+export class DriverCache {
+  private readonly drivers = new Map<string, HeuristicDriver>();
+  constructor(private readonly size: number) {}
+
+  static key(observations: Observation[]): string {
+    const seen = observations.map((o) => [o.envId, o.turn, o.budgets, o.customerMessage, o.toolResults]);
+    return createHash('sha256').update(JSON.stringify(seen)).digest('hex');
+  }
+  take(key: string): HeuristicDriver | undefined {
+    const driver = this.drivers.get(key);
+    this.drivers.delete(key);
+    return driver;
+  }
+  put(key: string, driver: HeuristicDriver) {
+    if (this.size <= 0) return;
+    this.drivers.set(key, driver);
+    while (this.drivers.size > this.size) this.drivers.delete(this.drivers.keys().next().value!);
+  }
+}
+
 export interface AgentContext {
+  /** Heuristic drivers to continue (none: replay every request from the first turn). */
+  cache?: DriverCache;
   /** From the X-EcomRLVE-Episode header, when sent. */
   episodeConfig: EpisodeConfig | null;
   allowOracle: boolean;
@@ -35,9 +67,11 @@ export function decide(agent: ServedAgent, conversation: Reconstructed, ctx: Age
     throw new AgentRequestError(`the episode header says env ${ctx.episodeConfig.envId}, the conversation is ${envId}`);
   switch (agent) {
     case 'heuristic': {
-      const act = createHeuristicEpisodeAgent(envId);
+      const cached = ctx.cache?.take(DriverCache.key(observations.slice(0, -1)));
+      const act = cached ?? createHeuristicEpisodeAgent(envId);
       let action: Action | undefined;
-      for (const observation of observations) action = act(observation);
+      for (const observation of cached ? observations.slice(-1) : observations) action = act(observation);
+      ctx.cache?.put(DriverCache.key(observations), act);
       return action!;
     }
     case 'random': {

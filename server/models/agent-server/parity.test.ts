@@ -12,8 +12,8 @@ import { playModelEpisode } from '../driver';
 import { createAgentServer, listen } from './server';
 
 const servers: Server[] = [];
-async function serve(agent: 'heuristic' | 'oracle' | 'random', allowOracle = false) {
-  const server = createAgentServer({ agent, port: 0, allowOracle, catalog: testCatalog });
+async function serve(agent: 'heuristic' | 'oracle' | 'random', allowOracle = false, cacheSize?: number) {
+  const server = createAgentServer({ agent, port: 0, allowOracle, catalog: testCatalog, cacheSize });
   servers.push(server);
   return listen(server, 0);
 }
@@ -50,8 +50,9 @@ describe('agent server: heuristic over HTTP', () => {
     await expectParity(grid([d], [1, 2, 3, 4, 5]), connect(port, 'heuristic'));
   }, 180_000);
 
-  it('JSON-action mode and streamed replies score the same too (8 envs × d 3 × 2 seeds each)', async () => {
+  it('JSON-action mode, streamed replies, and a server without its driver cache score the same too (8 envs × d 3 × 2 seeds each)', async () => {
     await expectParity(grid([3], [6, 7]), connect(port, 'heuristic', { actionMode: 'json' }));
+    await expectParity(grid([3], [6, 7]), connect(await serve('heuristic', false, 0), 'heuristic'));
     await expectParity(grid([3], [6, 7]), connect(port, 'heuristic', { stream: true }));
   });
 

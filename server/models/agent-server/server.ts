@@ -9,7 +9,7 @@ import type { Catalog, EpisodeConfig } from '@/server/engine';
 import { EPISODE_HEADER } from '../driver';
 import type { ChatRequest, ChatResponse, Usage, WireToolCall } from '../openai';
 import { assistantToolMessage } from '../transcript';
-import { AgentRequestError, decide, type ServedAgent } from './agents';
+import { AgentRequestError, decide, DriverCache, type ServedAgent } from './agents';
 import { reconstruct, TranscriptError } from './reconstruct';
 
 export interface AgentServerOptions {
@@ -20,6 +20,8 @@ export interface AgentServerOptions {
   /** Built lazily: only the oracle needs it. */
   catalog?: () => Catalog;
   randomSeed?: number;
+  /** Heuristic drivers kept between requests (default 256; 0 replays every request from turn 1). */
+  cacheSize?: number;
   /** Called once per request with a one-line summary (no message contents). */
   log?: (line: string) => void;
 }
@@ -61,6 +63,7 @@ function parseEpisodeHeader(value: string | string[] | undefined): EpisodeConfig
 
 export function createAgentServer(options: AgentServerOptions): Server {
   let created = 0;
+  const cache = new DriverCache(options.cacheSize ?? 256);
   let catalog: Catalog | null = null;
   const ctxCatalog = () => (catalog ??= options.catalog?.() ?? fail('this server has no catalog'));
   const fail = (m: string): never => {
@@ -83,6 +86,7 @@ export function createAgentServer(options: AgentServerOptions): Server {
       allowOracle: options.allowOracle ?? false,
       catalog: ctxCatalog,
       randomSeed: options.randomSeed ?? 0,
+      cache,
     });
     const turn = conversation.actions.length + 1;
     const message =
