@@ -1,14 +1,13 @@
 // The built-in agents behind the agent server. Heuristic and random need only
-// the conversation (replayed from the first observation on every request); the
+// the conversation (replayed from the first observation; see DriverCache); the
 // oracle reads the hidden goal, so it is served only when the server was started
 // with --allow-oracle and the request carries the episode's config in a header,
 // from which the server rebuilds the episode in-process by replaying the actions.
 
-import { createRandomAgent, oracleAgent, replayEpisode, type Action, type Catalog, type EpisodeConfig, type Episode } from '@/server/engine';
-import { createHeuristicEpisodeAgent } from '@/server/engine/agents/heuristic';
 import { createHash } from 'node:crypto';
+import { createRandomAgent, oracleAgent, replayEpisode, type Action, type Catalog, type EpisodeConfig, type Episode, type Observation } from '@/server/engine';
+import { createHeuristicEpisodeAgent } from '@/server/engine/agents/heuristic';
 import { hashString } from '@/server/engine/random';
-import type { Observation } from '@/server/engine';
 import type { Reconstructed } from './reconstruct';
 
 export const SERVED_AGENTS = ['heuristic', 'random', 'oracle'] as const;
