@@ -81,6 +81,16 @@ describe('agent server: heuristic over HTTP', () => {
     const notGym = await post({ model: 'heuristic', messages: [{ role: 'user', content: 'hi' }] });
     expect(notGym.status).toBe(400);
     expect((await notGym.json()).error.message).toMatch(/not a gym conversation/);
+    for (const [body, message] of [
+      [null, 'the request body must be a JSON object'],
+      [{ model: 'heuristic', messages: 'hi' }, '"messages" must be a list of chat messages'],
+      [{ model: 'heuristic', messages: [null] }, 'messages[0] must be an object whose "role" is system, user, assistant or tool'],
+      [{ model: 'heuristic', messages: [{ role: 'user', content: 3 }] }, 'messages[0] (user) must have text "content"'],
+    ] as const) {
+      const res = await post(body as object);
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.message).toBe(message);
+    }
     const models = await (await fetch(`http://127.0.0.1:${port}/v1/models`)).json();
     expect(models.data.map((m: { id: string }) => m.id)).toEqual(['heuristic']);
   });

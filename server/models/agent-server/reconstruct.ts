@@ -27,8 +27,24 @@ const parseJson = (text: string): unknown => {
   }
 };
 
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+/** The request's messages, or one sentence saying what is wrong with them. */
+function messagesOf(request: unknown): ChatMessage[] {
+  const messages = (request as { messages?: unknown } | null)?.messages;
+  if (!Array.isArray(messages)) throw new TranscriptError('"messages" must be a list of chat messages');
+  messages.forEach((m, i) => {
+    if (!m || typeof m !== 'object' || !ROLES.has((m as { role?: string }).role ?? ''))
+      throw new TranscriptError(`messages[${i}] must be an object whose "role" is system, user, assistant or tool`);
+    const { role, content } = m as { role: string; content?: unknown };
+    if ((role === 'user' || role === 'tool' || role === 'system') && typeof content !== 'string')
+      throw new TranscriptError(`messages[${i}] (${role}) must have text "content"`);
+  });
+  return messages as ChatMessage[];
+}
+
 export function reconstruct(request: ChatRequest): Reconstructed {
-  const messages = request.messages ?? [];
+  const messages = messagesOf(request);
   const system = messages[0]?.role === 'system' ? messages[0].content : '';
   const gym = parseGymLine(typeof system === 'string' ? system : '');
   if (!gym) throw new TranscriptError('not a gym conversation: the first message must be the gym\'s system prompt (ending with its "[gym] env=… T_max=… B_tool=…" line)');

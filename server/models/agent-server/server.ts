@@ -79,6 +79,7 @@ export function createAgentServer(options: AgentServerOptions): Server {
     } catch {
       throw new AgentRequestError('the request body is not JSON');
     }
+    if (!request || typeof request !== 'object' || Array.isArray(request)) throw new AgentRequestError('the request body must be a JSON object');
     if (request.model !== options.agent) throw new AgentRequestError(`model "${request.model}" is not served here; available: ${options.agent}`, 404);
     const conversation = reconstruct(request);
     const action = decide(options.agent, conversation, {
