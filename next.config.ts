@@ -4,6 +4,8 @@ const nextConfig: NextConfig = {
   // Native module (better-sqlite3) and its Prisma adapter must be required at runtime, not bundled.
   serverExternalPackages: ['better-sqlite3', '@prisma/adapter-better-sqlite3'],
   poweredByHeader: false,
+  // one action is ≤ 64 KB; anything much larger is refused (413) before it is parsed
+  experimental: { serverActions: { bodySizeLimit: '512kb' } },
 };
 
 export default nextConfig;

@@ -5,5 +5,17 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 echo "› building the app"
 npx next build
-echo "› serving on http://localhost:3000"
-exec npx next start -p 3000
+# Local by default. HOST=0.0.0.0 (or any non-loopback address) exposes the app: auth turns on
+# (server/auth) and ECOMRLVE_ADMIN_TOKEN is required.
+HOST="${HOST:-127.0.0.1}"
+PORT="${PORT:-3000}"
+export ECOMRLVE_BIND="$HOST"
+case "$HOST" in
+  127.0.0.1|localhost|::1) ;;
+  *) if [ -z "${ECOMRLVE_ADMIN_TOKEN:-}" ] && [ "${ECOMRLVE_AUTH:-}" != "off" ]; then
+       echo "HOST=$HOST exposes the app, so auth is on: set ECOMRLVE_ADMIN_TOKEN (a long random string) and run again." >&2
+       exit 1
+     fi ;;
+esac
+echo "› serving on http://$HOST:$PORT"
+exec npx next start -p "$PORT" -H "$HOST"

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CATALOGS_DIR, importAmazonJsonl } from '@/server/engine/catalog/import';
 import { createEpisode } from '@/server/engine';
-import { DEFAULT_CATALOG_ID, getCatalog, listCatalogs, UnknownCatalogError } from './catalogs';
+import { DEFAULT_CATALOG_ID, evictOverCap, getCatalog, listCatalogs, loadedCatalogIds, onCatalogEvicted, UnknownCatalogError } from './catalogs';
 
 const NAME = `test-import-${process.pid}`;
 afterAll(() => fs.rmSync(path.join(DEFAULT_CATALOGS_DIR, NAME), { recursive: true, force: true }));
@@ -30,6 +30,34 @@ describe('catalog registry', () => {
   it('names the known catalogs when asked for an unknown one', () => {
     expect(() => getCatalog('nope')).toThrow(UnknownCatalogError);
     expect(() => getCatalog('nope')).toThrow(/unknown catalog "nope"; known: synthetic-s1-n20000/);
-    expect(() => getCatalog('synthetic-s1-n3000000')).toThrow(/size must be 1..2000000/);
+  });
+
+  it('accepts only canonical registry ids: no synthetic id outside the presets, no leading-zero aliases', () => {
+    for (const id of ['synthetic-s7-n2000000', 'synthetic-s01-n20000', 'synthetic-s1-n020000', 'synthetic-s1-n3000000', 's07']) {
+      expect(() => getCatalog(id)).toThrow(UnknownCatalogError);
+    }
+    expect(() => getCatalog('synthetic-s7-n2000000')).toThrow(/catalog ids are exact/);
+    expect(loadedCatalogIds()).not.toContain('synthetic-s7-n2000000');
+  });
+
+  it('never builds a preset on request: an unprepared one names the prepare command', () => {
+    const big = listCatalogs().find((c) => c.id === 'synthetic-s1-n2000000')!;
+    if (big.prepared) return expect(big.kind).toBe('synthetic'); // a machine that prepared it already
+    const t0 = performance.now();
+    expect(() => getCatalog(big.id)).toThrow(/not prepared on this server; run: npm run catalog:prepare -- synthetic-s1-n2000000/);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  it('evicts the least recently used catalogs over the memory cap, never the default, and tells listeners', async () => {
+    await importAmazonJsonl('fixtures/catalogs/amazon-sample.jsonl', { name: NAME });
+    getCatalog(DEFAULT_CATALOG_ID);
+    getCatalog(NAME);
+    const told: string[] = [];
+    onCatalogEvicted((id) => told.push(id));
+    expect(evictOverCap(Number.MAX_SAFE_INTEGER)).toEqual([]);
+    expect(evictOverCap(0)).toEqual([NAME]);
+    expect(told).toEqual([NAME]);
+    expect(loadedCatalogIds()).toEqual([DEFAULT_CATALOG_ID]);
+    expect(getCatalog(NAME).id).toBe(NAME); // loads again on the next use
   });
 });

@@ -1,25 +1,35 @@
-// Catalog registry: a catalog id → a lazily loaded, process-wide singleton.
-// Episodes record the id of the catalog they were generated from, so replays
-// rebuild them against the same products.
-//   synthetic-s{seed}-n{size}  generated once, then loaded from data/cache/catalogs
-//   {name}                     an imported catalog (npm run catalog:import), from data/catalogs/{name}
-import { loadOrCreateSyntheticCatalog } from '@/server/engine/catalog/cache';
+// Catalog registry: a catalog id → a lazily loaded, process-wide catalog.
+// Episodes record the id of the catalog they were generated from, so replays rebuild them
+// against the same products.
+//   synthetic-s1-n{size}   the default (20,000, built on first use) and larger presets, which are
+//                          built ahead by `npm run catalog:prepare` and then loaded from
+//                          data/cache/catalogs; a request never builds one
+//   {name}                 an imported catalog (npm run catalog:import), from data/catalogs/{name}
+// Ids are canonical: only the registry's ids are accepted (no aliases such as s07). Loaded
+// catalogs other than the default are evicted, least recently used first, under a memory cap.
+import fs from 'node:fs';
+import { loadOrCreateSyntheticCatalog, syntheticCacheFile } from '@/server/engine/catalog/cache';
 import { listImportedCatalogs, loadImportedCatalog } from '@/server/engine/catalog/import';
 import { syntheticCatalogId } from '@/server/engine/catalog/synthetic';
 import type { Catalog } from '@/server/engine/catalog/types';
+import { AppError } from '@/server/lib/errors';
 
 export const DEFAULT_SYNTHETIC = { seed: 1, size: 20_000 } as const;
 export const DEFAULT_CATALOG_ID = syntheticCatalogId(DEFAULT_SYNTHETIC.seed, DEFAULT_SYNTHETIC.size);
 
-/** Synthetic sizes offered in the UI besides the default (built on first use, then cached on disk). */
-const SYNTHETIC_PRESETS = [200_000, 2_000_000];
-/** Largest synthetic catalog the app will build on demand from an id. */
-const MAX_ON_DEMAND_SIZE = 2_000_000;
+/** Synthetic sizes offered besides the default (prepared ahead, then loaded from the disk cache). */
+export const SYNTHETIC_PRESETS = [200_000, 2_000_000];
 
-const g = globalThis as unknown as { __ecomCatalogs?: Map<string, Catalog> };
-const cache: Map<string, Catalog> = (g.__ecomCatalogs ??= new Map());
+/** Rough resident size of a loaded catalog (measured: about 135 B per synthetic product, more for imported text). */
+const BYTES_PER_PRODUCT = { synthetic: 140, imported: 600 } as const;
+const DEFAULT_MEMORY_CAP_MB = 1024;
 
-export class UnknownCatalogError extends Error {}
+export class UnknownCatalogError extends AppError {
+  constructor(message: string) {
+    super('BAD_INPUT', message);
+    this.name = 'UnknownCatalogError';
+  }
+}
 
 export interface CatalogChoice {
   id: string;
@@ -28,34 +38,90 @@ export interface CatalogChoice {
   kind: 'synthetic' | 'imported';
   /** Already in memory: choosing it costs nothing. */
   loaded: boolean;
+  /** On disk and ready to load (synthetic presets need `npm run catalog:prepare` once). */
+  prepared: boolean;
 }
 
-/** The catalog with this id, loaded once per process. */
+interface Loaded {
+  catalog: Catalog;
+  bytes: number;
+}
+
+const g = globalThis as unknown as { __ecomCatalogs?: Map<string, Loaded>; __ecomCatalogEvict?: Array<(id: string) => void> };
+const cache: Map<string, Loaded> = (g.__ecomCatalogs ??= new Map());
+const evictListeners: Array<(id: string) => void> = (g.__ecomCatalogEvict ??= []);
+
+/** Called with the id of every evicted catalog (the episode service drops live episodes on it). */
+export function onCatalogEvicted(fn: (catalogId: string) => void): void {
+  evictListeners.push(fn);
+}
+
+export function catalogMemoryCapBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const mb = Number(env.ECOMRLVE_CATALOG_MEMORY_MB);
+  return (Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_MEMORY_CAP_MB) * 1024 * 1024;
+}
+
+/** The catalog with this id, loaded once per process (and again after an eviction). */
 export function getCatalog(catalogId: string = DEFAULT_CATALOG_ID): Catalog {
   const hit = cache.get(catalogId);
-  if (hit) return hit;
-  const catalog = load(catalogId);
-  cache.set(catalogId, catalog);
+  if (hit) {
+    cache.delete(catalogId); // re-insert: most recently used
+    cache.set(catalogId, hit);
+    return hit.catalog;
+  }
+  const choice = listCatalogs().find((c) => c.id === catalogId);
+  if (!choice) {
+    const alias = /^synthetic-s\d+-n\d+$/.test(catalogId) ? ' (catalog ids are exact; synthetic catalogs are the listed presets)' : '';
+    throw new UnknownCatalogError(`unknown catalog "${catalogId}"${alias}; known: ${listCatalogs().map((c) => c.id).join(', ')}`);
+  }
+  if (!choice.prepared) {
+    throw new AppError('BAD_INPUT', `catalog "${catalogId}" is not prepared on this server; run: npm run catalog:prepare -- ${catalogId}`);
+  }
+  const catalog =
+    choice.kind === 'synthetic'
+      ? loadOrCreateSyntheticCatalog({ seed: DEFAULT_SYNTHETIC.seed, size: choice.size })
+      : loadImportedCatalog(catalogId);
+  cache.set(catalogId, { catalog, bytes: choice.size * BYTES_PER_PRODUCT[choice.kind] });
+  evictOverCap(catalogMemoryCapBytes());
   return catalog;
 }
 
-function load(catalogId: string): Catalog {
-  const m = /^synthetic-s(\d+)-n(\d+)$/.exec(catalogId);
-  if (m) {
-    const seed = Number(m[1]);
-    const size = Number(m[2]);
-    if (size < 1 || size > MAX_ON_DEMAND_SIZE) throw new UnknownCatalogError(`synthetic catalog size must be 1..${MAX_ON_DEMAND_SIZE}, got ${size}`);
-    return loadOrCreateSyntheticCatalog({ seed, size });
+/** Drops the least recently used catalogs (never the default) until the total is under the cap. */
+export function evictOverCap(capBytes: number): string[] {
+  const evicted: string[] = [];
+  let total = [...cache.values()].reduce((n, l) => n + l.bytes, 0);
+  for (const [id, loaded] of cache) {
+    if (total <= capBytes) break;
+    if (id === DEFAULT_CATALOG_ID || cache.size === 1) continue;
+    cache.delete(id);
+    total -= loaded.bytes;
+    evicted.push(id);
+    for (const fn of evictListeners) fn(id);
   }
-  if (listImportedCatalogs().some((c) => c.name === catalogId)) return loadImportedCatalog(catalogId);
-  throw new UnknownCatalogError(`unknown catalog "${catalogId}"; known: ${listCatalogs().map((c) => c.id).join(', ')}`);
+  return evicted;
+}
+
+export const loadedCatalogIds = (): string[] => [...cache.keys()];
+
+/** Builds a synthetic preset's disk cache (the prepare command; never called by a request). */
+export function prepareSyntheticCatalog(catalogId: string, log?: (m: string) => void): void {
+  const choice = listCatalogs().find((c) => c.id === catalogId && c.kind === 'synthetic');
+  if (!choice) throw new UnknownCatalogError(`"${catalogId}" is not a synthetic catalog of the registry; known: ${listCatalogs().filter((c) => c.kind === 'synthetic').map((c) => c.id).join(', ')}`);
+  loadOrCreateSyntheticCatalog({ seed: DEFAULT_SYNTHETIC.seed, size: choice.size, log });
 }
 
 /** What the home page offers: the default, larger synthetic presets, and every imported catalog. */
 export function listCatalogs(): CatalogChoice[] {
   const synthetic = [DEFAULT_SYNTHETIC.size, ...SYNTHETIC_PRESETS].map((size) => {
     const id = syntheticCatalogId(DEFAULT_SYNTHETIC.seed, size);
-    return { id, label: `Synthetic, ${size.toLocaleString('en-US')} products`, size, kind: 'synthetic' as const, loaded: cache.has(id) };
+    return {
+      id,
+      label: `Synthetic, ${size.toLocaleString('en-US')} products`,
+      size,
+      kind: 'synthetic' as const,
+      loaded: cache.has(id),
+      prepared: id === DEFAULT_CATALOG_ID || cache.has(id) || fs.existsSync(syntheticCacheFile(DEFAULT_SYNTHETIC.seed, size)),
+    };
   });
   const imported = listImportedCatalogs().map((c) => ({
     id: c.name,
@@ -63,6 +129,7 @@ export function listCatalogs(): CatalogChoice[] {
     size: c.size,
     kind: 'imported' as const,
     loaded: cache.has(c.name),
+    prepared: true,
   }));
   return [...synthetic, ...imported];
 }

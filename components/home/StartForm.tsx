@@ -135,13 +135,14 @@ export function StartForm({ envs, initialAxes }: { envs: EnvOption[]; initialAxe
               data-testid="catalog-select"
             >
               {(catalogs.data ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
+                <option key={c.id} value={c.id} disabled={!c.prepared}>
                   {c.label}
+                  {c.prepared ? '' : ' (not prepared: npm run catalog:prepare)'}
                 </option>
               ))}
             </select>
             <p className="mt-1 text-xs text-slate-500">
-              Larger synthetic catalogs are generated on first use (about 5 s at 2M), then loaded from the disk cache. Import a
+              Larger synthetic catalogs are prepared ahead with <code>npm run catalog:prepare</code>, then loaded from the disk cache. Import a
               real one with <code>npm run catalog:import</code>.
             </p>
           </div>

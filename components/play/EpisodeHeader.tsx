@@ -1,10 +1,16 @@
 // Title line of an episode: env, difficulty, seed, status, budgets.
 import Link from 'next/link';
-import type { EpisodeView } from '@/server/episodes/types';
+import type { SeatView } from '@/server/episodes/seat';
 import { Badge } from '@/components/ui/primitives';
 import { fmtReward, fmtTermination } from '@/lib/format';
 
-export function EpisodeHeader({ ep, envName, mode }: { ep: EpisodeView; envName?: string; mode: 'play' | 'replay' }) {
+/** What the header shows; the agent seat's view and the inspector's view both have it. */
+export type HeaderEpisode = Pick<
+  SeatView,
+  'id' | 'envId' | 'd' | 'catalogId' | 'player' | 'status' | 'terminationReason' | 'reward' | 'isCorrect' | 'turn' | 'budgets' | 'revealed'
+> & { seed: number | null };
+
+export function EpisodeHeader({ ep, envName, mode }: { ep: HeaderEpisode; envName?: string; mode: 'play' | 'replay' }) {
   const nextTurn = Math.min(ep.turn + 1, ep.budgets.T_max);
   return (
     <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
@@ -16,9 +22,14 @@ export function EpisodeHeader({ ep, envName, mode }: { ep: EpisodeView; envName?
         </h1>
         <div className="mt-1 flex flex-wrap items-center gap-2 text-xs text-slate-600">
           <Badge>d = {ep.d}</Badge>
-          <Badge>seed {ep.seed}</Badge>
+          {ep.seed !== null && <Badge>seed {ep.seed}</Badge>}
           <Badge>{ep.catalogId}</Badge>
           <Badge>player {ep.player}</Badge>
+          {ep.revealed && (
+            <Badge tone="amber" title="The hidden goal was revealed while the episode was active; it is left out of statistics.">
+              goal revealed
+            </Badge>
+          )}
           {ep.status === 'active' ? (
             <Badge tone="blue">active</Badge>
           ) : (

@@ -43,26 +43,62 @@ export function HiddenGoalView({ goal }: { goal: HiddenGoal }) {
   );
 }
 
-export function HiddenGoalCard({ goal, toggle = false }: { goal: HiddenGoal; toggle?: boolean }) {
-  const { revealGoal, toggleReveal } = usePlayStore();
-  const shown = !toggle || revealGoal;
+/** The replay's goal card (finished or revealed episodes). */
+export function HiddenGoalCard({ goal }: { goal: HiddenGoal }) {
   return (
-    <Card className={toggle ? 'border-dashed' : undefined}>
+    <Card>
+      <CardHeader title="Hidden goal" />
+      <div className="p-4">
+        <HiddenGoalView goal={goal} />
+      </div>
+    </Card>
+  );
+}
+
+/**
+ * The playground's goal card. The goal is not in the page until the player reveals it on
+ * purpose: the server records the reveal and only then sends the goal.
+ */
+export function PlayGoalCard({
+  goal,
+  active,
+  pending,
+  onReveal,
+}: {
+  goal: HiddenGoal | null;
+  active: boolean;
+  pending: boolean;
+  onReveal: () => void;
+}) {
+  const { revealGoal, toggleReveal } = usePlayStore();
+  const shown = goal !== null && (!active || revealGoal);
+  return (
+    <Card className={active ? 'border-dashed' : undefined}>
       <CardHeader
         title="Hidden goal"
         right={
-          toggle && (
-            <Button size="sm" variant={revealGoal ? 'secondary' : 'ghost'} onClick={toggleReveal} aria-pressed={revealGoal} data-testid="reveal-goal">
-              {revealGoal ? 'Hide' : 'Reveal hidden goal'}
+          active &&
+          (goal === null ? (
+            <Button size="sm" variant="ghost" onClick={onReveal} disabled={pending} data-testid="reveal-goal">
+              Reveal hidden goal
             </Button>
-          )
+          ) : (
+            <Button size="sm" variant={revealGoal ? 'secondary' : 'ghost'} onClick={toggleReveal} aria-pressed={revealGoal} data-testid="toggle-goal">
+              {revealGoal ? 'Hide' : 'Show'}
+            </Button>
+          ))
         }
       />
       <div className="p-4">
         {shown ? (
           <HiddenGoalView goal={goal} />
+        ) : goal === null ? (
+          <p className="text-xs text-slate-500">
+            Hidden while you play; an agent never sees it. Revealing it is recorded: the episode is marked as revealed and
+            left out of statistics.
+          </p>
         ) : (
-          <p className="text-xs text-slate-500">Hidden while you play. Reveal it to play-test; an agent never sees it.</p>
+          <p className="text-xs text-slate-500">Revealed (recorded). Hidden again on this screen.</p>
         )}
       </div>
     </Card>

@@ -1,12 +1,12 @@
 'use client';
-// The playground: a person plays the agent's side of an episode.
+// The playground: a person plays the agent's side of an episode. It holds the agent seat's
+// view (server/episodes/seat.ts) and nothing more: the goal arrives only when revealed on
+// purpose or when the episode is over; the world panel is what the tools returned.
 import Link from 'next/link';
 import { useEffect, useMemo, useState, useTransition } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Action, ToolSpec } from '@/server/engine/types';
-import type { EpisodeView, WorldView } from '@/server/episodes/types';
-import { submitActionAction } from '@/server/actions/episodes';
-import { useTRPC } from '@/lib/trpc';
+import type { SeatView } from '@/server/episodes/seat';
+import { revealGoalAction, submitActionAction } from '@/server/actions/episodes';
 import { usePlayStore } from '@/lib/stores/play';
 import { Transcript } from '@/components/transcript/Transcript';
 import { ToolPrefillContext, type ToolPrefill } from '@/components/transcript/prefill';
@@ -16,26 +16,20 @@ import { RewardBreakdownPanel } from '@/components/reward/RewardBreakdownPanel';
 import { Card } from '@/components/ui/primitives';
 import { Composer } from './Composer';
 import { EpisodeHeader } from './EpisodeHeader';
-import { HiddenGoalCard } from './HiddenGoal';
+import { PlayGoalCard } from './HiddenGoal';
 import { ToolPalette } from './ToolPalette';
 import { WorldPanel } from './WorldPanel';
 import { fieldsOf, valuesFromArgs, type JsonSchema } from './schema-form';
 
 export interface PlaygroundProps {
-  initial: EpisodeView;
-  initialWorld: WorldView | null;
+  initial: SeatView;
   tools: ToolSpec[];
   env: { id: string; name: string; answerSchema: JsonSchema };
 }
 
-export function Playground({ initial, initialWorld, tools, env }: PlaygroundProps) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
+export function Playground({ initial, tools, env }: PlaygroundProps) {
   const id = initial.id;
-  const episodeQuery = useQuery({ ...trpc.episodes.get.queryOptions({ id }), initialData: initial });
-  const worldQuery = useQuery({ ...trpc.episodes.world.queryOptions({ id }), initialData: initialWorld ?? undefined });
-  // tRPC's inferred output marks `unknown` fields optional; the service returns EpisodeView.
-  const ep = (episodeQuery.data ?? initial) as EpisodeView;
+  const [ep, setEp] = useState<SeatView>(initial);
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const store = usePlayStore();
@@ -44,7 +38,7 @@ export function Playground({ initial, initialWorld, tools, env }: PlaygroundProp
   useEffect(() => init(id), [id, init]);
 
   // When the episode ends, bring the reward breakdown into view.
-  const isDone = (episodeQuery.data ?? initial).status === 'done';
+  const isDone = ep.status === 'done';
   const [wasActive] = useState(!isDone);
   useEffect(() => {
     if (isDone && wasActive) document.getElementById('reward')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
@@ -63,17 +57,26 @@ export function Playground({ initial, initialWorld, tools, env }: PlaygroundProp
 
   function send(action: Action | string) {
     setError(null);
+    // one key per turn: a retried request (a lost response) returns the stored turn
+    const stepKey = crypto.randomUUID();
     startTransition(async () => {
-      const res = await submitActionAction(id, action);
+      const res = await submitActionAction(id, action, stepKey);
       if (!res.ok) {
         setError(res.error);
-        if (res.code === 'EPISODE_DONE') await queryClient.invalidateQueries({ queryKey: trpc.episodes.get.queryKey({ id }) });
         return;
       }
-      queryClient.setQueryData(trpc.episodes.get.queryKey({ id }), res.data);
-      await queryClient.invalidateQueries({ queryKey: trpc.episodes.world.queryKey({ id }) });
-      await queryClient.invalidateQueries({ queryKey: trpc.episodes.list.queryKey() });
+      setEp(res.data);
       clearTurn(typeof action !== 'string' && action.answer !== null);
+    });
+  }
+
+  function reveal() {
+    setError(null);
+    startTransition(async () => {
+      const res = await revealGoalAction(id);
+      if (!res.ok) return setError(res.error);
+      setEp(res.data);
+      if (!usePlayStore.getState().revealGoal) usePlayStore.getState().toggleReveal();
     });
   }
 
@@ -117,10 +120,10 @@ export function Playground({ initial, initialWorld, tools, env }: PlaygroundProp
                 <Composer envId={ep.envId} answerSchema={env.answerSchema} pending={pending} onSend={send} />
               </>
             )}
-            <ProductTitlesProvider events={ep.events} catalogId={ep.catalogId} extra={worldQuery.data}>
-              <WorldPanel world={worldQuery.data as WorldView | undefined} loading={worldQuery.isLoading} />
+            <ProductTitlesProvider events={ep.events} catalogId={ep.catalogId} extra={ep.world}>
+              <WorldPanel world={ep.world} loading={false} retrieved />
             </ProductTitlesProvider>
-            <HiddenGoalCard goal={ep.hiddenGoal} toggle={active} />
+            <PlayGoalCard goal={ep.hiddenGoal} active={active} pending={pending} onReveal={reveal} />
           </aside>
         </div>
       </AnswerFormContext.Provider>

@@ -70,7 +70,11 @@ function OrdersList({ orders, notes }: { orders: OrderData[]; notes: Map<string,
   );
 }
 
-export function WorldPanel({ world, loading }: { world: WorldView | undefined; loading: boolean }) {
+/**
+ * `retrieved`: the playground's panel, built from the agent's own tool results (nothing the
+ * agent has not looked up); otherwise the inspector's full world (replay).
+ */
+export function WorldPanel({ world, loading, retrieved = false }: { world: WorldView | undefined; loading: boolean; retrieved?: boolean }) {
   const orders = listOf(world?.orders, isOrder);
   const placed = listOf(world?.placedOrders, isOrder);
   const returns = listOf(world?.returns, isReturnRecord);
@@ -79,13 +83,25 @@ export function WorldPanel({ world, loading }: { world: WorldView | undefined; l
 
   return (
     <Card data-testid="world-panel">
-      <CardHeader title="World" right={world?.today ? <span className="text-xs text-slate-500">today {world.today}</span> : null} />
+      <CardHeader
+        title={retrieved ? 'What you have looked up' : 'World'}
+        right={world?.today ? <span className="text-xs text-slate-500">today {world.today}</span> : null}
+      />
+      {retrieved && (
+        <p className="px-4 pt-3 text-xs text-slate-500" data-testid="world-retrieved-note">
+          Only what your tool calls returned (latest of each); the shop&apos;s records stay hidden, as they are from an agent.
+        </p>
+      )}
       {!world ? (
         <p className="p-4 text-xs text-slate-500">{loading ? 'loading…' : 'no world state'}</p>
       ) : (
         <div className="space-y-4 p-4">
           <Section title="Cart" testId="world-cart">
-            {isCartData(world.cart) ? <CartTable cart={world.cart} compact /> : <p className="text-xs text-slate-500">no cart</p>}
+            {isCartData(world.cart) ? (
+              <CartTable cart={world.cart} compact />
+            ) : (
+              <p className="text-xs text-slate-500">{retrieved ? 'not looked at yet (cart.view)' : 'no cart'}</p>
+            )}
           </Section>
           {returns.length + exchanges.length > 0 && (
             <Section title="Returns & exchanges started" count={returns.length + exchanges.length} testId="world-returns">

@@ -1,4 +1,5 @@
 // The replay: every turn, the hidden goal, the reward with evidence, the difficulty axes.
+// An active episode's goal and world stay behind the spoiler guard (never rendered before).
 import type { EpisodeView, WorldView } from '@/server/episodes/types';
 import type { AxisRow } from '@/server/episodes/axes';
 import { Transcript } from '@/components/transcript/Transcript';
@@ -6,6 +7,7 @@ import { RewardBreakdownPanel } from '@/components/reward/RewardBreakdownPanel';
 import { AxisTable } from '@/components/difficulty/AxisTable';
 import { EpisodeHeader } from '@/components/play/EpisodeHeader';
 import { HiddenGoalCard } from '@/components/play/HiddenGoal';
+import { SpoilerGuard } from './SpoilerGuard';
 import { WorldPanel } from '@/components/play/WorldPanel';
 import { ProductTitlesProvider } from '@/components/transcript/product-titles';
 import { Card, CardHeader } from '@/components/ui/primitives';
@@ -14,12 +16,15 @@ export function Replay({
   ep,
   envName,
   world,
+  guarded,
   axes,
   highlightTurn,
 }: {
-  ep: EpisodeView;
+  ep: Omit<EpisodeView, 'hiddenGoal'> & { hiddenGoal: EpisodeView['hiddenGoal'] | null };
   envName?: string;
   world: WorldView | null;
+  /** active and not revealed: goal, world and evidence stay behind the spoiler guard */
+  guarded: boolean;
   axes: AxisRow[];
   highlightTurn: number | null;
 }) {
@@ -31,15 +36,17 @@ export function Replay({
           <Transcript events={ep.events} episodeId={ep.id} highlightTurn={highlightTurn} tMax={ep.budgets.T_max} catalogId={ep.catalogId} />
         </div>
         <aside className="space-y-4 lg:col-span-5">
-          <HiddenGoalCard goal={ep.hiddenGoal} />
+          {guarded || !ep.hiddenGoal ? <SpoilerGuard episodeId={ep.id} /> : <HiddenGoalCard goal={ep.hiddenGoal} />}
           {ep.breakdown ? (
             <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={ep.id} termination={ep.terminationReason} />
           ) : (
             <Card className="px-4 py-3 text-sm text-slate-500">No reward yet: the episode is still active.</Card>
           )}
-          <ProductTitlesProvider events={ep.events} catalogId={ep.catalogId} extra={world}>
-            <WorldPanel world={world ?? undefined} loading={false} />
-          </ProductTitlesProvider>
+          {!guarded && (
+            <ProductTitlesProvider events={ep.events} catalogId={ep.catalogId} extra={world}>
+              <WorldPanel world={world ?? undefined} loading={false} />
+            </ProductTitlesProvider>
+          )}
           <Card>
             <CardHeader title={`Difficulty axes at d = ${ep.d}`} />
             <div className="p-4">

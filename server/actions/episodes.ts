@@ -1,24 +1,54 @@
 'use server';
-// Server actions (thin): validate with the service, run the engine through it.
+// Server actions (thin): check the caller's role, run the service, hand back the agent seat's view.
+import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
-import { episodeService, EpisodeServiceError, type EpisodeView, type StartEpisodeInput } from '@/server/episodes';
+import {
+  authConfig,
+  credentialsFrom,
+  episodeCookieName,
+  episodeCookiePath,
+  requireAdmin,
+  requireAgent,
+} from '@/server/auth';
+import { episodeService, type StartEpisodeInput } from '@/server/episodes';
+import { toSeatView, type SeatView } from '@/server/episodes/seat';
+import { toPublicError } from '@/server/lib/errors';
 import type { Action } from '@/server/engine/types';
 
-export type ActionResult<T> = { ok: true; data: T } | { ok: false, error: string; code?: string };
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code?: string };
 
-function failure(e: unknown): { ok: false; error: string; code?: string } {
-  if (e instanceof EpisodeServiceError) return { ok: false, error: e.message, code: e.code };
-  console.error(e);
-  return { ok: false, error: `server error: ${(e as Error)?.message ?? String(e)}` };
+function failure(e: unknown): { ok: false; error: string; code: string } {
+  const pub = toPublicError(e);
+  return { ok: false, error: pub.message, code: pub.code };
 }
 
-/** Starts an episode and redirects to its playground; returns an error when the input is bad. */
+async function creds() {
+  return credentialsFrom(await headers());
+}
+
+async function requireSeat(episodeId: string) {
+  await requireAgent(authConfig(), await creds(), episodeId, (id, token) => episodeService.checkCapability(id, token));
+}
+
+/**
+ * Starts an episode and redirects to its playground; returns an error when the input is bad.
+ * The capability token goes into a cookie scoped to the episode's play path.
+ */
 export async function startEpisodeAction(input: StartEpisodeInput): Promise<ActionResult<never>> {
   let id: string;
   try {
-    const view = await episodeService.startEpisode({ ...input, player: input.player ?? 'human' });
+    if (input.axisOverrides && Object.keys(input.axisOverrides).length > 0) requireAdmin(authConfig(), await creds(), 'axis overrides');
+    const { capabilityToken, ...view } = await episodeService.startEpisode({ ...input, player: input.player ?? 'human' });
     id = view.id;
+    const secure = (await headers()).get('x-forwarded-proto') === 'https';
+    (await cookies()).set(episodeCookieName(id), capabilityToken, {
+      path: episodeCookiePath(id),
+      httpOnly: true,
+      sameSite: 'strict',
+      secure,
+      maxAge: 30 * 24 * 3600,
+    });
   } catch (e) {
     return failure(e);
   }
@@ -27,10 +57,25 @@ export async function startEpisodeAction(input: StartEpisodeInput): Promise<Acti
 }
 
 /** One agent turn: the structured action from the playground, or raw agent text. */
-export async function submitActionAction(episodeId: string, action: Action | string): Promise<ActionResult<EpisodeView>> {
+export async function submitActionAction(
+  episodeId: string,
+  action: Action | string,
+  stepKey?: string,
+): Promise<ActionResult<SeatView>> {
   try {
-    const view = await episodeService.submitAction(episodeId, action);
-    return { ok: true, data: view };
+    await requireSeat(episodeId);
+    const view = await episodeService.submitAction(episodeId, action, { stepKey });
+    return { ok: true, data: toSeatView(view) };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+/** The player reveals the hidden goal on purpose (recorded; the episode leaves the statistics). */
+export async function revealGoalAction(episodeId: string): Promise<ActionResult<SeatView>> {
+  try {
+    await requireSeat(episodeId);
+    return { ok: true, data: toSeatView(await episodeService.revealGoal(episodeId)) };
   } catch (e) {
     return failure(e);
   }

@@ -66,6 +66,16 @@ export interface CurriculumServiceDeps {
   now?: () => Date;
 }
 
+export interface StepJob {
+  played: number;
+  total: number;
+  cancelled: boolean;
+  startedAt: string;
+}
+
+/** Lets other requests run between two episodes: a long step never stalls the server. */
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export interface StepProgress {
   step: CurriculumStep;
   state: CurriculumState;
@@ -76,6 +86,8 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
   const now = deps.now ?? (() => new Date());
   /** Steps of one run are serialised in this process (the DB check catches other processes). */
   const withLock = createKeyedLock();
+  /** Steps in progress, by run id: how far they are, and a cancel flag checked between episodes. */
+  const running = new Map<string, StepJob>();
 
   async function requireRow(id: string): Promise<RunRow> {
     const safeId = parse(idSchema, id, 'run id');
@@ -168,12 +180,23 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
      */
     async stepRun(id: string, input: StepRunInput, onProgress?: (p: StepProgress) => void): Promise<StepRunResult> {
       const inp = parse(stepSchema, input, 'step run');
-      const agent = findAgent(inp.agent);
-      if (!agent) {
+      const found = findAgent(inp.agent);
+      if (!found) {
         throw new EpisodeServiceError('BAD_INPUT', `unknown agent "${inp.agent}"; built-in agents: ${builtInAgentNames().join(', ')}`);
       }
+      const agent = found;
       const safeId = parse(idSchema, id, 'run id');
       return withLock(safeId, async () => {
+        const job: StepJob = { played: 0, total: inp.episodes, cancelled: false, startedAt: now().toISOString() };
+        running.set(safeId, job);
+        try {
+          return await runSteps(job);
+        } finally {
+          running.delete(safeId);
+        }
+      });
+
+      async function runSteps(job: StepJob): Promise<StepRunResult> {
         const row = await requireRow(safeId);
         let state = stateOf(row);
         const playable = playableEnvs(state);
@@ -211,7 +234,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
           savedState = state;
           pending = [];
         };
-        for (let i = 0; i < inp.episodes; i++) {
+        for (let i = 0; i < inp.episodes && !job.cancelled; i++) {
           const step = playCurriculumEpisode({ state, runSeed: row.seed, agent, catalog, playable, at: now().toISOString() });
           state = step.outcome.state;
           pending.push(step);
@@ -222,18 +245,35 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
             moves.push({ episode: state.episodes, envId: w.envId, l: w.l, h: w.h });
           }
           if (pending.length >= COMMIT_EVERY) await commit();
+          job.played++;
+          await yieldToEventLoop();
         }
         await commit();
         const skippedEnvs = state.envs.map((e) => e.envId).filter((e) => !playable.includes(e));
         return {
           run: await getRun(row.id),
-          played: inp.episodes,
+          played: job.played,
           passed,
-          meanReward: inp.episodes ? rewardSum / inp.episodes : null,
+          meanReward: job.played ? rewardSum / job.played : null,
           moves,
           skippedEnvs,
+          cancelled: job.cancelled,
         };
-      });
+      }
+    },
+
+    /** How far a step in progress is (null when none runs for this run). */
+    progress(id: string): StepJob | null {
+      const job = running.get(id);
+      return job ? { ...job } : null;
+    },
+
+    /** Asks a step in progress to stop after the current episode; what it played is kept. */
+    cancel(id: string): boolean {
+      const job = running.get(id);
+      if (!job) return false;
+      job.cancelled = true;
+      return true;
     },
   };
 }

@@ -51,4 +51,6 @@ export interface StepRunResult {
   /** Window changes during this call. */
   moves: Array<{ episode: number; envId: EnvId; l: number; h: number }>;
   skippedEnvs: EnvId[];
+  /** stopped early by cancel() */
+  cancelled: boolean;
 }

@@ -199,8 +199,16 @@ describe('episode service', () => {
     await expectServiceError(
       service.startEpisode({ envId: 'CART', d: 0, axisOverrides: { nope: 1 } as never }),
       'BAD_INPUT',
-      /unknown axis override "nope"/,
+      /axisOverrides: Unrecognized key: "nope"/,
     );
+    // each axis has its range: the top_k 1e9 / B_tool 100 are refused before any work
+    await expectServiceError(
+      service.startEpisode({ envId: 'CART', d: 0, axisOverrides: { top_k: 1e9, B_tool: 100 } }),
+      'BAD_INPUT',
+      /axisOverrides\.top_k: Too big: expected number to be <=200; axisOverrides\.B_tool: Too big: expected number to be <=20/,
+    );
+    await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, axisOverrides: { p_oos: 1.5 } }), 'BAD_INPUT', /p_oos/);
+    await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, axisOverrides: { T_max: 2.5 } }), 'BAD_INPUT', /T_max/);
     await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, player: 'Robert; DROP' }), 'BAD_INPUT', /player/);
     await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, catalogId: 'missing' }), 'BAD_INPUT', /unknown catalog/);
 

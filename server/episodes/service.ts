@@ -7,16 +7,17 @@
 //   fails, the live object (already stepped in memory) is evicted, so the next request
 //   rebuilds from what is really stored.
 // - Steps of one episode are serialised by a per-episode lock.
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { createKeyedLock } from '@/server/lib/keyed-lock';
-import { randomInt } from 'node:crypto';
-import { z } from 'zod';
+import { isAppError } from '@/server/lib/errors';
 import { createEpisode, listEnvs, replayEpisode } from '@/server/engine';
 import { axesFor, AXIS_NAMES, type AxisValues } from '@/server/engine/difficulty';
 import type { Action, EnvId, EpisodeConfig } from '@/server/engine/types';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
-import { actionArgument, createEpisodeStore, toView, type EpisodeStore } from './store';
+import { actionObjectSchema, idSchema, listSchema, MAX_ACTION_BYTES, MAX_SEED, parse, startSchema, stepKeySchema } from './inputs';
+import { actionArgument, createEpisodeStore, toView, viewOf, type EpisodeStore } from './store';
 import {
   EpisodeServiceError,
   type ActionInput,
@@ -27,52 +28,15 @@ import {
   type WorldView,
 } from './types';
 
+export { MAX_ACTION_BYTES, MAX_SEED } from './inputs';
+
 type LiveEpisode = ReturnType<typeof createEpisode>;
 
-/** Limit on one action's text (UTF-8 bytes), checked before the engine sees it. */
-export const MAX_ACTION_BYTES = 64 * 1024;
-export const MAX_SEED = 2_147_483_647;
+/** Per-episode caps: a long or chatty episode is stopped before it fills the disk. */
+export const MAX_EPISODE_EVENTS = 2_000;
+export const MAX_EPISODE_BYTES = 8 * 1024 * 1024;
 
-const playerSchema = z
-  .string()
-  .regex(/^[a-z][a-z0-9_.:-]{0,63}$/, 'player must be a short lowercase name such as "human" or "oracle"');
-
-const startSchema = z.strictObject({
-  envId: z.string().min(1),
-  d: z.int().min(0).max(100),
-  seed: z.int().min(0).max(MAX_SEED).nullish(),
-  axisOverrides: z.record(z.string(), z.number()).optional(),
-  catalogId: z.string().min(1).max(200).optional(),
-  player: playerSchema.optional(),
-});
-
-const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'episode id has invalid characters');
-
-// Structured actions are checked for shape only; the engine judges their content
-// (an empty assistant_message is the agent's mistake, scored as format_invalid).
-const actionObjectSchema = z.object({
-  assistant_message: z.string(),
-  tool_calls: z
-    .array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()).optional() }))
-    .max(100)
-    .default([]),
-  answer: z.record(z.string(), z.unknown()).nullable().default(null),
-});
-
-const listSchema = z.strictObject({
-  cursor: z.string().max(64).nullish(),
-  limit: z.int().min(1).max(100).default(20),
-});
-
-function zodMessage(err: z.ZodError): string {
-  return err.issues.map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`).join('; ');
-}
-
-function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new EpisodeServiceError('BAD_INPUT', `${what}: ${zodMessage(r.error)}`);
-  return r.data;
-}
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export interface EpisodeServiceDeps {
   prisma: PrismaClient;
@@ -80,6 +44,9 @@ export interface EpisodeServiceDeps {
   defaultCatalogId: string;
   /** Live episodes kept in memory (least recently used are dropped and rebuilt on demand). */
   maxLive?: number;
+  /** Per-episode caps (defaults MAX_EPISODE_EVENTS, MAX_EPISODE_BYTES). */
+  maxEvents?: number;
+  maxBytes?: number;
 }
 
 export function createEpisodeService(deps: EpisodeServiceDeps) {
@@ -104,7 +71,12 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     delete: (id: string) => liveMap.delete(id),
     has: (id: string) => liveMap.has(id),
     clear: () => liveMap.clear(),
+    forgetCatalog(catalogId: string) {
+      for (const [id, ep] of liveMap) if (ep.catalogId === catalogId) liveMap.delete(id);
+    },
   };
+  const maxEvents = deps.maxEvents ?? MAX_EPISODE_EVENTS;
+  const maxBytes = deps.maxBytes ?? MAX_EPISODE_BYTES;
   /** Run fn after every earlier call for the same episode has finished. */
   const withLock = createKeyedLock();
 
@@ -151,6 +123,25 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     return ep;
   }
 
+  function catalogFor(catalogId: string): Catalog {
+    try {
+      return deps.getCatalog(catalogId);
+    } catch (e) {
+      if (isAppError(e)) throw e; // already precise (e.g. BUSY while a catalog loads)
+      throw new EpisodeServiceError('BAD_INPUT', (e as Error).message);
+    }
+  }
+
+  /** The view as the step that ended at eventEnd left it (idempotent retries). */
+  async function viewAt(row: EpisodeRow, eventEnd: number | null): Promise<EpisodeView> {
+    const events = await store.getEvents(row.id);
+    const end = eventEnd ?? events.length;
+    const view = toView(row, events.slice(0, end));
+    if (end === events.length) return view;
+    // a later step changed the status: show the retried step's result as it was then
+    return { ...view, status: 'active', terminationReason: null, reward: null, isCorrect: null, breakdown: null, turn: Math.max(0, ...view.events.map((e) => e.turn)) };
+  }
+
   function goalOf(ep: LiveEpisode): HiddenGoal {
     const g = ep.hiddenGoal() as HiddenGoal;
     return { envId: g.envId, summary: g.summary, data: g.data, ...(g.slots !== undefined ? { slots: g.slots } : {}) };
@@ -164,8 +155,16 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     isLive(id: string): boolean {
       return live.has(id);
     },
+    /** Drop live episodes that hold this catalog (it is being evicted from memory). */
+    forgetCatalog(catalogId: string): void {
+      live.forgetCatalog(catalogId);
+    },
 
-    async startEpisode(input: StartEpisodeInput): Promise<EpisodeView> {
+    /**
+     * Starts an episode. The capability token is returned once, here: the agent seat presents
+     * it when auth is on; only its hash is stored.
+     */
+    async startEpisode(input: StartEpisodeInput): Promise<EpisodeView & { capabilityToken: string }> {
       const inp = parse(startSchema, input, 'start episode');
       const envs = listEnvs();
       if (!envs.some((e) => e.id === inp.envId)) {
@@ -174,20 +173,14 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
           `unknown environment "${inp.envId}"; available: ${envs.map((e) => e.id).join(', ')}`,
         );
       }
-      const overrides = (inp.axisOverrides ?? {}) as Partial<AxisValues>;
-      let axes: AxisValues;
+      const overrides = Object.fromEntries(Object.entries(inp.axisOverrides ?? {}).filter(([, v]) => v !== undefined)) as Partial<AxisValues>;
       try {
-        axes = axesFor(inp.d, overrides);
+        axesFor(inp.d, overrides);
       } catch (e) {
         throw new EpisodeServiceError('BAD_INPUT', `axis overrides: ${(e as Error).message} (axes: ${AXIS_NAMES.join(', ')})`);
       }
       const catalogId = inp.catalogId ?? deps.defaultCatalogId;
-      let catalog: Catalog;
-      try {
-        catalog = deps.getCatalog(catalogId);
-      } catch (e) {
-        throw new EpisodeServiceError('BAD_INPUT', (e as Error).message);
-      }
+      const catalog = catalogFor(catalogId);
       const seed = inp.seed ?? randomInt(0, MAX_SEED);
       const config: EpisodeConfig = {
         envId: inp.envId as EnvId,
@@ -197,12 +190,13 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       };
       const ep = createEpisode(config, catalog);
       ep.reset();
-      const id = await store.createEpisode({
+      const capabilityToken = randomBytes(24).toString('base64url');
+      const row = await store.createEpisode({
         envId: config.envId,
         d: config.d,
         seed,
         axisOverrides: overrides,
-        axes: ep.axes ?? axes,
+        axes: ep.axes,
         weights: null,
         catalogId,
         player: inp.player ?? 'human',
@@ -214,54 +208,42 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         breakdown: ep.breakdown,
         hiddenGoal: goalOf(ep),
         events: ep.events,
+        capabilityHash: sha256(capabilityToken),
       });
-      live.set(id, ep);
-      return this.getEpisode(id);
+      live.set(row.id, ep);
+      return { ...viewOf(row, [...ep.events]), capabilityToken };
     },
 
-    async submitAction(episodeId: string, action: ActionInput): Promise<EpisodeView> {
+    /**
+     * One agent turn. With a step key, a retry of a step that was stored returns the view as
+     * that step left it instead of taking another turn.
+     */
+    async submitAction(episodeId: string, action: ActionInput, opts: { stepKey?: string | null } = {}): Promise<EpisodeView> {
       const id = parse(idSchema, episodeId, 'episode id');
-      let stepArg: string | Action;
-      let record: { format: 'text' | 'json'; raw: string };
-      if (typeof action === 'string') {
-        const bytes = Buffer.byteLength(action, 'utf8');
-        if (bytes > MAX_ACTION_BYTES) {
-          throw new EpisodeServiceError(
-            'TOO_LARGE',
-            `action text is ${bytes} bytes; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was sent to the episode.`,
-          );
-        }
-        stepArg = action;
-        record = { format: 'text', raw: action };
-      } else {
-        if (typeof action !== 'object' || action === null || Array.isArray(action)) {
-          throw new EpisodeServiceError('BAD_INPUT', 'action must be the agent text (a string) or an action object');
-        }
-        const obj = parse(actionObjectSchema, action, 'action') as Action;
-        const raw = JSON.stringify(obj);
-        const bytes = Buffer.byteLength(raw, 'utf8');
-        if (bytes > MAX_ACTION_BYTES) {
-          throw new EpisodeServiceError(
-            'TOO_LARGE',
-            `action is ${bytes} bytes as JSON; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was sent to the episode.`,
-          );
-        }
-        stepArg = obj;
-        record = { format: 'json', raw };
-      }
+      const stepKey = opts.stepKey == null ? null : parse(stepKeySchema, opts.stepKey, 'step key');
+      const { stepArg, record } = actionRecord(action);
 
-      await withLock(id, async () => {
+      return withLock(id, async () => {
         const row = await requireRow(id);
+        if (stepKey) {
+          const done = await store.findStep(id, stepKey);
+          if (done) return viewAt(row, done.eventEnd);
+        }
         if (row.status === 'done') {
           throw new EpisodeServiceError(
             'EPISODE_DONE',
             `episode ${id} is finished (${row.terminationReason ?? 'done'}); it takes no more actions`,
           );
         }
+        if (row.eventCount >= maxEvents || row.storedBytes >= maxBytes) {
+          throw new EpisodeServiceError(
+            'LIMIT',
+            `episode ${id} has reached its size cap (${row.eventCount} events, ${row.storedBytes} bytes; caps ${maxEvents} events, ${maxBytes} bytes); it takes no more actions`,
+          );
+        }
         const ep = await liveEpisode(row);
         const prevEventCount = ep.events.length;
-        const turnBefore = ep.turn;
-        const actionSeq = await store.countActions(id);
+        const turnBefore = ep.turn; // every step() call takes one turn, so this is also the action's seq
         let result;
         try {
           result = ep.step(stepArg);
@@ -269,21 +251,27 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
           live.delete(id); // its state is unknown now; rebuild from the store next time
           throw e;
         }
+        const bytes = record.raw.length + result.events.reduce((n, e) => n + JSON.stringify(e).length, 0);
+        const updated = {
+          turn: ep.turn,
+          status: ep.done ? ('done' as const) : ('active' as const),
+          terminationReason: ep.termination,
+          reward: ep.breakdown ? ep.breakdown.total : null,
+          isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
+        };
         try {
           await store.appendStep({
             episodeId: id,
             prevEventCount,
-            actionSeq,
+            actionSeq: turnBefore,
             turnBefore,
             action: record,
             events: result.events,
-            turn: ep.turn,
-            status: ep.done ? 'done' : 'active',
-            terminationReason: ep.termination,
-            reward: ep.breakdown ? ep.breakdown.total : null,
-            isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
+            ...updated,
             breakdown: ep.breakdown,
             hiddenGoal: goalOf(ep),
+            stepKey,
+            bytes,
           });
         } catch (e) {
           live.delete(id); // memory is one step ahead of the store: drop it
@@ -292,8 +280,33 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
           }
           throw e;
         }
+        const after: EpisodeRow = {
+          ...row,
+          ...updated,
+          breakdown: ep.breakdown ? JSON.stringify(ep.breakdown) : null,
+          eventCount: ep.events.length,
+          storedBytes: row.storedBytes + bytes,
+          updatedAt: new Date(),
+        };
+        return viewOf(after, [...ep.events]);
       });
-      return this.getEpisode(id);
+    },
+
+    /** The player reveals the hidden goal on purpose: recorded on an active episode, then returned. */
+    async revealGoal(episodeId: string): Promise<EpisodeView> {
+      const row = await requireRow(episodeId);
+      if (row.status === 'active') await store.markRevealed(row.id);
+      return this.getEpisode(row.id);
+    },
+
+    /** Whether this token is the episode's capability (constant-time comparison of hashes). */
+    async checkCapability(episodeId: string, token: string | null | undefined): Promise<boolean> {
+      if (!token || token.length > 200 || !idSchema.safeParse(episodeId).success) return false;
+      const row = await store.getRow(episodeId);
+      if (!row?.capabilityHash) return false;
+      const a = Buffer.from(row.capabilityHash, 'hex');
+      const b = Buffer.from(sha256(token), 'hex');
+      return a.length === b.length && timingSafeEqual(a, b);
     },
 
     async getEpisode(episodeId: string): Promise<EpisodeView> {
@@ -327,12 +340,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
      * (catalog.rerank, recommended_product_ids). Unknown ids are left out.
      */
     productTitles(catalogId: string, ids: readonly string[]): Record<string, string> {
-      let catalog: Catalog;
-      try {
-        catalog = deps.getCatalog(catalogId);
-      } catch (e) {
-        throw new EpisodeServiceError('BAD_INPUT', (e as Error).message);
-      }
+      const catalog = catalogFor(catalogId);
       const out: Record<string, string> = {};
       for (const id of ids) {
         const p = catalog.get(id);
@@ -350,3 +358,30 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
 }
 
 export type EpisodeService = ReturnType<typeof createEpisodeService>;
+
+/** Checks an action's size and shape, and how it is stored (raw text or structured JSON). */
+function actionRecord(action: ActionInput): { stepArg: string | Action; record: { format: 'text' | 'json'; raw: string } } {
+  if (typeof action === 'string') {
+    const bytes = Buffer.byteLength(action, 'utf8');
+    if (bytes > MAX_ACTION_BYTES) {
+      throw new EpisodeServiceError(
+        'TOO_LARGE',
+        `action text is ${bytes} bytes; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was sent to the episode.`,
+      );
+    }
+    return { stepArg: action, record: { format: 'text', raw: action } };
+  }
+  if (typeof action !== 'object' || action === null || Array.isArray(action)) {
+    throw new EpisodeServiceError('BAD_INPUT', 'action must be the agent text (a string) or an action object');
+  }
+  const obj = parse(actionObjectSchema, action, 'action') as Action;
+  const raw = JSON.stringify(obj);
+  const bytes = Buffer.byteLength(raw, 'utf8');
+  if (bytes > MAX_ACTION_BYTES) {
+    throw new EpisodeServiceError(
+      'TOO_LARGE',
+      `action is ${bytes} bytes as JSON; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was sent to the episode.`,
+    );
+  }
+  return { stepArg: obj, record: { format: 'json', raw } };
+}

@@ -30,6 +30,7 @@ export interface NewEpisodeRecord {
   breakdown: RewardBreakdown | null;
   hiddenGoal: HiddenGoal;
   events: EpisodeEvent[];
+  capabilityHash: string | null;
 }
 
 export interface StepRecord {
@@ -47,6 +48,10 @@ export interface StepRecord {
   isCorrect: boolean | null;
   breakdown: RewardBreakdown | null;
   hiddenGoal: HiddenGoal;
+  /** client-supplied idempotency key of this step */
+  stepKey: string | null;
+  /** bytes this step adds to the episode's stored size */
+  bytes: number;
 }
 
 export interface StoredAction {
@@ -62,7 +67,8 @@ const eventRows = (events: EpisodeEvent[], firstSeq: number) =>
 export function createEpisodeStore(prisma: PrismaClient) {
   return {
     /** Episode row and its opening events, in one transaction (a nested create). */
-    async createEpisode(rec: NewEpisodeRecord): Promise<string> {
+    async createEpisode(rec: NewEpisodeRecord): Promise<EpisodeRow> {
+      const rows = eventRows(rec.events, 0);
       const row = await prisma.episode.create({
         data: {
           envId: rec.envId,
@@ -81,11 +87,12 @@ export function createEpisodeStore(prisma: PrismaClient) {
           breakdown: rec.breakdown ? JSON.stringify(rec.breakdown) : null,
           hiddenGoal: JSON.stringify(rec.hiddenGoal),
           eventCount: rec.events.length,
-          events: { create: eventRows(rec.events, 0) },
+          capabilityHash: rec.capabilityHash,
+          storedBytes: rows.reduce((n, r) => n + r.payload.length, 0),
+          events: { create: rows },
         },
-        select: { id: true },
       });
-      return row.id;
+      return row;
     },
 
     /**
@@ -102,6 +109,8 @@ export function createEpisodeStore(prisma: PrismaClient) {
             turn: rec.turnBefore,
             format: rec.action.format,
             raw: rec.action.raw,
+            stepKey: rec.stepKey,
+            eventEnd: rec.prevEventCount + rec.events.length,
           },
         });
         if (rec.events.length > 0) {
@@ -120,9 +129,20 @@ export function createEpisodeStore(prisma: PrismaClient) {
             breakdown: rec.breakdown ? JSON.stringify(rec.breakdown) : null,
             hiddenGoal: JSON.stringify(rec.hiddenGoal),
             eventCount: rec.prevEventCount + rec.events.length,
+            storedBytes: { increment: rec.bytes },
           },
         });
       });
+    },
+
+    /** The action stored under this step key, if any (idempotent retries). */
+    async findStep(episodeId: string, stepKey: string): Promise<{ eventEnd: number | null } | null> {
+      return prisma.episodeAction.findUnique({ where: { episodeId_stepKey: { episodeId, stepKey } }, select: { eventEnd: true } });
+    },
+
+    /** Marks the goal as revealed (once; the first time is kept). */
+    async markRevealed(id: string): Promise<void> {
+      await prisma.episode.updateMany({ where: { id, revealedAt: null }, data: { revealedAt: new Date() } });
     },
 
     async getRow(id: string): Promise<EpisodeRow | null> {
@@ -180,10 +200,16 @@ export function toSummary(row: EpisodeRow): EpisodeSummary {
     isCorrect: row.isCorrect,
     turn: row.turn,
     player: row.player,
+    revealed: row.revealedAt !== null,
   };
 }
 
 export function toView(row: EpisodeRow, events: Array<{ payload: string }>): EpisodeView {
+  return viewOf(row, events.map((e) => JSON.parse(e.payload) as EpisodeEvent));
+}
+
+/** The view from a row and events already in memory (no parsing of stored payloads). */
+export function viewOf(row: EpisodeRow, events: EpisodeEvent[]): EpisodeView {
   const axes = JSON.parse(row.axes) as AxisValues;
   const hiddenGoal = JSON.parse(row.hiddenGoal) as HiddenGoal;
   return {
@@ -193,7 +219,7 @@ export function toView(row: EpisodeRow, events: Array<{ payload: string }>): Epi
     weights: row.weights ? (JSON.parse(row.weights) as RewardWeights) : null,
     breakdown: row.breakdown ? (JSON.parse(row.breakdown) as RewardBreakdown) : null,
     budgets: episodeBudgets(row.envId, hiddenGoal.data, axes),
-    events: events.map((e) => JSON.parse(e.payload) as EpisodeEvent),
+    events,
     hiddenGoal,
   };
 }

@@ -1,5 +1,6 @@
 // What the episode service hands to tRPC, server actions and pages. Plain JSON
 // (dates as ISO strings) so the same objects cross tRPC and server actions.
+import { AppError, type ErrorCode } from '@/server/lib/errors';
 import type { AxisValues } from '@/server/engine/difficulty';
 import type {
   Action,
@@ -34,6 +35,8 @@ export interface EpisodeSummary {
   isCorrect: boolean | null;
   turn: number;
   player: string;
+  /** the player revealed the hidden goal while the episode was active (left out of statistics by default) */
+  revealed: boolean;
 }
 
 export interface EpisodeView extends EpisodeSummary {
@@ -61,20 +64,12 @@ export interface StartEpisodeInput {
 
 export type ActionInput = string | Action;
 
-export type ServiceErrorCode =
-  | 'BAD_INPUT'
-  | 'TOO_LARGE'
-  | 'NOT_FOUND'
-  | 'EPISODE_DONE'
-  | 'CONFLICT'
-  | 'REPLAY_MISMATCH';
+export type ServiceErrorCode = ErrorCode;
 
-export class EpisodeServiceError extends Error {
-  constructor(
-    public readonly code: ServiceErrorCode,
-    message: string,
-  ) {
-    super(message);
+/** The service's errors: an AppError (recognised by code across bundles, see server/lib/errors). */
+export class EpisodeServiceError extends AppError {
+  constructor(code: ErrorCode, message: string) {
+    super(code, message);
     this.name = 'EpisodeServiceError';
   }
 }

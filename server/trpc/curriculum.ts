@@ -1,17 +1,21 @@
 // The curriculum router: thin, the service validates and does the work.
 import { z } from 'zod';
 import { curriculumService } from '@/server/curriculum';
-import { publicProcedure, router } from './init';
+import { adminProcedure, inspectorProcedure, router } from './init';
 
 const runId = z.object({ id: z.string().min(1).max(64) });
 
 export const curriculumRouter = router({
-  meta: publicProcedure.query(() => ({ agents: curriculumService.agents(), collections: curriculumService.collections() })),
-  list: publicProcedure
+  meta: inspectorProcedure.query(() => ({ agents: curriculumService.agents(), collections: curriculumService.collections() })),
+  list: inspectorProcedure
     .input(z.object({ limit: z.int().min(1).max(200).default(50) }).optional())
     .query(({ input }) => curriculumService.listRuns(input?.limit)),
-  get: publicProcedure.input(runId).query(({ input }) => curriculumService.getRun(input.id)),
-  create: publicProcedure
+  get: inspectorProcedure.input(runId).query(({ input }) => curriculumService.getRun(input.id)),
+  /** A step in progress: episodes played of the total (null when none runs). */
+  progress: inspectorProcedure.input(runId).query(({ input }) => curriculumService.progress(input.id)),
+  /** Stops a step in progress after its current episode. */
+  cancel: adminProcedure.input(runId).mutation(({ input }) => ({ cancelled: curriculumService.cancel(input.id) })),
+  create: adminProcedure
     .input(
       z.object({
         name: z.string().max(80).optional(),
@@ -21,7 +25,7 @@ export const curriculumRouter = router({
       }),
     )
     .mutation(({ input }) => curriculumService.createRun(input)),
-  step: publicProcedure
+  step: adminProcedure
     .input(
       runId.extend({
         episodes: z.int().min(1).max(1000),

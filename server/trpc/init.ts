@@ -1,30 +1,86 @@
+// tRPC setup: the request's credentials in the context, one error mapping, and the procedures
+// each role may reach: publicProcedure, agentProcedure (the episode's capability token or the
+// admin), inspectorProcedure and adminProcedure (the admin token). With auth off every
+// procedure is open (a local tool).
 import { initTRPC, TRPCError } from '@trpc/server';
-import { EpisodeServiceError } from '@/server/episodes/types';
+import { authConfig, credentialsFrom, NO_CREDENTIALS, requireAdmin, requireAgent, type AuthConfig, type Credentials } from '@/server/auth';
+import { episodeService } from '@/server/episodes';
+import { isAppError, toPublicError, type ErrorCode } from '@/server/lib/errors';
 
-export type TrpcContext = Record<string, never>;
-export const createContext = (): TrpcContext => ({});
+export interface TrpcContext {
+  auth: AuthConfig;
+  creds: Credentials;
+}
 
-const t = initTRPC.context<TrpcContext>().create();
+/** From a fetch request (the route handler), or none (tests and server-side callers). */
+export const createContext = (opts?: { req?: Request; auth?: AuthConfig }): TrpcContext => ({
+  auth: opts?.auth ?? authConfig(),
+  creds: opts?.req ? credentialsFrom(opts.req.headers) : NO_CREDENTIALS,
+});
 
-const CODE_MAP = {
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter({ shape }) {
+    // no stack traces or internal paths in responses
+    const { stack: _stack, ...data } = shape.data as typeof shape.data & { stack?: string };
+    return { ...shape, data };
+  },
+});
+
+const CODE_MAP: Record<ErrorCode, TRPCError['code']> = {
   BAD_INPUT: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
   TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  LIMIT: 'UNPROCESSABLE_CONTENT',
   NOT_FOUND: 'NOT_FOUND',
   EPISODE_DONE: 'PRECONDITION_FAILED',
   CONFLICT: 'CONFLICT',
+  BUSY: 'SERVICE_UNAVAILABLE',
   REPLAY_MISMATCH: 'INTERNAL_SERVER_ERROR',
-} as const;
+  INTERNAL: 'INTERNAL_SERVER_ERROR',
+};
 
-/** Service errors become tRPC errors with the same, precise message. */
-const serviceErrors = t.middleware(async ({ next }) => {
+/**
+ * App errors (recognised by code, not instanceof) become tRPC errors with the same precise
+ * message; any other failure is logged with an id and reaches the client as that id only.
+ */
+const errors = t.middleware(async ({ next }) => {
   const res = await next();
-  if (!res.ok && res.error.cause instanceof EpisodeServiceError) {
-    const cause = res.error.cause;
-    throw new TRPCError({ code: CODE_MAP[cause.code], message: cause.message, cause });
-  }
-  return res;
+  if (res.ok) return res;
+  const err = res.error;
+  const cause = err.cause;
+  if (isAppError(cause)) throw new TRPCError({ code: CODE_MAP[cause.code], message: cause.message });
+  if (err.code !== 'INTERNAL_SERVER_ERROR') return res; // input validation and other tRPC errors are precise already
+  const pub = toPublicError(cause ?? err);
+  throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: pub.message });
 });
 
 export const router = t.router;
-export const publicProcedure = t.procedure.use(serviceErrors);
+export const publicProcedure = t.procedure.use(errors);
+
+/** The episode id a procedure acts on: `id` or `episodeId` in its input. */
+function episodeIdOf(raw: unknown): string | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const r = raw as { id?: unknown; episodeId?: unknown };
+  const id = r.episodeId ?? r.id;
+  return typeof id === 'string' ? id : null;
+}
+
+export const agentProcedure = publicProcedure.use(async ({ ctx, getRawInput, next }) => {
+  const id = episodeIdOf(await getRawInput());
+  if (!id) throw new TRPCError({ code: 'BAD_REQUEST', message: 'episode id is required' });
+  await requireAgent(ctx.auth, ctx.creds, id, (episodeId, token) => episodeService.checkCapability(episodeId, token));
+  return next();
+});
+
+export const inspectorProcedure = publicProcedure.use(({ ctx, next }) => {
+  requireAdmin(ctx.auth, ctx.creds, 'the inspector');
+  return next();
+});
+
+export const adminProcedure = publicProcedure.use(({ ctx, next }) => {
+  requireAdmin(ctx.auth, ctx.creds, 'this admin operation');
+  return next();
+});
+
 export const createCallerFactory = t.createCallerFactory;

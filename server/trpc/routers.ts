@@ -6,19 +6,21 @@ import { axisRows } from '@/server/episodes/axes';
 import { ENV_IDS } from '@/server/engine/types';
 import { episodeService } from '@/server/episodes';
 import { listCatalogs } from '@/server/catalogs';
-import { publicProcedure, router } from './init';
+import { inspectorProcedure, publicProcedure, router } from './init';
 import { curriculumRouter } from './curriculum';
+import { seatRouter } from './seat';
 
 const envIdSchema = z.enum(ENV_IDS);
 
+/** The inspector's view of episodes: the hidden goal, the world, every episode. */
 export const episodesRouter = router({
-  list: publicProcedure
+  list: inspectorProcedure
     .input(z.object({ cursor: z.string().max(64).nullish(), limit: z.int().min(1).max(100).default(20) }))
     .query(({ input }) => episodeService.listEpisodes({ cursor: input.cursor ?? null, limit: input.limit })),
-  get: publicProcedure
+  get: inspectorProcedure
     .input(z.object({ id: z.string().min(1).max(64) }))
     .query(({ input }) => episodeService.getEpisode(input.id)),
-  world: publicProcedure
+  world: inspectorProcedure
     .input(z.object({ id: z.string().min(1).max(64) }))
     .query(({ input }) => episodeService.getWorld(input.id)),
 });
@@ -50,6 +52,7 @@ export const difficultyRouter = router({
 
 export const appRouter = router({
   episodes: episodesRouter,
+  seat: seatRouter,
   envs: envsRouter,
   tools: toolsRouter,
   difficulty: difficultyRouter,

@@ -3,11 +3,16 @@
 // before importing them. Call inside a test file, at top level.
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import type { AuthConfig } from '@/server/auth';
 
-async function makeCaller() {
-  const { appRouter, createCallerFactory } = await import('@/server/trpc');
-  return createCallerFactory(appRouter)({});
+async function makeCaller(opts: { auth?: AuthConfig; headers?: Record<string, string> } = {}) {
+  const { appRouter, createCallerFactory, createContext } = await import('@/server/trpc');
+  const req = opts.headers ? new Request('http://127.0.0.1/api/trpc', { headers: opts.headers }) : undefined;
+  return createCallerFactory(appRouter)(createContext({ req, auth: opts.auth }));
 }
+
+/** A caller with auth settings and request headers of its own (role tests). */
+export const callerWith = makeCaller;
 
 export type TestCaller = Awaited<ReturnType<typeof makeCaller>>;
 
@@ -18,7 +23,7 @@ export function useTestCaller(): () => TestCaller {
     db = createTestDb();
     process.env.DATABASE_URL = db.url;
     caller = await makeCaller();
-  });
+  }, 120_000); // migrating a fresh database is slow on a busy machine
   afterAll(async () => {
     const { prisma } = await import('@/server/db');
     await prisma.$disconnect();

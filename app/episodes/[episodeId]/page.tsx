@@ -1,6 +1,7 @@
-import { loadEpisodePage } from '@/server/episodes/page-data';
+import { loadReplayPage } from '@/server/episodes/page-data';
 import { axisRows } from '@/server/episodes/axes';
 import { Replay } from '@/components/replay/Replay';
+import { AccessDenied } from '@/components/common/AccessDenied';
 
 export const dynamic = 'force-dynamic';
 
@@ -15,12 +16,15 @@ export default async function ReplayPage({
   const sp = await searchParams;
   const turnParam = Array.isArray(sp.turn) ? sp.turn[0] : sp.turn;
   const turn = turnParam !== undefined && /^\d+$/.test(turnParam) ? Number(turnParam) : null;
-  const { view, world, env } = await loadEpisodePage(episodeId);
+  const page = await loadReplayPage(episodeId);
+  if (page.denied !== null) return <AccessDenied message={page.denied} />;
+  const { view, world, env, guarded } = page;
   return (
     <Replay
       ep={view}
       envName={env?.name}
       world={world}
+      guarded={guarded}
       axes={axisRows(view.d, view.axes, view.axisOverrides)}
       highlightTurn={turn}
     />

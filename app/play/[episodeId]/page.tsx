@@ -1,19 +1,21 @@
 import { toolSpecsFor } from '@/server/engine';
-import { loadEpisodePage } from '@/server/episodes/page-data';
+import { loadPlayPage } from '@/server/episodes/page-data';
 import { Playground } from '@/components/play/Playground';
+import { AccessDenied } from '@/components/common/AccessDenied';
 import type { JsonSchema } from '@/components/play/schema-form';
 
 export const dynamic = 'force-dynamic';
 
 export default async function PlayPage({ params }: { params: Promise<{ episodeId: string }> }) {
   const { episodeId } = await params;
-  const { view, world, env } = await loadEpisodePage(episodeId);
+  const page = await loadPlayPage(episodeId);
+  if (page.denied !== null) return <AccessDenied message={page.denied} />;
+  const { seat, env } = page;
   return (
     <Playground
-      initial={view}
-      initialWorld={world}
-      tools={toolSpecsFor(view.envId)}
-      env={{ id: view.envId, name: env?.name ?? view.envId, answerSchema: (env?.answerSchema ?? {}) as JsonSchema }}
+      initial={seat}
+      tools={toolSpecsFor(seat.envId)}
+      env={{ id: seat.envId, name: env?.name ?? seat.envId, answerSchema: (env?.answerSchema ?? {}) as JsonSchema }}
     />
   );
 }

@@ -1,0 +1,5 @@
+import { EpisodeNotFound } from '@/components/common/EpisodeNotFound';
+
+export default function NotFound() {
+  return <EpisodeNotFound />;
+}

@@ -1,0 +1,188 @@
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { fieldNames, leakedValues, secretValues } from '../server/episodes/goal-scan';
+import { SHOTS, shot } from './play-helpers';
+
+// The agent seat over HTTP, as a security engineer probes it: full episodes of all eight
+// environments through every agent-seat route (tRPC seat.start / seat.get / seat.step, the
+// playground's HTML, the playground's server actions), scanning every response body for the
+// hidden goal's values. The goal is read from the inspector (auth is off on this local server).
+
+const ENVS = ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE', 'JOURNEY'] as const;
+const CHAT = {
+  assistant_message: 'Could you tell me a bit more?',
+  tool_calls: [],
+  answer: null,
+};
+
+async function trpc<T>(
+  request: APIRequestContext,
+  proc: string,
+  input: unknown,
+  headers: Record<string, string> = {},
+  method: 'GET' | 'POST' = 'POST',
+) {
+  const res =
+    method === 'GET'
+      ? await request.get(`/api/trpc/${proc}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers })
+      : await request.post(`/api/trpc/${proc}`, { data: input, headers });
+  const body = await res.text();
+  expect(res.status(), `${proc}: ${body.slice(0, 300)}`).toBe(200);
+  return {
+    data: (JSON.parse(body) as { result: { data: T } }).result.data,
+    body,
+  };
+}
+
+interface Seat {
+  id: string;
+  status: 'active' | 'done';
+  catalogId: string;
+  events: Array<{ kind: string; text?: string }>;
+  hiddenGoal: unknown;
+}
+interface Goal {
+  envId: string;
+  summary: string[];
+  data: unknown;
+  slots?: unknown;
+}
+
+async function publicTextFor(request: APIRequestContext, envId: string, seat: Seat) {
+  const tools = await trpc(request, 'tools.list', { envId }, {}, 'GET');
+  const envs = await trpc(request, 'envs.list', undefined, {}, 'GET');
+  const customer = seat.events
+    .filter((e) => e.kind === 'customer_message')
+    .map((e) => e.text)
+    .join('\n');
+  return [fieldNames(seat), tools.body, envs.body, customer, CHAT.assistant_message, seat.id, seat.catalogId, 'budgets opening'].join('\n');
+}
+
+test('tRPC agent-seat routes never carry the hidden goal of an active episode (all eight envs)', async ({ request }) => {
+  for (const envId of ENVS) {
+    const started = await trpc<{ episode: Seat; capabilityToken: string }>(request, 'seat.start', { envId, d: 6, seed: 1 });
+    const id = started.data.episode.id;
+    const auth = { 'x-episode-token': started.data.capabilityToken };
+    const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
+    const bodies = [started.body];
+    let seat = started.data.episode;
+    while (seat.status === 'active') {
+      bodies.push((await trpc(request, 'seat.get', { id }, auth, 'GET')).body);
+      const step = await trpc<Seat>(request, 'seat.step', { id, action: CHAT }, auth);
+      seat = step.data;
+      if (seat.status === 'active') bodies.push(step.body);
+    }
+    const secrets = secretValues(goal, await publicTextFor(request, envId, seat));
+    expect(secrets.length, envId).toBeGreaterThan(0);
+    for (const body of bodies) expect(leakedValues(body, secrets), envId).toEqual([]);
+    expect(seat.hiddenGoal).not.toBeNull(); // finished: the goal may leave now
+  }
+});
+
+for (const envId of ENVS) {
+  test(`${envId}: the playground's HTML and server actions never carry the goal before a reveal`, async ({ page, request }) => {
+    let actionBodies: Array<Promise<string>> = [];
+    page.on('response', (res) => {
+      if (res.request().method() === 'POST' && new URL(res.url()).pathname.startsWith('/play/'))
+        actionBodies.push(res.text().catch(() => ''));
+    });
+    {
+      await page.goto('/');
+      await page.getByLabel('Environment').selectOption(envId);
+      await page.getByTestId('seed-random').uncheck();
+      await page.getByLabel('seed').fill('2');
+      await page.getByTestId('start-episode').click();
+      await page.waitForURL(/\/play\/[^/]+$/);
+      const id = page.url().split('/').pop()!;
+      const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
+      actionBodies = [];
+      // a turn through the playground's own server action (more idle turns and the customer leaves)
+      for (let turn = 0; turn < 1; turn++) {
+        const replies = await page.getByTestId('customer-message').count();
+        await page.locator('#assistant-message').fill(CHAT.assistant_message);
+        await page.getByTestId('send-turn').click();
+        await expect
+          .poll(
+            async () =>
+              (await page.getByTestId('customer-message').count()) > replies || (await page.getByTestId('reward-breakdown').count()) > 0,
+          )
+          .toBe(true);
+      }
+      const htmlRes = await request.get(`/play/${id}`);
+      const html = await htmlRes.text();
+      const seat = (await trpc<Seat>(request, 'seat.get', { id }, {}, 'GET')).data;
+      const secrets = secretValues(goal, await publicTextFor(request, envId, seat));
+      expect(secrets.length, envId).toBeGreaterThan(0);
+      expect(seat.status, `${envId} is still active`).toBe('active');
+      expect(leakedValues(html, secrets), `${envId} playground HTML`).toEqual([]);
+      expect(actionBodies.length, envId).toBeGreaterThanOrEqual(1);
+      for (const body of await Promise.all(actionBodies)) expect(leakedValues(body, secrets), `${envId} server action`).toEqual([]);
+      await expect(page.getByTestId('hidden-goal')).toHaveCount(0);
+      if (envId === 'STATUS') await shot(page, 'seat-playground-before-reveal');
+    }
+  });
+}
+
+test('a reveal is on purpose and recorded; the replay of an active episode keeps a spoiler guard', async ({ page, request }) => {
+  const started = await trpc<{ episode: Seat; capabilityToken: string }>(request, 'seat.start', { envId: 'STATUS', d: 4, seed: 3 });
+  const id = started.data.episode.id;
+  const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
+  const secrets = secretValues(goal, await publicTextFor(request, 'STATUS', started.data.episode));
+
+  // the replay's HTML holds nothing of the goal until the guard is clicked
+  const replayHtml = await (await request.get(`/episodes/${id}`)).text();
+  expect(leakedValues(replayHtml, secrets)).toEqual([]);
+  await page.goto(`/episodes/${id}`);
+  await expect(page.getByTestId('spoiler-guard')).toBeVisible();
+  await expect(page.getByTestId('world-panel')).toHaveCount(0);
+  await shot(page, 'seat-spoiler-guard');
+  await page.getByTestId('spoiler-reveal').click();
+  await expect(page.getByTestId('hidden-goal')).toBeVisible();
+  await expect(page.getByText('goal revealed')).toBeVisible();
+  await shot(page, 'seat-spoiler-revealed');
+
+  // recorded: the list marks it, and the agent seat now carries the goal
+  const list = await trpc<{ items: Array<{ id: string; revealed: boolean }> }>(request, 'episodes.list', { limit: 20 }, {}, 'GET');
+  expect(list.data.items.find((e) => e.id === id)?.revealed).toBe(true);
+  const seat = await trpc<Seat>(request, 'seat.get', { id }, { 'x-episode-token': started.data.capabilityToken }, 'GET');
+  expect(seat.data.hiddenGoal).toEqual(goal);
+});
+
+test('unknown episodes get a styled 404 with a way back', async ({ page }) => {
+  for (const path of ['/play/no-such-episode', '/episodes/no-such-episode', '/play/bad%20id!']) {
+    const res = await page.goto(path);
+    expect(res?.status(), path).toBe(404);
+    await expect(page.getByTestId('episode-not-found')).toBeVisible();
+  }
+  await shot(page, 'seat-404');
+  await page.getByTestId('back-home').click();
+  await expect(page).toHaveURL(/\/$/);
+  expect(SHOTS).toBeTruthy();
+});
+
+test('abusive requests are refused with one precise message', async ({ request }) => {
+  // a body over the cap is refused before it is read
+  const big = await request.post('/api/trpc/seat.step', {
+    data: 'x'.repeat(2 * 1024 * 1024),
+    headers: { 'content-type': 'application/json' },
+  });
+  expect(big.status()).toBe(413);
+  expect(await big.text()).toMatch(/the limit is \d+ bytes/);
+  // catalog ids only from the registry, canonical
+  for (const catalogId of ['synthetic-s7-n2000000', 'synthetic-s01-n20000', 's07']) {
+    const res = await request.post('/api/trpc/seat.start', {
+      data: { envId: 'PD', d: 0, catalogId },
+    });
+    expect(res.status(), catalogId).toBe(400);
+    expect(await res.text()).toMatch(/unknown catalog/);
+  }
+  // axis overrides have ranges
+  const axes = await request.post('/api/trpc/seat.start', {
+    data: { envId: 'PD', d: 0, axisOverrides: { top_k: 1e9, B_tool: 100 } },
+  });
+  expect(axes.status()).toBe(400);
+  expect(await axes.text()).toMatch(/top_k: Too big/);
+  // unknown episode ids are 404 whichever route ran first; no internal text reaches the client
+  const missing = await request.get(`/api/trpc/seat.get?input=${encodeURIComponent(JSON.stringify({ id: 'nope' }))}`);
+  expect(missing.status()).toBe(404);
+  expect(await missing.text()).toMatch(/no episode with id \\"nope\\"/);
+});

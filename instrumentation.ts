@@ -1,0 +1,18 @@
+// Runs once when the server starts: a clear message when the database cannot be used
+// (missing directory that cannot be created, read-only file, or no tables yet).
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { prisma, DEFAULT_DATABASE_URL } = await import('@/server/db');
+  const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  try {
+    await prisma.episode.count();
+  } catch (e) {
+    const text = String((e as Error)?.message ?? e);
+    const hint = /no such table/i.test(text)
+      ? 'its tables are missing: run `npx prisma migrate deploy` (npm run app does it)'
+      : /readonly|read-only/i.test(text)
+        ? 'it is read-only for this process'
+        : 'it cannot be opened';
+    console.error(`[ecomrlve] the database ${url} is unusable: ${hint}. Pages that read episodes will fail until this is fixed.`);
+  }
+}

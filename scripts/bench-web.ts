@@ -1,0 +1,109 @@
+// Steps/s and creations/s through the HTTP layer (tRPC over `next start`, its own database),
+// plus response sizes. Needs `next build` first.
+//   npm run bench:web [-- --seconds 10 --clients 8 --port 3102 --rounds 3]
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const arg = (name: string, dflt: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const SECONDS = arg('seconds', 8);
+const CLIENTS = arg('clients', 8);
+const PORT = arg('port', 3102);
+const ROUNDS = arg('rounds', 3);
+const BASE = `http://127.0.0.1:${PORT}`;
+const DB = 'prisma/bench-web.db';
+const env = { ...process.env, DATABASE_URL: `file:./${DB}`, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1', NEXT_TELEMETRY_DISABLED: '1' };
+
+const CHAT = { assistant_message: 'Could you tell me more?', tool_calls: [], answer: null };
+
+async function call<T>(proc: string, input: unknown, headers: Record<string, string> = {}): Promise<{ data: T; bytes: number }> {
+  const res = await fetch(`${BASE}/api/trpc/${proc}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(input) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${proc}: ${res.status} ${text.slice(0, 200)}`);
+  return { data: (JSON.parse(text) as { result: { data: T } }).result.data, bytes: text.length };
+}
+
+interface Started {
+  episode: { id: string; status: string };
+  capabilityToken: string;
+}
+
+async function creations(): Promise<number> {
+  let n = 0;
+  const end = performance.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, c) => {
+      while (performance.now() < end) {
+        await call<Started>('seat.start', { envId: 'CART', d: 4, seed: c * 100_000 + n });
+        n++;
+      }
+    }),
+  );
+  return n / SECONDS;
+}
+
+async function steps(): Promise<{ perSec: number; meanBytes: number }> {
+  let n = 0;
+  let bytes = 0;
+  const end = performance.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, c) => {
+      let seed = c * 1000;
+      while (performance.now() < end) {
+        // a long episode (T_max 40), stepped with short chat turns until it ends or time is up
+        const s = await call<Started>('seat.start', { envId: 'CART', d: 4, seed: seed++, axisOverrides: { T_max: 40 } });
+        const headers = { 'x-episode-token': s.data.capabilityToken };
+        let status = s.data.episode.status;
+        while (status === 'active' && performance.now() < end) {
+          const r = await call<{ status: string }>('seat.step', { id: s.data.episode.id, action: CHAT }, headers);
+          status = r.data.status;
+          bytes += r.bytes;
+          n++;
+        }
+      }
+    }),
+  );
+  return { perSec: n / SECONDS, meanBytes: n ? bytes / n : 0 };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  fs.rmSync(DB, { force: true });
+  for (const suffix of ['-journal', '-wal', '-shm']) fs.rmSync(DB + suffix, { force: true });
+  execFileSync('npx', ['prisma', 'migrate', 'deploy'], { env, stdio: 'ignore' });
+  const server = spawn('npx', ['next', 'start', '-p', String(PORT), '-H', '127.0.0.1'], { env, stdio: 'ignore', detached: true });
+  try {
+    for (let i = 0; i < 100; i++) {
+      try {
+        if ((await fetch(`${BASE}/api/trpc/envs.list`)).ok) break;
+      } catch {
+        // not up yet
+      }
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    await creations(); // warm-up: JIT, catalog load, SQLite pages
+    const c: number[] = [];
+    const s: number[] = [];
+    const b: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      c.push(await creations());
+      const st = await steps();
+      s.push(st.perSec);
+      b.push(st.meanBytes);
+    }
+    console.log(`bench:web  ${CLIENTS} clients, ${SECONDS} s per measurement, ${ROUNDS} rounds (median), next start on :${PORT}`);
+    console.log(`creations/s  ${median(c).toFixed(1)}   (rounds: ${c.map((x) => x.toFixed(1)).join(', ')})   target ≥ 100`);
+    console.log(`steps/s      ${median(s).toFixed(1)}   (rounds: ${s.map((x) => x.toFixed(1)).join(', ')})   target ≥ 300`);
+    console.log(`step response  ${Math.round(median(b))} bytes on average`);
+  } finally {
+    process.kill(-server.pid!, 'SIGTERM');
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+// Input schemas of the episode service: every value from outside is parsed here first.
+import { z } from 'zod';
+import { AXIS_NAMES, type AxisName } from '@/server/engine/difficulty';
+import { EpisodeServiceError } from './types';
+
+export const MAX_SEED = 2_147_483_647;
+/** Limit on one action's text (UTF-8 bytes), checked before the engine sees it. */
+export const MAX_ACTION_BYTES = 64 * 1024;
+
+/**
+ * Allowed range of each axis override. They cover every formula value for d 0–100 where that
+ * is cheap, and cap the axes that multiply work (top_k × B_tool × T_max) so one step stays
+ * small. At merge: use the engine's ranges from server/engine/difficulty.ts (rewards-harness).
+ */
+export const AXIS_OVERRIDE_RANGES: Record<AxisName, { min: number; max: number; integer: boolean }> = {
+  m: { min: 0, max: 60, integer: true },
+  k_rec: { min: 1, max: 20, integer: true },
+  T_max: { min: 1, max: 60, integer: true },
+  p_missing: { min: 0, max: 1, integer: false },
+  p_noise: { min: 0, max: 1, integer: false },
+  p_switch: { min: 0, max: 1, integer: false },
+  top_k: { min: 1, max: 200, integer: true },
+  eps_rank: { min: 0, max: 1, integer: false },
+  p_oos: { min: 0, max: 1, integer: false },
+  H_orders: { min: 0, max: 60, integer: true },
+  B_branch: { min: 0, max: 40, integer: true },
+  B_tool: { min: 1, max: 20, integer: true },
+};
+
+export const axisOverridesSchema = z.strictObject(
+  Object.fromEntries(
+    AXIS_NAMES.map((name) => {
+      const r = AXIS_OVERRIDE_RANGES[name];
+      const n = (r.integer ? z.int() : z.number()).min(r.min).max(r.max);
+      return [name, n.optional()];
+    }),
+  ) as Record<AxisName, z.ZodOptional<z.ZodNumber>>,
+);
+
+export const playerSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_.:-]{0,63}$/, 'player must be a short lowercase name such as "human" or "oracle"');
+
+export const startSchema = z.strictObject({
+  envId: z.string().min(1).max(32),
+  d: z.int().min(0).max(100),
+  seed: z.int().min(0).max(MAX_SEED).nullish(),
+  axisOverrides: axisOverridesSchema.optional(),
+  catalogId: z.string().min(1).max(200).optional(),
+  player: playerSchema.optional(),
+});
+
+export const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'episode id has invalid characters');
+
+/** A client's idempotency key for one step (a UUID or any short token). */
+export const stepKeySchema = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, 'step key has invalid characters');
+
+// Structured actions are checked for shape only; the engine judges their content
+// (an empty assistant_message is the agent's mistake, scored as format_invalid).
+export const actionObjectSchema = z.object({
+  assistant_message: z.string(),
+  tool_calls: z
+    .array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()).optional() }))
+    .max(100)
+    .default([]),
+  answer: z.record(z.string(), z.unknown()).nullable().default(null),
+});
+
+export const listSchema = z.strictObject({
+  cursor: z.string().max(64).nullish(),
+  limit: z.int().min(1).max(100).default(20),
+});
+
+function zodMessage(err: z.ZodError): string {
+  return err.issues.map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`).join('; ');
+}
+
+export function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new EpisodeServiceError('BAD_INPUT', `${what}: ${zodMessage(r.error)}`);
+  return r.data;
+}

@@ -1,0 +1,47 @@
+// Request bodies are read with a cap: a declared Content-Length over the cap is refused before
+// reading, and a body without one is read only up to the cap (then refused). Nothing is parsed
+// before this check.
+import { HTTP_STATUS } from './errors';
+
+/** tRPC requests: one action is ≤ 64 KB; a batch of a few calls fits with room to spare. */
+export const MAX_TRPC_BODY_BYTES = 256 * 1024;
+
+export function tooLargeResponse(limit: number, got?: number): Response {
+  const message = `request body ${got !== undefined ? `is ${got} bytes; ` : 'is larger than '}the limit is ${limit} bytes. Nothing was read or run.`;
+  return Response.json({ error: { code: 'TOO_LARGE', message } }, { status: HTTP_STATUS.TOO_LARGE });
+}
+
+/** The body as bytes, or null when it exceeds `limit` (the rest is not read). */
+export async function readCapped(req: Request, limit: number): Promise<Uint8Array | null> {
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** The request with its body read under the cap, or a 413 response. */
+export async function withCappedBody(req: Request, limit: number): Promise<Request | Response> {
+  if (req.method === 'GET' || req.method === 'HEAD') return req;
+  const declared = Number(req.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) return tooLargeResponse(limit, declared);
+  const body = await readCapped(req, limit);
+  if (body === null) return tooLargeResponse(limit);
+  return new Request(req.url, { method: req.method, headers: req.headers, body: body as BodyInit });
+}

@@ -1,0 +1,74 @@
+// One error taxonomy for the whole server. Errors are recognised by a brand and a `code`,
+// never by `instanceof`: Next compiles a module into several chunks, and a class from one
+// chunk is not the class of another.
+import { randomBytes } from 'node:crypto';
+
+export const ERROR_CODES = [
+  'BAD_INPUT',
+  'UNAUTHORIZED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'EPISODE_DONE',
+  'CONFLICT',
+  'TOO_LARGE',
+  'LIMIT',
+  'BUSY',
+  'REPLAY_MISMATCH',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** HTTP status of each code (tRPC, route handlers and the env server use the same table). */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  BAD_INPUT: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  EPISODE_DONE: 409,
+  CONFLICT: 409,
+  TOO_LARGE: 413,
+  LIMIT: 422,
+  BUSY: 503,
+  REPLAY_MISMATCH: 500,
+  INTERNAL: 500,
+};
+
+const BRAND = 'ecomrlve.error';
+
+export class AppError extends Error {
+  readonly brand = BRAND;
+  constructor(
+    public readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export interface PublicError {
+  code: ErrorCode;
+  message: string;
+}
+
+/** True for any AppError (or subclass), whichever bundle chunk created it. */
+export function isAppError(e: unknown): e is PublicError & Error {
+  if (typeof e !== 'object' || e === null) return false;
+  const x = e as { brand?: unknown; code?: unknown; message?: unknown };
+  return x.brand === BRAND && typeof x.message === 'string' && (ERROR_CODES as readonly unknown[]).includes(x.code);
+}
+
+/**
+ * What a client may see of an error: an AppError as it is; anything else is logged with an id
+ * and replaced by a message naming only that id (internal text never leaves the server).
+ */
+export function toPublicError(e: unknown, log: (line: string, err: unknown) => void = defaultLog): PublicError {
+  if (isAppError(e)) return { code: e.code, message: e.message };
+  const id = randomBytes(4).toString('hex');
+  log(`[ecomrlve] internal error ${id}`, e);
+  return { code: 'INTERNAL', message: `internal error (id ${id}); the details are in the server log` };
+}
+
+function defaultLog(line: string, err: unknown) {
+  console.error(line, err);
+}

@@ -1,0 +1,44 @@
+// The agent seat over tRPC: the same payloads the playground gets (server/episodes/seat.ts).
+// Any program acting as the agent uses these; the capability token from `start` goes in the
+// x-episode-token header of every later call.
+import { z } from 'zod';
+import { requireAdmin } from '@/server/auth';
+import { episodeService } from '@/server/episodes';
+import { toSeatView } from '@/server/episodes/seat';
+import { agentProcedure, publicProcedure, router } from './init';
+
+const episodeRef = z.object({ id: z.string().min(1).max(64) });
+
+export const seatRouter = router({
+  /** Starts an episode. Axis overrides are an admin operation. */
+  start: publicProcedure
+    .input(
+      z.object({
+        envId: z.string().min(1).max(32),
+        d: z.int().min(0).max(100),
+        seed: z.int().min(0).nullish(),
+        catalogId: z.string().min(1).max(200).optional(),
+        axisOverrides: z.record(z.string(), z.number()).optional(),
+        player: z.string().max(64).optional(),
+      }),
+    )
+    .mutation(async ({ ctx, input }) => {
+      if (input.axisOverrides && Object.keys(input.axisOverrides).length > 0) requireAdmin(ctx.auth, ctx.creds, 'axis overrides');
+      const { capabilityToken, ...view } = await episodeService.startEpisode({ ...input, player: input.player ?? 'api' });
+      return { episode: toSeatView(view), capabilityToken };
+    }),
+  get: agentProcedure.input(episodeRef).query(async ({ input }) => toSeatView(await episodeService.getEpisode(input.id))),
+  /** One turn: raw agent text or a structured action; `stepKey` makes a retry return the stored result. */
+  step: agentProcedure
+    .input(
+      episodeRef.extend({
+        action: z.union([z.string(), z.record(z.string(), z.unknown())]),
+        stepKey: z.string().min(1).max(100).optional(),
+      }),
+    )
+    .mutation(async ({ input }) =>
+      toSeatView(await episodeService.submitAction(input.id, input.action as never, { stepKey: input.stepKey })),
+    ),
+  /** Reveals the hidden goal on purpose: recorded, and the episode leaves the statistics. */
+  reveal: agentProcedure.input(episodeRef).mutation(async ({ input }) => toSeatView(await episodeService.revealGoal(input.id))),
+});
