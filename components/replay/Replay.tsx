@@ -11,6 +11,10 @@ import { SpoilerGuard } from './SpoilerGuard';
 import { WorldPanel } from '@/components/play/WorldPanel';
 import { ProductTitlesProvider } from '@/components/transcript/product-titles';
 import { Card, CardHeader } from '@/components/ui/primitives';
+import type { EpisodeSummary } from '@/server/episodes/types';
+import type { ModelTurnRecord } from '@/server/models/driver';
+import { EpisodeFamily } from './EpisodeFamily';
+import { ModelTurnPanel } from './ModelTurnPanel';
 
 export function Replay({
   ep,
@@ -19,6 +23,8 @@ export function Replay({
   guarded,
   axes,
   highlightTurn,
+  turnRecords = [],
+  family,
 }: {
   ep: Omit<EpisodeView, 'hiddenGoal'> & { hiddenGoal: EpisodeView['hiddenGoal'] | null };
   envName?: string;
@@ -27,15 +33,32 @@ export function Replay({
   guarded: boolean;
   axes: AxisRow[];
   highlightTurn: number | null;
+  /** issue 9: who took each turn, and a model's request/reply */
+  turnRecords?: Array<{ turn: number; actor: string | null; modelRecord: unknown }>;
+  family?: { parent: EpisodeSummary | null; forks: EpisodeSummary[] };
 }) {
+  const actors = Object.fromEntries(turnRecords.map((r) => [r.turn, r.actor]));
+  const modelRecord = (turn: number) => turnRecords.find((r) => r.turn === turn)?.modelRecord as ModelTurnRecord | null | undefined;
   return (
     <div>
       <EpisodeHeader ep={ep} envName={envName} mode="replay" />
       <div className="grid gap-5 lg:grid-cols-12">
         <div className="space-y-4 lg:col-span-7">
-          <Transcript events={ep.events} episodeId={ep.id} highlightTurn={highlightTurn} tMax={ep.budgets.T_max} catalogId={ep.catalogId} />
+          <Transcript
+            events={ep.events}
+            episodeId={ep.id}
+            highlightTurn={highlightTurn}
+            tMax={ep.budgets.T_max}
+            catalogId={ep.catalogId}
+            actors={actors}
+            turnExtra={(turn) => {
+              const record = modelRecord(turn);
+              return record ? <ModelTurnPanel record={record} /> : null;
+            }}
+          />
         </div>
         <aside className="space-y-4 lg:col-span-5">
+          {family && <EpisodeFamily episodeId={ep.id} turns={ep.turn} forkTurn={ep.forkTurn} parent={family.parent} forks={family.forks} />}
           {guarded || !ep.hiddenGoal ? <SpoilerGuard episodeId={ep.id} /> : <HiddenGoalCard goal={ep.hiddenGoal} />}
           {ep.breakdown ? (
             <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={ep.id} termination={ep.terminationReason} />

@@ -1,4 +1,5 @@
 import { loadReplayPage } from '@/server/episodes/page-data';
+import { episodeService } from '@/server/episodes';
 import { axisRows } from '@/server/episodes/axes';
 import { Replay } from '@/components/replay/Replay';
 import { AccessDenied } from '@/components/common/AccessDenied';
@@ -19,6 +20,7 @@ export default async function ReplayPage({
   const page = await loadReplayPage(episodeId);
   if (page.denied !== null) return <AccessDenied message={page.denied} />;
   const { view, world, env, guarded } = page;
+  const [turnRecords, family] = await Promise.all([episodeService.turnRecords(view.id), episodeService.family(view.id)]);
   return (
     <Replay
       ep={view}
@@ -27,6 +29,8 @@ export default async function ReplayPage({
       guarded={guarded}
       axes={axisRows(view.d, view.axes, view.axisOverrides)}
       highlightTurn={turn}
+      turnRecords={turnRecords}
+      family={family}
     />
   );
 }
