@@ -28,6 +28,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/curriculum" className="text-sm text-slate-600 hover:text-slate-900">
                 Curriculum
               </Link>
+              <Link href="/models" className="text-sm text-slate-600 hover:text-slate-900">
+                Models
+              </Link>
             </nav>
           </header>
           <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
