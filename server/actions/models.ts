@@ -12,7 +12,9 @@ import { ConnectionError } from '@/server/models/connection';
 import type { ConformanceReport } from '@/server/models/conformance';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { listConnections, saveConnection, type PublicConnection } from '@/server/models/service';
-import { BUILT_IN_AGENTS, playTableTurn, type BuiltInAgent, type TableTurn } from '@/server/models/table';
+import { cancelStoredRun, flippedTasks, runStats, startStoredRun, type FlippedTask, type RunCellStats } from '@/server/models/runs';
+import { BUILT_IN_AGENTS, playTableTurn, type BuiltInAgent, type TablePlayer, type TableTurn } from '@/server/models/table';
+import { ENV_IDS, type EnvId } from '@/server/engine/types';
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code?: string };
 
@@ -103,4 +105,82 @@ export async function forkEpisodeAction(parentId: string, turn: number): Promise
     return failure(e);
   }
   redirect(`/play/${id}`);
+}
+
+// ---------- batch runs (admin when auth is on) ----------
+
+export interface RunRow {
+  id: string;
+  createdAt: string;
+  player: string;
+  state: string;
+  total: number;
+  done: number;
+  infraFailures: number;
+}
+
+export async function listRunsAction(): Promise<ActionResult<RunRow[]>> {
+  try {
+    requireAdmin(authConfig(), await creds(), 'batch runs');
+    const rows = await prisma.modelRun.findMany({ orderBy: { createdAt: 'desc' }, take: 50 });
+    return { ok: true, data: rows.map(({ id, createdAt, player, state, total, done, infraFailures }) => ({ id, createdAt: createdAt.toISOString(), player, state, total, done, infraFailures })) };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+export async function startRunAction(input: { player: string; envs: string[]; dFrom: number; dTo: number; seeds: number; concurrency: number }): Promise<ActionResult<string>> {
+  try {
+    requireAdmin(authConfig(), await creds(), 'batch runs');
+    const envs = input.envs.filter((e): e is EnvId => (ENV_IDS as readonly string[]).includes(e));
+    if (envs.length === 0) return { ok: false, error: `choose at least one environment (${ENV_IDS.join(', ')})`, code: 'BAD_INPUT' };
+    if (!Number.isInteger(input.dFrom) || !Number.isInteger(input.dTo) || input.dFrom < 0 || input.dTo > 12 || input.dFrom > input.dTo)
+      return { ok: false, error: 'difficulty range must be whole numbers with 0 ≤ from ≤ to ≤ 12', code: 'BAD_INPUT' };
+    if (!Number.isInteger(input.seeds) || input.seeds < 1 || input.seeds > 50) return { ok: false, error: 'seeds must be a whole number from 1 to 50', code: 'BAD_INPUT' };
+    const concurrency = Math.min(8, Math.max(1, Math.floor(input.concurrency || 1)));
+    let player: TablePlayer;
+    if (input.player.startsWith('agent:')) {
+      const agent = input.player.slice(6) as BuiltInAgent;
+      if (!BUILT_IN_AGENTS.includes(agent)) return { ok: false, error: `unknown built-in agent "${agent}"`, code: 'BAD_INPUT' };
+      player = { kind: 'agent', agent };
+    } else {
+      const connection = await store().get(input.player.replace(/^connection:/, ''));
+      if (!connection) return { ok: false, error: `no model connection named "${input.player}"`, code: 'NOT_FOUND' };
+      player = { kind: 'model', connection };
+    }
+    const ds = Array.from({ length: input.dTo - input.dFrom + 1 }, (_, i) => input.dFrom + i);
+    const seeds = Array.from({ length: input.seeds }, (_, i) => i + 1);
+    const run = await startStoredRun({ prisma, service: episodeService, catalog: getCatalog }, player, { envs, ds, seeds, concurrency });
+    void run.finished.catch((e) => console.error(`batch run ${run.id} stopped: ${(e as Error).message}`));
+    return { ok: true, data: run.id };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+export async function cancelRunAction(id: string): Promise<ActionResult<boolean>> {
+  try {
+    requireAdmin(authConfig(), await creds(), 'batch runs');
+    return { ok: true, data: cancelStoredRun(id) };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+export async function runStatsAction(id: string): Promise<ActionResult<RunCellStats[]>> {
+  try {
+    requireAdmin(authConfig(), await creds(), 'batch runs');
+    return { ok: true, data: await runStats(prisma, id) };
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+export async function flippedTasksAction(a: string, b: string): Promise<ActionResult<FlippedTask[]>> {
+  try {
+    requireAdmin(authConfig(), await creds(), 'batch runs');
+    return { ok: true, data: await flippedTasks(prisma, a, b) };
+  } catch (e) {
+    return failure(e);
+  }
 }
