@@ -30,6 +30,7 @@ interface Started {
   capabilityToken: string;
 }
 
+let lastCreations = 0;
 async function creations(): Promise<number> {
   let n = 0;
   const end = performance.now() + SECONDS * 1000;
@@ -41,10 +42,11 @@ async function creations(): Promise<number> {
       }
     }),
   );
+  lastCreations = n;
   return n / SECONDS;
 }
 
-async function steps(): Promise<{ perSec: number; meanBytes: number }> {
+async function steps(): Promise<{ perSec: number; meanBytes: number; count: number }> {
   let n = 0;
   let bytes = 0;
   const end = performance.now() + SECONDS * 1000;
@@ -65,7 +67,16 @@ async function steps(): Promise<{ perSec: number; meanBytes: number }> {
       }
     }),
   );
-  return { perSec: n / SECONDS, meanBytes: n ? bytes / n : 0 };
+  return { perSec: n / SECONDS, meanBytes: n ? bytes / n : 0, count: n };
+}
+
+/** CPU seconds (user + system) the server process has used: a figure the machine's load does not distort. */
+function serverCpuSeconds(): number {
+  const out = execFileSync('ss', ['-ltnpH', `sport = :${PORT}`]).toString();
+  const pid = /pid=(\d+)/.exec(out)?.[1];
+  if (!pid) return NaN;
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -88,16 +99,26 @@ async function main() {
     const c: number[] = [];
     const s: number[] = [];
     const b: number[] = [];
+    const cpuPerCreation: number[] = [];
+    const cpuPerStep: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
+      let cpu = serverCpuSeconds();
       c.push(await creations());
+      cpuPerCreation.push(((serverCpuSeconds() - cpu) * 1000) / lastCreations);
+      cpu = serverCpuSeconds();
       const st = await steps();
+      // the steps phase also starts its episodes; counted against the steps (an upper bound per step)
+      cpuPerStep.push(((serverCpuSeconds() - cpu) * 1000) / st.count);
       s.push(st.perSec);
       b.push(st.meanBytes);
     }
+    const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
     console.log(`bench:web  ${CLIENTS} clients, ${SECONDS} s per measurement, ${ROUNDS} rounds (median), next start on :${PORT}`);
     console.log(`creations/s  ${median(c).toFixed(1)}   (rounds: ${c.map((x) => x.toFixed(1)).join(', ')})   target ≥ 100`);
     console.log(`steps/s      ${median(s).toFixed(1)}   (rounds: ${s.map((x) => x.toFixed(1)).join(', ')})   target ≥ 300`);
     console.log(`step response  ${Math.round(median(b))} bytes on average`);
+    console.log(`server CPU     ${median(cpuPerCreation).toFixed(1)} ms per creation, ${median(cpuPerStep).toFixed(1)} ms per step`);
+    console.log(`               → one free core would give ≈ ${(1000 / median(cpuPerCreation)).toFixed(0)} creations/s, ${(1000 / median(cpuPerStep)).toFixed(0)} steps/s (load average now ${load} on ${(await import('node:os')).cpus().length} cores)`);
   } finally {
     process.kill(-server.pid!, 'SIGTERM');
   }

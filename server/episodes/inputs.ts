@@ -1,7 +1,8 @@
 // Input schemas of the episode service: every value from outside is parsed here first.
 import { z } from 'zod';
 import { AXIS_NAMES, type AxisName } from '@/server/engine/difficulty';
-import { EpisodeServiceError } from './types';
+import type { Action } from '@/server/engine/types';
+import { EpisodeServiceError, type ActionInput } from './types';
 
 export const MAX_SEED = 2_147_483_647;
 /** Limit on one action's text (UTF-8 bytes), checked before the engine sees it. */
@@ -79,4 +80,31 @@ export function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T 
   const r = schema.safeParse(value);
   if (!r.success) throw new EpisodeServiceError('BAD_INPUT', `${what}: ${zodMessage(r.error)}`);
   return r.data;
+}
+
+/** Checks an action's size and shape, and how it is stored (raw text or structured JSON). */
+export function actionRecord(action: ActionInput): { stepArg: string | Action; record: { format: 'text' | 'json'; raw: string } } {
+  if (typeof action === 'string') {
+    const bytes = Buffer.byteLength(action, 'utf8');
+    if (bytes > MAX_ACTION_BYTES) {
+      throw new EpisodeServiceError(
+        'TOO_LARGE',
+        `action text is ${bytes} bytes; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was sent to the episode.`,
+      );
+    }
+    return { stepArg: action, record: { format: 'text', raw: action } };
+  }
+  if (typeof action !== 'object' || action === null || Array.isArray(action)) {
+    throw new EpisodeServiceError('BAD_INPUT', 'action must be the agent text (a string) or an action object');
+  }
+  const obj = parse(actionObjectSchema, action, 'action') as Action;
+  const raw = JSON.stringify(obj);
+  const bytes = Buffer.byteLength(raw, 'utf8');
+  if (bytes > MAX_ACTION_BYTES) {
+    throw new EpisodeServiceError(
+      'TOO_LARGE',
+      `action is ${bytes} bytes as JSON; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was sent to the episode.`,
+    );
+  }
+  return { stepArg: obj, record: { format: 'json', raw } };
 }

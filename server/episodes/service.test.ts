@@ -24,7 +24,7 @@ beforeAll(() => {
     },
     defaultCatalogId: CATALOG_ID,
   });
-});
+}, 120_000); // migrating a fresh database is slow on a busy machine
 
 afterAll(async () => {
   await db?.cleanup();
@@ -282,6 +282,22 @@ describe('episode service', () => {
     const next = await small.submitAction(a.id, searchAction('tent'));
     expect(next.turn).toBe(1);
     expect([small.isLive(a.id), small.isLive(b.id), small.isLive(c.id)]).toEqual([true, false, true]);
+  });
+
+  it('caps each episode by events and stored bytes; past a cap steps are refused and nothing is written', async () => {
+    const byEvents = createEpisodeService({ prisma: db.prisma, getCatalog: () => catalog, defaultCatalogId: CATALOG_ID, maxEvents: 4 });
+    const a = await byEvents.startEpisode({ envId: 'CART', d: 0, seed: 41, axisOverrides: { T_max: 20 } });
+    await byEvents.submitAction(a.id, searchAction('tent')); // 1 opening + 3 events of this turn = 4
+    await expectServiceError(byEvents.submitAction(a.id, searchAction('tent')), 'LIMIT', /has reached its size cap \(4 events, \d+ bytes; caps 4 events/);
+    expect((await byEvents.getEpisode(a.id)).turn).toBe(1);
+
+    const byBytes = createEpisodeService({ prisma: db.prisma, getCatalog: () => catalog, defaultCatalogId: CATALOG_ID, maxBytes: 2000 });
+    const b = await byBytes.startEpisode({ envId: 'CART', d: 0, seed: 42, axisOverrides: { T_max: 20 } });
+    const row = await db.prisma.episode.findUniqueOrThrow({ where: { id: b.id } });
+    expect(row.storedBytes).toBeGreaterThan(0);
+    await byBytes.submitAction(b.id, searchAction('tent')); // search results push it past 2,000 bytes
+    expect((await db.prisma.episode.findUniqueOrThrow({ where: { id: b.id } })).storedBytes).toBeGreaterThan(2000);
+    await expectServiceError(byBytes.submitAction(b.id, searchAction('tent')), 'LIMIT', /caps \d+ events, 2000 bytes/);
   });
 
   it('lists newest first with cursor pagination', async () => {

@@ -16,7 +16,7 @@ import type { Action, EnvId, EpisodeConfig } from '@/server/engine/types';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
-import { actionObjectSchema, idSchema, listSchema, MAX_ACTION_BYTES, MAX_SEED, parse, startSchema, stepKeySchema } from './inputs';
+import { actionRecord, idSchema, listSchema, MAX_SEED, parse, startSchema, stepKeySchema } from './inputs';
 import { actionArgument, createEpisodeStore, toView, viewOf, type EpisodeStore } from './store';
 import {
   EpisodeServiceError,
@@ -75,6 +75,8 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       for (const [id, ep] of liveMap) if (ep.catalogId === catalogId) liveMap.delete(id);
     },
   };
+  /** Capability hashes by episode id (they never change once issued): saves a read per agent call. */
+  const capabilityHashes = new Map<string, string>();
   const maxEvents = deps.maxEvents ?? MAX_EPISODE_EVENTS;
   const maxBytes = deps.maxBytes ?? MAX_EPISODE_BYTES;
   /** Run fn after every earlier call for the same episode has finished. */
@@ -121,6 +123,11 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     }
     live.set(row.id, ep);
     return ep;
+  }
+
+  function rememberCapability(id: string, hash: string): void {
+    capabilityHashes.set(id, hash);
+    if (capabilityHashes.size > 50_000) capabilityHashes.delete(capabilityHashes.keys().next().value!);
   }
 
   function catalogFor(catalogId: string): Catalog {
@@ -211,6 +218,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         capabilityHash: sha256(capabilityToken),
       });
       live.set(row.id, ep);
+      if (row.capabilityHash) rememberCapability(row.id, row.capabilityHash);
       return { ...viewOf(row, [...ep.events]), capabilityToken };
     },
 
@@ -305,9 +313,14 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     /** Whether this token is the episode's capability (constant-time comparison of hashes). */
     async checkCapability(episodeId: string, token: string | null | undefined): Promise<boolean> {
       if (!token || token.length > 200 || !idSchema.safeParse(episodeId).success) return false;
-      const row = await store.getRow(episodeId);
-      if (!row?.capabilityHash) return false;
-      const a = Buffer.from(row.capabilityHash, 'hex');
+      let hash = capabilityHashes.get(episodeId);
+      if (!hash) {
+        const row = await store.getRow(episodeId);
+        if (!row?.capabilityHash) return false;
+        hash = row.capabilityHash;
+        rememberCapability(episodeId, hash);
+      }
+      const a = Buffer.from(hash, 'hex');
       const b = Buffer.from(sha256(token), 'hex');
       return a.length === b.length && timingSafeEqual(a, b);
     },
@@ -429,30 +442,3 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
 }
 
 export type EpisodeService = ReturnType<typeof createEpisodeService>;
-
-/** Checks an action's size and shape, and how it is stored (raw text or structured JSON). */
-function actionRecord(action: ActionInput): { stepArg: string | Action; record: { format: 'text' | 'json'; raw: string } } {
-  if (typeof action === 'string') {
-    const bytes = Buffer.byteLength(action, 'utf8');
-    if (bytes > MAX_ACTION_BYTES) {
-      throw new EpisodeServiceError(
-        'TOO_LARGE',
-        `action text is ${bytes} bytes; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was sent to the episode.`,
-      );
-    }
-    return { stepArg: action, record: { format: 'text', raw: action } };
-  }
-  if (typeof action !== 'object' || action === null || Array.isArray(action)) {
-    throw new EpisodeServiceError('BAD_INPUT', 'action must be the agent text (a string) or an action object');
-  }
-  const obj = parse(actionObjectSchema, action, 'action') as Action;
-  const raw = JSON.stringify(obj);
-  const bytes = Buffer.byteLength(raw, 'utf8');
-  if (bytes > MAX_ACTION_BYTES) {
-    throw new EpisodeServiceError(
-      'TOO_LARGE',
-      `action is ${bytes} bytes as JSON; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was sent to the episode.`,
-    );
-  }
-  return { stepArg: obj, record: { format: 'json', raw } };
-}
