@@ -36,7 +36,8 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
   const [actors, setActors] = useState(initialActors);
   const [control, setControl] = useState<Control>('person');
   const took = (view: SeatView, actor: string) => {
-    setActors((a) => (view.turn > ep.turn || !(view.turn in a) ? { ...a, [view.turn]: actor } : a));
+    // a turn's first actor stays (an infrastructure failure does not take a turn)
+    setActors((a) => (view.turn > 0 && !a[view.turn] ? { ...a, [view.turn]: actor } : a));
     setEp(view);
   };
   const [pending, startTransition] = useTransition();
