@@ -2,7 +2,6 @@
 // An active episode's goal and world stay behind the spoiler guard (never rendered before).
 import type { EpisodeView, WorldView } from '@/server/episodes/types';
 import type { AxisRow } from '@/server/episodes/axes';
-import { Transcript } from '@/components/transcript/Transcript';
 import { RewardBreakdownPanel } from '@/components/reward/RewardBreakdownPanel';
 import { AxisTable } from '@/components/difficulty/AxisTable';
 import { EpisodeHeader } from '@/components/play/EpisodeHeader';
@@ -12,9 +11,8 @@ import { WorldPanel } from '@/components/play/WorldPanel';
 import { ProductTitlesProvider } from '@/components/transcript/product-titles';
 import { Card, CardHeader } from '@/components/ui/primitives';
 import type { EpisodeSummary } from '@/server/episodes/types';
-import type { ModelTurnRecord } from '@/server/models/driver';
 import { EpisodeFamily } from './EpisodeFamily';
-import { ModelTurnPanel } from './ModelTurnPanel';
+import { ModelTranscript } from './ModelTranscript';
 
 export function Replay({
   ep,
@@ -37,24 +35,19 @@ export function Replay({
   turnRecords?: Array<{ turn: number; actor: string | null; modelRecord: unknown }>;
   family?: { parent: EpisodeSummary | null; forks: EpisodeSummary[] };
 }) {
-  const actors = Object.fromEntries(turnRecords.map((r) => [r.turn, r.actor]));
-  const modelRecord = (turn: number) => turnRecords.find((r) => r.turn === turn)?.modelRecord as ModelTurnRecord | null | undefined;
+
   return (
     <div>
       <EpisodeHeader ep={ep} envName={envName} mode="replay" />
       <div className="grid gap-5 lg:grid-cols-12">
         <div className="space-y-4 lg:col-span-7">
-          <Transcript
+          <ModelTranscript
             events={ep.events}
             episodeId={ep.id}
             highlightTurn={highlightTurn}
             tMax={ep.budgets.T_max}
             catalogId={ep.catalogId}
-            actors={actors}
-            turnExtra={(turn) => {
-              const record = modelRecord(turn);
-              return record ? <ModelTurnPanel record={record} /> : null;
-            }}
+            turnRecords={turnRecords}
           />
         </div>
         <aside className="space-y-4 lg:col-span-5">
