@@ -19,7 +19,7 @@ export function RunCurves({ stats }: { stats: RunCellStats[] }) {
           <Tooltip formatter={(v) => (typeof v === 'number' ? `${Math.round(v * 100)}%` : '—')} />
           <Legend />
           {envs.map((e, i) => (
-            <Line key={e} type="monotone" dataKey={e} stroke={COLORS[i % COLORS.length]} connectNulls dot />
+            <Line key={e} type="monotone" dataKey={e} stroke={COLORS[i % COLORS.length]} connectNulls dot isAnimationActive={false} />
           ))}
         </LineChart>
       </ResponsiveContainer>
