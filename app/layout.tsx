@@ -40,6 +40,12 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/curriculum" className="text-sm text-slate-600 hover:text-slate-900">
                 Curriculum
               </Link>
+              <Link href="/models" className="text-sm text-slate-600 hover:text-slate-900">
+                Models
+              </Link>
+              <Link href="/runs" className="text-sm text-slate-600 hover:text-slate-900">
+                Runs
+              </Link>
             </nav>
           </header>
           <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>

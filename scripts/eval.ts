@@ -75,4 +75,6 @@ function main() {
   if (crashed.length > 0) process.exitCode = 1;
 }
 
-main();
+// `npm run eval -- --model <name|baseURL|agent>` plays through a model connection: that is model-eval's job.
+if (process.argv.slice(2).some((a) => a === '--model' || a.startsWith('--model='))) void import('./model-eval');
+else main();

@@ -19,6 +19,7 @@ import { EpisodeHeader } from './EpisodeHeader';
 import { PlayGoalCard } from './HiddenGoal';
 import { ToolPalette } from './ToolPalette';
 import { WorldPanel } from './WorldPanel';
+import { ModelSeat, type Control } from './ModelSeat';
 import { valuesFromArgs } from './schema-build';
 import { fieldsOf, type JsonSchema } from './schema-form';
 
@@ -26,11 +27,20 @@ export interface PlaygroundProps {
   initial: SeatView;
   tools: ToolSpec[];
   env: { id: string; name: string; answerSchema: JsonSchema };
+  /** who took each stored turn (turn → actor) */
+  actors?: Record<number, string | null>;
 }
 
-export function Playground({ initial, tools, env }: PlaygroundProps) {
+export function Playground({ initial, tools, env, actors: initialActors = {} }: PlaygroundProps) {
   const id = initial.id;
   const [ep, setEp] = useState<SeatView>(initial);
+  const [actors, setActors] = useState(initialActors);
+  const [control, setControl] = useState<Control>('person');
+  const took = (view: SeatView, actor: string) => {
+    // a turn's first actor stays (an infrastructure failure does not take a turn)
+    setActors((a) => (view.turn > 0 && !a[view.turn] ? { ...a, [view.turn]: actor } : a));
+    setEp(view);
+  };
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const store = usePlayStore();
@@ -66,7 +76,7 @@ export function Playground({ initial, tools, env }: PlaygroundProps) {
         setError(res.error);
         return;
       }
-      setEp(res.data);
+      took(res.data, 'human');
       clearTurn(typeof action !== 'string' && action.answer !== null);
     });
   }
@@ -89,7 +99,7 @@ export function Playground({ initial, tools, env }: PlaygroundProps) {
         <EpisodeHeader ep={ep} envName={env.name} mode="play" />
         <div className="grid gap-5 lg:grid-cols-12">
           <div className="min-w-0 space-y-4 lg:col-span-7">
-            <Transcript events={ep.events} episodeId={id} scrollToEnd tMax={ep.budgets.T_max} catalogId={ep.catalogId} />
+            <Transcript events={ep.events} episodeId={id} scrollToEnd tMax={ep.budgets.T_max} catalogId={ep.catalogId} actors={actors} />
             {!active && (
               <>
                 {ep.breakdown && <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={id} termination={ep.terminationReason} />}
@@ -108,7 +118,8 @@ export function Playground({ initial, tools, env }: PlaygroundProps) {
             )}
           </div>
           <aside className="space-y-4 lg:sticky lg:top-4 lg:col-span-5 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto lg:pb-4">
-            {active && (
+            <ModelSeat episode={ep} control={control} onControl={setControl} onTurn={took} />
+            {active && control === 'person' && (
               <>
                 <div id="tool-palette" className="scroll-mt-2">
                   <ToolPalette tools={tools} bTool={ep.budgets.B_tool} disabled={pending} />

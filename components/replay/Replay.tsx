@@ -32,6 +32,8 @@ export interface ListContext {
   prev: string | null;
   next: string | null;
 }
+import type { EpisodeSummary } from '@/server/episodes/types';
+import { EpisodeFamily } from './EpisodeFamily';
 
 export function Replay({
   ep,
@@ -43,6 +45,8 @@ export function Replay({
   guarded,
   rescores,
   currentRevision,
+  turnRecords = [],
+  family,
 }: {
   ep: Omit<EpisodeView, 'hiddenGoal'> & { hiddenGoal: EpisodeView['hiddenGoal'] | null };
   envName?: string;
@@ -55,6 +59,9 @@ export function Replay({
   /** revision re-scores of this episode, newest first */
   rescores: RescoreView[];
   currentRevision: number;
+  /** issue 9: who took each turn, and a model's request/reply */
+  turnRecords?: Array<{ turn: number; actor: string | null; modelRecord: unknown }>;
+  family?: { parent: EpisodeSummary | null; forks: EpisodeSummary[] };
 }) {
   const router = useRouter();
   const pathname = usePathname();
@@ -149,9 +156,11 @@ export function Replay({
             marks={extras.marks}
             mistakes={extras.mistakes}
             outOfStock={extras.outOfStock}
+            turnRecords={turnRecords}
           />
         </div>
         <aside className="min-w-0 space-y-4 lg:col-span-5 lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:self-start lg:overflow-y-auto" data-testid="replay-aside">
+          {family && <EpisodeFamily episodeId={ep.id} turns={ep.turn} forkTurn={ep.forkTurn} parent={family.parent} forks={family.forks} />}
           {!guarded && (
             <RescorePanel episodeId={ep.id} revision={ep.rewardRevision} currentRevision={currentRevision} done={ep.status === 'done'} initial={rescores[0] ?? null} />
           )}

@@ -5,7 +5,9 @@ import { useState } from 'react';
 import type { EpisodeEvent } from '@/server/engine/types';
 import type { Mistake, TurnMark } from '@/server/inspector/turns';
 import { EventView } from '@/components/transcript/EventView';
-import { groupByTurn } from '@/components/transcript/Transcript';
+import { actorLabel, groupByTurn } from '@/components/transcript/Transcript';
+import type { ModelTurnRecord } from '@/server/models/driver';
+import { ModelTurnPanel } from './ModelTurnPanel';
 import { ProductTitlesProvider } from '@/components/transcript/product-titles';
 import { Badge, cx } from '@/components/ui/primitives';
 import { StaleContext } from './stale';
@@ -28,6 +30,7 @@ export function ReplayTranscript({
   marks,
   mistakes,
   outOfStock,
+  turnRecords = [],
 }: {
   episodeId: string;
   events: EpisodeEvent[];
@@ -38,7 +41,10 @@ export function ReplayTranscript({
   marks: TurnMark[];
   mistakes: Mistake[];
   outOfStock: Record<string, number>;
+  /** issue 9: who took each turn, and a model's request/reply */
+  turnRecords?: Array<{ turn: number; actor: string | null; modelRecord: unknown }>;
 }) {
+  const records = new Map(turnRecords.map((r) => [r.turn, r]));
   const [saw, setSaw] = useState<Set<number>>(new Set());
   const lastTurn = events.reduce((m, e) => Math.max(m, e.turn), 0);
   return (
@@ -62,6 +68,13 @@ export function ReplayTranscript({
                 <a href={`?turn=${g.turn}#turn-${g.turn}`} className="hover:text-slate-700" onClick={(e) => (e.preventDefault(), onSelect(g.turn))}>
                   {g.turn === 0 ? 'Opening' : `Turn ${g.turn} of ${tMax}`}
                 </a>
+                {g.turn > 0 && records.get(g.turn)?.actor && (
+                  <span data-testid="turn-actor" data-actor={records.get(g.turn)!.actor!}>
+                    <Badge tone={records.get(g.turn)!.actor === 'human' ? 'slate' : 'violet'} className="normal-case">
+                      {actorLabel(records.get(g.turn)!.actor!)}
+                    </Badge>
+                  </span>
+                )}
                 {mark === 'uncounted' && <Badge tone="green">not counted for efficiency</Badge>}
                 {here.map((m, i) => (
                   <span key={i} title={m.text} data-testid="mistake-badge">
@@ -98,6 +111,9 @@ export function ReplayTranscript({
                   {g.events.map((e, i) => (
                     <EventView key={i} event={e} episodeId={episodeId} />
                   ))}
+                  {records.get(g.turn)?.modelRecord ? (
+                    <ModelTurnPanel record={records.get(g.turn)!.modelRecord as ModelTurnRecord} />
+                  ) : null}
                 </div>
               </StaleContext.Provider>
             </section>

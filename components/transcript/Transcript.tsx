@@ -1,8 +1,8 @@
 'use client';
 // The episode's event log, grouped by turn. Each turn is an anchor (#turn-N).
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { EpisodeEvent } from '@/server/engine/types';
-import { cx } from '@/components/ui/primitives';
+import { Badge, cx } from '@/components/ui/primitives';
 import { EventView } from './EventView';
 import { ProductTitlesProvider } from './product-titles';
 
@@ -23,6 +23,8 @@ export function Transcript({
   scrollToEnd = false,
   tMax,
   catalogId,
+  actors,
+  turnExtra,
 }: {
   events: EpisodeEvent[];
   episodeId?: string;
@@ -32,6 +34,10 @@ export function Transcript({
   tMax?: number;
   /** to look up titles of products shown by id only */
   catalogId?: string;
+  /** who took each turn (turn → 'human' | 'model:<name>' | a built-in agent) */
+  actors?: Record<number, string | null>;
+  /** extra content under a turn (the replay's model panels) */
+  turnExtra?: (turn: number) => ReactNode;
 }) {
   const endRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -60,16 +66,31 @@ export function Transcript({
               <a href={`#turn-${g.turn}`} className="hover:text-slate-700">
                 {g.turn === 0 ? 'Opening' : `Turn ${g.turn}${tMax ? ` of ${tMax}` : ''}`}
               </a>
+              {g.turn > 0 && actors?.[g.turn] && (
+                <span data-testid="turn-actor" data-actor={actors[g.turn]!}>
+                  <Badge tone={actors[g.turn] === 'human' ? 'slate' : 'violet'} className="normal-case">
+                    {actorLabel(actors[g.turn]!)}
+                  </Badge>
+                </span>
+              )}
             </header>
             <div className="space-y-3">
               {g.events.map((e, i) => (
                 <EventView key={i} event={e} episodeId={episodeId} />
               ))}
             </div>
+            {turnExtra?.(g.turn)}
           </section>
         ))}
         <div ref={endRef} />
       </div>
     </ProductTitlesProvider>
   );
+}
+
+/** 'model:qwen' → 'model qwen'; 'human' → 'person'; built-in agents by name. */
+export function actorLabel(actor: string): string {
+  if (actor === 'human') return 'person';
+  if (actor.startsWith('model:')) return `model ${actor.slice('model:'.length)}`;
+  return actor;
 }

@@ -64,7 +64,7 @@ export async function submitActionAction(
 ): Promise<ActionResult<SeatView>> {
   try {
     await requireSeat(episodeId);
-    const view = await episodeService.submitAction(episodeId, action, { stepKey });
+    const view = await episodeService.submitAction(episodeId, action, { stepKey, actor: 'human' });
     return { ok: true, data: toSeatView(view) };
   } catch (e) {
     return failure(e);

@@ -6,7 +6,7 @@
 // acknowledged = durable, without one transaction per step.
 
 import type { PrismaClient } from '@/server/generated/prisma/client';
-import type { EpisodeEvent, StepResult } from '@/server/engine';
+import { ENGINE_VERSION, REWARD_REVISION, type EpisodeEvent, type StepResult } from '@/server/engine';
 import type { LiveEpisode } from './sessions';
 
 interface EpisodeRowUpdate {
@@ -93,6 +93,10 @@ export class Recorder {
         envId: live.config.envId,
         d: live.config.d,
         seed: live.config.seed,
+        // the rules it is played under, so a later replay or re-score stays honest
+        engineVersion: ENGINE_VERSION,
+        journeyEnvs: e.config.journeyEnvs ? JSON.stringify(e.config.journeyEnvs) : null,
+        rewardRevision: REWARD_REVISION,
         axisOverrides: JSON.stringify(live.config.axisOverrides ?? {}),
         axes: JSON.stringify(e.axes),
         weights: null,

@@ -223,7 +223,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
      * One agent turn. With a step key, a retry of a step that was stored returns the view as
      * that step left it instead of taking another turn.
      */
-    async submitAction(episodeId: string, action: ActionInput, opts: { stepKey?: string | null } = {}): Promise<EpisodeView> {
+    async submitAction(episodeId: string, action: ActionInput, opts: { stepKey?: string | null; actor?: string; modelRecord?: string } = {}): Promise<EpisodeView> {
       const id = parse(idSchema, episodeId, 'episode id');
       const stepKey = opts.stepKey == null ? null : parse(stepKeySchema, opts.stepKey, 'step key');
       const { stepArg, record } = actionRecord(action);
@@ -277,6 +277,8 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
             hiddenGoal: goalOf(ep),
             stepKey,
             bytes,
+            actor: opts.actor ?? null,
+            modelRecord: opts.modelRecord ?? null,
           });
         } catch (e) {
           live.delete(id); // memory is one step ahead of the store: drop it
@@ -291,6 +293,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
           breakdown: ep.breakdown ? JSON.stringify(ep.breakdown) : null,
           eventCount: ep.events.length,
           storedBytes: row.storedBytes + bytes,
+          infraError: null,
           updatedAt: new Date(),
         };
         return viewOf(after, [...ep.events]);
@@ -357,6 +360,79 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         if (p) out[id] = p.title;
       }
       return out;
+    },
+
+    /**
+     * A new episode whose first `turns` turns are the parent's, replayed: its events are
+     * byte-identical to the parent's up to that point, its actions (with who took them) copied.
+     * The fork is active and continued by whoever plays it next.
+     */
+    async forkEpisode(parentId: string, turns: number, opts: { player?: string; runId?: string } = {}): Promise<EpisodeView & { capabilityToken: string }> {
+      const parent = await requireRow(parentId);
+      const refusal = replayRefusal(parent.engineVersion);
+      if (refusal) throw new EpisodeServiceError('REPLAY_UNSUPPORTED', `episode ${parent.id}: ${refusal}`);
+      const stored = await store.getModelRecords(parent.id);
+      const actions = await store.getActions(parent.id);
+      if (!Number.isInteger(turns) || turns < 0 || turns > actions.length)
+        throw new EpisodeServiceError('BAD_INPUT', `fork turn must be a whole number from 0 to ${actions.length} (the parent's turns); got ${turns}`);
+      const ep = replayEpisode(configOf(parent), catalogFor(parent.catalogId), actions.slice(0, turns).map(actionArgument));
+      if (ep.done)
+        throw new EpisodeServiceError('BAD_INPUT', `the parent episode ended at turn ${ep.turn}: fork at an earlier turn to continue it`);
+      const ends = await store.getActionEnds(parent.id);
+      const capabilityToken = randomBytes(24).toString('base64url');
+      const row = await store.createEpisode({
+        envId: parent.envId,
+        d: parent.d,
+        seed: parent.seed,
+        engineVersion: ENGINE_VERSION,
+        journeyEnvs: ep.config.journeyEnvs ?? null,
+        rewardRevision: REWARD_REVISION,
+        axisOverrides: JSON.parse(parent.axisOverrides),
+        axes: ep.axes,
+        weights: parent.weights ? JSON.parse(parent.weights) : null,
+        catalogId: parent.catalogId,
+        player: opts.player ?? 'human',
+        turn: ep.turn,
+        status: 'active',
+        terminationReason: null,
+        reward: null,
+        isCorrect: null,
+        breakdown: null,
+        hiddenGoal: goalOf(ep),
+        events: ep.events,
+        capabilityHash: sha256(capabilityToken),
+        parentId: parent.id,
+        forkTurn: turns,
+        runId: opts.runId ?? null,
+        actions: actions.slice(0, turns).map((a, i) => ({
+          format: a.format,
+          raw: a.raw,
+          actor: stored[i]?.actor ?? null,
+          modelRecord: stored[i]?.modelRecord ?? null,
+          eventEnd: ends[i] ?? ep.events.length,
+        })),
+      });
+      live.set(row.id, ep);
+      return { ...viewOf(row, [...ep.events]), capabilityToken };
+    },
+
+    /** Parent and forks of an episode (the replay's family box). */
+    async family(episodeId: string): Promise<{ parent: EpisodeSummary | null; forks: EpisodeSummary[] }> {
+      const row = await requireRow(episodeId);
+      return store.family(row);
+    },
+
+    /** Who took each turn, and a model's request/reply record when a model did (never a key). */
+    async turnRecords(episodeId: string): Promise<Array<{ turn: number; actor: string | null; modelRecord: unknown }>> {
+      const row = await requireRow(episodeId);
+      const rows = await store.getModelRecords(row.id);
+      return rows.map((r) => ({ turn: r.seq + 1, actor: r.actor, modelRecord: r.modelRecord ? JSON.parse(r.modelRecord) : null }));
+    },
+
+    /** Marks (or clears, with null) an infrastructure failure of the last model turn: not scored. */
+    async setInfraError(episodeId: string, infra: { kind: string; message: string; turn: number } | null): Promise<void> {
+      const row = await requireRow(episodeId);
+      await store.setInfraError(row.id, infra ? JSON.stringify(infra) : null);
     },
 
     /** Stored actions (for replay tools and tests). */

@@ -11,7 +11,7 @@ import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import type { AxisValues } from '@/server/engine/difficulty';
 import type { Action, EnvId, EpisodeConfig, EpisodeEvent, RewardBreakdown, RewardWeights, TerminationReason } from '@/server/engine/types';
 import { episodeBudgets } from './budgets';
-import type { EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal } from './types';
+import type { EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal, InfraFailure } from './types';
 
 export interface NewEpisodeRecord {
   envId: string;
@@ -36,6 +36,11 @@ export interface NewEpisodeRecord {
   /** reward revision of the engine that played it (REWARD_REVISION in server/engine/reward.ts) */
   rewardRevision: number;
   capabilityHash: string | null;
+  /** issue 9: fork origin, batch run, and actions copied from the parent (a fork) */
+  parentId?: string | null;
+  forkTurn?: number | null;
+  runId?: string | null;
+  actions?: Array<{ format: 'text' | 'json'; raw: string; actor: string | null; modelRecord: string | null; eventEnd: number }>;
 }
 
 export interface StepRecord {
@@ -55,6 +60,10 @@ export interface StepRecord {
   hiddenGoal: HiddenGoal;
   /** client-supplied idempotency key of this step */
   stepKey: string | null;
+  /** who acted (issue 9): 'human', 'model:<name>', a built-in agent; null = not said */
+  actor?: string | null;
+  /** JSON ModelTurnRecord of a model's turn (never a key) */
+  modelRecord?: string | null;
   /** bytes this step adds to the episode's stored size */
   bytes: number;
 }
@@ -64,6 +73,7 @@ export interface StoredAction {
   turn: number;
   format: 'text' | 'json';
   raw: string;
+  actor: string | null;
 }
 
 const eventRows = (events: EpisodeEvent[], firstSeq: number) =>
@@ -96,8 +106,12 @@ export function createEpisodeStore(prisma: PrismaClient) {
           eventCount: rec.events.length,
           rewardRevision: rec.rewardRevision,
           capabilityHash: rec.capabilityHash,
-          storedBytes: rows.reduce((n, r) => n + r.payload.length, 0),
+          storedBytes: rows.reduce((n, r) => n + r.payload.length, 0) + (rec.actions ?? []).reduce((n, a) => n + a.raw.length, 0),
           events: { create: rows },
+          parentId: rec.parentId ?? null,
+          forkTurn: rec.forkTurn ?? null,
+          runId: rec.runId ?? null,
+          ...(rec.actions?.length ? { actions: { create: rec.actions.map((a, seq) => ({ seq, turn: seq, ...a })) } } : {}),
         },
       });
       return row;
@@ -119,6 +133,8 @@ export function createEpisodeStore(prisma: PrismaClient) {
             raw: rec.action.raw,
             stepKey: rec.stepKey,
             eventEnd: rec.prevEventCount + rec.events.length,
+            actor: rec.actor ?? null,
+            modelRecord: rec.modelRecord ?? null,
           },
         });
         if (rec.events.length > 0) {
@@ -138,6 +154,7 @@ export function createEpisodeStore(prisma: PrismaClient) {
             hiddenGoal: JSON.stringify(rec.hiddenGoal),
             eventCount: rec.prevEventCount + rec.events.length,
             storedBytes: { increment: rec.bytes },
+            infraError: null, // a turn was taken: any earlier infrastructure failure is behind us
           },
         });
       });
@@ -169,9 +186,32 @@ export function createEpisodeStore(prisma: PrismaClient) {
       const rows = await prisma.episodeAction.findMany({
         where: { episodeId: id },
         orderBy: { seq: 'asc' },
-        select: { seq: true, turn: true, format: true, raw: true },
+        select: { seq: true, turn: true, format: true, raw: true, actor: true },
       });
       return rows.map((r) => ({ ...r, format: r.format === 'json' ? 'json' : 'text' }));
+    },
+
+    /** Model turn records (JSON) by action seq, for the replay's "what the agent saw / what the model said". */
+    async getModelRecords(id: string): Promise<Array<{ seq: number; actor: string | null; modelRecord: string | null }>> {
+      return prisma.episodeAction.findMany({ where: { episodeId: id }, orderBy: { seq: 'asc' }, select: { seq: true, actor: true, modelRecord: true } });
+    },
+
+    /** eventEnd of each action (null for steps stored before step keys existed). */
+    async getActionEnds(id: string): Promise<Array<number | null>> {
+      const rows = await prisma.episodeAction.findMany({ where: { episodeId: id }, orderBy: { seq: 'asc' }, select: { eventEnd: true } });
+      return rows.map((r) => r.eventEnd);
+    },
+
+    async family(row: EpisodeRow): Promise<{ parent: EpisodeSummary | null; forks: EpisodeSummary[] }> {
+      const [parent, forks] = await Promise.all([
+        row.parentId ? prisma.episode.findUnique({ where: { id: row.parentId } }) : null,
+        prisma.episode.findMany({ where: { parentId: row.id }, orderBy: { createdAt: 'asc' }, take: 100 }),
+      ]);
+      return { parent: parent ? toSummary(parent) : null, forks: forks.map(toSummary) };
+    },
+
+    async setInfraError(id: string, infra: string | null): Promise<void> {
+      await prisma.episode.update({ where: { id }, data: { infraError: infra } });
     },
 
     async countActions(id: string): Promise<number> {
@@ -210,6 +250,10 @@ export function toSummary(row: EpisodeRow): EpisodeSummary {
     player: row.player,
     rewardRevision: row.rewardRevision,
     revealed: row.revealedAt !== null,
+    parentId: row.parentId,
+    forkTurn: row.forkTurn,
+    runId: row.runId,
+    infraError: row.infraError ? (JSON.parse(row.infraError) as InfraFailure) : null,
   };
 }
 

@@ -39,6 +39,19 @@ export interface EpisodeSummary {
   rewardRevision: number;
   /** the player revealed the hidden goal while the episode was active (left out of statistics by default) */
   revealed: boolean;
+  /** issue 9: the episode this one was forked from, and at which turn */
+  parentId: string | null;
+  forkTurn: number | null;
+  /** issue 9: the batch run that played it */
+  runId: string | null;
+  /** issue 9: the last model turn failed in the infrastructure (timeout, HTTP, …): not the agent's doing, not scored */
+  infraError: InfraFailure | null;
+}
+
+export interface InfraFailure {
+  kind: string;
+  message: string;
+  turn: number;
 }
 
 export interface EpisodeView extends EpisodeSummary {

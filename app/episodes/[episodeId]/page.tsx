@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
+import { episodeService } from '@/server/episodes';
 import { loadReplayPage } from '@/server/episodes/page-data';
 import { axisRows } from '@/server/episodes/axes';
 import { inspector } from '@/server/inspector';
@@ -32,6 +33,7 @@ export default async function ReplayPage({
   const ins = inspector();
   const extras = ins.data.extras(view.id, view.events);
   if (!extras) notFound();
+  const [turnRecords, family] = await Promise.all([episodeService.turnRecords(view.id), episodeService.family(view.id)]);
   const listParams = first(sp.list);
   const list =
     listParams !== undefined
@@ -49,6 +51,8 @@ export default async function ReplayPage({
         guarded={guarded}
         rescores={rescores}
         currentRevision={currentRevision}
+        turnRecords={turnRecords}
+        family={family}
       />
     </Suspense>
   );

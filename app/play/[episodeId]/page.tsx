@@ -2,6 +2,7 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { toolSpecsFor } from '@/server/engine';
 import { loadPlayPage } from '@/server/episodes/page-data';
+import { episodeService } from '@/server/episodes';
 import { Playground } from '@/components/play/Playground';
 import { AccessDenied } from '@/components/common/AccessDenied';
 import type { JsonSchema } from '@/components/play/schema-types';
@@ -14,9 +15,11 @@ export default async function PlayPage({ params }: { params: Promise<{ episodeId
   if (!page) notFound();
   if (page.denied !== null) return <AccessDenied message={page.denied} />;
   const { seat, env } = page;
+  const actors = Object.fromEntries((await episodeService.turnRecords(seat.id)).map((r) => [r.turn, r.actor]));
   return (
     <Playground
       initial={seat}
+      actors={actors}
       tools={toolSpecsFor(seat.envId)}
       env={{ id: seat.envId, name: env?.name ?? seat.envId, answerSchema: (env?.answerSchema ?? {}) as JsonSchema }}
     />

@@ -1,0 +1,144 @@
+'use client';
+// Let a model or a built-in agent play: choose who, Step (one turn), Play (autoplay at a
+// speed), Pause; Take over hands the next turns to the person, Hand back returns them.
+// A model's turn appears when it is done (no token streaming to the browser yet).
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { SeatView } from '@/server/episodes/seat';
+import { playTurnAction, tablePlayersAction } from '@/server/actions/models';
+import { Button, Card, CardHeader } from '@/components/ui/primitives';
+
+const SPEEDS = [
+  { label: 'fast', pauseMs: 0 },
+  { label: 'normal', pauseMs: 800 },
+  { label: 'slow', pauseMs: 2500 },
+] as const;
+
+export type Control = 'person' | 'model';
+
+export function ModelSeat({
+  episode,
+  control,
+  onControl,
+  onTurn,
+}: {
+  episode: SeatView;
+  control: Control;
+  onControl: (c: Control) => void;
+  onTurn: (episode: SeatView, actor: string) => void;
+}) {
+  const [options, setOptions] = useState<{ connections: string[]; agents: readonly string[] } | null>(null);
+  const [player, setPlayer] = useState('');
+  const [speed, setSpeed] = useState(1);
+  const [playing, setPlaying] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const playingRef = useRef(false);
+  const active = episode.status === 'active';
+
+  useEffect(() => {
+    void tablePlayersAction().then((res) => {
+      if (!res.ok) return setError(res.error);
+      setOptions(res.data);
+      setPlayer((p) => p || (res.data.connections[0] ? `connection:${res.data.connections[0]}` : 'agent:heuristic'));
+    });
+  }, []);
+
+  const step = useCallback(async (): Promise<boolean> => {
+    setBusy(true);
+    setError(null);
+    const [kind, name] = [player.slice(0, player.indexOf(':')), player.slice(player.indexOf(':') + 1)];
+    const res = await playTurnAction(episode.id, kind === 'agent' ? { agent: name as 'heuristic' } : { connection: name });
+    setBusy(false);
+    if (!res.ok) {
+      setError(res.error);
+      return false;
+    }
+    onTurn(res.data.episode, res.data.actor);
+    if (!res.data.ok) {
+      setError(`Infrastructure failure (${res.data.infra.kind}), not the model's doing and not scored: ${res.data.infra.message}`);
+      return false;
+    }
+    return res.data.episode.status === 'active';
+  }, [episode.id, player, onTurn]);
+
+  const play = useCallback(async () => {
+    onControl('model');
+    playingRef.current = true;
+    setPlaying(true);
+    while (playingRef.current && (await step())) {
+      await new Promise((r) => setTimeout(r, SPEEDS[speed].pauseMs));
+    }
+    playingRef.current = false;
+    setPlaying(false);
+  }, [onControl, speed, step]);
+
+  const pause = () => {
+    playingRef.current = false; // the turn in flight finishes; no new one starts
+    setPlaying(false);
+  };
+
+  const label = player.startsWith('connection:') ? `model ${player.slice('connection:'.length)}` : player.slice('agent:'.length);
+  return (
+    <Card data-testid="model-seat">
+      <CardHeader title="Let a model play" right={<span className="text-xs text-slate-500">{control === 'person' ? 'you are playing' : `${label} is playing`}</span>} />
+      <div className="space-y-3 px-4 py-3 text-sm">
+        <label className="flex items-center gap-2">
+          <span className="w-16 text-slate-600">Player</span>
+          <select className="flex-1 rounded-md border border-slate-300 px-2 py-1" value={player} onChange={(e) => setPlayer(e.target.value)} disabled={playing} data-testid="model-player">
+            {options?.connections.map((c) => (
+              <option key={c} value={`connection:${c}`}>
+                model {c}
+              </option>
+            ))}
+            {options?.agents.map((a) => (
+              <option key={a} value={`agent:${a}`}>
+                built-in {a}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex items-center gap-2">
+          <span className="w-16 text-slate-600">Speed</span>
+          <select className="rounded-md border border-slate-300 px-2 py-1" value={speed} onChange={(e) => setSpeed(Number(e.target.value))} data-testid="model-speed">
+            {SPEEDS.map((s, i) => (
+              <option key={s.label} value={i}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="flex flex-wrap gap-2">
+          <Button onClick={() => (onControl('model'), void step())} disabled={!active || !player || busy || playing} data-testid="model-step">
+            Step
+          </Button>
+          {playing ? (
+            <Button onClick={pause} data-testid="model-pause">
+              Pause
+            </Button>
+          ) : (
+            <Button variant="primary" onClick={() => void play()} disabled={!active || !player || busy} data-testid="model-play">
+              {control === 'person' && episode.turn > 0 ? 'Hand back and play' : 'Play'}
+            </Button>
+          )}
+          <Button
+            variant="accent"
+            onClick={() => {
+              pause();
+              onControl('person');
+            }}
+            disabled={!active || control === 'person'}
+            data-testid="take-over"
+          >
+            Take over
+          </Button>
+        </div>
+        {busy && <p className="text-xs text-slate-500" data-testid="model-thinking">{label} is taking its turn…</p>}
+        {error && (
+          <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900" role="alert" data-testid="model-error">
+            {error}
+          </p>
+        )}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,28 @@
+'use client';
+// Pass rate against d, one line per environment (recharts).
+import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { RunCellStats } from '@/server/models/runs';
+
+const COLORS = ['#0f766e', '#7c3aed', '#b45309', '#be123c', '#1d4ed8', '#4d7c0f', '#a21caf', '#334155'];
+
+export function RunCurves({ stats }: { stats: RunCellStats[] }) {
+  const envs = [...new Set(stats.map((s) => s.envId))];
+  const ds = [...new Set(stats.map((s) => s.d))].sort((a, b) => a - b);
+  const data = ds.map((d) => Object.fromEntries([['d', d], ...envs.map((e) => [e, stats.find((s) => s.envId === e && s.d === d)?.passRate ?? null])]));
+  return (
+    <div className="h-64 w-full" data-testid="run-curves">
+      <ResponsiveContainer>
+        <LineChart data={data}>
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis dataKey="d" />
+          <YAxis domain={[0, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} />
+          <Tooltip formatter={(v) => (typeof v === 'number' ? `${Math.round(v * 100)}%` : '—')} />
+          <Legend />
+          {envs.map((e, i) => (
+            <Line key={e} type="monotone" dataKey={e} stroke={COLORS[i % COLORS.length]} connectNulls dot isAnimationActive={false} />
+          ))}
+        </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

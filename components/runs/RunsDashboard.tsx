@@ -1,0 +1,183 @@
+'use client';
+// Batch runs: start one (player × envs × d × seeds), watch its progress, cancel it; the
+// selected run's heatmap and per-d curves; two runs side by side (which tasks flipped).
+import Link from 'next/link';
+import { useCallback, useEffect, useState } from 'react';
+import { ENV_IDS } from '@/server/engine/types';
+import type { FlippedTask, RunCellStats } from '@/server/models/runs';
+import { cancelRunAction, flippedTasksAction, listRunsAction, runStatsAction, startRunAction, tablePlayersAction, type RunRow } from '@/server/actions/models';
+import { Button, Card, CardHeader, Empty } from '@/components/ui/primitives';
+import { RunCurves } from './RunCurves';
+import { RunHeatmap } from './RunHeatmap';
+
+export function RunsDashboard() {
+  const [runs, setRuns] = useState<RunRow[]>([]);
+  const [players, setPlayers] = useState<string[]>([]);
+  const [form, setForm] = useState({ player: 'agent:heuristic', envs: [...ENV_IDS] as string[], dFrom: 0, dTo: 12, seeds: 5, concurrency: 4 });
+  const [selected, setSelected] = useState<string | null>(null);
+  const [other, setOther] = useState<string>('');
+  const [stats, setStats] = useState<RunCellStats[]>([]);
+  const [flips, setFlips] = useState<FlippedTask[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const reload = useCallback(async () => {
+    const res = await listRunsAction();
+    if (res.ok) setRuns(res.data);
+    else setError(res.error);
+  }, []);
+  useEffect(() => {
+    void reload();
+    void tablePlayersAction().then((r) => r.ok && setPlayers([...r.data.connections.map((c) => `connection:${c}`), ...r.data.agents.map((a) => `agent:${a}`)]));
+  }, [reload]);
+  // progress: poll while a run is going
+  const running = runs.some((r) => r.state === 'running');
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => void reload(), 1500);
+    return () => clearInterval(t);
+  }, [running, reload]);
+  const selectedRow = runs.find((r) => r.id === selected);
+  useEffect(() => {
+    if (!selected) return;
+    void runStatsAction(selected).then((r) => (r.ok ? setStats(r.data) : setError(r.error)));
+  }, [selected, selectedRow?.done]);
+  useEffect(() => {
+    setFlips(null);
+    if (selected && other) void flippedTasksAction(other, selected).then((r) => (r.ok ? setFlips(r.data) : setError(r.error)));
+  }, [selected, other]);
+
+  const start = async () => {
+    setError(null);
+    const res = await startRunAction(form);
+    if (!res.ok) return setError(res.error);
+    setSelected(res.data);
+    await reload();
+  };
+
+  const num = (k: 'dFrom' | 'dTo' | 'seeds' | 'concurrency') => (e: React.ChangeEvent<HTMLInputElement>) => setForm((f) => ({ ...f, [k]: Number(e.target.value) }));
+  const input = 'w-16 rounded-md border border-slate-300 px-2 py-1';
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold text-slate-900">Batch runs</h1>
+      <Card>
+        <CardHeader title="Start a run" />
+        <div className="flex flex-wrap items-end gap-3 px-4 py-3 text-sm">
+          <label className="space-y-1">
+            <span className="block text-slate-600">Player</span>
+            <select className="rounded-md border border-slate-300 px-2 py-1" value={form.player} onChange={(e) => setForm((f) => ({ ...f, player: e.target.value }))} data-testid="run-player">
+              {players.map((p) => (
+                <option key={p} value={p}>
+                  {p.replace('connection:', 'model ').replace('agent:', 'built-in ')}
+                </option>
+              ))}
+            </select>
+          </label>
+          <fieldset className="flex flex-wrap gap-2">
+            {ENV_IDS.map((e) => (
+              <label key={e} className="flex items-center gap-1">
+                <input
+                  type="checkbox"
+                  checked={form.envs.includes(e)}
+                  onChange={(ev) => setForm((f) => ({ ...f, envs: ev.target.checked ? [...f.envs, e] : f.envs.filter((x) => x !== e) }))}
+                />
+                {e}
+              </label>
+            ))}
+          </fieldset>
+          <label className="space-y-1">
+            <span className="block text-slate-600">d from</span>
+            <input className={input} type="number" min={0} max={12} value={form.dFrom} onChange={num('dFrom')} data-testid="run-d-from" />
+          </label>
+          <label className="space-y-1">
+            <span className="block text-slate-600">to</span>
+            <input className={input} type="number" min={0} max={12} value={form.dTo} onChange={num('dTo')} data-testid="run-d-to" />
+          </label>
+          <label className="space-y-1">
+            <span className="block text-slate-600">seeds</span>
+            <input className={input} type="number" min={1} max={50} value={form.seeds} onChange={num('seeds')} data-testid="run-seeds" />
+          </label>
+          <label className="space-y-1">
+            <span className="block text-slate-600">concurrency</span>
+            <input className={input} type="number" min={1} max={8} value={form.concurrency} onChange={num('concurrency')} />
+          </label>
+          <Button variant="primary" onClick={() => void start()} data-testid="run-start">
+            Start
+          </Button>
+        </div>
+      </Card>
+      {error && (
+        <p className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800" role="alert">
+          {error}
+        </p>
+      )}
+      <Card>
+        <CardHeader title="Runs" />
+        {runs.length === 0 ? (
+          <Empty>No run yet.</Empty>
+        ) : (
+          <ul className="divide-y divide-slate-100 text-sm" data-testid="runs">
+            {runs.map((r) => (
+              <li key={r.id} className={`flex flex-wrap items-center gap-3 px-4 py-2 ${r.id === selected ? 'bg-sky-50' : ''}`}>
+                <button type="button" className="font-medium text-sky-700 underline" onClick={() => setSelected(r.id)}>
+                  {r.player}
+                </button>
+                <span className="text-xs text-slate-500">{new Date(r.createdAt).toLocaleString()}</span>
+                <progress max={r.total} value={r.done} className="w-40" data-testid="run-progress" />
+                <span className="text-xs">
+                  {r.done}/{r.total} · {r.state}
+                  {r.infraFailures > 0 && <span className="text-amber-700"> · {r.infraFailures} infrastructure failures</span>}
+                </span>
+                {r.state === 'running' && (
+                  <Button size="sm" onClick={() => void cancelRunAction(r.id).then(reload)}>
+                    Cancel
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      {selectedRow && (
+        <Card>
+          <CardHeader title={`${selectedRow.player}: pass rate (mean reward) per env × d`} right={<Link className="text-xs text-sky-700 underline" href="/episodes">episodes</Link>} />
+          <div className="space-y-4 overflow-x-auto p-4">
+            <RunHeatmap stats={stats} />
+            <RunCurves stats={stats} />
+            <label className="flex items-center gap-2 text-sm">
+              Compare with
+              <select className="rounded-md border border-slate-300 px-2 py-1" value={other} onChange={(e) => setOther(e.target.value)} data-testid="run-compare">
+                <option value="">—</option>
+                {runs
+                  .filter((r) => r.id !== selected)
+                  .map((r) => (
+                    <option key={r.id} value={r.id}>
+                      {r.player} ({new Date(r.createdAt).toLocaleString()})
+                    </option>
+                  ))}
+              </select>
+            </label>
+            {flips && (
+              <div className="text-sm" data-testid="run-flips">
+                <p className="text-slate-600">{flips.length} task(s) flipped between the two runs (tasks scored in both).</p>
+                <ul className="mt-1 list-disc pl-5">
+                  {flips.map((f) => (
+                    <li key={`${f.envId}-${f.d}-${f.seed}`}>
+                      {f.envId} d={f.d} seed={f.seed}:{' '}
+                      <Link className="underline" href={`/episodes/${f.a.id}`}>
+                        {f.a.isCorrect ? 'pass' : 'fail'}
+                      </Link>{' '}
+                      →{' '}
+                      <Link className="underline" href={`/episodes/${f.b.id}`}>
+                        {f.b.isCorrect ? 'pass' : 'fail'}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
+          </div>
+        </Card>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+import { expect, test, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { shot, watchProblems } from './play-helpers';
+
+// Models at the table (issue 9), end to end over real HTTP: the heuristic behind
+// `npm run agent:serve` is registered on /models, passes the conformance check, plays a PD
+// episode at d = 3 to the end; another is taken over by a person after two model turns; the
+// replay says who took each turn; a fork at turn 2 shows the parent's first two turns.
+const AGENT_PORT = Number(process.env.E2E_AGENT_PORT ?? 8021);
+let agent: ChildProcess | undefined;
+
+test.beforeAll(async () => {
+  agent = spawn('npm', ['run', '-s', 'agent:serve', '--', '--agent', 'heuristic', '--port', String(AGENT_PORT)], { stdio: 'ignore', detached: true });
+  for (let i = 0; i < 120; i++) {
+    const up = await fetch(`http://127.0.0.1:${AGENT_PORT}/v1/models`).then((r) => r.ok, () => false);
+    if (up) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`the agent server did not start on port ${AGENT_PORT}`);
+});
+test.afterAll(() => {
+  if (agent?.pid) process.kill(-agent.pid, 'SIGTERM'); // its own process group: npm and the server
+});
+
+async function startPD(page: Page, seed: number) {
+  await page.goto('/');
+  await page.getByLabel('Environment').selectOption('PD');
+  await page.locator('#difficulty').fill('3');
+  await expect(page.getByTestId('d-value')).toHaveText('d = 3');
+  await page.getByTestId('seed-random').uncheck();
+  await page.getByLabel('seed').fill(String(seed));
+  await page.getByTestId('start-episode').click();
+  await page.waitForURL(/\/play\/[^/]+$/);
+  return page.url().split('/').pop()!;
+}
+
+test('register the local agent server, let it play, take over, inspect and fork', async ({ page }) => {
+  test.setTimeout(240_000);
+  const problems = watchProblems(page);
+
+  // ---- /models: register, conformance passes
+  await page.goto('/models');
+  await page.getByTestId('conn-name').fill('local-heuristic');
+  await page.getByTestId('conn-base-url').fill(`http://127.0.0.1:${AGENT_PORT}/v1`);
+  await page.getByTestId('conn-model').fill('heuristic');
+  await page.getByTestId('conn-save').click();
+  const row = page.locator('[data-testid="connection-row"][data-name="local-heuristic"]');
+  await expect(row.getByTestId('conformance-ok')).toBeVisible({ timeout: 60_000 });
+  await shot(page, 'models');
+
+  // ---- a model plays PD d = 3 to the end
+  await startPD(page, 5);
+  await expect(page.getByTestId('model-player')).toHaveValue('connection:local-heuristic');
+  await page.getByTestId('model-speed').selectOption({ label: 'fast' });
+  await page.getByTestId('model-play').click();
+  await expect(page.getByTestId('open-replay')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('turn-actor').first()).toHaveText('model local-heuristic');
+  await shot(page, 'play-model');
+  const finished = page.url().split('/').pop()!;
+
+  // ---- another: two model turns, take over, finish by hand
+  const second = await startPD(page, 9);
+  await page.getByTestId('model-step').click();
+  await expect(page.locator('[data-turn="1"] [data-testid="turn-actor"]')).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('model-step').click();
+  await expect(page.locator('[data-turn="2"] [data-testid="turn-actor"]')).toBeVisible({ timeout: 30_000 });
+  await page.getByTestId('take-over').click();
+  await expect(page.getByTestId('composer')).toBeVisible();
+  for (let i = 0; i < 20 && !(await page.getByTestId('open-replay').isVisible()); i++) {
+    const turnsBefore = await page.locator('[data-testid="turn-actor"]').count();
+    await page.getByLabel(/message to the customer/i).fill('Could you tell me a bit more about what you need?');
+    await page.getByTestId('send-turn').click();
+    await expect(async () => {
+      const done = await page.getByTestId('open-replay').isVisible();
+      expect(done || (await page.locator('[data-testid="turn-actor"]').count()) > turnsBefore).toBe(true);
+    }).toPass({ timeout: 20_000 });
+  }
+  await page.getByTestId('open-replay').click();
+  await page.waitForURL(`**/episodes/${second}`);
+  const actors = await page.locator('[data-testid="turn-actor"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-actor')));
+  expect(actors.slice(0, 2)).toEqual(['model:local-heuristic', 'model:local-heuristic']);
+  expect(actors.length).toBeGreaterThan(2);
+  expect(actors.slice(2).every((a) => a === 'human')).toBe(true);
+  await expect(page.getByTestId('model-turn-panel')).toHaveCount(2);
+
+  // ---- fork the finished (taken-over) episode at turn 2: identical first two turns (both read in the replay)
+  const firstTurns = (p: Page) =>
+    p
+      .locator('[data-turn="0"], [data-turn="1"], [data-turn="2"]')
+      .locator('[data-testid="customer-message"], [data-testid="agent-message"], [data-testid="tool-call"]')
+      .allTextContents();
+  await page.goto(`/episodes/${second}`);
+  const parentTurns = await firstTurns(page);
+  expect(parentTurns.length).toBeGreaterThan(3);
+  await page.getByTestId('fork-turn').fill('2');
+  await page.getByTestId('fork').click();
+  await page.waitForURL(/\/play\/[^/]+$/);
+  const fork = page.url().split('/').pop()!;
+  expect(fork).not.toBe(second);
+  await expect(page.locator('[data-turn="3"]')).toHaveCount(0);
+  await page.goto(`/episodes/${fork}`);
+  expect(await firstTurns(page)).toEqual(parentTurns);
+  await expect(page.getByTestId('family-parent')).toHaveText(second);
+  expect(finished).not.toBe(second);
+
+  // ---- /runs: a small run of the built-in heuristic
+  await page.goto('/runs');
+  await page.getByTestId('run-d-from').fill('0');
+  await page.getByTestId('run-d-to').fill('2');
+  await page.getByTestId('run-seeds').fill('1');
+  await page.getByTestId('run-start').click();
+  await expect(page.getByTestId('runs')).toContainText('finished', { timeout: 90_000 });
+  await expect(page.getByTestId('run-heatmap')).toBeVisible();
+  await shot(page, 'runs');
+
+  expect(problems).toEqual([]);
+});

@@ -1,0 +1,226 @@
+// One chat-completions call over fetch, plain or streamed, with every failure of
+// the transport classified as an infrastructure failure (never the agent's fault)
+// and retried with backoff. The API key goes only into the Authorization header.
+
+import { assertAllowedBaseUrl, redact, resolveApiKey, type Connection, type Env } from './connection';
+import type { ChatRequest, ChatResponse, Usage, WireToolCall } from './openai';
+
+export type InfraKind = 'timeout' | 'http' | 'connection' | 'bad_response' | 'config';
+
+export class InfraError extends Error {
+  constructor(
+    readonly kind: InfraKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+  /** Worth another attempt: the same request may well succeed later. */
+  get retryable(): boolean {
+    if (this.kind === 'config') return false;
+    if (this.kind === 'http') return this.status === 408 || this.status === 409 || this.status === 429 || (this.status ?? 0) >= 500;
+    return true;
+  }
+}
+
+/** The caller cancelled (Ctrl-C, Pause): neither a reward nor an infrastructure failure. */
+export class CancelledError extends Error {
+  constructor() {
+    super('cancelled');
+  }
+}
+
+export interface ChatReply {
+  content: string | null;
+  toolCalls: WireToolCall[];
+  finishReason: string | null;
+  usage: Usage | null;
+  /** The body as received (for a stream, the SSE text). */
+  rawText: string;
+  latencyMs: number;
+}
+
+export interface ChatOptions {
+  signal?: AbortSignal;
+  /** Extra headers (the agent server's episode header); never the key. */
+  headers?: Record<string, string>;
+  /** Streamed text so far, for a live view. */
+  onDelta?: (content: string) => void;
+  env?: Env;
+}
+
+export function requestBody(connection: Connection, body: Omit<ChatRequest, 'model'>): ChatRequest {
+  return {
+    model: connection.model,
+    ...body,
+    temperature: connection.temperature,
+    top_p: connection.topP,
+    max_tokens: connection.maxTokens,
+    ...(connection.seed !== undefined ? { seed: connection.seed } : {}),
+    ...(connection.stream ? { stream: true } : {}),
+  };
+}
+
+export async function chatCompletion(connection: Connection, request: ChatRequest, options: ChatOptions = {}): Promise<ChatReply> {
+  const env = options.env ?? process.env;
+  let key: string | null;
+  let url: URL;
+  try {
+    url = assertAllowedBaseUrl(connection.baseUrl, env);
+    key = resolveApiKey(connection, env);
+  } catch (e) {
+    throw new InfraError('config', (e as Error).message);
+  }
+  const endpoint = `${url.href.replace(/\/+$/, '')}/chat/completions`;
+  const timeout = AbortSignal.timeout(connection.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const started = performance.now();
+  const fail = (e: unknown): never => {
+    if (options.signal?.aborted) throw new CancelledError();
+    if (timeout.aborted) throw new InfraError('timeout', `no complete reply within ${connection.timeoutMs} ms`);
+    if (e instanceof InfraError) throw e;
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    throw new InfraError('connection', redact(`cannot reach ${endpoint}: ${cause?.code ?? cause?.message ?? (e as Error).message}`, key));
+  };
+
+  let response: Response;
+  try {
+    response = await fetch(endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...options.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      body: JSON.stringify(request),
+      signal,
+    });
+  } catch (e) {
+    return fail(e);
+  }
+  try {
+    if (!response.ok) {
+      const body = await response.text();
+      throw new InfraError('http', redact(`HTTP ${response.status} from ${endpoint}: ${body.slice(0, 300)}`, key), response.status);
+    }
+    const isStream = (response.headers.get('content-type') ?? '').includes('text/event-stream');
+    const reply = isStream ? await readStream(response, options.onDelta) : parseBody(await response.text());
+    return { ...reply, rawText: redact(reply.rawText, key), latencyMs: Math.round(performance.now() - started) };
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+function parseBody(text: string): Omit<ChatReply, 'latencyMs'> {
+  let body: ChatResponse;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new InfraError('bad_response', `the reply is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
+  }
+  const choice = body?.choices?.[0];
+  if (!choice?.message) throw new InfraError('bad_response', 'the reply has no choices[0].message');
+  return {
+    content: choice.message.content ?? null,
+    toolCalls: choice.message.tool_calls ?? [],
+    finishReason: choice.finish_reason ?? null,
+    usage: body.usage ?? null,
+    rawText: text,
+  };
+}
+
+/** Assembles a server-sent-events reply: content deltas, tool-call deltas by index, usage. */
+async function readStream(response: Response, onDelta?: (content: string) => void): Promise<Omit<ChatReply, 'latencyMs'>> {
+  const decoder = new TextDecoder();
+  let raw = '';
+  let buffer = '';
+  let content: string | null = null;
+  let finishReason: string | null = null;
+  let usage: Usage | null = null;
+  let sawDone = false;
+  const calls: WireToolCall[] = [];
+  const reader = response.body!.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const chunk = decoder.decode(value, { stream: true });
+    raw += chunk;
+    buffer += chunk;
+    let end: number;
+    while ((end = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, end).trim();
+      buffer = buffer.slice(end + 1);
+      if (!line.startsWith('data:')) continue;
+      const data = line.slice(5).trim();
+      if (data === '[DONE]') {
+        sawDone = true;
+        continue;
+      }
+      let event: any;
+      try {
+        event = JSON.parse(data);
+      } catch {
+        throw new InfraError('bad_response', `a streamed event is not JSON: ${JSON.stringify(data.slice(0, 120))}`);
+      }
+      if (event.usage) usage = event.usage;
+      const choice = event.choices?.[0];
+      if (!choice) continue;
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+      const delta = choice.delta ?? {};
+      if (typeof delta.content === 'string') {
+        content = (content ?? '') + delta.content;
+        onDelta?.(content);
+      }
+      for (const d of delta.tool_calls ?? []) {
+        const i = d.index ?? calls.length;
+        calls[i] ??= { id: d.id ?? `call_${i}`, type: 'function', function: { name: '', arguments: '' } };
+        if (d.id) calls[i].id = d.id;
+        if (d.function?.name) calls[i].function.name += d.function.name;
+        if (d.function?.arguments) calls[i].function.arguments += d.function.arguments;
+      }
+    }
+  }
+  if (!sawDone && finishReason === null) throw new InfraError('bad_response', 'the stream ended before the reply was complete');
+  return { content, toolCalls: calls.filter(Boolean), finishReason, usage, rawText: raw };
+}
+
+export interface AttemptRecord {
+  ok: boolean;
+  kind?: InfraKind;
+  status?: number;
+  error?: string;
+  latencyMs: number;
+}
+
+export interface RetryPolicy {
+  maxRetries: number;
+  /** First pause; doubles each retry, capped at 8 s. */
+  backoffMs?: number;
+  signal?: AbortSignal;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new CancelledError());
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), reject(new CancelledError())), { once: true });
+  });
+
+/** Runs a call, retrying retryable infrastructure failures; every attempt is recorded. */
+export async function withRetries<T>(
+  call: () => Promise<T>,
+  policy: RetryPolicy,
+  attempts: AttemptRecord[],
+): Promise<T> {
+  const pause = policy.sleep ?? sleep;
+  for (let attempt = 0; ; attempt++) {
+    const started = performance.now();
+    try {
+      const value = await call();
+      attempts.push({ ok: true, latencyMs: Math.round(performance.now() - started) });
+      return value;
+    } catch (e) {
+      if (!(e instanceof InfraError)) throw e;
+      attempts.push({ ok: false, kind: e.kind, ...(e.status ? { status: e.status } : {}), error: e.message, latencyMs: Math.round(performance.now() - started) });
+      if (!e.retryable || attempt >= policy.maxRetries) throw e;
+      await pause(Math.min(8000, (policy.backoffMs ?? 500) * 2 ** attempt), policy.signal);
+    }
+  }
+}

@@ -1,0 +1,113 @@
+// The model driver: from what the agent seat saw, one chat request; from the
+// reply, one engine action. Every turn records exactly what was sent and what
+// came back. A turn whose transport failed (after retries) is an infrastructure
+// failure: the episode is not stepped and no reward is given for it.
+
+import { createEpisode, type Action, type Catalog, type EpisodeConfig, type Episode, type Observation } from '@/server/engine';
+import { chatCompletion, requestBody, withRetries, CancelledError, InfraError, type AttemptRecord, type ChatReply, type InfraKind } from './client';
+import type { Connection, Env } from './connection';
+import type { ChatRequest } from './openai';
+import { openAiTools } from './prompt';
+import { actionFromReply, buildMessages, type SeatHistory } from './transcript';
+
+/** The header through which the local agent server receives an episode's public config. */
+export const EPISODE_HEADER = 'x-ecomrlve-episode';
+
+export interface ModelTurnRecord {
+  /** The agent turn this request decides (1-based). */
+  turn: number;
+  /** Who acted, as stored with the event: "model:<connection name>". */
+  actor: string;
+  mode: Connection['actionMode'];
+  /** The exact body sent (the key is only ever in a header, which is not recorded). */
+  request: ChatRequest;
+  attempts: AttemptRecord[];
+  reply: ChatReply | null;
+  /** The action handed to the engine (a string in JSON mode: the model's text). */
+  action: Action | string | null;
+}
+
+export type ModelTurn =
+  | { ok: true; action: Action | string; record: ModelTurnRecord }
+  | { ok: false; infra: { kind: InfraKind; message: string }; record: ModelTurnRecord };
+
+export interface DriverOptions {
+  signal?: AbortSignal;
+  /** First retry pause (doubles each time); tests shorten it. */
+  backoffMs?: number;
+  onDelta?: (content: string) => void;
+  /** The episode's public config, sent only when the connection asks for the episode header. */
+  episodeConfig?: EpisodeConfig;
+  env?: Env;
+}
+
+export function buildRequest(connection: Connection, history: SeatHistory): ChatRequest {
+  const envId = history.observations[0].envId;
+  const messages = buildMessages(history, connection.actionMode);
+  return connection.actionMode === 'tools'
+    ? requestBody(connection, { messages, tools: openAiTools(envId), tool_choice: 'auto' })
+    : requestBody(connection, { messages });
+}
+
+/** One model turn. Throws CancelledError when the signal aborts; never throws for a transport failure. */
+export async function modelTurn(connection: Connection, history: SeatHistory, options: DriverOptions = {}): Promise<ModelTurn> {
+  const envId = history.observations[0].envId;
+  const request = buildRequest(connection, history);
+  const record: ModelTurnRecord = {
+    turn: history.actions.length + 1,
+    actor: `model:${connection.name}`,
+    mode: connection.actionMode,
+    request,
+    attempts: [],
+    reply: null,
+    action: null,
+  };
+  const headers = connection.sendEpisodeHeader && options.episodeConfig ? { [EPISODE_HEADER]: JSON.stringify(publicConfig(options.episodeConfig)) } : undefined;
+  try {
+    record.reply = await withRetries(
+      () => chatCompletion(connection, request, { signal: options.signal, headers, onDelta: options.onDelta, env: options.env }),
+      { maxRetries: connection.maxRetries, backoffMs: options.backoffMs, signal: options.signal },
+      record.attempts,
+    );
+  } catch (e) {
+    if (e instanceof InfraError) return { ok: false, infra: { kind: e.kind, message: e.message }, record };
+    throw e;
+  }
+  record.action = actionFromReply(envId, connection.actionMode, { content: record.reply.content, tool_calls: record.reply.toolCalls });
+  return { ok: true, action: record.action, record };
+}
+
+const publicConfig = ({ envId, d, seed, axisOverrides }: EpisodeConfig) => ({ envId, d, seed, ...(axisOverrides ? { axisOverrides } : {}) });
+
+export type ModelEpisodeStatus = 'completed' | 'infra_error' | 'cancelled';
+
+export interface ModelEpisodeResult {
+  status: ModelEpisodeStatus;
+  episode: Episode;
+  records: ModelTurnRecord[];
+  /** The actions stepped, for replay. */
+  actions: Array<Action | string>;
+  /** Set when status is infra_error: the last attempt's failure. */
+  infra?: { kind: InfraKind; message: string; turn: number };
+}
+
+/** Plays one episode in-process with a connected model, to the end or to the first infrastructure failure. */
+export async function playModelEpisode(config: EpisodeConfig, catalog: Catalog, connection: Connection, options: DriverOptions = {}): Promise<ModelEpisodeResult> {
+  const episode = createEpisode(config, catalog);
+  const history: SeatHistory = { observations: [episode.reset().observation], actions: [] };
+  const records: ModelTurnRecord[] = [];
+  try {
+    while (!episode.done) {
+      const turn = await modelTurn(connection, history, { ...options, episodeConfig: config });
+      records.push(turn.record);
+      if (!turn.ok) return { status: 'infra_error', episode, records, actions: history.actions, infra: { ...turn.infra, turn: turn.record.turn } };
+      const observation: Observation = episode.step(turn.action).observation;
+      history.actions.push(turn.action);
+      history.observations.push(observation);
+    }
+  } catch (e) {
+    if (e instanceof CancelledError) return { status: 'cancelled', episode, records, actions: history.actions };
+    throw e;
+  }
+  return { status: 'completed', episode, records, actions: history.actions };
+}

@@ -1,0 +1,75 @@
+// Batch runs stored as episodes: the per env × d figures equal the in-process agent's on the
+// same seeds; infrastructure failures are counted apart and never averaged; two runs compared.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHeuristicAgent, createRandomAgent, playEpisode, type EnvId } from '@/server/engine';
+import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
+import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { parseConnection } from './connection';
+import { flippedTasks, runStats, startStoredRun } from './runs';
+import { startFakeEndpoint, type FakeEndpoint } from './testing/fake-endpoint';
+
+let db: TestDb;
+let service: EpisodeService;
+let fake: FakeEndpoint | undefined;
+const catalog = () => testCatalog();
+beforeAll(() => {
+  db = createTestDb();
+  service = createEpisodeService({ prisma: db.prisma, getCatalog: catalog, defaultCatalogId: testCatalog().id });
+  testCatalog();
+}, 120_000);
+afterAll(async () => {
+  await fake?.close();
+  await db?.cleanup();
+});
+
+const spec = { envs: ['PD', 'CART'] as EnvId[], ds: [1, 4], seeds: [1, 2, 3], concurrency: 2 };
+
+describe('stored batch runs', { timeout: 180_000 }, () => {
+  let heuristicRun = '';
+  let randomRun = '';
+
+  it('stores one tagged episode per cell and matches the in-process figures per env × d', async () => {
+    const run = await startStoredRun({ prisma: db.prisma, service, catalog }, { kind: 'agent', agent: 'heuristic' }, spec);
+    await run.finished;
+    heuristicRun = run.id;
+    const row = await db.prisma.modelRun.findUniqueOrThrow({ where: { id: run.id } });
+    expect([row.state, row.total, row.done, row.infraFailures, row.player]).toEqual(['finished', 12, 12, 0, 'heuristic']);
+    const stats = await runStats(db.prisma, run.id);
+    expect(stats.map((s) => `${s.envId}@${s.d}`)).toEqual(['CART@1', 'CART@4', 'PD@1', 'PD@4']);
+    for (const s of stats) {
+      const local = spec.seeds.map((seed) => playEpisode({ envId: s.envId as EnvId, d: s.d, seed }, testCatalog(), createHeuristicAgent()).episode.breakdown!);
+      expect(s.scored).toBe(3);
+      expect(s.meanReward).toBeCloseTo(local.reduce((n, b) => n + b.total, 0) / 3, 12);
+      expect(s.passRate).toBeCloseTo(local.filter((b) => b.isCorrect).length / 3, 12);
+    }
+  });
+
+  it('compares two runs: the tasks whose pass/fail flipped, from the stored episodes', async () => {
+    const run = await startStoredRun({ prisma: db.prisma, service, catalog }, { kind: 'agent', agent: 'random' }, spec);
+    await run.finished;
+    randomRun = run.id;
+    const flips = await flippedTasks(db.prisma, heuristicRun, randomRun);
+    const expected = spec.envs.flatMap((envId) =>
+      spec.ds.flatMap((d) =>
+        spec.seeds.flatMap((seed) => {
+          const h = playEpisode({ envId, d, seed }, testCatalog(), createHeuristicAgent()).episode.breakdown!.isCorrect;
+          const r = playEpisode({ envId, d, seed }, testCatalog(), createRandomAgent(0)).episode.breakdown!.isCorrect;
+          return h !== r ? [`${envId}@${d}#${seed}:${h}->${r}`] : [];
+        }),
+      ),
+    );
+    expect(flips.map((f) => `${f.envId}@${f.d}#${f.seed}:${f.a.isCorrect}->${f.b.isCorrect}`).sort()).toEqual(expected.sort());
+    expect(expected.length).toBeGreaterThan(0);
+  });
+
+  it('counts infrastructure failures apart: no reward, no pass rate', async () => {
+    fake = await startFakeEndpoint([{ kind: 'status', status: 500, body: 'boom' }]);
+    const connection = parseConnection({ name: 'broken', baseUrl: fake.baseUrl, model: 'x', maxRetries: 0 }, {});
+    const run = await startStoredRun({ prisma: db.prisma, service, catalog }, { kind: 'model', connection }, { ...spec, envs: ['PD'], ds: [2] });
+    await run.finished;
+    const row = await db.prisma.modelRun.findUniqueOrThrow({ where: { id: run.id } });
+    expect([row.done, row.infraFailures]).toEqual([3, 3]);
+    expect(await runStats(db.prisma, run.id)).toEqual([{ envId: 'PD', d: 2, episodes: 3, scored: 0, passRate: null, meanReward: null, infraFailures: 3 }]);
+  });
+});

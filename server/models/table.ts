@@ -1,0 +1,104 @@
+// Models at the table: one turn of a STORED episode taken by a connected model or a
+// built-in agent, through the same episode service the playground uses. The model gets
+// only the agent seat's payloads (the seat view's events and its own stored actions,
+// turned back into engine observations); the step records who acted and, for a model,
+// the request sent and the reply (never a key). A transport failure after retries is an
+// infrastructure failure: the episode is not stepped and the failure is marked on it.
+
+import { toolSpecsFor, type Action, type Catalog, type EnvId, type EpisodeEvent, type Observation, type ToolResult } from '@/server/engine';
+import type { EpisodeService } from '@/server/episodes/service';
+import { toSeatView, type SeatView } from '@/server/episodes/seat';
+import { actionArgument } from '@/server/episodes/store';
+import { decide, type ServedAgent } from './agent-server/agents';
+import type { Connection, Env } from './connection';
+import { modelTurn } from './driver';
+import type { SeatHistory } from './transcript';
+
+export const BUILT_IN_AGENTS = ['oracle', 'heuristic', 'random'] as const;
+export type BuiltInAgent = (typeof BUILT_IN_AGENTS)[number];
+
+export type TablePlayer = { kind: 'model'; connection: Connection } | { kind: 'agent'; agent: BuiltInAgent };
+
+export const actorOf = (p: TablePlayer) => (p.kind === 'model' ? `model:${p.connection.name}` : p.agent);
+
+/**
+ * The seat's history as the driver reads it: observations[0] is the opening, observations[t]
+ * what turn t's step returned (its tool results and the customer's reply). Built from the
+ * agent-seat events only (world changes stay hidden while the episode is active).
+ */
+export function seatHistory(seat: SeatView, actions: Array<Action | string>): SeatHistory {
+  const envId = seat.envId as EnvId;
+  const tools = toolSpecsFor(envId);
+  const byTurn = new Map<number, EpisodeEvent[]>();
+  for (const e of seat.events) byTurn.set(e.turn, [...(byTurn.get(e.turn) ?? []), e]);
+  const observe = (turn: number): Observation => {
+    const events = byTurn.get(turn) ?? [];
+    const customer = events.find((e) => e.kind === 'customer_message');
+    const error = events.find((e) => e.kind === 'action_error');
+    const toolResults: ToolResult[] = events.flatMap((e) => (e.kind === 'tool_call' ? [{ name: e.name, args: e.args, result: e.result, error: e.error }] : []));
+    return {
+      envId,
+      turn,
+      customerMessage: customer && customer.kind === 'customer_message' ? customer.text : null,
+      toolResults,
+      tools,
+      budgets: seat.budgets,
+      done: false,
+      ...(error && error.kind === 'action_error' ? { error: error.error } : {}),
+    };
+  };
+  const observations = [observe(0)];
+  for (let t = 1; t <= actions.length; t++) observations.push(observe(t));
+  return { observations, actions };
+}
+
+export type TableTurn =
+  | { ok: true; actor: string; episode: SeatView }
+  | { ok: false; actor: string; infra: { kind: string; message: string; turn: number }; episode: SeatView };
+
+export interface TableOptions {
+  signal?: AbortSignal;
+  backoffMs?: number;
+  env?: Env;
+  onDelta?: (content: string) => void;
+}
+
+/** One turn of a stored, active episode by a model or a built-in agent. */
+export async function playTableTurn(service: EpisodeService, catalog: (id: string) => Catalog, episodeId: string, player: TablePlayer, options: TableOptions = {}): Promise<TableTurn> {
+  const view = await service.getEpisode(episodeId);
+  const seat = toSeatView(view);
+  const actor = actorOf(player);
+  if (seat.status === 'done') return { ok: true, actor, episode: seat };
+  const actions = (await service.getActions(episodeId)).map(actionArgument);
+  const history = seatHistory(seat, actions);
+  const config = { envId: view.envId, d: view.d, seed: view.seed, ...(Object.keys(view.axisOverrides).length ? { axisOverrides: view.axisOverrides } : {}) };
+
+  if (player.kind === 'agent') {
+    // Built-in agents run in-process; only the oracle reads the goal (it is the answer key, by design).
+    const action = decide(player.agent as ServedAgent, { envId: view.envId, mode: 'tools', observations: history.observations, actions }, {
+      episodeConfig: config,
+      allowOracle: true,
+      catalog: () => catalog(view.catalogId),
+      randomSeed: 0,
+    });
+    const after = await service.submitAction(episodeId, action, { actor });
+    return { ok: true, actor, episode: toSeatView(after) };
+  }
+
+  const turn = await modelTurn(player.connection, history, { ...options, episodeConfig: config });
+  if (!turn.ok) {
+    const infra = { ...turn.infra, turn: turn.record.turn };
+    await service.setInfraError(episodeId, infra);
+    return { ok: false, actor, infra, episode: toSeatView(await service.getEpisode(episodeId)) };
+  }
+  const after = await service.submitAction(episodeId, turn.action, { actor, modelRecord: JSON.stringify(turn.record) });
+  return { ok: true, actor, episode: toSeatView(after) };
+}
+
+/** Plays turns until the episode ends, an infrastructure failure stops it, or the signal aborts. */
+export async function playTableEpisode(service: EpisodeService, catalog: (id: string) => Catalog, episodeId: string, player: TablePlayer, options: TableOptions = {}): Promise<TableTurn> {
+  for (;;) {
+    const turn = await playTableTurn(service, catalog, episodeId, player, options);
+    if (!turn.ok || turn.episode.status === 'done' || options.signal?.aborted) return turn;
+  }
+}
