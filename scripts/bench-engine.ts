@@ -110,7 +110,7 @@ function measureEnv(envId: string, catalog: Catalog, run: number): EnvFigures {
   };
 }
 
-let t = performance.now();
+const t = performance.now();
 const catalog = loadOrCreateSyntheticCatalog({ seed: 1, size }, (i) => console.log(`catalog synthetic-s1-n${size}: ${i.source === 'cache' ? 'loaded from cache' : 'generated'} in ${i.ms.toFixed(0)} ms`));
 catalog.search({ query: 'warm up', topK: 1 });
 console.log(`node ${process.version}; ${os.cpus().length} cores; load average ${os.loadavg()[0].toFixed(2)}; ${perEnv} oracle episodes per env, d ${ds.join(',')}; ${warmup} warm-up episodes per env; ${runs} run(s), medians`);

@@ -165,7 +165,10 @@ function vandalise(value: unknown, seen = new Set<unknown>()): void {
   const children = Array.isArray(value) ? [...value] : Object.values(value);
   for (const child of children) vandalise(child, seen);
   try {
-    if (Array.isArray(value)) value.push('vandal'), value.reverse();
+    if (Array.isArray(value)) {
+      value.push('vandal');
+      value.reverse();
+    }
     else for (const key of Object.keys(value)) (value as Record<string, unknown>)[key] = 'vandal';
     (value as Record<string, unknown>).extra = 'vandal';
   } catch {

@@ -12,7 +12,7 @@ import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { isAppError } from '@/server/lib/errors';
 import { createEpisode, ENGINE_VERSION, listEnvs, replayEpisode, replayRefusal } from '@/server/engine';
 import { axesFor, AXIS_NAMES, type AxisValues } from '@/server/engine/difficulty';
-import type { Action, EnvId, EpisodeConfig } from '@/server/engine/types';
+import type { EnvId, EpisodeConfig } from '@/server/engine/types';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';

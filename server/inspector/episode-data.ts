@@ -126,7 +126,7 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
       const all = events(id);
       const stockChanges = stockChangesUpTo(all, turn);
       const actions = (actionsQ.all(id) as Array<{ format: string; raw: string }>).map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
-      let catalog: Catalog | null = null;
+      let catalog: Catalog | null;
       try {
         catalog = actions.length > 0 || turn === 0 ? getCatalog(r.catalogId) : null;
       } catch {

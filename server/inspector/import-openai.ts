@@ -55,7 +55,7 @@ export function chatToRecord(line: z.infer<typeof chatLineSchema>, getCatalog: (
     events.push({ kind: 'agent_message', turn, text: text(m.content) });
     const calls: Action['tool_calls'] = [];
     for (const [index, c] of (m.tool_calls ?? []).entries()) {
-      let args: Record<string, unknown> = {};
+      let args: Record<string, unknown>;
       try {
         args = JSON.parse(c.function.arguments || '{}') as Record<string, unknown>;
       } catch {

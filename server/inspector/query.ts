@@ -38,14 +38,18 @@ const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00.000Z`) + 8
 export function whereOf(f: EpisodeFilter): Where {
   const c: string[] = [];
   const args: unknown[] = [];
+  const add = (sql: string, ...values: unknown[]) => {
+    c.push(sql);
+    args.push(...values);
+  };
   if (f.env?.length) {
     c.push(`e."envId" IN (${f.env.map(() => '?').join(',')})`);
     args.push(...f.env);
   }
-  if (f.dMin !== undefined) c.push('e."d" >= ?'), args.push(f.dMin);
-  if (f.dMax !== undefined) c.push('e."d" <= ?'), args.push(f.dMax);
-  if (f.rMin !== undefined) c.push('e."reward" >= ?'), args.push(f.rMin);
-  if (f.rMax !== undefined) c.push('e."reward" <= ?'), args.push(f.rMax);
+  if (f.dMin !== undefined) add('e."d" >= ?', f.dMin);
+  if (f.dMax !== undefined) add('e."d" <= ?', f.dMax);
+  if (f.rMin !== undefined) add('e."reward" >= ?', f.rMin);
+  if (f.rMax !== undefined) add('e."reward" <= ?', f.rMax);
   if (f.pass === 'pass') c.push(`e."status" = 'done' AND e."isCorrect" = 1`);
   if (f.pass === 'fail') c.push(`e."status" = 'done' AND e."isCorrect" = 0`);
   if (f.pass === 'active') c.push(`e."status" = 'active'`);
@@ -53,15 +57,15 @@ export function whereOf(f: EpisodeFilter): Where {
     c.push(`e."terminationReason" IN (${f.term.map(() => '?').join(',')})`);
     args.push(...f.term);
   }
-  if (f.player) c.push('e."player" = ?'), args.push(f.player);
-  if (f.run) c.push('(e."runLabel" = ? OR e."curriculumRunId" = ?)'), args.push(f.run, f.run);
-  if (f.catalog) c.push('e."catalogId" = ?'), args.push(f.catalog);
-  if (f.origin) c.push('e."origin" = ?'), args.push(f.origin);
-  if (f.revealed) c.push('e."goalRevealed" = ?'), args.push(f.revealed === 'yes' ? 1 : 0);
-  if (f.from) c.push('e."createdAt" >= ?'), args.push(f.from);
-  if (f.to) c.push('e."createdAt" < ?'), args.push(nextDay(f.to));
+  if (f.player) add('e."player" = ?', f.player);
+  if (f.run) add('(e."runLabel" = ? OR e."curriculumRunId" = ?)', f.run, f.run);
+  if (f.catalog) add('e."catalogId" = ?', f.catalog);
+  if (f.origin) add('e."origin" = ?', f.origin);
+  if (f.revealed) add('e."goalRevealed" = ?', f.revealed === 'yes' ? 1 : 0);
+  if (f.from) add('e."createdAt" >= ?', f.from);
+  if (f.to) add('e."createdAt" < ?', nextDay(f.to));
   const fts = f.q ? ftsQuery(f.q) : null;
-  if (fts) c.push(`e."id" IN (${MATCHING_EPISODES_SQL})`), args.push(fts);
+  if (fts) add(`e."id" IN (${MATCHING_EPISODES_SQL})`, fts);
   return { sql: c.length ? `WHERE ${c.join(' AND ')}` : '', args };
 }
 

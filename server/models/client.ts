@@ -152,7 +152,16 @@ async function readStream(response: Response, onDelta?: (content: string) => voi
         sawDone = true;
         continue;
       }
-      let event: any;
+      let event: {
+        usage?: typeof usage;
+        choices?: Array<{
+          finish_reason?: string | null;
+          delta?: {
+            content?: unknown;
+            tool_calls?: Array<{ index?: number; id?: string; function?: { name?: string; arguments?: string } }>;
+          };
+        }>;
+      };
       try {
         event = JSON.parse(data);
       } catch {

@@ -54,9 +54,9 @@ describe('JOURNEY', () => {
   it('with p_switch = 1 the customer raises the next request before the first is answered, then comes back', () => {
     for (const seed of [1, 2, 3]) {
       const episode = new Episode({ envId: 'JOURNEY', d: 8, seed, axisOverrides: { p_switch: 1, p_noise: 0 } }, catalog);
-      let observation = episode.reset().observation;
+      episode.reset();
       const second = stateOf(episode).tasks[1].opening;
-      observation = episode.step(act({ tool_calls: [{ name: 'datetime.now' }] })).observation;
+      let observation = episode.step(act({ tool_calls: [{ name: 'datetime.now' }] })).observation;
       expect(observation.customerMessage).toMatch(/before I forget|let me ask this first/);
       expect(observation.customerMessage).toContain(second);
       expect(stateOf(episode)).toMatchObject({ current: 1, deferred: [0] });

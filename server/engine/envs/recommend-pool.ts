@@ -149,7 +149,9 @@ export function columnCandidates(
     const seen = new Set<number>();
     const list: number[] = [];
     const add = (i: number) => {
-      if (i >= 0 && !seen.has(i)) seen.add(i), list.push(i);
+      if (i < 0 || seen.has(i)) return;
+      seen.add(i);
+      list.push(i);
     };
     for (const hit of catalog.search({ query: '', filters: filters(), topK: fullLimit })) add(catalog.indexOf(hit.productId));
     const sample = strideSample(catalog, reference.category, all, scanLimit);

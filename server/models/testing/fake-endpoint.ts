@@ -50,7 +50,7 @@ export async function startFakeEndpoint(steps: FakeStep[] = []): Promise<FakeEnd
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
     for await (const chunk of req) raw += chunk;
-    let body: ChatRequest | null = null;
+    let body: ChatRequest | null;
     try {
       body = JSON.parse(raw);
     } catch {
