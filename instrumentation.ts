@@ -13,6 +13,8 @@ export async function register() {
       : /readonly|read-only/i.test(text)
         ? 'it is read-only for this process'
         : 'it cannot be opened';
-    console.error(`[ecomrlve] the database ${url} is unusable: ${hint}. Pages that read episodes will fail until this is fixed.`);
+    console.error(
+      `[ecomrlve] the database ${url} is unusable: ${hint}. Pages that read episodes will fail until this is fixed.`,
+    );
   }
 }

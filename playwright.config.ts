@@ -35,7 +35,12 @@ export default defineConfig({
   webServer: {
     command: `rm -f prisma/e2e.db prisma/e2e.db-journal && npx prisma migrate deploy && npx next start -p ${PORT} -H 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}`,
-    env: { DATABASE_URL: E2E_DB, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1', NEXT_TELEMETRY_DISABLED: '1' },
+    env: {
+      DATABASE_URL: E2E_DB,
+      CHECKPOINT_DISABLE: '1',
+      PRISMA_HIDE_UPDATE_MESSAGE: '1',
+      NEXT_TELEMETRY_DISABLED: '1',
+    },
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore',

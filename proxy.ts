@@ -13,7 +13,12 @@ export function proxy(req: NextRequest) {
     const declared = Number(req.headers.get('content-length'));
     if (Number.isFinite(declared) && declared > MAX_POST_BYTES) {
       return NextResponse.json(
-        { error: { code: 'TOO_LARGE', message: `request body is ${declared} bytes; the limit is ${MAX_POST_BYTES} bytes. Nothing was read or run.` } },
+        {
+          error: {
+            code: 'TOO_LARGE',
+            message: `request body is ${declared} bytes; the limit is ${MAX_POST_BYTES} bytes. Nothing was read or run.`,
+          },
+        },
         { status: 413 },
       );
     }

@@ -11,12 +11,25 @@ export const metadata: Metadata = {
   metadataBase: new URL(process.env.SITE_URL ?? 'http://localhost:3000'),
   title: 'EcomRLVE Playground',
   description,
-  icons: { icon: [{ url: '/icon.svg', type: 'image/svg+xml' }, { url: '/icon.png', type: 'image/png', sizes: '512x512' }], apple: '/icon.png' },
+  icons: {
+    icon: [
+      { url: '/icon.svg', type: 'image/svg+xml' },
+      { url: '/icon.png', type: 'image/png', sizes: '512x512' },
+    ],
+    apple: '/icon.png',
+  },
   openGraph: {
     title: 'EcomRLVE Playground',
     description,
     type: 'website',
-    images: [{ url: '/og.png', width: 1200, height: 630, alt: 'EcomRLVE Playground: eight shopping-assistant environments with verifiable rewards' }],
+    images: [
+      {
+        url: '/og.png',
+        width: 1200,
+        height: 630,
+        alt: 'EcomRLVE Playground: eight shopping-assistant environments with verifiable rewards',
+      },
+    ],
   },
   twitter: { card: 'summary_large_image', images: ['/og.png'] },
 };

@@ -24,8 +24,8 @@ export default async function HomePage() {
       <div>
         <h1 className="text-2xl font-semibold text-slate-900">Play an e-commerce agent episode</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          You take the agent&apos;s seat: read the customer, call the shop&apos;s tools, answer. The environment scores the episode with its
-          verifiable reward, and every episode is stored and can be replayed turn by turn.
+          You take the agent&apos;s seat: read the customer, call the shop&apos;s tools, answer. The environment scores
+          the episode with its verifiable reward, and every episode is stored and can be replayed turn by turn.
         </p>
       </div>
       <StartForm envs={envs} initialAxes={axisRows(0)} />

@@ -91,7 +91,9 @@ test('a person builds the cart at d = 0, finishes, and inspects the replay', asy
   await expect(breakdown).toContainText('pass');
   await expect(breakdown).toContainText('answered');
   await expect(page.getByTestId('reward-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
-  await expect(page.locator('[data-testid="tool-call"][data-tool="cart.add"]').getByTestId('cart-table')).toContainText(item.variantId!);
+  await expect(page.locator('[data-testid="tool-call"][data-tool="cart.add"]').getByTestId('cart-table')).toContainText(
+    item.variantId!,
+  );
   await expect(page.getByTestId('world-panel')).toContainText(item.variantId!);
   await shot(page, 'playground');
 

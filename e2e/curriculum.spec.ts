@@ -24,10 +24,15 @@ test('create a curriculum run, play episodes with the oracle, see windows and th
   const rows = page.getByTestId('window-row');
   await expect(rows).toHaveCount(4);
   for (const env of ['PD', 'SUB', 'CART', 'RETURN']) {
-    await expect(page.locator(`[data-testid="window-row"][data-env="${env}"] [data-testid="window-range"]`)).toHaveText('[0, 0]');
+    await expect(page.locator(`[data-testid="window-row"][data-env="${env}"] [data-testid="window-range"]`)).toHaveText(
+      '[0, 0]',
+    );
   }
   await expect(page.getByText('No episodes yet: play some to see h climb.')).toBeVisible();
-  await expect(page.getByTestId('run-link').filter({ hasText: 'oracle on C4' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByTestId('run-link').filter({ hasText: 'oracle on C4' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 
   // ---- a bad count is refused on the page, nothing is played
   await page.getByTestId('play-episodes').fill('0');

@@ -20,7 +20,16 @@ import {
 // result-card buttons, the generated answer form, Send & finish) to a passing reward, then
 // opens the replay. As a play-tester, they read the hidden goal (reveal toggle) to know the
 // answer. CART has its own journey (cart.spec.ts). Seeds checked to be solvable this way:
-const SEEDS = { PD: 1, SUB: 1, RETURN: 1, RETURN_REPLACEMENT: 2, STATUS: 1, POLICY: 11, BUNDLE: 1, JOURNEY: 39 } as const;
+const SEEDS = {
+  PD: 1,
+  SUB: 1,
+  RETURN: 1,
+  RETURN_REPLACEMENT: 2,
+  STATUS: 1,
+  POLICY: 11,
+  BUNDLE: 1,
+  JOURNEY: 39,
+} as const;
 
 interface PdGoal {
   noun: string;
@@ -81,7 +90,8 @@ async function rerank(page: Page, query: string, ids: string[], message: string)
 /** "+ Answer" on each rerank result, in order; the answer list then holds them, ranked. */
 async function addToAnswer(page: Page, ids: string[], listPath: string) {
   const results = toolCall(page, 'catalog.rerank');
-  for (const id of ids) await results.locator(`[data-testid="rerank-hit"][data-product-id="${id}"]`).getByTestId('add-to-answer').click();
+  for (const id of ids)
+    await results.locator(`[data-testid="rerank-hit"][data-product-id="${id}"]`).getByTestId('add-to-answer').click();
   const list = page.getByTestId(`list-${listPath}`).getByTestId('list-item');
   await expect(list).toHaveCount(ids.length);
   for (const [i, id] of ids.entries()) await expect(list.nth(i)).toHaveAttribute('data-value', id);
@@ -93,7 +103,9 @@ async function checkReplayAnswer(page: Page, texts: string[]) {
   for (const t of texts) await expect(answer).toContainText(t);
 }
 
-test('PD: search with a price filter, rerank the best candidates, recommend them from the result cards', async ({ page }) => {
+test('PD: search with a price filter, rerank the best candidates, recommend them from the result cards', async ({
+  page,
+}) => {
   const id = await startEpisode(page, 'PD', SEEDS.PD);
   const goal = await readGoal<PdGoal>(page);
   await expect(page.getByTestId('hidden-goal')).toContainText('ideal list now');
@@ -176,7 +188,10 @@ test('RETURN: find the order line, check eligibility, start the return, answer w
   await send(page, 'Let me find that order.');
   const line = toolCall(page, 'order.list').locator(`[data-testid="order-line"][data-line-id="${goal.lineId}"]`);
   await expect(line).toContainText(goal.title);
-  await expect(toolCall(page, 'order.list').locator(`[data-order-id="${goal.orderId}"]`)).toHaveAttribute('data-status', 'DELIVERED');
+  await expect(toolCall(page, 'order.list').locator(`[data-order-id="${goal.orderId}"]`)).toHaveAttribute(
+    'data-status',
+    'DELIVERED',
+  );
 
   // turn 2: eligibility, prefilled from the line; the line goes into the answer
   await line.getByTestId('prefill-check-eligibility').click();
@@ -204,13 +219,17 @@ test('RETURN: find the order line, check eligibility, start the return, answer w
   await openReplay(page, id);
   await checkReplayAnswer(page, [goal.orderId, goal.lineId]);
   await expect(page.getByTestId('world-returns').getByTestId('return-record')).toBeVisible();
-  await expect(page.getByTestId('world-orders').locator(`[data-testid="order-line"][data-line-id="${goal.lineId}"]`)).toContainText('return RET-');
+  await expect(
+    page.getByTestId('world-orders').locator(`[data-testid="order-line"][data-line-id="${goal.lineId}"]`),
+  ).toContainText('return RET-');
   await shot(page, 'return-replay');
   await page.getByTestId('eligibility-card').screenshot({ path: `${SHOTS}/return-eligibility.png` });
   await page.getByTestId('world-panel').screenshot({ path: `${SHOTS}/return-world.png` });
 });
 
-test('RETURN with a replacement: return the line and recommend replacements from the rerank cards', async ({ page }) => {
+test('RETURN with a replacement: return the line and recommend replacements from the rerank cards', async ({
+  page,
+}) => {
   const id = await startEpisode(page, 'RETURN', SEEDS.RETURN_REPLACEMENT);
   const goal = await readGoal<ReturnGoal & { replacement: RecGoal; replacementNoun: string }>(page);
   expect(goal.eligible).toBe(true);
@@ -350,7 +369,8 @@ test('home: the eight environments are listed', async ({ page }) => {
   await page.goto('/');
   const list = page.getByLabel('Environment');
   await expect(list.locator('option')).toHaveCount(8);
-  for (const env of ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE', 'JOURNEY']) await expect(list).toContainText(env);
+  for (const env of ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE', 'JOURNEY'])
+    await expect(list).toContainText(env);
   await list.selectOption('JOURNEY');
   await expect(page.getByText('Two to five requests in one conversation')).toBeVisible();
   await shot(page, 'home-envs');

@@ -12,7 +12,16 @@ const SHOTS = 'test-results/screenshots';
 const REF_DIR = path.resolve('../shared/fixtures/reference-traces');
 const ENV = { ...process.env, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' };
 
-type Ev = { kind: string; turn: number; name?: string; args?: unknown; error?: string | null; result?: unknown; text?: string; answer?: unknown };
+type Ev = {
+  kind: string;
+  turn: number;
+  name?: string;
+  args?: unknown;
+  error?: string | null;
+  result?: unknown;
+  text?: string;
+  answer?: unknown;
+};
 
 async function shoot(page: Page, name: string) {
   for (const width of [1440, 800]) {
@@ -31,7 +40,24 @@ async function exported(page: Page, id: string): Promise<{ events: Ev[] }> {
 test.beforeAll(() => {
   mkdirSync(OUT, { recursive: true });
   mkdirSync(SHOTS, { recursive: true });
-  execFileSync('npx', ['tsx', 'scripts/episodes-play.ts', '--agent', 'heuristic', '--envs', 'CART,PD', '--d', '6..7', '--seeds', '4', '--out', `${OUT}/heuristic.jsonl`], { env: ENV, stdio: 'pipe' });
+  execFileSync(
+    'npx',
+    [
+      'tsx',
+      'scripts/episodes-play.ts',
+      '--agent',
+      'heuristic',
+      '--envs',
+      'CART,PD',
+      '--d',
+      '6..7',
+      '--seeds',
+      '4',
+      '--out',
+      `${OUT}/heuristic.jsonl`,
+    ],
+    { env: ENV, stdio: 'pipe' },
+  );
 });
 
 test('find failed CART at d ≥ 6, scrub, compare with the oracle, export and re-import', async ({ page }) => {
@@ -71,8 +97,11 @@ test('find failed CART at d ≥ 6, scrub, compare with the oracle, export and re
   await expect(page.getByTestId('world-at-turn')).toHaveAttribute('data-turn', '2');
   const { events } = await exported(page, id);
   const cartAt = (t: number) => {
-    const calls = events.filter((e) => e.kind === 'tool_call' && e.turn <= t && e.error === null && e.name!.startsWith('cart.'));
-    const last = calls[calls.length - 1]?.result as { lines: Array<{ product_id: string; variant_id: string | null }> } | undefined;
+    const calls = events.filter(
+      (e) => e.kind === 'tool_call' && e.turn <= t && e.error === null && e.name!.startsWith('cart.'),
+    );
+    const last = calls[calls.length - 1]?.result as
+      { lines: Array<{ product_id: string; variant_id: string | null }> } | undefined;
     return (last?.lines ?? []).map((l) => l.variant_id ?? l.product_id);
   };
   const expected = cartAt(2);
@@ -103,7 +132,12 @@ test('find failed CART at d ≥ 6, scrub, compare with the oracle, export and re
   await page.waitForURL(/\/episodes\/compare\?a=.+&b=.+/, { timeout: 120_000 });
   const b = new URL(page.url()).searchParams.get('b')!;
   const other = await exported(page, b);
-  const key = (evs: Ev[], t: number) => JSON.stringify(evs.filter((e) => e.turn === t && ['agent_message', 'tool_call', 'answer', 'customer_message'].includes(e.kind)).map((e) => [e.kind, e.text, e.name, e.args, e.answer]));
+  const key = (evs: Ev[], t: number) =>
+    JSON.stringify(
+      evs
+        .filter((e) => e.turn === t && ['agent_message', 'tool_call', 'answer', 'customer_message'].includes(e.kind))
+        .map((e) => [e.kind, e.text, e.name, e.args, e.answer]),
+    );
   let first = 0;
   while (key(events, first) === key(other.events, first)) first++;
   await expect(page.getByTestId('first-divergence')).toContainText(first === 0 ? 'at the opening' : `at turn ${first}`);
@@ -128,8 +162,17 @@ test('find failed CART at d ≥ 6, scrub, compare with the oracle, export and re
   const freshEnv = { ...ENV, DATABASE_URL: `file:${fresh}` };
   execFileSync('npx', ['prisma', 'migrate', 'deploy'], { env: freshEnv, stdio: 'pipe' });
   execFileSync('npx', ['tsx', 'scripts/episodes-import.ts', file], { env: freshEnv, stdio: 'pipe' });
-  const again = execFileSync('npx', ['tsx', 'scripts/episodes-export.ts'], { env: freshEnv, encoding: 'utf8', maxBuffer: 1 << 28 });
-  const byId = (t: string) => t.trim().split('\n').map((l) => JSON.parse(l)).sort((x, y) => (x.id < y.id ? -1 : 1));
+  const again = execFileSync('npx', ['tsx', 'scripts/episodes-export.ts'], {
+    env: freshEnv,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  const byId = (t: string) =>
+    t
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .sort((x, y) => (x.id < y.id ? -1 : 1));
   expect(byId(again)).toEqual(byId(text));
 });
 

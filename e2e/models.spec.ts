@@ -10,9 +10,15 @@ const AGENT_PORT = Number(process.env.E2E_AGENT_PORT ?? 8021);
 let agent: ChildProcess | undefined;
 
 test.beforeAll(async () => {
-  agent = spawn('npm', ['run', '-s', 'agent:serve', '--', '--agent', 'heuristic', '--port', String(AGENT_PORT)], { stdio: 'ignore', detached: true });
+  agent = spawn('npm', ['run', '-s', 'agent:serve', '--', '--agent', 'heuristic', '--port', String(AGENT_PORT)], {
+    stdio: 'ignore',
+    detached: true,
+  });
   for (let i = 0; i < 120; i++) {
-    const up = await fetch(`http://127.0.0.1:${AGENT_PORT}/v1/models`).then((r) => r.ok, () => false);
+    const up = await fetch(`http://127.0.0.1:${AGENT_PORT}/v1/models`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) return;
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -77,7 +83,9 @@ test('register the local agent server, let it play, take over, inspect and fork'
   }
   await page.getByTestId('open-replay').click();
   await page.waitForURL(`**/episodes/${second}`);
-  const actors = await page.locator('[data-testid="turn-actor"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-actor')));
+  const actors = await page
+    .locator('[data-testid="turn-actor"]')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('data-actor')));
   expect(actors.slice(0, 2)).toEqual(['model:local-heuristic', 'model:local-heuristic']);
   expect(actors.length).toBeGreaterThan(2);
   expect(actors.slice(2).every((a) => a === 'human')).toBe(true);

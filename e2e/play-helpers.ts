@@ -118,4 +118,8 @@ export interface RecGoal {
   constraints: Array<{ attr: string; op: string; value: string | number }>;
 }
 
-export const idealIds = (rec: RecGoal) => rec.pool.filter((e) => e.rel > 0 && e.stock > 0).slice(0, rec.k).map((e) => e.id);
+export const idealIds = (rec: RecGoal) =>
+  rec.pool
+    .filter((e) => e.rel > 0 && e.stock > 0)
+    .slice(0, rec.k)
+    .map((e) => e.id);

@@ -54,12 +54,27 @@ async function publicTextFor(request: APIRequestContext, envId: string, seat: Se
     .filter((e) => e.kind === 'customer_message')
     .map((e) => e.text)
     .join('\n');
-  return [fieldNames(seat), tools.body, envs.body, customer, CHAT.assistant_message, seat.id, seat.catalogId, 'budgets opening'].join('\n');
+  return [
+    fieldNames(seat),
+    tools.body,
+    envs.body,
+    customer,
+    CHAT.assistant_message,
+    seat.id,
+    seat.catalogId,
+    'budgets opening',
+  ].join('\n');
 }
 
-test('tRPC agent-seat routes never carry the hidden goal of an active episode (all eight envs)', async ({ request }) => {
+test('tRPC agent-seat routes never carry the hidden goal of an active episode (all eight envs)', async ({
+  request,
+}) => {
   for (const envId of ENVS) {
-    const started = await trpc<{ episode: Seat; capabilityToken: string }>(request, 'seat.start', { envId, d: 6, seed: 1 });
+    const started = await trpc<{ episode: Seat; capabilityToken: string }>(request, 'seat.start', {
+      envId,
+      d: 6,
+      seed: 1,
+    });
     const id = started.data.episode.id;
     const auth = { 'x-episode-token': started.data.capabilityToken };
     const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
@@ -79,7 +94,10 @@ test('tRPC agent-seat routes never carry the hidden goal of an active episode (a
 });
 
 for (const envId of ENVS) {
-  test(`${envId}: the playground's HTML and server actions never carry the goal before a reveal`, async ({ page, request }) => {
+  test(`${envId}: the playground's HTML and server actions never carry the goal before a reveal`, async ({
+    page,
+    request,
+  }) => {
     let actionBodies: Array<Promise<string>> = [];
     page.on('response', (res) => {
       if (res.request().method() === 'POST' && new URL(res.url()).pathname.startsWith('/play/'))
@@ -103,7 +121,8 @@ for (const envId of ENVS) {
         await expect
           .poll(
             async () =>
-              (await page.getByTestId('customer-message').count()) > replies || (await page.getByTestId('reward-breakdown').count()) > 0,
+              (await page.getByTestId('customer-message').count()) > replies ||
+              (await page.getByTestId('reward-breakdown').count()) > 0,
           )
           .toBe(true);
       }
@@ -115,15 +134,23 @@ for (const envId of ENVS) {
       expect(seat.status, `${envId} is still active`).toBe('active');
       expect(leakedValues(html, secrets), `${envId} playground HTML`).toEqual([]);
       expect(actionBodies.length, envId).toBeGreaterThanOrEqual(1);
-      for (const body of await Promise.all(actionBodies)) expect(leakedValues(body, secrets), `${envId} server action`).toEqual([]);
+      for (const body of await Promise.all(actionBodies))
+        expect(leakedValues(body, secrets), `${envId} server action`).toEqual([]);
       await expect(page.getByTestId('hidden-goal')).toHaveCount(0);
       if (envId === 'STATUS') await shot(page, 'seat-playground-before-reveal');
     }
   });
 }
 
-test('a reveal is on purpose and recorded; the replay of an active episode keeps a spoiler guard', async ({ page, request }) => {
-  const started = await trpc<{ episode: Seat; capabilityToken: string }>(request, 'seat.start', { envId: 'STATUS', d: 4, seed: 3 });
+test('a reveal is on purpose and recorded; the replay of an active episode keeps a spoiler guard', async ({
+  page,
+  request,
+}) => {
+  const started = await trpc<{ episode: Seat; capabilityToken: string }>(request, 'seat.start', {
+    envId: 'STATUS',
+    d: 4,
+    seed: 3,
+  });
   const id = started.data.episode.id;
   const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
   const secrets = secretValues(goal, await publicTextFor(request, 'STATUS', started.data.episode));
@@ -141,9 +168,21 @@ test('a reveal is on purpose and recorded; the replay of an active episode keeps
   await shot(page, 'seat-spoiler-revealed');
 
   // recorded: the list marks it, and the agent seat now carries the goal
-  const list = await trpc<{ items: Array<{ id: string; revealed: boolean }> }>(request, 'episodes.list', { limit: 20 }, {}, 'GET');
+  const list = await trpc<{ items: Array<{ id: string; revealed: boolean }> }>(
+    request,
+    'episodes.list',
+    { limit: 20 },
+    {},
+    'GET',
+  );
   expect(list.data.items.find((e) => e.id === id)?.revealed).toBe(true);
-  const seat = await trpc<Seat>(request, 'seat.get', { id }, { 'x-episode-token': started.data.capabilityToken }, 'GET');
+  const seat = await trpc<Seat>(
+    request,
+    'seat.get',
+    { id },
+    { 'x-episode-token': started.data.capabilityToken },
+    'GET',
+  );
   expect(seat.data.hiddenGoal).toEqual(goal);
 });
 

@@ -7,10 +7,18 @@ import { createSyntheticCatalog } from '../server/engine/catalog/synthetic';
 import { SERVED_AGENTS, type ServedAgent } from '../server/models/agent-server/agents';
 import { createAgentServer, listen } from '../server/models/agent-server/server';
 
-const USAGE = 'usage: npm run agent:serve -- --agent heuristic|random|oracle [--port 8011] [--allow-oracle] [--catalog-size 20000] [--seed 0] [--quiet]';
+const USAGE =
+  'usage: npm run agent:serve -- --agent heuristic|random|oracle [--port 8011] [--allow-oracle] [--catalog-size 20000] [--seed 0] [--quiet]';
 
 function parse(argv: string[]) {
-  const options = { agent: 'heuristic' as ServedAgent, port: 8011, allowOracle: false, catalogSize: 20_000, seed: 0, quiet: false };
+  const options = {
+    agent: 'heuristic' as ServedAgent,
+    port: 8011,
+    allowOracle: false,
+    catalogSize: 20_000,
+    seed: 0,
+    quiet: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -24,7 +32,8 @@ function parse(argv: string[]) {
     };
     if (flag === '--agent') {
       const a = value();
-      if (!(SERVED_AGENTS as readonly string[]).includes(a)) throw new Error(`--agent must be one of ${SERVED_AGENTS.join(', ')}, got "${a}"`);
+      if (!(SERVED_AGENTS as readonly string[]).includes(a))
+        throw new Error(`--agent must be one of ${SERVED_AGENTS.join(', ')}, got "${a}"`);
       options.agent = a as ServedAgent;
     } else if (flag === '--port') options.port = int(value());
     else if (flag === '--allow-oracle') options.allowOracle = true;
@@ -36,7 +45,8 @@ function parse(argv: string[]) {
       process.exit(0);
     } else throw new Error(`unknown option "${flag}"`);
   }
-  if (options.agent === 'oracle' && !options.allowOracle) throw new Error('the oracle reads hidden goals: add --allow-oracle to serve it');
+  if (options.agent === 'oracle' && !options.allowOracle)
+    throw new Error('the oracle reads hidden goals: add --allow-oracle to serve it');
   return options;
 }
 

@@ -8,7 +8,13 @@ import fs from 'node:fs';
 const PORT = Number(process.argv[process.argv.indexOf('--port') + 1]) || 3104;
 const BASE = `http://127.0.0.1:${PORT}`;
 const DB = 'prisma/bench-abuse.db';
-const env = { ...process.env, DATABASE_URL: `file:./${DB}`, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1', NEXT_TELEMETRY_DISABLED: '1' };
+const env = {
+  ...process.env,
+  DATABASE_URL: `file:./${DB}`,
+  CHECKPOINT_DISABLE: '1',
+  PRISMA_HIDE_UPDATE_MESSAGE: '1',
+  NEXT_TELEMETRY_DISABLED: '1',
+};
 
 function serverRssMb(): number {
   // the process listening on the port
@@ -20,7 +26,12 @@ function serverRssMb(): number {
 }
 
 const post = (proc: string, body: BodyInit, headers: Record<string, string> = {}) =>
-  fetch(`${BASE}/api/trpc/${proc}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, duplex: 'half' } as RequestInit);
+  fetch(`${BASE}/api/trpc/${proc}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    duplex: 'half',
+  } as RequestInit);
 
 function hugeStream(bytes: number): ReadableStream<Uint8Array> {
   const chunk = new Uint8Array(1024 * 1024).fill(120);
@@ -34,15 +45,23 @@ function hugeStream(bytes: number): ReadableStream<Uint8Array> {
   });
 }
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
 async function main() {
   for (const s of ['', '-journal', '-wal', '-shm']) fs.rmSync(DB + s, { force: true });
   execFileSync('npx', ['prisma', 'migrate', 'deploy'], { env, stdio: 'ignore' });
-  const server = spawn('npx', ['next', 'start', '-p', String(PORT), '-H', '127.0.0.1'], { env, stdio: 'ignore', detached: true });
+  const server = spawn('npx', ['next', 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
+    env,
+    stdio: 'ignore',
+    detached: true,
+  });
   try {
     for (let i = 0; i < 100; i++) {
-      const ok = await fetch(`${BASE}/api/trpc/envs.list`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${BASE}/api/trpc/envs.list`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       await new Promise((r) => setTimeout(r, 300));
     }
@@ -61,22 +80,47 @@ async function main() {
     })();
 
     const abuses: Array<[string, () => Promise<Response>]> = [
-      ['synthetic catalog id outside the registry (synthetic-s7-n2000000)', () => post('seat.start', JSON.stringify({ envId: 'PD', d: 0, catalogId: 'synthetic-s7-n2000000' }))],
-      ['leading-zero alias (synthetic-s01-n20000)', () => post('seat.start', JSON.stringify({ envId: 'PD', d: 0, catalogId: 'synthetic-s01-n20000' }))],
-      ['unprepared preset (synthetic-s1-n2000000, unless prepared)', () => post('seat.start', JSON.stringify({ envId: 'PD', d: 0, catalogId: 'synthetic-s1-n2000000' }))],
-      ['axis overrides top_k 1e9, B_tool 100', () => post('seat.start', JSON.stringify({ envId: 'PD', d: 0, axisOverrides: { top_k: 1e9, B_tool: 100 } }))],
+      [
+        'synthetic catalog id outside the registry (synthetic-s7-n2000000)',
+        () => post('seat.start', JSON.stringify({ envId: 'PD', d: 0, catalogId: 'synthetic-s7-n2000000' })),
+      ],
+      [
+        'leading-zero alias (synthetic-s01-n20000)',
+        () => post('seat.start', JSON.stringify({ envId: 'PD', d: 0, catalogId: 'synthetic-s01-n20000' })),
+      ],
+      [
+        'unprepared preset (synthetic-s1-n2000000, unless prepared)',
+        () => post('seat.start', JSON.stringify({ envId: 'PD', d: 0, catalogId: 'synthetic-s1-n2000000' })),
+      ],
+      [
+        'axis overrides top_k 1e9, B_tool 100',
+        () => post('seat.start', JSON.stringify({ envId: 'PD', d: 0, axisOverrides: { top_k: 1e9, B_tool: 100 } })),
+      ],
       ['300 MB POST with Content-Length', () => post('seat.step', new Uint8Array(300 * 1024 * 1024), {})],
-      ['300 MB chunked POST (no length)', () => post('seat.step', hugeStream(300 * 1024 * 1024) as unknown as BodyInit)],
-      ['curriculum.step {episodes: 1000} (yields; then cancelled)', async () => {
-        const run = (await (await post('curriculum.create', JSON.stringify({ collection: 'C1', seed: 1 }))).json()) as { result: { data: { id: string } } };
-        const id = run.result.data.id;
-        const step = post('curriculum.step', JSON.stringify({ id, episodes: 1000, agent: 'oracle', storeEpisodes: false }));
-        await new Promise((r) => setTimeout(r, 500));
-        await post('curriculum.cancel', JSON.stringify({ id }));
-        return step;
-      }],
+      [
+        '300 MB chunked POST (no length)',
+        () => post('seat.step', hugeStream(300 * 1024 * 1024) as unknown as BodyInit),
+      ],
+      [
+        'curriculum.step {episodes: 1000} (yields; then cancelled)',
+        async () => {
+          const run = (await (
+            await post('curriculum.create', JSON.stringify({ collection: 'C1', seed: 1 }))
+          ).json()) as { result: { data: { id: string } } };
+          const id = run.result.data.id;
+          const step = post(
+            'curriculum.step',
+            JSON.stringify({ id, episodes: 1000, agent: 'oracle', storeEpisodes: false }),
+          );
+          await new Promise((r) => setTimeout(r, 500));
+          await post('curriculum.cancel', JSON.stringify({ id }));
+          return step;
+        },
+      ],
     ];
-    console.log(`bench:abuse against next start on :${PORT} (load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})`);
+    console.log(
+      `bench:abuse against next start on :${PORT} (load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})`,
+    );
     for (const [name, run] of abuses) {
       const t = performance.now();
       let status: number | string;
@@ -94,8 +138,12 @@ async function main() {
     if (global.gc) global.gc();
     await new Promise((r) => setTimeout(r, 2000));
     const rssEnd = serverRssMb();
-    console.log(`heartbeat (envs.list every 25 ms during the abuse): ${beats.length} requests, p50 ${pct(beats, 50).toFixed(0)} ms, p99 ${pct(beats, 99).toFixed(0)} ms   target p99 < 200`);
-    console.log(`server RSS: ${rssStart.toFixed(0)} MB at start, ${rssEnd.toFixed(0)} MB after   target: within 100 MB`);
+    console.log(
+      `heartbeat (envs.list every 25 ms during the abuse): ${beats.length} requests, p50 ${pct(beats, 50).toFixed(0)} ms, p99 ${pct(beats, 99).toFixed(0)} ms   target p99 < 200`,
+    );
+    console.log(
+      `server RSS: ${rssStart.toFixed(0)} MB at start, ${rssEnd.toFixed(0)} MB after   target: within 100 MB`,
+    );
   } finally {
     process.kill(-server.pid!, 'SIGTERM');
   }

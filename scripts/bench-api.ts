@@ -65,7 +65,10 @@ interface Session {
 /** The ceiling: the same protocol calls in this process, no JSON, no sockets. */
 let local: EnvService | null = null;
 function inProcessSession(): Session {
-  local ??= buildEnvService(loadConfig({}, ['--max-sessions', String(Math.max(1024, sessions * 4)), '--persist', 'off'], DEFAULT_CATALOG_ID), getCatalog(DEFAULT_CATALOG_ID)).service;
+  local ??= buildEnvService(
+    loadConfig({}, ['--max-sessions', String(Math.max(1024, sessions * 4)), '--persist', 'off'], DEFAULT_CATALOG_ID),
+    getCatalog(DEFAULT_CATALOG_ID),
+  ).service;
   const service = local;
   let live: LiveEpisode | null = null;
   return {
@@ -143,7 +146,9 @@ async function runRows(url: string, persist: string, rowTransports: readonly ('w
   for (const transport of rowTransports)
     for (const agent of agents) {
       // In-process calls are synchronous: one session, or the latency would count the queue.
-      const open = await Promise.all(Array.from({ length: transport === 'inproc' ? 1 : sessions }, () => openSession(transport, url)));
+      const open = await Promise.all(
+        Array.from({ length: transport === 'inproc' ? 1 : sessions }, () => openSession(transport, url)),
+      );
       const start = performance.now();
       const tally: Tally = { from: start + warmup * 1000, steps: [], resets: [], episodes: 0, rewardSum: 0 };
       await Promise.all(open.map((s, i) => worker(i, s, agent, tally.from + seconds * 1000, tally)));
@@ -159,17 +164,28 @@ async function runRows(url: string, persist: string, rowTransports: readonly ('w
 async function main() {
   const external = option('url', '');
   if (agents.includes('oracle')) getCatalog(DEFAULT_CATALOG_ID);
-  console.log(`node ${process.version}; ${cpus().length} cores; ${external ? `env server ${external}` : 'serve:env spawned per persistence mode'}`);
-  console.log(`${sessions} concurrent sessions; ${warmup} s warm-up, then ${seconds} s counted per row; load average before: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(
+    `node ${process.version}; ${cpus().length} cores; ${external ? `env server ${external}` : 'serve:env spawned per persistence mode'}`,
+  );
+  console.log(
+    `${sessions} concurrent sessions; ${warmup} s warm-up, then ${seconds} s counted per row; load average before: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   console.log('envs cycling over all eight, d cycling 0..12; latency is the client-side round trip\n');
-  console.log('transport  persist  agent       steps/s  resets/s  episodes  step p50   step p99  reset p50  reset p99  mean reward');
+  console.log(
+    'transport  persist  agent       steps/s  resets/s  episodes  step p50   step p99  reset p50  reset p99  mean reward',
+  );
   const remote = transports.filter((t) => t !== 'inproc');
   if (external) await runRows(external, '?', remote);
   else
     for (const persist of persistModes) {
       if (remote.length === 0) break;
       const db = persist === 'on' ? migratedTempDatabase() : null;
-      const server = await spawnEnvServer(['--max-sessions', String(Math.max(1024, sessions * 4)), '--persist', persist], db ? { DATABASE_URL: db.url } : {});
+      const server = await spawnEnvServer(
+        ['--max-sessions', String(Math.max(1024, sessions * 4)), '--persist', persist],
+        db ? { DATABASE_URL: db.url } : {},
+      );
       try {
         await runRows(server.url, persist, remote);
       } finally {
@@ -178,7 +194,11 @@ async function main() {
       }
     }
   if (transports.includes('inproc')) await runRows('', 'off', ['inproc']);
-  console.log(`\nload average after: ${loadavg().map((x) => x.toFixed(1)).join(' ')} (other processes on the machine slow every figure)`);
+  console.log(
+    `\nload average after: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (other processes on the machine slow every figure)`,
+  );
 }
 
 void main();

@@ -41,11 +41,23 @@ export function benchQueries(catalog: ColumnarCatalog, n: number): BenchQuery[] 
     const leaf = p.category.split('/')[1].replace(/_/g, ' ');
     let query: string;
     switch (i % 5) {
-      case 0: query = p.title; break;
-      case 1: query = `${p.brand} ${noun}`; break;
-      case 2: query = `${noun} ${firstAttr(p, rng)}`.trim(); break;
-      case 3: query = `${firstAttr(p, rng)} ${leaf}`.trim(); break;
-      default: query = `${noun.split(' ').map((w) => typo(w.toLowerCase(), rng)).join(' ')} ${firstAttr(p, rng)}`.trim();
+      case 0:
+        query = p.title;
+        break;
+      case 1:
+        query = `${p.brand} ${noun}`;
+        break;
+      case 2:
+        query = `${noun} ${firstAttr(p, rng)}`.trim();
+        break;
+      case 3:
+        query = `${firstAttr(p, rng)} ${leaf}`.trim();
+        break;
+      default:
+        query = `${noun
+          .split(' ')
+          .map((w) => typo(w.toLowerCase(), rng))
+          .join(' ')} ${firstAttr(p, rng)}`.trim();
     }
     let filters: SearchFilters | undefined;
     if (i % 2 === 1) {
@@ -126,7 +138,13 @@ function docsOf(catalog: ColumnarCatalog): Doc[] {
   const docs: Doc[] = [];
   for (let i = 0; i < catalog.size; i++) {
     const p = catalog.at(i);
-    docs.push({ i, title: p.title, brand: p.brand, category: p.category.replace(/[/_]/g, ' '), attrs: Object.values(p.attrs).join(' ') });
+    docs.push({
+      i,
+      title: p.title,
+      brand: p.brand,
+      category: p.category.replace(/[/_]/g, ' '),
+      attrs: Object.values(p.attrs).join(' '),
+    });
   }
   return docs;
 }

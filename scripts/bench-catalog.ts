@@ -11,7 +11,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSyntheticIndex, generateSyntheticColumns, syntheticCatalogFrom } from '../server/engine/catalog/synthetic';
+import {
+  buildSyntheticIndex,
+  generateSyntheticColumns,
+  syntheticCatalogFrom,
+} from '../server/engine/catalog/synthetic';
 import { readCatalogFile, writeSyntheticFile } from '../server/engine/catalog/catalog-file';
 import { SYNTHETIC_FINGERPRINT } from '../server/engine/catalog/cache';
 import { benchQueries, runMiniSearch, timeQueries, titleQueries, titleRecall } from './bench-catalog-lib';
@@ -76,7 +80,21 @@ function child(size: number, withMini: boolean): SizeResult {
   const cacheLoadS = secs(t);
   fs.rmSync(dir, { recursive: true, force: true });
 
-  const result: SizeResult = { size, genS, indexS, rssMB, peakMB, cacheWriteS, cacheMB: bytes / MB, cacheLoadS, p50, p99, titleP50: titles.p50, titleP99: titles.p99, titleAt10 };
+  const result: SizeResult = {
+    size,
+    genS,
+    indexS,
+    rssMB,
+    peakMB,
+    cacheWriteS,
+    cacheMB: bytes / MB,
+    cacheLoadS,
+    p50,
+    p99,
+    titleP50: titles.p50,
+    titleP99: titles.p99,
+    titleAt10,
+  };
   if (withMini) result.mini = runMiniSearch(catalog, queries);
   return result;
 }
@@ -99,13 +117,17 @@ function main() {
     process.stdout.write(`\nRESULT ${JSON.stringify(res)}\n`);
     return;
   }
-  const sizesArg = args.find((a) => a.startsWith('--sizes='))?.slice(8) ?? (args.includes('--sizes') ? args[args.indexOf('--sizes') + 1] : '10k,100k,1M,2M');
+  const sizesArg =
+    args.find((a) => a.startsWith('--sizes='))?.slice(8) ??
+    (args.includes('--sizes') ? args[args.indexOf('--sizes') + 1] : '10k,100k,1M,2M');
   const sizes = sizesArg.split(',').map(parseSize);
   const withMini = !args.includes('--no-minisearch');
   const self = fileURLToPath(import.meta.url);
   const results: SizeResult[] = [];
   const load = os.loadavg()[0].toFixed(1);
-  console.log(`catalog benchmark · seed ${SEED} · ${os.cpus().length} cores · node ${process.version} · load average ${load}`);
+  console.log(
+    `catalog benchmark · seed ${SEED} · ${os.cpus().length} cores · node ${process.version} · load average ${load}`,
+  );
   for (const size of sizes) {
     process.stdout.write(`  size ${size.toLocaleString()} … `);
     const extra = withMini && size === 100_000 ? ['--mini'] : [];
@@ -122,16 +144,47 @@ function main() {
     }
     const r = JSON.parse(line.slice(7)) as SizeResult;
     results.push(r);
-    console.log(`done (${fmt(r.genS + r.indexS, 1)} s build, p50 ${fmt(r.p50, 2)} ms, full titles p50 ${fmt(r.titleP50, 2)} ms)`);
+    console.log(
+      `done (${fmt(r.genS + r.indexS, 1)} s build, p50 ${fmt(r.p50, 2)} ms, full titles p50 ${fmt(r.titleP50, 2)} ms)`,
+    );
   }
-  const rows = [['size', 'gen s', 'index s', 'RSS MB', 'peak RSS MB', 'cache MB', 'cache write s', 'cache load s', 'p50 ms', 'p99 ms', 'title p50 ms', 'title p99 ms', 'title@10']];
+  const rows = [
+    [
+      'size',
+      'gen s',
+      'index s',
+      'RSS MB',
+      'peak RSS MB',
+      'cache MB',
+      'cache write s',
+      'cache load s',
+      'p50 ms',
+      'p99 ms',
+      'title p50 ms',
+      'title p99 ms',
+      'title@10',
+    ],
+  ];
   for (const r of results) {
     rows.push([
-      r.size.toLocaleString('en-US'), fmt(r.genS, 2), fmt(r.indexS, 2), fmt(r.rssMB, 0), fmt(r.peakMB, 0), fmt(r.cacheMB, 0),
-      fmt(r.cacheWriteS, 2), fmt(r.cacheLoadS, 2), fmt(r.p50, 3), fmt(r.p99, 3), fmt(r.titleP50, 3), fmt(r.titleP99, 3), `${fmt(100 * r.titleAt10, 1)}%`,
+      r.size.toLocaleString('en-US'),
+      fmt(r.genS, 2),
+      fmt(r.indexS, 2),
+      fmt(r.rssMB, 0),
+      fmt(r.peakMB, 0),
+      fmt(r.cacheMB, 0),
+      fmt(r.cacheWriteS, 2),
+      fmt(r.cacheLoadS, 2),
+      fmt(r.p50, 3),
+      fmt(r.p99, 3),
+      fmt(r.titleP50, 3),
+      fmt(r.titleP99, 3),
+      `${fmt(100 * r.titleAt10, 1)}%`,
     ]);
   }
-  console.log('\nsynthetic catalog: generation, index, memory, cache, search (1,000 mixed queries, half filtered; 500 full titles, top 10)');
+  console.log(
+    '\nsynthetic catalog: generation, index, memory, cache, search (1,000 mixed queries, half filtered; 500 full titles, top 10)',
+  );
   console.log(table(rows));
   const m = results.find((r) => r.mini);
   if (m?.mini) {
@@ -139,7 +192,13 @@ function main() {
     console.log(
       table([
         ['engine', 'build s', 'memory MB', 'p50 ms', 'p99 ms'],
-        ['this catalog (BM25 + MaxScore)', fmt(m.mini.ours.buildS, 2), fmt(m.mini.ours.memMB, 0), fmt(m.p50, 3), fmt(m.p99, 3)],
+        [
+          'this catalog (BM25 + MaxScore)',
+          fmt(m.mini.ours.buildS, 2),
+          fmt(m.mini.ours.memMB, 0),
+          fmt(m.p50, 3),
+          fmt(m.p99, 3),
+        ],
         ['MiniSearch 7.2.0', fmt(m.mini.buildS, 2), fmt(m.mini.memMB, 0), fmt(m.mini.p50, 3), fmt(m.mini.p99, 3)],
       ]),
     );

@@ -39,7 +39,8 @@ function parseDs(s: string): number[] {
     if (range) return Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => Number(range[1]) + i);
     return [Number(part.trim())];
   });
-  if (ds.length === 0 || ds.some((d) => !Number.isInteger(d) || d < 0 || d > 12)) fail(`--d needs a list of difficulties 0..12 (e.g. 0,3,6,9 or 0..12), got "${s}"`);
+  if (ds.length === 0 || ds.some((d) => !Number.isInteger(d) || d < 0 || d > 12))
+    fail(`--d needs a list of difficulties 0..12 (e.g. 0,3,6,9 or 0..12), got "${s}"`);
   return ds;
 }
 
@@ -50,9 +51,15 @@ const runs = parseCount(arg('runs') ?? '1', 'runs');
 const warmup = arg('warmup') === '0' ? 0 : parseCount(arg('warmup') ?? '20', 'warmup');
 const envFilter = arg('envs')?.split(',');
 const envs = availableEnvs().filter((e) => !envFilter || envFilter.includes(e.id));
-if (envs.length === 0) fail(`--envs matches no environment; available: ${availableEnvs().map((e) => e.id).join(', ')}`);
+if (envs.length === 0)
+  fail(
+    `--envs matches no environment; available: ${availableEnvs()
+      .map((e) => e.id)
+      .join(', ')}`,
+  );
 
-const quantile = (sorted: Float64Array, q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+const quantile = (sorted: Float64Array, q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 interface EnvFigures {
@@ -77,7 +84,10 @@ function measureEnv(envId: string, catalog: Catalog, run: number): EnvFigures {
   let timed = 0;
   let cpu = 0;
   for (let i = 0; i < perEnv; i++) {
-    const episode = new Episode({ envId: envId as Episode['config']['envId'], d: ds[i % ds.length], seed: 10_000 + run * 100_000 + i }, catalog);
+    const episode = new Episode(
+      { envId: envId as Episode['config']['envId'], d: ds[i % ds.length], seed: 10_000 + run * 100_000 + i },
+      catalog,
+    );
     let c0 = cpuMs();
     let t0 = performance.now();
     let { observation } = episode.reset();
@@ -111,16 +121,23 @@ function measureEnv(envId: string, catalog: Catalog, run: number): EnvFigures {
 }
 
 const t = performance.now();
-const catalog = loadOrCreateSyntheticCatalog({ seed: 1, size }, (i) => console.log(`catalog synthetic-s1-n${size}: ${i.source === 'cache' ? 'loaded from cache' : 'generated'} in ${i.ms.toFixed(0)} ms`));
+const catalog = loadOrCreateSyntheticCatalog({ seed: 1, size }, (i) =>
+  console.log(
+    `catalog synthetic-s1-n${size}: ${i.source === 'cache' ? 'loaded from cache' : 'generated'} in ${i.ms.toFixed(0)} ms`,
+  ),
+);
 catalog.search({ query: 'warm up', topK: 1 });
-console.log(`node ${process.version}; ${os.cpus().length} cores; load average ${os.loadavg()[0].toFixed(2)}; ${perEnv} oracle episodes per env, d ${ds.join(',')}; ${warmup} warm-up episodes per env; ${runs} run(s), medians`);
+console.log(
+  `node ${process.version}; ${os.cpus().length} cores; load average ${os.loadavg()[0].toFixed(2)}; ${perEnv} oracle episodes per env, d ${ds.join(',')}; ${warmup} warm-up episodes per env; ${runs} run(s), medians`,
+);
 // warm-up: JIT and the catalog's lazy per-category caches (feature bags, idf tables), not
 // counted; a long --warmup measures the steady state of a long training run
-for (const env of envs) for (let i = 0; i < warmup; i++) {
-  const episode = new Episode({ envId: env.id, d: ds[i % ds.length], seed: 1_000_000 + i }, catalog);
-  let { observation } = episode.reset();
-  while (!episode.done) observation = episode.step(oracleAgent.act(observation, episode)).observation;
-}
+for (const env of envs)
+  for (let i = 0; i < warmup; i++) {
+    const episode = new Episode({ envId: env.id, d: ds[i % ds.length], seed: 1_000_000 + i }, catalog);
+    let { observation } = episode.reset();
+    while (!episode.done) observation = episode.step(oracleAgent.act(observation, episode)).observation;
+  }
 
 const perRun: Map<string, EnvFigures>[] = [];
 const totals: number[] = [];

@@ -28,13 +28,19 @@ const DIR = path.resolve('.bench');
 const DB = path.join(DIR, 'inspector.db');
 const IMPORT_DB = path.join(DIR, 'inspector-import.db');
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const report = (name: string, xs: number[], target: number) =>
-  console.log(`${name.padEnd(34)} median ${pct(xs, 50).toFixed(1).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms   target p95 ≤ ${target} ms   ${pct(xs, 95) <= target ? 'OK' : 'OVER'}`);
+  console.log(
+    `${name.padEnd(34)} median ${pct(xs, 50).toFixed(1).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms   target p95 ≤ ${target} ms   ${pct(xs, 95) <= target ? 'OK' : 'OVER'}`,
+  );
 
 function migrate(file: string) {
   rmSync(file, { force: true });
-  execFileSync('npx', ['prisma', 'migrate', 'deploy'], { env: { ...process.env, DATABASE_URL: `file:${file}`, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' }, stdio: 'pipe' });
+  execFileSync('npx', ['prisma', 'migrate', 'deploy'], {
+    env: { ...process.env, DATABASE_URL: `file:${file}`, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+    stdio: 'pipe',
+  });
 }
 
 mkdirSync(DIR, { recursive: true });
@@ -43,10 +49,12 @@ const catalog = createSyntheticCatalog({ seed: 1, size: 20_000 });
 // ---- a pool of real episodes
 let t0 = performance.now();
 const pool: ReturnType<typeof playToLine>[] = [];
-for (const envId of ENV_IDS) for (let d = 0; d <= 12; d += 2) for (let s = 0; s < 3; s++) {
-  pool.push(playToLine({ envId, d, seed: s }, catalog, createHeuristicAgent(), 'heuristic'));
-  pool.push(playToLine({ envId, d, seed: s }, catalog, oracleAgent, 'oracle'));
-}
+for (const envId of ENV_IDS)
+  for (let d = 0; d <= 12; d += 2)
+    for (let s = 0; s < 3; s++) {
+      pool.push(playToLine({ envId, d, seed: s }, catalog, createHeuristicAgent(), 'heuristic'));
+      pool.push(playToLine({ envId, d, seed: s }, catalog, oracleAgent, 'oracle'));
+    }
 console.log(`pool: ${pool.length} real episodes played in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 // ---- seed N episodes
@@ -58,7 +66,7 @@ const rng = Rng.from('bench-inspector', 1);
 const players = ['heuristic', 'oracle', 'random', 'model:qwen-7b', 'model:llama-8b', 'human'];
 const start = Date.parse('2026-10-01T00:00:00Z');
 t0 = performance.now();
-for (let done = 0; done < N; ) {
+for (let done = 0; done < N;) {
   const batch: EpisodeRecord[] = [];
   for (let i = 0; i < 5000 && done < N; i++, done++) {
     const p = pool[Math.floor(rng.next() * pool.length)];
@@ -75,8 +83,12 @@ for (let done = 0; done < N; ) {
   }
   ins.insertMany(batch);
 }
-const size = (db.prepare('SELECT page_count * page_size AS b FROM pragma_page_count(), pragma_page_size()').get() as { b: number }).b;
-console.log(`seeded ${N.toLocaleString()} episodes in ${((performance.now() - t0) / 1000).toFixed(1)} s (database ${(size / 1e9).toFixed(2)} GB)`);
+const size = (
+  db.prepare('SELECT page_count * page_size AS b FROM pragma_page_count(), pragma_page_size()').get() as { b: number }
+).b;
+console.log(
+  `seeded ${N.toLocaleString()} episodes in ${((performance.now() - t0) / 1000).toFixed(1)} s (database ${(size / 1e9).toFixed(2)} GB)`,
+);
 db.exec('ANALYZE');
 
 // ---- filtered lists
@@ -92,7 +104,12 @@ for (let i = 0; i < 60; i++) {
     ...(rng.next() < 0.3 ? { player: players[i % players.length] } : {}),
     ...(rng.next() < 0.2 ? { rMin: -0.5, rMax: 0.5 } : {}),
   };
-  const input = listInputSchema.parse({ filter, sort: sorts[i % sorts.length], dir: rng.next() < 0.5 ? 'asc' : 'desc', page: 1 + Math.floor(rng.next() * 20) });
+  const input = listInputSchema.parse({
+    filter,
+    sort: sorts[i % sorts.length],
+    dir: rng.next() < 0.5 ? 'asc' : 'desc',
+    page: 1 + Math.floor(rng.next() * 20),
+  });
   const t = performance.now();
   listEpisodes(db, input);
   listTimes.push(performance.now() - t);
@@ -100,11 +117,27 @@ for (let i = 0; i < 60; i++) {
 report('filtered list (page of 50 + count)', listTimes, 300);
 
 // ---- full-text search: words from customer messages and tool results, alone and with filters
-const words = ['monitor', 'blue', 'return', 'order', 'headphones', 'cart', 'syn_0011523', 'refund', 'delivered', 'stainless', 'wireless', 'policy'];
+const words = [
+  'monitor',
+  'blue',
+  'return',
+  'order',
+  'headphones',
+  'cart',
+  'syn_0011523',
+  'refund',
+  'delivered',
+  'stainless',
+  'wireless',
+  'policy',
+];
 const ftsTimes: number[] = [];
 for (let i = 0; i < 48; i++) {
   const q = i % 3 === 0 ? `${words[i % words.length]} ${words[(i + 5) % words.length]}` : words[i % words.length];
-  const input = listInputSchema.parse({ filter: { q, ...(i % 2 ? { env: [ENV_IDS[i % 8]] } : {}) }, sort: i % 4 === 0 ? 'reward' : 'createdAt' });
+  const input = listInputSchema.parse({
+    filter: { q, ...(i % 2 ? { env: [ENV_IDS[i % 8]] } : {}) },
+    sort: i % 4 === 0 ? 'reward' : 'createdAt',
+  });
   const t = performance.now();
   listEpisodes(db, input);
   ftsTimes.push(performance.now() - t);
@@ -116,15 +149,39 @@ const long = createEpisode({ envId: 'PD', d: 4, seed: 3, axisOverrides: { T_max:
 long.reset();
 const longActions = [];
 for (let n = 0; !long.done; n++) {
-  const a = { assistant_message: `Looking at option ${n}`, tool_calls: [{ name: 'catalog.search', args: { query: `blue item ${n % 7}` } }], answer: null };
+  const a = {
+    assistant_message: `Looking at option ${n}`,
+    tool_calls: [{ name: 'catalog.search', args: { query: `blue item ${n % 7}` } }],
+    answer: null,
+  };
   longActions.push(a);
   long.step(a);
 }
 const goal = long.hiddenGoal();
 const longId = ins.insert({
-  envId: 'PD', d: 4, seed: 3, axisOverrides: { T_max: 500 }, axes: long.axes, weights: null, catalogId: catalog.id, status: 'done', terminationReason: long.termination,
-  reward: long.breakdown!.total, isCorrect: long.breakdown!.isCorrect, breakdown: long.breakdown, turn: long.turn, player: 'bench', hiddenGoal: { envId: goal.envId, summary: goal.summary, data: goal.data },
-  events: long.events, actions: longActions.map((a, i) => ({ format: 'json', raw: JSON.stringify(a), turn: i })), goalRevealed: false, origin: 'engine', runLabel: 'bench-long', recorded: null, rescored: null, prompts: null,
+  envId: 'PD',
+  d: 4,
+  seed: 3,
+  axisOverrides: { T_max: 500 },
+  axes: long.axes,
+  weights: null,
+  catalogId: catalog.id,
+  status: 'done',
+  terminationReason: long.termination,
+  reward: long.breakdown!.total,
+  isCorrect: long.breakdown!.isCorrect,
+  breakdown: long.breakdown,
+  turn: long.turn,
+  player: 'bench',
+  hiddenGoal: { envId: goal.envId, summary: goal.summary, data: goal.data },
+  events: long.events,
+  actions: longActions.map((a, i) => ({ format: 'json', raw: JSON.stringify(a), turn: i })),
+  goalRevealed: false,
+  origin: 'engine',
+  runLabel: 'bench-long',
+  recorded: null,
+  rescored: null,
+  prompts: null,
 });
 console.log(`500-turn episode ${longId}: ${long.turn} turns, ${long.events.length} events`);
 db.pragma('wal_checkpoint(TRUNCATE)');
@@ -168,13 +225,18 @@ async function servePage(): Promise<void> {
 await servePage();
 
 // ---- import 10,000 episodes into a fresh database
-const ids = (db.prepare('SELECT "id" FROM "Episode" ORDER BY "createdAt" LIMIT 10000').all() as Array<{ id: string }>).map((r) => r.id);
+const ids = (
+  db.prepare('SELECT "id" FROM "Episode" ORDER BY "createdAt" LIMIT 10000').all() as Array<{ id: string }>
+).map((r) => r.id);
 const text = exportJsonl(db, ids, 'episodes');
 db.close();
 migrate(IMPORT_DB);
 const idb = openSqlite(`file:${IMPORT_DB}`);
 const ti = performance.now();
-const rep = importFiles(idb, [{ name: 'bench.jsonl', text }], { getCatalog: () => catalog, defaultCatalogId: catalog.id });
+const rep = importFiles(idb, [{ name: 'bench.jsonl', text }], {
+  getCatalog: () => catalog,
+  defaultCatalogId: catalog.id,
+});
 const importMs = performance.now() - ti;
 const ok = rep.filter((r) => r.ok).length;
 console.log(

@@ -14,12 +14,26 @@ const PORT = arg('port', 3102);
 const ROUNDS = arg('rounds', 3);
 const BASE = `http://127.0.0.1:${PORT}`;
 const DB = 'prisma/bench-web.db';
-const env = { ...process.env, DATABASE_URL: `file:./${DB}`, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1', NEXT_TELEMETRY_DISABLED: '1' };
+const env = {
+  ...process.env,
+  DATABASE_URL: `file:./${DB}`,
+  CHECKPOINT_DISABLE: '1',
+  PRISMA_HIDE_UPDATE_MESSAGE: '1',
+  NEXT_TELEMETRY_DISABLED: '1',
+};
 
 const CHAT = { assistant_message: 'Could you tell me more?', tool_calls: [], answer: null };
 
-async function call<T>(proc: string, input: unknown, headers: Record<string, string> = {}): Promise<{ data: T; bytes: number }> {
-  const res = await fetch(`${BASE}/api/trpc/${proc}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(input) });
+async function call<T>(
+  proc: string,
+  input: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ data: T; bytes: number }> {
+  const res = await fetch(`${BASE}/api/trpc/${proc}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(input),
+  });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${proc}: ${res.status} ${text.slice(0, 200)}`);
   return { data: (JSON.parse(text) as { result: { data: T } }).result.data, bytes: text.length };
@@ -55,7 +69,12 @@ async function steps(): Promise<{ perSec: number; meanBytes: number; count: numb
       let seed = c * 1000;
       while (performance.now() < end) {
         // a long episode (T_max 40), stepped with short chat turns until it ends or time is up
-        const s = await call<Started>('seat.start', { envId: 'CART', d: 4, seed: seed++, axisOverrides: { T_max: 40 } });
+        const s = await call<Started>('seat.start', {
+          envId: 'CART',
+          d: 4,
+          seed: seed++,
+          axisOverrides: { T_max: 40 },
+        });
         const headers = { 'x-episode-token': s.data.capabilityToken };
         let status = s.data.episode.status;
         while (status === 'active' && performance.now() < end) {
@@ -85,7 +104,11 @@ async function main() {
   fs.rmSync(DB, { force: true });
   for (const suffix of ['-journal', '-wal', '-shm']) fs.rmSync(DB + suffix, { force: true });
   execFileSync('npx', ['prisma', 'migrate', 'deploy'], { env, stdio: 'ignore' });
-  const server = spawn('npx', ['next', 'start', '-p', String(PORT), '-H', '127.0.0.1'], { env, stdio: 'ignore', detached: true });
+  const server = spawn('npx', ['next', 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
+    env,
+    stdio: 'ignore',
+    detached: true,
+  });
   try {
     for (let i = 0; i < 100; i++) {
       try {
@@ -113,12 +136,22 @@ async function main() {
       b.push(st.meanBytes);
     }
     const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
-    console.log(`bench:web  ${CLIENTS} clients, ${SECONDS} s per measurement, ${ROUNDS} rounds (median), next start on :${PORT}`);
-    console.log(`creations/s  ${median(c).toFixed(1)}   (rounds: ${c.map((x) => x.toFixed(1)).join(', ')})   target ≥ 100`);
-    console.log(`steps/s      ${median(s).toFixed(1)}   (rounds: ${s.map((x) => x.toFixed(1)).join(', ')})   target ≥ 300`);
+    console.log(
+      `bench:web  ${CLIENTS} clients, ${SECONDS} s per measurement, ${ROUNDS} rounds (median), next start on :${PORT}`,
+    );
+    console.log(
+      `creations/s  ${median(c).toFixed(1)}   (rounds: ${c.map((x) => x.toFixed(1)).join(', ')})   target ≥ 100`,
+    );
+    console.log(
+      `steps/s      ${median(s).toFixed(1)}   (rounds: ${s.map((x) => x.toFixed(1)).join(', ')})   target ≥ 300`,
+    );
     console.log(`step response  ${Math.round(median(b))} bytes on average`);
-    console.log(`server CPU     ${median(cpuPerCreation).toFixed(1)} ms per creation, ${median(cpuPerStep).toFixed(1)} ms per step`);
-    console.log(`               → one free core would give ≈ ${(1000 / median(cpuPerCreation)).toFixed(0)} creations/s, ${(1000 / median(cpuPerStep)).toFixed(0)} steps/s (load average now ${load} on ${(await import('node:os')).cpus().length} cores)`);
+    console.log(
+      `server CPU     ${median(cpuPerCreation).toFixed(1)} ms per creation, ${median(cpuPerStep).toFixed(1)} ms per step`,
+    );
+    console.log(
+      `               → one free core would give ≈ ${(1000 / median(cpuPerCreation)).toFixed(0)} creations/s, ${(1000 / median(cpuPerStep)).toFixed(0)} steps/s (load average now ${load} on ${(await import('node:os')).cpus().length} cores)`,
+    );
   } finally {
     process.kill(-server.pid!, 'SIGTERM');
   }

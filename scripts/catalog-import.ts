@@ -47,7 +47,9 @@ async function main() {
   });
   if (isTty) process.stderr.write('\n');
   console.log(`catalog "${report.name}" → ${out}`);
-  console.log(`  lines ${report.lines} · imported ${report.imported} · bad ${report.badCount} · warnings ${report.warningCount} · ${(report.ms / 1000).toFixed(1)} s`);
+  console.log(
+    `  lines ${report.lines} · imported ${report.imported} · bad ${report.badCount} · warnings ${report.warningCount} · ${(report.ms / 1000).toFixed(1)} s`,
+  );
   if (report.badCount > 0) {
     console.log('bad lines (skipped):');
     for (const b of report.bad.slice(0, 50)) console.log(`  line ${b.line}: ${b.reason}`);

@@ -4,7 +4,12 @@
 import { listCatalogs, prepareSyntheticCatalog } from '@/server/catalogs';
 
 const ids = process.argv.slice(2).filter((a) => a !== '--');
-const targets = ids.length > 0 ? ids : listCatalogs().filter((c) => c.kind === 'synthetic').map((c) => c.id);
+const targets =
+  ids.length > 0
+    ? ids
+    : listCatalogs()
+        .filter((c) => c.kind === 'synthetic')
+        .map((c) => c.id);
 for (const id of targets) {
   const t0 = performance.now();
   try {

@@ -39,10 +39,12 @@ function sourceFile(url, line) {
   if (!sourceOf.has(file)) {
     const marks = [];
     if (file.endsWith('.mjs') && fs.existsSync(file))
-      fs.readFileSync(file, 'utf8').split('\n').forEach((l, i) => {
-        const m = /^\/\/ ((?:server|scripts|lib|node_modules)\/\S+)$/.exec(l);
-        if (m) marks.push([i, m[1]]);
-      });
+      fs.readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((l, i) => {
+          const m = /^\/\/ ((?:server|scripts|lib|node_modules)\/\S+)$/.exec(l);
+          if (m) marks.push([i, m[1]]);
+        });
     sourceOf.set(file, marks);
   }
   const marks = sourceOf.get(file);
@@ -67,7 +69,11 @@ profile.samples.forEach((id, i) => {
 });
 const rows = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, top);
 console.log(`${(total / 1000).toFixed(0)} ms sampled; top ${rows.length} by self time`);
-const line = ([key, us]) => console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`);
+const line = ([key, us]) =>
+  console.log(`${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`);
 rows.forEach(line);
 console.log(`\nby file (self time), top ${Math.min(top, byFile.size)}`);
-[...byFile.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).forEach(line);
+[...byFile.entries()]
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, top)
+  .forEach(line);

@@ -38,9 +38,11 @@ const total = Number(opt.episodes);
 const every = Number(opt.every);
 if (!Number.isInteger(total) || total < 1) fail(`--episodes must be a whole number ≥ 1, got "${opt.episodes}"`);
 if (!Number.isInteger(every) || every < 1) fail(`--every must be a whole number ≥ 1, got "${opt.every}"`);
-if (!opt.run && !isCollectionId(opt.collection)) fail(`--collection must be one of C1, C2, C4, ALL (C8 = ALL), got "${opt.collection}"`);
+if (!opt.run && !isCollectionId(opt.collection))
+  fail(`--collection must be one of C1, C2, C4, ALL (C8 = ALL), got "${opt.collection}"`);
 if (opt.sampling !== 'uniform' && opt.sampling !== 'round_robin') fail(`--sampling must be uniform or round_robin`);
-const agent = findAgent(opt.agent) ?? fail(`unknown agent "${opt.agent}"; built-in agents: ${builtInAgentNames().join(', ')}`);
+const agent =
+  findAgent(opt.agent) ?? fail(`unknown agent "${opt.agent}"; built-in agents: ${builtInAgentNames().join(', ')}`);
 const seed = opt.seed !== undefined ? Number(opt.seed) : randomInt(0, 2_147_483_647);
 if (!Number.isInteger(seed) || seed < 0) fail(`--seed must be a whole number ≥ 0`);
 
@@ -55,7 +57,9 @@ function onStep(step: CurriculumStep, state: CurriculumState) {
   rewardSum += step.reward;
   if (step.outcome.moved) {
     const w = state.envs.find((e) => e.envId === step.task.envId)!;
-    console.log(`  #${String(state.episodes).padStart(6)}  ${w.envId.padEnd(7)} h ${w.h - 1} → ${w.h}   window [${w.l}, ${w.h}]`);
+    console.log(
+      `  #${String(state.episodes).padStart(6)}  ${w.envId.padEnd(7)} h ${w.h - 1} → ${w.h}   window [${w.l}, ${w.h}]`,
+    );
   }
   if (played % every === 0 && played < total) report(state, `after ${played} of ${total} episodes`);
 }
@@ -63,7 +67,9 @@ function onStep(step: CurriculumStep, state: CurriculumState) {
 function report(state: CurriculumState, title: string) {
   const secs = ((Date.now() - started) / 1000).toFixed(1);
   const mean = played ? rewardSum / played : 0;
-  console.log(`\n── ${title} · pass ${played ? Math.round((100 * passed) / played) : 0}% · mean reward ${mean >= 0 ? '+' : ''}${mean.toFixed(3)} · ${secs}s`);
+  console.log(
+    `\n── ${title} · pass ${played ? Math.round((100 * passed) / played) : 0}% · mean reward ${mean >= 0 ? '+' : ''}${mean.toFixed(3)} · ${secs}s`,
+  );
   console.log(formatWindows(state));
 }
 
@@ -71,7 +77,9 @@ function header(state: CurriculumState, where: string) {
   const playable = playableEnvs(state);
   const skipped = state.envs.map((e) => e.envId).filter((e) => !playable.includes(e));
   console.log(`curriculum ${state.collection} · agent ${agent.name} · ${total} episodes · seed ${seed} · ${where}`);
-  console.log(`playing: ${playable.join(', ') || 'none'}${skipped.length ? `   (not implemented yet, skipped: ${skipped.join(', ')})` : ''}\n`);
+  console.log(
+    `playing: ${playable.join(', ') || 'none'}${skipped.length ? `   (not implemented yet, skipped: ${skipped.join(', ')})` : ''}\n`,
+  );
 }
 
 async function main() {
@@ -82,7 +90,14 @@ async function main() {
     const playable = playableEnvs(state);
     if (playable.length === 0) fail(`none of ${state.collection}'s environments can be played yet`);
     for (let i = 0; i < total; i++) {
-      const step = playCurriculumEpisode({ state, runSeed: seed, agent, catalog, playable, at: new Date().toISOString() });
+      const step = playCurriculumEpisode({
+        state,
+        runSeed: seed,
+        agent,
+        catalog,
+        playable,
+        at: new Date().toISOString(),
+      });
       state = step.outcome.state;
       onStep(step, state);
     }
@@ -100,7 +115,7 @@ async function main() {
       });
   header(run.state, `run ${run.id} (${run.name})`);
   let state = run.state;
-  for (let done = 0; done < total; ) {
+  for (let done = 0; done < total;) {
     const n = Math.min(1000, total - done);
     const res = await curriculumService.stepRun(
       run.id,

@@ -12,7 +12,9 @@ const flag = (name: string) => {
   return i < 0 ? undefined : argv[i + 1];
 };
 const db = openSqlite();
-const ids = flag('ids') ? flag('ids')!.split(',') : episodeIds(db, listInputFromParams(new URLSearchParams(flag('filter') ?? '')));
+const ids = flag('ids')
+  ? flag('ids')!.split(',')
+  : episodeIds(db, listInputFromParams(new URLSearchParams(flag('filter') ?? '')));
 const text = exportJsonl(db, ids, argv.includes('--chat') ? 'chat' : 'episodes');
 const out = flag('out');
 if (out) {

@@ -22,7 +22,11 @@ for (const p of paths) {
     console.error(`no such file or directory: ${p}`);
     process.exit(2);
   }
-  const names = st.isDirectory() ? readdirSync(p).filter((n) => /\.(jsonl|json|md)$/i.test(n)).map((n) => path.join(p, n)) : [p];
+  const names = st.isDirectory()
+    ? readdirSync(p)
+        .filter((n) => /\.(jsonl|json|md)$/i.test(n))
+        .map((n) => path.join(p, n))
+    : [p];
   for (const n of names) files.push({ name: path.basename(n), text: readFileSync(n, 'utf8') });
 }
 const db = openSqlite();

@@ -23,14 +23,25 @@ function args(argv: string[]) {
 try {
   const a = args(process.argv.slice(2));
   const agent = a.get('agent') as AgentName | undefined;
-  if (!agent || !(AGENT_NAMES as readonly string[]).includes(agent)) throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')}`);
-  const envs = parseEnvs(a.get('envs') ?? 'all', listEnvs().map((e) => e.id as EnvId));
+  if (!agent || !(AGENT_NAMES as readonly string[]).includes(agent))
+    throw new UsageError(`--agent must be one of ${AGENT_NAMES.join(', ')}`);
+  const envs = parseEnvs(
+    a.get('envs') ?? 'all',
+    listEnvs().map((e) => e.id as EnvId),
+  );
   const ds = parseDifficulties(a.get('d') ?? '0..12');
   const seeds = parseCount('--seeds', a.get('seeds') ?? '10', 1);
   const seedStart = Number(a.get('seed-start') ?? 0);
   const catalog = getCatalog(a.get('catalog'));
   const lines: string[] = [];
-  for (const envId of envs) for (const d of ds) for (let s = seedStart; s < seedStart + seeds; s++) lines.push(JSON.stringify(playToLine({ envId, d, seed: s }, catalog, agentByName(agent), agent, { runLabel: a.get('run') ?? null })));
+  for (const envId of envs)
+    for (const d of ds)
+      for (let s = seedStart; s < seedStart + seeds; s++)
+        lines.push(
+          JSON.stringify(
+            playToLine({ envId, d, seed: s }, catalog, agentByName(agent), agent, { runLabel: a.get('run') ?? null }),
+          ),
+        );
   const text = `${lines.join('\n')}\n`;
   const out = a.get('out');
   if (out) {

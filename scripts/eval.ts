@@ -17,7 +17,10 @@ import type { EnvId } from '../server/engine/types';
 
 function parse(): EvalOptions {
   try {
-    return parseEvalArgs(process.argv.slice(2), listEnvs().map((e) => e.id as EnvId));
+    return parseEvalArgs(
+      process.argv.slice(2),
+      listEnvs().map((e) => e.id as EnvId),
+    );
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`eval: ${e.message}\n${USAGE}\n`);
@@ -49,7 +52,9 @@ function main() {
   }
   const catalog = createSyntheticCatalog({ seed: 1, size: options.catalogSize });
   const cells = expandGrid(options.envs, options.ds, options.seedStart, options.seeds);
-  process.stderr.write(`eval: ${options.agent} on ${options.envs.join(',')} × d ${options.ds.join(',')} × ${options.seeds} seeds = ${cells.length} episodes (catalog ${catalog.id})\n`);
+  process.stderr.write(
+    `eval: ${options.agent} on ${options.envs.join(',')} × d ${options.ds.join(',')} × ${options.seeds} seeds = ${cells.length} episodes (catalog ${catalog.id})\n`,
+  );
   const run = runEval(cells, catalog, agentByName(options.agent, options.agentSeed), progressReporter());
   const summary = summarize(run.rows);
   process.stdout.write(`${formatSummary(summary, { agent: options.agent, seconds: run.seconds })}\n`);

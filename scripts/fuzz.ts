@@ -7,14 +7,23 @@ import { createSyntheticCatalog } from '../server/engine/catalog/synthetic';
 import { fuzzEnv } from '../server/engine/test/fuzz';
 import { ENV_IDS, type EnvId } from '../server/engine/types';
 
-const { values } = parseArgs({ options: { actions: { type: 'string', default: '10000' }, seed: { type: 'string', default: '1' }, envs: { type: 'string', default: 'all' } } });
+const { values } = parseArgs({
+  options: {
+    actions: { type: 'string', default: '10000' },
+    seed: { type: 'string', default: '1' },
+    envs: { type: 'string', default: 'all' },
+  },
+});
 const actions = Number(values.actions);
 const seed = Number(values.seed);
 if (!Number.isInteger(actions) || actions < 1 || !Number.isInteger(seed)) {
-  process.stderr.write(`fuzz: --actions must be a positive integer and --seed an integer (got ${values.actions}, ${values.seed})\n`);
+  process.stderr.write(
+    `fuzz: --actions must be a positive integer and --seed an integer (got ${values.actions}, ${values.seed})\n`,
+  );
   process.exit(2);
 }
-const envs = values.envs === 'all' ? [...ENV_IDS] : (values.envs!.split(',').map((e) => e.trim().toUpperCase()) as EnvId[]);
+const envs =
+  values.envs === 'all' ? [...ENV_IDS] : (values.envs!.split(',').map((e) => e.trim().toUpperCase()) as EnvId[]);
 const unknown = envs.filter((e) => !ENV_IDS.includes(e));
 if (unknown.length) {
   process.stderr.write(`fuzz: unknown env(s) ${unknown.join(', ')}; envs are ${ENV_IDS.join(', ')}\n`);
@@ -28,8 +37,13 @@ for (const env of envs) {
   const t0 = performance.now();
   const s = fuzzEnv(env, catalog, actions, seed);
   failures += s.failures.length;
-  const ends = Object.entries(s.terminations).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ');
-  console.log(`${env.padEnd(8)} ${String(s.actions).padStart(8)}  ${String(s.episodes).padStart(8)}  ${String(s.failures.length).padStart(8)}  ${s.rewardMin.toFixed(2).padStart(6)}..${s.rewardMax.toFixed(2).padEnd(6)}   ${ends}  (${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+  const ends = Object.entries(s.terminations)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  console.log(
+    `${env.padEnd(8)} ${String(s.actions).padStart(8)}  ${String(s.episodes).padStart(8)}  ${String(s.failures.length).padStart(8)}  ${s.rewardMin.toFixed(2).padStart(6)}..${s.rewardMax.toFixed(2).padEnd(6)}   ${ends}  (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+  );
   for (const f of s.failures) console.log(`  ✗ ${f}`);
 }
 console.log(failures === 0 ? 'fuzz: no failures' : `fuzz: ${failures} failure(s)`);

@@ -27,10 +27,13 @@ const file: GoldenFile = {
 };
 for (const c of goldenCases()) {
   const { record, transcript } = recordCase(c, catalogOf(c.catalogSize));
-  if (c.catalogSize === 1_000 && c.agent === 'oracle' && c.config.d === FULL_D) file.full.push({ index: file.records.length, transcript: compactTranscript(transcript) });
+  if (c.catalogSize === 1_000 && c.agent === 'oracle' && c.config.d === FULL_D)
+    file.full.push({ index: file.records.length, transcript: compactTranscript(transcript) });
   file.records.push(record);
 }
 const json = `{\n"note": ${JSON.stringify(file.note)},\n"records": [\n${file.records.map((r) => JSON.stringify(r)).join(',\n')}\n],\n"full": [\n${file.full.map((f) => JSON.stringify(f)).join(',\n')}\n]\n}\n`;
 fs.writeFileSync(GOLDEN_FILE, json);
 const mean = file.records.reduce((s, r) => s + r.reward, 0) / file.records.length;
-console.log(`${file.records.length} episodes (${file.full.length} full) → ${GOLDEN_FILE}, ${(json.length / 1024).toFixed(0)} KiB, mean reward ${mean.toFixed(3)}, ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+console.log(
+  `${file.records.length} episodes (${file.full.length} full) → ${GOLDEN_FILE}, ${(json.length / 1024).toFixed(0)} KiB, mean reward ${mean.toFixed(3)}, ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+);

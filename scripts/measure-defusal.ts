@@ -26,12 +26,20 @@ function play(envId: EnvId, d: number, seed: number, overrides: Partial<AxisValu
   if (opening !== 'plain') {
     const action: Action =
       opening === 'dummy'
-        ? { assistant_message: 'One moment, let me check something.', tool_calls: [{ name: 'catalog.get_product', args: { product_id: catalog.at(0).id } }], answer: null }
+        ? {
+            assistant_message: 'One moment, let me check something.',
+            tool_calls: [{ name: 'catalog.get_product', args: { product_id: catalog.at(0).id } }],
+            answer: null,
+          }
         : { assistant_message: STUFFED, tool_calls: [], answer: null };
     const reply = episode.step(action).observation;
     if (episode.done) return episode.breakdown!;
     // the heuristic then starts from the opening (plus what the customer just said)
-    observation = { ...reply, customerMessage: `${first.customerMessage} ${opening === 'stuffed' ? (reply.customerMessage ?? '') : ''}`, toolResults: [] };
+    observation = {
+      ...reply,
+      customerMessage: `${first.customerMessage} ${opening === 'stuffed' ? (reply.customerMessage ?? '') : ''}`,
+      toolResults: [],
+    };
   }
   while (!episode.done) observation = episode.step(heuristic(observation)).observation;
   return episode.breakdown!;
@@ -44,12 +52,18 @@ function arm(label: string, envId: EnvId, d: number, overrides: Partial<AxisValu
   process.stdout.write(`${label.padEnd(48)} mean reward ${mean.toFixed(3)}  pass ${(100 * pass).toFixed(0)}%\n`);
 }
 
-for (const [envId, d] of [['BUNDLE', 12], ['PD', 8]] as const) {
+for (const [envId, d] of [
+  ['BUNDLE', 12],
+  ['PD', 8],
+] as const) {
   arm(`${envId} d=${d} p_oos 0, heuristic`, envId, d, { p_oos: 0 }, 'plain');
   arm(`${envId} d=${d} p_oos 0.5, heuristic`, envId, d, { p_oos: 0.5 }, 'plain');
   arm(`${envId} d=${d} p_oos 0.5, dummy call on turn 1`, envId, d, { p_oos: 0.5 }, 'dummy');
 }
-for (const [envId, d] of [['PD', 6], ['POLICY', 9]] as const) {
+for (const [envId, d] of [
+  ['PD', 6],
+  ['POLICY', 9],
+] as const) {
   arm(`${envId} d=${d} p_missing 0, keyword-stuffing asker`, envId, d, { p_missing: 0 }, 'stuffed');
   arm(`${envId} d=${d} p_missing 1, keyword-stuffing asker`, envId, d, { p_missing: 1 }, 'stuffed');
 }

@@ -21,8 +21,33 @@ afterAll(async () => {
 const MARKER = 'sk-MARKER-cli-5512';
 
 async function modelEval(fake: FakeEndpoint, out: string, extra: string[] = []) {
-  const args = ['--import', 'tsx', 'scripts/model-eval.ts', '--model', fake.baseUrl, '--model-name', 'fake', '--api-key-env', 'MARKER_KEY', '--envs', 'PD', '--d', '0', '--seeds', '2', '--catalog-size', '2000', '--out', out, ...extra];
-  const { stdout, stderr } = await run('node', args, { cwd: root, env: { ...process.env, MARKER_KEY: MARKER }, timeout: 120_000 });
+  const args = [
+    '--import',
+    'tsx',
+    'scripts/model-eval.ts',
+    '--model',
+    fake.baseUrl,
+    '--model-name',
+    'fake',
+    '--api-key-env',
+    'MARKER_KEY',
+    '--envs',
+    'PD',
+    '--d',
+    '0',
+    '--seeds',
+    '2',
+    '--catalog-size',
+    '2000',
+    '--out',
+    out,
+    ...extra,
+  ];
+  const { stdout, stderr } = await run('node', args, {
+    cwd: root,
+    env: { ...process.env, MARKER_KEY: MARKER },
+    timeout: 120_000,
+  });
   return { stdout, stderr, file: readFileSync(out, 'utf8') };
 }
 
@@ -30,7 +55,11 @@ describe('npm run model-eval', () => {
   it('plays the grid, prints the table, and the key appears only in the Authorization header', async () => {
     const fake = await startFakeEndpoint([
       { kind: 'status', status: 500, body: (req) => `rejected ${req.headers.authorization}` },
-      { kind: 'reply', content: 'Here.', toolCalls: [{ name: 'submit_answer', arguments: '{"recommended_product_ids":[]}' }] },
+      {
+        kind: 'reply',
+        content: 'Here.',
+        toolCalls: [{ name: 'submit_answer', arguments: '{"recommended_product_ids":[]}' }],
+      },
     ]);
     fakes.push(fake);
     const out = await modelEval(fake, path.join(dir, 'ok.json'), ['--retries', '1', '--records']);
@@ -45,13 +74,18 @@ describe('npm run model-eval', () => {
   }, 150_000);
 
   it('reports infrastructure failures apart from rewards, with their messages redacted', async () => {
-    const fake = await startFakeEndpoint([{ kind: 'status', status: 503, body: (req) => `down ${req.headers.authorization}` }]);
+    const fake = await startFakeEndpoint([
+      { kind: 'status', status: 503, body: (req) => `down ${req.headers.authorization}` },
+    ]);
     fakes.push(fake);
     const out = await modelEval(fake, path.join(dir, 'down.json'), ['--retries', '0']);
     expect(out.stdout).toContain('infrastructure failures (not scored): 2');
     expect(out.stdout).toMatch(/PD d=0 seed=1 turn 1: http: HTTP 503 .*down Bearer \[redacted\]/);
     const json = JSON.parse(out.file);
-    expect(json.rows.map((r: { status: string; reward: number | null }) => [r.status, r.reward])).toEqual([['infra_error', null], ['infra_error', null]]);
+    expect(json.rows.map((r: { status: string; reward: number | null }) => [r.status, r.reward])).toEqual([
+      ['infra_error', null],
+      ['infra_error', null],
+    ]);
     for (const text of [out.stdout, out.stderr, out.file]) expect(text).not.toContain(MARKER);
   }, 150_000);
 });

@@ -21,7 +21,9 @@ function fail(message: string, code = 2): never {
 
 async function firstModelId(baseUrl: string): Promise<string> {
   try {
-    const body = await (await fetch(`${baseUrl.replace(/\/+$/, '')}/models`, { signal: AbortSignal.timeout(10_000) })).json();
+    const body = await (
+      await fetch(`${baseUrl.replace(/\/+$/, '')}/models`, { signal: AbortSignal.timeout(10_000) })
+    ).json();
     const id = body?.data?.[0]?.id;
     if (typeof id === 'string') return id;
   } catch {
@@ -30,7 +32,10 @@ async function firstModelId(baseUrl: string): Promise<string> {
   return fail(`could not read a model id from ${baseUrl}/models; pass --model-name`);
 }
 
-async function resolveConnection(o: ModelEvalOptions, catalog: () => Catalog): Promise<{ connection: Connection; close?: () => void }> {
+async function resolveConnection(
+  o: ModelEvalOptions,
+  catalog: () => Catalog,
+): Promise<{ connection: Connection; close?: () => void }> {
   const overrides: Partial<ConnectionInput> = {
     ...(o.mode ? { actionMode: o.mode } : {}),
     ...(o.apiKeyEnv ? { apiKeyEnv: o.apiKeyEnv } : {}),
@@ -45,16 +50,30 @@ async function resolveConnection(o: ModelEvalOptions, catalog: () => Catalog): P
       return fail((e as Error).message);
     }
   };
-  if (/^https?:\/\//.test(o.model)) return { connection: make({ name: o.model, baseUrl: o.model, model: o.modelName ?? (await firstModelId(o.model)) }) };
+  if (/^https?:\/\//.test(o.model))
+    return {
+      connection: make({ name: o.model, baseUrl: o.model, model: o.modelName ?? (await firstModelId(o.model)) }),
+    };
   if ((SERVED_AGENTS as readonly string[]).includes(o.model)) {
     const agent = o.model as ServedAgent;
     const server = createAgentServer({ agent, port: 0, allowOracle: agent === 'oracle', catalog });
     const port = await listen(server, 0);
     // the episode header lets the oracle rebuild the episode and the random agent use the in-process seed stream
-    return { connection: make({ name: `agent:${agent}`, baseUrl: `http://127.0.0.1:${port}/v1`, model: agent, sendEpisodeHeader: agent !== 'heuristic' }), close: () => server.close() };
+    return {
+      connection: make({
+        name: `agent:${agent}`,
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        model: agent,
+        sendEpisodeHeader: agent !== 'heuristic',
+      }),
+      close: () => server.close(),
+    };
   }
   const file = o.connections ?? '.models/connections.json';
-  if (!existsSync(file)) fail(`"${o.model}" is not a URL nor a built-in agent (${SERVED_AGENTS.join(', ')}), and there is no connections file ${file}`);
+  if (!existsSync(file))
+    fail(
+      `"${o.model}" is not a URL nor a built-in agent (${SERVED_AGENTS.join(', ')}), and there is no connections file ${file}`,
+    );
   let saved: ConnectionInput[];
   try {
     saved = JSON.parse(readFileSync(file, 'utf8'));
@@ -104,20 +123,32 @@ async function main() {
       const seconds = (performance.now() - started) / 1000;
       if (done !== total && seconds - lastPrint < (tty ? 0.1 : 5)) return;
       lastPrint = seconds;
-      process.stderr.write(`${tty ? '\r' : ''}${progressBar(done, total, infra, seconds)}${tty && done !== total ? '' : '\n'}`);
+      process.stderr.write(
+        `${tty ? '\r' : ''}${progressBar(done, total, infra, seconds)}${tty && done !== total ? '' : '\n'}`,
+      );
     },
   });
   close?.();
 
   const summary = summarizeBatch(run.rows);
-  process.stdout.write(`\n${connection.model}: ${run.rows.length} of ${cells.length} episodes${run.cancelled ? ' (cancelled)' : ''} in ${run.seconds.toFixed(1)} s\n${formatBatchTable(summary)}\n`);
+  process.stdout.write(
+    `\n${connection.model}: ${run.rows.length} of ${cells.length} episodes${run.cancelled ? ' (cancelled)' : ''} in ${run.seconds.toFixed(1)} s\n${formatBatchTable(summary)}\n`,
+  );
   const failures = run.rows.filter((r) => r.infra);
-  for (const r of failures.slice(0, 5)) process.stdout.write(`  ${r.envId} d=${r.d} seed=${r.seed} turn ${r.infra!.turn}: ${r.infra!.kind}: ${r.infra!.message}\n`);
+  for (const r of failures.slice(0, 5))
+    process.stdout.write(
+      `  ${r.envId} d=${r.d} seed=${r.seed} turn ${r.infra!.turn}: ${r.infra!.kind}: ${r.infra!.message}\n`,
+    );
 
-  const out = o.out ?? `.model-eval/${connection.model.replace(/[^A-Za-z0-9._-]/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+  const out =
+    o.out ??
+    `.model-eval/${connection.model.replace(/[^A-Za-z0-9._-]/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
   mkdirSync(dirname(out), { recursive: true });
   const { name, baseUrl, model, actionMode, temperature, topP, maxTokens, seed } = connection;
-  writeFileSync(out, `${JSON.stringify({ connection: { name, baseUrl, model, actionMode, temperature, topP, maxTokens, seed }, options: o, cancelled: run.cancelled, seconds: run.seconds, summary, rows: run.rows }, null, 1)}\n`);
+  writeFileSync(
+    out,
+    `${JSON.stringify({ connection: { name, baseUrl, model, actionMode, temperature, topP, maxTokens, seed }, options: o, cancelled: run.cancelled, seconds: run.seconds, summary, rows: run.rows }, null, 1)}\n`,
+  );
   process.stderr.write(`model-eval: wrote ${out}\n`);
   if (run.cancelled) process.exitCode = 130;
 }

@@ -7,7 +7,12 @@ import { runRescoreCli } from '@/server/episodes/rescore-cli';
 import { createRescoreService } from '@/server/episodes/rescore-service';
 
 const service = createRescoreService({ prisma, getCatalog });
-runRescoreCli(process.argv.slice(2), service, (l) => process.stdout.write(`${l}\n`), (l) => process.stderr.write(`${l}\n`))
+runRescoreCli(
+  process.argv.slice(2),
+  service,
+  (l) => process.stdout.write(`${l}\n`),
+  (l) => process.stderr.write(`${l}\n`),
+)
   .then((code) => {
     process.exitCode = code;
   })

@@ -20,7 +20,9 @@ async function main() {
   const catalog = getCatalog(config.catalogId);
   const server = await startEnvServer(config, catalog);
   // Tests and scripts read this line for the port (it may have been 0 = any free port).
-  console.log(`env server listening on ${server.url} (mode ${config.mode}, catalog ${catalog.id} loaded in ${Math.round(performance.now() - t)} ms, admin ${config.adminToken ? 'on' : 'off'}, persistence ${config.persist ? 'on' : 'off'})`);
+  console.log(
+    `env server listening on ${server.url} (mode ${config.mode}, catalog ${catalog.id} loaded in ${Math.round(performance.now() - t)} ms, admin ${config.adminToken ? 'on' : 'off'}, persistence ${config.persist ? 'on' : 'off'})`,
+  );
   const stop = () => void server.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -3,7 +3,15 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CATALOGS_DIR, importAmazonJsonl } from '@/server/engine/catalog/import';
 import { createEpisode } from '@/server/engine';
-import { DEFAULT_CATALOG_ID, evictOverCap, getCatalog, listCatalogs, loadedCatalogIds, onCatalogEvicted, UnknownCatalogError } from './catalogs';
+import {
+  DEFAULT_CATALOG_ID,
+  evictOverCap,
+  getCatalog,
+  listCatalogs,
+  loadedCatalogIds,
+  onCatalogEvicted,
+  UnknownCatalogError,
+} from './catalogs';
 
 const NAME = `test-import-${process.pid}`;
 afterAll(() => fs.rmSync(path.join(DEFAULT_CATALOGS_DIR, NAME), { recursive: true, force: true }));
@@ -33,7 +41,13 @@ describe('catalog registry', () => {
   });
 
   it('accepts only canonical registry ids: no synthetic id outside the presets, no leading-zero aliases', () => {
-    for (const id of ['synthetic-s7-n2000000', 'synthetic-s01-n20000', 'synthetic-s1-n020000', 'synthetic-s1-n3000000', 's07']) {
+    for (const id of [
+      'synthetic-s7-n2000000',
+      'synthetic-s01-n20000',
+      'synthetic-s1-n020000',
+      'synthetic-s1-n3000000',
+      's07',
+    ]) {
       expect(() => getCatalog(id)).toThrow(UnknownCatalogError);
     }
     expect(() => getCatalog('synthetic-s7-n2000000')).toThrow(/catalog ids are exact/);
@@ -44,7 +58,9 @@ describe('catalog registry', () => {
     const big = listCatalogs().find((c) => c.id === 'synthetic-s1-n2000000')!;
     if (big.prepared) return expect(big.kind).toBe('synthetic'); // a machine that prepared it already
     const t0 = performance.now();
-    expect(() => getCatalog(big.id)).toThrow(/not prepared on this server; run: npm run catalog:prepare -- synthetic-s1-n2000000/);
+    expect(() => getCatalog(big.id)).toThrow(
+      /not prepared on this server; run: npm run catalog:prepare -- synthetic-s1-n2000000/,
+    );
     expect(performance.now() - t0).toBeLessThan(1000);
   });
 

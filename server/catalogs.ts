@@ -47,7 +47,10 @@ interface Loaded {
   bytes: number;
 }
 
-const g = globalThis as unknown as { __ecomCatalogs?: Map<string, Loaded>; __ecomCatalogEvict?: Array<(id: string) => void> };
+const g = globalThis as unknown as {
+  __ecomCatalogs?: Map<string, Loaded>;
+  __ecomCatalogEvict?: Array<(id: string) => void>;
+};
 const cache: Map<string, Loaded> = (g.__ecomCatalogs ??= new Map());
 const evictListeners: Array<(id: string) => void> = (g.__ecomCatalogEvict ??= []);
 
@@ -71,11 +74,20 @@ export function getCatalog(catalogId: string = DEFAULT_CATALOG_ID): Catalog {
   }
   const choice = listCatalogs().find((c) => c.id === catalogId);
   if (!choice) {
-    const alias = /^synthetic-s\d+-n\d+$/.test(catalogId) ? ' (catalog ids are exact; synthetic catalogs are the listed presets)' : '';
-    throw new UnknownCatalogError(`unknown catalog "${catalogId}"${alias}; known: ${listCatalogs().map((c) => c.id).join(', ')}`);
+    const alias = /^synthetic-s\d+-n\d+$/.test(catalogId)
+      ? ' (catalog ids are exact; synthetic catalogs are the listed presets)'
+      : '';
+    throw new UnknownCatalogError(
+      `unknown catalog "${catalogId}"${alias}; known: ${listCatalogs()
+        .map((c) => c.id)
+        .join(', ')}`,
+    );
   }
   if (!choice.prepared) {
-    throw new AppError('BAD_INPUT', `catalog "${catalogId}" is not prepared on this server; run: npm run catalog:prepare -- ${catalogId}`);
+    throw new AppError(
+      'BAD_INPUT',
+      `catalog "${catalogId}" is not prepared on this server; run: npm run catalog:prepare -- ${catalogId}`,
+    );
   }
   const catalog =
     choice.kind === 'synthetic'
@@ -106,7 +118,13 @@ export const loadedCatalogIds = (): string[] => [...cache.keys()];
 /** Builds a synthetic preset's disk cache (the prepare command; never called by a request). */
 export function prepareSyntheticCatalog(catalogId: string, log?: (m: string) => void): void {
   const choice = listCatalogs().find((c) => c.id === catalogId && c.kind === 'synthetic');
-  if (!choice) throw new UnknownCatalogError(`"${catalogId}" is not a synthetic catalog of the registry; known: ${listCatalogs().filter((c) => c.kind === 'synthetic').map((c) => c.id).join(', ')}`);
+  if (!choice)
+    throw new UnknownCatalogError(
+      `"${catalogId}" is not a synthetic catalog of the registry; known: ${listCatalogs()
+        .filter((c) => c.kind === 'synthetic')
+        .map((c) => c.id)
+        .join(', ')}`,
+    );
   loadOrCreateSyntheticCatalog({ seed: DEFAULT_SYNTHETIC.seed, size: choice.size, log });
 }
 
@@ -120,7 +138,8 @@ export function listCatalogs(): CatalogChoice[] {
       size,
       kind: 'synthetic' as const,
       loaded: cache.has(id),
-      prepared: id === DEFAULT_CATALOG_ID || cache.has(id) || fs.existsSync(syntheticCacheFile(DEFAULT_SYNTHETIC.seed, size)),
+      prepared:
+        id === DEFAULT_CATALOG_ID || cache.has(id) || fs.existsSync(syntheticCacheFile(DEFAULT_SYNTHETIC.seed, size)),
     };
   });
   const imported = listImportedCatalogs().map((c) => ({

@@ -6,6 +6,7 @@ import { ConnectionsManager } from '@/components/models/ConnectionsManager';
 export const dynamic = 'force-dynamic';
 
 export default async function ModelsPage() {
-  if (!isAdmin(authConfig(), credentialsFrom(await headers()))) return <AccessDenied message="Model connections are an admin page: sign in with the admin token." />;
+  if (!isAdmin(authConfig(), credentialsFrom(await headers())))
+    return <AccessDenied message="Model connections are an admin page: sign in with the admin token." />;
   return <ConnectionsManager />;
 }

@@ -1,7 +1,18 @@
 'use client';
 // Charts over the current filter: pass rate and mean reward per env × d (heatmap), reward
 // components over d, and how many turns and tool calls episodes take.
-import { Bar, BarChart, CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Legend,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import type { ChartsData } from '@/server/inspector/charts';
 import { Heatmap } from './Heatmap';
 
@@ -17,7 +28,8 @@ function Panel({ title, children, testId }: { title: string; children: React.Rea
 const fmt = (v: unknown) => (typeof v === 'number' ? v.toFixed(3) : String(v));
 
 export function EpisodeCharts({ data }: { data: ChartsData }) {
-  if (data.heatmap.length === 0) return <p className="p-4 text-sm text-slate-500">No finished episodes match: nothing to chart.</p>;
+  if (data.heatmap.length === 0)
+    return <p className="p-4 text-sm text-slate-500">No finished episodes match: nothing to chart.</p>;
   return (
     <div className="grid gap-3 p-4 xl:grid-cols-2" data-testid="episode-charts">
       <Panel title="Pass rate per env × d (cell: pass rate, mean reward, episodes)" testId="chart-heatmap">

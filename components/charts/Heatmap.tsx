@@ -6,7 +6,11 @@ export function passColor(rate: number): string {
   return `hsl(${Math.round(140 * Math.min(1, Math.max(0, rate)))} 70% 82%)`;
 }
 
-export function Heatmap({ cells }: { cells: Array<{ envId: string; d: number; n: number; passRate: number; meanReward: number }> }) {
+export function Heatmap({
+  cells,
+}: {
+  cells: Array<{ envId: string; d: number; n: number; passRate: number; meanReward: number }>;
+}) {
   const envs = [...new Set(cells.map((c) => c.envId))];
   const ds = [...new Set(cells.map((c) => c.d))].sort((a, b) => a - b);
   const at = new Map(cells.map((c) => [`${c.envId}|${c.d}`, c]));

@@ -23,7 +23,10 @@ export function RunList({ selectedId }: { selectedId: string | null }) {
             <li key={r.id}>
               <Link
                 href={`/curriculum?run=${r.id}`}
-                className={cx('block px-4 py-2.5 hover:bg-slate-50', r.id === selectedId && 'bg-sky-50 hover:bg-sky-50')}
+                className={cx(
+                  'block px-4 py-2.5 hover:bg-slate-50',
+                  r.id === selectedId && 'bg-sky-50 hover:bg-sky-50',
+                )}
                 data-testid="run-link"
                 aria-current={r.id === selectedId ? 'page' : undefined}
               >

@@ -13,8 +13,20 @@ import { WindowTable } from './WindowTable';
 export function RunPanel({ runId, agents }: { runId: string; agents: string[] }) {
   const trpc = useTRPC();
   const q = useQuery(trpc.curriculum.get.queryOptions({ id: runId }));
-  if (q.isLoading) return <Card><Empty>Loading run…</Empty></Card>;
-  if (q.isError || !q.data) return <Card><Empty>Could not load run {runId}: {q.error?.message ?? 'not found'}</Empty></Card>;
+  if (q.isLoading)
+    return (
+      <Card>
+        <Empty>Loading run…</Empty>
+      </Card>
+    );
+  if (q.isError || !q.data)
+    return (
+      <Card>
+        <Empty>
+          Could not load run {runId}: {q.error?.message ?? 'not found'}
+        </Empty>
+      </Card>
+    );
   const run = q.data;
   const envIds = run.envs.map((e) => e.envId);
   return (
@@ -27,7 +39,8 @@ export function RunPanel({ runId, agents }: { runId: string; agents: string[] })
             </h2>
             <p className="mt-0.5 text-xs text-slate-500">
               created {fmtDateTime(run.createdAt)} · seed <span className="font-mono">{run.seed}</span> · catalog{' '}
-              <span className="font-mono">{run.catalogId}</span> · env choice: {run.state.options.sampling === 'uniform' ? 'uniform' : 'round-robin'}
+              <span className="font-mono">{run.catalogId}</span> · env choice:{' '}
+              {run.state.options.sampling === 'uniform' ? 'uniform' : 'round-robin'}
             </p>
           </div>
           <div className="flex items-center gap-2">
@@ -47,7 +60,8 @@ export function RunPanel({ runId, agents }: { runId: string; agents: string[] })
           title="Windows"
           right={
             <span className="text-xs text-slate-500">
-              h rises after {run.state.options.batch} episodes at d = h with ≥ {Math.round(run.state.options.threshold * 100)}% passed
+              h rises after {run.state.options.batch} episodes at d = h with ≥{' '}
+              {Math.round(run.state.options.threshold * 100)}% passed
             </span>
           }
         />
@@ -81,7 +95,11 @@ export function RunPanel({ runId, agents }: { runId: string; agents: string[] })
             </Link>
           }
         />
-        {run.recentEpisodes.length === 0 ? <Empty>No stored episodes yet.</Empty> : <EpisodeTable episodes={run.recentEpisodes} />}
+        {run.recentEpisodes.length === 0 ? (
+          <Empty>No stored episodes yet.</Empty>
+        ) : (
+          <EpisodeTable episodes={run.recentEpisodes} />
+        )}
       </Card>
     </div>
   );

@@ -14,10 +14,16 @@ export function WindowTable({ envs, playable }: { envs: EnvSummary[]; playable: 
             <th className="px-2 py-2 font-medium" title="d is drawn uniformly from l..h">
               window [l, h]
             </th>
-            <th className="px-2 py-2 font-medium" title="episodes played at d = h since the last check; a check happens at 32">
+            <th
+              className="px-2 py-2 font-medium"
+              title="episodes played at d = h since the last check; a check happens at 32"
+            >
               counted at h
             </th>
-            <th className="px-2 py-2 text-right font-medium" title="of the counted episodes, how many passed (90% needed)">
+            <th
+              className="px-2 py-2 text-right font-medium"
+              title="of the counted episodes, how many passed (90% needed)"
+            >
               passed at h
             </th>
             <th className="px-2 py-2 text-right font-medium" title="pass share over this env's last 50 episodes, any d">
@@ -33,7 +39,10 @@ export function WindowTable({ envs, playable }: { envs: EnvSummary[]; playable: 
             return (
               <tr key={e.envId} data-testid="window-row" data-env={e.envId} className={canPlay ? '' : 'text-slate-400'}>
                 <td className="px-4 py-2 font-medium">
-                  <span className="mr-2 inline-block h-2.5 w-2.5 rounded-full" style={{ background: ENV_COLORS[e.envId] }} />
+                  <span
+                    className="mr-2 inline-block h-2.5 w-2.5 rounded-full"
+                    style={{ background: ENV_COLORS[e.envId] }}
+                  />
                   {e.envId}
                   {!canPlay && (
                     <Badge tone="amber" className="ml-2" title="the engine does not implement this environment yet">

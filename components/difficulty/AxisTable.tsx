@@ -3,7 +3,15 @@ import type { AxisRow } from '@/server/episodes/axes';
 import { Badge, cx } from '@/components/ui/primitives';
 import { fmtNumber } from '@/lib/format';
 
-export function AxisTable({ rows, dense = false, pending = false }: { rows: AxisRow[]; dense?: boolean; pending?: boolean }) {
+export function AxisTable({
+  rows,
+  dense = false,
+  pending = false,
+}: {
+  rows: AxisRow[];
+  dense?: boolean;
+  pending?: boolean;
+}) {
   return (
     <table className={cx('w-full text-left text-sm', pending && 'opacity-60')} data-testid="axis-table">
       <thead className="text-xs text-slate-500">

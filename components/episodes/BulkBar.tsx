@@ -24,18 +24,31 @@ export function BulkBar({
   const ids = selected.join(',');
   const q = listParams ? `${listParams}&` : '';
   return (
-    <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50 px-4 py-2 text-sm" data-testid="bulk-bar">
+    <div
+      className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50 px-4 py-2 text-sm"
+      data-testid="bulk-bar"
+    >
       <span className="text-slate-600">
-        {n > 0 ? `${n} selected` : `${capped ? `${total.toLocaleString()}+` : total.toLocaleString()} episode${total === 1 ? '' : 's'} match`}
+        {n > 0
+          ? `${n} selected`
+          : `${capped ? `${total.toLocaleString()}+` : total.toLocaleString()} episode${total === 1 ? '' : 's'} match`}
       </span>
       {n === 2 && (
-        <Link href={`/episodes/compare?a=${selected[0]}&b=${selected[1]}`} className="rounded-md bg-slate-900 px-2 py-1 text-xs font-medium text-white" data-testid="compare-selected">
+        <Link
+          href={`/episodes/compare?a=${selected[0]}&b=${selected[1]}`}
+          className="rounded-md bg-slate-900 px-2 py-1 text-xs font-medium text-white"
+          data-testid="compare-selected"
+        >
           Compare the two
         </Link>
       )}
       {n > 0 && (
         <>
-          <a href={`/api/inspector/export?ids=${ids}`} className="rounded-md px-2 py-1 text-xs font-medium ring-1 ring-slate-300 hover:bg-white" download>
+          <a
+            href={`/api/inspector/export?ids=${ids}`}
+            className="rounded-md px-2 py-1 text-xs font-medium ring-1 ring-slate-300 hover:bg-white"
+            download
+          >
             Export selected (JSONL)
           </a>
           <Button size="sm" variant="ghost" onClick={onDelete} disabled={deleting} className="text-rose-700">
@@ -47,10 +60,19 @@ export function BulkBar({
         </>
       )}
       <span className="ml-auto flex gap-2">
-        <a href={`/api/inspector/export?${q}`} className="rounded-md px-2 py-1 text-xs font-medium ring-1 ring-slate-300 hover:bg-white" data-testid="export-filtered" download>
+        <a
+          href={`/api/inspector/export?${q}`}
+          className="rounded-md px-2 py-1 text-xs font-medium ring-1 ring-slate-300 hover:bg-white"
+          data-testid="export-filtered"
+          download
+        >
           Export all matching (JSONL)
         </a>
-        <a href={`/api/inspector/export?${q}kind=chat`} className="rounded-md px-2 py-1 text-xs font-medium ring-1 ring-slate-300 hover:bg-white" download>
+        <a
+          href={`/api/inspector/export?${q}kind=chat`}
+          className="rounded-md px-2 py-1 text-xs font-medium ring-1 ring-slate-300 hover:bg-white"
+          download
+        >
           … as chat messages (SFT)
         </a>
       </span>

@@ -6,7 +6,13 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useMemo, useRef, useState } from 'react';
 import { useTRPC } from '@/lib/trpc';
 import { useShortcuts } from '@/lib/keyboard';
-import { listInputFromParams, listInputToParams, type EpisodeFilter, type ListInput, type SortColumn } from '@/server/inspector/filters';
+import {
+  listInputFromParams,
+  listInputToParams,
+  type EpisodeFilter,
+  type ListInput,
+  type SortColumn,
+} from '@/server/inspector/filters';
 import { Button, Card, CardHeader, Empty } from '@/components/ui/primitives';
 import { EpisodeCharts } from '@/components/charts/EpisodeCharts';
 import { InspectorTable } from './InspectorTable';
@@ -35,7 +41,8 @@ export function EpisodeBrowser() {
     router.replace(`${pathname}${p.size ? `?${p}` : ''}`, { scroll: false });
   };
   const setFilter = (filter: EpisodeFilter) => go({ filter, page: 1 });
-  const sortBy = (col: SortColumn) => go({ sort: col, dir: input.sort === col && input.dir === 'desc' ? 'asc' : 'desc', page: 1 });
+  const sortBy = (col: SortColumn) =>
+    go({ sort: col, dir: input.sort === col && input.dir === 'desc' ? 'asc' : 'desc', page: 1 });
 
   const list = useQuery({ ...trpc.inspector.list.queryOptions(input), placeholderData: keepPreviousData });
   const facets = useQuery(trpc.inspector.facets.queryOptions());
@@ -61,8 +68,9 @@ export function EpisodeBrowser() {
   const onSelect = (ids: string[], on: boolean) =>
     setSelected((s) => {
       const n = new Set(s);
-      for (const id of ids) if (on) n.add(id);
-      else n.delete(id);
+      for (const id of ids)
+        if (on) n.add(id);
+        else n.delete(id);
       return n;
     });
 
@@ -87,7 +95,12 @@ export function EpisodeBrowser() {
               >
                 {charts ? 'hide charts' : 'show charts'}
               </button>
-              <button type="button" className="text-slate-500 hover:text-slate-900" onClick={() => setHelp(true)} aria-label="keyboard shortcuts">
+              <button
+                type="button"
+                className="text-slate-500 hover:text-slate-900"
+                onClick={() => setHelp(true)}
+                aria-label="keyboard shortcuts"
+              >
                 ?
               </button>
             </div>
@@ -104,7 +117,10 @@ export function EpisodeBrowser() {
           deleting={del.isPending}
           onClear={() => setSelected(new Set())}
           onDelete={() => {
-            if (window.confirm(`Delete ${selected.size} episode(s) with their events and actions? This cannot be undone.`)) del.mutate({ ids: [...selected] });
+            if (
+              window.confirm(`Delete ${selected.size} episode(s) with their events and actions? This cannot be undone.`)
+            )
+              del.mutate({ ids: [...selected] });
           }}
         />
         {list.isLoading ? (
@@ -112,11 +128,26 @@ export function EpisodeBrowser() {
         ) : list.isError ? (
           <Empty>Could not load episodes: {list.error.message}</Empty>
         ) : rows.length === 0 ? (
-          <Empty>{Object.keys(input.filter).length ? 'No episode matches these filters.' : 'No episodes yet. Start one on the home page, or import a file.'}</Empty>
+          <Empty>
+            {Object.keys(input.filter).length
+              ? 'No episode matches these filters.'
+              : 'No episodes yet. Start one on the home page, or import a file.'}
+          </Empty>
         ) : (
           <>
-            <InspectorTable rows={rows} sort={input.sort} dir={input.dir} onSort={sortBy} selected={selected} onSelect={onSelect} listParams={listParams} />
-            <div className="flex items-center justify-center gap-3 border-t border-slate-100 p-3 text-sm" data-testid="pager">
+            <InspectorTable
+              rows={rows}
+              sort={input.sort}
+              dir={input.dir}
+              onSort={sortBy}
+              selected={selected}
+              onSelect={onSelect}
+              listParams={listParams}
+            />
+            <div
+              className="flex items-center justify-center gap-3 border-t border-slate-100 p-3 text-sm"
+              data-testid="pager"
+            >
               <Button size="sm" disabled={input.page <= 1} onClick={() => go({ page: input.page - 1 })}>
                 ← previous
               </Button>

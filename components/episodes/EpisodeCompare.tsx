@@ -15,21 +15,34 @@ const brief = (v: unknown, max = 160) => {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 };
 
-const showPart = (v: number | boolean) => (typeof v === 'boolean' ? (v ? 'yes' : 'no') : Number.isInteger(v) ? String(v) : fmtReward(v));
+const showPart = (v: number | boolean) =>
+  typeof v === 'boolean' ? (v ? 'yes' : 'no') : Number.isInteger(v) ? String(v) : fmtReward(v);
 
 function Side({ s }: { s: TurnSide | null }) {
   if (!s) return <p className="text-xs italic text-slate-400">no such turn</p>;
   return (
     <div className="min-w-0 space-y-1.5 text-xs [overflow-wrap:anywhere]">
-      {s.agent !== null && <p className="rounded bg-sky-50 px-2 py-1 text-slate-800">{s.agent || <em className="text-slate-400">(empty message)</em>}</p>}
+      {s.agent !== null && (
+        <p className="rounded bg-sky-50 px-2 py-1 text-slate-800">
+          {s.agent || <em className="text-slate-400">(empty message)</em>}
+        </p>
+      )}
       {s.calls.map((c, i) => (
-        <div key={i} className={cx('rounded border px-2 py-1', c.error ? 'border-rose-200 bg-rose-50' : 'border-slate-200')}>
-          <span className="font-mono font-semibold">{c.name}</span> <span className="font-mono text-slate-600">{brief(c.args, 120)}</span>
-          <div className="mt-0.5 font-mono text-[11px] text-slate-500">{c.error ? `error: ${c.error}` : `→ ${brief(c.result)}`}</div>
+        <div
+          key={i}
+          className={cx('rounded border px-2 py-1', c.error ? 'border-rose-200 bg-rose-50' : 'border-slate-200')}
+        >
+          <span className="font-mono font-semibold">{c.name}</span>{' '}
+          <span className="font-mono text-slate-600">{brief(c.args, 120)}</span>
+          <div className="mt-0.5 font-mono text-[11px] text-slate-500">
+            {c.error ? `error: ${c.error}` : `→ ${brief(c.result)}`}
+          </div>
         </div>
       ))}
       {s.answer !== null && s.answer !== undefined && (
-        <p className="rounded border border-emerald-200 bg-emerald-50 px-2 py-1 font-mono text-[11px]">answer {brief(s.answer, 240)}</p>
+        <p className="rounded border border-emerald-200 bg-emerald-50 px-2 py-1 font-mono text-[11px]">
+          answer {brief(s.answer, 240)}
+        </p>
       )}
       {s.customer !== null && <p className="rounded bg-slate-100 px-2 py-1 text-slate-700">customer: {s.customer}</p>}
     </div>
@@ -49,7 +62,8 @@ export function EpisodeCompare({ a, b }: { a: string; b: string }) {
         {ep.envId} d={ep.d} seed {ep.seed}
       </Link>
       <p className="text-xs text-slate-600">
-        {ep.player} · reward {fmtReward(ep.reward)} · {ep.isCorrect ? 'pass' : ep.status === 'active' ? 'active' : 'fail'}
+        {ep.player} · reward {fmtReward(ep.reward)} ·{' '}
+        {ep.isCorrect ? 'pass' : ep.status === 'active' ? 'active' : 'fail'}
       </p>
     </div>
   );
@@ -70,7 +84,9 @@ export function EpisodeCompare({ a, b }: { a: string; b: string }) {
               <a href={`#cmp-turn-${firstDivergence}`} className="font-medium text-amber-800 underline">
                 {firstDivergence === 0 ? 'at the opening' : `at turn ${firstDivergence}`}
               </a>
-              {!sameTask && <span className="ml-2 text-xs text-slate-500">(different tasks: env, d or seed differ)</span>}
+              {!sameTask && (
+                <span className="ml-2 text-xs text-slate-500">(different tasks: env, d or seed differ)</span>
+              )}
             </span>
           )}
         </div>
@@ -106,7 +122,11 @@ export function EpisodeCompare({ a, b }: { a: string; b: string }) {
             <div
               key={t.turn}
               id={`cmp-turn-${t.turn}`}
-              className={cx('grid scroll-mt-4 grid-cols-[3rem_1fr_1fr] gap-3 px-4 py-3', !t.same && 'bg-amber-50', t.turn === firstDivergence && 'ring-2 ring-inset ring-amber-400')}
+              className={cx(
+                'grid scroll-mt-4 grid-cols-[3rem_1fr_1fr] gap-3 px-4 py-3',
+                !t.same && 'bg-amber-50',
+                t.turn === firstDivergence && 'ring-2 ring-inset ring-amber-400',
+              )}
               data-testid="compare-turn"
               data-same={t.same}
             >
@@ -126,18 +146,28 @@ export function PickSecond({ a }: { a: string }) {
   const router = useRouter();
   const [other, setOther] = useState('');
   const twin = useQuery(trpc.inspector.sameSeed.queryOptions({ id: a }));
-  const play = useMutation(trpc.inspector.playOracle.mutationOptions({ onSuccess: (r) => router.push(`/episodes/compare?a=${a}&b=${r.id}`) }));
+  const play = useMutation(
+    trpc.inspector.playOracle.mutationOptions({ onSuccess: (r) => router.push(`/episodes/compare?a=${a}&b=${r.id}`) }),
+  );
   return (
     <Card>
       <CardHeader title="Compare with…" />
       <div className="space-y-3 p-4 text-sm">
         {twin.data?.id ? (
-          <Link href={`/episodes/compare?a=${a}&b=${twin.data.id}`} className="font-medium text-sky-700 underline" data-testid="compare-oracle">
+          <Link
+            href={`/episodes/compare?a=${a}&b=${twin.data.id}`}
+            className="font-medium text-sky-700 underline"
+            data-testid="compare-oracle"
+          >
             the oracle on the same seed ({twin.data.envId} d={twin.data.d} seed {twin.data.seed})
           </Link>
         ) : (
           <div className="flex items-center gap-2">
-            <Button onClick={() => play.mutate({ id: a })} disabled={play.isPending || twin.isLoading} data-testid="play-oracle">
+            <Button
+              onClick={() => play.mutate({ id: a })}
+              disabled={play.isPending || twin.isLoading}
+              data-testid="play-oracle"
+            >
               {play.isPending ? 'Playing…' : 'Play the oracle on the same seed and compare'}
             </Button>
             {play.isError && <span className="text-xs text-rose-700">{play.error.message}</span>}
@@ -150,7 +180,13 @@ export function PickSecond({ a }: { a: string }) {
             if (other.trim()) router.push(`/episodes/compare?a=${a}&b=${encodeURIComponent(other.trim())}`);
           }}
         >
-          <input className="flex-1 rounded-md border border-slate-300 px-2 py-1 text-sm" placeholder="or another episode id" aria-label="other episode id" value={other} onChange={(e) => setOther(e.target.value)} />
+          <input
+            className="flex-1 rounded-md border border-slate-300 px-2 py-1 text-sm"
+            placeholder="or another episode id"
+            aria-label="other episode id"
+            value={other}
+            onChange={(e) => setOther(e.target.value)}
+          />
           <Button type="submit">Compare</Button>
         </form>
       </div>

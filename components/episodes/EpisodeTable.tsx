@@ -38,7 +38,11 @@ export function EpisodeTable({ episodes }: { episodes: EpisodeSummary[] }) {
                   <Badge tone="red">fail</Badge>
                 )}
                 {e.revealed && (
-                  <Badge tone="amber" className="ml-1" title="The goal was revealed while the episode was active: left out of statistics">
+                  <Badge
+                    tone="amber"
+                    className="ml-1"
+                    title="The goal was revealed while the episode was active: left out of statistics"
+                  >
                     revealed
                   </Badge>
                 )}

@@ -25,7 +25,21 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** A number box that reports on blur/Enter (so typing "-0.5" does not filter on "-"). */
-function NumberBox({ value, onChange, step, min, max, label }: { value?: number; onChange: (v?: number) => void; step: number; min: number; max: number; label: string }) {
+function NumberBox({
+  value,
+  onChange,
+  step,
+  min,
+  max,
+  label,
+}: {
+  value?: number;
+  onChange: (v?: number) => void;
+  step: number;
+  min: number;
+  max: number;
+  label: string;
+}) {
   const [text, setText] = useState(value === undefined ? '' : String(value));
   useEffect(() => setText(value === undefined ? '' : String(value)), [value]);
   const commit = () => {
@@ -49,9 +63,26 @@ function NumberBox({ value, onChange, step, min, max, label }: { value?: number;
   );
 }
 
-function Select({ value, options, onChange, label, all = 'all' }: { value?: string; options: Array<[string, string]>; onChange: (v?: string) => void; label: string; all?: string }) {
+function Select({
+  value,
+  options,
+  onChange,
+  label,
+  all = 'all',
+}: {
+  value?: string;
+  options: Array<[string, string]>;
+  onChange: (v?: string) => void;
+  label: string;
+  all?: string;
+}) {
   return (
-    <select aria-label={label} className={input} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)}>
+    <select
+      aria-label={label}
+      className={input}
+      value={value ?? ''}
+      onChange={(e) => onChange(e.target.value || undefined)}
+    >
       <option value="">{all}</option>
       {options.map(([v, l]) => (
         <option key={v} value={v}>
@@ -62,7 +93,17 @@ function Select({ value, options, onChange, label, all = 'all' }: { value?: stri
   );
 }
 
-export function FilterBar({ filter, facets, onChange, searchRef }: { filter: EpisodeFilter; facets?: Facets; onChange: (f: EpisodeFilter) => void; searchRef: React.RefObject<HTMLInputElement | null> }) {
+export function FilterBar({
+  filter,
+  facets,
+  onChange,
+  searchRef,
+}: {
+  filter: EpisodeFilter;
+  facets?: Facets;
+  onChange: (f: EpisodeFilter) => void;
+  searchRef: React.RefObject<HTMLInputElement | null>;
+}) {
   const set = <K extends keyof EpisodeFilter>(k: K, v: EpisodeFilter[K]) => onChange({ ...filter, [k]: v });
   const [q, setQ] = useState(filter.q ?? '');
   useEffect(() => setQ(filter.q ?? ''), [filter.q]);
@@ -101,7 +142,12 @@ export function FilterBar({ filter, facets, onChange, searchRef }: { filter: Epi
                   key={id}
                   type="button"
                   aria-pressed={on}
-                  className={cx('rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset', on ? 'bg-sky-600 text-white ring-sky-600' : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50')}
+                  className={cx(
+                    'rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset',
+                    on
+                      ? 'bg-sky-600 text-white ring-sky-600'
+                      : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50',
+                  )}
                   onClick={() => set('env', on ? envs.filter((e) => e !== id) : [...envs, id])}
                 >
                   {id}
@@ -112,41 +158,107 @@ export function FilterBar({ filter, facets, onChange, searchRef }: { filter: Epi
         </Field>
         <Field label="d from–to">
           <div className="flex items-center gap-1">
-            <NumberBox label="d from" value={filter.dMin} onChange={(v) => set('dMin', v)} step={1} min={0} max={100} />–
+            <NumberBox label="d from" value={filter.dMin} onChange={(v) => set('dMin', v)} step={1} min={0} max={100} />
+            –
             <NumberBox label="d to" value={filter.dMax} onChange={(v) => set('dMax', v)} step={1} min={0} max={100} />
           </div>
         </Field>
         <Field label="reward from–to">
           <div className="flex items-center gap-1">
-            <NumberBox label="reward from" value={filter.rMin} onChange={(v) => set('rMin', v)} step={0.05} min={-1} max={1} />–
-            <NumberBox label="reward to" value={filter.rMax} onChange={(v) => set('rMax', v)} step={0.05} min={-1} max={1} />
+            <NumberBox
+              label="reward from"
+              value={filter.rMin}
+              onChange={(v) => set('rMin', v)}
+              step={0.05}
+              min={-1}
+              max={1}
+            />
+            –
+            <NumberBox
+              label="reward to"
+              value={filter.rMax}
+              onChange={(v) => set('rMax', v)}
+              step={0.05}
+              min={-1}
+              max={1}
+            />
           </div>
         </Field>
         <Field label="result">
-          <Select label="result" value={filter.pass} options={[['pass', 'pass'], ['fail', 'fail'], ['active', 'active']]} onChange={(v) => set('pass', v as EpisodeFilter['pass'])} />
+          <Select
+            label="result"
+            value={filter.pass}
+            options={[
+              ['pass', 'pass'],
+              ['fail', 'fail'],
+              ['active', 'active'],
+            ]}
+            onChange={(v) => set('pass', v as EpisodeFilter['pass'])}
+          />
         </Field>
         <Field label="termination">
-          <Select label="termination" value={filter.term?.[0]} options={TERMINATIONS.map((t) => [t, TERMINATION_LABELS[t] ?? t])} onChange={(v) => set('term', v ? [v as (typeof TERMINATIONS)[number]] : undefined)} />
+          <Select
+            label="termination"
+            value={filter.term?.[0]}
+            options={TERMINATIONS.map((t) => [t, TERMINATION_LABELS[t] ?? t])}
+            onChange={(v) => set('term', v ? [v as (typeof TERMINATIONS)[number]] : undefined)}
+          />
         </Field>
         <Field label="player / model">
-          <Select label="player" value={filter.player} options={pairs(facets?.players)} onChange={(v) => set('player', v)} />
+          <Select
+            label="player"
+            value={filter.player}
+            options={pairs(facets?.players)}
+            onChange={(v) => set('player', v)}
+          />
         </Field>
         <Field label="run">
           <Select label="run" value={filter.run} options={pairs(facets?.runs)} onChange={(v) => set('run', v)} />
         </Field>
         <Field label="catalog">
-          <Select label="catalog" value={filter.catalog} options={pairs(facets?.catalogs)} onChange={(v) => set('catalog', v)} />
+          <Select
+            label="catalog"
+            value={filter.catalog}
+            options={pairs(facets?.catalogs)}
+            onChange={(v) => set('catalog', v)}
+          />
         </Field>
         <Field label="source">
-          <Select label="source" value={filter.origin} options={pairs(facets?.origins)} onChange={(v) => set('origin', v)} />
+          <Select
+            label="source"
+            value={filter.origin}
+            options={pairs(facets?.origins)}
+            onChange={(v) => set('origin', v)}
+          />
         </Field>
         <Field label="goal revealed">
-          <Select label="goal revealed" value={filter.revealed} options={[['yes', 'yes'], ['no', 'no']]} onChange={(v) => set('revealed', v as EpisodeFilter['revealed'])} />
+          <Select
+            label="goal revealed"
+            value={filter.revealed}
+            options={[
+              ['yes', 'yes'],
+              ['no', 'no'],
+            ]}
+            onChange={(v) => set('revealed', v as EpisodeFilter['revealed'])}
+          />
         </Field>
         <Field label="created from–to (UTC)">
           <div className="flex items-center gap-1">
-            <input aria-label="created from" type="date" className={input} value={filter.from ?? ''} onChange={(e) => set('from', e.target.value || undefined)} />–
-            <input aria-label="created to" type="date" className={input} value={filter.to ?? ''} onChange={(e) => set('to', e.target.value || undefined)} />
+            <input
+              aria-label="created from"
+              type="date"
+              className={input}
+              value={filter.from ?? ''}
+              onChange={(e) => set('from', e.target.value || undefined)}
+            />
+            –
+            <input
+              aria-label="created to"
+              type="date"
+              className={input}
+              value={filter.to ?? ''}
+              onChange={(e) => set('to', e.target.value || undefined)}
+            />
           </div>
         </Field>
         {Object.keys(filter).length > 0 && (

@@ -32,10 +32,18 @@ export function ImportPanel() {
       {open && (
         <div className="mt-2 space-y-2">
           <p className="text-xs text-slate-500">
-            JSONL of this project&apos;s episode format, OpenAI chat transcripts (JSONL, with <code>metadata.env_id</code> and <code>d</code>), or reference trace
-            files (.json; add their README.md to split steps exactly). Each episode is stored whole or not at all.
+            JSONL of this project&apos;s episode format, OpenAI chat transcripts (JSONL, with{' '}
+            <code>metadata.env_id</code> and <code>d</code>), or reference trace files (.json; add their README.md to
+            split steps exactly). Each episode is stored whole or not at all.
           </p>
-          <input type="file" multiple accept=".jsonl,.json,.md,.txt" aria-label="Files to import" onChange={(e) => onFiles(e.target.files)} data-testid="import-input" />
+          <input
+            type="file"
+            multiple
+            accept=".jsonl,.json,.md,.txt"
+            aria-label="Files to import"
+            onChange={(e) => onFiles(e.target.files)}
+            data-testid="import-input"
+          />
           {m.isPending && <p className="text-xs text-slate-500">Importing…</p>}
           {m.isError && <p className="text-xs text-rose-700">{m.error.message}</p>}
           {report.length > 0 && (
@@ -60,7 +68,9 @@ export function ImportPanel() {
                         <td className="whitespace-nowrap px-2 py-1 font-mono">
                           {r.file}:{r.line}
                         </td>
-                        <td className="px-2 py-1">{r.ok ? <Badge tone="green">ok</Badge> : <Badge tone="red">skipped</Badge>}</td>
+                        <td className="px-2 py-1">
+                          {r.ok ? <Badge tone="green">ok</Badge> : <Badge tone="red">skipped</Badge>}
+                        </td>
                         <td className="px-2 py-1 text-right tabular-nums">{r.ok ? fmtReward(r.recordedReward) : ''}</td>
                         <td className="px-2 py-1 text-right tabular-nums">{r.ok ? fmtReward(r.rescoredReward) : ''}</td>
                         <td className="px-2 py-1 text-slate-700">

@@ -45,11 +45,30 @@ export function InspectorTable({
         <thead className="border-b border-slate-200 text-xs text-slate-500">
           <tr>
             <th className="px-3 py-2">
-              <input type="checkbox" aria-label="select all on this page" checked={allOn} onChange={(e) => onSelect(rows.map((r) => r.id), e.target.checked)} />
+              <input
+                type="checkbox"
+                aria-label="select all on this page"
+                checked={allOn}
+                onChange={(e) =>
+                  onSelect(
+                    rows.map((r) => r.id),
+                    e.target.checked,
+                  )
+                }
+              />
             </th>
             {COLUMNS.map((c) => (
-              <th key={c.key} className={cx('px-2 py-2 font-medium', c.right && 'text-right')} aria-sort={sort === c.key ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
-                <button type="button" className="hover:text-slate-900" onClick={() => onSort(c.key)} data-testid={`sort-${c.key}`}>
+              <th
+                key={c.key}
+                className={cx('px-2 py-2 font-medium', c.right && 'text-right')}
+                aria-sort={sort === c.key ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'}
+              >
+                <button
+                  type="button"
+                  className="hover:text-slate-900"
+                  onClick={() => onSort(c.key)}
+                  data-testid={`sort-${c.key}`}
+                >
                   {c.label}
                   {sort === c.key ? (dir === 'asc' ? ' ▲' : ' ▼') : ''}
                 </button>
@@ -60,9 +79,19 @@ export function InspectorTable({
         </thead>
         <tbody className="divide-y divide-slate-100">
           {rows.map((e) => (
-            <tr key={e.id} className={cx('hover:bg-slate-50', selected.has(e.id) && 'bg-sky-50')} data-testid="episode-row" data-episode-id={e.id}>
+            <tr
+              key={e.id}
+              className={cx('hover:bg-slate-50', selected.has(e.id) && 'bg-sky-50')}
+              data-testid="episode-row"
+              data-episode-id={e.id}
+            >
               <td className="px-3 py-1.5">
-                <input type="checkbox" aria-label={`select episode ${e.id}`} checked={selected.has(e.id)} onChange={(ev) => onSelect([e.id], ev.target.checked)} />
+                <input
+                  type="checkbox"
+                  aria-label={`select episode ${e.id}`}
+                  checked={selected.has(e.id)}
+                  onChange={(ev) => onSelect([e.id], ev.target.checked)}
+                />
               </td>
               <td className="px-2 py-1.5 font-medium">{e.envId}</td>
               <td className="px-2 py-1.5 tabular-nums">{e.d}</td>
@@ -76,14 +105,25 @@ export function InspectorTable({
                 )}
               </td>
               <td className="px-2 py-1.5">
-                {e.status === 'active' ? <Badge tone="blue">active</Badge> : e.isCorrect ? <Badge tone="green">pass</Badge> : <Badge tone="red">fail</Badge>}
+                {e.status === 'active' ? (
+                  <Badge tone="blue">active</Badge>
+                ) : e.isCorrect ? (
+                  <Badge tone="green">pass</Badge>
+                ) : (
+                  <Badge tone="red">fail</Badge>
+                )}
               </td>
               <td className="px-2 py-1.5 text-slate-600">{fmtTermination(e.terminationReason)}</td>
               <td className="px-2 py-1.5 text-right tabular-nums">{e.turn}</td>
               <td className="px-2 py-1.5 text-right tabular-nums">{e.toolCalls}</td>
-              <td className="max-w-40 truncate px-2 py-1.5 text-slate-600" title={e.runLabel ? `run ${e.runLabel}` : undefined}>
+              <td
+                className="max-w-40 truncate px-2 py-1.5 text-slate-600"
+                title={e.runLabel ? `run ${e.runLabel}` : undefined}
+              >
                 {e.player}
-                {e.origin !== 'engine' && <span className="ml-1 text-xs text-slate-400">({e.origin.replace('import:', 'imported ')})</span>}
+                {e.origin !== 'engine' && (
+                  <span className="ml-1 text-xs text-slate-400">({e.origin.replace('import:', 'imported ')})</span>
+                )}
               </td>
               <td className="whitespace-nowrap px-2 py-1.5 text-xs text-slate-500">{fmtDateTime(e.createdAt)}</td>
               <td className="whitespace-nowrap px-3 py-1.5 text-right">

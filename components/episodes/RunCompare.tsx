@@ -30,7 +30,17 @@ export function RunCompare({ a, b }: { a: Side; b: Side }) {
             <table className="w-full text-sm tabular-nums" data-testid="run-compare-table">
               <thead className="border-b border-slate-200 text-xs text-slate-500">
                 <tr>
-                  {['env', 'd', 'seeds', 'both pass', 'both fail', 'A only (lost in B)', 'B only (gained)', 'mean reward A', 'mean reward B'].map((h) => (
+                  {[
+                    'env',
+                    'd',
+                    'seeds',
+                    'both pass',
+                    'both fail',
+                    'A only (lost in B)',
+                    'B only (gained)',
+                    'mean reward A',
+                    'mean reward B',
+                  ].map((h) => (
                     <th key={h} className="px-3 py-2 text-left font-medium">
                       {h}
                     </th>
@@ -65,8 +75,12 @@ export function RunCompare({ a, b }: { a: Side; b: Side }) {
                 <span className="font-medium">
                   {f.envId} d={f.d} seed {f.seed}
                 </span>
-                <Badge tone={f.aPass ? 'green' : 'red'}>A {f.aPass ? 'pass' : 'fail'} {fmtReward(f.aReward)}</Badge>
-                <Badge tone={f.bPass ? 'green' : 'red'}>B {f.bPass ? 'pass' : 'fail'} {fmtReward(f.bReward)}</Badge>
+                <Badge tone={f.aPass ? 'green' : 'red'}>
+                  A {f.aPass ? 'pass' : 'fail'} {fmtReward(f.aReward)}
+                </Badge>
+                <Badge tone={f.bPass ? 'green' : 'red'}>
+                  B {f.bPass ? 'pass' : 'fail'} {fmtReward(f.bReward)}
+                </Badge>
                 <Link href={`/episodes/compare?a=${f.a}&b=${f.b}`} className="text-sky-700 underline">
                   compare turns
                 </Link>
@@ -85,9 +99,17 @@ export function RunPicker({ a, b }: { a?: Side; b?: Side }) {
   const facets = useQuery(trpc.inspector.facets.queryOptions());
   const [sa, setSa] = useState(a ? `${a.by}:${a.value}` : '');
   const [sb, setSb] = useState(b ? `${b.by}:${b.value}` : '');
-  const options = [...(facets.data?.players ?? []).map((p) => `player:${p}`), ...(facets.data?.runs ?? []).map((r) => `run:${r}`)];
+  const options = [
+    ...(facets.data?.players ?? []).map((p) => `player:${p}`),
+    ...(facets.data?.runs ?? []).map((r) => `run:${r}`),
+  ];
   const pick = (v: string, set: (s: string) => void, name: string) => (
-    <select aria-label={name} className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm" value={v} onChange={(e) => set(e.target.value)}>
+    <select
+      aria-label={name}
+      className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
+      value={v}
+      onChange={(e) => set(e.target.value)}
+    >
       <option value="">choose…</option>
       {options.map((o) => (
         <option key={o} value={o}>
@@ -110,7 +132,9 @@ export function RunPicker({ a, b }: { a?: Side; b?: Side }) {
         <Button type="submit" disabled={!sa || !sb}>
           Compare
         </Button>
-        <span className="text-xs text-slate-500">or pick two episodes on the list and press &quot;Compare the two&quot;.</span>
+        <span className="text-xs text-slate-500">
+          or pick two episodes on the list and press &quot;Compare the two&quot;.
+        </span>
       </form>
     </Card>
   );

@@ -3,8 +3,17 @@ import { SHORTCUTS } from '@/lib/keyboard';
 
 export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/40 p-4" onClick={onClose} data-testid="shortcuts-overlay">
-      <div className="w-full max-w-sm rounded-lg bg-white p-5 shadow-xl" role="dialog" aria-label="Keyboard shortcuts" onClick={(e) => e.stopPropagation()}>
+    <div
+      className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/40 p-4"
+      onClick={onClose}
+      data-testid="shortcuts-overlay"
+    >
+      <div
+        className="w-full max-w-sm rounded-lg bg-white p-5 shadow-xl"
+        role="dialog"
+        aria-label="Keyboard shortcuts"
+        onClick={(e) => e.stopPropagation()}
+      >
         <h2 className="mb-3 text-sm font-semibold text-slate-900">Keyboard shortcuts</h2>
         <dl className="space-y-1.5 text-sm">
           {SHORTCUTS.map((s) => (

@@ -82,7 +82,10 @@ export function StartForm({ envs, initialAxes }: { envs: EnvOption[]; initialAxe
             {env && <p className="mt-1 text-xs text-slate-500">{env.description}</p>}
           </div>
           <div>
-            <label htmlFor="difficulty" className="mb-1 flex items-baseline justify-between text-sm font-medium text-slate-700">
+            <label
+              htmlFor="difficulty"
+              className="mb-1 flex items-baseline justify-between text-sm font-medium text-slate-700"
+            >
               <span>Difficulty</span>
               <span className="text-lg font-semibold tabular-nums text-slate-900" data-testid="d-value">
                 d = {d}
@@ -108,7 +111,12 @@ export function StartForm({ envs, initialAxes }: { envs: EnvOption[]; initialAxe
             <span className="mb-1 block text-sm font-medium text-slate-700">Seed</span>
             <div className="flex items-center gap-3">
               <label className="flex items-center gap-1.5 text-sm">
-                <input type="checkbox" checked={randomSeed} onChange={(e) => setRandomSeed(e.target.checked)} data-testid="seed-random" />
+                <input
+                  type="checkbox"
+                  checked={randomSeed}
+                  onChange={(e) => setRandomSeed(e.target.checked)}
+                  data-testid="seed-random"
+                />
                 random
               </label>
               <input
@@ -142,8 +150,8 @@ export function StartForm({ envs, initialAxes }: { envs: EnvOption[]; initialAxe
               ))}
             </select>
             <p className="mt-1 text-xs text-slate-500">
-              Larger synthetic catalogs are prepared ahead with <code>npm run catalog:prepare</code>, then loaded from the disk cache. Import a
-              real one with <code>npm run catalog:import</code>.
+              Larger synthetic catalogs are prepared ahead with <code>npm run catalog:prepare</code>, then loaded from
+              the disk cache. Import a real one with <code>npm run catalog:import</code>.
             </p>
           </div>
           {error && (

@@ -49,11 +49,14 @@ export function ConnectionForm({
   const [actionMode, setActionMode] = useState<'tools' | 'json'>(initial?.actionMode ?? 'tools');
   const [stream, setStream] = useState(initial?.stream ?? false);
   const [episodeHeader, setEpisodeHeader] = useState(initial?.sendEpisodeHeader ?? false);
-  const set = (k: string) => (e: React.ChangeEvent<HTMLInputElement>) => setText((t) => ({ ...t, [k]: e.target.value }));
+  const set = (k: string) => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setText((t) => ({ ...t, [k]: e.target.value }));
 
   const submit = (e: React.FormEvent) => {
     e.preventDefault();
-    const numbers = Object.fromEntries(NUMBER_FIELDS.filter(([k]) => text[k].trim() !== '').map(([k]) => [k, Number(text[k])]));
+    const numbers = Object.fromEntries(
+      NUMBER_FIELDS.filter(([k]) => text[k].trim() !== '').map(([k]) => [k, Number(text[k])]),
+    );
     onSave({
       name: text.name.trim(),
       baseUrl: text.baseUrl.trim(),
@@ -73,11 +76,24 @@ export function ConnectionForm({
       <form onSubmit={submit} className="grid gap-3 px-4 py-4 text-sm sm:grid-cols-2" data-testid="connection-form">
         <label className="space-y-1">
           <span className="text-slate-600">Name</span>
-          <input className={input} value={text.name} onChange={set('name')} readOnly={initial !== null} required data-testid="conn-name" />
+          <input
+            className={input}
+            value={text.name}
+            onChange={set('name')}
+            readOnly={initial !== null}
+            required
+            data-testid="conn-name"
+          />
         </label>
         <label className="space-y-1">
           <span className="text-slate-600">Base URL (ends in /v1)</span>
-          <input className={input} value={text.baseUrl} onChange={set('baseUrl')} required data-testid="conn-base-url" />
+          <input
+            className={input}
+            value={text.baseUrl}
+            onChange={set('baseUrl')}
+            required
+            data-testid="conn-base-url"
+          />
         </label>
         <label className="space-y-1">
           <span className="text-slate-600">Model</span>
@@ -85,11 +101,22 @@ export function ConnectionForm({
         </label>
         <label className="space-y-1">
           <span className="text-slate-600">API key variable (its name, e.g. OPENAI_API_KEY; never the key)</span>
-          <input className={input} value={text.apiKeyEnv} onChange={set('apiKeyEnv')} placeholder="none" data-testid="conn-key-env" />
+          <input
+            className={input}
+            value={text.apiKeyEnv}
+            onChange={set('apiKeyEnv')}
+            placeholder="none"
+            data-testid="conn-key-env"
+          />
         </label>
         <label className="space-y-1">
           <span className="text-slate-600">Action mode</span>
-          <select className={input} value={actionMode} onChange={(e) => setActionMode(e.target.value as 'tools' | 'json')} data-testid="conn-mode">
+          <select
+            className={input}
+            value={actionMode}
+            onChange={(e) => setActionMode(e.target.value as 'tools' | 'json')}
+            data-testid="conn-mode"
+          >
             <option value="tools">tool calling</option>
             <option value="json">JSON action</option>
           </select>
@@ -97,14 +124,25 @@ export function ConnectionForm({
         {NUMBER_FIELDS.map(([k, label, placeholder]) => (
           <label key={k} className="space-y-1">
             <span className="text-slate-600">{label}</span>
-            <input className={input} type="number" step="any" value={text[k]} onChange={set(k)} placeholder={placeholder} />
+            <input
+              className={input}
+              type="number"
+              step="any"
+              value={text[k]}
+              onChange={set(k)}
+              placeholder={placeholder}
+            />
           </label>
         ))}
         <label className="flex items-center gap-2">
           <input type="checkbox" checked={stream} onChange={(e) => setStream(e.target.checked)} /> Stream replies
         </label>
-        <label className="flex items-center gap-2" title="Only for npm run agent:serve (its random and oracle agents); never for a real model">
-          <input type="checkbox" checked={episodeHeader} onChange={(e) => setEpisodeHeader(e.target.checked)} /> Send the episode header (local agent server only)
+        <label
+          className="flex items-center gap-2"
+          title="Only for npm run agent:serve (its random and oracle agents); never for a real model"
+        >
+          <input type="checkbox" checked={episodeHeader} onChange={(e) => setEpisodeHeader(e.target.checked)} /> Send
+          the episode header (local agent server only)
         </label>
         <div className="flex gap-2 sm:col-span-2">
           <Button type="submit" variant="primary" disabled={pending} data-testid="conn-save">

@@ -3,7 +3,12 @@
 // failing check shows as a badge. The API key is never entered here: only the NAME of the
 // server's environment variable that holds it.
 import { useEffect, useState, useTransition } from 'react';
-import { deleteConnectionAction, listConnectionsAction, saveConnectionAction, type ConnectionRow } from '@/server/actions/models';
+import {
+  deleteConnectionAction,
+  listConnectionsAction,
+  saveConnectionAction,
+  type ConnectionRow,
+} from '@/server/actions/models';
 import { Badge, Button, Card, CardHeader, Empty } from '@/components/ui/primitives';
 import { ConnectionForm, type ConnectionFormValues } from './ConnectionForm';
 
@@ -43,9 +48,10 @@ export function ConnectionsManager() {
       <div>
         <h1 className="text-2xl font-semibold text-slate-900">Model connections</h1>
         <p className="mt-1 max-w-3xl text-sm text-slate-600">
-          OpenAI-compatible chat-completions endpoints (vLLM, Ollama, llama.cpp, a hosted API, or <code>npm run agent:serve</code>). The server reaches only
-          hosts on its allow-list (loopback unless <code>ECOMRLVE_MODEL_HOSTS</code> says more). Keys stay in the server&apos;s environment: give the variable&apos;s
-          name.
+          OpenAI-compatible chat-completions endpoints (vLLM, Ollama, llama.cpp, a hosted API, or{' '}
+          <code>npm run agent:serve</code>). The server reaches only hosts on its allow-list (loopback unless{' '}
+          <code>ECOMRLVE_MODEL_HOSTS</code> says more). Keys stay in the server&apos;s environment: give the
+          variable&apos;s name.
         </p>
       </div>
       <Card>
@@ -57,12 +63,21 @@ export function ConnectionsManager() {
         ) : (
           <ul className="divide-y divide-slate-100" data-testid="connections">
             {rows.map((c) => (
-              <li key={c.name} className="flex flex-wrap items-center gap-3 px-4 py-3 text-sm" data-testid="connection-row" data-name={c.name}>
+              <li
+                key={c.name}
+                className="flex flex-wrap items-center gap-3 px-4 py-3 text-sm"
+                data-testid="connection-row"
+                data-name={c.name}
+              >
                 <span className="font-medium text-slate-900">{c.name}</span>
                 <span className="font-mono text-xs text-slate-500">
                   {c.baseUrl} · {c.model} · {c.actionMode}
                 </span>
-                {c.apiKeyEnv && <Badge tone={c.apiKeySet ? 'slate' : 'amber'}>{c.apiKeySet ? `key from ${c.apiKeyEnv}` : `${c.apiKeyEnv} is not set`}</Badge>}
+                {c.apiKeyEnv && (
+                  <Badge tone={c.apiKeySet ? 'slate' : 'amber'}>
+                    {c.apiKeySet ? `key from ${c.apiKeyEnv}` : `${c.apiKeyEnv} is not set`}
+                  </Badge>
+                )}
                 <ConformanceBadges row={c} />
                 <span className="ml-auto flex gap-2">
                   <Button size="sm" onClick={() => setEditing(c)}>
@@ -78,19 +93,35 @@ export function ConnectionsManager() {
         )}
       </Card>
       {error && (
-        <p className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800" role="alert" data-testid="connection-error">
+        <p
+          className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800"
+          role="alert"
+          data-testid="connection-error"
+        >
           {error}
         </p>
       )}
-      <ConnectionForm key={editing?.name ?? 'new'} initial={editing} pending={pending} onSave={save} onCancel={editing ? () => setEditing(null) : undefined} />
+      <ConnectionForm
+        key={editing?.name ?? 'new'}
+        initial={editing}
+        pending={pending}
+        onSave={save}
+        onCancel={editing ? () => setEditing(null) : undefined}
+      />
     </div>
   );
 }
 
 function ConformanceBadges({ row }: { row: ConnectionRow }) {
   const report = row.conformance;
-  if (!report) return <Badge title="checked when saved; this server has not checked it since it started">not checked</Badge>;
-  if (report.ok) return <span data-testid="conformance-ok"><Badge tone="green">conformance passed</Badge></span>;
+  if (!report)
+    return <Badge title="checked when saved; this server has not checked it since it started">not checked</Badge>;
+  if (report.ok)
+    return (
+      <span data-testid="conformance-ok">
+        <Badge tone="green">conformance passed</Badge>
+      </span>
+    );
   return (
     <span className="flex flex-wrap gap-1" data-testid="conformance-failing">
       {report.checks

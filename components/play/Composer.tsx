@@ -20,8 +20,19 @@ export function Composer({
   pending: boolean;
   onSend: (action: Action | string) => void;
 }) {
-  const { queue, removeCall, message, setMessage, rawText, setRawText, answerValues, setAnswerField, updateAnswerValues, selectedTool, formValues } =
-    usePlayStore();
+  const {
+    queue,
+    removeCall,
+    message,
+    setMessage,
+    rawText,
+    setRawText,
+    answerValues,
+    setAnswerField,
+    updateAnswerValues,
+    selectedTool,
+    formValues,
+  } = usePlayStore();
   const unqueued = selectedTool !== null && Object.values(formValues).some((v) => v.trim() !== '');
   const [answerErrors, setAnswerErrors] = useState<Record<string, string>>({});
   const [msgError, setMsgError] = useState<string | null>(null);
@@ -45,7 +56,11 @@ export function Composer({
       if (Object.keys(errors).length > 0) return;
       answer = { env: envId, done: mode === 'finish', ...args };
     } else setAnswerErrors({});
-    onSend({ assistant_message: state.message, tool_calls: state.queue.map((c) => ({ name: c.name, args: c.args })), answer });
+    onSend({
+      assistant_message: state.message,
+      tool_calls: state.queue.map((c) => ({ name: c.name, args: c.args })),
+      answer,
+    });
   }
 
   return (
@@ -63,7 +78,12 @@ export function Composer({
                   <span className="text-slate-400">{i + 1}.</span>
                   <code className="font-semibold">{c.name}</code>
                   <code className="min-w-0 flex-1 truncate text-slate-600">{JSON.stringify(c.args)}</code>
-                  <Button size="sm" variant="ghost" onClick={() => removeCall(c.id)} aria-label={`remove call ${i + 1}`}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    onClick={() => removeCall(c.id)}
+                    aria-label={`remove call ${i + 1}`}
+                  >
                     ✕
                   </Button>
                 </li>
@@ -86,10 +106,18 @@ export function Composer({
           {msgError && <p className="mt-1 text-xs text-rose-600">{msgError}</p>}
         </div>
         {answerFields.length > 0 ? (
-          <section className="rounded-md border border-emerald-200 bg-emerald-50/40 px-3 py-2.5" data-testid="answer-form" aria-label="Answer">
+          <section
+            className="rounded-md border border-emerald-200 bg-emerald-50/40 px-3 py-2.5"
+            data-testid="answer-form"
+            aria-label="Answer"
+          >
             <h3 className="mb-2 flex flex-wrap items-baseline justify-between gap-x-2 text-xs font-semibold text-emerald-900">
               Answer
-              {hasTargets && <span className="font-normal text-emerald-700">“+ Answer” / “Use … in answer” on result cards fill it in</span>}
+              {hasTargets && (
+                <span className="font-normal text-emerald-700">
+                  “+ Answer” / “Use … in answer” on result cards fill it in
+                </span>
+              )}
             </h3>
             <SchemaForm
               fields={answerFields}
@@ -102,8 +130,8 @@ export function Composer({
           </section>
         ) : (
           <p className="text-xs text-slate-500">
-            {envId} needs no answer fields: finishing submits <code>{`{"env":"${envId}","done":true}`}</code> and the cart is
-            judged as it stands.
+            {envId} needs no answer fields: finishing submits <code>{`{"env":"${envId}","done":true}`}</code> and the
+            cart is judged as it stands.
           </p>
         )}
         {unqueued && (
@@ -131,12 +159,18 @@ export function Composer({
           {pending && <span className="text-xs text-slate-500">running…</span>}
         </div>
         {Object.keys(answerErrors).length > 0 && (
-          <p className="rounded-md bg-rose-50 px-2.5 py-1.5 text-xs text-rose-800" role="alert" data-testid="answer-errors">
+          <p
+            className="rounded-md bg-rose-50 px-2.5 py-1.5 text-xs text-rose-800"
+            role="alert"
+            data-testid="answer-errors"
+          >
             The answer is not complete: {Object.values(answerErrors).join('; ')}.
           </p>
         )}
         <details className="text-xs">
-          <summary className="cursor-pointer text-slate-500">Send raw agent text instead (for testing bad actions)</summary>
+          <summary className="cursor-pointer text-slate-500">
+            Send raw agent text instead (for testing bad actions)
+          </summary>
           <textarea
             rows={4}
             value={rawText}

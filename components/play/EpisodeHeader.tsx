@@ -7,7 +7,18 @@ import { fmtReward, fmtTermination } from '@/lib/format';
 /** What the header shows; the agent seat's view and the inspector's view both have it. */
 export type HeaderEpisode = Pick<
   SeatView,
-  'id' | 'envId' | 'd' | 'catalogId' | 'player' | 'status' | 'terminationReason' | 'reward' | 'isCorrect' | 'turn' | 'budgets' | 'revealed'
+  | 'id'
+  | 'envId'
+  | 'd'
+  | 'catalogId'
+  | 'player'
+  | 'status'
+  | 'terminationReason'
+  | 'reward'
+  | 'isCorrect'
+  | 'turn'
+  | 'budgets'
+  | 'revealed'
 > & { seed: number | null };
 
 export function EpisodeHeader({ ep, envName, mode }: { ep: HeaderEpisode; envName?: string; mode: 'play' | 'replay' }) {
@@ -26,14 +37,19 @@ export function EpisodeHeader({ ep, envName, mode }: { ep: HeaderEpisode; envNam
           <Badge>{ep.catalogId}</Badge>
           <Badge>player {ep.player}</Badge>
           {ep.revealed && (
-            <Badge tone="amber" title="The hidden goal was revealed while the episode was active; it is left out of statistics.">
+            <Badge
+              tone="amber"
+              title="The hidden goal was revealed while the episode was active; it is left out of statistics."
+            >
               goal revealed
             </Badge>
           )}
           {ep.status === 'active' ? (
             <Badge tone="blue">active</Badge>
           ) : (
-            <Badge tone={ep.terminationReason === 'answered' ? 'green' : 'red'}>{fmtTermination(ep.terminationReason)}</Badge>
+            <Badge tone={ep.terminationReason === 'answered' ? 'green' : 'red'}>
+              {fmtTermination(ep.terminationReason)}
+            </Badge>
           )}
           {ep.reward !== null && (
             <Badge tone={ep.isCorrect ? 'green' : 'red'}>
@@ -45,9 +61,13 @@ export function EpisodeHeader({ ep, envName, mode }: { ep: HeaderEpisode; envNam
       <div className="flex items-center gap-4 text-sm">
         <div className="text-right" data-testid="budgets">
           <div className="font-medium text-slate-900">
-            {ep.status === 'active' ? `Turn ${nextTurn} of ${ep.budgets.T_max}` : `${ep.turn} of ${ep.budgets.T_max} turns used`}
+            {ep.status === 'active'
+              ? `Turn ${nextTurn} of ${ep.budgets.T_max}`
+              : `${ep.turn} of ${ep.budgets.T_max} turns used`}
           </div>
-          <div className="text-xs text-slate-500">up to {ep.budgets.B_tool} tool call{ep.budgets.B_tool === 1 ? '' : 's'} per turn</div>
+          <div className="text-xs text-slate-500">
+            up to {ep.budgets.B_tool} tool call{ep.budgets.B_tool === 1 ? '' : 's'} per turn
+          </div>
         </div>
         {mode === 'play' ? (
           <Link href={`/episodes/${ep.id}`} className="text-sm text-sky-700 underline" data-testid="replay-link">

@@ -83,7 +83,13 @@ export function PlayGoalCard({
               Reveal hidden goal
             </Button>
           ) : (
-            <Button size="sm" variant={revealGoal ? 'secondary' : 'ghost'} onClick={toggleReveal} aria-pressed={revealGoal} data-testid="toggle-goal">
+            <Button
+              size="sm"
+              variant={revealGoal ? 'secondary' : 'ghost'}
+              onClick={toggleReveal}
+              aria-pressed={revealGoal}
+              data-testid="toggle-goal"
+            >
               {revealGoal ? 'Hide' : 'Show'}
             </Button>
           ))
@@ -94,8 +100,8 @@ export function PlayGoalCard({
           <HiddenGoalView goal={goal} />
         ) : goal === null ? (
           <p className="text-xs text-slate-500">
-            Hidden while you play; an agent never sees it. Revealing it is recorded: the episode is marked as revealed and
-            left out of statistics.
+            Hidden while you play; an agent never sees it. Revealing it is recorded: the episode is marked as revealed
+            and left out of statistics.
           </p>
         ) : (
           <p className="text-xs text-slate-500">Revealed (recorded). Hidden again on this screen.</p>

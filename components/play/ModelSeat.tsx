@@ -47,7 +47,10 @@ export function ModelSeat({
     setBusy(true);
     setError(null);
     const [kind, name] = [player.slice(0, player.indexOf(':')), player.slice(player.indexOf(':') + 1)];
-    const res = await playTurnAction(episode.id, kind === 'agent' ? { agent: name as 'heuristic' } : { connection: name });
+    const res = await playTurnAction(
+      episode.id,
+      kind === 'agent' ? { agent: name as 'heuristic' } : { connection: name },
+    );
     setBusy(false);
     if (!res.ok) {
       setError(res.error);
@@ -55,7 +58,9 @@ export function ModelSeat({
     }
     onTurn(res.data.episode, res.data.actor);
     if (!res.data.ok) {
-      setError(`Infrastructure failure (${res.data.infra.kind}), not the model's doing and not scored: ${res.data.infra.message}`);
+      setError(
+        `Infrastructure failure (${res.data.infra.kind}), not the model's doing and not scored: ${res.data.infra.message}`,
+      );
       return false;
     }
     return res.data.episode.status === 'active';
@@ -77,14 +82,29 @@ export function ModelSeat({
     setPlaying(false);
   };
 
-  const label = player.startsWith('connection:') ? `model ${player.slice('connection:'.length)}` : player.slice('agent:'.length);
+  const label = player.startsWith('connection:')
+    ? `model ${player.slice('connection:'.length)}`
+    : player.slice('agent:'.length);
   return (
     <Card data-testid="model-seat">
-      <CardHeader title="Let a model play" right={<span className="text-xs text-slate-500">{control === 'person' ? 'you are playing' : `${label} is playing`}</span>} />
+      <CardHeader
+        title="Let a model play"
+        right={
+          <span className="text-xs text-slate-500">
+            {control === 'person' ? 'you are playing' : `${label} is playing`}
+          </span>
+        }
+      />
       <div className="space-y-3 px-4 py-3 text-sm">
         <label className="flex items-center gap-2">
           <span className="w-16 text-slate-600">Player</span>
-          <select className="flex-1 rounded-md border border-slate-300 px-2 py-1" value={player} onChange={(e) => setPlayer(e.target.value)} disabled={playing} data-testid="model-player">
+          <select
+            className="flex-1 rounded-md border border-slate-300 px-2 py-1"
+            value={player}
+            onChange={(e) => setPlayer(e.target.value)}
+            disabled={playing}
+            data-testid="model-player"
+          >
             {options?.connections.map((c) => (
               <option key={c} value={`connection:${c}`}>
                 model {c}
@@ -99,7 +119,12 @@ export function ModelSeat({
         </label>
         <label className="flex items-center gap-2">
           <span className="w-16 text-slate-600">Speed</span>
-          <select className="rounded-md border border-slate-300 px-2 py-1" value={speed} onChange={(e) => setSpeed(Number(e.target.value))} data-testid="model-speed">
+          <select
+            className="rounded-md border border-slate-300 px-2 py-1"
+            value={speed}
+            onChange={(e) => setSpeed(Number(e.target.value))}
+            data-testid="model-speed"
+          >
             {SPEEDS.map((s, i) => (
               <option key={s.label} value={i}>
                 {s.label}
@@ -108,7 +133,11 @@ export function ModelSeat({
           </select>
         </label>
         <div className="flex flex-wrap gap-2">
-          <Button onClick={() => (onControl('model'), void step())} disabled={!active || !player || busy || playing} data-testid="model-step">
+          <Button
+            onClick={() => (onControl('model'), void step())}
+            disabled={!active || !player || busy || playing}
+            data-testid="model-step"
+          >
             Step
           </Button>
           {playing ? (
@@ -116,7 +145,12 @@ export function ModelSeat({
               Pause
             </Button>
           ) : (
-            <Button variant="primary" onClick={() => void play()} disabled={!active || !player || busy} data-testid="model-play">
+            <Button
+              variant="primary"
+              onClick={() => void play()}
+              disabled={!active || !player || busy}
+              data-testid="model-play"
+            >
               {control === 'person' && episode.turn > 0 ? 'Hand back and play' : 'Play'}
             </Button>
           )}
@@ -132,9 +166,17 @@ export function ModelSeat({
             Take over
           </Button>
         </div>
-        {busy && <p className="text-xs text-slate-500" data-testid="model-thinking">{label} is taking its turn…</p>}
+        {busy && (
+          <p className="text-xs text-slate-500" data-testid="model-thinking">
+            {label} is taking its turn…
+          </p>
+        )}
         {error && (
-          <p className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900" role="alert" data-testid="model-error">
+          <p
+            className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900"
+            role="alert"
+            data-testid="model-error"
+          >
             {error}
           </p>
         )}

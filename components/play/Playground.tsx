@@ -99,10 +99,19 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
         <EpisodeHeader ep={ep} envName={env.name} mode="play" />
         <div className="grid gap-5 lg:grid-cols-12">
           <div className="min-w-0 space-y-4 lg:col-span-7">
-            <Transcript events={ep.events} episodeId={id} scrollToEnd tMax={ep.budgets.T_max} catalogId={ep.catalogId} actors={actors} />
+            <Transcript
+              events={ep.events}
+              episodeId={id}
+              scrollToEnd
+              tMax={ep.budgets.T_max}
+              catalogId={ep.catalogId}
+              actors={actors}
+            />
             {!active && (
               <>
-                {ep.breakdown && <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={id} termination={ep.terminationReason} />}
+                {ep.breakdown && (
+                  <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={id} termination={ep.terminationReason} />
+                )}
                 <Card className="flex items-center justify-between px-4 py-3 text-sm">
                   <span>The episode is over.</span>
                   <span className="flex gap-4">
@@ -125,7 +134,11 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
                   <ToolPalette tools={tools} bTool={ep.budgets.B_tool} disabled={pending} />
                 </div>
                 {error && (
-                  <p className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800" role="alert" data-testid="turn-error">
+                  <p
+                    className="rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800"
+                    role="alert"
+                    data-testid="turn-error"
+                  >
                     {error}
                   </p>
                 )}

@@ -18,7 +18,17 @@ export type FormProps = {
   idPrefix: string;
 };
 
-function Control({ f, id, value, onChange }: { f: FieldSpec; id: string; value: string; onChange: (v: string) => void }) {
+function Control({
+  f,
+  id,
+  value,
+  onChange,
+}: {
+  f: FieldSpec;
+  id: string;
+  value: string;
+  onChange: (v: string) => void;
+}) {
   const name = f.path;
   switch (f.kind) {
     case 'enum':
@@ -58,12 +68,51 @@ function Control({ f, id, value, onChange }: { f: FieldSpec; id: string; value: 
         />
       );
     case 'array':
-      if (f.itemKind !== 'json') return <ListInput id={id} name={name} value={value} itemKind={f.itemKind} maxItems={f.maxItems} onChange={onChange} />;
-      return <textarea id={id} name={name} rows={2} className={cx(inputCls, 'font-mono text-xs')} value={value} placeholder="JSON list" onChange={(e) => onChange(e.target.value)} />;
+      if (f.itemKind !== 'json')
+        return (
+          <ListInput
+            id={id}
+            name={name}
+            value={value}
+            itemKind={f.itemKind}
+            maxItems={f.maxItems}
+            onChange={onChange}
+          />
+        );
+      return (
+        <textarea
+          id={id}
+          name={name}
+          rows={2}
+          className={cx(inputCls, 'font-mono text-xs')}
+          value={value}
+          placeholder="JSON list"
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
     case 'json':
-      return <textarea id={id} name={name} rows={2} className={cx(inputCls, 'font-mono text-xs')} value={value} placeholder="JSON" onChange={(e) => onChange(e.target.value)} />;
+      return (
+        <textarea
+          id={id}
+          name={name}
+          rows={2}
+          className={cx(inputCls, 'font-mono text-xs')}
+          value={value}
+          placeholder="JSON"
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
     default:
-      return <input id={id} name={name} type="text" className={inputCls} value={value} onChange={(e) => onChange(e.target.value)} />;
+      return (
+        <input
+          id={id}
+          name={name}
+          type="text"
+          className={inputCls}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
   }
 }
 
@@ -73,7 +122,11 @@ export function FieldView({ f, ...props }: FormProps & { f: FieldSpec }) {
   if (f.kind === 'object') {
     const set = (f.children ?? []).filter((c) => (values[c.path] ?? '') !== '').length;
     return (
-      <details className="rounded-md border border-slate-200 bg-slate-50 px-2.5 py-1.5" open={set > 0} data-testid={`object-${f.path}`}>
+      <details
+        className="rounded-md border border-slate-200 bg-slate-50 px-2.5 py-1.5"
+        open={set > 0}
+        data-testid={`object-${f.path}`}
+      >
         <summary className="cursor-pointer text-xs">
           <span className="font-mono font-medium text-slate-800">{f.key}</span>
           <span className="text-slate-400"> · object{f.required ? '' : ' · optional'}</span>
@@ -87,8 +140,10 @@ export function FieldView({ f, ...props }: FormProps & { f: FieldSpec }) {
       </details>
     );
   }
-  if (f.kind === 'union') return <UnionField f={f} {...props} renderField={(c) => <FieldView key={c.path} f={c} {...props} />} />;
-  if (hasItems(f)) return <ItemsField f={f} {...props} renderField={(c) => <FieldView key={c.path} f={c} {...props} />} />;
+  if (f.kind === 'union')
+    return <UnionField f={f} {...props} renderField={(c) => <FieldView key={c.path} f={c} {...props} />} />;
+  if (hasItems(f))
+    return <ItemsField f={f} {...props} renderField={(c) => <FieldView key={c.path} f={c} {...props} />} />;
   return (
     <div data-testid={`field-${f.path}`}>
       <FieldLabel f={f} htmlFor={id} />

@@ -75,7 +75,14 @@ export function ToolPalette({ tools, bTool, disabled }: { tools: ToolSpec[]; bTo
               <code className="text-sm font-semibold">{tool.name}</code>
               <p className="text-xs text-slate-500">{tool.description}</p>
             </div>
-            <SchemaForm fields={fields} values={formValues} errors={errors} onChange={setField} onValues={updateFormValues} idPrefix="tool" />
+            <SchemaForm
+              fields={fields}
+              values={formValues}
+              errors={errors}
+              onChange={setField}
+              onValues={updateFormValues}
+              idPrefix="tool"
+            />
             <div className="mt-3 flex items-center gap-2">
               <Button variant="primary" onClick={add} disabled={disabled || full} data-testid="queue-call">
                 Add call to this turn

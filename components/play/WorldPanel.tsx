@@ -4,7 +4,13 @@
 // The replay shows the world as the episode left it.
 import { useState, type ReactNode } from 'react';
 import { CartTable, isCartData } from '@/components/transcript/tools/CartTable';
-import { CustomerProfile, isOrder, OrderCard, type OrderData, type OrderListData } from '@/components/transcript/tools/OrderCards';
+import {
+  CustomerProfile,
+  isOrder,
+  OrderCard,
+  type OrderData,
+  type OrderListData,
+} from '@/components/transcript/tools/OrderCards';
 import {
   ExchangeRecordCard,
   isExchangeRecord,
@@ -21,7 +27,17 @@ const ORDERS_SHOWN = 3;
 
 const listOf = <T,>(v: unknown, guard: (x: unknown) => x is T): T[] => (Array.isArray(v) ? v.filter(guard) : []);
 
-function Section({ title, count, children, testId }: { title: string; count?: number; children: ReactNode; testId: string }) {
+function Section({
+  title,
+  count,
+  children,
+  testId,
+}: {
+  title: string;
+  count?: number;
+  children: ReactNode;
+  testId: string;
+}) {
   return (
     <section className="space-y-2" data-testid={testId}>
       <h3 className="flex items-center gap-1.5 text-xs font-semibold uppercase tracking-wide text-slate-500">
@@ -74,7 +90,15 @@ function OrdersList({ orders, notes }: { orders: OrderData[]; notes: Map<string,
  * `retrieved`: the playground's panel, built from the agent's own tool results (nothing the
  * agent has not looked up); otherwise the inspector's full world (replay).
  */
-export function WorldPanel({ world, loading, retrieved = false }: { world: WorldView | undefined; loading: boolean; retrieved?: boolean }) {
+export function WorldPanel({
+  world,
+  loading,
+  retrieved = false,
+}: {
+  world: WorldView | undefined;
+  loading: boolean;
+  retrieved?: boolean;
+}) {
   const orders = listOf(world?.orders, isOrder);
   const placed = listOf(world?.placedOrders, isOrder);
   const returns = listOf(world?.returns, isReturnRecord);
@@ -89,7 +113,8 @@ export function WorldPanel({ world, loading, retrieved = false }: { world: World
       />
       {retrieved && (
         <p className="px-4 pt-3 text-xs text-slate-500" data-testid="world-retrieved-note">
-          Only what your tool calls returned (latest of each); the shop&apos;s records stay hidden, as they are from an agent.
+          Only what your tool calls returned (latest of each); the shop&apos;s records stay hidden, as they are from an
+          agent.
         </p>
       )}
       {!world ? (
@@ -104,7 +129,11 @@ export function WorldPanel({ world, loading, retrieved = false }: { world: World
             )}
           </Section>
           {returns.length + exchanges.length > 0 && (
-            <Section title="Returns & exchanges started" count={returns.length + exchanges.length} testId="world-returns">
+            <Section
+              title="Returns & exchanges started"
+              count={returns.length + exchanges.length}
+              testId="world-returns"
+            >
               {returns.map((r) => (
                 <ReturnRecordCard key={r.return_id} r={r} />
               ))}

@@ -13,7 +13,12 @@ describe('answer targets for result-card buttons', () => {
     const ret = answerTargets(fieldsFor('RETURN'), {});
     expect(ret.productLists.map((t) => t.path)).toEqual(['replacement_product_ids']);
     expect(ret.orderSlots).toHaveLength(1);
-    expect(ret.orderSlots[0]).toMatchObject({ label: '', order: { path: 'selected_order_id' }, line: { path: 'selected_line_id' }, ineligible: { path: 'return_ineligible' } });
+    expect(ret.orderSlots[0]).toMatchObject({
+      label: '',
+      order: { path: 'selected_order_id' },
+      line: { path: 'selected_line_id' },
+      ineligible: { path: 'return_ineligible' },
+    });
     expect(ret.orderSlots[0].status).toBeUndefined();
   });
 
@@ -21,7 +26,8 @@ describe('answer targets for result-card buttons', () => {
     const [slot] = answerTargets(fieldsFor('STATUS'), {}).orderSlots;
     expect(slot.line).toBeUndefined();
     expect(slot.status?.enumValues).toContain('IN_TRANSIT');
-    for (const env of ['POLICY', 'CART']) expect(answerTargets(fieldsFor(env), {})).toMatchObject({ productLists: [], orderSlots: [] });
+    for (const env of ['POLICY', 'CART'])
+      expect(answerTargets(fieldsFor(env), {})).toMatchObject({ productLists: [], orderSlots: [] });
   });
 
   it('JOURNEY: targets follow the sub-answers in the form, labelled by item and env', () => {
@@ -31,7 +37,11 @@ describe('answer targets for result-card buttons', () => {
     expect(answerTargets(fields, v).productLists).toEqual([]);
     v = addItem({ ...v, 'subtasks.0.env': 'STATUS' }, 'subtasks', { env: 'PD' });
     const t = answerTargets(fields, v);
-    expect(t.productLists.map((l) => [l.path, l.label])).toEqual([['subtasks.1.recommended_product_ids', 'subtasks[2] PD › recommended_product_ids']]);
-    expect(t.orderSlots.map((s) => [s.label, s.order.path, s.status?.path])).toEqual([['subtasks[1] STATUS', 'subtasks.0.selected_order_id', 'subtasks.0.order_status']]);
+    expect(t.productLists.map((l) => [l.path, l.label])).toEqual([
+      ['subtasks.1.recommended_product_ids', 'subtasks[2] PD › recommended_product_ids'],
+    ]);
+    expect(t.orderSlots.map((s) => [s.label, s.order.path, s.status?.path])).toEqual([
+      ['subtasks[1] STATUS', 'subtasks.0.selected_order_id', 'subtasks.0.order_status'],
+    ]);
   });
 });

@@ -82,17 +82,24 @@ export interface ConcreteField extends FieldSpec {
  * each item of each list of objects. Answer buttons on result cards use it to find e.g. every
  * `recommended_product_ids` list (JOURNEY has one per PD/SUB/BUNDLE sub-answer).
  */
-export function concreteFields(fields: FieldSpec[], values: FormValues, labelPrefix = '', parent = ''): ConcreteField[] {
+export function concreteFields(
+  fields: FieldSpec[],
+  values: FormValues,
+  labelPrefix = '',
+  parent = '',
+): ConcreteField[] {
   const out: ConcreteField[] = [];
   const label = (key: string) => (labelPrefix ? `${labelPrefix} › ${key}` : key);
   for (const f of fields) {
     if (f.kind === 'object') out.push(...concreteFields(f.children ?? [], values, label(f.key), f.path));
     else if (f.kind === 'union') {
       const opt = chosenOption(f, values);
-      if (opt?.kind === 'object') out.push(...concreteFields(opt.children ?? [], values, label(`${f.key} ${opt.label}`), f.path));
+      if (opt?.kind === 'object')
+        out.push(...concreteFields(opt.children ?? [], values, label(`${f.key} ${opt.label}`), f.path));
       else out.push({ ...f, label: label(f.key), parent });
     } else if (hasItems(f)) {
-      for (let i = 0; i < itemCount(values, f.path); i++) out.push(...concreteFields([itemField(f, i)], values, labelPrefix, parent));
+      for (let i = 0; i < itemCount(values, f.path); i++)
+        out.push(...concreteFields([itemField(f, i)], values, labelPrefix, parent));
     } else out.push({ ...f, label: label(f.key), parent });
   }
   return out;

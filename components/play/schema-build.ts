@@ -164,7 +164,10 @@ function buildObject(fields: FieldSpec[], values: FormValues, errors: Errors): R
   return out;
 }
 
-export function buildArgs(fields: FieldSpec[], values: FormValues): { args: Record<string, unknown>; errors: Record<string, string> } {
+export function buildArgs(
+  fields: FieldSpec[],
+  values: FormValues,
+): { args: Record<string, unknown>; errors: Record<string, string> } {
   const errors: Errors = {};
   const args = buildObject(fields, values, errors);
   return { args, errors };
@@ -191,4 +194,3 @@ export function valuesFromArgs(args: Record<string, unknown>, prefix = ''): Form
   }
   return out;
 }
-

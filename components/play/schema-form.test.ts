@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { listEnvs, toolSpecsFor } from '@/server/engine';
-import { addItem, appendToList, concreteFields, itemCount, listItems, moveUpInList, removeFromList, removeItem } from './form-values';
+import {
+  addItem,
+  appendToList,
+  concreteFields,
+  itemCount,
+  listItems,
+  moveUpInList,
+  removeFromList,
+  removeItem,
+} from './form-values';
 import { buildArgs, valuesFromArgs } from './schema-build';
 import { choicePath, fieldsOf, itemField, typeText, type FormValues, type JsonSchema } from './schema-form';
 
@@ -17,15 +26,25 @@ describe('forms from JSON Schema', () => {
     expect(filters.price_max).toMatchObject({ kind: 'number', path: 'filters.price_max' });
     expect(filters.in_stock.kind).toBe('boolean');
 
-    const { args, errors } = buildArgs(fields, { query: 'camping stove', 'filters.color': 'Black', 'filters.in_stock': 'true', top_k: '' });
+    const { args, errors } = buildArgs(fields, {
+      query: 'camping stove',
+      'filters.color': 'Black',
+      'filters.in_stock': 'true',
+      top_k: '',
+    });
     expect(errors).toEqual({});
     expect(args).toEqual({ query: 'camping stove', filters: { color: 'Black', in_stock: true } });
   });
 
   it('reports precise field errors and omits empty optional objects', () => {
     const fields = fieldsOf(spec('catalog.search'));
-    expect(buildArgs(fields, { top_k: '2.5' }).errors).toEqual({ query: 'query is required', top_k: 'top_k must be a whole number' });
-    expect(buildArgs(fields, { query: 'x', 'filters.rating_min': '9' }).errors).toEqual({ 'filters.rating_min': 'rating_min must be ≤ 5' });
+    expect(buildArgs(fields, { top_k: '2.5' }).errors).toEqual({
+      query: 'query is required',
+      top_k: 'top_k must be a whole number',
+    });
+    expect(buildArgs(fields, { query: 'x', 'filters.rating_min': '9' }).errors).toEqual({
+      'filters.rating_min': 'rating_min must be ≤ 5',
+    });
     expect(buildArgs(fields, { query: 'x' }).args).toEqual({ query: 'x' });
   });
 
@@ -34,7 +53,11 @@ describe('forms from JSON Schema', () => {
     const qty = cartAdd.find((f) => f.key === 'quantity')!;
     expect(qty.required).toBe(false); // it has a default
     const values = valuesFromArgs({ product_id: 'syn_1', variant_id: 'syn_1_v_color_Red' });
-    expect(buildArgs(cartAdd, { ...values, quantity: '3' }).args).toEqual({ product_id: 'syn_1', variant_id: 'syn_1_v_color_Red', quantity: 3 });
+    expect(buildArgs(cartAdd, { ...values, quantity: '3' }).args).toEqual({
+      product_id: 'syn_1',
+      variant_id: 'syn_1_v_color_Red',
+      quantity: 3,
+    });
 
     const schema: JsonSchema = {
       type: 'object',
@@ -47,8 +70,15 @@ describe('forms from JSON Schema', () => {
     };
     const f = fieldsOf(schema);
     expect(f.map((x) => x.kind)).toEqual(['enum', 'array', 'number']);
-    expect(buildArgs(f, { method: 'mail', ids: 'a, b\nc', n: '1.5' }).args).toEqual({ method: 'mail', ids: ['a', 'b', 'c'], n: 1.5 });
-    expect(valuesFromArgs({ ids: ['a', 'b'], filters: { color: 'Red' } })).toEqual({ ids: 'a, b', 'filters.color': 'Red' });
+    expect(buildArgs(f, { method: 'mail', ids: 'a, b\nc', n: '1.5' }).args).toEqual({
+      method: 'mail',
+      ids: ['a', 'b', 'c'],
+      n: 1.5,
+    });
+    expect(valuesFromArgs({ ids: ['a', 'b'], filters: { color: 'Red' } })).toEqual({
+      ids: 'a, b',
+      'filters.color': 'Red',
+    });
   });
 
   it('every available env answer schema and tool schema gives a form', () => {
@@ -70,19 +100,33 @@ const answerSchema = (envId: string) => listEnvs().find((e) => e.id === envId)!.
 describe('answer forms of every environment', () => {
   it('PD: recommended_product_ids is a required list of strings, edited as a ranked list', () => {
     const [f] = fieldsOf(answerSchema('PD'));
-    expect(f).toMatchObject({ key: 'recommended_product_ids', kind: 'array', itemKind: 'string', required: true, maxItems: 50 });
+    expect(f).toMatchObject({
+      key: 'recommended_product_ids',
+      kind: 'array',
+      itemKind: 'string',
+      required: true,
+      maxItems: 50,
+    });
     expect(typeText(f)).toBe('list of strings');
-    expect(buildArgs([f], {}).errors).toEqual({ recommended_product_ids: 'recommended_product_ids needs at least one item' });
-    expect(buildArgs([f], { recommended_product_ids: ' , ' }).errors).toEqual({ recommended_product_ids: 'recommended_product_ids needs at least one item' });
+    expect(buildArgs([f], {}).errors).toEqual({
+      recommended_product_ids: 'recommended_product_ids needs at least one item',
+    });
+    expect(buildArgs([f], { recommended_product_ids: ' , ' }).errors).toEqual({
+      recommended_product_ids: 'recommended_product_ids needs at least one item',
+    });
     let text = appendToList('', 'syn_1');
     text = appendToList(text, 'syn_2, syn_3\nsyn_1'); // pasted; duplicates are skipped
     expect(listItems(text)).toEqual(['syn_1', 'syn_2', 'syn_3']);
     text = moveUpInList(text, 2);
     expect(listItems(text)).toEqual(['syn_1', 'syn_3', 'syn_2']);
     text = removeFromList(text, 0);
-    expect(buildArgs([f], { recommended_product_ids: text }).args).toEqual({ recommended_product_ids: ['syn_3', 'syn_2'] });
+    expect(buildArgs([f], { recommended_product_ids: text }).args).toEqual({
+      recommended_product_ids: ['syn_3', 'syn_2'],
+    });
     const many = Array.from({ length: 51 }, (_, i) => `p${i}`).join(', ');
-    expect(buildArgs([f], { recommended_product_ids: many }).errors.recommended_product_ids).toBe('recommended_product_ids: at most 50 items');
+    expect(buildArgs([f], { recommended_product_ids: many }).errors.recommended_product_ids).toBe(
+      'recommended_product_ids: at most 50 items',
+    );
   });
 
   it('RETURN: order and line ids, optional replacement list and ineligible flag', () => {
@@ -93,15 +137,32 @@ describe('answer forms of every environment', () => {
       ['replacement_product_ids', 'array', false],
       ['return_ineligible', 'boolean', false],
     ]);
-    expect(buildArgs(fields, { selected_order_id: 'ORD-1', selected_line_id: 'ORD-1-L2' }).args).toEqual({ selected_order_id: 'ORD-1', selected_line_id: 'ORD-1-L2' });
+    expect(buildArgs(fields, { selected_order_id: 'ORD-1', selected_line_id: 'ORD-1-L2' }).args).toEqual({
+      selected_order_id: 'ORD-1',
+      selected_line_id: 'ORD-1-L2',
+    });
     expect(
-      buildArgs(fields, { selected_order_id: 'ORD-1', selected_line_id: 'ORD-1-L2', replacement_product_ids: 'a, b', return_ineligible: 'true' }).args,
-    ).toEqual({ selected_order_id: 'ORD-1', selected_line_id: 'ORD-1-L2', replacement_product_ids: ['a', 'b'], return_ineligible: true });
+      buildArgs(fields, {
+        selected_order_id: 'ORD-1',
+        selected_line_id: 'ORD-1-L2',
+        replacement_product_ids: 'a, b',
+        return_ineligible: 'true',
+      }).args,
+    ).toEqual({
+      selected_order_id: 'ORD-1',
+      selected_line_id: 'ORD-1-L2',
+      replacement_product_ids: ['a', 'b'],
+      return_ineligible: true,
+    });
   });
 
   it('STATUS: order_status is a select of the five statuses', () => {
     const fields = fieldsOf(answerSchema('STATUS'));
-    expect(fields[1]).toMatchObject({ key: 'order_status', kind: 'enum', enumValues: ['CONFIRMED', 'SHIPPED', 'IN_TRANSIT', 'DELIVERED', 'CANCELLED'] });
+    expect(fields[1]).toMatchObject({
+      key: 'order_status',
+      kind: 'enum',
+      enumValues: ['CONFIRMED', 'SHIPPED', 'IN_TRANSIT', 'DELIVERED', 'CANCELLED'],
+    });
     expect(buildArgs(fields, { selected_order_id: 'ORD-1', order_status: 'LOST' }).errors).toEqual({
       order_status: 'order_status must be one of CONFIRMED, SHIPPED, IN_TRANSIT, DELIVERED, CANCELLED',
     });
@@ -119,7 +180,9 @@ describe('answer forms of every environment', () => {
     expect(buildArgs([f], { policy_answer: '5-7 business days' }).args).toEqual({ policy_answer: '5-7 business days' });
     // an explicit choice wins over the guess
     expect(buildArgs([f], { policy_answer: '35', [choicePath(f)]: 'string' }).args).toEqual({ policy_answer: '35' });
-    expect(buildArgs([f], { policy_answer: 'about 35', [choicePath(f)]: 'number' }).errors).toEqual({ policy_answer: 'policy_answer must be a number' });
+    expect(buildArgs([f], { policy_answer: 'about 35', [choicePath(f)]: 'number' }).errors).toEqual({
+      policy_answer: 'policy_answer must be a number',
+    });
     expect(buildArgs([f], {}).errors).toEqual({ policy_answer: 'policy_answer is required' });
     // the same from a JSON Schema type list
     const [g] = fieldsOf({ type: 'object', properties: { x: { type: ['number', 'string', 'null'] } } });
@@ -135,7 +198,11 @@ describe('answer forms of every environment', () => {
     expect(item).toMatchObject({ path: 'subtasks.0', key: 'subtasks[1]', kind: 'union', discriminator: 'env' });
     expect(item.options!.map((o) => o.label)).toEqual(['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE']);
     const status = item.options!.find((o) => o.label === 'STATUS')!;
-    expect(status.children!.map((c) => c.path)).toEqual(['subtasks.0.selected_order_id', 'subtasks.0.order_status', 'subtasks.0.subtask_index']);
+    expect(status.children!.map((c) => c.path)).toEqual([
+      'subtasks.0.selected_order_id',
+      'subtasks.0.order_status',
+      'subtasks.0.subtask_index',
+    ]);
     expect(typeText(f)).toBe('list of PD | SUB | CART | RETURN | STATUS | POLICY | BUNDLE');
 
     // no items: an empty list (the final answer after every sub-task was answered)
@@ -169,7 +236,9 @@ describe('answer forms of every environment', () => {
 
     // removing the first item moves the others down
     const removed = removeItem(v, 'subtasks', 0);
-    expect(buildArgs([f], removed).args).toEqual({ subtasks: built.args.subtasks && (built.args.subtasks as unknown[]).slice(1) });
+    expect(buildArgs([f], removed).args).toEqual({
+      subtasks: built.args.subtasks && (built.args.subtasks as unknown[]).slice(1),
+    });
     expect(itemCount(removed, 'subtasks')).toBe(2);
   });
 
@@ -180,7 +249,11 @@ describe('answer forms of every environment', () => {
         lines: {
           type: 'array',
           maxItems: 2,
-          items: { type: 'object', properties: { id: { type: 'string' }, qty: { type: 'integer', minimum: 1 }, kind: { const: 'line' } }, required: ['id', 'kind'] },
+          items: {
+            type: 'object',
+            properties: { id: { type: 'string' }, qty: { type: 'integer', minimum: 1 }, kind: { const: 'line' } },
+            required: ['id', 'kind'],
+          },
         },
       },
     };
@@ -188,7 +261,12 @@ describe('answer forms of every environment', () => {
     expect(f).toMatchObject({ kind: 'array', itemKind: 'object', required: false });
     expect(buildArgs([f], {}).args).toEqual({});
     let v = addItem(addItem({}, 'lines', { id: 'a', qty: '2' }), 'lines', { id: 'b' });
-    expect(buildArgs([f], v).args).toEqual({ lines: [{ id: 'a', qty: 2, kind: 'line' }, { id: 'b', kind: 'line' }] });
+    expect(buildArgs([f], v).args).toEqual({
+      lines: [
+        { id: 'a', qty: 2, kind: 'line' },
+        { id: 'b', kind: 'line' },
+      ],
+    });
     v = addItem(v, 'lines', { id: 'c', qty: '0' });
     expect(buildArgs([f], v).errors).toEqual({ lines: 'lines: at most 2 items', 'lines.2.qty': 'qty must be ≥ 1' });
   });

@@ -27,7 +27,11 @@ export function unwrap(s: JsonSchema): JsonSchema {
   if (alts) {
     const nonNull = alts.filter((a) => !isNull(a));
     if (nonNull.length === 1)
-      return { ...unwrap(nonNull[0]), description: s.description ?? nonNull[0].description, default: s.default ?? nonNull[0].default };
+      return {
+        ...unwrap(nonNull[0]),
+        description: s.description ?? nonNull[0].description,
+        default: s.default ?? nonNull[0].default,
+      };
     if (nonNull.length !== alts.length) return { ...s, anyOf: nonNull, oneOf: undefined };
     return s;
   }
@@ -146,7 +150,9 @@ export function fieldFor(key: string, path: string, raw: JsonSchema, required: b
 export function fieldsOf(schema: JsonSchema | undefined, prefix = ''): FieldSpec[] {
   if (!schema?.properties) return [];
   const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties).map(([key, raw]) => fieldFor(key, prefix ? `${prefix}.${key}` : key, raw, required.has(key)));
+  return Object.entries(schema.properties).map(([key, raw]) =>
+    fieldFor(key, prefix ? `${prefix}.${key}` : key, raw, required.has(key)),
+  );
 }
 
 /** Lists of objects or unions: the field of item i (0-based), at `${path}.${i}`. */
@@ -176,6 +182,9 @@ export function typeText(f: FieldSpec): string {
     }
     return `list of ${f.itemKind === 'json' ? 'JSON values' : `${f.itemKind}s`}`;
   }
-  if (f.kind === 'union') return f.discriminator ? `one of ${f.options!.map((o) => o.label).join(' | ')}` : f.options!.map((o) => o.label).join(' or ');
+  if (f.kind === 'union')
+    return f.discriminator
+      ? `one of ${f.options!.map((o) => o.label).join(' | ')}`
+      : f.options!.map((o) => o.label).join(' or ');
   return f.kind;
 }

@@ -13,12 +13,17 @@ export function AgentView({ episodeId, turn }: { episodeId: string; turn: number
   const d = q.data!;
   return (
     <div className="space-y-2" data-testid="agent-view">
-      <p className="text-xs text-slate-500">The observation the agent received before choosing its turn-{turn} action (the tool list, sent every turn, is left out):</p>
+      <p className="text-xs text-slate-500">
+        The observation the agent received before choosing its turn-{turn} action (the tool list, sent every turn, is
+        left out):
+      </p>
       <JsonBlock value={d.observation} className="max-h-72" />
       {d.prompt ? (
         <>
           <p className="text-xs text-slate-500">{d.promptNote}:</p>
-          <pre className="max-h-72 overflow-auto whitespace-pre-wrap rounded-md bg-slate-100 p-2 font-mono text-xs text-slate-800">{d.prompt}</pre>
+          <pre className="max-h-72 overflow-auto whitespace-pre-wrap rounded-md bg-slate-100 p-2 font-mono text-xs text-slate-800">
+            {d.prompt}
+          </pre>
         </>
       ) : (
         <p className="text-xs italic text-slate-500" data-testid="prompt-note">

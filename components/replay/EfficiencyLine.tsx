@@ -16,7 +16,10 @@ export function efficiencyText(b: RewardBreakdown): string {
 
 export function EfficiencyLine({ breakdown }: { breakdown: RewardBreakdown }) {
   return (
-    <p className="rounded-md bg-emerald-50 px-3 py-1.5 font-mono text-xs text-emerald-900" data-testid="efficiency-line">
+    <p
+      className="rounded-md bg-emerald-50 px-3 py-1.5 font-mono text-xs text-emerald-900"
+      data-testid="efficiency-line"
+    >
       {efficiencyText(breakdown)}
     </p>
   );

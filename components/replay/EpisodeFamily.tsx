@@ -37,7 +37,11 @@ export function EpisodeFamily({
         {parent ? (
           <p>
             Forked from{' '}
-            <Link className="text-sky-700 underline" href={`/episodes/${parent.id}?turn=${forkTurn ?? 0}`} data-testid="family-parent">
+            <Link
+              className="text-sky-700 underline"
+              href={`/episodes/${parent.id}?turn=${forkTurn ?? 0}`}
+              data-testid="family-parent"
+            >
               {parent.id}
             </Link>{' '}
             after turn {forkTurn}

@@ -15,16 +15,40 @@ const PARTS: Array<[keyof RewardParts, string]> = [
   ['tEff', 'T_eff'],
 ];
 
-const show = (v: unknown) => (typeof v === 'boolean' ? (v ? 'yes' : 'no') : typeof v === 'number' ? (Number.isInteger(v) ? String(v) : fmtReward(v)) : '—');
+const show = (v: unknown) =>
+  typeof v === 'boolean'
+    ? v
+      ? 'yes'
+      : 'no'
+    : typeof v === 'number'
+      ? Number.isInteger(v)
+        ? String(v)
+        : fmtReward(v)
+      : '—';
 
-export function ImportRescorePanel({ extras, recordedReward, storedParts }: { extras: InspectorExtras; recordedReward: number | null; storedParts: RewardParts | null }) {
+export function ImportRescorePanel({
+  extras,
+  recordedReward,
+  storedParts,
+}: {
+  extras: InspectorExtras;
+  recordedReward: number | null;
+  storedParts: RewardParts | null;
+}) {
   const rs = extras.rescored;
   if (!rs) return null;
   const recParts = ((extras.recorded?.parts ?? null) as RewardParts | null) ?? storedParts;
   const differs = new Set(rs.differs.map((d) => d.part));
   return (
     <Card data-testid="rescore-panel">
-      <CardHeader title="Recorded vs this engine" right={<Badge tone={rs.method === 'none' ? 'slate' : 'violet'}>{rs.method === 'none' ? 'shown as recorded' : `re-scored by ${rs.method}`}</Badge>} />
+      <CardHeader
+        title="Recorded vs this engine"
+        right={
+          <Badge tone={rs.method === 'none' ? 'slate' : 'violet'}>
+            {rs.method === 'none' ? 'shown as recorded' : `re-scored by ${rs.method}`}
+          </Badge>
+        }
+      />
       <div className="space-y-2 p-4 text-sm">
         <div className="flex gap-6">
           <div>
@@ -51,7 +75,11 @@ export function ImportRescorePanel({ extras, recordedReward, storedParts }: { ex
             </thead>
             <tbody>
               {PARTS.map(([k, label]) => (
-                <tr key={k} className={cx(differs.has(k) && 'bg-amber-50 font-semibold text-amber-900')} data-differs={differs.has(k) || undefined}>
+                <tr
+                  key={k}
+                  className={cx(differs.has(k) && 'bg-amber-50 font-semibold text-amber-900')}
+                  data-differs={differs.has(k) || undefined}
+                >
                   <td>{label}</td>
                   <td className="text-right">{show(recParts?.[k])}</td>
                   <td className="text-right">{show(rs.parts?.[k])}</td>

@@ -10,9 +10,12 @@ import { ModelTurnPanel } from './ModelTurnPanel';
 export function ModelTranscript({
   turnRecords,
   ...props
-}: Omit<ComponentProps<typeof Transcript>, 'actors' | 'turnExtra'> & { turnRecords: Array<{ turn: number; actor: string | null; modelRecord: unknown }> }) {
+}: Omit<ComponentProps<typeof Transcript>, 'actors' | 'turnExtra'> & {
+  turnRecords: Array<{ turn: number; actor: string | null; modelRecord: unknown }>;
+}) {
   const actors = Object.fromEntries(turnRecords.map((r) => [r.turn, r.actor]));
-  const record = (turn: number) => turnRecords.find((r) => r.turn === turn)?.modelRecord as ModelTurnRecord | null | undefined;
+  const record = (turn: number) =>
+    turnRecords.find((r) => r.turn === turn)?.modelRecord as ModelTurnRecord | null | undefined;
   return (
     <Transcript
       {...props}

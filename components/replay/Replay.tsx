@@ -111,8 +111,20 @@ export function Replay({
         </Link>
         {list && (
           <span className="flex gap-2" data-testid="list-nav">
-            {list.prev ? <Link href={`/episodes/${list.prev}${listQ}`} className="text-sky-700 underline">[ previous</Link> : <span className="text-slate-400">[ previous</span>}
-            {list.next ? <Link href={`/episodes/${list.next}${listQ}`} className="text-sky-700 underline">next ]</Link> : <span className="text-slate-400">next ]</span>}
+            {list.prev ? (
+              <Link href={`/episodes/${list.prev}${listQ}`} className="text-sky-700 underline">
+                [ previous
+              </Link>
+            ) : (
+              <span className="text-slate-400">[ previous</span>
+            )}
+            {list.next ? (
+              <Link href={`/episodes/${list.next}${listQ}`} className="text-sky-700 underline">
+                next ]
+              </Link>
+            ) : (
+              <span className="text-slate-400">next ]</span>
+            )}
           </span>
         )}
         <Link href={`/episodes/compare?a=${ep.id}`} className="text-sky-700 underline" data-testid="compare-link">
@@ -126,12 +138,18 @@ export function Replay({
       <div className="sticky top-0 z-10 -mx-2 mb-3 border-b border-slate-200 bg-slate-50/95 px-2 py-2 backdrop-blur">
         <div className="flex flex-wrap items-center gap-3">
           <span className="text-sm font-medium text-slate-800" data-testid="turn-position">
-            {turn === 0 ? 'Opening' : `Turn ${turn} of ${ep.budgets.T_max}`} · {ep.turn} turn{ep.turn === 1 ? '' : 's'} taken
+            {turn === 0 ? 'Opening' : `Turn ${turn} of ${ep.budgets.T_max}`} · {ep.turn} turn{ep.turn === 1 ? '' : 's'}{' '}
+            taken
           </span>
           <TurnMinimap marks={extras.marks} selected={turn} onSelect={select} />
           {ep.breakdown && (
-            <span className="ml-auto flex flex-wrap items-center gap-x-3 text-xs tabular-nums text-slate-600" data-testid="reward-summary">
-              <span className={ep.breakdown.isCorrect ? 'font-semibold text-emerald-700' : 'font-semibold text-rose-700'}>
+            <span
+              className="ml-auto flex flex-wrap items-center gap-x-3 text-xs tabular-nums text-slate-600"
+              data-testid="reward-summary"
+            >
+              <span
+                className={ep.breakdown.isCorrect ? 'font-semibold text-emerald-700' : 'font-semibold text-rose-700'}
+              >
                 reward {fmtReward(ep.breakdown.total)} · {ep.breakdown.isCorrect ? 'pass' : 'fail'}
               </span>
               <span>r_task {fmtReward(ep.breakdown.rTask)}</span>
@@ -159,12 +177,35 @@ export function Replay({
             turnRecords={turnRecords}
           />
         </div>
-        <aside className="min-w-0 space-y-4 lg:col-span-5 lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:self-start lg:overflow-y-auto" data-testid="replay-aside">
-          {family && <EpisodeFamily episodeId={ep.id} turns={ep.turn} forkTurn={ep.forkTurn} parent={family.parent} forks={family.forks} />}
-          {!guarded && (
-            <RescorePanel episodeId={ep.id} revision={ep.rewardRevision} currentRevision={currentRevision} done={ep.status === 'done'} initial={rescores[0] ?? null} />
+        <aside
+          className="min-w-0 space-y-4 lg:col-span-5 lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:self-start lg:overflow-y-auto"
+          data-testid="replay-aside"
+        >
+          {family && (
+            <EpisodeFamily
+              episodeId={ep.id}
+              turns={ep.turn}
+              forkTurn={ep.forkTurn}
+              parent={family.parent}
+              forks={family.forks}
+            />
           )}
-          {extras.rescored && <ImportRescorePanel extras={extras} recordedReward={ep.reward} storedParts={ep.breakdown ? partsOf(ep.breakdown) : null} />}
+          {!guarded && (
+            <RescorePanel
+              episodeId={ep.id}
+              revision={ep.rewardRevision}
+              currentRevision={currentRevision}
+              done={ep.status === 'done'}
+              initial={rescores[0] ?? null}
+            />
+          )}
+          {extras.rescored && (
+            <ImportRescorePanel
+              extras={extras}
+              recordedReward={ep.reward}
+              storedParts={ep.breakdown ? partsOf(ep.breakdown) : null}
+            />
+          )}
           {ep.breakdown && <EfficiencyLine breakdown={ep.breakdown} />}
           {!guarded && <WorldAtTurn episodeId={ep.id} turn={turn} events={ep.events} catalogId={ep.catalogId} />}
           {ep.breakdown ? (
@@ -180,7 +221,8 @@ export function Replay({
             <div className="p-4">
               {ep.budgets.T_max !== ep.axes.T_max && (
                 <p className="mb-2 text-xs text-slate-600" data-testid="turn-budget-note">
-                  Turn budget {ep.budgets.T_max} = the environment&apos;s scaling of T_max {ep.axes.T_max}; &quot;turn N of {ep.budgets.T_max}&quot; counts against it.
+                  Turn budget {ep.budgets.T_max} = the environment&apos;s scaling of T_max {ep.axes.T_max}; &quot;turn N
+                  of {ep.budgets.T_max}&quot; counts against it.
                 </p>
               )}
               <AxisTable rows={axes} dense />

@@ -57,7 +57,11 @@ export function ReplayTranscript({
             <section
               key={g.turn}
               id={`turn-${g.turn}`}
-              className={cx('scroll-mt-24 rounded-lg border border-slate-200 bg-white p-4', MARK_CLASS[mark], selected === g.turn && 'turn-highlight')}
+              className={cx(
+                'scroll-mt-24 rounded-lg border border-slate-200 bg-white p-4',
+                MARK_CLASS[mark],
+                selected === g.turn && 'turn-highlight',
+              )}
               data-turn={g.turn}
               data-testid="replay-turn"
               onClick={(e) => {
@@ -65,7 +69,11 @@ export function ReplayTranscript({
               }}
             >
               <header className="mb-3 flex flex-wrap items-center gap-2 text-xs font-medium uppercase tracking-wide text-slate-400">
-                <a href={`?turn=${g.turn}#turn-${g.turn}`} className="hover:text-slate-700" onClick={(e) => (e.preventDefault(), onSelect(g.turn))}>
+                <a
+                  href={`?turn=${g.turn}#turn-${g.turn}`}
+                  className="hover:text-slate-700"
+                  onClick={(e) => (e.preventDefault(), onSelect(g.turn))}
+                >
                   {g.turn === 0 ? 'Opening' : `Turn ${g.turn} of ${tMax}`}
                 </a>
                 {g.turn > 0 && records.get(g.turn)?.actor && (
@@ -85,7 +93,11 @@ export function ReplayTranscript({
                   <button
                     type="button"
                     className="ml-auto normal-case tracking-normal text-sky-700 underline"
-                    onClick={() => setSaw((s) => (s.has(g.turn) ? new Set([...s].filter((x) => x !== g.turn)) : new Set([...s, g.turn])))}
+                    onClick={() =>
+                      setSaw((s) =>
+                        s.has(g.turn) ? new Set([...s].filter((x) => x !== g.turn)) : new Set([...s, g.turn]),
+                      )
+                    }
                     aria-expanded={saw.has(g.turn)}
                   >
                     {saw.has(g.turn) ? 'hide what the agent saw' : 'what the agent saw'}

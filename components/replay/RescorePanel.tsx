@@ -53,12 +53,18 @@ export function RescorePanel({
       <div className="space-y-3 p-4 text-sm">
         {older && (
           <p className="text-slate-600">
-            This reward was computed under an older revision of the reward. Re-scoring replays the stored actions under the
-            current engine; the stored reward is kept.
+            This reward was computed under an older revision of the reward. Re-scoring replays the stored actions under
+            the current engine; the stored reward is kept.
           </p>
         )}
         {done && (
-          <Button variant={older ? 'primary' : 'secondary'} size="sm" onClick={rescore} disabled={pending} data-testid="rescore-button">
+          <Button
+            variant={older ? 'primary' : 'secondary'}
+            size="sm"
+            onClick={rescore}
+            disabled={pending}
+            data-testid="rescore-button"
+          >
             {pending ? 'Re-scoring…' : `Re-score under revision ${currentRevision}`}
           </Button>
         )}
@@ -70,7 +76,8 @@ export function RescorePanel({
         {latest && (
           <div data-testid="rescore-result">
             <p className="mb-2 text-xs text-slate-500">
-              Re-scored {new Date(latest.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC · replay {latest.replay.replace('_', ' ')}: {latest.note}
+              Re-scored {new Date(latest.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC · replay{' '}
+              {latest.replay.replace('_', ' ')}: {latest.note}
             </p>
             <table className="w-full text-left text-sm">
               <thead className="text-xs uppercase tracking-wide text-slate-500">
@@ -82,7 +89,11 @@ export function RescorePanel({
               </thead>
               <tbody>
                 {latest.components.map((c) => (
-                  <tr key={c.name} className={cx('border-t border-slate-100', c.changed && 'bg-amber-50 font-medium')} data-changed={c.changed}>
+                  <tr
+                    key={c.name}
+                    className={cx('border-t border-slate-100', c.changed && 'bg-amber-50 font-medium')}
+                    data-changed={c.changed}
+                  >
                     <td className="py-1">{c.name}</td>
                     <td className="py-1 tabular-nums">{show(c.name, c.old)}</td>
                     <td className="py-1 tabular-nums">{show(c.name, c.new)}</td>

@@ -10,9 +10,22 @@ const TONE: Record<TurnMark, string> = {
   ok: 'bg-sky-500 text-white',
   none: 'bg-slate-200 text-slate-700',
 };
-const LABEL: Record<TurnMark, string> = { fail: 'mistake', uncounted: 'not counted (customer-caused)', ok: 'credited', none: '' };
+const LABEL: Record<TurnMark, string> = {
+  fail: 'mistake',
+  uncounted: 'not counted (customer-caused)',
+  ok: 'credited',
+  none: '',
+};
 
-export function TurnMinimap({ marks, selected, onSelect }: { marks: TurnMark[]; selected: number; onSelect: (turn: number) => void }) {
+export function TurnMinimap({
+  marks,
+  selected,
+  onSelect,
+}: {
+  marks: TurnMark[];
+  selected: number;
+  onSelect: (turn: number) => void;
+}) {
   return (
     <nav aria-label="Turns" className="flex flex-wrap gap-1" data-testid="turn-minimap">
       {marks.map((m, t) => (
@@ -22,7 +35,11 @@ export function TurnMinimap({ marks, selected, onSelect }: { marks: TurnMark[]; 
           onClick={() => onSelect(t)}
           aria-current={t === selected ? 'step' : undefined}
           title={`${t === 0 ? 'opening' : `turn ${t}`}${LABEL[m] ? `: ${LABEL[m]}` : ''}`}
-          className={cx('h-6 min-w-6 rounded px-1 text-[11px] font-medium tabular-nums', TONE[m], t === selected && 'ring-2 ring-amber-400 ring-offset-1')}
+          className={cx(
+            'h-6 min-w-6 rounded px-1 text-[11px] font-medium tabular-nums',
+            TONE[m],
+            t === selected && 'ring-2 ring-amber-400 ring-offset-1',
+          )}
           data-testid="minimap-turn"
           data-mark={m}
         >

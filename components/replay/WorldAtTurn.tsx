@@ -9,9 +9,23 @@ import { WorldPanel } from '@/components/play/WorldPanel';
 import { ProductTitlesProvider } from '@/components/transcript/product-titles';
 import { Badge } from '@/components/ui/primitives';
 
-export function WorldAtTurn({ episodeId, turn, events, catalogId }: { episodeId: string; turn: number; events: EpisodeEvent[]; catalogId: string }) {
+export function WorldAtTurn({
+  episodeId,
+  turn,
+  events,
+  catalogId,
+}: {
+  episodeId: string;
+  turn: number;
+  events: EpisodeEvent[];
+  catalogId: string;
+}) {
   const trpc = useTRPC();
-  const q = useQuery({ ...trpc.inspector.worldAt.queryOptions({ id: episodeId, turn }), staleTime: Infinity, placeholderData: (prev) => prev });
+  const q = useQuery({
+    ...trpc.inspector.worldAt.queryOptions({ id: episodeId, turn }),
+    staleTime: Infinity,
+    placeholderData: (prev) => prev,
+  });
   const w = q.data;
   return (
     <div data-testid="world-at-turn" data-turn={w ? turn : undefined} className="space-y-2">
@@ -23,7 +37,10 @@ export function WorldAtTurn({ episodeId, turn, events, catalogId }: { episodeId:
         <WorldPanel world={(w?.world ?? undefined) as WorldView | undefined} loading={q.isLoading} />
       </ProductTitlesProvider>
       {w && w.stockChanges.length > 0 && (
-        <div className="rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-900" data-testid="stock-changes">
+        <div
+          className="rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-900"
+          data-testid="stock-changes"
+        >
           <p className="mb-1 font-semibold uppercase tracking-wide">Stock changes so far</p>
           <ul>
             {w.stockChanges.map((c, i) => (

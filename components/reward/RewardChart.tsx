@@ -1,5 +1,16 @@
 'use client';
-import { Bar, BarChart, CartesianGrid, Cell, LabelList, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Cell,
+  LabelList,
+  ReferenceLine,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from 'recharts';
 import type { RewardBreakdown } from '@/server/engine/types';
 
 export function RewardChart({ breakdown }: { breakdown: RewardBreakdown }) {
@@ -23,9 +34,19 @@ export function RewardChart({ breakdown }: { breakdown: RewardBreakdown }) {
           <Tooltip formatter={(v) => (typeof v === 'number' ? v.toFixed(3) : String(v))} />
           <Bar dataKey="value" isAnimationActive={false} radius={[3, 3, 0, 0]}>
             {data.map((d) => (
-              <Cell key={d.name} fill={d.name === 'total' ? (d.value >= 0 ? '#0f172a' : '#9f1239') : d.value >= 0 ? '#10b981' : '#f43f5e'} />
+              <Cell
+                key={d.name}
+                fill={
+                  d.name === 'total' ? (d.value >= 0 ? '#0f172a' : '#9f1239') : d.value >= 0 ? '#10b981' : '#f43f5e'
+                }
+              />
             ))}
-            <LabelList dataKey="value" position="top" formatter={(v: unknown) => (typeof v === 'number' ? v.toFixed(3) : '')} style={{ fontSize: 11, fill: '#334155' }} />
+            <LabelList
+              dataKey="value"
+              position="top"
+              formatter={(v: unknown) => (typeof v === 'number' ? v.toFixed(3) : '')}
+              style={{ fontSize: 11, fill: '#334155' }}
+            />
           </Bar>
         </BarChart>
       </ResponsiveContainer>

@@ -8,7 +8,12 @@ const COLORS = ['#0f766e', '#7c3aed', '#b45309', '#be123c', '#1d4ed8', '#4d7c0f'
 export function RunCurves({ stats }: { stats: RunCellStats[] }) {
   const envs = [...new Set(stats.map((s) => s.envId))];
   const ds = [...new Set(stats.map((s) => s.d))].sort((a, b) => a - b);
-  const data = ds.map((d) => Object.fromEntries([['d', d], ...envs.map((e) => [e, stats.find((s) => s.envId === e && s.d === d)?.passRate ?? null])]));
+  const data = ds.map((d) =>
+    Object.fromEntries([
+      ['d', d],
+      ...envs.map((e) => [e, stats.find((s) => s.envId === e && s.d === d)?.passRate ?? null]),
+    ]),
+  );
   return (
     <div className="h-64 w-full" data-testid="run-curves">
       <ResponsiveContainer>
@@ -19,7 +24,15 @@ export function RunCurves({ stats }: { stats: RunCellStats[] }) {
           <Tooltip formatter={(v) => (typeof v === 'number' ? `${Math.round(v * 100)}%` : '—')} />
           <Legend />
           {envs.map((e, i) => (
-            <Line key={e} type="monotone" dataKey={e} stroke={COLORS[i % COLORS.length]} connectNulls dot isAnimationActive={false} />
+            <Line
+              key={e}
+              type="monotone"
+              dataKey={e}
+              stroke={COLORS[i % COLORS.length]}
+              connectNulls
+              dot
+              isAnimationActive={false}
+            />
           ))}
         </LineChart>
       </ResponsiveContainer>

@@ -1,7 +1,8 @@
 // Pass rate per env × d as a heatmap (mean reward in each cell); infrastructure failures apart.
 import type { RunCellStats } from '@/server/models/runs';
 
-const shade = (p: number | null) => (p === null ? 'rgb(241 245 249)' : `hsl(${Math.round(p * 130)} 70% ${88 - p * 30}%)`);
+const shade = (p: number | null) =>
+  p === null ? 'rgb(241 245 249)' : `hsl(${Math.round(p * 130)} 70% ${88 - p * 30}%)`;
 
 export function RunHeatmap({ stats }: { stats: RunCellStats[] }) {
   const envs = [...new Set(stats.map((s) => s.envId))];
@@ -33,8 +34,12 @@ export function RunHeatmap({ stats }: { stats: RunCellStats[] }) {
                   title={c ? `${c.scored} scored, ${c.infraFailures} infrastructure failures` : 'not played'}
                 >
                   {c?.passRate == null ? '—' : `${Math.round(c.passRate * 100)}%`}
-                  <div className="text-[10px] text-slate-600">{c?.meanReward == null ? '' : c.meanReward.toFixed(2)}</div>
-                  {c && c.infraFailures > 0 && <div className="text-[10px] text-amber-700">{c.infraFailures} infra</div>}
+                  <div className="text-[10px] text-slate-600">
+                    {c?.meanReward == null ? '' : c.meanReward.toFixed(2)}
+                  </div>
+                  {c && c.infraFailures > 0 && (
+                    <div className="text-[10px] text-amber-700">{c.infraFailures} infra</div>
+                  )}
                 </td>
               );
             })}

@@ -5,7 +5,15 @@ import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
 import { ENV_IDS } from '@/server/engine/types';
 import type { FlippedTask, RunCellStats } from '@/server/models/runs';
-import { cancelRunAction, flippedTasksAction, listRunsAction, runStatsAction, startRunAction, tablePlayersAction, type RunRow } from '@/server/actions/models';
+import {
+  cancelRunAction,
+  flippedTasksAction,
+  listRunsAction,
+  runStatsAction,
+  startRunAction,
+  tablePlayersAction,
+  type RunRow,
+} from '@/server/actions/models';
 import { Button, Card, CardHeader, Empty } from '@/components/ui/primitives';
 import { RunCurves } from './RunCurves';
 import { RunHeatmap } from './RunHeatmap';
@@ -13,7 +21,14 @@ import { RunHeatmap } from './RunHeatmap';
 export function RunsDashboard() {
   const [runs, setRuns] = useState<RunRow[]>([]);
   const [players, setPlayers] = useState<string[]>([]);
-  const [form, setForm] = useState({ player: 'agent:heuristic', envs: [...ENV_IDS] as string[], dFrom: 0, dTo: 12, seeds: 5, concurrency: 4 });
+  const [form, setForm] = useState({
+    player: 'agent:heuristic',
+    envs: [...ENV_IDS] as string[],
+    dFrom: 0,
+    dTo: 12,
+    seeds: 5,
+    concurrency: 4,
+  });
   const [selected, setSelected] = useState<string | null>(null);
   const [other, setOther] = useState<string>('');
   const [stats, setStats] = useState<RunCellStats[]>([]);
@@ -27,7 +42,11 @@ export function RunsDashboard() {
   }, []);
   useEffect(() => {
     void reload();
-    void tablePlayersAction().then((r) => r.ok && setPlayers([...r.data.connections.map((c) => `connection:${c}`), ...r.data.agents.map((a) => `agent:${a}`)]));
+    void tablePlayersAction().then(
+      (r) =>
+        r.ok &&
+        setPlayers([...r.data.connections.map((c) => `connection:${c}`), ...r.data.agents.map((a) => `agent:${a}`)]),
+    );
   }, [reload]);
   // progress: poll while a run is going
   const running = runs.some((r) => r.state === 'running');
@@ -43,7 +62,8 @@ export function RunsDashboard() {
   }, [selected, selectedRow?.done]);
   useEffect(() => {
     setFlips(null);
-    if (selected && other) void flippedTasksAction(other, selected).then((r) => (r.ok ? setFlips(r.data) : setError(r.error)));
+    if (selected && other)
+      void flippedTasksAction(other, selected).then((r) => (r.ok ? setFlips(r.data) : setError(r.error)));
   }, [selected, other]);
 
   const start = async () => {
@@ -54,7 +74,8 @@ export function RunsDashboard() {
     await reload();
   };
 
-  const num = (k: 'dFrom' | 'dTo' | 'seeds' | 'concurrency') => (e: React.ChangeEvent<HTMLInputElement>) => setForm((f) => ({ ...f, [k]: Number(e.target.value) }));
+  const num = (k: 'dFrom' | 'dTo' | 'seeds' | 'concurrency') => (e: React.ChangeEvent<HTMLInputElement>) =>
+    setForm((f) => ({ ...f, [k]: Number(e.target.value) }));
   const input = 'w-16 rounded-md border border-slate-300 px-2 py-1';
   return (
     <div className="space-y-6">
@@ -64,7 +85,12 @@ export function RunsDashboard() {
         <div className="flex flex-wrap items-end gap-3 px-4 py-3 text-sm">
           <label className="space-y-1">
             <span className="block text-slate-600">Player</span>
-            <select className="rounded-md border border-slate-300 px-2 py-1" value={form.player} onChange={(e) => setForm((f) => ({ ...f, player: e.target.value }))} data-testid="run-player">
+            <select
+              className="rounded-md border border-slate-300 px-2 py-1"
+              value={form.player}
+              onChange={(e) => setForm((f) => ({ ...f, player: e.target.value }))}
+              data-testid="run-player"
+            >
               {players.map((p) => (
                 <option key={p} value={p}>
                   {p.replace('connection:', 'model ').replace('agent:', 'built-in ')}
@@ -78,7 +104,9 @@ export function RunsDashboard() {
                 <input
                   type="checkbox"
                   checked={form.envs.includes(e)}
-                  onChange={(ev) => setForm((f) => ({ ...f, envs: ev.target.checked ? [...f.envs, e] : f.envs.filter((x) => x !== e) }))}
+                  onChange={(ev) =>
+                    setForm((f) => ({ ...f, envs: ev.target.checked ? [...f.envs, e] : f.envs.filter((x) => x !== e) }))
+                  }
                 />
                 {e}
               </label>
@@ -86,19 +114,50 @@ export function RunsDashboard() {
           </fieldset>
           <label className="space-y-1">
             <span className="block text-slate-600">d from</span>
-            <input className={input} type="number" min={0} max={12} value={form.dFrom} onChange={num('dFrom')} data-testid="run-d-from" />
+            <input
+              className={input}
+              type="number"
+              min={0}
+              max={12}
+              value={form.dFrom}
+              onChange={num('dFrom')}
+              data-testid="run-d-from"
+            />
           </label>
           <label className="space-y-1">
             <span className="block text-slate-600">to</span>
-            <input className={input} type="number" min={0} max={12} value={form.dTo} onChange={num('dTo')} data-testid="run-d-to" />
+            <input
+              className={input}
+              type="number"
+              min={0}
+              max={12}
+              value={form.dTo}
+              onChange={num('dTo')}
+              data-testid="run-d-to"
+            />
           </label>
           <label className="space-y-1">
             <span className="block text-slate-600">seeds</span>
-            <input className={input} type="number" min={1} max={50} value={form.seeds} onChange={num('seeds')} data-testid="run-seeds" />
+            <input
+              className={input}
+              type="number"
+              min={1}
+              max={50}
+              value={form.seeds}
+              onChange={num('seeds')}
+              data-testid="run-seeds"
+            />
           </label>
           <label className="space-y-1">
             <span className="block text-slate-600">concurrency</span>
-            <input className={input} type="number" min={1} max={8} value={form.concurrency} onChange={num('concurrency')} />
+            <input
+              className={input}
+              type="number"
+              min={1}
+              max={8}
+              value={form.concurrency}
+              onChange={num('concurrency')}
+            />
           </label>
           <Button variant="primary" onClick={() => void start()} data-testid="run-start">
             Start
@@ -117,7 +176,10 @@ export function RunsDashboard() {
         ) : (
           <ul className="divide-y divide-slate-100 text-sm" data-testid="runs">
             {runs.map((r) => (
-              <li key={r.id} className={`flex flex-wrap items-center gap-3 px-4 py-2 ${r.id === selected ? 'bg-sky-50' : ''}`}>
+              <li
+                key={r.id}
+                className={`flex flex-wrap items-center gap-3 px-4 py-2 ${r.id === selected ? 'bg-sky-50' : ''}`}
+              >
                 <button type="button" className="font-medium text-sky-700 underline" onClick={() => setSelected(r.id)}>
                   {r.player}
                 </button>
@@ -125,7 +187,9 @@ export function RunsDashboard() {
                 <progress max={r.total} value={r.done} className="w-40" data-testid="run-progress" />
                 <span className="text-xs">
                   {r.done}/{r.total} · {r.state}
-                  {r.infraFailures > 0 && <span className="text-amber-700"> · {r.infraFailures} infrastructure failures</span>}
+                  {r.infraFailures > 0 && (
+                    <span className="text-amber-700"> · {r.infraFailures} infrastructure failures</span>
+                  )}
                 </span>
                 {r.state === 'running' && (
                   <Button size="sm" onClick={() => void cancelRunAction(r.id).then(reload)}>
@@ -139,13 +203,25 @@ export function RunsDashboard() {
       </Card>
       {selectedRow && (
         <Card>
-          <CardHeader title={`${selectedRow.player}: pass rate (mean reward) per env × d`} right={<Link className="text-xs text-sky-700 underline" href="/episodes">episodes</Link>} />
+          <CardHeader
+            title={`${selectedRow.player}: pass rate (mean reward) per env × d`}
+            right={
+              <Link className="text-xs text-sky-700 underline" href="/episodes">
+                episodes
+              </Link>
+            }
+          />
           <div className="space-y-4 overflow-x-auto p-4">
             <RunHeatmap stats={stats} />
             <RunCurves stats={stats} />
             <label className="flex items-center gap-2 text-sm">
               Compare with
-              <select className="rounded-md border border-slate-300 px-2 py-1" value={other} onChange={(e) => setOther(e.target.value)} data-testid="run-compare">
+              <select
+                className="rounded-md border border-slate-300 px-2 py-1"
+                value={other}
+                onChange={(e) => setOther(e.target.value)}
+                data-testid="run-compare"
+              >
                 <option value="">—</option>
                 {runs
                   .filter((r) => r.id !== selected)
@@ -158,7 +234,9 @@ export function RunsDashboard() {
             </label>
             {flips && (
               <div className="text-sm" data-testid="run-flips">
-                <p className="text-slate-600">{flips.length} task(s) flipped between the two runs (tasks scored in both).</p>
+                <p className="text-slate-600">
+                  {flips.length} task(s) flipped between the two runs (tasks scored in both).
+                </p>
                 <ul className="mt-1 list-disc pl-5">
                   {flips.map((f) => (
                     <li key={`${f.envId}-${f.d}-${f.seed}`}>

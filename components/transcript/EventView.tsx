@@ -14,7 +14,15 @@ export function EventView({ event, episodeId }: { event: EpisodeEvent; episodeId
     case 'agent_message':
       return <AgentMessage text={event.text} />;
     case 'tool_call':
-      return <ToolCallEvent name={event.name} args={event.args} result={event.result} error={event.error} index={event.index} />;
+      return (
+        <ToolCallEvent
+          name={event.name}
+          args={event.args}
+          result={event.result}
+          error={event.error}
+          index={event.index}
+        />
+      );
     case 'answer':
       return <AnswerEvent answer={event.answer} />;
     case 'world_change':

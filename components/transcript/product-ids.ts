@@ -10,8 +10,10 @@ export function collectTitlesInto(titles: Map<string, string>, value: unknown): 
       return;
     }
     const o = v as Record<string, unknown>;
-    if (typeof o.product_id === 'string' && typeof o.title === 'string' && !titles.has(o.product_id)) titles.set(o.product_id, o.title);
-    if (typeof o.new_product_id === 'string' && typeof o.new_title === 'string' && !titles.has(o.new_product_id)) titles.set(o.new_product_id, o.new_title);
+    if (typeof o.product_id === 'string' && typeof o.title === 'string' && !titles.has(o.product_id))
+      titles.set(o.product_id, o.title);
+    if (typeof o.new_product_id === 'string' && typeof o.new_title === 'string' && !titles.has(o.new_product_id))
+      titles.set(o.new_product_id, o.new_title);
     for (const x of Object.values(o)) if (typeof x === 'object') visit(x, depth + 1);
   };
   visit(value, 0);

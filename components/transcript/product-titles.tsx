@@ -18,7 +18,8 @@ export interface KnownTitle {
 
 export const ProductTitlesContext = createContext<ReadonlyMap<string, KnownTitle>>(new Map());
 
-export const useProductTitle = (productId: string): KnownTitle | undefined => useContext(ProductTitlesContext).get(productId);
+export const useProductTitle = (productId: string): KnownTitle | undefined =>
+  useContext(ProductTitlesContext).get(productId);
 
 const MAX_LOOKUP = 200;
 
@@ -27,7 +28,17 @@ const MAX_LOOKUP = 200;
  * with a catalog id, the rest of the ids the events and `extra` (e.g. the world) name,
  * looked up in the catalog.
  */
-export function ProductTitlesProvider({ events, catalogId, extra, children }: { events: readonly EpisodeEvent[]; catalogId?: string; extra?: unknown; children: ReactNode }) {
+export function ProductTitlesProvider({
+  events,
+  catalogId,
+  extra,
+  children,
+}: {
+  events: readonly EpisodeEvent[];
+  catalogId?: string;
+  extra?: unknown;
+  children: ReactNode;
+}) {
   const trpc = useTRPC();
   const shown = useMemo(() => collectTitlesInto(collectProductTitles(events), extra), [events, extra]);
   const missing = useMemo(() => {
@@ -37,7 +48,10 @@ export function ProductTitlesProvider({ events, catalogId, extra, children }: { 
       if (e.kind === 'answer') collectProductIds(ids, e.answer);
     }
     collectProductIds(ids, extra);
-    return [...ids].filter((id) => !shown.has(id)).sort().slice(0, MAX_LOOKUP);
+    return [...ids]
+      .filter((id) => !shown.has(id))
+      .sort()
+      .slice(0, MAX_LOOKUP);
   }, [events, extra, shown]);
   const lookup = useQuery({
     ...trpc.catalog.titles.queryOptions({ catalogId: catalogId ?? '', ids: missing }),
@@ -47,7 +61,8 @@ export function ProductTitlesProvider({ events, catalogId, extra, children }: { 
   const titles = useMemo(() => {
     const out = new Map<string, KnownTitle>();
     for (const [id, title] of shown) out.set(id, { title, lookedUp: false });
-    for (const [id, title] of Object.entries(lookup.data ?? {})) if (!out.has(id)) out.set(id, { title, lookedUp: true });
+    for (const [id, title] of Object.entries(lookup.data ?? {}))
+      if (!out.has(id)) out.set(id, { title, lookedUp: true });
     return out;
   }, [shown, lookup.data]);
   return <ProductTitlesContext.Provider value={titles}>{children}</ProductTitlesContext.Provider>;
@@ -57,7 +72,11 @@ export function ProductTitlesProvider({ events, catalogId, extra, children }: { 
 export function ProductTitle({ known, className }: { known: KnownTitle | undefined; className?: string }) {
   if (!known) return null;
   return known.lookedUp ? (
-    <span className="text-slate-500" title="Looked up in the catalog for display: the tool result the agent got has only the id." data-testid="looked-up-title">
+    <span
+      className="text-slate-500"
+      title="Looked up in the catalog for display: the tool result the agent got has only the id."
+      data-testid="looked-up-title"
+    >
       {known.title}
     </span>
   ) : (

@@ -4,7 +4,11 @@ export function cx(...parts: Array<string | false | null | undefined>): string {
   return parts.filter(Boolean).join(' ');
 }
 
-export function Card({ children, className, ...rest }: { children: ReactNode; className?: string } & React.HTMLAttributes<HTMLDivElement>) {
+export function Card({
+  children,
+  className,
+  ...rest
+}: { children: ReactNode; className?: string } & React.HTMLAttributes<HTMLDivElement>) {
   return (
     <div className={cx('rounded-lg border border-slate-200 bg-white shadow-sm', className)} {...rest}>
       {children}
@@ -31,11 +35,25 @@ const TONES = {
 } as const;
 export type Tone = keyof typeof TONES;
 
-export function Badge({ children, tone = 'slate', title, className }: { children: ReactNode; tone?: Tone; title?: string; className?: string }) {
+export function Badge({
+  children,
+  tone = 'slate',
+  title,
+  className,
+}: {
+  children: ReactNode;
+  tone?: Tone;
+  title?: string;
+  className?: string;
+}) {
   return (
     <span
       title={title}
-      className={cx('inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset', TONES[tone], className)}
+      className={cx(
+        'inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset',
+        TONES[tone],
+        className,
+      )}
     >
       {children}
     </span>

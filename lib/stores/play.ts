@@ -43,8 +43,7 @@ export const usePlayStore = create<PlayState>()((set) => ({
   revealGoal: false,
   nextId: 1,
   ...fresh,
-  init: (episodeId) =>
-    set((s) => (s.episodeId === episodeId ? s : { ...fresh, episodeId, revealGoal: false })),
+  init: (episodeId) => set((s) => (s.episodeId === episodeId ? s : { ...fresh, episodeId, revealGoal: false })),
   toggleReveal: () => set((s) => ({ revealGoal: !s.revealGoal })),
   selectTool: (name) => set({ selectedTool: name, formValues: {} }),
   prefill: (name, values) => set({ selectedTool: name, formValues: values }),
@@ -57,5 +56,6 @@ export const usePlayStore = create<PlayState>()((set) => ({
   setRawText: (rawText) => set({ rawText }),
   setAnswerField: (path, value) => set((s) => ({ answerValues: { ...s.answerValues, [path]: value } })),
   updateAnswerValues: (update) => set((s) => ({ answerValues: update(s.answerValues) })),
-  clearTurn: (answerSent) => set((s) => ({ queue: [], message: '', rawText: '', answerValues: answerSent ? {} : s.answerValues })),
+  clearTurn: (answerSent) =>
+    set((s) => ({ queue: [], message: '', rawText: '', answerValues: answerSent ? {} : s.answerValues })),
 }));

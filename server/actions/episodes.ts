@@ -38,8 +38,12 @@ async function requireSeat(episodeId: string) {
 export async function startEpisodeAction(input: StartEpisodeInput): Promise<ActionResult<never>> {
   let id: string;
   try {
-    if (input.axisOverrides && Object.keys(input.axisOverrides).length > 0) requireAdmin(authConfig(), await creds(), 'axis overrides');
-    const { capabilityToken, ...view } = await episodeService.startEpisode({ ...input, player: input.player ?? 'human' });
+    if (input.axisOverrides && Object.keys(input.axisOverrides).length > 0)
+      requireAdmin(authConfig(), await creds(), 'axis overrides');
+    const { capabilityToken, ...view } = await episodeService.startEpisode({
+      ...input,
+      player: input.player ?? 'human',
+    });
     id = view.id;
     const secure = (await headers()).get('x-forwarded-proto') === 'https';
     (await cookies()).set(episodeCookieName(id), capabilityToken, {

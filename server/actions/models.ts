@@ -3,7 +3,14 @@
 // turn of an episode by a model or a built-in agent (the episode's agent seat), forks.
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { authConfig, credentialsFrom, episodeCookieName, episodeCookiePath, requireAdmin, requireAgent } from '@/server/auth';
+import {
+  authConfig,
+  credentialsFrom,
+  episodeCookieName,
+  episodeCookiePath,
+  requireAdmin,
+  requireAgent,
+} from '@/server/auth';
 import { getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import { episodeService } from '@/server/episodes';
@@ -12,8 +19,21 @@ import { ConnectionError } from '@/server/models/connection';
 import type { ConformanceReport } from '@/server/models/conformance';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { listConnections, saveConnection, type PublicConnection } from '@/server/models/service';
-import { cancelStoredRun, flippedTasks, runStats, startStoredRun, type FlippedTask, type RunCellStats } from '@/server/models/runs';
-import { BUILT_IN_AGENTS, playTableTurn, type BuiltInAgent, type TablePlayer, type TableTurn } from '@/server/models/table';
+import {
+  cancelStoredRun,
+  flippedTasks,
+  runStats,
+  startStoredRun,
+  type FlippedTask,
+  type RunCellStats,
+} from '@/server/models/runs';
+import {
+  BUILT_IN_AGENTS,
+  playTableTurn,
+  type BuiltInAgent,
+  type TablePlayer,
+  type TableTurn,
+} from '@/server/models/table';
 import { ENV_IDS, type EnvId } from '@/server/engine/types';
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code?: string };
@@ -37,7 +57,10 @@ export type ConnectionRow = PublicConnection & { conformance: ConformanceReport 
 export async function listConnectionsAction(): Promise<ActionResult<ConnectionRow[]>> {
   try {
     requireAdmin(authConfig(), await creds(), 'model connections');
-    return { ok: true, data: (await listConnections(store())).map((c) => ({ ...c, conformance: reports.get(c.name) ?? null })) };
+    return {
+      ok: true,
+      data: (await listConnections(store())).map((c) => ({ ...c, conformance: reports.get(c.name) ?? null })),
+    };
   } catch (e) {
     return failure(e);
   }
@@ -66,7 +89,9 @@ export async function deleteConnectionAction(name: string): Promise<ActionResult
 }
 
 /** The players the playground offers: connection names (no connection details) and the built-in agents. */
-export async function tablePlayersAction(): Promise<ActionResult<{ connections: string[]; agents: readonly BuiltInAgent[] }>> {
+export async function tablePlayersAction(): Promise<
+  ActionResult<{ connections: string[]; agents: readonly BuiltInAgent[] }>
+> {
   try {
     return { ok: true, data: { connections: (await store().list()).map((c) => c.name), agents: BUILT_IN_AGENTS } };
   } catch (e) {
@@ -75,18 +100,34 @@ export async function tablePlayersAction(): Promise<ActionResult<{ connections: 
 }
 
 /** One turn of the episode by a connected model or a built-in agent. */
-export async function playTurnAction(episodeId: string, player: { connection: string } | { agent: BuiltInAgent }): Promise<ActionResult<TableTurn>> {
+export async function playTurnAction(
+  episodeId: string,
+  player: { connection: string } | { agent: BuiltInAgent },
+): Promise<ActionResult<TableTurn>> {
   try {
-    await requireAgent(authConfig(), await creds(), episodeId, (id, token) => episodeService.checkCapability(id, token));
+    await requireAgent(authConfig(), await creds(), episodeId, (id, token) =>
+      episodeService.checkCapability(id, token),
+    );
     if ('agent' in player) {
-      if (!BUILT_IN_AGENTS.includes(player.agent)) return { ok: false, error: `unknown built-in agent "${player.agent}"; choose ${BUILT_IN_AGENTS.join(', ')}`, code: 'BAD_INPUT' };
+      if (!BUILT_IN_AGENTS.includes(player.agent))
+        return {
+          ok: false,
+          error: `unknown built-in agent "${player.agent}"; choose ${BUILT_IN_AGENTS.join(', ')}`,
+          code: 'BAD_INPUT',
+        };
       // the oracle reads the hidden goal: with auth on, only the admin may let it play
       if (player.agent === 'oracle') requireAdmin(authConfig(), await creds(), 'the oracle (it reads the hidden goal)');
-      return { ok: true, data: await playTableTurn(episodeService, getCatalog, episodeId, { kind: 'agent', agent: player.agent }) };
+      return {
+        ok: true,
+        data: await playTableTurn(episodeService, getCatalog, episodeId, { kind: 'agent', agent: player.agent }),
+      };
     }
     const connection = await store().get(player.connection);
     if (!connection) return { ok: false, error: `no model connection named "${player.connection}"`, code: 'NOT_FOUND' };
-    return { ok: true, data: await playTableTurn(episodeService, getCatalog, episodeId, { kind: 'model', connection }) };
+    return {
+      ok: true,
+      data: await playTableTurn(episodeService, getCatalog, episodeId, { kind: 'model', connection }),
+    };
   } catch (e) {
     return failure(e);
   }
@@ -100,7 +141,13 @@ export async function forkEpisodeAction(parentId: string, turn: number): Promise
     const { capabilityToken, ...view } = await episodeService.forkEpisode(parentId, turn);
     id = view.id;
     const secure = (await headers()).get('x-forwarded-proto') === 'https';
-    (await cookies()).set(episodeCookieName(id), capabilityToken, { path: episodeCookiePath(id), httpOnly: true, sameSite: 'strict', secure, maxAge: 30 * 24 * 3600 });
+    (await cookies()).set(episodeCookieName(id), capabilityToken, {
+      path: episodeCookiePath(id),
+      httpOnly: true,
+      sameSite: 'strict',
+      secure,
+      maxAge: 30 * 24 * 3600,
+    });
   } catch (e) {
     return failure(e);
   }
@@ -123,25 +170,52 @@ export async function listRunsAction(): Promise<ActionResult<RunRow[]>> {
   try {
     requireAdmin(authConfig(), await creds(), 'batch runs');
     const rows = await prisma.modelRun.findMany({ orderBy: { createdAt: 'desc' }, take: 50 });
-    return { ok: true, data: rows.map(({ id, createdAt, player, state, total, done, infraFailures }) => ({ id, createdAt: createdAt.toISOString(), player, state, total, done, infraFailures })) };
+    return {
+      ok: true,
+      data: rows.map(({ id, createdAt, player, state, total, done, infraFailures }) => ({
+        id,
+        createdAt: createdAt.toISOString(),
+        player,
+        state,
+        total,
+        done,
+        infraFailures,
+      })),
+    };
   } catch (e) {
     return failure(e);
   }
 }
 
-export async function startRunAction(input: { player: string; envs: string[]; dFrom: number; dTo: number; seeds: number; concurrency: number }): Promise<ActionResult<string>> {
+export async function startRunAction(input: {
+  player: string;
+  envs: string[];
+  dFrom: number;
+  dTo: number;
+  seeds: number;
+  concurrency: number;
+}): Promise<ActionResult<string>> {
   try {
     requireAdmin(authConfig(), await creds(), 'batch runs');
     const envs = input.envs.filter((e): e is EnvId => (ENV_IDS as readonly string[]).includes(e));
-    if (envs.length === 0) return { ok: false, error: `choose at least one environment (${ENV_IDS.join(', ')})`, code: 'BAD_INPUT' };
-    if (!Number.isInteger(input.dFrom) || !Number.isInteger(input.dTo) || input.dFrom < 0 || input.dTo > 12 || input.dFrom > input.dTo)
+    if (envs.length === 0)
+      return { ok: false, error: `choose at least one environment (${ENV_IDS.join(', ')})`, code: 'BAD_INPUT' };
+    if (
+      !Number.isInteger(input.dFrom) ||
+      !Number.isInteger(input.dTo) ||
+      input.dFrom < 0 ||
+      input.dTo > 12 ||
+      input.dFrom > input.dTo
+    )
       return { ok: false, error: 'difficulty range must be whole numbers with 0 ≤ from ≤ to ≤ 12', code: 'BAD_INPUT' };
-    if (!Number.isInteger(input.seeds) || input.seeds < 1 || input.seeds > 50) return { ok: false, error: 'seeds must be a whole number from 1 to 50', code: 'BAD_INPUT' };
+    if (!Number.isInteger(input.seeds) || input.seeds < 1 || input.seeds > 50)
+      return { ok: false, error: 'seeds must be a whole number from 1 to 50', code: 'BAD_INPUT' };
     const concurrency = Math.min(8, Math.max(1, Math.floor(input.concurrency || 1)));
     let player: TablePlayer;
     if (input.player.startsWith('agent:')) {
       const agent = input.player.slice(6) as BuiltInAgent;
-      if (!BUILT_IN_AGENTS.includes(agent)) return { ok: false, error: `unknown built-in agent "${agent}"`, code: 'BAD_INPUT' };
+      if (!BUILT_IN_AGENTS.includes(agent))
+        return { ok: false, error: `unknown built-in agent "${agent}"`, code: 'BAD_INPUT' };
       player = { kind: 'agent', agent };
     } else {
       const connection = await store().get(input.player.replace(/^connection:/, ''));
@@ -150,7 +224,12 @@ export async function startRunAction(input: { player: string; envs: string[]; dF
     }
     const ds = Array.from({ length: input.dTo - input.dFrom + 1 }, (_, i) => input.dFrom + i);
     const seeds = Array.from({ length: input.seeds }, (_, i) => i + 1);
-    const run = await startStoredRun({ prisma, service: episodeService, catalog: getCatalog }, player, { envs, ds, seeds, concurrency });
+    const run = await startStoredRun({ prisma, service: episodeService, catalog: getCatalog }, player, {
+      envs,
+      ds,
+      seeds,
+      concurrency,
+    });
     void run.finished.catch((e) => console.error(`batch run ${run.id} stopped: ${(e as Error).message}`));
     return { ok: true, data: run.id };
   } catch (e) {

@@ -3,7 +3,9 @@
 import { revalidatePath } from 'next/cache';
 import { EpisodeServiceError, rescoreService, type RescoreView } from '@/server/episodes';
 
-export async function rescoreEpisodeAction(episodeId: string): Promise<{ ok: true; data: RescoreView } | { ok: false; error: string }> {
+export async function rescoreEpisodeAction(
+  episodeId: string,
+): Promise<{ ok: true; data: RescoreView } | { ok: false; error: string }> {
   try {
     const data = await rescoreService.rescoreEpisode(episodeId);
     revalidatePath(`/episodes/${data.episodeId}`);

@@ -52,18 +52,32 @@ export class EnvHttpClient {
     const headers: Record<string, string> = {};
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(`${this.base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${this.base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     this.options.onMessage?.(text);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      throw new EnvClientError('INVALID_RESPONSE', `${method} ${path} answered ${res.status} with non-JSON: ${text.slice(0, 200)}`, null, res.status);
+      throw new EnvClientError(
+        'INVALID_RESPONSE',
+        `${method} ${path} answered ${res.status} with non-JSON: ${text.slice(0, 200)}`,
+        null,
+        res.status,
+      );
     }
     if (!res.ok) {
       const err = parsed as { episode_id?: string | null; error?: { code?: string; message?: string } };
-      throw new EnvClientError(err.error?.code ?? 'HTTP_ERROR', err.error?.message ?? text, err.episode_id ?? null, res.status);
+      throw new EnvClientError(
+        err.error?.code ?? 'HTTP_ERROR',
+        err.error?.message ?? text,
+        err.episode_id ?? null,
+        res.status,
+      );
     }
     return parsed as T;
   }
@@ -117,8 +131,14 @@ export class EnvWsClient {
       this.options.onMessage?.(text);
       const next = this.pending.shift();
       if (!next) return;
-      const msg = JSON.parse(text) as { type: string; data: { episode_id?: string | null; code?: string; message?: string } };
-      if (msg.type === 'error') next.reject(new EnvClientError(msg.data.code ?? 'ERROR', msg.data.message ?? text, msg.data.episode_id ?? null, null));
+      const msg = JSON.parse(text) as {
+        type: string;
+        data: { episode_id?: string | null; code?: string; message?: string };
+      };
+      if (msg.type === 'error')
+        next.reject(
+          new EnvClientError(msg.data.code ?? 'ERROR', msg.data.message ?? text, msg.data.episode_id ?? null, null),
+        );
       else next.resolve(msg.data);
     });
     socket.on('close', (code, reason) => {
@@ -129,7 +149,9 @@ export class EnvWsClient {
 
   static connect(baseUrl: string, options: ClientOptions = {}): Promise<EnvWsClient> {
     const url = `${baseUrl.replace(/^http/, 'ws').replace(/\/+$/, '')}/ws`;
-    const socket = new WebSocket(url, { headers: options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {} });
+    const socket = new WebSocket(url, {
+      headers: options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : {},
+    });
     return new Promise((resolve, reject) => {
       socket.once('open', () => resolve(new EnvWsClient(socket, options)));
       socket.once('error', reject);

@@ -18,7 +18,9 @@ export function builtInAgents(): Agent[] {
   for (const value of Object.values(engine)) {
     if (isAgent(value) && !seen.has(value.name)) seen.set(value.name, value);
   }
-  return [...seen.values()].sort((a, b) => (a.name === 'oracle' ? -1 : b.name === 'oracle' ? 1 : a.name.localeCompare(b.name)));
+  return [...seen.values()].sort((a, b) =>
+    a.name === 'oracle' ? -1 : b.name === 'oracle' ? 1 : a.name.localeCompare(b.name),
+  );
 }
 
 export function builtInAgentNames(): string[] {

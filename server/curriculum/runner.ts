@@ -3,7 +3,13 @@
 // episode seed derive from the run's seed and the episode index, so a run resumed from its
 // stored state continues exactly as an uninterrupted one would.
 import { listEnvs, playEpisode, type Agent, type Catalog } from '@/server/engine';
-import { nextTask, recordResult, type CurriculumState, type CurriculumTask, type RecordOutcome } from '@/server/engine/curriculum';
+import {
+  nextTask,
+  recordResult,
+  type CurriculumState,
+  type CurriculumTask,
+  type RecordOutcome,
+} from '@/server/engine/curriculum';
 import { hashParts, Rng } from '@/server/engine/random';
 import type { Action, EnvId } from '@/server/engine/types';
 
@@ -50,9 +56,12 @@ export function playCurriculumEpisode(args: {
   try {
     played = playEpisode({ envId: task.envId, d: task.d, seed }, catalog, agent);
   } catch (e) {
-    throw new Error(`agent "${agent.name}" failed on ${task.envId} at d = ${task.d}, seed ${seed}: ${(e as Error).message}`, {
-      cause: e,
-    });
+    throw new Error(
+      `agent "${agent.name}" failed on ${task.envId} at d = ${task.d}, seed ${seed}: ${(e as Error).message}`,
+      {
+        cause: e,
+      },
+    );
   }
   const passed = played.episode.breakdown?.isCorrect ?? false;
   const outcome = recordResult(state, { envId: task.envId, d: task.d, passed, at: args.at ?? null });

@@ -85,7 +85,9 @@ describe('curriculum service', () => {
     // every episode is stored, linked to the run, and readable and replayable by the episode service
     expect(reloaded.storedEpisodes).toBe(40);
     expect(reloaded.recentEpisodes).toHaveLength(10);
-    expect(reloaded.recentEpisodes.every((e) => e.player === 'oracle' && e.status === 'done' && e.isCorrect)).toBe(true);
+    expect(reloaded.recentEpisodes.every((e) => e.player === 'oracle' && e.status === 'done' && e.isCorrect)).toBe(
+      true,
+    );
     const episodes = createEpisodeService(deps());
     const latest = reloaded.recentEpisodes[0];
     const view = await episodes.getEpisode(latest.id);
@@ -104,8 +106,14 @@ describe('curriculum service', () => {
     let state = createCurriculum('C4');
     const playable = playableEnvs(state);
     for (let i = 0; i < 40; i++) {
-      state = playCurriculumEpisode({ state, runSeed: 7, agent: oracleAgent, catalog, playable, at: '2026-11-30T12:00:00.000Z' })
-        .outcome.state;
+      state = playCurriculumEpisode({
+        state,
+        runSeed: 7,
+        agent: oracleAgent,
+        catalog,
+        playable,
+        at: '2026-11-30T12:00:00.000Z',
+      }).outcome.state;
     }
     expect(after.run.state).toEqual(state);
   });
@@ -129,12 +137,20 @@ describe('curriculum service', () => {
   });
 
   it('rejects bad input with precise errors', async () => {
-    await expectServiceError(service.createRun({ collection: 'C3' }), 'BAD_INPUT', /unknown collection "C3"; choose one of C1, C2, C4, ALL/);
+    await expectServiceError(
+      service.createRun({ collection: 'C3' }),
+      'BAD_INPUT',
+      /unknown collection "C3"; choose one of C1, C2, C4, ALL/,
+    );
     await expectServiceError(service.getRun('missing'), 'NOT_FOUND', /no curriculum run with id "missing"/);
     const run = await service.createRun({ collection: 'C2' });
     expect(run.name).toMatch(/^C2 · 2026-11-30 12:00$/);
     await expectServiceError(service.stepRun(run.id, { episodes: 0 }), 'BAD_INPUT', /episodes/);
-    await expectServiceError(service.stepRun(run.id, { episodes: 1, agent: 'nobody' }), 'BAD_INPUT', /unknown agent "nobody"/);
+    await expectServiceError(
+      service.stepRun(run.id, { episodes: 1, agent: 'nobody' }),
+      'BAD_INPUT',
+      /unknown agent "nobody"/,
+    );
     if (run.playable.length === 0) {
       await expectServiceError(service.stepRun(run.id, { episodes: 1 }), 'BAD_INPUT', /can be played yet/);
     }
@@ -153,7 +169,11 @@ describe('curriculum service', () => {
         return row;
       }) as unknown as typeof real,
     });
-    await expectServiceError(service.stepRun(run.id, { episodes: 1, storeEpisodes: false }), 'CONFLICT', /another writer/);
+    await expectServiceError(
+      service.stepRun(run.id, { episodes: 1, storeEpisodes: false }),
+      'CONFLICT',
+      /another writer/,
+    );
     expect((await service.getRun(run.id)).episodes).toBe(1);
   });
 

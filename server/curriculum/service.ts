@@ -47,7 +47,11 @@ const stepSchema = z.strictObject({
   storeEpisodes: z.boolean().default(true),
 });
 
-const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'run id has invalid characters');
+const idSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'run id has invalid characters');
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const r = schema.safeParse(value);
@@ -182,7 +186,10 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       const inp = parse(stepSchema, input, 'step run');
       const found = findAgent(inp.agent);
       if (!found) {
-        throw new EpisodeServiceError('BAD_INPUT', `unknown agent "${inp.agent}"; built-in agents: ${builtInAgentNames().join(', ')}`);
+        throw new EpisodeServiceError(
+          'BAD_INPUT',
+          `unknown agent "${inp.agent}"; built-in agents: ${builtInAgentNames().join(', ')}`,
+        );
       }
       const agent = found;
       const safeId = parse(idSchema, id, 'run id');
@@ -226,7 +233,10 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
             });
           } catch (e) {
             if ((e as { code?: string }).code === 'P2025') {
-              throw new EpisodeServiceError('CONFLICT', `curriculum run ${row.id} was advanced by another writer; reload and try again`);
+              throw new EpisodeServiceError(
+                'CONFLICT',
+                `curriculum run ${row.id} was advanced by another writer; reload and try again`,
+              );
             }
             throw e;
           }
@@ -235,7 +245,14 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
           pending = [];
         };
         for (let i = 0; i < inp.episodes && !job.cancelled; i++) {
-          const step = playCurriculumEpisode({ state, runSeed: row.seed, agent, catalog, playable, at: now().toISOString() });
+          const step = playCurriculumEpisode({
+            state,
+            runSeed: row.seed,
+            agent,
+            catalog,
+            playable,
+            at: now().toISOString(),
+          });
           state = step.outcome.state;
           pending.push(step);
           if (step.passed) passed++;

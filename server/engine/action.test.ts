@@ -16,7 +16,10 @@ describe('parseAction', () => {
   it('accepts a full action as text or object', () => {
     const text = '{"assistant_message":"hi","tool_calls":[{"name":"cart.view","args":{}}],"answer":null}';
     expect(ok(text)).toEqual({ assistant_message: 'hi', tool_calls: [{ name: 'cart.view', args: {} }], answer: null });
-    expect(ok({ assistant_message: 'done', answer: { env: 'CART', done: true } }).answer).toEqual({ env: 'CART', done: true });
+    expect(ok({ assistant_message: 'done', answer: { env: 'CART', done: true } }).answer).toEqual({
+      env: 'CART',
+      done: true,
+    });
   });
 
   it('defaults missing tool_calls to none', () => {

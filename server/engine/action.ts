@@ -30,7 +30,9 @@ function keep(text: string): string {
 }
 
 const pathText = (path: readonly (string | number)[]) =>
-  path.length === 0 ? 'the top level' : path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+  path.length === 0
+    ? 'the top level'
+    : path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
 
 /**
  * Why this value is not plain JSON data within the limits, or null when it is. Recursion is safe:
@@ -45,7 +47,8 @@ export function jsonDataError(value: unknown): string | null {
         budget -= v.length + 2;
         break;
       case 'number':
-        if (!Number.isFinite(v)) return `action contains ${String(v)} at ${pathText(path)}; JSON numbers must be finite`;
+        if (!Number.isFinite(v))
+          return `action contains ${String(v)} at ${pathText(path)}; JSON numbers must be finite`;
         budget -= 1;
         break;
       case 'boolean':
@@ -57,7 +60,8 @@ export function jsonDataError(value: unknown): string | null {
           budget -= 4;
           break;
         }
-        if (ancestors.includes(v)) return `action contains a cycle: ${pathText(path)} refers back to ${pathText(path.slice(0, ancestors.indexOf(v)))}`;
+        if (ancestors.includes(v))
+          return `action contains a cycle: ${pathText(path)} refers back to ${pathText(path.slice(0, ancestors.indexOf(v)))}`;
         if (ancestors.length >= MAX_ACTION_DEPTH)
           return `action is nested more than ${MAX_ACTION_DEPTH} levels deep (at ${pathText(path.slice(0, 8))}…)`;
         const proto = Object.getPrototypeOf(v);
@@ -87,7 +91,9 @@ export function jsonDataError(value: unknown): string | null {
       default:
         return `action contains a ${typeof v} at ${pathText(path)}; an action holds only JSON values`;
     }
-    return budget < 0 ? `action is larger than ${MAX_ACTION_CHARS} characters as JSON; the limit is ${MAX_ACTION_CHARS}` : null;
+    return budget < 0
+      ? `action is larger than ${MAX_ACTION_CHARS} characters as JSON; the limit is ${MAX_ACTION_CHARS}`
+      : null;
   };
   try {
     return visit(value, []);
@@ -115,7 +121,8 @@ export function parseAction(input: unknown): ParsedAction {
     text = converted.text;
   }
   const fail = (error: string): ParsedAction => ({ ok: false, error, raw: keep(text) });
-  if (text.length > MAX_ACTION_CHARS) return fail(`action is ${text.length} characters; the limit is ${MAX_ACTION_CHARS}`);
+  if (text.length > MAX_ACTION_CHARS)
+    return fail(`action is ${text.length} characters; the limit is ${MAX_ACTION_CHARS}`);
   if (text.trim() === '') return fail('action is empty; expected a JSON object');
   let value: unknown;
   try {

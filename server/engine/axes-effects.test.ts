@@ -30,9 +30,15 @@ describe('each axis acts on episodes', () => {
 
   it('p_missing: 0 states every slot in the opening, 1 leaves out every non-critical one', () => {
     for (const seed of seeds) {
-      const none = start('PD', 6, seed, { p_missing: 0 }).episode.hiddenGoal().slots as Array<{ omitted: boolean; critical: boolean }>;
+      const none = start('PD', 6, seed, { p_missing: 0 }).episode.hiddenGoal().slots as Array<{
+        omitted: boolean;
+        critical: boolean;
+      }>;
       expect(none.some((s) => s.omitted)).toBe(false);
-      const all = start('PD', 6, seed, { p_missing: 1 }).episode.hiddenGoal().slots as Array<{ omitted: boolean; critical: boolean }>;
+      const all = start('PD', 6, seed, { p_missing: 1 }).episode.hiddenGoal().slots as Array<{
+        omitted: boolean;
+        critical: boolean;
+      }>;
       expect(all.filter((s) => !s.critical).every((s) => s.omitted)).toBe(true);
     }
   });
@@ -50,7 +56,9 @@ describe('each axis acts on episodes', () => {
   it('p_switch: 1 makes the customer switch requests in JOURNEY, 0 never (see envs/journey.test.ts)', () => {
     const switched = (p: number) => {
       const { episode } = start('JOURNEY', 8, 1, { p_switch: p, p_noise: 0 });
-      return /before I forget|let me ask this first/.test(episode.step(act({ tool_calls: [{ name: 'datetime.now' }] })).observation.customerMessage ?? '');
+      return /before I forget|let me ask this first/.test(
+        episode.step(act({ tool_calls: [{ name: 'datetime.now' }] })).observation.customerMessage ?? '',
+      );
     };
     expect([switched(1), switched(0)]).toEqual([true, false]);
   });
@@ -64,7 +72,9 @@ describe('each axis acts on episodes', () => {
   it('eps_rank: 0 returns the ranked results, 1 replaces nearly all of them', () => {
     const ids = (eps: number) => {
       const { episode } = start('PD', 0, 1, { eps_rank: eps });
-      const r = episode.step(act({ tool_calls: [{ name: 'catalog.search', args: { query: 'wireless headphones', top_k: 20 } }] }));
+      const r = episode.step(
+        act({ tool_calls: [{ name: 'catalog.search', args: { query: 'wireless headphones', top_k: 20 } }] }),
+      );
       return (r.observation.toolResults[0].result as Array<{ product_id: string }>).map((c) => c.product_id);
     };
     const ranked = catalog.search({ query: 'wireless headphones', topK: 20 }).map((h) => h.productId);
@@ -76,7 +86,10 @@ describe('each axis acts on episodes', () => {
   it('p_oos: 1 takes seen items out of stock after the first retrieval, 0 never', () => {
     const changes = (p: number) => {
       const { episode, goal } = start('CART', 6, 2, { p_oos: p });
-      const ids = (goal.items as Array<{ productId: string }>).map((i) => ({ name: 'catalog.get_product', args: { product_id: i.productId } }));
+      const ids = (goal.items as Array<{ productId: string }>).map((i) => ({
+        name: 'catalog.get_product',
+        args: { product_id: i.productId },
+      }));
       episode.step(act({ tool_calls: ids }));
       return episode.events.filter((e) => e.kind === 'world_change').length;
     };

@@ -234,7 +234,9 @@ describe('views and storage', () => {
     const back = parseCurriculumState(JSON.parse(JSON.stringify(s)));
     expect(back).toEqual(s);
     expect(() => parseCurriculumState({ version: 2 })).toThrow(/not a curriculum state/);
-    expect(() => parseCurriculumState({ ...s, envs: [{ envId: 'NOPE', l: 0, h: 0, history: [] }] })).toThrow(/malformed/);
+    expect(() => parseCurriculumState({ ...s, envs: [{ envId: 'NOPE', l: 0, h: 0, history: [] }] })).toThrow(
+      /malformed/,
+    );
   });
 });
 

@@ -138,8 +138,10 @@ function validateOptions(o: CurriculumOptions): CurriculumOptions {
   if (!Number.isInteger(o.batch) || o.batch < 1) bad(`batch must be a whole number ≥ 1, got ${o.batch}`);
   if (!(o.threshold > 0 && o.threshold <= 1)) bad(`threshold must be in (0, 1], got ${o.threshold}`);
   if (!Number.isInteger(o.spread) || o.spread < 0) bad(`spread must be a whole number ≥ 0, got ${o.spread}`);
-  if (!Number.isInteger(o.recentSize) || o.recentSize < 1) bad(`recentSize must be a whole number ≥ 1, got ${o.recentSize}`);
-  if (o.sampling !== 'uniform' && o.sampling !== 'round_robin') bad(`sampling must be "uniform" or "round_robin", got ${o.sampling}`);
+  if (!Number.isInteger(o.recentSize) || o.recentSize < 1)
+    bad(`recentSize must be a whole number ≥ 1, got ${o.recentSize}`);
+  if (o.sampling !== 'uniform' && o.sampling !== 'round_robin')
+    bad(`sampling must be "uniform" or "round_robin", got ${o.sampling}`);
   return o;
 }
 

@@ -38,26 +38,124 @@ export interface AxisInfo {
 export const D_RANGE = { min: 0, max: 30 } as const;
 
 export const AXES: readonly AxisInfo[] = [
-  { name: 'm', min: 1, max: 20, label: 'constraints', formula: '2 + ⌊d/2⌋', integer: true, compute: (d) => 2 + Math.floor(d / 2) },
-  { name: 'k_rec', min: 1, max: 10, label: 'items to recommend', formula: 'min(10, 3 + ⌊d/3⌋)', integer: true, compute: (d) => Math.min(10, 3 + Math.floor(d / 3)) },
-  { name: 'T_max', min: 1, max: 100, label: 'turn budget', formula: '4 + ⌊d/2⌋', integer: true, compute: (d) => 4 + Math.floor(d / 2) },
-  { name: 'p_missing', min: 0, max: 1, label: 'omitted-slot chance', formula: '0.8·σ((d−3)/1.5)', integer: false, compute: (d) => 0.8 * sigmoid((d - 3) / 1.5) },
-  { name: 'p_noise', min: 0, max: 1, label: 'typo / slang rate', formula: 'min(0.125, 0.01·d)', integer: false, compute: (d) => Math.min(0.125, 0.01 * d) },
-  { name: 'p_switch', min: 0, max: 1, label: 'context-switch chance', formula: '0.6·σ((d−5)/2)', integer: false, compute: (d) => 0.6 * sigmoid((d - 5) / 2) },
-  { name: 'top_k', min: 1, max: 200, label: 'retrieval depth cap', formula: 'max(20, 200 − 10·d)', integer: true, compute: (d) => Math.max(20, 200 - 10 * d) },
-  { name: 'eps_rank', min: 0, max: 1, label: 'retrieval noise', formula: 'min(0.4, 0.02·d)', integer: false, compute: (d) => Math.min(0.4, 0.02 * d) },
-  { name: 'p_oos', min: 0, max: 1, label: 'out-of-stock chance', formula: 'min(0.5, 0.05·d)', integer: false, compute: (d) => Math.min(0.5, 0.05 * d) },
-  { name: 'H_orders', min: 1, max: 25, label: 'order-history size', formula: '1 + ⌊d/2⌋', integer: true, compute: (d) => 1 + Math.floor(d / 2) },
-  { name: 'B_branch', min: 1, max: 12, label: 'policy clauses', formula: '1 + ⌊d/3⌋', integer: true, compute: (d) => 1 + Math.floor(d / 3) },
-  { name: 'B_tool', min: 1, max: 20, label: 'tool calls per turn', formula: '1 + ⌊d/2⌋', integer: true, compute: (d) => 1 + Math.floor(d / 2) },
+  {
+    name: 'm',
+    min: 1,
+    max: 20,
+    label: 'constraints',
+    formula: '2 + ⌊d/2⌋',
+    integer: true,
+    compute: (d) => 2 + Math.floor(d / 2),
+  },
+  {
+    name: 'k_rec',
+    min: 1,
+    max: 10,
+    label: 'items to recommend',
+    formula: 'min(10, 3 + ⌊d/3⌋)',
+    integer: true,
+    compute: (d) => Math.min(10, 3 + Math.floor(d / 3)),
+  },
+  {
+    name: 'T_max',
+    min: 1,
+    max: 100,
+    label: 'turn budget',
+    formula: '4 + ⌊d/2⌋',
+    integer: true,
+    compute: (d) => 4 + Math.floor(d / 2),
+  },
+  {
+    name: 'p_missing',
+    min: 0,
+    max: 1,
+    label: 'omitted-slot chance',
+    formula: '0.8·σ((d−3)/1.5)',
+    integer: false,
+    compute: (d) => 0.8 * sigmoid((d - 3) / 1.5),
+  },
+  {
+    name: 'p_noise',
+    min: 0,
+    max: 1,
+    label: 'typo / slang rate',
+    formula: 'min(0.125, 0.01·d)',
+    integer: false,
+    compute: (d) => Math.min(0.125, 0.01 * d),
+  },
+  {
+    name: 'p_switch',
+    min: 0,
+    max: 1,
+    label: 'context-switch chance',
+    formula: '0.6·σ((d−5)/2)',
+    integer: false,
+    compute: (d) => 0.6 * sigmoid((d - 5) / 2),
+  },
+  {
+    name: 'top_k',
+    min: 1,
+    max: 200,
+    label: 'retrieval depth cap',
+    formula: 'max(20, 200 − 10·d)',
+    integer: true,
+    compute: (d) => Math.max(20, 200 - 10 * d),
+  },
+  {
+    name: 'eps_rank',
+    min: 0,
+    max: 1,
+    label: 'retrieval noise',
+    formula: 'min(0.4, 0.02·d)',
+    integer: false,
+    compute: (d) => Math.min(0.4, 0.02 * d),
+  },
+  {
+    name: 'p_oos',
+    min: 0,
+    max: 1,
+    label: 'out-of-stock chance',
+    formula: 'min(0.5, 0.05·d)',
+    integer: false,
+    compute: (d) => Math.min(0.5, 0.05 * d),
+  },
+  {
+    name: 'H_orders',
+    min: 1,
+    max: 25,
+    label: 'order-history size',
+    formula: '1 + ⌊d/2⌋',
+    integer: true,
+    compute: (d) => 1 + Math.floor(d / 2),
+  },
+  {
+    name: 'B_branch',
+    min: 1,
+    max: 12,
+    label: 'policy clauses',
+    formula: '1 + ⌊d/3⌋',
+    integer: true,
+    compute: (d) => 1 + Math.floor(d / 3),
+  },
+  {
+    name: 'B_tool',
+    min: 1,
+    max: 20,
+    label: 'tool calls per turn',
+    formula: '1 + ⌊d/2⌋',
+    integer: true,
+    compute: (d) => 1 + Math.floor(d / 2),
+  },
 ];
 
 export const AXIS_NAMES = AXES.map((a) => a.name);
 
 /** Each axis's override range, by name (for forms and input validation outside the engine). */
-export const AXIS_RANGES: Readonly<Record<AxisName, { min: number; max: number; integer: boolean }>> = Object.fromEntries(
-  AXES.map((a) => [a.name, { min: a.min, max: a.max, integer: a.integer }]),
-) as Record<AxisName, { min: number; max: number; integer: boolean }>;
+export const AXIS_RANGES: Readonly<Record<AxisName, { min: number; max: number; integer: boolean }>> =
+  Object.fromEntries(AXES.map((a) => [a.name, { min: a.min, max: a.max, integer: a.integer }])) as Record<
+    AxisName,
+    { min: number; max: number; integer: boolean }
+  >;
 
 const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : String(v));
 
@@ -72,8 +170,15 @@ export function difficultyError(d: unknown): string | null {
 export function overrideError(name: string, value: unknown): string | null {
   const axis = AXES.find((a) => a.name === name);
   if (!axis) return `unknown axis override ${show(name)}; axes are ${AXIS_NAMES.join(', ')}`;
-  const range = axis.integer ? `an integer from ${axis.min} to ${axis.max}` : `a number from ${axis.min} to ${axis.max}`;
-  const ok = typeof value === 'number' && Number.isFinite(value) && value >= axis.min && value <= axis.max && (!axis.integer || Number.isInteger(value));
+  const range = axis.integer
+    ? `an integer from ${axis.min} to ${axis.max}`
+    : `a number from ${axis.min} to ${axis.max}`;
+  const ok =
+    typeof value === 'number' &&
+    Number.isFinite(value) &&
+    value >= axis.min &&
+    value <= axis.max &&
+    (!axis.integer || Number.isInteger(value));
   return ok ? null : `axis override ${name} (${axis.label}) must be ${range}, got ${show(value)}`;
 }
 
@@ -82,7 +187,9 @@ export function axesFor(d: number, overrides: Partial<AxisValues> = {}): AxisVal
   const dError = difficultyError(d);
   if (dError) throw new Error(dError);
   if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
-    throw new Error(`axis overrides must be an object of axis values, got ${Array.isArray(overrides) ? 'a list' : show(overrides)}`);
+    throw new Error(
+      `axis overrides must be an object of axis values, got ${Array.isArray(overrides) ? 'a list' : show(overrides)}`,
+    );
   const values = {} as AxisValues;
   for (const axis of AXES) values[axis.name] = axis.compute(d);
   for (const [name, value] of Object.entries(overrides)) {

@@ -7,7 +7,8 @@ import { act, startEpisode, testCatalog } from './testing';
 import type { Action, EpisodeConfig } from './types';
 
 const catalog = testCatalog();
-const start = (config: Partial<EpisodeConfig> = {}) => startEpisode<CartGoal>({ envId: 'CART', d: 0, seed: 1, ...config }, catalog);
+const start = (config: Partial<EpisodeConfig> = {}) =>
+  startEpisode<CartGoal>({ envId: 'CART', d: 0, seed: 1, ...config }, catalog);
 
 describe('episode protocol', () => {
   it('reset gives the opening, the tool list and the budgets, at turn 0', () => {
@@ -39,8 +40,16 @@ describe('episode protocol', () => {
   it('ends with −1 (tool_invalid) when a tool fails in the final turn, even if the cart is right', () => {
     const { episode, goal } = start({ d: 0 });
     const item = goal.items[0];
-    episode.step(act({ tool_calls: [{ name: 'cart.add', args: { product_id: item.productId, variant_id: item.variantId, quantity: item.qty } }] }));
-    const r = episode.step(act({ tool_calls: [{ name: 'cart.add', args: { product_id: 'nope' } }], answer: { env: 'CART', done: true } }));
+    episode.step(
+      act({
+        tool_calls: [
+          { name: 'cart.add', args: { product_id: item.productId, variant_id: item.variantId, quantity: item.qty } },
+        ],
+      }),
+    );
+    const r = episode.step(
+      act({ tool_calls: [{ name: 'cart.add', args: { product_id: 'nope' } }], answer: { env: 'CART', done: true } }),
+    );
     expect([r.termination, r.reward]).toEqual(['tool_invalid', -1]);
     expect(r.breakdown!.task.metrics.f1).toBe(1);
   });
@@ -60,7 +69,9 @@ describe('episode protocol', () => {
     expect(r.done).toBe(false);
     const errors = r.observation.toolResults.map((t) => t.error);
     expect(errors[0]).toMatch(/^unknown tool "catalog.find"; available tools: catalog.search, /);
-    expect(errors[1]).toBe('catalog.search: missing required argument "query"; unknown argument "qurey" (allowed: query, filters, top_k)');
+    expect(errors[1]).toBe(
+      'catalog.search: missing required argument "query"; unknown argument "qurey" (allowed: query, filters, top_k)',
+    );
     expect(errors[2]).toMatch(/^catalog.search: argument "top_k": /);
     expect(errors[3]).toMatch(/^cart.add: argument "quantity": /);
     expect(r.observation.toolResults.every((t) => t.result === null)).toBe(true);
@@ -74,7 +85,9 @@ describe('episode protocol', () => {
 
   it('rejects calls beyond B_tool with "tool budget exceeded" and does not run them', () => {
     const { episode } = start({ d: 0 });
-    const r = episode.step(act({ tool_calls: [{ name: 'cart.view' }, { name: 'catalog.search', args: { query: 'lamp' } }] }));
+    const r = episode.step(
+      act({ tool_calls: [{ name: 'cart.view' }, { name: 'catalog.search', args: { query: 'lamp' } }] }),
+    );
     expect(r.observation.toolResults[0].error).toBeNull();
     expect(r.observation.toolResults[1]).toMatchObject({ result: null });
     expect(r.observation.toolResults[1].error).toMatch(/^tool budget exceeded/);
@@ -120,7 +133,12 @@ describe('episode protocol', () => {
     const { episode, goal } = start({ d: 0, seed: 3 });
     const item = goal.items[0];
     const r = episode.step(
-      act({ tool_calls: [{ name: 'cart.add', args: { product_id: item.productId, variant_id: item.variantId, quantity: item.qty } }], answer: { env: 'CART', done: true } }),
+      act({
+        tool_calls: [
+          { name: 'cart.add', args: { product_id: item.productId, variant_id: item.variantId, quantity: item.qty } },
+        ],
+        answer: { env: 'CART', done: true },
+      }),
     );
     expect(r.breakdown!.hallucinatedIds).toEqual([item.productId]);
     expect(r.breakdown!.rHall).toBe(-1);
@@ -133,24 +151,38 @@ describe('CART oracle (solvability)', () => {
     for (let d = 0; d <= 12; d++)
       for (let seed = 0; seed < 20; seed++) {
         const { episode } = playEpisode({ envId: 'CART', d, seed }, catalog, oracleAgent);
-        if (episode.breakdown!.task.metrics.f1 !== 1 || episode.termination !== 'answered') failures.push(`d=${d} seed=${seed}`);
+        if (episode.breakdown!.task.metrics.f1 !== 1 || episode.termination !== 'answered')
+          failures.push(`d=${d} seed=${seed}`);
       }
     expect(failures).toEqual([]);
   });
 
   it('reaches the 0.90 maximum when everything fits in one turn', () => {
-    const { episode } = playEpisode({ envId: 'CART', d: 4, seed: 2, axisOverrides: { B_tool: 20, p_oos: 0 } }, catalog, oracleAgent);
+    const { episode } = playEpisode(
+      { envId: 'CART', d: 4, seed: 2, axisOverrides: { B_tool: 20, p_oos: 0 } },
+      catalog,
+      oracleAgent,
+    );
     expect(episode.breakdown!.total).toBeCloseTo(0.9, 12);
   });
 });
 
 describe('determinism', () => {
   it('replaying stored actions reproduces every event and the reward', () => {
-    for (const [d, seed] of [[0, 1], [5, 7], [9, 11], [12, 3]]) {
+    for (const [d, seed] of [
+      [0, 1],
+      [5, 7],
+      [9, 11],
+      [12, 3],
+    ]) {
       const config: EpisodeConfig = { envId: 'CART', d, seed };
       const { episode, actions } = playEpisode(config, catalog, oracleAgent);
       const stored = JSON.parse(JSON.stringify(actions)) as Action[];
-      const replayed = replayEpisode(config, catalog, stored.map((a) => JSON.stringify(a)));
+      const replayed = replayEpisode(
+        config,
+        catalog,
+        stored.map((a) => JSON.stringify(a)),
+      );
       expect(replayed.events).toEqual(episode.events);
       expect(replayed.breakdown).toEqual(episode.breakdown);
     }
@@ -162,7 +194,11 @@ describe('determinism', () => {
     expect(start({ seed: 6 }).first.observation.customerMessage).not.toBe(a);
     const today = (seed: number) => {
       const { episode } = start({ seed });
-      return (episode.step(act({ tool_calls: [{ name: 'datetime.now' }] })).observation.toolResults[0].result as { today: string }).today;
+      return (
+        episode.step(act({ tool_calls: [{ name: 'datetime.now' }] })).observation.toolResults[0].result as {
+          today: string;
+        }
+      ).today;
     };
     expect(today(5)).toBe(today(5));
     expect(new Set([1, 2, 3, 4, 5, 6].map(today)).size).toBeGreaterThan(1);
@@ -176,10 +212,16 @@ describe('the hidden goal never reaches the agent', () => {
       const episode = new Episode(config, catalog);
       const observations = [JSON.stringify(episode.reset().observation)];
       const goal = episode.hiddenGoal();
-      const secrets = [JSON.stringify(goal.data), ...goal.summary, ...(goal.data as CartGoal).items.flatMap((i) => (i.variantId ? [i.variantId] : []))];
+      const secrets = [
+        JSON.stringify(goal.data),
+        ...goal.summary,
+        ...(goal.data as CartGoal).items.flatMap((i) => (i.variantId ? [i.variantId] : [])),
+      ];
       // an agent that only searches and views the cart never receives a variant id or the goal itself
       while (!episode.done) {
-        const r = episode.step(act({ tool_calls: [{ name: 'catalog.search', args: { query: 'wireless' } }, { name: 'cart.view' }] }));
+        const r = episode.step(
+          act({ tool_calls: [{ name: 'catalog.search', args: { query: 'wireless' } }, { name: 'cart.view' }] }),
+        );
         observations.push(JSON.stringify(r.observation));
       }
       for (const obs of observations) for (const s of secrets) expect(obs.includes(s)).toBe(false);
@@ -189,7 +231,8 @@ describe('the hidden goal never reaches the agent', () => {
 
 describe('how an episode ends (review fixes)', () => {
   const denied = (() => {
-    for (let i = 0; i < catalog.size; i++) if (catalog.at(i).category.startsWith('restricted/')) return catalog.at(i).id;
+    for (let i = 0; i < catalog.size; i++)
+      if (catalog.at(i).category.startsWith('restricted/')) return catalog.at(i).id;
     throw new Error('no denied product in the test catalog');
   })();
 
@@ -197,7 +240,13 @@ describe('how an episode ends (review fixes)', () => {
     const { episode, goal } = start({ d: 0, seed: 5 });
     const item = goal.items[0];
     episode.step(act({ answer: { env: 'CART', done: false } }));
-    episode.step(act({ tool_calls: [{ name: 'cart.add', args: { product_id: item.productId, variant_id: item.variantId, quantity: item.qty } }] }));
+    episode.step(
+      act({
+        tool_calls: [
+          { name: 'cart.add', args: { product_id: item.productId, variant_id: item.variantId, quantity: item.qty } },
+        ],
+      }),
+    );
     episode.step(act({ tool_calls: [{ name: 'cart.view' }] }));
     const r = episode.step(act({ tool_calls: [{ name: 'cart.view' }] }));
     expect(r.termination).toBe('turn_budget');
@@ -214,7 +263,12 @@ describe('how an episode ends (review fixes)', () => {
   it('checks a final answer for denied products among all the ids it names', () => {
     const e = new Episode({ envId: 'PD', d: 0, seed: 3 }, catalog);
     e.reset();
-    const r = e.step(act({ tool_calls: [{ name: 'catalog.get_product', args: { product_id: denied } }], answer: { env: 'PD', done: true, recommended_product_ids: [denied] } }));
+    const r = e.step(
+      act({
+        tool_calls: [{ name: 'catalog.get_product', args: { product_id: denied } }],
+        answer: { env: 'PD', done: true, recommended_product_ids: [denied] },
+      }),
+    );
     expect([r.termination, r.reward]).toEqual(['safety_violation', -1]);
   });
 
@@ -224,7 +278,11 @@ describe('how an episode ends (review fixes)', () => {
     const goal = e.hiddenGoal().data as { subtasks: Array<{ envId: string }> };
     const pd = goal.subtasks.find((s) => ['PD', 'SUB', 'BUNDLE'].includes(s.envId));
     if (!pd) throw new Error('seed 1 should draw a recommendation sub-task');
-    e.step(act({ answer: { env: 'JOURNEY', done: false, subtasks: [{ env: pd.envId, recommended_product_ids: [denied] }] } }));
+    e.step(
+      act({
+        answer: { env: 'JOURNEY', done: false, subtasks: [{ env: pd.envId, recommended_product_ids: [denied] }] },
+      }),
+    );
     const r = e.step(act({ tool_calls: [{ name: 'datetime.now' }] })); // the budget is T_max × 2 sub-tasks = 2 turns
     expect(r.done).toBe(true);
     expect([r.termination, r.reward]).toEqual(['safety_violation', -1]);

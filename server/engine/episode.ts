@@ -40,11 +40,13 @@ import {
 const FULL_ANSWER_SCHEMAS = new WeakMap<EnvDefinition<unknown>, z.ZodObject>();
 function fullAnswerSchema(env: EnvDefinition<unknown>): z.ZodObject {
   let schema = FULL_ANSWER_SCHEMAS.get(env);
-  if (!schema) FULL_ANSWER_SCHEMAS.set(env, (schema = env.answerSchema.extend({ env: z.literal(env.id), done: z.boolean() })));
+  if (!schema)
+    FULL_ANSWER_SCHEMAS.set(env, (schema = env.answerSchema.extend({ env: z.literal(env.id), done: z.boolean() })));
   return schema;
 }
 
-const stableKey = (o: object | undefined) => JSON.stringify(Object.entries(o ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+const stableKey = (o: object | undefined) =>
+  JSON.stringify(Object.entries(o ?? {}).sort(([a], [b]) => a.localeCompare(b)));
 
 export class Episode {
   readonly config: EpisodeConfig;
@@ -78,7 +80,10 @@ export class Episode {
   /** Turn budget: T_max, unless the environment scales it (JOURNEY). */
   tMax: number;
 
-  constructor(config: EpisodeConfig, private readonly catalog: Catalog) {
+  constructor(
+    config: EpisodeConfig,
+    private readonly catalog: Catalog,
+  ) {
     this.env = getEnv(config.envId);
     if (!Number.isSafeInteger(config.seed)) throw new Error(`seed must be an integer, got ${String(config.seed)}`);
     const weights = config.weights ?? DEFAULT_WEIGHTS;
@@ -92,7 +97,14 @@ export class Episode {
     this.catalogId = catalog.id;
     this.streamKey = [config.envId, config.d, config.seed, stableKey(config.axisOverrides)].join('|');
     this.state = createWorld(dateFromUnit(Rng.from('today', config.seed).next()));
-    this.ctx = { catalog, axes: this.axes, d: config.d, knobs: envKnobs(config.d), world: this.state, journeyEnvs: this.config.journeyEnvs };
+    this.ctx = {
+      catalog,
+      axes: this.axes,
+      d: config.d,
+      knobs: envKnobs(config.d),
+      world: this.state,
+      journeyEnvs: this.config.journeyEnvs,
+    };
     this.customerRng = Rng.from('customer', this.streamKey);
     this.noiseRng = Rng.from('noise', this.streamKey);
     this.tools = this.env.tools.map((name) => toolSpec(getTool(name)));
@@ -106,7 +118,14 @@ export class Episode {
     this.tMax = this.env.turnBudget?.(this.task, this.axes) ?? this.axes.T_max;
     const text = applyNoise(this.task.opening, this.axes.p_noise, this.noiseRng);
     const event = this.log<EpisodeEvent>({ kind: 'customer_message', turn: 0, text, act: 'opening' });
-    return { observation: this.observe(text, []), reward: 0, done: false, events: [event], termination: null, breakdown: null };
+    return {
+      observation: this.observe(text, []),
+      reward: 0,
+      done: false,
+      events: [event],
+      termination: null,
+      breakdown: null,
+    };
   }
 
   /**
@@ -167,11 +186,13 @@ export class Episode {
     const reply =
       (action.answer && this.env.onAnswer?.(this.task!, this.answer!, info, this.verifyContext(turn))) ||
       customerReply(this.env, this.task!, info, this.ctx, this.memory, this.customerRng);
-    if (reply.goalChange) this.log({ kind: 'world_change', turn, description: reply.goalChange, data: { hidden: true } });
+    if (reply.goalChange)
+      this.log({ kind: 'world_change', turn, description: reply.goalChange, data: { hidden: true } });
     const text = applyNoise(reply.text, this.axes.p_noise, this.noiseRng);
     this.replyActs.push(reply.act);
     this.log({ kind: 'customer_message', turn, text, act: reply.act });
-    if (reply.act === 'ragequit') return this.finish(toolFailed ? 'tool_invalid' : 'user_quit', from, undefined, results);
+    if (reply.act === 'ragequit')
+      return this.finish(toolFailed ? 'tool_invalid' : 'user_quit', from, undefined, results);
     return {
       observation: this.observe(text, results),
       reward: 0,
@@ -201,12 +222,24 @@ export class Episode {
    */
   scoreTask(): TaskResult | null {
     if (!this.task || this.answer === null) return null;
-    return this.env.verify(this.task.goal, this.task.state, this.answer, this.verifyContext(this.answerTurn || this.turn));
+    return this.env.verify(
+      this.task.goal,
+      this.task.state,
+      this.answer,
+      this.verifyContext(this.answerTurn || this.turn),
+    );
   }
 
   /** The agent-visible world, for display. */
-  world(): { today: string; cart: ReturnType<typeof viewCart>; visitHistory: string[] } & ReturnType<typeof customerRecords> {
-    return { today: this.state.today, cart: viewCart(this.state, this.catalog), visitHistory: [...this.state.visitHistory], ...customerRecords(this.state) };
+  world(): { today: string; cart: ReturnType<typeof viewCart>; visitHistory: string[] } & ReturnType<
+    typeof customerRecords
+  > {
+    return {
+      today: this.state.today,
+      cart: viewCart(this.state, this.catalog),
+      visitHistory: [...this.state.visitHistory],
+      ...customerRecords(this.state),
+    };
   }
 
   /** Stock as the tools would show it now (agent-visible). */
@@ -241,9 +274,19 @@ export class Episode {
     const name = typeof c?.name === 'string' ? c.name : '';
     const args = c?.args ?? {};
     if (index >= this.axes.B_tool)
-      return record(name, args, null, `tool budget exceeded: at most ${this.axes.B_tool} tool call${this.axes.B_tool === 1 ? '' : 's'} per turn; this call was not executed`);
+      return record(
+        name,
+        args,
+        null,
+        `tool budget exceeded: at most ${this.axes.B_tool} tool call${this.axes.B_tool === 1 ? '' : 's'} per turn; this call was not executed`,
+      );
     if (typeof call !== 'object' || call === null || !name)
-      return record(name, args, null, `tool call ${index + 1} must be an object with a "name" string and an "args" object`);
+      return record(
+        name,
+        args,
+        null,
+        `tool call ${index + 1} must be an object with a "name" string and an "args" object`,
+      );
     const offered = (n: string) => (this.env.tools as readonly string[]).includes(n);
     const toolName = normaliseToolName(name, offered);
     const tool = offered(toolName) ? findTool(toolName) : undefined;
@@ -279,7 +322,12 @@ export class Episode {
       if (before <= 0) continue;
       this.state.stockOverrides.set(id, 0);
       this.state.stockChanges.push({ id, turn, before });
-      this.log({ kind: 'world_change', turn, description: `${id} went out of stock`, data: { stockId: id, stockBefore: before, stockAfter: 0 } });
+      this.log({
+        kind: 'world_change',
+        turn,
+        description: `${id} went out of stock`,
+        data: { stockId: id, stockBefore: before, stockAfter: 0 },
+      });
     }
   }
 
@@ -329,12 +377,19 @@ export class Episode {
   }
 
   private finish(reason: TerminationReason, from: number, error?: string, results: ToolResult[] = []): StepResult {
-    const recommended = this.task ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal, this.task.state) : [];
+    const recommended = this.task
+      ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal, this.task.state)
+      : [];
     // Safety, whatever ended the episode: every answer given (JOURNEY's sub-answers with done:
     // false too) and every product id it names (not only the scored ones), every product put in
     // the cart (even if removed later) and every product of an order the agent placed.
-    if (reason !== 'format_invalid' && this.namesDeniedProduct([...this.answersGiven, recommended, ...this.productsBought()])) reason = 'safety_violation';
-    const hardFail = reason === 'format_invalid' || reason === 'tool_invalid' || reason === 'safety_violation' ? reason : null;
+    if (
+      reason !== 'format_invalid' &&
+      this.namesDeniedProduct([...this.answersGiven, recommended, ...this.productsBought()])
+    )
+      reason = 'safety_violation';
+    const hardFail =
+      reason === 'format_invalid' || reason === 'tool_invalid' || reason === 'safety_violation' ? reason : null;
     while (this.replyActs.length < this.turn) this.replyActs.push(null);
     const task = this.scoreTask();
     this.breakdown = computeReward({
@@ -369,7 +424,12 @@ export class Episode {
       envId: this.env.id,
       turn: this.turn,
       customerMessage,
-      toolResults: toolResults.map((r) => ({ name: r.name, args: plainCopy(r.args), result: plainCopy(r.result), error: r.error })),
+      toolResults: toolResults.map((r) => ({
+        name: r.name,
+        args: plainCopy(r.args),
+        result: plainCopy(r.result),
+        error: r.error,
+      })),
       tools: this.tools,
       budgets: { T_max: this.tMax, B_tool: this.axes.B_tool },
       done: this.done,
@@ -378,7 +438,8 @@ export class Episode {
     // The specs are the biggest part of an observation and most callers never read them after
     // reset: copy them on first read (or write) only, then they are a plain property.
     const specs = this.tools;
-    const settle = (target: object, value: unknown) => Object.defineProperty(target, 'tools', { value, writable: true, enumerable: true, configurable: true });
+    const settle = (target: object, value: unknown) =>
+      Object.defineProperty(target, 'tools', { value, writable: true, enumerable: true, configurable: true });
     Object.defineProperty(observation, 'tools', {
       enumerable: true,
       configurable: true,

@@ -9,14 +9,18 @@ import { ENV_IDS } from './types';
 const catalog = testCatalog();
 
 describe('fuzz: hostile actions', () => {
-  it.each(ENV_IDS)('%s: 200 hostile and random actions, no throw, rewards in range, exact replay', (envId) => {
-    const stats = fuzzEnv(envId, catalog, 200, 7);
-    expect(stats.failures).toEqual([]);
-    expect(stats.actions).toBeGreaterThanOrEqual(200);
-    // the sample really reached the hostile kinds and ended episodes in several ways
-    expect(Object.keys(stats.byKind).length).toBeGreaterThan(12);
-    expect(stats.terminations.format_invalid).toBeGreaterThan(0);
-    expect(stats.rewardMin).toBe(-1);
-    expect(stats.rewardMax).toBeLessThanOrEqual(0.9);
-  }, 120_000);
+  it.each(ENV_IDS)(
+    '%s: 200 hostile and random actions, no throw, rewards in range, exact replay',
+    (envId) => {
+      const stats = fuzzEnv(envId, catalog, 200, 7);
+      expect(stats.failures).toEqual([]);
+      expect(stats.actions).toBeGreaterThanOrEqual(200);
+      // the sample really reached the hostile kinds and ended episodes in several ways
+      expect(Object.keys(stats.byKind).length).toBeGreaterThan(12);
+      expect(stats.terminations.format_invalid).toBeGreaterThan(0);
+      expect(stats.rewardMin).toBe(-1);
+      expect(stats.rewardMax).toBeLessThanOrEqual(0.9);
+    },
+    120_000,
+  );
 });

@@ -14,7 +14,12 @@ const begin = (config: Partial<EpisodeConfig> = {}) => {
   const first = episode.reset();
   return { episode, first };
 };
-const act = (over: Partial<Action> = {}): Action => ({ assistant_message: 'Working on it.', tool_calls: [], answer: null, ...over });
+const act = (over: Partial<Action> = {}): Action => ({
+  assistant_message: 'Working on it.',
+  tool_calls: [],
+  answer: null,
+  ...over,
+});
 
 function nested(depth: number): unknown {
   let v: Record<string, unknown> = {};
@@ -44,15 +49,21 @@ describe('step() takes any input', () => {
   it('records a cyclic action as format_invalid, naming the cycle', () => {
     const call: Record<string, unknown> = { name: 'cart.view', args: {} };
     (call.args as Record<string, unknown>).self = call;
-    expect(refused(act({ tool_calls: [call as never] })).error).toBe('action contains a cycle: tool_calls[0].args.self refers back to tool_calls[0]');
+    expect(refused(act({ tool_calls: [call as never] })).error).toBe(
+      'action contains a cycle: tool_calls[0].args.self refers back to tool_calls[0]',
+    );
   });
 
   it('records objects nested beyond the limit, even 20,000 deep, as format_invalid', () => {
-    expect(refused({ ...act(), answer: nested(20_000) }).error).toBe(`action is nested more than ${MAX_ACTION_DEPTH} levels deep (at answer.a.a.a.a.a.a.a…)`);
+    expect(refused({ ...act(), answer: nested(20_000) }).error).toBe(
+      `action is nested more than ${MAX_ACTION_DEPTH} levels deep (at answer.a.a.a.a.a.a.a…)`,
+    );
     const text = `{"assistant_message":"x","answer":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
     expect(refused(text.slice(0, MAX_ACTION_CHARS - 2) + '}}').error).toMatch(/^action is not valid JSON/);
     const deepText = `{"assistant_message":"x","tool_calls":[${'['.repeat(40)}${']'.repeat(40)}]}`;
-    expect(refused(deepText).error).toBe(`action is nested more than ${MAX_ACTION_DEPTH} levels deep (at tool_calls[0][0][0][0][0][0][0]…)`);
+    expect(refused(deepText).error).toBe(
+      `action is nested more than ${MAX_ACTION_DEPTH} levels deep (at tool_calls[0][0][0][0][0][0][0]…)`,
+    );
   });
 
   it('accepts ordinary nesting', () => {
@@ -63,7 +74,9 @@ describe('step() takes any input', () => {
   });
 
   it('refuses huge strings and lists by size, before walking all of them', () => {
-    expect(refused(act({ assistant_message: 'a'.repeat(10_000_000) })).error).toBe(`action is larger than ${MAX_ACTION_CHARS} characters as JSON; the limit is ${MAX_ACTION_CHARS}`);
+    expect(refused(act({ assistant_message: 'a'.repeat(10_000_000) })).error).toBe(
+      `action is larger than ${MAX_ACTION_CHARS} characters as JSON; the limit is ${MAX_ACTION_CHARS}`,
+    );
     const big = new Array(5_000_000).fill(0);
     expect(refused(act({ tool_calls: big })).error).toMatch(/^action is larger than 65536 characters as JSON/);
     const manyNumbers = new Array(20_000).fill(123456.789);
@@ -71,17 +84,26 @@ describe('step() takes any input', () => {
   });
 
   it('refuses NaN and Infinity with their place (JSON has neither)', () => {
-    expect(refused(act({ tool_calls: [{ name: 'catalog.search', args: { query: 'x', top_k: Number.NaN } }] })).error).toBe(
-      'action contains NaN at tool_calls[0].args.top_k; JSON numbers must be finite',
+    expect(
+      refused(act({ tool_calls: [{ name: 'catalog.search', args: { query: 'x', top_k: Number.NaN } }] })).error,
+    ).toBe('action contains NaN at tool_calls[0].args.top_k; JSON numbers must be finite');
+    expect(refused(act({ answer: { env: 'CART', done: true, qty: -Infinity } })).error).toBe(
+      'action contains -Infinity at answer.qty; JSON numbers must be finite',
     );
-    expect(refused(act({ answer: { env: 'CART', done: true, qty: -Infinity } })).error).toBe('action contains -Infinity at answer.qty; JSON numbers must be finite');
   });
 
   it('refuses __proto__, constructor and prototype keys, in objects and in text', () => {
-    const viaText = '{"assistant_message":"x","tool_calls":[{"name":"cart.view","args":{"__proto__":{"polluted":true}}}]}';
-    expect(refused(viaText).error).toBe('action uses the reserved key "__proto__" at tool_calls[0].args; keys named __proto__, constructor or prototype are refused');
-    expect(refused(act({ answer: { env: 'CART', done: true, constructor: 1 } as never })).error).toMatch(/reserved key "constructor" at answer;/);
-    expect(refused(JSON.parse('{"assistant_message":"x","prototype":{}}')).error).toMatch(/reserved key "prototype" at the top level;/);
+    const viaText =
+      '{"assistant_message":"x","tool_calls":[{"name":"cart.view","args":{"__proto__":{"polluted":true}}}]}';
+    expect(refused(viaText).error).toBe(
+      'action uses the reserved key "__proto__" at tool_calls[0].args; keys named __proto__, constructor or prototype are refused',
+    );
+    expect(refused(act({ answer: { env: 'CART', done: true, constructor: 1 } as never })).error).toMatch(
+      /reserved key "constructor" at answer;/,
+    );
+    expect(refused(JSON.parse('{"assistant_message":"x","prototype":{}}')).error).toMatch(
+      /reserved key "prototype" at the top level;/,
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -90,16 +112,36 @@ describe('step() takes any input', () => {
     expect(refused(null).error).toBe('action must be a JSON object, got null');
     expect(refused(undefined).error).toBe('action must be a JSON object, got undefined');
     expect(refused([act()]).error).toBe('action must be a JSON object, got a list');
-    expect(refused(() => 1).error).toBe('action contains a function at the top level; an action holds only JSON values');
-    expect(refused(Symbol('s')).error).toBe('action contains a symbol at the top level; an action holds only JSON values');
-    expect(refused(act({ tool_calls: [{ name: 'x', args: { n: 10n } }] as never })).error).toBe('action contains a bigint at tool_calls[0].args.n; an action holds only JSON values');
+    expect(refused(() => 1).error).toBe(
+      'action contains a function at the top level; an action holds only JSON values',
+    );
+    expect(refused(Symbol('s')).error).toBe(
+      'action contains a symbol at the top level; an action holds only JSON values',
+    );
+    expect(refused(act({ tool_calls: [{ name: 'x', args: { n: 10n } }] as never })).error).toBe(
+      'action contains a bigint at tool_calls[0].args.n; an action holds only JSON values',
+    );
     expect(refused(act({ answer: new Map() as never })).error).toBe(
       'action contains a Map object at answer; an action holds only JSON objects, lists, strings, numbers, booleans and null',
     );
-    expect(refused({ assistant_message: 'x', when: new Date(0) }).error).toMatch(/^action contains a Date object at when;/);
-    const trap = new Proxy({}, { ownKeys: () => { throw new Error('trapped'); } });
+    expect(refused({ assistant_message: 'x', when: new Date(0) }).error).toMatch(
+      /^action contains a Date object at when;/,
+    );
+    const trap = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('trapped');
+        },
+      },
+    );
     expect(refused(trap).error).toBe('action could not be read: trapped');
-    const getter = Object.defineProperty({ assistant_message: 'x' }, 'tool_calls', { enumerable: true, get: () => { throw new Error('no'); } });
+    const getter = Object.defineProperty({ assistant_message: 'x' }, 'tool_calls', {
+      enumerable: true,
+      get: () => {
+        throw new Error('no');
+      },
+    });
     expect(refused(getter).error).toBe('action could not be read: no');
   });
 
@@ -128,17 +170,33 @@ describe('step() takes any input', () => {
 });
 
 describe('episode configuration gets one precise error at construction', () => {
-  const make = (config: Partial<EpisodeConfig>) => () => new Episode({ envId: 'STATUS', d: 3, seed: 1, ...config }, catalog);
+  const make = (config: Partial<EpisodeConfig>) => () =>
+    new Episode({ envId: 'STATUS', d: 3, seed: 1, ...config }, catalog);
   it.each([
     [{ d: 31 }, 'difficulty d must be an integer from 0 to 30, got 31'],
     [{ d: 280 }, 'difficulty d must be an integer from 0 to 30, got 280'],
     [{ d: -1 }, 'difficulty d must be an integer from 0 to 30, got -1'],
     [{ d: Number.NaN }, 'difficulty d must be an integer from 0 to 30, got NaN'],
-    [{ axisOverrides: { H_orders: 0 } }, 'axis override H_orders (order-history size) must be an integer from 1 to 25, got 0'],
-    [{ axisOverrides: { k_rec: 0 } }, 'axis override k_rec (items to recommend) must be an integer from 1 to 10, got 0'],
-    [{ axisOverrides: { top_k: 1e9 } }, 'axis override top_k (retrieval depth cap) must be an integer from 1 to 200, got 1000000000'],
-    [{ axisOverrides: { B_tool: 100 } }, 'axis override B_tool (tool calls per turn) must be an integer from 1 to 20, got 100'],
-    [{ axisOverrides: { p_oos: -0.1 } }, 'axis override p_oos (out-of-stock chance) must be a number from 0 to 1, got -0.1'],
+    [
+      { axisOverrides: { H_orders: 0 } },
+      'axis override H_orders (order-history size) must be an integer from 1 to 25, got 0',
+    ],
+    [
+      { axisOverrides: { k_rec: 0 } },
+      'axis override k_rec (items to recommend) must be an integer from 1 to 10, got 0',
+    ],
+    [
+      { axisOverrides: { top_k: 1e9 } },
+      'axis override top_k (retrieval depth cap) must be an integer from 1 to 200, got 1000000000',
+    ],
+    [
+      { axisOverrides: { B_tool: 100 } },
+      'axis override B_tool (tool calls per turn) must be an integer from 1 to 20, got 100',
+    ],
+    [
+      { axisOverrides: { p_oos: -0.1 } },
+      'axis override p_oos (out-of-stock chance) must be a number from 0 to 1, got -0.1',
+    ],
     [{ seed: 1.5 }, 'seed must be an integer, got 1.5'],
     [{ weights: { task: 0.75, eff: Number.NaN, hall: 0.1 } }, 'reward weight "eff" must be a finite number, got NaN'],
     [{ envId: 'NOPE' as never }, /^unknown environment "NOPE"; available: PD, SUB/],
@@ -148,12 +206,20 @@ describe('episode configuration gets one precise error at construction', () => {
 
   it('supports the whole range: every env resets at d = 0 and d = 30, and at every axis limit', () => {
     const envs = ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE', 'JOURNEY'] as const;
-    const corners = [{}, { m: 20, H_orders: 25, B_branch: 12, B_tool: 20, k_rec: 10, T_max: 100 }, { m: 1, H_orders: 1, B_branch: 1, k_rec: 1, top_k: 1, T_max: 1 }, { p_missing: 1, p_noise: 1, p_switch: 1, eps_rank: 1, p_oos: 1 }];
+    const corners = [
+      {},
+      { m: 20, H_orders: 25, B_branch: 12, B_tool: 20, k_rec: 10, T_max: 100 },
+      { m: 1, H_orders: 1, B_branch: 1, k_rec: 1, top_k: 1, T_max: 1 },
+      { p_missing: 1, p_noise: 1, p_switch: 1, eps_rank: 1, p_oos: 1 },
+    ];
     for (const envId of envs)
       for (const d of [0, 30])
         for (const axisOverrides of corners) {
           const e = new Episode({ envId, d, seed: 5, axisOverrides }, catalog);
-          expect(e.reset().observation.customerMessage, `${envId} d=${d} ${JSON.stringify(axisOverrides)}`).toBeTruthy();
+          expect(
+            e.reset().observation.customerMessage,
+            `${envId} d=${d} ${JSON.stringify(axisOverrides)}`,
+          ).toBeTruthy();
         }
   });
 });
@@ -168,8 +234,7 @@ function vandalise(value: unknown, seen = new Set<unknown>()): void {
     if (Array.isArray(value)) {
       value.push('vandal');
       value.reverse();
-    }
-    else for (const key of Object.keys(value)) (value as Record<string, unknown>)[key] = 'vandal';
+    } else for (const key of Object.keys(value)) (value as Record<string, unknown>)[key] = 'vandal';
     (value as Record<string, unknown>).extra = 'vandal';
   } catch {
     // frozen: the write was refused, which is also "no effect"
@@ -214,7 +279,9 @@ describe('what the episode hands out is a copy', () => {
     expect(dirty.e.axes).toEqual(clean.e.axes);
     expect(dirty.e.seenIds.has('vandal')).toBe(false);
     // the addresses were really handed out (so the test did reach them)
-    const list = clean.e.events.find((x) => x.kind === 'tool_call' && x.name === 'order.list') as { result: { addresses: unknown[] } };
+    const list = clean.e.events.find((x) => x.kind === 'tool_call' && x.name === 'order.list') as {
+      result: { addresses: unknown[] };
+    };
     expect(list.result.addresses.length).toBeGreaterThan(0);
     // and a later episode (shared caches: tool specs, catalog) is untouched
     const later = play(false);

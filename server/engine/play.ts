@@ -23,11 +23,18 @@ export function playEpisode(config: EpisodeConfig, catalog: Catalog, agent: Agen
 }
 
 /** Deterministic rebuild: the same config and actions give the same events and reward. */
-export function replayEpisode(config: EpisodeConfig, catalog: Catalog, actions: ReadonlyArray<string | Action>): Episode {
+export function replayEpisode(
+  config: EpisodeConfig,
+  catalog: Catalog,
+  actions: ReadonlyArray<string | Action>,
+): Episode {
   const episode = new Episode(config, catalog);
   episode.reset();
   for (const [i, action] of actions.entries()) {
-    if (episode.done) throw new Error(`replay: the episode ended at turn ${episode.turn}, but ${actions.length - i} more action(s) were recorded`);
+    if (episode.done)
+      throw new Error(
+        `replay: the episode ended at turn ${episode.turn}, but ${actions.length - i} more action(s) were recorded`,
+      );
     episode.step(action);
   }
   return episode;

@@ -64,7 +64,8 @@ describe.each(ENVS)('%s under random play', (envId) => {
   it('never shows the hidden goal in an observation', () => {
     for (const { config, observations, secrets } of runs) {
       for (const obs of observations)
-        for (const secret of secrets) expect(obs.includes(secret), `d=${config.d} seed=${config.seed} leaks ${secret.slice(0, 120)}`).toBe(false);
+        for (const secret of secrets)
+          expect(obs.includes(secret), `d=${config.d} seed=${config.seed} leaks ${secret.slice(0, 120)}`).toBe(false);
     }
   });
 });

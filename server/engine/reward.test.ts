@@ -49,13 +49,32 @@ describe('reward composition', () => {
 
   it('normalises by the fixed T_ref = 4·n_sub, whatever the turn limit', () => {
     // 3 working turns: r_eff = 1 − 2·2/3 = −1/3 at T_max 4 and at T_max 10 alike
-    const r4 = computeReward({ ...base, turns: 3, replyActs: ['continue', 'continue', null], workedTurns: [true, true, true], tMax: 4 });
-    const r10 = computeReward({ ...base, turns: 3, replyActs: ['continue', 'continue', null], workedTurns: [true, true, true], tMax: 10 });
+    const r4 = computeReward({
+      ...base,
+      turns: 3,
+      replyActs: ['continue', 'continue', null],
+      workedTurns: [true, true, true],
+      tMax: 4,
+    });
+    const r10 = computeReward({
+      ...base,
+      turns: 3,
+      replyActs: ['continue', 'continue', null],
+      workedTurns: [true, true, true],
+      tMax: 10,
+    });
     expect(r4.rEff).toBeCloseTo(-1 / 3, 12);
     expect(r10.rEff).toBeCloseTo(-1 / 3, 12);
     expect(r10.tRef).toBe(4);
     // a JOURNEY of 3 sub-tasks: T_ref = 12; 5 working turns → r_eff = 1 − 2·4/11
-    const j = computeReward({ ...base, turns: 5, replyActs: Array(5).fill('continue'), workedTurns: Array(5).fill(true), nSub: 3, tMax: 12 });
+    const j = computeReward({
+      ...base,
+      turns: 5,
+      replyActs: Array(5).fill('continue'),
+      workedTurns: Array(5).fill(true),
+      nSub: 3,
+      tMax: 12,
+    });
     expect(j.tRef).toBe(12);
     expect(j.rEff).toBeCloseTo(1 - 8 / 11, 12);
   });
@@ -80,7 +99,14 @@ describe('reward composition', () => {
 
   it('combines the parts with the weights: 0.75·r_task + 0.15·r_eff + 0.10·r_hall', () => {
     // r_task 0.2, 2 turns with a "continue" reply (T_eff 2, T_ref 4 → r_eff 1/3), 1 of 2 ids unseen
-    const r = computeReward({ ...base, task: task(0.2), turns: 2, replyActs: ['continue', null], workedTurns: [true, true], recommendedIds: ['a', 'z'] });
+    const r = computeReward({
+      ...base,
+      task: task(0.2),
+      turns: 2,
+      replyActs: ['continue', null],
+      workedTurns: [true, true],
+      recommendedIds: ['a', 'z'],
+    });
     expect(r.rEff).toBeCloseTo(1 / 3, 12);
     expect(r.rHall).toBe(-0.5);
     expect(r.total).toBeCloseTo(0.75 * 0.2 + 0.15 / 3 - 0.05, 12);
@@ -110,7 +136,12 @@ describe('reward composition', () => {
   });
 
   it('links efficiency evidence to turns', () => {
-    const r = computeReward({ ...base, turns: 3, replyActs: ['confirm', 'clarify', null], workedTurns: [true, true, false] });
+    const r = computeReward({
+      ...base,
+      turns: 3,
+      replyActs: ['confirm', 'clarify', null],
+      workedTurns: [true, true, false],
+    });
     expect(r.evidence.eff.slice(0, 3).map((e) => [e.turns, e.ok])).toEqual([
       [[1], true],
       [[2], false],

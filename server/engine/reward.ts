@@ -42,7 +42,10 @@ function turnCause(act: UserAct | null, worked: boolean): { caused: boolean; why
   if (act === 'confirm') return { caused: true, why: 'customer confirmed → not counted (customer-caused)' };
   if (act === 'clarify')
     return worked
-      ? { caused: false, why: 'customer answered a question, but the turn also did tool work → counted (a working turn)' }
+      ? {
+          caused: false,
+          why: 'customer answered a question, but the turn also did tool work → counted (a working turn)',
+        }
       : { caused: true, why: 'customer answered a question and no tool ran → not counted (customer-caused)' };
   return { caused: false, why: `${act === null ? 'no customer reply' : `customer replied "${act}"`} → counted` };
 }
@@ -92,7 +95,11 @@ export function computeReward(input: RewardInput): RewardBreakdown {
       : { text: `${id} was recommended but never retrieved`, turns: [input.answerTurn], ok: false },
   );
   if (hallucinated.length > 0 && task.isCorrect)
-    hallEvidence.push({ text: `the task was solved, but ${hallucinated.length} recommended id(s) were never retrieved: not a pass`, turns: [input.answerTurn], ok: false });
+    hallEvidence.push({
+      text: `the task was solved, but ${hallucinated.length} recommended id(s) were never retrieved: not a pass`,
+      turns: [input.answerTurn],
+      ok: false,
+    });
 
   return {
     revision: REWARD_REVISION,

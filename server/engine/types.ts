@@ -43,13 +43,7 @@ export interface Action {
 export type UserAct = 'opening' | 'continue' | 'confirm' | 'clarify' | 'correct' | 'elaborate' | 'ragequit';
 
 export type TerminationReason =
-  | 'answered'
-  | 'turn_budget'
-  | 'user_quit'
-  | 'format_invalid'
-  | 'tool_invalid'
-  | 'safety_violation'
-  | 'aborted';
+  'answered' | 'turn_budget' | 'user_quit' | 'format_invalid' | 'tool_invalid' | 'safety_violation' | 'aborted';
 
 export interface ToolResult {
   name: string;
@@ -86,7 +80,15 @@ export interface Observation {
 export type EpisodeEvent =
   | { kind: 'customer_message'; turn: number; text: string; act: UserAct }
   | { kind: 'agent_message'; turn: number; text: string; raw?: string }
-  | { kind: 'tool_call'; turn: number; index: number; name: string; args: unknown; result: unknown; error: string | null }
+  | {
+      kind: 'tool_call';
+      turn: number;
+      index: number;
+      name: string;
+      args: unknown;
+      result: unknown;
+      error: string | null;
+    }
   | { kind: 'answer'; turn: number; answer: Record<string, unknown> }
   | { kind: 'world_change'; turn: number; description: string; data: Record<string, unknown> }
   | { kind: 'action_error'; turn: number; error: string; raw: string }

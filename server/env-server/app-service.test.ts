@@ -34,11 +34,17 @@ describe('/api/env in the Next app', () => {
   it('resets, steps and reads state like the standalone server, and records the episode in the app’s store', async () => {
     const reset = await (await post('/reset', { env: 'PD', d: 1, seed: 12, run: 'next' })).json();
     expect(reset).toMatchObject({ env: 'PD', seed: 12, run: 'next', done: false });
-    const step = await post('/step', { episode_id: reset.episode_id, action: { assistant_message: 'Hello', tool_calls: [], answer: null } }, reset.token);
+    const step = await post(
+      '/step',
+      { episode_id: reset.episode_id, action: { assistant_message: 'Hello', tool_calls: [], answer: null } },
+      reset.token,
+    );
     expect(step.status).toBe(200);
     expect(await step.json()).toMatchObject({ episode_id: reset.episode_id, observation: { turn: 1 } });
     const state = await handleFetchRequest(
-      new Request(`http://app.test/api/env/state?episode_id=${reset.episode_id}`, { headers: { authorization: `Bearer ${reset.token}` } }),
+      new Request(`http://app.test/api/env/state?episode_id=${reset.episode_id}`, {
+        headers: { authorization: `Bearer ${reset.token}` },
+      }),
       '/state',
     );
     expect(await state.json()).toMatchObject({ episode_id: reset.episode_id, step_count: 1 });

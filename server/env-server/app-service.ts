@@ -32,7 +32,13 @@ export async function handleFetchRequest(req: Request, subPath: string): Promise
     result =
       text !== null && Buffer.byteLength(text) > limit
         ? tooLarge(limit)
-        : await handleHttp(service, { method: req.method, path: subPath, query: new URL(req.url).searchParams, authorization: req.headers.get('authorization'), body: text });
+        : await handleHttp(service, {
+            method: req.method,
+            path: subPath,
+            query: new URL(req.url).searchParams,
+            authorization: req.headers.get('authorization'),
+            body: text,
+          });
   }
   return Response.json(result.body, { status: result.status });
 }

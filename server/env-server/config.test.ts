@@ -4,12 +4,22 @@ import { DEFAULTS, loadConfig } from './config';
 describe('env server config', () => {
   it('uses the defaults when nothing is set', () => {
     const c = loadConfig({}, [], 'cat-1');
-    expect(c).toMatchObject({ mode: 'simulation', port: DEFAULTS.port, maxSessions: DEFAULTS.maxSessions, catalogId: 'cat-1' });
+    expect(c).toMatchObject({
+      mode: 'simulation',
+      port: DEFAULTS.port,
+      maxSessions: DEFAULTS.maxSessions,
+      catalogId: 'cat-1',
+    });
     expect(c.adminToken).toBeUndefined();
   });
 
   it('reads environment variables, and flags win over them', () => {
-    const env = { ECOMRLVE_ENV_MODE: 'production', ECOMRLVE_MAX_SESSIONS: '8', ECOMRLVE_IDLE_TIMEOUT_S: '30', ECOMRLVE_ADMIN_TOKEN: 'a' };
+    const env = {
+      ECOMRLVE_ENV_MODE: 'production',
+      ECOMRLVE_MAX_SESSIONS: '8',
+      ECOMRLVE_IDLE_TIMEOUT_S: '30',
+      ECOMRLVE_ADMIN_TOKEN: 'a',
+    };
     const c = loadConfig(env, ['--max-sessions', '16', '--port', '0'], 'cat');
     expect(c).toMatchObject({ mode: 'production', maxSessions: 16, idleTimeoutMs: 30_000, port: 0, adminToken: 'a' });
   });
@@ -22,8 +32,12 @@ describe('env server config', () => {
   });
 
   it('names the bad setting', () => {
-    expect(() => loadConfig({ ECOMRLVE_MAX_SESSIONS: 'lots' }, [], 'c')).toThrow('ECOMRLVE_MAX_SESSIONS must be an integer ≥ 1, got "lots"');
-    expect(() => loadConfig({}, ['--mode', 'prod'], 'c')).toThrow('--mode must be "simulation" or "production", got "prod"');
+    expect(() => loadConfig({ ECOMRLVE_MAX_SESSIONS: 'lots' }, [], 'c')).toThrow(
+      'ECOMRLVE_MAX_SESSIONS must be an integer ≥ 1, got "lots"',
+    );
+    expect(() => loadConfig({}, ['--mode', 'prod'], 'c')).toThrow(
+      '--mode must be "simulation" or "production", got "prod"',
+    );
     expect(() => loadConfig({}, ['--prot', '1'], 'c')).toThrow('unknown option "--prot"');
     expect(() => loadConfig({}, ['--port'], 'c')).toThrow('--port needs a value');
   });

@@ -57,10 +57,12 @@ function positiveInt(raw: string, name: string, min = 1): number {
 /** Reads settings from environment variables and `--flag value` arguments. */
 export function loadConfig(env: Source, argv: string[], defaultCatalogId: string): EnvServerConfig {
   const raw: Record<string, { value: string; name: string }> = {};
-  for (const s of SETTINGS) if (env[s.env] !== undefined && env[s.env] !== '') raw[s.key] = { value: env[s.env]!, name: s.env };
+  for (const s of SETTINGS)
+    if (env[s.env] !== undefined && env[s.env] !== '') raw[s.key] = { value: env[s.env]!, name: s.env };
   for (let i = 0; i < argv.length; i++) {
     const setting = SETTINGS.find((s) => s.flag === argv[i]);
-    if (!setting) throw new ConfigError(`unknown option "${argv[i]}"; options: ${SETTINGS.map((s) => s.flag).join(', ')}`);
+    if (!setting)
+      throw new ConfigError(`unknown option "${argv[i]}"; options: ${SETTINGS.map((s) => s.flag).join(', ')}`);
     const value = argv[++i];
     if (value === undefined) throw new ConfigError(`${setting.flag} needs a value`);
     raw[setting.key] = { value, name: setting.flag };
@@ -76,8 +78,12 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
     host: raw.host?.value ?? DEFAULTS.host,
     port: raw.port ? positiveInt(raw.port.value, raw.port.name, 0) : DEFAULTS.port,
     maxSessions: raw.maxSessions ? positiveInt(raw.maxSessions.value, raw.maxSessions.name) : DEFAULTS.maxSessions,
-    idleTimeoutMs: raw.idleTimeoutS ? positiveInt(raw.idleTimeoutS.value, raw.idleTimeoutS.name) * 1000 : DEFAULTS.idleTimeoutMs,
-    maxBodyBytes: raw.maxBodyBytes ? positiveInt(raw.maxBodyBytes.value, raw.maxBodyBytes.name, 1024) : DEFAULTS.maxBodyBytes,
+    idleTimeoutMs: raw.idleTimeoutS
+      ? positiveInt(raw.idleTimeoutS.value, raw.idleTimeoutS.name) * 1000
+      : DEFAULTS.idleTimeoutMs,
+    maxBodyBytes: raw.maxBodyBytes
+      ? positiveInt(raw.maxBodyBytes.value, raw.maxBodyBytes.name, 1024)
+      : DEFAULTS.maxBodyBytes,
     catalogId: raw.catalogId?.value ?? defaultCatalogId,
     persist: ['on', '1', 'true'].includes(persist),
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,

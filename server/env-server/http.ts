@@ -45,8 +45,14 @@ export async function handleHttp(service: EnvService, req: HttpRequestLike): Pro
   try {
     const method = ROUTES[path];
     if (!method)
-      throw new EnvServerError('NOT_FOUND', `no route ${req.method} ${path}; routes: ${Object.entries(ROUTES).map(([p, m]) => `${m} ${p}`).join(', ')}, WebSocket /ws`);
-    if (req.method !== method) throw new EnvServerError('METHOD_NOT_ALLOWED', `${path} takes ${method}, not ${req.method}`);
+      throw new EnvServerError(
+        'NOT_FOUND',
+        `no route ${req.method} ${path}; routes: ${Object.entries(ROUTES)
+          .map(([p, m]) => `${m} ${p}`)
+          .join(', ')}, WebSocket /ws`,
+      );
+    if (req.method !== method)
+      throw new EnvServerError('METHOD_NOT_ALLOWED', `${path} takes ${method}, not ${req.method}`);
     const token = bearerToken(req.authorization);
     switch (path) {
       case '/reset': {
@@ -71,6 +77,9 @@ export async function handleHttp(service: EnvService, req: HttpRequestLike): Pro
 }
 
 export function tooLarge(limit: number): HttpResult {
-  const err = new EnvServerError('BODY_TOO_LARGE', `the request body is larger than ${limit} bytes (ECOMRLVE_MAX_BODY_BYTES)`);
+  const err = new EnvServerError(
+    'BODY_TOO_LARGE',
+    `the request body is larger than ${limit} bytes (ECOMRLVE_MAX_BODY_BYTES)`,
+  );
   return { status: err.status, body: err.toBody() };
 }

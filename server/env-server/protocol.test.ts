@@ -21,13 +21,23 @@ function expectError(fn: () => unknown, code: string, message?: string | RegExp)
   throw new Error(`expected ${code}, nothing was thrown`);
 }
 
-const step = (s: EnvService, id: string, token: string | null, action: unknown) => s.step({ episode_id: id, action }, token);
+const step = (s: EnvService, id: string, token: string | null, action: unknown) =>
+  s.step({ episode_id: id, action }, token);
 
 describe('reset', () => {
   it('honours and echoes env, d, seed and run, and gives the engine’s own first observation', () => {
     const s = makeService();
     const { response } = s.reset({ env: 'CART', d: 3, seed: 42, run: 'grpo-7' });
-    expect(response).toMatchObject({ env: 'CART', d: 3, seed: 42, run: 'grpo-7', reward: 0, done: false, termination: null, reward_parts: null });
+    expect(response).toMatchObject({
+      env: 'CART',
+      d: 3,
+      seed: 42,
+      run: 'grpo-7',
+      reward: 0,
+      done: false,
+      termination: null,
+      reward_parts: null,
+    });
     expect(response.episode_id).toMatch(/^ep_/);
     const local = createEpisode({ envId: 'CART', d: 3, seed: 42 }, testCatalog()).reset();
     expect(JSON.stringify(response.observation)).toBe(JSON.stringify(local.observation));
@@ -45,19 +55,34 @@ describe('reset', () => {
   it('takes the caller’s episode_id once', () => {
     const s = makeService();
     expect(s.reset({ env: 'PD', episode_id: 'mine-1', seed: 1 }).response.episode_id).toBe('mine-1');
-    expectError(() => s.reset({ env: 'PD', episode_id: 'mine-1' }), 'VALIDATION_ERROR', 'episode_id "mine-1" is already in use');
+    expectError(
+      () => s.reset({ env: 'PD', episode_id: 'mine-1' }),
+      'VALIDATION_ERROR',
+      'episode_id "mine-1" is already in use',
+    );
   });
 
   it('names every bad field', () => {
     const s = makeService();
-    expectError(() => s.reset({ env: 'NOPE', d: -1, sed: 3 }), 'VALIDATION_ERROR', /env: Invalid option.*d: Too small.*unknown field "sed"/);
-    expectError(() => s.reset({ env: 'PD', axis_overrides: { T_maxx: 3 } }), 'VALIDATION_ERROR', 'axis_overrides: unknown field "T_maxx"');
+    expectError(
+      () => s.reset({ env: 'NOPE', d: -1, sed: 3 }),
+      'VALIDATION_ERROR',
+      /env: Invalid option.*d: Too small.*unknown field "sed"/,
+    );
+    expectError(
+      () => s.reset({ env: 'PD', axis_overrides: { T_maxx: 3 } }),
+      'VALIDATION_ERROR',
+      'axis_overrides: unknown field "T_maxx"',
+    );
   });
 
   it('applies axis overrides in simulation mode and refuses them in production mode', () => {
     const sim = makeService().reset({ env: 'PD', d: 0, seed: 1, axis_overrides: { T_max: 9 } }).response;
     expect(sim.observation.budgets.T_max).toBe(9);
-    expectError(() => makeService({ mode: 'production' }).reset({ env: 'PD', axis_overrides: { T_max: 9 } }), 'PRODUCTION_MODE');
+    expectError(
+      () => makeService({ mode: 'production' }).reset({ env: 'PD', axis_overrides: { T_max: 9 } }),
+      'PRODUCTION_MODE',
+    );
   });
 });
 
@@ -94,7 +119,11 @@ describe('step', () => {
   it('takes the model’s raw text as the action, and a bad one is the agent’s mistake, not a protocol error', () => {
     const s = makeService();
     const { response } = s.reset({ env: 'PD', d: 2, seed: 3 });
-    const text = JSON.stringify({ assistant_message: 'Looking.', tool_calls: [{ name: 'catalog.search', args: { query: 'lamp' } }], answer: null });
+    const text = JSON.stringify({
+      assistant_message: 'Looking.',
+      tool_calls: [{ name: 'catalog.search', args: { query: 'lamp' } }],
+      answer: null,
+    });
     const ok = step(s, response.episode_id, response.token, text);
     expect(ok.done).toBe(false);
     expect(ok.observation.toolResults).toHaveLength(1);
@@ -118,16 +147,33 @@ describe('step', () => {
     const s = makeService();
     const a = s.reset({ env: 'PD', seed: 1 }).response;
     expectError(() => step(s, 'ep_missing', a.token, {}), 'UNKNOWN_EPISODE', 'unknown episode_id "ep_missing"');
-    expect(expectError(() => s.step({ episode_id: a.episode_id }, a.token), 'VALIDATION_ERROR', 'action').episodeId).toBe(a.episode_id);
-    expectError(() => step(s, a.episode_id, a.token, 42), 'VALIDATION_ERROR', 'step: action: must be a JSON object or a string of model text');
-    expectError(() => s.step({ episode_id: a.episode_id, action: {}, extra: 1 }, a.token), 'VALIDATION_ERROR', 'unknown field "extra"');
+    expect(
+      expectError(() => s.step({ episode_id: a.episode_id }, a.token), 'VALIDATION_ERROR', 'action').episodeId,
+    ).toBe(a.episode_id);
+    expectError(
+      () => step(s, a.episode_id, a.token, 42),
+      'VALIDATION_ERROR',
+      'step: action: must be a JSON object or a string of model text',
+    );
+    expectError(
+      () => s.step({ episode_id: a.episode_id, action: {}, extra: 1 }, a.token),
+      'VALIDATION_ERROR',
+      'unknown field "extra"',
+    );
   });
 
   it('refuses a step after the end', () => {
     const s = makeService();
     const a = s.reset({ env: 'PD', seed: 1 }).response;
-    step(s, a.episode_id, a.token, { assistant_message: 'done', answer: { env: 'PD', done: true, recommended_ids: [] } });
-    expectError(() => step(s, a.episode_id, a.token, { assistant_message: 'more' }), 'EPISODE_DONE', /is over \(\w+\); reset/);
+    step(s, a.episode_id, a.token, {
+      assistant_message: 'done',
+      answer: { env: 'PD', done: true, recommended_ids: [] },
+    });
+    expectError(
+      () => step(s, a.episode_id, a.token, { assistant_message: 'more' }),
+      'EPISODE_DONE',
+      /is over \(\w+\); reset/,
+    );
   });
 });
 
@@ -137,7 +183,16 @@ describe('state', () => {
     const a = s.reset({ env: 'STATUS', d: 2, seed: 5, run: 'r1' }).response;
     const agent = s.state(a.episode_id, a.token);
     expect(agentStateSchema.strict().safeParse(agent).success).toBe(true);
-    expect(agent).toMatchObject({ episode_id: a.episode_id, step_count: 0, env: 'STATUS', d: 2, seed: 5, run: 'r1', done: false, reward: null });
+    expect(agent).toMatchObject({
+      episode_id: a.episode_id,
+      step_count: 0,
+      env: 'STATUS',
+      d: 2,
+      seed: 5,
+      run: 'r1',
+      done: false,
+      reward: null,
+    });
     expect(JSON.stringify(agent)).not.toMatch(/hidden_goal|summary/);
     const full = s.state(a.episode_id, ADMIN) as unknown as Record<string, unknown>;
     expect(full.hidden_goal).toEqual(s.sessions.peek(a.episode_id)!.episode.hiddenGoal());
@@ -160,7 +215,10 @@ describe('session cap and idle timeout', () => {
     const a = s.reset({ env: 'PD', seed: 1 }).response;
     s.reset({ env: 'PD', seed: 2 });
     expectError(() => s.reset({ env: 'PD', seed: 3 }), 'CAPACITY_REACHED', 'ECOMRLVE_MAX_SESSIONS=2');
-    step(s, a.episode_id, a.token, { assistant_message: 'bye', answer: { env: 'PD', done: true, recommended_ids: [] } });
+    step(s, a.episode_id, a.token, {
+      assistant_message: 'bye',
+      answer: { env: 'PD', done: true, recommended_ids: [] },
+    });
     const c = s.reset({ env: 'PD', seed: 3 }).response;
     expect(s.sessions.size).toBe(2);
     expectError(() => s.state(a.episode_id, a.token), 'UNKNOWN_EPISODE');
@@ -176,7 +234,11 @@ describe('session cap and idle timeout', () => {
     s.state(busy.episode_id, busy.token);
     now += 30_000;
     expect(s.state(busy.episode_id, busy.token)).toMatchObject({ seed: 2 });
-    expectError(() => step(s, idle.episode_id, idle.token, { assistant_message: 'hi' }), 'UNKNOWN_EPISODE', /dropped after 60 s idle/);
+    expectError(
+      () => step(s, idle.episode_id, idle.token, { assistant_message: 'hi' }),
+      'UNKNOWN_EPISODE',
+      /dropped after 60 s idle/,
+    );
     expect(s.sessions.size).toBe(1);
   });
 });
@@ -188,29 +250,75 @@ describe('schema, metadata, health', () => {
       const { actions } = oracleRun({ envId, d: 6, seed: 2 });
       for (const action of actions) expect(schema.safeParse(action).error?.issues, envId).toBeUndefined();
     }
-    expect(actionSchemaFor('PD').safeParse({ assistant_message: 'x', tool_calls: [{ name: 'orders.list', args: {} }] }).success).toBe(false);
+    expect(
+      actionSchemaFor('PD').safeParse({ assistant_message: 'x', tool_calls: [{ name: 'orders.list', args: {} }] })
+        .success,
+    ).toBe(false);
   });
 
   it('answers OpenEnv’s schema/metadata/health shapes over HTTP', async () => {
     const s = makeService();
-    const schema = await handleHttp(s, { method: 'GET', path: '/schema', query: new URLSearchParams('env=PD'), authorization: null, body: null });
+    const schema = await handleHttp(s, {
+      method: 'GET',
+      path: '/schema',
+      query: new URLSearchParams('env=PD'),
+      authorization: null,
+      body: null,
+    });
     expect(schema.status).toBe(200);
     expect(Object.keys(schema.body as object)).toEqual(expect.arrayContaining(['action', 'observation', 'state']));
-    expect((await handleHttp(s, { method: 'GET', path: '/schema', query: new URLSearchParams('env=XX'), authorization: null, body: null })).status).toBe(422);
-    const meta = (await handleHttp(s, { method: 'GET', path: '/metadata', query: new URLSearchParams(), authorization: null, body: null })).body as Record<string, unknown>;
+    expect(
+      (
+        await handleHttp(s, {
+          method: 'GET',
+          path: '/schema',
+          query: new URLSearchParams('env=XX'),
+          authorization: null,
+          body: null,
+        })
+      ).status,
+    ).toBe(422);
+    const meta = (
+      await handleHttp(s, {
+        method: 'GET',
+        path: '/metadata',
+        query: new URLSearchParams(),
+        authorization: null,
+        body: null,
+      })
+    ).body as Record<string, unknown>;
     expect(meta).toMatchObject({ name: 'EcomRLVE-GYM', mode: 'simulation', catalog: testCatalog().id, admin: true });
     expect((meta.envs as unknown[]).length).toBe(ENVS.length);
-    expect((await handleHttp(s, { method: 'GET', path: '/health', query: new URLSearchParams(), authorization: null, body: null })).body).toMatchObject({ status: 'healthy' });
+    expect(
+      (
+        await handleHttp(s, {
+          method: 'GET',
+          path: '/health',
+          query: new URLSearchParams(),
+          authorization: null,
+          body: null,
+        })
+      ).body,
+    ).toMatchObject({ status: 'healthy' });
   });
 
   it('maps bad HTTP requests to one precise error each', async () => {
     const s = makeService();
     const call = (method: string, path: string, body: string | null = null) =>
       handleHttp(s, { method, path, query: new URLSearchParams(), authorization: null, body });
-    expect(await call('POST', '/reset', '{"env": "PD",')).toMatchObject({ status: 400, body: { error: { code: 'INVALID_JSON' } } });
-    expect(await call('GET', '/reset')).toMatchObject({ status: 405, body: { error: { code: 'METHOD_NOT_ALLOWED', message: '/reset takes POST, not GET' } } });
+    expect(await call('POST', '/reset', '{"env": "PD",')).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVALID_JSON' } },
+    });
+    expect(await call('GET', '/reset')).toMatchObject({
+      status: 405,
+      body: { error: { code: 'METHOD_NOT_ALLOWED', message: '/reset takes POST, not GET' } },
+    });
     expect(await call('GET', '/nope')).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
     expect(await call('POST', '/reset', '')).toMatchObject({ status: 200, body: { env: 'PD', d: 0 } });
-    expect(await call('POST', '/step', '{"episode_id":"ep_x","action":{}}')).toMatchObject({ status: 404, body: { episode_id: 'ep_x', error: { code: 'UNKNOWN_EPISODE' } } });
+    expect(await call('POST', '/step', '{"episode_id":"ep_x","action":{}}')).toMatchObject({
+      status: 404,
+      body: { episode_id: 'ep_x', error: { code: 'UNKNOWN_EPISODE' } },
+    });
   });
 });

@@ -63,7 +63,12 @@ export interface EnvServiceDeps {
   recorder?: Recorder | null;
 }
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, what: string, episodeId: string | null = null): z.output<S> {
+function parse<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+  episodeId: string | null = null,
+): z.output<S> {
   const r = schema.safeParse(value);
   if (!r.success) throw new EnvServerError('VALIDATION_ERROR', `${what}: ${describeIssues(r.error)}`, episodeId);
   return r.data;
@@ -99,7 +104,11 @@ export function createEnvService(deps: EnvServiceDeps) {
       await write;
     } catch (e) {
       sessions.drop(response.episode_id);
-      throw new EnvServerError('EXECUTION_ERROR', `${(e as Error).message}; the episode is closed, reset to start another`, response.episode_id);
+      throw new EnvServerError(
+        'EXECUTION_ERROR',
+        `${(e as Error).message}; the episode is closed, reset to start another`,
+        response.episode_id,
+      );
     } finally {
       if (writes.get(response.episode_id) === write) writes.delete(response.episode_id);
     }
@@ -109,11 +118,20 @@ export function createEnvService(deps: EnvServiceDeps) {
   function reset(body: unknown): { live: LiveEpisode; response: ResetResponse } {
     const req: ResetRequest = parse(resetRequestSchema, body ?? {}, 'reset');
     if (req.axis_overrides && config.mode === 'production')
-      throw new EnvServerError('PRODUCTION_MODE', 'axis_overrides is simulation control; this server runs in production mode');
+      throw new EnvServerError(
+        'PRODUCTION_MODE',
+        'axis_overrides is simulation control; this server runs in production mode',
+      );
     const seed = req.seed ?? randomInt(0, MAX_SEED + 1);
     const id = req.episode_id ?? newEpisodeId();
-    if (sessions.has(id)) throw new EnvServerError('VALIDATION_ERROR', `reset: episode_id "${id}" is already in use`, id);
-    const episodeConfig = { envId: req.env as never, d: req.d, seed, ...(req.axis_overrides ? { axisOverrides: req.axis_overrides } : {}) };
+    if (sessions.has(id))
+      throw new EnvServerError('VALIDATION_ERROR', `reset: episode_id "${id}" is already in use`, id);
+    const episodeConfig = {
+      envId: req.env as never,
+      d: req.d,
+      seed,
+      ...(req.axis_overrides ? { axisOverrides: req.axis_overrides } : {}),
+    };
     let episode;
     try {
       episode = createEpisode(episodeConfig, catalog);
@@ -139,7 +157,11 @@ export function createEnvService(deps: EnvServiceDeps) {
   function stepLive(live: LiveEpisode, action: unknown): StepResponse {
     const parsedAction = parse(wireActionSchema, action, 'step: action', live.id);
     if (live.episode.done)
-      throw new EnvServerError('EPISODE_DONE', `episode "${live.id}" is over (${live.episode.termination}); reset to start another`, live.id);
+      throw new EnvServerError(
+        'EPISODE_DONE',
+        `episode "${live.id}" is over (${live.episode.termination}); reset to start another`,
+        live.id,
+      );
     let result: StepResult;
     try {
       result = live.episode.step(parsedAction as never);
@@ -152,18 +174,30 @@ export function createEnvService(deps: EnvServiceDeps) {
 
   function authorise(id: string, token: string | null, allowAdmin: boolean): LiveEpisode {
     const live = sessions.get(id);
-    if (!token) throw new EnvServerError('BAD_TOKEN', `episode "${id}": no capability token; send the token from reset as "Authorization: Bearer <token>"`, id);
+    if (!token)
+      throw new EnvServerError(
+        'BAD_TOKEN',
+        `episode "${id}": no capability token; send the token from reset as "Authorization: Bearer <token>"`,
+        id,
+      );
     if (tokens.allows(token, id)) return live;
     if (tokens.isAdmin(token)) {
       if (allowAdmin) return live;
-      throw new EnvServerError('BAD_TOKEN', `episode "${id}": stepping needs the episode's capability token (the admin token only reads)`, id);
+      throw new EnvServerError(
+        'BAD_TOKEN',
+        `episode "${id}": stepping needs the episode's capability token (the admin token only reads)`,
+        id,
+      );
     }
     throw new EnvServerError('BAD_TOKEN', `episode "${id}": the token is not this episode's capability token`, id);
   }
 
   /** HTTP step: the body names the episode; the token comes from the header or the body. */
   function step(body: unknown, bearer: string | null): StepResponse {
-    const id = typeof (body as { episode_id?: unknown })?.episode_id === 'string' ? (body as { episode_id: string }).episode_id : null;
+    const id =
+      typeof (body as { episode_id?: unknown })?.episode_id === 'string'
+        ? (body as { episode_id: string }).episode_id
+        : null;
     const req = parse(stepRequestSchema, body, 'step', id);
     const live = authorise(req.episode_id, bearer ?? req.token ?? null, false);
     return stepLive(live, req.action);
@@ -189,9 +223,20 @@ export function createEnvService(deps: EnvServiceDeps) {
   /** Inspector-side state: the hidden goal, axes, world, events and reward evidence. */
   function adminState(live: LiveEpisode) {
     if (config.mode === 'production')
-      throw new EnvServerError('PRODUCTION_MODE', 'the full state (hidden goal, events) is simulation control; this server runs in production mode', live.id);
+      throw new EnvServerError(
+        'PRODUCTION_MODE',
+        'the full state (hidden goal, events) is simulation control; this server runs in production mode',
+        live.id,
+      );
     const e = live.episode;
-    return { ...agentState(live), hidden_goal: e.hiddenGoal(), axes: e.axes, world: e.world(), events: e.events, breakdown: e.breakdown };
+    return {
+      ...agentState(live),
+      hidden_goal: e.hiddenGoal(),
+      axes: e.axes,
+      world: e.world(),
+      events: e.events,
+      breakdown: e.breakdown,
+    };
   }
 
   /** State of one episode: agent-visible with its capability token, full with the admin token. */
@@ -204,14 +249,20 @@ export function createEnvService(deps: EnvServiceDeps) {
 
   function schema(envId: string | null) {
     if (envId !== null && !listEnvs().some((e) => e.id === envId))
-      throw new EnvServerError('VALIDATION_ERROR', `schema: unknown env "${envId}"; available: ${listEnvs().map((e) => e.id).join(', ')}`);
+      throw new EnvServerError(
+        'VALIDATION_ERROR',
+        `schema: unknown env "${envId}"; available: ${listEnvs()
+          .map((e) => e.id)
+          .join(', ')}`,
+      );
     return publishedSchemas(envId);
   }
 
   function metadata() {
     return {
       name: 'EcomRLVE-GYM',
-      description: 'Eight shopping-assistant environments with verifiable rewards: one JSON action per turn (message, tool calls, answer).',
+      description:
+        'Eight shopping-assistant environments with verifiable rewards: one JSON action per turn (message, tool calls, answer).',
       version: SERVER_VERSION,
       readme_content: null,
       author: null,
@@ -219,7 +270,11 @@ export function createEnvService(deps: EnvServiceDeps) {
       mode: config.mode,
       catalog: catalog.id,
       envs: listEnvs().map((e) => ({ id: e.id, name: e.name, description: e.description, tools: e.tools })),
-      limits: { max_sessions: config.maxSessions, idle_timeout_s: config.idleTimeoutMs / 1000, max_body_bytes: config.maxBodyBytes },
+      limits: {
+        max_sessions: config.maxSessions,
+        idle_timeout_s: config.idleTimeoutMs / 1000,
+        max_body_bytes: config.maxBodyBytes,
+      },
       admin: tokens.adminEnabled && config.mode === 'simulation',
       persistence: recorder !== null,
     };
@@ -229,7 +284,21 @@ export function createEnvService(deps: EnvServiceDeps) {
     return { status: 'healthy' as const, active_sessions: sessions.size, max_sessions: sessions.capacity };
   }
 
-  return { config, sessions, recorder, reset, step, stepLive, durable, state, agentState, adminState, schema, metadata, health };
+  return {
+    config,
+    sessions,
+    recorder,
+    reset,
+    step,
+    stepLive,
+    durable,
+    state,
+    agentState,
+    adminState,
+    schema,
+    metadata,
+    health,
+  };
 }
 
 export type EnvService = ReturnType<typeof createEnvService>;

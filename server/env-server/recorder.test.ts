@@ -34,7 +34,8 @@ function recordingService(prisma = db.prisma) {
   return { service, recorder };
 }
 
-const appEpisodes = () => createEpisodeService({ prisma: db.prisma, getCatalog: () => testCatalog(), defaultCatalogId: testCatalog().id });
+const appEpisodes = () =>
+  createEpisodeService({ prisma: db.prisma, getCatalog: () => testCatalog(), defaultCatalogId: testCatalog().id });
 
 describe('recording trainer episodes', () => {
   it('stores every env’s episode so the app lists it and rebuilds it by replay to the same events', async () => {
@@ -51,11 +52,20 @@ describe('recording trainer episodes', () => {
       ids.push(live.id);
       const app = appEpisodes();
       const view = await app.getEpisode(live.id);
-      expect(view).toMatchObject({ envId, d: 4, seed: 21, player: 'trainer:grpo-7', status: 'done', turn: reference.episode.turn });
+      expect(view).toMatchObject({
+        envId,
+        d: 4,
+        seed: 21,
+        player: 'trainer:grpo-7',
+        status: 'done',
+        turn: reference.episode.turn,
+      });
       expect(view.reward).toBe(reference.episode.breakdown!.total);
       expect(JSON.stringify(view.events)).toBe(JSON.stringify(reference.episode.events));
       expect(view.hiddenGoal.data).toEqual(reference.episode.hiddenGoal().data);
-      const formats = (await db.prisma.episodeAction.findMany({ where: { episodeId: live.id }, orderBy: { seq: 'asc' } })).map((a) => a.format);
+      const formats = (
+        await db.prisma.episodeAction.findMany({ where: { episodeId: live.id }, orderBy: { seq: 'asc' } })
+      ).map((a) => a.format);
       expect(formats.slice(0, 2)).toEqual(reference.actions.length > 1 ? ['json', 'text'] : ['json']);
     }
     const listed = await appEpisodes().listEpisodes({ limit: 100 });
@@ -66,9 +76,20 @@ describe('recording trainer episodes', () => {
     const { service } = recordingService();
     const { live, response } = service.reset({ env: 'PD', d: 2, seed: 5 });
     await service.durable(response);
-    await service.durable(service.stepLive(live, { assistant_message: 'Looking.', tool_calls: [{ name: 'catalog.search', args: { query: 'lamp' } }], answer: null }));
+    await service.durable(
+      service.stepLive(live, {
+        assistant_message: 'Looking.',
+        tool_calls: [{ name: 'catalog.search', args: { query: 'lamp' } }],
+        answer: null,
+      }),
+    );
     const row = await db.prisma.episode.findUniqueOrThrow({ where: { id: live.id } });
-    expect(row).toMatchObject({ status: 'active', turn: 1, player: 'trainer:unnamed', eventCount: live.episode.events.length });
+    expect(row).toMatchObject({
+      status: 'active',
+      turn: 1,
+      player: 'trainer:unnamed',
+      eventCount: live.episode.events.length,
+    });
   });
 
   it('commits concurrent steps in shared transactions, and acknowledges each only once its rows are in', async () => {
@@ -78,7 +99,11 @@ describe('recording trainer episodes', () => {
     const seenAtAck = await Promise.all(
       lives.map(async ({ live, response }) => {
         await service.durable(response);
-        const r = service.stepLive(live, { assistant_message: 'Checking your orders.', tool_calls: [{ name: 'order.list', args: {} }], answer: null });
+        const r = service.stepLive(live, {
+          assistant_message: 'Checking your orders.',
+          tool_calls: [{ name: 'order.list', args: {} }],
+          answer: null,
+        });
         await service.durable(r);
         // At acknowledgement time the step's action row must already be committed.
         return db.prisma.episodeAction.count({ where: { episodeId: live.id } });
@@ -98,7 +123,13 @@ describe('recording trainer episodes', () => {
     const again = service.reset({ env: 'PD', seed: 2, episode_id: 'reused-id' });
     const other = service.reset({ env: 'PD', seed: 3 });
     const [a, b] = await Promise.allSettled([service.durable(again.response), service.durable(other.response)]);
-    expect(a).toMatchObject({ status: 'rejected', reason: { code: 'EXECUTION_ERROR', message: expect.stringMatching(/^could not record the episode: .*Unique constraint/) } });
+    expect(a).toMatchObject({
+      status: 'rejected',
+      reason: {
+        code: 'EXECUTION_ERROR',
+        message: expect.stringMatching(/^could not record the episode: .*Unique constraint/),
+      },
+    });
     expect(b.status).toBe('fulfilled');
     expect(await db.prisma.episode.count({ where: { id: other.live.id } })).toBe(1);
   });
@@ -108,7 +139,12 @@ describe('recording trainer episodes', () => {
     try {
       const { service } = recordingService(unmigrated);
       const { live, response } = service.reset({ env: 'PD', seed: 1 });
-      await expect(service.durable(response)).rejects.toMatchObject({ code: 'EXECUTION_ERROR', message: expect.stringMatching(/^could not record the episode: [^\n]*does not exist[^\n]*; the episode is closed/) });
+      await expect(service.durable(response)).rejects.toMatchObject({
+        code: 'EXECUTION_ERROR',
+        message: expect.stringMatching(
+          /^could not record the episode: [^\n]*does not exist[^\n]*; the episode is closed/,
+        ),
+      });
       expect(service.sessions.has(live.id)).toBe(false);
     } finally {
       await unmigrated.$disconnect();

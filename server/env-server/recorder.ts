@@ -22,7 +22,13 @@ interface EpisodeRowUpdate {
 
 type Op =
   | { kind: 'create'; id: string; row: Record<string, unknown>; events: EventRow[] }
-  | { kind: 'step'; id: string; action: { seq: number; turn: number; format: 'text' | 'json'; raw: string }; events: EventRow[]; update: EpisodeRowUpdate };
+  | {
+      kind: 'step';
+      id: string;
+      action: { seq: number; turn: number; format: 'text' | 'json'; raw: string };
+      events: EventRow[];
+      update: EpisodeRowUpdate;
+    };
 
 interface EventRow {
   seq: number;
@@ -46,7 +52,13 @@ export interface RecorderStats {
 
 function recordError(e: unknown): Error {
   // Prisma's messages span lines (the call site, then the cause); the cause is the last line.
-  const cause = (e as Error).message.trim().split('\n').filter((l) => l.trim()).at(-1)?.trim() ?? 'unknown error';
+  const cause =
+    (e as Error).message
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim())
+      .at(-1)
+      ?.trim() ?? 'unknown error';
   return new Error(`could not record the episode: ${cause}`);
 }
 
@@ -116,7 +128,10 @@ export class Recorder {
     return this.enqueue({
       kind: 'step',
       id: live.id,
-      action: typeof action === 'string' ? { seq, turn: live.episode.turn - 1, format: 'text', raw: action } : { seq, turn: live.episode.turn - 1, format: 'json', raw: JSON.stringify(action) },
+      action:
+        typeof action === 'string'
+          ? { seq, turn: live.episode.turn - 1, format: 'text', raw: action }
+          : { seq, turn: live.episode.turn - 1, format: 'json', raw: JSON.stringify(action) },
       events: eventRows(result.events, firstSeq),
       update: rowUpdate(live),
     });
@@ -177,7 +192,9 @@ export class Recorder {
     const p = this.prisma;
     await p.$transaction([
       ...(creates.length > 0 ? [p.episode.createMany({ data: creates.map((c) => c.row) as never })] : []),
-      ...(steps.length > 0 ? [p.episodeAction.createMany({ data: steps.map((s) => ({ episodeId: s.id, ...s.action })) })] : []),
+      ...(steps.length > 0
+        ? [p.episodeAction.createMany({ data: steps.map((s) => ({ episodeId: s.id, ...s.action })) })]
+        : []),
       ...(events.length > 0 ? [p.episodeEvent.createMany({ data: events })] : []),
       ...[...updates].map(([id, data]) => p.episode.update({ where: { id }, data })),
     ]);

@@ -51,7 +51,9 @@ export const observationSchema = z.strictObject({
   turn: z.int().min(0),
   customerMessage: z.string().nullable().describe('the customer’s latest message; null after the final turn'),
   toolResults: z.array(toolResultSchema).describe('results of the previous turn’s tool calls, in order'),
-  tools: z.array(z.strictObject({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) })),
+  tools: z.array(
+    z.strictObject({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }),
+  ),
   budgets: z.strictObject({ T_max: z.int(), B_tool: z.int() }),
   done: z.boolean(),
   error: z.string().optional().describe('why the previous action could not be used'),
@@ -71,7 +73,9 @@ export const stepResponseSchema = z.strictObject({
   reward: z.number(),
   done: z.boolean(),
   termination: z.string().nullable(),
-  reward_parts: rewardPartsSchema.nullable().describe('the reward’s parts once done (numbers only; evidence is inspector-side)'),
+  reward_parts: rewardPartsSchema
+    .nullable()
+    .describe('the reward’s parts once done (numbers only; evidence is inspector-side)'),
 });
 
 export const resetResponseSchema = stepResponseSchema.extend({

@@ -21,7 +21,11 @@ let db: ReturnType<typeof migratedTempDatabase>;
 
 beforeAll(async () => {
   db = migratedTempDatabase();
-  server = await spawnEnvServer(['--persist', 'on'], { ECOMRLVE_ADMIN_TOKEN: ADMIN, ECOMRLVE_TOKEN_SECRET: 'served-test', DATABASE_URL: db.url });
+  server = await spawnEnvServer(['--persist', 'on'], {
+    ECOMRLVE_ADMIN_TOKEN: ADMIN,
+    ECOMRLVE_TOKEN_SECRET: 'served-test',
+    DATABASE_URL: db.url,
+  });
 }, 180_000);
 afterAll(async () => {
   await server?.stop();
@@ -34,9 +38,21 @@ describe('the Python client', () => {
     try {
       const out = path.join(dir, 'transcripts.json');
       const script = path.resolve(__dirname, '../../clients/python/example_loop.py');
-      const { stdout } = await run('python3', [script, '--url', server.url, '--env', 'all', '--d', '3', '--seed', '5', '--transcripts', out], { timeout: 120_000 });
+      const { stdout } = await run(
+        'python3',
+        [script, '--url', server.url, '--env', 'all', '--d', '3', '--seed', '5', '--transcripts', out],
+        { timeout: 120_000 },
+      );
       const transcripts = JSON.parse(readFileSync(out, 'utf8')) as Array<{
-        env: EnvId; d: number; seed: number; actions: unknown[]; observations: unknown[]; rewards: number[]; done: boolean; reward: number; termination: string;
+        env: EnvId;
+        d: number;
+        seed: number;
+        actions: unknown[];
+        observations: unknown[];
+        rewards: number[];
+        done: boolean;
+        reward: number;
+        termination: string;
       }>;
       expect(transcripts.map((t) => t.env)).toEqual(ENVS);
       for (const t of transcripts) {
@@ -51,7 +67,10 @@ describe('the Python client', () => {
           rewards.push(r.reward);
         }
         expect(episode.done, t.env).toBe(true);
-        expect(t.observations.map((o) => JSON.stringify(o)), t.env).toEqual(observations);
+        expect(
+          t.observations.map((o) => JSON.stringify(o)),
+          t.env,
+        ).toEqual(observations);
         expect(t.rewards, t.env).toEqual(rewards);
         expect(t.termination).toBe(episode.termination);
       }
@@ -120,11 +139,15 @@ describe('the hidden goal', () => {
     await ws.close();
     expect(messages.length).toBe(2 + 4 * reference.actions.length);
     for (const message of messages)
-      for (const secret of reference.secrets) expect(message.includes(secret), `${envId} leaks ${secret.slice(0, 100)}`).toBe(false);
+      for (const secret of reference.secrets)
+        expect(message.includes(secret), `${envId} leaks ${secret.slice(0, 100)}`).toBe(false);
 
     // The scan can fail: the admin's state of the same episode does carry the goal.
     const admin = new EnvHttpClient(server.url, { adminToken: ADMIN, onMessage: (m) => messages.push(m) });
     await admin.state(h.episode_id);
-    expect([...reference.secrets].some((s) => messages.at(-1)!.includes(s)), envId).toBe(true);
+    expect(
+      [...reference.secrets].some((s) => messages.at(-1)!.includes(s)),
+      envId,
+    ).toBe(true);
   });
 });

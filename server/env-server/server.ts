@@ -31,7 +31,10 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, prism
 
 function sendJson(res: ServerResponse, result: HttpResult) {
   const text = JSON.stringify(result.body);
-  res.writeHead(result.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(result.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -52,7 +55,11 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   });
 }
 
-export async function startEnvServer(config: EnvServerConfig, catalog: Catalog, prisma?: PrismaClient): Promise<RunningEnvServer> {
+export async function startEnvServer(
+  config: EnvServerConfig,
+  catalog: Catalog,
+  prisma?: PrismaClient,
+): Promise<RunningEnvServer> {
   const { tokens, db, service } = buildEnvService(config, catalog, prisma);
   const gateway = createWsGateway(service, tokens);
 
@@ -61,9 +68,22 @@ export async function startEnvServer(config: EnvServerConfig, catalog: Catalog, 
       const url = new URL(req.url ?? '/', 'http://localhost');
       const body = await readBody(req, config.maxBodyBytes);
       if (body === null) return sendJson(res, tooLarge(config.maxBodyBytes));
-      sendJson(res, await handleHttp(service, { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, authorization: req.headers.authorization ?? null, body }));
+      sendJson(
+        res,
+        await handleHttp(service, {
+          method: req.method ?? 'GET',
+          path: url.pathname,
+          query: url.searchParams,
+          authorization: req.headers.authorization ?? null,
+          body,
+        }),
+      );
     } catch (e) {
-      if (!res.headersSent) sendJson(res, { status: 500, body: { episode_id: null, error: { code: 'EXECUTION_ERROR', message: (e as Error).message } } });
+      if (!res.headersSent)
+        sendJson(res, {
+          status: 500,
+          body: { episode_id: null, error: { code: 'EXECUTION_ERROR', message: (e as Error).message } },
+        });
     }
   });
   server.keepAliveTimeout = 65_000;
@@ -75,7 +95,10 @@ export async function startEnvServer(config: EnvServerConfig, catalog: Catalog, 
     gateway.handleUpgrade(req, socket, head);
   });
 
-  const sweeper = setInterval(() => service.sessions.sweep(), Math.min(30_000, Math.max(1000, config.idleTimeoutMs / 4)));
+  const sweeper = setInterval(
+    () => service.sessions.sweep(),
+    Math.min(30_000, Math.max(1000, config.idleTimeoutMs / 4)),
+  );
   sweeper.unref();
 
   await new Promise<void>((resolve, reject) => {

@@ -49,7 +49,8 @@ export class SessionStore {
 
   /** Holds a new episode, making room by dropping expired and then finished ones. */
   add(entry: Omit<LiveEpisode, 'createdAt' | 'lastUsedAt'>): LiveEpisode {
-    if (this.live.has(entry.id)) throw new EnvServerError('VALIDATION_ERROR', `episode_id "${entry.id}" is already in use`, entry.id);
+    if (this.live.has(entry.id))
+      throw new EnvServerError('VALIDATION_ERROR', `episode_id "${entry.id}" is already in use`, entry.id);
     this.sweep();
     if (this.live.size >= this.options.maxSessions) {
       const finished = [...this.live.values()].find((e) => e.episode.done);

@@ -19,7 +19,13 @@ async function serve(overrides: Partial<EnvServerConfig> = {}) {
   return server;
 }
 
-function rawSocket(url: string): Promise<{ socket: WebSocket; frames: Array<{ type: string; data: Record<string, unknown> }>; closed: Promise<number> }> {
+function rawSocket(
+  url: string,
+): Promise<{
+  socket: WebSocket;
+  frames: Array<{ type: string; data: Record<string, unknown> }>;
+  closed: Promise<number>;
+}> {
   const socket = new WebSocket(url.replace('http', 'ws') + '/ws');
   const frames: Array<{ type: string; data: Record<string, unknown> }> = [];
   socket.on('message', (m) => frames.push(JSON.parse(m.toString())));
@@ -46,11 +52,19 @@ describe('WebSocket session', () => {
     const { url } = await serve();
     const ws = await EnvWsClient.connect(url);
     await expectCode(ws.sendRaw('{"type": "reset"'), 'INVALID_JSON', 'the message is not valid JSON');
-    await expectCode(ws.sendRaw('{"type": "jump"}'), 'UNKNOWN_TYPE', 'unknown message type "jump"; types: reset, step, state, close');
+    await expectCode(
+      ws.sendRaw('{"type": "jump"}'),
+      'UNKNOWN_TYPE',
+      'unknown message type "jump"; types: reset, step, state, close',
+    );
     await expectCode(ws.sendRaw('[1]'), 'UNKNOWN_TYPE', 'the message needs a "type"');
     await expectCode(ws.step({ assistant_message: 'hi', tool_calls: [], answer: null }), 'NO_EPISODE');
     const r = await ws.reset({ env: 'PD', d: 1, seed: 3 });
-    const err = await expectCode(ws.step(42 as never), 'VALIDATION_ERROR', 'step: action: must be a JSON object or a string of model text');
+    const err = await expectCode(
+      ws.step(42 as never),
+      'VALIDATION_ERROR',
+      'step: action: must be a JSON object or a string of model text',
+    );
     expect(err.episodeId).toBe(r.episode_id);
     const s = await ws.step({ assistant_message: 'Hello!', tool_calls: [], answer: null });
     expect(s.episode_id).toBe(r.episode_id);
@@ -62,7 +76,10 @@ describe('WebSocket session', () => {
     const { socket, frames } = await rawSocket(url);
     const send = (m: unknown) => socket.send(typeof m === 'string' ? m : JSON.stringify(m));
     send({ type: 'reset', data: { env: 'STATUS', d: 2, seed: 9 } });
-    send({ type: 'step', data: { assistant_message: 'Let me check.', tool_calls: [{ name: 'order.list', args: {} }], answer: null } });
+    send({
+      type: 'step',
+      data: { assistant_message: 'Let me check.', tool_calls: [{ name: 'order.list', args: {} }], answer: null },
+    });
     send({ type: 'state' });
     send('not json');
     send({ type: 'step', data: 'not json either' });
@@ -129,9 +146,17 @@ describe('WebSocket session', () => {
 describe('HTTP transport', () => {
   it('refuses a body over the limit with BODY_TOO_LARGE', async () => {
     const { url } = await serve({ maxBodyBytes: 2048 });
-    const res = await fetch(`${url}/step`, { method: 'POST', body: JSON.stringify({ episode_id: 'ep_x', action: 'x'.repeat(4096) }) });
+    const res = await fetch(`${url}/step`, {
+      method: 'POST',
+      body: JSON.stringify({ episode_id: 'ep_x', action: 'x'.repeat(4096) }),
+    });
     expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE', message: 'the request body is larger than 2048 bytes (ECOMRLVE_MAX_BODY_BYTES)' } });
+    expect(await res.json()).toMatchObject({
+      error: {
+        code: 'BODY_TOO_LARGE',
+        message: 'the request body is larger than 2048 bytes (ECOMRLVE_MAX_BODY_BYTES)',
+      },
+    });
   });
 
   it('plays an episode through the client, with the token kept per episode', async () => {
@@ -139,20 +164,29 @@ describe('HTTP transport', () => {
     const client = new EnvHttpClient(url);
     const a = await client.reset({ env: 'PD', d: 2, seed: 8, run: 'http-test' });
     const b = await client.reset({ env: 'POLICY', d: 2, seed: 8 });
-    const sa = await client.step(a.episode_id, { assistant_message: 'Searching.', tool_calls: [{ name: 'catalog.search', args: { query: 'shoes' } }], answer: null });
+    const sa = await client.step(a.episode_id, {
+      assistant_message: 'Searching.',
+      tool_calls: [{ name: 'catalog.search', args: { query: 'shoes' } }],
+      answer: null,
+    });
     expect(sa.observation.toolResults[0].error).toBe(null);
     const sb = await client.step(b.episode_id, { assistant_message: 'One moment.', tool_calls: [], answer: null });
     expect(sb.episode_id).toBe(b.episode_id);
     expect(await client.state(a.episode_id)).toMatchObject({ step_count: 1, run: 'http-test' });
     const stranger = new EnvHttpClient(url);
-    await expectCode(stranger.step(a.episode_id, { assistant_message: 'hi', tool_calls: [], answer: null }), 'BAD_TOKEN');
+    await expectCode(
+      stranger.step(a.episode_id, { assistant_message: 'hi', tool_calls: [], answer: null }),
+      'BAD_TOKEN',
+    );
     expect((await client.health()).active_sessions).toBe(2);
   });
 
   it('answers a WebSocket upgrade elsewhere than /ws with 404', async () => {
     const { url } = await serve();
     const socket = new WebSocket(url.replace('http', 'ws') + '/socket');
-    const status = await new Promise<number>((resolve) => socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)).on('error', () => resolve(-1)));
+    const status = await new Promise<number>((resolve) =>
+      socket.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0)).on('error', () => resolve(-1)),
+    );
     expect(status).toBe(404);
   });
 });

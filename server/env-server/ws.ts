@@ -36,7 +36,12 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     };
 
     if (open >= config.maxSessions) {
-      sendError(new EnvServerError('CAPACITY_REACHED', `the server has ${open} WebSocket sessions open, its limit (ECOMRLVE_MAX_SESSIONS=${config.maxSessions})`));
+      sendError(
+        new EnvServerError(
+          'CAPACITY_REACHED',
+          `the server has ${open} WebSocket sessions open, its limit (ECOMRLVE_MAX_SESSIONS=${config.maxSessions})`,
+        ),
+      );
       socket.close(WS_CLOSE.capacity, 'capacity reached');
       return;
     }
@@ -46,7 +51,12 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     const armIdle = () => {
       clearTimeout(idle);
       idle = setTimeout(() => {
-        sendError(new EnvServerError('SESSION_TIMEOUT', `no message for ${config.idleTimeoutMs / 1000} s; the session is closed`));
+        sendError(
+          new EnvServerError(
+            'SESSION_TIMEOUT',
+            `no message for ${config.idleTimeoutMs / 1000} s; the session is closed`,
+          ),
+        );
         socket.close(WS_CLOSE.idle, 'idle timeout');
       }, config.idleTimeoutMs);
     };
@@ -98,7 +108,9 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
           default:
             throw new EnvServerError(
               'UNKNOWN_TYPE',
-              typeof type === 'string' ? `unknown message type "${type}"; types: reset, step, state, close` : 'the message needs a "type": reset, step, state or close',
+              typeof type === 'string'
+                ? `unknown message type "${type}"; types: reset, step, state, close`
+                : 'the message needs a "type": reset, step, state or close',
             );
         }
       } catch (e) {

@@ -22,7 +22,9 @@ describe('crash safety', () => {
 
     const root = path.resolve(__dirname, '../..');
     // node itself (not the tsx CLI, which runs the script in a second process the kill would miss)
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/episodes/crash-child.ts', db.url, ep.id], { cwd: root });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/episodes/crash-child.ts', db.url, ep.id], {
+      cwd: root,
+    });
     let acked = 0;
     let out = '';
     await new Promise<void>((resolve, reject) => {
@@ -34,7 +36,9 @@ describe('crash safety', () => {
           resolve();
         }
       });
-      child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited (${code}) before the kill`))));
+      child.on('exit', (code, signal) =>
+        signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited (${code}) before the kill`)),
+      );
     });
     await new Promise((r) => child.once('close', r));
 
@@ -46,7 +50,11 @@ describe('crash safety', () => {
     expect(before.status).toBe('active'); // killed mid-burst, not after the last turn
 
     // it continues (the rebuild by replay checks every stored event) …
-    const next = await service.submitAction(ep.id, { assistant_message: 'And one more?', tool_calls: [], answer: null });
+    const next = await service.submitAction(ep.id, {
+      assistant_message: 'And one more?',
+      tool_calls: [],
+      answer: null,
+    });
     expect(next.turn).toBe(stored.length + 1);
     // … and replays identically from its config and actions
     const actions = await service.getActions(ep.id);

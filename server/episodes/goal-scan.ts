@@ -12,7 +12,11 @@ function leaves(x: unknown, out: string[]): string[] {
 }
 
 export function secretValues(goal: HiddenGoal, publicText: string): string[] {
-  const values = new Set([...leaves(goal.data, []), ...leaves(goal.slots ?? null, []), ...goal.summary.map((s) => s.trim())]);
+  const values = new Set([
+    ...leaves(goal.data, []),
+    ...leaves(goal.slots ?? null, []),
+    ...goal.summary.map((s) => s.trim()),
+  ]);
   return [...values].filter((v) => v.length >= 3 && !publicText.includes(v));
 }
 
@@ -32,6 +36,8 @@ export function fieldNames(x: unknown, out = new Set<string>()): string {
 /** The secret values found in a payload as whole tokens ("open" is not found in "opening"); empty = no leak. */
 export function leakedValues(payload: string, secrets: readonly string[]): string[] {
   return secrets.filter((s) =>
-    [s, JSON.stringify(s).slice(1, -1)].some((form) => new RegExp(`(^|[^A-Za-z0-9_])${escape(form)}($|[^A-Za-z0-9_])`).test(payload)),
+    [s, JSON.stringify(s).slice(1, -1)].some((form) =>
+      new RegExp(`(^|[^A-Za-z0-9_])${escape(form)}($|[^A-Za-z0-9_])`).test(payload),
+    ),
   );
 }

@@ -34,10 +34,18 @@ export const startSchema = z.strictObject({
   player: playerSchema.optional(),
 });
 
-export const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'episode id has invalid characters');
+export const idSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'episode id has invalid characters');
 
 /** A client's idempotency key for one step (a UUID or any short token). */
-export const stepKeySchema = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, 'step key has invalid characters');
+export const stepKeySchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_.:-]+$/, 'step key has invalid characters');
 
 // Structured actions are checked for shape only; the engine judges their content
 // (an empty assistant_message is the agent's mistake, scored as format_invalid).
@@ -66,7 +74,10 @@ export function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T 
 }
 
 /** Checks an action's size and shape, and how it is stored (raw text or structured JSON). */
-export function actionRecord(action: ActionInput): { stepArg: string | Action; record: { format: 'text' | 'json'; raw: string } } {
+export function actionRecord(action: ActionInput): {
+  stepArg: string | Action;
+  record: { format: 'text' | 'json'; raw: string };
+} {
   if (typeof action === 'string') {
     const bytes = Buffer.byteLength(action, 'utf8');
     if (bytes > MAX_ACTION_BYTES) {

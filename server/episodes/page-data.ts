@@ -35,7 +35,11 @@ export async function loadPlayPage(episodeId: string, requestHeaders: RequestHea
   return { denied: null, seat: toSeatView(view), env: envOf(view.envId) } as const;
 }
 
-export async function loadReplayPage(episodeId: string, requestHeaders: RequestHeaders, opts: { world?: boolean } = {}) {
+export async function loadReplayPage(
+  episodeId: string,
+  requestHeaders: RequestHeaders,
+  opts: { world?: boolean } = {},
+) {
   try {
     requireAdmin(authConfig(), credentialsFrom(requestHeaders), 'the replay');
   } catch (e) {
@@ -46,7 +50,9 @@ export async function loadReplayPage(episodeId: string, requestHeaders: RequestH
   if (!full) return null;
   const open = goalMayLeave(full);
   // behind the spoiler guard nothing of the goal is rendered into the page
-  const view = open ? full : { ...full, hiddenGoal: null, events: full.events.filter((e) => e.kind !== 'world_change') };
+  const view = open
+    ? full
+    : { ...full, hiddenGoal: null, events: full.events.filter((e) => e.kind !== 'world_change') };
   // the inspector's replay fetches the world per selected turn; replaying the whole episode here is skipped
   const world = open && opts.world !== false ? await episodeService.getWorld(full.id).catch(() => null) : null;
   const rescores = open && full.status === 'done' ? await rescoreService.listRescores(full.id) : [];

@@ -19,10 +19,12 @@ export function parseRescoreArgs(argv: readonly string[]): RescoreArgs {
   const flags = argv.filter((a) => a.startsWith('--'));
   const ids = argv.filter((a) => !a.startsWith('--'));
   for (const f of flags)
-    if (!['--all', '--include-current', '--help'].includes(f)) throw new RescoreUsageError(`unknown flag ${f}; flags are --all, --include-current, --help`);
+    if (!['--all', '--include-current', '--help'].includes(f))
+      throw new RescoreUsageError(`unknown flag ${f}; flags are --all, --include-current, --help`);
   if (flags.includes('--help')) return { kind: 'help' };
   if (flags.includes('--all')) {
-    if (ids.length > 0) throw new RescoreUsageError(`give either --all or episode ids, not both (got ${ids.join(', ')})`);
+    if (ids.length > 0)
+      throw new RescoreUsageError(`give either --all or episode ids, not both (got ${ids.join(', ')})`);
     return { kind: 'all', includeCurrent: flags.includes('--include-current') };
   }
   if (flags.includes('--include-current')) throw new RescoreUsageError('--include-current only goes with --all');
@@ -32,7 +34,17 @@ export function parseRescoreArgs(argv: readonly string[]): RescoreArgs {
 
 /** Rewards and reward parts with 3 decimals, turn counts as integers, pass as yes/no. */
 const fmt = (v: unknown, name = '') =>
-  v === null || v === undefined ? '–' : typeof v === 'boolean' ? (v ? 'yes' : 'no') : typeof v === 'number' ? (name.startsWith('T_') ? String(v) : v.toFixed(3)) : String(v);
+  v === null || v === undefined
+    ? '–'
+    : typeof v === 'boolean'
+      ? v
+        ? 'yes'
+        : 'no'
+      : typeof v === 'number'
+        ? name.startsWith('T_')
+          ? String(v)
+          : v.toFixed(3)
+        : String(v);
 
 /** One episode's result: a header line, then the components that differ (all of them when asked). */
 export function formatRescore(v: RescoreView, all = false): string {
@@ -40,11 +52,22 @@ export function formatRescore(v: RescoreView, all = false): string {
   const rows = v.components.filter((c) => all || c.changed);
   if (rows.length === 0) return `${head}\n  no component changed`;
   const w = Math.max(...rows.map((c) => c.name.length));
-  return [head, ...rows.map((c) => `  ${c.name.padEnd(w)}  ${fmt(c.old, c.name).padStart(8)}  →  ${fmt(c.new, c.name).padStart(8)}${c.changed ? '  *' : ''}`)].join('\n');
+  return [
+    head,
+    ...rows.map(
+      (c) =>
+        `  ${c.name.padEnd(w)}  ${fmt(c.old, c.name).padStart(8)}  →  ${fmt(c.new, c.name).padStart(8)}${c.changed ? '  *' : ''}`,
+    ),
+  ].join('\n');
 }
 
 /** Runs the CLI; returns the exit code (0 ok, 1 some episode failed, 2 usage). */
-export async function runRescoreCli(argv: readonly string[], service: RescoreService, out: (line: string) => void, err: (line: string) => void): Promise<number> {
+export async function runRescoreCli(
+  argv: readonly string[],
+  service: RescoreService,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   let args: RescoreArgs;
   try {
     args = parseRescoreArgs(argv);
@@ -79,7 +102,9 @@ export async function runRescoreCli(argv: readonly string[], service: RescoreSer
   out(
     `rescore: ${result.rescored.length} episode(s) re-scored under revision ${service.currentRevision}, ${result.failed.length} failed; ` +
       `pass changed in ${changedPass}; mean reward ${fmt(mean(scored.map((r) => r.old.reward!)))} → ${fmt(mean(scored.map((r) => r.reward!)))}` +
-      (result.rescored.length - scored.length > 0 ? ` (${result.rescored.length - scored.length} without a new reward)` : ''),
+      (result.rescored.length - scored.length > 0
+        ? ` (${result.rescored.length - scored.length} without a new reward)`
+        : ''),
   );
   return result.failed.length > 0 ? 1 : 0;
 }

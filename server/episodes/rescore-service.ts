@@ -24,10 +24,15 @@ export function createRescoreService(deps: RescoreDeps) {
   const store = createEpisodeStore(deps.prisma);
 
   async function rescoreEpisode(episodeId: string): Promise<RescoreView> {
-    if (typeof episodeId !== 'string' || !ID.test(episodeId)) throw new EpisodeServiceError('BAD_INPUT', `episode id ${JSON.stringify(episodeId)} is not an episode id`);
+    if (typeof episodeId !== 'string' || !ID.test(episodeId))
+      throw new EpisodeServiceError('BAD_INPUT', `episode id ${JSON.stringify(episodeId)} is not an episode id`);
     const row = await store.getRow(episodeId);
     if (!row) throw new EpisodeServiceError('NOT_FOUND', `no episode with id "${episodeId}"`);
-    if (row.status !== 'done') throw new EpisodeServiceError('BAD_INPUT', `episode ${row.id} is still active; only a finished episode can be re-scored`);
+    if (row.status !== 'done')
+      throw new EpisodeServiceError(
+        'BAD_INPUT',
+        `episode ${row.id} is still active; only a finished episode can be re-scored`,
+      );
     const [actions, events] = await Promise.all([store.getActions(row.id), store.getEvents(row.id)]);
     let outcome;
     try {
@@ -40,7 +45,10 @@ export function createRescoreService(deps: RescoreDeps) {
         eventPayloads: events.map((e) => e.payload),
       });
     } catch (e) {
-      throw new EpisodeServiceError('BAD_INPUT', `episode ${row.id} cannot be replayed under revision ${REWARD_REVISION}: ${(e as Error).message}`);
+      throw new EpisodeServiceError(
+        'BAD_INPUT',
+        `episode ${row.id} cannot be replayed under revision ${REWARD_REVISION}: ${(e as Error).message}`,
+      );
     }
     const saved = await deps.prisma.episodeRescore.create({
       data: {
@@ -59,7 +67,12 @@ export function createRescoreService(deps: RescoreDeps) {
     return toRescoreView(saved, oldOf(row));
   }
 
-  const oldOf = (row: { rewardRevision: number; reward: number | null; isCorrect: boolean | null; terminationReason: string | null }) => ({
+  const oldOf = (row: {
+    rewardRevision: number;
+    reward: number | null;
+    isCorrect: boolean | null;
+    terminationReason: string | null;
+  }) => ({
     revision: row.rewardRevision,
     reward: row.reward,
     isCorrect: row.isCorrect,
@@ -74,7 +87,10 @@ export function createRescoreService(deps: RescoreDeps) {
     async listRescores(episodeId: string): Promise<RescoreView[]> {
       const row = await store.getRow(episodeId);
       if (!row) throw new EpisodeServiceError('NOT_FOUND', `no episode with id "${episodeId}"`);
-      const rows = await deps.prisma.episodeRescore.findMany({ where: { episodeId: row.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      const rows = await deps.prisma.episodeRescore.findMany({
+        where: { episodeId: row.id },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      });
       return rows.map((r) => toRescoreView(r, oldOf(row)));
     },
 
@@ -82,7 +98,12 @@ export function createRescoreService(deps: RescoreDeps) {
      * Every finished episode scored under an older revision (or every finished one with
      * `includeCurrent`), oldest first. One episode's failure is reported and the rest go on.
      */
-    async rescoreAll(options: { includeCurrent?: boolean; onProgress?: (view: RescoreView | { episodeId: string; error: string }) => void } = {}): Promise<RescoreAllResult> {
+    async rescoreAll(
+      options: {
+        includeCurrent?: boolean;
+        onProgress?: (view: RescoreView | { episodeId: string; error: string }) => void;
+      } = {},
+    ): Promise<RescoreAllResult> {
       const rows = await deps.prisma.episode.findMany({
         where: { status: 'done', ...(options.includeCurrent ? {} : { rewardRevision: { lt: REWARD_REVISION } }) },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],

@@ -39,7 +39,13 @@ const CONFIG: EpisodeConfig = { envId: 'STATUS', d: 3, seed: 11 };
 /** An oracle episode stored through the service; returns its id and the actions. */
 async function storeOracleEpisode(config = CONFIG) {
   const { actions } = playEpisode(config, catalog, oracleAgent);
-  const view = await episodes.startEpisode({ envId: config.envId, d: config.d, seed: config.seed, catalogId: CATALOG_ID, player: 'oracle' });
+  const view = await episodes.startEpisode({
+    envId: config.envId,
+    d: config.d,
+    seed: config.seed,
+    catalogId: CATALOG_ID,
+    player: 'oracle',
+  });
   for (const a of actions) await episodes.submitAction(view.id, a);
   return { id: view.id, actions };
 }
@@ -49,7 +55,10 @@ async function makeRevision1(id: string, rEffDelta: number) {
   const row = await db.prisma.episode.findUniqueOrThrow({ where: { id } });
   const b = JSON.parse(row.breakdown!) as RewardBreakdown;
   const old = { ...b, rEff: b.rEff + rEffDelta, total: b.total + b.weights.eff * rEffDelta };
-  await db.prisma.episode.update({ where: { id }, data: { rewardRevision: 1, reward: old.total, breakdown: JSON.stringify(old) } });
+  await db.prisma.episode.update({
+    where: { id },
+    data: { rewardRevision: 1, reward: old.total, breakdown: JSON.stringify(old) },
+  });
   return { now: b, old };
 }
 
@@ -63,7 +72,9 @@ describe('reward revision', () => {
   });
 
   it('rows from before revisions were recorded read as revision 1 (the migration default)', async () => {
-    const cols = await db.prisma.$queryRawUnsafe<Array<{ name: string; dflt_value: string }>>(`SELECT name, dflt_value FROM pragma_table_info('Episode') WHERE name = 'rewardRevision'`);
+    const cols = await db.prisma.$queryRawUnsafe<Array<{ name: string; dflt_value: string }>>(
+      `SELECT name, dflt_value FROM pragma_table_info('Episode') WHERE name = 'rewardRevision'`,
+    );
     expect(cols).toEqual([{ name: 'rewardRevision', dflt_value: '1' }]);
   });
 });
@@ -73,7 +84,13 @@ describe('re-scoring an episode (service)', () => {
     const { id } = await storeOracleEpisode();
     const { now, old } = await makeRevision1(id, -0.4);
     const r = await rescorer.rescoreEpisode(id);
-    expect(r).toMatchObject({ episodeId: id, fromRevision: 1, toRevision: REWARD_REVISION, replay: 'exact', isCorrect: now.isCorrect });
+    expect(r).toMatchObject({
+      episodeId: id,
+      fromRevision: 1,
+      toRevision: REWARD_REVISION,
+      replay: 'exact',
+      isCorrect: now.isCorrect,
+    });
     expect(r.reward).toBeCloseTo(now.total, 9);
     expect(r.old).toMatchObject({ revision: 1, isCorrect: now.isCorrect });
     expect(r.old.reward).toBeCloseTo(old.total, 9);
@@ -96,14 +113,19 @@ describe('re-scoring an episode (service)', () => {
     const active = await episodes.startEpisode({ envId: 'PD', d: 1, seed: 2, catalogId: CATALOG_ID });
     const err = await rescorer.rescoreEpisode(active.id).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EpisodeServiceError);
-    expect((err as Error).message).toBe(`episode ${active.id} is still active; only a finished episode can be re-scored`);
+    expect((err as Error).message).toBe(
+      `episode ${active.id} is still active; only a finished episode can be re-scored`,
+    );
   });
 
   it('--all re-scores only finished episodes of an older revision, unless asked for every one', async () => {
     const a = await storeOracleEpisode({ envId: 'POLICY', d: 4, seed: 3 });
     const b = await storeOracleEpisode({ envId: 'POLICY', d: 4, seed: 4 });
     await makeRevision1(a.id, -0.2);
-    const older = await db.prisma.episode.findMany({ where: { status: 'done', rewardRevision: { lt: REWARD_REVISION } }, select: { id: true } });
+    const older = await db.prisma.episode.findMany({
+      where: { status: 'done', rewardRevision: { lt: REWARD_REVISION } },
+      select: { id: true },
+    });
     const result = await rescorer.rescoreAll();
     expect(result.failed).toEqual([]);
     expect(result.rescored.map((r) => r.episodeId).sort()).toEqual(older.map((o) => o.id).sort());
@@ -149,7 +171,10 @@ describe('re-scoring (pure replay outcomes)', () => {
     const { episode, actions } = play();
     const stored = storedOf(episode);
     expect(rescoreActions(CONFIG, catalog, actions, stored).replay).toBe('exact');
-    const edited = { ...stored, eventPayloads: stored.eventPayloads.map((p, i) => (i === 1 ? p.replace('"turn":1', '"turn":9') : p)) };
+    const edited = {
+      ...stored,
+      eventPayloads: stored.eventPayloads.map((p, i) => (i === 1 ? p.replace('"turn":1', '"turn":9') : p)),
+    };
     const r = rescoreActions(CONFIG, catalog, actions, edited);
     expect(r.replay).toBe('changed');
     expect(r.note).toMatch(/differs from event 1 on/);
@@ -158,7 +183,11 @@ describe('re-scoring (pure replay outcomes)', () => {
   it('compares components to 6 decimals and treats a missing score as changed', () => {
     const base = { reward: 0.5, isCorrect: true, terminationReason: 'answered' as const, breakdown: null };
     expect(compareScores(base, { ...base, reward: 0.5 + 1e-9 }).filter((c) => c.changed)).toEqual([]);
-    expect(compareScores(base, { ...base, isCorrect: false }).filter((c) => c.changed).map((c) => c.name)).toEqual(['pass']);
+    expect(
+      compareScores(base, { ...base, isCorrect: false })
+        .filter((c) => c.changed)
+        .map((c) => c.name),
+    ).toEqual(['pass']);
   });
 });
 
@@ -166,7 +195,12 @@ describe('npm run rescore', () => {
   const run = async (argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runRescoreCli(argv, rescorer, (l) => out.push(l), (l) => err.push(l));
+    const code = await runRescoreCli(
+      argv,
+      rescorer,
+      (l) => out.push(l),
+      (l) => err.push(l),
+    );
     return { code, out: out.join('\n'), err: err.join('\n') };
   };
 
@@ -176,7 +210,9 @@ describe('npm run rescore', () => {
     expect(parseRescoreArgs(['--all', '--include-current'])).toEqual({ kind: 'all', includeCurrent: true });
     expect(() => parseRescoreArgs([])).toThrow('give an episode id or --all');
     expect(() => parseRescoreArgs(['--all', 'x'])).toThrow('give either --all or episode ids, not both (got x)');
-    expect(() => parseRescoreArgs(['--nope'])).toThrow('unknown flag --nope; flags are --all, --include-current, --help');
+    expect(() => parseRescoreArgs(['--nope'])).toThrow(
+      'unknown flag --nope; flags are --all, --include-current, --help',
+    );
     expect(() => parseRescoreArgs(['x', '--include-current'])).toThrow('--include-current only goes with --all');
   });
 
@@ -193,7 +229,9 @@ describe('npm run rescore', () => {
   it('--all prints a summary line; usage errors exit 2 and unknown ids 1', async () => {
     const all = await run(['--all', '--include-current']);
     expect(all.code).toBe(0);
-    expect(all.out).toMatch(/rescore: \d+ episode\(s\) re-scored under revision 2, 0 failed; pass changed in \d+; mean reward -?\d\.\d{3} → -?\d\.\d{3}/);
+    expect(all.out).toMatch(
+      /rescore: \d+ episode\(s\) re-scored under revision 2, 0 failed; pass changed in \d+; mean reward -?\d\.\d{3} → -?\d\.\d{3}/,
+    );
     const usage = await run([]);
     expect([usage.code, usage.err.split('\n')[0]]).toEqual([2, 'rescore: give an episode id or --all']);
     const missing = await run(['nope']);

@@ -46,8 +46,18 @@ const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** Old vs new, component by component (numbers compared to 6 decimals). */
 export function compareScores(
-  old: { reward: number | null; isCorrect: boolean | null; terminationReason: TerminationReason | null; breakdown: RewardBreakdown | null },
-  now: { reward: number | null; isCorrect: boolean | null; terminationReason: TerminationReason | null; breakdown: RewardBreakdown | null },
+  old: {
+    reward: number | null;
+    isCorrect: boolean | null;
+    terminationReason: TerminationReason | null;
+    breakdown: RewardBreakdown | null;
+  },
+  now: {
+    reward: number | null;
+    isCorrect: boolean | null;
+    terminationReason: TerminationReason | null;
+    breakdown: RewardBreakdown | null;
+  },
 ): ComponentDiff[] {
   const num = (x: number | null | undefined) => (typeof x === 'number' ? round(x) : null);
   const rows: Array<[ComponentDiff['name'], ComponentDiff['old'], ComponentDiff['new']]> = [
@@ -98,7 +108,12 @@ export function rescoreActions(
   } else {
     const events = episode.events;
     const diverged = events.findIndex((e: EpisodeEvent, i) => JSON.stringify(e) !== stored.eventPayloads[i]);
-    const firstDiff = diverged >= 0 ? diverged : events.length !== stored.eventPayloads.length ? Math.min(events.length, stored.eventPayloads.length) : -1;
+    const firstDiff =
+      diverged >= 0
+        ? diverged
+        : events.length !== stored.eventPayloads.length
+          ? Math.min(events.length, stored.eventPayloads.length)
+          : -1;
     // the reward event itself always carries the new breakdown; only earlier events tell whether the play changed
     const playChanged = firstDiff >= 0 && firstDiff < events.length - 1 && events[firstDiff].kind !== 'reward';
     replay = playChanged ? 'changed' : 'exact';
@@ -114,7 +129,12 @@ export interface RescoreView extends RescoreOutcome {
   episodeId: string;
   createdAt: string;
   /** the stored (original) score, for side-by-side display */
-  old: { revision: number; reward: number | null; isCorrect: boolean | null; terminationReason: TerminationReason | null };
+  old: {
+    revision: number;
+    reward: number | null;
+    isCorrect: boolean | null;
+    terminationReason: TerminationReason | null;
+  };
 }
 
 type RescoreRow = Awaited<ReturnType<PrismaClient['episodeRescore']['create']>>;

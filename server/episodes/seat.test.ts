@@ -31,7 +31,12 @@ describe('agent seat projection', () => {
   it('builds the world from successful tool results only, the latest of each', () => {
     const order = (id: string, status: string) => ({ order_id: id, status, lines: [] });
     const world = retrievedWorld([
-      call(1, 'order.list', { today: '2026-11-30', orders: [order('A', 'SHIPPED')], addresses: [{ address_id: 'ad1' }], payment_methods: [] }),
+      call(1, 'order.list', {
+        today: '2026-11-30',
+        orders: [order('A', 'SHIPPED')],
+        addresses: [{ address_id: 'ad1' }],
+        payment_methods: [],
+      }),
       call(1, 'order.get_status', order('B', 'CONFIRMED'), null),
       call(2, 'order.get_status', order('A', 'DELIVERED')),
       call(2, 'order.get_status', null, 'unknown order_id "C"'),
@@ -46,7 +51,10 @@ describe('agent seat projection', () => {
   });
 
   it('forgets the cart after a checkout until the agent looks again', () => {
-    const events = [call(1, 'cart.add', { lines: [{ line_id: 'l1' }] }), call(2, 'order.checkout', { order_id: 'ORD-90001', lines: [] })];
+    const events = [
+      call(1, 'cart.add', { lines: [{ line_id: 'l1' }] }),
+      call(2, 'order.checkout', { order_id: 'ORD-90001', lines: [] }),
+    ];
     const world = retrievedWorld(events);
     expect(world.cart).toBeUndefined();
     expect(world.placedOrders).toEqual([{ order_id: 'ORD-90001', lines: [] }]);

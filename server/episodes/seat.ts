@@ -103,7 +103,11 @@ export function retrievedWorld(events: readonly EpisodeEvent[]): WorldView {
       world.addresses = r.addresses;
       world.paymentMethods = r.payment_methods;
     } else if (e.name === 'order.get_status') {
-      upsert(world.placedOrders.some((o) => o.order_id === r.order_id) ? world.placedOrders : world.orders, r, 'order_id');
+      upsert(
+        world.placedOrders.some((o) => o.order_id === r.order_id) ? world.placedOrders : world.orders,
+        r,
+        'order_id',
+      );
     } else if (e.name === 'order.checkout') {
       upsert(world.placedOrders, r, 'order_id');
       delete world.cart; // emptied by the checkout; the agent has not looked since

@@ -69,7 +69,12 @@ describe('episode service', () => {
       searchAction(item.title),
       {
         assistant_message: 'Added it to your cart.',
-        tool_calls: [{ name: 'cart.add', args: { product_id: item.productId, variant_id: item.variantId ?? undefined, quantity: item.qty } }],
+        tool_calls: [
+          {
+            name: 'cart.add',
+            args: { product_id: item.productId, variant_id: item.variantId ?? undefined, quantity: item.qty },
+          },
+        ],
         answer: { env: 'CART', done: true },
       },
     ];
@@ -96,7 +101,11 @@ describe('episode service', () => {
       [1, 1, 'json'],
     ]);
     // config + stored actions rebuild the episode exactly
-    const rebuilt = replayEpisode({ envId: 'CART', d: 0, seed: 24 }, catalog, stored.map((a) => JSON.parse(a.raw)));
+    const rebuilt = replayEpisode(
+      { envId: 'CART', d: 0, seed: 24 },
+      catalog,
+      stored.map((a) => JSON.parse(a.raw)),
+    );
     expect(rebuilt.breakdown!.total).toBe(end.reward);
   });
 
@@ -125,11 +134,24 @@ describe('episode service', () => {
     service.clearLive();
     const next = await service.submitAction(ep.id, {
       assistant_message: 'Added.',
-      tool_calls: [{ name: 'cart.add', args: { product_id: item.productId, ...(item.variantId ? { variant_id: item.variantId } : {}), quantity: item.qty } }],
+      tool_calls: [
+        {
+          name: 'cart.add',
+          args: {
+            product_id: item.productId,
+            ...(item.variantId ? { variant_id: item.variantId } : {}),
+            quantity: item.qty,
+          },
+        },
+      ],
       answer: null,
     });
     expect(next.turn).toBe(2);
-    const ref = replayEpisode({ envId: 'CART', d: 2, seed: 11 }, catalog, (await service.getActions(ep.id)).map((a) => (a.format === 'json' ? JSON.parse(a.raw) : a.raw)));
+    const ref = replayEpisode(
+      { envId: 'CART', d: 2, seed: 11 },
+      catalog,
+      (await service.getActions(ep.id)).map((a) => (a.format === 'json' ? JSON.parse(a.raw) : a.raw)),
+    );
     expect(await storedPayloads(ep.id)).toEqual(JSON.parse(JSON.stringify(ref.events)));
   });
 
@@ -138,14 +160,24 @@ describe('episode service', () => {
     await service.submitAction(ep.id, searchAction('anything'));
     service.clearLive();
     const row = await db.prisma.episodeEvent.findFirstOrThrow({ where: { episodeId: ep.id, seq: 0 } });
-    await db.prisma.episodeEvent.update({ where: { id: row.id }, data: { payload: row.payload.replace('"opening"', '"continue"') } });
-    await expectServiceError(service.submitAction(ep.id, searchAction('more')), 'REPLAY_MISMATCH', /diverged at event 0/);
+    await db.prisma.episodeEvent.update({
+      where: { id: row.id },
+      data: { payload: row.payload.replace('"opening"', '"continue"') },
+    });
+    await expectServiceError(
+      service.submitAction(ep.id, searchAction('more')),
+      'REPLAY_MISMATCH',
+      /diverged at event 0/,
+    );
   });
 
   it('stores the engine version, and JOURNEY the env set it drew from', async () => {
     const journey = await service.startEpisode({ envId: 'JOURNEY', d: 4, seed: 3 });
     const pd = await service.startEpisode({ envId: 'PD', d: 0, seed: 3 });
-    const rows = await db.prisma.episode.findMany({ where: { id: { in: [journey.id, pd.id] } }, orderBy: { envId: 'asc' } });
+    const rows = await db.prisma.episode.findMany({
+      where: { id: { in: [journey.id, pd.id] } },
+      orderBy: { envId: 'asc' },
+    });
     expect(rows.map((r) => [r.envId, r.engineVersion, r.journeyEnvs])).toEqual([
       ['JOURNEY', ENGINE_VERSION, JSON.stringify(['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE'])],
       ['PD', ENGINE_VERSION, null],
@@ -197,15 +229,27 @@ describe('episode service', () => {
 
   it('rejects actions on finished episodes with a clear error', async () => {
     const ep = await service.startEpisode({ envId: 'CART', d: 0, seed: 9 });
-    await service.submitAction(ep.id, { assistant_message: 'Done.', tool_calls: [], answer: { env: 'CART', done: true } });
-    await expectServiceError(service.submitAction(ep.id, searchAction('x')), 'EPISODE_DONE', /is finished \(answered\)/);
+    await service.submitAction(ep.id, {
+      assistant_message: 'Done.',
+      tool_calls: [],
+      answer: { env: 'CART', done: true },
+    });
+    await expectServiceError(
+      service.submitAction(ep.id, searchAction('x')),
+      'EPISODE_DONE',
+      /is finished \(answered\)/,
+    );
     expect(await db.prisma.episodeAction.count({ where: { episodeId: ep.id } })).toBe(1);
   });
 
   it('rejects oversized action text precisely and writes nothing', async () => {
     const ep = await service.startEpisode({ envId: 'CART', d: 0, seed: 10 });
     const big = JSON.stringify({ assistant_message: 'x'.repeat(MAX_ACTION_BYTES), tool_calls: [], answer: null });
-    await expectServiceError(service.submitAction(ep.id, big), 'TOO_LARGE', new RegExp(`is ${Buffer.byteLength(big)} bytes; the limit is 65536 bytes`));
+    await expectServiceError(
+      service.submitAction(ep.id, big),
+      'TOO_LARGE',
+      new RegExp(`is ${Buffer.byteLength(big)} bytes; the limit is 65536 bytes`),
+    );
     await expectServiceError(
       service.submitAction(ep.id, { assistant_message: 'é'.repeat(40_000), tool_calls: [], answer: null }),
       'TOO_LARGE',
@@ -218,7 +262,11 @@ describe('episode service', () => {
   });
 
   it('rejects malformed input with precise errors', async () => {
-    await expectServiceError(service.startEpisode({ envId: 'NOPE', d: 0 }), 'BAD_INPUT', /unknown environment "NOPE"; available: .*CART/);
+    await expectServiceError(
+      service.startEpisode({ envId: 'NOPE', d: 0 }),
+      'BAD_INPUT',
+      /unknown environment "NOPE"; available: .*CART/,
+    );
     await expectServiceError(service.startEpisode({ envId: 'CART', d: -1 }), 'BAD_INPUT', /d: /);
     await expectServiceError(service.startEpisode({ envId: 'CART', d: 1.5 }), 'BAD_INPUT', /d: /);
     await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, seed: -3 }), 'BAD_INPUT', /seed/);
@@ -233,14 +281,34 @@ describe('episode service', () => {
       'BAD_INPUT',
       /axisOverrides\.top_k: Too big: expected number to be <=200; axisOverrides\.B_tool: Too big: expected number to be <=20/,
     );
-    await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, axisOverrides: { p_oos: 1.5 } }), 'BAD_INPUT', /p_oos/);
-    await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, axisOverrides: { T_max: 2.5 } }), 'BAD_INPUT', /T_max/);
-    await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, player: 'Robert; DROP' }), 'BAD_INPUT', /player/);
-    await expectServiceError(service.startEpisode({ envId: 'CART', d: 0, catalogId: 'missing' }), 'BAD_INPUT', /unknown catalog/);
+    await expectServiceError(
+      service.startEpisode({ envId: 'CART', d: 0, axisOverrides: { p_oos: 1.5 } }),
+      'BAD_INPUT',
+      /p_oos/,
+    );
+    await expectServiceError(
+      service.startEpisode({ envId: 'CART', d: 0, axisOverrides: { T_max: 2.5 } }),
+      'BAD_INPUT',
+      /T_max/,
+    );
+    await expectServiceError(
+      service.startEpisode({ envId: 'CART', d: 0, player: 'Robert; DROP' }),
+      'BAD_INPUT',
+      /player/,
+    );
+    await expectServiceError(
+      service.startEpisode({ envId: 'CART', d: 0, catalogId: 'missing' }),
+      'BAD_INPUT',
+      /unknown catalog/,
+    );
 
     const ep = await service.startEpisode({ envId: 'CART', d: 0 });
     expect(ep.seed).toBeGreaterThanOrEqual(0); // random seed when none is given
-    await expectServiceError(service.submitAction('no-such-episode', 'hi'), 'NOT_FOUND', /no episode with id "no-such-episode"/);
+    await expectServiceError(
+      service.submitAction('no-such-episode', 'hi'),
+      'NOT_FOUND',
+      /no episode with id "no-such-episode"/,
+    );
     await expectServiceError(service.submitAction('bad id!', 'hi'), 'BAD_INPUT', /invalid characters/);
     await expectServiceError(service.submitAction(ep.id, 42 as never), 'BAD_INPUT', /string\) or an action object/);
     await expectServiceError(
@@ -260,7 +328,7 @@ describe('episode service', () => {
     await service.submitAction(ep.id, searchAction('hat')); // the rebuild uses the overrides too
   });
 
-  it('budgets are the engine\'s: JOURNEY has T_max per sub-task', async () => {
+  it("budgets are the engine's: JOURNEY has T_max per sub-task", async () => {
     const ep = await service.startEpisode({ envId: 'JOURNEY', d: 0, seed: 39 });
     const engine = createEpisode({ envId: 'JOURNEY', d: 0, seed: 39 }, catalog);
     const { observation } = engine.reset();
@@ -269,7 +337,7 @@ describe('episode service', () => {
     expect(ep.budgets.T_max).toBe(ep.axes.T_max * subtasks);
   });
 
-  it('the world view has the customer\'s orders and the returns started in the episode', async () => {
+  it("the world view has the customer's orders and the returns started in the episode", async () => {
     const ep = await service.startEpisode({ envId: 'RETURN', d: 0, seed: 1 });
     const goal = ep.hiddenGoal.data as { orderId: string; lineId: string; reasonCode: string };
     const before = await service.getWorld(ep.id);
@@ -277,7 +345,12 @@ describe('episode service', () => {
     expect(before.returns).toEqual([]);
     await service.submitAction(ep.id, {
       assistant_message: 'Starting the return.',
-      tool_calls: [{ name: 'return.initiate', args: { order_id: goal.orderId, line_id: goal.lineId, reason_code: goal.reasonCode, method: 'mail' } }],
+      tool_calls: [
+        {
+          name: 'return.initiate',
+          args: { order_id: goal.orderId, line_id: goal.lineId, reason_code: goal.reasonCode, method: 'mail' },
+        },
+      ],
       answer: null,
     });
     service.clearLive(); // the world of a rebuilt episode is the same
@@ -300,7 +373,12 @@ describe('episode service', () => {
   });
 
   it('keeps at most maxLive episodes in memory and rebuilds the others on demand', async () => {
-    const small = createEpisodeService({ prisma: db.prisma, getCatalog: () => catalog, defaultCatalogId: CATALOG_ID, maxLive: 2 });
+    const small = createEpisodeService({
+      prisma: db.prisma,
+      getCatalog: () => catalog,
+      defaultCatalogId: CATALOG_ID,
+      maxLive: 2,
+    });
     const a = await small.startEpisode({ envId: 'CART', d: 0, seed: 31 });
     const b = await small.startEpisode({ envId: 'CART', d: 0, seed: 32 });
     const c = await small.startEpisode({ envId: 'CART', d: 0, seed: 33 });
@@ -311,13 +389,27 @@ describe('episode service', () => {
   });
 
   it('caps each episode by events and stored bytes; past a cap steps are refused and nothing is written', async () => {
-    const byEvents = createEpisodeService({ prisma: db.prisma, getCatalog: () => catalog, defaultCatalogId: CATALOG_ID, maxEvents: 4 });
+    const byEvents = createEpisodeService({
+      prisma: db.prisma,
+      getCatalog: () => catalog,
+      defaultCatalogId: CATALOG_ID,
+      maxEvents: 4,
+    });
     const a = await byEvents.startEpisode({ envId: 'CART', d: 0, seed: 41, axisOverrides: { T_max: 20 } });
     await byEvents.submitAction(a.id, searchAction('tent')); // 1 opening + 3 events of this turn = 4
-    await expectServiceError(byEvents.submitAction(a.id, searchAction('tent')), 'LIMIT', /has reached its size cap \(4 events, \d+ bytes; caps 4 events/);
+    await expectServiceError(
+      byEvents.submitAction(a.id, searchAction('tent')),
+      'LIMIT',
+      /has reached its size cap \(4 events, \d+ bytes; caps 4 events/,
+    );
     expect((await byEvents.getEpisode(a.id)).turn).toBe(1);
 
-    const byBytes = createEpisodeService({ prisma: db.prisma, getCatalog: () => catalog, defaultCatalogId: CATALOG_ID, maxBytes: 2000 });
+    const byBytes = createEpisodeService({
+      prisma: db.prisma,
+      getCatalog: () => catalog,
+      defaultCatalogId: CATALOG_ID,
+      maxBytes: 2000,
+    });
     const b = await byBytes.startEpisode({ envId: 'CART', d: 0, seed: 42, axisOverrides: { T_max: 20 } });
     const row = await db.prisma.episode.findUniqueOrThrow({ where: { id: b.id } });
     expect(row.storedBytes).toBeGreaterThan(0);
@@ -334,7 +426,10 @@ describe('episode service', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<EpisodeService['listEpisodes']>> = await service.listEpisodes({ cursor, limit: 3 });
+      const page: Awaited<ReturnType<EpisodeService['listEpisodes']>> = await service.listEpisodes({
+        cursor,
+        limit: 3,
+      });
       expect(page.items.length).toBeLessThanOrEqual(3);
       seen.push(...page.items.map((e) => e.id));
       cursor = page.nextCursor;

@@ -140,7 +140,15 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     const view = toView(row, events.slice(0, end));
     if (end === events.length) return view;
     // a later step changed the status: show the retried step's result as it was then
-    return { ...view, status: 'active', terminationReason: null, reward: null, isCorrect: null, breakdown: null, turn: Math.max(0, ...view.events.map((e) => e.turn)) };
+    return {
+      ...view,
+      status: 'active',
+      terminationReason: null,
+      reward: null,
+      isCorrect: null,
+      breakdown: null,
+      turn: Math.max(0, ...view.events.map((e) => e.turn)),
+    };
   }
 
   function goalOf(ep: LiveEpisode): HiddenGoal {
@@ -174,11 +182,16 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
           `unknown environment "${inp.envId}"; available: ${envs.map((e) => e.id).join(', ')}`,
         );
       }
-      const overrides = Object.fromEntries(Object.entries(inp.axisOverrides ?? {}).filter(([, v]) => v !== undefined)) as Partial<AxisValues>;
+      const overrides = Object.fromEntries(
+        Object.entries(inp.axisOverrides ?? {}).filter(([, v]) => v !== undefined),
+      ) as Partial<AxisValues>;
       try {
         axesFor(inp.d, overrides);
       } catch (e) {
-        throw new EpisodeServiceError('BAD_INPUT', `axis overrides: ${(e as Error).message} (axes: ${AXIS_NAMES.join(', ')})`);
+        throw new EpisodeServiceError(
+          'BAD_INPUT',
+          `axis overrides: ${(e as Error).message} (axes: ${AXIS_NAMES.join(', ')})`,
+        );
       }
       const catalogId = inp.catalogId ?? deps.defaultCatalogId;
       const catalog = catalogFor(catalogId);
@@ -223,7 +236,11 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
      * One agent turn. With a step key, a retry of a step that was stored returns the view as
      * that step left it instead of taking another turn.
      */
-    async submitAction(episodeId: string, action: ActionInput, opts: { stepKey?: string | null; actor?: string; modelRecord?: string } = {}): Promise<EpisodeView> {
+    async submitAction(
+      episodeId: string,
+      action: ActionInput,
+      opts: { stepKey?: string | null; actor?: string; modelRecord?: string } = {},
+    ): Promise<EpisodeView> {
       const id = parse(idSchema, episodeId, 'episode id');
       const stepKey = opts.stepKey == null ? null : parse(stepKeySchema, opts.stepKey, 'step key');
       const { stepArg, record } = actionRecord(action);
@@ -283,7 +300,10 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         } catch (e) {
           live.delete(id); // memory is one step ahead of the store: drop it
           if ((e as { code?: string }).code === 'P2025') {
-            throw new EpisodeServiceError('CONFLICT', `episode ${id} was changed by another writer; reload and try again`);
+            throw new EpisodeServiceError(
+              'CONFLICT',
+              `episode ${id} was changed by another writer; reload and try again`,
+            );
           }
           throw e;
         }
@@ -367,17 +387,31 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
      * byte-identical to the parent's up to that point, its actions (with who took them) copied.
      * The fork is active and continued by whoever plays it next.
      */
-    async forkEpisode(parentId: string, turns: number, opts: { player?: string; runId?: string } = {}): Promise<EpisodeView & { capabilityToken: string }> {
+    async forkEpisode(
+      parentId: string,
+      turns: number,
+      opts: { player?: string; runId?: string } = {},
+    ): Promise<EpisodeView & { capabilityToken: string }> {
       const parent = await requireRow(parentId);
       const refusal = replayRefusal(parent.engineVersion);
       if (refusal) throw new EpisodeServiceError('REPLAY_UNSUPPORTED', `episode ${parent.id}: ${refusal}`);
       const stored = await store.getModelRecords(parent.id);
       const actions = await store.getActions(parent.id);
       if (!Number.isInteger(turns) || turns < 0 || turns > actions.length)
-        throw new EpisodeServiceError('BAD_INPUT', `fork turn must be a whole number from 0 to ${actions.length} (the parent's turns); got ${turns}`);
-      const ep = replayEpisode(configOf(parent), catalogFor(parent.catalogId), actions.slice(0, turns).map(actionArgument));
+        throw new EpisodeServiceError(
+          'BAD_INPUT',
+          `fork turn must be a whole number from 0 to ${actions.length} (the parent's turns); got ${turns}`,
+        );
+      const ep = replayEpisode(
+        configOf(parent),
+        catalogFor(parent.catalogId),
+        actions.slice(0, turns).map(actionArgument),
+      );
       if (ep.done)
-        throw new EpisodeServiceError('BAD_INPUT', `the parent episode ended at turn ${ep.turn}: fork at an earlier turn to continue it`);
+        throw new EpisodeServiceError(
+          'BAD_INPUT',
+          `the parent episode ended at turn ${ep.turn}: fork at an earlier turn to continue it`,
+        );
       const ends = await store.getActionEnds(parent.id);
       const capabilityToken = randomBytes(24).toString('base64url');
       const row = await store.createEpisode({
@@ -426,11 +460,18 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     async turnRecords(episodeId: string): Promise<Array<{ turn: number; actor: string | null; modelRecord: unknown }>> {
       const row = await requireRow(episodeId);
       const rows = await store.getModelRecords(row.id);
-      return rows.map((r) => ({ turn: r.seq + 1, actor: r.actor, modelRecord: r.modelRecord ? JSON.parse(r.modelRecord) : null }));
+      return rows.map((r) => ({
+        turn: r.seq + 1,
+        actor: r.actor,
+        modelRecord: r.modelRecord ? JSON.parse(r.modelRecord) : null,
+      }));
     },
 
     /** Marks (or clears, with null) an infrastructure failure of the last model turn: not scored. */
-    async setInfraError(episodeId: string, infra: { kind: string; message: string; turn: number } | null): Promise<void> {
+    async setInfraError(
+      episodeId: string,
+      infra: { kind: string; message: string; turn: number } | null,
+    ): Promise<void> {
       const row = await requireRow(episodeId);
       await store.setInfraError(row.id, infra ? JSON.stringify(infra) : null);
     },

@@ -9,7 +9,15 @@
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import type { AxisValues } from '@/server/engine/difficulty';
-import type { Action, EnvId, EpisodeConfig, EpisodeEvent, RewardBreakdown, RewardWeights, TerminationReason } from '@/server/engine/types';
+import type {
+  Action,
+  EnvId,
+  EpisodeConfig,
+  EpisodeEvent,
+  RewardBreakdown,
+  RewardWeights,
+  TerminationReason,
+} from '@/server/engine/types';
 import { episodeBudgets } from './budgets';
 import type { EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal, InfraFailure } from './types';
 
@@ -40,7 +48,13 @@ export interface NewEpisodeRecord {
   parentId?: string | null;
   forkTurn?: number | null;
   runId?: string | null;
-  actions?: Array<{ format: 'text' | 'json'; raw: string; actor: string | null; modelRecord: string | null; eventEnd: number }>;
+  actions?: Array<{
+    format: 'text' | 'json';
+    raw: string;
+    actor: string | null;
+    modelRecord: string | null;
+    eventEnd: number;
+  }>;
 }
 
 export interface StepRecord {
@@ -106,12 +120,15 @@ export function createEpisodeStore(prisma: PrismaClient) {
           eventCount: rec.events.length,
           rewardRevision: rec.rewardRevision,
           capabilityHash: rec.capabilityHash,
-          storedBytes: rows.reduce((n, r) => n + r.payload.length, 0) + (rec.actions ?? []).reduce((n, a) => n + a.raw.length, 0),
+          storedBytes:
+            rows.reduce((n, r) => n + r.payload.length, 0) + (rec.actions ?? []).reduce((n, a) => n + a.raw.length, 0),
           events: { create: rows },
           parentId: rec.parentId ?? null,
           forkTurn: rec.forkTurn ?? null,
           runId: rec.runId ?? null,
-          ...(rec.actions?.length ? { actions: { create: rec.actions.map((a, seq) => ({ seq, turn: seq, ...a })) } } : {}),
+          ...(rec.actions?.length
+            ? { actions: { create: rec.actions.map((a, seq) => ({ seq, turn: seq, ...a })) } }
+            : {}),
         },
       });
       return row;
@@ -162,7 +179,10 @@ export function createEpisodeStore(prisma: PrismaClient) {
 
     /** The action stored under this step key, if any (idempotent retries). */
     async findStep(episodeId: string, stepKey: string): Promise<{ eventEnd: number | null } | null> {
-      return prisma.episodeAction.findUnique({ where: { episodeId_stepKey: { episodeId, stepKey } }, select: { eventEnd: true } });
+      return prisma.episodeAction.findUnique({
+        where: { episodeId_stepKey: { episodeId, stepKey } },
+        select: { eventEnd: true },
+      });
     },
 
     /** Marks the goal as revealed (once; the first time is kept). */
@@ -192,13 +212,23 @@ export function createEpisodeStore(prisma: PrismaClient) {
     },
 
     /** Model turn records (JSON) by action seq, for the replay's "what the agent saw / what the model said". */
-    async getModelRecords(id: string): Promise<Array<{ seq: number; actor: string | null; modelRecord: string | null }>> {
-      return prisma.episodeAction.findMany({ where: { episodeId: id }, orderBy: { seq: 'asc' }, select: { seq: true, actor: true, modelRecord: true } });
+    async getModelRecords(
+      id: string,
+    ): Promise<Array<{ seq: number; actor: string | null; modelRecord: string | null }>> {
+      return prisma.episodeAction.findMany({
+        where: { episodeId: id },
+        orderBy: { seq: 'asc' },
+        select: { seq: true, actor: true, modelRecord: true },
+      });
     },
 
     /** eventEnd of each action (null for steps stored before step keys existed). */
     async getActionEnds(id: string): Promise<Array<number | null>> {
-      const rows = await prisma.episodeAction.findMany({ where: { episodeId: id }, orderBy: { seq: 'asc' }, select: { eventEnd: true } });
+      const rows = await prisma.episodeAction.findMany({
+        where: { episodeId: id },
+        orderBy: { seq: 'asc' },
+        select: { eventEnd: true },
+      });
       return rows.map((r) => r.eventEnd);
     },
 
@@ -258,7 +288,10 @@ export function toSummary(row: EpisodeRow): EpisodeSummary {
 }
 
 export function toView(row: EpisodeRow, events: Array<{ payload: string }>): EpisodeView {
-  return viewOf(row, events.map((e) => JSON.parse(e.payload) as EpisodeEvent));
+  return viewOf(
+    row,
+    events.map((e) => JSON.parse(e.payload) as EpisodeEvent),
+  );
 }
 
 /** The view from a row and events already in memory (no parsing of stored payloads). */

@@ -16,7 +16,9 @@ export function chartsData(db: Sqlite, filter: EpisodeFilter): ChartsData {
   const w = whereOf(filter);
   const where = `${w.sql ? `${w.sql} AND` : 'WHERE'} e."status" = 'done'`;
   const heatmap = db
-    .prepare(`SELECT e."envId" envId, e."d" d, count(*) n, avg(coalesce(e."isCorrect", 0)) passRate, avg(e."reward") meanReward FROM "Episode" e ${where} GROUP BY 1, 2 ORDER BY 1, 2`)
+    .prepare(
+      `SELECT e."envId" envId, e."d" d, count(*) n, avg(coalesce(e."isCorrect", 0)) passRate, avg(e."reward") meanReward FROM "Episode" e ${where} GROUP BY 1, 2 ORDER BY 1, 2`,
+    )
     .all(...w.args) as ChartsData['heatmap'];
   const componentsByD = db
     .prepare(
@@ -26,6 +28,8 @@ export function chartsData(db: Sqlite, filter: EpisodeFilter): ChartsData {
     )
     .all(...w.args) as ChartsData['componentsByD'];
   const hist = (col: 'turn' | 'toolCalls') =>
-    db.prepare(`SELECT e."${col}" value, count(*) n FROM "Episode" e ${where} GROUP BY 1 ORDER BY 1`).all(...w.args) as Array<{ value: number; n: number }>;
+    db
+      .prepare(`SELECT e."${col}" value, count(*) n FROM "Episode" e ${where} GROUP BY 1 ORDER BY 1`)
+      .all(...w.args) as Array<{ value: number; n: number }>;
   return { heatmap, componentsByD, turns: hist('turn'), toolCalls: hist('toolCalls') };
 }

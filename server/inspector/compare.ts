@@ -27,14 +27,20 @@ function sideAt(events: EpisodeEvent[], turn: number): TurnSide | null {
   return {
     customer: customer?.kind === 'customer_message' ? customer.text : null,
     agent: agent?.kind === 'agent_message' ? agent.text : null,
-    calls: here.flatMap((e) => (e.kind === 'tool_call' ? [{ name: e.name, args: e.args, result: e.result, error: e.error }] : [])),
+    calls: here.flatMap((e) =>
+      e.kind === 'tool_call' ? [{ name: e.name, args: e.args, result: e.result, error: e.error }] : [],
+    ),
     answer: answer?.kind === 'answer' ? answer.answer : null,
   };
 }
 
-const actionKey = (s: TurnSide | null) => (s ? JSON.stringify([s.agent, s.calls.map((c) => [c.name, c.args]), s.answer, s.customer]) : null);
+const actionKey = (s: TurnSide | null) =>
+  s ? JSON.stringify([s.agent, s.calls.map((c) => [c.name, c.args]), s.answer, s.customer]) : null;
 
-export function alignTurns(a: EpisodeEvent[], b: EpisodeEvent[]): { turns: AlignedTurn[]; firstDivergence: number | null } {
+export function alignTurns(
+  a: EpisodeEvent[],
+  b: EpisodeEvent[],
+): { turns: AlignedTurn[]; firstDivergence: number | null } {
   const last = Math.max(...a.map((e) => e.turn), ...b.map((e) => e.turn), 0);
   const turns: AlignedTurn[] = [];
   let firstDivergence: number | null = null;
@@ -73,7 +79,17 @@ export interface FlipCell {
 
 export interface RunCompare {
   cells: FlipCell[];
-  flipped: Array<{ envId: string; d: number; seed: number; a: string; b: string; aPass: boolean; bPass: boolean; aReward: number | null; bReward: number | null }>;
+  flipped: Array<{
+    envId: string;
+    d: number;
+    seed: number;
+    a: string;
+    b: string;
+    aPass: boolean;
+    bPass: boolean;
+    aReward: number | null;
+    bReward: number | null;
+  }>;
 }
 
 /** Pairs the newest finished episode of each side per (env, d, seed) and lists what flipped. */
@@ -90,12 +106,34 @@ export function compareRuns(db: Sqlite, A: RunSide, B: RunSide, limit = 500): Ru
        FROM a JOIN b ON a."envId" = b."envId" AND a."d" = b."d" AND a."seed" = b."seed" AND a.rn = 1 AND b.rn = 1
        ORDER BY a."envId", a."d", a."seed"`,
     )
-    .all(...args(A), ...args(B)) as Array<{ envId: string; d: number; seed: number; aId: string; bId: string; aPass: number; bPass: number; aReward: number | null; bReward: number | null }>;
+    .all(...args(A), ...args(B)) as Array<{
+    envId: string;
+    d: number;
+    seed: number;
+    aId: string;
+    bId: string;
+    aPass: number;
+    bPass: number;
+    aReward: number | null;
+    bReward: number | null;
+  }>;
   const cells = new Map<string, FlipCell & { sumA: number; sumB: number }>();
   const flipped: RunCompare['flipped'] = [];
   for (const r of rows) {
     const key = `${r.envId}|${r.d}`;
-    const c = cells.get(key) ?? { envId: r.envId, d: r.d, pairs: 0, bothPass: 0, bothFail: 0, lost: 0, gained: 0, meanRewardA: 0, meanRewardB: 0, sumA: 0, sumB: 0 };
+    const c = cells.get(key) ?? {
+      envId: r.envId,
+      d: r.d,
+      pairs: 0,
+      bothPass: 0,
+      bothFail: 0,
+      lost: 0,
+      gained: 0,
+      meanRewardA: 0,
+      meanRewardB: 0,
+      sumA: 0,
+      sumB: 0,
+    };
     c.pairs++;
     c.sumA += r.aReward ?? 0;
     c.sumB += r.bReward ?? 0;
@@ -104,12 +142,27 @@ export function compareRuns(db: Sqlite, A: RunSide, B: RunSide, limit = 500): Ru
     else {
       if (r.aPass) c.lost++;
       else c.gained++;
-      if (flipped.length < limit) flipped.push({ envId: r.envId, d: r.d, seed: r.seed, a: r.aId, b: r.bId, aPass: r.aPass === 1, bPass: r.bPass === 1, aReward: r.aReward, bReward: r.bReward });
+      if (flipped.length < limit)
+        flipped.push({
+          envId: r.envId,
+          d: r.d,
+          seed: r.seed,
+          a: r.aId,
+          b: r.bId,
+          aPass: r.aPass === 1,
+          bPass: r.bPass === 1,
+          aReward: r.aReward,
+          bReward: r.bReward,
+        });
     }
     cells.set(key, c);
   }
   return {
-    cells: [...cells.values()].map(({ sumA, sumB, ...c }) => ({ ...c, meanRewardA: sumA / c.pairs, meanRewardB: sumB / c.pairs })),
+    cells: [...cells.values()].map(({ sumA, sumB, ...c }) => ({
+      ...c,
+      meanRewardA: sumA / c.pairs,
+      meanRewardB: sumB / c.pairs,
+    })),
     flipped,
   };
 }

@@ -5,7 +5,17 @@ import type { Catalog } from '@/server/engine/catalog/types';
 import type { Action, EnvId, EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { Sqlite } from './db';
 import { noRescore, partsOf, rescoreByReplay, type Rescore } from './rescore';
-import { mistakesOf, observationBefore, outOfStockTurns, stockChangesUpTo, turnMarks, type Mistake, type StockChange, type TurnMark, type TurnObservation } from './turns';
+import {
+  mistakesOf,
+  observationBefore,
+  outOfStockTurns,
+  stockChangesUpTo,
+  turnMarks,
+  type Mistake,
+  type StockChange,
+  type TurnMark,
+  type TurnObservation,
+} from './turns';
 
 interface Row {
   id: string;
@@ -41,7 +51,8 @@ export interface InspectorExtras {
 }
 
 export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalog) {
-  const rowQ = db.prepare(`SELECT "id","envId","d","seed","axisOverrides","weights","catalogId","axes","breakdown","origin","runLabel","curriculumRunId",
+  const rowQ =
+    db.prepare(`SELECT "id","envId","d","seed","axisOverrides","weights","catalogId","axes","breakdown","origin","runLabel","curriculumRunId",
     "recorded","rescored","prompts","player","goalRevealed" FROM "Episode" WHERE "id" = ?`);
   const eventsQ = db.prepare('SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"');
   const actionsQ = db.prepare('SELECT "format","raw" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"');
@@ -57,7 +68,13 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
     if (hit) return hit;
     const overrides = JSON.parse(r.axisOverrides) as Record<string, number>;
     const ep = createEpisode(
-      { envId: r.envId as EnvId, d: r.d, seed: r.seed, ...(Object.keys(overrides).length ? { axisOverrides: overrides } : {}), ...(r.weights ? { weights: JSON.parse(r.weights) } : {}) },
+      {
+        envId: r.envId as EnvId,
+        d: r.d,
+        seed: r.seed,
+        ...(Object.keys(overrides).length ? { axisOverrides: overrides } : {}),
+        ...(r.weights ? { weights: JSON.parse(r.weights) } : {}),
+      },
       catalog,
     );
     ep.reset();
@@ -74,11 +91,19 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
 
   /** Imports stored with a pending re-score (large files) are re-scored when first opened. */
   function rescoreNow(r: Row, recorded: RewardBreakdown | null): Rescore {
-    const actions = (actionsQ.all(r.id) as Array<{ format: string; raw: string }>).map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
+    const actions = (actionsQ.all(r.id) as Array<{ format: string; raw: string }>).map((a) =>
+      a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw,
+    );
     let rs: Rescore;
     try {
       rs = rescoreByReplay(
-        { envId: r.envId as EnvId, d: r.d, seed: r.seed, axisOverrides: JSON.parse(r.axisOverrides), weights: r.weights ? JSON.parse(r.weights) : null },
+        {
+          envId: r.envId as EnvId,
+          d: r.d,
+          seed: r.seed,
+          axisOverrides: JSON.parse(r.axisOverrides),
+          weights: r.weights ? JSON.parse(r.weights) : null,
+        },
         actions,
         getCatalog(r.catalogId),
         recorded ? partsOf(recorded) : null,
@@ -90,8 +115,9 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
     saveRescore.run(JSON.stringify(stored), r.id);
     return stored;
   }
-  const events = (id: string) => (eventsQ.all(id) as Array<{ payload: string }>).map((e) => JSON.parse(e.payload) as EpisodeEvent);
-  const parse = <T,>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
+  const events = (id: string) =>
+    (eventsQ.all(id) as Array<{ payload: string }>).map((e) => JSON.parse(e.payload) as EpisodeEvent);
+  const parse = <T>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
 
   return {
     extras(id: string, evs?: EpisodeEvent[]): InspectorExtras | null {
@@ -120,12 +146,22 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
      * The agent-visible world after `turn`: replayed by the engine when the actions and the
      * catalog are here (exact), else rebuilt from the tool results in the log.
      */
-    worldAt(id: string, turn: number): { world: Record<string, unknown> | null; source: 'replay' | 'log'; stockChanges: StockChange[]; note: string } | null {
+    worldAt(
+      id: string,
+      turn: number,
+    ): {
+      world: Record<string, unknown> | null;
+      source: 'replay' | 'log';
+      stockChanges: StockChange[];
+      note: string;
+    } | null {
       const r = row(id);
       if (!r) return null;
       const all = events(id);
       const stockChanges = stockChangesUpTo(all, turn);
-      const actions = (actionsQ.all(id) as Array<{ format: string; raw: string }>).map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
+      const actions = (actionsQ.all(id) as Array<{ format: string; raw: string }>).map((a) =>
+        a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw,
+      );
       let catalog: Catalog | null;
       try {
         catalog = actions.length > 0 || turn === 0 ? getCatalog(r.catalogId) : null;
@@ -136,16 +172,33 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
         try {
           const worlds = worldsOf(r, actions, catalog);
           const at = Math.min(turn, worlds.length - 1);
-          return { world: worlds[at], source: 'replay', stockChanges, note: `replayed ${at} action(s) with the engine` };
+          return {
+            world: worlds[at],
+            source: 'replay',
+            stockChanges,
+            note: `replayed ${at} action(s) with the engine`,
+          };
         } catch (e) {
-          return { ...fromLog(all, turn), stockChanges, note: `replay failed (${(e as Error).message}); rebuilt from the tool results in the log` };
+          return {
+            ...fromLog(all, turn),
+            stockChanges,
+            note: `replay failed (${(e as Error).message}); rebuilt from the tool results in the log`,
+          };
         }
       }
-      return { ...fromLog(all, turn), stockChanges, note: 'rebuilt from the tool results in the log (the engine cannot replay this episode)' };
+      return {
+        ...fromLog(all, turn),
+        stockChanges,
+        note: 'rebuilt from the tool results in the log (the engine cannot replay this episode)',
+      };
     },
 
     /** What the agent saw before acting at `turn`, and the model's prompt when one was recorded. */
-    observationAt(id: string, turn: number, budgets: TurnObservation['budgets']): { observation: TurnObservation; prompt: string | null; promptNote: string } | null {
+    observationAt(
+      id: string,
+      turn: number,
+      budgets: TurnObservation['budgets'],
+    ): { observation: TurnObservation; prompt: string | null; promptNote: string } | null {
       const r = row(id);
       if (!r) return null;
       const prompts = parse<Array<string | null>>(r.prompts);
@@ -171,8 +224,12 @@ export function fromLog(events: EpisodeEvent[], turn: number): { world: Record<s
     if (e.kind !== 'tool_call' || e.turn > turn || e.error !== null || e.result === null) continue;
     const res = e.result as Record<string, unknown>;
     if (e.name.startsWith('cart.') && res && Array.isArray(res.lines)) cart = res;
-    if (e.name === 'order.list') orders = Array.isArray(res) ? res : Array.isArray(res?.orders) ? (res.orders as unknown[]) : orders;
+    if (e.name === 'order.list')
+      orders = Array.isArray(res) ? res : Array.isArray(res?.orders) ? (res.orders as unknown[]) : orders;
     if (e.name.startsWith('return.') && res && typeof res === 'object' && 'return_id' in res) returns.push(res);
   }
-  return { world: { cart: cart ?? { lines: [], total_items: 0, total_price: 0 }, orders, returns, fromLog: true }, source: 'log' };
+  return {
+    world: { cart: cart ?? { lines: [], total_items: 0, total_price: 0 }, orders, returns, fromLog: true },
+    source: 'log',
+  };
 }

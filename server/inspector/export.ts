@@ -35,7 +35,9 @@ const parse = (s: string | null) => (s === null ? null : JSON.parse(s));
 export function createExporter(db: Sqlite) {
   const row = db.prepare('SELECT * FROM "Episode" WHERE "id" = ?');
   const events = db.prepare('SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"');
-  const actions = db.prepare('SELECT "format", "raw", "turn" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"');
+  const actions = db.prepare(
+    'SELECT "format", "raw", "turn" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"',
+  );
 
   /** One episode as a line object of the project's format, or null when the id is unknown. */
   function episodeLine(id: string): Record<string, unknown> | null {
@@ -82,7 +84,10 @@ export function createExporter(db: Sqlite) {
     const evs = line.events as EpisodeEvent[];
     const acts = line.actions as Array<{ format: string; raw: string }>;
     const messages: Array<{ role: string; content: string }> = [
-      { role: 'system', content: `You are a shopping assistant in the EcomRLVE ${line.envId} environment (d=${line.d}). Reply with one JSON action per turn.` },
+      {
+        role: 'system',
+        content: `You are a shopping assistant in the EcomRLVE ${line.envId} environment (d=${line.d}). Reply with one JSON action per turn.`,
+      },
     ];
     const maxTurn = Number(line.turn);
     for (let t = 0; t <= maxTurn; t++) {
@@ -92,16 +97,36 @@ export function createExporter(db: Sqlite) {
         const agent = here.find((e) => e.kind === 'agent_message');
         const calls = here.filter((e) => e.kind === 'tool_call').map((e) => ({ name: e.name, args: e.args }));
         const answer = here.find((e) => e.kind === 'answer');
-        const content = a ? a.raw : JSON.stringify({ assistant_message: agent?.kind === 'agent_message' ? agent.text : '', tool_calls: calls, answer: answer?.kind === 'answer' ? answer.answer : null });
+        const content = a
+          ? a.raw
+          : JSON.stringify({
+              assistant_message: agent?.kind === 'agent_message' ? agent.text : '',
+              tool_calls: calls,
+              answer: answer?.kind === 'answer' ? answer.answer : null,
+            });
         messages.push({ role: 'assistant', content });
       }
       const reply = here.find((e) => e.kind === 'customer_message');
       if (reply && reply.kind === 'customer_message') {
-        const results = (t === 0 ? [] : here.filter((e) => e.kind === 'tool_call')).map((e) => (e.kind === 'tool_call' ? { name: e.name, result: e.result, error: e.error } : null));
+        const results = (t === 0 ? [] : here.filter((e) => e.kind === 'tool_call')).map((e) =>
+          e.kind === 'tool_call' ? { name: e.name, result: e.result, error: e.error } : null,
+        );
         messages.push({ role: 'user', content: JSON.stringify({ customerMessage: reply.text, toolResults: results }) });
       }
     }
-    return { messages, metadata: { episode_id: line.id, env_id: line.envId, d: line.d, seed: line.seed, catalog_id: line.catalogId, reward: line.reward, is_correct: line.isCorrect, player: line.player } };
+    return {
+      messages,
+      metadata: {
+        episode_id: line.id,
+        env_id: line.envId,
+        d: line.d,
+        seed: line.seed,
+        catalog_id: line.catalogId,
+        reward: line.reward,
+        is_correct: line.isCorrect,
+        player: line.player,
+      },
+    };
   }
 
   return { episodeLine, chatLine };

@@ -3,10 +3,29 @@
 import { z } from 'zod';
 import { ENV_IDS } from '@/server/engine/types';
 
-export const SORT_COLUMNS = ['createdAt', 'envId', 'd', 'seed', 'reward', 'isCorrect', 'terminationReason', 'turn', 'toolCalls', 'player'] as const;
+export const SORT_COLUMNS = [
+  'createdAt',
+  'envId',
+  'd',
+  'seed',
+  'reward',
+  'isCorrect',
+  'terminationReason',
+  'turn',
+  'toolCalls',
+  'player',
+] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
 
-export const TERMINATIONS = ['answered', 'turn_budget', 'user_quit', 'format_invalid', 'tool_invalid', 'safety_violation', 'aborted'] as const;
+export const TERMINATIONS = [
+  'answered',
+  'turn_budget',
+  'user_quit',
+  'format_invalid',
+  'tool_invalid',
+  'safety_violation',
+  'aborted',
+] as const;
 
 const num = z.coerce.number().refine(Number.isFinite, 'must be a number');
 const int = z.coerce.number().int();
@@ -45,7 +64,9 @@ export type ListInput = z.infer<typeof listInputSchema>;
 const FILTER_KEYS = Object.keys(episodeFilterSchema.shape) as Array<keyof EpisodeFilter>;
 
 /** URL search params → list input. Unknown or invalid values are dropped (a bad link still opens). */
-export function listInputFromParams(params: URLSearchParams | Record<string, string | string[] | undefined>): ListInput {
+export function listInputFromParams(
+  params: URLSearchParams | Record<string, string | string[] | undefined>,
+): ListInput {
   const get = (k: string): string | undefined => {
     if (params instanceof URLSearchParams) return params.get(k) ?? undefined;
     const v = params[k];
@@ -58,7 +79,7 @@ export function listInputFromParams(params: URLSearchParams | Record<string, str
     const one = episodeFilterSchema.shape[k].safeParse(raw);
     if (one.success && one.data !== undefined) filter[k] = one.data;
   }
-  const pick = <T,>(schema: z.ZodType<T>, raw: string | undefined, fallback: T): T => {
+  const pick = <T>(schema: z.ZodType<T>, raw: string | undefined, fallback: T): T => {
     const r = schema.safeParse(raw);
     return r.success ? r.data : fallback;
   };

@@ -7,13 +7,28 @@ export const FORMAT_NAME = 'ecomrlve.episode';
 export const FORMAT_VERSION = 1;
 
 const eventSchema = z
-  .object({ kind: z.enum(['customer_message', 'agent_message', 'tool_call', 'answer', 'world_change', 'action_error', 'termination', 'reward']), turn: z.int().min(0) })
+  .object({
+    kind: z.enum([
+      'customer_message',
+      'agent_message',
+      'tool_call',
+      'answer',
+      'world_change',
+      'action_error',
+      'termination',
+      'reward',
+    ]),
+    turn: z.int().min(0),
+  })
   .loose();
 
 export const episodeLineSchema = z.strictObject({
   format: z.literal(FORMAT_NAME),
   version: z.literal(FORMAT_VERSION),
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .optional(),
   createdAt: z.iso.datetime({ offset: true }).optional(),
   envId: z.enum(ENV_IDS),
   d: z.int().min(0).max(100),

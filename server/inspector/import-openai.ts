@@ -10,10 +10,16 @@ import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeRecord } from './insert';
 import { noRescore, rescoreByReplay } from './rescore';
 
-const toolCallSchema = z.object({ id: z.string().optional(), type: z.string().optional(), function: z.object({ name: z.string(), arguments: z.string() }) });
+const toolCallSchema = z.object({
+  id: z.string().optional(),
+  type: z.string().optional(),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
 const messageSchema = z.object({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
-  content: z.union([z.string(), z.null(), z.array(z.object({ type: z.string(), text: z.string().optional() }).loose())]).optional(),
+  content: z
+    .union([z.string(), z.null(), z.array(z.object({ type: z.string(), text: z.string().optional() }).loose())])
+    .optional(),
   tool_calls: z.array(toolCallSchema).optional(),
   tool_call_id: z.string().optional(),
 });
@@ -27,17 +33,32 @@ const text = (c: z.infer<typeof messageSchema>['content']): string =>
 
 const PROMPT_CAP = 50_000;
 
-export function chatToRecord(line: z.infer<typeof chatLineSchema>, getCatalog: (id: string) => Catalog, defaultCatalogId: string, runLabel: string | null): EpisodeRecord {
+export function chatToRecord(
+  line: z.infer<typeof chatLineSchema>,
+  getCatalog: (id: string) => Catalog,
+  defaultCatalogId: string,
+  runLabel: string | null,
+): EpisodeRecord {
   const meta = line.metadata ?? {};
   const envRaw = meta.env_id ?? meta.envId ?? meta.env;
   if (!(ENV_IDS as readonly string[]).includes(String(envRaw)))
-    throw new Error(`metadata.env_id must name the environment (one of ${ENV_IDS.join(', ')}); got ${envRaw === undefined ? 'nothing' : JSON.stringify(envRaw)}`);
+    throw new Error(
+      `metadata.env_id must name the environment (one of ${ENV_IDS.join(', ')}); got ${envRaw === undefined ? 'nothing' : JSON.stringify(envRaw)}`,
+    );
   const envId = envRaw as EnvId;
   const dRaw = meta.d ?? meta.difficulty;
-  if (!Number.isInteger(dRaw) || (dRaw as number) < 0) throw new Error(`metadata.d must be the difficulty (an integer ≥ 0); got ${dRaw === undefined ? 'nothing' : JSON.stringify(dRaw)}`);
+  if (!Number.isInteger(dRaw) || (dRaw as number) < 0)
+    throw new Error(
+      `metadata.d must be the difficulty (an integer ≥ 0); got ${dRaw === undefined ? 'nothing' : JSON.stringify(dRaw)}`,
+    );
   const d = dRaw as number;
   const seed = Number.isInteger(meta.seed) ? Number(meta.seed) : null;
-  const catalogId = typeof meta.catalog_id === 'string' ? meta.catalog_id : typeof meta.catalogId === 'string' ? meta.catalogId : defaultCatalogId;
+  const catalogId =
+    typeof meta.catalog_id === 'string'
+      ? meta.catalog_id
+      : typeof meta.catalogId === 'string'
+        ? meta.catalogId
+        : defaultCatalogId;
 
   const events: EpisodeEvent[] = [];
   const actions: Action[] = [];
@@ -47,11 +68,16 @@ export function chatToRecord(line: z.infer<typeof chatLineSchema>, getCatalog: (
   let turn = 0;
   let answer: Action['answer'] = null;
   line.messages.forEach((m, idx) => {
-    if (m.role === 'user') events.push({ kind: 'customer_message', turn, text: text(m.content), act: turn === 0 ? 'opening' : 'continue' });
+    if (m.role === 'user')
+      events.push({ kind: 'customer_message', turn, text: text(m.content), act: turn === 0 ? 'opening' : 'continue' });
     if (m.role !== 'assistant') return;
     turn++;
     const prompt = JSON.stringify(line.messages.slice(0, idx));
-    prompts.push(prompt.length > PROMPT_CAP ? `${prompt.slice(0, PROMPT_CAP)}… (${prompt.length - PROMPT_CAP} more characters)` : prompt);
+    prompts.push(
+      prompt.length > PROMPT_CAP
+        ? `${prompt.slice(0, PROMPT_CAP)}… (${prompt.length - PROMPT_CAP} more characters)`
+        : prompt,
+    );
     events.push({ kind: 'agent_message', turn, text: text(m.content) });
     const calls: Action['tool_calls'] = [];
     for (const [index, c] of (m.tool_calls ?? []).entries()) {
@@ -74,7 +100,15 @@ export function chatToRecord(line: z.infer<typeof chatLineSchema>, getCatalog: (
       } catch {
         /* a plain-text tool result stays text */
       }
-      events.push({ kind: 'tool_call', turn, index, name: c.function.name, args, result, error: raw === undefined ? 'no tool message answered this call' : null });
+      events.push({
+        kind: 'tool_call',
+        turn,
+        index,
+        name: c.function.name,
+        args,
+        result,
+        error: raw === undefined ? 'no tool message answered this call' : null,
+      });
     }
     actions.push({ assistant_message: text(m.content), tool_calls: calls, answer });
   });
@@ -92,7 +126,11 @@ export function chatToRecord(line: z.infer<typeof chatLineSchema>, getCatalog: (
   const rescored =
     canReplay && catalog
       ? rescoreByReplay({ envId, d, seed: seed! }, actions, catalog, null)
-      : noRescore(canReplay ? `catalog "${catalogId}" is not available here` : 'the metadata has no seed, so the engine cannot replay it');
+      : noRescore(
+          canReplay
+            ? `catalog "${catalogId}" is not available here`
+            : 'the metadata has no seed, so the engine cannot replay it',
+        );
   if (rescored.breakdown) {
     events.push({ kind: 'termination', turn, reason: 'answered' });
     events.push({ kind: 'reward', turn, breakdown: rescored.breakdown });
@@ -111,7 +149,12 @@ export function chatToRecord(line: z.infer<typeof chatLineSchema>, getCatalog: (
     isCorrect: typeof meta.is_correct === 'boolean' ? meta.is_correct : rescored.isCorrect,
     breakdown: rescored.breakdown,
     turn,
-    player: typeof meta.player === 'string' ? meta.player.slice(0, 80) : typeof meta.model === 'string' ? `model:${meta.model}`.slice(0, 80) : 'imported',
+    player:
+      typeof meta.player === 'string'
+        ? meta.player.slice(0, 80)
+        : typeof meta.model === 'string'
+          ? `model:${meta.model}`.slice(0, 80)
+          : 'imported',
     hiddenGoal: { envId, summary: ['imported chat transcript: the hidden goal was not recorded'], data: null },
     events,
     actions: actions.map((a, i) => ({ format: 'json', raw: JSON.stringify(a), turn: i })),

@@ -4,7 +4,14 @@
 // column when the README is given (else inferred, see docs/inspector.md).
 import { z } from 'zod';
 import { axesFor } from '@/server/engine/difficulty';
-import { DEFAULT_WEIGHTS, ENV_IDS, type EpisodeEvent, type EvidenceItem, type RewardBreakdown, type UserAct } from '@/server/engine/types';
+import {
+  DEFAULT_WEIGHTS,
+  ENV_IDS,
+  type EpisodeEvent,
+  type EvidenceItem,
+  type RewardBreakdown,
+  type UserAct,
+} from '@/server/engine/types';
 import type { EpisodeRecord } from './insert';
 import { rescoreByFormula, type RewardParts } from './rescore';
 
@@ -28,10 +35,25 @@ export const referenceTraceSchema = z.object({
     details: z.record(z.string(), z.unknown()),
   }),
   conversation: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string() })).min(1),
-  tool_results_history: z.array(z.object({ name: z.string(), args: z.unknown(), result: z.unknown(), error: z.string().nullable(), duration_ms: num.optional() })),
+  tool_results_history: z.array(
+    z.object({
+      name: z.string(),
+      args: z.unknown(),
+      result: z.unknown(),
+      error: z.string().nullable(),
+      duration_ms: num.optional(),
+    }),
+  ),
   seen_product_ids: z.array(z.string()),
   timing: z.unknown(),
-  hidden_goal: z.object({ env_id: z.string(), target_product_ids: z.array(z.string()), constraints: z.array(z.unknown()), extra: z.unknown() }).loose(),
+  hidden_goal: z
+    .object({
+      env_id: z.string(),
+      target_product_ids: z.array(z.string()),
+      constraints: z.array(z.unknown()),
+      extra: z.unknown(),
+    })
+    .loose(),
 });
 export type ReferenceTrace = z.infer<typeof referenceTraceSchema>;
 
@@ -66,13 +88,19 @@ export function inferCallsPerStep(calls: number, steps: number): number[] {
 
 const bool = (v: unknown) => v === true;
 
-export function referenceToRecord(trace: ReferenceTrace, fileName: string, manifest: ManifestRow | undefined): EpisodeRecord {
+export function referenceToRecord(
+  trace: ReferenceTrace,
+  fileName: string,
+  manifest: ManifestRow | undefined,
+): EpisodeRecord {
   const rb = trace.reward_breakdown;
   const det = rb.details;
   const steps = trace.turn;
   const split = manifest?.callsPerStep ?? inferCallsPerStep(trace.tool_results_history.length, steps);
   if (split.length !== steps || split.reduce((a, b) => a + b, 0) !== trace.tool_results_history.length)
-    throw new Error(`the README's tool calls per step (${split.join(', ')}) do not fit ${steps} step(s) and ${trace.tool_results_history.length} call(s)`);
+    throw new Error(
+      `the README's tool calls per step (${split.join(', ')}) do not fit ${steps} step(s) and ${trace.tool_results_history.length} call(s)`,
+    );
   const userClarif = typeof det.user_clarification_turns === 'number' ? det.user_clarification_turns : 0;
   const acts: Array<UserAct | null> = manifest
     ? manifest.acts
@@ -90,19 +118,40 @@ export function referenceToRecord(trace: ReferenceTrace, fileName: string, manif
     let ok = 0;
     for (let i = 0; i < split[t - 1]; i++, k++) {
       const c = trace.tool_results_history[k];
-      events.push({ kind: 'tool_call', turn: t, index: i, name: c.name, args: c.args, result: c.result, error: c.error });
+      events.push({
+        kind: 'tool_call',
+        turn: t,
+        index: i,
+        name: c.name,
+        args: c.args,
+        result: c.result,
+        error: c.error,
+      });
       if (c.error === null) ok++;
     }
     okCalls.push(ok);
     if (t === steps && trace.done && conv[conv.length - 1].role === 'assistant') {
       // The file keeps only the answer's product ids (details.output_ids).
-      events.push({ kind: 'answer', turn: t, answer: { env: trace.env_id, done: true, recommended_product_ids: outputIds } });
+      events.push({
+        kind: 'answer',
+        turn: t,
+        answer: { env: trace.env_id, done: true, recommended_product_ids: outputIds },
+      });
     }
     const reply = conv[2 * t];
-    if (reply?.role === 'user') events.push({ kind: 'customer_message', turn: t, text: reply.content, act: acts[t - 1] ?? 'continue' });
+    if (reply?.role === 'user')
+      events.push({ kind: 'customer_message', turn: t, text: reply.content, act: acts[t - 1] ?? 'continue' });
   }
   const hardFail = bool(det.hard_fail) || !rb.format_valid || !rb.tool_valid || !rb.safety_valid;
-  const reason = !rb.format_valid ? 'format_invalid' : !rb.tool_valid ? 'tool_invalid' : !rb.safety_valid ? 'safety_violation' : conv[conv.length - 1].role === 'assistant' ? 'answered' : 'turn_budget';
+  const reason = !rb.format_valid
+    ? 'format_invalid'
+    : !rb.tool_valid
+      ? 'tool_invalid'
+      : !rb.safety_valid
+        ? 'safety_violation'
+        : conv[conv.length - 1].role === 'assistant'
+          ? 'answered'
+          : 'turn_budget';
   const weights = {
     task: typeof det.w_task === 'number' ? det.w_task : DEFAULT_WEIGHTS.task,
     eff: typeof det.w_eff === 'number' ? det.w_eff : DEFAULT_WEIGHTS.eff,
@@ -113,7 +162,11 @@ export function referenceToRecord(trace: ReferenceTrace, fileName: string, manif
   const effEvidence: EvidenceItem[] = Array.from({ length: steps }, (_, i) => {
     const act = acts[i] ?? null;
     const caused = act === 'confirm' || act === 'clarify';
-    return { text: `turn ${i + 1}: ${act === null ? 'no customer reply' : `customer replied "${act}"`} → ${caused ? 'not counted (reference rule)' : 'counted'}`, turns: [i + 1], ok: caused };
+    return {
+      text: `turn ${i + 1}: ${act === null ? 'no customer reply' : `customer replied "${act}"`} → ${caused ? 'not counted (reference rule)' : 'counted'}`,
+      turns: [i + 1],
+      ok: caused,
+    };
   });
   const breakdown: RewardBreakdown = {
     // recorded under the reference's rules: revision 1 (r_eff normalised by T_max)
@@ -137,27 +190,68 @@ export function referenceToRecord(trace: ReferenceTrace, fileName: string, manif
       rTask: rb.r_task,
       isCorrect: rb.is_correct,
       metrics: {},
-      evidence: [{ text: `r_task = ${rb.r_task} from the reference verifier (${rb.is_correct ? 'correct' : 'not correct'}); its evidence is not in the file`, turns: [steps], ok: rb.is_correct }],
+      evidence: [
+        {
+          text: `r_task = ${rb.r_task} from the reference verifier (${rb.is_correct ? 'correct' : 'not correct'}); its evidence is not in the file`,
+          turns: [steps],
+          ok: rb.is_correct,
+        },
+      ],
     },
     evidence: {
-      task: [{ text: `r_task = ${rb.r_task} from the reference verifier (${rb.is_correct ? 'correct' : 'not correct'}); its evidence is not in the file`, turns: [steps], ok: rb.is_correct }],
+      task: [
+        {
+          text: `r_task = ${rb.r_task} from the reference verifier (${rb.is_correct ? 'correct' : 'not correct'}); its evidence is not in the file`,
+          turns: [steps],
+          ok: rb.is_correct,
+        },
+      ],
       eff: effEvidence,
-      hall: outputIds.map((id) => (seen.has(id) ? { text: `${id} was retrieved`, turns: [], ok: true } : { text: `${id} was recommended but never retrieved`, turns: [steps], ok: false })),
+      hall: outputIds.map((id) =>
+        seen.has(id)
+          ? { text: `${id} was retrieved`, turns: [], ok: true }
+          : { text: `${id} was recommended but never retrieved`, turns: [steps], ok: false },
+      ),
     },
   };
   events.push({ kind: 'termination', turn: steps, reason: reason as 'answered' });
   events.push({ kind: 'reward', turn: steps, breakdown });
 
   const extra = trace.hidden_goal.extra;
-  const nIntents = trace.env_id === 'JOURNEY' ? Number((typeof extra === 'string' ? extra : JSON.stringify(extra)).match(/'?n_intents'?\s*:\s*(\d+)/)?.[1] ?? 1) : 1;
-  const recordedParts: RewardParts = { total: rb.r_total, rTask: rb.r_task, rEff: rb.r_eff, rHall: breakdown.rHall, isCorrect: rb.is_correct, turns: steps, tUser: userClarif, tEff: breakdown.tEff };
+  const nIntents =
+    trace.env_id === 'JOURNEY'
+      ? Number((typeof extra === 'string' ? extra : JSON.stringify(extra)).match(/'?n_intents'?\s*:\s*(\d+)/)?.[1] ?? 1)
+      : 1;
+  const recordedParts: RewardParts = {
+    total: rb.r_total,
+    rTask: rb.r_task,
+    rEff: rb.r_eff,
+    rHall: breakdown.rHall,
+    isCorrect: rb.is_correct,
+    turns: steps,
+    tUser: userClarif,
+    tEff: breakdown.tEff,
+  };
   const rescored = rescoreByFormula(
-    { hardFail, rTask: rb.r_task, verdict: rb.is_correct, turns: steps, replyActs: acts, okToolCalls: okCalls, nSub: nIntents, recommended: outputIds, seen, weights },
+    {
+      hardFail,
+      rTask: rb.r_task,
+      verdict: rb.is_correct,
+      turns: steps,
+      replyActs: acts,
+      okToolCalls: okCalls,
+      nSub: nIntents,
+      recommended: outputIds,
+      seen,
+      weights,
+    },
     recordedParts,
   );
   const summary = [
     `reference trace ${fileName}${manifest ? ` (policy ${manifest.policy})` : ''}`,
-    ...(trace.hidden_goal.target_product_ids.length ? [`target products: ${trace.hidden_goal.target_product_ids.join(', ')}`] : []),
+    ...(trace.hidden_goal.target_product_ids.length
+      ? [`target products: ${trace.hidden_goal.target_product_ids.join(', ')}`]
+      : []),
     ...trace.hidden_goal.constraints.map((c) => {
       const x = c as { attr?: unknown; op?: unknown; value?: unknown };
       return `constraint: ${String(x.attr)} ${String(x.op)} ${String(x.value)}`;
@@ -185,7 +279,13 @@ export function referenceToRecord(trace: ReferenceTrace, fileName: string, manif
     goalRevealed: false,
     origin: 'import:reference',
     runLabel: 'reference-traces',
-    recorded: { reward: trace.reward, isCorrect: rb.is_correct, parts: recordedParts, file: fileName, stepsSplit: manifest ? 'README table' : 'inferred' },
+    recorded: {
+      reward: trace.reward,
+      isCorrect: rb.is_correct,
+      parts: recordedParts,
+      file: fileName,
+      stepsSplit: manifest ? 'README table' : 'inferred',
+    },
     rescored,
     prompts: null,
   };

@@ -46,14 +46,18 @@ export interface ImportFile {
 }
 
 const zodMessage = (issues: Array<{ path: PropertyKey[]; message: string }>) =>
-  issues.slice(0, 3).map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`).join('; ') + (issues.length > 3 ? ` (+${issues.length - 3} more)` : '');
+  issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`)
+    .join('; ') + (issues.length > 3 ? ` (+${issues.length - 3} more)` : '');
 
 function ownToRecord(line: EpisodeLine, opts: ImportOptions, fileName: string, replayNow: boolean): EpisodeRecord {
   const breakdown = line.breakdown as RewardBreakdown | null;
   let rescored = noRescore('re-scoring was turned off for this import');
   if (opts.rescore !== false) {
     if (line.actions.length > 0 && !replayNow) rescored = pendingRescore();
-    else if (line.actions.length === 0) rescored = noRescore('no actions were recorded, so the engine cannot replay it');
+    else if (line.actions.length === 0)
+      rescored = noRescore('no actions were recorded, so the engine cannot replay it');
     else {
       let catalog: Catalog | null = null;
       try {
@@ -64,7 +68,13 @@ function ownToRecord(line: EpisodeLine, opts: ImportOptions, fileName: string, r
       if (catalog) {
         const acts = line.actions.map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
         rescored = rescoreByReplay(
-          { envId: line.envId as EnvId, d: line.d, seed: line.seed, axisOverrides: line.axisOverrides, weights: line.weights },
+          {
+            envId: line.envId as EnvId,
+            d: line.d,
+            seed: line.seed,
+            axisOverrides: line.axisOverrides,
+            weights: line.weights,
+          },
           acts,
           catalog,
           breakdown ? partsOf(breakdown) : null,
@@ -79,7 +89,8 @@ function ownToRecord(line: EpisodeLine, opts: ImportOptions, fileName: string, r
     d: line.d,
     seed: line.seed,
     axisOverrides: line.axisOverrides as Partial<AxisValues>,
-    axes: (line.axes as unknown as AxisValues | undefined) ?? axesFor(line.d, line.axisOverrides as Partial<AxisValues>),
+    axes:
+      (line.axes as unknown as AxisValues | undefined) ?? axesFor(line.d, line.axisOverrides as Partial<AxisValues>),
     weights: line.weights,
     catalogId: line.catalogId,
     status: line.status,
@@ -114,14 +125,24 @@ function importInside(db: Sqlite, files: ImportFile[], opts: ImportOptions): Imp
   const readme = files.find((f) => /readme\.md$/i.test(f.name));
   const manifest: Map<string, ManifestRow> = readme ? parseReferenceManifest(readme.text) : new Map();
   const report: ImportLineReport[] = [];
-  const lineCount = files.reduce((n, f) => n + (/\.jsonl$/i.test(f.name) ? f.text.split('\n').filter((l) => l.trim()).length : 1), 0);
+  const lineCount = files.reduce(
+    (n, f) => n + (/\.jsonl$/i.test(f.name) ? f.text.split('\n').filter((l) => l.trim()).length : 1),
+    0,
+  );
   const replayNow = opts.rescore === true || (opts.rescore !== false && lineCount <= REPLAY_NOW_LIMIT);
 
   const store = (file: string, line: number, kind: ImportLineReport['kind'], make: () => EpisodeRecord) => {
     try {
       const rec = make();
       if (rec.id && inserter.exists(rec.id)) {
-        report.push({ file, line, ok: false, kind, id: rec.id, message: `episode ${rec.id} is already stored; skipped` });
+        report.push({
+          file,
+          line,
+          ok: false,
+          kind,
+          id: rec.id,
+          message: `episode ${rec.id} is already stored; skipped`,
+        });
         return;
       }
       const id = inserter.insert(rec);
@@ -158,8 +179,18 @@ function importInside(db: Sqlite, files: ImportFile[], opts: ImportOptions): Imp
       }
       if (obj && typeof obj === 'object' && 'reward_breakdown' in obj && 'conversation' in obj) {
         const parsed = referenceTraceSchema.safeParse(obj);
-        if (!parsed.success) report.push({ file: f.name, line: 1, ok: false, kind: 'reference', message: `not a valid reference trace: ${zodMessage(parsed.error.issues)}` });
-        else store(f.name, 1, 'reference', () => referenceToRecord(parsed.data, f.name, manifest.get(f.name.split('/').pop()!)));
+        if (!parsed.success)
+          report.push({
+            file: f.name,
+            line: 1,
+            ok: false,
+            kind: 'reference',
+            message: `not a valid reference trace: ${zodMessage(parsed.error.issues)}`,
+          });
+        else
+          store(f.name, 1, 'reference', () =>
+            referenceToRecord(parsed.data, f.name, manifest.get(f.name.split('/').pop()!)),
+          );
         continue;
       }
     }
@@ -176,12 +207,29 @@ function importInside(db: Sqlite, files: ImportFile[], opts: ImportOptions): Imp
       const o = obj as Record<string, unknown>;
       if (o && o.format === FORMAT_NAME) {
         const parsed = episodeLineSchema.safeParse(o);
-        if (!parsed.success) report.push({ file: f.name, line: i + 1, ok: false, kind: 'ecomrlve', message: `not a valid ${FORMAT_NAME} v1 line: ${zodMessage(parsed.error.issues)}` });
+        if (!parsed.success)
+          report.push({
+            file: f.name,
+            line: i + 1,
+            ok: false,
+            kind: 'ecomrlve',
+            message: `not a valid ${FORMAT_NAME} v1 line: ${zodMessage(parsed.error.issues)}`,
+          });
         else store(f.name, i + 1, 'ecomrlve', () => ownToRecord(parsed.data, opts, f.name, replayNow));
       } else if (o && Array.isArray(o.messages)) {
         const parsed = chatLineSchema.safeParse(o);
-        if (!parsed.success) report.push({ file: f.name, line: i + 1, ok: false, kind: 'openai', message: `not a valid chat transcript: ${zodMessage(parsed.error.issues)}` });
-        else store(f.name, i + 1, 'openai', () => chatToRecord(parsed.data, opts.getCatalog, opts.defaultCatalogId, opts.runLabel ?? f.name));
+        if (!parsed.success)
+          report.push({
+            file: f.name,
+            line: i + 1,
+            ok: false,
+            kind: 'openai',
+            message: `not a valid chat transcript: ${zodMessage(parsed.error.issues)}`,
+          });
+        else
+          store(f.name, i + 1, 'openai', () =>
+            chatToRecord(parsed.data, opts.getCatalog, opts.defaultCatalogId, opts.runLabel ?? f.name),
+          );
       } else {
         report.push({
           file: f.name,

@@ -18,7 +18,9 @@ export function facets() {
   const col = (sql: string) => (db.prepare(sql).all() as Array<{ v: string }>).map((r) => r.v);
   return {
     players: col(`SELECT DISTINCT "player" v FROM "Episode" ORDER BY 1 LIMIT 200`),
-    runs: col(`SELECT DISTINCT coalesce("runLabel", "curriculumRunId") v FROM "Episode" WHERE v IS NOT NULL ORDER BY 1 LIMIT 200`),
+    runs: col(
+      `SELECT DISTINCT coalesce("runLabel", "curriculumRunId") v FROM "Episode" WHERE v IS NOT NULL ORDER BY 1 LIMIT 200`,
+    ),
     catalogs: col(`SELECT DISTINCT "catalogId" v FROM "Episode" ORDER BY 1 LIMIT 200`),
     origins: col(`SELECT DISTINCT "origin" v FROM "Episode" ORDER BY 1 LIMIT 50`),
   };

@@ -41,19 +41,44 @@ const json = (v: unknown) => (v === null || v === undefined ? null : JSON.string
 
 export function createInserter(db: Sqlite) {
   const exists = db.prepare('SELECT 1 FROM "Episode" WHERE "id" = ?');
-  const ep = db.prepare(`INSERT INTO "Episode" ("id","createdAt","updatedAt","envId","d","seed","axisOverrides","axes","weights","catalogId",
+  const ep =
+    db.prepare(`INSERT INTO "Episode" ("id","createdAt","updatedAt","envId","d","seed","axisOverrides","axes","weights","catalogId",
     "status","terminationReason","reward","isCorrect","breakdown","turn","player","hiddenGoal","eventCount","goalRevealed","origin","runLabel",
     "recorded","rescored","prompts") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
   const ev = db.prepare('INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload") VALUES (?,?,?,?,?)');
-  const act = db.prepare('INSERT INTO "EpisodeAction" ("episodeId","seq","turn","format","raw","createdAt") VALUES (?,?,?,?,?,?)');
+  const act = db.prepare(
+    'INSERT INTO "EpisodeAction" ("episodeId","seq","turn","format","raw","createdAt") VALUES (?,?,?,?,?,?)',
+  );
 
   const insertOne = (r: EpisodeRecord): string => {
     const id = r.id ?? newEpisodeId();
     const created = r.createdAt ? sqlDateTime(new Date(r.createdAt)) : sqlDateTime(new Date());
     ep.run(
-      id, created, created, r.envId, r.d, r.seed, JSON.stringify(r.axisOverrides), JSON.stringify(r.axes), json(r.weights), r.catalogId,
-      r.status, r.terminationReason, r.reward, r.isCorrect === null ? null : r.isCorrect ? 1 : 0, json(r.breakdown), r.turn, r.player,
-      JSON.stringify(r.hiddenGoal), r.events.length, r.goalRevealed ? 1 : 0, r.origin, r.runLabel, json(r.recorded), json(r.rescored), json(r.prompts),
+      id,
+      created,
+      created,
+      r.envId,
+      r.d,
+      r.seed,
+      JSON.stringify(r.axisOverrides),
+      JSON.stringify(r.axes),
+      json(r.weights),
+      r.catalogId,
+      r.status,
+      r.terminationReason,
+      r.reward,
+      r.isCorrect === null ? null : r.isCorrect ? 1 : 0,
+      json(r.breakdown),
+      r.turn,
+      r.player,
+      JSON.stringify(r.hiddenGoal),
+      r.events.length,
+      r.goalRevealed ? 1 : 0,
+      r.origin,
+      r.runLabel,
+      json(r.recorded),
+      json(r.rescored),
+      json(r.prompts),
     );
     r.events.forEach((e, seq) => ev.run(id, seq, e.turn, e.kind, JSON.stringify(e)));
     r.actions.forEach((a, seq) => act.run(id, seq, a.turn, a.format, a.raw, created));

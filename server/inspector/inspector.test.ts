@@ -11,7 +11,8 @@ import { createInspectorTestDb, getTestCatalog, TEST_CATALOG_ID, type InspectorT
 
 let db: InspectorTestDb;
 const ids: Record<string, string> = {};
-const list = (filter: object, extra: object = {}) => listEpisodes(db.sqlite, listInputSchema.parse({ filter, ...extra }));
+const list = (filter: object, extra: object = {}) =>
+  listEpisodes(db.sqlite, listInputSchema.parse({ filter, ...extra }));
 
 beforeAll(async () => {
   db = createInspectorTestDb();
@@ -24,9 +25,21 @@ afterAll(async () => db?.cleanup());
 
 describe('filters and sort', () => {
   it('filters by env, d range and player', () => {
-    expect(list({ env: ['CART'] }).rows.map((r) => r.id).sort()).toEqual([ids.cartOracle, ids.cartHeur].sort());
-    expect(list({ dMin: 6 }).rows.map((r) => r.id).sort()).toEqual([ids.cartOracle, ids.cartHeur, ids.status].sort());
-    expect(list({ dMin: 3, dMax: 7 }).rows.map((r) => r.id).sort()).toEqual([ids.cartOracle, ids.cartHeur].sort());
+    expect(
+      list({ env: ['CART'] })
+        .rows.map((r) => r.id)
+        .sort(),
+    ).toEqual([ids.cartOracle, ids.cartHeur].sort());
+    expect(
+      list({ dMin: 6 })
+        .rows.map((r) => r.id)
+        .sort(),
+    ).toEqual([ids.cartOracle, ids.cartHeur, ids.status].sort());
+    expect(
+      list({ dMin: 3, dMax: 7 })
+        .rows.map((r) => r.id)
+        .sort(),
+    ).toEqual([ids.cartOracle, ids.cartHeur].sort());
     expect(list({ player: 'oracle', env: ['CART'] }).rows.map((r) => r.id)).toEqual([ids.cartOracle]);
   });
 
@@ -53,13 +66,20 @@ describe('filters and sort', () => {
 
   it('counts tool calls with the trigger', () => {
     const row = list({}).rows.find((r) => r.id === ids.cartOracle)!;
-    const n = db.sqlite.prepare(`SELECT count(*) n FROM "EpisodeEvent" WHERE "episodeId" = ? AND "kind" = 'tool_call'`).get(ids.cartOracle) as { n: number };
+    const n = db.sqlite
+      .prepare(`SELECT count(*) n FROM "EpisodeEvent" WHERE "episodeId" = ? AND "kind" = 'tool_call'`)
+      .get(ids.cartOracle) as { n: number };
     expect(n.n).toBeGreaterThan(0);
     expect(row.toolCalls).toBe(n.n);
   });
 
   it('round-trips through the URL and drops invalid values', () => {
-    const input = listInputSchema.parse({ filter: { env: ['CART', 'PD'], dMin: 6, pass: 'fail', q: 'red mug' }, sort: 'reward', dir: 'asc', page: 3 });
+    const input = listInputSchema.parse({
+      filter: { env: ['CART', 'PD'], dMin: 6, pass: 'fail', q: 'red mug' },
+      sort: 'reward',
+      dir: 'asc',
+      page: 3,
+    });
     expect(listInputFromParams(listInputToParams(input))).toEqual(input);
     const bad = listInputFromParams(new URLSearchParams('env=NOPE&dMin=x&sort=evil;drop&pass=fail'));
     expect(bad.filter).toEqual({ pass: 'fail' });
@@ -75,10 +95,14 @@ describe('full-text search', () => {
   });
 
   it('finds episodes by words of a customer message and of a tool result', () => {
-    const opening = db.sqlite.prepare(`SELECT json_extract("payload", '$.text') t FROM "EpisodeEvent" WHERE "episodeId" = ? AND "seq" = 0`).get(ids.pd) as { t: string };
+    const opening = db.sqlite
+      .prepare(`SELECT json_extract("payload", '$.text') t FROM "EpisodeEvent" WHERE "episodeId" = ? AND "seq" = 0`)
+      .get(ids.pd) as { t: string };
     const word = opening.t.split(/\W+/).filter((w) => w.length > 6)[0];
     expect(list({ q: word }).rows.map((r) => r.id)).toContain(ids.pd);
-    const call = db.sqlite.prepare(`SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? AND "kind" = 'tool_call' LIMIT 1`).get(ids.cartOracle) as { payload: string };
+    const call = db.sqlite
+      .prepare(`SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? AND "kind" = 'tool_call' LIMIT 1`)
+      .get(ids.cartOracle) as { payload: string };
     const productId = (JSON.parse(call.payload).args as { product_id: string }).product_id;
     expect(list({ q: productId }).rows.map((r) => r.id)).toContain(ids.cartOracle);
     expect(list({ q: 'zzqxnotaword' }).rows).toEqual([]);
@@ -92,13 +116,19 @@ describe('export and import', () => {
     expect(text.trim().split('\n')).toHaveLength(4);
     const fresh = createInspectorTestDb();
     try {
-      const report = importFiles(fresh.sqlite, [{ name: 'set.jsonl', text }], { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID });
+      const report = importFiles(fresh.sqlite, [{ name: 'set.jsonl', text }], {
+        getCatalog: getTestCatalog,
+        defaultCatalogId: TEST_CATALOG_ID,
+      });
       expect(report.map((r) => r.ok)).toEqual([true, true, true, true]);
       // re-scored by replay: this engine gives the same reward it recorded
       for (const r of report) expect(r.rescoredReward).toBe(r.recordedReward);
       expect(exportJsonl(fresh.sqlite, all, 'episodes')).toBe(text);
       // a second import of the same file stores nothing twice
-      const again = importFiles(fresh.sqlite, [{ name: 'set.jsonl', text }], { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID });
+      const again = importFiles(fresh.sqlite, [{ name: 'set.jsonl', text }], {
+        getCatalog: getTestCatalog,
+        defaultCatalogId: TEST_CATALOG_ID,
+      });
       expect(again.every((r) => !r.ok && /already stored/.test(r.message))).toBe(true);
     } finally {
       await fresh.cleanup();
@@ -109,14 +139,21 @@ describe('export and import', () => {
     const fresh = createInspectorTestDb();
     try {
       const line = JSON.parse(exportJsonl(db.sqlite, [ids.cartHeur], 'episodes'));
-      const text = Array.from({ length: REPLAY_NOW_LIMIT + 1 }, (_, i) => JSON.stringify({ ...line, id: `copy${i}` })).join('\n');
-      const report = importFiles(fresh.sqlite, [{ name: 'big.jsonl', text }], { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID });
+      const text = Array.from({ length: REPLAY_NOW_LIMIT + 1 }, (_, i) =>
+        JSON.stringify({ ...line, id: `copy${i}` }),
+      ).join('\n');
+      const report = importFiles(fresh.sqlite, [{ name: 'big.jsonl', text }], {
+        getCatalog: getTestCatalog,
+        defaultCatalogId: TEST_CATALOG_ID,
+      });
       expect(report.every((r) => r.ok && r.rescoredReward === null && /when first opened/.test(r.message))).toBe(true);
       const data = createEpisodeData(fresh.sqlite, getTestCatalog);
       const x = data.extras('copy7')!;
       expect(x.rescored?.method).toBe('replay');
       expect(x.rescored?.reward).toBe(line.reward);
-      const stored = fresh.sqlite.prepare(`SELECT json_extract("rescored", '$.method') m FROM "Episode" WHERE "id" = 'copy7'`).get() as { m: string };
+      const stored = fresh.sqlite
+        .prepare(`SELECT json_extract("rescored", '$.method') m FROM "Episode" WHERE "id" = 'copy7'`)
+        .get() as { m: string };
       expect(stored.m).toBe('replay');
     } finally {
       await fresh.cleanup();
@@ -131,12 +168,22 @@ describe('export and import', () => {
       broken.id = 'other1';
       broken.events[1] = { kind: 'nonsense', turn: 1 };
       const text = [good, '{not json', JSON.stringify(broken), '{"hello":1}'].join('\n');
-      const report = importFiles(fresh.sqlite, [{ name: 'mixed.jsonl', text }], { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID });
-      expect(report.map((r) => [r.line, r.ok])).toEqual([[1, true], [2, false], [3, false], [4, false]]);
+      const report = importFiles(fresh.sqlite, [{ name: 'mixed.jsonl', text }], {
+        getCatalog: getTestCatalog,
+        defaultCatalogId: TEST_CATALOG_ID,
+      });
+      expect(report.map((r) => [r.line, r.ok])).toEqual([
+        [1, true],
+        [2, false],
+        [3, false],
+        [4, false],
+      ]);
       expect(report[1].message).toMatch(/^not JSON/);
       expect(report[2].message).toMatch(/events\.1\.kind/);
       expect(report[3].message).toMatch(/unknown line/);
-      const n = fresh.sqlite.prepare('SELECT (SELECT count(*) FROM "Episode") e, (SELECT count(*) FROM "EpisodeEvent") v').get() as { e: number; v: number };
+      const n = fresh.sqlite
+        .prepare('SELECT (SELECT count(*) FROM "Episode") e, (SELECT count(*) FROM "EpisodeEvent") v')
+        .get() as { e: number; v: number };
       expect(n.e).toBe(1);
       expect(n.v).toBe(JSON.parse(good).events.length);
     } finally {
@@ -148,8 +195,12 @@ describe('export and import', () => {
     const chat = JSON.parse(exportJsonl(db.sqlite, [ids.cartOracle], 'chat'));
     expect(chat.messages[0].role).toBe('system');
     expect(chat.messages[1].role).toBe('user');
-    expect(chat.messages.filter((m: { role: string }) => m.role === 'assistant').length).toBe(list({}).rows.find((r) => r.id === ids.cartOracle)!.turn);
-    const goal = db.sqlite.prepare('SELECT "hiddenGoal" FROM "Episode" WHERE "id" = ?').get(ids.cartOracle) as { hiddenGoal: string };
+    expect(chat.messages.filter((m: { role: string }) => m.role === 'assistant').length).toBe(
+      list({}).rows.find((r) => r.id === ids.cartOracle)!.turn,
+    );
+    const goal = db.sqlite.prepare('SELECT "hiddenGoal" FROM "Episode" WHERE "id" = ?').get(ids.cartOracle) as {
+      hiddenGoal: string;
+    };
     const summary = JSON.parse(goal.hiddenGoal).summary.join(' ');
     expect(JSON.stringify(chat.messages)).not.toContain(summary);
   });
@@ -163,15 +214,31 @@ describe('export and import', () => {
       const messages = src.messages.map((m: { role: string; content: string }) => {
         if (m.role !== 'assistant') return m;
         const a = JSON.parse(m.content);
-        const calls = a.tool_calls.map((c: { name: string; args: unknown }, i: number) => ({ id: `c${i}`, type: 'function', function: { name: c.name.replace('.', '_'), arguments: JSON.stringify(c.args) } }));
-        if (a.answer) calls.push({ id: 'ans', type: 'function', function: { name: 'answer', arguments: JSON.stringify(a.answer) } });
+        const calls = a.tool_calls.map((c: { name: string; args: unknown }, i: number) => ({
+          id: `c${i}`,
+          type: 'function',
+          function: { name: c.name.replace('.', '_'), arguments: JSON.stringify(c.args) },
+        }));
+        if (a.answer)
+          calls.push({
+            id: 'ans',
+            type: 'function',
+            function: { name: 'answer', arguments: JSON.stringify(a.answer) },
+          });
         return { role: 'assistant', content: a.assistant_message, tool_calls: calls };
       });
       const line = JSON.stringify({ messages, metadata: src.metadata });
-      const [r] = importFiles(fresh.sqlite, [{ name: 'openai.jsonl', text: line }], { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID });
+      const [r] = importFiles(fresh.sqlite, [{ name: 'openai.jsonl', text: line }], {
+        getCatalog: getTestCatalog,
+        defaultCatalogId: TEST_CATALOG_ID,
+      });
       expect(r.ok).toBe(true);
       expect(r.rescoredReward).toBe(src.metadata.reward);
-      const noEnv = importFiles(fresh.sqlite, [{ name: 'x.jsonl', text: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }) }], { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID });
+      const noEnv = importFiles(
+        fresh.sqlite,
+        [{ name: 'x.jsonl', text: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }) }],
+        { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID },
+      );
       expect(noEnv[0].message).toMatch(/metadata\.env_id must name the environment/);
     } finally {
       await fresh.cleanup();
@@ -183,7 +250,10 @@ describe('export and import', () => {
     const files = readdirSync(dir).map((name) => ({ name, text: readFileSync(path.join(dir, name), 'utf8') }));
     const fresh = createInspectorTestDb();
     try {
-      const report = importFiles(fresh.sqlite, files, { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID });
+      const report = importFiles(fresh.sqlite, files, {
+        getCatalog: getTestCatalog,
+        defaultCatalogId: TEST_CATALOG_ID,
+      });
       expect(report).toHaveLength(32);
       expect(report.filter((r) => !r.ok)).toEqual([]);
       const byFile = Object.fromEntries(report.map((r) => [r.file, r]));
@@ -198,7 +268,9 @@ describe('export and import', () => {
       // call, so rev. 2 counts them: T_eff 3 → r_eff = 1 − 2·2/3 = −1/3 → 0.75 − 0.05 = 0.7
       expect(byFile['episode_000007_RETURN_d0_s1.json'].recordedReward).toBe(0.9);
       expect(byFile['episode_000007_RETURN_d0_s1.json'].rescoredReward).toBeCloseTo(0.7, 12);
-      const steps = fresh.sqlite.prepare(`SELECT "turn", "toolCalls", "player" FROM "Episode" WHERE "id" = ?`).get(byFile['episode_000007_RETURN_d0_s1.json'].id) as { turn: number; toolCalls: number; player: string };
+      const steps = fresh.sqlite
+        .prepare(`SELECT "turn", "toolCalls", "player" FROM "Episode" WHERE "id" = ?`)
+        .get(byFile['episode_000007_RETURN_d0_s1.json'].id) as { turn: number; toolCalls: number; player: string };
       expect(steps).toEqual({ turn: 3, toolCalls: 2, player: 'reference:oracle' });
     } finally {
       await fresh.cleanup();
@@ -211,12 +283,17 @@ describe('world at a turn', () => {
     const data = createEpisodeData(db.sqlite, getTestCatalog);
     const events = data.events(ids.cartOracle);
     const last = events.reduce((m, e) => Math.max(m, e.turn), 0);
-    const cartLines = (t: number) => ((data.worldAt(ids.cartOracle, t)!.world as { cart: { lines: unknown[] } }).cart.lines.length);
+    const cartLines = (t: number) =>
+      (data.worldAt(ids.cartOracle, t)!.world as { cart: { lines: unknown[] } }).cart.lines.length;
     expect(cartLines(0)).toBe(0);
     // each turn's cart equals the last cart a cart tool returned up to that turn
     for (let t = 1; t <= last; t++) {
-      const cartCalls = events.filter((e) => e.kind === 'tool_call' && e.turn <= t && e.error === null && e.name.startsWith('cart.'));
-      const lastCart = cartCalls.length ? ((cartCalls[cartCalls.length - 1] as { result: { lines: unknown[] } }).result.lines.length) : 0;
+      const cartCalls = events.filter(
+        (e) => e.kind === 'tool_call' && e.turn <= t && e.error === null && e.name.startsWith('cart.'),
+      );
+      const lastCart = cartCalls.length
+        ? (cartCalls[cartCalls.length - 1] as { result: { lines: unknown[] } }).result.lines.length
+        : 0;
       expect(cartLines(t)).toBe(lastCart);
     }
     expect(data.worldAt(ids.cartOracle, 1)!.source).toBe('replay');
@@ -228,13 +305,24 @@ describe('navigation and delete', () => {
     const input = listInputSchema.parse({ sort: 'd', dir: 'desc' });
     const order = episodeIds(db.sqlite, input);
     expect(neighbours(db.sqlite, input, order[1])).toEqual({ prev: order[0], next: order[2] });
-    const eventIds = (db.sqlite.prepare(`SELECT "id" FROM "EpisodeEvent" WHERE "episodeId" = ?`).all(ids.status) as Array<{ id: number }>).map((r) => r.id);
-    const indexed = () => (db.sqlite.prepare(`SELECT count(*) n FROM "EpisodeText" WHERE rowid IN (${eventIds.join(',')})`).get() as { n: number }).n;
+    const eventIds = (
+      db.sqlite.prepare(`SELECT "id" FROM "EpisodeEvent" WHERE "episodeId" = ?`).all(ids.status) as Array<{
+        id: number;
+      }>
+    ).map((r) => r.id);
+    const indexed = () =>
+      (
+        db.sqlite.prepare(`SELECT count(*) n FROM "EpisodeText" WHERE rowid IN (${eventIds.join(',')})`).get() as {
+          n: number;
+        }
+      ).n;
     expect(indexed()).toBeGreaterThan(0);
     expect(deleteEpisodes(db.sqlite, [ids.status])).toBe(1);
     expect(indexed()).toBe(0);
     expect(list({}).rows.map((r) => r.id)).not.toContain(ids.status);
-    const left = db.sqlite.prepare(`SELECT count(*) n FROM "EpisodeEvent" WHERE "episodeId" = ?`).get(ids.status) as { n: number };
+    const left = db.sqlite.prepare(`SELECT count(*) n FROM "EpisodeEvent" WHERE "episodeId" = ?`).get(ids.status) as {
+      n: number;
+    };
     expect(left.n).toBe(0);
     expect(list({}).total).toBe(3);
   });

@@ -6,7 +6,13 @@ import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeConfig } from '@/server/engine/types';
 import { FORMAT_NAME, FORMAT_VERSION } from './format';
 
-export function playToLine(config: EpisodeConfig, catalog: Catalog, agent: Agent, player: string, extra: { runLabel?: string | null; createdAt?: string } = {}) {
+export function playToLine(
+  config: EpisodeConfig,
+  catalog: Catalog,
+  agent: Agent,
+  player: string,
+  extra: { runLabel?: string | null; createdAt?: string } = {},
+) {
   const { episode, actions } = playEpisode(config, catalog, agent);
   const goal = episode.hiddenGoal();
   return {
@@ -29,7 +35,12 @@ export function playToLine(config: EpisodeConfig, catalog: Catalog, agent: Agent
     reward: episode.breakdown!.total,
     isCorrect: episode.breakdown!.isCorrect,
     breakdown: episode.breakdown,
-    hiddenGoal: { envId: goal.envId, summary: goal.summary, data: goal.data, ...(goal.slots !== undefined ? { slots: goal.slots } : {}) },
+    hiddenGoal: {
+      envId: goal.envId,
+      summary: goal.summary,
+      data: goal.data,
+      ...(goal.slots !== undefined ? { slots: goal.slots } : {}),
+    },
     events: episode.events,
     actions: actions.map((a, i) => ({ format: 'json' as const, raw: JSON.stringify(a), turn: i })),
     prompts: null,

@@ -106,9 +106,13 @@ export function listEpisodes(db: Sqlite, input: ListInput): { rows: EpisodeListR
   const order = orderOf(input.sort, input.dir);
   // The page's ids come from the narrow covering index; only those 50 wide rows are read.
   const rows = db
-    .prepare(`${SELECT} WHERE e."id" IN (SELECT e."id" FROM "Episode" e ${COVER} ${w.sql} ${order} LIMIT ? OFFSET ?) ${order}`)
+    .prepare(
+      `${SELECT} WHERE e."id" IN (SELECT e."id" FROM "Episode" e ${COVER} ${w.sql} ${order} LIMIT ? OFFSET ?) ${order}`,
+    )
     .all(...w.args, input.size, (input.page - 1) * input.size) as RawRow[];
-  const counted = db.prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM "Episode" e ${COVER} ${w.sql} LIMIT ${COUNT_CAP + 1})`).get(...w.args) as { n: number };
+  const counted = db
+    .prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM "Episode" e ${COVER} ${w.sql} LIMIT ${COUNT_CAP + 1})`)
+    .get(...w.args) as { n: number };
   return { rows: rows.map(toListRow), total: Math.min(counted.n, COUNT_CAP), capped: counted.n > COUNT_CAP };
 }
 
@@ -116,13 +120,19 @@ export function listEpisodes(db: Sqlite, input: ListInput): { rows: EpisodeListR
 export function episodeIds(db: Sqlite, input: Pick<ListInput, 'filter' | 'sort' | 'dir'>, limit = 100_000): string[] {
   const w = whereOf(input.filter);
   const order = orderOf(input.sort, input.dir);
-  return (db.prepare(`SELECT e."id" FROM "Episode" e ${COVER} ${w.sql} ${order} LIMIT ?`).all(...w.args, limit) as Array<{ id: string }>).map(
-    (r) => r.id,
-  );
+  return (
+    db.prepare(`SELECT e."id" FROM "Episode" e ${COVER} ${w.sql} ${order} LIMIT ?`).all(...w.args, limit) as Array<{
+      id: string;
+    }>
+  ).map((r) => r.id);
 }
 
 /** The episodes before and after one in the list order of a filter (for [ and ]). */
-export function neighbours(db: Sqlite, input: Pick<ListInput, 'filter' | 'sort' | 'dir'>, id: string): { prev: string | null; next: string | null } {
+export function neighbours(
+  db: Sqlite,
+  input: Pick<ListInput, 'filter' | 'sort' | 'dir'>,
+  id: string,
+): { prev: string | null; next: string | null } {
   const ids = episodeIds(db, input);
   const i = ids.indexOf(id);
   if (i < 0) return { prev: null, next: null };

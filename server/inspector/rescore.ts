@@ -56,23 +56,54 @@ export function diffParts(recorded: RewardParts | null, rescored: RewardParts | 
   return out;
 }
 
-export const pendingRescore = (): Rescore => ({ method: 'pending', reward: null, isCorrect: null, parts: null, breakdown: null, differs: [], note: 're-scored by replay when first opened (large import)' });
+export const pendingRescore = (): Rescore => ({
+  method: 'pending',
+  reward: null,
+  isCorrect: null,
+  parts: null,
+  breakdown: null,
+  differs: [],
+  note: 're-scored by replay when first opened (large import)',
+});
 
-export const noRescore = (note: string): Rescore => ({ method: 'none', reward: null, isCorrect: null, parts: null, breakdown: null, differs: [], note });
+export const noRescore = (note: string): Rescore => ({
+  method: 'none',
+  reward: null,
+  isCorrect: null,
+  parts: null,
+  breakdown: null,
+  differs: [],
+  note,
+});
 
 export function rescoreByReplay(
-  config: { envId: EnvId; d: number; seed: number; axisOverrides?: Record<string, number>; weights?: RewardWeights | null },
+  config: {
+    envId: EnvId;
+    d: number;
+    seed: number;
+    axisOverrides?: Record<string, number>;
+    weights?: RewardWeights | null;
+  },
   actions: Array<string | Action>,
   catalog: Catalog,
   recorded: RewardParts | null,
 ): Rescore {
   try {
     const ep = replayEpisode(
-      { envId: config.envId, d: config.d, seed: config.seed, axisOverrides: config.axisOverrides, ...(config.weights ? { weights: config.weights } : {}) },
+      {
+        envId: config.envId,
+        d: config.d,
+        seed: config.seed,
+        axisOverrides: config.axisOverrides,
+        ...(config.weights ? { weights: config.weights } : {}),
+      },
       catalog,
       actions,
     );
-    if (!ep.breakdown) return noRescore(`the ${actions.length} recorded action(s) do not finish the episode in this engine (it is still at turn ${ep.turn})`);
+    if (!ep.breakdown)
+      return noRescore(
+        `the ${actions.length} recorded action(s) do not finish the episode in this engine (it is still at turn ${ep.turn})`,
+      );
     const parts = partsOf(ep.breakdown);
     return {
       method: 'replay',

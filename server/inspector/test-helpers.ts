@@ -23,7 +23,11 @@ export interface InspectorTestDb extends TestDb {
 
 export function createInspectorTestDb(): InspectorTestDb {
   const db = createTestDb();
-  const service = createEpisodeService({ prisma: db.prisma, getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID });
+  const service = createEpisodeService({
+    prisma: db.prisma,
+    getCatalog: getTestCatalog,
+    defaultCatalogId: TEST_CATALOG_ID,
+  });
   const sqlite = openSqlite(db.url);
   return {
     ...db,

@@ -8,14 +8,47 @@ const budgets = { T_max: 5, B_tool: 2 };
 const events: EpisodeEvent[] = [
   { kind: 'customer_message', turn: 0, text: 'two red mugs please', act: 'opening' },
   { kind: 'agent_message', turn: 1, text: 'searching' },
-  { kind: 'tool_call', turn: 1, index: 0, name: 'catalog.search', args: { query: 'red mug' }, result: [{ id: 'p1' }], error: null },
-  { kind: 'world_change', turn: 1, description: 'p1 went out of stock', data: { stockId: 'p1', stockBefore: null, stockAfter: 0 } },
+  {
+    kind: 'tool_call',
+    turn: 1,
+    index: 0,
+    name: 'catalog.search',
+    args: { query: 'red mug' },
+    result: [{ id: 'p1' }],
+    error: null,
+  },
+  {
+    kind: 'world_change',
+    turn: 1,
+    description: 'p1 went out of stock',
+    data: { stockId: 'p1', stockBefore: null, stockAfter: 0 },
+  },
   { kind: 'customer_message', turn: 1, text: 'no, blue ones', act: 'correct' },
   { kind: 'agent_message', turn: 2, text: 'ok' },
-  { kind: 'tool_call', turn: 2, index: 0, name: 'cart.add', args: { product_id: 'p9' }, result: null, error: 'unknown product "p9"' },
+  {
+    kind: 'tool_call',
+    turn: 2,
+    index: 0,
+    name: 'cart.add',
+    args: { product_id: 'p9' },
+    result: null,
+    error: 'unknown product "p9"',
+  },
   { kind: 'customer_message', turn: 2, text: 'hello?', act: 'continue' },
   { kind: 'agent_message', turn: 3, text: 'adding' },
-  { kind: 'tool_call', turn: 3, index: 0, name: 'cart.add', args: { product_id: 'p2', variant_id: 'v_red', quantity: 2 }, result: { lines: [{ line_id: 'l1', product_id: 'p2', variant_id: 'v_red', qty: 2 }], total_items: 2, total_price: 10 }, error: null },
+  {
+    kind: 'tool_call',
+    turn: 3,
+    index: 0,
+    name: 'cart.add',
+    args: { product_id: 'p2', variant_id: 'v_red', quantity: 2 },
+    result: {
+      lines: [{ line_id: 'l1', product_id: 'p2', variant_id: 'v_red', qty: 2 }],
+      total_items: 2,
+      total_price: 10,
+    },
+    error: null,
+  },
   { kind: 'answer', turn: 3, answer: { env: 'CART', done: true } },
   { kind: 'termination', turn: 3, reason: 'answered' },
 ];
@@ -24,7 +57,11 @@ const breakdown = {
   turns: 3,
   evidence: {
     task: [
-      { text: 'cart key p2::v_blue expected qty 2, found 0 (p2::v_red added instead: wrong variant)', turns: [3], ok: false },
+      {
+        text: 'cart key p2::v_blue expected qty 2, found 0 (p2::v_red added instead: wrong variant)',
+        turns: [3],
+        ok: false,
+      },
       { text: 'quantity right', turns: [3], ok: true },
     ],
     eff: [
@@ -37,10 +74,19 @@ const breakdown = {
 
 describe('per-turn views from the log', () => {
   it('rebuilds the observation the agent had before each turn', () => {
-    expect(observationBefore('CART', events, 1, budgets)).toEqual({ envId: 'CART', turn: 0, customerMessage: 'two red mugs please', toolResults: [], budgets, done: false });
+    expect(observationBefore('CART', events, 1, budgets)).toEqual({
+      envId: 'CART',
+      turn: 0,
+      customerMessage: 'two red mugs please',
+      toolResults: [],
+      budgets,
+      done: false,
+    });
     const o2 = observationBefore('CART', events, 2, budgets);
     expect(o2.customerMessage).toBe('no, blue ones');
-    expect(o2.toolResults).toEqual([{ name: 'catalog.search', args: { query: 'red mug' }, result: [{ id: 'p1' }], error: null }]);
+    expect(o2.toolResults).toEqual([
+      { name: 'catalog.search', args: { query: 'red mug' }, result: [{ id: 'p1' }], error: null },
+    ]);
   });
 
   it('marks each mistake on its turn', () => {
@@ -64,7 +110,9 @@ describe('per-turn views from the log', () => {
 
 describe('turn-aligned compare', () => {
   it('finds the first turn where the agents differ', () => {
-    const other = events.map((e) => (e.kind === 'tool_call' && e.turn === 2 ? { ...e, args: { product_id: 'p3' } } : e));
+    const other = events.map((e) =>
+      e.kind === 'tool_call' && e.turn === 2 ? { ...e, args: { product_id: 'p3' } } : e,
+    );
     const { turns, firstDivergence } = alignTurns(events, other);
     expect(firstDivergence).toBe(2);
     expect(turns.map((t) => t.same)).toEqual([true, true, false, true]);

@@ -17,7 +17,12 @@ export interface TurnObservation {
  * The observation the agent had when it chose its action for `turn` (≥ 1): the engine's
  * Observation after turn − 1 (the tool list, sent with every observation, is left out here).
  */
-export function observationBefore(envId: string, events: EpisodeEvent[], turn: number, budgets: TurnObservation['budgets']): TurnObservation {
+export function observationBefore(
+  envId: string,
+  events: EpisodeEvent[],
+  turn: number,
+  budgets: TurnObservation['budgets'],
+): TurnObservation {
   const prev = events.filter((e) => e.turn === turn - 1);
   const customer = [...prev].reverse().find((e) => e.kind === 'customer_message');
   const error = prev.find((e) => e.kind === 'action_error');
@@ -28,7 +33,9 @@ export function observationBefore(envId: string, events: EpisodeEvent[], turn: n
     toolResults:
       turn - 1 === 0
         ? []
-        : prev.flatMap((e) => (e.kind === 'tool_call' ? [{ name: e.name, args: e.args, result: e.result, error: e.error }] : [])),
+        : prev.flatMap((e) =>
+            e.kind === 'tool_call' ? [{ name: e.name, args: e.args, result: e.result, error: e.error }] : [],
+          ),
     budgets,
     done: false,
     ...(error?.kind === 'action_error' ? { error: error.error } : {}),
@@ -46,7 +53,15 @@ export interface StockChange {
 export function stockChangesUpTo(events: EpisodeEvent[], turn: number): StockChange[] {
   return events.flatMap((e) =>
     e.kind === 'world_change' && e.turn <= turn && typeof e.data.stockId === 'string'
-      ? [{ turn: e.turn, id: e.data.stockId, before: (e.data.stockBefore as number | null) ?? null, after: Number(e.data.stockAfter ?? 0), description: e.description }]
+      ? [
+          {
+            turn: e.turn,
+            id: e.data.stockId,
+            before: (e.data.stockBefore as number | null) ?? null,
+            after: Number(e.data.stockAfter ?? 0),
+            description: e.description,
+          },
+        ]
       : [],
   );
 }
@@ -54,11 +69,13 @@ export function stockChangesUpTo(events: EpisodeEvent[], turn: number): StockCha
 /** Ids that went out of stock, with the turn it happened (for "stale" product cards). */
 export function outOfStockTurns(events: EpisodeEvent[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const c of stockChangesUpTo(events, Number.MAX_SAFE_INTEGER)) if (c.after === 0 && out[c.id] === undefined) out[c.id] = c.turn;
+  for (const c of stockChangesUpTo(events, Number.MAX_SAFE_INTEGER))
+    if (c.after === 0 && out[c.id] === undefined) out[c.id] = c.turn;
   return out;
 }
 
-export type MistakeKind = 'wrong variant' | 'hallucinated id' | 'refused tool' | 'ignored correction' | 'unusable action' | 'task evidence';
+export type MistakeKind =
+  'wrong variant' | 'hallucinated id' | 'refused tool' | 'ignored correction' | 'unusable action' | 'task evidence';
 
 export interface Mistake {
   turn: number;
@@ -70,7 +87,8 @@ export interface Mistake {
 export function mistakesOf(events: EpisodeEvent[], breakdown: RewardBreakdown | null): Mistake[] {
   const out: Mistake[] = [];
   for (const e of events) {
-    if (e.kind === 'tool_call' && e.error !== null) out.push({ turn: e.turn, kind: 'refused tool', text: `${e.name || 'tool call'} was refused: ${e.error}` });
+    if (e.kind === 'tool_call' && e.error !== null)
+      out.push({ turn: e.turn, kind: 'refused tool', text: `${e.name || 'tool call'} was refused: ${e.error}` });
     if (e.kind === 'action_error') out.push({ turn: e.turn, kind: 'unusable action', text: e.error });
   }
   // A correction is ignored when the next turn did no successful work and did not answer.
@@ -79,11 +97,17 @@ export function mistakesOf(events: EpisodeEvent[], breakdown: RewardBreakdown | 
     const next = events.filter((x) => x.turn === e.turn + 1);
     if (next.length === 0) continue;
     const worked = next.some((x) => (x.kind === 'tool_call' && x.error === null) || x.kind === 'answer');
-    if (!worked) out.push({ turn: e.turn + 1, kind: 'ignored correction', text: `the customer corrected at turn ${e.turn} ("${e.text.slice(0, 80)}"); turn ${e.turn + 1} did nothing about it` });
+    if (!worked)
+      out.push({
+        turn: e.turn + 1,
+        kind: 'ignored correction',
+        text: `the customer corrected at turn ${e.turn} ("${e.text.slice(0, 80)}"); turn ${e.turn + 1} did nothing about it`,
+      });
   }
   if (breakdown) {
     const answerTurn = [...events].reverse().find((e) => e.kind === 'answer')?.turn ?? breakdown.turns;
-    for (const id of breakdown.hallucinatedIds) out.push({ turn: answerTurn, kind: 'hallucinated id', text: `${id} was recommended but never retrieved` });
+    for (const id of breakdown.hallucinatedIds)
+      out.push({ turn: answerTurn, kind: 'hallucinated id', text: `${id} was recommended but never retrieved` });
     for (const ev of breakdown.evidence.task) {
       if (ev.ok) continue;
       const kind: MistakeKind = /variant/i.test(ev.text) ? 'wrong variant' : 'task evidence';
@@ -102,8 +126,10 @@ export type TurnMark = 'fail' | 'ok' | 'uncounted' | 'none';
 export function turnMarks(events: EpisodeEvent[], breakdown: RewardBreakdown | null, mistakes: Mistake[]): TurnMark[] {
   const last = events.reduce((m, e) => Math.max(m, e.turn), 0);
   const marks: TurnMark[] = Array.from({ length: last + 1 }, () => 'none');
-  for (const ev of breakdown?.evidence.eff ?? []) if (ev.ok) for (const t of ev.turns) if (t <= last) marks[t] = 'uncounted';
-  for (const ev of breakdown?.evidence.task ?? []) if (ev.ok) for (const t of ev.turns) if (t <= last && marks[t] === 'none') marks[t] = 'ok';
+  for (const ev of breakdown?.evidence.eff ?? [])
+    if (ev.ok) for (const t of ev.turns) if (t <= last) marks[t] = 'uncounted';
+  for (const ev of breakdown?.evidence.task ?? [])
+    if (ev.ok) for (const t of ev.turns) if (t <= last && marks[t] === 'none') marks[t] = 'ok';
   for (const m of mistakes) if (m.turn <= last) marks[m.turn] = 'fail';
   return marks;
 }

@@ -25,7 +25,10 @@ describe('request body cap', () => {
     expect(res).toBeInstanceOf(Response);
     expect((res as Response).status).toBe(413);
     expect(await (res as Response).json()).toEqual({
-      error: { code: 'TOO_LARGE', message: 'request body is 300000000 bytes; the limit is 1000 bytes. Nothing was read or run.' },
+      error: {
+        code: 'TOO_LARGE',
+        message: 'request body is 300000000 bytes; the limit is 1000 bytes. Nothing was read or run.',
+      },
     });
     expect(pulls()).toBeLessThanOrEqual(1); // at most the stream's initial pull
   });

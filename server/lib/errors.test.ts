@@ -15,9 +15,14 @@ describe('error taxonomy', () => {
   });
 
   it('passes app errors through and replaces anything else by an id that the log also has', () => {
-    expect(toPublicError(new AppError('BAD_INPUT', 'd: too big'))).toEqual({ code: 'BAD_INPUT', message: 'd: too big' });
+    expect(toPublicError(new AppError('BAD_INPUT', 'd: too big'))).toEqual({
+      code: 'BAD_INPUT',
+      message: 'd: too big',
+    });
     const logged: string[] = [];
-    const pub = toPublicError(new TypeError("Cannot read properties of null (reading 'player')"), (line) => logged.push(line));
+    const pub = toPublicError(new TypeError("Cannot read properties of null (reading 'player')"), (line) =>
+      logged.push(line),
+    );
     expect(pub.code).toBe('INTERNAL');
     expect(pub.message).not.toMatch(/player|null/);
     const id = /id ([0-9a-f]{8})/.exec(pub.message)?.[1];

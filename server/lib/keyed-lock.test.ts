@@ -13,7 +13,11 @@ describe('createKeyedLock', () => {
       log.push(`${name}:end`);
       return name;
     };
-    const results = await Promise.all([withLock('a', job('a1', 20)), withLock('a', job('a2', 1)), withLock('b', job('b1', 5))]);
+    const results = await Promise.all([
+      withLock('a', job('a1', 20)),
+      withLock('a', job('a2', 1)),
+      withLock('b', job('b1', 5)),
+    ]);
     expect(results).toEqual(['a1', 'a2', 'b1']);
     expect(log.indexOf('a1:end')).toBeLessThan(log.indexOf('a2:start'));
     expect(log.indexOf('b1:start')).toBeLessThan(log.indexOf('a1:end'));

@@ -48,7 +48,18 @@ function parseRange(text: string): number[] {
 }
 
 export function parseModelEvalArgs(argv: string[]): ModelEvalOptions {
-  const o: ModelEvalOptions = { model: '', envs: [...ENV_IDS], ds: parseRange('0..12'), seeds: 5, seedStart: 1, concurrency: 4, stream: false, records: false, catalogSize: 20_000, help: false };
+  const o: ModelEvalOptions = {
+    model: '',
+    envs: [...ENV_IDS],
+    ds: parseRange('0..12'),
+    seeds: 5,
+    seedStart: 1,
+    concurrency: 4,
+    stream: false,
+    records: false,
+    catalogSize: 20_000,
+    help: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = () => {
@@ -58,43 +69,78 @@ export function parseModelEvalArgs(argv: string[]): ModelEvalOptions {
     };
     const int = (min: number) => {
       const v = value();
-      if (!/^\d+$/.test(v) || Number(v) < min) throw new UsageError(`${flag} must be a whole number ≥ ${min}, got "${v}"`);
+      if (!/^\d+$/.test(v) || Number(v) < min)
+        throw new UsageError(`${flag} must be a whole number ≥ ${min}, got "${v}"`);
       return Number(v);
     };
     switch (flag) {
-      case '--model': o.model = value(); break;
-      case '--model-name': o.modelName = value(); break;
-      case '--connections': o.connections = value(); break;
+      case '--model':
+        o.model = value();
+        break;
+      case '--model-name':
+        o.modelName = value();
+        break;
+      case '--connections':
+        o.connections = value();
+        break;
       case '--envs': {
         const v = value();
         if (v === 'all') o.envs = [...ENV_IDS];
         else {
           const envs = v.split(',').map((e) => e.trim().toUpperCase());
           const bad = envs.filter((e) => !(ENV_IDS as readonly string[]).includes(e));
-          if (bad.length) throw new UsageError(`--envs: unknown environment(s) ${bad.join(', ')}; known: ${ENV_IDS.join(', ')}`);
+          if (bad.length)
+            throw new UsageError(`--envs: unknown environment(s) ${bad.join(', ')}; known: ${ENV_IDS.join(', ')}`);
           o.envs = envs as EnvId[];
         }
         break;
       }
-      case '--d': o.ds = parseRange(value()); break;
-      case '--seeds': o.seeds = int(1); break;
-      case '--seed-start': o.seedStart = int(0); break;
-      case '--concurrency': o.concurrency = int(1); break;
+      case '--d':
+        o.ds = parseRange(value());
+        break;
+      case '--seeds':
+        o.seeds = int(1);
+        break;
+      case '--seed-start':
+        o.seedStart = int(0);
+        break;
+      case '--concurrency':
+        o.concurrency = int(1);
+        break;
       case '--mode': {
         const v = value();
-        if (!(ACTION_MODES as readonly string[]).includes(v)) throw new UsageError(`--mode must be tools or json, got "${v}"`);
+        if (!(ACTION_MODES as readonly string[]).includes(v))
+          throw new UsageError(`--mode must be tools or json, got "${v}"`);
         o.mode = v as ActionMode;
         break;
       }
-      case '--api-key-env': o.apiKeyEnv = value(); break;
-      case '--timeout-ms': o.timeoutMs = int(100); break;
-      case '--retries': o.retries = int(0); break;
-      case '--stream': o.stream = true; break;
-      case '--records': o.records = true; break;
-      case '--out': o.out = value(); break;
-      case '--catalog-size': o.catalogSize = int(100); break;
-      case '--help': case '-h': o.help = true; break;
-      default: throw new UsageError(`unknown option "${flag}"`);
+      case '--api-key-env':
+        o.apiKeyEnv = value();
+        break;
+      case '--timeout-ms':
+        o.timeoutMs = int(100);
+        break;
+      case '--retries':
+        o.retries = int(0);
+        break;
+      case '--stream':
+        o.stream = true;
+        break;
+      case '--records':
+        o.records = true;
+        break;
+      case '--out':
+        o.out = value();
+        break;
+      case '--catalog-size':
+        o.catalogSize = int(100);
+        break;
+      case '--help':
+      case '-h':
+        o.help = true;
+        break;
+      default:
+        throw new UsageError(`unknown option "${flag}"`);
     }
   }
   if (!o.help && !o.model) throw new UsageError('--model is required');

@@ -20,18 +20,26 @@ afterAll(async () => {
   await Promise.all(fakes.map((f) => f.close()));
 });
 
-const heuristic = () => parseConnection({ name: 'h', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'heuristic', maxRetries: 0 }, {});
+const heuristic = () =>
+  parseConnection({ name: 'h', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'heuristic', maxRetries: 0 }, {});
 
 describe('batch runs', () => {
   it('plays every cell with a concurrency limit, in grid order, with in-process rewards', async () => {
     const cells = expandCells(['STATUS', 'POLICY'], [0, 6], [1, 2]);
     const progress: number[] = [];
-    const run = await runBatch(cells, testCatalog(), heuristic(), { concurrency: 3, onProgress: (done) => progress.push(done) });
+    const run = await runBatch(cells, testCatalog(), heuristic(), {
+      concurrency: 3,
+      onProgress: (done) => progress.push(done),
+    });
     expect(run.cancelled).toBe(false);
     expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(run.rows.map((r) => `${r.envId}${r.d}/${r.seed}`)).toEqual(cells.map((c) => `${c.envId}${c.d}/${c.seed}`));
     for (const row of run.rows) {
-      const local = playEpisode({ envId: row.envId, d: row.d, seed: row.seed }, testCatalog(), createHeuristicAgent()).episode;
+      const local = playEpisode(
+        { envId: row.envId, d: row.d, seed: row.seed },
+        testCatalog(),
+        createHeuristicAgent(),
+      ).episode;
       expect(row.reward).toBe(local.breakdown!.total);
       expect(row.pass).toBe(local.breakdown!.isCorrect);
     }
@@ -41,7 +49,17 @@ describe('batch runs', () => {
     // every other request fails for good (no retries): some episodes complete, the rest are infra errors
     let n = 0;
     const fake = await startFakeEndpoint([
-      { kind: 'fn', fn: () => (n++ % 2 === 0 ? { kind: 'reply', content: '', toolCalls: [{ name: 'submit_answer', arguments: '{"recommended_product_ids":[]}' }] } : { kind: 'status', status: 502 }) },
+      {
+        kind: 'fn',
+        fn: () =>
+          n++ % 2 === 0
+            ? {
+                kind: 'reply',
+                content: '',
+                toolCalls: [{ name: 'submit_answer', arguments: '{"recommended_product_ids":[]}' }],
+              }
+            : { kind: 'status', status: 502 },
+      },
     ]);
     fakes.push(fake);
     const connection = parseConnection({ name: 'flaky', baseUrl: fake.baseUrl, model: 'fake', maxRetries: 0 }, {});
@@ -59,17 +77,39 @@ describe('batch runs', () => {
     const connection = parseConnection({ name: 'slow', baseUrl: fake.baseUrl, model: 'fake', timeoutMs: 10_000 }, {});
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
-    const run = await runBatch(expandCells(['PD'], [0], [1, 2, 3, 4, 5, 6]), testCatalog(), connection, { concurrency: 2, signal: controller.signal });
+    const run = await runBatch(expandCells(['PD'], [0], [1, 2, 3, 4, 5, 6]), testCatalog(), connection, {
+      concurrency: 2,
+      signal: controller.signal,
+    });
     expect(run.cancelled).toBe(true);
     expect(run.rows).toEqual([]);
     expect(fake.requests.length).toBeLessThanOrEqual(2);
   });
 
   it('summarizes and formats hand-computed cells', () => {
-    const row = (envId: 'PD' | 'CART', d: number, status: BatchRow['status'], reward: number | null, pass: boolean | null): BatchRow => ({
-      envId, d, seed: 1, status, reward, pass, termination: null, turns: 1, actions: [],
+    const row = (
+      envId: 'PD' | 'CART',
+      d: number,
+      status: BatchRow['status'],
+      reward: number | null,
+      pass: boolean | null,
+    ): BatchRow => ({
+      envId,
+      d,
+      seed: 1,
+      status,
+      reward,
+      pass,
+      termination: null,
+      turns: 1,
+      actions: [],
     });
-    const summary = summarizeBatch([row('PD', 0, 'completed', 0.5, true), row('PD', 0, 'completed', -0.5, false), row('PD', 0, 'infra_error', null, null), row('CART', 3, 'infra_error', null, null)]);
+    const summary = summarizeBatch([
+      row('PD', 0, 'completed', 0.5, true),
+      row('PD', 0, 'completed', -0.5, false),
+      row('PD', 0, 'infra_error', null, null),
+      row('CART', 3, 'infra_error', null, null),
+    ]);
     expect(summary).toEqual([
       { envId: 'PD', d: 0, n: 2, meanReward: 0, passRate: 0.5, infraFailures: 1 },
       { envId: 'CART', d: 3, n: 0, meanReward: null, passRate: null, infraFailures: 1 },

@@ -39,14 +39,23 @@ export function expandCells(envs: EnvId[], ds: number[], seeds: number[]): Batch
   return envs.flatMap((envId) => ds.flatMap((d) => seeds.map((seed) => ({ envId, d, seed }))));
 }
 
-export async function runBatch(cells: BatchCell[], catalog: Catalog, connection: Connection, options: BatchOptions): Promise<{ rows: BatchRow[]; cancelled: boolean; seconds: number }> {
+export async function runBatch(
+  cells: BatchCell[],
+  catalog: Catalog,
+  connection: Connection,
+  options: BatchOptions,
+): Promise<{ rows: BatchRow[]; cancelled: boolean; seconds: number }> {
   const started = performance.now();
   const rows: BatchRow[] = [];
   let next = 0;
   const worker = async () => {
     while (next < cells.length && !options.signal?.aborted) {
       const cell = cells[next++];
-      const result = await playModelEpisode({ envId: cell.envId, d: cell.d, seed: cell.seed }, catalog, connection, { signal: options.signal, backoffMs: options.backoffMs, env: options.env });
+      const result = await playModelEpisode({ envId: cell.envId, d: cell.d, seed: cell.seed }, catalog, connection, {
+        signal: options.signal,
+        backoffMs: options.backoffMs,
+        env: options.env,
+      });
       if (result.status === 'cancelled') break;
       const completed = result.status === 'completed';
       const row: BatchRow = {
@@ -109,12 +118,18 @@ export function formatBatchTable(summary: BatchCellSummary[]): string {
   const pad = (s: string, w: number) => s.padStart(w);
   const W = 11;
   const header = `${'env'.padEnd(8)}${ds.map((d) => pad(`d=${d}`, W)).join('')}`;
-  const cell = (s?: BatchCellSummary) => (s?.meanReward == null ? '—' : `${s.meanReward.toFixed(2)} ${Math.round(s.passRate! * 100)}%`);
-  const lines = ['mean reward and pass rate (scored episodes only)', header, ...envs.map((e) => `${e.padEnd(8)}${ds.map((d) => pad(cell(at(e, d)), W)).join('')}`)];
+  const cell = (s?: BatchCellSummary) =>
+    s?.meanReward == null ? '—' : `${s.meanReward.toFixed(2)} ${Math.round(s.passRate! * 100)}%`;
+  const lines = [
+    'mean reward and pass rate (scored episodes only)',
+    header,
+    ...envs.map((e) => `${e.padEnd(8)}${ds.map((d) => pad(cell(at(e, d)), W)).join('')}`),
+  ];
   const infra = summary.reduce((s, c) => s + c.infraFailures, 0);
   if (infra > 0) {
     lines.push('', `infrastructure failures (not scored): ${infra}`, header);
-    for (const e of envs) lines.push(`${e.padEnd(8)}${ds.map((d) => pad(String(at(e, d)?.infraFailures ?? 0), W)).join('')}`);
+    for (const e of envs)
+      lines.push(`${e.padEnd(8)}${ds.map((d) => pad(String(at(e, d)?.infraFailures ?? 0), W)).join('')}`);
   } else lines.push('', 'infrastructure failures: none');
   return lines.join('\n');
 }

@@ -18,7 +18,8 @@ export class InfraError extends Error {
   /** Worth another attempt: the same request may well succeed later. */
   get retryable(): boolean {
     if (this.kind === 'config') return false;
-    if (this.kind === 'http') return this.status === 408 || this.status === 409 || this.status === 429 || (this.status ?? 0) >= 500;
+    if (this.kind === 'http')
+      return this.status === 408 || this.status === 409 || this.status === 429 || (this.status ?? 0) >= 500;
     return true;
   }
 }
@@ -61,7 +62,11 @@ export function requestBody(connection: Connection, body: Omit<ChatRequest, 'mod
   };
 }
 
-export async function chatCompletion(connection: Connection, request: ChatRequest, options: ChatOptions = {}): Promise<ChatReply> {
+export async function chatCompletion(
+  connection: Connection,
+  request: ChatRequest,
+  options: ChatOptions = {},
+): Promise<ChatReply> {
   const env = options.env ?? process.env;
   let key: string | null;
   let url: URL;
@@ -80,14 +85,21 @@ export async function chatCompletion(connection: Connection, request: ChatReques
     if (timeout.aborted) throw new InfraError('timeout', `no complete reply within ${connection.timeoutMs} ms`);
     if (e instanceof InfraError) throw e;
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    throw new InfraError('connection', redact(`cannot reach ${endpoint}: ${cause?.code ?? cause?.message ?? (e as Error).message}`, key));
+    throw new InfraError(
+      'connection',
+      redact(`cannot reach ${endpoint}: ${cause?.code ?? cause?.message ?? (e as Error).message}`, key),
+    );
   };
 
   let response: Response;
   try {
     response = await fetch(endpoint, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...options.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...options.headers,
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+      },
       body: JSON.stringify(request),
       signal,
     });
@@ -97,7 +109,11 @@ export async function chatCompletion(connection: Connection, request: ChatReques
   try {
     if (!response.ok) {
       const body = await response.text();
-      throw new InfraError('http', redact(`HTTP ${response.status} from ${endpoint}: ${body.slice(0, 300)}`, key), response.status);
+      throw new InfraError(
+        'http',
+        redact(`HTTP ${response.status} from ${endpoint}: ${body.slice(0, 300)}`, key),
+        response.status,
+      );
     }
     const isStream = (response.headers.get('content-type') ?? '').includes('text/event-stream');
     const reply = isStream ? await readStream(response, options.onDelta) : parseBody(await response.text());
@@ -126,7 +142,10 @@ function parseBody(text: string): Omit<ChatReply, 'latencyMs'> {
 }
 
 /** Assembles a server-sent-events reply: content deltas, tool-call deltas by index, usage. */
-async function readStream(response: Response, onDelta?: (content: string) => void): Promise<Omit<ChatReply, 'latencyMs'>> {
+async function readStream(
+  response: Response,
+  onDelta?: (content: string) => void,
+): Promise<Omit<ChatReply, 'latencyMs'>> {
   const decoder = new TextDecoder();
   let raw = '';
   let buffer = '';
@@ -185,7 +204,8 @@ async function readStream(response: Response, onDelta?: (content: string) => voi
       }
     }
   }
-  if (!sawDone && finishReason === null) throw new InfraError('bad_response', 'the stream ended before the reply was complete');
+  if (!sawDone && finishReason === null)
+    throw new InfraError('bad_response', 'the stream ended before the reply was complete');
   return { content, toolCalls: calls.filter(Boolean), finishReason, usage, rawText: raw };
 }
 
@@ -227,7 +247,13 @@ export async function withRetries<T>(
       return value;
     } catch (e) {
       if (!(e instanceof InfraError)) throw e;
-      attempts.push({ ok: false, kind: e.kind, ...(e.status ? { status: e.status } : {}), error: e.message, latencyMs: Math.round(performance.now() - started) });
+      attempts.push({
+        ok: false,
+        kind: e.kind,
+        ...(e.status ? { status: e.status } : {}),
+        error: e.message,
+        latencyMs: Math.round(performance.now() - started),
+      });
       if (!e.retryable || attempt >= policy.maxRetries) throw e;
       await pause(Math.min(8000, (policy.backoffMs ?? 500) * 2 ** attempt), policy.signal);
     }

@@ -46,7 +46,9 @@ describe('conformance check', () => {
   it('an endpoint that only ever writes prose fails tools, required and parallel, and JSON', async () => {
     const report = await checkFake([{ kind: 'reply', content: 'Sure, I can help you find a charger!' }]);
     expect(report.failing).toEqual(['tools', 'tool_choice_required', 'parallel_tool_calls', 'json']);
-    expect(report.checks.find((c) => c.id === 'tool_choice_required')!.detail).toBe('tool_choice "required" was not honoured: the reply has no tool call');
+    expect(report.checks.find((c) => c.id === 'tool_choice_required')!.detail).toBe(
+      'tool_choice "required" was not honoured: the reply has no tool call',
+    );
     expect(report.checks.find((c) => c.id === 'json')!.detail).toMatch(/^the text is not JSON/);
   });
 

@@ -39,10 +39,19 @@ export interface ConformanceReport {
 const SINGLE: EpisodeConfig = { envId: 'PD', d: 0, seed: 1 };
 const PARALLEL: EpisodeConfig = { envId: 'PD', d: 4, seed: 1 };
 
-function openingRequest(connection: Connection, catalog: Catalog, config: EpisodeConfig, mode: 'tools' | 'json', extra: Partial<ChatRequest> = {}): ChatRequest {
+function openingRequest(
+  connection: Connection,
+  catalog: Catalog,
+  config: EpisodeConfig,
+  mode: 'tools' | 'json',
+  extra: Partial<ChatRequest> = {},
+): ChatRequest {
   const observation = createEpisode(config, catalog).reset().observation;
   const messages = buildMessages({ observations: [observation], actions: [] }, mode);
-  return requestBody({ ...connection, stream: false }, mode === 'tools' ? { messages, tools: openAiTools(config.envId as EnvId), ...extra } : { messages, ...extra });
+  return requestBody(
+    { ...connection, stream: false },
+    mode === 'tools' ? { messages, tools: openAiTools(config.envId as EnvId), ...extra } : { messages, ...extra },
+  );
 }
 
 const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -50,9 +59,11 @@ const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.i
 function callProblem(reply: ChatReply, envId: EnvId): string | null {
   const offered = new Set([...openAiTools(envId).map((t) => t.function.name), ANSWER_TOOL]);
   for (const call of reply.toolCalls) {
-    if (!offered.has(call.function.name)) return `called "${call.function.name}", which was not offered (e.g. ${wireToolName('catalog.search')})`;
+    if (!offered.has(call.function.name))
+      return `called "${call.function.name}", which was not offered (e.g. ${wireToolName('catalog.search')})`;
     try {
-      if (!isObject(JSON.parse(call.function.arguments || '{}'))) return `the arguments of ${call.function.name} are not a JSON object`;
+      if (!isObject(JSON.parse(call.function.arguments || '{}')))
+        return `the arguments of ${call.function.name} are not a JSON object`;
     } catch {
       return `the arguments of ${call.function.name} are not valid JSON: ${JSON.stringify(call.function.arguments.slice(0, 80))}`;
     }
@@ -60,12 +71,22 @@ function callProblem(reply: ChatReply, envId: EnvId): string | null {
   return null;
 }
 
-export async function checkConformance(connection: Connection, catalog: Catalog, options: Pick<ChatOptions, 'signal' | 'env'> = {}): Promise<ConformanceReport> {
-  const probe = async (id: CheckId, request: ChatRequest, judge: (reply: ChatReply) => string | null): Promise<CheckResult> => {
+export async function checkConformance(
+  connection: Connection,
+  catalog: Catalog,
+  options: Pick<ChatOptions, 'signal' | 'env'> = {},
+): Promise<ConformanceReport> {
+  const probe = async (
+    id: CheckId,
+    request: ChatRequest,
+    judge: (reply: ChatReply) => string | null,
+  ): Promise<CheckResult> => {
     try {
       const reply = await chatCompletion({ ...connection, stream: false }, request, options);
       const problem = judge(reply);
-      const seen = reply.toolCalls.length ? `${reply.toolCalls.length} tool call(s): ${reply.toolCalls.map((c) => c.function.name).join(', ')}` : `text: ${JSON.stringify((reply.content ?? '').slice(0, 80))}`;
+      const seen = reply.toolCalls.length
+        ? `${reply.toolCalls.length} tool call(s): ${reply.toolCalls.map((c) => c.function.name).join(', ')}`
+        : `text: ${JSON.stringify((reply.content ?? '').slice(0, 80))}`;
       return { id, label: CHECKS[id], ok: problem === null, detail: problem ?? seen, latencyMs: reply.latencyMs };
     } catch (e) {
       return { id, label: CHECKS[id], ok: false, detail: (e as Error).message, latencyMs: null };
@@ -77,13 +98,25 @@ export async function checkConformance(connection: Connection, catalog: Catalog,
       r.content === null && r.toolCalls.length === 0 ? 'the reply has neither text nor tool calls' : null,
     ),
     await probe('tools', openingRequest(connection, catalog, SINGLE, 'tools', { tool_choice: 'auto' }), (r) =>
-      r.toolCalls.length === 0 ? 'replied with text and no tool call although tools were offered for a search request' : callProblem(r, env),
+      r.toolCalls.length === 0
+        ? 'replied with text and no tool call although tools were offered for a search request'
+        : callProblem(r, env),
     ),
-    await probe('tool_choice_required', openingRequest(connection, catalog, SINGLE, 'tools', { tool_choice: 'required' }), (r) =>
-      r.toolCalls.length === 0 ? 'tool_choice "required" was not honoured: the reply has no tool call' : callProblem(r, env),
+    await probe(
+      'tool_choice_required',
+      openingRequest(connection, catalog, SINGLE, 'tools', { tool_choice: 'required' }),
+      (r) =>
+        r.toolCalls.length === 0
+          ? 'tool_choice "required" was not honoured: the reply has no tool call'
+          : callProblem(r, env),
     ),
-    await probe('parallel_tool_calls', openingRequest(connection, catalog, PARALLEL, 'tools', { tool_choice: 'required', parallel_tool_calls: true }), (r) =>
-      r.toolCalls.length < 2 ? `${r.toolCalls.length} tool call(s) in the reply; parallel calls need two or more` : callProblem(r, env),
+    await probe(
+      'parallel_tool_calls',
+      openingRequest(connection, catalog, PARALLEL, 'tools', { tool_choice: 'required', parallel_tool_calls: true }),
+      (r) =>
+        r.toolCalls.length < 2
+          ? `${r.toolCalls.length} tool call(s) in the reply; parallel calls need two or more`
+          : callProblem(r, env),
     ),
     await probe('json', openingRequest(connection, catalog, SINGLE, 'json'), (r) => {
       let value: unknown;
@@ -93,7 +126,9 @@ export async function checkConformance(connection: Connection, catalog: Catalog,
         return `the text is not JSON: ${JSON.stringify((r.content ?? '').slice(0, 80))}`;
       }
       if (!isObject(value)) return 'the JSON is not an object';
-      return typeof (value as { assistant_message?: unknown }).assistant_message === 'string' ? null : 'the JSON object has no "assistant_message" string';
+      return typeof (value as { assistant_message?: unknown }).assistant_message === 'string'
+        ? null
+        : 'the JSON object has no "assistant_message" string';
     }),
   ];
   const failing = checks.filter((c) => !c.ok).map((c) => c.id);

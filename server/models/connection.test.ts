@@ -1,12 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { assertAllowedBaseUrl, createMemoryConnectionStore, parseConnection, redact, resolveApiKey } from './connection';
+import {
+  assertAllowedBaseUrl,
+  createMemoryConnectionStore,
+  parseConnection,
+  redact,
+  resolveApiKey,
+} from './connection';
 
 const base = { name: 'local', baseUrl: 'http://127.0.0.1:8011/v1', model: 'heuristic' };
 
 describe('connections', () => {
   it('fills sampling defaults and keeps what was given', () => {
     const c = parseConnection({ ...base, temperature: 0.7, seed: 3, actionMode: 'json' }, {});
-    expect(c).toMatchObject({ temperature: 0.7, topP: 1, maxTokens: 1024, seed: 3, timeoutMs: 60_000, actionMode: 'json', maxRetries: 3 });
+    expect(c).toMatchObject({
+      temperature: 0.7,
+      topP: 1,
+      maxTokens: 1024,
+      seed: 3,
+      timeoutMs: 60_000,
+      actionMode: 'json',
+      maxRetries: 3,
+    });
   });
 
   it('rejects an API key field with one sentence that does not echo the key', () => {
@@ -22,13 +36,25 @@ describe('connections', () => {
   it('names the bad field', () => {
     expect(() => parseConnection({ ...base, temperature: 5 }, {})).toThrow(/"temperature"/);
     expect(() => parseConnection({ ...base, topp: 1 }, {})).toThrow(/unknown field\(s\) "topp"/);
-    expect(() => parseConnection({ ...base, apiKeyEnv: 'not a name' }, {})).toThrow(/"apiKeyEnv": must be an environment variable name/);
+    expect(() => parseConnection({ ...base, apiKeyEnv: 'not a name' }, {})).toThrow(
+      /"apiKeyEnv": must be an environment variable name/,
+    );
   });
 
   it('allows only loopback hosts by default', () => {
-    for (const url of ['http://127.0.0.1:8011/v1', 'http://localhost:11434/v1', 'http://[::1]:8000/v1', 'http://127.1.2.3/v1'])
+    for (const url of [
+      'http://127.0.0.1:8011/v1',
+      'http://localhost:11434/v1',
+      'http://[::1]:8000/v1',
+      'http://127.1.2.3/v1',
+    ])
       expect(() => assertAllowedBaseUrl(url, {})).not.toThrow();
-    for (const url of ['http://10.0.0.5:8000/v1', 'https://api.openai.com/v1', 'http://localhost.evil.com/v1', 'http://127.0.0.1.nip.io/v1'])
+    for (const url of [
+      'http://10.0.0.5:8000/v1',
+      'https://api.openai.com/v1',
+      'http://localhost.evil.com/v1',
+      'http://127.0.0.1.nip.io/v1',
+    ])
       expect(() => assertAllowedBaseUrl(url, {})).toThrow(/not allowed; allowed: loopback/);
   });
 

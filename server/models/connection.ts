@@ -60,7 +60,10 @@ export function parseConnection(input: unknown, env: Env = process.env): Connect
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue.path.length ? `"${issue.path.join('.')}"` : 'connection';
-    const what = issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}` : issue.message;
+    const what =
+      issue.code === 'unrecognized_keys'
+        ? `unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}`
+        : issue.message;
     throw new ConnectionError(`invalid connection: ${where}: ${what}`);
   }
   assertAllowedBaseUrl(parsed.data.baseUrl, env);
@@ -79,7 +82,10 @@ export const DEFAULT_MODEL_HOSTS = ['loopback'];
 export function allowedHosts(env: Env = process.env): string[] {
   const raw = env.ECOMRLVE_MODEL_HOSTS?.trim();
   if (!raw) return DEFAULT_MODEL_HOSTS;
-  return raw.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  return raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
@@ -87,7 +93,9 @@ const isLoopback = (host: string) => host === 'localhost' || host === '[::1]' ||
 function matches(entry: string, host: string, port: string): boolean {
   if (entry === 'loopback') return isLoopback(host);
   if (entry.startsWith('*.')) return host.endsWith(entry.slice(1));
-  const [entryHost, entryPort] = entry.startsWith('[') ? [entry.slice(0, entry.indexOf(']') + 1), entry.split(']:')[1]] : entry.split(':');
+  const [entryHost, entryPort] = entry.startsWith('[')
+    ? [entry.slice(0, entry.indexOf(']') + 1), entry.split(']:')[1]]
+    : entry.split(':');
   return entryHost === host && (entryPort === undefined || entryPort === port);
 }
 
@@ -101,7 +109,9 @@ export function assertAllowedBaseUrl(baseUrl: string, env: Env = process.env): U
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new ConnectionError(`base URL must be http or https, got ${url.protocol.replace(':', '')}`);
   if (url.username || url.password)
-    throw new ConnectionError('base URL must not contain credentials; give the name of an environment variable holding the key as "apiKeyEnv"');
+    throw new ConnectionError(
+      'base URL must not contain credentials; give the name of an environment variable holding the key as "apiKeyEnv"',
+    );
   const host = url.hostname.toLowerCase();
   const port = url.port || (url.protocol === 'https:' ? '443' : '80');
   const hosts = allowedHosts(env);

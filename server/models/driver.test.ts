@@ -20,7 +20,11 @@ beforeAll(() => void testCatalog());
 afterAll(() => Promise.all(endpoints.map((e) => e.close())));
 
 const PD: EpisodeConfig = { envId: 'PD', d: 0, seed: 1 };
-const answerStep: FakeStep = { kind: 'reply', content: 'Here you go.', toolCalls: [{ name: 'submit_answer', arguments: '{"recommended_product_ids":[]}' }] };
+const answerStep: FakeStep = {
+  kind: 'reply',
+  content: 'Here you go.',
+  toolCalls: [{ name: 'submit_answer', arguments: '{"recommended_product_ids":[]}' }],
+};
 const connection = (extra: Partial<ConnectionInput> = {}) =>
   parseConnection({ name: 'fake', baseUrl: fake.baseUrl, model: 'fake', maxRetries: 2, timeoutMs: 2000, ...extra }, {});
 
@@ -34,7 +38,10 @@ describe('driver: infrastructure failures', () => {
     const r = await play([{ kind: 'status', status: 500 }, answerStep]);
     expect(r.status).toBe('completed');
     expect(r.episode.termination).toBe('answered');
-    expect(r.records[0].attempts.map((a) => [a.ok, a.kind, a.status])).toEqual([[false, 'http', 500], [true, undefined, undefined]]);
+    expect(r.records[0].attempts.map((a) => [a.ok, a.kind, a.status])).toEqual([
+      [false, 'http', 500],
+      [true, undefined, undefined],
+    ]);
   });
 
   it('gives up after maxRetries + 1 attempts: infra_error, the episode is not stepped and has no reward', async () => {
@@ -73,17 +80,32 @@ describe('driver: infrastructure failures', () => {
   it('classifies a refused connection', async () => {
     const closed = await startFakeEndpoint();
     await closed.close();
-    const r = await playModelEpisode(PD, testCatalog(), parseConnection({ name: 'gone', baseUrl: closed.baseUrl, model: 'x', maxRetries: 0 }, {}));
+    const r = await playModelEpisode(
+      PD,
+      testCatalog(),
+      parseConnection({ name: 'gone', baseUrl: closed.baseUrl, model: 'x', maxRetries: 0 }, {}),
+    );
     expect(r.infra).toMatchObject({ kind: 'connection' });
     expect(r.infra!.message).toMatch(/ECONNREFUSED/);
   });
 
   it('a stream that stalls past the deadline is a timeout; a slow one within it is assembled', async () => {
-    let r = await play([{ kind: 'stream', pieces: ['Let me ', 'think'], delayMs: 20, stall: true }], { stream: true, timeoutMs: 300, maxRetries: 0 });
+    let r = await play([{ kind: 'stream', pieces: ['Let me ', 'think'], delayMs: 20, stall: true }], {
+      stream: true,
+      timeoutMs: 300,
+      maxRetries: 0,
+    });
     expect(r.infra).toMatchObject({ kind: 'timeout' });
     const deltas: string[] = [];
     r = await play(
-      [{ kind: 'stream', pieces: ['Here ', 'you ', 'go.'], delayMs: 30, toolCalls: [{ name: 'submit_answer', arguments: '{"recommended_product_ids":[]}' }] }],
+      [
+        {
+          kind: 'stream',
+          pieces: ['Here ', 'you ', 'go.'],
+          delayMs: 30,
+          toolCalls: [{ name: 'submit_answer', arguments: '{"recommended_product_ids":[]}' }],
+        },
+      ],
       { stream: true },
       { onDelta: (text) => deltas.push(text) },
     );
@@ -103,7 +125,7 @@ describe('driver: infrastructure failures', () => {
   });
 });
 
-describe('driver: the model\'s own output is scored, not retried', () => {
+describe("driver: the model's own output is scored, not retried", () => {
   it('prose instead of tool calls is a message to the customer, and the episode goes on', async () => {
     const r = await play([{ kind: 'reply', content: 'What is your budget?' }, answerStep]);
     expect(r.status).toBe('completed');
@@ -113,7 +135,10 @@ describe('driver: the model\'s own output is scored, not retried', () => {
   });
 
   it('invalid JSON in tool arguments reaches the engine, which answers with a schema error for that call', async () => {
-    const r = await play([{ kind: 'reply', content: 'Searching.', toolCalls: [{ name: 'catalog_search', arguments: '{"query": "usb' }] }, answerStep]);
+    const r = await play([
+      { kind: 'reply', content: 'Searching.', toolCalls: [{ name: 'catalog_search', arguments: '{"query": "usb' }] },
+      answerStep,
+    ]);
     expect(r.status).toBe('completed');
     const call = r.episode.events.find((e) => e.kind === 'tool_call');
     expect(call).toMatchObject({ name: 'catalog.search', args: '{"query": "usb', result: null });
@@ -131,8 +156,14 @@ describe('driver: the model\'s own output is scored, not retried', () => {
   });
 
   it('JSON mode: a fenced JSON action is read', async () => {
-    const action = { assistant_message: 'Done.', tool_calls: [], answer: { env: 'PD', done: true, recommended_product_ids: [] } };
-    const r = await play([{ kind: 'reply', content: '```json\n' + JSON.stringify(action) + '\n```' }], { actionMode: 'json' });
+    const action = {
+      assistant_message: 'Done.',
+      tool_calls: [],
+      answer: { env: 'PD', done: true, recommended_product_ids: [] },
+    };
+    const r = await play([{ kind: 'reply', content: '```json\n' + JSON.stringify(action) + '\n```' }], {
+      actionMode: 'json',
+    });
     expect(r.episode.termination).toBe('answered');
   });
 
@@ -162,7 +193,10 @@ describe('driver: API keys', () => {
   it('a missing key variable is a configuration failure naming the variable', async () => {
     const r = await play([answerStep], { apiKeyEnv: 'NOT_SET_ANYWHERE' }, { env: {} });
     expect(r.status).toBe('infra_error');
-    expect(r.infra).toMatchObject({ kind: 'config', message: 'environment variable NOT_SET_ANYWHERE (the API key) is not set on the server' });
+    expect(r.infra).toMatchObject({
+      kind: 'config',
+      message: 'environment variable NOT_SET_ANYWHERE (the API key) is not set on the server',
+    });
     expect(fake.requests).toHaveLength(0);
   });
 });

@@ -3,8 +3,24 @@
 // came back. A turn whose transport failed (after retries) is an infrastructure
 // failure: the episode is not stepped and no reward is given for it.
 
-import { createEpisode, type Action, type Catalog, type EpisodeConfig, type Episode, type Observation } from '@/server/engine';
-import { chatCompletion, requestBody, withRetries, CancelledError, InfraError, type AttemptRecord, type ChatReply, type InfraKind } from './client';
+import {
+  createEpisode,
+  type Action,
+  type Catalog,
+  type EpisodeConfig,
+  type Episode,
+  type Observation,
+} from '@/server/engine';
+import {
+  chatCompletion,
+  requestBody,
+  withRetries,
+  CancelledError,
+  InfraError,
+  type AttemptRecord,
+  type ChatReply,
+  type InfraKind,
+} from './client';
 import type { Connection, Env } from './connection';
 import type { ChatRequest } from './openai';
 import { openAiTools } from './prompt';
@@ -50,7 +66,11 @@ export function buildRequest(connection: Connection, history: SeatHistory): Chat
 }
 
 /** One model turn. Throws CancelledError when the signal aborts; never throws for a transport failure. */
-export async function modelTurn(connection: Connection, history: SeatHistory, options: DriverOptions = {}): Promise<ModelTurn> {
+export async function modelTurn(
+  connection: Connection,
+  history: SeatHistory,
+  options: DriverOptions = {},
+): Promise<ModelTurn> {
   const envId = history.observations[0].envId;
   const request = buildRequest(connection, history);
   const record: ModelTurnRecord = {
@@ -62,10 +82,19 @@ export async function modelTurn(connection: Connection, history: SeatHistory, op
     reply: null,
     action: null,
   };
-  const headers = connection.sendEpisodeHeader && options.episodeConfig ? { [EPISODE_HEADER]: JSON.stringify(publicConfig(options.episodeConfig)) } : undefined;
+  const headers =
+    connection.sendEpisodeHeader && options.episodeConfig
+      ? { [EPISODE_HEADER]: JSON.stringify(publicConfig(options.episodeConfig)) }
+      : undefined;
   try {
     record.reply = await withRetries(
-      () => chatCompletion(connection, request, { signal: options.signal, headers, onDelta: options.onDelta, env: options.env }),
+      () =>
+        chatCompletion(connection, request, {
+          signal: options.signal,
+          headers,
+          onDelta: options.onDelta,
+          env: options.env,
+        }),
       { maxRetries: connection.maxRetries, backoffMs: options.backoffMs, signal: options.signal },
       record.attempts,
     );
@@ -73,11 +102,19 @@ export async function modelTurn(connection: Connection, history: SeatHistory, op
     if (e instanceof InfraError) return { ok: false, infra: { kind: e.kind, message: e.message }, record };
     throw e;
   }
-  record.action = actionFromReply(envId, connection.actionMode, { content: record.reply.content, tool_calls: record.reply.toolCalls });
+  record.action = actionFromReply(envId, connection.actionMode, {
+    content: record.reply.content,
+    tool_calls: record.reply.toolCalls,
+  });
   return { ok: true, action: record.action, record };
 }
 
-const publicConfig = ({ envId, d, seed, axisOverrides }: EpisodeConfig) => ({ envId, d, seed, ...(axisOverrides ? { axisOverrides } : {}) });
+const publicConfig = ({ envId, d, seed, axisOverrides }: EpisodeConfig) => ({
+  envId,
+  d,
+  seed,
+  ...(axisOverrides ? { axisOverrides } : {}),
+});
 
 export type ModelEpisodeStatus = 'completed' | 'infra_error' | 'cancelled';
 
@@ -92,7 +129,12 @@ export interface ModelEpisodeResult {
 }
 
 /** Plays one episode in-process with a connected model, to the end or to the first infrastructure failure. */
-export async function playModelEpisode(config: EpisodeConfig, catalog: Catalog, connection: Connection, options: DriverOptions = {}): Promise<ModelEpisodeResult> {
+export async function playModelEpisode(
+  config: EpisodeConfig,
+  catalog: Catalog,
+  connection: Connection,
+  options: DriverOptions = {},
+): Promise<ModelEpisodeResult> {
   const episode = createEpisode(config, catalog);
   const history: SeatHistory = { observations: [episode.reset().observation], actions: [] };
   const records: ModelTurnRecord[] = [];
@@ -100,7 +142,14 @@ export async function playModelEpisode(config: EpisodeConfig, catalog: Catalog, 
     while (!episode.done) {
       const turn = await modelTurn(connection, history, { ...options, episodeConfig: config });
       records.push(turn.record);
-      if (!turn.ok) return { status: 'infra_error', episode, records, actions: history.actions, infra: { ...turn.infra, turn: turn.record.turn } };
+      if (!turn.ok)
+        return {
+          status: 'infra_error',
+          episode,
+          records,
+          actions: history.actions,
+          infra: { ...turn.infra, turn: turn.record.turn },
+        };
       const observation: Observation = episode.step(turn.action).observation;
       history.actions.push(turn.action);
       history.observations.push(observation);

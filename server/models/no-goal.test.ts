@@ -27,10 +27,18 @@ describe('what a model is sent', () => {
           idLike(episode.hiddenGoal().data, ids);
           expect(ids.size, `${envId} d=${d} seed=${seed} has goal ids to look for`).toBeGreaterThan(0);
           for (const actionMode of ['tools', 'json'] as const) {
-            const request = JSON.stringify(buildRequest(parseConnection({ name: 'x', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', actionMode }, {}), { observations: [observation], actions: [] }));
+            const request = JSON.stringify(
+              buildRequest(
+                parseConnection({ name: 'x', baseUrl: 'http://127.0.0.1:1/v1', model: 'm', actionMode }, {}),
+                { observations: [observation], actions: [] },
+              ),
+            );
             for (const id of ids) {
               if (observation.customerMessage!.includes(id)) continue;
-              expect(request.includes(id), `${envId} d=${d} seed=${seed} ${actionMode}: goal value ${id} was sent`).toBe(false);
+              expect(
+                request.includes(id),
+                `${envId} d=${d} seed=${seed} ${actionMode}: goal value ${id} was sent`,
+              ).toBe(false);
               checked++;
             }
           }

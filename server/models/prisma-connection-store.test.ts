@@ -16,9 +16,14 @@ describe('Prisma connection store', () => {
     await store.save({ name: 'b', baseUrl: 'http://127.0.0.1:8011/v1', model: 'heuristic', apiKeyEnv: 'MODEL_KEY' });
     await store.save({ name: 'a', baseUrl: 'http://localhost:11434/v1', model: 'qwen', temperature: 0.2 });
     await store.save({ name: 'a', baseUrl: 'http://localhost:11434/v1', model: 'qwen2', temperature: 0.2 });
-    expect((await store.list()).map((c) => [c.name, c.model])).toEqual([['a', 'qwen2'], ['b', 'heuristic']]);
+    expect((await store.list()).map((c) => [c.name, c.model])).toEqual([
+      ['a', 'qwen2'],
+      ['b', 'heuristic'],
+    ]);
     expect(await store.get('a')).toMatchObject({ temperature: 0.2, topP: 1, actionMode: 'tools' });
-    await expect(store.save({ name: 'c', baseUrl: 'http://example.com/v1', model: 'x' })).rejects.toThrow(/not allowed/);
+    await expect(store.save({ name: 'c', baseUrl: 'http://example.com/v1', model: 'x' })).rejects.toThrow(
+      /not allowed/,
+    );
     const rows = await db.prisma.modelConnection.findMany();
     expect(JSON.stringify(rows)).not.toContain(marker);
     expect(rows.find((r) => r.name === 'b')!.config).toContain('"apiKeyEnv":"MODEL_KEY"');

@@ -18,7 +18,11 @@ export function createPrismaConnectionStore(prisma: PrismaClient, env: Env = pro
     async save(input) {
       const connection = parseConnection(input, env);
       const config = JSON.stringify(connection);
-      await prisma.modelConnection.upsert({ where: { name: connection.name }, create: { name: connection.name, config }, update: { config } });
+      await prisma.modelConnection.upsert({
+        where: { name: connection.name },
+        create: { name: connection.name, config },
+        update: { config },
+      });
       return connection;
     },
     async remove(name) {

@@ -37,19 +37,27 @@ export function answerParameters(envId: string): Record<string, unknown> {
     ...schema.properties,
     done: {
       type: 'boolean',
-      description: envId === 'JOURNEY' ? 'false answers the current request and the conversation goes on; true ends it (default true)' : 'true ends the conversation (default true)',
+      description:
+        envId === 'JOURNEY'
+          ? 'false answers the current request and the conversation goes on; true ends it (default true)'
+          : 'true ends the conversation (default true)',
     },
   };
   return schema as Record<string, unknown>;
 }
 
 export function openAiTools(envId: EnvId): WireTool[] {
-  const tools = toolSpecsFor(envId).map(
-    (t: ToolSpec): WireTool => ({ type: 'function', function: { name: wireToolName(t.name), description: t.description, parameters: t.parameters } }),
-  );
+  const tools = toolSpecsFor(envId).map((t: ToolSpec): WireTool => ({
+    type: 'function',
+    function: { name: wireToolName(t.name), description: t.description, parameters: t.parameters },
+  }));
   tools.push({
     type: 'function',
-    function: { name: ANSWER_TOOL, description: `Give your answer for this ${envInfo(envId).name} task. ${envInfo(envId).description}`, parameters: answerParameters(envId) },
+    function: {
+      name: ANSWER_TOOL,
+      description: `Give your answer for this ${envInfo(envId).name} task. ${envInfo(envId).description}`,
+      parameters: answerParameters(envId),
+    },
   });
   return tools;
 }
@@ -84,7 +92,7 @@ export function systemPrompt(envId: EnvId, budgets: Budgets, mode: ActionMode): 
       `Answer fields (JSON Schema): ${JSON.stringify(env.answerSchema)}`,
       'Tools (name: description; JSON Schema of args):',
       ...toolSpecsFor(envId).map((t) => `- ${t.name}: ${t.description} ${JSON.stringify(t.parameters)}`),
-      'Each following user message is a JSON object with the customer\'s message and your tool results.',
+      "Each following user message is a JSON object with the customer's message and your tool results.",
     );
   }
   lines.push(gymLine(envId, budgets));

@@ -30,15 +30,29 @@ describe('stored batch runs', { timeout: 180_000 }, () => {
   let randomRun = '';
 
   it('stores one tagged episode per cell and matches the in-process figures per env × d', async () => {
-    const run = await startStoredRun({ prisma: db.prisma, service, catalog }, { kind: 'agent', agent: 'heuristic' }, spec);
+    const run = await startStoredRun(
+      { prisma: db.prisma, service, catalog },
+      { kind: 'agent', agent: 'heuristic' },
+      spec,
+    );
     await run.finished;
     heuristicRun = run.id;
     const row = await db.prisma.modelRun.findUniqueOrThrow({ where: { id: run.id } });
-    expect([row.state, row.total, row.done, row.infraFailures, row.player]).toEqual(['finished', 12, 12, 0, 'heuristic']);
+    expect([row.state, row.total, row.done, row.infraFailures, row.player]).toEqual([
+      'finished',
+      12,
+      12,
+      0,
+      'heuristic',
+    ]);
     const stats = await runStats(db.prisma, run.id);
     expect(stats.map((s) => `${s.envId}@${s.d}`)).toEqual(['CART@1', 'CART@4', 'PD@1', 'PD@4']);
     for (const s of stats) {
-      const local = spec.seeds.map((seed) => playEpisode({ envId: s.envId as EnvId, d: s.d, seed }, testCatalog(), createHeuristicAgent()).episode.breakdown!);
+      const local = spec.seeds.map(
+        (seed) =>
+          playEpisode({ envId: s.envId as EnvId, d: s.d, seed }, testCatalog(), createHeuristicAgent()).episode
+            .breakdown!,
+      );
       expect(s.scored).toBe(3);
       expect(s.meanReward).toBeCloseTo(local.reduce((n, b) => n + b.total, 0) / 3, 12);
       expect(s.passRate).toBeCloseTo(local.filter((b) => b.isCorrect).length / 3, 12);
@@ -59,17 +73,25 @@ describe('stored batch runs', { timeout: 180_000 }, () => {
         }),
       ),
     );
-    expect(flips.map((f) => `${f.envId}@${f.d}#${f.seed}:${f.a.isCorrect}->${f.b.isCorrect}`).sort()).toEqual(expected.sort());
+    expect(flips.map((f) => `${f.envId}@${f.d}#${f.seed}:${f.a.isCorrect}->${f.b.isCorrect}`).sort()).toEqual(
+      expected.sort(),
+    );
     expect(expected.length).toBeGreaterThan(0);
   });
 
   it('counts infrastructure failures apart: no reward, no pass rate', async () => {
     fake = await startFakeEndpoint([{ kind: 'status', status: 500, body: 'boom' }]);
     const connection = parseConnection({ name: 'broken', baseUrl: fake.baseUrl, model: 'x', maxRetries: 0 }, {});
-    const run = await startStoredRun({ prisma: db.prisma, service, catalog }, { kind: 'model', connection }, { ...spec, envs: ['PD'], ds: [2] });
+    const run = await startStoredRun(
+      { prisma: db.prisma, service, catalog },
+      { kind: 'model', connection },
+      { ...spec, envs: ['PD'], ds: [2] },
+    );
     await run.finished;
     const row = await db.prisma.modelRun.findUniqueOrThrow({ where: { id: run.id } });
     expect([row.done, row.infraFailures]).toEqual([3, 3]);
-    expect(await runStats(db.prisma, run.id)).toEqual([{ envId: 'PD', d: 2, episodes: 3, scored: 0, passRate: null, meanReward: null, infraFailures: 3 }]);
+    expect(await runStats(db.prisma, run.id)).toEqual([
+      { envId: 'PD', d: 2, episodes: 3, scored: 0, passRate: null, meanReward: null, infraFailures: 3 },
+    ]);
   });
 });

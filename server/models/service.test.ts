@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCatalog } from '@/server/engine/test/catalog-fixture';
 import { createAgentServer, listen } from './agent-server/server';
 import { createMemoryConnectionStore, parseConnection } from './connection';
-import { batchRunStatus, cancelBatchRun, expandCells, listConnections, saveConnection, startBatchRun, waitForBatchRun } from './service';
+import {
+  batchRunStatus,
+  cancelBatchRun,
+  expandCells,
+  listConnections,
+  saveConnection,
+  startBatchRun,
+  waitForBatchRun,
+} from './service';
 import { startFakeEndpoint, type FakeEndpoint } from './testing/fake-endpoint';
 
 let server: Server;
@@ -24,7 +32,12 @@ describe('models service', () => {
     const marker = 'sk-MARKER-service-77';
     const env = { LOCAL_KEY: marker };
     const store = createMemoryConnectionStore(env);
-    const saved = await saveConnection(store, { name: 'local', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'heuristic', apiKeyEnv: 'LOCAL_KEY' }, testCatalog(), env);
+    const saved = await saveConnection(
+      store,
+      { name: 'local', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'heuristic', apiKeyEnv: 'LOCAL_KEY' },
+      testCatalog(),
+      env,
+    );
     expect(saved.conformance.ok).toBe(true);
     expect(saved.connection.apiKeySet).toBe(true);
     const listed = await listConnections(store, {});
@@ -33,12 +46,18 @@ describe('models service', () => {
   });
 
   it('a batch run reports progress, finishes with a summary, and can be cancelled', async () => {
-    const connection = parseConnection({ name: 'local', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'heuristic' }, {});
+    const connection = parseConnection(
+      { name: 'local', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'heuristic' },
+      {},
+    );
     const id = startBatchRun(connection, expandCells(['STATUS'], [0, 1], [1, 2]), testCatalog(), { concurrency: 2 });
     expect(batchRunStatus(id)).toMatchObject({ state: 'running', total: 4 });
     const done = await waitForBatchRun(id);
     expect(done).toMatchObject({ state: 'finished', done: 4, infraFailures: 0 });
-    expect(done!.summary.map((s) => [s.d, s.n])).toEqual([[0, 2], [1, 2]]);
+    expect(done!.summary.map((s) => [s.d, s.n])).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
 
     const fake = await startFakeEndpoint([{ kind: 'hang' }]);
     fakes.push(fake);

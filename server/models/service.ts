@@ -26,7 +26,12 @@ export async function listConnections(store: ConnectionStore, env: Env = process
 }
 
 /** Validates and stores, then runs the conformance check (a failing check does not block saving: it is shown as a badge). */
-export async function saveConnection(store: ConnectionStore, input: unknown, catalog: Catalog, env: Env = process.env): Promise<{ connection: PublicConnection; conformance: ConformanceReport }> {
+export async function saveConnection(
+  store: ConnectionStore,
+  input: unknown,
+  catalog: Catalog,
+  env: Env = process.env,
+): Promise<{ connection: PublicConnection; conformance: ConformanceReport }> {
   const connection = await store.save(input);
   const conformance = await checkConformance(connection, catalog, { env });
   return { connection: publicConnection(connection, env), conformance };
@@ -54,7 +59,12 @@ interface LiveRun {
 
 const runs = new Map<string, LiveRun>();
 
-export function startBatchRun(connection: Connection, cells: BatchCell[], catalog: Catalog, options: { concurrency: number; env?: Env; backoffMs?: number }): string {
+export function startBatchRun(
+  connection: Connection,
+  cells: BatchCell[],
+  catalog: Catalog,
+  options: { concurrency: number; env?: Env; backoffMs?: number },
+): string {
   const id = randomUUID();
   const controller = new AbortController();
   const status: BatchRunStatus = {

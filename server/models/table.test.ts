@@ -38,7 +38,16 @@ afterAll(async () => {
 
 const model = (): TablePlayer => ({
   kind: 'model',
-  connection: parseConnection({ name: 'local', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'heuristic', apiKeyEnv: 'LOCAL_KEY', maxRetries: 0 }, env),
+  connection: parseConnection(
+    {
+      name: 'local',
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      model: 'heuristic',
+      apiKeyEnv: 'LOCAL_KEY',
+      maxRetries: 0,
+    },
+    env,
+  ),
 });
 const opts = { env, backoffMs: 1 };
 
@@ -61,7 +70,9 @@ describe('stored model play', { timeout: 180_000 }, () => {
       expect(stored.events, envId).toEqual(local.events);
       const records = await service.turnRecords(started.id);
       expect(records.map((r) => r.actor)).toEqual(Array(local.turn).fill('model:local'));
-      expect(records.every((r) => (r.modelRecord as { request: { messages: unknown[] } }).request.messages.length > 1)).toBe(true);
+      expect(
+        records.every((r) => (r.modelRecord as { request: { messages: unknown[] } }).request.messages.length > 1),
+      ).toBe(true);
     }
   });
 
@@ -90,13 +101,18 @@ describe('stored model play', { timeout: 180_000 }, () => {
     expect(records[1].modelRecord).toBeNull();
     // the model's third request carries the person's turn as its own past turn
     const third = records[2].modelRecord as { request: { messages: Array<{ role: string; content: string | null }> } };
-    expect(third.request.messages.some((m) => m.role === 'assistant' && m.content === 'Could you tell me your budget?')).toBe(true);
+    expect(
+      third.request.messages.some((m) => m.role === 'assistant' && m.content === 'Could you tell me your budget?'),
+    ).toBe(true);
   });
 
   it('an infrastructure failure leaves the episode unstepped and unscored, marked as such; a good turn clears it', async () => {
     const fake = await startFakeEndpoint([{ kind: 'status', status: 503, body: 'overloaded' }]);
     fakes.push(fake);
-    const broken: TablePlayer = { kind: 'model', connection: parseConnection({ name: 'flaky', baseUrl: fake.baseUrl, model: 'x', maxRetries: 1 }, {}) };
+    const broken: TablePlayer = {
+      kind: 'model',
+      connection: parseConnection({ name: 'flaky', baseUrl: fake.baseUrl, model: 'x', maxRetries: 1 }, {}),
+    };
     const started = await service.startEpisode({ envId: 'PD', d: 1, seed: 2 });
     const turn = await playTableTurn(service, catalogOf, started.id, broken, opts);
     expect(turn.ok).toBe(false);
@@ -127,10 +143,17 @@ describe('forks', { timeout: 120_000 }, () => {
   it('replays the first k turns byte-identically, copies who took them, and can be continued by a model', async () => {
     const parent = await service.startEpisode({ envId: 'PD', d: 3, seed: 21 });
     await playTableTurn(service, catalogOf, parent.id, model(), opts);
-    await service.submitAction(parent.id, { assistant_message: 'Any colour preference?', tool_calls: [], answer: null }, { actor: 'human' });
+    await service.submitAction(
+      parent.id,
+      { assistant_message: 'Any colour preference?', tool_calls: [], answer: null },
+      { actor: 'human' },
+    );
     await playTableEpisode(service, catalogOf, parent.id, model(), opts);
     expect((await service.getEpisode(parent.id)).status).toBe('done');
-    const parentRows = await db.prisma.episodeEvent.findMany({ where: { episodeId: parent.id }, orderBy: { seq: 'asc' } });
+    const parentRows = await db.prisma.episodeEvent.findMany({
+      where: { episodeId: parent.id },
+      orderBy: { seq: 'asc' },
+    });
     const fork = await service.forkEpisode(parent.id, 2);
     expect([fork.parentId, fork.forkTurn, fork.status, fork.turn]).toEqual([parent.id, 2, 'active', 2]);
     const forkRows = await db.prisma.episodeEvent.findMany({ where: { episodeId: fork.id }, orderBy: { seq: 'asc' } });
@@ -139,7 +162,11 @@ describe('forks', { timeout: 120_000 }, () => {
     expect(await actors(fork.id)).toEqual(['model:local', 'human']);
     // after a restart the fork is rebuilt from its copied actions and must match what is stored
     service.clearLive();
-    await service.submitAction(fork.id, { assistant_message: 'Which colour would you like?', tool_calls: [], answer: null }, { actor: 'human' });
+    await service.submitAction(
+      fork.id,
+      { assistant_message: 'Which colour would you like?', tool_calls: [], answer: null },
+      { actor: 'human' },
+    );
     await playTableEpisode(service, catalogOf, fork.id, model(), opts);
     expect((await service.getEpisode(fork.id)).status).toBe('done');
     expect((await actors(fork.id)).slice(0, 3)).toEqual(['model:local', 'human', 'human']);
@@ -152,7 +179,9 @@ describe('forks', { timeout: 120_000 }, () => {
     const parent = await service.startEpisode({ envId: 'PD', d: 0, seed: 4 });
     await playTableEpisode(service, catalogOf, parent.id, { kind: 'agent', agent: 'heuristic' });
     const turns = (await service.getEpisode(parent.id)).turn;
-    await expect(service.forkEpisode(parent.id, turns + 1)).rejects.toThrow(`fork turn must be a whole number from 0 to ${turns}`);
+    await expect(service.forkEpisode(parent.id, turns + 1)).rejects.toThrow(
+      `fork turn must be a whole number from 0 to ${turns}`,
+    );
     await expect(service.forkEpisode(parent.id, turns)).rejects.toThrow(/ended at turn/);
     const atStart = await service.forkEpisode(parent.id, 0);
     expect(atStart.events).toHaveLength(1);

@@ -5,7 +5,15 @@
 // the request sent and the reply (never a key). A transport failure after retries is an
 // infrastructure failure: the episode is not stepped and the failure is marked on it.
 
-import { toolSpecsFor, type Action, type Catalog, type EnvId, type EpisodeEvent, type Observation, type ToolResult } from '@/server/engine';
+import {
+  toolSpecsFor,
+  type Action,
+  type Catalog,
+  type EnvId,
+  type EpisodeEvent,
+  type Observation,
+  type ToolResult,
+} from '@/server/engine';
 import type { EpisodeService } from '@/server/episodes/service';
 import { toSeatView, type SeatView } from '@/server/episodes/seat';
 import { actionArgument } from '@/server/episodes/store';
@@ -35,7 +43,9 @@ export function seatHistory(seat: SeatView, actions: Array<Action | string>): Se
     const events = byTurn.get(turn) ?? [];
     const customer = events.find((e) => e.kind === 'customer_message');
     const error = events.find((e) => e.kind === 'action_error');
-    const toolResults: ToolResult[] = events.flatMap((e) => (e.kind === 'tool_call' ? [{ name: e.name, args: e.args, result: e.result, error: e.error }] : []));
+    const toolResults: ToolResult[] = events.flatMap((e) =>
+      e.kind === 'tool_call' ? [{ name: e.name, args: e.args, result: e.result, error: e.error }] : [],
+    );
     return {
       envId,
       turn,
@@ -64,23 +74,38 @@ export interface TableOptions {
 }
 
 /** One turn of a stored, active episode by a model or a built-in agent. */
-export async function playTableTurn(service: EpisodeService, catalog: (id: string) => Catalog, episodeId: string, player: TablePlayer, options: TableOptions = {}): Promise<TableTurn> {
+export async function playTableTurn(
+  service: EpisodeService,
+  catalog: (id: string) => Catalog,
+  episodeId: string,
+  player: TablePlayer,
+  options: TableOptions = {},
+): Promise<TableTurn> {
   const view = await service.getEpisode(episodeId);
   const seat = toSeatView(view);
   const actor = actorOf(player);
   if (seat.status === 'done') return { ok: true, actor, episode: seat };
   const actions = (await service.getActions(episodeId)).map(actionArgument);
   const history = seatHistory(seat, actions);
-  const config = { envId: view.envId, d: view.d, seed: view.seed, ...(Object.keys(view.axisOverrides).length ? { axisOverrides: view.axisOverrides } : {}) };
+  const config = {
+    envId: view.envId,
+    d: view.d,
+    seed: view.seed,
+    ...(Object.keys(view.axisOverrides).length ? { axisOverrides: view.axisOverrides } : {}),
+  };
 
   if (player.kind === 'agent') {
     // Built-in agents run in-process; only the oracle reads the goal (it is the answer key, by design).
-    const action = decide(player.agent as ServedAgent, { envId: view.envId, mode: 'tools', observations: history.observations, actions }, {
-      episodeConfig: config,
-      allowOracle: true,
-      catalog: () => catalog(view.catalogId),
-      randomSeed: 0,
-    });
+    const action = decide(
+      player.agent as ServedAgent,
+      { envId: view.envId, mode: 'tools', observations: history.observations, actions },
+      {
+        episodeConfig: config,
+        allowOracle: true,
+        catalog: () => catalog(view.catalogId),
+        randomSeed: 0,
+      },
+    );
     const after = await service.submitAction(episodeId, action, { actor });
     return { ok: true, actor, episode: toSeatView(after) };
   }
@@ -96,7 +121,13 @@ export async function playTableTurn(service: EpisodeService, catalog: (id: strin
 }
 
 /** Plays turns until the episode ends, an infrastructure failure stops it, or the signal aborts. */
-export async function playTableEpisode(service: EpisodeService, catalog: (id: string) => Catalog, episodeId: string, player: TablePlayer, options: TableOptions = {}): Promise<TableTurn> {
+export async function playTableEpisode(
+  service: EpisodeService,
+  catalog: (id: string) => Catalog,
+  episodeId: string,
+  player: TablePlayer,
+  options: TableOptions = {},
+): Promise<TableTurn> {
   for (;;) {
     const turn = await playTableTurn(service, catalog, episodeId, player, options);
     if (!turn.ok || turn.episode.status === 'done' || options.signal?.aborted) return turn;

@@ -19,7 +19,10 @@ export const toolResultContent = (r: { result: unknown; error: string | null }) 
 
 /** A JSON-mode observation message: the customer's words and the previous turn's tool results. */
 export const observationContent = (o: Observation) =>
-  JSON.stringify({ customer_message: o.customerMessage, tool_results: o.toolResults.map(({ name, args, result, error }) => ({ name, args, result, error })) });
+  JSON.stringify({
+    customer_message: o.customerMessage,
+    tool_results: o.toolResults.map(({ name, args, result, error }) => ({ name, args, result, error })),
+  });
 
 const callId = (turn: number, index: number) => `call_${turn}_${index}`;
 const argumentsText = (args: unknown) => (typeof args === 'string' ? args : JSON.stringify(args ?? {}));
@@ -29,7 +32,11 @@ function asAction(action: Action | string): Action | null {
   try {
     const value = JSON.parse(stripCodeFence(action));
     return value && typeof value === 'object' && typeof value.assistant_message === 'string'
-      ? { assistant_message: value.assistant_message, tool_calls: Array.isArray(value.tool_calls) ? value.tool_calls : [], answer: value.answer ?? null }
+      ? {
+          assistant_message: value.assistant_message,
+          tool_calls: Array.isArray(value.tool_calls) ? value.tool_calls : [],
+          answer: value.answer ?? null,
+        }
       : null;
   } catch {
     return null;
@@ -45,7 +52,11 @@ export function assistantToolMessage(action: Action, turn: number): ChatMessage 
   }));
   if (action.answer) {
     const { env: _env, ...fields } = action.answer;
-    calls.push({ id: callId(turn, calls.length), type: 'function', function: { name: ANSWER_TOOL, arguments: JSON.stringify(fields) } });
+    calls.push({
+      id: callId(turn, calls.length),
+      type: 'function',
+      function: { name: ANSWER_TOOL, arguments: JSON.stringify(fields) },
+    });
   }
   return { role: 'assistant', content: action.assistant_message, ...(calls.length ? { tool_calls: calls } : {}) };
 }
@@ -64,14 +75,24 @@ export function buildMessages(history: SeatHistory, mode: ActionMode): ChatMessa
       if (next && !next.done) messages.push({ role: 'user', content: observationContent(next) });
       return;
     }
-    const action = asAction(raw) ?? { assistant_message: typeof raw === 'string' ? raw : '', tool_calls: [], answer: null };
+    const action = asAction(raw) ?? {
+      assistant_message: typeof raw === 'string' ? raw : '',
+      tool_calls: [],
+      answer: null,
+    };
     const assistant = assistantToolMessage(action, i + 1);
     messages.push(assistant);
     for (const [j, call] of (assistant.tool_calls ?? []).entries()) {
-      const result = call.function.name === ANSWER_TOOL ? JSON.stringify({ recorded: true }) : next?.toolResults[j] ? toolResultContent(next.toolResults[j]) : JSON.stringify({ error: 'no result' });
+      const result =
+        call.function.name === ANSWER_TOOL
+          ? JSON.stringify({ recorded: true })
+          : next?.toolResults[j]
+            ? toolResultContent(next.toolResults[j])
+            : JSON.stringify({ error: 'no result' });
       messages.push({ role: 'tool', tool_call_id: call.id, content: result });
     }
-    if (next && !next.done && next.customerMessage !== null) messages.push({ role: 'user', content: next.customerMessage });
+    if (next && !next.done && next.customerMessage !== null)
+      messages.push({ role: 'user', content: next.customerMessage });
   });
   return messages;
 }
@@ -100,7 +121,11 @@ const DEFAULT_MESSAGE = { calls: 'Let me check that for you.', answer: 'Here is 
  * action) is used as such, any other text is a plain message to the customer. JSON mode: the text
  * itself (fence stripped) goes to the engine, which scores a malformed action as format_invalid.
  */
-export function actionFromReply(envId: EnvId, mode: ActionMode, reply: { content: string | null; tool_calls?: WireToolCall[] }): Action | string {
+export function actionFromReply(
+  envId: EnvId,
+  mode: ActionMode,
+  reply: { content: string | null; tool_calls?: WireToolCall[] },
+): Action | string {
   const content = reply.content ?? '';
   if (mode === 'json') return stripCodeFence(content);
 
@@ -109,7 +134,10 @@ export function actionFromReply(envId: EnvId, mode: ActionMode, reply: { content
   for (const call of reply.tool_calls ?? []) {
     const args = parseArguments(call.function?.arguments ?? '');
     if (call.function?.name === ANSWER_TOOL) {
-      const fields = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : { arguments: args };
+      const fields =
+        args && typeof args === 'object' && !Array.isArray(args)
+          ? (args as Record<string, unknown>)
+          : { arguments: args };
       const done = typeof fields.done === 'boolean' ? fields.done : true;
       answer = { ...fields, env: envId, done };
     } else {
@@ -138,5 +166,9 @@ function answerFromText(envId: EnvId, content: string): Action | string | null {
   const fields = Object.keys((envInfo(envId).answerSchema.properties ?? {}) as object);
   const keys = Object.keys(object).filter((k) => k !== 'env' && k !== 'done');
   if (keys.length === 0 || !keys.every((k) => fields.includes(k))) return null;
-  return { assistant_message: DEFAULT_MESSAGE.answer, tool_calls: [], answer: { ...object, env: envId, done: typeof object.done === 'boolean' ? object.done : true } };
+  return {
+    assistant_message: DEFAULT_MESSAGE.answer,
+    tool_calls: [],
+    answer: { ...object, env: envId, done: typeof object.done === 'boolean' ? object.done : true },
+  };
 }

@@ -12,7 +12,12 @@ describe('curriculum router', () => {
     const run = await getCaller().curriculum.create({ name: 'router', collection: 'C1', seed: 1 });
     expect(run.windows).toEqual([{ envId: 'PD', l: 0, h: 0 }]);
     if (run.playable.length > 0) {
-      const res = await getCaller().curriculum.step({ id: run.id, episodes: 33, agent: 'oracle', storeEpisodes: false });
+      const res = await getCaller().curriculum.step({
+        id: run.id,
+        episodes: 33,
+        agent: 'oracle',
+        storeEpisodes: false,
+      });
       expect(res.run.episodes).toBe(33);
       expect(res.run.windows[0]).toEqual({ envId: 'PD', l: 0, h: 1 }); // 32 passes at d = 0
       expect(res.moves).toEqual([{ episode: 32, envId: 'PD', l: 0, h: 1 }]);

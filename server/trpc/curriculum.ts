@@ -6,7 +6,10 @@ import { adminProcedure, inspectorProcedure, router } from './init';
 const runId = z.object({ id: z.string().min(1).max(64) });
 
 export const curriculumRouter = router({
-  meta: inspectorProcedure.query(() => ({ agents: curriculumService.agents(), collections: curriculumService.collections() })),
+  meta: inspectorProcedure.query(() => ({
+    agents: curriculumService.agents(),
+    collections: curriculumService.collections(),
+  })),
   list: inspectorProcedure
     .input(z.object({ limit: z.int().min(1).max(200).default(50) }).optional())
     .query(({ input }) => curriculumService.listRuns(input?.limit)),
@@ -34,6 +37,10 @@ export const curriculumRouter = router({
       }),
     )
     .mutation(({ input }) =>
-      curriculumService.stepRun(input.id, { episodes: input.episodes, agent: input.agent, storeEpisodes: input.storeEpisodes }),
+      curriculumService.stepRun(input.id, {
+        episodes: input.episodes,
+        agent: input.agent,
+        storeEpisodes: input.storeEpisodes,
+      }),
     ),
 });

@@ -3,7 +3,15 @@
 // admin), inspectorProcedure and adminProcedure (the admin token). With auth off every
 // procedure is open (a local tool).
 import { initTRPC, TRPCError } from '@trpc/server';
-import { authConfig, credentialsFrom, NO_CREDENTIALS, requireAdmin, requireAgent, type AuthConfig, type Credentials } from '@/server/auth';
+import {
+  authConfig,
+  credentialsFrom,
+  NO_CREDENTIALS,
+  requireAdmin,
+  requireAgent,
+  type AuthConfig,
+  type Credentials,
+} from '@/server/auth';
 import { episodeService } from '@/server/episodes';
 import { isAppError, toPublicError, type ErrorCode } from '@/server/lib/errors';
 

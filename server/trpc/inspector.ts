@@ -12,9 +12,16 @@ import { playOracleTwin } from '@/server/inspector/twin';
 import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from '@/server/inspector/query';
 import { inspectorProcedure, router } from './init';
 
-
-const id = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'episode id has invalid characters');
-const orderSchema = z.object({ filter: episodeFilterSchema.default({}), sort: z.enum(SORT_COLUMNS).default('createdAt'), dir: z.enum(['asc', 'desc']).default('desc') });
+const id = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'episode id has invalid characters');
+const orderSchema = z.object({
+  filter: episodeFilterSchema.default({}),
+  sort: z.enum(SORT_COLUMNS).default('createdAt'),
+  dir: z.enum(['asc', 'desc']).default('desc'),
+});
 const runSide = z.object({ by: z.enum(['player', 'run']), value: z.string().min(1).max(200) });
 
 /** Total size of one import request (the CLI has no limit). */
@@ -31,8 +38,7 @@ function assertNotSpoiler(...ids: string[]) {
   const { db } = inspector();
   for (const epId of ids) {
     const r = db.prepare('SELECT "status", "revealedAt" FROM "Episode" WHERE "id" = ?').get(epId) as
-      | { status: string; revealedAt: string | number | null }
-      | undefined;
+      { status: string; revealedAt: string | number | null } | undefined;
     if (!r) throw notFound(epId);
     if (r.status !== 'done' && r.revealedAt === null)
       throw new TRPCError({
@@ -45,9 +51,15 @@ function assertNotSpoiler(...ids: string[]) {
 export const inspectorRouter = router({
   list: inspectorProcedure.input(listInputSchema).query(({ input }) => listEpisodes(inspector().db, input)),
   facets: inspectorProcedure.query(() => facets()),
-  ids: inspectorProcedure.input(orderSchema.extend({ limit: z.int().min(1).max(100_000).default(10_000) })).query(({ input }) => episodeIds(inspector().db, input, input.limit)),
-  neighbours: inspectorProcedure.input(orderSchema.extend({ id })).query(({ input }) => neighbours(inspector().db, input, input.id)),
-  charts: inspectorProcedure.input(z.object({ filter: episodeFilterSchema.default({}) })).query(({ input }) => chartsData(inspector().db, input.filter)),
+  ids: inspectorProcedure
+    .input(orderSchema.extend({ limit: z.int().min(1).max(100_000).default(10_000) }))
+    .query(({ input }) => episodeIds(inspector().db, input, input.limit)),
+  neighbours: inspectorProcedure
+    .input(orderSchema.extend({ id }))
+    .query(({ input }) => neighbours(inspector().db, input, input.id)),
+  charts: inspectorProcedure
+    .input(z.object({ filter: episodeFilterSchema.default({}) }))
+    .query(({ input }) => chartsData(inspector().db, input.filter)),
   delete: inspectorProcedure
     .input(z.object({ ids: z.array(id).min(1).max(10_000) }))
     .mutation(({ input }) => ({ deleted: deleteEpisodes(inspector().db, input.ids) })),
@@ -64,10 +76,12 @@ export const inspectorRouter = router({
     if (!w) throw notFound(input.id);
     return w;
   }),
-  observationAt: inspectorProcedure.input(z.object({ id, turn: z.int().min(1).max(100_000) })).query(async ({ input }) => {
-    const view = await episodeService.getEpisode(input.id);
-    return inspector().data.observationAt(input.id, input.turn, view.budgets)!;
-  }),
+  observationAt: inspectorProcedure
+    .input(z.object({ id, turn: z.int().min(1).max(100_000) }))
+    .query(async ({ input }) => {
+      const view = await episodeService.getEpisode(input.id);
+      return inspector().data.observationAt(input.id, input.turn, view.budgets)!;
+    }),
 
   compare: inspectorProcedure.input(z.object({ a: id, b: id })).query(async ({ input }) => {
     assertNotSpoiler(input.a, input.b);
@@ -75,17 +89,24 @@ export const inspectorRouter = router({
     const { turns, firstDivergence } = alignTurns(a.events, b.events);
     return { a, b, turns, firstDivergence, differs: breakdownDiff(a.breakdown, b.breakdown) };
   }),
-  compareRuns: inspectorProcedure.input(z.object({ a: runSide, b: runSide })).query(({ input }) => compareRuns(inspector().db, input.a, input.b)),
+  compareRuns: inspectorProcedure
+    .input(z.object({ a: runSide, b: runSide }))
+    .query(({ input }) => compareRuns(inspector().db, input.a, input.b)),
   /** The episode the engine's oracle played on the same env, d and seed (newest), if stored. */
-  sameSeed: inspectorProcedure.input(z.object({ id, player: z.string().min(1).max(80).default('oracle') })).query(({ input }) => {
-    const { db } = inspector();
-    const r = db.prepare('SELECT "envId","d","seed","axisOverrides" FROM "Episode" WHERE "id" = ?').get(input.id) as { envId: string; d: number; seed: number; axisOverrides: string } | undefined;
-    if (!r) throw notFound(input.id);
-    const hit = db
-      .prepare(`SELECT "id" FROM "Episode" WHERE "envId" = ? AND "d" = ? AND "seed" = ? AND "axisOverrides" = ? AND "player" = ? AND "id" <> ? AND "status" = 'done' ORDER BY "createdAt" DESC LIMIT 1`)
-      .get(r.envId, r.d, r.seed, r.axisOverrides, input.player, input.id) as { id: string } | undefined;
-    return { id: hit?.id ?? null, envId: r.envId, d: r.d, seed: r.seed };
-  }),
+  sameSeed: inspectorProcedure
+    .input(z.object({ id, player: z.string().min(1).max(80).default('oracle') }))
+    .query(({ input }) => {
+      const { db } = inspector();
+      const r = db.prepare('SELECT "envId","d","seed","axisOverrides" FROM "Episode" WHERE "id" = ?').get(input.id) as
+        { envId: string; d: number; seed: number; axisOverrides: string } | undefined;
+      if (!r) throw notFound(input.id);
+      const hit = db
+        .prepare(
+          `SELECT "id" FROM "Episode" WHERE "envId" = ? AND "d" = ? AND "seed" = ? AND "axisOverrides" = ? AND "player" = ? AND "id" <> ? AND "status" = 'done' ORDER BY "createdAt" DESC LIMIT 1`,
+        )
+        .get(r.envId, r.d, r.seed, r.axisOverrides, input.player, input.id) as { id: string } | undefined;
+      return { id: hit?.id ?? null, envId: r.envId, d: r.d, seed: r.seed };
+    }),
 
   /** Plays the oracle on the same env, d and seed (stored as an ordinary episode); returns its id. */
   playOracle: inspectorProcedure.input(z.object({ id })).mutation(async ({ input }) => ({
@@ -93,11 +114,21 @@ export const inspectorRouter = router({
   })),
 
   import: inspectorProcedure
-    .input(z.object({ files: z.array(z.object({ name: z.string().min(1).max(300), text: z.string() })).min(1).max(2000) }))
+    .input(
+      z.object({
+        files: z
+          .array(z.object({ name: z.string().min(1).max(300), text: z.string() }))
+          .min(1)
+          .max(2000),
+      }),
+    )
     .mutation(({ input }) => {
       const bytes = input.files.reduce((n, f) => n + Buffer.byteLength(f.text, 'utf8'), 0);
       if (bytes > MAX_IMPORT_BYTES)
-        throw new TRPCError({ code: 'PAYLOAD_TOO_LARGE', message: `the files are ${(bytes / 1e6).toFixed(1)} MB; the limit per upload is 25 MB (use npm run episodes:import for more). Nothing was imported.` });
+        throw new TRPCError({
+          code: 'PAYLOAD_TOO_LARGE',
+          message: `the files are ${(bytes / 1e6).toFixed(1)} MB; the limit per upload is 25 MB (use npm run episodes:import for more). Nothing was imported.`,
+        });
       const ins = inspector();
       return importFiles(ins.db, input.files, { getCatalog: ins.getCatalog, defaultCatalogId: ins.defaultCatalogId });
     }),

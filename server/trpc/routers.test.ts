@@ -29,7 +29,9 @@ describe('tRPC routers', () => {
     const target = ep.hiddenGoal.data as { targetId: string; targetTitle: string };
     const titles = await getCaller().catalog.titles({ catalogId: ep.catalogId, ids: [target.targetId, 'no_such_id'] });
     expect(titles).toEqual({ [target.targetId]: target.targetTitle });
-    await expect(getCaller().catalog.titles({ catalogId: 'nope', ids: ['x'] })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(getCaller().catalog.titles({ catalogId: 'nope', ids: ['x'] })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
   });
 
   it('episodes.get returns the stored episode; errors keep their precise message', async () => {

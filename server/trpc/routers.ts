@@ -49,7 +49,9 @@ export const toolsRouter = router({
 });
 
 export const difficultyRouter = router({
-  preview: publicProcedure.input(z.object({ d: z.int().min(D_RANGE.min).max(D_RANGE.max) })).query(({ input }) => axisRows(input.d)),
+  preview: publicProcedure
+    .input(z.object({ d: z.int().min(D_RANGE.min).max(D_RANGE.max) }))
+    .query(({ input }) => axisRows(input.d)),
 });
 
 export const appRouter = router({

@@ -14,7 +14,16 @@ describe('agent seat', () => {
   it('never sends the goal of an active episode, for all eight envs; the finished episode carries it', async () => {
     const { episodeService } = await import('@/server/episodes');
     const envs = listEnvs();
-    expect(envs.map((e) => e.id).sort()).toEqual(['BUNDLE', 'CART', 'JOURNEY', 'PD', 'POLICY', 'RETURN', 'STATUS', 'SUB']);
+    expect(envs.map((e) => e.id).sort()).toEqual([
+      'BUNDLE',
+      'CART',
+      'JOURNEY',
+      'PD',
+      'POLICY',
+      'RETURN',
+      'STATUS',
+      'SUB',
+    ]);
     for (const env of envs) {
       for (const seed of [1, 2]) {
         const started = await getCaller().seat.start({ envId: env.id, d: 6, seed });
@@ -29,7 +38,15 @@ describe('agent seat', () => {
           if (seat.status === 'active') payloads.push(JSON.stringify(seat));
         }
         const customerText = seat.events.map((e) => (e.kind === 'customer_message' ? e.text : '')).join('\n');
-        const publicText = [fieldNames(seat), customerText, JSON.stringify(toolSpecsFor(env.id)), JSON.stringify(env), chat.assistant_message, seat.id, seat.catalogId].join('\n');
+        const publicText = [
+          fieldNames(seat),
+          customerText,
+          JSON.stringify(toolSpecsFor(env.id)),
+          JSON.stringify(env),
+          chat.assistant_message,
+          seat.id,
+          seat.catalogId,
+        ].join('\n');
         const secrets = secretValues(goal, publicText);
         expect(secrets.length, `${env.id} seed ${seed} has goal values to look for`).toBeGreaterThan(0);
         for (const p of payloads) expect(leakedValues(p, secrets), `${env.id} seed ${seed}`).toEqual([]);
@@ -45,11 +62,17 @@ describe('agent seat', () => {
     expect(start.episode.world).toEqual({ orders: [], placedOrders: [], returns: [], exchanges: [] });
     const seat = await getCaller().seat.step({
       id: start.episode.id,
-      action: { assistant_message: 'Let me look.', tool_calls: [{ name: 'order.list', args: { days: 7 } }], answer: null },
+      action: {
+        assistant_message: 'Let me look.',
+        tool_calls: [{ name: 'order.list', args: { days: 7 } }],
+        answer: null,
+      },
     });
     const { episodeService } = await import('@/server/episodes');
     const full = await episodeService.getWorld(seat.id);
-    const listed = (seat.events.find((e) => e.kind === 'tool_call')! as { result: { orders: Array<{ order_id: string }> } }).result.orders;
+    const listed = (
+      seat.events.find((e) => e.kind === 'tool_call')! as { result: { orders: Array<{ order_id: string }> } }
+    ).result.orders;
     const ids = (seat.world.orders as Array<{ order_id: string }>).map((o) => o.order_id);
     expect(ids).toEqual(listed.map((o) => o.order_id));
     // the database holds more orders than a 7-day look-up returned; the seat shows only those
@@ -122,7 +145,9 @@ describe('roles (auth on)', () => {
     await expect(c.seat.step({ id: b.episode.id, action: chat })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     await expect(c.episodes.get({ id: a.episode.id })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     await expect(c.episodes.world({ id: a.episode.id })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect((await agent('forged-token')).seat.get({ id: a.episode.id })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect((await agent('forged-token')).seat.get({ id: a.episode.id })).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
   });
 
   it('admin: the inspector, overrides and the curriculum', async () => {
@@ -135,7 +160,13 @@ describe('roles (auth on)', () => {
   });
 
   it('auth on without an admin token: nobody is admin, and the message says what to set', async () => {
-    const c = await callerWith({ auth: { enabled: true, adminToken: null }, headers: { authorization: 'Bearer anything' } });
-    await expect(c.episodes.list({})).rejects.toMatchObject({ code: 'UNAUTHORIZED', message: expect.stringMatching(/set ECOMRLVE_ADMIN_TOKEN/) });
+    const c = await callerWith({
+      auth: { enabled: true, adminToken: null },
+      headers: { authorization: 'Bearer anything' },
+    });
+    await expect(c.episodes.list({})).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+      message: expect.stringMatching(/set ECOMRLVE_ADMIN_TOKEN/),
+    });
   });
 });

@@ -23,11 +23,17 @@ export const seatRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
-      if (input.axisOverrides && Object.keys(input.axisOverrides).length > 0) requireAdmin(ctx.auth, ctx.creds, 'axis overrides');
-      const { capabilityToken, ...view } = await episodeService.startEpisode({ ...input, player: input.player ?? 'api' });
+      if (input.axisOverrides && Object.keys(input.axisOverrides).length > 0)
+        requireAdmin(ctx.auth, ctx.creds, 'axis overrides');
+      const { capabilityToken, ...view } = await episodeService.startEpisode({
+        ...input,
+        player: input.player ?? 'api',
+      });
       return { episode: toSeatView(view), capabilityToken };
     }),
-  get: agentProcedure.input(episodeRef).query(async ({ input }) => toSeatView(await episodeService.getEpisode(input.id))),
+  get: agentProcedure
+    .input(episodeRef)
+    .query(async ({ input }) => toSeatView(await episodeService.getEpisode(input.id))),
   /** One turn: raw agent text or a structured action; `stepKey` makes a retry return the stored result. */
   step: agentProcedure
     .input(
@@ -40,5 +46,7 @@ export const seatRouter = router({
       toSeatView(await episodeService.submitAction(input.id, input.action as never, { stepKey: input.stepKey })),
     ),
   /** Reveals the hidden goal on purpose: recorded, and the episode leaves the statistics. */
-  reveal: agentProcedure.input(episodeRef).mutation(async ({ input }) => toSeatView(await episodeService.revealGoal(input.id))),
+  reveal: agentProcedure
+    .input(episodeRef)
+    .mutation(async ({ input }) => toSeatView(await episodeService.revealGoal(input.id))),
 });

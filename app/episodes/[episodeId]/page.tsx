@@ -33,7 +33,10 @@ export default async function ReplayPage({
   const ins = inspector();
   const extras = ins.data.extras(view.id, view.events);
   if (!extras) notFound();
-  const [turnRecords, family] = await Promise.all([episodeService.turnRecords(view.id), episodeService.family(view.id)]);
+  const [turnRecords, family] = await Promise.all([
+    episodeService.turnRecords(view.id),
+    episodeService.family(view.id),
+  ]);
   const listParams = first(sp.list);
   const list =
     listParams !== undefined

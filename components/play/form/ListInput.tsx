@@ -45,10 +45,23 @@ export function ListInput({
             >
               <span className="w-5 shrink-0 text-right tabular-nums text-slate-400">{i + 1}.</span>
               <code className="min-w-0 flex-1 break-all text-slate-800">{item}</code>
-              <Button size="sm" variant="ghost" disabled={i === 0} onClick={() => onChange(moveUpInList(value, i))} aria-label={`move ${item} up`} title="move up (rank higher)">
+              <Button
+                size="sm"
+                variant="ghost"
+                disabled={i === 0}
+                onClick={() => onChange(moveUpInList(value, i))}
+                aria-label={`move ${item} up`}
+                title="move up (rank higher)"
+              >
                 ↑
               </Button>
-              <Button size="sm" variant="ghost" onClick={() => onChange(removeFromList(value, i))} aria-label={`remove ${item}`} title="remove">
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => onChange(removeFromList(value, i))}
+                aria-label={`remove ${item}`}
+                title="remove"
+              >
                 ✕
               </Button>
             </li>
@@ -63,7 +76,11 @@ export function ListInput({
           disabled={full}
           className={cx(inputCls, 'font-mono text-xs')}
           value={draft}
-          placeholder={full ? `at most ${maxItems} items` : `add ${itemKind === 'string' || !itemKind ? 'an id' : `a ${itemKind}`} (Enter; paste several, comma-separated)`}
+          placeholder={
+            full
+              ? `at most ${maxItems} items`
+              : `add ${itemKind === 'string' || !itemKind ? 'an id' : `a ${itemKind}`} (Enter; paste several, comma-separated)`
+          }
           onChange={(e) => setDraft(e.target.value)}
           onBlur={commit}
           onKeyDown={(e) => {

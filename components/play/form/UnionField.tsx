@@ -8,7 +8,14 @@ import { chosenOption, choicePath, type FieldSpec } from '../schema-form';
 import type { FormProps } from '../SchemaForm';
 import { FieldLabel, fieldId, inputCls } from './controls';
 
-export function UnionField({ f, values, errors, onChange, idPrefix, renderField }: FormProps & { f: FieldSpec; renderField: (c: FieldSpec) => ReactNode }) {
+export function UnionField({
+  f,
+  values,
+  errors,
+  onChange,
+  idPrefix,
+  renderField,
+}: FormProps & { f: FieldSpec; renderField: (c: FieldSpec) => ReactNode }) {
   const options = f.options ?? [];
   const chosen = chosenOption(f, values);
   const choiceId = fieldId(idPrefix, choicePath(f));
@@ -22,7 +29,14 @@ export function UnionField({ f, values, errors, onChange, idPrefix, renderField 
       <div data-testid={`field-${f.path}`}>
         <FieldLabel f={f} htmlFor={id} />
         <div className="flex gap-1.5">
-          <input id={id} name={f.path} type="text" className={inputCls} value={text} onChange={(e) => onChange(f.path, e.target.value)} />
+          <input
+            id={id}
+            name={f.path}
+            type="text"
+            className={inputCls}
+            value={text}
+            onChange={(e) => onChange(f.path, e.target.value)}
+          />
           <select
             id={choiceId}
             aria-label={`${f.key}: send as`}
@@ -81,7 +95,9 @@ export function UnionField({ f, values, errors, onChange, idPrefix, renderField 
           )}
         </div>
       )}
-      {chosen && chosen.kind !== 'object' && renderField({ ...f, kind: chosen.kind, enumValues: chosen.enumValues, options: undefined })}
+      {chosen &&
+        chosen.kind !== 'object' &&
+        renderField({ ...f, kind: chosen.kind, enumValues: chosen.enumValues, options: undefined })}
     </div>
   );
 }

@@ -6,7 +6,9 @@ export function AgentMessage({ text }: { text: string }) {
       </div>
       <div className="min-w-0 max-w-[85%]">
         <div className="mb-1 text-right text-xs font-medium text-slate-700">Agent</div>
-        <p className="whitespace-pre-wrap rounded-lg rounded-tr-none bg-slate-800 px-3 py-2 text-sm text-white">{text}</p>
+        <p className="whitespace-pre-wrap rounded-lg rounded-tr-none bg-slate-800 px-3 py-2 text-sm text-white">
+          {text}
+        </p>
       </div>
     </div>
   );

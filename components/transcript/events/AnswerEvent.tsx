@@ -66,7 +66,12 @@ function Fields({ fields }: { fields: Record<string, unknown> }) {
         // lists of objects (JOURNEY's sub-answers) take the full width under their key
         const nested = Array.isArray(v) && v.some((x) => typeof x === 'object' && x !== null);
         return (
-          <div key={k} className={nested ? 'space-y-1' : 'grid gap-x-3 sm:grid-cols-[11rem_1fr]'} data-testid="answer-field" data-key={k}>
+          <div
+            key={k}
+            className={nested ? 'space-y-1' : 'grid gap-x-3 sm:grid-cols-[11rem_1fr]'}
+            data-testid="answer-field"
+            data-key={k}
+          >
             <dt className="font-mono text-xs text-emerald-900">{k}</dt>
             <dd className="min-w-0">
               <Value name={k} value={v} />
@@ -81,13 +86,20 @@ function Fields({ fields }: { fields: Record<string, unknown> }) {
 export function AnswerEvent({ answer }: { answer: Record<string, unknown> }) {
   const { env, done, ...fields } = answer;
   return (
-    <div className="ml-10 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm" data-testid="answer-event">
+    <div
+      className="ml-10 rounded-lg border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm"
+      data-testid="answer-event"
+    >
       <div className="mb-1.5 flex items-center gap-2">
         <span className="font-medium text-emerald-900">Answer</span>
         <Badge tone="green">{String(env)}</Badge>
         <Badge tone={done ? 'green' : 'slate'}>{done ? 'done' : 'not done: the episode goes on'}</Badge>
       </div>
-      {Object.keys(fields).length > 0 ? <Fields fields={fields} /> : <p className="text-xs text-emerald-900">no fields</p>}
+      {Object.keys(fields).length > 0 ? (
+        <Fields fields={fields} />
+      ) : (
+        <p className="text-xs text-emerald-900">no fields</p>
+      )}
       <details className="mt-1.5">
         <summary className="cursor-pointer text-xs text-emerald-800">raw JSON</summary>
         <JsonBlock value={answer} className="mt-1" />

@@ -40,7 +40,9 @@ export function CustomerMessage({ text, act }: { text: string; act: UserAct }) {
           <span className="font-medium text-slate-700">Customer</span>
           <UserActBadge act={act} />
         </div>
-        <p className="whitespace-pre-wrap rounded-lg rounded-tl-none bg-sky-50 px-3 py-2 text-sm text-slate-900">{text}</p>
+        <p className="whitespace-pre-wrap rounded-lg rounded-tl-none bg-sky-50 px-3 py-2 text-sm text-slate-900">
+          {text}
+        </p>
       </div>
     </div>
   );

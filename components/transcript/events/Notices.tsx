@@ -6,7 +6,10 @@ import { fmtReward, fmtTermination } from '@/lib/format';
 
 export function WorldChangeEvent({ description, data }: { description: string; data: Record<string, unknown> }) {
   return (
-    <div className="ml-10 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="world-change">
+    <div
+      className="ml-10 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+      data-testid="world-change"
+    >
       <span className="font-medium">World change:</span> {description}
       {Object.keys(data).length > 0 && (
         <details className="mt-1">
@@ -20,11 +23,16 @@ export function WorldChangeEvent({ description, data }: { description: string; d
 
 export function ActionErrorEvent({ error, raw }: { error: string; raw: string }) {
   return (
-    <div className="ml-10 rounded-lg border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-900" data-testid="action-error">
+    <div
+      className="ml-10 rounded-lg border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-900"
+      data-testid="action-error"
+    >
       <span className="font-medium">Action rejected:</span> {error}
       <details className="mt-1">
         <summary className="cursor-pointer text-xs">raw action text</summary>
-        <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-white p-2 font-mono text-xs text-slate-800">{raw}</pre>
+        <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-white p-2 font-mono text-xs text-slate-800">
+          {raw}
+        </pre>
       </details>
     </div>
   );

@@ -25,11 +25,7 @@ export function ToolCallEvent({
 }) {
   const [raw, setRaw] = useState(false);
   return (
-    <div
-      className="ml-10 rounded-lg border border-slate-200 bg-slate-50/60"
-      data-testid="tool-call"
-      data-tool={name}
-    >
+    <div className="ml-10 rounded-lg border border-slate-200 bg-slate-50/60" data-testid="tool-call" data-tool={name}>
       <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 px-3 py-1.5">
         <span className="text-xs text-slate-400">#{index + 1}</span>
         <code className="text-xs font-semibold text-slate-800">{name || '(no name)'}</code>

@@ -18,14 +18,25 @@ export function AddToAnswer({ productId }: { productId: string }) {
       {targets.productLists.map((t) => {
         const items = listItems(targets.values[t.path]);
         const rank = items.indexOf(productId);
-        const where = many ? t.label.replace(/ › .*$/, '') : t.key === 'recommended_product_ids' ? 'answer' : listName(t.key);
+        const where = many
+          ? t.label.replace(/ › .*$/, '')
+          : t.key === 'recommended_product_ids'
+            ? 'answer'
+            : listName(t.key);
         return (
           <Button
             key={t.path}
             size="sm"
             variant={rank >= 0 ? 'answered' : 'answer'}
             title={rank >= 0 ? `#${rank + 1} in ${t.label}; click to take it out` : `add ${productId} to ${t.label}`}
-            onClick={() => set(t.path, rank >= 0 ? joinList(items.filter((x) => x !== productId)) : appendToList(targets.values[t.path], productId))}
+            onClick={() =>
+              set(
+                t.path,
+                rank >= 0
+                  ? joinList(items.filter((x) => x !== productId))
+                  : appendToList(targets.values[t.path], productId),
+              )
+            }
             data-testid="add-to-answer"
             data-target={t.path}
             aria-pressed={rank >= 0}
@@ -40,7 +51,14 @@ export function AddToAnswer({ productId }: { productId: string }) {
 
 type Fill = Array<[string, string]>;
 
-function slotButton(slot: OrderSlot, many: boolean, fill: Fill, values: Record<string, string>, what: string, onFill: (f: Fill) => void) {
+function slotButton(
+  slot: OrderSlot,
+  many: boolean,
+  fill: Fill,
+  values: Record<string, string>,
+  what: string,
+  onFill: (f: Fill) => void,
+) {
   const filled = fill.every(([path, v]) => values[path] === v);
   return (
     <Button
@@ -62,11 +80,23 @@ function slotButton(slot: OrderSlot, many: boolean, fill: Fill, values: Record<s
  * sets its status) or for a line (answers that select a line, e.g. RETURN; with
  * `ineligible`, also sets return_ineligible).
  */
-export function UseInAnswer({ orderId, lineId, status, ineligible }: { orderId: string; lineId?: string; status?: string; ineligible?: boolean }) {
+export function UseInAnswer({
+  orderId,
+  lineId,
+  status,
+  ineligible,
+}: {
+  orderId: string;
+  lineId?: string;
+  status?: string;
+  ineligible?: boolean;
+}) {
   const targets = useAnswerTargets();
   const update = usePlayStore((s) => s.updateAnswerValues);
   if (!targets) return null;
-  const slots = targets.orderSlots.filter((s) => (lineId ? s.line !== undefined : s.line === undefined) && (!ineligible || s.ineligible));
+  const slots = targets.orderSlots.filter(
+    (s) => (lineId ? s.line !== undefined : s.line === undefined) && (!ineligible || s.ineligible),
+  );
   if (slots.length === 0) return null;
   const onFill = (fill: Fill) => update((v) => ({ ...v, ...Object.fromEntries(fill) }));
   return (

@@ -5,13 +5,22 @@ import { fmtPrice } from '@/lib/format';
 import { usePrefill } from '../prefill';
 
 export interface CartData {
-  lines: Array<{ line_id: string; product_id: string; variant_id: string | null; title?: string; qty: number; unit_price: number }>;
+  lines: Array<{
+    line_id: string;
+    product_id: string;
+    variant_id: string | null;
+    title?: string;
+    qty: number;
+    unit_price: number;
+  }>;
   total_items: number;
   total_price: number;
 }
 
 export function isCartData(v: unknown): v is CartData {
-  return typeof v === 'object' && v !== null && 'lines' in v && Array.isArray((v as CartData).lines) && 'total_items' in v;
+  return (
+    typeof v === 'object' && v !== null && 'lines' in v && Array.isArray((v as CartData).lines) && 'total_items' in v
+  );
 }
 
 export function CartTable({ cart, compact = false }: { cart: CartData; compact?: boolean }) {
@@ -43,7 +52,11 @@ export function CartTable({ cart, compact = false }: { cart: CartData; compact?:
             <td className="py-1.5 text-right">{fmtPrice(l.unit_price * l.qty)}</td>
             {editable && (
               <td className="py-1.5 pl-2 text-right">
-                <Button size="sm" variant="ghost" onClick={() => prefill.prefill('cart.set_quantity', { line_id: l.line_id, quantity: l.qty })}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => prefill.prefill('cart.set_quantity', { line_id: l.line_id, quantity: l.qty })}
+                >
                   Qty…
                 </Button>
               </td>

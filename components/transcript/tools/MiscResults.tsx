@@ -9,7 +9,11 @@ export function isDatetime(v: unknown): v is { today: string; weekday?: string }
 export function DatetimeResult({ value }: { value: { today: string; weekday?: string } }) {
   return (
     <p className="text-sm">
-      Today is <span className="font-medium">{value.weekday ? `${value.weekday}, ` : ''}{value.today}</span>
+      Today is{' '}
+      <span className="font-medium">
+        {value.weekday ? `${value.weekday}, ` : ''}
+        {value.today}
+      </span>
     </p>
   );
 }

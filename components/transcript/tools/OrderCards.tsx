@@ -15,19 +15,40 @@ export interface OrderListData {
   today?: string;
   days?: number;
   orders: OrderData[];
-  addresses?: Array<{ address_id: string; label: string; name: string; street: string; city: string; state: string; zip: string }>;
+  addresses?: Array<{
+    address_id: string;
+    label: string;
+    name: string;
+    street: string;
+    city: string;
+    state: string;
+    zip: string;
+  }>;
   payment_methods?: Array<{ payment_method_id: string; label: string }>;
 }
 
 export function isOrder(v: unknown): v is OrderData {
-  return typeof v === 'object' && v !== null && 'order_id' in v && 'status' in v && Array.isArray((v as OrderData).lines);
+  return (
+    typeof v === 'object' && v !== null && 'order_id' in v && 'status' in v && Array.isArray((v as OrderData).lines)
+  );
 }
 
 export function isOrderList(v: unknown): v is OrderListData {
-  return typeof v === 'object' && v !== null && Array.isArray((v as OrderListData).orders) && (v as OrderListData).orders.every(isOrder);
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Array.isArray((v as OrderListData).orders) &&
+    (v as OrderListData).orders.every(isOrder)
+  );
 }
 
-const STATUS_TONES: Record<string, Tone> = { CONFIRMED: 'slate', SHIPPED: 'blue', IN_TRANSIT: 'violet', DELIVERED: 'green', CANCELLED: 'red' };
+const STATUS_TONES: Record<string, Tone> = {
+  CONFIRMED: 'slate',
+  SHIPPED: 'blue',
+  IN_TRANSIT: 'violet',
+  DELIVERED: 'green',
+  CANCELLED: 'red',
+};
 
 export function OrderStatusBadge({ status }: { status: string }) {
   return (
@@ -78,7 +99,12 @@ export function OrderCard({ order: o, actions = true, lineNotes, heading }: Orde
   const can = (tool: string) => prefill?.tools.includes(tool) ?? false;
   const returnable = o.status === 'DELIVERED';
   return (
-    <article className="rounded-md border border-slate-200 bg-white" data-testid="order-card" data-order-id={o.order_id} data-status={o.status}>
+    <article
+      className="rounded-md border border-slate-200 bg-white"
+      data-testid="order-card"
+      data-order-id={o.order_id}
+      data-status={o.status}
+    >
       <header className="flex flex-wrap items-center gap-x-2 gap-y-1 border-b border-slate-100 px-3 py-2">
         {heading}
         <span className="font-mono text-sm font-semibold text-slate-900">{o.order_id}</span>
@@ -89,7 +115,12 @@ export function OrderCard({ order: o, actions = true, lineNotes, heading }: Orde
         <Dates o={o} />
         <ul className="divide-y divide-slate-100 rounded-md border border-slate-100">
           {o.lines.map((l) => (
-            <li key={l.line_id} className="flex flex-wrap items-start gap-x-3 gap-y-1 px-2 py-1.5" data-testid="order-line" data-line-id={l.line_id}>
+            <li
+              key={l.line_id}
+              className="flex flex-wrap items-start gap-x-3 gap-y-1 px-2 py-1.5"
+              data-testid="order-line"
+              data-line-id={l.line_id}
+            >
               <div className="min-w-0 flex-1">
                 <p className="text-sm leading-snug text-slate-900">{l.title}</p>
                 <p className="font-mono text-[11px] text-slate-500 [overflow-wrap:anywhere]">
@@ -103,17 +134,32 @@ export function OrderCard({ order: o, actions = true, lineNotes, heading }: Orde
               {actions && (
                 <div className="flex w-full flex-wrap gap-1.5">
                   {returnable && can('return.check_eligibility') && (
-                    <Button size="sm" onClick={() => prefill!.prefill('return.check_eligibility', { order_id: o.order_id, line_id: l.line_id })} data-testid="prefill-check-eligibility">
+                    <Button
+                      size="sm"
+                      onClick={() =>
+                        prefill!.prefill('return.check_eligibility', { order_id: o.order_id, line_id: l.line_id })
+                      }
+                      data-testid="prefill-check-eligibility"
+                    >
                       Check return eligibility…
                     </Button>
                   )}
                   {returnable && can('return.initiate') && (
-                    <Button size="sm" variant="ghost" onClick={() => prefill!.prefill('return.initiate', { order_id: o.order_id, line_id: l.line_id })} data-testid="prefill-return">
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => prefill!.prefill('return.initiate', { order_id: o.order_id, line_id: l.line_id })}
+                      data-testid="prefill-return"
+                    >
                       Return…
                     </Button>
                   )}
                   {returnable && can('return.exchange') && (
-                    <Button size="sm" variant="ghost" onClick={() => prefill!.prefill('return.exchange', { order_id: o.order_id, line_id: l.line_id })}>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => prefill!.prefill('return.exchange', { order_id: o.order_id, line_id: l.line_id })}
+                    >
                       Exchange…
                     </Button>
                   )}
@@ -126,7 +172,11 @@ export function OrderCard({ order: o, actions = true, lineNotes, heading }: Orde
         {actions && (
           <div className="flex flex-wrap gap-1.5">
             {can('order.get_status') && (
-              <Button size="sm" onClick={() => prefill!.prefill('order.get_status', { order_id: o.order_id })} data-testid="prefill-get-status">
+              <Button
+                size="sm"
+                onClick={() => prefill!.prefill('order.get_status', { order_id: o.order_id })}
+                data-testid="prefill-get-status"
+              >
                 Get status…
               </Button>
             )}
@@ -155,17 +205,25 @@ export function OrderListResult({ data }: { data: OrderListData }) {
   );
 }
 
-export function CustomerProfile({ addresses = [], paymentMethods = [] }: { addresses?: OrderListData['addresses']; paymentMethods?: OrderListData['payment_methods'] }) {
+export function CustomerProfile({
+  addresses = [],
+  paymentMethods = [],
+}: {
+  addresses?: OrderListData['addresses'];
+  paymentMethods?: OrderListData['payment_methods'];
+}) {
   if (addresses.length === 0 && paymentMethods.length === 0) return null;
   return (
     <details className="rounded-md border border-slate-200 bg-white px-3 py-1.5 text-xs">
       <summary className="cursor-pointer text-slate-600">
-        {addresses.length} address{addresses.length === 1 ? '' : 'es'} · {paymentMethods.length} payment method{paymentMethods.length === 1 ? '' : 's'} (ids for order.checkout)
+        {addresses.length} address{addresses.length === 1 ? '' : 'es'} · {paymentMethods.length} payment method
+        {paymentMethods.length === 1 ? '' : 's'} (ids for order.checkout)
       </summary>
       <ul className="mt-1.5 space-y-0.5">
         {addresses.map((a) => (
           <li key={a.address_id}>
-            <code className="font-semibold">{a.address_id}</code> {a.label}: {a.name}, {a.street}, {a.city}, {a.state} {a.zip}
+            <code className="font-semibold">{a.address_id}</code> {a.label}: {a.name}, {a.street}, {a.city}, {a.state}{' '}
+            {a.zip}
           </li>
         ))}
         {paymentMethods.map((p) => (

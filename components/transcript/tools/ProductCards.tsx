@@ -40,7 +40,11 @@ export function ProductActions({ productId, compact = false }: { productId: stri
     <div className="flex flex-wrap gap-1.5">
       <AddToAnswer productId={productId} />
       {!compact && prefill.tools.includes('cart.add') && (
-        <Button size="sm" onClick={() => prefill.prefill('cart.add', { product_id: productId })} data-testid="prefill-cart-add">
+        <Button
+          size="sm"
+          onClick={() => prefill.prefill('cart.add', { product_id: productId })}
+          data-testid="prefill-cart-add"
+        >
           Add to cart…
         </Button>
       )}
@@ -50,7 +54,11 @@ export function ProductActions({ productId, compact = false }: { productId: stri
         </Button>
       )}
       {prefill.tools.includes('catalog.get_product') && (
-        <Button size="sm" variant="ghost" onClick={() => prefill.prefill('catalog.get_product', { product_id: productId })}>
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => prefill.prefill('catalog.get_product', { product_id: productId })}
+        >
           Details…
         </Button>
       )}

@@ -10,13 +10,26 @@ export interface RerankHit {
 }
 
 export function isRerankList(v: unknown): v is RerankHit[] {
-  return Array.isArray(v) && v.every((x) => typeof x === 'object' && x !== null && typeof (x as RerankHit).product_id === 'string' && typeof (x as RerankHit).score === 'number');
+  return (
+    Array.isArray(v) &&
+    v.every(
+      (x) =>
+        typeof x === 'object' &&
+        x !== null &&
+        typeof (x as RerankHit).product_id === 'string' &&
+        typeof (x as RerankHit).score === 'number',
+    )
+  );
 }
 
 function RerankRow({ hit, rank }: { hit: RerankHit; rank: number }) {
   const title = useProductTitle(hit.product_id);
   return (
-    <li className="flex flex-wrap items-center gap-x-3 gap-y-1 px-2.5 py-1.5" data-testid="rerank-hit" data-product-id={hit.product_id}>
+    <li
+      className="flex flex-wrap items-center gap-x-3 gap-y-1 px-2.5 py-1.5"
+      data-testid="rerank-hit"
+      data-product-id={hit.product_id}
+    >
       <span className="w-5 text-right text-xs tabular-nums text-slate-400">{rank}.</span>
       <div className="min-w-0 flex-1">
         {title && (
@@ -26,7 +39,10 @@ function RerankRow({ hit, rank }: { hit: RerankHit; rank: number }) {
         )}
         <code className="text-xs text-slate-600 [overflow-wrap:anywhere]">{hit.product_id}</code>
       </div>
-      <span className="flex items-center gap-1.5 text-[11px] tabular-nums text-slate-500" title="share of the query's words the product matches">
+      <span
+        className="flex items-center gap-1.5 text-[11px] tabular-nums text-slate-500"
+        title="share of the query's words the product matches"
+      >
         <span className="inline-block h-1.5 w-14 overflow-hidden rounded bg-slate-100">
           <span className="block h-full bg-sky-400" style={{ width: `${Math.max(4, hit.score * 100)}%` }} />
         </span>

@@ -15,7 +15,8 @@ export type ReturnRecordData = ReturnRecord;
 export type ExchangeRecordData = ExchangeRecord & { new_title?: string };
 
 const obj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
-export const isEligibility = (v: unknown): v is EligibilityData => obj(v) && typeof v.eligible === 'boolean' && 'window_days' in v;
+export const isEligibility = (v: unknown): v is EligibilityData =>
+  obj(v) && typeof v.eligible === 'boolean' && 'window_days' in v;
 export const isReturnRecord = (v: unknown): v is ReturnRecordData => obj(v) && typeof v.return_id === 'string';
 export const isExchangeRecord = (v: unknown): v is ExchangeRecordData => obj(v) && typeof v.exchange_id === 'string';
 
@@ -35,11 +36,23 @@ function Facts({ rows }: { rows: Array<[string, React.ReactNode]> }) {
   );
 }
 
-function LineRef({ orderId, lineId, productId, title }: { orderId: string; lineId: string; productId: string; title?: string }) {
+function LineRef({
+  orderId,
+  lineId,
+  productId,
+  title,
+}: {
+  orderId: string;
+  lineId: string;
+  productId: string;
+  title?: string;
+}) {
   const known = useProductTitle(productId);
   return (
     <div className="min-w-0">
-      <p className="text-sm font-medium leading-snug text-slate-900">{title ?? (known ? <ProductTitle known={known} /> : productId)}</p>
+      <p className="text-sm font-medium leading-snug text-slate-900">
+        {title ?? (known ? <ProductTitle known={known} /> : productId)}
+      </p>
       <p className="font-mono text-[11px] text-slate-500 [overflow-wrap:anywhere]">
         {orderId} · line {lineId} · {productId}
       </p>
@@ -82,12 +95,20 @@ export function EligibilityCard({ e }: { e: EligibilityData }) {
       {prefill && (
         <div className="flex flex-wrap gap-1.5">
           {e.eligible && can('return.initiate') && (
-            <Button size="sm" onClick={() => prefill.prefill('return.initiate', { order_id: e.order_id, line_id: e.line_id })} data-testid="prefill-return">
+            <Button
+              size="sm"
+              onClick={() => prefill.prefill('return.initiate', { order_id: e.order_id, line_id: e.line_id })}
+              data-testid="prefill-return"
+            >
               Start return…
             </Button>
           )}
           {e.eligible && can('return.exchange') && (
-            <Button size="sm" variant="ghost" onClick={() => prefill.prefill('return.exchange', { order_id: e.order_id, line_id: e.line_id })}>
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => prefill.prefill('return.exchange', { order_id: e.order_id, line_id: e.line_id })}
+            >
               Exchange…
             </Button>
           )}
@@ -101,12 +122,18 @@ export function EligibilityCard({ e }: { e: EligibilityData }) {
 
 export function ReturnRecordCard({ r }: { r: ReturnRecordData }) {
   return (
-    <article className="space-y-2 rounded-md border border-sky-200 bg-white p-3" data-testid="return-record" data-return-id={r.return_id}>
+    <article
+      className="space-y-2 rounded-md border border-sky-200 bg-white p-3"
+      data-testid="return-record"
+      data-return-id={r.return_id}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <span className="text-sm font-semibold text-slate-900">Return</span>
         <code className="text-sm">{r.return_id}</code>
         <Badge tone="blue">{r.status}</Badge>
-        <span className="ml-auto text-sm font-semibold tabular-nums text-emerald-800">refund {fmtPrice(r.refund_amount)}</span>
+        <span className="ml-auto text-sm font-semibold tabular-nums text-emerald-800">
+          refund {fmtPrice(r.refund_amount)}
+        </span>
       </div>
       <LineRef orderId={r.order_id} lineId={r.line_id} productId={r.product_id} />
       <Facts
@@ -125,7 +152,11 @@ export function ExchangeRecordCard({ x }: { x: ExchangeRecordData }) {
   const newTitle = useProductTitle(x.new_product_id);
   const diff = x.price_difference;
   return (
-    <article className="space-y-2 rounded-md border border-violet-200 bg-white p-3" data-testid="exchange-record" data-exchange-id={x.exchange_id}>
+    <article
+      className="space-y-2 rounded-md border border-violet-200 bg-white p-3"
+      data-testid="exchange-record"
+      data-exchange-id={x.exchange_id}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <span className="text-sm font-semibold text-slate-900">Exchange</span>
         <code className="text-sm">{x.exchange_id}</code>
@@ -137,8 +168,12 @@ export function ExchangeRecordCard({ x }: { x: ExchangeRecordData }) {
       <LineRef orderId={x.order_id} lineId={x.line_id} productId={x.product_id} />
       <div className="text-xs text-slate-600">
         <span className="text-slate-400">for → </span>
-        <span className="font-medium text-slate-900">{x.new_title ?? (newTitle ? <ProductTitle known={newTitle} /> : x.new_product_id)}</span>{' '}
-        <code className="text-[11px] text-slate-500 [overflow-wrap:anywhere]">{x.new_variant_id ?? x.new_product_id}</code>
+        <span className="font-medium text-slate-900">
+          {x.new_title ?? (newTitle ? <ProductTitle known={newTitle} /> : x.new_product_id)}
+        </span>{' '}
+        <code className="text-[11px] text-slate-500 [overflow-wrap:anywhere]">
+          {x.new_variant_id ?? x.new_product_id}
+        </code>
       </div>
       <Facts
         rows={[

@@ -7,7 +7,13 @@ import { StockBadge } from './ProductCards';
 
 export interface VariantsData {
   product_id: string;
-  variants: Array<{ variant_id: string; product_id: string; attrs: Record<string, string | number>; price_delta: number; stock_qty: number }>;
+  variants: Array<{
+    variant_id: string;
+    product_id: string;
+    attrs: Record<string, string | number>;
+    price_delta: number;
+    stock_qty: number;
+  }>;
 }
 
 export function isVariantsData(v: unknown): v is VariantsData {
@@ -38,13 +44,18 @@ export function VariantList({ data }: { data: VariantsData }) {
                 .map(([k, val]) => `${k.replace(/_/g, ' ')}: ${val}`)
                 .join(', ')}
             </td>
-            <td className="py-1.5 pr-3">{v.price_delta === 0 ? '—' : (v.price_delta > 0 ? '+' : '−') + fmtPrice(Math.abs(v.price_delta))}</td>
+            <td className="py-1.5 pr-3">
+              {v.price_delta === 0 ? '—' : (v.price_delta > 0 ? '+' : '−') + fmtPrice(Math.abs(v.price_delta))}
+            </td>
             <td className="py-1.5 pr-3">
               <StockBadge qty={v.stock_qty} />
             </td>
             {prefill && prefill.tools.includes('cart.add') && (
               <td className="py-1.5 text-right">
-                <Button size="sm" onClick={() => prefill.prefill('cart.add', { product_id: v.product_id, variant_id: v.variant_id })}>
+                <Button
+                  size="sm"
+                  onClick={() => prefill.prefill('cart.add', { product_id: v.product_id, variant_id: v.variant_id })}
+                >
                   Add this variant…
                 </Button>
               </td>

@@ -35,7 +35,10 @@ describe('tool result cards', () => {
         { name: 'order.list', args: { days: 365 } },
         { name: 'order.get_status', args: { order_id: ret.orderId } },
         { name: 'return.check_eligibility', args: { order_id: ret.orderId, line_id: ret.lineId } },
-        { name: 'return.initiate', args: { order_id: ret.orderId, line_id: ret.lineId, reason_code: 'defective', method: 'mail' } },
+        {
+          name: 'return.initiate',
+          args: { order_id: ret.orderId, line_id: ret.lineId, reason_code: 'defective', method: 'mail' },
+        },
         { name: 'return.check_eligibility', args: { order_id: ret.orderId, line_id: ret.lineId } }, // now: already initiated
         { name: 'policy.search', args: { query: 'free shipping minimum' } },
         { name: 'catalog.search', args: { query: product.title } },

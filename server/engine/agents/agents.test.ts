@@ -16,7 +16,9 @@ describe('random agent', () => {
   it('scores a mean reward below 0 on every env', () => {
     const agent = createRandomAgent(7);
     for (const envId of ENVS) {
-      const rewards = DS.flatMap((d) => [0, 1].map((seed) => playEpisode({ envId, d, seed }, catalog, agent).episode.breakdown!.total));
+      const rewards = DS.flatMap((d) =>
+        [0, 1].map((seed) => playEpisode({ envId, d, seed }, catalog, agent).episode.breakdown!.total),
+      );
       const mean = rewards.reduce((a, b) => a + b, 0) / rewards.length;
       expect(mean, `${envId} mean ${mean.toFixed(3)}`).toBeLessThan(0);
     }
@@ -36,7 +38,8 @@ describe('random agent', () => {
   });
 
   it('is reproducible from its seed, and differs across seeds', () => {
-    const play = (seed: number) => JSON.stringify(playEpisode({ envId: 'CART', d: 6, seed: 2 }, catalog, createRandomAgent(seed)).actions);
+    const play = (seed: number) =>
+      JSON.stringify(playEpisode({ envId: 'CART', d: 6, seed: 2 }, catalog, createRandomAgent(seed)).actions);
     expect(play(11)).toBe(play(11));
     expect(play(11)).not.toBe(play(12));
   });
@@ -60,7 +63,9 @@ describe('empty agent', () => {
   });
 
   it('answers with the emptiest values the schema allows', () => {
-    expect(emptyValue({ type: 'object', properties: { a: { type: 'array' }, b: { type: 'string' } }, required: ['a'] })).toEqual({ a: [] });
+    expect(
+      emptyValue({ type: 'object', properties: { a: { type: 'array' }, b: { type: 'string' } }, required: ['a'] }),
+    ).toEqual({ a: [] });
     expect(emptyValue({ anyOf: [{ type: 'number' }, { type: 'string' }] })).toBe('');
     expect(emptyValue({ anyOf: [{ type: 'string' }, { type: 'null' }] })).toBeNull();
     expect(emptyAnswer('CART')).toEqual({ env: 'CART', done: true });

@@ -99,7 +99,9 @@ export function sampleFromSchema(schema: Schema, key: string, mem: Memory): unkn
       const lo = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : 0);
       const span = key.includes('price') || key.includes('total') ? 200 : key === 'days' ? 90 : 10;
       const hi = Math.min(schema.maximum ?? lo + span, lo + span);
-      return schema.type === 'integer' ? rng.int(Math.ceil(lo), Math.floor(hi)) : Math.round(rng.uniform(lo, hi) * 100) / 100;
+      return schema.type === 'integer'
+        ? rng.int(Math.ceil(lo), Math.floor(hi))
+        : Math.round(rng.uniform(lo, hi) * 100) / 100;
     }
     case 'boolean':
       return rng.bernoulli(0.5);
@@ -128,7 +130,13 @@ function randomCall(tools: Observation['tools'], mem: Memory, pInvalid: number):
     // deliberately broken: an unknown tool, or a known one with a misspelt argument
     if (rng.bernoulli(0.5)) return { name: `tool.${rng.pick(mem.words)}`, args: {} };
     const tool = rng.pick(tools);
-    return { name: tool.name, args: { ...(sampleFromSchema(asJsonSchema(tool.parameters), '', mem) as object), [`${rng.pick(mem.words)}_x`]: 1 } };
+    return {
+      name: tool.name,
+      args: {
+        ...(sampleFromSchema(asJsonSchema(tool.parameters), '', mem) as object),
+        [`${rng.pick(mem.words)}_x`]: 1,
+      },
+    };
   }
   const tool = rng.pick(tools);
   return { name: tool.name, args: sampleFromSchema(asJsonSchema(tool.parameters), '', mem) as Record<string, unknown> };
@@ -150,18 +158,28 @@ export function createRandomAgent(options: RandomAgentOptions | number = {}): Ag
         // the episode's public config (not its goal) keys the stream, so each episode differs but replays
         const { envId, d, seed: episodeSeed } = episode.config;
         const rng = Rng.from('random-agent', seed, envId, d, episodeSeed);
-        mem = { rng, answerTurn: rng.int(1, observation.budgets.T_max), ids: new Map(), words: ['item', 'order', 'help'] };
+        mem = {
+          rng,
+          answerTurn: rng.int(1, observation.budgets.T_max),
+          ids: new Map(),
+          words: ['item', 'order', 'help'],
+        };
         memories.set(episode, mem);
       }
       for (const r of observation.toolResults) collectIds(r.result, mem.ids);
-      if (observation.customerMessage) mem.words.push(...(observation.customerMessage.toLowerCase().match(/[a-z]{3,}/g) ?? []));
+      if (observation.customerMessage)
+        mem.words.push(...(observation.customerMessage.toLowerCase().match(/[a-z]{3,}/g) ?? []));
       const rng = mem.rng;
       const turn = observation.turn + 1;
       const final = turn >= mem.answerTurn;
       // the final turn calls nothing: a failing call there would make it a tool_invalid (−1) rather than a scored answer
       const count = final ? 0 : rng.int(0, observation.budgets.B_tool);
       const calls = Array.from({ length: count }, () => randomCall(observation.tools, mem!, pInvalid));
-      const answer = final ? randomAnswer(observation.envId, true, mem) : rng.bernoulli(pPartialAnswer) ? randomAnswer(observation.envId, false, mem) : null;
+      const answer = final
+        ? randomAnswer(observation.envId, true, mem)
+        : rng.bernoulli(pPartialAnswer)
+          ? randomAnswer(observation.envId, false, mem)
+          : null;
       return { assistant_message: rng.pick(MESSAGES), tool_calls: calls, answer };
     },
   };

@@ -27,33 +27,65 @@ export const MISSING_RATING = 3.0;
 export type NormaliseResult = { product: Product; warnings: string[] } | { error: string };
 
 const DEPARTMENT_MAP: Record<string, string> = {
-  all_electronics: 'electronics', electronics: 'electronics', computers: 'electronics',
-  cell_phones_accessories: 'electronics', camera_photo: 'electronics', home_audio_theater: 'electronics',
-  amazon_fashion: 'clothing', clothing_shoes_jewelry: 'clothing', fashion: 'clothing',
-  amazon_home: 'home_kitchen', home_kitchen: 'home_kitchen', kitchen_dining: 'home_kitchen', appliances: 'home_kitchen',
-  all_beauty: 'beauty', beauty: 'beauty', premium_beauty: 'beauty', beauty_personal_care: 'beauty',
-  sports_outdoors: 'sports_outdoors', grocery: 'grocery', grocery_gourmet_food: 'grocery',
-  toys_games: 'toys', office_products: 'office', tools_home_improvement: 'tools',
-  pet_supplies: 'pet_supplies', furniture: 'furniture',
+  all_electronics: 'electronics',
+  electronics: 'electronics',
+  computers: 'electronics',
+  cell_phones_accessories: 'electronics',
+  camera_photo: 'electronics',
+  home_audio_theater: 'electronics',
+  amazon_fashion: 'clothing',
+  clothing_shoes_jewelry: 'clothing',
+  fashion: 'clothing',
+  amazon_home: 'home_kitchen',
+  home_kitchen: 'home_kitchen',
+  kitchen_dining: 'home_kitchen',
+  appliances: 'home_kitchen',
+  all_beauty: 'beauty',
+  beauty: 'beauty',
+  premium_beauty: 'beauty',
+  beauty_personal_care: 'beauty',
+  sports_outdoors: 'sports_outdoors',
+  grocery: 'grocery',
+  grocery_gourmet_food: 'grocery',
+  toys_games: 'toys',
+  office_products: 'office',
+  tools_home_improvement: 'tools',
+  pet_supplies: 'pet_supplies',
+  furniture: 'furniture',
 };
 
 /** details key (lowercased) → normalised attribute; numeric ones carry a parser. */
 const DETAIL_ATTRS: Record<string, { attr: string; num?: (s: string) => number | null }> = {
-  color: { attr: 'color' }, colour: { attr: 'color' }, 'color name': { attr: 'color' },
-  size: { attr: 'size' }, material: { attr: 'material' }, 'material type': { attr: 'material' },
-  'connector type': { attr: 'connector_type' }, 'connectivity technology': { attr: 'connector_type' },
+  color: { attr: 'color' },
+  colour: { attr: 'color' },
+  'color name': { attr: 'color' },
+  size: { attr: 'size' },
+  material: { attr: 'material' },
+  'material type': { attr: 'material' },
+  'connector type': { attr: 'connector_type' },
+  'connectivity technology': { attr: 'connector_type' },
   wattage: { attr: 'wattage', num: (s) => unitNumber(s, /w|watt/) },
-  'item form': { attr: 'item_form' }, 'skin type': { attr: 'skin_type' }, 'finish type': { attr: 'finish_type' },
+  'item form': { attr: 'item_form' },
+  'skin type': { attr: 'skin_type' },
+  'finish type': { attr: 'finish_type' },
   'screen size': { attr: 'screen_size_in', num: (s) => unitNumber(s, /in|inch|"/) },
   'standing screen display size': { attr: 'screen_size_in', num: (s) => unitNumber(s, /in|inch|"/) },
   'item weight': { attr: 'weight_lb', num: weightPounds },
   voltage: { attr: 'voltage', num: (s) => unitNumber(s, /v|volt/) },
-  style: { attr: 'style' }, flavor: { attr: 'flavor' }, scent: { attr: 'scent' },
-  'age range (description)': { attr: 'age_range' }, 'power source': { attr: 'power_source' },
+  style: { attr: 'style' },
+  flavor: { attr: 'flavor' },
+  scent: { attr: 'scent' },
+  'age range (description)': { attr: 'age_range' },
+  'power source': { attr: 'power_source' },
 };
 
 export function slug(s: string): string {
-  return s.toLowerCase().replace(/['’]/g, '').replace(/&/g, ' ').replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  return s
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .replace(/&/g, ' ')
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
 }
 
 function unitNumber(s: string, unit: RegExp): number | null {
@@ -68,7 +100,14 @@ function weightPounds(s: string): number | null {
   if (!m) return null;
   const v = Number(m[1]);
   const u = m[2].toLowerCase();
-  const lb = u.startsWith('p') || u.startsWith('lb') ? v : u.startsWith('o') ? v / 16 : u.startsWith('k') ? v * 2.20462 : v / 453.592;
+  const lb =
+    u.startsWith('p') || u.startsWith('lb')
+      ? v
+      : u.startsWith('o')
+        ? v / 16
+        : u.startsWith('k')
+          ? v * 2.20462
+          : v / 453.592;
   return Math.round(lb * 100) / 100;
 }
 
@@ -118,8 +157,15 @@ function categoryPath(main: unknown, cats: string[]): string {
   const mainSlug = typeof main === 'string' ? slug(main) : '';
   const first = cats.length ? slug(cats[0]) : '';
   // a deeper category naming one of our departments wins ("Home & Kitchen > Furniture" → furniture)
-  const deeper = cats.slice(1).map(slug).find((c) => DEPARTMENT_MAP[c] && DEPARTMENT_MAP[c] !== DEPARTMENT_MAP[first]);
-  const dept = (deeper && DEPARTMENT_MAP[deeper]) ?? DEPARTMENT_MAP[mainSlug] ?? DEPARTMENT_MAP[first] ?? (mainSlug || first || 'uncategorized');
+  const deeper = cats
+    .slice(1)
+    .map(slug)
+    .find((c) => DEPARTMENT_MAP[c] && DEPARTMENT_MAP[c] !== DEPARTMENT_MAP[first]);
+  const dept =
+    (deeper && DEPARTMENT_MAP[deeper]) ??
+    DEPARTMENT_MAP[mainSlug] ??
+    DEPARTMENT_MAP[first] ??
+    (mainSlug || first || 'uncategorized');
   const leafSrc = cats.length ? slug(cats[cats.length - 1]) : '';
   const leaf = leafSrc && leafSrc !== dept && leafSrc !== mainSlug ? leafSrc : 'general';
   return `${dept}/${leaf}`;

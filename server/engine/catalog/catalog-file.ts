@@ -59,7 +59,13 @@ function baseMeta(cols: CatalogColumns, index: SearchIndexData) {
   };
 }
 
-export function writeSyntheticFile(file: string, cols: SyntheticColumns, index: SearchIndexData, id: string, fingerprint: string): number {
+export function writeSyntheticFile(
+  file: string,
+  cols: SyntheticColumns,
+  index: SearchIndexData,
+  id: string,
+  fingerprint: string,
+): number {
   const meta: CatalogFileMeta = { kind: 'synthetic', id, seed: cols.seed, fingerprint, ...baseMeta(cols, index) };
   return writeBinFile(file, meta, {
     ...columnSections(cols, index),
@@ -69,7 +75,15 @@ export function writeSyntheticFile(file: string, cols: SyntheticColumns, index: 
   });
 }
 
-export function writeStoredFile(file: string, id: string, cols: CatalogColumns, texts: StoredTexts, index: SearchIndexData, fingerprint: string, info?: unknown): number {
+export function writeStoredFile(
+  file: string,
+  id: string,
+  cols: CatalogColumns,
+  texts: StoredTexts,
+  index: SearchIndexData,
+  fingerprint: string,
+  info?: unknown,
+): number {
   const meta: CatalogFileMeta = { kind: 'stored', id, fingerprint, info, ...baseMeta(cols, index) };
   const sections = columnSections(cols, index);
   const put = (name: string, list: readonly string[]) => {
@@ -80,8 +94,14 @@ export function writeStoredFile(file: string, id: string, cols: CatalogColumns, 
   put('txt.ids', texts.ids);
   put('txt.titles', texts.titles);
   put('txt.descriptions', texts.descriptions);
-  put('txt.features', texts.features.map((f) => f.join(SEP)));
-  put('txt.nouns', texts.nouns.map((n) => n ?? ''));
+  put(
+    'txt.features',
+    texts.features.map((f) => f.join(SEP)),
+  );
+  put(
+    'txt.nouns',
+    texts.nouns.map((n) => n ?? ''),
+  );
   return writeBinFile(file, meta, sections);
 }
 
@@ -144,5 +164,9 @@ export function readCatalogFile(file: string): LoadedCatalogFile {
     features: get('txt.features').map((f) => (f === '' ? [] : f.split(SEP))),
     nouns: get('txt.nouns').map((n) => n || undefined),
   };
-  return { catalog: new ColumnarCatalog(meta.id, cols, new StoredText(texts), index), fingerprint: meta.fingerprint, info: meta.info };
+  return {
+    catalog: new ColumnarCatalog(meta.id, cols, new StoredText(texts), index),
+    fingerprint: meta.fingerprint,
+    info: meta.info,
+  };
 }

@@ -61,7 +61,8 @@ describe('Amazon record normalisation (SPEC §3 rules)', () => {
     expect(parsePrice(undefined)).toBe(9.99);
     expect(parsePrice('')).toBe(9.99);
     expect(parsePrice('None')).toBe(9.99);
-    for (const bad of ['$10.99 - $15.99', 'free', '12,34', '$', -3, {}, '1,2345.00']) expect(parsePrice(bad)).toBeUndefined();
+    for (const bad of ['$10.99 - $15.99', 'free', '12,34', '$', -3, {}, '1,2345.00'])
+      expect(parsePrice(bad)).toBeUndefined();
     expect(normaliseAmazonRecord(rec({ price: 'free' }))).toEqual({ error: 'unparseable price "free"' });
   });
 
@@ -75,7 +76,10 @@ describe('Amazon record normalisation (SPEC §3 rules)', () => {
   it('takes brand from details.Brand, else store; details may be a JSON string', () => {
     expect(ok(rec({ details: { Color: 'Red' } })).brand).toBe('Anker');
     expect(ok(rec({ details: {}, store: 'Some Store' })).brand).toBe('Some Store');
-    expect(ok(rec({ details: '{"Brand": "Belkin", "Color": "Black"}' }))).toMatchObject({ brand: 'Belkin', attrs: { color: 'Black' } });
+    expect(ok(rec({ details: '{"Brand": "Belkin", "Color": "Black"}' }))).toMatchObject({
+      brand: 'Belkin',
+      attrs: { color: 'Black' },
+    });
     const res = normaliseAmazonRecord(rec({ details: '{oops' }));
     expect('product' in res && res.warnings).toEqual(['details is not valid JSON']);
   });
@@ -102,8 +106,13 @@ describe('Amazon record normalisation (SPEC §3 rules)', () => {
   });
 
   it('maps categories to dept/leaf paths and denied ones to restricted/', () => {
-    expect(ok(rec({ main_category: 'Amazon Home', categories: ['Home & Kitchen', 'Kitchen & Dining', 'Blenders'] })).category).toBe('home_kitchen/blenders');
-    expect(ok(rec({ main_category: 'Automotive', categories: ['Automotive', 'Car Care'] })).category).toBe('automotive/car_care');
+    expect(
+      ok(rec({ main_category: 'Amazon Home', categories: ['Home & Kitchen', 'Kitchen & Dining', 'Blenders'] }))
+        .category,
+    ).toBe('home_kitchen/blenders');
+    expect(ok(rec({ main_category: 'Automotive', categories: ['Automotive', 'Car Care'] })).category).toBe(
+      'automotive/car_care',
+    );
     expect(ok(rec({ main_category: null, categories: [] })).category).toBe('uncategorized/general');
     const spy = ok(rec({ categories: ['Electronics', 'Surveillance Equipment', 'Hidden Cameras'] }));
     expect(spy.category).toBe('restricted/surveillance_equipment');

@@ -72,7 +72,8 @@ export interface ImportResult {
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export function validateCatalogName(name: string): void {
-  if (!NAME.test(name)) throw new Error(`catalog name "${name}" must match ${NAME} (lowercase letters, digits, - and _)`);
+  if (!NAME.test(name))
+    throw new Error(`catalog name "${name}" must match ${NAME} (lowercase letters, digits, - and _)`);
   if (name.startsWith('synthetic')) throw new Error('catalog names starting with "synthetic" are reserved');
 }
 
@@ -153,7 +154,10 @@ export async function importAmazonJsonl(file: string, opts: ImportOptions): Prom
   let out: string | undefined;
   if (opts.save !== false) {
     out = importedCatalogFile(opts.name, opts.dir);
-    writeStoredFile(out, opts.name, cols, texts, index, FINGERPRINT, { source: report.source, importedAt: report.importedAt });
+    writeStoredFile(out, opts.name, cols, texts, index, FINGERPRINT, {
+      source: report.source,
+      importedAt: report.importedAt,
+    });
     fs.writeFileSync(path.join(path.dirname(out), 'report.json'), JSON.stringify(report, null, 2));
   }
   return { catalog, report, file: out };
@@ -165,7 +169,8 @@ export function loadImportedCatalog(name: string, dir = DEFAULT_CATALOGS_DIR): C
   const file = importedCatalogFile(name, dir);
   if (!fs.existsSync(file)) throw new Error(`no imported catalog "${name}" (${file}); run npm run catalog:import`);
   const { catalog, fingerprint } = readCatalogFile(file);
-  if (fingerprint !== FINGERPRINT) throw new Error(`catalog "${name}" was written by another importer version; import it again`);
+  if (fingerprint !== FINGERPRINT)
+    throw new Error(`catalog "${name}" was written by another importer version; import it again`);
   return catalog;
 }
 

@@ -115,7 +115,12 @@ export function seek(docs: Uint32Array, p: number, e: number, target: number): n
 
 const NONE = 0xffffffff;
 
-export function maxScoreTopK(data: SearchIndexData, query: ReadonlyMap<number, number>, k: number, opts: TopKOptions = {}): ScoredDoc[] {
+export function maxScoreTopK(
+  data: SearchIndexData,
+  query: ReadonlyMap<number, number>,
+  k: number,
+  opts: TopKOptions = {},
+): ScoredDoc[] {
   if (k <= 0 || query.size === 0) return [];
   const { offsets, docs, impacts, maxImpact } = data;
   const { accept, categoryDocs } = opts;
@@ -159,8 +164,7 @@ export function maxScoreTopK(data: SearchIndexData, query: ReadonlyMap<number, n
   let vcount = viable.length;
   const bmax = bounds ? bounds.max : null;
 
-  let required: Uint32Array | undefined =
-    opts.categories && categoryDocs ? categoryDocs(opts.categories) : undefined;
+  let required: Uint32Array | undefined = opts.categories && categoryDocs ? categoryDocs(opts.categories) : undefined;
   let rp = 0;
 
   const heap = new TopK(k);

@@ -5,7 +5,16 @@ import { Rng } from '../random';
 import type { Catalog } from './types';
 
 const cat = createSyntheticCatalog({ seed: 3, size: 20_000 });
-const queries = ['usb-c charger', 'black t-shirt', 'cast iron skillet', 'yoga mat', 'coffee', 'office chair mesh', 'tent', 'blender 1200w'];
+const queries = [
+  'usb-c charger',
+  'black t-shirt',
+  'cast iron skillet',
+  'yoga mat',
+  'coffee',
+  'office chair mesh',
+  'tent',
+  'blender 1200w',
+];
 
 describe('retrieval noise', () => {
   it('changes nothing at eps = 0', () => {

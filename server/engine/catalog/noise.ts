@@ -18,7 +18,12 @@ function categoryOf(catalog: Catalog, productId: string): string | undefined {
   return catalog.get(productId)?.category;
 }
 
-export function applyRetrievalNoise(hits: readonly SearchHit[], epsRank: number, rng: Rng, catalog: Catalog): SearchHit[] {
+export function applyRetrievalNoise(
+  hits: readonly SearchHit[],
+  epsRank: number,
+  rng: Rng,
+  catalog: Catalog,
+): SearchHit[] {
   const out = hits.map((h) => ({ ...h }));
   if (!(epsRank > 0)) return out;
   const used = new Set(out.map((h) => h.productId));

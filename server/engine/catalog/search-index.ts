@@ -149,7 +149,10 @@ export class SearchIndex {
   ) {
     this.lookup = new Map(data.terms.map((t, i) => [t, i]));
     const cells = data.terms.length * numCategories;
-    this.bounds = categoryCol && cells > 0 && cells <= MAX_BOUND_CELLS ? computeCategoryBounds(data, categoryCol, numCategories) : null;
+    this.bounds =
+      categoryCol && cells > 0 && cells <= MAX_BOUND_CELLS
+        ? computeCategoryBounds(data, categoryCol, numCategories)
+        : null;
   }
 
   termId(term: string): number {

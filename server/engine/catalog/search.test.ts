@@ -23,13 +23,27 @@ function matches(p: Product, f: SearchFilters): boolean {
         if (!(c === s || c.startsWith(s + '/'))) return false;
         break;
       }
-      case 'brand': if (p.brand.toLowerCase() !== s) return false; break;
-      case 'store': if (p.store.toLowerCase() !== s) return false; break;
-      case 'price_min': if (!(p.price >= (v as number))) return false; break;
-      case 'price_max': if (!(p.price <= (v as number))) return false; break;
-      case 'rating_min': if (!(p.rating >= (v as number))) return false; break;
-      case 'ship_days_max': if (!(p.shipDays <= (v as number))) return false; break;
-      case 'in_stock': if ((p.stockQty > 0) !== v) return false; break;
+      case 'brand':
+        if (p.brand.toLowerCase() !== s) return false;
+        break;
+      case 'store':
+        if (p.store.toLowerCase() !== s) return false;
+        break;
+      case 'price_min':
+        if (!(p.price >= (v as number))) return false;
+        break;
+      case 'price_max':
+        if (!(p.price <= (v as number))) return false;
+        break;
+      case 'rating_min':
+        if (!(p.rating >= (v as number))) return false;
+        break;
+      case 'ship_days_max':
+        if (!(p.shipDays <= (v as number))) return false;
+        break;
+      case 'in_stock':
+        if (p.stockQty > 0 !== v) return false;
+        break;
       default: {
         const m = /^(.*)_(min|max)$/.exec(k);
         if (p.attrs[k] !== undefined || !m) {
@@ -49,25 +63,67 @@ function randomFilters(rng: Rng): SearchFilters {
   const f: Record<string, unknown> = {};
   const p = all[rng.int(0, N - 1)]; // anchor on a real product so combos are often non-empty
   const keys = rng.sample(
-    ['category', 'dept', 'brand', 'store', 'color', 'size', 'material', 'connector_type', 'item_form', 'skin_type',
-     'price_min', 'price_max', 'rating_min', 'ship_days_max', 'wattage_min', 'wattage_max', 'in_stock', 'odd'],
+    [
+      'category',
+      'dept',
+      'brand',
+      'store',
+      'color',
+      'size',
+      'material',
+      'connector_type',
+      'item_form',
+      'skin_type',
+      'price_min',
+      'price_max',
+      'rating_min',
+      'ship_days_max',
+      'wattage_min',
+      'wattage_max',
+      'in_stock',
+      'odd',
+    ],
     rng.int(1, 4),
   );
   const caseMix = (s: string) => (rng.bernoulli(0.3) ? s.toUpperCase() : rng.bernoulli(0.5) ? s.toLowerCase() : s);
   for (const k of keys) {
     switch (k) {
-      case 'category': f.category = caseMix(rng.bernoulli(0.9) ? p.category : 'electronics/unicorns'); break;
-      case 'dept': f.category = caseMix(rng.bernoulli(0.9) ? p.department : 'elec'); break;
-      case 'brand': f.brand = caseMix(rng.bernoulli(0.9) ? p.brand : 'NoSuchBrand'); break;
-      case 'store': f.store = caseMix(p.store); break;
-      case 'price_min': f.price_min = rng.bernoulli(0.3) ? p.price : Math.round(rng.uniform(0, 100) * 100) / 100; break;
-      case 'price_max': f.price_max = rng.bernoulli(0.3) ? p.price : Math.round(rng.uniform(5, 300) * 100) / 100; break;
-      case 'rating_min': f.rating_min = rng.bernoulli(0.3) ? p.rating : Math.round(rng.uniform(1, 5) * 10) / 10; break;
-      case 'ship_days_max': f.ship_days_max = rng.int(1, 6); break;
-      case 'wattage_min': f.wattage_min = rng.pick([0, 20, 45, 65, 100, 600]); break;
-      case 'wattage_max': f.wattage_max = rng.pick([10, 30, 65, 140, 1500]); break;
-      case 'in_stock': f.in_stock = rng.bernoulli(0.8); break;
-      case 'odd': f.colour = 'black'; break; // unknown attribute → nothing
+      case 'category':
+        f.category = caseMix(rng.bernoulli(0.9) ? p.category : 'electronics/unicorns');
+        break;
+      case 'dept':
+        f.category = caseMix(rng.bernoulli(0.9) ? p.department : 'elec');
+        break;
+      case 'brand':
+        f.brand = caseMix(rng.bernoulli(0.9) ? p.brand : 'NoSuchBrand');
+        break;
+      case 'store':
+        f.store = caseMix(p.store);
+        break;
+      case 'price_min':
+        f.price_min = rng.bernoulli(0.3) ? p.price : Math.round(rng.uniform(0, 100) * 100) / 100;
+        break;
+      case 'price_max':
+        f.price_max = rng.bernoulli(0.3) ? p.price : Math.round(rng.uniform(5, 300) * 100) / 100;
+        break;
+      case 'rating_min':
+        f.rating_min = rng.bernoulli(0.3) ? p.rating : Math.round(rng.uniform(1, 5) * 10) / 10;
+        break;
+      case 'ship_days_max':
+        f.ship_days_max = rng.int(1, 6);
+        break;
+      case 'wattage_min':
+        f.wattage_min = rng.pick([0, 20, 45, 65, 100, 600]);
+        break;
+      case 'wattage_max':
+        f.wattage_max = rng.pick([10, 30, 65, 140, 1500]);
+        break;
+      case 'in_stock':
+        f.in_stock = rng.bernoulli(0.8);
+        break;
+      case 'odd':
+        f.colour = 'black';
+        break; // unknown attribute → nothing
       default: {
         const own = p.attrs[k];
         f[k] = caseMix(own !== undefined && rng.bernoulli(0.8) ? String(own) : rng.pick(attributeValues(k)));
@@ -117,11 +173,28 @@ describe('tokenizer', () => {
 });
 
 describe('BM25 scoring', () => {
-  const base = { description: '', store: 's', features: [], price: 10, rating: 4, ratingCount: 1, shipDays: 2, stockQty: 5 };
+  const base = {
+    description: '',
+    store: 's',
+    features: [],
+    price: 10,
+    rating: 4,
+    ratingCount: 1,
+    shipDays: 2,
+    stockQty: 5,
+  };
   const tiny = createCatalogFromProducts('tiny', [
     { ...base, id: 'a', title: 'red kettle', category: 'home/kettles', department: 'home', brand: 'Acme', attrs: {} },
     { ...base, id: 'b', title: 'blue kettle', category: 'home/kettles', department: 'home', brand: 'Acme', attrs: {} },
-    { ...base, id: 'c', title: 'red mug', category: 'home/mugs', department: 'home', brand: 'Zed', attrs: { color: 'Red' } },
+    {
+      ...base,
+      id: 'c',
+      title: 'red mug',
+      category: 'home/mugs',
+      department: 'home',
+      brand: 'Zed',
+      attrs: { color: 'Red' },
+    },
   ]);
 
   it('matches a hand computation', () => {
@@ -164,7 +237,11 @@ describe('catalog.search', () => {
     for (let q = 0; q < 300; q++) {
       const p = all[rng.int(0, N - 1)];
       const k = rng.pick([1, 5, 10, 20, 50]);
-      const filters = rng.bernoulli(0.3) ? (rng.bernoulli(0.5) ? { category: p.category } : randomFilters(rng)) : undefined;
+      const filters = rng.bernoulli(0.3)
+        ? rng.bernoulli(0.5)
+          ? { category: p.category }
+          : randomFilters(rng)
+        : undefined;
       // half without the model code: many near-ties, the hard case for pruning
       const query = rng.bernoulli(0.5) ? p.title : p.title.replace(/ [A-Z]\d{3}\b/, '');
       const got = cat.search({ query, filters, topK: k });

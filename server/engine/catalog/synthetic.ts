@@ -110,7 +110,10 @@ const ALLOWED_CUM = (() => {
 
 /** A well-mixed 32-bit seed for product i (murmur3 finaliser over seed and index). */
 export function productSeed(seed: number, index: number, stream = 0): number {
-  let h = Math.imul((seed ^ 0x9e3779b9) >>> 0, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35) ^ Math.imul(stream + 7, 0x27d4eb2f);
+  let h =
+    Math.imul((seed ^ 0x9e3779b9) >>> 0, 0x85ebca6b) ^
+    Math.imul(index + 1, 0xc2b2ae35) ^
+    Math.imul(stream + 7, 0x27d4eb2f);
   h ^= h >>> 16;
   h = Math.imul(h, 0x7feb352d);
   h ^= h >>> 15;
@@ -245,13 +248,23 @@ class SyntheticText implements ProductText {
     const c = cols.category[i];
     const cat = CATEGORY_LIST[c];
     const b = cols.brand[i];
-    const adj = ((this.adjectiveTokens[c] ??= [])[cols.adjective[i]] ??= tokenize(cat.dept.adjectives[cols.adjective[i]]));
+    const adj = ((this.adjectiveTokens[c] ??= [])[cols.adjective[i]] ??= tokenize(
+      cat.dept.adjectives[cols.adjective[i]],
+    ));
     const noun = ((this.nounTokens[c] ??= [])[cols.noun[i]] ??= tokenize(cat.def.nouns[cols.noun[i]]));
-    const out = [...(this.brandTokens[b] ??= tokenize(cols.brandTable[b])), ...adj, ...noun, ...(this.modelTokens[cols.model[i]] ??= tokenize(modelCode(cols.model[i])))];
+    const out = [
+      ...(this.brandTokens[b] ??= tokenize(cols.brandTable[b])),
+      ...adj,
+      ...noun,
+      ...(this.modelTokens[cols.model[i]] ??= tokenize(modelCode(cols.model[i]))),
+    ];
     for (const a of CAT_PLANS[c].titleAttrs) {
       const v = cols.attrCols[a][i];
       if (v === 0) continue;
-      for (const t of ((this.specTokens[a] ??= [])[v] ??= tokenize(formatTitleSpec(cols.attrNames[a], cols.attrTables[a][v - 1])))) out.push(t);
+      for (const t of ((this.specTokens[a] ??= [])[v] ??= tokenize(
+        formatTitleSpec(cols.attrNames[a], cols.attrTables[a][v - 1]),
+      )))
+        out.push(t);
     }
     return out;
   }

@@ -20,7 +20,9 @@ describe('taxonomy', () => {
   });
 
   it('holds every denied category of SPEC §1 and flags exactly those', () => {
-    const denied = CATEGORY_LIST.filter((c) => c.denied).map((c) => c.leaf).sort();
+    const denied = CATEGORY_LIST.filter((c) => c.denied)
+      .map((c) => c.leaf)
+      .sort();
     expect(denied).toEqual([...DENIED_CATEGORIES].sort());
     for (const c of CATEGORY_LIST) expect(isDeniedCategory(c.path)).toBe(c.denied);
     expect(isDeniedCategory('tobacco')).toBe(true);
@@ -83,7 +85,10 @@ describe('taxonomy', () => {
       const priority = VARIANT_PRIORITY[c.department];
       if (!priority) continue;
       const names = c.def.attrs.map((a) => a.name);
-      expect(priority.some((p) => names.includes(p)), c.path).toBe(true);
+      expect(
+        priority.some((p) => names.includes(p)),
+        c.path,
+      ).toBe(true);
     }
     expect(VARIANT_PRIORITY.electronics).toEqual(['connector_type', 'wattage', 'color']);
     expect(VARIANT_PRIORITY.clothing).toEqual(['size', 'color', 'material']);

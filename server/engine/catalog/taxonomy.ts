@@ -131,7 +131,22 @@ export function brandsOf(department: string): readonly string[] {
   return ALL_DEPARTMENTS.find((d) => d.name === department)?.brands ?? [];
 }
 
-const IRREGULAR_SINGULAR: Readonly<Record<string, string>> = { hoodies: 'hoodie', cookies: 'cookie', bookshelves: 'bookshelf', knives: 'knife', shelves: 'shelf', leaves: 'leaf', loaves: 'loaf', scarves: 'scarf', jeans: 'jeans', pants: 'pants', shorts: 'shorts', leggings: 'leggings', headphones: 'headphones', earbuds: 'earbuds' };
+const IRREGULAR_SINGULAR: Readonly<Record<string, string>> = {
+  hoodies: 'hoodie',
+  cookies: 'cookie',
+  bookshelves: 'bookshelf',
+  knives: 'knife',
+  shelves: 'shelf',
+  leaves: 'leaf',
+  loaves: 'loaf',
+  scarves: 'scarf',
+  jeans: 'jeans',
+  pants: 'pants',
+  shorts: 'shorts',
+  leggings: 'leggings',
+  headphones: 'headphones',
+  earbuds: 'earbuds',
+};
 
 function singular(word: string): string {
   if (IRREGULAR_SINGULAR[word]) return IRREGULAR_SINGULAR[word];

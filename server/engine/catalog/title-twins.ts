@@ -10,7 +10,9 @@ import type { Catalog, Product } from './types';
 export function hasTitleTwin(catalog: Catalog, product: Product): boolean {
   const title = product.title.toLowerCase();
   if (!(catalog instanceof ColumnarCatalog)) {
-    return catalog.search({ query: product.title, topK: 50 }).some((h) => h.productId !== product.id && catalog.get(h.productId)?.title.toLowerCase() === title);
+    return catalog
+      .search({ query: product.title, topK: 50 })
+      .some((h) => h.productId !== product.id && catalog.get(h.productId)?.title.toLowerCase() === title);
   }
   const index = catalog.index;
   let rarest = -1;

@@ -8,7 +8,25 @@ const WORD = /[\p{L}\p{N}]+(?:[-.'’][\p{L}\p{N}]+)*/gu;
 const NUM_UNIT = /^(\d+(?:\.\d+)?)([a-z]+)$/;
 
 const STOPWORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'and', 'the', 'for', 'of', 'with', 'to', 'in', 'on', 'by', 'or', 'at', 'from', 'is', 'it', 'my', 'me', 'i',
+  'a',
+  'an',
+  'and',
+  'the',
+  'for',
+  'of',
+  'with',
+  'to',
+  'in',
+  'on',
+  'by',
+  'or',
+  'at',
+  'from',
+  'is',
+  'it',
+  'my',
+  'me',
+  'i',
 ]);
 
 /** Light English plural stemmer: enough for catalog nouns, cheap, and the same on both sides. */

@@ -29,7 +29,10 @@ export function customerReply(
   const answered = answerQuestion(info.agentMessage, task.slots);
   if (answered) {
     answered.slot.revealed = true;
-    return settle(memory, { text: sentence([answered.slot.revealText]), act: answered.fishing ? 'elaborate' : 'clarify' });
+    return settle(memory, {
+      text: sentence([answered.slot.revealText]),
+      act: answered.fishing ? 'elaborate' : 'clarify',
+    });
   }
 
   const reaction = env.react?.(task, info, ctx);

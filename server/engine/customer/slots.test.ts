@@ -30,7 +30,10 @@ describe('answerQuestion', () => {
   it('a question naming several topics reveals only the first omitted one and is fishing', () => {
     expect(answerQuestion('Any budget or brand in mind?', [budget, brand])).toEqual({ slot: budget, fishing: true });
     // naming a stated slot alongside counts too: the question fishes over two topics
-    expect(answerQuestion('Which color, and what budget?', [budget, brand, stated])).toEqual({ slot: budget, fishing: true });
+    expect(answerQuestion('Which color, and what budget?', [budget, brand, stated])).toEqual({
+      slot: budget,
+      fishing: true,
+    });
   });
 
   it('no question mark, or nothing omitted asked about → no answer', () => {
@@ -62,7 +65,11 @@ describe('the customer in an episode', () => {
       expect(r.events.find((x) => x.kind === 'customer_message')).toMatchObject({ act: 'elaborate' });
       expect(slots.filter((s) => s.revealed).length).toBe(1);
       const next = slots.find((s) => s.omitted && !s.revealed)!;
-      const focused = e.step({ assistant_message: `What ${next.keywords[0]} would you like?`, tool_calls: [], answer: null });
+      const focused = e.step({
+        assistant_message: `What ${next.keywords[0]} would you like?`,
+        tool_calls: [],
+        answer: null,
+      });
       expect(focused.events.find((x) => x.kind === 'customer_message')).toMatchObject({ act: 'clarify' });
       expect(slots.filter((s) => s.revealed).length).toBe(2);
     }

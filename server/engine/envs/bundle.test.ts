@@ -34,7 +34,8 @@ describe('BUNDLE templates (FIX: categories that exist)', () => {
         expect(catalog.indicesInCategory(path).length).toBeGreaterThan(0);
       }
     }
-    for (const id of ['home_office', 'camping', 'baking', 'painting', 'fitness']) expect(BUNDLE_TEMPLATES.some((t) => t.id === id)).toBe(true);
+    for (const id of ['home_office', 'camping', 'baking', 'painting', 'fitness'])
+      expect(BUNDLE_TEMPLATES.some((t) => t.id === id)).toBe(true);
   });
 });
 
@@ -60,7 +61,9 @@ describe('BUNDLE generator (properties over many seeds)', () => {
   });
 
   it('combines projects when one template has too few categories (d = 12 needs 9)', () => {
-    const combined = Array.from({ length: 20 }, (_, seed) => goalOf(start(12, seed))).filter((g) => g.projects.length > 1);
+    const combined = Array.from({ length: 20 }, (_, seed) => goalOf(start(12, seed))).filter(
+      (g) => g.projects.length > 1,
+    );
     expect(combined.length).toBeGreaterThan(0);
   });
 });
@@ -87,7 +90,16 @@ function verify(g: BundleGoal, ids: string[], oos: string[] = [], turn = 3, chan
   for (const id of oos) world.stockOverrides.set(id, 0);
   if (changedAt !== undefined) for (const id of oos) world.stockChanges.push({ id, turn: changedAt, before: 10 });
   const seen = new Map(['X1', 'X2', 'Y1', 'Z1', 'Z2', 'W1'].map((id) => [id, 1]));
-  return verifyBundle(g, ids, { catalog: tiny, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen, calls: [], turn });
+  return verifyBundle(g, ids, {
+    catalog: tiny,
+    axes: axesFor(4),
+    d: 4,
+    knobs: envKnobs(4),
+    world,
+    seen,
+    calls: [],
+    turn,
+  });
 }
 
 describe('BUNDLE verifier', () => {
@@ -156,7 +168,12 @@ describe('BUNDLE through an episode', () => {
     const g = goalOf(e);
     const other = catalog.categories().find((c) => !g.categories.includes(c) && !c.startsWith('restricted'))!;
     const stray = catalog.at(catalog.indicesInCategory(other)[0]).id;
-    const r = e.step(act({ assistant_message: `Add ${stray}?`, tool_calls: [{ name: 'catalog.get_product', args: { product_id: stray } }] }));
+    const r = e.step(
+      act({
+        assistant_message: `Add ${stray}?`,
+        tool_calls: [{ name: 'catalog.get_product', args: { product_id: stray } }],
+      }),
+    );
     const reply = r.events.find((x) => x.kind === 'customer_message') as { act: string; text: string };
     expect(reply.act).toBe('correct');
     expect(reply.text).toMatch(/I don't need/);
@@ -165,12 +182,13 @@ describe('BUNDLE through an episode', () => {
     const seed = Array.from({ length: 40 }, (_, s) => s).find((s) => goalOf(start(8, s, quiet)).budget !== null)!;
     const b = start(8, seed, quiet);
     const bg = goalOf(b);
-    const dearest = bg.categories.map((c) =>
-      catalog
-        .indicesInCategory(c)
-        .map((i) => catalog.at(i))
-        .filter((p) => p.stockQty > 0)
-        .sort((x, y) => y.price - x.price)[0].id,
+    const dearest = bg.categories.map(
+      (c) =>
+        catalog
+          .indicesInCategory(c)
+          .map((i) => catalog.at(i))
+          .filter((p) => p.stockQty > 0)
+          .sort((x, y) => y.price - x.price)[0].id,
     );
     const over = b.step(act({ assistant_message: `My picks: ${dearest.join(', ')}.` }));
     const overReply = over.events.find((x) => x.kind === 'customer_message') as { act: string; text: string };

@@ -22,9 +22,26 @@ import { categoryNoun } from './cart';
 import { recommendationAnswerSchema, recommendedIdsOf } from './pd';
 import { pricePercentile } from './persona';
 import { knownStock, smallCategoryProducts } from './recommend';
-import { confirmOnce, joinList, mentionedProducts, newCustomerNotes, revealSlot, withArticle, type CustomerNotes } from './recommend-customer';
+import {
+  confirmOnce,
+  joinList,
+  mentionedProducts,
+  newCustomerNotes,
+  revealSlot,
+  withArticle,
+  type CustomerNotes,
+} from './recommend-customer';
 import { BUNDLE_TEMPLATES, type BundleTemplate } from './bundle-templates';
-import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, StockDraw, TurnInfo, VerifyContext } from './types';
+import type {
+  Answer,
+  CustomerReply,
+  EnvContext,
+  EnvDefinition,
+  EnvTask,
+  StockDraw,
+  TurnInfo,
+  VerifyContext,
+} from './types';
 
 export interface BundleGoal {
   projects: string[];
@@ -53,8 +70,12 @@ const OPENINGS = [
 ];
 
 function pickItems(ctx: EnvContext, rng: Rng): { projects: BundleTemplate[]; items: Array<readonly [string, string]> } {
-  const present = new Set(ctx.catalog.categories().filter((c) => !isDeniedCategory(c) && ctx.catalog.indicesInCategory(c).length > 0));
-  const usable = BUNDLE_TEMPLATES.map((t) => ({ ...t, items: t.items.filter(([c]) => present.has(c)) })).filter((t) => t.items.length > 0);
+  const present = new Set(
+    ctx.catalog.categories().filter((c) => !isDeniedCategory(c) && ctx.catalog.indicesInCategory(c).length > 0),
+  );
+  const usable = BUNDLE_TEMPLATES.map((t) => ({ ...t, items: t.items.filter(([c]) => present.has(c)) })).filter(
+    (t) => t.items.length > 0,
+  );
   if (usable.length === 0) throw new Error(`BUNDLE: catalog ${ctx.catalog.id} has none of the template categories`);
   const need = ctx.knobs.bundleRequired;
   const order = rng.shuffle(usable);
@@ -81,7 +102,13 @@ function categoryStats(ctx: EnvContext, category: string): { refPrice: number; a
     if (p.stockQty > 0) sample.push(p);
   }
   sample.sort((a, b) => a.price - b.price || (a.id < b.id ? -1 : 1));
-  const refPrice = Math.max(pricePercentile(sample.map((p) => p.price), 0.4), sample[0]?.price ?? 0);
+  const refPrice = Math.max(
+    pricePercentile(
+      sample.map((p) => p.price),
+      0.4,
+    ),
+    sample[0]?.price ?? 0,
+  );
   return { refPrice, anchors: sample.slice(0, ANCHORS).map((p) => p.id) };
 }
 
@@ -121,7 +148,12 @@ function generate(ctx: EnvContext, rng: Rng): BundleTask {
     .replace('{project}', joinList(projects.map((p) => p.project)))
     .replace('{items}', joinList(items.map(([, phrase]) => phrase)))
     .replace('{budget}', budgetText);
-  return { goal: { projects: projects.map((p) => p.id), categories, budget, refPrices, anchors }, state: newCustomerNotes(), opening, slots };
+  return {
+    goal: { projects: projects.map((p) => p.id), categories, budget, refPrices, anchors },
+    state: newCustomerNotes(),
+    opening,
+    slots,
+  };
 }
 
 // ---------- verifier ----------
@@ -157,7 +189,8 @@ export function verifyBundle(goal: BundleGoal, ids: readonly string[], ctx: Veri
     evidence.push({ text: `${id} "${p.title}" (${money(p.price)}): ${why}; ${seenText}`, turns, ok: counts });
   }
   for (const c of goal.categories)
-    if (!matched.has(c)) evidence.push({ text: `required category ${c}: no in-stock product recommended`, turns: [], ok: false });
+    if (!matched.has(c))
+      evidence.push({ text: `required category ${c}: no in-stock product recommended`, turns: [], ok: false });
   const precision = recs.length === 0 ? 0 : matched.size / recs.length;
   const recall = goal.categories.length === 0 ? 0 : matched.size / goal.categories.length;
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
@@ -176,8 +209,24 @@ export function verifyBundle(goal: BundleGoal, ids: readonly string[], ctx: Veri
     ok: over === 0,
   });
   for (const c of ctx.world.stockChanges.filter((c) => recs.includes(c.id)))
-    evidence.push({ text: `${c.id} went out of stock at turn ${c.turn}; ${ctx.turn === undefined || ctx.turn > c.turn ? 'counted' : 'not counted (answered in the same turn)'}`, turns: [c.turn], ok: true });
-  return { rTask, isCorrect: f1 === 1 && over === 0, metrics: { f1, precision, recall, cost, ...(goal.budget === null ? {} : { budget: goal.budget }), overBudget: over }, evidence };
+    evidence.push({
+      text: `${c.id} went out of stock at turn ${c.turn}; ${ctx.turn === undefined || ctx.turn > c.turn ? 'counted' : 'not counted (answered in the same turn)'}`,
+      turns: [c.turn],
+      ok: true,
+    });
+  return {
+    rTask,
+    isCorrect: f1 === 1 && over === 0,
+    metrics: {
+      f1,
+      precision,
+      recall,
+      cost,
+      ...(goal.budget === null ? {} : { budget: goal.budget }),
+      overBudget: over,
+    },
+    evidence,
+  };
 }
 
 // ---------- p_oos ----------
@@ -205,7 +254,9 @@ function outOfStock(task: BundleTask, firstSeen: readonly string[], ctx: VerifyC
 /** One in-stock named product per required category (first named wins). */
 function namedCover(goal: BundleGoal, named: readonly Product[], ctx: EnvContext): Map<string, Product> {
   const cover = new Map<string, Product>();
-  for (const p of named) if (goal.categories.includes(p.category) && !cover.has(p.category) && productStock(ctx.world, p) > 0) cover.set(p.category, p);
+  for (const p of named)
+    if (goal.categories.includes(p.category) && !cover.has(p.category) && productStock(ctx.world, p) > 0)
+      cover.set(p.category, p);
   return cover;
 }
 
@@ -217,7 +268,10 @@ function confirm(task: BundleTask, info: TurnInfo, ctx: EnvContext): CustomerRep
   const cover = namedCover(goal, named, ctx);
   if (cover.size < goal.categories.length || named.some((p) => !goal.categories.includes(p.category))) return null;
   if (goal.budget && sumPrices(cover.values()) > goal.budget) return null;
-  return confirmOnce(task.state, { text: 'That bundle covers everything I need. Please send it over.', act: 'confirm' });
+  return confirmOnce(task.state, {
+    text: 'That bundle covers everything I need. Please send it over.',
+    act: 'confirm',
+  });
 }
 
 function react(task: BundleTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
@@ -230,7 +284,10 @@ function react(task: BundleTask, info: TurnInfo, ctx: EnvContext): CustomerReply
   const cover = namedCover(goal, named, ctx);
   if (goal.budget && cover.size > 0 && sumPrices(cover.values()) > goal.budget) {
     revealSlot(task.slots, 'budget');
-    return { text: `That adds up to ${money(sumPrices(cover.values()))}, which is over my budget of $${goal.budget}.`, act: 'correct' };
+    return {
+      text: `That adds up to ${money(sumPrices(cover.values()))}, which is over my budget of $${goal.budget}.`,
+      act: 'correct',
+    };
   }
   return null;
 }
@@ -238,7 +295,8 @@ function react(task: BundleTask, info: TurnInfo, ctx: EnvContext): CustomerReply
 export const bundleEnv: EnvDefinition<BundleGoal, CustomerNotes> = {
   id: 'BUNDLE',
   name: 'Bundle planning',
-  description: 'Recommend one product for each item the customer\'s project needs, within their budget (recommended_product_ids).',
+  description:
+    "Recommend one product for each item the customer's project needs, within their budget (recommended_product_ids).",
   tools: ['catalog.search', 'catalog.rerank', 'catalog.get_product'],
   answerSchema: recommendationAnswerSchema,
   generate,
@@ -251,7 +309,9 @@ export const bundleEnv: EnvDefinition<BundleGoal, CustomerNotes> = {
   summarize: (goal, ctx) => [
     `projects: ${goal.projects.join(' + ')}`,
     `required categories (${goal.categories.length}): ${goal.categories.join(', ')}`,
-    goal.budget ? `budget $${goal.budget} (reference prices ${goal.categories.map((c) => `${c.split('/')[1]} ${money(goal.refPrices[c])}`).join(', ')})` : 'no budget',
+    goal.budget
+      ? `budget $${goal.budget} (reference prices ${goal.categories.map((c) => `${c.split('/')[1]} ${money(goal.refPrices[c])}`).join(', ')})`
+      : 'no budget',
     ...ctx.world.stockChanges
       .filter((c) => goal.categories.includes(ctx.catalog.get(c.id)?.category ?? ''))
       .map((c) => `went out of stock at turn ${c.turn}: ${c.id}`),

@@ -6,18 +6,54 @@ import { cartEnv, cartF1, type CartGoal } from './cart';
 
 const goal: CartGoal = {
   items: [
-    { productId: 'A', title: 'Acme Red Kettle', variantId: 'A_v_color_red', variantAttr: 'color', variantValue: 'red', qty: 2, viaHistory: false },
-    { productId: 'B', title: 'Brio Mug', variantId: null, variantAttr: null, variantValue: null, qty: 1, viaHistory: false },
+    {
+      productId: 'A',
+      title: 'Acme Red Kettle',
+      variantId: 'A_v_color_red',
+      variantAttr: 'color',
+      variantValue: 'red',
+      qty: 2,
+      viaHistory: false,
+    },
+    {
+      productId: 'B',
+      title: 'Brio Mug',
+      variantId: null,
+      variantAttr: null,
+      variantValue: null,
+      qty: 1,
+      viaHistory: false,
+    },
   ],
 };
 
-const line = (n: number, product_id: string, variant_id: string | null, qty: number): CartLine => ({ line_id: `line_00${n}`, product_id, variant_id, qty });
+const line = (n: number, product_id: string, variant_id: string | null, qty: number): CartLine => ({
+  line_id: `line_00${n}`,
+  product_id,
+  variant_id,
+  qty,
+});
 
 function verify(cart: CartLine[]) {
   const world = createWorld('2026-01-01');
   world.cart = cart;
-  world.cartChanges = cart.map((l, i) => ({ turn: i + 1, tool: 'cart.add', key: l.variant_id ? `${l.product_id}::${l.variant_id}` : l.product_id, qtyBefore: 0, qtyAfter: l.qty }));
-  const ctx = { catalog: {} as Catalog, axes: axesFor(3), d: 3, knobs: envKnobs(3), world, seen: new Map(), calls: [], turn: 3 };
+  world.cartChanges = cart.map((l, i) => ({
+    turn: i + 1,
+    tool: 'cart.add',
+    key: l.variant_id ? `${l.product_id}::${l.variant_id}` : l.product_id,
+    qtyBefore: 0,
+    qtyAfter: l.qty,
+  }));
+  const ctx = {
+    catalog: {} as Catalog,
+    axes: axesFor(3),
+    d: 3,
+    knobs: envKnobs(3),
+    world,
+    seen: new Map(),
+    calls: [],
+    turn: 3,
+  };
   return cartEnv.verify(goal, { pending: {}, accepted: {} }, { env: 'CART', done: true }, ctx);
 }
 
@@ -68,6 +104,8 @@ describe('CART verifier (unit-level F1, r_task = 2·F1 − 1)', () => {
   });
 
   it('two lines of the same key add up', () => {
-    expect(cartF1(goal, [line(1, 'A', 'A_v_color_red', 1), line(2, 'A', 'A_v_color_red', 1), line(3, 'B', null, 1)]).f1).toBe(1);
+    expect(
+      cartF1(goal, [line(1, 'A', 'A_v_color_red', 1), line(2, 'A', 'A_v_color_red', 1), line(3, 'B', null, 1)]).f1,
+    ).toBe(1);
   });
 });

@@ -145,7 +145,15 @@ function generate(ctx: EnvContext, rng: Rng): CartTask {
           {
             id: `variant:${item.productId}`,
             label: `${humanAttr(item.variantAttr!)} of the ${short}`,
-            keywords: [...humanAttr(item.variantAttr!).split(' '), 'variant', 'version', 'option', 'which one', 'colour', 'type'],
+            keywords: [
+              ...humanAttr(item.variantAttr!).split(' '),
+              'variant',
+              'version',
+              'option',
+              'which one',
+              'colour',
+              'type',
+            ],
             topic: 'variant',
             subject: subjectWords(ctx.catalog.get(item.productId)!),
             critical: false,
@@ -174,7 +182,9 @@ function generate(ctx: EnvContext, rng: Rng): CartTask {
       );
     }
   }
-  const opening = rng.pick(OPENINGS).replace('{items}', joinList(items.map((i) => describeItem(i, slots, ctx.catalog))));
+  const opening = rng
+    .pick(OPENINGS)
+    .replace('{items}', joinList(items.map((i) => describeItem(i, slots, ctx.catalog))));
   return { goal: { items }, state: { pending: {}, accepted: {} }, opening, slots };
 }
 
@@ -230,16 +240,29 @@ function verify(original: CartGoal, state: CartState, ctx: EnvContext): TaskResu
   const required = requiredUnits(goal);
   for (const [key, qty] of inCart) {
     if (required.has(key)) continue;
-    evidence.push({ text: `${key}: ×${qty} in cart but not requested`, turns: turnsFor(key.split('::')[0]), ok: false });
+    evidence.push({
+      text: `${key}: ×${qty} in cart but not requested`,
+      turns: turnsFor(key.split('::')[0]),
+      ok: false,
+    });
   }
   for (const [productId, alt] of Object.entries(state.accepted))
-    evidence.push({ text: `${productId}: the customer accepted variant ${alt.variantId} (${alt.value}) after the required one went out of stock`, turns: [], ok: true });
+    evidence.push({
+      text: `${productId}: the customer accepted variant ${alt.variantId} (${alt.value}) after the required one went out of stock`,
+      turns: [],
+      ok: true,
+    });
   evidence.push({
     text: `matched ${f.matched} units; precision ${f.matched}/${f.cartTotal}, recall ${f.matched}/${f.requiredTotal}, F1 = ${f.f1.toFixed(3)}`,
     turns: [],
     ok: f.f1 === 1,
   });
-  return { rTask: 2 * f.f1 - 1, isCorrect: f.f1 === 1, metrics: { f1: f.f1, precision: f.precision, recall: f.recall }, evidence };
+  return {
+    rTask: 2 * f.f1 - 1,
+    isCorrect: f.f1 === 1,
+    metrics: { f1: f.f1, precision: f.precision, recall: f.recall },
+    evidence,
+  };
 }
 
 // ---------- customer reactions ----------
@@ -278,7 +301,8 @@ function reveal(task: CartTask, slotId: string) {
   if (slot) slot.revealed = true;
 }
 
-const OUT_OF_STOCK_WORDS = /out of stock|sold out|unavailable|not available|no longer available|isn't available|none left|no stock/i;
+const OUT_OF_STOCK_WORDS =
+  /out of stock|sold out|unavailable|not available|no longer available|isn't available|none left|no stock/i;
 
 /** p_oos at first sight of a target product: its required variant (not yet in the cart) goes out of stock when another variant can stand in. */
 function outOfStock(task: CartTask, firstSeen: readonly string[], ctx: VerifyContext, draw: StockDraw): string[] {
@@ -286,12 +310,15 @@ function outOfStock(task: CartTask, firstSeen: readonly string[], ctx: VerifyCon
   const inCart = cartUnits(goal, ctx.world.cart);
   const gone: string[] = [];
   for (const item of goal.items) {
-    if (!item.variantId || !firstSeen.includes(item.productId) || inCart.has(cartKey(item.productId, item.variantId))) continue;
+    if (!item.variantId || !firstSeen.includes(item.productId) || inCart.has(cartKey(item.productId, item.variantId)))
+      continue;
     if (ctx.world.protectedStock.has(item.variantId)) continue;
     const rng = draw(item.productId);
     if (!rng.bernoulli(ctx.axes.p_oos)) continue;
     const product = ctx.catalog.get(item.productId)!;
-    const options = currentVariants(ctx.world, product).filter((v) => v.variant_id !== item.variantId && v.stock_qty >= item.qty + 2);
+    const options = currentVariants(ctx.world, product).filter(
+      (v) => v.variant_id !== item.variantId && v.stock_qty >= item.qty + 2,
+    );
     if (options.length === 0) continue;
     const alt = rng.pick(options);
     task.state.pending[item.productId] = { variantId: alt.variant_id, value: String(Object.values(alt.attrs)[0]) };
@@ -338,7 +365,10 @@ function react(task: CartTask, info: TurnInfo, ctx: EnvContext): CustomerReply |
   if (problem) return { text: problem, act: 'correct' };
   const goal = currentCartGoal(task.goal, task.state);
   const missing = goal.items.filter((i) => !cartUnits(goal, ctx.world.cart).has(cartKey(i.productId, i.variantId)));
-  return { text: `That looks right so far. I still need ${missing.length} more item${missing.length === 1 ? '' : 's'}.`, act: 'continue' };
+  return {
+    text: `That looks right so far. I still need ${missing.length} more item${missing.length === 1 ? '' : 's'}.`,
+    act: 'continue',
+  };
 }
 
 export const cartEnv: EnvDefinition<CartGoal, CartState> = {

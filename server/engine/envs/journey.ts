@@ -79,7 +79,10 @@ function subEnvs(atomic: readonly EnvDefinition<unknown>[]): SubEnvs {
     all,
     get(id) {
       const env = byId.get(id);
-      if (!env) throw new Error(`JOURNEY: no environment "${id}" among the ones it draws from (${[...byId.keys()].join(', ')})`);
+      if (!env)
+        throw new Error(
+          `JOURNEY: no environment "${id}" among the ones it draws from (${[...byId.keys()].join(', ')})`,
+        );
       return env;
     },
   };
@@ -90,12 +93,14 @@ function poolFor(envs: SubEnvs, recorded: readonly EnvId[] | undefined): readonl
   return recorded ? recorded.map((id) => envs.get(id)) : envs.all;
 }
 
-
 function generate(envs: SubEnvs, ctx: EnvContext, rng: Rng): JourneyTask {
   const pool = poolFor(envs, ctx.journeyEnvs);
   const chosen = rng.sample(pool, Math.min(ctx.knobs.journeyLength, pool.length));
   const tasks = chosen.map((env) => env.generate(ctx, rng.fork(env.id)));
-  const goal: JourneyGoal = { subtasks: chosen.map((env, i) => ({ envId: env.id, goal: tasks[i].goal })), switchSeed: rng.int(0, 2 ** 31) };
+  const goal: JourneyGoal = {
+    subtasks: chosen.map((env, i) => ({ envId: env.id, goal: tasks[i].goal })),
+    switchSeed: rng.int(0, 2 ** 31),
+  };
   const state: JourneyState = { tasks, current: 0, deferred: [], switched: [], answers: tasks.map(() => null) };
   const opening = rng.pick(OPENINGS).replace('{first}', tasks[0].opening);
   // Only the sub-task under discussion has slots the customer can reveal: a question about
@@ -111,7 +116,8 @@ function generate(envs: SubEnvs, ctx: EnvContext, rng: Rng): JourneyTask {
 }
 
 const isOpen = (state: JourneyState, i: number) => state.tasks[i] !== undefined && state.answers[i] === null;
-const phrase = (templates: string[], turn: number, opening: string) => templates[turn % templates.length].replace('{opening}', opening);
+const phrase = (templates: string[], turn: number, opening: string) =>
+  templates[turn % templates.length].replace('{opening}', opening);
 const envOf = (envs: SubEnvs, goal: JourneyGoal, i: number) => envs.get(goal.subtasks[i].envId);
 
 /** After the current sub-task is answered: back to a deferred one, else the next open one. */
@@ -141,7 +147,13 @@ function maybeSwitch(task: JourneyTask, info: TurnInfo, ctx: EnvContext): Custom
 }
 
 /** A hook of the sub-task being discussed, applied to its own task. */
-function delegate(envs: SubEnvs, hook: 'confirm' | 'react', task: JourneyTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function delegate(
+  envs: SubEnvs,
+  hook: 'confirm' | 'react',
+  task: JourneyTask,
+  info: TurnInfo,
+  ctx: EnvContext,
+): CustomerReply | null {
   const i = task.state.current;
   if (!isOpen(task.state, i)) return null;
   return envOf(envs, task.goal, i)[hook]?.(task.state.tasks[i], info, ctx) ?? null;
@@ -151,7 +163,11 @@ function delegate(envs: SubEnvs, hook: 'confirm' | 'react', task: JourneyTask, i
  * Which open sub-task each sub-answer of an answer is for: by subtask_index when given, else
  * the current sub-task if its env matches, else the first open one of that env. Pure.
  */
-function route(goal: JourneyGoal, state: JourneyState, answer: Answer | null): Array<{ index: number; fields: Answer }> {
+function route(
+  goal: JourneyGoal,
+  state: JourneyState,
+  answer: Answer | null,
+): Array<{ index: number; fields: Answer }> {
   const taken = new Set<number>();
   const out: Array<{ index: number; fields: Answer }> = [];
   const open = (i: number) => isOpen(state, i) && !taken.has(i);
@@ -170,14 +186,33 @@ function route(goal: JourneyGoal, state: JourneyState, answer: Answer | null): A
 }
 
 /** The sub-answer scored now by its own (pure) verifier. */
-function score(envs: SubEnvs, goal: JourneyGoal, state: JourneyState, index: number, fields: Answer, ctx: VerifyContext): SubAnswer {
-  const result = envOf(envs, goal, index).verify(goal.subtasks[index].goal, state.tasks[index].state, { ...fields, done: true }, ctx);
+function score(
+  envs: SubEnvs,
+  goal: JourneyGoal,
+  state: JourneyState,
+  index: number,
+  fields: Answer,
+  ctx: VerifyContext,
+): SubAnswer {
+  const result = envOf(envs, goal, index).verify(
+    goal.subtasks[index].goal,
+    state.tasks[index].state,
+    { ...fields, done: true },
+    ctx,
+  );
   return { fields, turn: ctx.turn, result };
 }
 
-function onAnswer(envs: SubEnvs, task: JourneyTask, answer: Answer, info: TurnInfo, ctx: VerifyContext): CustomerReply | null {
+function onAnswer(
+  envs: SubEnvs,
+  task: JourneyTask,
+  answer: Answer,
+  info: TurnInfo,
+  ctx: VerifyContext,
+): CustomerReply | null {
   const { goal, state } = task;
-  for (const { index, fields } of route(goal, state, answer)) state.answers[index] = score(envs, goal, state, index, fields, ctx);
+  for (const { index, fields } of route(goal, state, answer))
+    state.answers[index] = score(envs, goal, state, index, fields, ctx);
   if (isOpen(state, state.current)) return null; // nothing for the current sub-task: the usual policy replies
   const move = advance(state);
   if (!move) return { text: "That's everything I needed, thank you! You can wrap up.", act: 'confirm' };
@@ -185,13 +220,26 @@ function onAnswer(envs: SubEnvs, task: JourneyTask, answer: Answer, info: TurnIn
 }
 
 /** The recorded sub-answers plus those of the final answer (scored now, not recorded: verify writes nothing). */
-function allAnswers(envs: SubEnvs, goal: JourneyGoal, state: JourneyState, answer: Answer | null, ctx: VerifyContext): Array<SubAnswer | null> {
+function allAnswers(
+  envs: SubEnvs,
+  goal: JourneyGoal,
+  state: JourneyState,
+  answer: Answer | null,
+  ctx: VerifyContext,
+): Array<SubAnswer | null> {
   const answers = [...state.answers];
-  for (const { index, fields } of route(goal, state, answer)) answers[index] = score(envs, goal, state, index, fields, ctx);
+  for (const { index, fields } of route(goal, state, answer))
+    answers[index] = score(envs, goal, state, index, fields, ctx);
   return answers;
 }
 
-function verify(envs: SubEnvs, goal: JourneyGoal, state: JourneyState, answer: Answer | null, ctx: VerifyContext): TaskResult {
+function verify(
+  envs: SubEnvs,
+  goal: JourneyGoal,
+  state: JourneyState,
+  answer: Answer | null,
+  ctx: VerifyContext,
+): TaskResult {
   const answers = allAnswers(envs, goal, state, answer, ctx);
   const evidence: EvidenceItem[] = [];
   const scores = goal.subtasks.map((sub, i) => {
@@ -201,7 +249,11 @@ function verify(envs: SubEnvs, goal: JourneyGoal, state: JourneyState, answer: A
       evidence.push({ text: `${label}: no answer → −1`, turns: [], ok: false });
       return -1;
     }
-    evidence.push({ text: `${label}: r_task ${given.result.rTask.toFixed(3)}${given.result.isCorrect ? ' (pass)' : ' (fail)'}`, turns: [given.turn], ok: given.result.isCorrect });
+    evidence.push({
+      text: `${label}: r_task ${given.result.rTask.toFixed(3)}${given.result.isCorrect ? ' (pass)' : ' (fail)'}`,
+      turns: [given.turn],
+      ok: given.result.isCorrect,
+    });
     for (const e of given.result.evidence) evidence.push({ ...e, text: `  ${label}: ${e.text}` });
     return given.result.rTask;
   });
@@ -216,11 +268,15 @@ function verify(envs: SubEnvs, goal: JourneyGoal, state: JourneyState, answer: A
 }
 
 function subAnswerSchemas(envs: SubEnvs) {
-  return envs.all.map((env) => env.answerSchema.extend({ env: z.literal(env.id), subtask_index: z.int().min(0).optional() }));
+  return envs.all.map((env) =>
+    env.answerSchema.extend({ env: z.literal(env.id), subtask_index: z.int().min(0).optional() }),
+  );
 }
 
 /** JOURNEY over the given atomic environments (their order is part of the seeds). */
-export function createJourneyEnv(atomic: readonly EnvDefinition<unknown, unknown>[]): EnvDefinition<JourneyGoal, JourneyState> {
+export function createJourneyEnv(
+  atomic: readonly EnvDefinition<unknown, unknown>[],
+): EnvDefinition<JourneyGoal, JourneyState> {
   const envs = subEnvs(atomic);
   // Built on first use and then kept: zod compiles a fresh schema again on its first parse,
   // which cost 0.3 ms per access (issue 13).
@@ -229,7 +285,8 @@ export function createJourneyEnv(atomic: readonly EnvDefinition<unknown, unknown
   return {
     id: 'JOURNEY',
     name: 'Multi-intent journey',
-    description: 'Two to five requests in one conversation. Answer each one (done: false moves on); finish with done: true.',
+    description:
+      'Two to five requests in one conversation. Answer each one (done: false moves on); finish with done: true.',
     // Every tool of the atomic environments, plus order.checkout: placing an order only makes
     // sense in a longer journey (in CART the cart itself is the answer).
     get tools() {
@@ -239,8 +296,13 @@ export function createJourneyEnv(atomic: readonly EnvDefinition<unknown, unknown
     get answerSchema() {
       if (!answerSchema) {
         const schemas = subAnswerSchemas(envs);
-        const item = schemas.length === 1 ? schemas[0] : z.union(schemas as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);
-        answerSchema = z.strictObject({ subtasks: z.array(item).describe('one entry per sub-task answered in this turn, each with its env id') });
+        const item =
+          schemas.length === 1
+            ? schemas[0]
+            : z.union(schemas as unknown as [z.ZodObject, z.ZodObject, ...z.ZodObject[]]);
+        answerSchema = z.strictObject({
+          subtasks: z.array(item).describe('one entry per sub-task answered in this turn, each with its env id'),
+        });
       }
       return answerSchema;
     },
@@ -248,7 +310,9 @@ export function createJourneyEnv(atomic: readonly EnvDefinition<unknown, unknown
     confirm: (task, info, ctx) => delegate(envs, 'confirm', task, info, ctx),
     react: (task, info, ctx) => maybeSwitch(task, info, ctx) ?? delegate(envs, 'react', task, info, ctx),
     outOfStock(task, firstSeen, ctx, draw) {
-      const ids = task.state.tasks.flatMap((sub, i) => envOf(envs, task.goal, i).outOfStock?.(sub, firstSeen, ctx, draw) ?? []);
+      const ids = task.state.tasks.flatMap(
+        (sub, i) => envOf(envs, task.goal, i).outOfStock?.(sub, firstSeen, ctx, draw) ?? [],
+      );
       return [...new Set(ids)];
     },
     onAnswer: (task, answer, info, ctx) => onAnswer(envs, task, answer, info, ctx),
@@ -269,7 +333,9 @@ export function createJourneyEnv(atomic: readonly EnvDefinition<unknown, unknown
     summarize: (goal, ctx, state) =>
       goal.subtasks.flatMap((s, i) => [
         `${i + 1}. ${s.envId}${state.answers[i] ? ` (answered at turn ${state.answers[i]!.turn})` : ''}`,
-        ...envOf(envs, goal, i).summarize(s.goal, ctx, state.tasks[i].state).map((l) => `   ${l}`),
+        ...envOf(envs, goal, i)
+          .summarize(s.goal, ctx, state.tasks[i].state)
+          .map((l) => `   ${l}`),
       ]),
   };
 }

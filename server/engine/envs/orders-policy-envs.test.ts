@@ -20,7 +20,12 @@ describe.each(ENVS)('%s', (envId) => {
         const { episode } = playEpisode({ envId, d, seed }, catalog, oracleAgent);
         const b = episode.breakdown!;
         if (!b.isCorrect || episode.termination !== 'answered')
-          failures.push(`d=${d} seed=${seed} ${episode.termination}: ${b.task.evidence.filter((e) => !e.ok).map((e) => e.text).join(' | ')}`);
+          failures.push(
+            `d=${d} seed=${seed} ${episode.termination}: ${b.task.evidence
+              .filter((e) => !e.ok)
+              .map((e) => e.text)
+              .join(' | ')}`,
+          );
         expect(episode.turn).toBeLessThanOrEqual(episode.axes.T_max);
       }
     expect(failures).toEqual([]);
@@ -30,7 +35,9 @@ describe.each(ENVS)('%s', (envId) => {
     const rng = new Rng(42);
     for (let i = 0; i < 150; i++) {
       const d = rng.int(0, 20);
-      const axisOverrides = rng.bernoulli(0.5) ? { H_orders: rng.int(1, 12), B_branch: rng.int(1, 9), p_missing: rng.next(), m: rng.int(1, 10) } : {};
+      const axisOverrides = rng.bernoulli(0.5)
+        ? { H_orders: rng.int(1, 12), B_branch: rng.int(1, 9), p_missing: rng.next(), m: rng.int(1, 10) }
+        : {};
       const e = new Episode({ envId, d, seed: rng.int(0, 1e6), axisOverrides }, catalog);
       const first = e.reset();
       expect(first.observation.customerMessage!.length).toBeGreaterThan(10);

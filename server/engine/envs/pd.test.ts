@@ -35,12 +35,13 @@ describe('PD generator (properties over many seeds)', () => {
       }
   });
 
-  it('the pool is the target\'s category (all of it at 20k), capped at 500, sorted by relevance', () => {
+  it("the pool is the target's category (all of it at 20k), capped at 500, sorted by relevance", () => {
     for (let seed = 0; seed < 30; seed++) {
       const g = goalOf(start(seed % 13, seed));
       const size = catalog.indicesInCategory(g.rec.category).length;
       expect(g.rec.pool.length).toBe(Math.min(POOL_SIZE, size));
-      for (let i = 1; i < g.rec.pool.length; i++) expect(g.rec.pool[i - 1].rel).toBeGreaterThanOrEqual(g.rec.pool[i].rel);
+      for (let i = 1; i < g.rec.pool.length; i++)
+        expect(g.rec.pool[i - 1].rel).toBeGreaterThanOrEqual(g.rec.pool[i].rel);
       if (seed < 3) for (const e of g.rec.pool) expect(catalog.get(e.id)!.category).toBe(g.rec.category);
     }
   });
@@ -69,7 +70,8 @@ describe('PD generator (properties over many seeds)', () => {
 
   it('openings vary across seeds (5+ templates)', () => {
     const firstWords = new Set<string>();
-    for (let seed = 0; seed < 60; seed++) firstWords.add((start(0, seed).events[0] as { text: string }).text.split(' ').slice(0, 3).join(' '));
+    for (let seed = 0; seed < 60; seed++)
+      firstWords.add((start(0, seed).events[0] as { text: string }).text.split(' ').slice(0, 3).join(' '));
     expect(firstWords.size).toBeGreaterThanOrEqual(5);
   });
 });
@@ -97,7 +99,12 @@ describe('PD through an episode', () => {
   it('the customer confirms a named product that meets every constraint (not charged), once', () => {
     const e = start(3, 2, { p_noise: 0 });
     const g = goalOf(e);
-    const r = e.step(act({ assistant_message: `How about ${g.targetId}?`, tool_calls: [{ name: 'catalog.get_product', args: { product_id: g.targetId } }] }));
+    const r = e.step(
+      act({
+        assistant_message: `How about ${g.targetId}?`,
+        tool_calls: [{ name: 'catalog.get_product', args: { product_id: g.targetId } }],
+      }),
+    );
     expect((r.events.find((x) => x.kind === 'customer_message') as { act: string }).act).toBe('confirm');
     const again = e.step(act({ assistant_message: `Or ${g.targetId}?` }));
     expect((again.events.find((x) => x.kind === 'customer_message') as { act: string }).act).not.toBe('confirm');
@@ -107,7 +114,12 @@ describe('PD through an episode', () => {
     const e = start(4, 5, { p_noise: 0 });
     const g = goalOf(e);
     const bad = g.rec.pool.find((p) => p.s < 1)!;
-    const r = e.step(act({ assistant_message: `What about ${bad.id}?`, tool_calls: [{ name: 'catalog.get_product', args: { product_id: bad.id } }] }));
+    const r = e.step(
+      act({
+        assistant_message: `What about ${bad.id}?`,
+        tool_calls: [{ name: 'catalog.get_product', args: { product_id: bad.id } }],
+      }),
+    );
     const reply = r.events.find((x) => x.kind === 'customer_message') as { act: string; text: string };
     expect(reply.act).toBe('correct');
     expect(reply.text).toMatch(/won't work for me: I need it/);
@@ -118,12 +130,19 @@ describe('axes acting on PD episodes', () => {
   it('p_oos = 1 takes seen pool items out of stock after the first retrieval (tools show it), keeping the target and k items', () => {
     const e = start(4, 9, { p_oos: 1 });
     const g = goalOf(e);
-    const ids = g.rec.pool.filter((p) => p.stock > 0).slice(0, 12).map((p) => p.id);
+    const ids = g.rec.pool
+      .filter((p) => p.stock > 0)
+      .slice(0, 12)
+      .map((p) => p.id);
     e.step(act({ tool_calls: [{ name: 'catalog.rerank', args: { query: g.noun, candidate_product_ids: ids } }] }));
-    const gone = e.events.filter((x) => x.kind === "world_change").map((x) => (x as unknown as { data: { stockId: string } }).data.stockId);
+    const gone = e.events
+      .filter((x) => x.kind === 'world_change')
+      .map((x) => (x as unknown as { data: { stockId: string } }).data.stockId);
     expect(gone.length).toBeGreaterThan(0);
     expect(gone).not.toContain(g.targetId);
-    expect(g.rec.pool.filter((p) => p.rel > 0 && (e.stockOf(p.id, null) ?? 0) > 0).length).toBeGreaterThanOrEqual(g.rec.k);
+    expect(g.rec.pool.filter((p) => p.rel > 0 && (e.stockOf(p.id, null) ?? 0) > 0).length).toBeGreaterThanOrEqual(
+      g.rec.k,
+    );
     const shown = e.step(act({ tool_calls: [{ name: 'catalog.get_product', args: { product_id: gone[0] } }] }));
     expect((shown.observation.toolResults[0].result as { stock_qty: number }).stock_qty).toBe(0);
     // answering with the stale list now costs r_oos (the agent could have re-checked)
@@ -132,13 +151,21 @@ describe('axes acting on PD episodes', () => {
   });
 
   it('p_oos is decided per product at first sight: a throwaway first retrieval defuses nothing', () => {
-    const oosIds = (e: Episode) => e.events.filter((x) => x.kind === 'world_change').map((x) => (x as unknown as { data: { stockId: string } }).data.stockId);
+    const oosIds = (e: Episode) =>
+      e.events
+        .filter((x) => x.kind === 'world_change')
+        .map((x) => (x as unknown as { data: { stockId: string } }).data.stockId);
     let compared = 0;
     for (const seed of [3, 9, 14]) {
       const plain = start(8, seed, { p_oos: 0.5 });
       const g = goalOf(plain);
-      const ids = g.rec.pool.filter((p) => p.rel > 0 && p.stock > 0).slice(0, 10).map((p) => p.id);
-      const rerank = act({ tool_calls: [{ name: 'catalog.rerank', args: { query: g.noun, candidate_product_ids: ids } }] });
+      const ids = g.rec.pool
+        .filter((p) => p.rel > 0 && p.stock > 0)
+        .slice(0, 10)
+        .map((p) => p.id);
+      const rerank = act({
+        tool_calls: [{ name: 'catalog.rerank', args: { query: g.noun, candidate_product_ids: ids } }],
+      });
       plain.step(rerank);
       const dummy = start(8, seed, { p_oos: 0.5 });
       // turn 1: an unrelated product; turn 2: the real retrieval
@@ -157,18 +184,40 @@ describe('axes acting on PD episodes', () => {
   it('p_oos = 0 never changes stock', () => {
     const e = start(4, 9, { p_oos: 0 });
     const g = goalOf(e);
-    e.step(act({ tool_calls: [{ name: 'catalog.rerank', args: { query: g.noun, candidate_product_ids: g.rec.pool.slice(0, 12).map((p) => p.id) } }] }));
+    e.step(
+      act({
+        tool_calls: [
+          {
+            name: 'catalog.rerank',
+            args: { query: g.noun, candidate_product_ids: g.rec.pool.slice(0, 12).map((p) => p.id) },
+          },
+        ],
+      }),
+    );
     expect(e.events.some((x) => x.kind === 'world_change')).toBe(false);
   });
 
   it('eps_rank replaces about that share of search results over many searches', () => {
     const eps = 0.3;
     const e = start(0, 11, { eps_rank: eps, T_max: 80, B_tool: 5, top_k: 200 });
-    const queries = ['charger', 'usb-c cable', 'headphones', 'monitor', 'yoga mat', 'coffee', 'tent', 'serum', 'drill', 'desk'];
+    const queries = [
+      'charger',
+      'usb-c cable',
+      'headphones',
+      'monitor',
+      'yoga mat',
+      'coffee',
+      'tent',
+      'serum',
+      'drill',
+      'desk',
+    ];
     let replaced = 0;
     let total = 0;
     for (let turn = 0; turn < 60; turn++) {
-      const calls = queries.slice(0, 5).map((q, i) => ({ name: 'catalog.search', args: { query: queries[(turn + i) % queries.length], top_k: 10 } }));
+      const calls = queries
+        .slice(0, 5)
+        .map((q, i) => ({ name: 'catalog.search', args: { query: queries[(turn + i) % queries.length], top_k: 10 } }));
       const r = e.step(act({ assistant_message: 'searching', tool_calls: calls }));
       r.observation.toolResults.forEach((res, i) => {
         const clean = catalog.search({ query: calls[i].args.query, topK: 10 }).map((h) => h.productId);
@@ -212,12 +261,26 @@ describe('PD: the kind of product matters', () => {
       let intruder = null;
       for (let i = 0; i < catalog.size && !intruder; i++) {
         const p = catalog.at(i);
-        if (p.category !== goal.rec.category && !p.category.startsWith('restricted/') && p.stockQty > 0 && satisfaction(p, goal.rec.constraints) === 1) intruder = p;
+        if (
+          p.category !== goal.rec.category &&
+          !p.category.startsWith('restricted/') &&
+          p.stockQty > 0 &&
+          satisfaction(p, goal.rec.constraints) === 1
+        )
+          intruder = p;
       }
       if (!intruder) continue; // constraints no other kind of product meets
-      const r = e.step({ assistant_message: `How about ${intruder.id}?`, tool_calls: [{ name: 'catalog.get_product', args: { product_id: intruder.id } }], answer: null });
+      const r = e.step({
+        assistant_message: `How about ${intruder.id}?`,
+        tool_calls: [{ name: 'catalog.get_product', args: { product_id: intruder.id } }],
+        answer: null,
+      });
       expect((r.events.find((x) => x.kind === 'customer_message') as { act: string }).act).not.toBe('confirm');
-      const end = e.step({ assistant_message: 'Here you go.', tool_calls: [], answer: { env: 'PD', done: true, recommended_product_ids: [intruder.id] } });
+      const end = e.step({
+        assistant_message: 'Here you go.',
+        tool_calls: [],
+        answer: { env: 'PD', done: true, recommended_product_ids: [intruder.id] },
+      });
       expect(end.breakdown!.task.evidence.some((x) => x.text.includes(`a ${intruder.category} product`))).toBe(true);
       expect(end.breakdown!.rTask).toBeCloseTo(0.55 * -1 + 0.35 * -1 + 0.1 * 1, 12); // not in the pool, s = 0, in stock
       return;
@@ -232,11 +295,21 @@ describe('PD: hallucination is judged on the scored ids', () => {
     e.reset();
     const goal = e.hiddenGoal().data as PdGoal;
     const ideal = bestRecommendation(e, goal.rec);
-    const found = e.step({ assistant_message: 'Searching.', tool_calls: [{ name: 'catalog.search', args: { query: goal.noun, top_k: 60 } }], answer: null });
-    const fillers = (found.observation.toolResults[0].result as Array<{ product_id: string }>).map((c) => c.product_id).filter((id) => !ideal.includes(id));
+    const found = e.step({
+      assistant_message: 'Searching.',
+      tool_calls: [{ name: 'catalog.search', args: { query: goal.noun, top_k: 60 } }],
+      answer: null,
+    });
+    const fillers = (found.observation.toolResults[0].result as Array<{ product_id: string }>)
+      .map((c) => c.product_id)
+      .filter((id) => !ideal.includes(id));
     const unseenIdeal = ideal.filter((id) => !e.seenIds.has(id));
     expect(unseenIdeal.length).toBeGreaterThan(0);
-    const r = e.step({ assistant_message: 'Here.', tool_calls: [], answer: { env: 'PD', done: true, recommended_product_ids: [...ideal, ...fillers.slice(0, 40)] } });
+    const r = e.step({
+      assistant_message: 'Here.',
+      tool_calls: [],
+      answer: { env: 'PD', done: true, recommended_product_ids: [...ideal, ...fillers.slice(0, 40)] },
+    });
     expect(r.breakdown!.rHall).toBeCloseTo(-unseenIdeal.length / ideal.length, 12);
   });
 });

@@ -10,7 +10,13 @@ import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
 import { categoryNoun } from './cart';
 import { constraintKeywords, describeConstraint, type Constraint } from './persona';
-import { buildRecommendationSpec, idealList, recommendationOutOfStock, scoreRecommendations, type RecommendationSpec } from './recommend';
+import {
+  buildRecommendationSpec,
+  idealList,
+  recommendationOutOfStock,
+  scoreRecommendations,
+  type RecommendationSpec,
+} from './recommend';
 import {
   confirmOnce,
   newCustomerNotes,
@@ -53,7 +59,12 @@ function pickTarget(ctx: EnvContext, rng: Rng): Product {
   throw new Error(`PD: catalog ${catalog.id} has no product fit to be a target`);
 }
 
-export function constraintSlots(constraints: readonly Constraint[], critical: (c: Constraint) => boolean, pMissing: number, rng: Rng): Slot[] {
+export function constraintSlots(
+  constraints: readonly Constraint[],
+  critical: (c: Constraint) => boolean,
+  pMissing: number,
+  rng: Rng,
+): Slot[] {
   return constraints.map((c) =>
     makeSlot(
       {
@@ -93,7 +104,12 @@ function generate(ctx: EnvContext, rng: Rng): PdTask {
     .replace('{a_noun}', withArticle(noun))
     .replace('{noun}', noun)
     .replace('{constraints}', joinList(statedPhrases(rec.constraints, slots)));
-  return { goal: { targetId: target.id, targetTitle: target.title, noun, rec }, state: newCustomerNotes(), opening, slots };
+  return {
+    goal: { targetId: target.id, targetTitle: target.title, noun, rec },
+    state: newCustomerNotes(),
+    opening,
+    slots,
+  };
 }
 
 // ---------- customer reactions ----------
@@ -103,7 +119,10 @@ function confirm(task: PdTask, info: TurnInfo, ctx: EnvContext): CustomerReply |
   const named = mentionedProducts(task.state, info, ctx);
   const good = firstGoodProduct(named, task.goal.rec.constraints, ctx, (p) => p.category === task.goal.rec.category);
   if (!good || firstObjection(task, named, task.goal.rec.constraints, ctx)) return null;
-  return confirmOnce(task.state, { text: `Yes, the ${good.title} looks like what I need. Please send me your recommendations.`, act: 'confirm' });
+  return confirmOnce(task.state, {
+    text: `Yes, the ${good.title} looks like what I need. Please send me your recommendations.`,
+    act: 'confirm',
+  });
 }
 
 /** correct: a named product misses a constraint (the customer says which) or is out of stock. */
@@ -120,10 +139,16 @@ export const recommendationAnswerSchema = z.strictObject({
     .describe('product ids, best first; the first k (the number of items asked for) are scored'),
 });
 
-export const recommendedIdsOf = (answer: Answer | null): string[] =>
-  [...new Set(((answer?.recommended_product_ids as string[] | undefined) ?? []).filter((x) => typeof x === 'string'))];
+export const recommendedIdsOf = (answer: Answer | null): string[] => [
+  ...new Set(((answer?.recommended_product_ids as string[] | undefined) ?? []).filter((x) => typeof x === 'string')),
+];
 
-export const RECOMMENDATION_TOOLS = ['catalog.search', 'catalog.rerank', 'catalog.get_product', 'catalog.get_variants'] as const;
+export const RECOMMENDATION_TOOLS = [
+  'catalog.search',
+  'catalog.rerank',
+  'catalog.get_product',
+  'catalog.get_variants',
+] as const;
 
 export function summarizeSpec(rec: RecommendationSpec, ctx: EnvContext): string[] {
   const w = rec.persona.weights;
@@ -132,14 +157,16 @@ export function summarizeSpec(rec: RecommendationSpec, ctx: EnvContext): string[
     `constraints: ${rec.constraints.map(describeConstraint).join('; ')}`,
     `persona weights: price ${w.price.toFixed(2)}, rating ${w.rating.toFixed(2)}, shipping ${w.shipping.toFixed(2)}, brand ${w.brand.toFixed(2)} (${rec.persona.preferredBrand}), similarity ${w.similarity.toFixed(2)}`,
     `k = ${rec.k}; evaluation pool ${rec.pool.length} products of ${rec.category}; ideal list now: ${ideal.join(', ')}`,
-    ...ctx.world.stockChanges.filter((c) => rec.pool.some((e) => e.id === c.id)).map((c) => `went out of stock at turn ${c.turn}: ${c.id}`),
+    ...ctx.world.stockChanges
+      .filter((c) => rec.pool.some((e) => e.id === c.id))
+      .map((c) => `went out of stock at turn ${c.turn}: ${c.id}`),
   ];
 }
 
 export const pdEnv: EnvDefinition<PdGoal, CustomerNotes> = {
   id: 'PD',
   name: 'Product discovery',
-  description: 'Recommend products that meet the customer\'s constraints, best first (recommended_product_ids).',
+  description: "Recommend products that meet the customer's constraints, best first (recommended_product_ids).",
   tools: RECOMMENDATION_TOOLS,
   answerSchema: recommendationAnswerSchema,
   generate,
@@ -150,5 +177,8 @@ export const pdEnv: EnvDefinition<PdGoal, CustomerNotes> = {
   verify: (goal, _state, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
   // r_hall over the scored ids only: padding the list past k with retrieved ids must not dilute it.
   recommendedIds: (answer, _ctx, goal) => recommendedIdsOf(answer).slice(0, goal.rec.k),
-  summarize: (goal, ctx) => [`target: ${goal.targetTitle} (${goal.targetId}), a ${goal.noun}`, ...summarizeSpec(goal.rec, ctx)],
+  summarize: (goal, ctx) => [
+    `target: ${goal.targetTitle} (${goal.targetId}), a ${goal.noun}`,
+    ...summarizeSpec(goal.rec, ctx),
+  ],
 };

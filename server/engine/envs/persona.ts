@@ -35,7 +35,8 @@ export function productValue(p: Product, attr: string): string | number | undefi
   }
 }
 
-const isNumeric = (attr: string) => attr === 'price' || attr === 'rating' || attr === 'ship_days' || isNumericAttr(attr);
+const isNumeric = (attr: string) =>
+  attr === 'price' || attr === 'rating' || attr === 'ship_days' || isNumericAttr(attr);
 
 export function constraintMet(p: Product, c: Constraint): boolean {
   const v = productValue(p, c.attr);
@@ -74,7 +75,8 @@ export function constraintFor(reference: Product, attr: string, deltaMax: number
     const bound = attr === 'ship_days' ? Math.floor(x * (1 + delta) + 1e-9) : roundUp(x * (1 + delta));
     return { attr, op: 'max', value: Math.max(bound, x) };
   }
-  const bound = attr === 'rating' ? Math.max(1, Math.floor(x * (1 - delta) * 10 + 1e-9) / 10) : roundDown(x * (1 - delta));
+  const bound =
+    attr === 'rating' ? Math.max(1, Math.floor(x * (1 - delta) * 10 + 1e-9) / 10) : roundDown(x * (1 - delta));
   return { attr, op: 'min', value: Math.min(bound, x) };
 }
 
@@ -92,7 +94,10 @@ export function makeConstraints(
   const available = constrainableAttrs(reference).filter((a) => !opts.exclude?.includes(a));
   const required = (opts.required ?? []).filter((a) => available.includes(a));
   const rest = available.filter((a) => !required.includes(a));
-  const attrs = [...required, ...rng.sample(rest, Math.max(0, n - required.length))].slice(0, Math.max(n, required.length));
+  const attrs = [...required, ...rng.sample(rest, Math.max(0, n - required.length))].slice(
+    0,
+    Math.max(n, required.length),
+  );
   return attrs.map((a) => constraintFor(reference, a, deltaMax, rng));
 }
 
@@ -103,7 +108,12 @@ export type PersonaDim = (typeof PERSONA_DIMS)[number];
 const DIRICHLET_ALPHAS = [2, 2, 1, 1, 1];
 const STATED_BONUS = 3;
 
-const DIM_OF_ATTR: Record<string, PersonaDim> = { price: 'price', rating: 'rating', ship_days: 'shipping', brand: 'brand' };
+const DIM_OF_ATTR: Record<string, PersonaDim> = {
+  price: 'price',
+  rating: 'rating',
+  ship_days: 'shipping',
+  brand: 'brand',
+};
 
 export interface Persona {
   weights: Record<PersonaDim, number>;
@@ -118,7 +128,11 @@ export interface Persona {
  * on (all of the goal's constraints, stated in the opening or not), renormalised.
  * `extraStated` adds dimensions the request itself states (SUB: similarity).
  */
-export function samplePersonaWeights(rng: Rng, constraints: readonly Constraint[], extraStated: readonly PersonaDim[] = []) {
+export function samplePersonaWeights(
+  rng: Rng,
+  constraints: readonly Constraint[],
+  extraStated: readonly PersonaDim[] = [],
+) {
   const raw = rng.dirichlet(DIRICHLET_ALPHAS);
   const stated = new Set<PersonaDim>(extraStated);
   for (const c of constraints) if (DIM_OF_ATTR[c.attr]) stated.add(DIM_OF_ATTR[c.attr]);
@@ -137,7 +151,9 @@ export function utility(p: Product, persona: Persona, sim: number): number {
   const phiRating = clip01((p.rating - 1) / 4);
   const phiShip = 1 - clip01(p.shipDays / 14);
   const phiBrand = p.brand.toLowerCase() === persona.preferredBrand.toLowerCase() ? 1 : 0;
-  return w.price * phiPrice + w.rating * phiRating + w.shipping * phiShip + w.brand * phiBrand + w.similarity * clip01(sim);
+  return (
+    w.price * phiPrice + w.rating * phiRating + w.shipping * phiShip + w.brand * phiBrand + w.similarity * clip01(sim)
+  );
 }
 
 /** Price percentile q in [0, 1] of a list (nearest rank). */
@@ -150,7 +166,13 @@ export function pricePercentile(prices: readonly number[], q: number): number {
 // ---------- how the customer says it ----------
 
 const money = (x: number) => `$${Number.isInteger(x) ? x : x.toFixed(2)}`;
-const UNITS: Record<string, string> = { wattage: 'W', screen_size_in: ' inches', weight_lb: ' lb', voltage: 'V', capacity_oz: ' oz' };
+const UNITS: Record<string, string> = {
+  wattage: 'W',
+  screen_size_in: ' inches',
+  weight_lb: ' lb',
+  voltage: 'V',
+  capacity_oz: ' oz',
+};
 
 export function describeConstraint(c: Constraint): string {
   const v = c.value;
@@ -178,7 +200,9 @@ export function describeConstraint(c: Constraint): string {
   const shown = unit ? `${v}${unit}` : `${v}`;
   if (c.attr === 'pack_count') return c.op === 'min' ? `in a pack of at least ${v}` : `in a pack of at most ${v}`;
   if (c.attr === 'piece_count') return `with at least ${v} pieces`;
-  return c.op === 'min' ? `with at least ${shown} ${unit ? '' : name}`.trimEnd() : `no more than ${shown} ${unit ? '' : name}`.trimEnd();
+  return c.op === 'min'
+    ? `with at least ${shown} ${unit ? '' : name}`.trimEnd()
+    : `no more than ${shown} ${unit ? '' : name}`.trimEnd();
 }
 
 /** Words in an agent's question that ask about this constraint (slot keywords). */

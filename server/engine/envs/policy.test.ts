@@ -8,10 +8,34 @@ import { createWorld } from '../world/state';
 import { factPhrase, MAX_CLAUSES, numericScore, parseNumber, policyEnv, type PolicyGoal } from './policy';
 
 const catalog = testCatalog();
-const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world: createWorld('2026-01-01'), seen: new Map<string, number>(), calls: [], turn: 1 };
-const numericGoal: PolicyGoal = { ruleId: 'SHP-01', topic: 'free_shipping_min', question: '?', facts: { member_tier: 'basic' }, answerType: 'numeric', answer: 35 };
-const textGoal: PolicyGoal = { ruleId: 'SHP-05', topic: 'delivery_time', question: '?', facts: { shipping_speed: 'standard' }, answerType: 'categorical', answer: '5-7 business days' };
-const score = (goal: PolicyGoal, policy_answer: unknown) => policyEnv.verify(goal, null, { env: 'POLICY', done: true, policy_answer }, ctx);
+const ctx = {
+  catalog,
+  axes: axesFor(4),
+  d: 4,
+  knobs: envKnobs(4),
+  world: createWorld('2026-01-01'),
+  seen: new Map<string, number>(),
+  calls: [],
+  turn: 1,
+};
+const numericGoal: PolicyGoal = {
+  ruleId: 'SHP-01',
+  topic: 'free_shipping_min',
+  question: '?',
+  facts: { member_tier: 'basic' },
+  answerType: 'numeric',
+  answer: 35,
+};
+const textGoal: PolicyGoal = {
+  ruleId: 'SHP-05',
+  topic: 'delivery_time',
+  question: '?',
+  facts: { shipping_speed: 'standard' },
+  answerType: 'categorical',
+  answer: '5-7 business days',
+};
+const score = (goal: PolicyGoal, policy_answer: unknown) =>
+  policyEnv.verify(goal, null, { env: 'POLICY', done: true, policy_answer }, ctx);
 
 describe('POLICY verifier, numeric: 2·(min/max)^4 − 1', () => {
   it('exact → 1 (pass); 34 vs 35 → 2·(34/35)^4 − 1 ≈ 0.781 (fail); 35.1 vs 35 passes', () => {
@@ -50,7 +74,9 @@ describe('POLICY verifier, categorical: ±1 after normalising case, whitespace a
     expect(score(textGoal, '  5–7   Business DAYS. ').rTask).toBe(1);
     expect(score(textGoal, '5 to 7 business days').rTask).toBe(-1);
     expect(score(textGoal, '2-3 business days')).toMatchObject({ rTask: -1, isCorrect: false });
-    expect(score({ ...textGoal, answer: 'replacement parts shipped free' }, 'Replacement parts, shipped free!').rTask).toBe(1);
+    expect(
+      score({ ...textGoal, answer: 'replacement parts shipped free' }, 'Replacement parts, shipped free!').rTask,
+    ).toBe(1);
   });
 });
 
@@ -68,7 +94,8 @@ describe('POLICY generator', () => {
         const all = { ...goal.facts, ...goal.distractors };
         expect(applicableRules(goal.topic, all)[0]).toBe(rule);
         expect(Object.keys(all).length).toBe(e.axes.B_branch + 1);
-        for (const [field, v] of Object.entries(all)) expect(opening.toLowerCase()).toContain(factPhrase(field as PolicyField, v).toLowerCase());
+        for (const [field, v] of Object.entries(all))
+          expect(opening.toLowerCase()).toContain(factPhrase(field as PolicyField, v).toLowerCase());
         const slots = e.hiddenGoal().slots as Array<{ omitted: boolean; critical: boolean; revealText: string }>;
         expect(slots[0].critical).toBe(true);
       }
@@ -91,7 +118,10 @@ describe('POLICY generator', () => {
       e.reset();
       const goal = e.hiddenGoal().data as PolicyGoal;
       const siblings = POLICY_RULES.filter((r) => r.topic === goal.topic && r.rule_id !== goal.ruleId);
-      if (Object.keys(goal.distractors ?? {}).some((f) => siblings.some((r) => r.conditions.some((c) => c.field === f)))) lookAlikes++;
+      if (
+        Object.keys(goal.distractors ?? {}).some((f) => siblings.some((r) => r.conditions.some((c) => c.field === f)))
+      )
+        lookAlikes++;
     }
     expect(lookAlikes).toBeGreaterThan(20);
   });
@@ -121,7 +151,9 @@ describe('POLICY generator', () => {
       const act: Action = { assistant_message: 'What membership tier are you on?', tool_calls: [], answer: null };
       const reply = e.step(act).events.find((x) => x.kind === 'customer_message') as { act: string; text: string };
       expect(reply.act).toBe('clarify');
-      expect(reply.text.toLowerCase()).toContain(slots.find((s) => s.id === 'fact:member_tier')!.revealText.toLowerCase());
+      expect(reply.text.toLowerCase()).toContain(
+        slots.find((s) => s.id === 'fact:member_tier')!.revealText.toLowerCase(),
+      );
       return;
     }
     throw new Error('no seed omitted the member tier');
@@ -135,7 +167,11 @@ describe('POLICY customer', () => {
         const e = new Episode({ envId: 'POLICY', d: 4, seed, axisOverrides: { p_noise: 0 } }, catalog);
         e.reset();
         const goal = e.hiddenGoal().data as PolicyGoal;
-        const r = e.step({ assistant_message: say(goal), tool_calls: [{ name: 'datetime.now' }], answer: null } satisfies Action);
+        const r = e.step({
+          assistant_message: say(goal),
+          tool_calls: [{ name: 'datetime.now' }],
+          answer: null,
+        } satisfies Action);
         return (r.events.find((x) => x.kind === 'customer_message') as { act: string }).act;
       };
       expect(reply((g) => `I believe it is ${g.answer}.`)).toBe(reply(() => 'I believe it is 12345.'));

@@ -89,19 +89,44 @@ const DEPARTMENT_PHRASE: Record<string, string> = {
 /** What the customer says to state a fact (first person, lower case). */
 export function factPhrase(field: PolicyField, v: FactValue): string {
   switch (field) {
-    case 'member_tier': return `I'm a ${v} member`;
-    case 'department': return `it's ${DEPARTMENT_PHRASE[String(v)] ?? `a ${v} item`}`;
-    case 'order_total': return `my order total is $${Number(v).toFixed(2)}`;
-    case 'days_since_delivery': return `it was delivered ${v} days ago`;
-    case 'item_condition': return v === 'unopened' ? "it's still unopened" : v === 'opened' ? "I've opened it" : "it's defective";
+    case 'member_tier':
+      return `I'm a ${v} member`;
+    case 'department':
+      return `it's ${DEPARTMENT_PHRASE[String(v)] ?? `a ${v} item`}`;
+    case 'order_total':
+      return `my order total is $${Number(v).toFixed(2)}`;
+    case 'days_since_delivery':
+      return `it was delivered ${v} days ago`;
+    case 'item_condition':
+      return v === 'unopened' ? "it's still unopened" : v === 'opened' ? "I've opened it" : "it's defective";
     case 'destination':
-      return v === 'contiguous_us' ? 'it ships to an address in the contiguous US' : v === 'alaska_hawaii' ? 'it ships to Alaska or Hawaii' : 'it ships internationally';
-    case 'shipping_speed': return `I'd choose ${v} shipping`;
-    case 'payment_method': return v === 'credit_card' ? "I'm paying by credit card" : v === 'gift_card' ? "I'm paying with a gift card" : "I'm paying with PayPal";
-    case 'purchase_channel': return v === 'online' ? 'I bought it online' : 'I bought it in store';
-    case 'return_method': return v === 'mail' ? "I'd send it back by mail" : v === 'pickup' ? "I'd want a courier pickup" : "I'd drop it off at a store";
-    case 'product_age_months': return `I bought it ${v} month${v === 1 ? '' : 's'} ago`;
-    case 'membership_months': return Number(v) === 0 ? 'I joined less than a month ago' : `I've been a member for ${v} month${v === 1 ? '' : 's'}`;
+      return v === 'contiguous_us'
+        ? 'it ships to an address in the contiguous US'
+        : v === 'alaska_hawaii'
+          ? 'it ships to Alaska or Hawaii'
+          : 'it ships internationally';
+    case 'shipping_speed':
+      return `I'd choose ${v} shipping`;
+    case 'payment_method':
+      return v === 'credit_card'
+        ? "I'm paying by credit card"
+        : v === 'gift_card'
+          ? "I'm paying with a gift card"
+          : "I'm paying with PayPal";
+    case 'purchase_channel':
+      return v === 'online' ? 'I bought it online' : 'I bought it in store';
+    case 'return_method':
+      return v === 'mail'
+        ? "I'd send it back by mail"
+        : v === 'pickup'
+          ? "I'd want a courier pickup"
+          : "I'd drop it off at a store";
+    case 'product_age_months':
+      return `I bought it ${v} month${v === 1 ? '' : 's'} ago`;
+    case 'membership_months':
+      return Number(v) === 0
+        ? 'I joined less than a month ago'
+        : `I've been a member for ${v} month${v === 1 ? '' : 's'}`;
   }
 }
 
@@ -121,7 +146,8 @@ const FIELD_KEYWORDS: Record<PolicyField, string[]> = {
 };
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const joinAnd = (parts: string[]) => (parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`);
+const joinAnd = (parts: string[]) =>
+  parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 
 // ---------- generator ----------
 
@@ -162,7 +188,9 @@ function anyValue(field: PolicyField, rng: Rng): FactValue {
  */
 export function distractorsFor(rule: PolicyRule, facts: Facts, count: number, rng: Rng): Facts {
   const used = new Set<PolicyField>(rule.conditions.map((c) => c.field));
-  const lookAlike = rng.shuffle(POLICY_RULES.filter((r) => r.topic === rule.topic && r !== rule).flatMap((r) => r.conditions.map((c) => c.field)));
+  const lookAlike = rng.shuffle(
+    POLICY_RULES.filter((r) => r.topic === rule.topic && r !== rule).flatMap((r) => r.conditions.map((c) => c.field)),
+  );
   const others = rng.shuffle(Object.keys(FIELD_KEYWORDS) as PolicyField[]);
   const out: Facts = {};
   for (const field of [...new Set([...lookAlike, ...others])]) {
@@ -207,9 +235,20 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<PolicyGoal, null> {
     ...Object.entries(distractors).map(([f, v]) => factPhrase(f as PolicyField, v)),
   ]);
   const question = TOPICS[rule.topic].question;
-  const opening = rng.pick(OPENINGS).replace('{facts}', `${capitalise(joinAnd(stated))}.`).replace('{question}', question);
+  const opening = rng
+    .pick(OPENINGS)
+    .replace('{facts}', `${capitalise(joinAnd(stated))}.`)
+    .replace('{question}', question);
   return {
-    goal: { ruleId: rule.rule_id, topic: rule.topic, question, facts, distractors, answerType: rule.answer_type, answer: rule.answer },
+    goal: {
+      ruleId: rule.rule_id,
+      topic: rule.topic,
+      question,
+      facts,
+      distractors,
+      answerType: rule.answer_type,
+      answer: rule.answer,
+    },
     state: null,
     opening,
     slots,
@@ -221,12 +260,18 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<PolicyGoal, null> {
 export const policyAnswerSchema = z.strictObject({
   policy_answer: z
     .union([z.number(), z.string().min(1)])
-    .describe('the answer: a number in the rule\'s unit (dollars, days, percent, months, points) or the rule\'s exact wording for a categorical answer'),
+    .describe(
+      "the answer: a number in the rule's unit (dollars, days, percent, months, points) or the rule's exact wording for a categorical answer",
+    ),
 });
 
 /** Lower case, "&" → "and", punctuation → space, whitespace collapsed. */
 export function normaliseText(s: string): string {
-  return s.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9]+/g, ' ').trim();
+  return s
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }
 
 /** A number from a number or a string like "$35.00", "35", "1,299.50", "15%"; null if none. */
@@ -253,16 +298,29 @@ function verify(goal: PolicyGoal, answer: Answer | null, ctx: VerifyContext): Ta
   if (goal.answerType === 'numeric') {
     const x = parseNumber(given);
     rTask = numericScore(x, goal.answer as number);
-    how = x === null ? 'no number in the answer → −1' : `2·(min/max)^4 − 1 with ${x} vs ${goal.answer} → ${rTask.toFixed(4)}`;
+    how =
+      x === null
+        ? 'no number in the answer → −1'
+        : `2·(min/max)^4 − 1 with ${x} vs ${goal.answer} → ${rTask.toFixed(4)}`;
   } else {
     const a = given === undefined ? '' : normaliseText(String(given));
     rTask = a === normaliseText(String(goal.answer)) ? 1 : -1;
     how = `normalised "${a}" vs "${normaliseText(String(goal.answer))}" → ${rTask}`;
   }
-  const factsText = Object.entries(goal.facts).map(([f, v]) => `${f} = ${v}`).join(', ');
+  const factsText = Object.entries(goal.facts)
+    .map(([f, v]) => `${f} = ${v}`)
+    .join(', ');
   const evidence: EvidenceItem[] = [
-    { text: `rule ${goal.ruleId} applies to ${factsText}; its answer is ${JSON.stringify(goal.answer)}`, turns: [], ok: true },
-    { text: `answered ${JSON.stringify(given ?? null)}: ${how} (pass ≥ ${PASS_THRESHOLD})`, turns: [ctx.turn], ok: rTask >= PASS_THRESHOLD },
+    {
+      text: `rule ${goal.ruleId} applies to ${factsText}; its answer is ${JSON.stringify(goal.answer)}`,
+      turns: [],
+      ok: true,
+    },
+    {
+      text: `answered ${JSON.stringify(given ?? null)}: ${how} (pass ≥ ${PASS_THRESHOLD})`,
+      turns: [ctx.turn],
+      ok: rTask >= PASS_THRESHOLD,
+    },
   ];
   return { rTask, isCorrect: rTask >= PASS_THRESHOLD, metrics: { rTask }, evidence };
 }
@@ -275,7 +333,7 @@ function verify(goal: PolicyGoal, answer: Answer | null, ctx: VerifyContext): Ta
 export const policyEnv: EnvDefinition<PolicyGoal, null> = {
   id: 'POLICY',
   name: 'Policy question',
-  description: 'Answer the customer\'s store-policy question from the policy rules (policy_answer).',
+  description: "Answer the customer's store-policy question from the policy rules (policy_answer).",
   tools: ['policy.search', 'datetime.now'],
   answerSchema: policyAnswerSchema,
   generate,
@@ -284,8 +342,14 @@ export const policyEnv: EnvDefinition<PolicyGoal, null> = {
   recommendedIds: () => [],
   summarize: (goal) => [
     `rule ${goal.ruleId} (${goal.topic}): "${goal.question}"`,
-    `facts: ${Object.entries(goal.facts).map(([f, v]) => `${f} = ${v}`).join(', ')}`,
-    `distractor facts: ${Object.entries(goal.distractors ?? {}).map(([f, v]) => `${f} = ${v}`).join(', ') || 'none'}`,
+    `facts: ${Object.entries(goal.facts)
+      .map(([f, v]) => `${f} = ${v}`)
+      .join(', ')}`,
+    `distractor facts: ${
+      Object.entries(goal.distractors ?? {})
+        .map(([f, v]) => `${f} = ${v}`)
+        .join(', ') || 'none'
+    }`,
     `answer (${goal.answerType}): ${JSON.stringify(goal.answer)}`,
   ],
 };

@@ -25,7 +25,8 @@ function rememberTitles(notes: CustomerNotes, info: TurnInfo) {
   const visit = (x: unknown) => {
     if (!x || typeof x !== 'object') return;
     const o = x as { product_id?: unknown; title?: unknown };
-    if (typeof o.product_id === 'string' && typeof o.title === 'string' && o.title.length >= 8) notes.titles[o.title.toLowerCase()] = o.product_id;
+    if (typeof o.product_id === 'string' && typeof o.title === 'string' && o.title.length >= 8)
+      notes.titles[o.title.toLowerCase()] = o.product_id;
   };
   for (const r of info.toolResults) {
     if (r.error !== null) continue;
@@ -40,7 +41,8 @@ const ID_TOKEN = /[A-Za-z0-9][A-Za-z0-9_-]{3,}/g;
 export function mentionedProducts(notes: CustomerNotes, info: TurnInfo, ctx: EnvContext): Product[] {
   rememberTitles(notes, info);
   const found: Array<{ at: number; id: string }> = [];
-  for (const m of info.agentMessage.matchAll(ID_TOKEN)) if (ctx.catalog.get(m[0])) found.push({ at: m.index ?? 0, id: m[0] });
+  for (const m of info.agentMessage.matchAll(ID_TOKEN))
+    if (ctx.catalog.get(m[0])) found.push({ at: m.index ?? 0, id: m[0] });
   const lower = info.agentMessage.toLowerCase();
   for (const [title, id] of Object.entries(notes.titles)) {
     const at = lower.indexOf(title);
@@ -85,14 +87,23 @@ export function firstObjection(
       revealSlot(task.slots, constraintSlotId(missed));
       return { text: `The ${p.title} won't work for me: I need it ${describeConstraint(missed)}.`, act: 'correct' };
     }
-    if (productStock(ctx.world, p) <= 0) return { text: `The ${p.title} shows as out of stock, so that's no good.`, act: 'correct' };
+    if (productStock(ctx.world, p) <= 0)
+      return { text: `The ${p.title} shows as out of stock, so that's no good.`, act: 'correct' };
   }
   return null;
 }
 
 /** A named product that meets every constraint and is in stock, if any. */
-export function firstGoodProduct(named: readonly Product[], constraints: readonly Constraint[], ctx: EnvContext, extraOk?: (p: Product) => boolean) {
-  return named.find((p) => satisfaction(p, constraints) === 1 && productStock(ctx.world, p) > 0 && (extraOk?.(p) ?? true)) ?? null;
+export function firstGoodProduct(
+  named: readonly Product[],
+  constraints: readonly Constraint[],
+  ctx: EnvContext,
+  extraOk?: (p: Product) => boolean,
+) {
+  return (
+    named.find((p) => satisfaction(p, constraints) === 1 && productStock(ctx.world, p) > 0 && (extraOk?.(p) ?? true)) ??
+    null
+  );
 }
 
 export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;

@@ -59,7 +59,11 @@ class FeatureSpace {
     const category = catalog.categoryAt(index);
     const slash = category.indexOf('/');
     // productFeatures from columns (no Product built, title tokens from the text source)
-    const features = featureBag(catalog.titleTokensAt(index), { category, department: slash < 0 ? category : category.slice(0, slash), attrs: catalog.attrsAt(index) });
+    const features = featureBag(catalog.titleTokensAt(index), {
+      category,
+      department: slash < 0 ? category : category.slice(0, slash),
+      attrs: catalog.attrsAt(index),
+    });
     const terms = new Int32Array(features.size);
     const tfs = new Float64Array(features.size);
     let j = 0;
@@ -80,7 +84,8 @@ class FeatureSpace {
     let table = this.idfTables.get(key);
     if (table) return table;
     const counts = new Map<number, number>();
-    for (let k = 0; k < docs.length; k++) for (const t of this.bag(docs[k]).terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (let k = 0; k < docs.length; k++)
+      for (const t of this.bag(docs[k]).terms) counts.set(t, (counts.get(t) ?? 0) + 1);
     const df = new Int32Array(this.vocab.size);
     for (const [t, c] of counts) df[t] = c;
     const n = docs.length + 1;
@@ -122,7 +127,12 @@ export interface ColumnCandidates {
   /** The candidates' prices, ascending (only percentiles are taken). */
   prices(): number[];
   /** s, u, sim and compatibility of every candidate not excluded. */
-  evaluate(constraints: readonly Constraint[], persona: Persona, compatibility: readonly string[], excludeIds: readonly string[]): ColumnEntry[];
+  evaluate(
+    constraints: readonly Constraint[],
+    persona: Persona,
+    compatibility: readonly string[],
+    excludeIds: readonly string[],
+  ): ColumnEntry[];
 }
 
 /**
@@ -153,7 +163,8 @@ export function columnCandidates(
       seen.add(i);
       list.push(i);
     };
-    for (const hit of catalog.search({ query: '', filters: filters(), topK: fullLimit })) add(catalog.indexOf(hit.productId));
+    for (const hit of catalog.search({ query: '', filters: filters(), topK: fullLimit }))
+      add(catalog.indexOf(hit.productId));
     const sample = strideSample(catalog, reference.category, all, scanLimit);
     for (const i of sample) add(i);
     add(refIndex);
@@ -194,7 +205,14 @@ export function columnCandidates(
         probe.shipDays = cols.shipDays[i];
         probe.brand = cols.brandTable[cols.brand[i]];
         const u = utility(probe, persona, sims[k]);
-        out.push({ id: space.bag(i).id, s, u, sim: sims[k], compatible: compat.every((check) => check(i)), stock: cols.stock[i] });
+        out.push({
+          id: space.bag(i).id,
+          s,
+          u,
+          sim: sims[k],
+          compatible: compat.every((check) => check(i)),
+          stock: cols.stock[i],
+        });
       }
       return out;
     },
@@ -207,7 +225,13 @@ export function columnCandidates(
  */
 function constraintCheck(catalog: ColumnarCatalog, c: Constraint): (i: number) => boolean {
   const cols = catalog.cols;
-  const probe = { price: 0, rating: 0, shipDays: 0, brand: '', attrs: {} as Record<string, string | number> } as unknown as Product;
+  const probe = {
+    price: 0,
+    rating: 0,
+    shipDays: 0,
+    brand: '',
+    attrs: {} as Record<string, string | number>,
+  } as unknown as Product;
   switch (c.attr) {
     case 'price':
       return (i) => ((probe.price = cols.priceCents[i] / 100), constraintMet(probe, c));
@@ -242,12 +266,18 @@ function constraintCheck(catalog: ColumnarCatalog, c: Constraint): (i: number) =
 }
 
 /** similarities() of similarity.ts over product indices, with the idf table of the documents. */
-function similaritiesTo(space: FeatureSpace, refIndex: number, indices: ArrayLike<number>, table: IdfTable): Float64Array {
+function similaritiesTo(
+  space: FeatureSpace,
+  refIndex: number,
+  indices: ArrayLike<number>,
+  table: IdfTable,
+): Float64Array {
   const ref = space.bag(refIndex);
   const bags: Bag[] = new Array(indices.length);
   for (let k = 0; k < indices.length; k++) bags[k] = space.bag(indices[k]);
   const { n, df, idf } = table;
-  if (space.refPos.length < space.vocab.size) space.refPos = new Int32Array(Math.max(space.vocab.size, 2 * space.refPos.length));
+  if (space.refPos.length < space.vocab.size)
+    space.refPos = new Int32Array(Math.max(space.vocab.size, 2 * space.refPos.length));
   const refPos = space.refPos;
   const refIdf = new Float64Array(ref.terms.length);
   const refW = new Float64Array(ref.terms.length);

@@ -29,7 +29,12 @@ export function knownStock(id: string, catalogStock: number, ctx: StockContext):
  * discovery mode (so an item meeting every constraint stays), and never leaving fewer
  * than min(k, relevant items in stock at generation) relevant items in stock.
  */
-export function recommendationOutOfStock(spec: RecommendationSpec, firstSeen: readonly string[], ctx: VerifyContext, draw: StockDraw): string[] {
+export function recommendationOutOfStock(
+  spec: RecommendationSpec,
+  firstSeen: readonly string[],
+  ctx: VerifyContext,
+  draw: StockDraw,
+): string[] {
   const byId = new Map(spec.pool.map((e) => [e.id, e]));
   const inStock = (e: PoolEntry) => (ctx.world.stockOverrides.get(e.id) ?? e.stock) > 0;
   const keep = Math.min(spec.k, spec.pool.filter((e) => e.rel > 0 && e.stock > 0).length);

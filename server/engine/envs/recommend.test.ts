@@ -6,8 +6,24 @@ import { createCatalogFromProducts } from '../catalog/from-products';
 import { axesFor, envKnobs } from '../difficulty';
 import { Rng } from '../random';
 import { createWorld } from '../world/state';
-import { constraintFor, describeConstraint, makeConstraints, satisfaction, samplePersonaWeights, utility, type Constraint } from './persona';
-import { dcg, ndcgAt, relevanceOf, scoreRecommendations, TASK_WEIGHTS, type PoolEntry, type RecommendationSpec } from './recommend';
+import {
+  constraintFor,
+  describeConstraint,
+  makeConstraints,
+  satisfaction,
+  samplePersonaWeights,
+  utility,
+  type Constraint,
+} from './persona';
+import {
+  dcg,
+  ndcgAt,
+  relevanceOf,
+  scoreRecommendations,
+  TASK_WEIGHTS,
+  type PoolEntry,
+  type RecommendationSpec,
+} from './recommend';
 import { similarities } from './similarity';
 import { mk } from './test-fixtures';
 
@@ -31,7 +47,12 @@ function spec(over: Partial<RecommendationSpec> = {}): RecommendationSpec {
     category: 'electronics/chargers',
     constraints,
     compatibility: [],
-    persona: { weights: { price: 0.2, rating: 0.2, shipping: 0.2, brand: 0.2, similarity: 0.2 }, priceLow: 10, priceHigh: 50, preferredBrand: 'Acme' },
+    persona: {
+      weights: { price: 0.2, rating: 0.2, shipping: 0.2, brand: 0.2, similarity: 0.2 },
+      priceLow: 10,
+      priceHigh: 50,
+      preferredBrand: 'Acme',
+    },
     k: 2,
     alpha: 4,
     lambdaSim: 0.5,
@@ -47,7 +68,8 @@ function ctx(opts: { seen?: string[]; oos?: string[]; turn?: number; changedAt?:
   const world = createWorld('2026-01-01');
   for (const id of opts.oos ?? []) world.stockOverrides.set(id, 0);
   // the oos ids went out of stock through p_oos at this turn (from a stock of 10)
-  if (opts.changedAt !== undefined) for (const id of opts.oos ?? []) world.stockChanges.push({ id, turn: opts.changedAt, before: 10 });
+  if (opts.changedAt !== undefined)
+    for (const id of opts.oos ?? []) world.stockChanges.push({ id, turn: opts.changedAt, before: 10 });
   const seen = new Map((opts.seen ?? ['A', 'B', 'C', 'D']).map((id) => [id, 1]));
   return { catalog, axes: axesFor(2), d: 2, knobs: envKnobs(2), world, seen, calls: [], turn: opts.turn ?? 2 };
 }
@@ -114,8 +136,13 @@ describe('scoreRecommendations (PD weights 0.55 / 0.35 / 0.10)', () => {
   });
 
   it('a p_oos change in the answer turn is not held against the agent; an answer after it is', () => {
-    expect(scoreRecommendations(spec(), ['A', 'B'], ctx({ oos: ['A'], changedAt: 2, turn: 2 })).rTask).toBeCloseTo(1, 12);
-    expect(scoreRecommendations(spec(), ['A', 'B'], ctx({ oos: ['A'], changedAt: 2, turn: 3 })).metrics.oosShare).toBe(0.5);
+    expect(scoreRecommendations(spec(), ['A', 'B'], ctx({ oos: ['A'], changedAt: 2, turn: 2 })).rTask).toBeCloseTo(
+      1,
+      12,
+    );
+    expect(scoreRecommendations(spec(), ['A', 'B'], ctx({ oos: ['A'], changedAt: 2, turn: 3 })).metrics.oosShare).toBe(
+      0.5,
+    );
   });
 
   it('r_cons = 2·(s_best/s_max)^α − 1 with α = 4: only C (s = 0.5) while A, B meet everything → −0.875, and C earns no rank', () => {
@@ -194,9 +221,14 @@ describe('TF-IDF similarity', () => {
 });
 
 describe('constraints and persona', () => {
-  const target = mk('T', { price: 31.99, rating: 4.3, shipDays: 4, attrs: { color: 'Black', wattage: 65, weight_lb: 2.5 } });
+  const target = mk('T', {
+    price: 31.99,
+    rating: 4.3,
+    shipDays: 4,
+    attrs: { color: 'Black', wattage: 65, weight_lb: 2.5 },
+  });
 
-  it('numeric bounds go the customer\'s way and the target always meets them', () => {
+  it("numeric bounds go the customer's way and the target always meets them", () => {
     const rng = new Rng(1);
     for (let i = 0; i < 200; i++) {
       for (const attr of ['price', 'rating', 'ship_days', 'wattage', 'weight_lb', 'color', 'brand']) {
@@ -232,7 +264,12 @@ describe('constraints and persona', () => {
   });
 
   it('utility is Σ w_k φ_k with the SPEC φ definitions', () => {
-    const persona = { weights: { price: 0.4, rating: 0.3, shipping: 0.1, brand: 0.1, similarity: 0.1 }, priceLow: 10, priceHigh: 50, preferredBrand: 'Acme' };
+    const persona = {
+      weights: { price: 0.4, rating: 0.3, shipping: 0.1, brand: 0.1, similarity: 0.1 },
+      priceLow: 10,
+      priceHigh: 50,
+      preferredBrand: 'Acme',
+    };
     const p = mk('P', { price: 20, rating: 4, shipDays: 7 });
     expect(utility(p, persona, 0.5)).toBeCloseTo(0.4 * 0.75 + 0.3 * 0.75 + 0.1 * 0.5 + 0.1 * 1 + 0.1 * 0.5, 12);
   });

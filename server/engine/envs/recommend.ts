@@ -142,7 +142,11 @@ export function smallCategoryProducts(catalog: EnvContext['catalog'], category: 
 }
 
 /** The candidates, and the documents IDF is computed over (the whole category, or its cached stride sample). */
-function candidateProducts(ctx: EnvContext, reference: Product, constraints: readonly Constraint[]): { candidates: Product[]; idfDocs: Product[] } {
+function candidateProducts(
+  ctx: EnvContext,
+  reference: Product,
+  constraints: readonly Constraint[],
+): { candidates: Product[]; idfDocs: Product[] } {
   const { catalog } = ctx;
   const all = catalog.indicesInCategory(reference.category);
   if (all.length <= SCAN_LIMIT) {
@@ -150,18 +154,32 @@ function candidateProducts(ctx: EnvContext, reference: Product, constraints: rea
     return { candidates: whole, idfDocs: whole };
   }
   const out = new Map<string, Product>();
-  for (const hit of catalog.search({ query: '', filters: constraintFilters(reference.category, constraints), topK: FULL_LIMIT })) {
+  for (const hit of catalog.search({
+    query: '',
+    filters: constraintFilters(reference.category, constraints),
+    topK: FULL_LIMIT,
+  })) {
     const p = catalog.get(hit.productId);
     if (p) out.set(p.id, p);
   }
   const stride = all.length / SCAN_LIMIT;
-  const sample = categoryProducts(catalog, `${reference.category}#sample`, Array.from({ length: SCAN_LIMIT }, (_, j) => all[Math.floor(j * stride)]));
+  const sample = categoryProducts(
+    catalog,
+    `${reference.category}#sample`,
+    Array.from({ length: SCAN_LIMIT }, (_, j) => all[Math.floor(j * stride)]),
+  );
   for (const p of sample) if (!out.has(p.id)) out.set(p.id, p);
   out.set(reference.id, reference);
   return { candidates: [...out.values()], idfDocs: sample };
 }
 
-export function relevanceOf(spec: Pick<RecommendationSpec, 'mode' | 'alpha' | 'lambdaSim'>, s: number, u: number, sim: number, compatible: boolean): number {
+export function relevanceOf(
+  spec: Pick<RecommendationSpec, 'mode' | 'alpha' | 'lambdaSim'>,
+  s: number,
+  u: number,
+  sim: number,
+  compatible: boolean,
+): number {
   if (spec.mode === 'discovery') return u * Math.pow(s, spec.alpha);
   return compatible ? spec.lambdaSim * sim + (1 - spec.lambdaSim) * s : 0;
 }
@@ -171,19 +189,43 @@ const byRel = (a: PoolEntry, b: PoolEntry) => b.rel - a.rel || (a.id < b.id ? -1
 /** The generator side: constraints, persona and the evaluation pool for one reference product. */
 export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: RecommendationOptions): RecommendationSpec {
   const { reference, mode } = opts;
-  const constraints = opts.constraints ?? makeConstraints(reference, opts.n, ctx.knobs.deltaMax, rng, { required: opts.required, exclude: opts.exclude });
-  const compatibility = (opts.compatibility ?? []).filter((a) => constraints.some((c) => c.attr === a && c.op === 'eq'));
+  const constraints =
+    opts.constraints ??
+    makeConstraints(reference, opts.n, ctx.knobs.deltaMax, rng, { required: opts.required, exclude: opts.exclude });
+  const compatibility = (opts.compatibility ?? []).filter((a) =>
+    constraints.some((c) => c.attr === a && c.op === 'eq'),
+  );
   const excludeIds = [...new Set([...(opts.excludeIds ?? []), ...(mode === 'substitute' ? [reference.id] : [])])];
   // Column reads on the one real catalog type (recommend-pool.ts); products otherwise. Same results.
-  const columns = ctx.catalog instanceof ColumnarCatalog ? columnCandidates(ctx.catalog, reference, () => constraintFilters(reference.category, constraints), SCAN_LIMIT, FULL_LIMIT) : null;
-  const { candidates, idfDocs } = columns ? { candidates: [], idfDocs: [] } : candidateProducts(ctx, reference, constraints);
+  const columns =
+    ctx.catalog instanceof ColumnarCatalog
+      ? columnCandidates(
+          ctx.catalog,
+          reference,
+          () => constraintFilters(reference.category, constraints),
+          SCAN_LIMIT,
+          FULL_LIMIT,
+        )
+      : null;
+  const { candidates, idfDocs } = columns
+    ? { candidates: [], idfDocs: [] }
+    : candidateProducts(ctx, reference, constraints);
   const weights = samplePersonaWeights(rng, constraints, mode === 'substitute' ? ['similarity'] : []);
   const brandConstraint = constraints.find((c) => c.attr === 'brand');
   const brands = columns ? columns.brands() : [...new Set(candidates.map((p) => p.brand))].sort();
-  const preferredBrand = brandConstraint ? String(brandConstraint.value) : rng.bernoulli(0.5) || brands.length === 0 ? reference.brand : rng.pick(brands);
+  const preferredBrand = brandConstraint
+    ? String(brandConstraint.value)
+    : rng.bernoulli(0.5) || brands.length === 0
+      ? reference.brand
+      : rng.pick(brands);
   const prices = columns ? columns.prices() : candidates.map((p) => p.price);
   const priceLow = pricePercentile(prices, 0.1);
-  const persona: Persona = { weights, priceLow, priceHigh: Math.max(priceLow + 1, pricePercentile(prices, 0.9)), preferredBrand };
+  const persona: Persona = {
+    weights,
+    priceLow,
+    priceHigh: Math.max(priceLow + 1, pricePercentile(prices, 0.9)),
+    preferredBrand,
+  };
   const spec: RecommendationSpec = {
     mode,
     referenceId: reference.id,
@@ -202,7 +244,14 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
   const entries: PoolEntry[] = [];
   if (columns) {
     for (const e of columns.evaluate(constraints, persona, compatibility, excludeIds))
-      entries.push({ id: e.id, s: e.s, u: e.u, sim: e.sim, rel: relevanceOf(spec, e.s, e.u, e.sim, e.compatible), stock: e.stock });
+      entries.push({
+        id: e.id,
+        s: e.s,
+        u: e.u,
+        sim: e.sim,
+        rel: relevanceOf(spec, e.s, e.u, e.sim, e.compatible),
+        stock: e.stock,
+      });
   } else {
     const sims = similarities(reference, candidates, ctx.catalog, idfDocs);
     const excluded = new Set(excludeIds);
@@ -210,8 +259,20 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
       if (excluded.has(p.id)) return;
       const s = satisfaction(p, constraints);
       const u = utility(p, persona, sims[i]);
-      const compatible = compatibility.every((a) => constraintMet(p, constraints.find((c) => c.attr === a)!));
-      entries.push({ id: p.id, s, u, sim: sims[i], rel: relevanceOf(spec, s, u, sims[i], compatible), stock: p.stockQty });
+      const compatible = compatibility.every((a) =>
+        constraintMet(
+          p,
+          constraints.find((c) => c.attr === a)!,
+        ),
+      );
+      entries.push({
+        id: p.id,
+        s,
+        u,
+        sim: sims[i],
+        rel: relevanceOf(spec, s, u, sims[i], compatible),
+        stock: p.stockQty,
+      });
     });
   }
   if (mode === 'discovery') entries.sort((a, b) => b.s - a.s || b.u - a.u || byRel(a, b));
@@ -271,7 +332,11 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
     if (!p) {
       rels.push(0);
       unavailable++;
-      evidence.push({ text: `#${i + 1} ${id}: unknown product id — relevance 0, counts as unavailable; ${seenText}`, turns, ok: false });
+      evidence.push({
+        text: `#${i + 1} ${id}: unknown product id — relevance 0, counts as unavailable; ${seenText}`,
+        turns,
+        ok: false,
+      });
       return;
     }
     // The customer asked for a kind of product: anything of another category meets nothing.
@@ -301,7 +366,11 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
     });
   });
   const ideal = wanted.slice(0, spec.k);
-  const ndcg = ndcgAt(rels, ideal.map((e) => e.rel), spec.k);
+  const ndcg = ndcgAt(
+    rels,
+    ideal.map((e) => e.rel),
+    spec.k,
+  );
   const rRank = 2 * ndcg - 1;
   const sRatio = sMax > 0 ? Math.min(1, sBest / sMax) : sBest;
   const rCons = 2 * Math.pow(sRatio, spec.alpha) - 1;
@@ -319,20 +388,44 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
     ok: ndcg >= 0.95,
   });
   if (w.cons > 0)
-    evidence.push({ text: `best satisfaction s_best = ${fmt(sBest)} of a reachable ${fmt(sMax)}, α = ${spec.alpha} → r_cons = ${fmt(rCons)}`, turns: [], ok: sRatio >= 1 - 1e-12 });
-  evidence.push({ text: `${unavailable} of ${recs.length} recommendation(s) out of stock or unknown → r_oos = ${fmt(rOos)}`, turns: [], ok: unavailable === 0 && recs.length > 0 });
+    evidence.push({
+      text: `best satisfaction s_best = ${fmt(sBest)} of a reachable ${fmt(sMax)}, α = ${spec.alpha} → r_cons = ${fmt(rCons)}`,
+      turns: [],
+      ok: sRatio >= 1 - 1e-12,
+    });
+  evidence.push({
+    text: `${unavailable} of ${recs.length} recommendation(s) out of stock or unknown → r_oos = ${fmt(rOos)}`,
+    turns: [],
+    ok: unavailable === 0 && recs.length > 0,
+  });
   for (const c of ctx.world.stockChanges.filter((c) => poolById.has(c.id)))
     evidence.push({
       text: `${c.id} went out of stock at turn ${c.turn}; ${ctx.turn === undefined || ctx.turn > c.turn ? 'counted (the answer came later, the agent could re-check)' : 'not counted (the answer came in the same turn)'}`,
       turns: [c.turn],
       ok: true,
     });
-  const formula = w.cons > 0 ? `${w.rank}·r_rank + ${w.cons}·r_cons + ${w.oos}·r_oos` : `${w.rank}·r_rank + ${w.oos}·r_oos`;
-  evidence.push({ text: `r_task = ${formula} = ${fmt(rTask)} (pass ≥ ${spec.passThreshold})`, turns: [], ok: rTask >= spec.passThreshold });
+  const formula =
+    w.cons > 0 ? `${w.rank}·r_rank + ${w.cons}·r_cons + ${w.oos}·r_oos` : `${w.rank}·r_rank + ${w.oos}·r_oos`;
+  evidence.push({
+    text: `r_task = ${formula} = ${fmt(rTask)} (pass ≥ ${spec.passThreshold})`,
+    turns: [],
+    ok: rTask >= spec.passThreshold,
+  });
   return {
     rTask,
     isCorrect: rTask >= spec.passThreshold - 1e-9,
-    metrics: { ndcg, rRank, sBest, sMax, rCons, oosShare, rOos, k: spec.k, poolSize: spec.pool.length, idealSize: ideal.length },
+    metrics: {
+      ndcg,
+      rRank,
+      sBest,
+      sMax,
+      rCons,
+      oosShare,
+      rOos,
+      k: spec.k,
+      poolSize: spec.pool.length,
+      idealSize: ideal.length,
+    },
     evidence,
   };
 }

@@ -20,7 +20,8 @@ const catalog = testCatalog();
 const TODAY = '2026-06-30';
 
 const firstIn = (dept: string): Product => {
-  for (let i = 0; i < catalog.size; i++) if (catalog.at(i).department === dept && catalog.at(i).stockQty > 5) return catalog.at(i);
+  for (let i = 0; i < catalog.size; i++)
+    if (catalog.at(i).department === dept && catalog.at(i).stockQty > 5) return catalog.at(i);
   throw new Error(dept);
 };
 const electronics = firstIn('electronics');
@@ -31,16 +32,38 @@ function scenario(days: number) {
   const world = createWorld(TODAY);
   const lines = [makeLine('ORD-30000', 1, electronics, 1), makeLine('ORD-30000', 2, clothing, 1)];
   const order: Order = {
-    order_id: 'ORD-30000', status: 'CONFIRMED', placed_date: TODAY, shipped_date: null, delivered_date: null, cancelled_date: null, eta: null,
-    carrier: null, tracking_number: null, shipping_address_id: 'addr_1', payment_method_id: 'pm_1', lines, total: orderTotal(lines),
+    order_id: 'ORD-30000',
+    status: 'CONFIRMED',
+    placed_date: TODAY,
+    shipped_date: null,
+    delivered_date: null,
+    cancelled_date: null,
+    eta: null,
+    carrier: null,
+    tracking_number: null,
+    shipping_address_id: 'addr_1',
+    payment_method_id: 'pm_1',
+    lines,
+    total: orderTotal(lines),
   };
   setOrderStatus(order, 'DELIVERED', TODAY, new Rng(2), days);
   world.orders.push(order);
   const e = checkEligibility(world, order, lines[0]);
   const goal: ReturnGoal = {
-    orderId: 'ORD-30000', lineId: 'ORD-30000-L1', productId: electronics.id, title: electronics.title, itemPhrase: 'gadget', case: 'eligible',
-    eligible: e.eligible, windowDays: e.window_days, daysSinceDelivery: days, deliveredDate: e.delivered_date!, eligibilityReason: e.reason,
-    reasonCode: 'defective', replacement: null, replacementNoun: null,
+    orderId: 'ORD-30000',
+    lineId: 'ORD-30000-L1',
+    productId: electronics.id,
+    title: electronics.title,
+    itemPhrase: 'gadget',
+    case: 'eligible',
+    eligible: e.eligible,
+    windowDays: e.window_days,
+    daysSinceDelivery: days,
+    deliveredDate: e.delivered_date!,
+    eligibilityReason: e.reason,
+    reasonCode: 'defective',
+    replacement: null,
+    replacementNoun: null,
   };
   return { world, goal };
 }
@@ -49,7 +72,13 @@ function scenario(days: number) {
 function initiate(world: WorldState, lineId: string, turn = 1): boolean {
   const tool = getTool('return.initiate')!;
   try {
-    tool.run(tool.args.parse({ order_id: 'ORD-30000', line_id: lineId, reason_code: 'defective', method: 'mail' }), { catalog, world, axes: axesFor(4), turn, rng: new Rng(1) });
+    tool.run(tool.args.parse({ order_id: 'ORD-30000', line_id: lineId, reason_code: 'defective', method: 'mail' }), {
+      catalog,
+      world,
+      axes: axesFor(4),
+      turn,
+      rng: new Rng(1),
+    });
     return true;
   } catch (e) {
     if (e instanceof ToolError) return false;
@@ -58,20 +87,50 @@ function initiate(world: WorldState, lineId: string, turn = 1): boolean {
 }
 
 function verify(world: WorldState, goal: ReturnGoal, answer: Record<string, unknown>, calls: CallRecord[] = []) {
-  const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen: new Map<string, number>(), calls, turn: 3 };
-  return returnEnv.verify(goal, newCustomerNotes(), { env: 'RETURN', done: true, selected_order_id: 'ORD-30000', selected_line_id: 'ORD-30000-L1', ...answer }, ctx);
+  const ctx = {
+    catalog,
+    axes: axesFor(4),
+    d: 4,
+    knobs: envKnobs(4),
+    world,
+    seen: new Map<string, number>(),
+    calls,
+    turn: 3,
+  };
+  return returnEnv.verify(
+    goal,
+    newCustomerNotes(),
+    { env: 'RETURN', done: true, selected_order_id: 'ORD-30000', selected_line_id: 'ORD-30000-L1', ...answer },
+    ctx,
+  );
 }
 
 describe('RETURN verifier: r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep', () => {
   it('right line selected and returned, no replacement wanted → 1, pass', () => {
     const { world, goal } = scenario(3);
     expect(initiate(world, 'ORD-30000-L1')).toBe(true);
-    expect(verify(world, goal, {})).toMatchObject({ rTask: 1, isCorrect: true, metrics: { rSel: 1, rRet: 1, rRep: 1 } });
+    expect(verify(world, goal, {})).toMatchObject({
+      rTask: 1,
+      isCorrect: true,
+      metrics: { rSel: 1, rRet: 1, rRep: 1 },
+    });
   });
 
   it('an exchange of the target line counts as r_ret = +1', () => {
     const { world, goal } = scenario(3);
-    world.exchanges.push({ exchange_id: 'EXC-0001', order_id: 'ORD-30000', line_id: 'ORD-30000-L1', product_id: electronics.id, new_product_id: electronics.id, new_variant_id: null, qty: 1, price_difference: 0, status: 'INITIATED', created_date: TODAY, turn: 2 });
+    world.exchanges.push({
+      exchange_id: 'EXC-0001',
+      order_id: 'ORD-30000',
+      line_id: 'ORD-30000-L1',
+      product_id: electronics.id,
+      new_product_id: electronics.id,
+      new_variant_id: null,
+      qty: 1,
+      price_difference: 0,
+      status: 'INITIATED',
+      created_date: TODAY,
+      turn: 2,
+    });
     expect(verify(world, goal, {}).metrics.rRet).toBe(1);
   });
 
@@ -102,7 +161,11 @@ describe('RETURN verifier: r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep', ()
   });
 
   describe('at the window boundary (electronics, 15 days from delivery)', () => {
-    for (const [days, eligible] of [[14, true], [15, true], [16, false]] as const) {
+    for (const [days, eligible] of [
+      [14, true],
+      [15, true],
+      [16, false],
+    ] as const) {
       it(`delivered ${days} days ago (window ${days - 15 >= 0 ? '+' : ''}${days - 15}) → ${eligible ? 'eligible: returning passes' : 'ineligible: explaining passes'}`, () => {
         const { world, goal } = scenario(days);
         expect(goal.eligible).toBe(eligible);
@@ -117,14 +180,24 @@ describe('RETURN verifier: r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep', ()
   it('revision 2: a refused return.initiate on the ineligible target counts as initiating it → r_ret = −1', () => {
     const { world, goal } = scenario(16);
     expect(initiate(world, 'ORD-30000-L1', 2)).toBe(false);
-    const refused: CallRecord = { turn: 2, name: 'return.initiate', args: { order_id: 'ORD-30000', line_id: 'ORD-30000-L1', reason_code: 'defective', method: 'mail' }, error: 'return.initiate: line ORD-30000-L1 cannot be returned' };
+    const refused: CallRecord = {
+      turn: 2,
+      name: 'return.initiate',
+      args: { order_id: 'ORD-30000', line_id: 'ORD-30000-L1', reason_code: 'defective', method: 'mail' },
+      error: 'return.initiate: line ORD-30000-L1 cannot be returned',
+    };
     const r = verify(world, goal, { return_ineligible: true }, [refused]);
     expect(r.metrics.rRet).toBe(-1);
     expect(r.rTask).toBeCloseTo(0.45 - 0.45 + 0.1, 12);
     expect(r.evidence.find((e) => /refused initiate/.test(e.text))!.turns).toEqual([2]);
     // a refused call on another line, or a successful check of eligibility, does not count
     const other: CallRecord = { ...refused, args: { ...(refused.args as object), line_id: 'ORD-30000-L2' } };
-    const check: CallRecord = { turn: 1, name: 'return.check_eligibility', args: { order_id: 'ORD-30000', line_id: 'ORD-30000-L1' }, error: null };
+    const check: CallRecord = {
+      turn: 1,
+      name: 'return.check_eligibility',
+      args: { order_id: 'ORD-30000', line_id: 'ORD-30000-L1' },
+      error: null,
+    };
     expect(verify(world, goal, { return_ineligible: true }, [other, check]).metrics.rRet).toBe(1);
   });
 
@@ -158,7 +231,20 @@ function generated(pred: (g: ReturnGoal) => boolean, d = 4) {
 describe('RETURN replacement (r_rep: the shared PD verifier)', () => {
   it('the ideal list passes; no replacement → r_rep = −1 → 0.80, fail; an exchange stands in for missing ids', () => {
     const { world, goal, ctx: base } = generated((g) => g.replacement !== null && g.eligible);
-    world.returns.push({ return_id: 'RET-0001', order_id: goal.orderId, line_id: goal.lineId, product_id: goal.productId, qty: 1, reason_code: 'defective', method: 'mail', fee: 5.99, refund_amount: 1, status: 'INITIATED', created_date: world.today, turn: 1 });
+    world.returns.push({
+      return_id: 'RET-0001',
+      order_id: goal.orderId,
+      line_id: goal.lineId,
+      product_id: goal.productId,
+      qty: 1,
+      reason_code: 'defective',
+      method: 'mail',
+      fee: 5.99,
+      refund_amount: 1,
+      status: 'INITIATED',
+      created_date: world.today,
+      turn: 1,
+    });
     const best = idealList(goal.replacement!, { world }).map((x) => x.id);
     const ctx = { ...base, seen: new Map(best.map((id) => [id, 1])), calls: [], turn: 2 };
     const answer = { env: 'RETURN', done: true, selected_order_id: goal.orderId, selected_line_id: goal.lineId };
@@ -170,24 +256,61 @@ describe('RETURN replacement (r_rep: the shared PD verifier)', () => {
     expect(none.rTask).toBeCloseTo(0.8, 12);
     expect(none.isCorrect).toBe(false);
     world.returns = [];
-    world.exchanges.push({ exchange_id: 'EXC-0001', order_id: goal.orderId, line_id: goal.lineId, product_id: goal.productId, new_product_id: best[0], new_variant_id: null, qty: 1, price_difference: 0, status: 'INITIATED', created_date: world.today, turn: 1 });
+    world.exchanges.push({
+      exchange_id: 'EXC-0001',
+      order_id: goal.orderId,
+      line_id: goal.lineId,
+      product_id: goal.productId,
+      new_product_id: best[0],
+      new_variant_id: null,
+      qty: 1,
+      price_difference: 0,
+      status: 'INITIATED',
+      created_date: world.today,
+      turn: 1,
+    });
     const viaExchange = returnEnv.verify(goal, newCustomerNotes(), answer, ctx);
     expect(viaExchange.metrics.rRet).toBe(1);
     expect(viaExchange.evidence.some((x) => x.text.startsWith(`replacement: #1 ${best[0]}`))).toBe(true);
-    expect(returnEnv.recommendedIds({ ...answer, replacement_product_ids: best }, ctx, goal, newCustomerNotes())).toEqual(best);
+    expect(
+      returnEnv.recommendedIds({ ...answer, replacement_product_ids: best }, ctx, goal, newCustomerNotes()),
+    ).toEqual(best);
   });
 
   it('a seen candidate that goes out of stock in the answer turn (any sub-task may cause it) is not held against that answer', () => {
     const { world, goal, ctx: base } = generated((g) => g.replacement !== null && g.eligible, 8);
-    world.returns.push({ return_id: 'RET-0001', order_id: goal.orderId, line_id: goal.lineId, product_id: goal.productId, qty: 1, reason_code: 'defective', method: 'mail', fee: 5.99, refund_amount: 1, status: 'INITIATED', created_date: world.today, turn: 1 });
+    world.returns.push({
+      return_id: 'RET-0001',
+      order_id: goal.orderId,
+      line_id: goal.lineId,
+      product_id: goal.productId,
+      qty: 1,
+      reason_code: 'defective',
+      method: 'mail',
+      fee: 5.99,
+      refund_amount: 1,
+      status: 'INITIATED',
+      created_date: world.today,
+      turn: 1,
+    });
     const best = idealList(goal.replacement!, { world }).map((x) => x.id);
     const seen = new Map(best.map((id) => [id, 2]));
     // e.g. another JOURNEY sub-task's p_oos, same turn
     world.stockOverrides.set(best[0], 0);
     world.stockChanges.push({ id: best[0], turn: 2, before: 10 });
-    const answer = { env: 'RETURN', done: true, selected_order_id: goal.orderId, selected_line_id: goal.lineId, replacement_product_ids: best };
-    expect(returnEnv.verify(goal, newCustomerNotes(), answer, { ...base, seen, calls: [], turn: 2 }).isCorrect).toBe(true);
-    expect(returnEnv.verify(goal, newCustomerNotes(), answer, { ...base, seen, calls: [], turn: 3 }).metrics.rRep).toBeLessThan(0.95);
+    const answer = {
+      env: 'RETURN',
+      done: true,
+      selected_order_id: goal.orderId,
+      selected_line_id: goal.lineId,
+      replacement_product_ids: best,
+    };
+    expect(returnEnv.verify(goal, newCustomerNotes(), answer, { ...base, seen, calls: [], turn: 2 }).isCorrect).toBe(
+      true,
+    );
+    expect(
+      returnEnv.verify(goal, newCustomerNotes(), answer, { ...base, seen, calls: [], turn: 3 }).metrics.rRep,
+    ).toBeLessThan(0.95);
   });
 });
 
@@ -206,7 +329,14 @@ describe('RETURN generator', () => {
         expect(order.status).toBe('DELIVERED');
         const line = order.lines.find((l) => l.line_id === goal.lineId)!;
         expect(line.product_id).toBe(goal.productId);
-        const shift = { eligible: null, edge_minus_1: -1, edge_0: 0, edge_plus_1: 1, past_window: null, not_returnable: null }[goal.case];
+        const shift = {
+          eligible: null,
+          edge_minus_1: -1,
+          edge_0: 0,
+          edge_plus_1: 1,
+          past_window: null,
+          not_returnable: null,
+        }[goal.case];
         if (shift !== null) expect(goal.daysSinceDelivery).toBe(goal.windowDays + shift);
         if (goal.case === 'not_returnable') expect(goal.windowDays).toBe(0);
         expect(goal.eligible).toBe(['eligible', 'edge_minus_1', 'edge_0'].includes(goal.case));
@@ -232,16 +362,32 @@ describe('RETURN generator', () => {
 });
 
 describe('RETURN customer', () => {
-  const act = (over: Partial<Action>): Action => ({ assistant_message: 'Done.', tool_calls: [], answer: null, ...over });
+  const act = (over: Partial<Action>): Action => ({
+    assistant_message: 'Done.',
+    tool_calls: [],
+    answer: null,
+    ...over,
+  });
 
   it('corrects a return started on the wrong line', () => {
     const e = returnEpisode((g) => g.eligible, 8, { H_orders: 4 });
     const goal = e.hiddenGoal().data as ReturnGoal;
     const w = e.world();
     const fresh = createWorld(w.today); // nothing initiated yet: eligibility depends on today only
-    const other = w.orders.flatMap((o) => o.lines.map((l) => ({ o, l }))).find(({ o, l }) => l.line_id !== goal.lineId && checkEligibility(fresh, o, l).eligible);
+    const other = w.orders
+      .flatMap((o) => o.lines.map((l) => ({ o, l })))
+      .find(({ o, l }) => l.line_id !== goal.lineId && checkEligibility(fresh, o, l).eligible);
     if (!other) throw new Error('no other eligible line');
-    const r = e.step(act({ tool_calls: [{ name: 'return.initiate', args: { order_id: other.o.order_id, line_id: other.l.line_id, reason_code: 'defective', method: 'mail' } }] }));
+    const r = e.step(
+      act({
+        tool_calls: [
+          {
+            name: 'return.initiate',
+            args: { order_id: other.o.order_id, line_id: other.l.line_id, reason_code: 'defective', method: 'mail' },
+          },
+        ],
+      }),
+    );
     const reply = r.events.find((x) => x.kind === 'customer_message') as { act: string; text: string };
     expect(reply.act).toBe('correct');
     expect(reply.text).toContain(`not the ${other.l.title}`);
@@ -267,7 +413,9 @@ describe('RETURN: an exchange alone can pass', () => {
     const [best] = bestRecommendation(e, { ...goal.replacement!, k: 1 });
     const r = e.step({
       assistant_message: 'I have exchanged it for you.',
-      tool_calls: [{ name: 'return.exchange', args: { order_id: goal.orderId, line_id: goal.lineId, new_product_id: best } }],
+      tool_calls: [
+        { name: 'return.exchange', args: { order_id: goal.orderId, line_id: goal.lineId, new_product_id: best } },
+      ],
       answer: { env: 'RETURN', done: true, selected_order_id: goal.orderId, selected_line_id: goal.lineId },
     } satisfies Action);
     expect(r.observation.toolResults[0].error).toBeNull();

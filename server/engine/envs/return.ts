@@ -35,9 +35,32 @@ import {
 import { checkEligibility, returnWindowDays, type ReturnReason } from '../world/returns';
 import { categoryNoun } from './cart';
 import { constraintSlots, statedPhrases, summarizeSpec } from './pd';
-import { buildRecommendationSpec, recommendationOutOfStock, scoreRecommendations, type RecommendationSpec } from './recommend';
-import { confirmOnce, firstGoodProduct, firstObjection, joinList, mentionedProducts, newCustomerNotes, withArticle, type CustomerNotes } from './recommend-customer';
-import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, StockDraw, TurnInfo, VerifyContext } from './types';
+import {
+  buildRecommendationSpec,
+  recommendationOutOfStock,
+  scoreRecommendations,
+  type RecommendationSpec,
+} from './recommend';
+import {
+  confirmOnce,
+  firstGoodProduct,
+  firstObjection,
+  joinList,
+  mentionedProducts,
+  newCustomerNotes,
+  withArticle,
+  type CustomerNotes,
+} from './recommend-customer';
+import type {
+  Answer,
+  CustomerReply,
+  EnvContext,
+  EnvDefinition,
+  EnvTask,
+  StockDraw,
+  TurnInfo,
+  VerifyContext,
+} from './types';
 
 export type ReturnCase = 'eligible' | 'edge_minus_1' | 'edge_0' | 'edge_plus_1' | 'past_window' | 'not_returnable';
 
@@ -86,7 +109,14 @@ const REASON_TEXT: Record<ReturnReason, string> = {
   better_price_found: 'I found it cheaper elsewhere',
 };
 const SIZE_REASONS: ReturnReason[] = ['too_large', 'too_small', 'changed_mind', 'not_as_described', 'defective'];
-const OTHER_REASONS: ReturnReason[] = ['defective', 'wrong_item', 'not_as_described', 'changed_mind', 'arrived_late', 'better_price_found'];
+const OTHER_REASONS: ReturnReason[] = [
+  'defective',
+  'wrong_item',
+  'not_as_described',
+  'changed_mind',
+  'arrived_late',
+  'better_price_found',
+];
 
 const INELIGIBLE_WORDS =
   /not eligible|ineligible|can(?:no|')t be returned|cannot be returned|not returnable|non-returnable|past the (?:return )?window|window (?:has )?(?:closed|ended|passed|expired)/i;
@@ -102,12 +132,18 @@ function pickCase(ctx: EnvContext, rng: Rng): ReturnCase {
 
 function deliveredDaysAgo(kase: ReturnCase, window: number, rng: Rng): number {
   switch (kase) {
-    case 'eligible': return rng.int(0, window - 2);
-    case 'edge_minus_1': return window - 1;
-    case 'edge_0': return window;
-    case 'edge_plus_1': return window + 1;
-    case 'past_window': return rng.int(window + 5, Math.min(window + 30, HISTORY_DAYS - 2));
-    case 'not_returnable': return rng.int(0, 40);
+    case 'eligible':
+      return rng.int(0, window - 2);
+    case 'edge_minus_1':
+      return window - 1;
+    case 'edge_0':
+      return window;
+    case 'edge_plus_1':
+      return window + 1;
+    case 'past_window':
+      return rng.int(window + 5, Math.min(window + 30, HISTORY_DAYS - 2));
+    case 'not_returnable':
+      return rng.int(0, 40);
   }
 }
 
@@ -164,12 +200,24 @@ function generate(ctx: EnvContext, rng: Rng): ReturnTask {
   const reasonCode = rng.pick(product.department === 'clothing' ? SIZE_REASONS : OTHER_REASONS);
   const slots: Slot[] = [
     makeSlot(
-      { id: 'when', label: 'when it was bought', keywords: ['when', 'date', 'bought', 'ordered', 'purchase', 'purchased', 'week', 'day'], critical: false, revealText: `I bought it ${timeAgoPhrase(daysSincePlaced(order, world.today))}` },
+      {
+        id: 'when',
+        label: 'when it was bought',
+        keywords: ['when', 'date', 'bought', 'ordered', 'purchase', 'purchased', 'week', 'day'],
+        critical: false,
+        revealText: `I bought it ${timeAgoPhrase(daysSincePlaced(order, world.today))}`,
+      },
       ctx.axes.p_missing,
       rng,
     ),
     makeSlot(
-      { id: 'reason', label: `reason: ${reasonCode}`, keywords: ['why', 'reason', 'wrong', 'problem', 'issue'], critical: false, revealText: REASON_TEXT[reasonCode].replace(/^It/, 'it') },
+      {
+        id: 'reason',
+        label: `reason: ${reasonCode}`,
+        keywords: ['why', 'reason', 'wrong', 'problem', 'issue'],
+        critical: false,
+        revealText: REASON_TEXT[reasonCode].replace(/^It/, 'it'),
+      },
       ctx.axes.p_missing,
       rng,
     ),
@@ -183,7 +231,9 @@ function generate(ctx: EnvContext, rng: Rng): ReturnTask {
 
   let replacement: RecommendationSpec | null = null;
   let replacementNoun: string | null = null;
-  const reference = rng.bernoulli(REPLACEMENT_CHANCE) ? replacementReference(ctx, rng, product.category, product.id, line.qty) : null;
+  const reference = rng.bernoulli(REPLACEMENT_CHANCE)
+    ? replacementReference(ctx, rng, product.category, product.id, line.qty)
+    : null;
   if (reference) {
     replacement = buildRecommendationSpec(ctx, rng.fork('replacement'), {
       reference,
@@ -194,9 +244,17 @@ function generate(ctx: EnvContext, rng: Rng): ReturnTask {
       excludeIds: [product.id],
     });
     replacementNoun = categoryNoun(product.category);
-    const constraintSlotList = constraintSlots(replacement.constraints, (c) => c.attr === 'price', ctx.axes.p_missing, rng);
+    const constraintSlotList = constraintSlots(
+      replacement.constraints,
+      (c) => c.attr === 'price',
+      ctx.axes.p_missing,
+      rng,
+    );
     slots.push(...constraintSlotList);
-    opening += REPLACEMENT_ASK.replace('{a_noun}', withArticle(replacementNoun)).replace('{constraints}', joinList(statedPhrases(replacement.constraints, constraintSlotList)));
+    opening += REPLACEMENT_ASK.replace('{a_noun}', withArticle(replacementNoun)).replace(
+      '{constraints}',
+      joinList(statedPhrases(replacement.constraints, constraintSlotList)),
+    );
   }
   return {
     goal: {
@@ -231,17 +289,23 @@ export const returnAnswerSchema = z.strictObject({
     .max(50)
     .optional()
     .describe('replacement suggestions, best first, when the customer asked for one'),
-  return_ineligible: z.boolean().optional().describe('true when the item cannot be returned (and so no return was started)'),
+  return_ineligible: z
+    .boolean()
+    .optional()
+    .describe('true when the item cannot be returned (and so no return was started)'),
 });
 
-const replacementIdsOf = (answer: Answer | null): string[] =>
-  [...new Set(((answer?.replacement_product_ids as string[] | undefined) ?? []).filter((x) => typeof x === 'string'))];
+const replacementIdsOf = (answer: Answer | null): string[] => [
+  ...new Set(((answer?.replacement_product_ids as string[] | undefined) ?? []).filter((x) => typeof x === 'string')),
+];
 
 /** The replacement the answer names; without replacement_product_ids, the product an exchange of the target line swapped in. */
 function replacementIds(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): string[] {
   const named = replacementIdsOf(answer);
   if (named.length > 0) return named;
-  return ctx.world.exchanges.filter((x) => x.order_id === goal.orderId && x.line_id === goal.lineId).map((x) => x.new_product_id);
+  return ctx.world.exchanges
+    .filter((x) => x.order_id === goal.orderId && x.line_id === goal.lineId)
+    .map((x) => x.new_product_id);
 }
 
 /** p_oos at first sight on the replacement candidates, as in PD. */
@@ -263,21 +327,35 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
   const selOrder = answer?.selected_order_id ?? null;
   const selLine = answer?.selected_line_id ?? null;
   const rSel = selOrder === goal.orderId && selLine === goal.lineId ? 1 : -1;
-  evidence.push({ text: `selected ${selOrder ?? '(none)'} / ${selLine ?? '(none)'}; the item is ${goal.orderId} / ${goal.lineId} → r_sel = ${rSel}`, turns: [ctx.turn], ok: rSel === 1 });
+  evidence.push({
+    text: `selected ${selOrder ?? '(none)'} / ${selLine ?? '(none)'}; the item is ${goal.orderId} / ${goal.lineId} → r_sel = ${rSel}`,
+    turns: [ctx.turn],
+    ok: rSel === 1,
+  });
 
   const records = [
     ...ctx.world.returns.map((r) => ({ kind: 'return', order_id: r.order_id, line_id: r.line_id, turn: r.turn })),
     ...ctx.world.exchanges.map((r) => ({ kind: 'exchange', order_id: r.order_id, line_id: r.line_id, turn: r.turn })),
   ];
-  const isTarget = (r: { order_id: string; line_id: string }) => r.order_id === goal.orderId && r.line_id === goal.lineId;
+  const isTarget = (r: { order_id: string; line_id: string }) =>
+    r.order_id === goal.orderId && r.line_id === goal.lineId;
   // Revision 2: a refused return.initiate / return.exchange naming the target line counts as
   // initiating it (blind initiation of an ineligible item must not be free).
   for (const c of refusedTargetInitiations(goal, ctx))
-    records.push({ kind: `refused ${c.name.split('.')[1]}`, order_id: goal.orderId, line_id: goal.lineId, turn: c.turn });
+    records.push({
+      kind: `refused ${c.name.split('.')[1]}`,
+      order_id: goal.orderId,
+      line_id: goal.lineId,
+      turn: c.turn,
+    });
   const others = records.filter((r) => !isTarget(r));
   const claimsIneligible = answer?.return_ineligible === true;
   for (const r of records)
-    evidence.push({ text: `${r.kind} initiated for ${r.order_id} / ${r.line_id}${isTarget(r) ? ' (the target line)' : ' (not the target line)'}`, turns: [r.turn], ok: isTarget(r) && goal.eligible });
+    evidence.push({
+      text: `${r.kind} initiated for ${r.order_id} / ${r.line_id}${isTarget(r) ? ' (the target line)' : ' (not the target line)'}`,
+      turns: [r.turn],
+      ok: isTarget(r) && goal.eligible,
+    });
   let rRet: number;
   if (goal.eligible) {
     rRet = records.some(isTarget) && others.length === 0 && !claimsIneligible ? 1 : -1;
@@ -309,7 +387,11 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
   } else evidence.push({ text: 'no replacement wanted → r_rep = 1', turns: [], ok: true });
 
   const rTask = 0.45 * rSel + 0.45 * rRet + 0.1 * rRep;
-  evidence.push({ text: `r_task = 0.45·${rSel} + 0.45·${rRet} + 0.10·${rRep.toFixed(3)} = ${rTask.toFixed(3)}`, turns: [], ok: rTask >= 0.95 });
+  evidence.push({
+    text: `r_task = 0.45·${rSel} + 0.45·${rRet} + 0.10·${rRep.toFixed(3)} = ${rTask.toFixed(3)}`,
+    turns: [],
+    ok: rTask >= 0.95,
+  });
   return { rTask, isCorrect: rSel === 1 && rRet === 1 && repPass, metrics: { rSel, rRet, rRep }, evidence };
 }
 
@@ -321,7 +403,8 @@ function initiations(info: TurnInfo): Array<{ order_id: string; line_id: string 
     .map((r) => r.result as { order_id: string; line_id: string });
 }
 
-const onTarget = (goal: ReturnGoal) => (r: { order_id: string; line_id: string }) => r.order_id === goal.orderId && r.line_id === goal.lineId;
+const onTarget = (goal: ReturnGoal) => (r: { order_id: string; line_id: string }) =>
+  r.order_id === goal.orderId && r.line_id === goal.lineId;
 
 /** Products the agent names as possible replacements (same kind, not something the customer already ordered). */
 function namedReplacements(task: ReturnTask, info: TurnInfo, ctx: EnvContext) {
@@ -350,17 +433,25 @@ function react(task: ReturnTask, info: TurnInfo, ctx: EnvContext): CustomerReply
   const inits = initiations(info);
   const wrong = inits.find((r) => !onTarget(goal)(r));
   if (wrong) {
-    const title = findOrder(ctx.world, wrong.order_id)?.lines.find((l) => l.line_id === wrong.line_id)?.title ?? wrong.line_id;
-    return { text: `Wait, that's the wrong item! I wanted to return the ${goal.itemPhrase}, not the ${title}.`, act: 'correct' };
+    const title =
+      findOrder(ctx.world, wrong.order_id)?.lines.find((l) => l.line_id === wrong.line_id)?.title ?? wrong.line_id;
+    return {
+      text: `Wait, that's the wrong item! I wanted to return the ${goal.itemPhrase}, not the ${title}.`,
+      act: 'correct',
+    };
   }
   // The customer does not know the return rules: the same reply whether or not the item is
   // really eligible, so the reply cannot tell the agent which it is.
   if (INELIGIBLE_WORDS.test(info.agentMessage))
-    return { text: `Oh no. It was delivered on ${goal.deliveredDate}. Are you sure it can't be returned?`, act: 'continue' };
+    return {
+      text: `Oh no. It was delivered on ${goal.deliveredDate}. Are you sure it can't be returned?`,
+      act: 'continue',
+    };
   if (goal.replacement) {
     const objection = firstObjection(task, namedReplacements(task, info, ctx), goal.replacement.constraints, ctx);
     if (objection) return objection;
-    if (inits.some(onTarget(goal))) return { text: `Thanks! Can you also suggest a replacement ${goal.replacementNoun}?`, act: 'continue' };
+    if (inits.some(onTarget(goal)))
+      return { text: `Thanks! Can you also suggest a replacement ${goal.replacementNoun}?`, act: 'continue' };
   }
   return null;
 }
@@ -394,6 +485,8 @@ export const returnEnv: EnvDefinition<ReturnGoal, CustomerNotes> = {
   summarize: (goal, ctx) => [
     `return ${goal.title} (${goal.productId}) — order ${goal.orderId}, line ${goal.lineId}; reason ${goal.reasonCode}`,
     `case ${goal.case}: ${goal.windowDays}-day window, delivered ${goal.daysSinceDelivery} day(s) ago on ${goal.deliveredDate} → ${goal.eligible ? 'eligible' : 'NOT eligible'} (${goal.eligibilityReason})`,
-    ...(goal.replacement ? [`replacement wanted: a ${goal.replacementNoun}`, ...summarizeSpec(goal.replacement, ctx)] : ['no replacement wanted']),
+    ...(goal.replacement
+      ? [`replacement wanted: a ${goal.replacementNoun}`, ...summarizeSpec(goal.replacement, ctx)]
+      : ['no replacement wanted']),
   ],
 };

@@ -30,7 +30,10 @@ export function productFeatures(p: Product): FeatureBag {
 }
 
 /** The bag from the title's tokens and the product's other fields (recommend-pool.ts reads them from columns). */
-export function featureBag(titleTokens: readonly string[], p: Pick<Product, 'category' | 'department' | 'attrs'>): FeatureBag {
+export function featureBag(
+  titleTokens: readonly string[],
+  p: Pick<Product, 'category' | 'department' | 'attrs'>,
+): FeatureBag {
   const bag: FeatureBag = new Map();
   const add = (t: string) => bag.set(t, (bag.get(t) ?? 0) + 1);
   for (const t of titleTokens) add(t);
@@ -54,7 +57,12 @@ function documentFrequencies(bags: readonly FeatureBag[]): Map<string, number> {
  * reuse feature bags across calls; document frequencies are then cached per
  * `idfDocs` array too (callers pass the same cached array for a category).
  */
-export function similarities(reference: Product, candidates: readonly Product[], cacheKey?: object, idfDocs: readonly Product[] = candidates): number[] {
+export function similarities(
+  reference: Product,
+  candidates: readonly Product[],
+  cacheKey?: object,
+  idfDocs: readonly Product[] = candidates,
+): number[] {
   const bagOf = (p: Product) => (cacheKey ? cachedFeatures(cacheKey, p) : productFeatures(p));
   const refBag = bagOf(reference);
   const bags = candidates.map(bagOf);

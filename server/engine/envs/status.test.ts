@@ -9,7 +9,12 @@ import { createWorld } from '../world/state';
 import { statusEnv, type StatusGoal } from './status';
 
 const catalog = testCatalog();
-const act = (over: Partial<Action> = {}): Action => ({ assistant_message: 'Let me check.', tool_calls: [], answer: null, ...over });
+const act = (over: Partial<Action> = {}): Action => ({
+  assistant_message: 'Let me check.',
+  tool_calls: [],
+  answer: null,
+  ...over,
+});
 
 function verifyWith(answer: Record<string, unknown>) {
   const world = createWorld('2026-05-01');
@@ -17,9 +22,33 @@ function verifyWith(answer: Record<string, unknown>) {
   const [target, other] = world.orders;
   target.status = 'IN_TRANSIT';
   other.status = 'DELIVERED';
-  const goal: StatusGoal = { orderId: target.order_id, status: 'IN_TRANSIT', indirect: true, productId: target.lines[0].product_id, itemPhrase: 'Acme kettle', placedDaysAgo: 4, lookAlikeOrderId: null };
-  const ctx = { catalog, axes: axesFor(4), d: 4, knobs: envKnobs(4), world, seen: new Map<string, number>(), calls: [], turn: 2 };
-  return { r: statusEnv.verify(goal, null, { env: 'STATUS', done: true, ...answer }, ctx), target, other, world, goal, ctx };
+  const goal: StatusGoal = {
+    orderId: target.order_id,
+    status: 'IN_TRANSIT',
+    indirect: true,
+    productId: target.lines[0].product_id,
+    itemPhrase: 'Acme kettle',
+    placedDaysAgo: 4,
+    lookAlikeOrderId: null,
+  };
+  const ctx = {
+    catalog,
+    axes: axesFor(4),
+    d: 4,
+    knobs: envKnobs(4),
+    world,
+    seen: new Map<string, number>(),
+    calls: [],
+    turn: 2,
+  };
+  return {
+    r: statusEnv.verify(goal, null, { env: 'STATUS', done: true, ...answer }, ctx),
+    target,
+    other,
+    world,
+    goal,
+    ctx,
+  };
 }
 
 describe('STATUS verifier: r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1', () => {
@@ -49,7 +78,9 @@ describe('STATUS verifier: r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1', () => 
   it("reads the order's live status", () => {
     const { target, world, goal, ctx } = verifyWith({});
     world.orders.find((o) => o.order_id === target.order_id)!.status = 'DELIVERED';
-    expect(statusEnv.verify(goal, null, { selected_order_id: target.order_id, order_status: 'DELIVERED' }, ctx).rTask).toBe(1);
+    expect(
+      statusEnv.verify(goal, null, { selected_order_id: target.order_id, order_status: 'DELIVERED' }, ctx).rTask,
+    ).toBe(1);
   });
 });
 
@@ -93,7 +124,9 @@ describe('STATUS episode', () => {
     const goal = e.hiddenGoal().data as StatusGoal;
     e.step(act({ tool_calls: [{ name: 'order.list', args: { days: 90 } }] }));
     expect(e.seenIds.has(goal.productId)).toBe(true);
-    const r2 = e.step(act({ answer: { env: 'STATUS', done: true, selected_order_id: goal.orderId, order_status: 'in transit' } }));
+    const r2 = e.step(
+      act({ answer: { env: 'STATUS', done: true, selected_order_id: goal.orderId, order_status: 'in transit' } }),
+    );
     expect(r2.termination).toBe('format_invalid');
   });
 
@@ -104,8 +137,19 @@ describe('STATUS episode', () => {
         e.reset();
         const goal = e.hiddenGoal().data as StatusGoal;
         const order = e.world().orders.find((o) => (o.order_id === goal.orderId) === right)!;
-        const words = { CONFIRMED: 'confirmed', SHIPPED: 'shipped', IN_TRANSIT: 'in transit', DELIVERED: 'delivered', CANCELLED: 'cancelled' }[order.status];
-        const r = e.step(act({ assistant_message: `Your order ${order.order_id} is ${words}.`, tool_calls: [{ name: 'order.get_status', args: { order_id: order.order_id } }] }));
+        const words = {
+          CONFIRMED: 'confirmed',
+          SHIPPED: 'shipped',
+          IN_TRANSIT: 'in transit',
+          DELIVERED: 'delivered',
+          CANCELLED: 'cancelled',
+        }[order.status];
+        const r = e.step(
+          act({
+            assistant_message: `Your order ${order.order_id} is ${words}.`,
+            tool_calls: [{ name: 'order.get_status', args: { order_id: order.order_id } }],
+          }),
+        );
         const reply = r.events.find((x) => x.kind === 'customer_message') as { act: string; text: string };
         expect(reply.text).not.toMatch(/not the order I mean|answers my question/);
         return reply.act;
@@ -124,11 +168,17 @@ describe('STATUS look-alike orders (difficulty beyond the axes)', () => {
       const goal = e.hiddenGoal().data as StatusGoal;
       if (!goal.lookAlikeOrderId) continue;
       withTwin++;
-      const orders = e.world().orders as Array<{ order_id: string; placed_date: string; lines: Array<{ product_id: string }> }>;
+      const orders = e.world().orders as Array<{
+        order_id: string;
+        placed_date: string;
+        lines: Array<{ product_id: string }>;
+      }>;
       const category = (id: string) => catalog.get(id)!.category;
       const twin = orders.find((o) => o.order_id === goal.lookAlikeOrderId)!;
       const target = orders.find((o) => o.order_id === goal.orderId)!;
-      expect(twin.lines.some((l) => l.product_id !== goal.productId && category(l.product_id) === category(goal.productId))).toBe(true);
+      expect(
+        twin.lines.some((l) => l.product_id !== goal.productId && category(l.product_id) === category(goal.productId)),
+      ).toBe(true);
       expect(twin.placed_date).not.toBe(target.placed_date);
     }
     expect(withTwin).toBeGreaterThanOrEqual(24);

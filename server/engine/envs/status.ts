@@ -10,7 +10,16 @@ import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
 import type { EvidenceItem, TaskResult } from '../types';
 import { brandAndNoun, categoryUniqueInHistory, productNoun, timeAgoPhrase } from '../world/order-phrases';
-import { daysSincePlaced, findOrder, generateOrderHistory, makeLine, ORDER_STATUSES, orderTotal, type Order, type OrderStatus } from '../world/orders';
+import {
+  daysSincePlaced,
+  findOrder,
+  generateOrderHistory,
+  makeLine,
+  ORDER_STATUSES,
+  orderTotal,
+  type Order,
+  type OrderStatus,
+} from '../world/orders';
 import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Product } from '../catalog/types';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
@@ -57,34 +66,62 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal, null> {
   const indirect = rng.bernoulli(ctx.knobs.pRef);
   const placedDaysAgo = daysSincePlaced(order, world.today);
   const when = timeAgoPhrase(placedDaysAgo);
-  const lookAlike = indirect && rng.bernoulli(lookAlikeChance(ctx.d)) ? addLookAlike(ctx, order, product, when, rng) : null;
+  const lookAlike =
+    indirect && rng.bernoulli(lookAlikeChance(ctx.d)) ? addLookAlike(ctx, order, product, when, rng) : null;
   // The bare noun only when it is unambiguous in the history (harder to match than brand + noun),
   // or when the look-alike shares the kind but not the brand (so the noun alone is ambiguous).
   const itemPhrase =
-    lookAlike?.sameBrand === false || (!lookAlike && indirect && categoryUniqueInHistory(world, catalog, product) && rng.bernoulli(0.5))
+    lookAlike?.sameBrand === false ||
+    (!lookAlike && indirect && categoryUniqueInHistory(world, catalog, product) && rng.bernoulli(0.5))
       ? productNoun(product)
       : brandAndNoun(product);
   const slots: Slot[] = [];
   let opening: string;
   if (indirect) {
     const whenSlot = makeSlot(
-      { id: 'when', label: 'when the order was placed', keywords: ['when', 'date', 'day', 'week', 'ordered', 'order'], critical: false, revealText: `I ordered it ${when}` },
+      {
+        id: 'when',
+        label: 'when the order was placed',
+        keywords: ['when', 'date', 'day', 'week', 'ordered', 'order'],
+        critical: false,
+        revealText: `I ordered it ${when}`,
+      },
       ctx.axes.p_missing,
       rng,
     );
     slots.push(whenSlot);
-    opening = rng.pick(INDIRECT_OPENINGS).replace('{item}', itemPhrase).replace('{when}', whenSlot.omitted ? '' : ` ${when}`);
+    opening = rng
+      .pick(INDIRECT_OPENINGS)
+      .replace('{item}', itemPhrase)
+      .replace('{when}', whenSlot.omitted ? '' : ` ${when}`);
   } else {
     const itemSlot = makeSlot(
-      { id: 'item', label: 'what is in the order', keywords: ['item', 'product', 'what', 'contain', 'inside'], critical: false, revealText: `it's the ${itemPhrase}` },
+      {
+        id: 'item',
+        label: 'what is in the order',
+        keywords: ['item', 'product', 'what', 'contain', 'inside'],
+        critical: false,
+        revealText: `it's the ${itemPhrase}`,
+      },
       ctx.axes.p_missing,
       rng,
     );
     slots.push(itemSlot);
-    opening = rng.pick(DIRECT_OPENINGS).replace('{order_id}', order.order_id).replace('{item}', itemSlot.omitted ? '' : ` (the ${itemPhrase})`);
+    opening = rng
+      .pick(DIRECT_OPENINGS)
+      .replace('{order_id}', order.order_id)
+      .replace('{item}', itemSlot.omitted ? '' : ` (the ${itemPhrase})`);
   }
   return {
-    goal: { orderId: order.order_id, status: order.status, indirect, productId: product.id, itemPhrase, placedDaysAgo, lookAlikeOrderId: lookAlike?.orderId ?? null },
+    goal: {
+      orderId: order.order_id,
+      status: order.status,
+      indirect,
+      productId: product.id,
+      itemPhrase,
+      placedDaysAgo,
+      lookAlikeOrderId: lookAlike?.orderId ?? null,
+    },
     state: null,
     opening,
     slots,
@@ -99,9 +136,14 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal, null> {
 export const lookAlikeChance = (d: number) => 1 / (1 + Math.exp(-(d - 6) / 1.5));
 
 function addLookAlike(ctx: EnvContext, target: Order, product: Product, when: string, rng: Rng) {
-  const others = ctx.world.orders.filter((o) => o.order_id !== target.order_id && timeAgoPhrase(daysSincePlaced(o, ctx.world.today)) !== when);
+  const others = ctx.world.orders.filter(
+    (o) => o.order_id !== target.order_id && timeAgoPhrase(daysSincePlaced(o, ctx.world.today)) !== when,
+  );
   if (others.length === 0) return null;
-  const kin = ctx.catalog.indicesInCategory(product.category).map((i) => ctx.catalog.at(i)).filter((p) => p.id !== product.id && !isDeniedCategory(p.category));
+  const kin = ctx.catalog
+    .indicesInCategory(product.category)
+    .map((i) => ctx.catalog.at(i))
+    .filter((p) => p.id !== product.id && !isDeniedCategory(p.category));
   const sameBrand = kin.filter((p) => p.brand === product.brand);
   const twin = sameBrand.length > 0 ? rng.pick(sameBrand) : kin.length > 0 ? rng.pick(kin) : null;
   if (!twin) return null;
@@ -135,9 +177,16 @@ function verify(goal: StatusGoal, answer: Answer | null, ctx: VerifyContext): Ta
       turns: [ctx.turn],
       ok: rOid === 1,
     },
-    { text: `answered status ${stated ?? '(none)'}; the order is ${actual} → r_stat = ${rStat}`, turns: [ctx.turn], ok: rStat === 1 },
     {
-      text: seenAt === undefined ? `the order's items were never looked up` : `the order's item was first shown at turn ${seenAt}`,
+      text: `answered status ${stated ?? '(none)'}; the order is ${actual} → r_stat = ${rStat}`,
+      turns: [ctx.turn],
+      ok: rStat === 1,
+    },
+    {
+      text:
+        seenAt === undefined
+          ? `the order's items were never looked up`
+          : `the order's item was first shown at turn ${seenAt}`,
       turns: seenAt === undefined ? [] : [seenAt],
       ok: seenAt !== undefined,
     },
@@ -165,7 +214,11 @@ export const statusEnv: EnvDefinition<StatusGoal, null> = {
   recommendedIds: () => [],
   summarize: (goal) => [
     `order ${goal.orderId}, status ${goal.status} at the start, placed ${goal.placedDaysAgo} day(s) ago`,
-    goal.indirect ? `named indirectly as "the ${goal.itemPhrase}" (${goal.productId})` : `named by its order id (contains the ${goal.itemPhrase})`,
-    ...(goal.lookAlikeOrderId ? [`look-alike item in order ${goal.lookAlikeOrderId}, placed at another time: only "when" tells them apart`] : []),
+    goal.indirect
+      ? `named indirectly as "the ${goal.itemPhrase}" (${goal.productId})`
+      : `named by its order id (contains the ${goal.itemPhrase})`,
+    ...(goal.lookAlikeOrderId
+      ? [`look-alike item in order ${goal.lookAlikeOrderId}, placed at another time: only "when" tells them apart`]
+      : []),
   ],
 };

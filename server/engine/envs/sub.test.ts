@@ -48,7 +48,9 @@ describe('SUB generator (properties over many seeds)', () => {
       const products = entries.map((e) => catalog.get(e.id)!);
       for (const [i, e] of entries.entries()) {
         const p = products[i];
-        const expected = isCompatible(g, p) ? g.rec.lambdaSim * e.sim + (1 - g.rec.lambdaSim) * satisfaction(p, g.rec.constraints) : 0;
+        const expected = isCompatible(g, p)
+          ? g.rec.lambdaSim * e.sim + (1 - g.rec.lambdaSim) * satisfaction(p, g.rec.constraints)
+          : 0;
         expect(e.rel).toBeCloseTo(expected, 12);
         expect(e.sim).toBeGreaterThanOrEqual(0);
         expect(e.sim).toBeLessThanOrEqual(1);
@@ -66,7 +68,16 @@ describe('SUB generator (properties over many seeds)', () => {
       .indicesInCategory(g.rec.category)
       .map((i) => catalog.at(i))
       .find((p) => String(p.attrs[compat.attr] ?? '').toLowerCase() !== String(compat.value).toLowerCase())!;
-    const ctx = { catalog, axes: e.axes, d: 5, knobs: envKnobs(5), world: createWorld('2026-01-01'), seen: new Map([[incompatible.id, 1]]), calls: [], turn: 1 };
+    const ctx = {
+      catalog,
+      axes: e.axes,
+      d: 5,
+      knobs: envKnobs(5),
+      world: createWorld('2026-01-01'),
+      seen: new Map([[incompatible.id, 1]]),
+      calls: [],
+      turn: 1,
+    };
     const r = scoreRecommendations(g.rec, [incompatible.id], ctx);
     expect(r.metrics.ndcg).toBe(0);
   });
@@ -97,7 +108,12 @@ describe('SUB through an episode', () => {
   it('recommending the out-of-stock original is penalised (r_oos) and corrected by the customer', () => {
     const e = start(2, 4, { p_noise: 0 });
     const g = goalOf(e);
-    const r = e.step(act({ assistant_message: `Maybe ${g.originalId}?`, tool_calls: [{ name: 'catalog.get_product', args: { product_id: g.originalId } }] }));
+    const r = e.step(
+      act({
+        assistant_message: `Maybe ${g.originalId}?`,
+        tool_calls: [{ name: 'catalog.get_product', args: { product_id: g.originalId } }],
+      }),
+    );
     expect((r.events.find((x) => x.kind === 'customer_message') as { act: string }).act).toBe('correct');
     const done = e.step(act({ answer: { env: 'SUB', done: true, recommended_product_ids: [g.originalId] } }));
     expect(done.breakdown!.task.metrics.oosShare).toBe(1);
@@ -107,10 +123,15 @@ describe('SUB through an episode', () => {
   it('p_oos = 1 takes seen compatible alternatives out of stock but leaves k of them', () => {
     const e = start(6, 8, { p_oos: 1 });
     const g = goalOf(e);
-    const ids = g.rec.pool.filter((p) => p.rel > 0 && p.stock > 0).slice(0, 15).map((p) => p.id);
+    const ids = g.rec.pool
+      .filter((p) => p.rel > 0 && p.stock > 0)
+      .slice(0, 15)
+      .map((p) => p.id);
     e.step(act({ tool_calls: [{ name: 'catalog.rerank', args: { query: g.noun, candidate_product_ids: ids } }] }));
     const gone = e.events.filter((x) => x.kind === 'world_change');
     expect(gone.length).toBeGreaterThan(0);
-    expect(g.rec.pool.filter((p) => p.rel > 0 && (e.stockOf(p.id, null) ?? 0) > 0).length).toBeGreaterThanOrEqual(g.rec.k);
+    expect(g.rec.pool.filter((p) => p.rel > 0 && (e.stockOf(p.id, null) ?? 0) > 0).length).toBeGreaterThanOrEqual(
+      g.rec.k,
+    );
   });
 });

@@ -9,9 +9,29 @@ import type { Product } from '../catalog/types';
 import type { Rng } from '../random';
 import { categoryNoun } from './cart';
 import { constraintMet } from './persona';
-import { constraintSlots, recommendationAnswerSchema, recommendedIdsOf, RECOMMENDATION_TOOLS, statedPhrases, summarizeSpec } from './pd';
-import { buildRecommendationSpec, recommendationOutOfStock, scoreRecommendations, type RecommendationSpec } from './recommend';
-import { confirmOnce, firstGoodProduct, firstObjection, joinList, mentionedProducts, newCustomerNotes, type CustomerNotes } from './recommend-customer';
+import {
+  constraintSlots,
+  recommendationAnswerSchema,
+  recommendedIdsOf,
+  RECOMMENDATION_TOOLS,
+  statedPhrases,
+  summarizeSpec,
+} from './pd';
+import {
+  buildRecommendationSpec,
+  recommendationOutOfStock,
+  scoreRecommendations,
+  type RecommendationSpec,
+} from './recommend';
+import {
+  confirmOnce,
+  firstGoodProduct,
+  firstObjection,
+  joinList,
+  mentionedProducts,
+  newCustomerNotes,
+  type CustomerNotes,
+} from './recommend-customer';
 import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
 
 export const COMPATIBILITY_ATTRS = ['connector_type', 'size', 'material'] as const;
@@ -67,7 +87,12 @@ function generate(ctx: EnvContext, rng: Rng): SubTask {
       .replace('{title}', original.title)
       .replace('{noun}', noun)
       .replace(' {constraints}', phrases.length ? `, ${joinList(phrases)}` : '');
-    return { goal: { originalId: original.id, originalTitle: original.title, noun, compatibility: rec.compatibility, rec }, state: newCustomerNotes(), opening, slots };
+    return {
+      goal: { originalId: original.id, originalTitle: original.title, noun, compatibility: rec.compatibility, rec },
+      state: newCustomerNotes(),
+      opening,
+      slots,
+    };
   }
   throw new Error(`SUB: catalog ${catalog.id} has no product with enough compatible alternatives`);
 }
@@ -80,19 +105,34 @@ const notTheOriginal = (task: SubTask) => (p: Product) =>
 function confirm(task: SubTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const named = mentionedProducts(task.state, info, ctx);
   const { constraints } = task.goal.rec;
-  const good = firstGoodProduct(named, constraints, ctx, (p) => p.id !== task.goal.originalId && p.category === task.goal.rec.category);
+  const good = firstGoodProduct(
+    named,
+    constraints,
+    ctx,
+    (p) => p.id !== task.goal.originalId && p.category === task.goal.rec.category,
+  );
   if (!good || firstObjection(task, named, constraints, ctx, notTheOriginal(task))) return null;
-  return confirmOnce(task.state, { text: `The ${good.title} could work as a replacement. Send me your list.`, act: 'confirm' });
+  return confirmOnce(task.state, {
+    text: `The ${good.title} could work as a replacement. Send me your list.`,
+    act: 'confirm',
+  });
 }
 
 function react(task: SubTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
-  return firstObjection(task, mentionedProducts(task.state, info, ctx), task.goal.rec.constraints, ctx, notTheOriginal(task));
+  return firstObjection(
+    task,
+    mentionedProducts(task.state, info, ctx),
+    task.goal.rec.constraints,
+    ctx,
+    notTheOriginal(task),
+  );
 }
 
 export const subEnv: EnvDefinition<SubGoal, CustomerNotes> = {
   id: 'SUB',
   name: 'Substitution',
-  description: 'The product the customer wanted is out of stock: recommend similar, compatible alternatives, best first (recommended_product_ids).',
+  description:
+    'The product the customer wanted is out of stock: recommend similar, compatible alternatives, best first (recommended_product_ids).',
   tools: RECOMMENDATION_TOOLS,
   answerSchema: recommendationAnswerSchema,
   generate,

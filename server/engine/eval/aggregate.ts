@@ -42,7 +42,11 @@ export interface EvalSummary {
 const mean = (xs: readonly number[]) => (xs.length === 0 ? Number.NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 
 function stats(rows: readonly EpisodeRow[]) {
-  return { n: rows.length, meanReward: mean(rows.map((r) => r.reward)), passRate: mean(rows.map((r) => (r.isCorrect ? 1 : 0))) };
+  return {
+    n: rows.length,
+    meanReward: mean(rows.map((r) => r.reward)),
+    passRate: mean(rows.map((r) => (r.isCorrect ? 1 : 0))),
+  };
 }
 
 export function summarize(rows: readonly EpisodeRow[]): EvalSummary {
@@ -58,7 +62,10 @@ export function summarize(rows: readonly EpisodeRow[]): EvalSummary {
       if (cellRows.length > 0) envCells.push({ env, d, ...stats(cellRows) });
     }
     cells.push(...envCells);
-    const rho = spearman(envCells.map((c) => c.d), envCells.map((c) => c.meanReward));
+    const rho = spearman(
+      envCells.map((c) => c.d),
+      envCells.map((c) => c.meanReward),
+    );
     const terminations: EnvSummary['terminations'] = {};
     for (const r of envRows) terminations[r.termination] = (terminations[r.termination] ?? 0) + 1;
     perEnv.push({ env, ...stats(envRows), rho: Number.isNaN(rho) ? null : rho, terminations });

@@ -24,7 +24,9 @@ describe('parseEnvs', () => {
     expect(parseEnvs('cart, PD,cart', available)).toEqual(['CART', 'PD']);
   });
   it('names the unknown env and the available ones', () => {
-    expect(() => parseEnvs('CART,XYZ', available)).toThrow('--envs: unknown or unavailable environment "XYZ"; available: PD, CART, JOURNEY');
+    expect(() => parseEnvs('CART,XYZ', available)).toThrow(
+      '--envs: unknown or unavailable environment "XYZ"; available: PD, CART, JOURNEY',
+    );
   });
 });
 

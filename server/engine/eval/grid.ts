@@ -53,8 +53,14 @@ export function parseCount(flag: string, value: string, min: number): number {
 }
 
 /** Every (env, d, seed), env-major so progress moves through one env at a time. */
-export function expandGrid(envs: readonly EnvId[], ds: readonly number[], seedStart: number, seeds: number): GridCell[] {
+export function expandGrid(
+  envs: readonly EnvId[],
+  ds: readonly number[],
+  seedStart: number,
+  seeds: number,
+): GridCell[] {
   const cells: GridCell[] = [];
-  for (const envId of envs) for (const d of ds) for (let s = 0; s < seeds; s++) cells.push({ envId, d, seed: seedStart + s });
+  for (const envId of envs)
+    for (const d of ds) for (let s = 0; s < seeds; s++) cells.push({ envId, d, seed: seedStart + s });
   return cells;
 }

@@ -22,10 +22,30 @@ export function playCell(cell: GridCell, catalog: Catalog, agent: Agent): EvalRo
   try {
     const { episode } = playEpisode({ envId: cell.envId, d: cell.d, seed: cell.seed }, catalog, agent);
     const b = episode.breakdown!;
-    return { env: cell.envId, d: cell.d, seed: cell.seed, reward: b.total, isCorrect: b.isCorrect, termination: episode.termination!, turns: episode.turn };
+    return {
+      env: cell.envId,
+      d: cell.d,
+      seed: cell.seed,
+      reward: b.total,
+      isCorrect: b.isCorrect,
+      termination: episode.termination!,
+      turns: episode.turn,
+    };
   } catch (e) {
-    const error = e instanceof Error ? `${e.message}${e.stack ? `\n${e.stack.split('\n').slice(1, 4).join('\n')}` : ''}` : String(e);
-    return { env: cell.envId, d: cell.d, seed: cell.seed, reward: -1, isCorrect: false, termination: 'aborted', turns: 0, error };
+    const error =
+      e instanceof Error
+        ? `${e.message}${e.stack ? `\n${e.stack.split('\n').slice(1, 4).join('\n')}` : ''}`
+        : String(e);
+    return {
+      env: cell.envId,
+      d: cell.d,
+      seed: cell.seed,
+      reward: -1,
+      isCorrect: false,
+      termination: 'aborted',
+      turns: 0,
+      error,
+    };
   }
 }
 

@@ -8,7 +8,8 @@ function grid(summary: EvalSummary, title: string, value: (env: string, d: numbe
   const header = [title, ...summary.ds.map((d) => `d=${d}`)];
   const rows = summary.envs.map((env) => [env, ...summary.ds.map((d) => value(env, d))]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   return [line(header), ...rows.map(line)].join('\n');
 }
 

@@ -20,8 +20,12 @@ const catalogOf = (size: number) => {
 
 describe('golden episodes', () => {
   it('cover the plan: every env, several d, three agents, three catalog sizes', () => {
-    const recorded = file.records.map((r) => `${r.catalogSize}|${r.config.envId}|${r.config.d}|${r.config.seed}|${r.agent}`);
-    const planned = goldenCases().map((c) => `${c.catalogSize}|${c.config.envId}|${c.config.d}|${c.config.seed}|${c.agent}`);
+    const recorded = file.records.map(
+      (r) => `${r.catalogSize}|${r.config.envId}|${r.config.d}|${r.config.seed}|${r.agent}`,
+    );
+    const planned = goldenCases().map(
+      (c) => `${c.catalogSize}|${c.config.envId}|${c.config.d}|${c.config.seed}|${c.agent}`,
+    );
     expect(recorded).toEqual(planned);
     expect(new Set(file.records.map((r) => r.config.envId)).size).toBe(8);
     expect(file.full.length).toBeGreaterThanOrEqual(8);
@@ -49,8 +53,10 @@ describe('golden episodes', () => {
         const { episode, transcript } = replayRecord(r, catalogOf(r.catalogSize));
         const label = `${r.catalogSize} ${r.config.envId} d${r.config.d} seed ${r.config.seed} ${r.agent}`;
         if (!episode.done) diverged.push(`${label}: not finished after ${r.actions.length} actions`);
-        else if (episode.breakdown!.total !== r.reward) diverged.push(`${label}: reward ${episode.breakdown!.total} ≠ ${r.reward}`);
-        else if (episode.termination !== r.termination) diverged.push(`${label}: ${episode.termination} ≠ ${r.termination}`);
+        else if (episode.breakdown!.total !== r.reward)
+          diverged.push(`${label}: reward ${episode.breakdown!.total} ≠ ${r.reward}`);
+        else if (episode.termination !== r.termination)
+          diverged.push(`${label}: ${episode.termination} ≠ ${r.termination}`);
         else if (digestOf(transcript) !== r.digest) diverged.push(`${label}: observations or events differ`);
       }
       expect(diverged).toEqual([]);

@@ -74,7 +74,11 @@ function makeAgent(name: GoldenAgent, seed: number): Agent {
 const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
 
 export function transcriptOf(episode: Episode, observations: unknown[]): Transcript {
-  return { observations: observations.map(plain), events: plain(episode.events) as unknown[], breakdown: plain(episode.breakdown) };
+  return {
+    observations: observations.map(plain),
+    events: plain(episode.events) as unknown[],
+    breakdown: plain(episode.breakdown),
+  };
 }
 
 /** A transcript without the tool specs repeated in every observation (what the full fixtures store). */
@@ -105,7 +109,13 @@ export function recordCase(c: GoldenCase, catalog: Catalog): { record: GoldenRec
   }
   const transcript = transcriptOf(episode, observations);
   return {
-    record: { ...c, actions, reward: episode.breakdown!.total, termination: episode.termination, digest: digestOf(transcript) },
+    record: {
+      ...c,
+      actions,
+      reward: episode.breakdown!.total,
+      termination: episode.termination,
+      digest: digestOf(transcript),
+    },
     transcript,
   };
 }

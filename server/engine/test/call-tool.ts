@@ -7,7 +7,12 @@ import { describeArgsError, ToolError } from '../tools/registry';
 import type { WorldState } from '../world/state';
 import { testCatalog } from './catalog-fixture';
 
-export function callTool(world: WorldState, name: ToolName, args: Record<string, unknown>, turn = 1): { result?: any; error?: string; seen?: string[] } {
+export function callTool(
+  world: WorldState,
+  name: ToolName,
+  args: Record<string, unknown>,
+  turn = 1,
+): { result?: any; error?: string; seen?: string[] } {
   const tool = getTool(name);
   const parsed = tool.args.safeParse(args);
   if (!parsed.success) return { error: describeArgsError(tool, parsed.error, args) };

@@ -12,7 +12,12 @@ import type { EnvId, Observation } from '../types';
 
 type Hostile = (rng: Rng, obs: Observation) => unknown;
 
-const base = (over: Record<string, unknown> = {}) => ({ assistant_message: 'ok', tool_calls: [], answer: null, ...over });
+const base = (over: Record<string, unknown> = {}) => ({
+  assistant_message: 'ok',
+  tool_calls: [],
+  answer: null,
+  ...over,
+});
 
 function deep(depth: number): unknown {
   let v: Record<string, unknown> = {};
@@ -37,10 +42,30 @@ const ACTION_LEVEL: Record<string, Hostile> = {
   deepText: (rng) => `{"assistant_message":"x","tool_calls":${'['.repeat(rng.int(33, 3000))}${']'.repeat(3000)}}`,
   hugeString: () => base({ assistant_message: 'a'.repeat(70_000) }),
   hugeArray: () => base({ tool_calls: new Array(200_000).fill({ name: 'cart.view' }) }),
-  nan: (rng) => base({ tool_calls: [{ name: 'catalog.search', args: { query: 'x', top_k: rng.pick([NaN, Infinity, -Infinity]) } }] }),
-  protoText: (rng) => `{"assistant_message":"x","${rng.pick(['__proto__', 'constructor', 'prototype'])}":{"polluted":true}}`,
-  protoArgs: () => JSON.parse('{"assistant_message":"x","tool_calls":[{"name":"cart.view","args":{"__proto__":{"polluted":1}}}]}'),
-  nonObject: (rng) => rng.pick<unknown>([42, null, undefined, true, 'null', '[]', '"text"', () => 1, Symbol('s'), 10n, [base()], new Map(), new Date(0)]),
+  nan: (rng) =>
+    base({
+      tool_calls: [{ name: 'catalog.search', args: { query: 'x', top_k: rng.pick([NaN, Infinity, -Infinity]) } }],
+    }),
+  protoText: (rng) =>
+    `{"assistant_message":"x","${rng.pick(['__proto__', 'constructor', 'prototype'])}":{"polluted":true}}`,
+  protoArgs: () =>
+    JSON.parse('{"assistant_message":"x","tool_calls":[{"name":"cart.view","args":{"__proto__":{"polluted":1}}}]}'),
+  nonObject: (rng) =>
+    rng.pick<unknown>([
+      42,
+      null,
+      undefined,
+      true,
+      'null',
+      '[]',
+      '"text"',
+      () => 1,
+      Symbol('s'),
+      10n,
+      [base()],
+      new Map(),
+      new Date(0),
+    ]),
   garbageText: (rng) => Array.from({ length: rng.int(0, 60) }, () => String.fromCharCode(rng.int(0, 0xffff))).join(''),
   truncatedJson: () => JSON.stringify(base({ tool_calls: [{ name: 'cart.view', args: {} }] })).slice(0, 30),
   wrongTypes: (rng) =>
@@ -65,11 +90,35 @@ const ACTION_LEVEL: Record<string, Hostile> = {
 
 /** Attacks inside tool calls or valid-looking answers: the episode goes on (or is scored). */
 const CALL_LEVEL: Record<string, Hostile> = {
-  unknownTool: (rng) => base({ tool_calls: [{ name: rng.pick(['', 'catalog.delete', 'rm -rf', '__proto__', 'catalog_search_x', 'x'.repeat(500)]), args: {} }] }),
-  notACall: (rng) => base({ tool_calls: [rng.pick<unknown>([null, 5, 'catalog.search', [], { args: {} }, { name: 7 }])] }),
+  unknownTool: (rng) =>
+    base({
+      tool_calls: [
+        {
+          name: rng.pick(['', 'catalog.delete', 'rm -rf', '__proto__', 'catalog_search_x', 'x'.repeat(500)]),
+          args: {},
+        },
+      ],
+    }),
+  notACall: (rng) =>
+    base({ tool_calls: [rng.pick<unknown>([null, 5, 'catalog.search', [], { args: {} }, { name: 7 }])] }),
   badArgs: (rng, obs) => {
     const tool = rng.pick(obs.tools).name;
-    return base({ tool_calls: [{ name: tool, args: rng.pick<unknown>([null, [], 'x', { unknown_arg: 1 }, { query: 5 }, { product_id: '' }, { order_id: 'ORD-0', line_id: {} }]) }] });
+    return base({
+      tool_calls: [
+        {
+          name: tool,
+          args: rng.pick<unknown>([
+            null,
+            [],
+            'x',
+            { unknown_arg: 1 },
+            { query: 5 },
+            { product_id: '' },
+            { order_id: 'ORD-0', line_id: {} },
+          ]),
+        },
+      ],
+    });
   },
   extremeArgs: (rng) =>
     base({
@@ -77,7 +126,13 @@ const CALL_LEVEL: Record<string, Hostile> = {
         rng.pick([
           { name: 'catalog.search', args: { query: 'a', top_k: 1e9 } },
           { name: 'catalog.search', args: { query: 'a'.repeat(5000), filters: { price_min: 1e300, price_max: 0 } } },
-          { name: 'catalog.rerank', args: { query: 'x', candidate_product_ids: Array.from({ length: 500 }, (_, i) => `syn_${String(i).padStart(7, '0')}`) } },
+          {
+            name: 'catalog.rerank',
+            args: {
+              query: 'x',
+              candidate_product_ids: Array.from({ length: 500 }, (_, i) => `syn_${String(i).padStart(7, '0')}`),
+            },
+          },
           { name: 'order.list', args: { days: 1e9 } },
           { name: 'cart.add', args: { product_id: 'syn_0000001', quantity: 1e9 } },
           { name: 'cart.set_quantity', args: { line_id: 'L-1', quantity: -5 } },
@@ -85,8 +140,16 @@ const CALL_LEVEL: Record<string, Hostile> = {
         ]),
       ],
     }),
-  manyCalls: (rng) => base({ tool_calls: Array.from({ length: rng.int(2, 40) }, () => ({ name: 'datetime.now', args: {} })) }),
-  unknownIdsAnswer: (rng, obs) => base({ answer: { env: obs.envId, done: rng.bernoulli(0.5), recommended_product_ids: ['nope', 'syn_9999999', 'syn_0000003'] } }),
+  manyCalls: (rng) =>
+    base({ tool_calls: Array.from({ length: rng.int(2, 40) }, () => ({ name: 'datetime.now', args: {} })) }),
+  unknownIdsAnswer: (rng, obs) =>
+    base({
+      answer: {
+        env: obs.envId,
+        done: rng.bernoulli(0.5),
+        recommended_product_ids: ['nope', 'syn_9999999', 'syn_0000003'],
+      },
+    }),
 };
 
 export interface FuzzStats {
@@ -106,7 +169,16 @@ const storable = (a: unknown) => (typeof a === 'string' || jsonDataError(a) !== 
 /** Plays hostile episodes of one env until `actions` actions were sent; checks every promise. */
 export function fuzzEnv(envId: EnvId, catalog: Catalog, actions: number, seed = 1): FuzzStats {
   const rng = Rng.from('fuzz', envId, seed);
-  const stats: FuzzStats = { envId, actions: 0, episodes: 0, byKind: {}, terminations: {}, rewardMin: Infinity, rewardMax: -Infinity, failures: [] };
+  const stats: FuzzStats = {
+    envId,
+    actions: 0,
+    episodes: 0,
+    byKind: {},
+    terminations: {},
+    rewardMin: Infinity,
+    rewardMax: -Infinity,
+    failures: [],
+  };
   const random = createRandomAgent({ seed, pInvalid: 0.2, pPartialAnswer: 0.1 });
   const fail = (msg: string) => stats.failures.length < 20 && stats.failures.push(msg);
   while (stats.actions < actions) {
@@ -149,7 +221,10 @@ export function fuzzEnv(envId: EnvId, catalog: Catalog, actions: number, seed = 
     stats.rewardMax = Math.max(stats.rewardMax, r);
     if (!(r >= -1 && r <= 0.9)) fail(`${where}: reward ${r} outside [−1, 0.9]`);
     const log = JSON.stringify(episode.events);
-    if (log.includes('internal error')) fail(`${where}: a tool failed with an internal error: ${log.slice(log.indexOf('internal error'), log.indexOf('internal error') + 200)}`);
+    if (log.includes('internal error'))
+      fail(
+        `${where}: a tool failed with an internal error: ${log.slice(log.indexOf('internal error'), log.indexOf('internal error') + 200)}`,
+      );
     try {
       const again = replayEpisode(config, catalog, sent.map(storable) as never);
       if (JSON.stringify(again.events) !== log) fail(`${where}: replaying the stored actions gave different events`);

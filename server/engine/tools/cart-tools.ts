@@ -27,14 +27,22 @@ export function viewCart(world: WorldState, catalog: Catalog): CartView {
 }
 
 function recordChange(ctx: ToolContext, tool: string, line: CartLine, before: number, after: number) {
-  ctx.world.cartChanges.push({ turn: ctx.turn, tool, key: cartKey(line.product_id, line.variant_id), qtyBefore: before, qtyAfter: after });
+  ctx.world.cartChanges.push({
+    turn: ctx.turn,
+    tool,
+    key: cartKey(line.product_id, line.variant_id),
+    qtyBefore: before,
+    qtyAfter: after,
+  });
 }
 
 function requireLine(world: WorldState, lineId: string): CartLine {
   const line = world.cart.find((l) => l.line_id === lineId);
   if (!line) {
     const ids = world.cart.map((l) => l.line_id);
-    throw new ToolError(`unknown line_id "${lineId}"${ids.length ? ` (cart lines: ${ids.join(', ')})` : ' (the cart is empty)'}`);
+    throw new ToolError(
+      `unknown line_id "${lineId}"${ids.length ? ` (cart lines: ${ids.join(', ')})` : ' (the cart is empty)'}`,
+    );
   }
   return line;
 }
@@ -43,7 +51,9 @@ function checkStock(ctx: ToolContext, line: Pick<CartLine, 'product_id' | 'varia
   const stock = stockFor(ctx.world, ctx.catalog, line.product_id, line.variant_id) ?? 0;
   if (stock < qty) {
     const what = line.variant_id ?? line.product_id;
-    throw new ToolError(stock === 0 ? `${what} is out of stock` : `only ${stock} of ${what} in stock, cannot hold ${qty}`);
+    throw new ToolError(
+      stock === 0 ? `${what} is out of stock` : `only ${stock} of ${what} in stock, cannot hold ${qty}`,
+    );
   }
 }
 
@@ -56,7 +66,8 @@ export const cartView = defineTool({
 
 export const cartAdd = defineTool({
   name: 'cart.add',
-  description: 'Add a product (optionally a specific variant) to the cart. The same product and variant merge into one line.',
+  description:
+    'Add a product (optionally a specific variant) to the cart. The same product and variant merge into one line.',
   args: z.strictObject({
     product_id: z.string().min(1),
     variant_id: z.string().min(1).nullable().optional(),
@@ -74,7 +85,12 @@ export const cartAdd = defineTool({
     let line = existing;
     if (line) line.qty += args.quantity;
     else {
-      line = { line_id: `line_${String(ctx.world.nextLineNo++).padStart(3, '0')}`, product_id: product.id, variant_id: variantId, qty: args.quantity };
+      line = {
+        line_id: `line_${String(ctx.world.nextLineNo++).padStart(3, '0')}`,
+        product_id: product.id,
+        variant_id: variantId,
+        qty: args.quantity,
+      };
       ctx.world.cart.push(line);
     }
     recordChange(ctx, 'cart.add', line, before, line.qty);

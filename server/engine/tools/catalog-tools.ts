@@ -61,7 +61,7 @@ function requireProduct(catalog: Catalog, productId: string): Product {
 export const catalogSearch = defineTool({
   name: 'catalog.search',
   description:
-    'Search the catalog by keywords with optional structured filters. Returns product cards, best first. top_k is capped by the episode\'s retrieval depth.',
+    "Search the catalog by keywords with optional structured filters. Returns product cards, best first. top_k is capped by the episode's retrieval depth.",
   args: z.strictObject({
     query: z.string().min(1).describe('keywords, e.g. "usb-c charger 65w"'),
     filters: filtersSchema.optional(),

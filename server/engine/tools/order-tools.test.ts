@@ -31,7 +31,15 @@ describe('the tool set', () => {
   it('registers all 17 SPEC tools, each once', () => {
     const names = ALL_TOOLS.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const n of ['order.list', 'order.get_status', 'order.checkout', 'return.check_eligibility', 'return.initiate', 'return.exchange', 'policy.search'])
+    for (const n of [
+      'order.list',
+      'order.get_status',
+      'order.checkout',
+      'return.check_eligibility',
+      'return.initiate',
+      'return.exchange',
+      'policy.search',
+    ])
       expect(names).toContain(n);
     expect(names.length).toBe(17);
   });
@@ -44,12 +52,19 @@ describe('order.list', () => {
     expect(result.days).toBe(30);
     expect(result.today).toBe(TODAY);
     const expected = world.orders.filter((o) => daysBetween(o.placed_date, TODAY) <= 30);
-    expect(result.orders.map((o: { order_id: string }) => o.order_id).sort()).toEqual(expected.map((o) => o.order_id).sort());
-    for (let i = 1; i < result.orders.length; i++) expect(result.orders[i - 1].placed_date >= result.orders[i].placed_date).toBe(true);
-    for (const o of result.orders) for (const l of o.lines) expect(Object.keys(l).sort()).toEqual(['line_id', 'product_id', 'qty', 'title', 'unit_price', 'variant_id']);
+    expect(result.orders.map((o: { order_id: string }) => o.order_id).sort()).toEqual(
+      expected.map((o) => o.order_id).sort(),
+    );
+    for (let i = 1; i < result.orders.length; i++)
+      expect(result.orders[i - 1].placed_date >= result.orders[i].placed_date).toBe(true);
+    for (const o of result.orders)
+      for (const l of o.lines)
+        expect(Object.keys(l).sort()).toEqual(['line_id', 'product_id', 'qty', 'title', 'unit_price', 'variant_id']);
     expect(result.addresses).toEqual(world.addresses);
     expect(result.payment_methods).toEqual(world.paymentMethods);
-    expect(seen).toEqual(result.orders.flatMap((o: { lines: { product_id: string }[] }) => o.lines.map((l) => l.product_id)));
+    expect(seen).toEqual(
+      result.orders.flatMap((o: { lines: { product_id: string }[] }) => o.lines.map((l) => l.product_id)),
+    );
   });
 
   it('days: 90 shows the whole history', () => {
@@ -71,13 +86,21 @@ describe('order.get_status', () => {
     const world = worldWithHistory();
     const o = world.orders[0];
     const { result, seen } = call(world, 'order.get_status', { order_id: o.order_id });
-    expect(result).toMatchObject({ order_id: o.order_id, status: o.status, placed_date: o.placed_date, eta: o.eta, tracking_number: o.tracking_number });
+    expect(result).toMatchObject({
+      order_id: o.order_id,
+      status: o.status,
+      placed_date: o.placed_date,
+      eta: o.eta,
+      tracking_number: o.tracking_number,
+    });
     expect(seen).toEqual(o.lines.map((l) => l.product_id));
   });
 
   it('errors on an unknown or missing order_id', () => {
     const world = worldWithHistory();
-    expect(call(world, 'order.get_status', { order_id: 'ORD-00000' }).error).toBe('unknown order_id "ORD-00000" (see order.list)');
+    expect(call(world, 'order.get_status', { order_id: 'ORD-00000' }).error).toBe(
+      'unknown order_id "ORD-00000" (see order.list)',
+    );
     expect(call(world, 'order.get_status', {}).error).toBe('order.get_status: missing required argument "order_id"');
   });
 });
@@ -91,11 +114,28 @@ describe('order.checkout', () => {
 
   it('places a CONFIRMED order from the cart, empties the cart, and lists it first in order.list', () => {
     const world = withCart();
-    const args = { shipping_address_id: world.addresses[0].address_id, payment_method_id: world.paymentMethods[0].payment_method_id };
+    const args = {
+      shipping_address_id: world.addresses[0].address_id,
+      payment_method_id: world.paymentMethods[0].payment_method_id,
+    };
     const { result, error, seen } = call(world, 'order.checkout', args, 3);
     expect(error).toBeUndefined();
-    expect(result).toMatchObject({ status: 'CONFIRMED', placed_date: TODAY, ...args, total: Math.round(2 * buyable.price * 100) / 100 });
-    expect(result.lines).toEqual([{ line_id: `${result.order_id}-L1`, product_id: buyable.id, variant_id: null, title: buyable.title, qty: 2, unit_price: buyable.price }]);
+    expect(result).toMatchObject({
+      status: 'CONFIRMED',
+      placed_date: TODAY,
+      ...args,
+      total: Math.round(2 * buyable.price * 100) / 100,
+    });
+    expect(result.lines).toEqual([
+      {
+        line_id: `${result.order_id}-L1`,
+        product_id: buyable.id,
+        variant_id: null,
+        title: buyable.title,
+        qty: 2,
+        unit_price: buyable.price,
+      },
+    ]);
     expect(result.eta > TODAY).toBe(true);
     expect(world.cart).toEqual([]);
     expect(world.placedOrders).toHaveLength(1);
@@ -109,9 +149,15 @@ describe('order.checkout', () => {
     const ok = { shipping_address_id: 'addr_1', payment_method_id: 'pm_1' };
     expect(call(empty, 'order.checkout', ok).error).toMatch(/cart is empty/);
     const world = withCart();
-    expect(call(world, 'order.checkout', { ...ok, shipping_address_id: 'addr_9' }).error).toMatch(/^unknown shipping_address_id "addr_9" \(addresses: addr_1, addr_2/);
-    expect(call(world, 'order.checkout', { ...ok, payment_method_id: 'pm_9' }).error).toMatch(/^unknown payment_method_id "pm_9" \(payment methods: pm_1, pm_2/);
-    expect(call(world, 'order.checkout', { shipping_address_id: 'addr_1' }).error).toBe('order.checkout: missing required argument "payment_method_id"');
+    expect(call(world, 'order.checkout', { ...ok, shipping_address_id: 'addr_9' }).error).toMatch(
+      /^unknown shipping_address_id "addr_9" \(addresses: addr_1, addr_2/,
+    );
+    expect(call(world, 'order.checkout', { ...ok, payment_method_id: 'pm_9' }).error).toMatch(
+      /^unknown payment_method_id "pm_9" \(payment methods: pm_1, pm_2/,
+    );
+    expect(call(world, 'order.checkout', { shipping_address_id: 'addr_1' }).error).toBe(
+      'order.checkout: missing required argument "payment_method_id"',
+    );
     world.stockOverrides.set(buyable.id, 1);
     expect(call(world, 'order.checkout', ok).error).toMatch(/only 1 in stock/);
     expect(world.cart).toHaveLength(1);

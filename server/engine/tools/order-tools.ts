@@ -53,13 +53,16 @@ export function requireOrder(world: WorldState, orderId: string): Order {
   return order;
 }
 
-const productIdsOf = (orders: Array<{ lines: OrderLineView[] }>) => orders.flatMap((o) => o.lines.map((l) => l.product_id));
+const productIdsOf = (orders: Array<{ lines: OrderLineView[] }>) =>
+  orders.flatMap((o) => o.lines.map((l) => l.product_id));
 
 export const orderList = defineTool({
   name: 'order.list',
   description:
     "The customer's orders placed in the last `days` days (default 30), newest first, with status, dates and lines; also the customer's addresses and payment methods (ids for order.checkout).",
-  args: z.strictObject({ days: z.int().min(1).max(365).default(30).describe('look-back window in days (1–365, default 30)') }),
+  args: z.strictObject({
+    days: z.int().min(1).max(365).default(30).describe('look-back window in days (1–365, default 30)'),
+  }),
   run(args, ctx) {
     const orders = allOrders(ctx.world)
       .filter((o) => daysBetween(o.placed_date, ctx.world.today) <= args.days)
@@ -77,7 +80,8 @@ export const orderList = defineTool({
 
 export const orderGetStatus = defineTool({
   name: 'order.get_status',
-  description: 'Status of one order: CONFIRMED, SHIPPED, IN_TRANSIT, DELIVERED or CANCELLED, with dates, eta, carrier, tracking number and lines.',
+  description:
+    'Status of one order: CONFIRMED, SHIPPED, IN_TRANSIT, DELIVERED or CANCELLED, with dates, eta, carrier, tracking number and lines.',
   args: z.strictObject({ order_id: z.string().min(1) }),
   run: (args, ctx) => orderView(requireOrder(ctx.world, args.order_id)),
   seen: (result) => productIdsOf([result as OrderView]),
@@ -85,23 +89,39 @@ export const orderGetStatus = defineTool({
 
 export const orderCheckout = defineTool({
   name: 'order.checkout',
-  description: 'Place an order for everything in the cart (the cart is emptied). Returns the new CONFIRMED order. Address and payment ids come from order.list.',
+  description:
+    'Place an order for everything in the cart (the cart is emptied). Returns the new CONFIRMED order. Address and payment ids come from order.list.',
   args: z.strictObject({ shipping_address_id: z.string().min(1), payment_method_id: z.string().min(1) }),
   run(args, ctx) {
     const { world, catalog } = ctx;
     if (world.cart.length === 0) throw new ToolError('the cart is empty; add items before checking out');
     if (!world.addresses.some((a) => a.address_id === args.shipping_address_id))
-      throw new ToolError(`unknown shipping_address_id "${args.shipping_address_id}" (addresses: ${world.addresses.map((a) => a.address_id).join(', ') || 'none'})`);
+      throw new ToolError(
+        `unknown shipping_address_id "${args.shipping_address_id}" (addresses: ${world.addresses.map((a) => a.address_id).join(', ') || 'none'})`,
+      );
     if (!world.paymentMethods.some((p) => p.payment_method_id === args.payment_method_id))
-      throw new ToolError(`unknown payment_method_id "${args.payment_method_id}" (payment methods: ${world.paymentMethods.map((p) => p.payment_method_id).join(', ') || 'none'})`);
+      throw new ToolError(
+        `unknown payment_method_id "${args.payment_method_id}" (payment methods: ${world.paymentMethods.map((p) => p.payment_method_id).join(', ') || 'none'})`,
+      );
     for (const line of world.cart) {
       const stock = stockFor(world, catalog, line.product_id, line.variant_id) ?? 0;
-      if (stock < line.qty) throw new ToolError(`${line.variant_id ?? line.product_id} has only ${stock} in stock, the cart holds ${line.qty}`);
+      if (stock < line.qty)
+        throw new ToolError(
+          `${line.variant_id ?? line.product_id} has only ${stock} in stock, the cart holds ${line.qty}`,
+        );
     }
     const orderId = `ORD-9${String(world.placedOrders.length + 1).padStart(4, '0')}`;
     const lines: OrderLine[] = world.cart.map((l, i) => {
       const p = catalog.get(l.product_id)!;
-      return { line_id: `${orderId}-L${i + 1}`, product_id: l.product_id, variant_id: l.variant_id, title: p.title, category: p.category, qty: l.qty, unit_price: unitPrice(catalog, l.product_id, l.variant_id) };
+      return {
+        line_id: `${orderId}-L${i + 1}`,
+        product_id: l.product_id,
+        variant_id: l.variant_id,
+        title: p.title,
+        category: p.category,
+        qty: l.qty,
+        unit_price: unitPrice(catalog, l.product_id, l.variant_id),
+      };
     });
     const shipDays = Math.max(...world.cart.map((l) => catalog.get(l.product_id)!.shipDays));
     const order: Order = {
@@ -120,7 +140,14 @@ export const orderCheckout = defineTool({
       total: orderTotal(lines),
     };
     world.placedOrders.push(order);
-    for (const l of world.cart) world.cartChanges.push({ turn: ctx.turn, tool: 'order.checkout', key: cartKey(l.product_id, l.variant_id), qtyBefore: l.qty, qtyAfter: 0 });
+    for (const l of world.cart)
+      world.cartChanges.push({
+        turn: ctx.turn,
+        tool: 'order.checkout',
+        key: cartKey(l.product_id, l.variant_id),
+        qtyBefore: l.qty,
+        qtyAfter: 0,
+      });
     world.cart = [];
     return orderView(order);
   },

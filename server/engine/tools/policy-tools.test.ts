@@ -11,7 +11,15 @@ const tool = getTool('policy.search')!;
 function call(args: Record<string, unknown>): { result?: any; error?: string } {
   const parsed = tool.args.safeParse(args);
   if (!parsed.success) return { error: describeArgsError(tool, parsed.error, args) };
-  return { result: tool.run(parsed.data, { catalog, world: createWorld('2026-01-01'), axes: axesFor(0), turn: 1, rng: new Rng(1) }) };
+  return {
+    result: tool.run(parsed.data, {
+      catalog,
+      world: createWorld('2026-01-01'),
+      axes: axesFor(0),
+      turn: 1,
+      rng: new Rng(1),
+    }),
+  };
 }
 
 describe('policy.search', () => {
@@ -34,6 +42,8 @@ describe('policy.search', () => {
   it('rejects a missing or empty query and unknown arguments', () => {
     expect(call({}).error).toBe('policy.search: missing required argument "query"');
     expect(call({ query: '' }).error).toMatch(/argument "query"/);
-    expect(call({ query: 'fee', category: 'returns' }).error).toBe('policy.search: unknown argument "category" (allowed: query, top_k)');
+    expect(call({ query: 'fee', category: 'returns' }).error).toBe(
+      'policy.search: unknown argument "category" (allowed: query, top_k)',
+    );
   });
 });

@@ -13,7 +13,12 @@ export const policySearch = defineTool({
     'Search the store policy rules by keywords. Each rule states the conditions it applies to and its answer. When several rules on the same question apply, the one with the most conditions takes precedence.',
   args: z.strictObject({
     query: z.string().min(1).describe('keywords, e.g. "free shipping minimum basic member"'),
-    top_k: z.int().min(1).max(POLICY_TOP_K_MAX).default(POLICY_TOP_K_DEFAULT).describe(`number of rules (1–${POLICY_TOP_K_MAX}, default ${POLICY_TOP_K_DEFAULT})`),
+    top_k: z
+      .int()
+      .min(1)
+      .max(POLICY_TOP_K_MAX)
+      .default(POLICY_TOP_K_DEFAULT)
+      .describe(`number of rules (1–${POLICY_TOP_K_MAX}, default ${POLICY_TOP_K_DEFAULT})`),
   }),
   run: (args): PolicyHit[] => searchPolicies(args.query, args.top_k),
 });

@@ -61,8 +61,10 @@ export function describeArgsError(tool: ToolDef, error: z.ZodError, args: unknow
     const path = issue.path.join('.');
     if (issue.code === 'unrecognized_keys') {
       const allowed = allowedKeys(tool, issue.path);
-      return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` +
-        (allowed.length ? ` (allowed: ${allowed.join(', ')})` : '');
+      return (
+        `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` +
+        (allowed.length ? ` (allowed: ${allowed.join(', ')})` : '')
+      );
     }
     if (path === '') return `args must be a JSON object of named arguments (${issue.message})`;
     if (valueAt(args, issue.path) === undefined) return `missing required argument "${path}"`;
@@ -73,7 +75,8 @@ export function describeArgsError(tool: ToolDef, error: z.ZodError, args: unknow
 
 function valueAt(value: unknown, path: PropertyKey[]): unknown {
   let v = value;
-  for (const key of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path)
+    v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined;
   return v;
 }
 
@@ -90,6 +93,7 @@ function allowedKeys(tool: ToolDef, path: PropertyKey[]): string[] {
 
 function unwrap(schema: z.ZodType | undefined): z.ZodType | undefined {
   let s = schema;
-  while (s instanceof z.ZodOptional || s instanceof z.ZodDefault || s instanceof z.ZodNullable) s = s.unwrap() as z.ZodType;
+  while (s instanceof z.ZodOptional || s instanceof z.ZodDefault || s instanceof z.ZodNullable)
+    s = s.unwrap() as z.ZodType;
   return s;
 }

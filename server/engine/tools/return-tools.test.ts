@@ -16,7 +16,8 @@ function productsIn(dept: string, n: number, minStock = 5): Product[] {
   const out: Product[] = [];
   for (let i = 0; i < catalog.size && out.length < n; i++) {
     const p = catalog.at(i);
-    if (p.department === dept && p.stockQty >= minStock && (out.length === 0 || p.category === out[0].category)) out.push(p);
+    if (p.department === dept && p.stockQty >= minStock && (out.length === 0 || p.category === out[0].category))
+      out.push(p);
   }
   return out;
 }
@@ -31,10 +32,25 @@ const denied = (() => {
 /** One DELIVERED order: line 1 electronics (15-day window), line 2 grocery, line 3 clothing (30 days). */
 function setup(deliveredDaysAgo: number): { world: WorldState; order: Order } {
   const world = createWorld(TODAY);
-  const lines = [makeLine('ORD-20000', 1, chargerA, 1), makeLine('ORD-20000', 2, grocery, 2), makeLine('ORD-20000', 3, shirt, 1)];
+  const lines = [
+    makeLine('ORD-20000', 1, chargerA, 1),
+    makeLine('ORD-20000', 2, grocery, 2),
+    makeLine('ORD-20000', 3, shirt, 1),
+  ];
   const order: Order = {
-    order_id: 'ORD-20000', status: 'CONFIRMED', placed_date: TODAY, shipped_date: null, delivered_date: null, cancelled_date: null, eta: null,
-    carrier: null, tracking_number: null, shipping_address_id: 'addr_1', payment_method_id: 'pm_1', lines, total: orderTotal(lines),
+    order_id: 'ORD-20000',
+    status: 'CONFIRMED',
+    placed_date: TODAY,
+    shipped_date: null,
+    delivered_date: null,
+    cancelled_date: null,
+    eta: null,
+    carrier: null,
+    tracking_number: null,
+    shipping_address_id: 'addr_1',
+    payment_method_id: 'pm_1',
+    lines,
+    total: orderTotal(lines),
   };
   setOrderStatus(order, 'DELIVERED', TODAY, new Rng(1), deliveredDaysAgo);
   world.orders.push(order);
@@ -44,17 +60,33 @@ function setup(deliveredDaysAgo: number): { world: WorldState; order: Order } {
 describe('return.check_eligibility', () => {
   it('reports window, days since purchase and delivery, methods, fees and reason', () => {
     const { world } = setup(15);
-    const { result, seen } = call(world, 'return.check_eligibility', { order_id: 'ORD-20000', line_id: 'ORD-20000-L1' });
-    expect(result).toMatchObject({ eligible: true, window_days: 15, days_since_delivery: 15, methods: ['mail', 'in_store', 'pickup'], fees: { mail: 5.99, in_store: 0, pickup: 0 } });
+    const { result, seen } = call(world, 'return.check_eligibility', {
+      order_id: 'ORD-20000',
+      line_id: 'ORD-20000-L1',
+    });
+    expect(result).toMatchObject({
+      eligible: true,
+      window_days: 15,
+      days_since_delivery: 15,
+      methods: ['mail', 'in_store', 'pickup'],
+      fees: { mail: 5.99, in_store: 0, pickup: 0 },
+    });
     expect(result.days_since_purchase).toBeGreaterThan(15);
     expect(seen).toEqual([chargerA.id]);
-    expect(call(setup(16).world, 'return.check_eligibility', { order_id: 'ORD-20000', line_id: 'ORD-20000-L1' }).result.eligible).toBe(false);
-    expect(call(world, 'return.check_eligibility', { order_id: 'ORD-20000', line_id: 'ORD-20000-L2' }).result).toMatchObject({ eligible: false, window_days: 0 });
+    expect(
+      call(setup(16).world, 'return.check_eligibility', { order_id: 'ORD-20000', line_id: 'ORD-20000-L1' }).result
+        .eligible,
+    ).toBe(false);
+    expect(
+      call(world, 'return.check_eligibility', { order_id: 'ORD-20000', line_id: 'ORD-20000-L2' }).result,
+    ).toMatchObject({ eligible: false, window_days: 0 });
   });
 
   it('errors on an unknown order or a line of another order', () => {
     const { world } = setup(3);
-    expect(call(world, 'return.check_eligibility', { order_id: 'ORD-1', line_id: 'x' }).error).toBe('unknown order_id "ORD-1" (see order.list)');
+    expect(call(world, 'return.check_eligibility', { order_id: 'ORD-1', line_id: 'x' }).error).toBe(
+      'unknown order_id "ORD-1" (see order.list)',
+    );
     expect(call(world, 'return.check_eligibility', { order_id: 'ORD-20000', line_id: 'ORD-20000-L9' }).error).toBe(
       'order ORD-20000 has no line "ORD-20000-L9" (its lines: ORD-20000-L1, ORD-20000-L2, ORD-20000-L3)',
     );
@@ -64,33 +96,73 @@ describe('return.check_eligibility', () => {
 describe('return.initiate', () => {
   it('records a return; mail costs 5.99, in store is free; a line cannot be returned twice', () => {
     const { world } = setup(3);
-    const { result } = call(world, 'return.initiate', { order_id: 'ORD-20000', line_id: 'ORD-20000-L1', reason_code: 'defective', method: 'mail' }, 2);
-    expect(result).toMatchObject({ return_id: 'RET-0001', product_id: chargerA.id, fee: 5.99, refund_amount: Math.round((chargerA.price - 5.99) * 100) / 100, status: 'INITIATED', created_date: TODAY });
+    const { result } = call(
+      world,
+      'return.initiate',
+      { order_id: 'ORD-20000', line_id: 'ORD-20000-L1', reason_code: 'defective', method: 'mail' },
+      2,
+    );
+    expect(result).toMatchObject({
+      return_id: 'RET-0001',
+      product_id: chargerA.id,
+      fee: 5.99,
+      refund_amount: Math.round((chargerA.price - 5.99) * 100) / 100,
+      status: 'INITIATED',
+      created_date: TODAY,
+    });
     expect(result.turn).toBeUndefined();
     expect(world.returns).toHaveLength(1);
     expect(world.returns[0].turn).toBe(2);
-    const again = call(world, 'return.initiate', { order_id: 'ORD-20000', line_id: 'ORD-20000-L1', reason_code: 'defective', method: 'mail' });
+    const again = call(world, 'return.initiate', {
+      order_id: 'ORD-20000',
+      line_id: 'ORD-20000-L1',
+      reason_code: 'defective',
+      method: 'mail',
+    });
     expect(again.error).toMatch(/cannot be returned: a return or exchange was already initiated/);
-    const shirtReturn = call(world, 'return.initiate', { order_id: 'ORD-20000', line_id: 'ORD-20000-L3', reason_code: 'too_small', method: 'in_store' });
+    const shirtReturn = call(world, 'return.initiate', {
+      order_id: 'ORD-20000',
+      line_id: 'ORD-20000-L3',
+      reason_code: 'too_small',
+      method: 'in_store',
+    });
     expect(shirtReturn.result).toMatchObject({ return_id: 'RET-0002', fee: 0, refund_amount: shirt.price });
   });
 
   it('refuses ineligible lines with the reason (past the window, groceries)', () => {
     const { world } = setup(16);
-    expect(call(world, 'return.initiate', { order_id: 'ORD-20000', line_id: 'ORD-20000-L1', reason_code: 'changed_mind', method: 'pickup' }).error).toMatch(
-      /^line ORD-20000-L1 cannot be returned: the 15-day return window ended on/,
-    );
-    expect(call(world, 'return.initiate', { order_id: 'ORD-20000', line_id: 'ORD-20000-L2', reason_code: 'changed_mind', method: 'pickup' }).error).toMatch(/grocery items are not returnable/);
+    expect(
+      call(world, 'return.initiate', {
+        order_id: 'ORD-20000',
+        line_id: 'ORD-20000-L1',
+        reason_code: 'changed_mind',
+        method: 'pickup',
+      }).error,
+    ).toMatch(/^line ORD-20000-L1 cannot be returned: the 15-day return window ended on/);
+    expect(
+      call(world, 'return.initiate', {
+        order_id: 'ORD-20000',
+        line_id: 'ORD-20000-L2',
+        reason_code: 'changed_mind',
+        method: 'pickup',
+      }).error,
+    ).toMatch(/grocery items are not returnable/);
     expect(world.returns).toEqual([]);
   });
 
   it('rejects unknown reason codes, methods and arguments', () => {
     const { world } = setup(3);
     const base = { order_id: 'ORD-20000', line_id: 'ORD-20000-L1', reason_code: 'defective', method: 'mail' };
-    expect(call(world, 'return.initiate', { ...base, reason_code: 'broken' }).error).toMatch(/^return.initiate: argument "reason_code"/);
+    expect(call(world, 'return.initiate', { ...base, reason_code: 'broken' }).error).toMatch(
+      /^return.initiate: argument "reason_code"/,
+    );
     expect(call(world, 'return.initiate', { ...base, method: 'drone' }).error).toMatch(/argument "method"/);
-    expect(call(world, 'return.initiate', { ...base, reason: 'x' }).error).toMatch(/unknown argument "reason" \(allowed: order_id, line_id, reason_code, method\)/);
-    expect(call(world, 'return.initiate', { order_id: 'ORD-20000', line_id: 'ORD-20000-L1', method: 'mail' }).error).toBe('return.initiate: missing required argument "reason_code"');
+    expect(call(world, 'return.initiate', { ...base, reason: 'x' }).error).toMatch(
+      /unknown argument "reason" \(allowed: order_id, line_id, reason_code, method\)/,
+    );
+    expect(
+      call(world, 'return.initiate', { order_id: 'ORD-20000', line_id: 'ORD-20000-L1', method: 'mail' }).error,
+    ).toBe('return.initiate: missing required argument "reason_code"');
   });
 });
 
@@ -99,7 +171,13 @@ describe('return.exchange', () => {
   it('swaps an eligible line for a product of the same category and records the price difference', () => {
     const { world } = setup(3);
     const { result, seen } = call(world, 'return.exchange', { ...args, new_product_id: chargerB.id }, 4);
-    expect(result).toMatchObject({ exchange_id: 'EXC-0001', product_id: chargerA.id, new_product_id: chargerB.id, new_variant_id: null, new_title: chargerB.title });
+    expect(result).toMatchObject({
+      exchange_id: 'EXC-0001',
+      product_id: chargerA.id,
+      new_product_id: chargerB.id,
+      new_variant_id: null,
+      new_title: chargerB.title,
+    });
     expect(result.price_difference).toBeCloseTo(chargerB.price - chargerA.price, 6);
     expect(world.exchanges[0].turn).toBe(4);
     expect(seen).toEqual([chargerA.id, chargerB.id]);
@@ -107,13 +185,25 @@ describe('return.exchange', () => {
 
   it('errors: another category, unknown or restricted product, foreign variant, out of stock, ineligible line', () => {
     const { world } = setup(3);
-    expect(call(world, 'return.exchange', { ...args, new_product_id: shirt.id }).error).toMatch(/must be for an item of the same category \(electronics\//);
-    expect(call(world, 'return.exchange', { ...args, new_product_id: 'nope' }).error).toBe('unknown new_product_id "nope"');
-    expect(call(world, 'return.exchange', { ...args, new_product_id: denied.id }).error).toBe(`${denied.id} cannot be sold`);
-    expect(call(world, 'return.exchange', { ...args, new_product_id: chargerB.id, new_variant_id: 'x_v_color_red' }).error).toMatch(/does not belong to product/);
+    expect(call(world, 'return.exchange', { ...args, new_product_id: shirt.id }).error).toMatch(
+      /must be for an item of the same category \(electronics\//,
+    );
+    expect(call(world, 'return.exchange', { ...args, new_product_id: 'nope' }).error).toBe(
+      'unknown new_product_id "nope"',
+    );
+    expect(call(world, 'return.exchange', { ...args, new_product_id: denied.id }).error).toBe(
+      `${denied.id} cannot be sold`,
+    );
+    expect(
+      call(world, 'return.exchange', { ...args, new_product_id: chargerB.id, new_variant_id: 'x_v_color_red' }).error,
+    ).toMatch(/does not belong to product/);
     world.stockOverrides.set(chargerB.id, 0);
-    expect(call(world, 'return.exchange', { ...args, new_product_id: chargerB.id }).error).toBe(`${chargerB.id} is out of stock`);
-    expect(call(setup(20).world, 'return.exchange', { ...args, new_product_id: chargerB.id }).error).toMatch(/cannot be exchanged: the 15-day return window ended/);
+    expect(call(world, 'return.exchange', { ...args, new_product_id: chargerB.id }).error).toBe(
+      `${chargerB.id} is out of stock`,
+    );
+    expect(call(setup(20).world, 'return.exchange', { ...args, new_product_id: chargerB.id }).error).toMatch(
+      /cannot be exchanged: the 15-day return window ended/,
+    );
     expect(world.exchanges).toEqual([]);
   });
 });

@@ -4,7 +4,15 @@
 import { z } from 'zod';
 import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Order, OrderLine } from '../world/orders';
-import { checkEligibility, nextRecordId, RETURN_FEES, RETURN_METHODS, RETURN_REASONS, type ExchangeRecord, type ReturnRecord } from '../world/returns';
+import {
+  checkEligibility,
+  nextRecordId,
+  RETURN_FEES,
+  RETURN_METHODS,
+  RETURN_REASONS,
+  type ExchangeRecord,
+  type ReturnRecord,
+} from '../world/returns';
 import type { WorldState } from '../world/state';
 import { stockFor, unitPrice } from '../world/stock';
 import { findVariant } from '../world/variants';
@@ -16,7 +24,10 @@ const lineArgs = { order_id: z.string().min(1), line_id: z.string().min(1) };
 function requireLine(world: WorldState, orderId: string, lineId: string): { order: Order; line: OrderLine } {
   const order = requireOrder(world, orderId);
   const line = order.lines.find((l) => l.line_id === lineId);
-  if (!line) throw new ToolError(`order ${orderId} has no line "${lineId}" (its lines: ${order.lines.map((l) => l.line_id).join(', ')})`);
+  if (!line)
+    throw new ToolError(
+      `order ${orderId} has no line "${lineId}" (its lines: ${order.lines.map((l) => l.line_id).join(', ')})`,
+    );
   return { order, line };
 }
 
@@ -29,7 +40,13 @@ export const returnCheckEligibility = defineTool({
   args: z.strictObject(lineArgs),
   run(args, ctx) {
     const { order, line } = requireLine(ctx.world, args.order_id, args.line_id);
-    return { order_id: order.order_id, line_id: line.line_id, product_id: line.product_id, title: line.title, ...checkEligibility(ctx.world, order, line) };
+    return {
+      order_id: order.order_id,
+      line_id: line.line_id,
+      product_id: line.product_id,
+      title: line.title,
+      ...checkEligibility(ctx.world, order, line),
+    };
   },
   seen: (result) => [(result as { product_id: string }).product_id],
 });
@@ -87,12 +104,19 @@ export const returnExchange = defineTool({
     if (!product) throw new ToolError(`unknown new_product_id "${args.new_product_id}"`);
     if (isDeniedCategory(product.category)) throw new ToolError(`${product.id} cannot be sold`);
     if (product.category !== line.category)
-      throw new ToolError(`an exchange must be for an item of the same category (${line.category}); ${product.id} is ${product.category} — return the line and order the other item instead`);
+      throw new ToolError(
+        `an exchange must be for an item of the same category (${line.category}); ${product.id} is ${product.category} — return the line and order the other item instead`,
+      );
     const variantId = args.new_variant_id ?? null;
     if (variantId && !findVariant(product, variantId))
       throw new ToolError(`variant "${variantId}" does not belong to product ${product.id} (see catalog.get_variants)`);
     const stock = stockFor(world, catalog, product.id, variantId) ?? 0;
-    if (stock < line.qty) throw new ToolError(stock === 0 ? `${variantId ?? product.id} is out of stock` : `only ${stock} of ${variantId ?? product.id} in stock, the line has ${line.qty}`);
+    if (stock < line.qty)
+      throw new ToolError(
+        stock === 0
+          ? `${variantId ?? product.id} is out of stock`
+          : `only ${stock} of ${variantId ?? product.id} in stock, the line has ${line.qty}`,
+      );
     const record: ExchangeRecord = {
       exchange_id: nextRecordId('EXC', world),
       order_id: order.order_id,

@@ -7,7 +7,7 @@ import { defineTool } from './registry';
 
 export const userVisitHistory = defineTool({
   name: 'user.get_visit_history',
-  description: "Products the customer viewed recently, most recent first.",
+  description: 'Products the customer viewed recently, most recent first.',
   args: z.strictObject({}),
   run: (_args, ctx) =>
     ctx.world.visitHistory.flatMap((id) => {
@@ -22,5 +22,8 @@ export const datetimeNow = defineTool({
   name: 'datetime.now',
   description: "Today's date in the store's time zone.",
   args: z.strictObject({}),
-  run: (_args, ctx) => ({ today: ctx.world.today, weekday: WEEKDAYS[new Date(`${ctx.world.today}T00:00:00Z`).getUTCDay()] }),
+  run: (_args, ctx) => ({
+    today: ctx.world.today,
+    weekday: WEEKDAYS[new Date(`${ctx.world.today}T00:00:00Z`).getUTCDay()],
+  }),
 });

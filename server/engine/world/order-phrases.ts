@@ -17,7 +17,8 @@ export const brandAndNoun = (p: Product) => `${p.brand} ${productNoun(p)}`;
 /** True when no other line in the customer's history has the same category, so the noun alone names it. */
 export function categoryUniqueInHistory(world: WorldState, catalog: Catalog, product: Product): boolean {
   let count = 0;
-  for (const o of allOrders(world)) for (const l of o.lines) if ((catalog.get(l.product_id)?.category ?? l.category) === product.category) count++;
+  for (const o of allOrders(world))
+    for (const l of o.lines) if ((catalog.get(l.product_id)?.category ?? l.category) === product.category) count++;
   return count <= 1;
 }
 

@@ -27,10 +27,14 @@ describe('order history (SPEC §4)', () => {
         expect(ago).toBeLessThanOrEqual(HISTORY_DAYS);
         expect(world.addresses.some((a) => a.address_id === o.shipping_address_id)).toBe(true);
         expect(world.paymentMethods.some((p) => p.payment_method_id === o.payment_method_id)).toBe(true);
-        expect(o.total).toBeCloseTo(o.lines.reduce((s, l) => s + l.qty * l.unit_price, 0), 6);
+        expect(o.total).toBeCloseTo(
+          o.lines.reduce((s, l) => s + l.qty * l.unit_price, 0),
+          6,
+        );
         const shipped = o.status === 'SHIPPED' || o.status === 'IN_TRANSIT' || o.status === 'DELIVERED';
         expect(o.tracking_number !== null).toBe(shipped);
-        if (o.status === 'DELIVERED') expect(o.delivered_date! <= world.today && o.delivered_date! >= o.placed_date).toBe(true);
+        if (o.status === 'DELIVERED')
+          expect(o.delivered_date! <= world.today && o.delivered_date! >= o.placed_date).toBe(true);
         else expect(o.delivered_date).toBeNull();
         if (o.status === 'CANCELLED') expect(o.eta).toBeNull();
         else expect(o.eta).not.toBeNull();

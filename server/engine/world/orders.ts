@@ -67,7 +67,16 @@ export interface PaymentMethod {
   label: string;
 }
 
-const NAMES = ['Alex Morgan', 'Sam Rivera', 'Jordan Lee', 'Taylor Brooks', 'Casey Nguyen', 'Riley Patel', 'Jamie Chen', 'Morgan Diaz'];
+const NAMES = [
+  'Alex Morgan',
+  'Sam Rivera',
+  'Jordan Lee',
+  'Taylor Brooks',
+  'Casey Nguyen',
+  'Riley Patel',
+  'Jamie Chen',
+  'Morgan Diaz',
+];
 const PLACES = [
   { city: 'Columbus', state: 'OH', zip: '43215' },
   { city: 'Austin', state: 'TX', zip: '78701' },
@@ -95,19 +104,32 @@ export function ensureCustomerProfile(world: WorldState, rng: Rng): void {
   const name = rng.pick(NAMES);
   world.addresses = ADDRESS_LABELS.slice(0, rng.int(2, 3)).map((label, i) => {
     const place = rng.pick(PLACES);
-    return { address_id: `addr_${i + 1}`, label, name, street: `${rng.int(10, 9999)} ${rng.pick(STREETS)}`, ...place, country: 'US' };
+    return {
+      address_id: `addr_${i + 1}`,
+      label,
+      name,
+      street: `${rng.int(10, 9999)} ${rng.pick(STREETS)}`,
+      ...place,
+      country: 'US',
+    };
   });
   world.paymentMethods = rng.sample(PAYMENT_OPTIONS, rng.int(2, 3)).map((p, i) => ({
     payment_method_id: `pm_${i + 1}`,
     type: p.type,
-    label: p.type === 'card' ? `${p.brand} ending ${rng.int(1000, 9999)}` : p.type === 'paypal' ? 'PayPal account' : `Gift card ending ${rng.int(1000, 9999)}`,
+    label:
+      p.type === 'card'
+        ? `${p.brand} ending ${rng.int(1000, 9999)}`
+        : p.type === 'paypal'
+          ? 'PayPal account'
+          : `Gift card ending ${rng.int(1000, 9999)}`,
   }));
 }
 
 // ---------- products for order lines ----------
 
 /** Two lines of one history never share brand and category, so "the {brand} {noun}" names exactly one line. */
-export const describeKey = (p: Pick<Product, 'brand' | 'category'>) => `${p.brand.toLowerCase()}|${p.category.toLowerCase()}`;
+export const describeKey = (p: Pick<Product, 'brand' | 'category'>) =>
+  `${p.brand.toLowerCase()}|${p.category.toLowerCase()}`;
 
 export function usedDescribeKeys(world: WorldState, catalog: Catalog): Set<string> {
   const keys = new Set<string>();
@@ -122,7 +144,12 @@ export function usedDescribeKeys(world: WorldState, catalog: Catalog): Set<strin
 const orderable = (p: Product) => !isDeniedCategory(p.category) && p.price > 0;
 
 /** A random orderable product passing `accept` whose describe key is unused; null if none is found. */
-export function sampleProduct(catalog: Catalog, rng: Rng, used: Set<string>, accept: (p: Product) => boolean = () => true): Product | null {
+export function sampleProduct(
+  catalog: Catalog,
+  rng: Rng,
+  used: Set<string>,
+  accept: (p: Product) => boolean = () => true,
+): Product | null {
   for (let attempt = 0; attempt < 4000; attempt++) {
     const p = catalog.at(rng.int(0, catalog.size - 1));
     if (orderable(p) && accept(p) && !used.has(describeKey(p))) return p;
@@ -131,7 +158,12 @@ export function sampleProduct(catalog: Catalog, rng: Rng, used: Set<string>, acc
 }
 
 /** A random orderable product from some of the given categories (dense sampling for rare ones like grocery). */
-export function sampleFromCategories(catalog: Catalog, rng: Rng, categories: readonly string[], used: Set<string>): Product | null {
+export function sampleFromCategories(
+  catalog: Catalog,
+  rng: Rng,
+  categories: readonly string[],
+  used: Set<string>,
+): Product | null {
   for (const category of rng.shuffle(categories)) {
     for (const ix of rng.sample(catalog.indicesInCategory(category), 40)) {
       const p = catalog.at(ix);
@@ -209,7 +241,13 @@ export function datesFor(status: OrderStatus, today: string, rng: Rng, delivered
     case 'DELIVERED': {
       const delivered = deliveredDaysAgo ?? rng.int(0, HISTORY_DAYS - 8);
       const transit = Math.min(rng.int(2, 8), HISTORY_DAYS - delivered);
-      return { ...none, placed_date: ago(delivered + transit), shipped_date: ago(delivered + transit - 1), delivered_date: ago(delivered), eta: ago(delivered) };
+      return {
+        ...none,
+        placed_date: ago(delivered + transit),
+        shipped_date: ago(delivered + transit - 1),
+        delivered_date: ago(delivered),
+        eta: ago(delivered),
+      };
     }
     case 'CANCELLED': {
       const placed = rng.int(0, HISTORY_DAYS);
@@ -219,12 +257,20 @@ export function datesFor(status: OrderStatus, today: string, rng: Rng, delivered
 }
 
 /** Give an order a new status (and consistent dates, carrier and tracking). */
-export function setOrderStatus(order: Order, status: OrderStatus, today: string, rng: Rng, deliveredDaysAgo?: number): void {
+export function setOrderStatus(
+  order: Order,
+  status: OrderStatus,
+  today: string,
+  rng: Rng,
+  deliveredDaysAgo?: number,
+): void {
   Object.assign(order, datesFor(status, today, rng, deliveredDaysAgo));
   order.status = status;
   const shipped = status === 'SHIPPED' || status === 'IN_TRANSIT' || status === 'DELIVERED';
   order.carrier = shipped ? rng.pick(CARRIERS) : null;
-  order.tracking_number = shipped ? `${order.carrier!.slice(0, 2).toUpperCase()}${rng.int(100000, 999999)}${rng.int(100000, 999999)}` : null;
+  order.tracking_number = shipped
+    ? `${order.carrier!.slice(0, 2).toUpperCase()}${rng.int(100000, 999999)}${rng.int(100000, 999999)}`
+    : null;
 }
 
 function newOrderId(world: WorldState, rng: Rng): string {

@@ -9,7 +9,8 @@ describe('policy knowledge base', () => {
     expect(POLICY_RULES.length).toBeGreaterThanOrEqual(45);
     expect(POLICY_RULES.length).toBeLessThanOrEqual(65);
     expect(new Set(POLICY_RULES.map((r) => r.category))).toEqual(new Set(POLICY_CATEGORIES));
-    for (let n = 1; n <= 5; n++) expect(POLICY_RULES.filter((r) => r.conditions.length === n).length).toBeGreaterThanOrEqual(5);
+    for (let n = 1; n <= 5; n++)
+      expect(POLICY_RULES.filter((r) => r.conditions.length === n).length).toBeGreaterThanOrEqual(5);
     expect(new Set(POLICY_RULES.map((r) => r.rule_id)).size).toBe(POLICY_RULES.length);
     expect(new Set(POLICY_RULES.map((r) => r.title)).size).toBe(POLICY_RULES.length);
   });

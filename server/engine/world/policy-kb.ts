@@ -5,7 +5,13 @@
 // question built from one rule's conditions has exactly one right answer.
 
 export type PolicyCategory = 'returns' | 'shipping' | 'pricing' | 'membership' | 'warranty';
-export const POLICY_CATEGORIES: readonly PolicyCategory[] = ['returns', 'shipping', 'pricing', 'membership', 'warranty'];
+export const POLICY_CATEGORIES: readonly PolicyCategory[] = [
+  'returns',
+  'shipping',
+  'pricing',
+  'membership',
+  'warranty',
+];
 
 export type PolicyField =
   | 'member_tier'
@@ -51,27 +57,107 @@ interface TopicDef {
 }
 
 export const TOPICS: Readonly<Record<string, TopicDef>> = {
-  free_shipping_min: { question: "What's the minimum order for free shipping?", unit: 'usd', sentence: (a) => `the free-shipping minimum is ${a}` },
-  standard_shipping_fee: { question: 'How much does standard shipping cost for my order?', unit: 'usd', sentence: (a) => `the standard shipping fee is ${a}` },
-  expedited_shipping_fee: { question: 'How much would expedited shipping cost?', unit: 'usd', sentence: (a) => `the expedited shipping fee is ${a}` },
-  overnight_shipping_fee: { question: 'What does overnight shipping cost?', unit: 'usd', sentence: (a) => `the overnight shipping fee is ${a}` },
+  free_shipping_min: {
+    question: "What's the minimum order for free shipping?",
+    unit: 'usd',
+    sentence: (a) => `the free-shipping minimum is ${a}`,
+  },
+  standard_shipping_fee: {
+    question: 'How much does standard shipping cost for my order?',
+    unit: 'usd',
+    sentence: (a) => `the standard shipping fee is ${a}`,
+  },
+  expedited_shipping_fee: {
+    question: 'How much would expedited shipping cost?',
+    unit: 'usd',
+    sentence: (a) => `the expedited shipping fee is ${a}`,
+  },
+  overnight_shipping_fee: {
+    question: 'What does overnight shipping cost?',
+    unit: 'usd',
+    sentence: (a) => `the overnight shipping fee is ${a}`,
+  },
   delivery_time: { question: 'How long will delivery take?', unit: null, sentence: (a) => `delivery takes ${a}` },
-  return_window_days: { question: 'How many days do I have to return it?', unit: 'days', sentence: (a) => `the return window is ${a} after delivery` },
-  return_shipping_fee: { question: 'How much does it cost me to send the return back?', unit: 'usd', sentence: (a) => `the return shipping fee is ${a}` },
-  restocking_fee_percent: { question: 'Is there a restocking fee, and how much is it?', unit: 'percent', sentence: (a) => `the restocking fee is ${a} of the item price` },
-  refund_time: { question: 'How long until I get my refund?', unit: null, sentence: (a) => `the refund arrives within ${a}` },
-  refund_method: { question: 'How will my refund be paid out?', unit: null, sentence: (a) => `the refund is issued as ${a}` },
-  price_match_days: { question: 'How long after buying can I still ask for a price match?', unit: 'days', sentence: (a) => `price matches are honoured for ${a} after purchase` },
-  bulk_discount_percent: { question: 'Is there a bulk discount on my order, and how big?', unit: 'percent', sentence: (a) => `the bulk discount is ${a}` },
-  installment_plan: { question: 'Can I pay in installments, and how?', unit: null, sentence: (a) => `the order can be paid in ${a}` },
-  price_adjustment_max: { question: "If the price drops, what's the most you'll refund me as a price adjustment?", unit: 'usd', sentence: (a) => `the maximum price adjustment is ${a}` },
-  annual_fee: { question: 'How much is the annual membership fee?', unit: 'usd', sentence: (a) => `the annual membership fee is ${a}` },
-  cashback_percent: { question: 'How much cash back do I earn on it?', unit: 'percent', sentence: (a) => `members earn ${a} cash back` },
-  membership_refund: { question: 'If I cancel my membership now, do I get my fee back?', unit: null, sentence: (a) => `cancelling gives a ${a}` },
-  bonus_points: { question: 'How many bonus points does this order earn me?', unit: 'points', sentence: (a) => `the order earns ${a}` },
-  warranty_months: { question: 'How long is the warranty?', unit: 'months', sentence: (a) => `the warranty lasts ${a}` },
-  warranty_remedy: { question: 'What will you do about it under the warranty?', unit: null, sentence: (a) => `the warranty remedy is ${a}` },
-  extended_warranty_price: { question: 'How much does the extended warranty cost?', unit: 'usd', sentence: (a) => `the extended warranty costs ${a}` },
+  return_window_days: {
+    question: 'How many days do I have to return it?',
+    unit: 'days',
+    sentence: (a) => `the return window is ${a} after delivery`,
+  },
+  return_shipping_fee: {
+    question: 'How much does it cost me to send the return back?',
+    unit: 'usd',
+    sentence: (a) => `the return shipping fee is ${a}`,
+  },
+  restocking_fee_percent: {
+    question: 'Is there a restocking fee, and how much is it?',
+    unit: 'percent',
+    sentence: (a) => `the restocking fee is ${a} of the item price`,
+  },
+  refund_time: {
+    question: 'How long until I get my refund?',
+    unit: null,
+    sentence: (a) => `the refund arrives within ${a}`,
+  },
+  refund_method: {
+    question: 'How will my refund be paid out?',
+    unit: null,
+    sentence: (a) => `the refund is issued as ${a}`,
+  },
+  price_match_days: {
+    question: 'How long after buying can I still ask for a price match?',
+    unit: 'days',
+    sentence: (a) => `price matches are honoured for ${a} after purchase`,
+  },
+  bulk_discount_percent: {
+    question: 'Is there a bulk discount on my order, and how big?',
+    unit: 'percent',
+    sentence: (a) => `the bulk discount is ${a}`,
+  },
+  installment_plan: {
+    question: 'Can I pay in installments, and how?',
+    unit: null,
+    sentence: (a) => `the order can be paid in ${a}`,
+  },
+  price_adjustment_max: {
+    question: "If the price drops, what's the most you'll refund me as a price adjustment?",
+    unit: 'usd',
+    sentence: (a) => `the maximum price adjustment is ${a}`,
+  },
+  annual_fee: {
+    question: 'How much is the annual membership fee?',
+    unit: 'usd',
+    sentence: (a) => `the annual membership fee is ${a}`,
+  },
+  cashback_percent: {
+    question: 'How much cash back do I earn on it?',
+    unit: 'percent',
+    sentence: (a) => `members earn ${a} cash back`,
+  },
+  membership_refund: {
+    question: 'If I cancel my membership now, do I get my fee back?',
+    unit: null,
+    sentence: (a) => `cancelling gives a ${a}`,
+  },
+  bonus_points: {
+    question: 'How many bonus points does this order earn me?',
+    unit: 'points',
+    sentence: (a) => `the order earns ${a}`,
+  },
+  warranty_months: {
+    question: 'How long is the warranty?',
+    unit: 'months',
+    sentence: (a) => `the warranty lasts ${a}`,
+  },
+  warranty_remedy: {
+    question: 'What will you do about it under the warranty?',
+    unit: null,
+    sentence: (a) => `the warranty remedy is ${a}`,
+  },
+  extended_warranty_price: {
+    question: 'How much does the extended warranty cost?',
+    unit: 'usd',
+    sentence: (a) => `the extended warranty costs ${a}`,
+  },
 };
 
 export const FIELD_VALUES: Readonly<Partial<Record<PolicyField, readonly string[]>>> = {
@@ -85,10 +171,27 @@ export const FIELD_VALUES: Readonly<Partial<Record<PolicyField, readonly string[
   return_method: ['mail', 'in_store', 'pickup'],
 };
 
-export const NUMERIC_FIELDS: ReadonlySet<PolicyField> = new Set(['order_total', 'days_since_delivery', 'product_age_months', 'membership_months']);
+export const NUMERIC_FIELDS: ReadonlySet<PolicyField> = new Set([
+  'order_total',
+  'days_since_delivery',
+  'product_age_months',
+  'membership_months',
+]);
 
-const DEPARTMENT_LABEL: Record<string, string> = { home_kitchen: 'home & kitchen', electronics: 'electronics', clothing: 'clothing', furniture: 'furniture', grocery: 'grocery', office: 'office', tools: 'tools' };
-const DESTINATION_LABEL: Record<string, string> = { contiguous_us: 'the contiguous US', alaska_hawaii: 'Alaska or Hawaii', international: 'international addresses' };
+const DEPARTMENT_LABEL: Record<string, string> = {
+  home_kitchen: 'home & kitchen',
+  electronics: 'electronics',
+  clothing: 'clothing',
+  furniture: 'furniture',
+  grocery: 'grocery',
+  office: 'office',
+  tools: 'tools',
+};
+const DESTINATION_LABEL: Record<string, string> = {
+  contiguous_us: 'the contiguous US',
+  alaska_hawaii: 'Alaska or Hawaii',
+  international: 'international addresses',
+};
 const PAYMENT_LABEL: Record<string, string> = { credit_card: 'credit card', gift_card: 'gift card', paypal: 'PayPal' };
 const money = (v: number) => `$${v.toFixed(2)}`;
 
@@ -96,112 +199,720 @@ const money = (v: number) => `$${v.toFixed(2)}`;
 export function describeCondition(c: PolicyCondition): string {
   const v = c.value;
   const cmp = (unit: (x: FactValue) => string) =>
-    ({ lt: `under ${unit(v)}`, lte: `${unit(v)} or less`, gt: `over ${unit(v)}`, gte: `${unit(v)} or more`, eq: unit(v) })[c.op];
+    ({
+      lt: `under ${unit(v)}`,
+      lte: `${unit(v)} or less`,
+      gt: `over ${unit(v)}`,
+      gte: `${unit(v)} or more`,
+      eq: unit(v),
+    })[c.op];
   switch (c.field) {
-    case 'member_tier': return `${v} members`;
-    case 'department': return `${DEPARTMENT_LABEL[v as string] ?? v} items`;
-    case 'order_total': return `orders totalling ${cmp((x) => money(Number(x)))}`;
-    case 'days_since_delivery': return `requests made ${cmp((x) => `${x} days`)} after delivery`;
-    case 'item_condition': return `${v} items`;
-    case 'destination': return `shipping to ${DESTINATION_LABEL[v as string]}`;
-    case 'shipping_speed': return `${v} shipping`;
-    case 'payment_method': return `orders paid by ${PAYMENT_LABEL[v as string]}`;
-    case 'purchase_channel': return v === 'online' ? 'online purchases' : 'in-store purchases';
-    case 'return_method': return v === 'mail' ? 'returns by mail' : v === 'pickup' ? 'returns by courier pickup' : 'returns dropped off in store';
-    case 'product_age_months': return `products ${cmp((x) => `${x} months`)} old`;
-    case 'membership_months': return `memberships held ${cmp((x) => `${x} months`)}`;
+    case 'member_tier':
+      return `${v} members`;
+    case 'department':
+      return `${DEPARTMENT_LABEL[v as string] ?? v} items`;
+    case 'order_total':
+      return `orders totalling ${cmp((x) => money(Number(x)))}`;
+    case 'days_since_delivery':
+      return `requests made ${cmp((x) => `${x} days`)} after delivery`;
+    case 'item_condition':
+      return `${v} items`;
+    case 'destination':
+      return `shipping to ${DESTINATION_LABEL[v as string]}`;
+    case 'shipping_speed':
+      return `${v} shipping`;
+    case 'payment_method':
+      return `orders paid by ${PAYMENT_LABEL[v as string]}`;
+    case 'purchase_channel':
+      return v === 'online' ? 'online purchases' : 'in-store purchases';
+    case 'return_method':
+      return v === 'mail'
+        ? 'returns by mail'
+        : v === 'pickup'
+          ? 'returns by courier pickup'
+          : 'returns dropped off in store';
+    case 'product_age_months':
+      return `products ${cmp((x) => `${x} months`)} old`;
+    case 'membership_months':
+      return `memberships held ${cmp((x) => `${x} months`)}`;
   }
 }
 
 function formatAnswer(topic: TopicDef, answer: number | string): string {
   if (typeof answer === 'string') return answer;
   switch (topic.unit) {
-    case 'usd': return money(answer);
-    case 'percent': return `${answer}%`;
-    case 'days': return `${answer} days`;
-    case 'months': return `${answer} months`;
-    case 'points': return `${answer} points`;
-    default: return String(answer);
+    case 'usd':
+      return money(answer);
+    case 'percent':
+      return `${answer}%`;
+    case 'days':
+      return `${answer} days`;
+    case 'months':
+      return `${answer} months`;
+    case 'points':
+      return `${answer} points`;
+    default:
+      return String(answer);
   }
 }
 
-const joinAnd = (parts: string[]) => (parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`);
+const joinAnd = (parts: string[]) =>
+  parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 
 type Clause = [PolicyField, ConditionOp, FactValue];
 
-function rule(rule_id: string, category: PolicyCategory, topic: string, title: string, clauses: Clause[], answer: number | string): PolicyRule {
+function rule(
+  rule_id: string,
+  category: PolicyCategory,
+  topic: string,
+  title: string,
+  clauses: Clause[],
+  answer: number | string,
+): PolicyRule {
   const def = TOPICS[topic];
   if (!def) throw new Error(`policy rule ${rule_id}: unknown topic ${topic}`);
   const conditions = clauses.map(([field, op, value]) => ({ field, op, value }));
   const sentence = def.sentence(formatAnswer(def, answer));
   const text = `Applies to ${joinAnd(conditions.map(describeCondition))}: ${sentence}.`;
-  return { rule_id, title, text, category, topic, conditions, answer_type: typeof answer === 'number' ? 'numeric' : 'categorical', answer };
+  return {
+    rule_id,
+    title,
+    text,
+    category,
+    topic,
+    conditions,
+    answer_type: typeof answer === 'number' ? 'numeric' : 'categorical',
+    answer,
+  };
 }
 
 export const POLICY_RULES: readonly PolicyRule[] = [
   // shipping
-  rule('SHP-01', 'shipping', 'free_shipping_min', 'Free shipping minimum for basic members', [['member_tier', 'eq', 'basic']], 35),
-  rule('SHP-02', 'shipping', 'free_shipping_min', 'Free shipping for premium members', [['member_tier', 'eq', 'premium']], 0),
-  rule('SHP-03', 'shipping', 'free_shipping_min', 'Free shipping minimum to Alaska and Hawaii, basic members', [['member_tier', 'eq', 'basic'], ['destination', 'eq', 'alaska_hawaii']], 75),
-  rule('SHP-04', 'shipping', 'free_shipping_min', 'Free shipping minimum for basic members buying furniture', [['member_tier', 'eq', 'basic'], ['department', 'eq', 'furniture'], ['destination', 'eq', 'contiguous_us']], 149),
-  rule('SHP-05', 'shipping', 'delivery_time', 'Standard delivery time', [['shipping_speed', 'eq', 'standard']], '5-7 business days'),
-  rule('SHP-06', 'shipping', 'delivery_time', 'Expedited delivery time', [['shipping_speed', 'eq', 'expedited']], '2-3 business days'),
-  rule('SHP-07', 'shipping', 'delivery_time', 'Overnight delivery time', [['shipping_speed', 'eq', 'overnight'], ['destination', 'eq', 'contiguous_us']], '1 business day'),
-  rule('SHP-08', 'shipping', 'delivery_time', 'International standard delivery time', [['shipping_speed', 'eq', 'standard'], ['destination', 'eq', 'international']], '10-20 business days'),
-  rule('SHP-09', 'shipping', 'delivery_time', 'Furniture delivery time to Alaska and Hawaii', [['shipping_speed', 'eq', 'standard'], ['destination', 'eq', 'alaska_hawaii'], ['department', 'eq', 'furniture']], '14-21 business days'),
-  rule('SHP-10', 'shipping', 'standard_shipping_fee', 'Standard shipping fee below the free-shipping minimum', [['member_tier', 'eq', 'basic'], ['order_total', 'lt', 35]], 5.99),
-  rule('SHP-11', 'shipping', 'standard_shipping_fee', 'International standard shipping fee for small orders', [['member_tier', 'eq', 'basic'], ['order_total', 'lt', 35], ['destination', 'eq', 'international']], 19.99),
-  rule('SHP-12', 'shipping', 'expedited_shipping_fee', 'Expedited shipping fee, basic members, small orders', [['shipping_speed', 'eq', 'expedited'], ['member_tier', 'eq', 'basic'], ['destination', 'eq', 'contiguous_us'], ['order_total', 'lt', 100]], 14.99),
-  rule('SHP-13', 'shipping', 'overnight_shipping_fee', 'Overnight electronics shipping for premium members', [['shipping_speed', 'eq', 'overnight'], ['member_tier', 'eq', 'premium'], ['destination', 'eq', 'contiguous_us'], ['order_total', 'gte', 50], ['department', 'eq', 'electronics']], 0),
-  rule('SHP-14', 'shipping', 'overnight_shipping_fee', 'Overnight electronics shipping for basic members, small orders', [['shipping_speed', 'eq', 'overnight'], ['member_tier', 'eq', 'basic'], ['destination', 'eq', 'contiguous_us'], ['order_total', 'lt', 50], ['department', 'eq', 'electronics']], 24.99),
+  rule(
+    'SHP-01',
+    'shipping',
+    'free_shipping_min',
+    'Free shipping minimum for basic members',
+    [['member_tier', 'eq', 'basic']],
+    35,
+  ),
+  rule(
+    'SHP-02',
+    'shipping',
+    'free_shipping_min',
+    'Free shipping for premium members',
+    [['member_tier', 'eq', 'premium']],
+    0,
+  ),
+  rule(
+    'SHP-03',
+    'shipping',
+    'free_shipping_min',
+    'Free shipping minimum to Alaska and Hawaii, basic members',
+    [
+      ['member_tier', 'eq', 'basic'],
+      ['destination', 'eq', 'alaska_hawaii'],
+    ],
+    75,
+  ),
+  rule(
+    'SHP-04',
+    'shipping',
+    'free_shipping_min',
+    'Free shipping minimum for basic members buying furniture',
+    [
+      ['member_tier', 'eq', 'basic'],
+      ['department', 'eq', 'furniture'],
+      ['destination', 'eq', 'contiguous_us'],
+    ],
+    149,
+  ),
+  rule(
+    'SHP-05',
+    'shipping',
+    'delivery_time',
+    'Standard delivery time',
+    [['shipping_speed', 'eq', 'standard']],
+    '5-7 business days',
+  ),
+  rule(
+    'SHP-06',
+    'shipping',
+    'delivery_time',
+    'Expedited delivery time',
+    [['shipping_speed', 'eq', 'expedited']],
+    '2-3 business days',
+  ),
+  rule(
+    'SHP-07',
+    'shipping',
+    'delivery_time',
+    'Overnight delivery time',
+    [
+      ['shipping_speed', 'eq', 'overnight'],
+      ['destination', 'eq', 'contiguous_us'],
+    ],
+    '1 business day',
+  ),
+  rule(
+    'SHP-08',
+    'shipping',
+    'delivery_time',
+    'International standard delivery time',
+    [
+      ['shipping_speed', 'eq', 'standard'],
+      ['destination', 'eq', 'international'],
+    ],
+    '10-20 business days',
+  ),
+  rule(
+    'SHP-09',
+    'shipping',
+    'delivery_time',
+    'Furniture delivery time to Alaska and Hawaii',
+    [
+      ['shipping_speed', 'eq', 'standard'],
+      ['destination', 'eq', 'alaska_hawaii'],
+      ['department', 'eq', 'furniture'],
+    ],
+    '14-21 business days',
+  ),
+  rule(
+    'SHP-10',
+    'shipping',
+    'standard_shipping_fee',
+    'Standard shipping fee below the free-shipping minimum',
+    [
+      ['member_tier', 'eq', 'basic'],
+      ['order_total', 'lt', 35],
+    ],
+    5.99,
+  ),
+  rule(
+    'SHP-11',
+    'shipping',
+    'standard_shipping_fee',
+    'International standard shipping fee for small orders',
+    [
+      ['member_tier', 'eq', 'basic'],
+      ['order_total', 'lt', 35],
+      ['destination', 'eq', 'international'],
+    ],
+    19.99,
+  ),
+  rule(
+    'SHP-12',
+    'shipping',
+    'expedited_shipping_fee',
+    'Expedited shipping fee, basic members, small orders',
+    [
+      ['shipping_speed', 'eq', 'expedited'],
+      ['member_tier', 'eq', 'basic'],
+      ['destination', 'eq', 'contiguous_us'],
+      ['order_total', 'lt', 100],
+    ],
+    14.99,
+  ),
+  rule(
+    'SHP-13',
+    'shipping',
+    'overnight_shipping_fee',
+    'Overnight electronics shipping for premium members',
+    [
+      ['shipping_speed', 'eq', 'overnight'],
+      ['member_tier', 'eq', 'premium'],
+      ['destination', 'eq', 'contiguous_us'],
+      ['order_total', 'gte', 50],
+      ['department', 'eq', 'electronics'],
+    ],
+    0,
+  ),
+  rule(
+    'SHP-14',
+    'shipping',
+    'overnight_shipping_fee',
+    'Overnight electronics shipping for basic members, small orders',
+    [
+      ['shipping_speed', 'eq', 'overnight'],
+      ['member_tier', 'eq', 'basic'],
+      ['destination', 'eq', 'contiguous_us'],
+      ['order_total', 'lt', 50],
+      ['department', 'eq', 'electronics'],
+    ],
+    24.99,
+  ),
   // returns
-  rule('RET-01', 'returns', 'return_window_days', 'Return window for electronics', [['department', 'eq', 'electronics']], 15),
+  rule(
+    'RET-01',
+    'returns',
+    'return_window_days',
+    'Return window for electronics',
+    [['department', 'eq', 'electronics']],
+    15,
+  ),
   rule('RET-02', 'returns', 'return_window_days', 'Return window for clothing', [['department', 'eq', 'clothing']], 30),
-  rule('RET-03', 'returns', 'return_window_days', 'Grocery items cannot be returned', [['department', 'eq', 'grocery']], 0),
-  rule('RET-04', 'returns', 'return_shipping_fee', 'Return shipping fee for mail returns', [['return_method', 'eq', 'mail']], 5.99),
-  rule('RET-05', 'returns', 'return_shipping_fee', 'Free mail returns for defective items', [['return_method', 'eq', 'mail'], ['item_condition', 'eq', 'defective']], 0),
-  rule('RET-06', 'returns', 'restocking_fee_percent', 'Restocking fee for opened electronics', [['department', 'eq', 'electronics'], ['item_condition', 'eq', 'opened']], 15),
-  rule('RET-07', 'returns', 'restocking_fee_percent', 'No restocking fee on opened electronics for premium members', [['department', 'eq', 'electronics'], ['item_condition', 'eq', 'opened'], ['member_tier', 'eq', 'premium']], 0),
-  rule('RET-08', 'returns', 'restocking_fee_percent', 'Restocking fee for large opened electronics orders, basic members', [['department', 'eq', 'electronics'], ['item_condition', 'eq', 'opened'], ['member_tier', 'eq', 'basic'], ['order_total', 'gte', 500]], 20),
-  rule('RET-09', 'returns', 'restocking_fee_percent', 'Restocking fee for late furniture pickups, basic members', [['department', 'eq', 'furniture'], ['item_condition', 'eq', 'opened'], ['days_since_delivery', 'gt', 14], ['member_tier', 'eq', 'basic'], ['return_method', 'eq', 'pickup']], 25),
-  rule('RET-10', 'returns', 'refund_time', 'Refund time for credit card payments', [['payment_method', 'eq', 'credit_card']], '3-5 business days'),
-  rule('RET-11', 'returns', 'refund_method', 'Refunds for in-store card purchases returned in store', [['purchase_channel', 'eq', 'in_store'], ['payment_method', 'eq', 'credit_card'], ['return_method', 'eq', 'in_store']], 'original payment method'),
-  rule('RET-12', 'returns', 'refund_method', 'Refunds for online gift card purchases returned by mail', [['purchase_channel', 'eq', 'online'], ['payment_method', 'eq', 'gift_card'], ['return_method', 'eq', 'mail'], ['item_condition', 'eq', 'unopened']], 'gift card balance'),
-  rule('RET-13', 'returns', 'refund_method', 'Refunds for late approved online returns', [['purchase_channel', 'eq', 'online'], ['payment_method', 'eq', 'credit_card'], ['return_method', 'eq', 'mail'], ['days_since_delivery', 'gt', 30]], 'store credit'),
+  rule(
+    'RET-03',
+    'returns',
+    'return_window_days',
+    'Grocery items cannot be returned',
+    [['department', 'eq', 'grocery']],
+    0,
+  ),
+  rule(
+    'RET-04',
+    'returns',
+    'return_shipping_fee',
+    'Return shipping fee for mail returns',
+    [['return_method', 'eq', 'mail']],
+    5.99,
+  ),
+  rule(
+    'RET-05',
+    'returns',
+    'return_shipping_fee',
+    'Free mail returns for defective items',
+    [
+      ['return_method', 'eq', 'mail'],
+      ['item_condition', 'eq', 'defective'],
+    ],
+    0,
+  ),
+  rule(
+    'RET-06',
+    'returns',
+    'restocking_fee_percent',
+    'Restocking fee for opened electronics',
+    [
+      ['department', 'eq', 'electronics'],
+      ['item_condition', 'eq', 'opened'],
+    ],
+    15,
+  ),
+  rule(
+    'RET-07',
+    'returns',
+    'restocking_fee_percent',
+    'No restocking fee on opened electronics for premium members',
+    [
+      ['department', 'eq', 'electronics'],
+      ['item_condition', 'eq', 'opened'],
+      ['member_tier', 'eq', 'premium'],
+    ],
+    0,
+  ),
+  rule(
+    'RET-08',
+    'returns',
+    'restocking_fee_percent',
+    'Restocking fee for large opened electronics orders, basic members',
+    [
+      ['department', 'eq', 'electronics'],
+      ['item_condition', 'eq', 'opened'],
+      ['member_tier', 'eq', 'basic'],
+      ['order_total', 'gte', 500],
+    ],
+    20,
+  ),
+  rule(
+    'RET-09',
+    'returns',
+    'restocking_fee_percent',
+    'Restocking fee for late furniture pickups, basic members',
+    [
+      ['department', 'eq', 'furniture'],
+      ['item_condition', 'eq', 'opened'],
+      ['days_since_delivery', 'gt', 14],
+      ['member_tier', 'eq', 'basic'],
+      ['return_method', 'eq', 'pickup'],
+    ],
+    25,
+  ),
+  rule(
+    'RET-10',
+    'returns',
+    'refund_time',
+    'Refund time for credit card payments',
+    [['payment_method', 'eq', 'credit_card']],
+    '3-5 business days',
+  ),
+  rule(
+    'RET-11',
+    'returns',
+    'refund_method',
+    'Refunds for in-store card purchases returned in store',
+    [
+      ['purchase_channel', 'eq', 'in_store'],
+      ['payment_method', 'eq', 'credit_card'],
+      ['return_method', 'eq', 'in_store'],
+    ],
+    'original payment method',
+  ),
+  rule(
+    'RET-12',
+    'returns',
+    'refund_method',
+    'Refunds for online gift card purchases returned by mail',
+    [
+      ['purchase_channel', 'eq', 'online'],
+      ['payment_method', 'eq', 'gift_card'],
+      ['return_method', 'eq', 'mail'],
+      ['item_condition', 'eq', 'unopened'],
+    ],
+    'gift card balance',
+  ),
+  rule(
+    'RET-13',
+    'returns',
+    'refund_method',
+    'Refunds for late approved online returns',
+    [
+      ['purchase_channel', 'eq', 'online'],
+      ['payment_method', 'eq', 'credit_card'],
+      ['return_method', 'eq', 'mail'],
+      ['days_since_delivery', 'gt', 30],
+    ],
+    'store credit',
+  ),
   // pricing
-  rule('PRC-01', 'pricing', 'price_match_days', 'Price match window for online purchases', [['purchase_channel', 'eq', 'online']], 14),
-  rule('PRC-02', 'pricing', 'price_match_days', 'Extended price match window for premium members', [['purchase_channel', 'eq', 'online'], ['member_tier', 'eq', 'premium']], 30),
-  rule('PRC-03', 'pricing', 'bulk_discount_percent', 'Bulk discount on office supplies', [['department', 'eq', 'office'], ['order_total', 'gte', 500]], 10),
-  rule('PRC-04', 'pricing', 'bulk_discount_percent', 'Bulk discount on large office orders for plus members', [['department', 'eq', 'office'], ['order_total', 'gte', 1000], ['member_tier', 'eq', 'plus']], 15),
-  rule('PRC-05', 'pricing', 'installment_plan', 'Installments on card orders', [['payment_method', 'eq', 'credit_card'], ['order_total', 'gte', 200]], '4 interest-free payments'),
-  rule('PRC-06', 'pricing', 'installment_plan', 'Long installment plans for premium members', [['payment_method', 'eq', 'credit_card'], ['order_total', 'gte', 1000], ['member_tier', 'eq', 'premium']], '12 interest-free payments'),
-  rule('PRC-07', 'pricing', 'installment_plan', 'Installments with PayPal for plus members', [['payment_method', 'eq', 'paypal'], ['order_total', 'gte', 200], ['purchase_channel', 'eq', 'online'], ['member_tier', 'eq', 'plus']], '6 interest-free payments'),
-  rule('PRC-08', 'pricing', 'price_adjustment_max', 'Price adjustment cap on home & kitchen, plus members', [['member_tier', 'eq', 'plus'], ['purchase_channel', 'eq', 'online'], ['department', 'eq', 'home_kitchen'], ['order_total', 'gte', 50], ['payment_method', 'eq', 'credit_card']], 50),
-  rule('PRC-09', 'pricing', 'price_adjustment_max', 'Price adjustment cap on electronics paid with PayPal, basic members', [['member_tier', 'eq', 'basic'], ['purchase_channel', 'eq', 'online'], ['department', 'eq', 'electronics'], ['order_total', 'gte', 100], ['payment_method', 'eq', 'paypal']], 25),
-  rule('PRC-10', 'pricing', 'price_adjustment_max', 'Price adjustment cap on electronics paid by card, premium members', [['member_tier', 'eq', 'premium'], ['purchase_channel', 'eq', 'online'], ['department', 'eq', 'electronics'], ['order_total', 'gte', 100], ['payment_method', 'eq', 'credit_card']], 100),
+  rule(
+    'PRC-01',
+    'pricing',
+    'price_match_days',
+    'Price match window for online purchases',
+    [['purchase_channel', 'eq', 'online']],
+    14,
+  ),
+  rule(
+    'PRC-02',
+    'pricing',
+    'price_match_days',
+    'Extended price match window for premium members',
+    [
+      ['purchase_channel', 'eq', 'online'],
+      ['member_tier', 'eq', 'premium'],
+    ],
+    30,
+  ),
+  rule(
+    'PRC-03',
+    'pricing',
+    'bulk_discount_percent',
+    'Bulk discount on office supplies',
+    [
+      ['department', 'eq', 'office'],
+      ['order_total', 'gte', 500],
+    ],
+    10,
+  ),
+  rule(
+    'PRC-04',
+    'pricing',
+    'bulk_discount_percent',
+    'Bulk discount on large office orders for plus members',
+    [
+      ['department', 'eq', 'office'],
+      ['order_total', 'gte', 1000],
+      ['member_tier', 'eq', 'plus'],
+    ],
+    15,
+  ),
+  rule(
+    'PRC-05',
+    'pricing',
+    'installment_plan',
+    'Installments on card orders',
+    [
+      ['payment_method', 'eq', 'credit_card'],
+      ['order_total', 'gte', 200],
+    ],
+    '4 interest-free payments',
+  ),
+  rule(
+    'PRC-06',
+    'pricing',
+    'installment_plan',
+    'Long installment plans for premium members',
+    [
+      ['payment_method', 'eq', 'credit_card'],
+      ['order_total', 'gte', 1000],
+      ['member_tier', 'eq', 'premium'],
+    ],
+    '12 interest-free payments',
+  ),
+  rule(
+    'PRC-07',
+    'pricing',
+    'installment_plan',
+    'Installments with PayPal for plus members',
+    [
+      ['payment_method', 'eq', 'paypal'],
+      ['order_total', 'gte', 200],
+      ['purchase_channel', 'eq', 'online'],
+      ['member_tier', 'eq', 'plus'],
+    ],
+    '6 interest-free payments',
+  ),
+  rule(
+    'PRC-08',
+    'pricing',
+    'price_adjustment_max',
+    'Price adjustment cap on home & kitchen, plus members',
+    [
+      ['member_tier', 'eq', 'plus'],
+      ['purchase_channel', 'eq', 'online'],
+      ['department', 'eq', 'home_kitchen'],
+      ['order_total', 'gte', 50],
+      ['payment_method', 'eq', 'credit_card'],
+    ],
+    50,
+  ),
+  rule(
+    'PRC-09',
+    'pricing',
+    'price_adjustment_max',
+    'Price adjustment cap on electronics paid with PayPal, basic members',
+    [
+      ['member_tier', 'eq', 'basic'],
+      ['purchase_channel', 'eq', 'online'],
+      ['department', 'eq', 'electronics'],
+      ['order_total', 'gte', 100],
+      ['payment_method', 'eq', 'paypal'],
+    ],
+    25,
+  ),
+  rule(
+    'PRC-10',
+    'pricing',
+    'price_adjustment_max',
+    'Price adjustment cap on electronics paid by card, premium members',
+    [
+      ['member_tier', 'eq', 'premium'],
+      ['purchase_channel', 'eq', 'online'],
+      ['department', 'eq', 'electronics'],
+      ['order_total', 'gte', 100],
+      ['payment_method', 'eq', 'credit_card'],
+    ],
+    100,
+  ),
   // membership
-  rule('MEM-01', 'membership', 'annual_fee', 'Premium membership annual fee', [['member_tier', 'eq', 'premium']], 99.99),
+  rule(
+    'MEM-01',
+    'membership',
+    'annual_fee',
+    'Premium membership annual fee',
+    [['member_tier', 'eq', 'premium']],
+    99.99,
+  ),
   rule('MEM-02', 'membership', 'annual_fee', 'Plus membership annual fee', [['member_tier', 'eq', 'plus']], 49.99),
-  rule('MEM-03', 'membership', 'cashback_percent', 'Cash back for premium members', [['member_tier', 'eq', 'premium']], 5),
-  rule('MEM-04', 'membership', 'cashback_percent', 'Grocery cash back on card for premium members', [['member_tier', 'eq', 'premium'], ['payment_method', 'eq', 'credit_card'], ['department', 'eq', 'grocery']], 6),
-  rule('MEM-05', 'membership', 'cashback_percent', 'Electronics cash back on larger card orders, plus members', [['member_tier', 'eq', 'plus'], ['payment_method', 'eq', 'credit_card'], ['department', 'eq', 'electronics'], ['order_total', 'gte', 250]], 3),
-  rule('MEM-06', 'membership', 'membership_refund', 'Cancelling premium in the first month', [['member_tier', 'eq', 'premium'], ['membership_months', 'lt', 1]], 'full refund'),
-  rule('MEM-07', 'membership', 'membership_refund', 'Cancelling premium after the first month', [['member_tier', 'eq', 'premium'], ['membership_months', 'gte', 1]], 'prorated refund'),
-  rule('MEM-08', 'membership', 'bonus_points', 'Loyalty bonus on electronics for long-time premium members', [['member_tier', 'eq', 'premium'], ['membership_months', 'gte', 12], ['order_total', 'gte', 100], ['purchase_channel', 'eq', 'online'], ['department', 'eq', 'electronics']], 500),
-  rule('MEM-09', 'membership', 'bonus_points', 'Loyalty bonus on clothing for long-time plus members', [['member_tier', 'eq', 'plus'], ['membership_months', 'gte', 12], ['order_total', 'gte', 100], ['purchase_channel', 'eq', 'online'], ['department', 'eq', 'clothing']], 200),
+  rule(
+    'MEM-03',
+    'membership',
+    'cashback_percent',
+    'Cash back for premium members',
+    [['member_tier', 'eq', 'premium']],
+    5,
+  ),
+  rule(
+    'MEM-04',
+    'membership',
+    'cashback_percent',
+    'Grocery cash back on card for premium members',
+    [
+      ['member_tier', 'eq', 'premium'],
+      ['payment_method', 'eq', 'credit_card'],
+      ['department', 'eq', 'grocery'],
+    ],
+    6,
+  ),
+  rule(
+    'MEM-05',
+    'membership',
+    'cashback_percent',
+    'Electronics cash back on larger card orders, plus members',
+    [
+      ['member_tier', 'eq', 'plus'],
+      ['payment_method', 'eq', 'credit_card'],
+      ['department', 'eq', 'electronics'],
+      ['order_total', 'gte', 250],
+    ],
+    3,
+  ),
+  rule(
+    'MEM-06',
+    'membership',
+    'membership_refund',
+    'Cancelling premium in the first month',
+    [
+      ['member_tier', 'eq', 'premium'],
+      ['membership_months', 'lt', 1],
+    ],
+    'full refund',
+  ),
+  rule(
+    'MEM-07',
+    'membership',
+    'membership_refund',
+    'Cancelling premium after the first month',
+    [
+      ['member_tier', 'eq', 'premium'],
+      ['membership_months', 'gte', 1],
+    ],
+    'prorated refund',
+  ),
+  rule(
+    'MEM-08',
+    'membership',
+    'bonus_points',
+    'Loyalty bonus on electronics for long-time premium members',
+    [
+      ['member_tier', 'eq', 'premium'],
+      ['membership_months', 'gte', 12],
+      ['order_total', 'gte', 100],
+      ['purchase_channel', 'eq', 'online'],
+      ['department', 'eq', 'electronics'],
+    ],
+    500,
+  ),
+  rule(
+    'MEM-09',
+    'membership',
+    'bonus_points',
+    'Loyalty bonus on clothing for long-time plus members',
+    [
+      ['member_tier', 'eq', 'plus'],
+      ['membership_months', 'gte', 12],
+      ['order_total', 'gte', 100],
+      ['purchase_channel', 'eq', 'online'],
+      ['department', 'eq', 'clothing'],
+    ],
+    200,
+  ),
   // warranty
   rule('WAR-01', 'warranty', 'warranty_months', 'Electronics warranty', [['department', 'eq', 'electronics']], 12),
   rule('WAR-02', 'warranty', 'warranty_months', 'Furniture warranty', [['department', 'eq', 'furniture']], 24),
-  rule('WAR-03', 'warranty', 'warranty_months', 'Electronics warranty for premium members', [['department', 'eq', 'electronics'], ['member_tier', 'eq', 'premium']], 24),
-  rule('WAR-04', 'warranty', 'warranty_remedy', 'Defective electronics', [['department', 'eq', 'electronics'], ['item_condition', 'eq', 'defective']], 'free replacement'),
-  rule('WAR-05', 'warranty', 'warranty_remedy', 'Defective electronics older than six months', [['department', 'eq', 'electronics'], ['item_condition', 'eq', 'defective'], ['product_age_months', 'gte', 6]], 'free repair'),
-  rule('WAR-06', 'warranty', 'warranty_remedy', 'Defective furniture bought online', [['department', 'eq', 'furniture'], ['item_condition', 'eq', 'defective'], ['product_age_months', 'lt', 24], ['purchase_channel', 'eq', 'online']], 'replacement parts shipped free'),
-  rule('WAR-07', 'warranty', 'warranty_remedy', 'Defective tools bought in store by plus members', [['department', 'eq', 'tools'], ['item_condition', 'eq', 'defective'], ['product_age_months', 'lt', 36], ['member_tier', 'eq', 'plus'], ['purchase_channel', 'eq', 'in_store']], 'in-store exchange'),
-  rule('WAR-08', 'warranty', 'extended_warranty_price', 'Extended warranty for electronics under $100', [['department', 'eq', 'electronics'], ['order_total', 'lt', 100]], 9.99),
-  rule('WAR-09', 'warranty', 'extended_warranty_price', 'Extended warranty for electronics of $100 or more', [['department', 'eq', 'electronics'], ['order_total', 'gte', 100]], 29.99),
-  rule('WAR-10', 'warranty', 'extended_warranty_price', 'Extended warranty discount for premium members', [['department', 'eq', 'electronics'], ['order_total', 'gte', 100], ['member_tier', 'eq', 'premium']], 19.99),
-  rule('WAR-11', 'warranty', 'extended_warranty_price', 'Extended warranty for premium members paying by card', [['department', 'eq', 'electronics'], ['order_total', 'gte', 100], ['member_tier', 'eq', 'premium'], ['payment_method', 'eq', 'credit_card']], 14.99),
-  rule('WAR-12', 'warranty', 'extended_warranty_price', 'Extended furniture warranty for plus members', [['department', 'eq', 'furniture'], ['order_total', 'gte', 500], ['member_tier', 'eq', 'plus'], ['purchase_channel', 'eq', 'online'], ['payment_method', 'eq', 'credit_card']], 39.99),
+  rule(
+    'WAR-03',
+    'warranty',
+    'warranty_months',
+    'Electronics warranty for premium members',
+    [
+      ['department', 'eq', 'electronics'],
+      ['member_tier', 'eq', 'premium'],
+    ],
+    24,
+  ),
+  rule(
+    'WAR-04',
+    'warranty',
+    'warranty_remedy',
+    'Defective electronics',
+    [
+      ['department', 'eq', 'electronics'],
+      ['item_condition', 'eq', 'defective'],
+    ],
+    'free replacement',
+  ),
+  rule(
+    'WAR-05',
+    'warranty',
+    'warranty_remedy',
+    'Defective electronics older than six months',
+    [
+      ['department', 'eq', 'electronics'],
+      ['item_condition', 'eq', 'defective'],
+      ['product_age_months', 'gte', 6],
+    ],
+    'free repair',
+  ),
+  rule(
+    'WAR-06',
+    'warranty',
+    'warranty_remedy',
+    'Defective furniture bought online',
+    [
+      ['department', 'eq', 'furniture'],
+      ['item_condition', 'eq', 'defective'],
+      ['product_age_months', 'lt', 24],
+      ['purchase_channel', 'eq', 'online'],
+    ],
+    'replacement parts shipped free',
+  ),
+  rule(
+    'WAR-07',
+    'warranty',
+    'warranty_remedy',
+    'Defective tools bought in store by plus members',
+    [
+      ['department', 'eq', 'tools'],
+      ['item_condition', 'eq', 'defective'],
+      ['product_age_months', 'lt', 36],
+      ['member_tier', 'eq', 'plus'],
+      ['purchase_channel', 'eq', 'in_store'],
+    ],
+    'in-store exchange',
+  ),
+  rule(
+    'WAR-08',
+    'warranty',
+    'extended_warranty_price',
+    'Extended warranty for electronics under $100',
+    [
+      ['department', 'eq', 'electronics'],
+      ['order_total', 'lt', 100],
+    ],
+    9.99,
+  ),
+  rule(
+    'WAR-09',
+    'warranty',
+    'extended_warranty_price',
+    'Extended warranty for electronics of $100 or more',
+    [
+      ['department', 'eq', 'electronics'],
+      ['order_total', 'gte', 100],
+    ],
+    29.99,
+  ),
+  rule(
+    'WAR-10',
+    'warranty',
+    'extended_warranty_price',
+    'Extended warranty discount for premium members',
+    [
+      ['department', 'eq', 'electronics'],
+      ['order_total', 'gte', 100],
+      ['member_tier', 'eq', 'premium'],
+    ],
+    19.99,
+  ),
+  rule(
+    'WAR-11',
+    'warranty',
+    'extended_warranty_price',
+    'Extended warranty for premium members paying by card',
+    [
+      ['department', 'eq', 'electronics'],
+      ['order_total', 'gte', 100],
+      ['member_tier', 'eq', 'premium'],
+      ['payment_method', 'eq', 'credit_card'],
+    ],
+    14.99,
+  ),
+  rule(
+    'WAR-12',
+    'warranty',
+    'extended_warranty_price',
+    'Extended furniture warranty for plus members',
+    [
+      ['department', 'eq', 'furniture'],
+      ['order_total', 'gte', 500],
+      ['member_tier', 'eq', 'plus'],
+      ['purchase_channel', 'eq', 'online'],
+      ['payment_method', 'eq', 'credit_card'],
+    ],
+    39.99,
+  ),
 ];
 
 export function getPolicyRule(ruleId: string): PolicyRule | undefined {

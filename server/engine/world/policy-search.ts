@@ -5,12 +5,16 @@
 import { POLICY_RULES, type PolicyRule } from './policy-kb';
 
 const STOPWORDS = new Set(
-  'a an and are as at be by can could do does for from get have how i if in is it its me my of on or so than that the their them this to was what when where which will with would you your'.split(' '),
+  'a an and are as at be by can could do does for from get have how i if in is it its me my of on or so than that the their them this to was what when where which will with would you your'.split(
+    ' ',
+  ),
 );
 
 export function policyTokens(text: string): string[] {
   const raw = text.toLowerCase().match(/[a-z0-9]+(?:\.[0-9]+)?/g) ?? [];
-  return raw.filter((t) => !STOPWORDS.has(t)).map((t) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t));
+  return raw
+    .filter((t) => !STOPWORDS.has(t))
+    .map((t) => (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t));
 }
 
 const K1 = 1.2;
@@ -23,7 +27,9 @@ interface Doc {
 }
 
 const DOCS: Doc[] = POLICY_RULES.map((rule) => {
-  const tokens = policyTokens(`${rule.title} ${rule.title} ${rule.text} ${rule.category} ${rule.topic.replace(/_/g, ' ')}`);
+  const tokens = policyTokens(
+    `${rule.title} ${rule.title} ${rule.text} ${rule.category} ${rule.topic.replace(/_/g, ' ')}`,
+  );
   const tf = new Map<string, number>();
   for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
   return { rule, tf, length: tokens.length };

@@ -7,11 +7,34 @@ import { addDays, createWorld } from './state';
 
 const TODAY = '2026-03-15';
 
-function deliveredOrder(category: string, deliveredDaysAgo: number, status: Order['status'] = 'DELIVERED'): { order: Order; line: OrderLine } {
-  const line: OrderLine = { line_id: 'ORD-10001-L1', product_id: 'p1', variant_id: null, title: 'Acme Thing', category, qty: 1, unit_price: 20 };
+function deliveredOrder(
+  category: string,
+  deliveredDaysAgo: number,
+  status: Order['status'] = 'DELIVERED',
+): { order: Order; line: OrderLine } {
+  const line: OrderLine = {
+    line_id: 'ORD-10001-L1',
+    product_id: 'p1',
+    variant_id: null,
+    title: 'Acme Thing',
+    category,
+    qty: 1,
+    unit_price: 20,
+  };
   const order: Order = {
-    order_id: 'ORD-10001', status: 'CONFIRMED', placed_date: TODAY, shipped_date: null, delivered_date: null, cancelled_date: null, eta: null,
-    carrier: null, tracking_number: null, shipping_address_id: 'addr_1', payment_method_id: 'pm_1', lines: [line], total: 20,
+    order_id: 'ORD-10001',
+    status: 'CONFIRMED',
+    placed_date: TODAY,
+    shipped_date: null,
+    delivered_date: null,
+    cancelled_date: null,
+    eta: null,
+    carrier: null,
+    tracking_number: null,
+    shipping_address_id: 'addr_1',
+    payment_method_id: 'pm_1',
+    lines: [line],
+    total: 20,
   };
   setOrderStatus(order, status, TODAY, new Rng(7), deliveredDaysAgo);
   return { order, line };
@@ -31,7 +54,10 @@ describe('return windows by department', () => {
 
 describe('eligibility: the window counts from the delivery date; day = window is the last day', () => {
   const world = createWorld(TODAY);
-  for (const [category, window] of [['electronics/cables', 15], ['clothing/hoodies', 30]] as const) {
+  for (const [category, window] of [
+    ['electronics/cables', 15],
+    ['clothing/hoodies', 30],
+  ] as const) {
     it(`${category}: window − 1 and window are eligible, window + 1 is not`, () => {
       const at = (days: number) => {
         const { order, line } = deliveredOrder(category, days);
@@ -80,7 +106,22 @@ describe('eligibility: the window counts from the delivery date; day = window is
   it('a line with a return or exchange already initiated is not eligible again', () => {
     const w = createWorld(TODAY);
     const { order, line } = deliveredOrder('toys/puzzles', 3);
-    w.exchanges.push({ exchange_id: 'EXC-0001', order_id: order.order_id, line_id: line.line_id, product_id: 'p1', new_product_id: 'p2', new_variant_id: null, qty: 1, price_difference: 0, status: 'INITIATED', created_date: TODAY, turn: 1 });
-    expect(checkEligibility(w, order, line)).toMatchObject({ eligible: false, reason: expect.stringMatching(/already initiated/) });
+    w.exchanges.push({
+      exchange_id: 'EXC-0001',
+      order_id: order.order_id,
+      line_id: line.line_id,
+      product_id: 'p1',
+      new_product_id: 'p2',
+      new_variant_id: null,
+      qty: 1,
+      price_difference: 0,
+      status: 'INITIATED',
+      created_date: TODAY,
+      turn: 1,
+    });
+    expect(checkEligibility(w, order, line)).toMatchObject({
+      eligible: false,
+      reason: expect.stringMatching(/already initiated/),
+    });
   });
 });

@@ -87,7 +87,11 @@ export interface ExchangeRecord {
 }
 
 /** Whether a return or exchange was already started for this line. */
-export function initiatedFor(world: WorldState, orderId: string, lineId: string): ReturnRecord | ExchangeRecord | undefined {
+export function initiatedFor(
+  world: WorldState,
+  orderId: string,
+  lineId: string,
+): ReturnRecord | ExchangeRecord | undefined {
   const match = (r: { order_id: string; line_id: string }) => r.order_id === orderId && r.line_id === lineId;
   return world.returns.find(match) ?? world.exchanges.find(match);
 }
@@ -105,7 +109,8 @@ export function checkEligibility(world: WorldState, order: Order, line: OrderLin
     fees: { ...RETURN_FEES },
   };
   const no = (reason: string): Eligibility => ({ ...base, eligible: false, methods: [], reason });
-  if (initiatedFor(world, order.order_id, line.line_id)) return no('a return or exchange was already initiated for this line');
+  if (initiatedFor(world, order.order_id, line.line_id))
+    return no('a return or exchange was already initiated for this line');
   if (order.status === 'CANCELLED') return no('the order was cancelled, so there is nothing to return');
   if (order.status !== 'DELIVERED' || sinceDelivery === null)
     return no(`the order is ${order.status}; items can be returned once delivered`);

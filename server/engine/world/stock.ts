@@ -19,7 +19,12 @@ export function currentVariants(world: WorldState, product: Product): Variant[] 
 }
 
 /** Stock of what a cart line would hold; undefined when the ids are unknown. */
-export function stockFor(world: WorldState, catalog: Catalog, productId: string, variantId: string | null): number | undefined {
+export function stockFor(
+  world: WorldState,
+  catalog: Catalog,
+  productId: string,
+  variantId: string | null,
+): number | undefined {
   const product = catalog.get(productId);
   if (!product) return undefined;
   if (!variantId) return productStock(world, product);

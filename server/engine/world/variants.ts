@@ -59,7 +59,8 @@ export function variantsOf(product: Product): Variant[] {
     product_id: product.id,
     attrs: { [attr]: value },
     price_delta: i === 0 ? 0 : Math.round((hashUnit(product.id, 'delta', i) - 0.3) * product.price * 0.2 * 100) / 100,
-    stock_qty: product.stockQty === 0 ? 0 : i === 0 ? product.stockQty : 3 + Math.floor(hashUnit(product.id, 'stock', i) * 40),
+    stock_qty:
+      product.stockQty === 0 ? 0 : i === 0 ? product.stockQty : 3 + Math.floor(hashUnit(product.id, 'stock', i) * 40),
   }));
 }
 

@@ -11,7 +11,15 @@ import { createTokenService } from '../tokens';
 export const ADMIN = 'test-admin-token';
 
 export function testConfig(overrides: Partial<EnvServerConfig> = {}): EnvServerConfig {
-  return { ...DEFAULTS, port: 0, persist: false, catalogId: testCatalog().id, adminToken: ADMIN, tokenSecret: 'test-secret', ...overrides };
+  return {
+    ...DEFAULTS,
+    port: 0,
+    persist: false,
+    catalogId: testCatalog().id,
+    adminToken: ADMIN,
+    tokenSecret: 'test-secret',
+    ...overrides,
+  };
 }
 
 export function makeService(overrides: Partial<EnvServerConfig> = {}, now?: () => number) {

@@ -5,7 +5,16 @@
 // from which the server rebuilds the episode in-process by replaying the actions.
 
 import { createHash } from 'node:crypto';
-import { createRandomAgent, oracleAgent, replayEpisode, type Action, type Catalog, type EpisodeConfig, type Episode, type Observation } from '@/server/engine';
+import {
+  createRandomAgent,
+  oracleAgent,
+  replayEpisode,
+  type Action,
+  type Catalog,
+  type EpisodeConfig,
+  type Episode,
+  type Observation,
+} from '@/server/engine';
 import { createHeuristicEpisodeAgent } from '@/server/engine/agents/heuristic';
 import { hashString } from '@/server/engine/random';
 import type { Reconstructed } from './reconstruct';
@@ -84,8 +93,13 @@ export function decide(agent: ServedAgent, conversation: Reconstructed, ctx: Age
       return action!;
     }
     case 'oracle': {
-      if (!ctx.allowOracle) throw new AgentRequestError('the oracle reads the hidden goal: start the server with --allow-oracle to serve it', 403);
-      if (!ctx.episodeConfig) throw new AgentRequestError('the oracle needs the episode config in the X-EcomRLVE-Episode header');
+      if (!ctx.allowOracle)
+        throw new AgentRequestError(
+          'the oracle reads the hidden goal: start the server with --allow-oracle to serve it',
+          403,
+        );
+      if (!ctx.episodeConfig)
+        throw new AgentRequestError('the oracle needs the episode config in the X-EcomRLVE-Episode header');
       const episode = replayEpisode(ctx.episodeConfig, ctx.catalog(), conversation.actions);
       return oracleAgent.act(observations[observations.length - 1], episode);
     }

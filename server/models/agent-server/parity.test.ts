@@ -5,7 +5,14 @@
 
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHeuristicAgent, createRandomAgent, ENV_IDS, oracleAgent, playEpisode, type EpisodeConfig } from '@/server/engine';
+import {
+  createHeuristicAgent,
+  createRandomAgent,
+  ENV_IDS,
+  oracleAgent,
+  playEpisode,
+  type EpisodeConfig,
+} from '@/server/engine';
 import { testCatalog } from '@/server/engine/test/catalog-fixture';
 import { parseConnection, type ConnectionInput } from '../connection';
 import { playModelEpisode } from '../driver';
@@ -20,9 +27,16 @@ async function serve(agent: 'heuristic' | 'oracle' | 'random', allowOracle = fal
 afterAll(() => servers.forEach((s) => s.close()));
 
 const connect = (port: number, model: string, extra: Partial<ConnectionInput> = {}) =>
-  parseConnection({ name: `local-${model}`, baseUrl: `http://127.0.0.1:${port}/v1`, model, maxRetries: 0, ...extra }, {});
+  parseConnection(
+    { name: `local-${model}`, baseUrl: `http://127.0.0.1:${port}/v1`, model, maxRetries: 0, ...extra },
+    {},
+  );
 
-async function expectParity(configs: EpisodeConfig[], connection: ReturnType<typeof connect>, inProcess = createHeuristicAgent) {
+async function expectParity(
+  configs: EpisodeConfig[],
+  connection: ReturnType<typeof connect>,
+  inProcess = createHeuristicAgent,
+) {
   for (const config of configs) {
     const local = playEpisode(config, testCatalog(), inProcess()).episode;
     const remote = await playModelEpisode(config, testCatalog(), connection);
@@ -46,9 +60,13 @@ describe('agent server: heuristic over HTTP', () => {
   });
 
   // 8 envs × 3 d × 5 seeds in tool-calling mode, one d per test to keep each under its timeout
-  it.each([0, 4, 8])('tool-calling mode scores the in-process rewards: 8 envs × d %i × 5 seeds', async (d) => {
-    await expectParity(grid([d], [1, 2, 3, 4, 5]), connect(port, 'heuristic'));
-  }, 180_000);
+  it.each([0, 4, 8])(
+    'tool-calling mode scores the in-process rewards: 8 envs × d %i × 5 seeds',
+    async (d) => {
+      await expectParity(grid([d], [1, 2, 3, 4, 5]), connect(port, 'heuristic'));
+    },
+    180_000,
+  );
 
   it('JSON-action mode, streamed replies, and a server without its driver cache score the same too (8 envs × d 3 × 2 seeds each)', async () => {
     await expectParity(grid([3], [6, 7]), connect(port, 'heuristic', { actionMode: 'json' }));
@@ -74,7 +92,11 @@ describe('agent server: heuristic over HTTP', () => {
 
   it('answers a request for another model, or a non-gym conversation, with a 4xx naming the problem', async () => {
     const post = (body: object) =>
-      fetch(`http://127.0.0.1:${port}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const wrongModel = await post({ model: 'gpt-4o', messages: [] });
     expect(wrongModel.status).toBe(404);
     expect((await wrongModel.json()).error.message).toMatch(/model "gpt-4o" is not served here; available: heuristic/);
@@ -84,7 +106,10 @@ describe('agent server: heuristic over HTTP', () => {
     for (const [body, message] of [
       [null, 'the request body must be a JSON object'],
       [{ model: 'heuristic', messages: 'hi' }, '"messages" must be a list of chat messages'],
-      [{ model: 'heuristic', messages: [null] }, 'messages[0] must be an object whose "role" is system, user, assistant or tool'],
+      [
+        { model: 'heuristic', messages: [null] },
+        'messages[0] must be an object whose "role" is system, user, assistant or tool',
+      ],
       [{ model: 'heuristic', messages: [{ role: 'user', content: 3 }] }, 'messages[0] (user) must have text "content"'],
     ] as const) {
       const res = await post(body as object);
@@ -97,9 +122,11 @@ describe('agent server: heuristic over HTTP', () => {
 });
 
 describe('agent server: random agent', () => {
-  it('with the episode header it plays the in-process random agent\'s stream (8 envs × d 2 × 2 seeds)', async () => {
+  it("with the episode header it plays the in-process random agent's stream (8 envs × d 2 × 2 seeds)", async () => {
     const port = await serve('random');
-    await expectParity(grid([2], [1, 2]), connect(port, 'random', { sendEpisodeHeader: true }), () => createRandomAgent(0));
+    await expectParity(grid([2], [1, 2]), connect(port, 'random', { sendEpisodeHeader: true }), () =>
+      createRandomAgent(0),
+    );
   });
 });
 
@@ -111,7 +138,11 @@ describe('agent server: oracle behind its admin switch', () => {
 
   it('without the switch it refuses (403), which the driver reports as an infrastructure failure', async () => {
     const port = await serve('oracle', false);
-    const result = await playModelEpisode({ envId: 'PD', d: 1, seed: 1 }, testCatalog(), connect(port, 'oracle', { sendEpisodeHeader: true }));
+    const result = await playModelEpisode(
+      { envId: 'PD', d: 1, seed: 1 },
+      testCatalog(),
+      connect(port, 'oracle', { sendEpisodeHeader: true }),
+    );
     expect(result.status).toBe('infra_error');
     expect(result.infra!.message).toMatch(/HTTP 403 .*--allow-oracle/);
     expect(result.episode.turn).toBe(0);

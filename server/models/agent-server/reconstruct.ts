@@ -47,7 +47,10 @@ export function reconstruct(request: ChatRequest): Reconstructed {
   const messages = messagesOf(request);
   const system = messages[0]?.role === 'system' ? messages[0].content : '';
   const gym = parseGymLine(typeof system === 'string' ? system : '');
-  if (!gym) throw new TranscriptError('not a gym conversation: the first message must be the gym\'s system prompt (ending with its "[gym] env=… T_max=… B_tool=…" line)');
+  if (!gym)
+    throw new TranscriptError(
+      'not a gym conversation: the first message must be the gym\'s system prompt (ending with its "[gym] env=… T_max=… B_tool=…" line)',
+    );
   const { envId, budgets } = gym;
   const mode: ActionMode = request.tools?.length ? 'tools' : 'json';
   const tools = toolSpecsFor(envId);
@@ -68,18 +71,22 @@ export function reconstruct(request: ChatRequest): Reconstructed {
   for (const message of messages.slice(1)) {
     if (message.role === 'user') {
       const turn = actions.length;
-      if (observations.length > turn) throw new TranscriptError(`two user messages in a row before agent turn ${turn + 1}`);
+      if (observations.length > turn)
+        throw new TranscriptError(`two user messages in a row before agent turn ${turn + 1}`);
       if (mode === 'json') {
         const value = parseJson(message.content) as { customer_message?: string | null; tool_results?: ToolResult[] };
         if (!value || typeof value !== 'object' || !('customer_message' in value))
-          throw new TranscriptError(`user message ${observations.length + 1} is not a gym observation (JSON with "customer_message")`);
+          throw new TranscriptError(
+            `user message ${observations.length + 1} is not a gym observation (JSON with "customer_message")`,
+          );
         observations.push(observe(turn, value.customer_message ?? null, value.tool_results ?? []));
       } else {
         observations.push(observe(turn, message.content, pending?.results ?? []));
       }
       pending = null;
     } else if (message.role === 'assistant') {
-      if (observations.length !== actions.length + 1) throw new TranscriptError(`assistant message for turn ${actions.length + 1} has no observation before it`);
+      if (observations.length !== actions.length + 1)
+        throw new TranscriptError(`assistant message for turn ${actions.length + 1} has no observation before it`);
       if (mode === 'json') {
         actions.push(message.content ?? '');
         continue;
@@ -90,17 +97,27 @@ export function reconstruct(request: ChatRequest): Reconstructed {
       for (const call of message.tool_calls ?? []) {
         if (call.function.name === ANSWER_TOOL) continue;
         ids.set(call.id, results.length);
-        results.push({ name: engineToolName(envId, call.function.name), args: parseJson(call.function.arguments), result: null, error: null });
+        results.push({
+          name: engineToolName(envId, call.function.name),
+          args: parseJson(call.function.arguments),
+          result: null,
+          error: null,
+        });
       }
       pending = { results, ids };
     } else if (message.role === 'tool') {
       const index = pending?.ids.get(message.tool_call_id);
       if (index === undefined) continue; // the answer tool's acknowledgement
       const content = parseJson(message.content) as { result?: unknown; error?: string };
-      pending!.results[index] = { ...pending!.results[index], result: content?.error !== undefined ? null : (content?.result ?? null), error: content?.error ?? null };
+      pending!.results[index] = {
+        ...pending!.results[index],
+        result: content?.error !== undefined ? null : (content?.result ?? null),
+        error: content?.error ?? null,
+      };
     }
   }
-  if (observations.length !== actions.length + 1) throw new TranscriptError('the conversation must end with an observation (a user message) for the agent to answer');
+  if (observations.length !== actions.length + 1)
+    throw new TranscriptError('the conversation must end with an observation (a user message) for the agent to answer');
   return { envId, mode, observations, actions };
 }
 

@@ -34,7 +34,9 @@ function send(res: ServerResponse, status: number, body: unknown) {
 }
 
 const sendError = (res: ServerResponse, status: number, message: string) =>
-  send(res, status, { error: { message, type: status === 404 ? 'not_found_error' : 'invalid_request_error', code: status } });
+  send(res, status, {
+    error: { message, type: status === 404 ? 'not_found_error' : 'invalid_request_error', code: status },
+  });
 
 async function readBody(req: IncomingMessage): Promise<string> {
   let size = 0;
@@ -54,7 +56,8 @@ function parseEpisodeHeader(value: string | string[] | undefined): EpisodeConfig
   if (value === undefined) return null;
   try {
     const config = JSON.parse(Array.isArray(value) ? value[0] : value);
-    if (typeof config?.envId !== 'string' || !Number.isInteger(config.d) || !Number.isInteger(config.seed)) throw new Error();
+    if (typeof config?.envId !== 'string' || !Number.isInteger(config.d) || !Number.isInteger(config.seed))
+      throw new Error();
     return config;
   } catch {
     throw new AgentRequestError(`${EPISODE_HEADER} must be JSON {"envId", "d", "seed"}`);
@@ -79,8 +82,10 @@ export function createAgentServer(options: AgentServerOptions): Server {
     } catch {
       throw new AgentRequestError('the request body is not JSON');
     }
-    if (!request || typeof request !== 'object' || Array.isArray(request)) throw new AgentRequestError('the request body must be a JSON object');
-    if (request.model !== options.agent) throw new AgentRequestError(`model "${request.model}" is not served here; available: ${options.agent}`, 404);
+    if (!request || typeof request !== 'object' || Array.isArray(request))
+      throw new AgentRequestError('the request body must be a JSON object');
+    if (request.model !== options.agent)
+      throw new AgentRequestError(`model "${request.model}" is not served here; available: ${options.agent}`, 404);
     const conversation = reconstruct(request);
     const action = decide(options.agent, conversation, {
       episodeConfig: parseEpisodeHeader(req.headers[EPISODE_HEADER]),
@@ -95,10 +100,16 @@ export function createAgentServer(options: AgentServerOptions): Server {
         ? (assistantToolMessage(action, turn) as { content: string; tool_calls?: WireToolCall[] })
         : { content: JSON.stringify(action) };
     const finish = message.tool_calls?.length ? 'tool_calls' : 'stop';
-    const usage: Usage = { prompt_tokens: estimateTokens(text), completion_tokens: estimateTokens(JSON.stringify(message)), total_tokens: 0 };
+    const usage: Usage = {
+      prompt_tokens: estimateTokens(text),
+      completion_tokens: estimateTokens(JSON.stringify(message)),
+      total_tokens: 0,
+    };
     usage.total_tokens = usage.prompt_tokens! + usage.completion_tokens!;
     const id = `chatcmpl-${options.agent}-${++created}`;
-    options.log?.(`${conversation.envId} turn ${turn} ${conversation.mode} → ${finish} (${Math.round(performance.now() - started)} ms)`);
+    options.log?.(
+      `${conversation.envId} turn ${turn} ${conversation.mode} → ${finish} (${Math.round(performance.now() - started)} ms)`,
+    );
     if (request.stream) return stream(res, id, request.model, message, finish, usage);
     const body: ChatResponse = {
       id,
@@ -126,15 +137,26 @@ export function createAgentServer(options: AgentServerOptions): Server {
 }
 
 /** Server-sent events as OpenAI streams them: role, content in pieces, tool calls by index, finish, usage. */
-function stream(res: ServerResponse, id: string, model: string, message: { content: string | null; tool_calls?: WireToolCall[] }, finish: string, usage: Usage) {
+function stream(
+  res: ServerResponse,
+  id: string,
+  model: string,
+  message: { content: string | null; tool_calls?: WireToolCall[] },
+  finish: string,
+  usage: Usage,
+) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const chunk = (delta: object, finish_reason: string | null = null, extra: object = {}) =>
-    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason }], ...extra })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', model, choices: [{ index: 0, delta, finish_reason }], ...extra })}\n\n`,
+    );
   chunk({ role: 'assistant' });
   const content = message.content ?? '';
   for (let i = 0; i < content.length; i += 24) chunk({ content: content.slice(i, i + 24) });
   (message.tool_calls ?? []).forEach((call, index) => {
-    chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] });
+    chunk({
+      tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }],
+    });
     chunk({ tool_calls: [{ index, function: { arguments: call.function.arguments } }] });
   });
   chunk({}, finish, { usage });

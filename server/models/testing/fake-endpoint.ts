@@ -8,7 +8,12 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { ChatRequest, WireToolCall } from '../openai';
 
 export type FakeStep =
-  | { kind: 'reply'; content?: string | null; toolCalls?: Array<{ name: string; arguments: string }>; finishReason?: string }
+  | {
+      kind: 'reply';
+      content?: string | null;
+      toolCalls?: Array<{ name: string; arguments: string }>;
+      finishReason?: string;
+    }
   | { kind: 'status'; status: number; body?: string | ((req: RecordedRequest) => string) }
   /** Accepts the request and never answers. */
   | { kind: 'hang' }
@@ -17,7 +22,13 @@ export type FakeStep =
   /** Closes the socket without an answer. */
   | { kind: 'drop' }
   /** Server-sent events: the content in pieces, `delayMs` apart; `stall` stops before the end without closing. */
-  | { kind: 'stream'; pieces: string[]; delayMs: number; toolCalls?: Array<{ name: string; arguments: string }>; stall?: boolean }
+  | {
+      kind: 'stream';
+      pieces: string[];
+      delayMs: number;
+      toolCalls?: Array<{ name: string; arguments: string }>;
+      stall?: boolean;
+    }
   /** Computes the step from the request. */
   | { kind: 'fn'; fn: (req: RecordedRequest) => FakeStep };
 
@@ -56,7 +67,13 @@ export async function startFakeEndpoint(steps: FakeStep[] = []): Promise<FakeEnd
     } catch {
       body = null;
     }
-    const recorded: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, raw };
+    const recorded: RecordedRequest = {
+      method: req.method ?? '',
+      path: req.url ?? '',
+      headers: req.headers,
+      body,
+      raw,
+    };
     requests.push(recorded);
     if (req.method === 'GET' && req.url?.startsWith('/v1/models')) {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -73,7 +90,17 @@ export async function startFakeEndpoint(steps: FakeStep[] = []): Promise<FakeEnd
             id: 'chatcmpl-fake',
             object: 'chat.completion',
             model: body?.model ?? 'fake',
-            choices: [{ index: 0, message: { role: 'assistant', content: step.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) }, finish_reason: step.finishReason ?? (calls.length ? 'tool_calls' : 'stop') }],
+            choices: [
+              {
+                index: 0,
+                message: {
+                  role: 'assistant',
+                  content: step.content ?? null,
+                  ...(calls.length ? { tool_calls: calls } : {}),
+                },
+                finish_reason: step.finishReason ?? (calls.length ? 'tool_calls' : 'stop'),
+              },
+            ],
             usage: { prompt_tokens: raw.length, completion_tokens: 7, total_tokens: raw.length + 7 },
           }),
         );
@@ -91,7 +118,9 @@ export async function startFakeEndpoint(steps: FakeStep[] = []): Promise<FakeEnd
       case 'stream': {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         const send = (delta: object, finish: string | null = null) =>
-          res.write(`data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+          res.write(
+            `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+          );
         send({ role: 'assistant' });
         for (const piece of step.pieces) {
           await new Promise((r) => setTimeout(r, step.delayMs));

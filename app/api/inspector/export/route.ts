@@ -12,7 +12,10 @@ export function GET(req: Request) {
   const kind = params.get('kind') === 'chat' ? 'chat' : 'episodes';
   const { db } = inspector();
   const ids = params.get('ids')
-    ? params.get('ids')!.split(',').filter((s) => /^[A-Za-z0-9_-]{1,64}$/.test(s))
+    ? params
+        .get('ids')!
+        .split(',')
+        .filter((s) => /^[A-Za-z0-9_-]{1,64}$/.test(s))
     : episodeIds(db, listInputFromParams(params));
   const body = exportJsonl(db, ids, kind);
   const name = `episodes-${kind === 'chat' ? 'chat-' : ''}${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '')}.jsonl`;

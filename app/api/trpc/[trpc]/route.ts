@@ -7,7 +7,12 @@ export const dynamic = 'force-dynamic';
 async function handler(incoming: Request): Promise<Response> {
   const req = await withCappedBody(incoming, MAX_TRPC_BODY_BYTES);
   if (req instanceof Response) return req;
-  return fetchRequestHandler({ endpoint: '/api/trpc', req, router: appRouter, createContext: () => createContext({ req }) });
+  return fetchRequestHandler({
+    endpoint: '/api/trpc',
+    req,
+    router: appRouter,
+    createContext: () => createContext({ req }),
+  });
 }
 
 export { handler as GET, handler as POST };

@@ -38,13 +38,24 @@ export const budgetOf = (message: string): number | null => {
 };
 
 /** The category most of the top results share (rank-weighted), and its cheapest in-stock product. */
-export function cheapestOfKind(cards: readonly Card[], thing: string, taken: ReadonlySet<string> = new Set()): Card | null {
+export function cheapestOfKind(
+  cards: readonly Card[],
+  thing: string,
+  taken: ReadonlySet<string> = new Set(),
+): Card | null {
   const votes = new Map<string, number>();
   // "coffee" also finds coffee makers: a category another thing already covers is not this one
-  const allowed = cards.filter((c) => !isDeniedCategory(String(c.key_attrs.category)) && !taken.has(String(c.key_attrs.category)));
+  const allowed = cards.filter(
+    (c) => !isDeniedCategory(String(c.key_attrs.category)) && !taken.has(String(c.key_attrs.category)),
+  );
   allowed.slice(0, 10).forEach((c, i) => {
     const cat = String(c.key_attrs.category);
-    const named = thing.split(/\s+/).some((w) => c.title.toLowerCase().split(/\W+/).some((t) => sameWord(t, w.toLowerCase())));
+    const named = thing.split(/\s+/).some((w) =>
+      c.title
+        .toLowerCase()
+        .split(/\W+/)
+        .some((t) => sameWord(t, w.toLowerCase())),
+    );
     votes.set(cat, (votes.get(cat) ?? 0) + (10 - i) * (named ? 2 : 1));
   });
   const best = [...votes.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
@@ -55,7 +66,14 @@ export function cheapestOfKind(cards: readonly Card[], thing: string, taken: Rea
 
 /** The card's title names the thing (any of its words, typo-tolerant). */
 const mentions = (card: Card, thing: string) =>
-  thing.split(/[\s-]+/).some((w) => w.length > 2 && card.title.toLowerCase().split(/\W+/).some((t) => sameWord(t, w.toLowerCase().replace(/s$/, '')) || sameWord(t, w.toLowerCase())));
+  thing.split(/[\s-]+/).some(
+    (w) =>
+      w.length > 2 &&
+      card.title
+        .toLowerCase()
+        .split(/\W+/)
+        .some((t) => sameWord(t, w.toLowerCase().replace(/s$/, '')) || sameWord(t, w.toLowerCase())),
+  );
 
 export function createBundlePolicy(): Policy {
   let things: string[] = [];
@@ -76,8 +94,13 @@ export function createBundlePolicy(): Policy {
         if (!owners[i] || r.error !== null || r.name !== 'catalog.search') return;
         for (const thing of owners[i]) {
           if (picks.has(thing)) continue;
-          const cards = owners[i].length === 1 ? (r.result as Card[]) : (r.result as Card[]).filter((c) => mentions(c, thing));
-          const pick = cheapestOfKind(cards, thing, new Set([...picks.values()].map((p) => String(p.key_attrs.category))));
+          const cards =
+            owners[i].length === 1 ? (r.result as Card[]) : (r.result as Card[]).filter((c) => mentions(c, thing));
+          const pick = cheapestOfKind(
+            cards,
+            thing,
+            new Set([...picks.values()].map((p) => String(p.key_attrs.category))),
+          );
           if (pick) picks.set(thing, pick);
         }
       });
@@ -94,13 +117,20 @@ export function createBundlePolicy(): Policy {
         const groups: string[][] = [...singles.map((t) => [t]), ...(rest.length ? [rest] : [])];
         owners = groups;
         for (const g of groups) for (const t of g) searched.set(t, g.length === 1 ? 2 : (searched.get(t) ?? 0) + 1);
-        const calls: ToolCall[] = groups.map((g) => ({ name: 'catalog.search', args: { query: g.join(' '), filters: { in_stock: true }, top_k: g.length === 1 ? 30 : 200 } }));
+        const calls: ToolCall[] = groups.map((g) => ({
+          name: 'catalog.search',
+          args: { query: g.join(' '), filters: { in_stock: true }, top_k: g.length === 1 ? 30 : 200 },
+        }));
         const question = !asked && budget === null ? ' What is your total budget?' : '';
         asked = true;
         return { message: `Let me find ${todo.join(', ')}.${question}`, calls };
       }
       const ids = things.map((t) => picks.get(t)?.product_id).filter((id): id is string => Boolean(id));
-      return { message: `Here is your bundle: ${things.map((t) => picks.get(t)?.title ?? t).join('; ')}.`, calls: [], answer: { recommended_product_ids: ids } };
+      return {
+        message: `Here is your bundle: ${things.map((t) => picks.get(t)?.title ?? t).join('; ')}.`,
+        calls: [],
+        answer: { recommended_product_ids: ids },
+      };
     },
   };
 }

@@ -28,7 +28,9 @@ const TEMPLATES: Array<[string, string]> = [
   ["i'm shopping for", 'please add them to the cart'],
 ];
 
-const ATTR_PHRASES = ATTRIBUTE_NAMES.map((a) => ({ attr: a, words: a.split('_') })).sort((a, b) => b.words.length - a.words.length);
+const ATTR_PHRASES = ATTRIBUTE_NAMES.map((a) => ({ attr: a, words: a.split('_') })).sort(
+  (a, b) => b.words.length - a.words.length,
+);
 const HISTORY_TAIL = 'i was looking at earlier';
 
 /** The raw item list of an opening (or of a JOURNEY sub-request), or null when no template fits. */
@@ -47,11 +49,19 @@ export function itemListOf(raw: string): string | null {
 /** "the" as typed: lower-case, at most one typo ("teh", "te", "thhe"); title words are capitalised. */
 const isThe = (raw: string | undefined) => {
   const w = raw?.replace(/[^A-Za-z]/g, '') ?? '';
-  return w.length >= 2 && w.length <= 4 && w === w.toLowerCase() && !['them', 'then', 'they', 'to', 'tea', 'tie'].includes(w) && editDistance(w, 'the', 1) <= 1;
+  return (
+    w.length >= 2 &&
+    w.length <= 4 &&
+    w === w.toLowerCase() &&
+    !['them', 'then', 'they', 'to', 'tea', 'tie'].includes(w) &&
+    editDistance(w, 'the', 1) <= 1
+  );
 };
-const isAnd = (raw: string) => raw.length >= 2 && raw.length <= 4 && raw === raw.toLowerCase() && editDistance(raw, 'and', 1) <= 1;
+const isAnd = (raw: string) =>
+  raw.length >= 2 && raw.length <= 4 && raw === raw.toLowerCase() && editDistance(raw, 'and', 1) <= 1;
 const startsItem = (tokens: string[], i: number) =>
-  (isThe(tokens[i]) && tokens[i + 1] !== undefined) || (/^\d+$/.test(tokens[i] ?? '') && sameWord(tokens[i + 1] ?? '', 'of') && isThe(tokens[i + 2]));
+  (isThe(tokens[i]) && tokens[i + 1] !== undefined) ||
+  (/^\d+$/.test(tokens[i] ?? '') && sameWord(tokens[i + 1] ?? '', 'of') && isThe(tokens[i + 2]));
 
 /** Splits "2 of the A, B and the C in color Red" into items at ", " / " and " before "the" or "N of the". */
 export function splitItems(list: string): string[] {
@@ -106,7 +116,11 @@ function splitVariant(text: string): { name: string; attr?: string; value?: stri
     if (s[i].word !== 'in') continue;
     for (const a of ATTR_PHRASES) {
       const at = s.slice(i + 1, i + 1 + a.words.length);
-      if (at.length === a.words.length && a.words.every((w, k) => sameWord(w, at[k].word)) && s[i + a.words.length + 1]) {
+      if (
+        at.length === a.words.length &&
+        a.words.every((w, k) => sameWord(w, at[k].word)) &&
+        s[i + a.words.length + 1]
+      ) {
         const value = stripPunctuation(text.slice(s[i + a.words.length + 1].start));
         return { name: text.slice(0, s[i].start).trim(), attr: a.attr, value };
       }
@@ -163,4 +177,5 @@ export function parseNews(message: string): CartNews[] {
   return news;
 }
 
-const stripThe = (text: string) => (isThe(text.trim().split(/\s+/)[0]?.toLowerCase()) ? text.trim().replace(/^\S+\s+/, '') : text);
+const stripThe = (text: string) =>
+  isThe(text.trim().split(/\s+/)[0]?.toLowerCase()) ? text.trim().replace(/^\S+\s+/, '') : text;

@@ -40,7 +40,9 @@ const MIN_TITLE_MATCH = 0.75;
 
 /** A stated price narrows the search to that product among same-titled ones. */
 const searchArgs = (item: Item) =>
-  item.price === undefined ? { query: item.name } : { query: item.name, filters: { price_min: item.price - 0.01, price_max: item.price + 0.01 } };
+  item.price === undefined
+    ? { query: item.name }
+    : { query: item.name, filters: { price_min: item.price - 0.01, price_max: item.price + 0.01 } };
 
 /** Words with digits (model codes like "T554", sizes like "65W") name one product: all must match. */
 const codes = (text: string) => words(text).filter((w) => /\d/.test(w));
@@ -49,7 +51,16 @@ const sameCodes = (wanted: string, title: string) => {
   return codes(wanted).every((c) => have.has(c));
 };
 
-const blank = (name: string): Item => ({ name, viaHistory: false, qty: 1, qtyStated: false, candidates: [], rejected: new Set(), searches: 0, outOfStockNoticed: false });
+const blank = (name: string): Item => ({
+  name,
+  viaHistory: false,
+  qty: 1,
+  qtyStated: false,
+  candidates: [],
+  rejected: new Set(),
+  searches: 0,
+  outOfStockNoticed: false,
+});
 const MAX_SEARCHES = 3;
 
 export function createCartPolicy(): Policy {
@@ -83,7 +94,9 @@ export function createCartPolicy(): Policy {
 
   function pickCard(item: Item, cards: Card[]) {
     const scored = cards
-      .filter((c) => !item.rejected.has(c.product_id) && (item.price === undefined || Math.abs(c.price - item.price) < 0.01))
+      .filter(
+        (c) => !item.rejected.has(c.product_id) && (item.price === undefined || Math.abs(c.price - item.price) < 0.01),
+      )
       .map((card) => ({ card, score: nameSimilarity(item.name, card.title) }))
       .filter((x) => x.score >= MIN_TITLE_MATCH && sameCodes(item.name, x.card.title));
     scored.sort((a, b) => b.score - a.score);
@@ -118,14 +131,20 @@ export function createCartPolicy(): Policy {
   function noticeOutOfStock(item: Item) {
     if (item.outOfStockNoticed) return;
     item.outOfStockNoticed = true;
-    oosNotices.push(`Sorry, the ${item.variantValue ? `${item.variantValue} ` : ''}${item.title ?? item.name} is out of stock.`);
+    oosNotices.push(
+      `Sorry, the ${item.variantValue ? `${item.variantValue} ` : ''}${item.title ?? item.name} is out of stock.`,
+    );
   }
 
   /** The item a later message refers to ("Acme charger", a title, or "Blue Acme charger"). */
   function itemFor(ref: string): Item | undefined {
     let best: { item: Item; score: number } | null = null;
     for (const item of items) {
-      const score = Math.max(coverage(item.short ?? item.name, ref), coverage(ref, item.title ?? item.name), coverage(item.name, ref));
+      const score = Math.max(
+        coverage(item.short ?? item.name, ref),
+        coverage(ref, item.title ?? item.name),
+        coverage(item.name, ref),
+      );
       if (!best || score > best.score) best = { item, score };
     }
     return best && best.score >= 0.5 ? best.item : undefined;
@@ -148,7 +167,9 @@ export function createCartPolicy(): Policy {
       if (news.kind === 'alternative') {
         // "the Blue Acme mug": the value is what is left after the item's own name
         const known = words(item.short ?? item.name);
-        item.variantValue = words(news.ref).filter((w) => !known.some((k) => sameWord(k, w))).join(' ');
+        item.variantValue = words(news.ref)
+          .filter((w) => !known.some((k) => sameWord(k, w)))
+          .join(' ');
         item.outOfStockNoticed = false;
       }
     }
@@ -156,7 +177,14 @@ export function createCartPolicy(): Policy {
     const extra = /didn.?t ask for the (.+?)\.?$/i.exec(message);
     if (extra && !items.some((i) => i.qty === 0)) {
       const line = lines.find((l) => nameSimilarity(extra[1], titleOfLine(l)) >= 0.6);
-      if (line) items.push({ ...blank(titleOfLine(line)), productId: line.product_id, title: titleOfLine(line), qty: 0, qtyStated: true });
+      if (line)
+        items.push({
+          ...blank(titleOfLine(line)),
+          productId: line.product_id,
+          title: titleOfLine(line),
+          qty: 0,
+          qtyStated: true,
+        });
     }
   }
 
@@ -185,9 +213,12 @@ export function createCartPolicy(): Policy {
     for (const line of lines) {
       const item = items.find((i) => i.productId === line.product_id);
       const variant = item ? chosenVariant(item) : null;
-      const wrongVariant = item && variant !== undefined && item.variantValue && variant && line.variant_id !== variant.variant_id;
-      if (!item || item.qty === 0 || wrongVariant || extraLines.has(line.line_id)) push({ name: 'cart.remove', args: { line_id: line.line_id } });
-      else if (line.qty !== item.qty) push({ name: 'cart.set_quantity', args: { line_id: line.line_id, quantity: item.qty } });
+      const wrongVariant =
+        item && variant !== undefined && item.variantValue && variant && line.variant_id !== variant.variant_id;
+      if (!item || item.qty === 0 || wrongVariant || extraLines.has(line.line_id))
+        push({ name: 'cart.remove', args: { line_id: line.line_id } });
+      else if (line.qty !== item.qty)
+        push({ name: 'cart.set_quantity', args: { line_id: line.line_id, quantity: item.qty } });
     }
     // the final turn carries no calls: a failing call there would void the whole episode
     if (lastTurn) return { calls: [], owners };
@@ -198,7 +229,8 @@ export function createCartPolicy(): Policy {
         if (item.viaHistory) {
           if (!historyAsked && historyCards === null) push({ name: 'user.get_visit_history', args: {} });
           historyAsked = true;
-        } else if (item.searches < MAX_SEARCHES && push({ name: 'catalog.search', args: searchArgs(item) }, item)) item.searches++;
+        } else if (item.searches < MAX_SEARCHES && push({ name: 'catalog.search', args: searchArgs(item) }, item))
+          item.searches++;
         continue;
       }
       const variant = chosenVariant(item);
@@ -206,14 +238,22 @@ export function createCartPolicy(): Policy {
         push({ name: 'catalog.get_variants', args: { product_id: item.productId } }, item);
         continue;
       }
-      const inCart = lines.some((l) => l.product_id === item.productId && (variant === null || l.variant_id === variant.variant_id));
+      const inCart = lines.some(
+        (l) => l.product_id === item.productId && (variant === null || l.variant_id === variant.variant_id),
+      );
       if (inCart) continue;
       if (variant && variant.stock_qty < item.qty) {
         noticeOutOfStock(item);
         continue;
       }
       if (item.outOfStockNoticed) continue;
-      push({ name: 'cart.add', args: { product_id: item.productId, variant_id: variant?.variant_id ?? null, quantity: item.qty } }, item);
+      push(
+        {
+          name: 'cart.add',
+          args: { product_id: item.productId, variant_id: variant?.variant_id ?? null, quantity: item.qty },
+        },
+        item,
+      );
     }
     return { calls, owners };
   }
@@ -232,10 +272,14 @@ export function createCartPolicy(): Policy {
       owners = next.owners;
       const notices = oosNotices.splice(0);
       const nothingToDo = next.calls.length === 0 && notices.length === 0;
-      if (lastTurn || confirmed || (nothingToDo && asked)) return { message: 'Your cart is ready.', calls: [], answer: {} };
+      if (lastTurn || confirmed || (nothingToDo && asked))
+        return { message: 'Your cart is ready.', calls: [], answer: {} };
       if (!asked && items.some((i) => !i.variantValue || !i.qtyStated)) {
         asked = true;
-        return { message: 'Do you need a particular version or option of any item, and how many of each?', calls: next.calls };
+        return {
+          message: 'Do you need a particular version or option of any item, and how many of each?',
+          calls: next.calls,
+        };
       }
       asked = true;
       return { message: notices.join(' ') || 'Adding your items now.', calls: next.calls };

@@ -27,7 +27,9 @@ describe('heuristic agent', () => {
         const episode = play(envId, d, seed);
         const where = `${envId} d=${d} seed=${seed}`;
         expect(episode.done, where).toBe(true);
-        expect(['format_invalid', 'tool_invalid', 'safety_violation', 'aborted'], where).not.toContain(episode.termination);
+        expect(['format_invalid', 'tool_invalid', 'safety_violation', 'aborted'], where).not.toContain(
+          episode.termination,
+        );
         expect(episode.breakdown!.total, where).toBeGreaterThanOrEqual(-1);
         expect(episode.breakdown!.total, where).toBeLessThanOrEqual(0.9 + 1e-9);
       }
@@ -35,7 +37,9 @@ describe('heuristic agent', () => {
 
   it('passes often at low d (d = 0..2)', () => {
     for (const envId of ENVS) {
-      const passed = [0, 1, 2].flatMap((d) => Array.from({ length: 6 }, (_, s) => play(envId, d, 200 + s).breakdown!.isCorrect));
+      const passed = [0, 1, 2].flatMap((d) =>
+        Array.from({ length: 6 }, (_, s) => play(envId, d, 200 + s).breakdown!.isCorrect),
+      );
       expect(mean(passed.map(Number)), envId).toBeGreaterThanOrEqual(envId === 'BUNDLE' ? 0.3 : 0.4);
     }
   });
@@ -45,7 +49,8 @@ describe('heuristic agent', () => {
   const measure = (envId: EnvId) => {
     // STATUS fails rarely even at high d (2–8% in the 50-seed eval), so it needs more episodes to show it
     const seeds = envId === 'STATUS' ? 80 : 16;
-    const at = (ds: number[]) => ds.flatMap((d) => Array.from({ length: seeds }, (_, s) => play(envId, d, 300 + s).breakdown!));
+    const at = (ds: number[]) =>
+      ds.flatMap((d) => Array.from({ length: seeds }, (_, s) => play(envId, d, 300 + s).breakdown!));
     const [low, high] = [at([0, 1, 2]), at([10, 11, 12])];
     return {
       low: { reward: mean(low.map((b) => b.total)), pass: mean(low.map((b) => Number(b.isCorrect))) },
@@ -58,26 +63,36 @@ describe('heuristic agent', () => {
   for (const envId of ENVS) {
     it(`${envId}: passes less often at d = 10..12 than at d = 0..2`, () => {
       const { low, high } = lowVsHigh(envId);
-      expect(low.pass, `${envId}: pass rate low ${low.pass.toFixed(3)} vs high ${high.pass.toFixed(3)}`).toBeGreaterThan(high.pass);
+      expect(
+        low.pass,
+        `${envId}: pass rate low ${low.pass.toFixed(3)} vs high ${high.pass.toFixed(3)}`,
+      ).toBeGreaterThan(high.pass);
     });
   }
 
   for (const envId of ENVS) {
     it(`${envId}: mean reward at d = 0..2 exceeds d = 10..12`, () => {
       const { low, high } = lowVsHigh(envId);
-      expect(low.reward, `${envId}: low ${low.reward.toFixed(3)} vs high ${high.reward.toFixed(3)}`).toBeGreaterThan(high.reward);
+      expect(low.reward, `${envId}: low ${low.reward.toFixed(3)} vs high ${high.reward.toFixed(3)}`).toBeGreaterThan(
+        high.reward,
+      );
     });
   }
 
   // Reward tracks pass (issue 7): failed episodes score well below passed ones.
   for (const envId of ENVS) {
     it(`${envId}: failed episodes score at least 0.15 below passed ones (d = 0..12)`, () => {
-      const runs = [0, 2, 4, 6, 8, 10, 12].flatMap((d) => Array.from({ length: 8 }, (_, s) => play(envId, d, 500 + s).breakdown!));
+      const runs = [0, 2, 4, 6, 8, 10, 12].flatMap((d) =>
+        Array.from({ length: 8 }, (_, s) => play(envId, d, 500 + s).breakdown!),
+      );
       const passed = runs.filter((b) => b.isCorrect).map((b) => b.total);
       const failed = runs.filter((b) => !b.isCorrect).map((b) => b.total);
       expect(passed.length, `${envId}: some passes`).toBeGreaterThan(0);
       expect(failed.length, `${envId}: some failures`).toBeGreaterThan(0);
-      expect(mean(passed) - mean(failed), `${envId}: passed ${mean(passed).toFixed(3)} vs failed ${mean(failed).toFixed(3)}`).toBeGreaterThanOrEqual(0.15);
+      expect(
+        mean(passed) - mean(failed),
+        `${envId}: passed ${mean(passed).toFixed(3)} vs failed ${mean(failed).toFixed(3)}`,
+      ).toBeGreaterThanOrEqual(0.15);
     });
   }
 });

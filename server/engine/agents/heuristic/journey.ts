@@ -12,28 +12,83 @@ type Make = (envId: EnvId) => Policy;
 
 /** Phrases that mark each kind of request (the envs' opening templates), with weights. */
 export const REQUEST_PATTERNS: Record<AtomicEnvId, Array<[RegExp, number]>> = {
-  CART: [[/set that up|help me buy|build my cart|in my cart|to my cart|to the cart/i, 3], [/looking at earlier/i, 2]],
-  PD: [[/what would you recommend|best options|which ones would you pick|any recommendations|the best [\w ]+ you have|can you suggest an? /i, 3], [/looking for|need a new/i, 2]],
-  SUB: [[/out of stock|sold out|unavailable|because it'?s|i wanted is|about to order|my usual|close substitute|something like it|can'?t buy the/i, 3]],
-  BUNDLE: [[/one of each|one product each|bundle|one item for each|just one item/i, 3], [/\bi'?m (?:setting|going|getting|starting|repainting|hosting|packing|moving|redoing|building|refreshing)\b/i, 4]],
-  RETURN: [[/return (?:the|something)\b|send back the|help me return|isn'?t working out/i, 4], [/i'd also like a replacement/i, 3]],
-  STATUS: [[/\bORD-\d+/, 6], [/status|where(?:'s| is)\b|any (?:news|update)|shipped yet|check on|what'?s happening|look up my order/i, 3]],
+  CART: [
+    [/set that up|help me buy|build my cart|in my cart|to my cart|to the cart/i, 3],
+    [/looking at earlier/i, 2],
+  ],
+  PD: [
+    [
+      /what would you recommend|best options|which ones would you pick|any recommendations|the best [\w ]+ you have|can you suggest an? /i,
+      3,
+    ],
+    [/looking for|need a new/i, 2],
+  ],
+  SUB: [
+    [
+      /out of stock|sold out|unavailable|because it'?s|i wanted is|about to order|my usual|close substitute|something like it|can'?t buy the/i,
+      3,
+    ],
+  ],
+  BUNDLE: [
+    [/one of each|one product each|bundle|one item for each|just one item/i, 3],
+    [/\bi'?m (?:setting|going|getting|starting|repainting|hosting|packing|moving|redoing|building|refreshing)\b/i, 4],
+  ],
+  RETURN: [
+    [/return (?:the|something)\b|send back the|help me return|isn'?t working out/i, 4],
+    [/i'd also like a replacement/i, 3],
+  ],
+  STATUS: [
+    [/\bORD-\d+/, 6],
+    [/status|where(?:'s| is)\b|any (?:news|update)|shipped yet|check on|what'?s happening|look up my order/i, 3],
+  ],
   POLICY: [
     [/policy|policies/i, 4],
-    [/how (?:much|many|long)|is there an? |can i pay|what will you do|what'?s the minimum|if the price drops|if i cancel/i, 2],
-    [/i'?m an? (?:basic|plus|premium) member|member for \d+|joined less|send it back by mail|courier pickup|drop it off|i'?m paying|i bought it (?:online|in store|\d+ months? ago)|i'?d choose|it ships|delivered \d+ days ago|order total is|still unopened|i'?ve opened it|it'?s defective|it'?s (?:an? |office)/i, 3],
+    [
+      /how (?:much|many|long)|is there an? |can i pay|what will you do|what'?s the minimum|if the price drops|if i cancel/i,
+      2,
+    ],
+    [
+      /i'?m an? (?:basic|plus|premium) member|member for \d+|joined less|send it back by mail|courier pickup|drop it off|i'?m paying|i bought it (?:online|in store|\d+ months? ago)|i'?d choose|it ships|delivered \d+ days ago|order total is|still unopened|i'?ve opened it|it'?s defective|it'?s (?:an? |office)/i,
+      3,
+    ],
   ],
 };
 
 /** Single words (typo-tolerant) that mark each kind of request. */
 const REQUEST_WORDS: Record<AtomicEnvId, Array<[string, number]>> = {
   CART: [['cart', 4]],
-  PD: [['recommend', 2], ['suggest', 1], ['recommendations', 2]],
-  SUB: [['stock', 2], ['substitute', 2], ['alternative', 2], ['similar', 1], ['replace', 1]],
-  BUNDLE: [['bundle', 3], ['each', 2]],
+  PD: [
+    ['recommend', 2],
+    ['suggest', 1],
+    ['recommendations', 2],
+  ],
+  SUB: [
+    ['stock', 2],
+    ['substitute', 2],
+    ['alternative', 2],
+    ['similar', 1],
+    ['replace', 1],
+  ],
+  BUNDLE: [
+    ['bundle', 3],
+    ['each', 2],
+  ],
   RETURN: [['return', 3]],
-  STATUS: [['status', 3], ['shipped', 1], ['news', 1]],
-  POLICY: [['policy', 4], ['member', 2], ['warranty', 2], ['membership', 2], ['coupons', 2], ['installments', 2], ['fee', 1], ['refund', 1]],
+  STATUS: [
+    ['status', 3],
+    ['shipped', 1],
+    ['news', 1],
+  ],
+  POLICY: [
+    ['policy', 4],
+    ['member', 2],
+    ['warranty', 2],
+    ['membership', 2],
+    ['coupons', 2],
+    ['installments', 2],
+    ['fee', 1],
+    ['refund', 1],
+  ],
 };
 
 export function classifyRequest(text: string, available: readonly AtomicEnvId[]): AtomicEnvId {

@@ -38,7 +38,8 @@ export function whenOf(text: string): [number, number] | null {
   return null;
 }
 
-const END = /(?= I (?:\S+ )?(?:ordered|bought|got|odrered|orderd|bougth|ordred)\b| I\b|\?|\.|,| (?:today|yesterday|a few days ago|last week|about \w+ \w+ ago)\b)/;
+const END =
+  /(?= I (?:\S+ )?(?:ordered|bought|got|odrered|orderd|bougth|ordred)\b| I\b|\?|\.|,| (?:today|yesterday|a few days ago|last week|about \w+ \w+ ago)\b)/;
 
 /** The item named after "the" (as typed) and before what follows it ("the X I ordered", "ordered the X."). */
 export function itemPhraseOf(text: string): string | null {
@@ -54,7 +55,8 @@ export function itemPhraseOf(text: string): string | null {
   return null;
 }
 
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
 export interface LineMatch {
   order: OrderView;
@@ -66,7 +68,13 @@ export interface LineMatch {
  * Lines ranked by how well their title matches the phrase (its first word, the
  * brand, counts double), with the time the customer gave as a tie-breaker.
  */
-export function matchLines(orders: readonly OrderView[], phrase: string, today: string | null, when: [number, number] | null, filter?: (o: OrderView) => boolean): LineMatch[] {
+export function matchLines(
+  orders: readonly OrderView[],
+  phrase: string,
+  today: string | null,
+  when: [number, number] | null,
+  filter?: (o: OrderView) => boolean,
+): LineMatch[] {
   const w = words(phrase);
   const out: LineMatch[] = [];
   for (const order of orders) {
@@ -86,6 +94,8 @@ export function matchLines(orders: readonly OrderView[], phrase: string, today: 
 }
 
 export const ordersIn = (results: ReadonlyArray<{ name: string; error: string | null; result: unknown }>) => {
-  const lists = results.filter((r) => r.error === null && r.name === 'order.list').map((r) => r.result as { today: string; orders: OrderView[] });
+  const lists = results
+    .filter((r) => r.error === null && r.name === 'order.list')
+    .map((r) => r.result as { today: string; orders: OrderView[] });
   return lists.length ? lists[lists.length - 1] : null;
 };

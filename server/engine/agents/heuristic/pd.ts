@@ -44,14 +44,25 @@ export function createPdPolicy(): Policy {
         return { message: 'Thanks, let me narrow it down.', calls: searches(input.budget) };
       }
       const ids = ranked.slice(0, RECOMMEND_COUNT).map((c) => c.product_id);
-      return { message: `Here are my recommendations${ranked[0] ? `, starting with the ${ranked[0].title}` : ''}.`, calls: [], answer: { recommended_product_ids: ids } };
+      return {
+        message: `Here are my recommendations${ranked[0] ? `, starting with the ${ranked[0].title}` : ''}.`,
+        calls: [],
+        answer: { recommended_product_ids: ids },
+      };
     },
   };
 
   function searches(budget: number) {
     const calls = [{ name: 'catalog.search', args: searchFor(noun, wants) }];
     // a second, looser search (price only) when the budget allows, in case a name was misread
-    if (budget >= 2) calls.push({ name: 'catalog.search', args: searchFor(noun, wants.filter((w) => w.attr === 'price')) });
+    if (budget >= 2)
+      calls.push({
+        name: 'catalog.search',
+        args: searchFor(
+          noun,
+          wants.filter((w) => w.attr === 'price'),
+        ),
+      });
     return calls;
   }
 }

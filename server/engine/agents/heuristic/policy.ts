@@ -62,7 +62,16 @@ const CMP = /^(under |over )?\$?(\d+(?:\.\d+)?)(?: (?:days|months))?( or less| o
 function comparison(text: string): { op: Condition['op']; value: number } | null {
   const m = CMP.exec(text.trim());
   if (!m) return null;
-  const op = m[1] === 'under ' ? 'lt' : m[1] === 'over ' ? 'gt' : m[3] === ' or less' ? 'lte' : m[3] === ' or more' ? 'gte' : 'eq';
+  const op =
+    m[1] === 'under '
+      ? 'lt'
+      : m[1] === 'over '
+        ? 'gt'
+        : m[3] === ' or less'
+          ? 'lte'
+          : m[3] === ' or more'
+            ? 'gte'
+            : 'eq';
   return { op, value: Number(m[2]) };
 }
 
@@ -72,15 +81,18 @@ export function parseCondition(text: string): Condition | null {
   let m: RegExpExecArray | null;
   if ((m = /^(basic|plus|premium) members$/.exec(t))) return { field: 'member_tier', op: 'eq', value: m[1] };
   const depts: Record<string, string> = { 'home & kitchen': 'home_kitchen' };
-  if ((m = /^(electronics|clothing|furniture|grocery|home & kitchen|office|tools) items$/.exec(t))) return { field: 'department', op: 'eq', value: depts[m[1]] ?? m[1] };
+  if ((m = /^(electronics|clothing|furniture|grocery|home & kitchen|office|tools) items$/.exec(t)))
+    return { field: 'department', op: 'eq', value: depts[m[1]] ?? m[1] };
   if ((m = /^orders totalling (.+)$/.exec(t))) return withCmp('order_total', m[1]);
   if ((m = /^requests made (.+) after delivery$/.exec(t))) return withCmp('days_since_delivery', m[1]);
   if ((m = /^(unopened|opened|defective) items$/.exec(t))) return { field: 'item_condition', op: 'eq', value: m[1] };
   if (t === 'shipping to the contiguous us') return { field: 'destination', op: 'eq', value: 'contiguous_us' };
   if (t === 'shipping to alaska or hawaii') return { field: 'destination', op: 'eq', value: 'alaska_hawaii' };
   if (t === 'shipping to international addresses') return { field: 'destination', op: 'eq', value: 'international' };
-  if ((m = /^(standard|expedited|overnight) shipping$/.exec(t))) return { field: 'shipping_speed', op: 'eq', value: m[1] };
-  if ((m = /^orders paid by (credit card|gift card|paypal)$/.exec(t))) return { field: 'payment_method', op: 'eq', value: m[1].replace(' ', '_') };
+  if ((m = /^(standard|expedited|overnight) shipping$/.exec(t)))
+    return { field: 'shipping_speed', op: 'eq', value: m[1] };
+  if ((m = /^orders paid by (credit card|gift card|paypal)$/.exec(t)))
+    return { field: 'payment_method', op: 'eq', value: m[1].replace(' ', '_') };
   if (t === 'online purchases') return { field: 'purchase_channel', op: 'eq', value: 'online' };
   if (t === 'in-store purchases') return { field: 'purchase_channel', op: 'eq', value: 'in_store' };
   if (t === 'returns by mail') return { field: 'return_method', op: 'eq', value: 'mail' };
@@ -96,7 +108,8 @@ function withCmp(field: string, text: string): Condition | null {
   return c ? { field, ...c } : null;
 }
 
-const ANSWER_SPLIT = / (?:is|takes|arrives within|is issued as|can be paid in|gives an?|lasts|earns|costs|are honoured for|earn) /;
+const ANSWER_SPLIT =
+  / (?:is|takes|arrives within|is issued as|can be paid in|gives an?|lasts|earns|costs|are honoured for|earn) /;
 
 export interface ReadRule {
   id: string;
@@ -115,7 +128,12 @@ export function readRule(hit: { rule_id: string; text: string }): ReadRule | nul
   const sentence = m[2];
   const split = ANSWER_SPLIT.exec(sentence);
   if (!split) return null;
-  return { id: hit.rule_id, conditions: conditions as Condition[], stem: sentence.slice(0, split.index + split[0].length).toLowerCase(), answer: sentence.slice(split.index + split[0].length) };
+  return {
+    id: hit.rule_id,
+    conditions: conditions as Condition[],
+    stem: sentence.slice(0, split.index + split[0].length).toLowerCase(),
+    answer: sentence.slice(split.index + split[0].length),
+  };
 }
 
 export function holds(c: Condition, facts: Facts): boolean {
@@ -163,21 +181,40 @@ export function createPolicyPolicy(): Policy {
       facts = { ...facts, ...parseFacts(input.message) };
       if (turn === 1) {
         // the whole message: the facts' words help find the rules that mention them
-        return { message: 'Let me check the policy.', calls: [{ name: 'policy.search', args: { query: deslang(input.message), top_k: 20 } }] };
+        return {
+          message: 'Let me check the policy.',
+          calls: [{ name: 'policy.search', args: { query: deslang(input.message), top_k: 20 } }],
+        };
       }
-      for (const r of input.results) if (r.error === null && r.name === 'policy.search') rules = (r.result as Array<{ rule_id: string; text: string }>).map(readRule).filter((x): x is ReadRule => x !== null);
-      if (rules.length === 0) return { message: 'I could not find that policy.', calls: [], answer: { policy_answer: 'unknown' } };
+      for (const r of input.results)
+        if (r.error === null && r.name === 'policy.search')
+          rules = (r.result as Array<{ rule_id: string; text: string }>)
+            .map(readRule)
+            .filter((x): x is ReadRule => x !== null);
+      if (rules.length === 0)
+        return { message: 'I could not find that policy.', calls: [], answer: { policy_answer: 'unknown' } };
       // the question's topic: among topics with a rule the facts satisfy, the best-ranked; else the best-ranked
       const fits = rules.find((r) => r.conditions.every((c) => holds(c, facts)));
       const topic = rules.filter((r) => r.stem === (fits ?? rules[0]).stem);
-      const missing = [...new Set(topic.flatMap((r) => r.conditions.map((c) => c.field)))].filter((f) => facts[f] === undefined);
+      const missing = [...new Set(topic.flatMap((r) => r.conditions.map((c) => c.field)))].filter(
+        (f) => facts[f] === undefined,
+      );
       if (!asked && missing.length > 0 && input.turnsLeft > 1) {
         asked = true;
-        return { message: `To answer exactly, could you tell me ${missing.map((f) => ASK[f] ?? f).join(', ')}?`, calls: [] };
+        return {
+          message: `To answer exactly, could you tell me ${missing.map((f) => ASK[f] ?? f).join(', ')}?`,
+          calls: [],
+        };
       }
-      const applicable = topic.filter((r) => r.conditions.every((c) => holds(c, facts))).sort((a, b) => b.conditions.length - a.conditions.length);
+      const applicable = topic
+        .filter((r) => r.conditions.every((c) => holds(c, facts)))
+        .sort((a, b) => b.conditions.length - a.conditions.length);
       const chosen = applicable[0] ?? topic[0];
-      return { message: `According to our policy, ${chosen.stem}${chosen.answer}.`, calls: [], answer: { policy_answer: answerValue(chosen.answer) } };
+      return {
+        message: `According to our policy, ${chosen.stem}${chosen.answer}.`,
+        calls: [],
+        answer: { policy_answer: answerValue(chosen.answer) },
+      };
     },
   };
 }

@@ -33,17 +33,25 @@ export function parseWants(text: string): Want[] {
     if (!out.some((x) => x.attr === w.attr && x.op === w.op)) out.push(w);
   };
   const t = text.replace(/\s+/g, ' ');
-  for (const m of t.matchAll(new RegExp(`\\bunder \\$${NUM}`, 'gi'))) add({ attr: 'price', op: 'max', value: Number(m[1]) });
-  for (const m of t.matchAll(new RegExp(`\\brated at least ${NUM}`, 'gi'))) add({ attr: 'rating', op: 'min', value: Number(m[1]) });
+  for (const m of t.matchAll(new RegExp(`\\bunder \\$${NUM}`, 'gi')))
+    add({ attr: 'price', op: 'max', value: Number(m[1]) });
+  for (const m of t.matchAll(new RegExp(`\\brated at least ${NUM}`, 'gi')))
+    add({ attr: 'rating', op: 'min', value: Number(m[1]) });
   if (/ships within a day/i.test(t)) add({ attr: 'ship_days', op: 'max', value: 1 });
-  for (const m of t.matchAll(new RegExp(`\\bships within ${NUM} days`, 'gi'))) add({ attr: 'ship_days', op: 'max', value: Number(m[1]) });
+  for (const m of t.matchAll(new RegExp(`\\bships within ${NUM} days`, 'gi')))
+    add({ attr: 'ship_days', op: 'max', value: Number(m[1]) });
   for (const m of t.matchAll(new RegExp(`\\bfrom ${VALUE}`, 'g'))) add({ attr: 'brand', op: 'eq', value: m[1] });
   for (const m of t.matchAll(new RegExp(`\\bin size ${VALUE}`, 'g'))) add({ attr: 'size', op: 'eq', value: m[1] });
   for (const m of t.matchAll(new RegExp(`\\bmade of ${VALUE}`, 'g'))) add({ attr: 'material', op: 'eq', value: m[1] });
-  for (const m of t.matchAll(new RegExp(`\\bwith ${VALUE} connectivity`, 'g'))) add({ attr: 'connector_type', op: 'eq', value: m[1] });
-  for (const m of t.matchAll(new RegExp(`\\bin a pack of at (least|most) ${NUM}`, 'gi'))) add({ attr: 'pack_count', op: m[1] === 'least' ? 'min' : 'max', value: Number(m[2]) });
-  for (const m of t.matchAll(new RegExp(`\\bwith at least ${NUM} pieces`, 'gi'))) add({ attr: 'piece_count', op: 'min', value: Number(m[1]) });
-  for (const m of t.matchAll(/\b(with at least|no more than) (\d+(?:\.\d+)?(?:W| inches| lb|V| oz)|\d+(?:\.\d+)? [a-z ]+?)(?=[,.?!]| and |$)/gi)) {
+  for (const m of t.matchAll(new RegExp(`\\bwith ${VALUE} connectivity`, 'g')))
+    add({ attr: 'connector_type', op: 'eq', value: m[1] });
+  for (const m of t.matchAll(new RegExp(`\\bin a pack of at (least|most) ${NUM}`, 'gi')))
+    add({ attr: 'pack_count', op: m[1] === 'least' ? 'min' : 'max', value: Number(m[2]) });
+  for (const m of t.matchAll(new RegExp(`\\bwith at least ${NUM} pieces`, 'gi')))
+    add({ attr: 'piece_count', op: 'min', value: Number(m[1]) });
+  for (const m of t.matchAll(
+    /\b(with at least|no more than) (\d+(?:\.\d+)?(?:W| inches| lb|V| oz)|\d+(?:\.\d+)? [a-z ]+?)(?=[,.?!]| and |$)/gi,
+  )) {
     const op = m[1].toLowerCase() === 'no more than' ? 'max' : 'min';
     const unit = UNIT_ATTR.find(([re]) => re.test(m[2]));
     if (unit) add({ attr: unit[1], op, value: Number(unit[0].exec(m[2])![1]) });
@@ -58,7 +66,8 @@ export function parseWants(text: string): Want[] {
     for (const m of t.matchAll(new RegExp(`\\bwith ${spoken} ${VALUE}`, 'gi'))) add({ attr, op: 'eq', value: m[1] });
   }
   // "in Black" (a color) once the sized and made-of forms are taken
-  for (const m of t.matchAll(new RegExp(`\\bin (?!size\\b|a pack\\b|stock\\b)${VALUE}`, 'g'))) add({ attr: 'color', op: 'eq', value: m[1] });
+  for (const m of t.matchAll(new RegExp(`\\bin (?!size\\b|a pack\\b|stock\\b)${VALUE}`, 'g')))
+    add({ attr: 'color', op: 'eq', value: m[1] });
   return out;
 }
 
@@ -83,7 +92,8 @@ export function meets(card: Card, want: Want): boolean {
   return want.op === 'max' ? x <= Number(want.value) + 1e-9 : x >= Number(want.value) - 1e-9;
 }
 
-export const satisfaction = (card: Card, wants: readonly Want[]) => (wants.length === 0 ? 1 : wants.filter((w) => meets(card, w)).length / wants.length);
+export const satisfaction = (card: Card, wants: readonly Want[]) =>
+  wants.length === 0 ? 1 : wants.filter((w) => meets(card, w)).length / wants.length;
 
 /** Search filters for what a filter can say exactly (numbers); names go into the query, where typos are forgiven. */
 export function searchFor(noun: string, wants: readonly Want[], topK = 50) {
@@ -109,7 +119,9 @@ function appeal(card: Card, wants: readonly Want[], lowPrice: number, highPrice:
   const span = Math.max(1e-9, highPrice - lowPrice);
   const phiPrice = 1 - Math.min(1, Math.max(0, (card.price - lowPrice) / span));
   const total = w.price + w.rating + w.ship;
-  return (w.price * phiPrice + w.rating * ((card.rating - 1) / 4) + w.ship * (1 - Math.min(1, card.ship_days / 14))) / total;
+  return (
+    (w.price * phiPrice + w.rating * ((card.rating - 1) / 4) + w.ship * (1 - Math.min(1, card.ship_days / 14))) / total
+  );
 }
 
 /** Title and attribute values: what product similarity is measured over. */
@@ -136,8 +148,13 @@ export function rankCards(cards: readonly Card[], wants: readonly Want[], opts: 
   const low = prices[Math.floor(prices.length * 0.1)] ?? 0;
   const high = prices[Math.floor(prices.length * 0.9)] ?? 1;
   const score = (c: Card) =>
-    satisfaction(c, wants) * 10 + (opts.similarTo ? (opts.similarWeight ?? 1) * nameSimilarity(opts.similarTo, describeCard(c)) : 0) + appeal(c, wants, low, high);
-  return pool.map((c) => ({ c, s: score(c) })).sort((a, b) => b.s - a.s || (a.c.product_id < b.c.product_id ? -1 : 1)).map((x) => x.c);
+    satisfaction(c, wants) * 10 +
+    (opts.similarTo ? (opts.similarWeight ?? 1) * nameSimilarity(opts.similarTo, describeCard(c)) : 0) +
+    appeal(c, wants, low, high);
+  return pool
+    .map((c) => ({ c, s: score(c) }))
+    .sort((a, b) => b.s - a.s || (a.c.product_id < b.c.product_id ? -1 : 1))
+    .map((x) => x.c);
 }
 
 /** A question naming every kind of requirement (the customer reveals the ones it left out). */

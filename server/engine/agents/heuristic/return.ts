@@ -20,7 +20,8 @@ const REASONS: Array<[RegExp, string]> = [
   [/changed my mind/i, 'changed_mind'],
 ];
 const LOOK_BACK_DAYS = 120;
-const REPLACEMENT_NOUN = /replacement:? an? ([a-z][a-z -]*?)(?= under\b| rated\b| that\b| from\b| in\b| made\b| with\b| no more\b|[.,?!]|$)/i;
+const REPLACEMENT_NOUN =
+  /replacement:? an? ([a-z][a-z -]*?)(?= under\b| rated\b| that\b| from\b| in\b| made\b| with\b| no more\b|[.,?!]|$)/i;
 
 export const reasonOf = (text: string) => REASONS.find(([re]) => re.test(text))?.[1] ?? null;
 
@@ -56,7 +57,8 @@ export function createReturnPolicy(): Policy {
       cards.push(...cardsIn(input.results));
       if (cards.length > 0) searched = true;
       const listed = ordersIn(input.results);
-      if (listed && !target) target = matchLines(listed.orders, phrase, listed.today, when, (o) => o.status === 'DELIVERED')[0] ?? null;
+      if (listed && !target)
+        target = matchLines(listed.orders, phrase, listed.today, when, (o) => o.status === 'DELIVERED')[0] ?? null;
       for (const r of input.results) {
         if (r.name !== 'return.initiate') continue;
         if (r.error === null) started = true;
@@ -71,7 +73,12 @@ export function createReturnPolicy(): Policy {
           tried = true;
           calls.push({
             name: 'return.initiate',
-            args: { order_id: target.order.order_id, line_id: target.line.line_id, reason_code: reason ?? 'changed_mind', method: 'in_store' },
+            args: {
+              order_id: target.order.order_id,
+              line_id: target.line.line_id,
+              reason_code: reason ?? 'changed_mind',
+              method: 'in_store',
+            },
           });
         }
         if (replacementNoun && !searched && calls.length < input.budget) {
@@ -89,9 +96,15 @@ export function createReturnPolicy(): Policy {
         selected_order_id: target?.order.order_id ?? 'unknown',
         selected_line_id: target?.line.line_id ?? 'unknown',
       };
-      if (replacementNoun) answer.replacement_product_ids = rankCards(cards, wants, { noun: replacementNoun }).slice(0, RECOMMEND_COUNT).map((c) => c.product_id);
+      if (replacementNoun)
+        answer.replacement_product_ids = rankCards(cards, wants, { noun: replacementNoun })
+          .slice(0, RECOMMEND_COUNT)
+          .map((c) => c.product_id);
       if (ineligible && !started) answer.return_ineligible = true;
-      const message = ineligible && !started ? 'Sorry, this item is not eligible for return: the return window has passed.' : 'Your return has been started.';
+      const message =
+        ineligible && !started
+          ? 'Sorry, this item is not eligible for return: the return window has passed.'
+          : 'Your return has been started.';
       return { message, calls: [], answer };
     },
   };

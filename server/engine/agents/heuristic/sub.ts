@@ -2,7 +2,16 @@
 // similar, compatible products of the same kind that meet their requirements.
 
 import { categoryNoun } from '../../envs/cart';
-import { cardsIn, describeCard, mergeWants, parseWants, rankCards, REQUIREMENT_QUESTION, searchFor, type Want } from './recommend';
+import {
+  cardsIn,
+  describeCard,
+  mergeWants,
+  parseWants,
+  rankCards,
+  REQUIREMENT_QUESTION,
+  searchFor,
+  type Want,
+} from './recommend';
 import { RECOMMEND_COUNT } from './pd';
 import { deslang, nameSimilarity } from './text';
 import type { Card, Policy, TurnInput, TurnOutput } from './types';
@@ -39,20 +48,34 @@ export function createSubPolicy(): Policy {
         // requirements follow the title; parsing the title itself would read its words as requirements
         wants = parseWants(input.message.replace(title, ''));
         searchedWith = wants.length;
-        return { message: `Sorry it's sold out; let me find close alternatives. ${REQUIREMENT_QUESTION}`, calls: searches(input.budget) };
+        return {
+          message: `Sorry it's sold out; let me find close alternatives. ${REQUIREMENT_QUESTION}`,
+          calls: searches(input.budget),
+        };
       }
-      original ??= cards.filter((c) => nameSimilarity(title, c.title) >= 0.9).sort((a, b) => nameSimilarity(title, b.title) - nameSimilarity(title, a.title))[0];
+      original ??= cards
+        .filter((c) => nameSimilarity(title, c.title) >= 0.9)
+        .sort((a, b) => nameSimilarity(title, b.title) - nameSimilarity(title, a.title))[0];
       const before = wants.length;
       mergeWants(wants, parseWants(input.message));
       const noun = original ? categoryNoun(String(original.key_attrs.category)) : undefined;
       const exclude = new Set(original ? [original.product_id] : []);
-      const ranked = rankCards(cards, wants, { noun, exclude, similarTo: original ? describeCard(original) : title, similarWeight: 2 });
+      const ranked = rankCards(cards, wants, {
+        noun,
+        exclude,
+        similarTo: original ? describeCard(original) : title,
+        similarWeight: 2,
+      });
       if ((wants.length > before || ranked.length === 0) && searchedWith !== wants.length && input.turnsLeft > 1) {
         searchedWith = wants.length;
         return { message: 'Thanks, let me look again with that in mind.', calls: searches(input.budget) };
       }
       const ids = ranked.slice(0, RECOMMEND_COUNT).map((c) => c.product_id);
-      return { message: 'Here are the closest alternatives I found.', calls: [], answer: { recommended_product_ids: ids } };
+      return {
+        message: 'Here are the closest alternatives I found.',
+        calls: [],
+        answer: { recommended_product_ids: ids },
+      };
     },
   };
 }

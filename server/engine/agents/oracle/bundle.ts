@@ -21,7 +21,11 @@ export function bundleOracle(episode: Episode): Action {
   const chosen = picks(episode, goal);
   const rerank = (ids: string[]) => ({ name: 'catalog.rerank', args: { query: 'bundle', candidate_product_ids: ids } });
   if (!chosen.some((id) => seen.has(id))) {
-    return { assistant_message: `How about this set: ${chosen.join(', ')}?`, tool_calls: [rerank(chosen)], answer: null };
+    return {
+      assistant_message: `How about this set: ${chosen.join(', ')}?`,
+      tool_calls: [rerank(chosen)],
+      answer: null,
+    };
   }
   const missing = chosen.filter((id) => !seen.has(id));
   return {

@@ -20,11 +20,15 @@ export function cartOracle(episode: Episode): Action {
     const lookup = !seen.has(item.productId);
     const need = lookup ? 2 : 1;
     if (calls.length + need > budget) {
-      if (lookup && calls.length < budget) calls.push({ name: 'catalog.get_product', args: { product_id: item.productId } });
+      if (lookup && calls.length < budget)
+        calls.push({ name: 'catalog.get_product', args: { product_id: item.productId } });
       break;
     }
     if (lookup) calls.push({ name: 'catalog.get_product', args: { product_id: item.productId } });
-    calls.push({ name: 'cart.add', args: { product_id: item.productId, variant_id: item.variantId, quantity: item.qty } });
+    calls.push({
+      name: 'cart.add',
+      args: { product_id: item.productId, variant_id: item.variantId, quantity: item.qty },
+    });
     added++;
   }
   const finished = unavailable.length === 0 && added === pending.length;

@@ -19,7 +19,8 @@ export function journeyOracle(episode: Episode, policies: Partial<Record<EnvId, 
   if (!policy) throw new Error(`oracle: no policy for ${sub.envId} inside JOURNEY`);
   const view = new Proxy(episode, {
     get(target, prop) {
-      if (prop === 'hiddenGoal') return () => ({ ...target.hiddenGoal(), envId: sub.envId, data: sub.goal, state: subState });
+      if (prop === 'hiddenGoal')
+        return () => ({ ...target.hiddenGoal(), envId: sub.envId, data: sub.goal, state: subState });
       if (prop === 'config') return { ...target.config, envId: sub.envId };
       const value = Reflect.get(target, prop, target);
       return typeof value === 'function' ? value.bind(target) : value;

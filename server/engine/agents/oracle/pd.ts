@@ -42,7 +42,13 @@ function inStockRelevant(episode: Episode, spec: RecommendationSpec, n: number) 
  * p_oos) and name one to the customer; then answer with the best in-stock list,
  * reranking any pick not yet retrieved in the same turn.
  */
-export function recommendationOracle(episode: Episode, spec: RecommendationSpec, env: string, query: string, named: string): Action {
+export function recommendationOracle(
+  episode: Episode,
+  spec: RecommendationSpec,
+  env: string,
+  query: string,
+  named: string,
+): Action {
   const seen = episode.seenIds;
   const best = bestRecommendation(episode, spec);
   if (!best.some((id) => seen.has(id))) {

@@ -18,24 +18,35 @@ export function returnOracle(episode: Episode): Action {
   const order = world.orders.find((o) => o.order_id === goal.orderId)!;
   const line = order.lines.find((l) => l.line_id === goal.lineId)!;
   const planned: ToolCall[] = [];
-  if (!seen.has(goal.productId)) planned.push({ name: 'order.list', args: { days: lookBackDays(daysBetween(order.placed_date, world.today)) } });
+  if (!seen.has(goal.productId))
+    planned.push({ name: 'order.list', args: { days: lookBackDays(daysBetween(order.placed_date, world.today)) } });
 
   const best = goal.replacement ? bestRecommendation(episode, goal.replacement) : [];
   const unseen = best.filter((id) => !seen.has(id));
-  if (unseen.length > 0) planned.push({ name: 'catalog.rerank', args: { query: goal.replacementNoun ?? goal.itemPhrase, candidate_product_ids: unseen } });
+  if (unseen.length > 0)
+    planned.push({
+      name: 'catalog.rerank',
+      args: { query: goal.replacementNoun ?? goal.itemPhrase, candidate_product_ids: unseen },
+    });
 
-  const started = [...world.returns, ...world.exchanges].some((r) => r.order_id === goal.orderId && r.line_id === goal.lineId);
+  const started = [...world.returns, ...world.exchanges].some(
+    (r) => r.order_id === goal.orderId && r.line_id === goal.lineId,
+  );
   if (goal.eligible && !started) {
     const swap = best.find((id) => (episode.stockOf(id, null) ?? 0) >= line.qty);
     planned.push(
       swap
         ? { name: 'return.exchange', args: { order_id: goal.orderId, line_id: goal.lineId, new_product_id: swap } }
-        : { name: 'return.initiate', args: { order_id: goal.orderId, line_id: goal.lineId, reason_code: goal.reasonCode, method: 'in_store' } },
+        : {
+            name: 'return.initiate',
+            args: { order_id: goal.orderId, line_id: goal.lineId, reason_code: goal.reasonCode, method: 'in_store' },
+          },
     );
   }
 
   const budget = episode.axes.B_tool;
-  if (planned.length > budget) return { assistant_message: 'Let me look into that for you.', tool_calls: planned.slice(0, budget), answer: null };
+  if (planned.length > budget)
+    return { assistant_message: 'Let me look into that for you.', tool_calls: planned.slice(0, budget), answer: null };
   return {
     assistant_message: goal.eligible
       ? `I've started the return of your ${goal.itemPhrase}.`

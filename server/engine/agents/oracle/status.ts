@@ -14,7 +14,8 @@ export function statusOracle(episode: Episode): Action {
     planned.push({ name: 'order.list', args: { days: lookBackDays(daysBetween(order.placed_date, world.today)) } });
   planned.push({ name: 'order.get_status', args: { order_id: goal.orderId } });
   const budget = episode.axes.B_tool;
-  if (planned.length > budget) return { assistant_message: 'Let me find that order.', tool_calls: planned.slice(0, budget), answer: null };
+  if (planned.length > budget)
+    return { assistant_message: 'Let me find that order.', tool_calls: planned.slice(0, budget), answer: null };
   return {
     assistant_message: `Your order ${order.order_id} is ${order.status.toLowerCase().replace('_', ' ')}.`,
     tool_calls: planned,
