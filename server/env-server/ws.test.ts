@@ -19,9 +19,7 @@ async function serve(overrides: Partial<EnvServerConfig> = {}) {
   return server;
 }
 
-function rawSocket(
-  url: string,
-): Promise<{
+function rawSocket(url: string): Promise<{
   socket: WebSocket;
   frames: Array<{ type: string; data: Record<string, unknown> }>;
   closed: Promise<number>;
