@@ -14,15 +14,15 @@ export interface EchoGoal {
   today: string;
 }
 
-export const echoEnv: EnvDefinition<EchoGoal> = {
+export const echoEnv: EnvDefinition<EchoGoal, null> = {
   id: 'ECHO',
   name: 'Echo the date',
   description: "The customer asks for today's date.",
   tools: ['datetime.now'],
   answerSchema: z.strictObject({ date: z.string().describe('today, YYYY-MM-DD') }),
-  generate: (ctx) => ({ goal: { today: ctx.world.today }, opening: "Hi! What is today's date?", slots: [] }),
+  generate: (ctx) => ({ goal: { today: ctx.world.today }, state: null, opening: "Hi! What is today's date?", slots: [] }),
   nudges: ['So, what is the date?'],
-  verify(goal, answer, ctx) {
+  verify(goal, _state, answer, ctx) {
     const rTask = answer?.date === goal.today ? 1 : 0;
     return {
       rTask,
