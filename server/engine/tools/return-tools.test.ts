@@ -103,7 +103,7 @@ describe('return.exchange', () => {
     expect(result).toMatchObject({ exchange_id: 'EXC-0001', product_id: chargerA.id, new_product_id: chargerB.id, new_variant_id: null, new_title: chargerB.title });
     expect(result.price_difference).toBeCloseTo(chargerB.price - chargerA.price, 6);
     expect(world.exchanges[0].turn).toBe(4);
-    expect(seen).toEqual([chargerA.id, chargerB.id]);
+    expect(seen).toEqual([chargerA.id]); // the new product is the agent's choice echoed back, not a retrieval (issue 7.5)
   });
 
   it('errors: another category, unknown or restricted product, foreign variant, out of stock, ineligible line', () => {
