@@ -4,19 +4,18 @@
 // Handlers check roles again themselves (server/auth); this is only the first gate.
 import { NextResponse, type NextRequest } from 'next/server';
 import { authConfig, credentialsFrom, isAdmin } from '@/server/auth';
-
-/** Server actions and tRPC calls: one action is ≤ 64 KB, so 1 MB is generous. */
-const MAX_POST_BYTES = 1024 * 1024;
+import { bodyLimitFor, MAX_POST_BYTES } from '@/server/lib/body-limit';
 
 export function proxy(req: NextRequest) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     const declared = Number(req.headers.get('content-length'));
-    if (Number.isFinite(declared) && declared > MAX_POST_BYTES) {
+    const limit = bodyLimitFor(req.nextUrl.pathname, MAX_POST_BYTES);
+    if (Number.isFinite(declared) && declared > limit) {
       return NextResponse.json(
         {
           error: {
             code: 'TOO_LARGE',
-            message: `request body is ${declared} bytes; the limit is ${MAX_POST_BYTES} bytes. Nothing was read or run.`,
+            message: `request body is ${declared} bytes; the limit is ${limit} bytes. Nothing was read or run.`,
           },
         },
         { status: 413 },

@@ -26,7 +26,7 @@ const SEEDS = {
   RETURN: 1,
   RETURN_REPLACEMENT: 2,
   STATUS: 1,
-  POLICY: 11,
+  POLICY: 4,
   BUNDLE: 1,
   JOURNEY: 39,
 } as const;
@@ -65,7 +65,7 @@ interface PolicyGoal {
   answer: number | string;
 }
 interface JourneyGoal {
-  subtasks: Array<{ envId: string; task: { goal: unknown } }>;
+  subtasks: Array<{ envId: string; goal: unknown }>;
 }
 
 let problems: string[] = [];
@@ -317,8 +317,8 @@ test('JOURNEY: two requests in one conversation, each answered with its own sub-
   const id = await startEpisode(page, 'JOURNEY', SEEDS.JOURNEY);
   const goal = await readGoal<JourneyGoal>(page);
   expect(goal.subtasks.map((s) => s.envId)).toEqual(['STATUS', 'PD']);
-  const status = goal.subtasks[0].task.goal as StatusGoal;
-  const pd = goal.subtasks[1].task.goal as PdGoal;
+  const status = goal.subtasks[0].goal as StatusGoal;
+  const pd = goal.subtasks[1].goal as PdGoal;
   const ids = idealIds(pd.rec);
 
   // request 1 (STATUS): the order list, then a STATUS sub-answer sent with "go on"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withCappedBody } from './body-limit';
+import { bodyLimitFor, MAX_IMPORT_BODY_BYTES, withCappedBody } from './body-limit';
 
 function streamOf(total: number, chunk = 1000) {
   let sent = 0;
@@ -46,5 +46,15 @@ describe('request body cap', () => {
     expect(await (req as Request).text()).toBe('{"id":"x"}');
     const get = new Request('http://127.0.0.1/api/trpc/envs.list');
     expect(await withCappedBody(get, 10)).toBe(get);
+  });
+});
+
+describe('bodyLimitFor', () => {
+  it('gives the import procedure its own cap and every other path the default', () => {
+    expect(bodyLimitFor('/api/trpc/inspector.import', 1)).toBe(MAX_IMPORT_BODY_BYTES);
+    expect(bodyLimitFor('/api/trpc/episodes.list,inspector.import', 1)).toBe(MAX_IMPORT_BODY_BYTES);
+    expect(bodyLimitFor('/api/trpc/seat.step', 7)).toBe(7);
+    expect(bodyLimitFor('/api/trpc/inspector.importX', 7)).toBe(7);
+    expect(bodyLimitFor('/play/abc', 7)).toBe(7);
   });
 });

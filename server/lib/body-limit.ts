@@ -6,6 +6,17 @@ import { HTTP_STATUS } from './errors';
 /** tRPC requests: one action is ≤ 64 KB; a batch of a few calls fits with room to spare. */
 export const MAX_TRPC_BODY_BYTES = 256 * 1024;
 
+/** Every other POST (server actions): one action is ≤ 64 KB, so 1 MB is generous. */
+export const MAX_POST_BYTES = 1024 * 1024;
+
+/** The inspector's import (an admin operation) uploads whole JSONL files; its own check is 25 MB. */
+export const MAX_IMPORT_BODY_BYTES = 25 * 1024 * 1024;
+
+/** The body cap for a request path: the import procedure may carry files, everything else stays small. */
+export function bodyLimitFor(pathname: string, fallback: number): number {
+  return /^\/api\/trpc\/([^/]*,)?inspector\.import(,|$)/.test(pathname) ? MAX_IMPORT_BODY_BYTES : fallback;
+}
+
 export function tooLargeResponse(limit: number, got?: number): Response {
   const message = `request body ${got !== undefined ? `is ${got} bytes; ` : 'is larger than '}the limit is ${limit} bytes. Nothing was read or run.`;
   return Response.json({ error: { code: 'TOO_LARGE', message } }, { status: HTTP_STATUS.TOO_LARGE });
