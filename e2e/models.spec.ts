@@ -83,6 +83,8 @@ test('register the local agent server, let it play, take over, inspect and fork'
   }
   await page.getByTestId('open-replay').click();
   await page.waitForURL(`**/episodes/${second}`);
+  // the replay renders on the client (it reads the URL's turn): wait for its transcript
+  await expect(page.locator('[data-testid="turn-actor"]').first()).toBeVisible();
   const actors = await page
     .locator('[data-testid="turn-actor"]')
     .evaluateAll((els) => els.map((e) => e.getAttribute('data-actor')));
