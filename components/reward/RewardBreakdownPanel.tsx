@@ -80,7 +80,10 @@ export function RewardBreakdownPanel({
                 ['r_hall', fmtReward(b.rHall)],
                 ['T', String(b.turns)],
                 ['T_user', String(b.tUser)],
-                ['T_eff / T_max', `${b.tEff} / ${b.tMax}`],
+                // revision 2 normalises r_eff by T_ref; older breakdowns (no tRef) used T_max
+                b.tRef !== undefined
+                  ? ['T_eff / T_ref', `${b.tEff} / ${b.tRef}`]
+                  : ['T_eff / T_max', `${b.tEff} / ${b.tMax}`],
               ] as const
             ).map(([k, v]) => (
               <div key={k} className="flex gap-1.5">
