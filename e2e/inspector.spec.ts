@@ -77,6 +77,8 @@ test('find failed CART at d ≥ 6, scrub, compare with the oracle, export and re
   await expect(page).toHaveURL(/pass=fail/);
   const rows = page.getByTestId('episode-row');
   await expect(rows.first()).toBeVisible();
+  // each filter change refetches the list: count the rows once the last fetch has settled
+  await page.waitForLoadState('networkidle');
   const n = await rows.count();
   for (let i = 0; i < n; i++) {
     await expect(rows.nth(i).locator('td').nth(1)).toHaveText('CART');
