@@ -3,7 +3,7 @@
 // charts for the current filter; import.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTRPC } from '@/lib/trpc';
 import { useShortcuts } from '@/lib/keyboard';
 import {
@@ -34,13 +34,21 @@ export function EpisodeBrowser() {
   const [help, setHelp] = useState(false);
   const [charts, setCharts] = useState(params.get('charts') === '1');
 
+  // The input we last navigated to: router.replace is asynchronous, so a second change made
+  // before the URL updates must build on the first, not on the stale params.
+  const latest = useRef(input);
+  useEffect(() => {
+    latest.current = input;
+  }, [input]);
   const go = (next: Partial<ListInput>, extra: Record<string, string> = {}) => {
-    const p = listInputToParams({ ...input, ...next });
+    latest.current = { ...latest.current, ...next };
+    const p = listInputToParams(latest.current);
     for (const [k, v] of Object.entries(extra)) p.set(k, v);
     if (charts && !('charts' in extra)) p.set('charts', '1');
     router.replace(`${pathname}${p.size ? `?${p}` : ''}`, { scroll: false });
   };
-  const setFilter = (filter: EpisodeFilter) => go({ filter, page: 1 });
+  const setFilter = (update: (f: EpisodeFilter) => EpisodeFilter) =>
+    go({ filter: update(latest.current.filter), page: 1 });
   const sortBy = (col: SortColumn) =>
     go({ sort: col, dir: input.sort === col && input.dir === 'desc' ? 'asc' : 'desc', page: 1 });
 

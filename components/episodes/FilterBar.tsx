@@ -101,10 +101,11 @@ export function FilterBar({
 }: {
   filter: EpisodeFilter;
   facets?: Facets;
-  onChange: (f: EpisodeFilter) => void;
+  /** Takes an update, not a value: two quick changes must compose even before the URL catches up. */
+  onChange: (update: (f: EpisodeFilter) => EpisodeFilter) => void;
   searchRef: React.RefObject<HTMLInputElement | null>;
 }) {
-  const set = <K extends keyof EpisodeFilter>(k: K, v: EpisodeFilter[K]) => onChange({ ...filter, [k]: v });
+  const set = <K extends keyof EpisodeFilter>(k: K, v: EpisodeFilter[K]) => onChange((f) => ({ ...f, [k]: v }));
   const [q, setQ] = useState(filter.q ?? '');
   useEffect(() => setQ(filter.q ?? ''), [filter.q]);
   const envs = filter.env ?? [];
@@ -148,7 +149,12 @@ export function FilterBar({
                       ? 'bg-sky-600 text-white ring-sky-600'
                       : 'bg-white text-slate-700 ring-slate-300 hover:bg-slate-50',
                   )}
-                  onClick={() => set('env', on ? envs.filter((e) => e !== id) : [...envs, id])}
+                  onClick={() =>
+                    onChange((f) => {
+                      const cur = f.env ?? [];
+                      return { ...f, env: cur.includes(id) ? cur.filter((e) => e !== id) : [...cur, id] };
+                    })
+                  }
                 >
                   {id}
                 </button>
@@ -262,7 +268,7 @@ export function FilterBar({
           </div>
         </Field>
         {Object.keys(filter).length > 0 && (
-          <button type="button" className="pb-1 text-xs text-sky-700 underline" onClick={() => onChange({})}>
+          <button type="button" className="pb-1 text-xs text-sky-700 underline" onClick={() => onChange(() => ({}))}>
             clear all
           </button>
         )}
