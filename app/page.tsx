@@ -4,6 +4,7 @@ import { authConfig, credentialsFrom, isAdmin } from '@/server/auth';
 import { listEnvs } from '@/server/engine';
 import { episodeService } from '@/server/episodes';
 import { axisRows } from '@/server/episodes/axes';
+import { listCatalogs } from '@/server/catalogs';
 import { StartForm } from '@/components/home/StartForm';
 import { EpisodeTable } from '@/components/episodes/EpisodeTable';
 import { Card, CardHeader, Empty } from '@/components/ui/primitives';
@@ -28,7 +29,7 @@ export default async function HomePage() {
           the episode with its verifiable reward, and every episode is stored and can be replayed turn by turn.
         </p>
       </div>
-      <StartForm envs={envs} initialAxes={axisRows(0)} />
+      <StartForm envs={envs} initialAxes={axisRows(0)} initialCatalogs={listCatalogs()} />
       {recent && (
         <Card>
           <CardHeader

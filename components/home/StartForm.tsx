@@ -4,6 +4,7 @@ import { useState, useTransition } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { startEpisodeAction } from '@/server/actions/episodes';
 import type { AxisRow } from '@/server/episodes/axes';
+import type { CatalogChoice } from '@/server/catalogs';
 import { useTRPC } from '@/lib/trpc';
 import { AxisTable } from '@/components/difficulty/AxisTable';
 import { Button, Card, CardHeader } from '@/components/ui/primitives';
@@ -16,14 +17,23 @@ export interface EnvOption {
 
 const D_MAX = 12;
 
-export function StartForm({ envs, initialAxes }: { envs: EnvOption[]; initialAxes: AxisRow[] }) {
+export function StartForm({
+  envs,
+  initialAxes,
+  initialCatalogs,
+}: {
+  envs: EnvOption[];
+  initialAxes: AxisRow[];
+  /** Rendered with the page, so the catalog box is never empty while the list loads. */
+  initialCatalogs: CatalogChoice[];
+}) {
   const trpc = useTRPC();
   const [envId, setEnvId] = useState(envs[0]?.id ?? '');
   const [d, setD] = useState(0);
   const [randomSeed, setRandomSeed] = useState(true);
   const [seed, setSeed] = useState('1');
   const [catalogId, setCatalogId] = useState<string | null>(null);
-  const catalogs = useQuery(trpc.catalog.list.queryOptions());
+  const catalogs = useQuery({ ...trpc.catalog.list.queryOptions(), initialData: initialCatalogs });
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const preview = useQuery({
