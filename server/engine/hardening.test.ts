@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_ACTION_CHARS, MAX_ACTION_DEPTH } from './action';
 import { Episode } from './episode';
 import { toolSpecsFor } from './index';
-import { testCatalog } from './test/catalog-fixture';
+import { testCatalog } from './testing/catalog-fixture';
 import type { Action, EpisodeConfig, EpisodeEvent } from './types';
 
 const catalog = testCatalog();

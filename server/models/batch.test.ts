@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeuristicAgent, playEpisode } from '@/server/engine';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createAgentServer, listen } from './agent-server/server';
 import { expandCells, formatBatchTable, progressBar, runBatch, summarizeBatch, type BatchRow } from './batch';
 import { parseConnection } from './connection';

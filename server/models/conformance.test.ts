@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createAgentServer, listen } from './agent-server/server';
 import { parseConnection, type ConnectionInput } from './connection';
 import { checkConformance } from './conformance';

@@ -9,8 +9,8 @@ import { playEpisode } from '../play';
 import type { Action } from '../types';
 import { createWorld } from '../world/state';
 import { verifyBundle, type BundleGoal } from './bundle';
-import { BUNDLE_TEMPLATES } from './bundle-templates';
-import { mk } from './test-fixtures';
+import { BUNDLE_TEMPLATES } from './shared/bundle-templates';
+import { mk } from '../testing/products';
 
 const catalog = createSyntheticCatalog({ seed: 1, size: 20_000 });
 const act = (a: Partial<Action>): Action => ({ assistant_message: 'ok', tool_calls: [], answer: null, ...a });

@@ -20,8 +20,8 @@ import type { EvidenceItem, TaskResult } from '../types';
 import { productStock } from '../world/stock';
 import { categoryNoun } from './cart';
 import { recommendationAnswerSchema, recommendedIdsOf } from './pd';
-import { pricePercentile } from './persona';
-import { knownStock, smallCategoryProducts } from './recommend';
+import { pricePercentile } from './shared/persona';
+import { knownStock, smallCategoryProducts } from './shared/recommend';
 import {
   confirmOnce,
   joinList,
@@ -30,8 +30,8 @@ import {
   revealSlot,
   withArticle,
   type CustomerNotes,
-} from './recommend-customer';
-import { BUNDLE_TEMPLATES, type BundleTemplate } from './bundle-templates';
+} from './shared/recommend-customer';
+import { BUNDLE_TEMPLATES, type BundleTemplate } from './shared/bundle-templates';
 import type {
   Answer,
   CustomerReply,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { oracleAgent } from '../agents/oracle';
 import { Episode } from '../episode';
 import { playEpisode } from '../play';
-import { testCatalog } from '../test/catalog-fixture';
+import { testCatalog } from '../testing/catalog-fixture';
 import type { Action } from '../types';
 import type { JourneyGoal, JourneyState } from './journey';
 import { ATOMIC_ENVS } from './registry';

@@ -6,8 +6,8 @@ import { Episode } from '../episode';
 import { playEpisode } from '../play';
 import type { Action } from '../types';
 import type { PdGoal } from './pd';
-import { satisfaction } from './persona';
-import { POOL_SIZE } from './recommend';
+import { satisfaction } from './shared/persona';
+import { POOL_SIZE } from './shared/recommend';
 
 const catalog = createSyntheticCatalog({ seed: 1, size: 20_000 });
 const act = (a: Partial<Action>): Action => ({ assistant_message: 'ok', tool_calls: [], answer: null, ...a });

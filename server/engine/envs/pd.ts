@@ -9,14 +9,14 @@ import type { Product } from '../catalog/types';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
 import { categoryNoun } from './cart';
-import { constraintKeywords, describeConstraint, type Constraint } from './persona';
+import { constraintKeywords, describeConstraint, type Constraint } from './shared/persona';
 import {
   buildRecommendationSpec,
   idealList,
   recommendationOutOfStock,
   scoreRecommendations,
   type RecommendationSpec,
-} from './recommend';
+} from './shared/recommend';
 import {
   confirmOnce,
   newCustomerNotes,
@@ -27,7 +27,7 @@ import {
   joinList,
   mentionedProducts,
   withArticle,
-} from './recommend-customer';
+} from './shared/recommend-customer';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
 
 export interface PdGoal {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { axesFor, envKnobs } from '../difficulty';
 import { Episode } from '../episode';
-import { testCatalog } from '../test/catalog-fixture';
+import { testCatalog } from '../testing/catalog-fixture';
 import type { Action } from '../types';
 import { applicableRules, getPolicyRule, POLICY_RULES, type PolicyField } from '../world/policy-kb';
 import { createWorld } from '../world/state';

@@ -3,7 +3,7 @@ import type { Product } from '../catalog/types';
 import { axesFor, envKnobs } from '../difficulty';
 import { Episode } from '../episode';
 import { Rng } from '../random';
-import { testCatalog } from '../test/catalog-fixture';
+import { testCatalog } from '../testing/catalog-fixture';
 import { getTool } from '../tools';
 import { ToolError } from '../tools/registry';
 import type { Action } from '../types';
@@ -11,10 +11,10 @@ import { makeLine, orderTotal, setOrderStatus, type Order } from '../world/order
 import { checkEligibility } from '../world/returns';
 import { createWorld, type WorldState } from '../world/state';
 import { bestRecommendation } from '../agents/oracle/pd';
-import { idealList } from './recommend';
+import { idealList } from './shared/recommend';
 import { returnEnv, type ReturnGoal } from './return';
 import type { CallRecord } from './types';
-import { newCustomerNotes } from './recommend-customer';
+import { newCustomerNotes } from './shared/recommend-customer';
 
 const catalog = testCatalog();
 const TODAY = '2026-06-30';

@@ -40,7 +40,7 @@ import {
   recommendationOutOfStock,
   scoreRecommendations,
   type RecommendationSpec,
-} from './recommend';
+} from './shared/recommend';
 import {
   confirmOnce,
   firstGoodProduct,
@@ -50,7 +50,7 @@ import {
   newCustomerNotes,
   withArticle,
   type CustomerNotes,
-} from './recommend-customer';
+} from './shared/recommend-customer';
 import type {
   Answer,
   CustomerReply,

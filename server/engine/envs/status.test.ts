@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { axesFor, envKnobs } from '../difficulty';
 import { Episode } from '../episode';
 import { Rng } from '../random';
-import { testCatalog } from '../test/catalog-fixture';
+import { testCatalog } from '../testing/catalog-fixture';
 import type { Action } from '../types';
 import { generateOrderHistory } from '../world/orders';
 import { createWorld } from '../world/state';

@@ -6,9 +6,9 @@ import { Episode } from '../episode';
 import { playEpisode } from '../play';
 import type { Action } from '../types';
 import { createWorld } from '../world/state';
-import { satisfaction } from './persona';
-import { scoreRecommendations } from './recommend';
-import { similarities } from './similarity';
+import { satisfaction } from './shared/persona';
+import { scoreRecommendations } from './shared/recommend';
+import { similarities } from './shared/similarity';
 import { COMPATIBILITY_ATTRS, isCompatible, type SubGoal } from './sub';
 
 const catalog = createSyntheticCatalog({ seed: 1, size: 20_000 });

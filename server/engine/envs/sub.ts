@@ -8,7 +8,7 @@ import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Product } from '../catalog/types';
 import type { Rng } from '../random';
 import { categoryNoun } from './cart';
-import { constraintMet } from './persona';
+import { constraintMet } from './shared/persona';
 import {
   constraintSlots,
   recommendationAnswerSchema,
@@ -22,7 +22,7 @@ import {
   recommendationOutOfStock,
   scoreRecommendations,
   type RecommendationSpec,
-} from './recommend';
+} from './shared/recommend';
 import {
   confirmOnce,
   firstGoodProduct,
@@ -31,7 +31,7 @@ import {
   mentionedProducts,
   newCustomerNotes,
   type CustomerNotes,
-} from './recommend-customer';
+} from './shared/recommend-customer';
 import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
 
 export const COMPATIBILITY_ATTRS = ['connector_type', 'size', 'material'] as const;

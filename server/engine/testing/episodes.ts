@@ -2,7 +2,7 @@
 
 import type { Catalog } from '../catalog/types';
 import { Episode } from '../episode';
-import { testCatalog } from '../test/catalog-fixture';
+import { testCatalog } from './catalog-fixture';
 import type { Action, EpisodeConfig } from '../types';
 
 /** An action that only talks; pass what the turn does (tool_calls, answer). */

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Product } from '../catalog/types';
 import { Rng } from '../random';
-import { callTool } from '../test/call-tool';
-import { testCatalog } from '../test/catalog-fixture';
+import { callTool } from '../testing/call-tool';
+import { testCatalog } from '../testing/catalog-fixture';
 import { makeLine, orderTotal, setOrderStatus, type Order } from '../world/orders';
 import { createWorld, type WorldState } from '../world/state';
 

@@ -2,7 +2,7 @@
 // episode's hidden goal (the rule of server/engine/properties.test.ts), and oracle actions.
 
 import { createEpisode, oracleAgent, type Action, type Episode, type EpisodeConfig } from '@/server/engine';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { DEFAULTS, type EnvServerConfig } from '../config';
 import { createEnvService } from '../protocol';
 import { SessionStore } from '../sessions';
