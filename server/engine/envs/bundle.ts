@@ -274,7 +274,7 @@ function confirm(task: BundleTask, info: TurnInfo, ctx: EnvContext): CustomerRep
   });
 }
 
-function react(task: BundleTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function respond(task: BundleTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const goal = task.goal;
   const named = mentionedProducts(task.state, info, ctx);
   const extra = named.find((p) => !goal.categories.includes(p.category));
@@ -301,7 +301,7 @@ export const bundleEnv: EnvDefinition<BundleGoal, CustomerNotes> = {
   answerSchema: recommendationAnswerSchema,
   generate,
   confirm,
-  react,
+  respond,
   outOfStock,
   nudges: ['What would you put in the bundle?', 'Can you pick the items for me?', 'Any suggestions for the set?'],
   verify: (goal, _state, answer: Answer | null, ctx) => verifyBundle(goal, recommendedIdsOf(answer), ctx),

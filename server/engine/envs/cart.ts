@@ -357,7 +357,7 @@ function confirm(task: CartTask, info: TurnInfo, ctx: EnvContext): CustomerReply
   return { text: "That's everything I need, thank you!", act: 'confirm' };
 }
 
-function react(task: CartTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function respond(task: CartTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const alternative = acceptAlternatives(task, info, ctx);
   if (alternative) return alternative;
   if (!info.cartChanged) return null;
@@ -389,7 +389,7 @@ export const cartEnv: EnvDefinition<CartGoal, CartState> = {
   answerSchema: z.strictObject({}),
   generate,
   confirm,
-  react,
+  respond,
   outOfStock,
   nudges: ['How is my cart coming along?', 'Can you put that in my cart for me?', 'Any luck finding what I asked for?'],
   verify: (goal, state, _answer, ctx) => verify(goal, state, ctx),

@@ -126,7 +126,7 @@ function confirm(task: PdTask, info: TurnInfo, ctx: EnvContext): CustomerReply |
 }
 
 /** correct: a named product misses a constraint (the customer says which) or is out of stock. */
-function react(task: PdTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function respond(task: PdTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   return firstObjection(task, mentionedProducts(task.state, info, ctx), task.goal.rec.constraints, ctx);
 }
 
@@ -171,7 +171,7 @@ export const pdEnv: EnvDefinition<PdGoal, CustomerNotes> = {
   answerSchema: recommendationAnswerSchema,
   generate,
   confirm,
-  react,
+  respond,
   outOfStock: (task, firstSeen, ctx, draw) => recommendationOutOfStock(task.goal.rec, firstSeen, ctx, draw),
   nudges: ['What can you recommend?', 'Any good options?', 'Which ones would you suggest?'],
   verify: (goal, _state, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),

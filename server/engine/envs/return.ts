@@ -428,7 +428,7 @@ function confirm(task: ReturnTask, info: TurnInfo, ctx: EnvContext): CustomerRep
   return null;
 }
 
-function react(task: ReturnTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function respond(task: ReturnTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const { goal } = task;
   const inits = initiations(info);
   const wrong = inits.find((r) => !onTarget(goal)(r));
@@ -477,7 +477,7 @@ export const returnEnv: EnvDefinition<ReturnGoal, CustomerNotes> = {
   answerSchema: returnAnswerSchema,
   generate,
   confirm,
-  react,
+  respond,
   outOfStock,
   nudges: ['What can you do for me?', 'How does my return look?', 'Any luck with my return?'],
   verify: (goal, _state, answer, ctx) => verify(goal, answer, ctx),

@@ -118,7 +118,7 @@ function confirm(task: SubTask, info: TurnInfo, ctx: EnvContext): CustomerReply 
   });
 }
 
-function react(task: SubTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function respond(task: SubTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   return firstObjection(
     task,
     mentionedProducts(task.state, info, ctx),
@@ -137,7 +137,7 @@ export const subEnv: EnvDefinition<SubGoal, CustomerNotes> = {
   answerSchema: recommendationAnswerSchema,
   generate,
   confirm,
-  react,
+  respond,
   outOfStock: (task, firstSeen, ctx, draw) => recommendationOutOfStock(task.goal.rec, firstSeen, ctx, draw),
   nudges: ['Is there anything similar?', 'What would you suggest instead?', 'Any alternatives?'],
   verify: (goal, _state, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),

@@ -4,7 +4,7 @@
 // the facts those rules need when the customer has not given them.
 
 import { deslang } from './text';
-import type { Policy, TurnInput, TurnOutput } from './types';
+import type { Strategy, TurnInput, TurnOutput } from './types';
 
 type Facts = Record<string, string | number>;
 
@@ -168,7 +168,7 @@ const ASK: Record<string, string> = {
   membership_months: 'how many months you have been a member',
 };
 
-export function createPolicyPolicy(): Policy {
+export function createPolicyStrategy(): Strategy {
   let facts: Facts = {};
   let rules: ReadRule[] = [];
   let turn = 0;
