@@ -24,13 +24,12 @@ import { pricePercentile } from './shared/persona';
 import { knownStock, smallCategoryProducts } from './shared/recommend';
 import {
   confirmOnce,
-  joinList,
   mentionedProducts,
   newCustomerNotes,
   revealSlot,
-  withArticle,
   type CustomerNotes,
 } from './shared/recommend-customer';
+import { joinList, withArticle } from './shared/phrasing';
 import { BUNDLE_TEMPLATES, type BundleTemplate } from './shared/bundle-templates';
 import type {
   Answer,

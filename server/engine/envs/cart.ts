@@ -12,6 +12,7 @@ import { cartKey, type CartLine } from '../world/state';
 import { variantsOf, type Variant } from '../world/variants';
 import { currentVariants } from '../world/stock';
 import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, StockDraw, TurnInfo, VerifyContext } from './types';
+import { joinList } from './shared/phrasing';
 
 export interface CartItemGoal {
   productId: string;
@@ -126,9 +127,6 @@ function describeItem(item: CartItemGoal, slots: Slot[], catalog: Catalog): stri
   const variant = variantSlot && !variantSlot.omitted ? ` in ${humanAttr(item.variantAttr!)} ${item.variantValue}` : '';
   return `${count}${itemName(item, catalog)}${variant}`;
 }
-
-const joinList = (parts: string[]) =>
-  parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 
 /** Words a question would use to name a product: its brand and its kind. */
 const subjectWords = (p: Product) => [p.brand, ...categoryNoun(p.category).split(' ')].filter((w) => w.length > 2);

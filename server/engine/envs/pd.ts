@@ -24,10 +24,9 @@ import {
   constraintSlotId,
   firstGoodProduct,
   firstObjection,
-  joinList,
   mentionedProducts,
-  withArticle,
 } from './shared/recommend-customer';
+import { joinList, withArticle } from './shared/phrasing';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
 
 export interface PdGoal {
@@ -163,20 +162,30 @@ export function summarizeSpec(rec: RecommendationSpec, ctx: EnvContext): string[
   ];
 }
 
+/** What PD and SUB share: the catalog tools, a ranked list as the answer, scored by the recommendation verifier. */
+export function rankedListEnv<G extends { rec: RecommendationSpec }>(): Pick<
+  EnvDefinition<G, CustomerNotes>,
+  'tools' | 'answerSchema' | 'outOfStock' | 'verify' | 'recommendedIds'
+> {
+  return {
+    tools: RECOMMENDATION_TOOLS,
+    answerSchema: recommendationAnswerSchema,
+    outOfStock: (task, firstSeen, ctx, draw) => recommendationOutOfStock(task.goal.rec, firstSeen, ctx, draw),
+    verify: (goal, _state, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
+    // r_hall over the scored ids only: padding the list past k with retrieved ids must not dilute it.
+    recommendedIds: (answer, _ctx, goal) => recommendedIdsOf(answer).slice(0, goal.rec.k),
+  };
+}
+
 export const pdEnv: EnvDefinition<PdGoal, CustomerNotes> = {
   id: 'PD',
   name: 'Product discovery',
   description: "Recommend products that meet the customer's constraints, best first (recommended_product_ids).",
-  tools: RECOMMENDATION_TOOLS,
-  answerSchema: recommendationAnswerSchema,
+  ...rankedListEnv<PdGoal>(),
   generate,
   confirm,
   respond,
-  outOfStock: (task, firstSeen, ctx, draw) => recommendationOutOfStock(task.goal.rec, firstSeen, ctx, draw),
   nudges: ['What can you recommend?', 'Any good options?', 'Which ones would you suggest?'],
-  verify: (goal, _state, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
-  // r_hall over the scored ids only: padding the list past k with retrieved ids must not dilute it.
-  recommendedIds: (answer, _ctx, goal) => recommendedIdsOf(answer).slice(0, goal.rec.k),
   summarize: (goal, ctx) => [
     `target: ${goal.targetTitle} (${goal.targetId}), a ${goal.noun}`,
     ...summarizeSpec(goal.rec, ctx),

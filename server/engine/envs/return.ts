@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
+import { PASS_THRESHOLD } from '../reward';
 import type { EvidenceItem, TaskResult } from '../types';
 import { brandAndNoun, timeAgoPhrase } from '../world/order-phrases';
 import {
@@ -45,12 +46,11 @@ import {
   confirmOnce,
   firstGoodProduct,
   firstObjection,
-  joinList,
   mentionedProducts,
   newCustomerNotes,
-  withArticle,
   type CustomerNotes,
 } from './shared/recommend-customer';
+import { joinList, withArticle } from './shared/phrasing';
 import type {
   Answer,
   CustomerReply,
@@ -390,7 +390,7 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
   evidence.push({
     text: `r_task = 0.45·${rSel} + 0.45·${rRet} + 0.10·${rRep.toFixed(3)} = ${rTask.toFixed(3)}`,
     turns: [],
-    ok: rTask >= 0.95,
+    ok: rTask >= PASS_THRESHOLD,
   });
   return { rTask, isCorrect: rSel === 1 && rRet === 1 && repPass, metrics: { rSel, rRet, rRep }, evidence };
 }

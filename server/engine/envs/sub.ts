@@ -9,29 +9,17 @@ import type { Product } from '../catalog/types';
 import type { Rng } from '../random';
 import { categoryNoun } from './cart';
 import { constraintMet } from './shared/persona';
-import {
-  constraintSlots,
-  recommendationAnswerSchema,
-  recommendedIdsOf,
-  RECOMMENDATION_TOOLS,
-  statedPhrases,
-  summarizeSpec,
-} from './pd';
-import {
-  buildRecommendationSpec,
-  recommendationOutOfStock,
-  scoreRecommendations,
-  type RecommendationSpec,
-} from './shared/recommend';
+import { constraintSlots, rankedListEnv, statedPhrases, summarizeSpec } from './pd';
+import { buildRecommendationSpec, type RecommendationSpec } from './shared/recommend';
 import {
   confirmOnce,
   firstGoodProduct,
   firstObjection,
-  joinList,
   mentionedProducts,
   newCustomerNotes,
   type CustomerNotes,
 } from './shared/recommend-customer';
+import { joinList } from './shared/phrasing';
 import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
 
 export const COMPATIBILITY_ATTRS = ['connector_type', 'size', 'material'] as const;
@@ -133,15 +121,11 @@ export const subEnv: EnvDefinition<SubGoal, CustomerNotes> = {
   name: 'Substitution',
   description:
     'The product the customer wanted is out of stock: recommend similar, compatible alternatives, best first (recommended_product_ids).',
-  tools: RECOMMENDATION_TOOLS,
-  answerSchema: recommendationAnswerSchema,
+  ...rankedListEnv<SubGoal>(),
   generate,
   confirm,
   respond,
-  outOfStock: (task, firstSeen, ctx, draw) => recommendationOutOfStock(task.goal.rec, firstSeen, ctx, draw),
   nudges: ['Is there anything similar?', 'What would you suggest instead?', 'Any alternatives?'],
-  verify: (goal, _state, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
-  recommendedIds: (answer, _ctx, goal) => recommendedIdsOf(answer).slice(0, goal.rec.k), // the scored ids (see PD)
   summarize: (goal, ctx) => [
     `original (out of stock): ${goal.originalTitle} (${goal.originalId}), a ${goal.noun}`,
     `compatibility (gates relevance): ${goal.compatibility.join(', ')}; λ_sim = ${goal.rec.lambdaSim.toFixed(2)}`,

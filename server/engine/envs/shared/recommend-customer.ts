@@ -105,8 +105,3 @@ export function firstGoodProduct(
     null
   );
 }
-
-export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
-
-export const joinList = (parts: readonly string[]) =>
-  parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
