@@ -19,17 +19,11 @@ import type {
   TerminationReason,
 } from '@/server/engine/types';
 import { episodeBudgets } from './budgets';
-import type { EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal, InfraFailure } from './types';
+import type { EpisodeSetup, EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal, InfraFailure } from './types';
 
-export interface NewEpisodeRecord {
-  envId: string;
-  d: number;
-  seed: number;
-  axisOverrides: Partial<AxisValues>;
-  axes: AxisValues;
-  weights: RewardWeights | null;
-  catalogId: string;
-  player: string;
+/** Where the episode stands after a write: its new events, turn, status and score. */
+interface EpisodeProgress {
+  events: EpisodeEvent[];
   turn: number;
   status: EpisodeStatus;
   terminationReason: TerminationReason | null;
@@ -37,7 +31,10 @@ export interface NewEpisodeRecord {
   isCorrect: boolean | null;
   breakdown: RewardBreakdown | null;
   hiddenGoal: HiddenGoal;
-  events: EpisodeEvent[];
+}
+
+export interface NewEpisodeRecord extends EpisodeSetup, EpisodeProgress {
+  player: string;
   /** engine rule version (ENGINE_VERSION) and JOURNEY's env set: what a later replay needs */
   engineVersion: number;
   journeyEnvs: readonly string[] | null;
@@ -57,21 +54,13 @@ export interface NewEpisodeRecord {
   }>;
 }
 
-export interface StepRecord {
+export interface StepRecord extends EpisodeProgress {
   episodeId: string;
   /** event count before this step (optimistic concurrency check + first seq) */
   prevEventCount: number;
   actionSeq: number;
   turnBefore: number;
   action: { format: 'text' | 'json'; raw: string };
-  events: EpisodeEvent[];
-  turn: number;
-  status: EpisodeStatus;
-  terminationReason: TerminationReason | null;
-  reward: number | null;
-  isCorrect: boolean | null;
-  breakdown: RewardBreakdown | null;
-  hiddenGoal: HiddenGoal;
   /** client-supplied idempotency key of this step */
   stepKey: string | null;
   /** who acted (issue 9): 'human', 'model:<name>', a built-in agent; null = not said */
