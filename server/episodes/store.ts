@@ -33,6 +33,17 @@ interface EpisodeProgress {
   hiddenGoal: HiddenGoal;
 }
 
+/** The Episode row's columns for where it stands (a new episode and every step write them). */
+const progressColumns = (rec: EpisodeProgress) => ({
+  turn: rec.turn,
+  status: rec.status,
+  terminationReason: rec.terminationReason,
+  reward: rec.reward,
+  isCorrect: rec.isCorrect,
+  breakdown: rec.breakdown ? JSON.stringify(rec.breakdown) : null,
+  hiddenGoal: JSON.stringify(rec.hiddenGoal),
+});
+
 export interface NewEpisodeRecord extends EpisodeSetup, EpisodeProgress {
   player: string;
   /** engine rule version (ENGINE_VERSION) and JOURNEY's env set: what a later replay needs */
@@ -97,13 +108,7 @@ export function createEpisodeStore(prisma: PrismaClient) {
           weights: rec.weights ? JSON.stringify(rec.weights) : null,
           catalogId: rec.catalogId,
           player: rec.player,
-          turn: rec.turn,
-          status: rec.status,
-          terminationReason: rec.terminationReason,
-          reward: rec.reward,
-          isCorrect: rec.isCorrect,
-          breakdown: rec.breakdown ? JSON.stringify(rec.breakdown) : null,
-          hiddenGoal: JSON.stringify(rec.hiddenGoal),
+          ...progressColumns(rec),
           engineVersion: rec.engineVersion,
           journeyEnvs: rec.journeyEnvs ? JSON.stringify(rec.journeyEnvs) : null,
           eventCount: rec.events.length,
@@ -151,13 +156,7 @@ export function createEpisodeStore(prisma: PrismaClient) {
         await tx.episode.update({
           where: { id: rec.episodeId, eventCount: rec.prevEventCount },
           data: {
-            turn: rec.turn,
-            status: rec.status,
-            terminationReason: rec.terminationReason,
-            reward: rec.reward,
-            isCorrect: rec.isCorrect,
-            breakdown: rec.breakdown ? JSON.stringify(rec.breakdown) : null,
-            hiddenGoal: JSON.stringify(rec.hiddenGoal),
+            ...progressColumns(rec),
             eventCount: rec.prevEventCount + rec.events.length,
             storedBytes: { increment: rec.bytes },
             infraError: null, // a turn was taken: any earlier infrastructure failure is behind us
