@@ -34,6 +34,14 @@ export const metadata: Metadata = {
   twitter: { card: 'summary_large_image', images: ['/og.png'] },
 };
 
+const NAV = [
+  ['/', 'New episode'],
+  ['/episodes', 'Episodes'],
+  ['/curriculum', 'Curriculum'],
+  ['/models', 'Models'],
+  ['/runs', 'Runs'],
+] as const;
+
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
@@ -44,21 +52,11 @@ export default function RootLayout({ children }: { children: ReactNode }) {
               <Link href="/" className="font-semibold tracking-tight text-slate-900">
                 EcomRLVE <span className="font-normal text-slate-500">Playground</span>
               </Link>
-              <Link href="/" className="text-sm text-slate-600 hover:text-slate-900">
-                New episode
-              </Link>
-              <Link href="/episodes" className="text-sm text-slate-600 hover:text-slate-900">
-                Episodes
-              </Link>
-              <Link href="/curriculum" className="text-sm text-slate-600 hover:text-slate-900">
-                Curriculum
-              </Link>
-              <Link href="/models" className="text-sm text-slate-600 hover:text-slate-900">
-                Models
-              </Link>
-              <Link href="/runs" className="text-sm text-slate-600 hover:text-slate-900">
-                Runs
-              </Link>
+              {NAV.map(([href, label]) => (
+                <Link key={href} href={href} className="text-sm text-slate-600 hover:text-slate-900">
+                  {label}
+                </Link>
+              ))}
             </nav>
           </header>
           <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>

@@ -2,29 +2,12 @@
 // request runs every 25 ms: how long each took, its status, the heartbeat's p50/p99 during the
 // abuse, and the server's RSS before and after. Needs `next build` first.
 //   npm run bench:abuse [-- --port 3104]
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { serverRssMb, withNextServer } from './next-server';
 
 const PORT = Number(process.argv[process.argv.indexOf('--port') + 1]) || 3104;
 const BASE = `http://127.0.0.1:${PORT}`;
 const DB = 'prisma/bench-abuse.db';
-const env = {
-  ...process.env,
-  DATABASE_URL: `file:./${DB}`,
-  CHECKPOINT_DISABLE: '1',
-  PRISMA_HIDE_UPDATE_MESSAGE: '1',
-  NEXT_TELEMETRY_DISABLED: '1',
-};
-
-function serverRssMb(): number {
-  // the process listening on the port
-  const out = execFileSync('ss', ['-ltnpH', `sport = :${PORT}`]).toString();
-  const pid = /pid=(\d+)/.exec(out)?.[1];
-  if (!pid) return NaN;
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024;
-}
-
 const post = (proc: string, body: BodyInit, headers: Record<string, string> = {}) =>
   fetch(`${BASE}/api/trpc/${proc}`, {
     method: 'POST',
@@ -49,24 +32,9 @@ const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 
 async function main() {
-  for (const s of ['', '-journal', '-wal', '-shm']) fs.rmSync(DB + s, { force: true });
-  execFileSync('npx', ['prisma', 'migrate', 'deploy'], { env, stdio: 'ignore' });
-  const server = spawn('npx', ['next', 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
-    env,
-    stdio: 'ignore',
-    detached: true,
-  });
-  try {
-    for (let i = 0; i < 100; i++) {
-      const ok = await fetch(`${BASE}/api/trpc/envs.list`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      await new Promise((r) => setTimeout(r, 300));
-    }
+  await withNextServer(PORT, DB, async () => {
     await post('seat.start', JSON.stringify({ envId: 'CART', d: 2 })); // warm: default catalog loaded
-    const rssStart = serverRssMb();
+    const rssStart = serverRssMb(PORT);
 
     const beats: number[] = [];
     let beating = true;
@@ -137,16 +105,14 @@ async function main() {
     await heartbeat;
     if (global.gc) global.gc();
     await new Promise((r) => setTimeout(r, 2000));
-    const rssEnd = serverRssMb();
+    const rssEnd = serverRssMb(PORT);
     console.log(
       `heartbeat (envs.list every 25 ms during the abuse): ${beats.length} requests, p50 ${pct(beats, 50).toFixed(0)} ms, p99 ${pct(beats, 99).toFixed(0)} ms   target p99 < 200`,
     );
     console.log(
       `server RSS: ${rssStart.toFixed(0)} MB at start, ${rssEnd.toFixed(0)} MB after   target: within 100 MB`,
     );
-  } finally {
-    process.kill(-server.pid!, 'SIGTERM');
-  }
+  });
 }
 
 main().catch((e) => {

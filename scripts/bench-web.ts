@@ -1,8 +1,8 @@
 // Steps/s and creations/s through the HTTP layer (tRPC over `next start`, its own database),
 // plus response sizes. Needs `next build` first.
 //   npm run bench:web [-- --seconds 10 --clients 8 --port 3102 --rounds 3]
-import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { serverCpuSeconds, withNextServer } from './next-server';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -14,13 +14,6 @@ const PORT = arg('port', 3102);
 const ROUNDS = arg('rounds', 3);
 const BASE = `http://127.0.0.1:${PORT}`;
 const DB = 'prisma/bench-web.db';
-const env = {
-  ...process.env,
-  DATABASE_URL: `file:./${DB}`,
-  CHECKPOINT_DISABLE: '1',
-  PRISMA_HIDE_UPDATE_MESSAGE: '1',
-  NEXT_TELEMETRY_DISABLED: '1',
-};
 
 const CHAT = { assistant_message: 'Could you tell me more?', tool_calls: [], answer: null };
 
@@ -89,35 +82,10 @@ async function steps(): Promise<{ perSec: number; meanBytes: number; count: numb
   return { perSec: n / SECONDS, meanBytes: n ? bytes / n : 0, count: n };
 }
 
-/** CPU seconds (user + system) the server process has used: a figure the machine's load does not distort. */
-function serverCpuSeconds(): number {
-  const out = execFileSync('ss', ['-ltnpH', `sport = :${PORT}`]).toString();
-  const pid = /pid=(\d+)/.exec(out)?.[1];
-  if (!pid) return NaN;
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
-  fs.rmSync(DB, { force: true });
-  for (const suffix of ['-journal', '-wal', '-shm']) fs.rmSync(DB + suffix, { force: true });
-  execFileSync('npx', ['prisma', 'migrate', 'deploy'], { env, stdio: 'ignore' });
-  const server = spawn('npx', ['next', 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
-    env,
-    stdio: 'ignore',
-    detached: true,
-  });
-  try {
-    for (let i = 0; i < 100; i++) {
-      try {
-        if ((await fetch(`${BASE}/api/trpc/envs.list`)).ok) break;
-      } catch {
-        // not up yet
-      }
-      await new Promise((r) => setTimeout(r, 300));
-    }
+  await withNextServer(PORT, DB, async () => {
     await creations(); // warm-up: JIT, catalog load, SQLite pages
     const c: number[] = [];
     const s: number[] = [];
@@ -125,13 +93,13 @@ async function main() {
     const cpuPerCreation: number[] = [];
     const cpuPerStep: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
-      let cpu = serverCpuSeconds();
+      let cpu = serverCpuSeconds(PORT);
       c.push(await creations());
-      cpuPerCreation.push(((serverCpuSeconds() - cpu) * 1000) / lastCreations);
-      cpu = serverCpuSeconds();
+      cpuPerCreation.push(((serverCpuSeconds(PORT) - cpu) * 1000) / lastCreations);
+      cpu = serverCpuSeconds(PORT);
       const st = await steps();
       // the steps phase also starts its episodes; counted against the steps (an upper bound per step)
-      cpuPerStep.push(((serverCpuSeconds() - cpu) * 1000) / st.count);
+      cpuPerStep.push(((serverCpuSeconds(PORT) - cpu) * 1000) / st.count);
       s.push(st.perSec);
       b.push(st.meanBytes);
     }
@@ -152,9 +120,7 @@ async function main() {
     console.log(
       `               → one free core would give ≈ ${(1000 / median(cpuPerCreation)).toFixed(0)} creations/s, ${(1000 / median(cpuPerStep)).toFixed(0)} steps/s (load average now ${load} on ${(await import('node:os')).cpus().length} cores)`,
     );
-  } finally {
-    process.kill(-server.pid!, 'SIGTERM');
-  }
+  });
 }
 
 main().catch((e) => {

@@ -1,10 +1,10 @@
 // npm run fuzz [-- --actions 10000 --seed 1 --envs PD,CART]
-// Sends hostile and random actions to every env (server/engine/test/fuzz.ts) and prints, per
+// Sends hostile and random actions to every env (server/engine/testing/fuzz.ts) and prints, per
 // env: actions, episodes, failures (throws, rewards outside [−1, 0.9], replay differences,
 // internal tool errors), the reward range and how episodes ended. Exits 1 on any failure.
 import { parseArgs } from 'node:util';
 import { createSyntheticCatalog } from '../server/engine/catalog/synthetic';
-import { fuzzEnv } from '../server/engine/test/fuzz';
+import { fuzzEnv } from '../server/engine/testing/fuzz';
 import { ENV_IDS, type EnvId } from '../server/engine/types';
 
 const { values } = parseArgs({

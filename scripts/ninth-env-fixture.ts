@@ -88,9 +88,9 @@ export function echoOracle(episode: Episode): Action {
     files: [
       {
         path: 'server/engine/agents/heuristic/echo.ts',
-        text: `import type { Policy } from './types';
+        text: `import type { Strategy } from './types';
 
-export function createEchoPolicy(): Policy {
+export function createEchoStrategy(): Strategy {
   return {
     envId: 'ECHO',
     step(input) {
@@ -106,13 +106,13 @@ export function createEchoPolicy(): Policy {
     edits: [
       {
         path: 'server/engine/agents/heuristic/index.ts',
-        after: "import { createCartPolicy } from './cart';\n",
-        insert: "import { createEchoPolicy } from './echo';\n",
+        after: "import { createCartStrategy } from './cart';\n",
+        insert: "import { createEchoStrategy } from './echo';\n",
       },
       {
         path: 'server/engine/agents/heuristic/index.ts',
-        after: '  POLICY: createPolicyPolicy,\n',
-        insert: '  ECHO: createEchoPolicy,\n',
+        after: '  POLICY: createPolicyStrategy,\n',
+        insert: '  ECHO: createEchoStrategy,\n',
       },
       {
         path: 'server/engine/agents/heuristic/journey.ts',

@@ -89,7 +89,7 @@ describe('a ninth environment', () => {
       'check-echo.ts',
       `import { getEnv } from './server/engine/envs/registry';
 import { checkEnv } from './server/engine/testing/check-env';
-import { testCatalog } from './server/engine/test/catalog-fixture';
+import { testCatalog } from './server/engine/testing/catalog-fixture';
 console.log(JSON.stringify(checkEnv(getEnv('ECHO'), { catalog: testCatalog(), oracleSeeds: 1, randomEpisodes: 6 })));
 `,
     );

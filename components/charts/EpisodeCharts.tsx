@@ -14,6 +14,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { ChartsData } from '@/server/inspector/charts';
+import { fmtReward } from '@/lib/format';
 import { Heatmap } from './Heatmap';
 
 function Panel({ title, children, testId }: { title: string; children: React.ReactNode; testId: string }) {
@@ -33,7 +34,12 @@ export function EpisodeCharts({ data }: { data: ChartsData }) {
   return (
     <div className="grid gap-3 p-4 xl:grid-cols-2" data-testid="episode-charts">
       <Panel title="Pass rate per env × d (cell: pass rate, mean reward, episodes)" testId="chart-heatmap">
-        <Heatmap cells={data.heatmap} />
+        <Heatmap
+          cells={data.heatmap.map((c) => ({
+            ...c,
+            title: `${c.envId} d=${c.d}: ${c.n} episodes, pass ${(100 * c.passRate).toFixed(0)}%, mean reward ${fmtReward(c.meanReward)}`,
+          }))}
+        />
       </Panel>
       <Panel title="Mean reward components over d" testId="chart-components">
         <div className="h-56">

@@ -1,4 +1,6 @@
 // env × d grid; cell colour = pass rate (red 0 → green 1), text = pass rate and mean reward.
+// One grid for the inspector's charts and the runs dashboard; each passes its own cell notes.
+import type { ReactNode } from 'react';
 import { fmtReward } from '@/lib/format';
 
 export function passColor(rate: number): string {
@@ -6,17 +8,25 @@ export function passColor(rate: number): string {
   return `hsl(${Math.round(140 * Math.min(1, Math.max(0, rate)))} 70% 82%)`;
 }
 
-export function Heatmap({
-  cells,
-}: {
-  cells: Array<{ envId: string; d: number; n: number; passRate: number; meanReward: number }>;
-}) {
+export interface HeatCell {
+  envId: string;
+  d: number;
+  /** null: nothing scored in this cell (shown as —) */
+  passRate: number | null;
+  meanReward: number | null;
+  /** the cell's tooltip */
+  title: string;
+  /** an extra line under the figures */
+  note?: ReactNode;
+}
+
+export function Heatmap({ cells, testId }: { cells: HeatCell[]; testId?: string }) {
   const envs = [...new Set(cells.map((c) => c.envId))];
   const ds = [...new Set(cells.map((c) => c.d))].sort((a, b) => a - b);
   const at = new Map(cells.map((c) => [`${c.envId}|${c.d}`, c]));
   return (
     <div className="overflow-x-auto">
-      <table className="border-separate border-spacing-0.5 text-[11px] tabular-nums">
+      <table className="border-separate border-spacing-0.5 text-[11px] tabular-nums" data-testid={testId}>
         <thead>
           <tr>
             <th className="px-1 text-left font-medium text-slate-500">env \ d</th>
@@ -37,12 +47,15 @@ export function Heatmap({
                   <td
                     key={d}
                     className="min-w-12 rounded px-1 py-0.5 text-center text-slate-900"
-                    style={{ background: passColor(c.passRate) }}
-                    title={`${env} d=${d}: ${c.n} episodes, pass ${(100 * c.passRate).toFixed(0)}%, mean reward ${fmtReward(c.meanReward)}`}
+                    style={{ background: c.passRate === null ? undefined : passColor(c.passRate) }}
+                    title={c.title}
                     data-testid={`heat-${env}-${d}`}
                   >
-                    <div className="font-semibold">{(100 * c.passRate).toFixed(0)}%</div>
+                    <div className="font-semibold">
+                      {c.passRate === null ? '—' : `${(100 * c.passRate).toFixed(0)}%`}
+                    </div>
                     <div className="text-slate-600">{fmtReward(c.meanReward)}</div>
+                    {c.note}
                   </td>
                 ) : (
                   <td key={d} className="min-w-12 rounded bg-slate-50" />

@@ -1,8 +1,8 @@
 // A table of episodes (newest first): env, d, seed, reward, pass/fail, termination, turns, created.
-import Link from 'next/link';
 import type { EpisodeSummary } from '@/server/episodes/types';
 import { Badge } from '@/components/ui/primitives';
 import { fmtDateTime, fmtReward, fmtTermination } from '@/lib/format';
+import { EpisodeLink, ResultBadge } from './EpisodeCells';
 
 export function EpisodeTable({ episodes }: { episodes: EpisodeSummary[] }) {
   return (
@@ -30,13 +30,7 @@ export function EpisodeTable({ episodes }: { episodes: EpisodeSummary[] }) {
               <td className="px-2 py-2 font-mono text-xs">{e.seed}</td>
               <td className="px-2 py-2 text-right tabular-nums">{fmtReward(e.reward)}</td>
               <td className="px-2 py-2">
-                {e.status === 'active' ? (
-                  <Badge tone="blue">active</Badge>
-                ) : e.isCorrect ? (
-                  <Badge tone="green">pass</Badge>
-                ) : (
-                  <Badge tone="red">fail</Badge>
-                )}
+                <ResultBadge status={e.status} isCorrect={e.isCorrect} />
                 {e.revealed && (
                   <Badge
                     tone="amber"
@@ -52,15 +46,7 @@ export function EpisodeTable({ episodes }: { episodes: EpisodeSummary[] }) {
               <td className="px-2 py-2 text-slate-600">{e.player}</td>
               <td className="whitespace-nowrap px-2 py-2 text-xs text-slate-500">{fmtDateTime(e.createdAt)}</td>
               <td className="whitespace-nowrap px-4 py-2 text-right">
-                {e.status === 'active' ? (
-                  <Link href={`/play/${e.id}`} className="text-sky-700 underline">
-                    play
-                  </Link>
-                ) : (
-                  <Link href={`/episodes/${e.id}`} className="text-sky-700 underline">
-                    replay
-                  </Link>
-                )}
+                <EpisodeLink id={e.id} status={e.status} />
               </td>
             </tr>
           ))}

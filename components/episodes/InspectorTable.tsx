@@ -1,10 +1,10 @@
 'use client';
 // The episode list: sortable columns, a checkbox per row for bulk actions.
-import Link from 'next/link';
 import type { EpisodeListRow } from '@/server/inspector/query';
 import type { SortColumn } from '@/server/inspector/filters';
-import { Badge, cx } from '@/components/ui/primitives';
+import { cx } from '@/components/ui/primitives';
 import { fmtDateTime, fmtReward, fmtTermination } from '@/lib/format';
+import { EpisodeLink, ResultBadge } from './EpisodeCells';
 
 const COLUMNS: Array<{ key: SortColumn; label: string; right?: boolean }> = [
   { key: 'envId', label: 'env' },
@@ -105,13 +105,7 @@ export function InspectorTable({
                 )}
               </td>
               <td className="px-2 py-1.5">
-                {e.status === 'active' ? (
-                  <Badge tone="blue">active</Badge>
-                ) : e.isCorrect ? (
-                  <Badge tone="green">pass</Badge>
-                ) : (
-                  <Badge tone="red">fail</Badge>
-                )}
+                <ResultBadge status={e.status} isCorrect={e.isCorrect} />
               </td>
               <td className="px-2 py-1.5 text-slate-600">{fmtTermination(e.terminationReason)}</td>
               <td className="px-2 py-1.5 text-right tabular-nums">{e.turn}</td>
@@ -127,15 +121,7 @@ export function InspectorTable({
               </td>
               <td className="whitespace-nowrap px-2 py-1.5 text-xs text-slate-500">{fmtDateTime(e.createdAt)}</td>
               <td className="whitespace-nowrap px-3 py-1.5 text-right">
-                {e.status === 'active' ? (
-                  <Link href={`/play/${e.id}`} className="text-sky-700 underline">
-                    play
-                  </Link>
-                ) : (
-                  <Link href={`/episodes/${e.id}${ctx}`} className="text-sky-700 underline" data-testid="replay-link">
-                    replay
-                  </Link>
-                )}
+                <EpisodeLink id={e.id} status={e.status} query={ctx} />
               </td>
             </tr>
           ))}

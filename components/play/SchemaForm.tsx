@@ -30,6 +30,17 @@ function Control({
   onChange: (v: string) => void;
 }) {
   const name = f.path;
+  const jsonArea = (placeholder: string) => (
+    <textarea
+      id={id}
+      name={name}
+      rows={2}
+      className={cx(inputCls, 'font-mono text-xs')}
+      value={value}
+      placeholder={placeholder}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  );
   switch (f.kind) {
     case 'enum':
       return (
@@ -79,29 +90,9 @@ function Control({
             onChange={onChange}
           />
         );
-      return (
-        <textarea
-          id={id}
-          name={name}
-          rows={2}
-          className={cx(inputCls, 'font-mono text-xs')}
-          value={value}
-          placeholder="JSON list"
-          onChange={(e) => onChange(e.target.value)}
-        />
-      );
+      return jsonArea('JSON list');
     case 'json':
-      return (
-        <textarea
-          id={id}
-          name={name}
-          rows={2}
-          className={cx(inputCls, 'font-mono text-xs')}
-          value={value}
-          placeholder="JSON"
-          onChange={(e) => onChange(e.target.value)}
-        />
-      );
+      return jsonArea('JSON');
     default:
       return (
         <input

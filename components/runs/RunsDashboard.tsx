@@ -76,7 +76,6 @@ export function RunsDashboard() {
 
   const num = (k: 'dFrom' | 'dTo' | 'seeds' | 'concurrency') => (e: React.ChangeEvent<HTMLInputElement>) =>
     setForm((f) => ({ ...f, [k]: Number(e.target.value) }));
-  const input = 'w-16 rounded-md border border-slate-300 px-2 py-1';
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-slate-900">Batch runs</h1>
@@ -112,53 +111,10 @@ export function RunsDashboard() {
               </label>
             ))}
           </fieldset>
-          <label className="space-y-1">
-            <span className="block text-slate-600">d from</span>
-            <input
-              className={input}
-              type="number"
-              min={0}
-              max={12}
-              value={form.dFrom}
-              onChange={num('dFrom')}
-              data-testid="run-d-from"
-            />
-          </label>
-          <label className="space-y-1">
-            <span className="block text-slate-600">to</span>
-            <input
-              className={input}
-              type="number"
-              min={0}
-              max={12}
-              value={form.dTo}
-              onChange={num('dTo')}
-              data-testid="run-d-to"
-            />
-          </label>
-          <label className="space-y-1">
-            <span className="block text-slate-600">seeds</span>
-            <input
-              className={input}
-              type="number"
-              min={1}
-              max={50}
-              value={form.seeds}
-              onChange={num('seeds')}
-              data-testid="run-seeds"
-            />
-          </label>
-          <label className="space-y-1">
-            <span className="block text-slate-600">concurrency</span>
-            <input
-              className={input}
-              type="number"
-              min={1}
-              max={8}
-              value={form.concurrency}
-              onChange={num('concurrency')}
-            />
-          </label>
+          <NumberField label="d from" min={0} max={12} value={form.dFrom} onChange={num('dFrom')} testId="run-d-from" />
+          <NumberField label="to" min={0} max={12} value={form.dTo} onChange={num('dTo')} testId="run-d-to" />
+          <NumberField label="seeds" min={1} max={50} value={form.seeds} onChange={num('seeds')} testId="run-seeds" />
+          <NumberField label="concurrency" min={1} max={8} value={form.concurrency} onChange={num('concurrency')} />
           <Button variant="primary" onClick={() => void start()} data-testid="run-start">
             Start
           </Button>
@@ -257,5 +213,29 @@ export function RunsDashboard() {
         </Card>
       )}
     </div>
+  );
+}
+
+function NumberField(props: {
+  label: string;
+  min: number;
+  max: number;
+  value: number;
+  onChange: (e: React.ChangeEvent<HTMLInputElement>) => void;
+  testId?: string;
+}) {
+  return (
+    <label className="space-y-1">
+      <span className="block text-slate-600">{props.label}</span>
+      <input
+        className="w-16 rounded-md border border-slate-300 px-2 py-1"
+        type="number"
+        min={props.min}
+        max={props.max}
+        value={props.value}
+        onChange={props.onChange}
+        data-testid={props.testId}
+      />
+    </label>
   );
 }

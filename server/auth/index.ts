@@ -9,8 +9,9 @@
 // sets it from HOST) unless ECOMRLVE_AUTH=off says otherwise.
 // Node-only module without Next imports, so route handlers, tRPC, server actions, the proxy and
 // a future env server share it.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { AppError } from '@/server/lib/errors';
+import { bearerToken, sameSecret } from './secrets';
 
 export type Role = 'public' | 'agent' | 'admin';
 
@@ -60,22 +61,14 @@ export function parseCookies(header: string | null | undefined): Record<string, 
 }
 
 export function credentialsFrom(headers: { get(name: string): string | null }): Credentials {
-  const auth = headers.get('authorization') ?? '';
-  const m = /^Bearer\s+(\S{1,200})$/i.exec(auth.trim());
   return {
-    bearer: m ? m[1] : null,
+    bearer: bearerToken(headers.get('authorization'), 200),
     episodeToken: headers.get(EPISODE_TOKEN_HEADER)?.trim().slice(0, 200) || null,
     cookies: parseCookies(headers.get('cookie')),
   };
 }
 
 export const NO_CREDENTIALS: Credentials = { bearer: null, episodeToken: null, cookies: {} };
-
-function sameSecret(a: string, b: string): boolean {
-  const x = createHash('sha256').update(a).digest();
-  const y = createHash('sha256').update(b).digest();
-  return timingSafeEqual(x, y);
-}
 
 /** The admin cookie holds a digest of the token, not the token itself. */
 export function adminCookieValue(adminToken: string): string {

@@ -3,8 +3,7 @@ import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { createCurriculum, recordResult } from '@/server/engine/curriculum';
 import { createEpisodeService } from '@/server/episodes/service';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
-import { EpisodeServiceError } from '@/server/episodes/types';
+import { createTestDb, expectServiceError, type TestDb } from '@/server/episodes/test-db';
 import { builtInAgentNames } from './agents';
 import { playableEnvs, playCurriculumEpisode } from './runner';
 import { createCurriculumService, type CurriculumService } from './service';
@@ -34,16 +33,6 @@ beforeAll(() => {
 afterAll(async () => {
   await db?.cleanup();
 });
-
-async function expectServiceError(p: Promise<unknown>, code: string, message?: RegExp) {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(EpisodeServiceError);
-  expect((err as EpisodeServiceError).code).toBe(code);
-  if (message) expect((err as EpisodeServiceError).message).toMatch(message);
-}
 
 describe('curriculum service', () => {
   it('creates a run at [0, 0] for every env of the collection', async () => {

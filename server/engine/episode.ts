@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { parseAction, normaliseToolName } from './action';
 import { isDeniedCategory } from './catalog/taxonomy';
 import type { Catalog } from './catalog/types';
-import { customerReply, type CustomerMemory } from './customer/policy';
+import { customerReply, type CustomerMemory } from './customer/reply-rules';
 import { applyNoise } from './customer/noise';
 import { axesFor, envKnobs, type AxisValues } from './difficulty';
 import { getEnv, JOURNEY_ENV_IDS } from './envs/registry';

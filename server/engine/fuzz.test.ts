@@ -2,8 +2,8 @@
 // stored actions gives identical events. A seeded sample here; `npm run fuzz` sends 10,000
 // actions per env and prints the counts.
 import { describe, expect, it } from 'vitest';
-import { testCatalog } from './test/catalog-fixture';
-import { fuzzEnv } from './test/fuzz';
+import { testCatalog } from './testing/catalog-fixture';
+import { fuzzEnv } from './testing/fuzz';
 import { ENV_IDS } from './types';
 
 const catalog = testCatalog();

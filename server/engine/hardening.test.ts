@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_ACTION_CHARS, MAX_ACTION_DEPTH } from './action';
 import { Episode } from './episode';
 import { toolSpecsFor } from './index';
-import { testCatalog } from './test/catalog-fixture';
+import { act, testCatalog } from './testing';
 import type { Action, EpisodeConfig, EpisodeEvent } from './types';
 
 const catalog = testCatalog();
@@ -14,12 +14,6 @@ const begin = (config: Partial<EpisodeConfig> = {}) => {
   const first = episode.reset();
   return { episode, first };
 };
-const act = (over: Partial<Action> = {}): Action => ({
-  assistant_message: 'Working on it.',
-  tool_calls: [],
-  answer: null,
-  ...over,
-});
 
 function nested(depth: number): unknown {
   let v: Record<string, unknown> = {};

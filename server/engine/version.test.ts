@@ -8,7 +8,7 @@ import { createJourneyEnv, type JourneyGoal } from './envs/journey';
 import { ATOMIC_ENVS, getEnv, JOURNEY_ENV_IDS } from './envs/registry';
 import type { EnvContext, EnvDefinition } from './envs/types';
 import { Rng } from './random';
-import { testCatalog } from './test/catalog-fixture';
+import { testCatalog } from './testing/catalog-fixture';
 import type { EnvId } from './types';
 import { ENGINE_VERSION, REPLAYABLE_VERSIONS, replayRefusal } from './version';
 import { createWorld } from './world/state';

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 const tempDb = await vi.hoisted(async () => (await import('./spawn')).migratedTempDatabase());
 
 vi.mock('@/server/catalogs', async () => {
-  const { testCatalog } = await import('@/server/engine/test/catalog-fixture');
+  const { testCatalog } = await import('@/server/engine/testing/catalog-fixture');
   return { DEFAULT_CATALOG_ID: testCatalog().id, getCatalog: () => testCatalog() };
 });
 // The app's Prisma client, pointed at a throw-away database.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEpisode, listEnvs, type EnvId } from '@/server/engine';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { EnvServerError } from './errors';
 import { handleHttp } from './http';
 import type { EnvService } from './protocol';

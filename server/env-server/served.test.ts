@@ -8,7 +8,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEpisode, listEnvs, type EnvId } from '@/server/engine';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { EnvHttpClient, EnvWsClient } from '@/server/client/env-client';
 import { createPrismaClient } from '@/server/db';
 import { ADMIN, oracleRun } from './test/helpers';

@@ -3,7 +3,10 @@
 // worker that shares ECOMRLVE_TOKEN_SECRET accepts them. The admin token (ECOMRLVE_ADMIN_TOKEN)
 // reads every episode's full state, hidden goal included; without it set, there is no admin.
 
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
+import { sameSecret } from '@/server/auth/secrets';
+
+export { bearerToken } from '@/server/auth/secrets';
 
 const PREFIX = 'ept1';
 
@@ -25,28 +28,12 @@ export interface TokenOptions {
 
 export function createTokenService(options: TokenOptions = {}): TokenService {
   const secret = options.secret && options.secret.length > 0 ? options.secret : randomBytes(32).toString('hex');
-  const admin = options.adminToken && options.adminToken.length > 0 ? Buffer.from(options.adminToken) : null;
+  const admin = options.adminToken && options.adminToken.length > 0 ? options.adminToken : null;
   const sign = (episodeId: string) => createHmac('sha256', secret).update(`${PREFIX}.${episodeId}`).digest('base64url');
   return {
     adminEnabled: admin !== null,
     issue: (episodeId) => `${PREFIX}.${episodeId}.${sign(episodeId)}`,
-    allows(token, episodeId) {
-      if (!token) return false;
-      const expected = Buffer.from(`${PREFIX}.${episodeId}.${sign(episodeId)}`);
-      const given = Buffer.from(token);
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    },
-    isAdmin(token) {
-      if (!admin || !token) return false;
-      const given = Buffer.from(token);
-      return given.length === admin.length && timingSafeEqual(given, admin);
-    },
+    allows: (token, episodeId) => !!token && sameSecret(token, `${PREFIX}.${episodeId}.${sign(episodeId)}`),
+    isAdmin: (token) => admin !== null && !!token && sameSecret(token, admin),
   };
-}
-
-/** The token from an `Authorization: Bearer …` header value, or null. */
-export function bearerToken(header: string | null | undefined): string | null {
-  if (!header) return null;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return m ? m[1] : null;
 }

@@ -4,8 +4,7 @@ import type { Action } from '@/server/engine/types';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { createEpisodeService, MAX_ACTION_BYTES, type EpisodeService } from './service';
-import { createTestDb, type TestDb } from './test-db';
-import { EpisodeServiceError } from './types';
+import { createTestDb, expectServiceError, type TestDb } from './test-db';
 
 // A small catalog keeps the test fast; the service does not care about its size.
 const CATALOG_ID = 'synthetic-s1-n3000';
@@ -40,16 +39,6 @@ const searchAction = (query: string): Action => ({
   tool_calls: [{ name: 'catalog.search', args: { query } }],
   answer: null,
 });
-
-async function expectServiceError(p: Promise<unknown>, code: string, message?: RegExp) {
-  const err = await p.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(EpisodeServiceError);
-  expect((err as EpisodeServiceError).code).toBe(code);
-  if (message) expect((err as EpisodeServiceError).message).toMatch(message);
-}
 
 async function storedPayloads(id: string) {
   const rows = await db.prisma.episodeEvent.findMany({ where: { episodeId: id }, orderBy: { seq: 'asc' } });

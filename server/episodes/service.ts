@@ -7,7 +7,8 @@
 //   fails, the live object (already stepped in memory) is evicted, so the next request
 //   rebuilds from what is really stored.
 // - Steps of one episode are serialised by a per-episode lock.
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import { sameDigest, sha256Hex } from '@/server/auth/secrets';
 import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { isAppError } from '@/server/lib/errors';
 import { createEpisode, ENGINE_VERSION, listEnvs, replayEpisode, replayRefusal } from '@/server/engine';
@@ -36,8 +37,6 @@ type LiveEpisode = ReturnType<typeof createEpisode>;
 /** Per-episode caps: a long or chatty episode is stopped before it fills the disk. */
 export const MAX_EPISODE_EVENTS = 2_000;
 export const MAX_EPISODE_BYTES = 8 * 1024 * 1024;
-
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 export interface EpisodeServiceDeps {
   prisma: PrismaClient;
@@ -225,7 +224,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         engineVersion: ENGINE_VERSION,
         journeyEnvs: ep.config.journeyEnvs ?? null,
         rewardRevision: REWARD_REVISION,
-        capabilityHash: sha256(capabilityToken),
+        capabilityHash: sha256Hex(capabilityToken),
       });
       live.set(row.id, ep);
       if (row.capabilityHash) rememberCapability(row.id, row.capabilityHash);
@@ -337,9 +336,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         hash = row.capabilityHash;
         rememberCapability(episodeId, hash);
       }
-      const a = Buffer.from(hash, 'hex');
-      const b = Buffer.from(sha256(token), 'hex');
-      return a.length === b.length && timingSafeEqual(a, b);
+      return sameDigest(hash, sha256Hex(token));
     },
 
     async getEpisode(episodeId: string): Promise<EpisodeView> {
@@ -434,7 +431,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         breakdown: null,
         hiddenGoal: goalOf(ep),
         events: ep.events,
-        capabilityHash: sha256(capabilityToken),
+        capabilityHash: sha256Hex(capabilityToken),
         parentId: parent.id,
         forkTurn: turns,
         runId: opts.runId ?? null,

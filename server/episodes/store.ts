@@ -19,17 +19,11 @@ import type {
   TerminationReason,
 } from '@/server/engine/types';
 import { episodeBudgets } from './budgets';
-import type { EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal, InfraFailure } from './types';
+import type { EpisodeSetup, EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal, InfraFailure } from './types';
 
-export interface NewEpisodeRecord {
-  envId: string;
-  d: number;
-  seed: number;
-  axisOverrides: Partial<AxisValues>;
-  axes: AxisValues;
-  weights: RewardWeights | null;
-  catalogId: string;
-  player: string;
+/** Where the episode stands after a write: its new events, turn, status and score. */
+interface EpisodeProgress {
+  events: EpisodeEvent[];
   turn: number;
   status: EpisodeStatus;
   terminationReason: TerminationReason | null;
@@ -37,7 +31,21 @@ export interface NewEpisodeRecord {
   isCorrect: boolean | null;
   breakdown: RewardBreakdown | null;
   hiddenGoal: HiddenGoal;
-  events: EpisodeEvent[];
+}
+
+/** The Episode row's columns for where it stands (a new episode and every step write them). */
+const progressColumns = (rec: EpisodeProgress) => ({
+  turn: rec.turn,
+  status: rec.status,
+  terminationReason: rec.terminationReason,
+  reward: rec.reward,
+  isCorrect: rec.isCorrect,
+  breakdown: rec.breakdown ? JSON.stringify(rec.breakdown) : null,
+  hiddenGoal: JSON.stringify(rec.hiddenGoal),
+});
+
+export interface NewEpisodeRecord extends EpisodeSetup, EpisodeProgress {
+  player: string;
   /** engine rule version (ENGINE_VERSION) and JOURNEY's env set: what a later replay needs */
   engineVersion: number;
   journeyEnvs: readonly string[] | null;
@@ -57,21 +65,13 @@ export interface NewEpisodeRecord {
   }>;
 }
 
-export interface StepRecord {
+export interface StepRecord extends EpisodeProgress {
   episodeId: string;
   /** event count before this step (optimistic concurrency check + first seq) */
   prevEventCount: number;
   actionSeq: number;
   turnBefore: number;
   action: { format: 'text' | 'json'; raw: string };
-  events: EpisodeEvent[];
-  turn: number;
-  status: EpisodeStatus;
-  terminationReason: TerminationReason | null;
-  reward: number | null;
-  isCorrect: boolean | null;
-  breakdown: RewardBreakdown | null;
-  hiddenGoal: HiddenGoal;
   /** client-supplied idempotency key of this step */
   stepKey: string | null;
   /** who acted (issue 9): 'human', 'model:<name>', a built-in agent; null = not said */
@@ -108,13 +108,7 @@ export function createEpisodeStore(prisma: PrismaClient) {
           weights: rec.weights ? JSON.stringify(rec.weights) : null,
           catalogId: rec.catalogId,
           player: rec.player,
-          turn: rec.turn,
-          status: rec.status,
-          terminationReason: rec.terminationReason,
-          reward: rec.reward,
-          isCorrect: rec.isCorrect,
-          breakdown: rec.breakdown ? JSON.stringify(rec.breakdown) : null,
-          hiddenGoal: JSON.stringify(rec.hiddenGoal),
+          ...progressColumns(rec),
           engineVersion: rec.engineVersion,
           journeyEnvs: rec.journeyEnvs ? JSON.stringify(rec.journeyEnvs) : null,
           eventCount: rec.events.length,
@@ -162,13 +156,7 @@ export function createEpisodeStore(prisma: PrismaClient) {
         await tx.episode.update({
           where: { id: rec.episodeId, eventCount: rec.prevEventCount },
           data: {
-            turn: rec.turn,
-            status: rec.status,
-            terminationReason: rec.terminationReason,
-            reward: rec.reward,
-            isCorrect: rec.isCorrect,
-            breakdown: rec.breakdown ? JSON.stringify(rec.breakdown) : null,
-            hiddenGoal: JSON.stringify(rec.hiddenGoal),
+            ...progressColumns(rec),
             eventCount: rec.prevEventCount + rec.events.length,
             storedBytes: { increment: rec.bytes },
             infraError: null, // a turn was taken: any earlier infrastructure failure is behind us

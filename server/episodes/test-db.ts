@@ -4,7 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
+import { EpisodeServiceError } from './types';
 
 export interface TestDb {
   url: string;
@@ -30,4 +32,15 @@ export function createTestDb(): TestDb {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Expects `p` to fail with an EpisodeServiceError of this code (and message). */
+export async function expectServiceError(p: Promise<unknown>, code: string, message?: RegExp) {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(EpisodeServiceError);
+  expect((err as EpisodeServiceError).code).toBe(code);
+  if (message) expect((err as EpisodeServiceError).message).toMatch(message);
 }

@@ -88,3 +88,14 @@ export class EpisodeServiceError extends AppError {
     this.name = 'EpisodeServiceError';
   }
 }
+
+/** The columns that say which episode it is: what it was started with (store rows and imports share them). */
+export interface EpisodeSetup {
+  envId: string;
+  d: number;
+  seed: number;
+  axisOverrides: Partial<AxisValues>;
+  axes: AxisValues;
+  weights: RewardWeights | null;
+  catalogId: string;
+}

@@ -1,22 +1,14 @@
 // Writing whole episodes (imports, bench seeding): the Episode row, its events and actions in
 // one SQLite transaction, so an episode is either stored completely or not at all.
 import { randomBytes } from 'node:crypto';
-import type { AxisValues } from '@/server/engine/difficulty';
-import type { EpisodeEvent, RewardBreakdown, RewardWeights } from '@/server/engine/types';
-import type { HiddenGoal } from '@/server/episodes/types';
+import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
+import type { EpisodeSetup, HiddenGoal } from '@/server/episodes/types';
 import type { Sqlite } from './db';
 import { sqlDateTime } from './query';
 
-export interface EpisodeRecord {
+export interface EpisodeRecord extends EpisodeSetup {
   id?: string;
   createdAt?: string;
-  envId: string;
-  d: number;
-  seed: number;
-  axisOverrides: Partial<AxisValues>;
-  axes: AxisValues;
-  weights: RewardWeights | null;
-  catalogId: string;
   status: 'active' | 'done';
   terminationReason: string | null;
   reward: number | null;

@@ -1,27 +1,16 @@
-import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHeuristicAgent, playEpisode } from '@/server/engine';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
-import { createAgentServer, listen } from './agent-server/server';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { expandCells, formatBatchTable, progressBar, runBatch, summarizeBatch, type BatchRow } from './batch';
 import { parseConnection } from './connection';
-import { startFakeEndpoint, type FakeEndpoint } from './testing/fake-endpoint';
+import { useHeuristicAgentServer } from './testing/agent-server-fixture';
+import { startFakeEndpoint } from './testing/fake-endpoint';
 
-let server: Server;
-let port: number;
-const fakes: FakeEndpoint[] = [];
-beforeAll(async () => {
-  testCatalog();
-  server = createAgentServer({ agent: 'heuristic', port: 0 });
-  port = await listen(server, 0);
-});
-afterAll(async () => {
-  server.close();
-  await Promise.all(fakes.map((f) => f.close()));
-});
+const agentServer = useHeuristicAgentServer();
+const fakes = agentServer.fakes;
 
 const heuristic = () =>
-  parseConnection({ name: 'h', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'heuristic', maxRetries: 0 }, {});
+  parseConnection({ name: 'h', baseUrl: agentServer.baseUrl, model: 'heuristic', maxRetries: 0 }, {});
 
 describe('batch runs', () => {
   it('plays every cell with a concurrency limit, in grid order, with in-process rewards', async () => {

@@ -1,23 +1,12 @@
-import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
-import { createAgentServer, listen } from './agent-server/server';
+import { describe, expect, it } from 'vitest';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { parseConnection, type ConnectionInput } from './connection';
 import { checkConformance } from './conformance';
-import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from './testing/fake-endpoint';
+import { useHeuristicAgentServer } from './testing/agent-server-fixture';
+import { startFakeEndpoint, type FakeStep } from './testing/fake-endpoint';
 
-const endpoints: FakeEndpoint[] = [];
-let agentServer: Server;
-let agentPort: number;
-beforeAll(async () => {
-  testCatalog();
-  agentServer = createAgentServer({ agent: 'heuristic', port: 0 });
-  agentPort = await listen(agentServer, 0);
-});
-afterAll(async () => {
-  agentServer.close();
-  await Promise.all(endpoints.map((e) => e.close()));
-});
+const agentServer = useHeuristicAgentServer();
+const endpoints = agentServer.fakes;
 
 const connection = (baseUrl: string, extra: Partial<ConnectionInput> = {}) =>
   parseConnection({ name: 'c', baseUrl, model: 'heuristic', timeoutMs: 2000, ...extra }, {});
@@ -32,7 +21,7 @@ const search = (query: string) => ({ name: 'catalog_search', arguments: JSON.str
 
 describe('conformance check', () => {
   it('the heuristic behind agent:serve passes every check', async () => {
-    const report = await checkConformance(connection(`http://127.0.0.1:${agentPort}/v1`), testCatalog());
+    const report = await checkConformance(connection(agentServer.baseUrl), testCatalog());
     expect(report.checks.map((c) => [c.id, c.ok, c.detail])).toEqual([
       ['answers', true, expect.stringContaining('text:')],
       ['tools', true, expect.stringMatching(/1 tool call\(s\): catalog_search/)],

@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeConfig } from '@/server/engine';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { parseConnection, type ConnectionInput } from './connection';
 import { playModelEpisode, type DriverOptions } from './driver';
 import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from './testing/fake-endpoint';

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { createEpisode, ENV_IDS } from '@/server/engine';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { parseConnection } from './connection';
 import { buildRequest } from './driver';
 

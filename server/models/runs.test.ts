@@ -2,7 +2,7 @@
 // same seeds; infrastructure failures are counted apart and never averaged; two runs compared.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeuristicAgent, createRandomAgent, playEpisode, type EnvId } from '@/server/engine';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { parseConnection } from './connection';

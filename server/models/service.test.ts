@@ -1,7 +1,5 @@
-import type { Server } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
-import { createAgentServer, listen } from './agent-server/server';
+import { describe, expect, it } from 'vitest';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createMemoryConnectionStore, parseConnection } from './connection';
 import {
   batchRunStatus,
@@ -12,20 +10,11 @@ import {
   startBatchRun,
   waitForBatchRun,
 } from './service';
-import { startFakeEndpoint, type FakeEndpoint } from './testing/fake-endpoint';
+import { useHeuristicAgentServer } from './testing/agent-server-fixture';
+import { startFakeEndpoint } from './testing/fake-endpoint';
 
-let server: Server;
-let port: number;
-const fakes: FakeEndpoint[] = [];
-beforeAll(async () => {
-  testCatalog();
-  server = createAgentServer({ agent: 'heuristic', port: 0 });
-  port = await listen(server, 0);
-});
-afterAll(async () => {
-  server.close();
-  await Promise.all(fakes.map((f) => f.close()));
-});
+const agentServer = useHeuristicAgentServer();
+const fakes = agentServer.fakes;
 
 describe('models service', () => {
   it('saving a connection runs the conformance check; the browser view says whether the key is set, never the key', async () => {
@@ -34,7 +23,7 @@ describe('models service', () => {
     const store = createMemoryConnectionStore(env);
     const saved = await saveConnection(
       store,
-      { name: 'local', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'heuristic', apiKeyEnv: 'LOCAL_KEY' },
+      { name: 'local', baseUrl: agentServer.baseUrl, model: 'heuristic', apiKeyEnv: 'LOCAL_KEY' },
       testCatalog(),
       env,
     );
@@ -46,10 +35,7 @@ describe('models service', () => {
   });
 
   it('a batch run reports progress, finishes with a summary, and can be cancelled', async () => {
-    const connection = parseConnection(
-      { name: 'local', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'heuristic' },
-      {},
-    );
+    const connection = parseConnection({ name: 'local', baseUrl: agentServer.baseUrl, model: 'heuristic' }, {});
     const id = startBatchRun(connection, expandCells(['STATUS'], [0, 1], [1, 2]), testCatalog(), { concurrency: 2 });
     expect(batchRunStatus(id)).toMatchObject({ state: 'running', total: 4 });
     const done = await waitForBatchRun(id);

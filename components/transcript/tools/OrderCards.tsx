@@ -7,6 +7,7 @@ import { fmtPrice } from '@/lib/format';
 import { usePrefill } from '../prefill';
 import { UseInAnswer } from './AnswerButtons';
 import type { OrderLineView, OrderView } from '@/server/engine';
+import type { Address } from '@/server/engine/world/orders';
 
 export type OrderLineData = OrderLineView;
 export type OrderData = OrderView;
@@ -15,15 +16,7 @@ export interface OrderListData {
   today?: string;
   days?: number;
   orders: OrderData[];
-  addresses?: Array<{
-    address_id: string;
-    label: string;
-    name: string;
-    street: string;
-    city: string;
-    state: string;
-    zip: string;
-  }>;
+  addresses?: Array<Omit<Address, 'country'>>;
   payment_methods?: Array<{ payment_method_id: string; label: string }>;
 }
 

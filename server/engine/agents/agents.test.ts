@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { listEnvs } from '../envs/registry';
 import { playEpisode } from '../play';
-import { testCatalog } from '../test/catalog-fixture';
+import { testCatalog } from '../testing/catalog-fixture';
 import type { EnvId } from '../types';
 import { emptyAgent, emptyAnswer, emptyValue } from './empty';
 import { collectIds, createRandomAgent } from './random';

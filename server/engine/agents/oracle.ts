@@ -1,6 +1,6 @@
 // The oracle reads the hidden goal but acts only through tools and the answer,
 // so its success proves each task is solvable through the agent's interface.
-// One policy per environment, in agents/oracle/.
+// One strategy per environment, in agents/oracle/.
 
 import type { Episode } from '../episode';
 import type { Action, EnvId } from '../types';
@@ -14,7 +14,7 @@ import { statusOracle } from './oracle/status';
 import { subOracle } from './oracle/sub';
 import type { Agent } from './types';
 
-const POLICIES: Record<EnvId, (episode: Episode) => Action> = {
+const STRATEGIES: Record<EnvId, (episode: Episode) => Action> = {
   PD: pdOracle,
   SUB: subOracle,
   CART: cartOracle,
@@ -22,12 +22,12 @@ const POLICIES: Record<EnvId, (episode: Episode) => Action> = {
   STATUS: statusOracle,
   POLICY: policyOracle,
   BUNDLE: bundleOracle,
-  JOURNEY: (episode) => journeyOracle(episode, POLICIES),
+  JOURNEY: (episode) => journeyOracle(episode, STRATEGIES),
 };
 
 export const oracleAgent: Agent = {
   name: 'oracle',
   act(_observation, episode) {
-    return POLICIES[episode.config.envId](episode);
+    return STRATEGIES[episode.config.envId](episode);
   },
 };

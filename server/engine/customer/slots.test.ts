@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { Episode } from '../episode';
-import { testCatalog } from '../test/catalog-fixture';
+import { testCatalog } from '../testing/catalog-fixture';
 import { answerQuestion, type Slot } from './slots';
 
 const slot = (id: string, keywords: string[], extra: Partial<Slot> = {}): Slot => ({

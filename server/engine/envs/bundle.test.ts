@@ -3,23 +3,15 @@ import { oracleAgent } from '../agents/oracle';
 import { createCatalogFromProducts } from '../catalog/from-products';
 import { createSyntheticCatalog } from '../catalog/synthetic';
 import { CATEGORY_LIST } from '../catalog/taxonomy';
-import { axesFor, envKnobs } from '../difficulty';
-import { Episode } from '../episode';
 import { playEpisode } from '../play';
-import type { Action } from '../types';
 import { createWorld } from '../world/state';
 import { verifyBundle, type BundleGoal } from './bundle';
-import { BUNDLE_TEMPLATES } from './bundle-templates';
-import { mk } from './test-fixtures';
+import { BUNDLE_TEMPLATES } from './shared/bundle-templates';
+import { mk } from '../testing/products';
+import { act, episodeStarter, goalOf, verifyContext } from '../testing';
 
 const catalog = createSyntheticCatalog({ seed: 1, size: 20_000 });
-const act = (a: Partial<Action>): Action => ({ assistant_message: 'ok', tool_calls: [], answer: null, ...a });
-const start = (d: number, seed: number, axisOverrides = {}) => {
-  const e = new Episode({ envId: 'BUNDLE', d, seed, axisOverrides }, catalog);
-  e.reset();
-  return e;
-};
-const goalOf = (e: Episode) => e.hiddenGoal().data as BundleGoal;
+const start = episodeStarter('BUNDLE', catalog);
 
 describe('BUNDLE templates (FIX: categories that exist)', () => {
   it('has at least 8 projects, every category is a real, allowed leaf of the taxonomy', () => {
@@ -45,7 +37,7 @@ describe('BUNDLE generator (properties over many seeds)', () => {
     let eligible = 0;
     for (let d = 0; d <= 12; d++)
       for (let seed = 0; seed < 20; seed++) {
-        const g = goalOf(start(d, seed));
+        const g = goalOf<BundleGoal>(start(d, seed));
         expect(g.categories.length).toBe(Math.min(12, 3 + Math.floor(d / 2)));
         expect(new Set(g.categories).size).toBe(g.categories.length);
         if (d < 2) expect(g.budget).toBeNull();
@@ -61,7 +53,7 @@ describe('BUNDLE generator (properties over many seeds)', () => {
   });
 
   it('combines projects when one template has too few categories (d = 12 needs 9)', () => {
-    const combined = Array.from({ length: 20 }, (_, seed) => goalOf(start(12, seed))).filter(
+    const combined = Array.from({ length: 20 }, (_, seed) => goalOf<BundleGoal>(start(12, seed))).filter(
       (g) => g.projects.length > 1,
     );
     expect(combined.length).toBeGreaterThan(0);
@@ -90,16 +82,7 @@ function verify(g: BundleGoal, ids: string[], oos: string[] = [], turn = 3, chan
   for (const id of oos) world.stockOverrides.set(id, 0);
   if (changedAt !== undefined) for (const id of oos) world.stockChanges.push({ id, turn: changedAt, before: 10 });
   const seen = new Map(['X1', 'X2', 'Y1', 'Z1', 'Z2', 'W1'].map((id) => [id, 1]));
-  return verifyBundle(g, ids, {
-    catalog: tiny,
-    axes: axesFor(4),
-    d: 4,
-    knobs: envKnobs(4),
-    world,
-    seen,
-    calls: [],
-    turn,
-  });
+  return verifyBundle(g, ids, verifyContext(tiny, world, 4, { seen, turn }));
 }
 
 describe('BUNDLE verifier', () => {
@@ -156,7 +139,7 @@ describe('BUNDLE through an episode', () => {
 
   it('p_oos = 1 takes seen affordable items out of stock, one anchor per category stays', () => {
     const e = start(6, 2, { p_oos: 1 });
-    const g = goalOf(e);
+    const g = goalOf<BundleGoal>(e);
     const ids = g.categories.flatMap((c) => g.anchors[c]);
     e.step(act({ tool_calls: [{ name: 'catalog.rerank', args: { query: 'kit', candidate_product_ids: ids } }] }));
     expect(e.events.filter((x) => x.kind === 'world_change').length).toBeGreaterThan(0);
@@ -165,7 +148,7 @@ describe('BUNDLE through an episode', () => {
 
   it('the customer objects to an unrequested category and to a named set over budget', () => {
     const e = start(8, 1, { p_noise: 0, p_oos: 0 });
-    const g = goalOf(e);
+    const g = goalOf<BundleGoal>(e);
     const other = catalog.categories().find((c) => !g.categories.includes(c) && !c.startsWith('restricted'))!;
     const stray = catalog.at(catalog.indicesInCategory(other)[0]).id;
     const r = e.step(
@@ -179,9 +162,11 @@ describe('BUNDLE through an episode', () => {
     expect(reply.text).toMatch(/I don't need/);
 
     const quiet = { p_noise: 0, p_oos: 0 };
-    const seed = Array.from({ length: 40 }, (_, s) => s).find((s) => goalOf(start(8, s, quiet)).budget !== null)!;
+    const seed = Array.from({ length: 40 }, (_, s) => s).find(
+      (s) => goalOf<BundleGoal>(start(8, s, quiet)).budget !== null,
+    )!;
     const b = start(8, seed, quiet);
-    const bg = goalOf(b);
+    const bg = goalOf<BundleGoal>(b);
     const dearest = bg.categories.map(
       (c) =>
         catalog

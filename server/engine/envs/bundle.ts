@@ -20,18 +20,17 @@ import type { EvidenceItem, TaskResult } from '../types';
 import { productStock } from '../world/stock';
 import { categoryNoun } from './cart';
 import { recommendationAnswerSchema, recommendedIdsOf } from './pd';
-import { pricePercentile } from './persona';
-import { knownStock, smallCategoryProducts } from './recommend';
+import { pricePercentile } from './shared/persona';
+import { knownStock, smallCategoryProducts } from './shared/recommend';
 import {
   confirmOnce,
-  joinList,
   mentionedProducts,
   newCustomerNotes,
   revealSlot,
-  withArticle,
   type CustomerNotes,
-} from './recommend-customer';
-import { BUNDLE_TEMPLATES, type BundleTemplate } from './bundle-templates';
+} from './shared/recommend-customer';
+import { joinList, withArticle } from './shared/phrasing';
+import { BUNDLE_TEMPLATES, type BundleTemplate } from './shared/bundle-templates';
 import type {
   Answer,
   CustomerReply,
@@ -274,7 +273,7 @@ function confirm(task: BundleTask, info: TurnInfo, ctx: EnvContext): CustomerRep
   });
 }
 
-function react(task: BundleTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function respond(task: BundleTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const goal = task.goal;
   const named = mentionedProducts(task.state, info, ctx);
   const extra = named.find((p) => !goal.categories.includes(p.category));
@@ -301,7 +300,7 @@ export const bundleEnv: EnvDefinition<BundleGoal, CustomerNotes> = {
   answerSchema: recommendationAnswerSchema,
   generate,
   confirm,
-  react,
+  respond,
   outOfStock,
   nudges: ['What would you put in the bundle?', 'Can you pick the items for me?', 'Any suggestions for the set?'],
   verify: (goal, _state, answer: Answer | null, ctx) => verifyBundle(goal, recommendedIdsOf(answer), ctx),

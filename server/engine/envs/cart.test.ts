@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { axesFor, envKnobs } from '../difficulty';
 import type { Catalog } from '../catalog/types';
+import { verifyContext } from '../testing';
 import { createWorld, type CartLine } from '../world/state';
 import { cartEnv, cartF1, type CartGoal } from './cart';
 
@@ -44,16 +44,7 @@ function verify(cart: CartLine[]) {
     qtyBefore: 0,
     qtyAfter: l.qty,
   }));
-  const ctx = {
-    catalog: {} as Catalog,
-    axes: axesFor(3),
-    d: 3,
-    knobs: envKnobs(3),
-    world,
-    seen: new Map(),
-    calls: [],
-    turn: 3,
-  };
+  const ctx = verifyContext({} as Catalog, world, 3, { turn: 3 });
   return cartEnv.verify(goal, { pending: {}, accepted: {} }, { env: 'CART', done: true }, ctx);
 }
 

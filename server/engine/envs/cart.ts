@@ -12,6 +12,7 @@ import { cartKey, type CartLine } from '../world/state';
 import { variantsOf, type Variant } from '../world/variants';
 import { currentVariants } from '../world/stock';
 import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, StockDraw, TurnInfo, VerifyContext } from './types';
+import { joinList } from './shared/phrasing';
 
 export interface CartItemGoal {
   productId: string;
@@ -126,9 +127,6 @@ function describeItem(item: CartItemGoal, slots: Slot[], catalog: Catalog): stri
   const variant = variantSlot && !variantSlot.omitted ? ` in ${humanAttr(item.variantAttr!)} ${item.variantValue}` : '';
   return `${count}${itemName(item, catalog)}${variant}`;
 }
-
-const joinList = (parts: string[]) =>
-  parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 
 /** Words a question would use to name a product: its brand and its kind. */
 const subjectWords = (p: Product) => [p.brand, ...categoryNoun(p.category).split(' ')].filter((w) => w.length > 2);
@@ -357,7 +355,7 @@ function confirm(task: CartTask, info: TurnInfo, ctx: EnvContext): CustomerReply
   return { text: "That's everything I need, thank you!", act: 'confirm' };
 }
 
-function react(task: CartTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function respond(task: CartTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const alternative = acceptAlternatives(task, info, ctx);
   if (alternative) return alternative;
   if (!info.cartChanged) return null;
@@ -389,7 +387,7 @@ export const cartEnv: EnvDefinition<CartGoal, CartState> = {
   answerSchema: z.strictObject({}),
   generate,
   confirm,
-  react,
+  respond,
   outOfStock,
   nudges: ['How is my cart coming along?', 'Can you put that in my cart for me?', 'Any luck finding what I asked for?'],
   verify: (goal, state, _answer, ctx) => verify(goal, state, ctx),

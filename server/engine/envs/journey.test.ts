@@ -2,20 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { oracleAgent } from '../agents/oracle';
 import { Episode } from '../episode';
 import { playEpisode } from '../play';
-import { testCatalog } from '../test/catalog-fixture';
-import type { Action } from '../types';
+import { act, goalOf, testCatalog } from '../testing';
 import type { JourneyGoal, JourneyState } from './journey';
 import { ATOMIC_ENVS } from './registry';
 import { isDeniedCategory } from '../catalog/taxonomy';
 
 const catalog = testCatalog();
-const act = (over: Partial<Action> = {}): Action => ({
-  assistant_message: 'Let me check.',
-  tool_calls: [],
-  answer: null,
-  ...over,
-});
-const goalOf = (e: Episode) => e.hiddenGoal().data as JourneyGoal;
 const stateOf = (e: Episode) => e.hiddenGoal().state as JourneyState;
 
 describe('JOURNEY', () => {
@@ -24,7 +16,7 @@ describe('JOURNEY', () => {
       for (let seed = 0; seed < 10; seed++) {
         const e = new Episode({ envId: 'JOURNEY', d, seed }, catalog);
         e.reset();
-        const ids = goalOf(e).subtasks.map((s) => s.envId);
+        const ids = goalOf<JourneyGoal>(e).subtasks.map((s) => s.envId);
         expect(ids.length).toBe(Math.min(Math.min(5, 2 + Math.floor(d / 4)), ATOMIC_ENVS.length));
         expect(new Set(ids).size).toBe(ids.length);
       }
@@ -34,7 +26,7 @@ describe('JOURNEY', () => {
   it('gives a turn budget of T_max per sub-task', () => {
     const e = new Episode({ envId: 'JOURNEY', d: 4, seed: 1 }, catalog);
     const first = e.reset();
-    expect(first.observation.budgets.T_max).toBe(6 * goalOf(e).subtasks.length);
+    expect(first.observation.budgets.T_max).toBe(6 * goalOf<JourneyGoal>(e).subtasks.length);
   });
 
   it('scores a missing sub-answer −1 (FIX) and averages the sub-task scores', () => {
@@ -44,7 +36,7 @@ describe('JOURNEY', () => {
     expect(r.termination).toBe('answered');
     expect(r.breakdown!.rTask).toBe(-1);
     expect(r.breakdown!.task.evidence.filter((x) => /no answer → −1/.test(x.text)).length).toBe(
-      goalOf(e).subtasks.length,
+      goalOf<JourneyGoal>(e).subtasks.length,
     );
   });
 
@@ -122,7 +114,7 @@ describe('JOURNEY shared world', () => {
       for (let seed = 0; seed < 40; seed++) {
         const episode = new Episode({ envId: 'JOURNEY', d, seed }, catalog);
         episode.reset();
-        const goal = goalOf(episode);
+        const goal = goalOf<JourneyGoal>(episode);
         const ret = goal.subtasks.find((s) => s.envId === 'RETURN');
         if (!ret || !goal.subtasks.some((s) => s.envId === 'STATUS')) continue;
         checked++;
@@ -150,7 +142,7 @@ describe('JOURNEY safety (as the atomic envs)', () => {
     for (let seed = 0; seed < 200; seed++) {
       const e = new Episode({ envId: 'JOURNEY', d: 4, seed, axisOverrides: { p_switch: 0 } }, catalog);
       e.reset();
-      const ids = goalOf(e).subtasks.map((s) => s.envId);
+      const ids = goalOf<JourneyGoal>(e).subtasks.map((s) => s.envId);
       const env = envIds.find((id) => ids.includes(id));
       if (env) return { e, env };
     }

@@ -149,7 +149,7 @@ function maybeSwitch(task: JourneyTask, info: TurnInfo, ctx: EnvContext): Custom
 /** A hook of the sub-task being discussed, applied to its own task. */
 function delegate(
   envs: SubEnvs,
-  hook: 'confirm' | 'react',
+  hook: 'confirm' | 'respond',
   task: JourneyTask,
   info: TurnInfo,
   ctx: EnvContext,
@@ -308,7 +308,7 @@ export function createJourneyEnv(
     },
     generate: (ctx, rng) => generate(envs, ctx, rng),
     confirm: (task, info, ctx) => delegate(envs, 'confirm', task, info, ctx),
-    react: (task, info, ctx) => maybeSwitch(task, info, ctx) ?? delegate(envs, 'react', task, info, ctx),
+    respond: (task, info, ctx) => maybeSwitch(task, info, ctx) ?? delegate(envs, 'respond', task, info, ctx),
     outOfStock(task, firstSeen, ctx, draw) {
       const ids = task.state.tasks.flatMap(
         (sub, i) => envOf(envs, task.goal, i).outOfStock?.(sub, firstSeen, ctx, draw) ?? [],

@@ -5,7 +5,7 @@ import { oracleAgent } from '../agents/oracle';
 import { Episode } from '../episode';
 import { playEpisode, replayEpisode } from '../play';
 import { Rng } from '../random';
-import { testCatalog } from '../test/catalog-fixture';
+import { testCatalog } from '../testing/catalog-fixture';
 import type { EnvId } from '../types';
 
 const catalog = testCatalog();

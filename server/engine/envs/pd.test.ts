@@ -4,26 +4,20 @@ import { bestRecommendation } from '../agents/oracle/pd';
 import { createSyntheticCatalog } from '../catalog/synthetic';
 import { Episode } from '../episode';
 import { playEpisode } from '../play';
-import type { Action } from '../types';
 import type { PdGoal } from './pd';
-import { satisfaction } from './persona';
-import { POOL_SIZE } from './recommend';
+import { satisfaction } from './shared/persona';
+import { POOL_SIZE } from './shared/recommend';
+import { act, episodeStarter, goalOf } from '../testing';
 
 const catalog = createSyntheticCatalog({ seed: 1, size: 20_000 });
-const act = (a: Partial<Action>): Action => ({ assistant_message: 'ok', tool_calls: [], answer: null, ...a });
-const start = (d: number, seed: number, axisOverrides = {}) => {
-  const e = new Episode({ envId: 'PD', d, seed, axisOverrides }, catalog);
-  e.reset();
-  return e;
-};
-const goalOf = (e: Episode) => e.hiddenGoal().data as PdGoal;
+const start = episodeStarter('PD', catalog);
 
 describe('PD generator (properties over many seeds)', () => {
   it('never crashes; the target meets every constraint, is in the pool and in stock; m constraints with price first', () => {
     for (let d = 0; d <= 12; d++)
       for (let seed = 0; seed < 15; seed++) {
         const e = start(d, seed);
-        const g = goalOf(e);
+        const g = goalOf<PdGoal>(e);
         const target = catalog.get(g.targetId)!;
         expect(satisfaction(target, g.rec.constraints)).toBe(1);
         expect(g.rec.constraints[0].attr).toBe('price');
@@ -37,7 +31,7 @@ describe('PD generator (properties over many seeds)', () => {
 
   it("the pool is the target's category (all of it at 20k), capped at 500, sorted by relevance", () => {
     for (let seed = 0; seed < 30; seed++) {
-      const g = goalOf(start(seed % 13, seed));
+      const g = goalOf<PdGoal>(start(seed % 13, seed));
       const size = catalog.indicesInCategory(g.rec.category).length;
       expect(g.rec.pool.length).toBe(Math.min(POOL_SIZE, size));
       for (let i = 1; i < g.rec.pool.length; i++)
@@ -58,7 +52,7 @@ describe('PD generator (properties over many seeds)', () => {
 
   it('the opening states price always; with p_missing = 1 every other constraint is omitted and revealed when asked', () => {
     const e = start(6, 3, { p_missing: 1, p_noise: 0 });
-    const g = goalOf(e);
+    const g = goalOf<PdGoal>(e);
     const opening = (e.events[0] as { text: string }).text;
     expect(opening).toMatch(/under \$\d+/);
     const omitted = e.hiddenGoal().slots as Array<{ id: string; omitted: boolean }>;
@@ -89,7 +83,7 @@ describe('PD through an episode', () => {
 
   it('recommending never-retrieved products: r_task is scored but r_hall = −1', () => {
     const e = start(0, 1);
-    const ids = bestRecommendation(e, goalOf(e).rec);
+    const ids = bestRecommendation(e, goalOf<PdGoal>(e).rec);
     const r = e.step(act({ answer: { env: 'PD', done: true, recommended_product_ids: ids } }));
     expect(r.breakdown!.rTask).toBeCloseTo(1, 9);
     expect(r.breakdown!.rHall).toBe(-1);
@@ -98,7 +92,7 @@ describe('PD through an episode', () => {
 
   it('the customer confirms a named product that meets every constraint (not charged), once', () => {
     const e = start(3, 2, { p_noise: 0 });
-    const g = goalOf(e);
+    const g = goalOf<PdGoal>(e);
     const r = e.step(
       act({
         assistant_message: `How about ${g.targetId}?`,
@@ -112,7 +106,7 @@ describe('PD through an episode', () => {
 
   it('the customer corrects a named product that misses a constraint', () => {
     const e = start(4, 5, { p_noise: 0 });
-    const g = goalOf(e);
+    const g = goalOf<PdGoal>(e);
     const bad = g.rec.pool.find((p) => p.s < 1)!;
     const r = e.step(
       act({
@@ -129,7 +123,7 @@ describe('PD through an episode', () => {
 describe('axes acting on PD episodes', () => {
   it('p_oos = 1 takes seen pool items out of stock after the first retrieval (tools show it), keeping the target and k items', () => {
     const e = start(4, 9, { p_oos: 1 });
-    const g = goalOf(e);
+    const g = goalOf<PdGoal>(e);
     const ids = g.rec.pool
       .filter((p) => p.stock > 0)
       .slice(0, 12)
@@ -158,7 +152,7 @@ describe('axes acting on PD episodes', () => {
     let compared = 0;
     for (const seed of [3, 9, 14]) {
       const plain = start(8, seed, { p_oos: 0.5 });
-      const g = goalOf(plain);
+      const g = goalOf<PdGoal>(plain);
       const ids = g.rec.pool
         .filter((p) => p.rel > 0 && p.stock > 0)
         .slice(0, 10)
@@ -183,7 +177,7 @@ describe('axes acting on PD episodes', () => {
 
   it('p_oos = 0 never changes stock', () => {
     const e = start(4, 9, { p_oos: 0 });
-    const g = goalOf(e);
+    const g = goalOf<PdGoal>(e);
     e.step(
       act({
         tool_calls: [

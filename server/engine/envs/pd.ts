@@ -9,14 +9,14 @@ import type { Product } from '../catalog/types';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
 import { categoryNoun } from './cart';
-import { constraintKeywords, describeConstraint, type Constraint } from './persona';
+import { constraintKeywords, describeConstraint, type Constraint } from './shared/persona';
 import {
   buildRecommendationSpec,
   idealList,
   recommendationOutOfStock,
   scoreRecommendations,
   type RecommendationSpec,
-} from './recommend';
+} from './shared/recommend';
 import {
   confirmOnce,
   newCustomerNotes,
@@ -24,10 +24,9 @@ import {
   constraintSlotId,
   firstGoodProduct,
   firstObjection,
-  joinList,
   mentionedProducts,
-  withArticle,
-} from './recommend-customer';
+} from './shared/recommend-customer';
+import { joinList, withArticle } from './shared/phrasing';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
 
 export interface PdGoal {
@@ -126,7 +125,7 @@ function confirm(task: PdTask, info: TurnInfo, ctx: EnvContext): CustomerReply |
 }
 
 /** correct: a named product misses a constraint (the customer says which) or is out of stock. */
-function react(task: PdTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function respond(task: PdTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   return firstObjection(task, mentionedProducts(task.state, info, ctx), task.goal.rec.constraints, ctx);
 }
 
@@ -163,20 +162,30 @@ export function summarizeSpec(rec: RecommendationSpec, ctx: EnvContext): string[
   ];
 }
 
+/** What PD and SUB share: the catalog tools, a ranked list as the answer, scored by the recommendation verifier. */
+export function rankedListEnv<G extends { rec: RecommendationSpec }>(): Pick<
+  EnvDefinition<G, CustomerNotes>,
+  'tools' | 'answerSchema' | 'outOfStock' | 'verify' | 'recommendedIds'
+> {
+  return {
+    tools: RECOMMENDATION_TOOLS,
+    answerSchema: recommendationAnswerSchema,
+    outOfStock: (task, firstSeen, ctx, draw) => recommendationOutOfStock(task.goal.rec, firstSeen, ctx, draw),
+    verify: (goal, _state, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
+    // r_hall over the scored ids only: padding the list past k with retrieved ids must not dilute it.
+    recommendedIds: (answer, _ctx, goal) => recommendedIdsOf(answer).slice(0, goal.rec.k),
+  };
+}
+
 export const pdEnv: EnvDefinition<PdGoal, CustomerNotes> = {
   id: 'PD',
   name: 'Product discovery',
   description: "Recommend products that meet the customer's constraints, best first (recommended_product_ids).",
-  tools: RECOMMENDATION_TOOLS,
-  answerSchema: recommendationAnswerSchema,
+  ...rankedListEnv<PdGoal>(),
   generate,
   confirm,
-  react,
-  outOfStock: (task, firstSeen, ctx, draw) => recommendationOutOfStock(task.goal.rec, firstSeen, ctx, draw),
+  respond,
   nudges: ['What can you recommend?', 'Any good options?', 'Which ones would you suggest?'],
-  verify: (goal, _state, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
-  // r_hall over the scored ids only: padding the list past k with retrieved ids must not dilute it.
-  recommendedIds: (answer, _ctx, goal) => recommendedIdsOf(answer).slice(0, goal.rec.k),
   summarize: (goal, ctx) => [
     `target: ${goal.targetTitle} (${goal.targetId}), a ${goal.noun}`,
     ...summarizeSpec(goal.rec, ctx),

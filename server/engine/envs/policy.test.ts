@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { axesFor, envKnobs } from '../difficulty';
 import { Episode } from '../episode';
-import { testCatalog } from '../test/catalog-fixture';
+import { testCatalog, verifyContext } from '../testing';
 import type { Action } from '../types';
 import { applicableRules, getPolicyRule, POLICY_RULES, type PolicyField } from '../world/policy-kb';
 import { createWorld } from '../world/state';
 import { factPhrase, MAX_CLAUSES, numericScore, parseNumber, policyEnv, type PolicyGoal } from './policy';
 
 const catalog = testCatalog();
-const ctx = {
-  catalog,
-  axes: axesFor(4),
-  d: 4,
-  knobs: envKnobs(4),
-  world: createWorld('2026-01-01'),
-  seen: new Map<string, number>(),
-  calls: [],
-  turn: 1,
-};
+const ctx = verifyContext(catalog, createWorld('2026-01-01'), 4);
 const numericGoal: PolicyGoal = {
   ruleId: 'SHP-01',
   topic: 'free_shipping_min',

@@ -3,18 +3,18 @@ import type { Product } from '../catalog/types';
 import { axesFor, envKnobs } from '../difficulty';
 import { Episode } from '../episode';
 import { Rng } from '../random';
-import { testCatalog } from '../test/catalog-fixture';
+import { testCatalog, verifyContext } from '../testing';
 import { getTool } from '../tools';
 import { ToolError } from '../tools/registry';
 import type { Action } from '../types';
-import { makeLine, orderTotal, setOrderStatus, type Order } from '../world/orders';
-import { checkEligibility } from '../world/returns';
+import { makeLine, newOrder, setOrderStatus } from '../world/orders';
+import { checkEligibility, type ReturnRecord } from '../world/returns';
 import { createWorld, type WorldState } from '../world/state';
 import { bestRecommendation } from '../agents/oracle/pd';
-import { idealList } from './recommend';
+import { idealList } from './shared/recommend';
 import { returnEnv, type ReturnGoal } from './return';
 import type { CallRecord } from './types';
-import { newCustomerNotes } from './recommend-customer';
+import { newCustomerNotes } from './shared/recommend-customer';
 
 const catalog = testCatalog();
 const TODAY = '2026-06-30';
@@ -31,21 +31,13 @@ const clothing = firstIn('clothing');
 function scenario(days: number) {
   const world = createWorld(TODAY);
   const lines = [makeLine('ORD-30000', 1, electronics, 1), makeLine('ORD-30000', 2, clothing, 1)];
-  const order: Order = {
+  const order = newOrder({
     order_id: 'ORD-30000',
-    status: 'CONFIRMED',
     placed_date: TODAY,
-    shipped_date: null,
-    delivered_date: null,
-    cancelled_date: null,
-    eta: null,
-    carrier: null,
-    tracking_number: null,
     shipping_address_id: 'addr_1',
     payment_method_id: 'pm_1',
     lines,
-    total: orderTotal(lines),
-  };
+  });
   setOrderStatus(order, 'DELIVERED', TODAY, new Rng(2), days);
   world.orders.push(order);
   const e = checkEligibility(world, order, lines[0]);
@@ -87,16 +79,7 @@ function initiate(world: WorldState, lineId: string, turn = 1): boolean {
 }
 
 function verify(world: WorldState, goal: ReturnGoal, answer: Record<string, unknown>, calls: CallRecord[] = []) {
-  const ctx = {
-    catalog,
-    axes: axesFor(4),
-    d: 4,
-    knobs: envKnobs(4),
-    world,
-    seen: new Map<string, number>(),
-    calls,
-    turn: 3,
-  };
+  const ctx = verifyContext(catalog, world, 4, { calls, turn: 3 });
   return returnEnv.verify(
     goal,
     newCustomerNotes(),
@@ -218,6 +201,22 @@ function returnEpisode(pred: (g: ReturnGoal) => boolean, d = 4, overrides = {}):
 }
 
 /** A generated RETURN task in a world the test owns (generator called directly). */
+/** The return of the goal's line, initiated in turn 1. */
+const initiatedReturn = (goal: ReturnGoal, today: string): ReturnRecord => ({
+  return_id: 'RET-0001',
+  order_id: goal.orderId,
+  line_id: goal.lineId,
+  product_id: goal.productId,
+  qty: 1,
+  reason_code: 'defective',
+  method: 'mail',
+  fee: 5.99,
+  refund_amount: 1,
+  status: 'INITIATED',
+  created_date: today,
+  turn: 1,
+});
+
 function generated(pred: (g: ReturnGoal) => boolean, d = 4) {
   for (let seed = 0; seed < 500; seed++) {
     const world = createWorld(TODAY);
@@ -231,20 +230,7 @@ function generated(pred: (g: ReturnGoal) => boolean, d = 4) {
 describe('RETURN replacement (r_rep: the shared PD verifier)', () => {
   it('the ideal list passes; no replacement → r_rep = −1 → 0.80, fail; an exchange stands in for missing ids', () => {
     const { world, goal, ctx: base } = generated((g) => g.replacement !== null && g.eligible);
-    world.returns.push({
-      return_id: 'RET-0001',
-      order_id: goal.orderId,
-      line_id: goal.lineId,
-      product_id: goal.productId,
-      qty: 1,
-      reason_code: 'defective',
-      method: 'mail',
-      fee: 5.99,
-      refund_amount: 1,
-      status: 'INITIATED',
-      created_date: world.today,
-      turn: 1,
-    });
+    world.returns.push(initiatedReturn(goal, world.today));
     const best = idealList(goal.replacement!, { world }).map((x) => x.id);
     const ctx = { ...base, seen: new Map(best.map((id) => [id, 1])), calls: [], turn: 2 };
     const answer = { env: 'RETURN', done: true, selected_order_id: goal.orderId, selected_line_id: goal.lineId };
@@ -279,20 +265,7 @@ describe('RETURN replacement (r_rep: the shared PD verifier)', () => {
 
   it('a seen candidate that goes out of stock in the answer turn (any sub-task may cause it) is not held against that answer', () => {
     const { world, goal, ctx: base } = generated((g) => g.replacement !== null && g.eligible, 8);
-    world.returns.push({
-      return_id: 'RET-0001',
-      order_id: goal.orderId,
-      line_id: goal.lineId,
-      product_id: goal.productId,
-      qty: 1,
-      reason_code: 'defective',
-      method: 'mail',
-      fee: 5.99,
-      refund_amount: 1,
-      status: 'INITIATED',
-      created_date: world.today,
-      turn: 1,
-    });
+    world.returns.push(initiatedReturn(goal, world.today));
     const best = idealList(goal.replacement!, { world }).map((x) => x.id);
     const seen = new Map(best.map((id) => [id, 2]));
     // e.g. another JOURNEY sub-task's p_oos, same turn

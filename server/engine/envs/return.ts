@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
+import { PASS_THRESHOLD } from '../reward';
 import type { EvidenceItem, TaskResult } from '../types';
 import { brandAndNoun, timeAgoPhrase } from '../world/order-phrases';
 import {
@@ -40,17 +41,16 @@ import {
   recommendationOutOfStock,
   scoreRecommendations,
   type RecommendationSpec,
-} from './recommend';
+} from './shared/recommend';
 import {
   confirmOnce,
   firstGoodProduct,
   firstObjection,
-  joinList,
   mentionedProducts,
   newCustomerNotes,
-  withArticle,
   type CustomerNotes,
-} from './recommend-customer';
+} from './shared/recommend-customer';
+import { joinList, withArticle } from './shared/phrasing';
 import type {
   Answer,
   CustomerReply,
@@ -390,7 +390,7 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
   evidence.push({
     text: `r_task = 0.45·${rSel} + 0.45·${rRet} + 0.10·${rRep.toFixed(3)} = ${rTask.toFixed(3)}`,
     turns: [],
-    ok: rTask >= 0.95,
+    ok: rTask >= PASS_THRESHOLD,
   });
   return { rTask, isCorrect: rSel === 1 && rRet === 1 && repPass, metrics: { rSel, rRet, rRep }, evidence };
 }
@@ -428,7 +428,7 @@ function confirm(task: ReturnTask, info: TurnInfo, ctx: EnvContext): CustomerRep
   return null;
 }
 
-function react(task: ReturnTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function respond(task: ReturnTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const { goal } = task;
   const inits = initiations(info);
   const wrong = inits.find((r) => !onTarget(goal)(r));
@@ -477,7 +477,7 @@ export const returnEnv: EnvDefinition<ReturnGoal, CustomerNotes> = {
   answerSchema: returnAnswerSchema,
   generate,
   confirm,
-  react,
+  respond,
   outOfStock,
   nudges: ['What can you do for me?', 'How does my return look?', 'Any luck with my return?'],
   verify: (goal, _state, answer, ctx) => verify(goal, answer, ctx),

@@ -1,20 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { axesFor, envKnobs } from '../difficulty';
+import { envKnobs } from '../difficulty';
 import { Episode } from '../episode';
 import { Rng } from '../random';
-import { testCatalog } from '../test/catalog-fixture';
-import type { Action } from '../types';
+import { act, testCatalog, verifyContext } from '../testing';
 import { generateOrderHistory } from '../world/orders';
 import { createWorld } from '../world/state';
 import { statusEnv, type StatusGoal } from './status';
 
 const catalog = testCatalog();
-const act = (over: Partial<Action> = {}): Action => ({
-  assistant_message: 'Let me check.',
-  tool_calls: [],
-  answer: null,
-  ...over,
-});
 
 function verifyWith(answer: Record<string, unknown>) {
   const world = createWorld('2026-05-01');
@@ -31,16 +24,7 @@ function verifyWith(answer: Record<string, unknown>) {
     placedDaysAgo: 4,
     lookAlikeOrderId: null,
   };
-  const ctx = {
-    catalog,
-    axes: axesFor(4),
-    d: 4,
-    knobs: envKnobs(4),
-    world,
-    seen: new Map<string, number>(),
-    calls: [],
-    turn: 2,
-  };
+  const ctx = verifyContext(catalog, world, 4, { turn: 2 });
   return {
     r: statusEnv.verify(goal, null, { env: 'STATUS', done: true, ...answer }, ctx),
     target,

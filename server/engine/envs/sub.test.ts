@@ -2,30 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { oracleAgent } from '../agents/oracle';
 import { createSyntheticCatalog } from '../catalog/synthetic';
 import { envKnobs } from '../difficulty';
-import { Episode } from '../episode';
 import { playEpisode } from '../play';
-import type { Action } from '../types';
 import { createWorld } from '../world/state';
-import { satisfaction } from './persona';
-import { scoreRecommendations } from './recommend';
-import { similarities } from './similarity';
+import { satisfaction } from './shared/persona';
+import { scoreRecommendations } from './shared/recommend';
+import { similarities } from './shared/similarity';
 import { COMPATIBILITY_ATTRS, isCompatible, type SubGoal } from './sub';
+import { act, episodeStarter, goalOf } from '../testing';
 
 const catalog = createSyntheticCatalog({ seed: 1, size: 20_000 });
-const act = (a: Partial<Action>): Action => ({ assistant_message: 'ok', tool_calls: [], answer: null, ...a });
-const start = (d: number, seed: number, axisOverrides = {}) => {
-  const e = new Episode({ envId: 'SUB', d, seed, axisOverrides }, catalog);
-  e.reset();
-  return e;
-};
-const goalOf = (e: Episode) => e.hiddenGoal().data as SubGoal;
+const start = episodeStarter('SUB', catalog);
 
 describe('SUB generator (properties over many seeds)', () => {
   it('the original is out of stock, meets its own constraints, and at least one compatibility attribute is an equality constraint', () => {
     for (let d = 0; d <= 12; d++)
       for (let seed = 0; seed < 15; seed++) {
         const e = start(d, seed);
-        const g = goalOf(e);
+        const g = goalOf<SubGoal>(e);
         const original = catalog.get(g.originalId)!;
         expect(e.stockOf(g.originalId, null)).toBe(0);
         expect(satisfaction(original, g.rec.constraints)).toBe(1);
@@ -42,7 +35,7 @@ describe('SUB generator (properties over many seeds)', () => {
 
   it('pool relevance is λ·sim + (1 − λ)·s for compatible products and 0 otherwise', () => {
     for (let seed = 0; seed < 8; seed++) {
-      const g = goalOf(start(seed, seed));
+      const g = goalOf<SubGoal>(start(seed, seed));
       const original = catalog.get(g.originalId)!;
       const entries = g.rec.pool.slice(0, 40);
       const products = entries.map((e) => catalog.get(e.id)!);
@@ -62,7 +55,7 @@ describe('SUB generator (properties over many seeds)', () => {
 
   it('an incompatible product scores relevance 0 even when similar', () => {
     const e = start(5, 3);
-    const g = goalOf(e);
+    const g = goalOf<SubGoal>(e);
     const compat = g.rec.constraints.find((c) => c.attr === g.compatibility[0])!;
     const incompatible = catalog
       .indicesInCategory(g.rec.category)
@@ -87,7 +80,7 @@ describe('SUB generator (properties over many seeds)', () => {
     for (let seed = 0; seed < 60; seed++) {
       const e = start(0, seed);
       const text = (e.events[0] as { text: string }).text;
-      expect(text).toContain(goalOf(e).originalTitle.split(' ')[0]);
+      expect(text).toContain(goalOf<SubGoal>(e).originalTitle.split(' ')[0]);
       starts.add(text.split(' ').slice(0, 3).join(' '));
     }
     expect(starts.size).toBeGreaterThanOrEqual(5);
@@ -107,7 +100,7 @@ describe('SUB through an episode', () => {
 
   it('recommending the out-of-stock original is penalised (r_oos) and corrected by the customer', () => {
     const e = start(2, 4, { p_noise: 0 });
-    const g = goalOf(e);
+    const g = goalOf<SubGoal>(e);
     const r = e.step(
       act({
         assistant_message: `Maybe ${g.originalId}?`,
@@ -122,7 +115,7 @@ describe('SUB through an episode', () => {
 
   it('p_oos = 1 takes seen compatible alternatives out of stock but leaves k of them', () => {
     const e = start(6, 8, { p_oos: 1 });
-    const g = goalOf(e);
+    const g = goalOf<SubGoal>(e);
     const ids = g.rec.pool
       .filter((p) => p.rel > 0 && p.stock > 0)
       .slice(0, 15)

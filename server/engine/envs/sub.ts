@@ -8,30 +8,18 @@ import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Product } from '../catalog/types';
 import type { Rng } from '../random';
 import { categoryNoun } from './cart';
-import { constraintMet } from './persona';
-import {
-  constraintSlots,
-  recommendationAnswerSchema,
-  recommendedIdsOf,
-  RECOMMENDATION_TOOLS,
-  statedPhrases,
-  summarizeSpec,
-} from './pd';
-import {
-  buildRecommendationSpec,
-  recommendationOutOfStock,
-  scoreRecommendations,
-  type RecommendationSpec,
-} from './recommend';
+import { constraintMet } from './shared/persona';
+import { constraintSlots, rankedListEnv, statedPhrases, summarizeSpec } from './pd';
+import { buildRecommendationSpec, type RecommendationSpec } from './shared/recommend';
 import {
   confirmOnce,
   firstGoodProduct,
   firstObjection,
-  joinList,
   mentionedProducts,
   newCustomerNotes,
   type CustomerNotes,
-} from './recommend-customer';
+} from './shared/recommend-customer';
+import { joinList } from './shared/phrasing';
 import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
 
 export const COMPATIBILITY_ATTRS = ['connector_type', 'size', 'material'] as const;
@@ -118,7 +106,7 @@ function confirm(task: SubTask, info: TurnInfo, ctx: EnvContext): CustomerReply 
   });
 }
 
-function react(task: SubTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
+function respond(task: SubTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   return firstObjection(
     task,
     mentionedProducts(task.state, info, ctx),
@@ -133,15 +121,11 @@ export const subEnv: EnvDefinition<SubGoal, CustomerNotes> = {
   name: 'Substitution',
   description:
     'The product the customer wanted is out of stock: recommend similar, compatible alternatives, best first (recommended_product_ids).',
-  tools: RECOMMENDATION_TOOLS,
-  answerSchema: recommendationAnswerSchema,
+  ...rankedListEnv<SubGoal>(),
   generate,
   confirm,
-  react,
-  outOfStock: (task, firstSeen, ctx, draw) => recommendationOutOfStock(task.goal.rec, firstSeen, ctx, draw),
+  respond,
   nudges: ['Is there anything similar?', 'What would you suggest instead?', 'Any alternatives?'],
-  verify: (goal, _state, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
-  recommendedIds: (answer, _ctx, goal) => recommendedIdsOf(answer).slice(0, goal.rec.k), // the scored ids (see PD)
   summarize: (goal, ctx) => [
     `original (out of stock): ${goal.originalTitle} (${goal.originalId}), a ${goal.noun}`,
     `compatibility (gates relevance): ${goal.compatibility.join(', ')}; λ_sim = ${goal.rec.lambdaSim.toFixed(2)}`,

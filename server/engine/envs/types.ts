@@ -81,7 +81,7 @@ export interface EnvDefinition<G = unknown, S = unknown> {
   /** confirm: the agent presented the right thing. Checked first. May change task.state. */
   confirm?(task: EnvTask<G, S>, info: TurnInfo, ctx: EnvContext): CustomerReply | null;
   /** correct / continue after actions that change the world (cart, returns). May change task.state. */
-  react?(task: EnvTask<G, S>, info: TurnInfo, ctx: EnvContext): CustomerReply | null;
+  respond?(task: EnvTask<G, S>, info: TurnInfo, ctx: EnvContext): CustomerReply | null;
   /**
    * p_oos (SPEC §6), decided per product at first sight: called after every turn with the ids
    * first seen in it. Returns the stock ids (product or variant ids) that go out of stock now:
@@ -90,7 +90,7 @@ export interface EnvDefinition<G = unknown, S = unknown> {
    * change (world.stockChanges). May change task.state (CART's pending alternatives).
    */
   outOfStock?(task: EnvTask<G, S>, firstSeen: readonly string[], ctx: VerifyContext, draw: StockDraw): string[];
-  /** An answer with done: false (JOURNEY answers the current sub-task); the customer's reply, or null for the default policy. */
+  /** An answer with done: false (JOURNEY answers the current sub-task); the customer's reply, or null for the default reply rules. */
   onAnswer?(task: EnvTask<G, S>, answer: Answer, info: TurnInfo, ctx: VerifyContext): CustomerReply | null;
   /** Sub-tasks in the episode (n_sub of T_ref = 4·n_sub); 1 when absent. */
   subtaskCount?(task: EnvTask<G, S>): number;

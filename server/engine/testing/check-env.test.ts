@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Agent } from '../agents/types';
 import { availableEnvs, getEnv } from '../envs/registry';
 import { Episode } from '../episode';
-import { testCatalog } from '../test/catalog-fixture';
+import { testCatalog } from './catalog-fixture';
 import { checkEnv, episodeProblems, playRecorded } from './check-env';
 
 const catalog = testCatalog();

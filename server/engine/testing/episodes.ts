@@ -2,8 +2,11 @@
 
 import type { Catalog } from '../catalog/types';
 import { Episode } from '../episode';
-import { testCatalog } from '../test/catalog-fixture';
-import type { Action, EpisodeConfig } from '../types';
+import { testCatalog } from './catalog-fixture';
+import { axesFor, envKnobs, type AxisValues } from '../difficulty';
+import type { VerifyContext } from '../envs/types';
+import type { WorldState } from '../world/state';
+import type { Action, EnvId, EpisodeConfig } from '../types';
 
 /** An action that only talks; pass what the turn does (tool_calls, answer). */
 export const act = (over: Partial<Action> = {}): Action => ({
@@ -21,4 +24,20 @@ export function startEpisode<G = any>(config: EpisodeConfig, catalog: Catalog = 
   const episode = new Episode(config, catalog);
   const first = episode.reset();
   return { episode, first, goal: goalOf<G>(episode) };
+}
+
+/** `start(d, seed, axisOverrides)`: a new episode of one env after reset. */
+export const episodeStarter =
+  (envId: EnvId, catalog: Catalog = testCatalog()) =>
+  (d: number, seed: number, axisOverrides: Partial<AxisValues> = {}): Episode =>
+    startEpisode({ envId, d, seed, axisOverrides }, catalog).episode;
+
+/** What a verifier is given at difficulty d: nothing seen, no calls, turn 1, unless `over` says otherwise. */
+export function verifyContext(
+  catalog: Catalog,
+  world: WorldState,
+  d: number,
+  over: Partial<VerifyContext> = {},
+): VerifyContext {
+  return { catalog, axes: axesFor(d), d, knobs: envKnobs(d), world, seen: new Map(), calls: [], turn: 1, ...over };
 }

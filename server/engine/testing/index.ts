@@ -1,9 +1,8 @@
 // Helpers for the engine's tests and for authors of new environments (checkEnv).
-// The catalog fixture and callTool still live in ../test/ (env tests import them there).
 
-export { testCatalog } from '../test/catalog-fixture';
-export { callTool } from '../test/call-tool';
-export { act, goalOf, startEpisode } from './episodes';
+export { testCatalog } from './catalog-fixture';
+export { callTool } from './call-tool';
+export { act, episodeStarter, goalOf, startEpisode, verifyContext } from './episodes';
 export {
   checkEnv,
   episodeProblems,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isDeniedCategory } from '../catalog/taxonomy';
 import { Rng } from '../random';
-import { callTool } from '../test/call-tool';
-import { testCatalog } from '../test/catalog-fixture';
+import { callTool } from '../testing/call-tool';
+import { testCatalog } from '../testing/catalog-fixture';
 import { generateOrderHistory } from '../world/orders';
 import { createWorld, daysBetween } from '../world/state';
 import { ALL_TOOLS } from './index';

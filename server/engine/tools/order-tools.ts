@@ -5,7 +5,7 @@
 // profile tool (the tool set stays the 17 of SPEC §5).
 
 import { z } from 'zod';
-import { allOrders, findOrder, orderTotal, type Order, type OrderLine } from '../world/orders';
+import { allOrders, findOrder, newOrder, type Order, type OrderLine } from '../world/orders';
 import { addDays, daysBetween, cartKey, type WorldState } from '../world/state';
 import { stockFor, unitPrice } from '../world/stock';
 import { defineTool, ToolError } from './registry';
@@ -124,21 +124,14 @@ export const orderCheckout = defineTool({
       };
     });
     const shipDays = Math.max(...world.cart.map((l) => catalog.get(l.product_id)!.shipDays));
-    const order: Order = {
+    const order = newOrder({
       order_id: orderId,
-      status: 'CONFIRMED',
       placed_date: world.today,
-      shipped_date: null,
-      delivered_date: null,
-      cancelled_date: null,
       eta: addDays(world.today, shipDays),
-      carrier: null,
-      tracking_number: null,
       shipping_address_id: args.shipping_address_id,
       payment_method_id: args.payment_method_id,
       lines,
-      total: orderTotal(lines),
-    };
+    });
     world.placedOrders.push(order);
     for (const l of world.cart)
       world.cartChanges.push({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { axesFor } from '../difficulty';
 import { Rng } from '../random';
-import { testCatalog } from '../test/catalog-fixture';
+import { testCatalog } from '../testing/catalog-fixture';
 import { createWorld } from '../world/state';
 import { getTool } from './index';
 import { describeArgsError } from './registry';

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Product } from '../catalog/types';
 import { Rng } from '../random';
-import { callTool } from '../test/call-tool';
-import { testCatalog } from '../test/catalog-fixture';
-import { makeLine, orderTotal, setOrderStatus, type Order } from '../world/orders';
+import { callTool } from '../testing/call-tool';
+import { testCatalog } from '../testing/catalog-fixture';
+import { makeLine, newOrder, setOrderStatus, type Order } from '../world/orders';
 import { createWorld, type WorldState } from '../world/state';
 
 const catalog = testCatalog();
@@ -37,21 +37,13 @@ function setup(deliveredDaysAgo: number): { world: WorldState; order: Order } {
     makeLine('ORD-20000', 2, grocery, 2),
     makeLine('ORD-20000', 3, shirt, 1),
   ];
-  const order: Order = {
+  const order = newOrder({
     order_id: 'ORD-20000',
-    status: 'CONFIRMED',
     placed_date: TODAY,
-    shipped_date: null,
-    delivered_date: null,
-    cancelled_date: null,
-    eta: null,
-    carrier: null,
-    tracking_number: null,
     shipping_address_id: 'addr_1',
     payment_method_id: 'pm_1',
     lines,
-    total: orderTotal(lines),
-  };
+  });
   setOrderStatus(order, 'DELIVERED', TODAY, new Rng(1), deliveredDaysAgo);
   world.orders.push(order);
   return { world, order };

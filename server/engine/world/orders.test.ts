@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isDeniedCategory } from '../catalog/taxonomy';
 import { Rng } from '../random';
-import { testCatalog } from '../test/catalog-fixture';
+import { testCatalog } from '../testing/catalog-fixture';
 import { describeKey, generateOrderHistory, HISTORY_DAYS, ORDER_STATUSES, STATUS_WEIGHTS } from './orders';
 import { createWorld, daysBetween } from './state';
 

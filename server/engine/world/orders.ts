@@ -189,6 +189,32 @@ export function orderTotal(lines: readonly OrderLine[]): number {
   return Math.round(lines.reduce((s, l) => s + l.qty * l.unit_price, 0) * 100) / 100;
 }
 
+/** A just-placed order (CONFIRMED, nothing shipped yet). Key order matters: orders are serialised into tool results. */
+export function newOrder(o: {
+  order_id: string;
+  placed_date: string;
+  eta?: string | null;
+  shipping_address_id: string;
+  payment_method_id: string;
+  lines: OrderLine[];
+}): Order {
+  return {
+    order_id: o.order_id,
+    status: 'CONFIRMED',
+    placed_date: o.placed_date,
+    shipped_date: null,
+    delivered_date: null,
+    cancelled_date: null,
+    eta: o.eta ?? null,
+    carrier: null,
+    tracking_number: null,
+    shipping_address_id: o.shipping_address_id,
+    payment_method_id: o.payment_method_id,
+    lines: o.lines,
+    total: orderTotal(o.lines),
+  };
+}
+
 // ---------- dates and statuses ----------
 
 function pickStatus(rng: Rng): OrderStatus {
@@ -304,21 +330,13 @@ export function generateOrderHistory({ catalog, world, rng, count }: HistoryOpti
       lines.push(makeLine(orderId, n, product, rng.bernoulli(0.2) ? rng.int(2, 3) : 1));
     }
     if (lines.length === 0) throw new Error(`orders: catalog ${catalog.id} has no orderable product`);
-    const order: Order = {
+    const order = newOrder({
       order_id: orderId,
-      status: 'CONFIRMED',
       placed_date: world.today,
-      shipped_date: null,
-      delivered_date: null,
-      cancelled_date: null,
-      eta: null,
-      carrier: null,
-      tracking_number: null,
       shipping_address_id: rng.pick(world.addresses).address_id,
       payment_method_id: rng.pick(world.paymentMethods).payment_method_id,
       lines,
-      total: orderTotal(lines),
-    };
+    });
     setOrderStatus(order, pickStatus(rng), world.today, rng);
     world.orders.push(order);
     created.push(order);

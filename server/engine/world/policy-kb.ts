@@ -921,7 +921,11 @@ export function getPolicyRule(ruleId: string): PolicyRule | undefined {
 
 export type Facts = Partial<Record<PolicyField, FactValue>>;
 
-export function conditionHolds(c: PolicyCondition, facts: Facts): boolean {
+/** Generic over the field names: the heuristic agent checks rules it read from text with it too. */
+export function conditionHolds<F extends string>(
+  c: { field: F; op: ConditionOp; value: FactValue },
+  facts: Partial<Record<F, FactValue>>,
+): boolean {
   const v = facts[c.field];
   if (v === undefined) return false;
   if (c.op === 'eq') return String(v) === String(c.value);

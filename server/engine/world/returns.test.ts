@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../random';
 import type { Order, OrderLine } from './orders';
-import { setOrderStatus } from './orders';
+import { newOrder, setOrderStatus } from './orders';
 import { checkEligibility, returnWindowDays } from './returns';
 import { addDays, createWorld } from './state';
 
@@ -21,21 +21,13 @@ function deliveredOrder(
     qty: 1,
     unit_price: 20,
   };
-  const order: Order = {
+  const order = newOrder({
     order_id: 'ORD-10001',
-    status: 'CONFIRMED',
     placed_date: TODAY,
-    shipped_date: null,
-    delivered_date: null,
-    cancelled_date: null,
-    eta: null,
-    carrier: null,
-    tracking_number: null,
     shipping_address_id: 'addr_1',
     payment_method_id: 'pm_1',
     lines: [line],
-    total: 20,
-  };
+  });
   setOrderStatus(order, status, TODAY, new Rng(7), deliveredDaysAgo);
   return { order, line };
 }

@@ -2,7 +2,7 @@
 // episode's hidden goal (the rule of server/engine/properties.test.ts), and oracle actions.
 
 import { createEpisode, oracleAgent, type Action, type Episode, type EpisodeConfig } from '@/server/engine';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { goalSecrets, testCatalog } from '@/server/engine/testing';
 import { DEFAULTS, type EnvServerConfig } from '../config';
 import { createEnvService } from '../protocol';
 import { SessionStore } from '../sessions';
@@ -27,20 +27,6 @@ export function makeService(overrides: Partial<EnvServerConfig> = {}, now?: () =
   const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
   const sessions = new SessionStore({ maxSessions: config.maxSessions, idleTimeoutMs: config.idleTimeoutMs, now });
   return createEnvService({ config, catalog: testCatalog(), tokens, sessions });
-}
-
-/** Strings that give the goal away: its full JSON, its summary lines and every nested object's JSON of some size. */
-export function goalSecrets(episode: Episode): string[] {
-  const goal = episode.hiddenGoal();
-  const out = [JSON.stringify(goal.data), ...goal.summary.map((l) => l.trim()).filter((l) => l.length >= 12)];
-  const visit = (v: unknown) => {
-    if (v === null || typeof v !== 'object') return;
-    const json = JSON.stringify(v);
-    if (!Array.isArray(v) && json.length >= 40) out.push(json);
-    for (const x of Object.values(v)) visit(x);
-  };
-  visit(goal.data);
-  return out;
 }
 
 export interface OracleRun {

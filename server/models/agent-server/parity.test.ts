@@ -13,7 +13,7 @@ import {
   playEpisode,
   type EpisodeConfig,
 } from '@/server/engine';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { parseConnection, type ConnectionInput } from '../connection';
 import { playModelEpisode } from '../driver';
 import { createAgentServer, listen } from './server';

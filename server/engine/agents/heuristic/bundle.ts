@@ -5,7 +5,7 @@
 import { isDeniedCategory } from '../../catalog/taxonomy';
 import type { ToolCall } from '../../types';
 import { between, deslang, sameWord, stripPunctuation } from './text';
-import type { Card, Policy, TurnInput, TurnOutput } from './types';
+import type { Card, Strategy, TurnInput, TurnOutput } from './types';
 
 /** Where the list of needed things starts and (optionally) ends, per opening template (envs/bundle.ts). */
 const LIST_MARKERS: Array<[string, string | null]> = [
@@ -75,7 +75,7 @@ const mentions = (card: Card, thing: string) =>
         .some((t) => sameWord(t, w.toLowerCase().replace(/s$/, '')) || sameWord(t, w.toLowerCase())),
   );
 
-export function createBundlePolicy(): Policy {
+export function createBundleStrategy(): Strategy {
   let things: string[] = [];
   const picks = new Map<string, Card>();
   /** Searches per thing: 1 after a shared query, 2 once searched alone. */

@@ -7,7 +7,7 @@ import { categoryNoun } from '../../envs/cart';
 import type { ToolCall, ToolResult } from '../../types';
 import { parseNews, parseOpening, type WantedItem } from './cart-parse';
 import { coverage, nameSimilarity, sameWord, words } from './text';
-import type { Card, Policy, TurnInput, TurnOutput } from './types';
+import type { Card, Strategy, TurnInput, TurnOutput } from './types';
 
 interface VariantInfo {
   variant_id: string;
@@ -63,7 +63,7 @@ const blank = (name: string): Item => ({
 });
 const MAX_SEARCHES = 3;
 
-export function createCartPolicy(): Policy {
+export function createCartStrategy(): Strategy {
   let items: Item[] = [];
   let lines: Line[] = [];
   let asked = false;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { listEnvs } from '../../envs/registry';
 import { playEpisode } from '../../play';
 import { Rng } from '../../random';
-import { testCatalog } from '../../test/catalog-fixture';
+import { testCatalog } from '../../testing/catalog-fixture';
 import type { EnvId } from '../../types';
 import { createHeuristicAgent } from './index';
 

@@ -1,44 +1,44 @@
 // The heuristic agent (SPEC §11): no hidden information, only what it reads in
-// observations. One policy per environment (this folder), chosen by the
+// observations. One strategy per environment (this folder), chosen by the
 // observation's envId; its memory lives per episode.
 
 import type { Episode } from '../../episode';
 import { JOURNEY_ENV_IDS } from '../../envs/registry';
 import type { Action, EnvId, Observation, ToolResult } from '../../types';
 import type { Agent } from '../types';
-import { createBundlePolicy } from './bundle';
-import { createCartPolicy } from './cart';
-import { createJourneyPolicy } from './journey';
-import { createPdPolicy } from './pd';
-import { createPolicyPolicy } from './policy';
-import { createReturnPolicy } from './return';
-import { createStatusPolicy } from './status';
-import { createSubPolicy } from './sub';
-import type { Policy } from './types';
+import { createBundleStrategy } from './bundle';
+import { createCartStrategy } from './cart';
+import { createJourneyStrategy } from './journey';
+import { createPdStrategy } from './pd';
+import { createPolicyStrategy } from './policy';
+import { createReturnStrategy } from './return';
+import { createStatusStrategy } from './status';
+import { createSubStrategy } from './sub';
+import type { Strategy } from './types';
 
-export const POLICY_FACTORIES: Record<EnvId, () => Policy> = {
-  CART: createCartPolicy,
-  PD: createPdPolicy,
-  SUB: createSubPolicy,
-  BUNDLE: createBundlePolicy,
-  RETURN: createReturnPolicy,
-  STATUS: createStatusPolicy,
-  POLICY: createPolicyPolicy,
-  JOURNEY: () => createJourneyPolicy(createPolicy, () => JOURNEY_ENV_IDS),
+export const STRATEGY_FACTORIES: Record<EnvId, () => Strategy> = {
+  CART: createCartStrategy,
+  PD: createPdStrategy,
+  SUB: createSubStrategy,
+  BUNDLE: createBundleStrategy,
+  RETURN: createReturnStrategy,
+  STATUS: createStatusStrategy,
+  POLICY: createPolicyStrategy,
+  JOURNEY: () => createJourneyStrategy(createStrategy, () => JOURNEY_ENV_IDS),
 };
 
-/** A fresh policy for one (sub-)task of an environment. */
-export function createPolicy(envId: EnvId): Policy {
-  return POLICY_FACTORIES[envId]();
+/** A fresh strategy for one (sub-)task of an environment. */
+export function createStrategy(envId: EnvId): Strategy {
+  return STRATEGY_FACTORIES[envId]();
 }
 
-/** One episode's driver: feeds each observation to the env's policy and wraps its output as an action. */
+/** One episode's driver: feeds each observation to the env's strategy and wraps its output as an action. */
 export function createHeuristicEpisodeAgent(envId: EnvId): (observation: Observation) => Action {
-  const policy = createPolicy(envId);
+  const strategy = createStrategy(envId);
   let lastMessage = '';
   return (observation) => {
     lastMessage = observation.customerMessage ?? lastMessage;
-    const out = policy.step({
+    const out = strategy.step({
       message: lastMessage,
       results: observation.toolResults as ToolResult[],
       turnsLeft: observation.budgets.T_max - observation.turn,

@@ -6,9 +6,9 @@
 
 import type { AtomicEnvId, EnvId, ToolResult } from '../../types';
 import { between, deslang, sameWord, words } from './text';
-import type { Policy, TurnInput, TurnOutput } from './types';
+import type { Strategy, TurnInput, TurnOutput } from './types';
 
-type Make = (envId: EnvId) => Policy;
+type Make = (envId: EnvId) => Strategy;
 
 /** Phrases that mark each kind of request (the envs' opening templates), with weights. */
 export const REQUEST_PATTERNS: Record<AtomicEnvId, Array<[RegExp, number]>> = {
@@ -120,19 +120,19 @@ function afterMarker(message: string, markers: string[]): string | null {
 }
 
 interface Task {
-  policy: Policy;
+  strategy: Strategy;
   /** Results of this task's last calls that arrived while it was suspended. */
   stash: ToolResult[];
 }
 
-export function createJourneyPolicy(make: Make, available: () => readonly AtomicEnvId[] = () => []): Policy {
+export function createJourneyStrategy(make: Make, available: () => readonly AtomicEnvId[] = () => []): Strategy {
   let current: Task | null = null;
   const suspended: Task[] = [];
   let issuer: Task | null = null;
   let started = false;
   let answeredLast = false;
 
-  const start = (request: string): Task => ({ policy: make(classifyRequest(request, envsOf())), stash: [] });
+  const start = (request: string): Task => ({ strategy: make(classifyRequest(request, envsOf())), stash: [] });
   const envsOf = () => {
     const list = available();
     return list.length ? list : (Object.keys(REQUEST_PATTERNS) as AtomicEnvId[]);
@@ -169,13 +169,13 @@ export function createJourneyPolicy(make: Make, available: () => readonly Atomic
       const results = issuer === task ? input.results : task.stash;
       if (issuer && issuer !== task) issuer.stash = input.results;
       task.stash = [];
-      const out = task.policy.step({ ...input, message, results });
+      const out = task.strategy.step({ ...input, message, results });
       issuer = task;
       if (!out.answer) return out;
       answeredLast = true;
       current = null;
       const done = input.turnsLeft <= 1;
-      return { ...out, answer: { done, subtasks: [{ env: task.policy.envId, ...out.answer }] } };
+      return { ...out, answer: { done, subtasks: [{ env: task.strategy.envId, ...out.answer }] } };
     },
   };
 }

@@ -4,7 +4,7 @@
 
 import { cardsIn, mergeWants, parseWants, rankCards, REQUIREMENT_QUESTION, searchFor, type Want } from './recommend';
 import { deslang } from './text';
-import type { Card, Policy, TurnInput, TurnOutput } from './types';
+import type { Card, Strategy, TurnInput, TurnOutput } from './types';
 
 const NOUN =
   /(?:looking for (?:a good |an? )|suggest (?:an? )|need a new |shopping for (?:an? )|the best |a good )([a-z][a-z -]*?)(?= under\b| rated\b| that\b| from\b| in\b| made\b| with\b| no more\b| you have\b|[.,?!]|$)/i;
@@ -17,7 +17,7 @@ export function productNounOf(text: string): string | null {
 
 export const RECOMMEND_COUNT = 10;
 
-export function createPdPolicy(): Policy {
+export function createPdStrategy(): Strategy {
   let noun = '';
   let wants: Want[] = [];
   const cards: Card[] = [];

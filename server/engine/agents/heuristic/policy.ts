@@ -3,8 +3,9 @@
 // most specific rule of the question's topic whose conditions all hold. Asks for
 // the facts those rules need when the customer has not given them.
 
+import { conditionHolds, type ConditionOp, type FactValue } from '../../world/policy-kb';
 import { deslang } from './text';
-import type { Policy, TurnInput, TurnOutput } from './types';
+import type { Strategy, TurnInput, TurnOutput } from './types';
 
 type Facts = Record<string, string | number>;
 
@@ -52,10 +53,11 @@ export function parseFacts(raw: string): Facts {
   return f;
 }
 
+/** A rule's condition as read from its text (field names as the rule words them). */
 interface Condition {
   field: string;
-  op: 'eq' | 'lt' | 'lte' | 'gt' | 'gte';
-  value: string | number;
+  op: ConditionOp;
+  value: FactValue;
 }
 
 const CMP = /^(under |over )?\$?(\d+(?:\.\d+)?)(?: (?:days|months))?( or less| or more)?$/;
@@ -136,15 +138,6 @@ export function readRule(hit: { rule_id: string; text: string }): ReadRule | nul
   };
 }
 
-export function holds(c: Condition, facts: Facts): boolean {
-  const v = facts[c.field];
-  if (v === undefined) return false;
-  if (c.op === 'eq') return String(v) === String(c.value);
-  const x = Number(v);
-  const y = Number(c.value);
-  return c.op === 'lt' ? x < y : c.op === 'lte' ? x <= y : c.op === 'gt' ? x > y : x >= y;
-}
-
 /** The answer as the verifier reads it: a number for amounts and counts, else the exact wording. */
 export function answerValue(answer: string): string | number {
   const numeric = /^\$?(\d+(?:\.\d+)?)(?:%| days| months| points)?(?: .*)?$/.exec(answer);
@@ -168,7 +161,7 @@ const ASK: Record<string, string> = {
   membership_months: 'how many months you have been a member',
 };
 
-export function createPolicyPolicy(): Policy {
+export function createPolicyStrategy(): Strategy {
   let facts: Facts = {};
   let rules: ReadRule[] = [];
   let turn = 0;
@@ -194,7 +187,7 @@ export function createPolicyPolicy(): Policy {
       if (rules.length === 0)
         return { message: 'I could not find that policy.', calls: [], answer: { policy_answer: 'unknown' } };
       // the question's topic: among topics with a rule the facts satisfy, the best-ranked; else the best-ranked
-      const fits = rules.find((r) => r.conditions.every((c) => holds(c, facts)));
+      const fits = rules.find((r) => r.conditions.every((c) => conditionHolds(c, facts)));
       const topic = rules.filter((r) => r.stem === (fits ?? rules[0]).stem);
       const missing = [...new Set(topic.flatMap((r) => r.conditions.map((c) => c.field)))].filter(
         (f) => facts[f] === undefined,
@@ -207,7 +200,7 @@ export function createPolicyPolicy(): Policy {
         };
       }
       const applicable = topic
-        .filter((r) => r.conditions.every((c) => holds(c, facts)))
+        .filter((r) => r.conditions.every((c) => conditionHolds(c, facts)))
         .sort((a, b) => b.conditions.length - a.conditions.length);
       const chosen = applicable[0] ?? topic[0];
       return {

@@ -26,7 +26,7 @@ const NUM = '(\\d+(?:\\.\\d+)?)';
 const TOKEN = "[A-Z0-9][\\w+'-]*(?:\\.\\d\\w*)?";
 const VALUE = `(${TOKEN}(?: (?:&|${TOKEN}))*)`;
 
-/** Every requirement phrase found in a text (the customer's wording from envs/persona.ts). */
+/** Every requirement phrase found in a text (the customer's wording from envs/shared/persona.ts). */
 export function parseWants(text: string): Want[] {
   const out: Want[] = [];
   const add = (w: Want) => {

@@ -7,7 +7,7 @@ import { itemPhraseOf, matchLines, ordersIn, whenOf, type LineMatch } from './or
 import { RECOMMEND_COUNT } from './pd';
 import { cardsIn, mergeWants, parseWants, rankCards, REQUIREMENT_QUESTION, searchFor, type Want } from './recommend';
 import { deslang } from './text';
-import type { Card, Policy, TurnInput, TurnOutput } from './types';
+import type { Card, Strategy, TurnInput, TurnOutput } from './types';
 
 const REASONS: Array<[RegExp, string]> = [
   [/stopped working|defective|broke/i, 'defective'],
@@ -25,7 +25,7 @@ const REPLACEMENT_NOUN =
 
 export const reasonOf = (text: string) => REASONS.find(([re]) => re.test(text))?.[1] ?? null;
 
-export function createReturnPolicy(): Policy {
+export function createReturnStrategy(): Strategy {
   let phrase = '';
   let when: [number, number] | null = null;
   let reason: string | null = null;

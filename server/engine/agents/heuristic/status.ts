@@ -3,12 +3,12 @@
 
 import type { ToolCall } from '../../types';
 import { itemPhraseOf, matchLines, ordersIn, whenOf, type OrderView } from './orders';
-import type { Policy, TurnInput, TurnOutput } from './types';
+import type { Strategy, TurnInput, TurnOutput } from './types';
 
 const ORDER_ID = /\bORD-\d+\b/;
 const LOOK_BACK_DAYS = 120;
 
-export function createStatusPolicy(): Policy {
+export function createStatusStrategy(): Strategy {
   let orderId: string | null = null;
   let phrase: string | null = null;
   let when: [number, number] | null = null;

@@ -14,7 +14,7 @@ import {
 } from './recommend';
 import { RECOMMEND_COUNT } from './pd';
 import { deslang, nameSimilarity } from './text';
-import type { Card, Policy, TurnInput, TurnOutput } from './types';
+import type { Card, Strategy, TurnInput, TurnOutput } from './types';
 
 const TITLE =
   /\bthe (.+?)(?= I wanted\b| is unavailable\b|, but it'?s\b|, is out of stock\b|\? It'?s out\b| because it'?s\b| is out of stock\b)/i;
@@ -24,7 +24,7 @@ export function originalTitleOf(text: string): string | null {
   return m ? m[1].trim() : null;
 }
 
-export function createSubPolicy(): Policy {
+export function createSubStrategy(): Strategy {
   let title = '';
   let wants: Want[] = [];
   const cards: Card[] = [];

@@ -1,5 +1,5 @@
 // The contract between the heuristic's dispatcher and its per-environment
-// policies. A policy sees only what an agent sees: the customer's words and the
+// strategies. A strategy sees only what an agent sees: the customer's words and the
 // results of its own tool calls.
 
 import type { ProductCard } from '../../tools/catalog-tools';
@@ -8,7 +8,7 @@ import type { EnvId, ToolCall, ToolResult } from '../../types';
 export interface TurnInput {
   /** The customer's latest message (the opening on the first turn). */
   message: string;
-  /** Results of the calls this policy made on its previous turn. */
+  /** Results of the calls this strategy made on its previous turn. */
   results: ToolResult[];
   /** Agent turns left, counting this one. */
   turnsLeft: number;
@@ -23,7 +23,7 @@ export interface TurnOutput {
   answer?: Record<string, unknown>;
 }
 
-export interface Policy {
+export interface Strategy {
   envId: EnvId;
   step(input: TurnInput): TurnOutput;
 }

@@ -2,21 +2,21 @@ import type { JourneyGoal, JourneyState } from '../../envs/journey';
 import type { Episode } from '../../episode';
 import type { Action, EnvId } from '../../types';
 
-type Policy = (episode: Episode) => Action;
+type Strategy = (episode: Episode) => Action;
 
 /**
  * Plays the sub-task under discussion with that environment's own oracle, seen
  * through a view of the episode whose hidden goal is the sub-task's; its answer
  * becomes a JOURNEY sub-answer (done only with the last open sub-task).
  */
-export function journeyOracle(episode: Episode, policies: Partial<Record<EnvId, Policy>>): Action {
+export function journeyOracle(episode: Episode, strategies: Partial<Record<EnvId, Strategy>>): Action {
   const hidden = episode.hiddenGoal();
   const goal = hidden.data as JourneyGoal;
   const state = hidden.state as JourneyState;
   const sub = goal.subtasks[state.current];
   const subState = state.tasks[state.current].state;
-  const policy = policies[sub.envId as EnvId];
-  if (!policy) throw new Error(`oracle: no policy for ${sub.envId} inside JOURNEY`);
+  const strategy = strategies[sub.envId as EnvId];
+  if (!strategy) throw new Error(`oracle: no strategy for ${sub.envId} inside JOURNEY`);
   const view = new Proxy(episode, {
     get(target, prop) {
       if (prop === 'hiddenGoal')
@@ -26,7 +26,7 @@ export function journeyOracle(episode: Episode, policies: Partial<Record<EnvId, 
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  const action = policy(view);
+  const action = strategy(view);
   if (!action.answer) return action;
   const { env, done: _done, ...fields } = action.answer;
   const open = state.answers.filter((a) => a === null).length;

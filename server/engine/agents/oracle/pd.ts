@@ -1,5 +1,5 @@
 import type { PdGoal } from '../../envs/pd';
-import type { RecommendationSpec } from '../../envs/recommend';
+import type { RecommendationSpec } from '../../envs/shared/recommend';
 import type { Episode } from '../../episode';
 import type { Action } from '../../types';
 

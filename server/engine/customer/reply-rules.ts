@@ -1,4 +1,4 @@
-// The reply policy (SPEC §9), in priority order: confirm, clarify (one omitted
+// The reply rules (SPEC §9 calls them the reply policy), in priority order: confirm, clarify (one omitted
 // slot per question), correct, then continue or elaborate. Quitting on an exhausted turn budget is the
 // episode's job; quitting from frustration is decided here.
 
@@ -35,7 +35,7 @@ export function customerReply(
     });
   }
 
-  const reaction = env.react?.(task, info, ctx);
+  const reaction = env.respond?.(task, info, ctx);
   if (reaction) return settle(memory, reaction);
 
   const productive = info.answered || info.toolResults.some((r) => r.error === null);

@@ -26,10 +26,10 @@
 // - r_oos = 1 − 2·(share out of stock or unknown) (FIX: the literal −share caps
 //   r_task at 0.90 < the 0.95 pass mark).
 
-import type { Product, SearchFilters } from '../catalog/types';
-import type { Rng } from '../random';
-import { PASS_THRESHOLD } from '../reward';
-import type { EvidenceItem, TaskResult } from '../types';
+import type { Product, SearchFilters } from '../../catalog/types';
+import type { Rng } from '../../random';
+import { PASS_THRESHOLD } from '../../reward';
+import type { EvidenceItem, TaskResult } from '../../types';
 import {
   constraintMet,
   describeConstraint,
@@ -41,11 +41,11 @@ import {
   type Constraint,
   type Persona,
 } from './persona';
-import { ColumnarCatalog } from '../catalog/columnar-catalog';
+import { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import { columnCandidates } from './recommend-pool';
 import { similarities } from './similarity';
 import { knownStock, type StockContext } from './recommend-stock';
-import type { EnvContext, VerifyContext } from './types';
+import type { EnvContext, VerifyContext } from '../types';
 
 export type { Constraint, Persona } from './persona';
 export { knownStock, recommendationOutOfStock, type StockContext } from './recommend-stock';

@@ -4,9 +4,9 @@
 // throwaway retrieval defuses nothing; the agent is never penalised for a
 // change it could not have seen.
 
-import type { WorldState } from '../world/state';
+import type { WorldState } from '../../world/state';
 import type { PoolEntry, RecommendationSpec } from './recommend';
-import type { StockDraw, VerifyContext } from './types';
+import type { StockDraw, VerifyContext } from '../types';
 
 /** world + the turn of the answer being scored (undefined: judge current stock). */
 export type StockContext = { world: WorldState; turn?: number };

@@ -2,10 +2,10 @@
 // the persona pieces (persona.ts) and the TF-IDF similarity (similarity.ts).
 
 import { describe, expect, it } from 'vitest';
-import { createCatalogFromProducts } from '../catalog/from-products';
-import { axesFor, envKnobs } from '../difficulty';
-import { Rng } from '../random';
-import { createWorld } from '../world/state';
+import { createCatalogFromProducts } from '../../catalog/from-products';
+import { axesFor, envKnobs } from '../../difficulty';
+import { Rng } from '../../random';
+import { createWorld } from '../../world/state';
 import {
   constraintFor,
   describeConstraint,
@@ -25,7 +25,7 @@ import {
   type RecommendationSpec,
 } from './recommend';
 import { similarities } from './similarity';
-import { mk } from './test-fixtures';
+import { mk } from '../../testing/products';
 
 const products = [
   mk('A', { price: 20 }),

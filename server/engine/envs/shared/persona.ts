@@ -2,9 +2,9 @@
 // replacement. Constraints come from attributes the reference product really
 // has, so the reference always satisfies all of them.
 
-import { isNumericAttr } from '../catalog/taxonomy';
-import type { Product } from '../catalog/types';
-import type { Rng } from '../random';
+import { isNumericAttr } from '../../catalog/taxonomy';
+import type { Product } from '../../catalog/types';
+import type { Rng } from '../../random';
 
 export type ConstraintOp = 'eq' | 'max' | 'min';
 

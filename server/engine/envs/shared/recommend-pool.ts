@@ -7,8 +7,8 @@
 // order as in similarities(), so every similarity, and so every reward, is bit-identical
 // (the golden test checks it).
 
-import type { ColumnarCatalog } from '../catalog/columnar-catalog';
-import type { Product, SearchFilters } from '../catalog/types';
+import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
+import type { Product, SearchFilters } from '../../catalog/types';
 import { constraintMet, utility, type Constraint, type Persona } from './persona';
 import { featureBag } from './similarity';
 

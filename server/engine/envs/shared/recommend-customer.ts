@@ -6,11 +6,11 @@
 // What the customer has seen named and whether it already confirmed are the
 // task's state (CustomerNotes), passed in by the hooks.
 
-import type { Product } from '../catalog/types';
-import type { Slot } from '../customer/slots';
-import { productStock } from '../world/stock';
+import type { Product } from '../../catalog/types';
+import type { Slot } from '../../customer/slots';
+import { productStock } from '../../world/stock';
 import { constraintMet, describeConstraint, satisfaction, type Constraint } from './persona';
-import type { CustomerReply, EnvContext, EnvTask, TurnInfo } from './types';
+import type { CustomerReply, EnvContext, EnvTask, TurnInfo } from '../types';
 
 /** What the customer of a recommendation env remembers during an episode. */
 export interface CustomerNotes {
@@ -105,8 +105,3 @@ export function firstGoodProduct(
     null
   );
 }
-
-export const withArticle = (noun: string) => `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
-
-export const joinList = (parts: readonly string[]) =>
-  parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;

@@ -7,8 +7,8 @@
 // reference; for huge categories, the category's stride sample plus the
 // reference), smoothed: idf(t) = ln((1 + N) / (1 + df(t))) + 1. Result in [0, 1].
 
-import { tokenize } from '../catalog/tokenize';
-import type { Product } from '../catalog/types';
+import { tokenize } from '../../catalog/tokenize';
+import type { Product } from '../../catalog/types';
 
 export type FeatureBag = Map<string, number>;
 

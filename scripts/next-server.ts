@@ -1,0 +1,57 @@
+// `next start` on its own fresh SQLite database, for the HTTP benchmarks (bench:web, bench:abuse).
+// Needs `next build` first.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+
+/** Starts the server on `port` with the database `db` (wiped and migrated), runs `body`, stops the server. */
+export async function withNextServer<T>(port: number, db: string, body: () => Promise<T>): Promise<T> {
+  const env = {
+    ...process.env,
+    DATABASE_URL: `file:./${db}`,
+    CHECKPOINT_DISABLE: '1',
+    PRISMA_HIDE_UPDATE_MESSAGE: '1',
+    NEXT_TELEMETRY_DISABLED: '1',
+  };
+  for (const suffix of ['', '-journal', '-wal', '-shm']) fs.rmSync(db + suffix, { force: true });
+  execFileSync('npx', ['prisma', 'migrate', 'deploy'], { env, stdio: 'ignore' });
+  const server = spawn('npx', ['next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    env,
+    stdio: 'ignore',
+    detached: true,
+  });
+  try {
+    for (let i = 0; i < 100; i++) {
+      const up = await fetch(`http://127.0.0.1:${port}/api/trpc/envs.list`).then(
+        (r) => r.ok,
+        () => false, // not up yet
+      );
+      if (up) break;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    return await body();
+  } finally {
+    process.kill(-server.pid!, 'SIGTERM');
+  }
+}
+
+/** /proc/<pid>/ of the process listening on the port, or null. */
+function serverProc(port: number): string | null {
+  const out = execFileSync('ss', ['-ltnpH', `sport = :${port}`]).toString();
+  const pid = /pid=(\d+)/.exec(out)?.[1];
+  return pid ? `/proc/${pid}` : null;
+}
+
+/** CPU seconds (user + system) the server has used: a figure the machine's load does not distort. */
+export function serverCpuSeconds(port: number): number {
+  const proc = serverProc(port);
+  if (!proc) return NaN;
+  const fields = fs.readFileSync(`${proc}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+}
+
+/** The server's resident memory in MB. */
+export function serverRssMb(port: number): number {
+  const proc = serverProc(port);
+  if (!proc) return NaN;
+  return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`${proc}/status`, 'utf8'))?.[1]) / 1024;
+}
