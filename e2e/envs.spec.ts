@@ -21,12 +21,12 @@ import {
 // opens the replay. As a play-tester, they read the hidden goal (reveal toggle) to know the
 // answer. CART has its own journey (cart.spec.ts). Seeds checked to be solvable this way:
 const SEEDS = {
-  PD: 1,
+  PD: 11,
   SUB: 1,
   RETURN: 1,
   RETURN_REPLACEMENT: 2,
-  STATUS: 1,
-  POLICY: 4,
+  STATUS: 6,
+  POLICY: 3,
   BUNDLE: 1,
   JOURNEY: 39,
 } as const;
@@ -76,7 +76,40 @@ test.afterEach(() => {
   expect(problems).toEqual([]);
 });
 
-/** catalog.rerank with the given ids (so they are retrieved), sent as a turn. */
+/** Goal constraints that catalog.search takes as filters (the rest are read from the cards). */
+const FILTER_OF: Record<string, string> = {
+  'price max': 'price_max',
+  'rating min': 'rating_min',
+  'ship_days max': 'ship_days_max',
+  'wattage min': 'wattage_min',
+};
+const EQ_FILTERS = ['brand', 'color', 'size', 'material', 'item_form', 'connector_type'];
+
+/**
+ * catalog.search for the noun with the goal's category and every constraint the filters take,
+ * sent as a turn; the ids to recommend must be among the cards, so they are retrieved (Seen
+ * means retrieved: reranking an id does not make it seen, issue 7.5).
+ */
+async function searchMatching(page: Page, noun: string, rec: RecGoal, ids: string[], topK: number, message: string) {
+  await callTool(page, 'catalog.search', async () => {
+    await page.locator('#tool-query').fill(noun);
+    await page.locator('#tool-top_k').fill(String(topK));
+    await page.getByTestId('object-filters').locator('summary').click();
+    await page.locator('#tool-filters-category').fill(rec.category);
+    for (const c of rec.constraints) {
+      const key = FILTER_OF[`${c.attr} ${c.op}`] ?? (c.op === 'eq' && EQ_FILTERS.includes(c.attr) ? c.attr : null);
+      if (key) await page.locator(`#tool-filters-${key}`).fill(String(c.value));
+    }
+  });
+  await send(page, message);
+  const search = toolCall(page, 'catalog.search');
+  const showAll = search.getByRole('button', { name: /^Show all/ });
+  if ((await showAll.count()) > 0) await showAll.click();
+  for (const id of ids)
+    await expect(search.locator(`[data-testid="product-card"][data-product-id="${id}"]`)).toHaveCount(1);
+}
+
+/** catalog.rerank with the given ids (already retrieved), sent as a turn. */
 async function rerank(page: Page, query: string, ids: string[], message: string) {
   await callTool(page, 'catalog.rerank', async () => {
     await page.locator('#tool-query').fill(query);
@@ -87,14 +120,28 @@ async function rerank(page: Page, query: string, ids: string[], message: string)
   await expect(toolCall(page, 'catalog.rerank').getByTestId('rerank-hit')).toHaveCount(ids.length);
 }
 
-/** "+ Answer" on each rerank result, in order; the answer list then holds them, ranked. */
-async function addToAnswer(page: Page, ids: string[], listPath: string) {
-  const results = toolCall(page, 'catalog.rerank');
+/** "+ Answer" on each result (rerank hits, or the search's product cards), in order; the answer list then holds them, ranked. */
+async function addToAnswer(
+  page: Page,
+  ids: string[],
+  listPath: string,
+  from: 'catalog.rerank' | 'catalog.search' = 'catalog.rerank',
+) {
+  const results = toolCall(page, from);
+  const card = from === 'catalog.rerank' ? 'rerank-hit' : 'product-card';
   for (const id of ids)
-    await results.locator(`[data-testid="rerank-hit"][data-product-id="${id}"]`).getByTestId('add-to-answer').click();
+    await results.locator(`[data-testid="${card}"][data-product-id="${id}"]`).getByTestId('add-to-answer').click();
   const list = page.getByTestId(`list-${listPath}`).getByTestId('list-item');
   await expect(list).toHaveCount(ids.length);
   for (const [i, id] of ids.entries()) await expect(list.nth(i)).toHaveAttribute('data-value', id);
+}
+
+/** The order in the replay's world panel; a STATUS history (5·H_orders + 5 orders) shows the first few until "Show all". */
+async function expectWorldOrder(page: Page, orderId: string) {
+  const orders = page.getByTestId('world-orders');
+  const showAll = orders.getByRole('button', { name: /^Show all/ });
+  if ((await showAll.count()) > 0) await showAll.click();
+  await expect(orders.locator(`[data-order-id="${orderId}"]`)).toBeVisible();
 }
 
 async function checkReplayAnswer(page: Page, texts: string[]) {
@@ -103,7 +150,7 @@ async function checkReplayAnswer(page: Page, texts: string[]) {
   for (const t of texts) await expect(answer).toContainText(t);
 }
 
-test('PD: search with a price filter, rerank the best candidates, recommend them from the result cards', async ({
+test('PD: search with the constraints as filters, rerank the best candidates, recommend them from the result cards', async ({
   page,
 }) => {
   const id = await startEpisode(page, 'PD', SEEDS.PD);
@@ -112,19 +159,15 @@ test('PD: search with a price filter, rerank the best candidates, recommend them
   const ids = idealIds(goal.rec);
   const price = goal.rec.constraints.find((c) => c.attr === 'price')!;
 
-  // turn 1: catalog.search with the nested filters object
-  await callTool(page, 'catalog.search', async () => {
-    await page.locator('#tool-query').fill(goal.noun);
-    await page.getByTestId('object-filters').locator('summary').click();
-    await page.locator('#tool-filters-price_max').fill(String(price.value));
-  });
-  await send(page, `Let me look for a ${goal.noun} under $${price.value}.`);
+  // turn 1: catalog.search with the nested filters object (the ideal ids are among the cards)
+  await searchMatching(page, goal.noun, goal.rec, ids, 20, `Let me look for a ${goal.noun} under $${price.value}.`);
   await expect(toolCall(page, 'catalog.search').getByTestId('product-card').first()).toBeVisible();
 
   // turn 2: rerank the best ones; turn 3: answer from the rerank cards
   await rerank(page, goal.noun, ids, 'Let me compare the strongest options.');
-  // rerank returns ids only: titles are looked up for display and marked as such
-  await expect(toolCall(page, 'catalog.rerank').getByTestId('looked-up-title')).toHaveCount(ids.length);
+  // rerank returns ids only; the search showed these ids, so their titles are known (not marked as looked up)
+  await expect(toolCall(page, 'catalog.rerank').getByTestId('rerank-hit').first()).toContainText(/\S/);
+  await expect(toolCall(page, 'catalog.rerank').getByTestId('looked-up-title')).toHaveCount(0);
   await addToAnswer(page, ids, 'recommended_product_ids');
   await shot(page, 'pd-answer-form');
   await page.getByTestId('composer').screenshot({ path: `${SHOTS}/pd-composer.png` });
@@ -148,8 +191,8 @@ test('SUB: the original is out of stock; recommend compatible alternatives', asy
   await send(page, 'Let me look at the one you wanted.');
   await expect(toolCall(page, 'catalog.get_product')).toContainText('out of stock');
 
-  await rerank(page, goal.noun, ids, 'Here are some similar ones, let me rank them.');
-  await addToAnswer(page, ids, 'recommended_product_ids');
+  await searchMatching(page, goal.noun, goal.rec, ids, 50, 'Here are some similar ones.');
+  await addToAnswer(page, ids, 'recommended_product_ids', 'catalog.search');
   await send(page, `These are close alternatives: ${ids.join(', ')}.`, 'finish');
   await expectPass(page);
   await shot(page, 'sub-play');
@@ -164,8 +207,20 @@ test('BUNDLE: one product per required category', async ({ page }) => {
   const goal = await readGoal<BundleGoal>(page);
   const ids = goal.categories.map((c) => goal.anchors[c][0]);
 
-  await rerank(page, 'bundle', ids, 'Let me put a set together for you.');
-  await addToAnswer(page, ids, 'recommended_product_ids');
+  // one retrieval per thing needed (B_tool = 1 at d = 0): look each pick up
+  for (const [i, pick] of ids.entries()) {
+    await callTool(page, 'catalog.get_product', async () => {
+      await page.locator('#tool-product_id').fill(pick);
+    });
+    await send(page, `Let me check item ${i + 1} of your set.`);
+  }
+  for (const [i, pick] of ids.entries()) await expect(toolCall(page, 'catalog.get_product', i + 1)).toContainText(pick);
+  for (const i of ids.keys())
+    await toolCall(page, 'catalog.get_product', i + 1)
+      .getByTestId('add-to-answer')
+      .click();
+  const list = page.getByTestId('list-recommended_product_ids').getByTestId('list-item');
+  await expect(list).toHaveCount(ids.length);
   await send(page, 'Here is your bundle: one item for each thing you need.', 'finish');
   await expectPass(page);
   await shot(page, 'bundle-play');
@@ -227,9 +282,10 @@ test('RETURN: find the order line, check eligibility, start the return, answer w
   await page.getByTestId('world-panel').screenshot({ path: `${SHOTS}/return-world.png` });
 });
 
-test('RETURN with a replacement: return the line and recommend replacements from the rerank cards', async ({
+test('RETURN with a replacement: return the line and recommend replacements from the search cards', async ({
   page,
 }) => {
+  test.slow(); // a filtered search of 20+ cards and a replay: past the default timeout on a loaded machine
   const id = await startEpisode(page, 'RETURN', SEEDS.RETURN_REPLACEMENT);
   const goal = await readGoal<ReturnGoal & { replacement: RecGoal; replacementNoun: string }>(page);
   expect(goal.eligible).toBe(true);
@@ -242,8 +298,8 @@ test('RETURN with a replacement: return the line and recommend replacements from
   const line = toolCall(page, 'order.list').locator(`[data-testid="order-line"][data-line-id="${goal.lineId}"]`);
   await line.getByTestId('use-in-answer').click();
 
-  await rerank(page, goal.replacementNoun, ids, 'Here are some replacements, let me rank them.');
-  await addToAnswer(page, ids, 'replacement_product_ids');
+  await searchMatching(page, goal.replacementNoun, goal.replacement, ids, 50, 'Let me find some replacements.');
+  await addToAnswer(page, ids, 'replacement_product_ids', 'catalog.search');
 
   await line.getByTestId('prefill-return').click();
   await page.locator('#tool-reason_code').selectOption(goal.reasonCode);
@@ -284,7 +340,7 @@ test('STATUS: find the order the customer means in the order list, look up its s
 
   await openReplay(page, id);
   await checkReplayAnswer(page, [goal.orderId, goal.status]);
-  await expect(page.getByTestId('world-orders').locator(`[data-order-id="${goal.orderId}"]`)).toBeVisible();
+  await expectWorldOrder(page, goal.orderId);
   await shot(page, 'status-replay');
 });
 
@@ -293,8 +349,10 @@ test('POLICY: search the policy rules, answer with the rule’s wording (number 
   const goal = await readGoal<PolicyGoal>(page);
   expect(typeof goal.answer).toBe('string'); // this seed's rule has a categorical answer
 
+  // each topic has look-alike rules (department tables): ten hits reach this one
   await callTool(page, 'policy.search', async () => {
     await page.locator('#tool-query').fill(goal.question);
+    await page.locator('#tool-top_k').fill('10');
   });
   await send(page, 'Let me check our shipping policy.');
   const hit = toolCall(page, 'policy.search').locator(`[data-testid="policy-hit"][data-rule-id="${goal.ruleId}"]`);
@@ -314,6 +372,7 @@ test('POLICY: search the policy rules, answer with the rule’s wording (number 
 });
 
 test('JOURNEY: two requests in one conversation, each answered with its own sub-answer', async ({ page }) => {
+  test.slow(); // six turns and a replay: past the default timeout on a loaded machine
   const id = await startEpisode(page, 'JOURNEY', SEEDS.JOURNEY);
   const goal = await readGoal<JourneyGoal>(page);
   expect(goal.subtasks.map((s) => s.envId)).toEqual(['STATUS', 'PD']);
@@ -341,7 +400,8 @@ test('JOURNEY: two requests in one conversation, each answered with its own sub-
   await expect(page.getByTestId('customer-message').last()).toContainText(/something else|Next thing|Another thing/);
   await expect(page.getByTestId('form-item')).toHaveCount(0); // the sent sub-answer left the form
 
-  // request 2 (PD): rerank, then a PD sub-answer, and finish
+  // request 2 (PD): a filtered search, rerank, then a PD sub-answer, and finish
+  await searchMatching(page, pd.noun, pd.rec, ids, 50, 'Let me look for those.');
   await rerank(page, pd.noun, ids, 'Let me compare a few options.');
   await page.getByTestId('add-item-subtasks').click();
   await page.locator('#answer-subtasks-0-env').selectOption('PD');
@@ -358,7 +418,7 @@ test('JOURNEY: two requests in one conversation, each answered with its own sub-
   await expect(answers.first()).toContainText('not done');
   await expect(answers.last()).toContainText(ids[0]);
   await expect(page.getByTestId('hidden-goal')).toContainText('answered at turn');
-  await expect(page.getByTestId('world-orders').locator(`[data-order-id="${status.orderId}"]`)).toBeVisible();
+  await expectWorldOrder(page, status.orderId);
   await shot(page, 'journey-replay');
   await answers.last().screenshot({ path: `${SHOTS}/journey-replay-answer.png` });
   await toolCall(page, 'catalog.rerank').screenshot({ path: `${SHOTS}/journey-replay-rerank.png` });

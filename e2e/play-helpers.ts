@@ -114,6 +114,7 @@ export async function openReplay(page: Page, episodeId: string) {
 /** Best in-stock pool items, as the hidden goal lists them (PD, SUB, RETURN's replacement). */
 export interface RecGoal {
   k: number;
+  category: string;
   pool: Array<{ id: string; rel: number; stock: number }>;
   constraints: Array<{ attr: string; op: string; value: string | number }>;
 }

@@ -101,7 +101,7 @@ describe('each axis acts on episodes', () => {
     for (const h of [1, 3, 6]) {
       const { episode } = start('STATUS', 4, 2, { H_orders: h });
       const r = episode.step(act({ tool_calls: [{ name: 'order.list', args: { days: 365 } }] }));
-      expect((r.observation.toolResults[0].result as { orders: unknown[] }).orders.length).toBe(h);
+      expect((r.observation.toolResults[0].result as { orders: unknown[] }).orders.length).toBe(5 * h + 5); // STATUS: 5·H_orders + 5
     }
   });
 

@@ -50,6 +50,14 @@ describe('JOURNEY', () => {
     expect(failures).toEqual([]);
   });
 
+  it('the oracle keeps the whole journey budget for a sub-task once the others are answered (d = 3, seed 26)', () => {
+    // RETURN with four replacements after a SUB sub-task: against one T_max the RETURN oracle
+    // thought its last turn had come and named only the two replacements retrieved by then
+    const { episode } = playEpisode({ envId: 'JOURNEY', d: 3, seed: 26 }, catalog, oracleAgent);
+    expect(episode.breakdown!.isCorrect).toBe(true);
+    expect(episode.breakdown!.task.metrics).toMatchObject({ subtasks: 2, passed: 2 });
+  });
+
   it('with p_switch = 1 the customer raises the next request before the first is answered, then comes back', () => {
     for (const seed of [1, 2, 3]) {
       const episode = new Episode(

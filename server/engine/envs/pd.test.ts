@@ -122,13 +122,14 @@ describe('PD through an episode', () => {
 
 describe('axes acting on PD episodes', () => {
   it('p_oos = 1 takes seen pool items out of stock after the first retrieval (tools show it), keeping the target and k items', () => {
-    const e = start(4, 9, { p_oos: 1 });
+    const e = start(4, 9, { p_oos: 1, B_tool: 20 });
     const g = goalOf<PdGoal>(e);
     const ids = g.rec.pool
       .filter((p) => p.stock > 0)
       .slice(0, 12)
       .map((p) => p.id);
-    e.step(act({ tool_calls: [{ name: 'catalog.rerank', args: { query: g.noun, candidate_product_ids: ids } }] }));
+    // retrieved one by one (rerank does not retrieve, issue 7.5)
+    e.step(act({ tool_calls: ids.map((id) => ({ name: 'catalog.get_product', args: { product_id: id } })) }));
     const gone = e.events
       .filter((x) => x.kind === 'world_change')
       .map((x) => (x as unknown as { data: { stockId: string } }).data.stockId);
@@ -151,22 +152,22 @@ describe('axes acting on PD episodes', () => {
         .map((x) => (x as unknown as { data: { stockId: string } }).data.stockId);
     let compared = 0;
     for (const seed of [3, 9, 14]) {
-      const plain = start(8, seed, { p_oos: 0.5 });
+      const plain = start(8, seed, { p_oos: 0.5, B_tool: 20 });
       const g = goalOf<PdGoal>(plain);
       const ids = g.rec.pool
         .filter((p) => p.rel > 0 && p.stock > 0)
         .slice(0, 10)
         .map((p) => p.id);
-      const rerank = act({
-        tool_calls: [{ name: 'catalog.rerank', args: { query: g.noun, candidate_product_ids: ids } }],
+      const retrieve = act({
+        tool_calls: ids.map((id) => ({ name: 'catalog.get_product', args: { product_id: id } })),
       });
-      plain.step(rerank);
-      const dummy = start(8, seed, { p_oos: 0.5 });
+      plain.step(retrieve);
+      const dummy = start(8, seed, { p_oos: 0.5, B_tool: 20 });
       // turn 1: an unrelated product; turn 2: the real retrieval
       const unrelated = catalog.at(0).category === g.rec.category ? catalog.at(1).id : catalog.at(0).id;
       dummy.step(act({ tool_calls: [{ name: 'catalog.get_product', args: { product_id: unrelated } }] }));
       expect(dummy.events.some((x) => x.kind === 'world_change')).toBe(false);
-      dummy.step(rerank);
+      dummy.step(retrieve);
       // the same products go out of stock, decided by (episode, product id), at the turn they were first seen
       expect(oosIds(dummy)).toEqual(oosIds(plain));
       expect(dummy.events.filter((x) => x.kind === 'world_change').every((x) => x.turn === 2)).toBe(true);
@@ -176,16 +177,14 @@ describe('axes acting on PD episodes', () => {
   });
 
   it('p_oos = 0 never changes stock', () => {
-    const e = start(4, 9, { p_oos: 0 });
+    const e = start(4, 9, { p_oos: 0, B_tool: 20 });
     const g = goalOf<PdGoal>(e);
     e.step(
       act({
-        tool_calls: [
-          {
-            name: 'catalog.rerank',
-            args: { query: g.noun, candidate_product_ids: g.rec.pool.slice(0, 12).map((p) => p.id) },
-          },
-        ],
+        tool_calls: g.rec.pool
+          .slice(0, 12)
+          .map((p) => p.id)
+          .map((id) => ({ name: 'catalog.get_product', args: { product_id: id } })),
       }),
     );
     expect(e.events.some((x) => x.kind === 'world_change')).toBe(false);

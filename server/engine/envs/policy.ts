@@ -1,6 +1,7 @@
 // POLICY: a store-policy question whose answer depends on up to B_branch
-// conditions (SPEC §7). The generator picks a rule of the question's topic with
-// c clauses, c ~ U{1..B_branch} (world/policy-kb.ts), and facts that make it the
+// conditions (SPEC §7). The generator picks a topic uniformly, c ~ U{1..B_branch}, and a rule of
+// that topic with c clauses (world/policy-kb.ts; the department tables give every topic at
+// least six look-alike rules with different answers at c ≤ 2), and facts that make it the
 // most specific applicable rule of its topic; the customer states B_branch + 1
 // facts in a shuffled order: the rule's (all but the first may be left out with
 // p_missing and told when asked) plus distractors — fields of look-alike rules of
@@ -151,13 +152,27 @@ const joinAnd = (parts: string[]) =>
 
 // ---------- generator ----------
 
-/** Rules with exactly `clauses` conditions, else the largest count below it. */
-export function rulesWithClauses(clauses: number): PolicyRule[] {
+/** The topics questions are asked about (every one has rules of 1..MAX_CLAUSES clauses, policy-tables.ts). */
+export const POLICY_TOPICS: readonly string[] = [...new Set(POLICY_RULES.map((r) => r.topic))];
+
+/** Rules of a topic with exactly `clauses` conditions, else the largest count below it. */
+export function rulesWithClauses(topic: string, clauses: number): PolicyRule[] {
+  const ofTopic = POLICY_RULES.filter((r) => r.topic === topic);
   for (let n = Math.min(clauses, MAX_CLAUSES); n >= 1; n--) {
-    const rules = POLICY_RULES.filter((r) => r.conditions.length === n);
+    const rules = ofTopic.filter((r) => r.conditions.length === n);
     if (rules.length > 0) return rules;
   }
-  return [...POLICY_RULES];
+  return ofTopic;
+}
+
+/**
+ * The clause count c ∈ 1..max with P(c) ∝ c (at max = 2: 1/3, 2/3). Uniform made the one-clause
+ * rule, which a department word alone picks out, the best blind guess (23% at d = 3); the longer
+ * rules have look-alike twins that only the stated numbers tell apart.
+ */
+export function clauseCount(max: number, rng: Rng): number {
+  let u = rng.int(1, (max * (max + 1)) / 2);
+  for (let c = 1; ; c++) if ((u -= c) <= 0) return c;
 }
 
 /** Facts under which `rule` is the single most specific applicable rule of its topic; null if none was found. */
@@ -188,12 +203,17 @@ function anyValue(field: PolicyField, rng: Rng): FactValue {
  */
 export function distractorsFor(rule: PolicyRule, facts: Facts, count: number, rng: Rng): Facts {
   const used = new Set<PolicyField>(rule.conditions.map((c) => c.field));
-  const lookAlike = rng.shuffle(
-    POLICY_RULES.filter((r) => r.topic === rule.topic && r !== rule).flatMap((r) => r.conditions.map((c) => c.field)),
+  const siblings = POLICY_RULES.filter((r) => r.topic === rule.topic && r !== rule);
+  // first the extra fields of rules that extend this one (same conditions and more): stated with
+  // a value that fails them, they make the wrong, longer rule the closest match in words
+  const extends_ = siblings.filter((r) =>
+    rule.conditions.every((c) => r.conditions.some((o) => o.field === c.field && o.op === c.op && o.value === c.value)),
   );
+  const longer = rng.shuffle(extends_.flatMap((r) => r.conditions.map((c) => c.field)));
+  const lookAlike = rng.shuffle(siblings.flatMap((r) => r.conditions.map((c) => c.field)));
   const others = rng.shuffle(Object.keys(FIELD_KEYWORDS) as PolicyField[]);
   const out: Facts = {};
-  for (const field of [...new Set([...lookAlike, ...others])]) {
+  for (const field of [...new Set([...longer, ...lookAlike, ...others])]) {
     if (Object.keys(out).length >= count) break;
     if (used.has(field)) continue;
     for (let attempt = 0; attempt < 8; attempt++) {
@@ -210,8 +230,11 @@ export function distractorsFor(rule: PolicyRule, facts: Facts, count: number, rn
 }
 
 function generate(ctx: EnvContext, rng: Rng): EnvTask<PolicyGoal, null> {
-  const clauses = rng.int(1, Math.max(1, Math.min(ctx.axes.B_branch, MAX_CLAUSES)));
-  const candidates = rulesWithClauses(clauses);
+  // topic first, then the clause count, then a rule: every topic then has at least six equally
+  // likely answers at B_branch ≥ 2, so neither the question nor the budgets give the answer away
+  const topic = rng.pick(POLICY_TOPICS);
+  const clauses = clauseCount(Math.max(1, Math.min(ctx.axes.B_branch, MAX_CLAUSES)), rng);
+  const candidates = rulesWithClauses(topic, clauses);
   let rule = rng.pick(candidates);
   let facts = factsFor(rule, rng);
   for (let i = 0; !facts && i < candidates.length; i++) facts = factsFor((rule = candidates[i]), rng);

@@ -69,14 +69,14 @@ describe('STATUS verifier: r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1', () => 
 });
 
 describe('STATUS generator', () => {
-  it('H_orders sets the order count; the target is one of them; an indirect opening never names the order id', () => {
+  it('the order count is 5·H_orders + 5; the target is one of them; an indirect opening never names the order id', () => {
     for (let d = 0; d <= 12; d++)
       for (let seed = 0; seed < 15; seed++) {
         const e = new Episode({ envId: 'STATUS', d, seed }, catalog);
         const opening = e.reset().observation.customerMessage!;
         const goal = e.hiddenGoal().data as StatusGoal;
         const orders = e.world().orders;
-        expect(orders).toHaveLength(e.axes.H_orders);
+        expect(orders).toHaveLength(5 * e.axes.H_orders + 5);
         const target = orders.find((o) => o.order_id === goal.orderId)!;
         expect(target.status).toBe(goal.status);
         expect(target.lines.some((l) => l.product_id === goal.productId)).toBe(true);
@@ -84,7 +84,7 @@ describe('STATUS generator', () => {
       }
     const e = new Episode({ envId: 'STATUS', d: 3, seed: 1, axisOverrides: { H_orders: 9 } }, catalog);
     e.reset();
-    expect(e.world().orders).toHaveLength(9);
+    expect(e.world().orders).toHaveLength(50);
   });
 
   it('refers to the order indirectly at about the rate p_ref = σ((d−2)/1.5)', () => {
@@ -168,11 +168,13 @@ describe('STATUS look-alike orders (difficulty beyond the axes)', () => {
     expect(withTwin).toBeGreaterThanOrEqual(24);
   });
 
-  it('is rare at d = 0 (σ(−4) ≈ 2% of indirect references; none in these 30 seeds)', () => {
-    for (let seed = 0; seed < 30; seed++) {
+  it('is rare at d = 0 (σ(−4) ≈ 2% of indirect references; at most 3 in 100 seeds)', () => {
+    let lookAlikes = 0;
+    for (let seed = 0; seed < 100; seed++) {
       const e = new Episode({ envId: 'STATUS', d: 0, seed }, catalog);
       e.reset();
-      expect((e.hiddenGoal().data as StatusGoal).lookAlikeOrderId).toBeNull();
+      if ((e.hiddenGoal().data as StatusGoal).lookAlikeOrderId !== null) lookAlikes++;
     }
+    expect(lookAlikes).toBeLessThanOrEqual(3);
   });
 });

@@ -79,7 +79,8 @@ export const catalogSearch = defineTool({
 
 export const catalogRerank = defineTool({
   name: 'catalog.rerank',
-  description: 'Re-order candidate products by relevance to a query. Returns the ids, best first, with scores.',
+  description:
+    'Re-order candidate products by relevance to a query. Returns the ids, best first, with scores. Reranking does not retrieve: ids only count as seen once a search, get_product or get_variants result showed them.',
   args: z.strictObject({
     query: z.string().min(1),
     candidate_product_ids: z.array(z.string()).min(1).max(500),
@@ -97,8 +98,8 @@ export const catalogRerank = defineTool({
     scored.sort((a, b) => b.score - a.score || a.product_id.localeCompare(b.product_id));
     return scored.slice(0, args.top_k ?? scored.length);
   },
-  seen: (result) => (result as { product_id: string }[]).map((r) => r.product_id),
-  retrieval: true,
+  // No `seen`: rerank only echoes ids the agent supplied, so guessed ids (they are sequential)
+  // must not join Seen through it (issue 7.5). Retrieval is search, get_product, get_variants.
 });
 
 /** The catalog's own tokenizer (lower case, light plural stemming): "headphone" matches "Headphones". */

@@ -172,7 +172,7 @@ describe('return.exchange', () => {
     });
     expect(result.price_difference).toBeCloseTo(chargerB.price - chargerA.price, 6);
     expect(world.exchanges[0].turn).toBe(4);
-    expect(seen).toEqual([chargerA.id, chargerB.id]);
+    expect(seen).toEqual([chargerA.id]); // the new product is the agent's choice echoed back, not a retrieval (issue 7.5)
   });
 
   it('errors: another category, unknown or restricted product, foreign variant, out of stock, ineligible line', () => {

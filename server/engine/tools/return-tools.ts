@@ -134,8 +134,6 @@ export const returnExchange = defineTool({
     const { turn: _turn, ...shown } = record;
     return { ...shown, new_title: product.title };
   },
-  seen: (result) => {
-    const r = result as { product_id: string; new_product_id: string };
-    return [r.product_id, r.new_product_id];
-  },
+  // The new product is the agent's own choice echoed back, not a retrieval (as with the cart).
+  seen: (result) => [(result as { product_id: string }).product_id],
 });

@@ -1,18 +1,55 @@
 import { describe, expect, it } from 'vitest';
-import { factsFor } from '../envs/policy';
+import { factsFor, numericScore, POLICY_TOPICS, rulesWithClauses } from '../envs/policy';
 import { Rng } from '../random';
 import { applicableRules, FIELD_VALUES, NUMERIC_FIELDS, POLICY_CATEGORIES, POLICY_RULES, TOPICS } from './policy-kb';
 import { searchPolicies } from './policy-search';
 
 describe('policy knowledge base', () => {
-  it('about 50 rules in the 5 categories, each with 1–5 conditions, every clause count present', () => {
-    expect(POLICY_RULES.length).toBeGreaterThanOrEqual(45);
-    expect(POLICY_RULES.length).toBeLessThanOrEqual(65);
+  it('hand-written rules plus the department tables: 5 categories, 1–5 conditions, unique ids and titles', () => {
+    // 58 hand-written rules + 21 topics × 17 table rules (12 chain rules, 5 numeric twins)
+    expect(POLICY_RULES).toHaveLength(58 + 21 * 17);
     expect(new Set(POLICY_RULES.map((r) => r.category))).toEqual(new Set(POLICY_CATEGORIES));
     for (let n = 1; n <= 5; n++)
       expect(POLICY_RULES.filter((r) => r.conditions.length === n).length).toBeGreaterThanOrEqual(5);
     expect(new Set(POLICY_RULES.map((r) => r.rule_id)).size).toBe(POLICY_RULES.length);
     expect(new Set(POLICY_RULES.map((r) => r.title)).size).toBe(POLICY_RULES.length);
+  });
+
+  it('a department table rule and its numeric twin: same words but one, different answers, never both applicable', () => {
+    const twins = POLICY_RULES.filter(
+      (r) => r.title.startsWith('Return window for office items') && r.conditions.length === 2,
+    );
+    expect(twins.map((r) => r.text.replace(/: .*/, ''))).toEqual([
+      'Applies to office items and requests made 14 days or less after delivery',
+      'Applies to office items and requests made over 14 days after delivery',
+    ]);
+    expect(twins[0].answer).not.toBe(twins[1].answer);
+    for (const days of [3, 14, 15, 40]) {
+      const rules = applicableRules('return_window_days', { department: 'office', days_since_delivery: days });
+      expect(rules.filter((r) => twins.includes(r))).toHaveLength(1);
+    }
+  });
+
+  // A facts-blind agent knows the question's topic and, from the budgets, d. Its best guess for a
+  // topic is the answer the generator gives most often (topic uniform, P(c) ∝ c, rule uniform):
+  // computed exactly here, it must stay at or under the 20% ceiling for every B_branch ≥ 2.
+  it('the best facts-blind guess per topic is right at most 20% of the time at every B_branch ≥ 2', () => {
+    const close = (a: number | string, b: number | string) =>
+      typeof a === 'number' && typeof b === 'number' ? numericScore(a, b) >= 0.95 : a === b;
+    for (let bBranch = 2; bBranch <= 5; bBranch++) {
+      const weights = Array.from({ length: bBranch }, (_, i) => (i + 1) / ((bBranch * (bBranch + 1)) / 2));
+      for (const topic of POLICY_TOPICS) {
+        const p = new Map<number | string, number>();
+        weights.forEach((w, i) => {
+          const rules = rulesWithClauses(topic, i + 1);
+          for (const r of rules) p.set(r.answer, (p.get(r.answer) ?? 0) + w / rules.length);
+        });
+        const best = Math.max(
+          ...[...p.keys()].map((a) => [...p.entries()].filter(([b]) => close(a, b)).reduce((s, [, x]) => s + x, 0)),
+        );
+        expect(best, `${topic} at B_branch ${bBranch}`).toBeLessThanOrEqual(0.2);
+      }
+    }
   });
 
   it('rules are well formed: known topic, one condition per field, valid values, answer type matches', () => {
@@ -54,8 +91,14 @@ describe('policy knowledge base', () => {
 });
 
 describe('policy search (BM25)', () => {
-  it('finds every rule first by its own title', () => {
-    for (const r of POLICY_RULES) expect(searchPolicies(r.title, 5)[0].rule_id, r.title).toBe(r.rule_id);
+  it('finds every rule by its own title: first, or second behind its numeric twin (one word apart)', () => {
+    for (const r of POLICY_RULES)
+      expect(
+        searchPolicies(r.title, 2).map((h) => h.rule_id),
+        r.title,
+      ).toContain(r.rule_id);
+    const first = POLICY_RULES.filter((r) => searchPolicies(r.title, 1)[0].rule_id === r.rule_id).length;
+    expect(first).toBeGreaterThanOrEqual(POLICY_RULES.length - 5);
   });
 
   it('returns at most top_k rules, best first, each with id, title, text, category and score', () => {

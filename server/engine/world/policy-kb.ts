@@ -4,6 +4,8 @@
 // conditions applies (checked for every rule by policy-kb.test.ts), so a
 // question built from one rule's conditions has exactly one right answer.
 
+import { CATEGORY_QUALIFIERS, TABLE_DEPARTMENTS, TABLE_SHAPE, TOPIC_TABLES } from './policy-tables';
+
 export type PolicyCategory = 'returns' | 'shipping' | 'pricing' | 'membership' | 'warranty';
 export const POLICY_CATEGORIES: readonly PolicyCategory[] = [
   'returns',
@@ -286,7 +288,8 @@ function rule(
   };
 }
 
-export const POLICY_RULES: readonly PolicyRule[] = [
+/** The hand-written rules (SPEC §4); the department tables below add look-alikes to every topic. */
+const HAND_RULES: readonly PolicyRule[] = [
   // shipping
   rule(
     'SHP-01',
@@ -914,6 +917,61 @@ export const POLICY_RULES: readonly PolicyRule[] = [
     39.99,
   ),
 ];
+
+const OPPOSITE: Record<ConditionOp, ConditionOp> = { lt: 'gte', gte: 'lt', lte: 'gt', gt: 'lte', eq: 'eq' };
+
+const ID_PREFIX: Record<PolicyCategory, string> = {
+  shipping: 'SHP',
+  returns: 'RET',
+  pricing: 'PRC',
+  membership: 'MEM',
+  warranty: 'WAR',
+};
+
+/**
+ * The department tables (policy-tables.ts) as rules: per topic, chains department → + q1 →
+ * + q1 + q2 … over departments its hand-written rules do not use, TABLE_SHAPE rules per clause
+ * count, answers in table order. Ids continue each category's numbering from 101.
+ */
+function tableRules(hand: readonly PolicyRule[]): PolicyRule[] {
+  const out: PolicyRule[] = [];
+  const next: Partial<Record<PolicyCategory, number>> = {};
+  for (const [topic, table] of Object.entries(TOPIC_TABLES)) {
+    const category = hand.find((r) => r.topic === topic)!.category;
+    const taken = new Set(
+      hand
+        .filter((r) => r.topic === topic)
+        .flatMap((r) => r.conditions.filter((c) => c.field === 'department').map((c) => String(c.value))),
+    );
+    const departments = TABLE_DEPARTMENTS.filter((d) => !taken.has(d));
+    const qualifiers = CATEGORY_QUALIFIERS[category] as Clause[];
+    let answer = 0;
+    const add = (clauses: Clause[]) => {
+      const n = (next[category] = (next[category] ?? 100) + 1);
+      const conditions = clauses.map(([field, op, value]) => ({ field, op, value }));
+      const title = `${table.label} for ${joinAnd(conditions.map(describeCondition))}`;
+      out.push(rule(`${ID_PREFIX[category]}-${n}`, category, topic, title, clauses, table.answers[answer++]));
+    };
+    TABLE_SHAPE.forEach((count, level) => {
+      for (const department of departments.slice(0, count))
+        add([['department', 'eq', department], ...qualifiers.slice(0, level)]);
+    });
+    // the twins: the same chains with a numeric last qualifier turned round
+    TABLE_SHAPE.forEach((count, level) => {
+      const last = qualifiers[level - 1];
+      if (!last || !NUMERIC_FIELDS.has(last[0])) return;
+      for (const department of departments.slice(0, count))
+        add([
+          ['department', 'eq', department],
+          ...qualifiers.slice(0, level - 1),
+          [last[0], OPPOSITE[last[1]], last[2]],
+        ]);
+    });
+  }
+  return out;
+}
+
+export const POLICY_RULES: readonly PolicyRule[] = [...HAND_RULES, ...tableRules(HAND_RULES)];
 
 export function getPolicyRule(ruleId: string): PolicyRule | undefined {
   return POLICY_RULES.find((r) => r.rule_id === ruleId);

@@ -1,6 +1,7 @@
 import type { BundleGoal } from '../../envs/bundle';
 import type { Episode } from '../../episode';
 import type { Action } from '../../types';
+import { fetchUnseen } from './pd';
 
 /** Per required category, the cheapest anchor still in stock (their sum is within the budget by construction). */
 function picks(episode: Episode, goal: BundleGoal): string[] {
@@ -10,27 +11,17 @@ function picks(episode: Episode, goal: BundleGoal): string[] {
   });
 }
 
-/**
- * Two turns, one tool call each: rerank the picks so they are retrieved (Seen; this
- * may trigger p_oos) and name them; then answer with the picks still in stock,
- * retrieving any replacement in the same turn.
- */
+/** Retrieve the picks with catalog.get_product, B_tool per turn; answer in the turn that retrieves the last one. */
 export function bundleOracle(episode: Episode): Action {
   const goal = episode.hiddenGoal().data as BundleGoal;
-  const seen = episode.seenIds;
   const chosen = picks(episode, goal);
-  const rerank = (ids: string[]) => ({ name: 'catalog.rerank', args: { query: 'bundle', candidate_product_ids: ids } });
-  if (!chosen.some((id) => seen.has(id))) {
-    return {
-      assistant_message: `How about this set: ${chosen.join(', ')}?`,
-      tool_calls: [rerank(chosen)],
-      answer: null,
-    };
-  }
-  const missing = chosen.filter((id) => !seen.has(id));
+  const unseen = chosen.filter((id) => !episode.seenIds.has(id));
+  const calls = fetchUnseen(episode, chosen);
+  if (unseen.length > calls.length)
+    return { assistant_message: `How about this set: ${chosen.join(', ')}?`, tool_calls: calls, answer: null };
   return {
     assistant_message: 'Here is your bundle, one item per category.',
-    tool_calls: missing.length ? [rerank(missing)] : [],
+    tool_calls: calls,
     answer: { env: 'BUNDLE', done: true, recommended_product_ids: chosen },
   };
 }

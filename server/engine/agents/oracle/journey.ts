@@ -17,8 +17,14 @@ export function journeyOracle(episode: Episode, strategies: Partial<Record<EnvId
   const subState = state.tasks[state.current].state;
   const strategy = strategies[sub.envId as EnvId];
   if (!strategy) throw new Error(`oracle: no strategy for ${sub.envId} inside JOURNEY`);
+  // The sub-task's turn budget as the env oracles read it (T_max − turn): the journey's budget is
+  // T_max per sub-task, so this one may use all turns but a full T_max for each other open one
+  // (else RETURN's oracle, answering early on what it thinks is its last turn, names too few).
+  const open = state.answers.filter((a) => a === null).length;
+  const axes = { ...episode.axes, T_max: episode.axes.T_max * (goal.subtasks.length - open + 1) };
   const view = new Proxy(episode, {
     get(target, prop) {
+      if (prop === 'axes') return axes;
       if (prop === 'hiddenGoal')
         return () => ({ ...target.hiddenGoal(), envId: sub.envId, data: sub.goal, state: subState });
       if (prop === 'config') return { ...target.config, envId: sub.envId };
@@ -29,6 +35,5 @@ export function journeyOracle(episode: Episode, strategies: Partial<Record<EnvId
   const action = strategy(view);
   if (!action.answer) return action;
   const { env, done: _done, ...fields } = action.answer;
-  const open = state.answers.filter((a) => a === null).length;
   return { ...action, answer: { env: 'JOURNEY', done: open === 1, subtasks: [{ env, ...fields }] } };
 }

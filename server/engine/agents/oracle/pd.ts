@@ -1,7 +1,7 @@
 import type { PdGoal } from '../../envs/pd';
 import type { RecommendationSpec } from '../../envs/shared/recommend';
 import type { Episode } from '../../episode';
-import type { Action } from '../../types';
+import type { Action, ToolCall } from '../../types';
 
 /**
  * The best answer the agent could give now (recommend.ts, revision 2): the k most relevant
@@ -25,49 +25,37 @@ function wantedNow(episode: Episode, spec: RecommendationSpec, n: number) {
   return out;
 }
 
-/** The first n relevant pool items in stock, wanted ones first (the batch the oracle retrieves). */
-function inStockRelevant(episode: Episode, spec: RecommendationSpec, n: number) {
-  const wanted = wantedNow(episode, spec, n);
-  const ids = new Set(wanted.map((e) => e.id));
-  for (const e of spec.pool) {
-    if (wanted.length >= n) break;
-    if (e.rel > 0 && !ids.has(e.id) && inStock(episode, e.id)) wanted.push(e);
-  }
-  return wanted;
+/** get_product calls for ids not yet retrieved, within this turn's tool budget (rerank does not retrieve, issue 7.5). */
+export function fetchUnseen(episode: Episode, ids: readonly string[], budget = episode.axes.B_tool): ToolCall[] {
+  return ids
+    .filter((id) => !episode.seenIds.has(id))
+    .slice(0, budget)
+    .map((id) => ({ name: 'catalog.get_product', args: { product_id: id } }));
 }
 
 /**
- * Two turns, one tool call each (fits B_tool = 1): first rerank a batch of the best
- * candidates so they are retrieved (Seen; this is the retrieval that may trigger
- * p_oos) and name one to the customer; then answer with the best in-stock list,
- * reranking any pick not yet retrieved in the same turn.
+ * Retrieve each pick with catalog.get_product, B_tool per turn (a retrieval may trigger
+ * p_oos, after which the best list changes), naming one to the customer; answer in the
+ * turn whose calls retrieve the last pick. k ≤ B_tool·(T_max − 1) at every d.
  */
-export function recommendationOracle(
-  episode: Episode,
-  spec: RecommendationSpec,
-  env: string,
-  query: string,
-  named: string,
-): Action {
-  const seen = episode.seenIds;
+export function recommendationOracle(episode: Episode, spec: RecommendationSpec, env: string, named: string): Action {
   const best = bestRecommendation(episode, spec);
-  if (!best.some((id) => seen.has(id))) {
-    const batch = inStockRelevant(episode, spec, 2 * spec.k + 2).map((e) => e.id);
+  const unseen = best.filter((id) => !episode.seenIds.has(id));
+  const calls = fetchUnseen(episode, best);
+  if (unseen.length > calls.length)
     return {
       assistant_message: `Let me check a few options. ${named} looks like a good fit.`,
-      tool_calls: [{ name: 'catalog.rerank', args: { query, candidate_product_ids: batch } }],
+      tool_calls: calls,
       answer: null,
     };
-  }
-  const missing = best.filter((id) => !seen.has(id));
   return {
     assistant_message: 'Here are my recommendations, best first.',
-    tool_calls: missing.length ? [{ name: 'catalog.rerank', args: { query, candidate_product_ids: missing } }] : [],
+    tool_calls: calls,
     answer: { env, done: true, recommended_product_ids: best },
   };
 }
 
 export function pdOracle(episode: Episode): Action {
   const goal = episode.hiddenGoal().data as PdGoal;
-  return recommendationOracle(episode, goal.rec, 'PD', goal.noun, goal.targetId);
+  return recommendationOracle(episode, goal.rec, 'PD', goal.targetId);
 }

@@ -9,5 +9,5 @@ export function subOracle(episode: Episode): Action {
   // name one that meets every constraint, so the customer confirms rather than objects
   const full = new Set(goal.rec.pool.filter((e) => e.s === 1).map((e) => e.id));
   const named = best.find((id) => full.has(id)) ?? best[0] ?? '';
-  return recommendationOracle(episode, goal.rec, 'SUB', goal.noun, named);
+  return recommendationOracle(episode, goal.rec, 'SUB', named);
 }

@@ -1,0 +1,259 @@
+// Department tables of the policy knowledge base (issue 7, POLICY exploit ceilings): for every
+// topic, look-alike rules that differ only in the department and in how many qualifiers hold,
+// each with its own answer. With them a question's topic alone (or the topic plus a guess at
+// the clause count) leaves at least six equally likely answers at every d ≥ 3, so an answer
+// must use the stated facts. Plain data here; policy-kb.ts turns it into rules.
+
+export type TableValue = string | number;
+/** [field, op, value], as the hand-written rules of policy-kb.ts. */
+export type TableClause = [string, 'eq' | 'lt' | 'lte' | 'gt' | 'gte', TableValue];
+
+export interface TopicTable {
+  /** Title stem, e.g. "Return window" → "Return window for office items". */
+  label: string;
+  /** Seventeen answers (twelve chain rules, five twins), distinct from each other and from the topic's hand-written rules. */
+  answers: TableValue[];
+}
+
+/**
+ * Rules per clause count a table adds for each topic: three departments at one and two
+ * clauses, two at three to five. A department's rules form a chain (department, + q1,
+ * + q1 + q2, …), so the most specific one that holds is always unique. Where the last qualifier
+ * is numeric the rule has a twin with the comparison turned round ("$50.00 or more" / "under
+ * $50.00"): the same words, a different answer, so only the stated number tells them apart.
+ */
+export const TABLE_SHAPE: readonly number[] = [3, 3, 2, 2, 2];
+
+/** Qualifiers q1..q4 per policy category. Numeric ones share their words whether or not they hold. */
+export const CATEGORY_QUALIFIERS: Readonly<Record<string, TableClause[]>> = {
+  shipping: [
+    ['order_total', 'gte', 50],
+    ['membership_months', 'gte', 12],
+    ['member_tier', 'eq', 'plus'],
+    ['payment_method', 'eq', 'credit_card'],
+  ],
+  returns: [
+    ['days_since_delivery', 'lte', 14],
+    ['order_total', 'gte', 100],
+    ['member_tier', 'eq', 'plus'],
+    ['purchase_channel', 'eq', 'online'],
+  ],
+  pricing: [
+    ['order_total', 'gte', 200],
+    ['membership_months', 'gte', 6],
+    ['purchase_channel', 'eq', 'online'],
+    ['payment_method', 'eq', 'credit_card'],
+  ],
+  membership: [
+    ['membership_months', 'gte', 6],
+    ['order_total', 'gte', 75],
+    ['purchase_channel', 'eq', 'online'],
+    ['payment_method', 'eq', 'paypal'],
+  ],
+  warranty: [
+    ['product_age_months', 'lt', 12],
+    ['order_total', 'gte', 150],
+    ['member_tier', 'eq', 'plus'],
+    ['purchase_channel', 'eq', 'in_store'],
+  ],
+};
+
+/** Departments in the order tables take them (those the topic's hand-written rules use are skipped). */
+export const TABLE_DEPARTMENTS = ['office', 'tools', 'clothing', 'home_kitchen', 'grocery', 'furniture', 'electronics'];
+
+const bd = (range: string) => `${range} business days`;
+const payments = (n: number, kind = 'interest-free') => `${n} ${kind} payments`;
+
+export const TOPIC_TABLES: Readonly<Record<string, TopicTable>> = {
+  free_shipping_min: {
+    label: 'Free shipping minimum',
+    answers: [25, 45, 50, 59, 65, 89, 99, 120, 10, 15, 200, 250, 40, 55, 110, 175, 300],
+  },
+  delivery_time: {
+    label: 'Delivery time',
+    answers: [
+      '1-2',
+      '2-4',
+      '3-5',
+      '4-6',
+      '6-8',
+      '7-10',
+      '8-12',
+      '5-10',
+      '3-4',
+      '2-5',
+      '10-14',
+      '15-25',
+      '4-8',
+      '6-10',
+      '9-15',
+      '12-20',
+      '20-30',
+    ].map(bd),
+  },
+  standard_shipping_fee: {
+    label: 'Standard shipping fee',
+    answers: [
+      2.99, 3.99, 4.99, 6.99, 7.99, 8.99, 9.99, 12.99, 14.99, 1.99, 24.99, 29.99, 10.99, 11.99, 16.99, 21.99, 34.99,
+    ],
+  },
+  expedited_shipping_fee: {
+    label: 'Expedited shipping fee',
+    answers: [
+      9.99, 12.99, 17.99, 19.99, 21.99, 24.99, 4.99, 7.99, 29.99, 34.99, 39.99, 44.99, 10.99, 11.99, 15.99, 27.99,
+      49.99,
+    ],
+  },
+  overnight_shipping_fee: {
+    label: 'Overnight shipping fee',
+    answers: [
+      19.99, 29.99, 34.99, 39.99, 44.99, 49.99, 14.99, 9.99, 54.99, 59.99, 64.99, 69.99, 74.99, 79.99, 89.99, 99.99,
+      12.99,
+    ],
+  },
+  return_window_days: {
+    label: 'Return window',
+    answers: [7, 10, 14, 21, 45, 60, 90, 100, 120, 180, 5, 365, 3, 28, 40, 75, 150],
+  },
+  return_shipping_fee: {
+    label: 'Return shipping fee',
+    answers: [
+      2.99, 3.99, 4.99, 6.99, 7.99, 8.99, 9.99, 12.99, 1.99, 14.99, 19.99, 24.99, 10.99, 11.99, 16.99, 17.99, 29.99,
+    ],
+  },
+  restocking_fee_percent: {
+    label: 'Restocking fee',
+    answers: [5, 10, 12, 18, 30, 35, 40, 8, 3, 50, 45, 22, 1, 2, 6, 28, 60],
+  },
+  refund_time: {
+    label: 'Refund time',
+    answers: [
+      '1-2',
+      '2-3',
+      '5-7',
+      '7-10',
+      '10-14',
+      '1',
+      '2-4',
+      '4-6',
+      '14-21',
+      '3-7',
+      '5-10',
+      '6-8',
+      '1-3',
+      '2-6',
+      '8-10',
+      '15-30',
+      '20-25',
+    ].map((r) => (r === '1' ? '1 business day' : bd(r))),
+  },
+  refund_method: {
+    label: 'Refund method',
+    answers: [
+      'bank transfer',
+      'check by mail',
+      'PayPal balance',
+      'loyalty points',
+      'prepaid card',
+      'store credit plus a 10% bonus',
+      'gift card balance plus a 5% bonus',
+      'original card within 48 hours',
+      'exchange only',
+      'merchandise credit',
+      'account credit',
+      'digital wallet credit',
+      'cash at the service desk',
+      'store gift card',
+      'credit to the membership account',
+      'refund to the bank account on file',
+      'mailed prepaid card',
+    ],
+  },
+  price_match_days: {
+    label: 'Price match period',
+    answers: [7, 10, 21, 45, 60, 90, 3, 5, 120, 180, 365, 1, 2, 4, 28, 40, 75],
+  },
+  bulk_discount_percent: {
+    label: 'Bulk discount',
+    answers: [5, 7, 8, 12, 20, 25, 30, 3, 18, 22, 35, 40, 1, 2, 4, 28, 50],
+  },
+  installment_plan: {
+    label: 'Installment plan',
+    answers: [
+      ...[2, 3, 5, 8, 9, 10, 18, 24, 36].map((n) => payments(n)),
+      ...[3, 6, 12, 4, 9, 18, 24, 36].map((n) => payments(n, 'monthly')),
+      ...[2, 6].map((n) => payments(n, 'bi-weekly')),
+    ],
+  },
+  price_adjustment_max: {
+    label: 'Price adjustment limit',
+    answers: [10, 15, 20, 30, 40, 75, 150, 200, 250, 5, 35, 60, 45, 80, 120, 300, 500],
+  },
+  annual_fee: {
+    label: 'Annual membership fee',
+    answers: [
+      19.99, 29.99, 39.99, 59.99, 69.99, 79.99, 89.99, 119.99, 139.99, 9.99, 149.99, 199.99, 14.99, 24.99, 34.99, 44.99,
+      129.99,
+    ],
+  },
+  cashback_percent: { label: 'Cash back', answers: [1, 2, 4, 7, 8, 10, 12, 1.5, 2.5, 3.5, 15, 20, 0.5, 9, 11, 18, 25] },
+  membership_refund: {
+    label: 'Membership cancellation refund',
+    answers: [
+      'half refund',
+      'partial refund',
+      'prorated store credit',
+      'store credit for the unused months',
+      'full refund as store credit',
+      'refund of the unused months',
+      'refund minus a $10 fee',
+      "credit toward next year's fee",
+      'full refund within 30 days',
+      'prorated refund minus a $5 fee',
+      'full refund to the original card',
+      "single month's refund",
+      'refund minus a $20 fee',
+      'quarter refund',
+      'refund on a gift card',
+      'refund of the last two months',
+      'refund in bonus points',
+    ],
+  },
+  bonus_points: {
+    label: 'Bonus points',
+    answers: [50, 100, 150, 250, 300, 400, 600, 750, 1000, 25, 1500, 2000, 75, 125, 350, 800, 3000],
+  },
+  warranty_months: {
+    label: 'Warranty length',
+    answers: [3, 6, 9, 18, 36, 48, 60, 1, 2, 30, 72, 120, 4, 8, 15, 42, 96],
+  },
+  warranty_remedy: {
+    label: 'Warranty remedy',
+    answers: [
+      'store credit',
+      'full refund',
+      'repair at an authorized center',
+      'replacement or refund',
+      'technician visit',
+      'mail-in repair',
+      'partial refund',
+      'free repair and return shipping',
+      'exchange for a newer model',
+      'replacement within 5 days',
+      'refund minus a restocking fee',
+      'on-site repair',
+      'loaner unit during repair',
+      'prorated refund',
+      'replacement parts only',
+      'repair or store credit',
+      'exchange in any store',
+    ],
+  },
+  extended_warranty_price: {
+    label: 'Extended warranty price',
+    answers: [
+      4.99, 7.99, 12.99, 17.99, 24.99, 34.99, 44.99, 49.99, 59.99, 69.99, 2.99, 99.99, 10.99, 21.99, 54.99, 79.99,
+      129.99,
+    ],
+  },
+};
