@@ -273,9 +273,13 @@ class SyntheticText implements ProductText {
   }
   indexOf(productId: string): number {
     if (productId.length !== ID_PREFIX.length + ID_DIGITS || !productId.startsWith(ID_PREFIX)) return -1;
-    const digits = productId.slice(ID_PREFIX.length);
-    if (!/^\d+$/.test(digits)) return -1;
-    const i = Number(digits);
+    // the digits read by hand: this runs for every id-like word of every agent message
+    let i = 0;
+    for (let k = ID_PREFIX.length; k < productId.length; k++) {
+      const digit = productId.charCodeAt(k) - 48;
+      if (digit < 0 || digit > 9) return -1;
+      i = i * 10 + digit;
+    }
     return i < this.cols.size ? i : -1;
   }
   title(i: number): string {
