@@ -252,12 +252,14 @@ class SyntheticText implements ProductText {
       cat.dept.adjectives[cols.adjective[i]],
     ));
     const noun = ((this.nounTokens[c] ??= [])[cols.noun[i]] ??= tokenize(cat.def.nouns[cols.noun[i]]));
-    const out = [
-      ...(this.brandTokens[b] ??= tokenize(cols.brandTable[b])),
-      ...adj,
-      ...noun,
-      ...(this.modelTokens[cols.model[i]] ??= tokenize(modelCode(cols.model[i]))),
-    ];
+    const out: string[] = [];
+    for (const part of [
+      (this.brandTokens[b] ??= tokenize(cols.brandTable[b])),
+      adj,
+      noun,
+      (this.modelTokens[cols.model[i]] ??= tokenize(modelCode(cols.model[i]))),
+    ])
+      for (const t of part) out.push(t);
     for (const a of CAT_PLANS[c].titleAttrs) {
       const v = cols.attrCols[a][i];
       if (v === 0) continue;
