@@ -41,7 +41,9 @@ const pathText = (path: readonly (string | number)[]) =>
 export function jsonDataError(value: unknown): string | null {
   let budget = MAX_ACTION_CHARS;
   const ancestors: object[] = [];
-  const visit = (v: unknown, path: (string | number)[]): string | null => {
+  // one path, pushed and popped on the way (no list per value: actions are walked every step)
+  const path: (string | number)[] = [];
+  const visit = (v: unknown): string | null => {
     switch (typeof v) {
       case 'string':
         budget -= v.length + 2;
@@ -71,8 +73,10 @@ export function jsonDataError(value: unknown): string | null {
         if (Array.isArray(v)) {
           for (let i = 0; i < v.length && budget >= 0; i++) {
             budget -= 1;
-            const e = visit(v[i], [...path, i]);
+            path.push(i);
+            const e = visit(v[i]);
             if (e) return e;
+            path.pop();
           }
         } else {
           for (const key of Object.keys(v)) {
@@ -80,8 +84,10 @@ export function jsonDataError(value: unknown): string | null {
               return `action uses the reserved key "${key}" at ${pathText(path)}; keys named __proto__, constructor or prototype are refused`;
             budget -= key.length + 4;
             if (budget < 0) break;
-            const e = visit((v as Record<string, unknown>)[key], [...path, key]);
+            path.push(key);
+            const e = visit((v as Record<string, unknown>)[key]);
             if (e) return e;
+            path.pop();
           }
         }
         ancestors.pop();
@@ -96,7 +102,7 @@ export function jsonDataError(value: unknown): string | null {
       : null;
   };
   try {
-    return visit(value, []);
+    return visit(value);
   } catch (e) {
     // a getter or a Proxy that throws
     return `action could not be read: ${e instanceof Error ? e.message : String(e)}`;

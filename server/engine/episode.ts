@@ -66,6 +66,8 @@ export class Episode {
   private readonly tools: ToolSpec[];
   private readonly eventLog: EpisodeEvent[] = [];
   private readonly seen = new Map<string, number>();
+  /** Ids first seen in the current turn, in the order seen (for p_oos). */
+  private seenThisTurn: string[] = [];
   private readonly replyActs: Array<UserAct | null> = [];
   /** Per turn: whether it made at least one successful tool call (SPEC §8, revision 2). */
   private readonly workedTurns: boolean[] = [];
@@ -301,7 +303,11 @@ export class Episode {
         turn,
         rng: Rng.from('tool', this.streamKey, turn, index),
       });
-      for (const id of tool.seen?.(result) ?? []) if (!this.seen.has(id)) this.seen.set(id, turn);
+      for (const id of tool.seen?.(result) ?? [])
+        if (!this.seen.has(id)) {
+          this.seen.set(id, turn);
+          this.seenThisTurn.push(id);
+        }
       return record(toolName, args, result, null);
     } catch (e) {
       if (e instanceof ToolError) return record(toolName, args, null, `${toolName}: ${e.message}`);
@@ -313,9 +319,9 @@ export class Episode {
 
   /** p_oos at first sight (SPEC §6): the env decides for each id first seen this turn. */
   private applyOutOfStock(turn: number) {
-    if (!this.env.outOfStock) return;
-    const firstSeen = [...this.seen].filter(([, t]) => t === turn).map(([id]) => id);
-    if (firstSeen.length === 0) return;
+    const firstSeen = this.seenThisTurn;
+    this.seenThisTurn = [];
+    if (!this.env.outOfStock || firstSeen.length === 0) return;
     const draw = (id: string) => Rng.from('oos', this.streamKey, id);
     for (const id of this.env.outOfStock(this.task!, firstSeen, this.verifyContext(turn), draw)) {
       const before = this.catalogStock(id);

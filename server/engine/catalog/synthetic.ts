@@ -252,12 +252,14 @@ class SyntheticText implements ProductText {
       cat.dept.adjectives[cols.adjective[i]],
     ));
     const noun = ((this.nounTokens[c] ??= [])[cols.noun[i]] ??= tokenize(cat.def.nouns[cols.noun[i]]));
-    const out = [
-      ...(this.brandTokens[b] ??= tokenize(cols.brandTable[b])),
-      ...adj,
-      ...noun,
-      ...(this.modelTokens[cols.model[i]] ??= tokenize(modelCode(cols.model[i]))),
-    ];
+    const out: string[] = [];
+    for (const part of [
+      (this.brandTokens[b] ??= tokenize(cols.brandTable[b])),
+      adj,
+      noun,
+      (this.modelTokens[cols.model[i]] ??= tokenize(modelCode(cols.model[i]))),
+    ])
+      for (const t of part) out.push(t);
     for (const a of CAT_PLANS[c].titleAttrs) {
       const v = cols.attrCols[a][i];
       if (v === 0) continue;
@@ -273,9 +275,13 @@ class SyntheticText implements ProductText {
   }
   indexOf(productId: string): number {
     if (productId.length !== ID_PREFIX.length + ID_DIGITS || !productId.startsWith(ID_PREFIX)) return -1;
-    const digits = productId.slice(ID_PREFIX.length);
-    if (!/^\d+$/.test(digits)) return -1;
-    const i = Number(digits);
+    // the digits read by hand: this runs for every id-like word of every agent message
+    let i = 0;
+    for (let k = ID_PREFIX.length; k < productId.length; k++) {
+      const digit = productId.charCodeAt(k) - 48;
+      if (digit < 0 || digit > 9) return -1;
+      i = i * 10 + digit;
+    }
     return i < this.cols.size ? i : -1;
   }
   title(i: number): string {

@@ -157,7 +157,14 @@ function singular(word: string): string {
 }
 
 /** The kind of product a customer names from a category path: "home_kitchen/knives" → "knife", "electronics/wall_chargers" → "wall charger". */
+const CATEGORY_NOUNS = new Map<string, string>();
 export function categoryNoun(category: string): string {
+  let noun = CATEGORY_NOUNS.get(category);
+  if (noun === undefined) CATEGORY_NOUNS.set(category, (noun = nounOfCategory(category)));
+  return noun;
+}
+
+function nounOfCategory(category: string): string {
   const leaf = category.split('/').pop()!;
   if (leaf === 't_shirts') return 't-shirt';
   const words = leaf.replace(/_/g, ' ').split(' ');

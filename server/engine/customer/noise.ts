@@ -49,7 +49,7 @@ function typo(word: string, rng: Rng): string {
   }
 }
 
-const protectedWord = (w: string) => /\d/.test(w) || /.[A-Z]/.test(w) || w.length < 3;
+const protectedWord = (w: string) => w.length < 3 || /\d/.test(w) || /.[A-Z]/.test(w);
 
 export function applyNoise(text: string, p: number, rng: Rng): string {
   if (p <= 0) return text;

@@ -92,6 +92,17 @@ function pickItems(ctx: EnvContext, rng: Rng): { projects: BundleTemplate[]; ite
 
 /** The 40th-percentile in-stock price and the cheapest in-stock products, from an even sample of the category. */
 function categoryStats(ctx: EnvContext, category: string): { refPrice: number; anchors: string[] } {
+  // catalog stock and prices never change (p_oos lives in the world): one computation per category
+  let byCategory = CATEGORY_STATS.get(ctx.catalog);
+  if (!byCategory) CATEGORY_STATS.set(ctx.catalog, (byCategory = new Map()));
+  let stats = byCategory.get(category);
+  if (!stats) byCategory.set(category, (stats = computeCategoryStats(ctx, category)));
+  return { refPrice: stats.refPrice, anchors: [...stats.anchors] };
+}
+
+const CATEGORY_STATS = new WeakMap<EnvContext['catalog'], Map<string, { refPrice: number; anchors: string[] }>>();
+
+function computeCategoryStats(ctx: EnvContext, category: string): { refPrice: number; anchors: string[] } {
   const all = ctx.catalog.indicesInCategory(category);
   const cached = smallCategoryProducts(ctx.catalog, category);
   const step = Math.max(1, all.length / SAMPLE_PER_CATEGORY);

@@ -10,7 +10,6 @@
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import type { Product, SearchFilters } from '../../catalog/types';
 import { constraintMet, utility, type Constraint, type Persona } from './persona';
-import { featureBag } from './similarity';
 
 export interface ColumnEntry {
   id: string;
@@ -49,45 +48,82 @@ class FeatureSpace {
   readonly idfTables = new Map<string, IdfTable>();
   /** prices of whole categories, ascending */
   readonly categoryPrices = new Map<string, number[]>();
+  private readonly categoryTermIds: [number, number][] = [];
+  private readonly attrTermIds: Int32Array[] = [];
 
   constructor(private readonly catalog: ColumnarCatalog) {}
 
   bag(index: number): Bag {
     const slot = index & (BAG_SLOTS - 1);
     if (this.slotIndex[slot] === index) return this.slotBag[slot]!;
-    const catalog = this.catalog;
-    const category = catalog.categoryAt(index);
-    const slash = category.indexOf('/');
-    // productFeatures from columns (no Product built, title tokens from the text source)
-    const features = featureBag(catalog.titleTokensAt(index), {
-      category,
-      department: slash < 0 ? category : category.slice(0, slash),
-      attrs: catalog.attrsAt(index),
-    });
-    const terms = new Int32Array(features.size);
-    const tfs = new Float64Array(features.size);
-    let j = 0;
-    for (const [t, tf] of features) {
-      let id = this.vocab.get(t);
-      if (id === undefined) this.vocab.set(t, (id = this.vocab.size));
-      terms[j] = id;
-      tfs[j++] = tf;
+    // similarity.ts's featureBag(title tokens, category, department, attrs) as term ids, without
+    // its strings: title tokens, then cat:, dept:, then one term per attribute in column order
+    // (attrsAt's order). A repeated term adds to its tf, as the Map does, so order and counts match.
+    const cols = this.catalog.cols;
+    const terms: number[] = [];
+    const tfs: number[] = [];
+    const add = (id: number) => {
+      const at = terms.indexOf(id);
+      if (at >= 0) {
+        tfs[at]++;
+      } else {
+        terms.push(id);
+        tfs.push(1);
+      }
+    };
+    for (const t of this.catalog.titleTokensAt(index)) add(this.termId(t));
+    const [catTerm, deptTerm] = this.categoryTerms(cols.category[index]);
+    add(catTerm);
+    add(deptTerm);
+    for (let a = 0; a < cols.attrNames.length; a++) {
+      const v = cols.attrCols[a][index];
+      if (v !== 0) add(this.attrTerm(a, v, index));
     }
-    const bag = { id: catalog.idAt(index), terms, tfs };
+    const bag = { id: this.catalog.idAt(index), terms: Int32Array.from(terms), tfs: Float64Array.from(tfs) };
     this.slotBag[slot] = bag;
     this.slotIndex[slot] = index;
     return bag;
+  }
+
+  private termId(t: string): number {
+    let id = this.vocab.get(t);
+    if (id === undefined) this.vocab.set(t, (id = this.vocab.size));
+    return id;
+  }
+
+  /** Term ids of `cat:<category>` and `dept:<department>` per category code. */
+  private categoryTerms(code: number): [number, number] {
+    let pair = this.categoryTermIds[code];
+    if (!pair) {
+      const category = this.catalog.cols.categoryTable[code];
+      const slash = category.indexOf('/');
+      const department = slash < 0 ? category : category.slice(0, slash);
+      pair = this.categoryTermIds[code] = [
+        this.termId(`cat:${category.toLowerCase()}`),
+        this.termId(`dept:${department.toLowerCase()}`),
+      ];
+    }
+    return pair;
+  }
+
+  /** Term id of `<attr>=<value>` for attribute column a, value code v (the value as attrsAt gives it). */
+  private attrTerm(a: number, v: number, index: number): number {
+    const cols = this.catalog.cols;
+    const ids = (this.attrTermIds[a] ??= new Int32Array(cols.attrTables[a].length + 1).fill(-1));
+    if (ids[v] < 0) {
+      const value = this.catalog.attrsAt(index)[cols.attrNames[a]];
+      ids[v] = this.termId(`${cols.attrNames[a]}=${String(value).toLowerCase()}`);
+    }
+    return ids[v];
   }
 
   /** Document frequencies over a fixed document set, cached under `key`. */
   idfTable(key: string, docs: ArrayLike<number>): IdfTable {
     let table = this.idfTables.get(key);
     if (table) return table;
-    const counts = new Map<number, number>();
-    for (let k = 0; k < docs.length; k++)
-      for (const t of this.bag(docs[k]).terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const bags = Array.from(docs, (i) => this.bag(i)); // first: bags may add terms to the vocabulary
     const df = new Int32Array(this.vocab.size);
-    for (const [t, c] of counts) df[t] = c;
+    for (const bag of bags) for (const t of bag.terms) df[t]++;
     const n = docs.length + 1;
     const idf = new Float64Array(df.length);
     for (let t = 0; t < df.length; t++) idf[t] = idfOf(n, df[t], false);

@@ -23,6 +23,21 @@ export function knownStock(id: string, catalogStock: number, ctx: StockContext):
   return ctx.world.stockOverrides.get(id) ?? catalogStock;
 }
 
+// The pool by id and the in-stock floor depend on the spec only: built once per spec, not per turn.
+const POOL_INDEX = new WeakMap<RecommendationSpec, { byId: Map<string, PoolEntry>; keep: number }>();
+function poolIndex(spec: RecommendationSpec) {
+  let index = POOL_INDEX.get(spec);
+  if (!index)
+    POOL_INDEX.set(
+      spec,
+      (index = {
+        byId: new Map(spec.pool.map((e) => [e.id, e])),
+        keep: Math.min(spec.k, spec.pool.filter((e) => e.rel > 0 && e.stock > 0).length),
+      }),
+    );
+  return index;
+}
+
 /**
  * p_oos at first sight: each first-seen, in-stock, relevant pool item goes out of stock
  * when its draw hits (probability p_oos), except protected ids and the reference in
@@ -35,9 +50,8 @@ export function recommendationOutOfStock(
   ctx: VerifyContext,
   draw: StockDraw,
 ): string[] {
-  const byId = new Map(spec.pool.map((e) => [e.id, e]));
+  const { byId, keep } = poolIndex(spec);
   const inStock = (e: PoolEntry) => (ctx.world.stockOverrides.get(e.id) ?? e.stock) > 0;
-  const keep = Math.min(spec.k, spec.pool.filter((e) => e.rel > 0 && e.stock > 0).length);
   let left = spec.pool.filter((e) => e.rel > 0 && inStock(e)).length;
   const gone: string[] = [];
   for (const id of firstSeen) {

@@ -1,0 +1,34 @@
+// The workload of an A/B comparison of two engine versions (docs/performance.md, "Comparing two
+// versions"): bundled once per version, both bundles run in one process by ab-engine.mjs.
+// Oracle episodes over every env (or a subset); only reset() and step() are timed.
+import { availableEnvs } from '../server/engine/envs/registry';
+import { loadOrCreateSyntheticCatalog } from '../server/engine/catalog/cache';
+import { Episode, oracleAgent } from '../server/engine';
+import type { Catalog } from '../server/engine/catalog/types';
+
+let catalog: Catalog;
+
+export function setup(size: number) {
+  catalog = loadOrCreateSyntheticCatalog({ seed: 1, size }, () => {});
+}
+
+/** Plays n episodes per env (d 0/3/6/9 in turn, seeds from seedBase); returns the ms spent in reset + step. */
+export function run(n: number, seedBase: number, envIds?: string[]): number {
+  let ms = 0;
+  for (const env of availableEnvs()) {
+    if (envIds && !envIds.includes(env.id)) continue;
+    for (let i = 0; i < n; i++) {
+      const episode = new Episode({ envId: env.id, d: [0, 3, 6, 9][i % 4], seed: seedBase + i }, catalog);
+      let t0 = performance.now();
+      let { observation } = episode.reset();
+      ms += performance.now() - t0;
+      while (!episode.done) {
+        const action = oracleAgent.act(observation, episode);
+        t0 = performance.now();
+        observation = episode.step(action).observation;
+        ms += performance.now() - t0;
+      }
+    }
+  }
+  return ms;
+}
