@@ -1,4 +1,4 @@
-// npm run bench:inspector [-- --episodes 100000 --port 3112 --reuse --only list,search,page,import]
+// npm run bench:inspector [-- --episodes 100000 --port 3112 --reuse --only list,search,page,import --dir .bench]
 // Seeds its own SQLite file (.bench/inspector.db) with 100,000 episodes (copies of a pool of
 // real heuristic and oracle episodes over all envs and d, with their own ids, seeds, dates,
 // players and runs) and prints medians and p95s:
@@ -31,7 +31,8 @@ const flag = (name: string) => process.argv.includes(`--${name}`);
 const onlyAt = process.argv.indexOf('--only');
 const only = new Set(onlyAt < 0 ? ['list', 'search', 'page', 'import'] : process.argv[onlyAt + 1].split(','));
 const PORT = arg('port', 3112);
-const DIR = path.resolve('.bench');
+const dirAt = process.argv.indexOf('--dir');
+const DIR = path.resolve(dirAt < 0 ? '.bench' : process.argv[dirAt + 1]);
 const DB = path.join(DIR, 'inspector.db');
 const IMPORT_DB = path.join(DIR, 'inspector-import.db');
 
