@@ -1,11 +1,15 @@
-// npm run bench:inspector [-- --episodes 100000 --port 3112]
+// npm run bench:inspector [-- --episodes 100000 --port 3112 --reuse --only list,search,page,import --dir .bench]
 // Seeds its own SQLite file (.bench/inspector.db) with 100,000 episodes (copies of a pool of
 // real heuristic and oracle episodes over all envs and d, with their own ids, seeds, dates,
 // players and runs) and prints medians and p95s:
 //   filtered list, full-text search, a 500-turn replay page served by `next start` (needs a
 //   `next build`; skipped otherwise), and importing 10,000 episodes into a fresh database.
+// --reuse keeps a database seeded by an earlier run with the same --episodes (seeding 100k
+// takes minutes); --only runs some of the measurements. The load average is printed with the
+// figures: the machine may be shared.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createEpisode, createHeuristicAgent, oracleAgent, ENV_IDS } from '@/server/engine';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
@@ -23,8 +27,12 @@ const arg = (name: string, dflt: number) => {
   return i < 0 ? dflt : Number(process.argv[i + 1]);
 };
 const N = arg('episodes', 100_000);
+const flag = (name: string) => process.argv.includes(`--${name}`);
+const onlyAt = process.argv.indexOf('--only');
+const only = new Set(onlyAt < 0 ? ['list', 'search', 'page', 'import'] : process.argv[onlyAt + 1].split(','));
 const PORT = arg('port', 3112);
-const DIR = path.resolve('.bench');
+const dirAt = process.argv.indexOf('--dir');
+const DIR = path.resolve(dirAt < 0 ? '.bench' : process.argv[dirAt + 1]);
 const DB = path.join(DIR, 'inspector.db');
 const IMPORT_DB = path.join(DIR, 'inspector-import.db');
 
@@ -44,147 +52,182 @@ function migrate(file: string) {
 }
 
 mkdirSync(DIR, { recursive: true });
+console.log(
+  `load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')} on ${os.cpus().length} cores`,
+);
 const catalog = createSyntheticCatalog({ seed: 1, size: 20_000 });
 
-// ---- a pool of real episodes
-let t0 = performance.now();
-const pool: ReturnType<typeof playToLine>[] = [];
-for (const envId of ENV_IDS)
-  for (let d = 0; d <= 12; d += 2)
-    for (let s = 0; s < 3; s++) {
-      pool.push(playToLine({ envId, d, seed: s }, catalog, createHeuristicAgent(), 'heuristic'));
-      pool.push(playToLine({ envId, d, seed: s }, catalog, oracleAgent, 'oracle'));
-    }
-console.log(`pool: ${pool.length} real episodes played in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-
-// ---- seed N episodes
-migrate(DB);
+// ---- a pool of real episodes, seeded N times over (once: --reuse keeps it)
+const rng = Rng.from('bench-inspector', 1);
+const players = ['heuristic', 'oracle', 'random', 'model:qwen-7b', 'model:llama-8b', 'human'];
+const seededBefore = (): boolean => {
+  if (!flag('reuse') || !existsSync(DB)) return false;
+  const d = openSqlite(`file:${DB}`);
+  try {
+    const n = d.prepare('SELECT count(*) FROM "Episode"').pluck().get() as number;
+    return n >= N; // an interrupted seeding keeps its committed batches: measure what is there
+  } finally {
+    d.close();
+  }
+};
+const reused = seededBefore();
+let pool: ReturnType<typeof playToLine>[] = [];
+if (!reused) {
+  const t0 = performance.now();
+  pool = [];
+  for (const envId of ENV_IDS)
+    for (let d = 0; d <= 12; d += 2)
+      for (let s = 0; s < 3; s++) {
+        pool.push(playToLine({ envId, d, seed: s }, catalog, createHeuristicAgent(), 'heuristic'));
+        pool.push(playToLine({ envId, d, seed: s }, catalog, oracleAgent, 'oracle'));
+      }
+  console.log(`pool: ${pool.length} real episodes played in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  migrate(DB);
+}
 const db = openSqlite(`file:${DB}`);
 db.pragma('journal_mode = WAL');
 const ins = createInserter(db);
-const rng = Rng.from('bench-inspector', 1);
-const players = ['heuristic', 'oracle', 'random', 'model:qwen-7b', 'model:llama-8b', 'human'];
-const start = Date.parse('2026-10-01T00:00:00Z');
-t0 = performance.now();
-for (let done = 0; done < N;) {
-  const batch: EpisodeRecord[] = [];
-  for (let i = 0; i < 5000 && done < N; i++, done++) {
-    const p = pool[Math.floor(rng.next() * pool.length)];
-    batch.push({
-      ...(p as unknown as EpisodeRecord),
-      createdAt: new Date(start + Math.floor(rng.next() * 60 * 86_400_000)).toISOString(),
-      seed: Math.floor(rng.next() * 1_000_000),
-      player: players[Math.floor(rng.next() * players.length)],
-      runLabel: `run-${Math.floor(rng.next() * 40)}`,
-      goalRevealed: rng.next() < 0.1,
-      rescored: null,
-      recorded: null,
-    });
+if (reused) {
+  const n = db.prepare('SELECT count(*) FROM "Episode"').pluck().get() as number;
+  console.log(`reusing ${DB} (${n.toLocaleString()} episodes seeded by an earlier run)`);
+  db.exec('ANALYZE');
+} else {
+  const start = Date.parse('2026-10-01T00:00:00Z');
+  const t0 = performance.now();
+  for (let done = 0; done < N;) {
+    const batch: EpisodeRecord[] = [];
+    for (let i = 0; i < 5000 && done < N; i++, done++) {
+      const p = pool[Math.floor(rng.next() * pool.length)];
+      batch.push({
+        ...(p as unknown as EpisodeRecord),
+        createdAt: new Date(start + Math.floor(rng.next() * 60 * 86_400_000)).toISOString(),
+        seed: Math.floor(rng.next() * 1_000_000),
+        player: players[Math.floor(rng.next() * players.length)],
+        runLabel: `run-${Math.floor(rng.next() * 40)}`,
+        goalRevealed: rng.next() < 0.1,
+        rescored: null,
+        recorded: null,
+      });
+    }
+    ins.insertMany(batch);
+    process.stderr.write(`\r  seeded ${done.toLocaleString()} of ${N.toLocaleString()}`);
   }
-  ins.insertMany(batch);
+  process.stderr.write('\n');
+  const size = db.prepare('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()').pluck().get();
+  console.log(
+    `seeded ${N.toLocaleString()} episodes in ${((performance.now() - t0) / 1000).toFixed(1)} s (database ${((size as number) / 1e9).toFixed(2)} GB)`,
+  );
+  insertLongEpisode();
+  db.exec('ANALYZE');
+  db.pragma('wal_checkpoint(TRUNCATE)');
 }
-const size = (
-  db.prepare('SELECT page_count * page_size AS b FROM pragma_page_count(), pragma_page_size()').get() as { b: number }
-).b;
-console.log(
-  `seeded ${N.toLocaleString()} episodes in ${((performance.now() - t0) / 1000).toFixed(1)} s (database ${(size / 1e9).toFixed(2)} GB)`,
-);
-db.exec('ANALYZE');
 
 // ---- filtered lists
-const sorts = ['createdAt', 'reward', 'd', 'turn', 'toolCalls', 'envId'] as const;
-const listTimes: number[] = [];
-for (let i = 0; i < 60; i++) {
-  const envs = ENV_IDS.filter(() => rng.next() < 0.3);
-  const dMin = Math.floor(rng.next() * 8);
-  const filter = {
-    ...(envs.length ? { env: envs } : {}),
-    ...(rng.next() < 0.7 ? { dMin, dMax: dMin + 4 } : {}),
-    ...(rng.next() < 0.5 ? { pass: rng.next() < 0.5 ? 'pass' : 'fail' } : {}),
-    ...(rng.next() < 0.3 ? { player: players[i % players.length] } : {}),
-    ...(rng.next() < 0.2 ? { rMin: -0.5, rMax: 0.5 } : {}),
-  };
-  const input = listInputSchema.parse({
-    filter,
-    sort: sorts[i % sorts.length],
-    dir: rng.next() < 0.5 ? 'asc' : 'desc',
-    page: 1 + Math.floor(rng.next() * 20),
-  });
-  const t = performance.now();
-  listEpisodes(db, input);
-  listTimes.push(performance.now() - t);
+if (only.has('list')) measureList();
+function measureList() {
+  const sorts = ['createdAt', 'reward', 'd', 'turn', 'toolCalls', 'envId'] as const;
+  const listTimes: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    const envs = ENV_IDS.filter(() => rng.next() < 0.3);
+    const dMin = Math.floor(rng.next() * 8);
+    const filter = {
+      ...(envs.length ? { env: envs } : {}),
+      ...(rng.next() < 0.7 ? { dMin, dMax: dMin + 4 } : {}),
+      ...(rng.next() < 0.5 ? { pass: rng.next() < 0.5 ? 'pass' : 'fail' } : {}),
+      ...(rng.next() < 0.3 ? { player: players[i % players.length] } : {}),
+      ...(rng.next() < 0.2 ? { rMin: -0.5, rMax: 0.5 } : {}),
+    };
+    const input = listInputSchema.parse({
+      filter,
+      sort: sorts[i % sorts.length],
+      dir: rng.next() < 0.5 ? 'asc' : 'desc',
+      page: 1 + Math.floor(rng.next() * 20),
+    });
+    const t = performance.now();
+    listEpisodes(db, input);
+    listTimes.push(performance.now() - t);
+  }
+  report('filtered list (page of 50 + count)', listTimes, 300);
 }
-report('filtered list (page of 50 + count)', listTimes, 300);
 
 // ---- full-text search: words from customer messages and tool results, alone and with filters
-const words = [
-  'monitor',
-  'blue',
-  'return',
-  'order',
-  'headphones',
-  'cart',
-  'syn_0011523',
-  'refund',
-  'delivered',
-  'stainless',
-  'wireless',
-  'policy',
-];
-const ftsTimes: number[] = [];
-for (let i = 0; i < 48; i++) {
-  const q = i % 3 === 0 ? `${words[i % words.length]} ${words[(i + 5) % words.length]}` : words[i % words.length];
-  const input = listInputSchema.parse({
-    filter: { q, ...(i % 2 ? { env: [ENV_IDS[i % 8]] } : {}) },
-    sort: i % 4 === 0 ? 'reward' : 'createdAt',
-  });
-  const t = performance.now();
-  listEpisodes(db, input);
-  ftsTimes.push(performance.now() - t);
+if (only.has('search')) measureSearch();
+function measureSearch() {
+  const words = [
+    'monitor',
+    'blue',
+    'return',
+    'order',
+    'headphones',
+    'cart',
+    'syn_0011523',
+    'refund',
+    'delivered',
+    'stainless',
+    'wireless',
+    'policy',
+  ];
+  const ftsTimes: number[] = [];
+  for (let i = 0; i < 48; i++) {
+    const q = i % 3 === 0 ? `${words[i % words.length]} ${words[(i + 5) % words.length]}` : words[i % words.length];
+    const input = listInputSchema.parse({
+      filter: { q, ...(i % 2 ? { env: [ENV_IDS[i % 8]] } : {}) },
+      sort: i % 4 === 0 ? 'reward' : 'createdAt',
+    });
+    const t = performance.now();
+    listEpisodes(db, input);
+    ftsTimes.push(performance.now() - t);
+  }
+  report('full-text search (page + count)', ftsTimes, 500);
 }
-report('full-text search (page + count)', ftsTimes, 500);
 
-// ---- a 500-turn episode, served by next start
-const long = createEpisode({ envId: 'PD', d: 4, seed: 3, axisOverrides: { T_max: 500 } }, catalog);
-long.reset();
-const longActions = [];
-for (let n = 0; !long.done; n++) {
-  const a = {
-    assistant_message: `Looking at option ${n}`,
-    tool_calls: [{ name: 'catalog.search', args: { query: `blue item ${n % 7}` } }],
-    answer: null,
-  };
-  longActions.push(a);
-  long.step(a);
+// ---- a 500-turn episode (stored with the seed), served by next start
+function insertLongEpisode() {
+  // T_max is at most 100; JOURNEY multiplies it by its sub-tasks (5 at d = 12): 500 turns.
+  const long = createEpisode({ envId: 'JOURNEY', d: 12, seed: 3, axisOverrides: { T_max: 100 } }, catalog);
+  long.reset();
+  const longActions = [];
+  for (let n = 0; !long.done; n++) {
+    const a = {
+      assistant_message: `Looking at option ${n}`,
+      tool_calls: [{ name: 'catalog.search', args: { query: `blue item ${n % 7}` } }],
+      answer: null,
+    };
+    longActions.push(a);
+    long.step(a);
+  }
+  const goal = long.hiddenGoal();
+  const longId = ins.insert({
+    envId: 'JOURNEY',
+    d: 12,
+    seed: 3,
+    axisOverrides: { T_max: 100 },
+    axes: long.axes,
+    weights: null,
+    catalogId: catalog.id,
+    status: 'done',
+    terminationReason: long.termination,
+    reward: long.breakdown!.total,
+    isCorrect: long.breakdown!.isCorrect,
+    breakdown: long.breakdown,
+    turn: long.turn,
+    player: 'bench',
+    hiddenGoal: { envId: goal.envId, summary: goal.summary, data: goal.data },
+    events: long.events,
+    actions: longActions.map((a, i) => ({ format: 'json', raw: JSON.stringify(a), turn: i })),
+    goalRevealed: false,
+    origin: 'engine',
+    runLabel: 'bench-long',
+    recorded: null,
+    rescored: null,
+    prompts: null,
+  });
+  console.log(`500-turn episode ${longId}: ${long.turn} turns, ${long.events.length} events`);
 }
-const goal = long.hiddenGoal();
-const longId = ins.insert({
-  envId: 'PD',
-  d: 4,
-  seed: 3,
-  axisOverrides: { T_max: 500 },
-  axes: long.axes,
-  weights: null,
-  catalogId: catalog.id,
-  status: 'done',
-  terminationReason: long.termination,
-  reward: long.breakdown!.total,
-  isCorrect: long.breakdown!.isCorrect,
-  breakdown: long.breakdown,
-  turn: long.turn,
-  player: 'bench',
-  hiddenGoal: { envId: goal.envId, summary: goal.summary, data: goal.data },
-  events: long.events,
-  actions: longActions.map((a, i) => ({ format: 'json', raw: JSON.stringify(a), turn: i })),
-  goalRevealed: false,
-  origin: 'engine',
-  runLabel: 'bench-long',
-  recorded: null,
-  rescored: null,
-  prompts: null,
-});
-console.log(`500-turn episode ${longId}: ${long.turn} turns, ${long.events.length} events`);
-db.pragma('wal_checkpoint(TRUNCATE)');
+const longId = db.prepare(`SELECT "id" FROM "Episode" WHERE "runLabel" = 'bench-long'`).pluck().get() as string;
 
 async function servePage(): Promise<void> {
   if (!existsSync('.next/BUILD_ID')) {
@@ -222,25 +265,37 @@ async function servePage(): Promise<void> {
     process.kill(-server.pid!, 'SIGTERM');
   }
 }
-await servePage();
+if (only.has('page')) await servePage();
 
 // ---- import 10,000 episodes into a fresh database
-const ids = (
-  db.prepare('SELECT "id" FROM "Episode" ORDER BY "createdAt" LIMIT 10000').all() as Array<{ id: string }>
-).map((r) => r.id);
-const text = exportJsonl(db, ids, 'episodes');
+if (only.has('import')) measureImport();
 db.close();
-migrate(IMPORT_DB);
-const idb = openSqlite(`file:${IMPORT_DB}`);
-const ti = performance.now();
-const rep = importFiles(idb, [{ name: 'bench.jsonl', text }], {
-  getCatalog: () => catalog,
-  defaultCatalogId: catalog.id,
-});
-const importMs = performance.now() - ti;
-const ok = rep.filter((r) => r.ok).length;
+function measureImport() {
+  const ids = (
+    db.prepare('SELECT "id" FROM "Episode" ORDER BY "createdAt" LIMIT 10000').all() as Array<{ id: string }>
+  ).map((r) => r.id);
+  const text = exportJsonl(db, ids, 'episodes');
+  migrate(IMPORT_DB);
+  const idb = openSqlite(`file:${IMPORT_DB}`);
+  idb.pragma('journal_mode = WAL');
+  const ti = performance.now();
+  const cpu0 = process.cpuUsage();
+  const rep = importFiles(idb, [{ name: 'bench.jsonl', text }], {
+    getCatalog: () => catalog,
+    defaultCatalogId: catalog.id,
+  });
+  const importMs = performance.now() - ti;
+  const cpu = process.cpuUsage(cpu0);
+  const ok = rep.filter((r) => r.ok).length;
+  console.log(
+    `import ${ids.length.toLocaleString()} episodes (${(text.length / 1e6).toFixed(0)} MB JSONL)  ${(importMs / 1000).toFixed(1)} s (${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU), ${ok} stored, target ≤ 20 s   ${importMs <= 20_000 && ok === ids.length ? 'OK' : 'OVER'}` +
+      '\n  (a file this large is re-scored by replay when each episode is first opened; see docs/inspector.md)',
+  );
+  idb.close();
+}
 console.log(
-  `import 10,000 episodes (${(text.length / 1e6).toFixed(0)} MB JSONL)  ${(importMs / 1000).toFixed(1)} s, ${ok} stored, target ≤ 20 s   ${importMs <= 20_000 && ok === ids.length ? 'OK' : 'OVER'}` +
-    '\n  (a file this large is re-scored by replay when each episode is first opened; see docs/inspector.md)',
+  `load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
 );
-idb.close();

@@ -1,7 +1,8 @@
 'use client';
-// "Play N episodes with agent X": advances the run in-process on the server.
-import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+// "Play N episodes with agent X": the server plays them in the background; the page follows
+// with a progress bar (polling), can cancel, and refreshes the run's charts as it goes.
+import { useEffect, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC } from '@/lib/trpc';
 import { fmtReward } from '@/lib/format';
 import { Button } from '@/components/ui/primitives';
@@ -14,16 +15,29 @@ export function PlayControl({ runId, agents }: { runId: string; agents: string[]
   const [episodes, setEpisodes] = useState('100');
   const [agent, setAgent] = useState(agents[0] ?? 'oracle');
   const [inputError, setInputError] = useState<string | null>(null);
+  const progressKey = trpc.curriculum.progress.queryKey({ id: runId });
   const step = useMutation(
-    trpc.curriculum.step.mutationOptions({
-      onSuccess: async (res) => {
-        queryClient.setQueryData(trpc.curriculum.get.queryKey({ id: runId }), res.run);
-        await queryClient.invalidateQueries({ queryKey: trpc.curriculum.list.queryKey() });
-        await queryClient.invalidateQueries({ queryKey: trpc.episodes.list.queryKey() });
-      },
+    trpc.curriculum.start.mutationOptions({
+      onSuccess: (job) => queryClient.setQueryData(progressKey, job),
     }),
   );
-  const last = step.data;
+  const cancel = useMutation(trpc.curriculum.cancel.mutationOptions());
+  const progress = useQuery({
+    ...trpc.curriculum.progress.queryOptions({ id: runId }),
+    refetchInterval: (q) => (q.state.data?.status === 'running' ? 500 : false),
+  });
+  const job = progress.data ?? null;
+  const running = job?.status === 'running';
+  // While playing, refresh the run (windows, charts) every 2 s, and once when it ends.
+  useEffect(() => {
+    const refresh = () => {
+      void queryClient.invalidateQueries({ queryKey: trpc.curriculum.get.queryKey({ id: runId }) });
+      void queryClient.invalidateQueries({ queryKey: trpc.curriculum.list.queryKey() });
+    };
+    if (!running) return refresh;
+    const t = setInterval(refresh, 2000);
+    return () => (clearInterval(t), refresh());
+  }, [running, queryClient, runId, trpc]);
 
   function play() {
     const n = Number(episodes);
@@ -72,28 +86,41 @@ export function PlayControl({ runId, agents }: { runId: string; agents: string[]
             </option>
           ))}
         </select>
-        <Button type="submit" variant="accent" disabled={step.isPending} data-testid="play-run">
-          {step.isPending ? 'Playing…' : 'Play'}
+        <Button type="submit" variant="accent" disabled={step.isPending || running} data-testid="play-run">
+          {running ? 'Playing…' : 'Play'}
         </Button>
       </form>
-      {(inputError || step.error) && (
+      {job && running && (
+        <div className="flex items-center gap-3" data-testid="play-progress">
+          <progress
+            className="h-2 w-64 accent-violet-600"
+            max={job.total}
+            value={job.played}
+            aria-label="episodes played"
+          />
+          <span className="text-sm tabular-nums text-slate-600">
+            {job.played} / {job.total} · {job.passed} passed · mean reward {fmtReward(job.meanReward)}
+          </span>
+          <Button
+            type="button"
+            variant="secondary"
+            disabled={cancel.isPending || job.cancelled}
+            onClick={() => cancel.mutate({ id: runId })}
+            data-testid="play-cancel"
+          >
+            {job.cancelled ? 'Stopping…' : 'Cancel'}
+          </Button>
+        </div>
+      )}
+      {(inputError || step.error || job?.error) && (
         <p className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800" role="alert" data-testid="play-error">
-          {inputError ?? step.error?.message}
+          {inputError ?? step.error?.message ?? job?.error}
         </p>
       )}
-      {last && !step.isPending && (
+      {job && !running && job.status === 'done' && (
         <p className="text-sm text-slate-600" data-testid="play-result">
-          Played {last.played} episode{last.played === 1 ? '' : 's'}: {last.passed} passed, mean reward{' '}
-          {fmtReward(last.meanReward)}.{' '}
-          {last.moves.length
-            ? `Windows moved: ${last.moves
-                .slice(0, 8)
-                .map((m) => `${m.envId} → [${m.l}, ${m.h}] at #${m.episode}`)
-                .join('; ')}${last.moves.length > 8 ? `; and ${last.moves.length - 8} more` : ''}.`
-            : 'No window moved.'}
-          {last.skippedEnvs.length > 0 && (
-            <span className="text-amber-700"> Not playable yet (skipped): {last.skippedEnvs.join(', ')}.</span>
-          )}
+          {job.cancelled ? 'Cancelled after' : 'Played'} {job.played} episode{job.played === 1 ? '' : 's'}: {job.passed}{' '}
+          passed, mean reward {fmtReward(job.meanReward)}. The windows and charts below include them.
         </p>
       )}
     </div>

@@ -7,6 +7,7 @@ import { fmtDateTime } from '@/lib/format';
 import { EpisodeTable } from '@/components/episodes/EpisodeTable';
 import { Badge, Card, CardHeader, Empty } from '@/components/ui/primitives';
 import { HChart } from './HChart';
+import { OutcomeChart } from './OutcomeChart';
 import { PlayControl } from './PlayControl';
 import { WindowTable } from './WindowTable';
 
@@ -83,6 +84,16 @@ export function RunPanel({ runId, agents }: { runId: string; agents: string[] })
           ) : (
             <HChart timeline={run.timeline} envs={envIds} playable={run.playable} />
           )}
+        </div>
+      </Card>
+
+      <Card>
+        <CardHeader
+          title="Pass rate and mean reward over the run"
+          right={<span className="text-xs text-slate-500">x: stored episodes of this run, in slices</span>}
+        />
+        <div className="p-3">
+          {run.outcomes.length === 0 ? <Empty>No stored episodes yet.</Empty> : <OutcomeChart points={run.outcomes} />}
         </div>
       </Card>
 

@@ -94,10 +94,13 @@ export function WorldPanel({
   world,
   loading,
   retrieved = false,
+  at,
 }: {
   world: WorldView | undefined;
   loading: boolean;
   retrieved?: boolean;
+  /** the replay: the world as it was at this point ("after turn 3") */
+  at?: string;
 }) {
   const orders = listOf(world?.orders, isOrder);
   const placed = listOf(world?.placedOrders, isOrder);
@@ -108,7 +111,7 @@ export function WorldPanel({
   return (
     <Card data-testid="world-panel">
       <CardHeader
-        title={retrieved ? 'What you have looked up' : 'World'}
+        title={retrieved ? 'World: what you have looked up' : at ? `World ${at}` : 'World'}
         right={world?.today ? <span className="text-xs text-slate-500">today {world.today}</span> : null}
       />
       {retrieved && (

@@ -3,7 +3,7 @@
 // re-score) and the world at the selected turn. j/k or ↑/↓ move between turns, [ ] between
 // episodes of the list the replay was opened from; the URL keeps the turn (?turn=N).
 import Link from 'next/link';
-import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { usePathname, useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EpisodeView } from '@/server/episodes/types';
 import type { AxisRow } from '@/server/episodes/axes';
@@ -24,7 +24,9 @@ import { EfficiencyLine } from './EfficiencyLine';
 import { ImportRescorePanel } from './ImportRescorePanel';
 import { RescorePanel } from './RescorePanel';
 import { SpoilerGuard } from './SpoilerGuard';
+import { useTurnWindow, type TurnRecord } from './useTurnWindow';
 import type { RescoreView } from '@/server/episodes/rescore';
+import type { TurnRange } from '@/server/inspector/turn-window';
 
 export interface ListContext {
   /** the list's URL params (to go back and to keep [ ] in the same list) */
@@ -46,8 +48,10 @@ export function Replay({
   rescores,
   currentRevision,
   turnRecords = [],
+  window: turnWindow,
   family,
 }: {
+  /** `events` holds the turns of `window` only (long episodes are sent in windows) */
   ep: Omit<EpisodeView, 'hiddenGoal'> & { hiddenGoal: EpisodeView['hiddenGoal'] | null };
   envName?: string;
   axes: AxisRow[];
@@ -59,13 +63,14 @@ export function Replay({
   /** revision re-scores of this episode, newest first */
   rescores: RescoreView[];
   currentRevision: number;
-  /** issue 9: who took each turn, and a model's request/reply */
-  turnRecords?: Array<{ turn: number; actor: string | null; modelRecord: unknown }>;
+  /** issue 9: who took each turn, and a model's request/reply (the window's turns) */
+  turnRecords?: TurnRecord[];
+  /** the turns `ep.events` holds */
+  window: TurnRange;
   family?: { parent: EpisodeSummary | null; forks: EpisodeSummary[] };
 }) {
   const router = useRouter();
   const pathname = usePathname();
-  const search = useSearchParams();
   const lastTurn = extras.marks.length - 1;
   const [turn, setTurn] = useState(() => Math.min(Math.max(initialTurn ?? lastTurn, 0), lastTurn));
   const [help, setHelp] = useState(false);
@@ -74,12 +79,14 @@ export function Replay({
     (t: number) => {
       const next = Math.min(Math.max(t, 0), lastTurn);
       setTurn(next);
-      const p = new URLSearchParams(search.toString());
+      // The URL keeps the turn without a server round trip (Next syncs its router with history).
+      const p = new URLSearchParams(window.location.search);
       p.set('turn', String(next));
-      router.replace(`${pathname}?${p}`, { scroll: false });
+      window.history.replaceState(window.history.state, '', `${pathname}?${p}`);
     },
-    [lastTurn, pathname, router, search],
+    [lastTurn, pathname],
   );
+  const shown = useTurnWindow(ep.id, { ...turnWindow, events: ep.events, records: turnRecords }, turn, lastTurn);
   // Scroll the selected turn into view (on load only when the link named a turn).
   const scrolled = useRef(initialTurn !== null);
   useEffect(() => {
@@ -88,7 +95,7 @@ export function Replay({
       return;
     }
     document.getElementById(`turn-${turn}`)?.scrollIntoView({ block: 'start' });
-  }, [turn]);
+  }, [turn, shown.from, shown.to]);
 
   const listQ = list ? `?list=${encodeURIComponent(list.params)}` : '';
   useShortcuts({
@@ -139,7 +146,13 @@ export function Replay({
         <div className="flex flex-wrap items-center gap-3">
           <span className="text-sm font-medium text-slate-800" data-testid="turn-position">
             {turn === 0 ? 'Opening' : `Turn ${turn} of ${ep.budgets.T_max}`} · {ep.turn} turn{ep.turn === 1 ? '' : 's'}{' '}
-            taken
+            taken ·{' '}
+            <span className="font-normal text-slate-500">
+              turn budget{' '}
+              {ep.budgets.T_max === ep.axes.T_max
+                ? `T_max = ${ep.axes.T_max}`
+                : `${ep.budgets.T_max} = T_max ${ep.axes.T_max} × ${ep.budgets.T_max / ep.axes.T_max} sub-tasks`}
+            </span>
           </span>
           <TurnMinimap marks={extras.marks} selected={turn} onSelect={select} />
           {ep.breakdown && (
@@ -164,9 +177,14 @@ export function Replay({
       </div>
       <div className="grid gap-5 lg:grid-cols-12">
         <div className="min-w-0 space-y-4 lg:col-span-7">
+          {shown.from > 0 && (
+            <WindowEdge onClick={shown.earlier} loading={shown.loading} testId="show-earlier">
+              Turns 0–{shown.from - 1} not shown · show earlier turns
+            </WindowEdge>
+          )}
           <ReplayTranscript
             episodeId={ep.id}
-            events={ep.events}
+            events={shown.events}
             catalogId={ep.catalogId}
             tMax={ep.budgets.T_max}
             selected={turn}
@@ -174,8 +192,13 @@ export function Replay({
             marks={extras.marks}
             mistakes={extras.mistakes}
             outOfStock={extras.outOfStock}
-            turnRecords={turnRecords}
+            turnRecords={shown.records}
           />
+          {shown.to < lastTurn && (
+            <WindowEdge onClick={shown.later} loading={shown.loading} testId="show-later">
+              Turns {shown.to + 1}–{lastTurn} not shown · show later turns
+            </WindowEdge>
+          )}
         </div>
         <aside
           className="min-w-0 space-y-4 lg:col-span-5 lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:self-start lg:overflow-y-auto"
@@ -207,7 +230,7 @@ export function Replay({
             />
           )}
           {ep.breakdown && <EfficiencyLine breakdown={ep.breakdown} />}
-          {!guarded && <WorldAtTurn episodeId={ep.id} turn={turn} events={ep.events} catalogId={ep.catalogId} />}
+          {!guarded && <WorldAtTurn episodeId={ep.id} turn={turn} events={shown.events} catalogId={ep.catalogId} />}
           {ep.breakdown ? (
             <div className="space-y-2">
               <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={ep.id} termination={ep.terminationReason} />
@@ -221,8 +244,9 @@ export function Replay({
             <div className="p-4">
               {ep.budgets.T_max !== ep.axes.T_max && (
                 <p className="mb-2 text-xs text-slate-600" data-testid="turn-budget-note">
-                  Turn budget {ep.budgets.T_max} = the environment&apos;s scaling of T_max {ep.axes.T_max}; &quot;turn N
-                  of {ep.budgets.T_max}&quot; counts against it.
+                  Turn budget {ep.budgets.T_max} = T_max {ep.axes.T_max} × {ep.budgets.T_max / ep.axes.T_max} sub-tasks;
+                  &quot;turn N of {ep.budgets.T_max}&quot; counts against it. The reward&apos;s T_ref is another number:
+                  the turns a good agent needs.
                 </p>
               )}
               <AxisTable rows={axes} dense />
@@ -232,5 +256,29 @@ export function Replay({
       </div>
       {help && <ShortcutsOverlay onClose={() => setHelp(false)} />}
     </div>
+  );
+}
+
+function WindowEdge({
+  onClick,
+  loading,
+  testId,
+  children,
+}: {
+  onClick: () => void;
+  loading: boolean;
+  testId: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      disabled={loading}
+      className="w-full rounded-lg border border-dashed border-slate-300 px-4 py-2 text-sm text-sky-700 hover:bg-slate-100 disabled:text-slate-400"
+      data-testid={testId}
+    >
+      {loading ? 'loading turns…' : children}
+    </button>
   );
 }

@@ -7,7 +7,6 @@ import type { EpisodeEvent } from '@/server/engine/types';
 import type { WorldView } from '@/server/episodes/types';
 import { WorldPanel } from '@/components/play/WorldPanel';
 import { ProductTitlesProvider } from '@/components/transcript/product-titles';
-import { Badge } from '@/components/ui/primitives';
 
 export function WorldAtTurn({
   episodeId,
@@ -29,13 +28,14 @@ export function WorldAtTurn({
   const w = q.data;
   return (
     <div data-testid="world-at-turn" data-turn={w ? turn : undefined} className="space-y-2">
-      <p className="flex flex-wrap items-center gap-2 text-xs text-slate-500">
-        <Badge tone="amber">after {turn === 0 ? 'the opening' : `turn ${turn}`}</Badge>
-        {q.isFetching ? 'loading…' : w?.note}
-      </p>
       <ProductTitlesProvider events={events} catalogId={catalogId} extra={w?.world}>
-        <WorldPanel world={(w?.world ?? undefined) as WorldView | undefined} loading={q.isLoading} />
+        <WorldPanel
+          world={(w?.world ?? undefined) as WorldView | undefined}
+          loading={q.isLoading}
+          at={`after ${turn === 0 ? 'the opening' : `turn ${turn}`}`}
+        />
       </ProductTitlesProvider>
+      <p className="text-xs text-slate-500">{q.isFetching ? 'loading…' : w?.note}</p>
       {w && w.stockChanges.length > 0 && (
         <div
           className="rounded-md border border-amber-200 bg-amber-50 p-2 text-xs text-amber-900"

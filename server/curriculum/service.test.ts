@@ -181,7 +181,38 @@ describe('curriculum service', () => {
     expect(res.cancelled).toBe(true);
     expect(res.played).toBeLessThan(1000);
     expect(res.run.episodes).toBe(res.played); // what was played is kept
-    expect(service.progress(run.id)).toBeNull();
+    expect(service.progress(run.id)).toMatchObject({ status: 'done', cancelled: true, played: res.played });
     expect(service.cancel(run.id)).toBe(false);
+  });
+
+  it('starts a step in the background: the request returns at once, progress only grows, cancel stops it', async () => {
+    const run = await service.createRun({ collection: 'C2', seed: 5 });
+    expect(service.progress(run.id)).toBeNull();
+    const job = await service.startStep(run.id, { episodes: 1000, agent: 'oracle' });
+    expect(job).toMatchObject({ status: 'running', played: 0, total: 1000 });
+    await expectServiceError(service.startStep(run.id, { episodes: 1 }), 'CONFLICT', /already playing/);
+    const seen: number[] = [];
+    while (seen.length < 200 && (seen.at(-1) ?? 0) < 30) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen.push(service.progress(run.id)!.played);
+    }
+    expect(seen.at(-1)).toBeGreaterThanOrEqual(30);
+    expect(seen.every((n, i) => i === 0 || n >= seen[i - 1])).toBe(true);
+    expect(service.cancel(run.id)).toBe(true);
+    let p = service.progress(run.id)!;
+    for (let i = 0; i < 500 && p.status === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      p = service.progress(run.id)!;
+    }
+    expect(p).toMatchObject({ status: 'done', cancelled: true });
+    expect(p.played).toBeLessThan(1000);
+    expect(p.passed).toBeGreaterThan(0);
+    expect(p.meanReward).not.toBeNull();
+    const after = await service.getRun(run.id);
+    expect(after.episodes).toBe(p.played); // what was played before the cancel is kept
+    expect(after.outcomes.at(-1)?.episode).toBe(p.played);
+    // a finished job makes room for the next start; bad input is refused before anything starts
+    await expectServiceError(service.startStep(run.id, { episodes: 1, agent: 'nobody' }), 'BAD_INPUT', /agent/);
+    await expectServiceError(service.startStep('nope', { episodes: 1 }), 'NOT_FOUND', /no curriculum run/);
   });
 });

@@ -75,6 +75,12 @@ export interface StepJob {
   total: number;
   cancelled: boolean;
   startedAt: string;
+  /** running, or how it ended (a finished job stays readable until the next one starts) */
+  status: 'running' | 'done' | 'failed';
+  passed: number;
+  meanReward: number | null;
+  /** the failure's message, when status is 'failed' */
+  error: string | null;
 }
 
 /** Lets other requests run between two episodes: a long step never stalls the server. */
@@ -92,6 +98,20 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
   const withLock = createKeyedLock();
   /** Steps in progress, by run id: how far they are, and a cancel flag checked between episodes. */
   const running = new Map<string, StepJob>();
+  /** The last finished step of each run (its outcome, for the page that started it). */
+  const finished = new Map<string, StepJob>();
+  /** Runs whose background step was started but has not taken its lock yet. */
+  const starting = new Set<string>();
+  const newJob = (total: number): StepJob => ({
+    played: 0,
+    total,
+    cancelled: false,
+    startedAt: now().toISOString(),
+    status: 'running',
+    passed: 0,
+    meanReward: null,
+    error: null,
+  });
 
   async function requireRow(id: string): Promise<RunRow> {
     const safeId = parse(idSchema, id, 'run id');
@@ -122,7 +142,10 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
 
   async function viewOf(row: RunRow): Promise<CurriculumRunView> {
     const state = stateOf(row);
-    const recent = await store.recentEpisodes(row.id, RECENT_EPISODES);
+    const [recent, outcomes] = await Promise.all([
+      store.recentEpisodes(row.id, RECENT_EPISODES),
+      store.outcomes(row.id),
+    ]);
     return {
       ...summaryOf(row, state),
       seed: row.seed,
@@ -133,6 +156,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       playable: playableEnvs(state),
       recentEpisodes: recent.items,
       storedEpisodes: recent.total,
+      outcomes,
     };
   }
 
@@ -140,7 +164,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
     return viewOf(await requireRow(id));
   }
 
-  return {
+  const service = {
     agents: builtInAgentNames,
     collections: (): Array<{ id: CollectionId; envs: EnvId[] }> =>
       COLLECTION_IDS.map((id) => ({ id, envs: createCurriculum(id).envs.map((e) => e.envId) })),
@@ -182,7 +206,12 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
      * Plays `episodes` episodes with a built-in agent, saving the state (and, by default, the
      * episodes) every COMMIT_EVERY episodes. `onProgress` sees every step once it is saved.
      */
-    async stepRun(id: string, input: StepRunInput, onProgress?: (p: StepProgress) => void): Promise<StepRunResult> {
+    async stepRun(
+      id: string,
+      input: StepRunInput,
+      onProgress?: (p: StepProgress) => void,
+      startedJob?: StepJob,
+    ): Promise<StepRunResult> {
       const inp = parse(stepSchema, input, 'step run');
       const found = findAgent(inp.agent);
       if (!found) {
@@ -194,12 +223,19 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       const agent = found;
       const safeId = parse(idSchema, id, 'run id');
       return withLock(safeId, async () => {
-        const job: StepJob = { played: 0, total: inp.episodes, cancelled: false, startedAt: now().toISOString() };
+        const job = startedJob ?? newJob(inp.episodes);
         running.set(safeId, job);
         try {
-          return await runSteps(job);
+          const res = await runSteps(job);
+          job.status = 'done';
+          return res;
+        } catch (e) {
+          job.status = 'failed';
+          job.error = (e as Error).message;
+          throw e;
         } finally {
           running.delete(safeId);
+          finished.set(safeId, job);
         }
       });
 
@@ -257,6 +293,8 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
           pending.push(step);
           if (step.passed) passed++;
           rewardSum += step.reward;
+          job.passed = passed;
+          job.meanReward = rewardSum / (job.played + 1);
           if (step.outcome.moved) {
             const w = state.envs.find((e) => e.envId === step.task.envId)!;
             moves.push({ episode: state.episodes, envId: w.envId, l: w.l, h: w.h });
@@ -279,9 +317,41 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       }
     },
 
-    /** How far a step in progress is (null when none runs for this run). */
+    /**
+     * Starts playing in the background and returns at once (the page's Play): the episodes run
+     * between other requests (the loop yields after each), progress() tells how far it is and
+     * cancel() stops it. Bad input and a run that is already playing are refused here.
+     */
+    async startStep(id: string, input: StepRunInput): Promise<StepJob> {
+      const inp = parse(stepSchema, input, 'step run');
+      if (!findAgent(inp.agent)) {
+        throw new EpisodeServiceError(
+          'BAD_INPUT',
+          `unknown agent "${inp.agent}"; built-in agents: ${builtInAgentNames().join(', ')}`,
+        );
+      }
+      const row = await requireRow(id);
+      if (running.has(row.id) || starting.has(row.id))
+        throw new EpisodeServiceError('CONFLICT', `curriculum run ${row.id} is already playing; cancel it or wait`);
+      const job = newJob(inp.episodes);
+      starting.add(row.id);
+      running.set(row.id, job);
+      void service
+        .stepRun(row.id, inp, undefined, job)
+        .catch((e) => {
+          // stepRun records its own failures on the job; this catches one before it took the job
+          if (running.get(row.id) !== job) return;
+          running.delete(row.id);
+          Object.assign(job, { status: 'failed', error: (e as Error).message });
+          finished.set(row.id, job);
+        })
+        .finally(() => starting.delete(row.id));
+      return { ...job };
+    },
+
+    /** How far a step is: the one in progress, else the last one that finished (null: none yet). */
     progress(id: string): StepJob | null {
-      const job = running.get(id);
+      const job = running.get(id) ?? finished.get(id);
       return job ? { ...job } : null;
     },
 
@@ -293,6 +363,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       return true;
     },
   };
+  return service;
 }
 
 export type CurriculumService = ReturnType<typeof createCurriculumService>;

@@ -106,6 +106,29 @@ export function createCurriculumStore(prisma: PrismaClient) {
       });
     },
 
+    /**
+     * Pass rate and mean reward over the run's stored episodes, in order, in at most `points`
+     * equal slices; `episode` is the number of episodes up to the slice's end.
+     */
+    async outcomes(runId: string, points = 60): Promise<RunOutcomePoint[]> {
+      const rows = await prisma.episode.findMany({
+        where: { curriculumRunId: runId, status: 'done' },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        select: { reward: true, isCorrect: true },
+      });
+      const size = Math.max(1, Math.ceil(rows.length / points));
+      const out: RunOutcomePoint[] = [];
+      for (let i = 0; i < rows.length; i += size) {
+        const slice = rows.slice(i, i + size);
+        out.push({
+          episode: i + slice.length,
+          passRate: slice.filter((r) => r.isCorrect).length / slice.length,
+          meanReward: slice.reduce((a, r) => a + (r.reward ?? 0), 0) / slice.length,
+        });
+      }
+      return out;
+    },
+
     async recentEpisodes(runId: string, limit: number): Promise<{ items: EpisodeSummary[]; total: number }> {
       const [rows, total] = await Promise.all([
         prisma.episode.findMany({
@@ -118,6 +141,12 @@ export function createCurriculumStore(prisma: PrismaClient) {
       return { items: rows.map(toSummary), total };
     },
   };
+}
+
+export interface RunOutcomePoint {
+  episode: number;
+  passRate: number;
+  meanReward: number;
 }
 
 export type CurriculumStore = ReturnType<typeof createCurriculumStore>;

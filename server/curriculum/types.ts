@@ -25,6 +25,8 @@ export interface CurriculumRunView extends CurriculumRunSummary {
   playable: EnvId[];
   /** The run's latest stored episodes, newest first. */
   recentEpisodes: EpisodeSummary[];
+  /** pass rate and mean reward over the stored episodes, in slices (the progress chart) */
+  outcomes: Array<{ episode: number; passRate: number; meanReward: number }>;
   storedEpisodes: number;
 }
 

@@ -9,6 +9,7 @@ import { authConfig, credentialsFrom, requireAdmin, requireAgent } from '@/serve
 import { isAppError } from '@/server/lib/errors';
 import { episodeService, rescoreService } from './index';
 import { goalMayLeave, toSeatView } from './seat';
+import type { EpisodeView } from './types';
 
 type RequestHeaders = { get(name: string): string | null };
 
@@ -35,6 +36,10 @@ export async function loadPlayPage(episodeId: string, requestHeaders: RequestHea
   return { denied: null, seat: toSeatView(view), env: envOf(view.envId) } as const;
 }
 
+/** The events the replay may show: behind the spoiler guard, none of the world's changes. */
+export const replayEvents = (full: EpisodeView) =>
+  goalMayLeave(full) ? full.events : full.events.filter((e) => e.kind !== 'world_change');
+
 export async function loadReplayPage(
   episodeId: string,
   requestHeaders: RequestHeaders,
@@ -50,9 +55,7 @@ export async function loadReplayPage(
   if (!full) return null;
   const open = goalMayLeave(full);
   // behind the spoiler guard nothing of the goal is rendered into the page
-  const view = open
-    ? full
-    : { ...full, hiddenGoal: null, events: full.events.filter((e) => e.kind !== 'world_change') };
+  const view = open ? full : { ...full, hiddenGoal: null, events: replayEvents(full) };
   // the inspector's replay fetches the world per selected turn; replaying the whole episode here is skipped
   const world = open && opts.world !== false ? await episodeService.getWorld(full.id).catch(() => null) : null;
   const rescores = open && full.status === 'done' ? await rescoreService.listRescores(full.id) : [];

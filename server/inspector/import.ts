@@ -113,15 +113,20 @@ function ownToRecord(line: EpisodeLine, opts: ImportOptions, fileName: string, r
 }
 
 /**
- * One outer transaction per call (one commit, one sync to disk); each episode inside it is a
- * savepoint, so a failing episode is rolled back alone and nothing of it is stored.
+ * One outer bulk transaction per call (one commit, one sync to disk, search index built in one
+ * statement); each episode inside it is a savepoint, so a failing episode is rolled back alone
+ * and nothing of it is stored.
  */
 export function importFiles(db: Sqlite, files: ImportFile[], opts: ImportOptions): ImportLineReport[] {
-  return db.transaction(() => importInside(db, files, opts))();
+  const inserter = createInserter(db);
+  return inserter.bulk(() => importInside(inserter, files, opts));
 }
 
-function importInside(db: Sqlite, files: ImportFile[], opts: ImportOptions): ImportLineReport[] {
-  const inserter = createInserter(db);
+function importInside(
+  inserter: ReturnType<typeof createInserter>,
+  files: ImportFile[],
+  opts: ImportOptions,
+): ImportLineReport[] {
   const readme = files.find((f) => /readme\.md$/i.test(f.name));
   const manifest: Map<string, ManifestRow> = readme ? parseReferenceManifest(readme.text) : new Map();
   const report: ImportLineReport[] = [];

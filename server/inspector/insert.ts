@@ -1,5 +1,7 @@
 // Writing whole episodes (imports, bench seeding): the Episode row, its events and actions in
-// one SQLite transaction, so an episode is either stored completely or not at all.
+// one SQLite transaction, so an episode is either stored completely or not at all. Inside
+// `bulk`, the per-event triggers stand aside and the new events are indexed for full-text
+// search in one statement at the end (migration 20261130150000_inspector_bulk_load says why).
 import { randomBytes } from 'node:crypto';
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { EpisodeSetup, HiddenGoal } from '@/server/episodes/types';
@@ -36,11 +38,29 @@ export function createInserter(db: Sqlite) {
   const ep =
     db.prepare(`INSERT INTO "Episode" ("id","createdAt","updatedAt","envId","d","seed","axisOverrides","axes","weights","catalogId",
     "status","terminationReason","reward","isCorrect","breakdown","turn","player","hiddenGoal","eventCount","goalRevealed","origin","runLabel",
-    "recorded","rescored","prompts") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
+    "recorded","rescored","prompts","toolCalls") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
   const ev = db.prepare('INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload") VALUES (?,?,?,?,?)');
   const act = db.prepare(
     'INSERT INTO "EpisodeAction" ("episodeId","seq","turn","format","raw","createdAt") VALUES (?,?,?,?,?,?)',
   );
+
+  const maxEventId = db.prepare('SELECT coalesce(max("id"), 0) AS m FROM "EpisodeEvent"').pluck();
+  const bulkOn = db.prepare('INSERT INTO "InspectorBulkLoad" ("on") VALUES (1)');
+  const bulkOff = db.prepare('DELETE FROM "InspectorBulkLoad"');
+  const indexOwners = db.prepare(
+    `INSERT INTO "EpisodeTextOwner" ("rowid", "episodeId") SELECT "id", "episodeId" FROM "EpisodeEvent"
+     WHERE "id" > ? AND "kind" IN ('customer_message', 'agent_message', 'tool_call')`,
+  );
+  // The same text as the EpisodeText_insert trigger's.
+  const indexText = db.prepare(
+    `INSERT INTO "EpisodeText" (rowid, body) SELECT "id", CASE "kind"
+       WHEN 'tool_call' THEN
+         coalesce(json_extract("payload", '$.name'), '') || ' ' || coalesce(json_extract("payload", '$.args'), '') || ' ' ||
+         coalesce(json_extract("payload", '$.result'), '') || ' ' || coalesce(json_extract("payload", '$.error'), '')
+       ELSE coalesce(json_extract("payload", '$.text'), '') END
+     FROM "EpisodeEvent" WHERE "id" > ? AND "kind" IN ('customer_message', 'agent_message', 'tool_call')`,
+  );
+  let inBulk = false;
 
   const insertOne = (r: EpisodeRecord): string => {
     const id = r.id ?? newEpisodeId();
@@ -71,17 +91,38 @@ export function createInserter(db: Sqlite) {
       json(r.recorded),
       json(r.rescored),
       json(r.prompts),
+      // Outside bulk the trigger counts tool calls as their events go in.
+      inBulk ? r.events.filter((e) => e.kind === 'tool_call').length : 0,
     );
     r.events.forEach((e, seq) => ev.run(id, seq, e.turn, e.kind, JSON.stringify(e)));
     r.actions.forEach((a, seq) => act.run(id, seq, a.turn, a.format, a.raw, created));
     return id;
   };
 
+  /** Runs `write` in one transaction with the triggers aside, then indexes what it wrote. */
+  const bulk = <T>(write: () => T): T =>
+    db.transaction(() => {
+      if (inBulk) return write();
+      const after = maxEventId.get() as number;
+      bulkOn.run();
+      inBulk = true;
+      try {
+        const out = write();
+        bulkOff.run();
+        indexOwners.run(after);
+        indexText.run(after);
+        return out;
+      } finally {
+        inBulk = false;
+      }
+    })();
+
   return {
     exists: (id: string) => exists.get(id) !== undefined,
-    /** One episode, in its own transaction. */
+    /** One episode, in its own transaction (a savepoint inside `bulk`). */
     insert: db.transaction(insertOne),
-    /** Many episodes in one transaction (bench seeding). */
-    insertMany: db.transaction((rs: EpisodeRecord[]) => rs.map(insertOne)),
+    /** Many episodes in one bulk transaction (bench seeding). */
+    insertMany: (rs: EpisodeRecord[]) => bulk(() => rs.map(insertOne)),
+    bulk,
   };
 }

@@ -124,6 +124,27 @@ describe('export and import', () => {
       // re-scored by replay: this engine gives the same reward it recorded
       for (const r of report) expect(r.rescoredReward).toBe(r.recordedReward);
       expect(exportJsonl(fresh.sqlite, all, 'episodes')).toBe(text);
+      // The bulk load indexed the same rows the per-event triggers did, and left the triggers on.
+      const indexOf = (s: typeof db.sqlite) =>
+        s
+          .prepare(
+            `SELECT e."id" id, e."toolCalls" calls, (SELECT count(*) FROM "EpisodeTextOwner" o WHERE o."episodeId" = e."id") owned,
+               (SELECT count(*) FROM "EpisodeText" t JOIN "EpisodeTextOwner" o ON o."rowid" = t.rowid
+                 WHERE o."episodeId" = e."id" AND "EpisodeText" MATCH '"cart" OR "order" OR "return" OR "catalog"') hits
+             FROM "Episode" e ORDER BY e."id"`,
+          )
+          .all();
+      expect(indexOf(fresh.sqlite)).toEqual(indexOf(db.sqlite));
+      expect(fresh.sqlite.prepare('SELECT count(*) FROM "InspectorBulkLoad"').pluck().get()).toBe(0);
+      const later = await fresh.play('PD', 2, 5, 'oracle');
+      const laterRow = fresh.sqlite
+        .prepare(`SELECT "toolCalls" FROM "Episode" WHERE "id" = ?`)
+        .pluck()
+        .get(later) as number;
+      expect(laterRow).toBe(list({}).rows.find((r) => r.id === ids.pd)!.toolCalls);
+      expect(
+        fresh.sqlite.prepare('SELECT count(*) FROM "EpisodeTextOwner" WHERE "episodeId" = ?').pluck().get(later),
+      ).toBe(db.sqlite.prepare('SELECT count(*) FROM "EpisodeTextOwner" WHERE "episodeId" = ?').pluck().get(ids.pd));
       // a second import of the same file stores nothing twice
       const again = importFiles(fresh.sqlite, [{ name: 'set.jsonl', text }], {
         getCatalog: getTestCatalog,

@@ -3,6 +3,7 @@ import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import { alignTurns } from './compare';
 import { fromLog } from './episode-data';
 import { mistakesOf, observationBefore, outOfStockTurns, turnMarks } from './turns';
+import { eventsIn, WHOLE_UP_TO, windowAround } from './turn-window';
 
 const budgets = { T_max: 5, B_tool: 2 };
 const events: EpisodeEvent[] = [
@@ -119,5 +120,26 @@ describe('turn-aligned compare', () => {
     expect(alignTurns(events, events).firstDivergence).toBeNull();
     const shorter = events.filter((e) => e.turn < 3);
     expect(alignTurns(events, shorter).firstDivergence).toBe(3);
+  });
+});
+
+describe('turn windows', () => {
+  it('sends short episodes whole and centres a window on the selected turn of long ones', () => {
+    expect(windowAround(7, 12)).toEqual({ from: 0, to: 12 });
+    expect(windowAround(0, WHOLE_UP_TO - 1)).toEqual({ from: 0, to: WHOLE_UP_TO - 1 });
+    expect(windowAround(250, 500)).toEqual({ from: 240, to: 259 });
+    expect(windowAround(3, 500)).toEqual({ from: 0, to: 19 });
+    expect(windowAround(500, 500)).toEqual({ from: 481, to: 500 });
+    expect(windowAround(9999, 500)).toEqual({ from: 481, to: 500 });
+  });
+
+  it('keeps the events of the turns in the range, in order', () => {
+    const ev = (turn: number, text: string) => ({ kind: 'agent_message', turn, text }) as unknown as EpisodeEvent;
+    const events = [ev(0, 'a'), ev(1, 'b'), ev(1, 'c'), ev(2, 'd'), ev(3, 'e')];
+    expect(eventsIn(events, { from: 1, to: 2 }).map((e) => (e as unknown as { text: string }).text)).toEqual([
+      'b',
+      'c',
+      'd',
+    ]);
   });
 });

@@ -28,6 +28,16 @@ export const curriculumRouter = router({
       }),
     )
     .mutation(({ input }) => curriculumService.createRun(input)),
+  /** Starts playing in the background and returns at once; progress and cancel follow it. */
+  start: adminProcedure
+    .input(
+      runId.extend({
+        episodes: z.int().min(1).max(1000),
+        agent: z.string().min(1).max(64).default('oracle'),
+      }),
+    )
+    .mutation(({ input }) => curriculumService.startStep(input.id, { episodes: input.episodes, agent: input.agent })),
+  /** Plays and answers when done (the CLI and scripts). */
   step: adminProcedure
     .input(
       runId.extend({

@@ -10,6 +10,8 @@ import { episodeFilterSchema, listInputSchema, SORT_COLUMNS } from '@/server/ins
 import { importFiles } from '@/server/inspector/import';
 import { playOracleTwin } from '@/server/inspector/twin';
 import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from '@/server/inspector/query';
+import { eventsIn, MAX_WINDOW_TURNS } from '@/server/inspector/turn-window';
+import { replayEvents } from '@/server/episodes/page-data';
 import { inspectorProcedure, router } from './init';
 
 const id = z
@@ -76,6 +78,21 @@ export const inspectorRouter = router({
     if (!w) throw notFound(input.id);
     return w;
   }),
+  /** A window of a long episode's transcript (the replay page sends the first one). */
+  turns: inspectorProcedure
+    .input(
+      z
+        .object({ id, from: z.int().min(0).max(100_000), to: z.int().min(0).max(100_000) })
+        .refine((r) => r.to >= r.from && r.to - r.from < MAX_WINDOW_TURNS, {
+          message: `from ≤ to, at most ${MAX_WINDOW_TURNS} turns`,
+        }),
+    )
+    .query(async ({ input }) => {
+      const full = await episodeService.getEpisode(input.id);
+      const inRange = (t: number) => t >= input.from && t <= input.to;
+      const records = (await episodeService.turnRecords(full.id)).filter((r) => inRange(r.turn));
+      return { from: input.from, to: input.to, events: eventsIn(replayEvents(full), input), records };
+    }),
   observationAt: inspectorProcedure
     .input(z.object({ id, turn: z.int().min(1).max(100_000) }))
     .query(async ({ input }) => {

@@ -1,4 +1,3 @@
-import { Suspense } from 'react';
 import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { episodeService } from '@/server/episodes';
@@ -7,6 +6,7 @@ import { axisRows } from '@/server/episodes/axes';
 import { inspector } from '@/server/inspector';
 import { listInputFromParams } from '@/server/inspector/filters';
 import { neighbours } from '@/server/inspector/query';
+import { eventsIn, windowAround } from '@/server/inspector/turn-window';
 import { Replay } from '@/components/replay/Replay';
 import { AccessDenied } from '@/components/common/AccessDenied';
 
@@ -42,21 +42,23 @@ export default async function ReplayPage({
     listParams !== undefined
       ? { params: listParams, ...neighbours(ins.db, listInputFromParams(new URLSearchParams(listParams)), view.id) }
       : null;
+  // Long episodes: only the turns around the selected one are rendered and sent.
+  const lastTurn = extras.marks.length - 1;
+  const window = windowAround(turn ?? lastTurn, lastTurn);
   return (
-    <Suspense>
-      <Replay
-        ep={view}
-        envName={env?.name}
-        axes={axisRows(view.d, view.axes, view.axisOverrides)}
-        initialTurn={turn}
-        extras={extras}
-        list={list}
-        guarded={guarded}
-        rescores={rescores}
-        currentRevision={currentRevision}
-        turnRecords={turnRecords}
-        family={family}
-      />
-    </Suspense>
+    <Replay
+      ep={{ ...view, events: eventsIn(view.events, window) }}
+      envName={env?.name}
+      axes={axisRows(view.d, view.axes, view.axisOverrides)}
+      initialTurn={turn}
+      extras={extras}
+      list={list}
+      guarded={guarded}
+      rescores={rescores}
+      currentRevision={currentRevision}
+      turnRecords={turnRecords.filter((r) => r.turn >= window.from && r.turn <= window.to)}
+      window={window}
+      family={family}
+    />
   );
 }
