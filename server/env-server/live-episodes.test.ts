@@ -79,6 +79,16 @@ describe('stateless workers over one store', () => {
     expect(await db.prisma.episodeAction.count({ where: { episodeId: reset.episode_id } })).toBe(3);
   });
 
+  it('state on a worker whose copy went stale reports the stored turn, not its own', async () => {
+    const a = worker();
+    const b = worker();
+    const reference = oracleRun({ envId: 'JOURNEY', d: 4, seed: 8 });
+    const reset = await a.durable(a.reset({ env: 'JOURNEY', d: 4, seed: 8 }).response);
+    await a.stepRequest({ episode_id: reset.episode_id, action: reference.actions[0] }, reset.token);
+    await b.stepRequest({ episode_id: reset.episode_id, action: reference.actions[1] }, reset.token);
+    expect(await a.stateRequest(reset.episode_id, reset.token)).toMatchObject({ turn: 2, step_count: 2 });
+  });
+
   it('a step key answers a retry on another worker with the stored result, without a second step', async () => {
     const a = worker();
     const b = worker();
@@ -125,7 +135,7 @@ describe('stateless workers over one store', () => {
   it('checks the token before reading the store, and says when no worker recorded the episode', async () => {
     let reads = 0;
     const log = prismaEpisodeLog(db.prisma);
-    const w = worker(10, { load: (id) => (reads++, log.load(id)) });
+    const w = worker(10, { ...log, load: (id) => (reads++, log.load(id)) });
     const other = worker();
     const reset = await other.durable(other.reset({ env: 'PD', seed: 9 }).response);
     await rejects(w.stepRequest({ episode_id: reset.episode_id, action: {} }, 'ept1.forged.x'), 'BAD_TOKEN');

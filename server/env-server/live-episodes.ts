@@ -12,6 +12,8 @@ import type { LiveEpisode } from './sessions';
 /** What a worker needs from the store to rebuild a trainer episode. */
 export interface EpisodeLog {
   load(id: string): Promise<StoredEpisode | null>;
+  /** How many events are stored for the episode (null: none recorded): is a worker's copy current? */
+  eventCount(id: string): Promise<number | null>;
 }
 
 export interface StoredEpisode {
@@ -32,6 +34,10 @@ export interface StoredEpisode {
 export function prismaEpisodeLog(prisma: PrismaClient): EpisodeLog {
   const store = createEpisodeStore(prisma);
   return {
+    async eventCount(id) {
+      const row = await prisma.episode.findUnique({ where: { id }, select: { eventCount: true } });
+      return row?.eventCount ?? null;
+    },
     async load(id) {
       const row = await store.getRow(id);
       if (!row) return null;

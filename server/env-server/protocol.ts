@@ -341,9 +341,18 @@ export function createEnvService(deps: EnvServiceDeps) {
     return tokens.isAdmin(token) ? adminState(live) : agentState(live);
   }
 
-  /** Transport state (HTTP, WebSocket): as state(), rebuilding the episode on a miss. */
+  /**
+   * Transport state (HTTP, WebSocket): as state(), rebuilding the episode on a miss. With a
+   * store, a held copy is first checked against the stored event count (one small read; state is
+   * not on the step path), so a worker never reports a turn another worker has moved past.
+   */
   async function stateRequest(episodeId: string | null, token: string | null) {
-    const { live } = await hold(stateId(episodeId), token, true);
+    const id = stateId(episodeId);
+    let { live } = await hold(id, token, true);
+    if (log && !writes.has(id) && (await log.eventCount(id)) !== live.episode.events.length) {
+      sessions.drop(id);
+      ({ live } = await hold(id, token, true));
+    }
     return tokens.isAdmin(token) ? adminState(live) : agentState(live);
   }
 
