@@ -8,7 +8,7 @@ export async function register() {
     await prisma.episode.count();
   } catch (e) {
     const text = String((e as Error)?.message ?? e);
-    const hint = /no such table/i.test(text)
+    const hint = /no such table|does not exist in the current database/i.test(text)
       ? 'its tables are missing: run `npx prisma migrate deploy` (npm run app does it)'
       : /readonly|read-only/i.test(text)
         ? 'it is read-only for this process'

@@ -1,8 +1,13 @@
 import { defineConfig } from 'prisma/config';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import { MigratePg } from './prisma/pg/migrate-adapter';
+import { databaseKind } from './server/db-url';
 
 // Same default as server/db.ts; the path is relative to the process cwd (the repo root).
+// postgres:// or postgresql:// selects the PostgreSQL schema derived from prisma/schema.prisma
+// (prisma/pg/, see scripts/pg-schema.ts) and its own migrations.
 const url = process.env.DATABASE_URL ?? 'file:./prisma/dev.db';
+const kind = databaseKind(url);
 
 // The wasm schema engine (engine: 'js') sends whole multi-statement migration scripts
 // through executeRaw; better-sqlite3's prepare() accepts one statement only.
@@ -34,7 +39,7 @@ class MigrateAdapter extends PrismaBetterSQLite3 {
 export default defineConfig({
   experimental: { adapter: true },
   engine: 'js', // bundled wasm schema engine: no binary download
-  schema: 'prisma/schema.prisma',
-  migrations: { path: 'prisma/migrations' },
-  adapter: async () => new MigrateAdapter({ url }),
+  schema: kind === 'postgresql' ? 'prisma/pg/schema.prisma' : 'prisma/schema.prisma',
+  migrations: { path: kind === 'postgresql' ? 'prisma/pg/migrations' : 'prisma/migrations' },
+  adapter: async () => (kind === 'postgresql' ? new MigratePg(url) : new MigrateAdapter({ url })),
 });

@@ -12,6 +12,6 @@ if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   cp package-lock.json "$stamp"
 fi
 echo "› generating the Prisma client"
-npx prisma generate >/dev/null
+npm run -s db:generate >/dev/null
 echo "› applying database migrations (${DATABASE_URL:-file:./prisma/dev.db})"
 npx prisma migrate deploy >/dev/null

@@ -16,6 +16,10 @@ async function main() {
     }
     throw e;
   }
+  if (config.persist && !config.tokenSecret && /^postgres(ql)?:/.test(process.env.DATABASE_URL ?? ''))
+    console.error(
+      'serve:env: ECOMRLVE_TOKEN_SECRET is not set, so this worker signs tokens with a secret of its own and other workers will refuse them; give every worker the same secret',
+    );
   const t = performance.now();
   const catalog = getCatalog(config.catalogId);
   const server = await startEnvServer(config, catalog);

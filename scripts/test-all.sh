@@ -16,6 +16,15 @@ out=.test-results
 rm -rf "$out" && mkdir -p "$out"
 status=0
 
+# The PostgreSQL two-worker test (server/env-server/pg-workers.test.ts) needs PostgreSQL's
+# binaries; install Debian's package when they are missing. If that fails, the suite is skipped,
+# the summary counts it as failed and says why (postgres.status).
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -z "${ECOMRLVE_PG_BIN:-}" ]; then
+  echo "› installing Debian postgresql for the two-worker test"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; } >"$out/postgres-install.log" 2>&1 ||
+    echo "could not install postgresql (apt-get failed: see $out/postgres-install.log)" > "$out/postgres.status"
+fi
+
 # Lint and typecheck count as one test each in the summary (a .status file holds pass or fail).
 check() {
   local name=$1; shift

@@ -1,12 +1,36 @@
-// The one Prisma client of the process (SQLite through better-sqlite3, Rust-free client).
-// DATABASE_URL overrides the default file, relative to the process cwd (the repo root).
+// The one Prisma client of the process. DATABASE_URL picks the database: file:… is SQLite
+// through better-sqlite3 (the default, relative to the process cwd, the repo root);
+// postgres:// or postgresql:// is PostgreSQL through adapter-pg, with the client generated from
+// prisma/pg/schema.prisma (derived from prisma/schema.prisma: the same models, so the same API;
+// scripts/pg-schema.test.ts checks they agree). Both are Rust-free clients.
 import { PrismaClient } from '@/server/generated/prisma/client';
+import { PrismaClient as PgPrismaClient } from '@/server/generated/prisma-pg/client';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { databaseKind, pgConnectionConfig, type DatabaseKind } from './db-url';
 import { prepareDatabaseDir } from './db-path';
 
 export const DEFAULT_DATABASE_URL = 'file:./prisma/dev.db';
 
+export { databaseKind, type DatabaseKind };
+
+/** The kind of database this process talks to. */
+export function currentDatabaseKind(): DatabaseKind {
+  return databaseKind(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
+}
+
+/** Connections per process to PostgreSQL (ECOMRLVE_PG_POOL, default 10). */
+function pgPoolSize(): number {
+  const n = Number(process.env.ECOMRLVE_PG_POOL ?? 10);
+  return Number.isInteger(n) && n > 0 ? n : 10;
+}
+
 export function createPrismaClient(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): PrismaClient {
+  if (databaseKind(url) === 'postgresql') {
+    const adapter = new PrismaPg({ ...pgConnectionConfig(url), max: pgPoolSize() });
+    // Same models, same generated API: the PostgreSQL client is used through the SQLite client's type.
+    return new PgPrismaClient({ adapter }) as unknown as PrismaClient;
+  }
   const problem = prepareDatabaseDir(url);
   if (problem) console.error(`[ecomrlve] database unusable: ${problem}`);
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });

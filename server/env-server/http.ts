@@ -60,9 +60,9 @@ export async function handleHttp(service: EnvService, req: HttpRequestLike): Pro
         return { status: 200, body: await service.durable(service.reset(body).response) };
       }
       case '/step':
-        return { status: 200, body: await service.durable(service.step(parseJson(req.body), token)) };
+        return { status: 200, body: await service.stepRequest(parseJson(req.body), token) };
       case '/state':
-        return { status: 200, body: service.state(req.query.get('episode_id'), token) };
+        return { status: 200, body: await service.stateRequest(req.query.get('episode_id'), token) };
       case '/schema':
         return { status: 200, body: service.schema(req.query.get('env')) };
       case '/metadata':

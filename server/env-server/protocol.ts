@@ -17,7 +17,8 @@ import {
   type ResetRequest,
 } from './schemas';
 import { SessionStore, newEpisodeId, type LiveEpisode } from './sessions';
-import type { Recorder } from './recorder';
+import { rebuildEpisode, type EpisodeLog, type StoredEpisode } from './live-episodes';
+import { StepConflictError, type Recorder } from './recorder';
 import type { TokenService } from './tokens';
 import type { z } from 'zod';
 
@@ -61,7 +62,12 @@ export interface EnvServiceDeps {
   sessions: SessionStore;
   /** Absent: episodes live in memory only. */
   recorder?: Recorder | null;
+  /** The store recorded episodes are rebuilt from on a miss (stateless workers); absent: no rebuild. */
+  log?: EpisodeLog | null;
 }
+
+/** Attempts at a step whose write collides with another worker's (each rebuilds first). */
+const STEP_ATTEMPTS = 4;
 
 function parse<S extends z.ZodType>(
   schema: S,
@@ -74,7 +80,7 @@ function parse<S extends z.ZodType>(
   return r.data;
 }
 
-function respond(live: LiveEpisode, result: StepResult): StepResponse {
+function respond(live: Pick<LiveEpisode, 'id'>, result: StepResult): StepResponse {
   const b = result.breakdown;
   return {
     episode_id: live.id,
@@ -89,6 +95,7 @@ function respond(live: LiveEpisode, result: StepResult): StepResponse {
 export function createEnvService(deps: EnvServiceDeps) {
   const { config, catalog, tokens, sessions } = deps;
   const recorder = deps.recorder ?? null;
+  const log = deps.log ?? null;
   /** Each episode's latest write, awaited by the transport before it answers (acknowledged = durable). */
   const writes = new Map<string, Promise<void>>();
   const track = (id: string, write: Promise<void>) => {
@@ -104,6 +111,7 @@ export function createEnvService(deps: EnvServiceDeps) {
       await write;
     } catch (e) {
       sessions.drop(response.episode_id);
+      if (e instanceof StepConflictError) throw e; // stepEpisode rebuilds and tries again
       throw new EnvServerError(
         'EXECUTION_ERROR',
         `${(e as Error).message}; the episode is closed, reset to start another`,
@@ -138,7 +146,14 @@ export function createEnvService(deps: EnvServiceDeps) {
     } catch (e) {
       throw new EnvServerError('VALIDATION_ERROR', `reset: ${(e as Error).message}`);
     }
-    const live = sessions.add({ id, config: episodeConfig, run: req.run ?? null, episode });
+    const live = sessions.add({
+      id,
+      config: episodeConfig,
+      run: req.run ?? null,
+      episode,
+      steps: 0,
+      answered: new Map(),
+    });
     let result: StepResult;
     try {
       result = episode.reset();
@@ -154,7 +169,7 @@ export function createEnvService(deps: EnvServiceDeps) {
   }
 
   /** One turn of a held episode (the caller has already proven it may act on it). */
-  function stepLive(live: LiveEpisode, action: unknown): StepResponse {
+  function stepLive(live: LiveEpisode, action: unknown, stepKey: string | null = null): StepResponse {
     const parsedAction = parse(wireActionSchema, action, 'step: action', live.id);
     if (live.episode.done)
       throw new EnvServerError(
@@ -168,21 +183,27 @@ export function createEnvService(deps: EnvServiceDeps) {
     } catch (e) {
       throw asEnvServerError(e, live.id);
     }
-    if (recorder) track(live.id, recorder.step(live, parsedAction, result));
+    live.steps++;
+    if (recorder) track(live.id, recorder.step(live, parsedAction, result, stepKey));
     return respond(live, result);
   }
 
   function authorise(id: string, token: string | null, allowAdmin: boolean): LiveEpisode {
     const live = sessions.get(id);
+    checkToken(id, token, allowAdmin);
+    return live;
+  }
+
+  function checkToken(id: string, token: string | null, allowAdmin: boolean): void {
     if (!token)
       throw new EnvServerError(
         'BAD_TOKEN',
         `episode "${id}": no capability token; send the token from reset as "Authorization: Bearer <token>"`,
         id,
       );
-    if (tokens.allows(token, id)) return live;
+    if (tokens.allows(token, id)) return;
     if (tokens.isAdmin(token)) {
-      if (allowAdmin) return live;
+      if (allowAdmin) return;
       throw new EnvServerError(
         'BAD_TOKEN',
         `episode "${id}": stepping needs the episode's capability token (the admin token only reads)`,
@@ -192,15 +213,85 @@ export function createEnvService(deps: EnvServiceDeps) {
     throw new EnvServerError('BAD_TOKEN', `episode "${id}": the token is not this episode's capability token`, id);
   }
 
-  /** HTTP step: the body names the episode; the token comes from the header or the body. */
-  function step(body: unknown, bearer: string | null): StepResponse {
+  function parseStep(body: unknown) {
     const id =
       typeof (body as { episode_id?: unknown })?.episode_id === 'string'
         ? (body as { episode_id: string }).episode_id
         : null;
-    const req = parse(stepRequestSchema, body, 'step', id);
+    return parse(stepRequestSchema, body, 'step', id);
+  }
+
+  /** A step of an episode this worker holds (in-process callers and tests; transports use stepRequest). */
+  function step(body: unknown, bearer: string | null): StepResponse {
+    const req = parseStep(body);
     const live = authorise(req.episode_id, bearer ?? req.token ?? null, false);
     return stepLive(live, req.action);
+  }
+
+  /**
+   * The episode for a caller: from this worker's LRU or, on a miss with a store, rebuilt from
+   * it (the token is checked first: a bad token costs no store read). `stored` is set when the
+   * episode was just rebuilt.
+   */
+  async function hold(id: string, token: string | null, allowAdmin: boolean) {
+    try {
+      return { live: authorise(id, token, allowAdmin), stored: null };
+    } catch (e) {
+      if (!log || !(e instanceof EnvServerError && e.code === 'UNKNOWN_EPISODE')) throw e;
+    }
+    checkToken(id, token, allowAdmin);
+    const stored = await log.load(id);
+    if (!stored)
+      throw new EnvServerError('UNKNOWN_EPISODE', `unknown episode_id "${id}": no worker has recorded it`, id);
+    // Another request may have rebuilt it while this one read the store.
+    if (sessions.has(id)) return { live: sessions.get(id), stored };
+    return { live: sessions.add(rebuildEpisode(stored, catalog).live), stored };
+  }
+
+  /** The stored answer to a step already taken under this key, replayed (deterministic), or null. */
+  function storedAnswer(stored: StoredEpisode | null, stepKey: string | null): StepResponse | null {
+    const index = stored && stepKey ? stored.stepKeys.indexOf(stepKey) : -1;
+    if (index < 0) return null;
+    const { result } = rebuildEpisode(stored!, catalog, index);
+    return respond(stored!, result!);
+  }
+
+  /**
+   * One step on any worker: the episode comes from this worker's LRU or is rebuilt from the
+   * store. If another worker stepped it meanwhile, the write collides (StepConflictError), nothing
+   * is stored, and the step is retried on a fresh rebuild. A step key makes retries idempotent:
+   * the same key gets the stored result, on any worker.
+   */
+  async function stepEpisode(
+    id: string,
+    token: string | null,
+    action: unknown,
+    stepKey: string | null,
+  ): Promise<StepResponse> {
+    for (let attempt = 1; ; attempt++) {
+      const { live, stored } = await hold(id, token, false);
+      const answered = (stepKey && live.answered.get(stepKey)) || storedAnswer(stored, stepKey);
+      if (answered) return answered as StepResponse;
+      try {
+        const response = await durable(stepLive(live, action, stepKey));
+        if (stepKey) live.answered.set(stepKey, response);
+        return response;
+      } catch (e) {
+        if (!(e instanceof StepConflictError)) throw e;
+        if (attempt >= STEP_ATTEMPTS)
+          throw new EnvServerError(
+            'EXECUTION_ERROR',
+            `episode "${id}" was stepped by other workers ${attempt} times while this step ran; send it again`,
+            id,
+          );
+      }
+    }
+  }
+
+  /** Transport step (HTTP): the body names the episode, the token comes from the header or the body. */
+  function stepRequest(body: unknown, bearer: string | null): Promise<StepResponse> {
+    const req = parseStep(body);
+    return stepEpisode(req.episode_id, bearer ?? req.token ?? null, req.action, req.step_key ?? null);
   }
 
   function agentState(live: LiveEpisode): AgentState {
@@ -239,11 +330,29 @@ export function createEnvService(deps: EnvServiceDeps) {
     };
   }
 
-  /** State of one episode: agent-visible with its capability token, full with the admin token. */
-  function state(episodeId: string | null, token: string | null) {
+  function stateId(episodeId: string | null): string {
     if (!episodeId) throw new EnvServerError('VALIDATION_ERROR', 'state: the episode_id query parameter is required');
-    const id = parse(stepRequestSchema.shape.episode_id, episodeId, 'state: episode_id');
-    const live = authorise(id, token, true);
+    return parse(stepRequestSchema.shape.episode_id, episodeId, 'state: episode_id');
+  }
+
+  /** State of one episode this worker holds: agent-visible with its capability token, full with the admin token. */
+  function state(episodeId: string | null, token: string | null) {
+    const live = authorise(stateId(episodeId), token, true);
+    return tokens.isAdmin(token) ? adminState(live) : agentState(live);
+  }
+
+  /**
+   * Transport state (HTTP, WebSocket): as state(), rebuilding the episode on a miss. With a
+   * store, a held copy is first checked against the stored event count (one small read; state is
+   * not on the step path), so a worker never reports a turn another worker has moved past.
+   */
+  async function stateRequest(episodeId: string | null, token: string | null) {
+    const id = stateId(episodeId);
+    let { live } = await hold(id, token, true);
+    if (log && !writes.has(id) && (await log.eventCount(id)) !== live.episode.events.length) {
+      sessions.drop(id);
+      ({ live } = await hold(id, token, true));
+    }
     return tokens.isAdmin(token) ? adminState(live) : agentState(live);
   }
 
@@ -291,8 +400,11 @@ export function createEnvService(deps: EnvServiceDeps) {
     reset,
     step,
     stepLive,
+    stepEpisode,
+    stepRequest,
     durable,
     state,
+    stateRequest,
     agentState,
     adminState,
     schema,

@@ -25,7 +25,14 @@ type Op =
   | {
       kind: 'step';
       id: string;
-      action: { seq: number; turn: number; format: 'text' | 'json'; raw: string };
+      action: {
+        seq: number;
+        turn: number;
+        format: 'text' | 'json';
+        raw: string;
+        stepKey: string | null;
+        eventEnd: number;
+      };
       events: EventRow[];
       update: EpisodeRowUpdate;
     };
@@ -62,6 +69,20 @@ function recordError(e: unknown): Error {
   return new Error(`could not record the episode: ${cause}`);
 }
 
+/**
+ * The step's rows collide with rows already stored (same action seq or step key): another
+ * worker stepped this episode meanwhile, so this worker's copy was stale. Nothing was written;
+ * the caller rebuilds the episode from the store and tries again.
+ */
+export class StepConflictError extends Error {
+  constructor(readonly episodeId: string) {
+    super(`episode "${episodeId}" was stepped by another worker meanwhile`);
+  }
+}
+
+/** Prisma's unique-constraint violation (P2002), the same code on SQLite and PostgreSQL. */
+const isUniqueViolation = (e: unknown) => (e as { code?: unknown })?.code === 'P2002';
+
 export function trainerPlayer(run: string | null): string {
   return `trainer:${run ?? 'unnamed'}`;
 }
@@ -86,7 +107,6 @@ function rowUpdate(live: LiveEpisode): EpisodeRowUpdate {
 export class Recorder {
   private queue: Queued[] = [];
   private flushing: Promise<void> | null = null;
-  private actionCount = new Map<string, number>();
   readonly stats: RecorderStats = { batches: 0, ops: 0, largestBatch: 0 };
 
   constructor(private readonly prisma: PrismaClient) {}
@@ -94,7 +114,6 @@ export class Recorder {
   /** The new episode and its opening events. */
   reset(live: LiveEpisode, result: StepResult): Promise<void> {
     const e = live.episode;
-    this.actionCount.set(live.id, 0);
     const update = rowUpdate(live);
     return this.enqueue({
       kind: 'create',
@@ -119,19 +138,22 @@ export class Recorder {
     });
   }
 
-  /** One step: the action exactly as received (text or structured), its events, the new status. */
-  step(live: LiveEpisode, action: unknown, result: StepResult): Promise<void> {
-    const seq = this.actionCount.get(live.id) ?? 0;
-    this.actionCount.set(live.id, seq + 1);
-    if (live.episode.done) this.actionCount.delete(live.id);
+  /**
+   * One step (already counted in live.steps): the action exactly as received (text or
+   * structured), its events, the new status. The unique (episode, seq) and (episode, step key)
+   * rows make a stale worker's write fail as a StepConflictError instead of forking the episode.
+   */
+  step(live: LiveEpisode, action: unknown, result: StepResult, stepKey: string | null = null): Promise<void> {
+    const seq = live.steps - 1;
     const firstSeq = live.episode.events.length - result.events.length;
+    const common = { seq, turn: live.episode.turn - 1, stepKey, eventEnd: live.episode.events.length };
     return this.enqueue({
       kind: 'step',
       id: live.id,
       action:
         typeof action === 'string'
-          ? { seq, turn: live.episode.turn - 1, format: 'text', raw: action }
-          : { seq, turn: live.episode.turn - 1, format: 'json', raw: JSON.stringify(action) },
+          ? { ...common, format: 'text', raw: action }
+          : { ...common, format: 'json', raw: JSON.stringify(action) },
       events: eventRows(result.events, firstSeq),
       update: rowUpdate(live),
     });
@@ -172,7 +194,7 @@ export class Recorder {
             this.stats.ops++;
             q.resolve();
           } catch (e) {
-            q.reject(recordError(e));
+            q.reject(q.op.kind === 'step' && isUniqueViolation(e) ? new StepConflictError(q.op.id) : recordError(e));
           }
         }
       }

@@ -37,6 +37,11 @@ export const stepRequestSchema = z.strictObject({
   episode_id: episodeIdSchema,
   action: wireActionSchema,
   token: z.string().optional().describe('capability token, when not sent as "Authorization: Bearer …"'),
+  step_key: z
+    .string()
+    .regex(/^[\w.:-]{1,100}$/, 'at most 100 letters, digits, "_", ".", ":" or "-"')
+    .optional()
+    .describe('idempotency key: a retry with the same key (on any worker) gets the stored result, not a second step'),
 });
 
 export const toolResultSchema = z.strictObject({

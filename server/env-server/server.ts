@@ -8,6 +8,7 @@ import type { EnvServerConfig } from './config';
 import { handleHttp, tooLarge, type HttpResult } from './http';
 import { createEnvService, type EnvService } from './protocol';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
+import { prismaEpisodeLog } from './live-episodes';
 import { Recorder } from './recorder';
 import { SessionStore } from './sessions';
 import { createTokenService } from './tokens';
@@ -23,10 +24,17 @@ export interface RunningEnvServer {
 /** The service with its token service, session store and (when persisting) recorder, as configured. */
 export function buildEnvService(config: EnvServerConfig, catalog: Catalog, prisma?: PrismaClient) {
   const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
-  const sessions = new SessionStore({ maxSessions: config.maxSessions, idleTimeoutMs: config.idleTimeoutMs });
   const db = config.persist ? (prisma ?? createPrismaClient()) : null;
+  // With a store, the session map is an LRU cache of live episodes: any of them can be rebuilt
+  // from the store (stateless workers), so a running one may be evicted to make room.
+  const sessions = new SessionStore({
+    maxSessions: config.maxSessions,
+    idleTimeoutMs: config.idleTimeoutMs,
+    evictRunning: db !== null,
+  });
   const recorder = db ? new Recorder(db) : null;
-  return { tokens, db, service: createEnvService({ config, catalog, tokens, sessions, recorder }) };
+  const log = db ? prismaEpisodeLog(db) : null;
+  return { tokens, db, service: createEnvService({ config, catalog, tokens, sessions, recorder, log }) };
 }
 
 function sendJson(res: ServerResponse, result: HttpResult) {

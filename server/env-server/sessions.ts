@@ -1,6 +1,8 @@
 // Live episodes held by this server: a capped map in least-recently-used order, with idle
 // expiry. When full, the least recently used finished episode makes room; if every held
 // episode is still running, a new one is refused (CAPACITY_REACHED) rather than dropping work.
+// With a store to rebuild from (persistence on: `evictRunning`), it is a plain LRU cache: the
+// least recently used episode makes room, running or not, and is rebuilt when next used.
 
 import { randomBytes } from 'node:crypto';
 import type { Episode } from '@/server/engine';
@@ -12,6 +14,10 @@ export interface LiveEpisode {
   config: EpisodeConfig;
   run: string | null;
   episode: Episode;
+  /** step() calls so far (= recorded actions): the next action's seq */
+  steps: number;
+  /** responses by client step key, for retries that reach this worker again */
+  answered: Map<string, unknown>;
   createdAt: number;
   lastUsedAt: number;
 }
@@ -19,6 +25,8 @@ export interface LiveEpisode {
 export interface SessionStoreOptions {
   maxSessions: number;
   idleTimeoutMs: number;
+  /** Running episodes may be evicted too (they can be rebuilt from the store). */
+  evictRunning?: boolean;
   now?: () => number;
 }
 
@@ -53,7 +61,7 @@ export class SessionStore {
       throw new EnvServerError('VALIDATION_ERROR', `episode_id "${entry.id}" is already in use`, entry.id);
     this.sweep();
     if (this.live.size >= this.options.maxSessions) {
-      const finished = [...this.live.values()].find((e) => e.episode.done);
+      const finished = [...this.live.values()].find((e) => e.episode.done || this.options.evictRunning);
       if (!finished)
         throw new EnvServerError(
           'CAPACITY_REACHED',

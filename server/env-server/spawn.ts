@@ -34,7 +34,7 @@ export function spawnEnvServer(args: string[] = [], env: Record<string, string> 
         child,
         stop: () =>
           new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
+            if (child.exitCode !== null || child.signalCode !== null) return done(); // already gone (e.g. killed)
             child.once('exit', () => done());
             child.kill('SIGTERM');
           }),

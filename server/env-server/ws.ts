@@ -9,7 +9,6 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EnvServerError, asEnvServerError } from './errors';
 import type { EnvService } from './protocol';
-import type { LiveEpisode } from './sessions';
 import { bearerToken, type TokenService } from './tokens';
 
 /** Close codes: 1013 = try again later (capacity), 4008 = idle timeout. */
@@ -25,8 +24,10 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     // listener they would be thrown and take the whole server down.
     socket.on('error', () => {});
 
-    const admin = tokens.isAdmin(bearerToken(request.headers.authorization));
-    let current: LiveEpisode | null = null;
+    const bearer = bearerToken(request.headers.authorization);
+    const admin = tokens.isAdmin(bearer);
+    // The connection's episode and its capability token (the episode itself may be rebuilt).
+    let current: { id: string; token: string } | null = null;
     const send = (type: string, data: unknown) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type, data }));
     };
@@ -64,7 +65,8 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
 
     // An unfinished episode nobody can reach any more only takes room.
     const abandon = () => {
-      if (current && !current.episode.done) service.sessions.drop(current.id);
+      const held = current && service.sessions.peek(current.id);
+      if (held && !held.episode.done) service.sessions.drop(held.id);
     };
 
     // Messages are handled one after another, so answers keep the order of the requests even
@@ -89,19 +91,17 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
           case 'reset': {
             abandon();
             current = null;
-            const { live, response } = service.reset(data ?? {});
-            current = live;
+            const { response } = service.reset(data ?? {});
+            current = { id: response.episode_id, token: response.token };
             return send('observation', await service.durable(response));
           }
           case 'step': {
             if (!current) throw new EnvServerError('NO_EPISODE', 'send {"type":"reset"} before stepping');
-            const live = service.sessions.get(current.id);
-            return send('observation', await service.durable(service.stepLive(live, data)));
+            return send('observation', await service.stepEpisode(current.id, current.token, data, null));
           }
           case 'state': {
             if (!current) throw new EnvServerError('NO_EPISODE', 'send {"type":"reset"} before asking for state');
-            const live = service.sessions.get(current.id);
-            return send('state', admin ? service.adminState(live) : service.agentState(live));
+            return send('state', await service.stateRequest(current.id, admin ? bearer : current.token));
           }
           case 'close':
             return socket.close(1000, 'closed by client');

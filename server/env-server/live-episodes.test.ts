@@ -1,0 +1,157 @@
+// Stateless workers on one store: two services (two "workers", each with its own LRU) over one
+// database play the same episodes turn by turn, alternating, and every answer equals the
+// in-process run; a stale copy never forks an episode; a step key holds across workers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listEnvs, type EnvId } from '@/server/engine';
+import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { EnvServerError } from './errors';
+import { prismaEpisodeLog, runOfPlayer, type EpisodeLog } from './live-episodes';
+import { createEnvService, type EnvService } from './protocol';
+import { Recorder } from './recorder';
+import { SessionStore } from './sessions';
+import { createTokenService } from './tokens';
+import { oracleRun, testConfig } from './test/helpers';
+
+let db: TestDb;
+beforeAll(() => {
+  db = createTestDb();
+}, 120_000);
+afterAll(async () => {
+  await db?.cleanup();
+});
+
+/** A worker: its own LRU of `lru` live episodes, the shared store and token secret. */
+function worker(lru = 100, log: EpisodeLog = prismaEpisodeLog(db.prisma)): EnvService {
+  return createEnvService({
+    config: testConfig({ persist: true, maxSessions: lru }),
+    catalog: testCatalog(),
+    tokens: createTokenService({ secret: 'shared-secret' }),
+    sessions: new SessionStore({ maxSessions: lru, idleTimeoutMs: 60_000, evictRunning: true }),
+    recorder: new Recorder(db.prisma),
+    log,
+  });
+}
+
+async function rejects(p: Promise<unknown>, code: string, message?: string | RegExp) {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(EnvServerError);
+  expect((e as EnvServerError).code).toBe(code);
+  if (message) expect((e as EnvServerError).message).toMatch(message);
+}
+
+describe('stateless workers over one store', () => {
+  it('plays every env with steps alternating between two workers, identical to the in-process run', async () => {
+    const a = worker();
+    const b = worker();
+    for (const envId of listEnvs().map((e) => e.id as EnvId)) {
+      const reference = oracleRun({ envId, d: 5, seed: 31 });
+      const reset = await a.durable(a.reset({ env: envId, d: 5, seed: 31, run: 'alt' }).response);
+      for (const [i, action] of reference.actions.entries()) {
+        const w = i % 2 === 0 ? b : a; // b first: a miss there, a stale copy on a afterwards
+        const r = await w.stepRequest({ episode_id: reset.episode_id, action }, reset.token);
+        expect(JSON.stringify(r.observation), `${envId} turn ${i + 1}`).toBe(reference.observations[i + 1]);
+        expect(r.reward).toBe(reference.rewards[i + 1]);
+      }
+      const stored = await db.prisma.episodeAction.findMany({ where: { episodeId: reset.episode_id } });
+      expect(stored.map((s) => s.seq).sort((x, y) => x - y)).toEqual(reference.actions.map((_, i) => i));
+      const row = await db.prisma.episode.findUniqueOrThrow({ where: { id: reset.episode_id } });
+      expect(row).toMatchObject({ status: 'done', eventCount: reference.episode.events.length });
+      expect(row.reward).toBe(reference.episode.breakdown!.total);
+    }
+  });
+
+  it('a worker whose copy went stale rebuilds it instead of forking the episode', async () => {
+    const a = worker();
+    const b = worker();
+    const reference = oracleRun({ envId: 'JOURNEY', d: 4, seed: 8 }); // 6 steps
+    const reset = await a.durable(a.reset({ env: 'JOURNEY', d: 4, seed: 8 }).response);
+    const [first, second, third] = reference.actions;
+    await a.stepRequest({ episode_id: reset.episode_id, action: first }, reset.token);
+    await b.stepRequest({ episode_id: reset.episode_id, action: second }, reset.token); // a's copy is now behind
+    expect(a.sessions.peek(reset.episode_id)!.steps).toBe(1);
+    const r = await a.stepRequest({ episode_id: reset.episode_id, action: third }, reset.token);
+    expect(JSON.stringify(r.observation)).toBe(reference.observations[3]);
+    expect(a.sessions.peek(reset.episode_id)!.steps).toBe(3);
+    expect(await db.prisma.episodeAction.count({ where: { episodeId: reset.episode_id } })).toBe(3);
+  });
+
+  it('state on a worker whose copy went stale reports the stored turn, not its own', async () => {
+    const a = worker();
+    const b = worker();
+    const reference = oracleRun({ envId: 'JOURNEY', d: 4, seed: 8 });
+    const reset = await a.durable(a.reset({ env: 'JOURNEY', d: 4, seed: 8 }).response);
+    await a.stepRequest({ episode_id: reset.episode_id, action: reference.actions[0] }, reset.token);
+    await b.stepRequest({ episode_id: reset.episode_id, action: reference.actions[1] }, reset.token);
+    expect(await a.stateRequest(reset.episode_id, reset.token)).toMatchObject({ turn: 2, step_count: 2 });
+  });
+
+  it('a step key answers a retry on another worker with the stored result, without a second step', async () => {
+    const a = worker();
+    const b = worker();
+    const reference = oracleRun({ envId: 'PD', d: 2, seed: 4 });
+    const reset = await a.durable(a.reset({ env: 'PD', d: 2, seed: 4 }).response);
+    const id = reset.episode_id;
+    const first = await a.stepRequest({ episode_id: id, action: reference.actions[0], step_key: 'k-1' }, reset.token);
+    // The answer was lost; the trainer retries the same step on b, which never held the episode.
+    const retry = await b.stepRequest({ episode_id: id, action: reference.actions[0], step_key: 'k-1' }, reset.token);
+    expect(retry).toEqual(first);
+    // And on a, which has it in memory.
+    expect(await a.stepRequest({ episode_id: id, action: reference.actions[0], step_key: 'k-1' }, reset.token)).toEqual(
+      first,
+    );
+    expect(await db.prisma.episodeAction.count({ where: { episodeId: id } })).toBe(1);
+    const next = await a.stepRequest({ episode_id: id, action: reference.actions[1], step_key: 'k-2' }, reset.token);
+    expect(JSON.stringify(next.observation)).toBe(reference.observations[2]);
+    // b's copy (rebuilt at 1 step) is stale; the same key there still gets the stored answer.
+    expect(await b.stepRequest({ episode_id: id, action: reference.actions[1], step_key: 'k-2' }, reset.token)).toEqual(
+      next,
+    );
+    expect(await db.prisma.episodeAction.count({ where: { episodeId: id } })).toBe(2);
+  });
+
+  it('an LRU of one rebuilds evicted running episodes, and state reads rebuild too', async () => {
+    const w = worker(1);
+    const refs = [oracleRun({ envId: 'RETURN', d: 2, seed: 1 }), oracleRun({ envId: 'SUB', d: 2, seed: 2 })];
+    const resets = [];
+    for (const [i, ref] of refs.entries())
+      resets.push(
+        await w.durable(w.reset({ env: ref.episode.config.envId, d: 2, seed: i + 1, run: `r${i}` }).response),
+      );
+    for (let t = 0; t < Math.max(...refs.map((r) => r.actions.length)); t++)
+      for (const [i, ref] of refs.entries()) {
+        if (t >= ref.actions.length) continue;
+        const r = await w.stepRequest({ episode_id: resets[i].episode_id, action: ref.actions[t] }, resets[i].token);
+        expect(JSON.stringify(r.observation)).toBe(ref.observations[t + 1]);
+        expect(w.sessions.size).toBe(1);
+      }
+    const state = await w.stateRequest(resets[0].episode_id, resets[0].token);
+    expect(state).toMatchObject({ done: true, run: 'r0', reward: refs[0].episode.breakdown!.total });
+  });
+
+  it('checks the token before reading the store, and says when no worker recorded the episode', async () => {
+    let reads = 0;
+    const log = prismaEpisodeLog(db.prisma);
+    const w = worker(10, { ...log, load: (id) => (reads++, log.load(id)) });
+    const other = worker();
+    const reset = await other.durable(other.reset({ env: 'PD', seed: 9 }).response);
+    await rejects(w.stepRequest({ episode_id: reset.episode_id, action: {} }, 'ept1.forged.x'), 'BAD_TOKEN');
+    expect(reads).toBe(0);
+    const forged = createTokenService({ secret: 'shared-secret' }).issue('ep_never');
+    await rejects(
+      w.stepRequest({ episode_id: 'ep_never', action: {} }, forged),
+      'UNKNOWN_EPISODE',
+      'no worker has recorded it',
+    );
+    expect(reads).toBe(1);
+  });
+
+  it('reads the run name back from the recorded player', () => {
+    expect(runOfPlayer('trainer:grpo-7')).toBe('grpo-7');
+    expect(runOfPlayer('trainer:unnamed')).toBeNull();
+    expect(runOfPlayer('human')).toBeNull();
+  });
+});

@@ -1,0 +1,101 @@
+// A throw-away PostgreSQL server for tests: initdb into a temp dir, started on a free loopback
+// port with its socket in that dir, the app's database created and migrated with the committed
+// PostgreSQL migrations (prisma/pg/migrations). Binaries: $ECOMRLVE_PG_BIN, else the newest
+// /usr/lib/postgresql/<version>/bin (Debian's `postgresql` package; scripts/test-all.sh installs it
+// when missing). As root, the server runs as the `postgres` user (initdb refuses root).
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { userInfo } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** The directory holding initdb and pg_ctl, or why there is none. */
+export function findPostgresBin(): { bin: string } | { missing: string } {
+  const candidates = process.env.ECOMRLVE_PG_BIN
+    ? [process.env.ECOMRLVE_PG_BIN]
+    : existsSync('/usr/lib/postgresql')
+      ? readdirSync('/usr/lib/postgresql')
+          .filter((v) => /^\d+$/.test(v))
+          .sort((a, b) => Number(b) - Number(a))
+          .map((v) => `/usr/lib/postgresql/${v}/bin`)
+      : [];
+  const bin = candidates.find((d) => existsSync(path.join(d, 'initdb')) && existsSync(path.join(d, 'pg_ctl')));
+  return bin
+    ? { bin }
+    : {
+        missing: `no initdb/pg_ctl in ${candidates.join(', ') || '/usr/lib/postgresql/<version>/bin'} (install the Debian package postgresql)`,
+      };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TempPostgres {
+  url: string;
+  stop(): void;
+}
+
+export async function startTempPostgres(database = 'app'): Promise<TempPostgres> {
+  const found = findPostgresBin();
+  if ('missing' in found) throw new Error(`PostgreSQL is not installed: ${found.missing}`);
+  const dir = mkdtempSync('/tmp/ecpg-'); // short: the socket path must stay under 108 bytes
+  const asRoot = userInfo().uid === 0;
+  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), 0);
+  const run = (tool: string, args: string[]) =>
+    execFileSync(
+      asRoot ? 'runuser' : path.join(found.bin, tool),
+      asRoot ? ['-u', 'postgres', '--', path.join(found.bin, tool), ...args] : args,
+      { stdio: 'pipe', cwd: dir },
+    );
+  const data = path.join(dir, 'data');
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const port = await freePort();
+  run('pg_ctl', [
+    '-D',
+    data,
+    '-l',
+    path.join(dir, 'log'),
+    '-w',
+    '-t',
+    '120',
+    'start',
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
+  ]);
+  const stop = () => {
+    try {
+      run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  try {
+    const base = `postgresql://postgres@127.0.0.1:${port}`;
+    const pg = (await import('pg')).default;
+    const admin = new pg.Client({ connectionString: `${base}/postgres` });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${database}"`);
+    await admin.end();
+    const url = `${base}/${database}`;
+    execFileSync(path.join(ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+      stdio: 'pipe',
+    });
+    return { url, stop };
+  } catch (e) {
+    stop();
+    throw e;
+  }
+}
