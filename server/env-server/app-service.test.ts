@@ -59,5 +59,23 @@ describe('/api/env in the Next app', () => {
     const big = await post('/step', 'x'.repeat(300 * 1024));
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
+    expect(big.headers.get('connection')).toBe('close'); // the server stops the upload
+  });
+
+  it('reads a body without a length only up to the limit', async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(ctrl) {
+        pulled++;
+        ctrl.enqueue(new Uint8Array(64 * 1024).fill(120));
+      },
+    });
+    const res = await handleFetchRequest(
+      new Request('http://app.test/api/env/step', { method: 'POST', body: endless, duplex: 'half' } as RequestInit),
+      '/step',
+    );
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
+    expect(pulled).toBeLessThan(10); // 256 KB of an endless body: about 5 chunks of 64 KB
   });
 });

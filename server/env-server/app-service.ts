@@ -8,6 +8,7 @@ import { loadConfig } from './config';
 import { handleHttp, tooLarge, type HttpResult } from './http';
 import type { EnvService } from './protocol';
 import { buildEnvService } from './server';
+import { CLOSE_CONNECTION, readCapped } from '@/server/lib/body-limit';
 
 const g = globalThis as unknown as { __ecomEnvService?: EnvService };
 
@@ -24,21 +25,22 @@ export function appEnvService(): EnvService {
 export async function handleFetchRequest(req: Request, subPath: string): Promise<Response> {
   const service = appEnvService();
   const limit = service.config.maxBodyBytes;
-  let result: HttpResult;
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > limit) result = tooLarge(limit);
-  else {
-    const text = req.method === 'GET' || req.method === 'HEAD' ? null : await req.text();
-    result =
-      text !== null && Buffer.byteLength(text) > limit
-        ? tooLarge(limit)
-        : await handleHttp(service, {
-            method: req.method,
-            path: subPath,
-            query: new URL(req.url).searchParams,
-            authorization: req.headers.get('authorization'),
-            body: text,
-          });
-  }
-  return Response.json(result.body, { status: result.status });
+  // read only up to the limit: a chunked upload has no length to check first
+  const bytes = hasBody && !(declared > limit) ? await readCapped(req, limit) : null;
+  const result: HttpResult =
+    hasBody && bytes === null
+      ? tooLarge(limit)
+      : await handleHttp(service, {
+          method: req.method,
+          path: subPath,
+          query: new URL(req.url).searchParams,
+          authorization: req.headers.get('authorization'),
+          body: bytes === null ? null : Buffer.from(bytes).toString('utf8'),
+        });
+  return Response.json(result.body, {
+    status: result.status,
+    ...(result.status === 413 ? { headers: CLOSE_CONNECTION } : {}),
+  });
 }
