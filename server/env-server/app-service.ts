@@ -9,6 +9,8 @@ import { handleHttp, tooLarge, type HttpResult } from './http';
 import type { EnvService } from './protocol';
 import { buildEnvService } from './server';
 import { CLOSE_CONNECTION, readCapped } from '@/server/lib/body-limit';
+import { authConfig, credentialsFrom, isAdmin } from '@/server/auth';
+import { EnvServerError } from './errors';
 
 const g = globalThis as unknown as { __ecomEnvService?: EnvService };
 
@@ -21,6 +23,25 @@ export function appEnvService(): EnvService {
   return g.__ecomEnvService;
 }
 
+/** On an exposed app (auth on) axis overrides are an admin operation, as in tRPC's seat.start. */
+function overridesRefused(req: Request, subPath: string, body: string | null): HttpResult | null {
+  const cfg = authConfig();
+  if (!cfg.enabled || subPath.replace(/\/+$/, '') !== '/reset' || !body) return null;
+  if (isAdmin(cfg, credentialsFrom(req.headers))) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null; // handleHttp reports the bad JSON
+  }
+  if (!parsed || typeof parsed !== 'object' || !('axis_overrides' in parsed)) return null;
+  const err = new EnvServerError(
+    'BAD_TOKEN',
+    'axis_overrides is an admin operation on this server: send the admin token (Authorization: Bearer <ECOMRLVE_ADMIN_TOKEN>)',
+  );
+  return { status: err.status, body: err.toBody() };
+}
+
 /** A fetch-API request below `mount` (e.g. "/api/env"), answered by the env protocol. */
 export async function handleFetchRequest(req: Request, subPath: string): Promise<Response> {
   const service = appEnvService();
@@ -29,16 +50,18 @@ export async function handleFetchRequest(req: Request, subPath: string): Promise
   const declared = Number(req.headers.get('content-length') ?? 0);
   // read only up to the limit: a chunked upload has no length to check first
   const bytes = hasBody && !(declared > limit) ? await readCapped(req, limit) : null;
+  const text = bytes === null ? null : Buffer.from(bytes).toString('utf8');
   const result: HttpResult =
     hasBody && bytes === null
       ? tooLarge(limit)
-      : await handleHttp(service, {
+      : (overridesRefused(req, subPath, text) ??
+        (await handleHttp(service, {
           method: req.method,
           path: subPath,
           query: new URL(req.url).searchParams,
           authorization: req.headers.get('authorization'),
-          body: bytes === null ? null : Buffer.from(bytes).toString('utf8'),
-        });
+          body: text,
+        })));
   return Response.json(result.body, {
     status: result.status,
     ...(result.status === 413 ? { headers: CLOSE_CONNECTION } : {}),
