@@ -1,5 +1,5 @@
 // The process-wide episode service (default Prisma client and catalog registry).
-import { DEFAULT_DATABASE_URL, prisma } from '@/server/db';
+import { databaseUrlOf, prisma } from '@/server/db';
 import { DEFAULT_CATALOG_ID, getCatalog, onCatalogEvicted } from '@/server/catalogs';
 import { createEpisodeService, type EpisodeService } from './service';
 import { sqliteHotPathFor } from './sqlite-hot-path';
@@ -12,7 +12,7 @@ export const episodeService: EpisodeService =
     prisma,
     getCatalog,
     defaultCatalogId: DEFAULT_CATALOG_ID,
-    hotPath: sqliteHotPathFor(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL),
+    hotPath: sqliteHotPathFor(databaseUrlOf(prisma)), // the same file as the Prisma client
   });
 if (!g.__ecomEpisodeService) onCatalogEvicted((id) => episodeService.forgetCatalog(id));
 g.__ecomEpisodeService = episodeService;
