@@ -4,7 +4,7 @@
 // Handlers check roles again themselves (server/auth); this is only the first gate.
 import { NextResponse, type NextRequest } from 'next/server';
 import { authConfig, credentialsFrom, isAdmin } from '@/server/auth';
-import { bodyLimitFor, MAX_POST_BYTES } from '@/server/lib/body-limit';
+import { bodyLimitFor, CLOSE_CONNECTION, MAX_POST_BYTES } from '@/server/lib/body-limit';
 
 export function proxy(req: NextRequest) {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -18,7 +18,7 @@ export function proxy(req: NextRequest) {
             message: `request body is ${declared} bytes; the limit is ${limit} bytes. Nothing was read or run.`,
           },
         },
-        { status: 413 },
+        { status: 413, headers: CLOSE_CONNECTION },
       );
     }
   }
@@ -32,6 +32,9 @@ export function proxy(req: NextRequest) {
   return NextResponse.next();
 }
 
+// Not run for /api/trpc and /api/env: those routes check the declared length themselves and
+// also cap bodies without one (server/lib/body-limit.ts), and skipping the proxy saves every
+// agent step a pass through it.
 export const config = {
-  matcher: ['/((?!_next/static|_next/image|favicon.ico|icon.svg).*)'],
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|icon.svg|api/trpc/|api/env/).*)'],
 };

@@ -4,7 +4,8 @@ import { SHOTS, shot } from './play-helpers';
 
 // The agent seat over HTTP, as a security engineer probes it: full episodes of all eight
 // environments through every agent-seat route (tRPC seat.start / seat.get / seat.step, the
-// playground's HTML, the playground's server actions), scanning every response body for the
+// trainer API mounted at /api/env (reset / step / state), the playground's HTML, the
+// playground's server actions), scanning every response body for the
 // hidden goal's values. The goal is read from the inspector (auth is off on this local server).
 
 const ENVS = ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE', 'JOURNEY'] as const;
@@ -90,6 +91,55 @@ test('tRPC agent-seat routes never carry the hidden goal of an active episode (a
     expect(secrets.length, envId).toBeGreaterThan(0);
     for (const body of bodies) expect(leakedValues(body, secrets), envId).toEqual([]);
     expect(seat.hiddenGoal).not.toBeNull(); // finished: the goal may leave now
+  }
+});
+
+test('/api/env (the trainer API inside the app) never carries the hidden goal (all eight envs, every body)', async ({
+  request,
+}) => {
+  const schema = await request.get('/api/env/schema');
+  const metadata = await request.get('/api/env/metadata');
+  const health = await request.get('/api/env/health');
+  for (const res of [schema, metadata, health]) expect(res.status()).toBe(200);
+  const described = [await schema.text(), await metadata.text()].join('\n');
+  for (const envId of ENVS) {
+    const reset = await request.post('/api/env/reset', { data: { env: envId, d: 6, seed: 1 } });
+    const resetBody = await reset.text();
+    expect(reset.status(), resetBody.slice(0, 300)).toBe(200);
+    const r = JSON.parse(resetBody) as {
+      episode_id: string;
+      token: string;
+      done: boolean;
+      observation: { messages?: Array<{ role: string; content: string }> };
+    };
+    const auth = { authorization: `Bearer ${r.token}` };
+    const bodies = [resetBody];
+    let done = r.done;
+    let last = resetBody;
+    while (!done) {
+      const state = await request.get(`/api/env/state?episode_id=${r.episode_id}`, { headers: auth });
+      expect(state.status()).toBe(200);
+      bodies.push(await state.text());
+      const step = await request.post('/api/env/step', {
+        data: { episode_id: r.episode_id, action: CHAT },
+        headers: auth,
+      });
+      last = await step.text();
+      expect(step.status(), last.slice(0, 300)).toBe(200);
+      bodies.push(last);
+      done = (JSON.parse(last) as { done: boolean }).done;
+    }
+    // the episode is recorded in the app's store: the inspector reads its goal and its customer's lines
+    const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id: r.episode_id }, {}, 'GET')).data
+      .hiddenGoal;
+    const seat = (await trpc<Seat>(request, 'seat.get', { id: r.episode_id }, {}, 'GET')).data;
+    const publicText = [await publicTextFor(request, envId, seat), described, fieldNames(JSON.parse(last))].join('\n');
+    const secrets = secretValues(goal, publicText);
+    expect(secrets.length, envId).toBeGreaterThan(0);
+    for (const body of bodies) expect(leakedValues(body, secrets), `${envId} /api/env`).toEqual([]);
+    // the scan can fail: the inspector's view of the same episode holds the values
+    const full = (await trpc(request, 'episodes.get', { id: r.episode_id }, {}, 'GET')).body;
+    expect(leakedValues(full, secrets).length, envId).toBeGreaterThan(0);
   }
 });
 

@@ -25,6 +25,10 @@ function pgPoolSize(): number {
   return Number.isInteger(n) && n > 0 ? n : 10;
 }
 
+// The URL each client was made for: the episode service's SQLite hot path opens the same file.
+const urls = new WeakMap<PrismaClient, string>();
+export const databaseUrlOf = (client: PrismaClient): string | undefined => urls.get(client);
+
 export function createPrismaClient(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): PrismaClient {
   if (databaseKind(url) === 'postgresql') {
     const adapter = new PrismaPg({ ...pgConnectionConfig(url), max: pgPoolSize() });
@@ -34,6 +38,7 @@ export function createPrismaClient(url = process.env.DATABASE_URL ?? DEFAULT_DAT
   const problem = prepareDatabaseDir(url);
   if (problem) console.error(`[ecomrlve] database unusable: ${problem}`);
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
+  urls.set(client, url);
   // WAL: readers do not wait for the writer, and a commit is one append. synchronous=NORMAL
   // keeps every committed step across a process crash (kill -9); only a power loss could drop
   // the last commits. Best effort: a read-only file keeps its journal mode.

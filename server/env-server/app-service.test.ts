@@ -59,5 +59,52 @@ describe('/api/env in the Next app', () => {
     const big = await post('/step', 'x'.repeat(300 * 1024));
     expect(big.status).toBe(413);
     expect(await big.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
+    expect(big.headers.get('connection')).toBe('close'); // the server stops the upload
+  });
+
+  it('reads a body without a length only up to the limit', async () => {
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(ctrl) {
+        pulled++;
+        ctrl.enqueue(new Uint8Array(64 * 1024).fill(120));
+      },
+    });
+    const res = await handleFetchRequest(
+      new Request('http://app.test/api/env/step', { method: 'POST', body: endless, duplex: 'half' } as RequestInit),
+      '/step',
+    );
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
+    expect(pulled).toBeLessThan(10); // 256 KB of an endless body: about 5 chunks of 64 KB
+  });
+
+  it('roles with auth on: reset is public with default axes, axis overrides need the admin token, a step its capability', async () => {
+    const saved = { auth: process.env.ECOMRLVE_AUTH, token: process.env.ECOMRLVE_ADMIN_TOKEN };
+    process.env.ECOMRLVE_AUTH = 'on';
+    process.env.ECOMRLVE_ADMIN_TOKEN = 'admin-secret-token';
+    try {
+      const plain = await post('/reset', { env: 'CART', d: 1, seed: 3 });
+      expect(plain.status).toBe(200);
+      const tuned = await post('/reset', { env: 'CART', d: 1, seed: 3, axis_overrides: { T_max: 3 } });
+      expect(tuned.status).toBe(401);
+      expect(await tuned.json()).toMatchObject({ error: { code: 'BAD_TOKEN', message: /admin operation/ } });
+      const byAdmin = await post(
+        '/reset',
+        { env: 'CART', d: 1, seed: 3, axis_overrides: { T_max: 3 } },
+        'admin-secret-token',
+      );
+      expect(byAdmin.status).toBe(200);
+      const { episode_id } = await plain.json();
+      const chat = { assistant_message: 'Hello', tool_calls: [], answer: null };
+      expect((await post('/step', { episode_id, action: chat })).status).toBe(401); // no capability
+    } finally {
+      for (const [k, v] of [
+        ['ECOMRLVE_AUTH', saved.auth],
+        ['ECOMRLVE_ADMIN_TOKEN', saved.token],
+      ] as const)
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
   });
 });

@@ -8,6 +8,9 @@ import { loadConfig } from './config';
 import { handleHttp, tooLarge, type HttpResult } from './http';
 import type { EnvService } from './protocol';
 import { buildEnvService } from './server';
+import { CLOSE_CONNECTION, readCapped } from '@/server/lib/body-limit';
+import { authConfig, credentialsFrom, isAdmin } from '@/server/auth';
+import { EnvServerError } from './errors';
 
 const g = globalThis as unknown as { __ecomEnvService?: EnvService };
 
@@ -20,25 +23,47 @@ export function appEnvService(): EnvService {
   return g.__ecomEnvService;
 }
 
+/** On an exposed app (auth on) axis overrides are an admin operation, as in tRPC's seat.start. */
+function overridesRefused(req: Request, subPath: string, body: string | null): HttpResult | null {
+  const cfg = authConfig();
+  if (!cfg.enabled || subPath.replace(/\/+$/, '') !== '/reset' || !body) return null;
+  if (isAdmin(cfg, credentialsFrom(req.headers))) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null; // handleHttp reports the bad JSON
+  }
+  if (!parsed || typeof parsed !== 'object' || !('axis_overrides' in parsed)) return null;
+  const err = new EnvServerError(
+    'BAD_TOKEN',
+    'axis_overrides is an admin operation on this server: send the admin token (Authorization: Bearer <ECOMRLVE_ADMIN_TOKEN>)',
+  );
+  return { status: err.status, body: err.toBody() };
+}
+
 /** A fetch-API request below `mount` (e.g. "/api/env"), answered by the env protocol. */
 export async function handleFetchRequest(req: Request, subPath: string): Promise<Response> {
   const service = appEnvService();
   const limit = service.config.maxBodyBytes;
-  let result: HttpResult;
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > limit) result = tooLarge(limit);
-  else {
-    const text = req.method === 'GET' || req.method === 'HEAD' ? null : await req.text();
-    result =
-      text !== null && Buffer.byteLength(text) > limit
-        ? tooLarge(limit)
-        : await handleHttp(service, {
-            method: req.method,
-            path: subPath,
-            query: new URL(req.url).searchParams,
-            authorization: req.headers.get('authorization'),
-            body: text,
-          });
-  }
-  return Response.json(result.body, { status: result.status });
+  // read only up to the limit: a chunked upload has no length to check first
+  const bytes = hasBody && !(declared > limit) ? await readCapped(req, limit) : null;
+  const text = bytes === null ? null : Buffer.from(bytes).toString('utf8');
+  const result: HttpResult =
+    hasBody && bytes === null
+      ? tooLarge(limit)
+      : (overridesRefused(req, subPath, text) ??
+        (await handleHttp(service, {
+          method: req.method,
+          path: subPath,
+          query: new URL(req.url).searchParams,
+          authorization: req.headers.get('authorization'),
+          body: text,
+        })));
+  return Response.json(result.body, {
+    status: result.status,
+    ...(result.status === 413 ? { headers: CLOSE_CONNECTION } : {}),
+  });
 }

@@ -3,7 +3,7 @@
 // in-process run; a stale copy never forks an episode; a step key holds across workers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEnvs, type EnvId } from '@/server/engine';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { EnvServerError } from './errors';
 import { prismaEpisodeLog, runOfPlayer, type EpisodeLog } from './live-episodes';

@@ -7,7 +7,7 @@
 // summary line counts as a failure and names (scripts/test-summary.mjs).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEnvs, replayEpisode, type EnvId } from '@/server/engine';
-import { testCatalog } from '@/server/engine/test/catalog-fixture';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
 import { actionArgument, configOfRow } from '@/server/episodes/store';
 import { spawnEnvServer, type SpawnedServer } from './spawn';

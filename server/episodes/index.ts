@@ -1,12 +1,19 @@
 // The process-wide episode service (default Prisma client and catalog registry).
-import { prisma } from '@/server/db';
+import { databaseUrlOf, prisma } from '@/server/db';
 import { DEFAULT_CATALOG_ID, getCatalog, onCatalogEvicted } from '@/server/catalogs';
 import { createEpisodeService, type EpisodeService } from './service';
+import { sqliteHotPathFor } from './sqlite-hot-path';
 
 const g = globalThis as unknown as { __ecomEpisodeService?: EpisodeService };
 
 export const episodeService: EpisodeService =
-  g.__ecomEpisodeService ?? createEpisodeService({ prisma, getCatalog, defaultCatalogId: DEFAULT_CATALOG_ID });
+  g.__ecomEpisodeService ??
+  createEpisodeService({
+    prisma,
+    getCatalog,
+    defaultCatalogId: DEFAULT_CATALOG_ID,
+    hotPath: sqliteHotPathFor(databaseUrlOf(prisma)), // the same file as the Prisma client
+  });
 if (!g.__ecomEpisodeService) onCatalogEvicted((id) => episodeService.forgetCatalog(id));
 g.__ecomEpisodeService = episodeService;
 

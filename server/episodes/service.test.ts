@@ -4,25 +4,25 @@ import type { Action } from '@/server/engine/types';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { createEpisodeService, MAX_ACTION_BYTES, type EpisodeService } from './service';
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { createTestDb, expectServiceError, type TestDb } from './test-db';
+import { sqliteHotPathFor, type EpisodeHotPath } from './sqlite-hot-path';
 
 // A small catalog keeps the test fast; the service does not care about its size.
 const CATALOG_ID = 'synthetic-s1-n3000';
 let catalog: Catalog;
 let db: TestDb;
 let service: EpisodeService;
+const catalogOf = (id?: string) => {
+  if (id !== CATALOG_ID) throw new Error(`unknown catalog ${id}`);
+  return catalog;
+};
 
 beforeAll(() => {
   catalog = createSyntheticCatalog({ seed: 1, size: 3000 });
   db = createTestDb();
-  service = createEpisodeService({
-    prisma: db.prisma,
-    getCatalog: (id) => {
-      if (id !== CATALOG_ID) throw new Error(`unknown catalog ${id}`);
-      return catalog;
-    },
-    defaultCatalogId: CATALOG_ID,
-  });
+  service = createEpisodeService({ prisma: db.prisma, getCatalog: catalogOf, defaultCatalogId: CATALOG_ID });
 }, 120_000); // migrating a fresh database is slow on a busy machine
 
 afterAll(async () => {
@@ -46,7 +46,19 @@ async function storedPayloads(id: string) {
   return rows.map((r) => JSON.parse(r.payload));
 }
 
-describe('episode service', () => {
+// Every case runs on the Prisma store and on the SQLite hot path (prepared statements for the
+// queries of every start and step): both must store and return exactly the same.
+describe.each([
+  ['Prisma store', false],
+  ['SQLite hot path', true],
+])('episode service (%s)', (_name, fast) => {
+  let hotPath: EpisodeHotPath | null = null;
+  beforeAll(() => {
+    hotPath = fast ? sqliteHotPathFor(db.url) : null;
+    service = createEpisodeService({ prisma: db.prisma, getCatalog: catalogOf, defaultCatalogId: CATALOG_ID, hotPath });
+  });
+  afterAll(() => hotPath?.close());
+
   it('start → steps → the stored events equal the engine events, and the reward is stored', async () => {
     const start = await service.startEpisode({ envId: 'CART', d: 0, seed: 24, player: 'human' });
     expect(start.status).toBe('active');
@@ -202,7 +214,7 @@ describe('episode service', () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(String((err as Error)?.message)).toMatch(/Unique constraint failed/);
+    expect(String((err as Error)?.message)).toMatch(/unique constraint failed/i);
     expect(await db.prisma.episodeAction.count({ where: { episodeId: ep.id } })).toBe(0);
     expect(await db.prisma.episodeEvent.count({ where: { episodeId: ep.id } })).toBe(eventsBefore + 1); // the blocker only
     const after = await db.prisma.episode.findUniqueOrThrow({ where: { id: ep.id } });
@@ -367,6 +379,7 @@ describe('episode service', () => {
       getCatalog: () => catalog,
       defaultCatalogId: CATALOG_ID,
       maxLive: 2,
+      hotPath,
     });
     const a = await small.startEpisode({ envId: 'CART', d: 0, seed: 31 });
     const b = await small.startEpisode({ envId: 'CART', d: 0, seed: 32 });
@@ -383,6 +396,7 @@ describe('episode service', () => {
       getCatalog: () => catalog,
       defaultCatalogId: CATALOG_ID,
       maxEvents: 4,
+      hotPath,
     });
     const a = await byEvents.startEpisode({ envId: 'CART', d: 0, seed: 41, axisOverrides: { T_max: 20 } });
     await byEvents.submitAction(a.id, searchAction('tent')); // 1 opening + 3 events of this turn = 4
@@ -398,6 +412,7 @@ describe('episode service', () => {
       getCatalog: () => catalog,
       defaultCatalogId: CATALOG_ID,
       maxBytes: 2000,
+      hotPath,
     });
     const b = await byBytes.startEpisode({ envId: 'CART', d: 0, seed: 42, axisOverrides: { T_max: 20 } });
     const row = await db.prisma.episode.findUniqueOrThrow({ where: { id: b.id } });
@@ -425,5 +440,40 @@ describe('episode service', () => {
     } while (cursor);
     expect(seen).toEqual(all.items.map((e) => e.id));
     await expectServiceError(service.listEpisodes({ limit: 0 }), 'BAD_INPUT', /limit/);
+  });
+});
+
+describe('SQLite hot path', () => {
+  it('reads rows exactly as Prisma does, and falls back to Prisma while another connection holds the write lock', async () => {
+    const hot = sqliteHotPathFor(db.url)!;
+    const fast = createEpisodeService({
+      prisma: db.prisma,
+      getCatalog: catalogOf,
+      defaultCatalogId: CATALOG_ID,
+      hotPath: hot,
+    });
+    const ep = await fast.startEpisode({ envId: 'STATUS', d: 2, seed: 5 });
+    await fast.submitAction(ep.id, searchAction('lamp'));
+    await db.prisma.episode.update({ where: { id: ep.id }, data: { revealedAt: new Date() } });
+    expect(hot.getRow(ep.id)).toEqual(await db.prisma.episode.findUnique({ where: { id: ep.id } }));
+
+    // another process holds the write lock for a moment: the hot path does not wait (that would
+    // block the event loop), the step goes through Prisma, which waits for the lock
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const d = new (require('better-sqlite3'))(process.argv[1]); d.prepare('BEGIN IMMEDIATE').run();
+         console.log('locked'); setTimeout(() => { d.prepare('COMMIT').run(); d.close(); }, 400);`,
+        db.url.slice('file:'.length),
+      ],
+      { cwd: path.resolve(__dirname, '../..') },
+    );
+    await new Promise((r) => holder.stdout.once('data', r));
+    expect(() => hot.appendStep({} as never)).toThrow(/locked|busy/i);
+    expect((await fast.submitAction(ep.id, searchAction('tent'))).turn).toBe(2);
+    expect(await db.prisma.episodeAction.count({ where: { episodeId: ep.id } })).toBe(2);
+    await new Promise((r) => holder.once('close', r));
+    hot.close();
   });
 });

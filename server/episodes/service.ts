@@ -19,6 +19,7 @@ import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { actionRecord, idSchema, listSchema, MAX_SEED, parse, startSchema, stepKeySchema } from './inputs';
 import { actionArgument, configOfRow, createEpisodeStore, toView, viewOf, type EpisodeStore } from './store';
+import { withHotPath, type EpisodeHotPath } from './sqlite-hot-path';
 import { REWARD_REVISION } from '@/server/engine/reward';
 import {
   EpisodeServiceError,
@@ -47,10 +48,12 @@ export interface EpisodeServiceDeps {
   /** Per-episode caps (defaults MAX_EPISODE_EVENTS, MAX_EPISODE_BYTES). */
   maxEvents?: number;
   maxBytes?: number;
+  /** SQLite only: prepared statements for the queries of every start and step (sqlite-hot-path.ts). */
+  hotPath?: EpisodeHotPath | null;
 }
 
 export function createEpisodeService(deps: EpisodeServiceDeps) {
-  const store: EpisodeStore = createEpisodeStore(deps.prisma);
+  const store: EpisodeStore = withHotPath(createEpisodeStore(deps.prisma), deps.hotPath);
   const liveMap = new Map<string, LiveEpisode>();
   const maxLive = deps.maxLive ?? 500;
   // A small LRU: Map keeps insertion order, so re-inserting on access marks "recently used".

@@ -90,7 +90,8 @@ export interface StoredAction {
   actor: string | null;
 }
 
-const eventRows = (events: EpisodeEvent[], firstSeq: number) =>
+/** Event rows as stored (also used by the SQLite hot path, sqlite-hot-path.ts: one serialisation). */
+export const eventRows = (events: EpisodeEvent[], firstSeq: number) =>
   events.map((e, i) => ({ seq: firstSeq + i, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) }));
 
 export function createEpisodeStore(prisma: PrismaClient) {

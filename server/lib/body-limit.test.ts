@@ -31,6 +31,7 @@ describe('request body cap', () => {
       },
     });
     expect(pulls()).toBeLessThanOrEqual(1); // at most the stream's initial pull
+    expect((res as Response).headers.get('connection')).toBe('close'); // and the upload is cut off
   });
 
   it('stops reading a body without a length at the cap', async () => {

@@ -17,9 +17,19 @@ export function bodyLimitFor(pathname: string, fallback: number): number {
   return /^\/api\/trpc\/([^/]*,)?inspector\.import(,|$)/.test(pathname) ? MAX_IMPORT_BODY_BYTES : fallback;
 }
 
+/**
+ * `Connection: close` on every 413: Node's HTTP server otherwise keeps reading (and discarding)
+ * the rest of the upload to reuse the connection, so a 300 MB body still cost 300 MB of reading
+ * and the client saw the answer only after it had sent everything. Closing stops the upload.
+ */
+export const CLOSE_CONNECTION = { connection: 'close' } as const;
+
 export function tooLargeResponse(limit: number, got?: number): Response {
   const message = `request body ${got !== undefined ? `is ${got} bytes; ` : 'is larger than '}the limit is ${limit} bytes. Nothing was read or run.`;
-  return Response.json({ error: { code: 'TOO_LARGE', message } }, { status: HTTP_STATUS.TOO_LARGE });
+  return Response.json(
+    { error: { code: 'TOO_LARGE', message } },
+    { status: HTTP_STATUS.TOO_LARGE, headers: CLOSE_CONNECTION },
+  );
 }
 
 /** The body as bytes, or null when it exceeds `limit` (the rest is not read). */

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { TRPCError } from '@trpc/server';
 import { episodeService } from '@/server/episodes';
+import { goalMayLeave } from '@/server/episodes/seat';
 import { inspector, facets } from '@/server/inspector';
 import { chartsData } from '@/server/inspector/charts';
 import { alignTurns, breakdownDiff, compareRuns } from '@/server/inspector/compare';
@@ -42,7 +43,7 @@ function assertNotSpoiler(...ids: string[]) {
     const r = db.prepare('SELECT "status", "revealedAt" FROM "Episode" WHERE "id" = ?').get(epId) as
       { status: string; revealedAt: string | number | null } | undefined;
     if (!r) throw notFound(epId);
-    if (r.status !== 'done' && r.revealedAt === null)
+    if (!goalMayLeave({ status: r.status === 'done' ? 'done' : 'active', revealed: r.revealedAt !== null }))
       throw new TRPCError({
         code: 'FORBIDDEN',
         message: `episode "${epId}" is still being played: its world and evidence are shown when it ends or after a reveal`,

@@ -1,5 +1,6 @@
 // GET /api/inspector/export?ids=a,b  or  ?<list filter params>  [&kind=chat]
 // → JSONL download (the project's episode format, or chat messages for SFT).
+import { authConfig, credentialsFrom, isAdmin } from '@/server/auth';
 import { inspector } from '@/server/inspector';
 import { exportJsonl } from '@/server/inspector/export';
 import { listInputFromParams } from '@/server/inspector/filters';
@@ -8,6 +9,12 @@ import { episodeIds } from '@/server/inspector/query';
 export const dynamic = 'force-dynamic';
 
 export function GET(req: Request) {
+  // episodes with their hidden goals: the inspector's, the admin only when auth is on
+  if (!isAdmin(authConfig(), credentialsFrom(req.headers)))
+    return Response.json(
+      { error: { code: 'UNAUTHORIZED', message: 'exporting episodes needs the admin token (or sign in at /login)' } },
+      { status: 401 },
+    );
   const params = new URL(req.url).searchParams;
   const kind = params.get('kind') === 'chat' ? 'chat' : 'episodes';
   const { db } = inspector();

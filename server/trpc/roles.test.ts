@@ -1,0 +1,79 @@
+// Which role reaches which tRPC procedure, with auth on: one row per procedure. A procedure
+// added without a row fails the first test, so every new route gets its role written down here
+// (and in docs/security.md). HTTP routes outside tRPC: server/env-server/app-service.test.ts
+// (/api/env) and server/inspector/export-route.test.ts.
+import { describe, expect, it } from 'vitest';
+import type { AuthConfig, Role } from '@/server/auth';
+import { callerWith, useTestCaller, type TestCaller } from './test-caller';
+
+useTestCaller();
+
+const ROLE: Record<string, Role> = {
+  'envs.list': 'public',
+  'tools.list': 'public',
+  'difficulty.preview': 'public',
+  'catalog.list': 'public',
+  'catalog.titles': 'public',
+  'seat.start': 'public', // default axes; overrides are checked inside (admin), see seat.test.ts
+  'seat.get': 'agent',
+  'seat.step': 'agent',
+  'seat.reveal': 'agent',
+  'episodes.list': 'admin',
+  'episodes.get': 'admin',
+  'episodes.world': 'admin',
+  'curriculum.meta': 'admin',
+  'curriculum.list': 'admin',
+  'curriculum.get': 'admin',
+  'curriculum.progress': 'admin',
+  'curriculum.cancel': 'admin',
+  'curriculum.create': 'admin',
+  'curriculum.step': 'admin',
+  'inspector.list': 'admin',
+  'inspector.facets': 'admin',
+  'inspector.ids': 'admin',
+  'inspector.neighbours': 'admin',
+  'inspector.charts': 'admin',
+  'inspector.delete': 'admin',
+  'inspector.extras': 'admin',
+  'inspector.worldAt': 'admin',
+  'inspector.observationAt': 'admin',
+  'inspector.compare': 'admin',
+  'inspector.compareRuns': 'admin',
+  'inspector.sameSeed': 'admin',
+  'inspector.playOracle': 'admin',
+  'inspector.import': 'admin',
+};
+
+const auth: AuthConfig = { enabled: true, adminToken: 'admin-secret-token' };
+
+/** The error code a call ends with ('ok' when it ran): input errors are fine, only the role matters. */
+async function outcome(caller: TestCaller, path: string, input: unknown): Promise<string> {
+  const fn = path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], caller) as (
+    i: unknown,
+  ) => Promise<unknown>;
+  return fn(input).then(
+    () => 'ok',
+    (e: { code?: string }) => e.code ?? 'thrown',
+  );
+}
+
+describe('roles per tRPC procedure (auth on)', () => {
+  it('every procedure has a row', async () => {
+    const { appRouter } = await import('@/server/trpc');
+    expect(Object.keys(appRouter._def.procedures).sort()).toEqual(Object.keys(ROLE).sort());
+  });
+
+  it.each(Object.entries(ROLE))('%s is %s', async (path, role) => {
+    const anon = await callerWith({ auth, headers: {} });
+    const started = await anon.seat.start({ envId: 'CART', d: 1, seed: 7 });
+    const id = started.episode.id;
+    // an input naming the episode (agent procedures look for id / episodeId before anything else)
+    const input = { id, episodeId: id, a: id, b: id, turn: 1 };
+    const agent = await callerWith({ auth, headers: { 'x-episode-token': started.capabilityToken } });
+    const admin = await callerWith({ auth, headers: { authorization: 'Bearer admin-secret-token' } });
+    const denied = (code: string) => code === 'UNAUTHORIZED';
+    expect(denied(await outcome(anon, path, input)), 'anonymous').toBe(role !== 'public');
+    expect(denied(await outcome(agent, path, input)), "the episode's agent").toBe(role === 'admin');
+    expect(denied(await outcome(admin, path, input)), 'the admin').toBe(false);
+  });
+});
