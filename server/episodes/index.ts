@@ -1,12 +1,20 @@
 // The process-wide episode service (default Prisma client and catalog registry).
 import { prisma } from '@/server/db';
 import { DEFAULT_CATALOG_ID, getCatalog, onCatalogEvicted } from '@/server/catalogs';
+import { createCustomerVoice } from '@/server/models/customer-voice';
+import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { createEpisodeService, type EpisodeService } from './service';
 
 const g = globalThis as unknown as { __ecomEpisodeService?: EpisodeService };
 
 export const episodeService: EpisodeService =
-  g.__ecomEpisodeService ?? createEpisodeService({ prisma, getCatalog, defaultCatalogId: DEFAULT_CATALOG_ID });
+  g.__ecomEpisodeService ??
+  createEpisodeService({
+    prisma,
+    getCatalog,
+    defaultCatalogId: DEFAULT_CATALOG_ID,
+    customerVoice: createCustomerVoice(createPrismaConnectionStore(prisma)),
+  });
 if (!g.__ecomEpisodeService) onCatalogEvicted((id) => episodeService.forgetCatalog(id));
 g.__ecomEpisodeService = episodeService;
 
