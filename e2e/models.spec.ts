@@ -32,6 +32,14 @@ test.afterAll(async () => {
   await fake?.close();
 });
 
+/** The page at 1440 px (the default) and at 800 px. */
+async function shots(page: Page, name: string) {
+  await shot(page, name);
+  await page.setViewportSize({ width: 800, height: 1000 });
+  await shot(page, `${name}-800`);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+}
+
 async function startPD(page: Page, seed: number) {
   await page.goto('/');
   await page.getByLabel('Environment').selectOption('PD');
@@ -56,7 +64,7 @@ test('register the local agent server, let it play, take over, inspect and fork'
   await page.getByTestId('conn-save').click();
   const row = page.locator('[data-testid="connection-row"][data-name="local-heuristic"]');
   await expect(row.getByTestId('conformance-ok')).toBeVisible({ timeout: 60_000 });
-  await shot(page, 'models');
+  await shots(page, 'models');
 
   // ---- a model plays PD d = 3 to the end
   await startPD(page, 5);
@@ -125,7 +133,7 @@ test('register the local agent server, let it play, take over, inspect and fork'
   await page.getByTestId('run-start').click();
   await expect(page.getByTestId('runs')).toContainText('finished', { timeout: 90_000 });
   await expect(page.getByTestId('run-heatmap')).toBeVisible();
-  await shot(page, 'runs');
+  await shots(page, 'runs');
 
   expect(problems).toEqual([]);
 });
@@ -160,7 +168,7 @@ test("a model's turn appears as it streams, and is taken only once complete", as
   expect(await streamed.textContent()).not.toBe('Let me look for a USB-C charger for you.');
   await expect(page.locator('[data-turn="1"]')).toHaveCount(0);
   await expect(page.getByTestId('model-stream-call')).toContainText('catalog_search', { timeout: 20_000 });
-  await shot(page, 'play-model-streaming');
+  await shots(page, 'play-model-streaming');
   // committed: the turn in the transcript, the streamed preview gone
   await expect(page.locator('[data-turn="1"] [data-testid="agent-message"]')).toHaveText(
     /Let me look for a USB-C charger for you\./,

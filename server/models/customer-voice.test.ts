@@ -19,6 +19,7 @@ let db: TestDb;
 let service: EpisodeService;
 let fake: FakeEndpoint;
 let store: ConnectionStore;
+const MARKER = 'sk-MARKER-voice-41d9';
 
 // "Hey! " + the template: the same facts, different wording
 const friendly: FakeStep = {
@@ -30,12 +31,12 @@ beforeAll(async () => {
   db = createTestDb();
   store = createMemoryConnectionStore({});
   fake = await startFakeEndpoint([friendly]);
-  await store.save({ name: 'voice', baseUrl: fake.baseUrl, model: 'fake', maxRetries: 1 });
+  await store.save({ name: 'voice', baseUrl: fake.baseUrl, model: 'fake', maxRetries: 1, apiKeyEnv: 'VOICE_KEY' });
   service = createEpisodeService({
     prisma: db.prisma,
     getCatalog: testCatalog,
     defaultCatalogId: testCatalog().id,
-    customerVoice: createCustomerVoice(store, { env: {}, backoffMs: 1 }),
+    customerVoice: createCustomerVoice(store, { env: { VOICE_KEY: MARKER }, backoffMs: 1 }),
   });
 }, 120_000);
 afterAll(async () => {
@@ -101,6 +102,14 @@ describe('the LLM customer', { timeout: 120_000 }, () => {
     const fork = await service.forkEpisode(ep.id, 1);
     expect(toSeatView(fork).events).toEqual(toSeatView(before).events.filter((e) => e.turn <= 1));
     expect(fake.requests.length).toBe(asked);
+
+    // the key went only into the Authorization header: not into the records, the views or the database
+    expect(fake.requests.slice(0, asked).every((q) => q.headers.authorization === `Bearer ${MARKER}`)).toBe(true);
+    const rows = await db.prisma.customerRewrite.findMany();
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    expect(rows.every((r) => JSON.parse(r.record!).request.messages.length === 2)).toBe(true);
+    const stored = rows.map((r) => JSON.stringify(r));
+    expect([...stored, JSON.stringify(replayed), JSON.stringify(fork)].filter((r) => r.includes(MARKER))).toEqual([]);
   });
 
   it('a failing endpoint or a rewrite that changes a fact keeps the template, and says why', async () => {
