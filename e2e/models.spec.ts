@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { startFakeEndpoint, type FakeEndpoint } from '../server/models/testing/fake-endpoint';
 import { shot, watchProblems } from './play-helpers';
 
 // Models at the table (issue 9), end to end over real HTTP: the heuristic behind
@@ -7,7 +8,9 @@ import { shot, watchProblems } from './play-helpers';
 // episode at d = 3 to the end; another is taken over by a person after two model turns; the
 // replay says who took each turn; a fork at turn 2 shows the parent's first two turns.
 const AGENT_PORT = Number(process.env.E2E_AGENT_PORT ?? 8021);
+const FAKE_PORT = Number(process.env.E2E_FAKE_PORT ?? AGENT_PORT + 1);
 let agent: ChildProcess | undefined;
+let fake: FakeEndpoint | undefined;
 
 test.beforeAll(async () => {
   agent = spawn('npm', ['run', '-s', 'agent:serve', '--', '--agent', 'heuristic', '--port', String(AGENT_PORT)], {
@@ -24,9 +27,18 @@ test.beforeAll(async () => {
   }
   throw new Error(`the agent server did not start on port ${AGENT_PORT}`);
 });
-test.afterAll(() => {
+test.afterAll(async () => {
   if (agent?.pid) process.kill(-agent.pid, 'SIGTERM'); // its own process group: npm and the server
+  await fake?.close();
 });
+
+/** The page at 1440 px (the default) and at 800 px. */
+async function shots(page: Page, name: string) {
+  await shot(page, name);
+  await page.setViewportSize({ width: 800, height: 1000 });
+  await shot(page, `${name}-800`);
+  await page.setViewportSize({ width: 1440, height: 1000 });
+}
 
 async function startPD(page: Page, seed: number) {
   await page.goto('/');
@@ -52,7 +64,7 @@ test('register the local agent server, let it play, take over, inspect and fork'
   await page.getByTestId('conn-save').click();
   const row = page.locator('[data-testid="connection-row"][data-name="local-heuristic"]');
   await expect(row.getByTestId('conformance-ok')).toBeVisible({ timeout: 60_000 });
-  await shot(page, 'models');
+  await shots(page, 'models');
 
   // ---- a model plays PD d = 3 to the end
   await startPD(page, 5);
@@ -121,7 +133,49 @@ test('register the local agent server, let it play, take over, inspect and fork'
   await page.getByTestId('run-start').click();
   await expect(page.getByTestId('runs')).toContainText('finished', { timeout: 90_000 });
   await expect(page.getByTestId('run-heatmap')).toBeVisible();
-  await shot(page, 'runs');
+  await shots(page, 'runs');
 
+  expect(problems).toEqual([]);
+});
+
+test("a model's turn appears as it streams, and is taken only once complete", async ({ page }) => {
+  test.setTimeout(120_000);
+  const problems = watchProblems(page);
+  const search = { name: 'catalog_search', arguments: '{"query":"usb-c charger"}' };
+  fake = await startFakeEndpoint([{ kind: 'reply', content: 'Searching.', toolCalls: [search] }], FAKE_PORT);
+  await page.goto('/models');
+  await page.getByTestId('conn-name').fill('slow-fake');
+  await page.getByTestId('conn-base-url').fill(fake.baseUrl);
+  await page.getByTestId('conn-model').fill('fake');
+  await page.getByTestId('conn-save').click();
+  await expect(page.locator('[data-testid="connection-row"][data-name="slow-fake"]')).toBeVisible({ timeout: 60_000 });
+
+  // from now on every reply streams slowly: text in pieces, then the call's arguments in pieces
+  fake.script([
+    {
+      kind: 'stream',
+      pieces: ['Let me ', 'look for ', 'a USB-C ', 'charger ', 'for you.'],
+      delayMs: 700,
+      toolCalls: [search],
+    },
+  ]);
+  await startPD(page, 11);
+  await page.getByTestId('model-player').selectOption('connection:slow-fake');
+  await page.getByTestId('model-step').click();
+  const streamed = page.getByTestId('model-stream-text');
+  await expect(streamed).toContainText('Let me look for', { timeout: 20_000 });
+  // partial text on screen, turn 1 not taken yet
+  expect(await streamed.textContent()).not.toBe('Let me look for a USB-C charger for you.');
+  await expect(page.locator('[data-turn="1"]')).toHaveCount(0);
+  await expect(page.getByTestId('model-stream-call')).toContainText('catalog_search', { timeout: 20_000 });
+  await shots(page, 'play-model-streaming');
+  // committed: the turn in the transcript, the streamed preview gone
+  await expect(page.locator('[data-turn="1"] [data-testid="agent-message"]')).toHaveText(
+    /Let me look for a USB-C charger for you\./,
+    { timeout: 30_000 },
+  );
+  await expect(page.getByTestId('model-stream')).toHaveCount(0);
+  await expect(page.locator('[data-turn="1"] [data-testid="turn-actor"]')).toHaveText('model slow-fake');
+  expect(fake.requests.at(-1)!.body!.stream).toBe(true);
   expect(problems).toEqual([]);
 });

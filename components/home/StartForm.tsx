@@ -1,8 +1,9 @@
 'use client';
 // Start an episode: environment, difficulty (with the twelve axes it implies), seed, catalog.
-import { useState, useTransition } from 'react';
+import { useEffect, useState, useTransition } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { startEpisodeAction } from '@/server/actions/episodes';
+import { tablePlayersAction } from '@/server/actions/models';
 import type { AxisRow } from '@/server/episodes/axes';
 import type { CatalogChoice } from '@/server/catalogs';
 import { useTRPC } from '@/lib/trpc';
@@ -34,6 +35,12 @@ export function StartForm({
   const [seed, setSeed] = useState('1');
   const [catalogId, setCatalogId] = useState<string | null>(null);
   const catalogs = useQuery({ ...trpc.catalog.list.queryOptions(), initialData: initialCatalogs });
+  // the optional LLM customer: a model connection rewrites the customer's templated text
+  const [voices, setVoices] = useState<string[]>([]);
+  const [customerVoice, setCustomerVoice] = useState('');
+  useEffect(() => {
+    void tablePlayersAction().then((res) => res.ok && setVoices(res.data.connections));
+  }, []);
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const preview = useQuery({
@@ -55,7 +62,13 @@ export function StartForm({
       seedValue = n;
     }
     startTransition(async () => {
-      const res = await startEpisodeAction({ envId, d, seed: seedValue, ...(catalogId ? { catalogId } : {}) });
+      const res = await startEpisodeAction({
+        envId,
+        d,
+        seed: seedValue,
+        ...(catalogId ? { catalogId } : {}),
+        ...(customerVoice ? { customerVoice } : {}),
+      });
       if (res && !res.ok) setError(res.error);
     });
   }
@@ -164,6 +177,31 @@ export function StartForm({
               the disk cache. Import a real one with <code>npm run catalog:import</code>.
             </p>
           </div>
+          {voices.length > 0 && (
+            <div>
+              <label htmlFor="customer-voice" className="mb-1 block text-sm font-medium text-slate-700">
+                Customer&apos;s voice
+              </label>
+              <select
+                id="customer-voice"
+                value={customerVoice}
+                onChange={(e) => setCustomerVoice(e.target.value)}
+                className="w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm shadow-sm"
+                data-testid="customer-voice-select"
+              >
+                <option value="">templates (deterministic, no model)</option>
+                {voices.map((v) => (
+                  <option key={v} value={v}>
+                    model {v} rewrites the templates
+                  </option>
+                ))}
+              </select>
+              <p className="mt-1 text-xs text-slate-500">
+                The model gets only the templated message and must keep its facts; what it writes is recorded, so the
+                replay never asks it again.
+              </p>
+            </div>
+          )}
           {error && (
             <p className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800" role="alert">
               {error}

@@ -135,7 +135,8 @@ export function ConnectionForm({
           </label>
         ))}
         <label className="flex items-center gap-2">
-          <input type="checkbox" checked={stream} onChange={(e) => setStream(e.target.checked)} /> Stream replies
+          <input type="checkbox" checked={stream} onChange={(e) => setStream(e.target.checked)} /> Stream replies in
+          batch runs (the playground always streams)
         </label>
         <label
           className="flex items-center gap-2"

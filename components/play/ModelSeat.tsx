@@ -1,10 +1,11 @@
 'use client';
 // Let a model or a built-in agent play: choose who, Step (one turn), Play (autoplay at a
 // speed), Pause; Take over hands the next turns to the person, Hand back returns them.
-// A model's turn appears when it is done (no token streaming to the browser yet).
+// A model's turn appears as it streams (display-only; the turn counts once committed).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SeatView } from '@/server/episodes/seat';
-import { playTurnAction, tablePlayersAction } from '@/server/actions/models';
+import { tablePlayersAction } from '@/server/actions/models';
+import { streamTurn, type TurnPartial } from '@/lib/turn-stream';
 import { Button, Card, CardHeader } from '@/components/ui/primitives';
 
 const SPEEDS = [
@@ -20,11 +21,14 @@ export function ModelSeat({
   control,
   onControl,
   onTurn,
+  onPartial,
 }: {
   episode: SeatView;
   control: Control;
   onControl: (c: Control) => void;
   onTurn: (episode: SeatView, actor: string) => void;
+  /** The model's reply so far while its turn streams (null when none): display-only. */
+  onPartial: (partial: TurnPartial | null) => void;
 }) {
   const [options, setOptions] = useState<{ connections: string[]; agents: readonly string[] } | null>(null);
   const [player, setPlayer] = useState('');
@@ -47,24 +51,22 @@ export function ModelSeat({
     setBusy(true);
     setError(null);
     const [kind, name] = [player.slice(0, player.indexOf(':')), player.slice(player.indexOf(':') + 1)];
-    const res = await playTurnAction(
-      episode.id,
-      kind === 'agent' ? { agent: name as 'heuristic' } : { connection: name },
-    );
+    const res = await streamTurn(episode.id, kind === 'agent' ? { agent: name } : { connection: name }, onPartial);
     setBusy(false);
+    onPartial(null);
     if (!res.ok) {
       setError(res.error);
       return false;
     }
-    onTurn(res.data.episode, res.data.actor);
-    if (!res.data.ok) {
+    onTurn(res.turn.episode, res.turn.actor);
+    if (!res.turn.ok) {
       setError(
-        `Infrastructure failure (${res.data.infra.kind}), not the model's doing and not scored: ${res.data.infra.message}`,
+        `Infrastructure failure (${res.turn.infra.kind}), not the model's doing and not scored: ${res.turn.infra.message}`,
       );
       return false;
     }
-    return res.data.episode.status === 'active';
-  }, [episode.id, player, onTurn]);
+    return res.turn.episode.status === 'active';
+  }, [episode.id, player, onTurn, onPartial]);
 
   const play = useCallback(async () => {
     onControl('model');

@@ -20,6 +20,8 @@ import { PlayGoalCard } from './HiddenGoal';
 import { ToolPalette } from './ToolPalette';
 import { WorldPanel } from './WorldPanel';
 import { ModelSeat, type Control } from './ModelSeat';
+import { StreamingTurn } from './StreamingTurn';
+import type { TurnPartial } from '@/lib/turn-stream';
 import { valuesFromArgs } from './schema-build';
 import { fieldsOf, type JsonSchema } from './schema-form';
 
@@ -36,6 +38,7 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
   const [ep, setEp] = useState<SeatView>(initial);
   const [actors, setActors] = useState(initialActors);
   const [control, setControl] = useState<Control>('person');
+  const [streaming, setStreaming] = useState<TurnPartial | null>(null);
   const took = (view: SeatView, actor: string) => {
     // a turn's first actor stays (an infrastructure failure does not take a turn)
     setActors((a) => (view.turn > 0 && !a[view.turn] ? { ...a, [view.turn]: actor } : a));
@@ -107,6 +110,7 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
               catalogId={ep.catalogId}
               actors={actors}
             />
+            {streaming && <StreamingTurn partial={streaming} turn={ep.turn + 1} />}
             {!active && (
               <>
                 {ep.breakdown && (
@@ -127,7 +131,7 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
             )}
           </div>
           <aside className="space-y-4 lg:sticky lg:top-4 lg:col-span-5 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto lg:pb-4">
-            <ModelSeat episode={ep} control={control} onControl={setControl} onTurn={took} />
+            <ModelSeat episode={ep} control={control} onControl={setControl} onTurn={took} onPartial={setStreaming} />
             {active && control === 'person' && (
               <>
                 <div id="tool-palette" className="scroll-mt-2">

@@ -26,7 +26,7 @@ export function RunCurves({ stats }: { stats: RunCellStats[] }) {
           {envs.map((e, i) => (
             <Line
               key={e}
-              type="monotone"
+              type="linear"
               dataKey={e}
               stroke={COLORS[i % COLORS.length]}
               connectNulls

@@ -1,6 +1,7 @@
 'use client';
 // One renderer per event kind.
 import type { EpisodeEvent } from '@/server/engine/types';
+import type { VoicedCustomerMessage } from '@/server/episodes/seat';
 import { AgentMessage } from './events/AgentMessage';
 import { CustomerMessage } from './events/CustomerMessage';
 import { AnswerEvent } from './events/AnswerEvent';
@@ -10,7 +11,7 @@ import { ToolCallEvent } from './events/ToolCallEvent';
 export function EventView({ event, episodeId }: { event: EpisodeEvent; episodeId?: string }) {
   switch (event.kind) {
     case 'customer_message':
-      return <CustomerMessage text={event.text} act={event.act} />;
+      return <CustomerMessage text={event.text} act={event.act} voice={(event as VoicedCustomerMessage).voice} />;
     case 'agent_message':
       return <AgentMessage text={event.text} />;
     case 'tool_call':

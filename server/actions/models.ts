@@ -1,16 +1,9 @@
 'use server';
 // Server actions for models at the table (thin): connections (admin when auth is on), one
-// turn of an episode by a model or a built-in agent (the episode's agent seat), forks.
+// turn's players, forks and batch runs. A turn itself is streamed by /play/[episodeId]/model-turn.
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import {
-  authConfig,
-  credentialsFrom,
-  episodeCookieName,
-  episodeCookiePath,
-  requireAdmin,
-  requireAgent,
-} from '@/server/auth';
+import { authConfig, credentialsFrom, episodeCookieName, episodeCookiePath, requireAdmin } from '@/server/auth';
 import { getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import { episodeService } from '@/server/episodes';
@@ -27,13 +20,7 @@ import {
   type FlippedTask,
   type RunCellStats,
 } from '@/server/models/runs';
-import {
-  BUILT_IN_AGENTS,
-  playTableTurn,
-  type BuiltInAgent,
-  type TablePlayer,
-  type TableTurn,
-} from '@/server/models/table';
+import { BUILT_IN_AGENTS, type BuiltInAgent, type TablePlayer } from '@/server/models/table';
 import { ENV_IDS, type EnvId } from '@/server/engine/types';
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code?: string };
@@ -94,40 +81,6 @@ export async function tablePlayersAction(): Promise<
 > {
   try {
     return { ok: true, data: { connections: (await store().list()).map((c) => c.name), agents: BUILT_IN_AGENTS } };
-  } catch (e) {
-    return failure(e);
-  }
-}
-
-/** One turn of the episode by a connected model or a built-in agent. */
-export async function playTurnAction(
-  episodeId: string,
-  player: { connection: string } | { agent: BuiltInAgent },
-): Promise<ActionResult<TableTurn>> {
-  try {
-    await requireAgent(authConfig(), await creds(), episodeId, (id, token) =>
-      episodeService.checkCapability(id, token),
-    );
-    if ('agent' in player) {
-      if (!BUILT_IN_AGENTS.includes(player.agent))
-        return {
-          ok: false,
-          error: `unknown built-in agent "${player.agent}"; choose ${BUILT_IN_AGENTS.join(', ')}`,
-          code: 'BAD_INPUT',
-        };
-      // the oracle reads the hidden goal: with auth on, only the admin may let it play
-      if (player.agent === 'oracle') requireAdmin(authConfig(), await creds(), 'the oracle (it reads the hidden goal)');
-      return {
-        ok: true,
-        data: await playTableTurn(episodeService, getCatalog, episodeId, { kind: 'agent', agent: player.agent }),
-      };
-    }
-    const connection = await store().get(player.connection);
-    if (!connection) return { ok: false, error: `no model connection named "${player.connection}"`, code: 'NOT_FOUND' };
-    return {
-      ok: true,
-      data: await playTableTurn(episodeService, getCatalog, episodeId, { kind: 'model', connection }),
-    };
   } catch (e) {
     return failure(e);
   }

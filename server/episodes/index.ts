@@ -1,6 +1,8 @@
 // The process-wide episode service (default Prisma client and catalog registry).
 import { databaseUrlOf, prisma } from '@/server/db';
 import { DEFAULT_CATALOG_ID, getCatalog, onCatalogEvicted } from '@/server/catalogs';
+import { createCustomerVoice } from '@/server/models/customer-voice';
+import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { createEpisodeService, type EpisodeService } from './service';
 import { sqliteHotPathFor } from './sqlite-hot-path';
 
@@ -13,6 +15,7 @@ export const episodeService: EpisodeService =
     getCatalog,
     defaultCatalogId: DEFAULT_CATALOG_ID,
     hotPath: sqliteHotPathFor(databaseUrlOf(prisma)), // the same file as the Prisma client
+    customerVoice: createCustomerVoice(createPrismaConnectionStore(prisma)),
   });
 if (!g.__ecomEpisodeService) onCatalogEvicted((id) => episodeService.forgetCatalog(id));
 g.__ecomEpisodeService = episodeService;

@@ -32,6 +32,7 @@ export const startSchema = z.strictObject({
   axisOverrides: axisOverridesSchema.optional(),
   catalogId: z.string().min(1).max(200).optional(),
   player: playerSchema.optional(),
+  customerVoice: z.string().min(1).max(100).optional(),
 });
 
 export const idSchema = z

@@ -8,7 +8,7 @@ import { listEnvs } from '@/server/engine';
 import { authConfig, credentialsFrom, requireAdmin, requireAgent } from '@/server/auth';
 import { isAppError } from '@/server/lib/errors';
 import { episodeService, rescoreService } from './index';
-import { goalMayLeave, toSeatView } from './seat';
+import { goalMayLeave, toSeatView, voicedEvents } from './seat';
 import type { EpisodeView } from './types';
 
 type RequestHeaders = { get(name: string): string | null };
@@ -51,8 +51,10 @@ export async function loadReplayPage(
     if (isAppError(e) && e.code === 'UNAUTHORIZED') return { denied: e.message } as const;
     throw e;
   }
-  const full = await getOrNull(episodeId);
-  if (!full) return null;
+  const stored = await getOrNull(episodeId);
+  if (!stored) return null;
+  // the LLM customer's messages as recorded, each with the template it stands for
+  const full = { ...stored, events: voicedEvents(stored.events, stored.customerRewrites, true) };
   const open = goalMayLeave(full);
   // behind the spoiler guard nothing of the goal is rendered into the page
   const view = open ? full : { ...full, hiddenGoal: null, events: replayEvents(full) };

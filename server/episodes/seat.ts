@@ -6,7 +6,7 @@
 // regenerates the goal), the full world and the evidence stay with the inspector until the
 // episode is finished, or until the player reveals the goal on purpose (recorded).
 import type { EpisodeEvent, RewardBreakdown, TerminationReason } from '@/server/engine/types';
-import type { EpisodeStatus, EpisodeView, HiddenGoal, WorldView } from './types';
+import type { CustomerRewrite, EpisodeStatus, EpisodeView, HiddenGoal, WorldView } from './types';
 
 export interface SeatView {
   seat: 'agent';
@@ -42,6 +42,31 @@ export function agentEvents(events: readonly EpisodeEvent[], done: boolean): Epi
   return done ? [...events] : events.filter((e) => e.kind !== 'world_change');
 }
 
+/** The LLM customer's recorded wording, shown with the template it stands for (the inspector's replay). */
+export type VoicedCustomerMessage = Extract<EpisodeEvent, { kind: 'customer_message' }> & {
+  voice?: Omit<CustomerRewrite, 'turn' | 'text'>;
+};
+
+/**
+ * Customer messages as the agent read them: where the LLM customer spoke (issue 9 item 8), its
+ * recorded text replaces the template. With `withTemplate` (inspectors only) each such message
+ * also carries the template, who rewrote it, and why a template was kept.
+ */
+export function voicedEvents(
+  events: EpisodeEvent[],
+  rewrites: readonly CustomerRewrite[] = [],
+  withTemplate = false,
+): EpisodeEvent[] {
+  if (rewrites.length === 0) return events;
+  const byTurn = new Map(rewrites.map((r) => [r.turn, r]));
+  return events.map((e) => {
+    const r = e.kind === 'customer_message' ? byTurn.get(e.turn) : undefined;
+    if (!r) return e;
+    const voice = { template: r.template, by: r.by, fallback: r.fallback };
+    return { ...e, text: r.text, ...(withTemplate ? { voice } : {}) } as VoicedCustomerMessage;
+  });
+}
+
 export function toSeatView(view: EpisodeView): SeatView {
   const open = goalMayLeave(view);
   const done = view.status === 'done';
@@ -56,7 +81,7 @@ export function toSeatView(view: EpisodeView): SeatView {
     status: view.status,
     turn: view.turn,
     budgets: view.budgets,
-    events: agentEvents(view.events, done),
+    events: voicedEvents(agentEvents(view.events, done), view.customerRewrites),
     world: retrievedWorld(view.events),
     revealed: view.revealed,
     seed: open ? view.seed : null,

@@ -13,7 +13,7 @@ import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { isAppError } from '@/server/lib/errors';
 import { createEpisode, ENGINE_VERSION, listEnvs, replayEpisode, replayRefusal } from '@/server/engine';
 import { axesFor, AXIS_NAMES, type AxisValues } from '@/server/engine/difficulty';
-import type { EnvId, EpisodeConfig } from '@/server/engine/types';
+import type { EnvId, EpisodeConfig, EpisodeEvent } from '@/server/engine/types';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
@@ -24,6 +24,7 @@ import { REWARD_REVISION } from '@/server/engine/reward';
 import {
   EpisodeServiceError,
   type ActionInput,
+  type CustomerVoice,
   type EpisodeSummary,
   type EpisodeView,
   type HiddenGoal,
@@ -50,6 +51,8 @@ export interface EpisodeServiceDeps {
   maxBytes?: number;
   /** SQLite only: prepared statements for the queries of every start and step (sqlite-hot-path.ts). */
   hotPath?: EpisodeHotPath | null;
+  /** The optional LLM customer (issue 9 item 8); without it, episodes use the templates only. */
+  customerVoice?: CustomerVoice;
 }
 
 export function createEpisodeService(deps: EpisodeServiceDeps) {
@@ -158,6 +161,32 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     return { envId: g.envId, summary: g.summary, data: g.data, ...(g.slots !== undefined ? { slots: g.slots } : {}) };
   }
 
+  /** The view with the LLM customer's recorded messages (read back, never asked again). */
+  async function voiced(view: EpisodeView): Promise<EpisodeView> {
+    if (!view.customerVoice) return view;
+    const rows = await store.getRewrites(view.id);
+    return {
+      ...view,
+      customerRewrites: rows.map(({ turn, template, text, by, fallback }) => ({ turn, template, text, by, fallback })),
+    };
+  }
+
+  /** Asks the LLM customer to rewrite the customer message among these events, and records its answer. */
+  async function rewriteCustomer(episodeId: string, voice: string | null, events: readonly EpisodeEvent[]) {
+    const message = events.find((e) => e.kind === 'customer_message');
+    if (!voice || !deps.customerVoice || !message || message.kind !== 'customer_message') return;
+    const r = await deps.customerVoice.rewrite(voice, message.text);
+    await store.addRewrite({
+      episodeId,
+      turn: message.turn,
+      template: message.text,
+      text: r.text,
+      by: r.by,
+      fallback: r.fallback ?? null,
+      record: r.record === undefined ? null : JSON.stringify(r.record),
+    });
+  }
+
   return {
     /** For tests: forget every live episode, as a server restart would. */
     clearLive(): void {
@@ -195,6 +224,11 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
           `axis overrides: ${(e as Error).message} (axes: ${AXIS_NAMES.join(', ')})`,
         );
       }
+      if (inp.customerVoice) {
+        if (!deps.customerVoice)
+          throw new EpisodeServiceError('BAD_INPUT', 'this server has no LLM customer; leave customerVoice out');
+        await deps.customerVoice.check(inp.customerVoice);
+      }
       const catalogId = inp.catalogId ?? deps.defaultCatalogId;
       const catalog = catalogFor(catalogId);
       const seed = inp.seed ?? randomInt(0, MAX_SEED);
@@ -228,10 +262,12 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         journeyEnvs: ep.config.journeyEnvs ?? null,
         rewardRevision: REWARD_REVISION,
         capabilityHash: sha256Hex(capabilityToken),
+        customerVoice: inp.customerVoice ?? null,
       });
       live.set(row.id, ep);
       if (row.capabilityHash) rememberCapability(row.id, row.capabilityHash);
-      return { ...viewOf(row, [...ep.events]), capabilityToken };
+      await rewriteCustomer(row.id, row.customerVoice, ep.events);
+      return { ...(await voiced(viewOf(row, [...ep.events]))), capabilityToken };
     },
 
     /**
@@ -251,7 +287,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         const row = await requireRow(id);
         if (stepKey) {
           const done = await store.findStep(id, stepKey);
-          if (done) return viewAt(row, done.eventEnd);
+          if (done) return voiced(await viewAt(row, done.eventEnd));
         }
         if (row.status === 'done') {
           throw new EpisodeServiceError(
@@ -309,6 +345,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
           }
           throw e;
         }
+        await rewriteCustomer(id, row.customerVoice, result.events);
         const after: EpisodeRow = {
           ...row,
           ...updated,
@@ -318,7 +355,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
           infraError: null,
           updatedAt: new Date(),
         };
-        return viewOf(after, [...ep.events]);
+        return voiced(viewOf(after, [...ep.events]));
       });
     },
 
@@ -345,7 +382,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     async getEpisode(episodeId: string): Promise<EpisodeView> {
       const row = await requireRow(episodeId);
       const events = await store.getEvents(row.id);
-      return toView(row, events);
+      return voiced(toView(row, events));
     },
 
     /** Agent-visible world state (cart, today, …), from the live episode (rebuilt if needed). */
@@ -438,6 +475,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         parentId: parent.id,
         forkTurn: turns,
         runId: opts.runId ?? null,
+        customerVoice: parent.customerVoice,
         actions: actions.slice(0, turns).map((a, i) => ({
           format: a.format,
           raw: a.raw,
@@ -447,7 +485,10 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         })),
       });
       live.set(row.id, ep);
-      return { ...viewOf(row, [...ep.events]), capabilityToken };
+      // the LLM customer's messages of the copied turns are the parent's, as recorded
+      for (const { turn, template, text, by, fallback, record } of await store.getRewrites(parent.id))
+        if (turn <= turns) await store.addRewrite({ episodeId: row.id, turn, template, text, by, fallback, record });
+      return { ...(await voiced(viewOf(row, [...ep.events]))), capabilityToken };
     },
 
     /** Parent and forks of an episode (the replay's family box). */

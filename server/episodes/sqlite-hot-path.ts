@@ -69,8 +69,9 @@ export function openSqliteHotPath(file: string) {
   const insertEpisode = db.prepare(
     `INSERT INTO "Episode" ("id","createdAt","updatedAt","envId","d","seed","axisOverrides","axes","weights","catalogId",
        "player","turn","status","terminationReason","reward","isCorrect","breakdown","hiddenGoal","engineVersion",
-       "journeyEnvs","eventCount","rewardRevision","capabilityHash","storedBytes","parentId","forkTurn","runId")
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+       "journeyEnvs","eventCount","rewardRevision","capabilityHash","storedBytes","parentId","forkTurn","runId",
+       "customerVoice")
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   const bool = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
 
@@ -141,6 +142,7 @@ export function openSqliteHotPath(file: string) {
       rec.parentId ?? null,
       rec.forkTurn ?? null,
       rec.runId ?? null,
+      rec.customerVoice ?? null,
     );
     for (const r of rows) insertEvent.run(id, r.seq, r.turn, r.kind, r.payload);
     actions.forEach((a, seq) =>

@@ -52,6 +52,8 @@ export interface NewEpisodeRecord extends EpisodeSetup, EpisodeProgress {
   /** reward revision of the engine that played it (REWARD_REVISION in server/engine/reward.ts) */
   rewardRevision: number;
   capabilityHash: string | null;
+  /** issue 9 item 8: the LLM customer's connection, and rewrites copied from the parent (a fork) */
+  customerVoice?: string | null;
   /** issue 9: fork origin, batch run, and actions copied from the parent (a fork) */
   parentId?: string | null;
   forkTurn?: number | null;
@@ -90,6 +92,15 @@ export interface StoredAction {
   actor: string | null;
 }
 
+export interface CustomerRewriteRow {
+  turn: number;
+  template: string;
+  text: string;
+  by: string;
+  fallback: string | null;
+  record: string | null;
+}
+
 /** Event rows as stored (also used by the SQLite hot path, sqlite-hot-path.ts: one serialisation). */
 export const eventRows = (events: EpisodeEvent[], firstSeq: number) =>
   events.map((e, i) => ({ seq: firstSeq + i, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) }));
@@ -121,6 +132,7 @@ export function createEpisodeStore(prisma: PrismaClient) {
           parentId: rec.parentId ?? null,
           forkTurn: rec.forkTurn ?? null,
           runId: rec.runId ?? null,
+          customerVoice: rec.customerVoice ?? null,
           ...(rec.actions?.length
             ? { actions: { create: rec.actions.map((a, seq) => ({ seq, turn: seq, ...a })) } }
             : {}),
@@ -167,6 +179,19 @@ export function createEpisodeStore(prisma: PrismaClient) {
     },
 
     /** The action stored under this step key, if any (idempotent retries). */
+    /** The LLM customer's recorded messages (issue 9 item 8), by turn. */
+    async getRewrites(episodeId: string): Promise<CustomerRewriteRow[]> {
+      return prisma.customerRewrite.findMany({
+        where: { episodeId },
+        orderBy: { turn: 'asc' },
+        select: { turn: true, template: true, text: true, by: true, fallback: true, record: true },
+      });
+    },
+
+    async addRewrite(rec: CustomerRewriteRow & { episodeId: string }): Promise<void> {
+      await prisma.customerRewrite.create({ data: rec });
+    },
+
     async findStep(episodeId: string, stepKey: string): Promise<{ eventEnd: number | null } | null> {
       return prisma.episodeAction.findUnique({
         where: { episodeId_stepKey: { episodeId, stepKey } },
@@ -296,6 +321,7 @@ export function viewOf(row: EpisodeRow, events: EpisodeEvent[]): EpisodeView {
     budgets: episodeBudgets(row.envId, hiddenGoal.data, axes),
     events,
     hiddenGoal,
+    customerVoice: row.customerVoice,
   };
 }
 

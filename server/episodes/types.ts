@@ -63,6 +63,29 @@ export interface EpisodeView extends EpisodeSummary {
   events: EpisodeEvent[];
   /** For human inspectors (playground reveal toggle, replay). Never part of an agent observation. */
   hiddenGoal: HiddenGoal;
+  /** issue 9 item 8: the connection that rewrites the customer's text (null = templates only) */
+  customerVoice?: string | null;
+  /** what the LLM customer said in place of each templated customer message, as recorded */
+  customerRewrites?: CustomerRewrite[];
+}
+
+/** One customer message as the LLM customer rewrote it, or why the template was kept. */
+export interface CustomerRewrite {
+  turn: number;
+  /** the engine's templated text (what the rewriter was given, and all it was given) */
+  template: string;
+  /** what the agent seat reads */
+  text: string;
+  by: string;
+  fallback: string | null;
+}
+
+/** The LLM customer, injected into the episode service (server/models/customer-voice.ts). */
+export interface CustomerVoice {
+  /** Throws one precise error when the named voice cannot be used (no such connection). */
+  check(name: string): Promise<void>;
+  /** Never throws: a failure keeps the template and says why. */
+  rewrite(name: string, template: string): Promise<{ text: string; by: string; fallback?: string; record?: unknown }>;
 }
 
 /** Agent-visible world state for the playground's side panel (from the live episode). */
@@ -75,6 +98,8 @@ export interface StartEpisodeInput {
   axisOverrides?: Partial<AxisValues>;
   catalogId?: string;
   player?: string;
+  /** a model connection's name: the LLM customer rewrites the customer's messages (SPEC §9) */
+  customerVoice?: string;
 }
 
 export type ActionInput = string | Action;

@@ -41,12 +41,18 @@ export interface ChatReply {
   latencyMs: number;
 }
 
+/** A streamed reply as assembled so far: display-only, never stepped. */
+export interface PartialReply {
+  content: string | null;
+  toolCalls: WireToolCall[];
+}
+
 export interface ChatOptions {
   signal?: AbortSignal;
   /** Extra headers (the agent server's episode header); never the key. */
   headers?: Record<string, string>;
-  /** Streamed text so far, for a live view. */
-  onDelta?: (content: string) => void;
+  /** The reply so far while it streams (text and tool calls as assembled), for a live view only. */
+  onPartial?: (partial: PartialReply) => void;
   env?: Env;
 }
 
@@ -116,7 +122,7 @@ export async function chatCompletion(
       );
     }
     const isStream = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-    const reply = isStream ? await readStream(response, options.onDelta) : parseBody(await response.text());
+    const reply = isStream ? await readStream(response, options.onPartial) : parseBody(await response.text());
     return { ...reply, rawText: redact(reply.rawText, key), latencyMs: Math.round(performance.now() - started) };
   } catch (e) {
     return fail(e);
@@ -144,7 +150,7 @@ function parseBody(text: string): Omit<ChatReply, 'latencyMs'> {
 /** Assembles a server-sent-events reply: content deltas, tool-call deltas by index, usage. */
 async function readStream(
   response: Response,
-  onDelta?: (content: string) => void,
+  onPartial?: (partial: PartialReply) => void,
 ): Promise<Omit<ChatReply, 'latencyMs'>> {
   const decoder = new TextDecoder();
   let raw = '';
@@ -191,10 +197,8 @@ async function readStream(
       if (!choice) continue;
       if (choice.finish_reason) finishReason = choice.finish_reason;
       const delta = choice.delta ?? {};
-      if (typeof delta.content === 'string') {
-        content = (content ?? '') + delta.content;
-        onDelta?.(content);
-      }
+      const grew = typeof delta.content === 'string' || (delta.tool_calls?.length ?? 0) > 0;
+      if (typeof delta.content === 'string') content = (content ?? '') + delta.content;
       for (const d of delta.tool_calls ?? []) {
         const i = d.index ?? calls.length;
         calls[i] ??= { id: d.id ?? `call_${i}`, type: 'function', function: { name: '', arguments: '' } };
@@ -202,6 +206,8 @@ async function readStream(
         if (d.function?.name) calls[i].function.name += d.function.name;
         if (d.function?.arguments) calls[i].function.arguments += d.function.arguments;
       }
+      if (grew && onPartial)
+        onPartial({ content, toolCalls: calls.filter(Boolean).map((c) => ({ ...c, function: { ...c.function } })) });
     }
   }
   if (!sawDone && finishReason === null)

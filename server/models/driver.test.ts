@@ -107,11 +107,11 @@ describe('driver: infrastructure failures', () => {
         },
       ],
       { stream: true },
-      { onDelta: (text) => deltas.push(text) },
+      { onPartial: (p) => deltas.push(p.content ?? '') },
     );
     expect(r.status).toBe('completed');
     expect(r.records[0].reply!.content).toBe('Here you go.');
-    expect(deltas).toEqual(['Here ', 'Here you ', 'Here you go.']);
+    expect(deltas.slice(0, 3)).toEqual(['Here ', 'Here you ', 'Here you go.']);
     expect(r.episode.termination).toBe('answered');
     expect(fake.requests[0].body!.stream).toBe(true);
   });
@@ -122,6 +122,37 @@ describe('driver: infrastructure failures', () => {
     const r = await play([{ kind: 'hang' }], { timeoutMs: 5000 }, { signal: controller.signal });
     expect(r.status).toBe('cancelled');
     expect(r.episode.breakdown).toBeNull();
+  });
+});
+
+describe('driver: streamed replies', () => {
+  const calls = [
+    { name: 'catalog_search', arguments: '{"query":"usb-c charger 65w","limit":5}' },
+    { name: 'catalog_search', arguments: '{"query":"laptop charger"}' },
+  ];
+
+  it('tool-call deltas (name first, arguments in pieces, two calls) make the same action as the whole reply', async () => {
+    const whole = await play([{ kind: 'reply', content: 'Let me look.', toolCalls: calls }, answerStep]);
+    const partials: Array<{ content: string | null; calls: string[] }> = [];
+    const streamed = await play(
+      [{ kind: 'stream', pieces: ['Let ', 'me ', 'look.'], delayMs: 1, toolCalls: calls }, answerStep],
+      { stream: true },
+      { onPartial: (p) => partials.push({ content: p.content, calls: p.toolCalls.map((c) => c.function.arguments) }) },
+    );
+    expect(streamed.actions[0]).toEqual(whole.actions[0]);
+    expect(whole.actions[0]).toMatchObject({
+      assistant_message: 'Let me look.',
+      tool_calls: [
+        { name: 'catalog.search', args: { query: 'usb-c charger 65w', limit: 5 } },
+        { name: 'catalog.search', args: { query: 'laptop charger' } },
+      ],
+    });
+    expect(streamed.records[0].reply!.toolCalls).toEqual(whole.records[0].reply!.toolCalls);
+    expect(streamed.episode.events).toEqual(whole.episode.events);
+    // the partials grow: text first, then the first call's arguments piece by piece, then the second's
+    expect(partials[0]).toEqual({ content: 'Let ', calls: [] });
+    expect(partials.some((p) => p.calls.length === 1 && p.calls[0] === '{"query"')).toBe(true);
+    expect(partials.at(-1)).toEqual({ content: 'Let me look.', calls: calls.map((c) => c.arguments) });
   });
 });
 

@@ -19,6 +19,7 @@ import {
   InfraError,
   type AttemptRecord,
   type ChatReply,
+  type PartialReply,
   type InfraKind,
 } from './client';
 import type { Connection, Env } from './connection';
@@ -51,7 +52,7 @@ export interface DriverOptions {
   signal?: AbortSignal;
   /** First retry pause (doubles each time); tests shorten it. */
   backoffMs?: number;
-  onDelta?: (content: string) => void;
+  onPartial?: (partial: PartialReply) => void;
   /** The episode's public config, sent only when the connection asks for the episode header. */
   episodeConfig?: EpisodeConfig;
   env?: Env;
@@ -92,7 +93,7 @@ export async function modelTurn(
         chatCompletion(connection, request, {
           signal: options.signal,
           headers,
-          onDelta: options.onDelta,
+          onPartial: options.onPartial,
           env: options.env,
         }),
       { maxRetries: connection.maxRetries, backoffMs: options.backoffMs, signal: options.signal },

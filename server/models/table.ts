@@ -18,6 +18,7 @@ import type { EpisodeService } from '@/server/episodes/service';
 import { toSeatView, type SeatView } from '@/server/episodes/seat';
 import { actionArgument } from '@/server/episodes/store';
 import { decide, type ServedAgent } from './agent-server/agents';
+import type { PartialReply } from './client';
 import type { Connection, Env } from './connection';
 import { modelTurn } from './driver';
 import type { SeatHistory } from './transcript';
@@ -70,7 +71,7 @@ export interface TableOptions {
   signal?: AbortSignal;
   backoffMs?: number;
   env?: Env;
-  onDelta?: (content: string) => void;
+  onPartial?: (partial: PartialReply) => void;
 }
 
 /** One turn of a stored, active episode by a model or a built-in agent. */

@@ -13,6 +13,7 @@ import { playOracleTwin } from '@/server/inspector/twin';
 import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from '@/server/inspector/query';
 import { eventsIn, MAX_WINDOW_TURNS } from '@/server/inspector/turn-window';
 import { replayEvents } from '@/server/episodes/page-data';
+import { voicedEvents } from '@/server/episodes/seat';
 import { inspectorProcedure, router } from './init';
 
 const id = z
@@ -89,7 +90,9 @@ export const inspectorRouter = router({
         }),
     )
     .query(async ({ input }) => {
-      const full = await episodeService.getEpisode(input.id);
+      const stored = await episodeService.getEpisode(input.id);
+      // the LLM customer's messages as recorded, as on the replay page's first window
+      const full = { ...stored, events: voicedEvents(stored.events, stored.customerRewrites, true) };
       const inRange = (t: number) => t >= input.from && t <= input.to;
       const records = (await episodeService.turnRecords(full.id)).filter((r) => inRange(r.turn));
       return { from: input.from, to: input.to, events: eventsIn(replayEvents(full), input), records };

@@ -1,4 +1,5 @@
 import type { UserAct } from '@/server/engine/types';
+import type { VoicedCustomerMessage } from '@/server/episodes/seat';
 import { Badge, type Tone } from '@/components/ui/primitives';
 
 const ACT_TONES: Record<UserAct, Tone> = {
@@ -29,7 +30,32 @@ export function UserActBadge({ act }: { act: UserAct }) {
   );
 }
 
-export function CustomerMessage({ text, act }: { text: string; act: UserAct }) {
+/** The LLM customer's note (inspector replay only): the template its text stands for, or why it was kept. */
+function VoiceNote({ voice }: { voice: NonNullable<VoicedCustomerMessage['voice']> }) {
+  return (
+    <details className="mt-1 text-xs text-slate-500" data-testid="customer-voice">
+      <summary className="cursor-pointer">
+        {voice.fallback ? `template kept (${voice.by}: ${voice.fallback})` : `worded by ${voice.by}`}
+      </summary>
+      <p
+        className="mt-1 whitespace-pre-wrap rounded border border-slate-200 bg-white px-2 py-1"
+        data-testid="customer-template"
+      >
+        {voice.template}
+      </p>
+    </details>
+  );
+}
+
+export function CustomerMessage({
+  text,
+  act,
+  voice,
+}: {
+  text: string;
+  act: UserAct;
+  voice?: VoicedCustomerMessage['voice'];
+}) {
   return (
     <div className="flex gap-3" data-testid="customer-message">
       <div className="mt-0.5 flex h-7 w-7 shrink-0 items-center justify-center rounded-full bg-sky-100 text-xs font-semibold text-sky-800">
@@ -43,6 +69,7 @@ export function CustomerMessage({ text, act }: { text: string; act: UserAct }) {
         <p className="whitespace-pre-wrap rounded-lg rounded-tl-none bg-sky-50 px-3 py-2 text-sm text-slate-900">
           {text}
         </p>
+        {voice && <VoiceNote voice={voice} />}
       </div>
     </div>
   );

@@ -52,7 +52,7 @@ export interface FakeEndpoint {
 const toolCalls = (calls: Array<{ name: string; arguments: string }> = []): WireToolCall[] =>
   calls.map((c, i) => ({ id: `call_fake_${i}`, type: 'function', function: { name: c.name, arguments: c.arguments } }));
 
-export async function startFakeEndpoint(steps: FakeStep[] = []): Promise<FakeEndpoint> {
+export async function startFakeEndpoint(steps: FakeStep[] = [], port = 0): Promise<FakeEndpoint> {
   let script = steps;
   let next = 0;
   const requests: RecordedRequest[] = [];
@@ -128,7 +128,15 @@ export async function startFakeEndpoint(steps: FakeStep[] = []): Promise<FakeEnd
           send({ content: piece });
         }
         if (step.stall) return;
-        toolCalls(step.toolCalls).forEach((call, index) => send({ tool_calls: [{ index, ...call }] }));
+        // as vLLM and OpenAI stream them: id and name first, then the arguments in pieces
+        for (const [index, call] of toolCalls(step.toolCalls).entries()) {
+          send({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name } }] });
+          for (const part of call.function.arguments.match(/[\s\S]{1,8}/g) ?? []) {
+            await new Promise((r) => setTimeout(r, step.delayMs));
+            if (res.destroyed) return;
+            send({ tool_calls: [{ index, function: { arguments: part } }] });
+          }
+        }
         send({}, step.toolCalls?.length ? 'tool_calls' : 'stop');
         return res.end('data: [DONE]\n\n');
       }
@@ -140,11 +148,11 @@ export async function startFakeEndpoint(steps: FakeStep[] = []): Promise<FakeEnd
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    port,
+    baseUrl: `http://127.0.0.1:${bound}/v1`,
+    port: bound,
     requests,
     script(steps) {
       script = steps;
