@@ -7,8 +7,10 @@ import type { Catalog } from '@/server/engine';
 import type { EnvServerConfig } from './config';
 import { handleHttp, tooLarge, type HttpResult } from './http';
 import { createEnvService, type EnvService } from './protocol';
-import { createPrismaClient, type PrismaClient } from '@/server/db';
-import { Recorder } from './recorder';
+import { createPrismaClient, DEFAULT_DATABASE_URL, type PrismaClient } from '@/server/db';
+import { sqliteFile } from '@/server/db-path';
+import { Recorder, type BatchWriter } from './recorder';
+import { openSqliteWriter } from './sqlite-writer';
 import { SessionStore } from './sessions';
 import { createTokenService } from './tokens';
 import { createWsGateway } from './ws';
@@ -20,13 +22,34 @@ export interface RunningEnvServer {
   close(): Promise<void>;
 }
 
+/**
+ * Where the recorder writes: a given Prisma client (the Next mount shares the app's), else a
+ * SQLite file through its own prepared statements (the fast path), else a Prisma client for
+ * DATABASE_URL (any other database Prisma serves).
+ */
+function recordTarget(prisma?: PrismaClient): { target: PrismaClient | BatchWriter; close(): Promise<void> } {
+  if (prisma) return { target: prisma, close: async () => {} };
+  const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  if (sqliteFile(url)) {
+    const writer = openSqliteWriter(url);
+    return { target: writer, close: async () => writer.close() };
+  }
+  const client = createPrismaClient(url);
+  return { target: client, close: () => client.$disconnect() };
+}
+
 /** The service with its token service, session store and (when persisting) recorder, as configured. */
 export function buildEnvService(config: EnvServerConfig, catalog: Catalog, prisma?: PrismaClient) {
   const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
   const sessions = new SessionStore({ maxSessions: config.maxSessions, idleTimeoutMs: config.idleTimeoutMs });
-  const db = config.persist ? (prisma ?? createPrismaClient()) : null;
-  const recorder = db ? new Recorder(db) : null;
-  return { tokens, db, service: createEnvService({ config, catalog, tokens, sessions, recorder }) };
+  const store = config.persist ? recordTarget(prisma) : null;
+  const recorder = store ? new Recorder(store.target) : null;
+  return {
+    tokens,
+    /** Closes the store this built (not a Prisma client it was given). */
+    closeStore: async () => store?.close(),
+    service: createEnvService({ config, catalog, tokens, sessions, recorder }),
+  };
 }
 
 function sendJson(res: ServerResponse, result: HttpResult) {
@@ -60,7 +83,7 @@ export async function startEnvServer(
   catalog: Catalog,
   prisma?: PrismaClient,
 ): Promise<RunningEnvServer> {
-  const { tokens, db, service } = buildEnvService(config, catalog, prisma);
+  const { tokens, closeStore, service } = buildEnvService(config, catalog, prisma);
   const gateway = createWsGateway(service, tokens);
 
   const server: Server = createServer(async (req, res) => {
@@ -118,7 +141,7 @@ export async function startEnvServer(
         server.close(() => {
           void (async () => {
             await service.recorder?.drain();
-            if (db && !prisma) await db.$disconnect();
+            await closeStore();
             resolve();
           })();
         });
