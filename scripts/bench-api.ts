@@ -1,28 +1,36 @@
-// npm run bench:api [-- --sessions 64 --seconds 20 --warmup 10 --transports ws,http,inproc --agents heuristic,oracle --persist off,on --url http://host:port]
+// npm run bench:api [-- --sessions 64 --seconds 10 --warmup 1500 --repeat 3 --transports ws,http,inproc
+//                      --agents heuristic,oracle --persist off,on --workers 1 --pool 8 --url http://host:port]
 // Throughput of the env server as trainers see it: N concurrent sessions, each playing episodes
-// back to back (envs and d cycling), over WebSocket and HTTP. Prints steps/s, resets/s and
-// p50/p99 round-trip latency. Without --url it starts `serve:env` as a child process (its own
-// core), so the figures include JSON, the network stack and the engine. The "inproc" row makes
-// the same protocol calls inside the bench process (no JSON, no sockets, one core): the ceiling
-// the engine sets (one session: its calls are synchronous). Persistence off: episodes live in
-// the server's memory only; on: the server records every reset and step in a fresh SQLite file
-// (group commit; an answer is sent once its rows are committed).
+// back to back (envs and d cycling), over WebSocket and HTTP. Prints steps/s, resets/s, p50/p99
+// round-trip latency, the CPU each side spent per 1,000 steps, and the load average during the
+// row. Without --url it starts `serve:env` as a child process (--workers N: N cluster workers).
+// Persistence off: episodes live in the server's memory only; on: the server records every reset
+// and step in a fresh SQLite file (group commit; an answer is sent once its rows are committed).
 //
-// The heuristic reads only observations. The oracle needs the hidden goal and the world: the
-// bench plays a shadow copy of each episode in its own process (its admin access) and sends the
-// oracle's action over the wire, so oracle runs also spend client CPU on the shadow.
+// The bench plays no agent while it measures: before the rows it plays `--pool` episodes per
+// session in-process with the agent (heuristic or oracle) and records their actions; the
+// sessions then send those actions, pre-serialised, and check that each episode ends with the
+// reward it had in-process (the engine is deterministic, so any difference is a bug). The bench
+// and the server share the machine's cores; the client's CPU per 1k steps is printed beside the
+// server's so its share is visible. The "inproc" row replays the same scripts through the
+// protocol calls in this process (no JSON, no sockets, one session): the engine's ceiling.
 
 import { cpus, loadavg } from 'node:os';
-import { availableEnvs } from '../server/engine/envs/registry';
-import { createEpisode, oracleAgent, type Action, type EnvId, type Observation } from '../server/engine';
-import { createHeuristicEpisodeAgent } from '../server/engine/agents/heuristic';
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
-import { EnvHttpClient, EnvWsClient, type ResetOptions, type StepResponse } from '../server/client/env-client';
 import { loadConfig } from '../server/env-server/config';
-import type { EnvService } from '../server/env-server/protocol';
 import { buildEnvService } from '../server/env-server/server';
-import type { LiveEpisode } from '../server/env-server/sessions';
 import { migratedTempDatabase, spawnEnvServer } from '../server/env-server/spawn';
+import {
+  httpSession,
+  median,
+  processTreeCpu,
+  quantile,
+  recordScript,
+  wsSession,
+  type AgentKind,
+  type ReplaySession,
+  type Script,
+} from './bench-api-lib';
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -47,157 +55,227 @@ function list<T extends string>(name: string, fallback: string, allowed: readonl
 }
 
 const sessions = positive('sessions', 64);
-const seconds = positive('seconds', 20);
-/** Played but not counted: the JIT, the catalog's lazy indexes and the sockets warm up first. */
-const warmup = Number(option('warmup', '10'));
+const seconds = positive('seconds', 10);
+/**
+ * Steps played but not counted before a server's first row (a tenth before each later row): its
+ * JIT warms up first. Counted in steps, not seconds: on a loaded machine a few seconds can be too
+ * little CPU to warm anything.
+ */
+const warmup = Number(option('warmup', '1500'));
+const repeat = positive('repeat', 1);
+const pool = positive('pool', 8);
+const workers = positive('workers', 1);
 const transports = list('transports', 'ws,http,inproc', ['ws', 'http', 'inproc'] as const);
 const agents = list('agents', 'heuristic,oracle', ['heuristic', 'oracle'] as const);
 const persistModes = list('persist', 'off,on', ['off', 'on'] as const);
-const ENVS = availableEnvs().map((e) => e.id as EnvId);
+type Transport = (typeof transports)[number];
 
-/** One session's transport: reset and step, whatever carries them. */
-interface Session {
-  reset(o: ResetOptions): Promise<StepResponse>;
-  step(a: Action): Promise<StepResponse>;
-  close(): Promise<void>;
-}
-
-/** The ceiling: the same protocol calls in this process, no JSON, no sockets. */
-let local: EnvService | null = null;
-function inProcessSession(): Session {
-  local ??= buildEnvService(
-    loadConfig({}, ['--max-sessions', String(Math.max(1024, sessions * 4)), '--persist', 'off'], DEFAULT_CATALOG_ID),
+/** The ceiling: the same protocol calls in this process, no JSON, no sockets, one session. */
+function inProcessSession(): ReplaySession {
+  const { service } = buildEnvService(
+    loadConfig({}, ['--max-sessions', '1024', '--persist', 'off'], DEFAULT_CATALOG_ID),
     getCatalog(DEFAULT_CATALOG_ID),
-  ).service;
-  const service = local;
-  let live: LiveEpisode | null = null;
+  );
   return {
-    reset: async (o) => {
-      const r = service.reset(o);
-      live = r.live;
-      return r.response;
+    async play(script, timed) {
+      let t = performance.now();
+      const { live, response } = service.reset(JSON.parse(script.reset));
+      timed('reset', performance.now() - t);
+      let reward = response.reward;
+      for (const action of script.actions) {
+        const a = JSON.parse(action) as unknown;
+        t = performance.now();
+        reward = service.stepLive(live, a).reward;
+        timed('step', performance.now() - t);
+      }
+      service.sessions.drop(live.id);
+      // The calls are synchronous: let the bench's timers (CPU and load sampling) run.
+      await new Promise((r) => setImmediate(r));
+      return reward;
     },
-    step: async (a) => service.stepLive(live!, a),
-    close: async () => {},
+    close: () => {},
   };
 }
 
-async function openSession(kind: 'ws' | 'http' | 'inproc', url: string): Promise<Session> {
-  if (kind === 'inproc') return inProcessSession();
-  if (kind === 'ws') {
-    const ws = await EnvWsClient.connect(url);
-    return { reset: (o) => ws.reset(o), step: (a) => ws.step(a), close: () => ws.close() };
-  }
-  const http = new EnvHttpClient(url);
-  let id = '';
+interface RowResult {
+  steps: number;
+  resets: number;
+  p50: number;
+  p99: number;
+  resetP50: number;
+  resetP99: number;
+  /** CPU seconds per 1,000 steps. */
+  serverCpu: number;
+  clientCpu: number;
+  load: number;
+  mismatches: number;
+}
+
+async function runRow(
+  transport: Transport,
+  url: string,
+  serverPid: number | null,
+  scripts: Script[][],
+  warmup: number,
+) {
+  const count = transport === 'inproc' ? 1 : sessions;
+  const open: ReplaySession[] = await Promise.all(
+    Array.from({ length: count }, () =>
+      transport === 'ws' ? wsSession(url) : transport === 'http' ? httpSession(url) : inProcessSession(),
+    ),
+  );
+  let from = warmup > 0 ? Infinity : performance.now();
+  let until = from + seconds * 1000;
+  let played = 0;
+  const steps: number[] = [];
+  const resets: number[] = [];
+  let mismatches = 0;
+  let mark: { client: NodeJS.CpuUsage; server: number } | null = null;
+  const loads: number[] = [];
+  const sampler = setInterval(() => {
+    const now = performance.now();
+    if (now >= from && now < until) loads.push(loadavg()[0]);
+    if (!mark && now >= from)
+      mark = { client: process.cpuUsage(), server: serverPid ? processTreeCpu(serverPid) : NaN };
+  }, 250);
+  await Promise.all(
+    open.map(async (session, i) => {
+      for (let n = 0; performance.now() < until; n++) {
+        const script = scripts[i][n % scripts[i].length];
+        const reward = await session.play(script, (kind, ms) => {
+          const now = performance.now();
+          if (now - ms >= from) (kind === 'step' ? steps : resets).push(ms);
+          else if (kind === 'step' && ++played === warmup) {
+            from = now;
+            until = now + seconds * 1000;
+          }
+        });
+        if (reward !== script.reward) mismatches++;
+      }
+    }),
+  );
+  clearInterval(sampler);
+  const wall = (performance.now() - from) / 1000;
+  const m = mark as { client: NodeJS.CpuUsage; server: number } | null;
+  const clientUsed = m ? process.cpuUsage(m.client) : { user: NaN, system: NaN };
+  const serverUsed = m && serverPid ? processTreeCpu(serverPid) - m.server : NaN;
+  open.forEach((s) => s.close());
+  const per1k = (cpuSeconds: number) => (cpuSeconds / Math.max(1, steps.length)) * 1000;
+  const clientCpu = per1k((clientUsed.user + clientUsed.system) / 1e6);
   return {
-    reset: async (o) => {
-      const r = await http.reset(o);
-      id = r.episode_id;
-      return r;
-    },
-    step: (a) => http.step(id, a),
-    close: async () => {},
-  };
+    steps: steps.length / wall,
+    resets: resets.length / wall,
+    p50: quantile(steps, 0.5),
+    p99: quantile(steps, 0.99),
+    resetP50: quantile(resets, 0.5),
+    resetP99: quantile(resets, 0.99),
+    // In-process, the bench is the server.
+    serverCpu: transport === 'inproc' ? clientCpu : per1k(serverUsed),
+    clientCpu: transport === 'inproc' ? 0 : clientCpu,
+    load: loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length),
+    mismatches,
+  } satisfies RowResult;
 }
 
-interface Tally {
-  /** Nothing is counted before this time. */
-  from: number;
-  steps: number[];
-  resets: number[];
-  episodes: number;
-  rewardSum: number;
+const ms = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(0)} ms`.padStart(9);
+function printRow(label: string, persist: string, agent: string, r: RowResult) {
+  console.log(
+    [
+      label.padEnd(12),
+      persist.padEnd(7),
+      agent.padEnd(9),
+      r.steps.toFixed(0).padStart(7),
+      r.resets.toFixed(0).padStart(8),
+      ms(r.p50),
+      ms(r.p99),
+      ms(r.resetP50),
+      ms(r.resetP99),
+      `${r.serverCpu.toFixed(2)} s`.padStart(10),
+      `${r.clientCpu.toFixed(2)} s`.padStart(10),
+      r.load.toFixed(1).padStart(6),
+      String(r.mismatches).padStart(9),
+    ].join(' '),
+  );
 }
 
-async function worker(index: number, session: Session, agent: 'heuristic' | 'oracle', until: number, tally: Tally) {
-  const catalog = agent === 'oracle' ? getCatalog(DEFAULT_CATALOG_ID) : null;
-  for (let n = 0; performance.now() < until; n++) {
-    const envId = ENVS[(index + n) % ENVS.length];
-    const config = { envId, d: (index * 7 + n) % 13, seed: 1 + index * 100_000 + n };
-    let t0 = performance.now();
-    let r = await session.reset({ env: envId, d: config.d, seed: config.seed, run: `bench-${agent}` });
-    const counted = t0 >= tally.from;
-    if (counted) tally.resets.push(performance.now() - t0);
-    const shadow = catalog ? createEpisode(config, catalog) : null;
-    shadow?.reset();
-    const heuristic = createHeuristicEpisodeAgent(envId);
-    while (!r.done) {
-      const observation: Observation = r.observation;
-      const action = shadow ? oracleAgent.act(observation, shadow) : heuristic(observation);
-      t0 = performance.now();
-      r = await session.step(action);
-      if (t0 >= tally.from) tally.steps.push(performance.now() - t0);
-      shadow?.step(action);
-    }
-    if (counted) {
-      tally.episodes++;
-      tally.rewardSum += r.reward;
-    }
-  }
-}
-
-const quantile = (xs: number[], q: number) => {
-  const s = Float64Array.from(xs).sort();
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
-};
-
-async function runRows(url: string, persist: string, rowTransports: readonly ('ws' | 'http' | 'inproc')[]) {
+async function rows(
+  persist: string,
+  url: string,
+  pid: number | null,
+  rowTransports: Transport[],
+  scripts: Map<AgentKind, Script[][]>,
+) {
+  let first = true;
   for (const transport of rowTransports)
     for (const agent of agents) {
-      // In-process calls are synchronous: one session, or the latency would count the queue.
-      const open = await Promise.all(
-        Array.from({ length: transport === 'inproc' ? 1 : sessions }, () => openSession(transport, url)),
-      );
-      const start = performance.now();
-      const tally: Tally = { from: start + warmup * 1000, steps: [], resets: [], episodes: 0, rewardSum: 0 };
-      await Promise.all(open.map((s, i) => worker(i, s, agent, tally.from + seconds * 1000, tally)));
-      const wall = (performance.now() - tally.from) / 1000;
-      await Promise.all(open.map((s) => s.close()));
-      const ms = (x: number) => `${x.toFixed(2)} ms`.padStart(9);
-      console.log(
-        `${(transport === 'inproc' ? 'inproc×1' : transport).padEnd(10)} ${persist.padEnd(8)} ${agent.padEnd(10)} ${(tally.steps.length / wall).toFixed(0).padStart(8)}  ${(tally.resets.length / wall).toFixed(0).padStart(8)}  ${String(tally.episodes).padStart(8)} ${ms(quantile(tally.steps, 0.5))} ${ms(quantile(tally.steps, 0.99))}  ${ms(quantile(tally.resets, 0.5))}  ${ms(quantile(tally.resets, 0.99))}  ${(tally.rewardSum / Math.max(1, tally.episodes)).toFixed(3).padStart(11)}`,
-      );
+      const results: RowResult[] = [];
+      for (let k = 0; k < repeat; k++) {
+        // The process is warm after its first row; later rows only refill the pipeline.
+        const r = await runRow(transport, url, pid, scripts.get(agent)!, first ? warmup : Math.ceil(warmup / 10));
+        first = false;
+        results.push(r);
+        printRow(transport === 'inproc' ? 'inproc×1' : transport, persist, agent, r);
+      }
+      if (repeat > 1) {
+        const med = Object.fromEntries(
+          Object.keys(results[0]).map((key) => [key, median(results.map((r) => r[key as keyof RowResult]))]),
+        ) as unknown as RowResult;
+        printRow(`  median of ${repeat}`, persist, agent, med);
+      }
     }
 }
 
 async function main() {
   const external = option('url', '');
-  if (agents.includes('oracle')) getCatalog(DEFAULT_CATALOG_ID);
+  const catalog = getCatalog(DEFAULT_CATALOG_ID);
   console.log(
-    `node ${process.version}; ${cpus().length} cores; ${external ? `env server ${external}` : 'serve:env spawned per persistence mode'}`,
+    `node ${process.version}; ${cpus().length} cores; ${external ? `env server ${external}` : `serve:env spawned per persistence mode, ${workers} worker(s)`}`,
   );
+  const t = performance.now();
+  const scripts = new Map<AgentKind, Script[][]>();
+  for (const agent of agents)
+    scripts.set(
+      agent,
+      Array.from({ length: sessions }, (_, i) =>
+        Array.from({ length: pool }, (_, n) => recordScript(catalog, agent, i, n)),
+      ),
+    );
   console.log(
-    `${sessions} concurrent sessions; ${warmup} s warm-up, then ${seconds} s counted per row; load average before: ${loadavg()
-      .map((x) => x.toFixed(1))
-      .join(' ')}`,
+    `${sessions} concurrent sessions; ${pool} recorded episodes each (${((performance.now() - t) / 1000).toFixed(0)} s to record); ${warmup} steps of warm-up, then ${seconds} s counted per row, ${repeat}×`,
   );
-  console.log('envs cycling over all eight, d cycling 0..12; latency is the client-side round trip\n');
+  console.log('latency: client-side round trip. cpu: CPU seconds per 1,000 steps (server process tree / bench client)');
+  console.log('load: 1-minute load average during the row. mismatch: episodes whose reward differs from in-process\n');
   console.log(
-    'transport  persist  agent       steps/s  resets/s  episodes  step p50   step p99  reset p50  reset p99  mean reward',
+    'transport    persist agent      steps/s resets/s  step p50  step p99 reset p50 reset p99 server cpu client cpu   load mismatch',
   );
-  const remote = transports.filter((t) => t !== 'inproc');
-  if (external) await runRows(external, '?', remote);
+  const remote = transports.filter((x) => x !== 'inproc');
+  if (external) await rows('?', external, null, remote, scripts);
   else
     for (const persist of persistModes) {
       if (remote.length === 0) break;
       const db = persist === 'on' ? migratedTempDatabase() : null;
       const server = await spawnEnvServer(
-        ['--max-sessions', String(Math.max(1024, sessions * 4)), '--persist', persist],
+        [
+          '--max-sessions',
+          String(Math.max(1024, sessions * 4)),
+          '--persist',
+          persist,
+          ...(workers > 1 ? ['--workers', String(workers)] : []),
+        ],
         db ? { DATABASE_URL: db.url } : {},
       );
       try {
-        await runRows(server.url, persist, remote);
+        await rows(persist, server.url, server.child.pid ?? null, remote, scripts);
       } finally {
         await server.stop();
         db?.remove();
       }
     }
-  if (transports.includes('inproc')) await runRows('', 'off', ['inproc']);
+  if (transports.includes('inproc')) await rows('off', '', null, ['inproc'], scripts);
   console.log(
     `\nload average after: ${loadavg()
       .map((x) => x.toFixed(1))
-      .join(' ')} (other processes on the machine slow every figure)`,
+      .join(' ')} (other processes on the machine slow every wall-clock figure; CPU per step is steadier)`,
   );
 }
 

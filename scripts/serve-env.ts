@@ -1,11 +1,60 @@
-// npm run serve:env [-- --port 3141 --mode production --max-sessions 256 --idle-timeout 600 --catalog synthetic-s1-n20000 --persist off]
+// npm run serve:env [-- --port 3141 --mode production --max-sessions 256 --idle-timeout 600 --catalog synthetic-s1-n20000 --persist off --workers 2]
 // The trainer-facing env server (OpenEnv shape). Settings: docs/env-server.md.
 
+import cluster from 'node:cluster';
+import { randomBytes } from 'node:crypto';
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
-import { ConfigError, loadConfig } from '../server/env-server/config';
+import { ConfigError, loadConfig, type EnvServerConfig } from '../server/env-server/config';
 import { startEnvServer } from '../server/env-server/server';
 
-async function main() {
+/** Serves the port in this process; a cluster worker tells the primary its address instead of printing it. */
+async function serve(config: EnvServerConfig) {
+  const t = performance.now();
+  const catalog = getCatalog(config.catalogId);
+  const server = await startEnvServer(config, catalog);
+  const detail = `mode ${config.mode}, catalog ${catalog.id} loaded in ${Math.round(performance.now() - t)} ms, admin ${config.adminToken ? 'on' : 'off'}, persistence ${config.persist ? 'on' : 'off'}`;
+  if (cluster.isWorker) process.send!({ listening: server.url, detail });
+  // Tests and scripts read this line for the port (it may have been 0 = any free port).
+  else console.log(`env server listening on ${server.url} (${detail})`);
+  const stop = () => void server.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/**
+ * The primary of `--workers N`: forks the workers (they share the listening socket; each
+ * accepted connection, so each WebSocket session, stays on one worker) and prints the address
+ * once all of them listen. Workers share a token secret so any of them accepts any token.
+ */
+function primary(config: EnvServerConfig) {
+  const secret = config.tokenSecret ?? randomBytes(32).toString('hex');
+  let listening = 0;
+  let stopping = false;
+  for (let i = 0; i < config.workers; i++) {
+    const worker = cluster.fork({ ECOMRLVE_TOKEN_SECRET: secret });
+    worker.on('message', (m: { listening?: string; detail?: string }) => {
+      if (m.listening && ++listening === config.workers)
+        console.log(`env server listening on ${m.listening} (${config.workers} workers, ${m.detail})`);
+    });
+  }
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping) return;
+    // A worker lost: its WebSocket sessions and in-memory episodes are gone; say so and stop,
+    // rather than serve on with a hole (a supervisor restarts the whole server).
+    console.error(`serve:env: worker ${worker.process.pid} exited (${signal ?? code}); stopping`);
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
+    process.exitCode = 1;
+  });
+  const stop = () => {
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+function main() {
   let config;
   try {
     config = loadConfig(process.env, process.argv.slice(2), DEFAULT_CATALOG_ID);
@@ -20,16 +69,8 @@ async function main() {
     console.error(
       'serve:env: ECOMRLVE_TOKEN_SECRET is not set, so this worker signs tokens with a secret of its own and other workers will refuse them; give every worker the same secret',
     );
-  const t = performance.now();
-  const catalog = getCatalog(config.catalogId);
-  const server = await startEnvServer(config, catalog);
-  // Tests and scripts read this line for the port (it may have been 0 = any free port).
-  console.log(
-    `env server listening on ${server.url} (mode ${config.mode}, catalog ${catalog.id} loaded in ${Math.round(performance.now() - t)} ms, admin ${config.adminToken ? 'on' : 'off'}, persistence ${config.persist ? 'on' : 'off'})`,
-  );
-  const stop = () => void server.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  if (config.workers > 1 && cluster.isPrimary) primary(config);
+  else void serve(config);
 }
 
-void main();
+main();

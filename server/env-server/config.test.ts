@@ -31,6 +31,13 @@ describe('env server config', () => {
     expect(() => loadConfig({}, ['--persist', 'maybe'], 'c')).toThrow('--persist must be on or off, got "maybe"');
   });
 
+  it('runs one worker unless ECOMRLVE_WORKERS or --workers asks for more', () => {
+    expect(loadConfig({}, [], 'c').workers).toBe(1);
+    expect(loadConfig({ ECOMRLVE_WORKERS: '2' }, [], 'c').workers).toBe(2);
+    expect(loadConfig({ ECOMRLVE_WORKERS: '2' }, ['--workers', '3'], 'c').workers).toBe(3);
+    expect(() => loadConfig({}, ['--workers', '0'], 'c')).toThrow('--workers must be an integer ≥ 1, got "0"');
+  });
+
   it('names the bad setting', () => {
     expect(() => loadConfig({ ECOMRLVE_MAX_SESSIONS: 'lots' }, [], 'c')).toThrow(
       'ECOMRLVE_MAX_SESSIONS must be an integer ≥ 1, got "lots"',

@@ -19,6 +19,8 @@ export interface EnvServerConfig {
   catalogId: string;
   /** Record every episode in the app's database (DATABASE_URL), acknowledging only what is committed. */
   persist: boolean;
+  /** Processes serving the port (node cluster); a WebSocket session stays on the worker that accepted it. */
+  workers: number;
   adminToken?: string;
   tokenSecret?: string;
 }
@@ -31,6 +33,7 @@ export const DEFAULTS = {
   idleTimeoutMs: 15 * 60_000,
   maxBodyBytes: 256 * 1024,
   persist: true,
+  workers: 1,
 } as const;
 
 type Source = Record<string, string | undefined>;
@@ -44,6 +47,7 @@ const SETTINGS = [
   { key: 'maxBodyBytes', env: 'ECOMRLVE_MAX_BODY_BYTES', flag: '--max-body-bytes' },
   { key: 'catalogId', env: 'ECOMRLVE_CATALOG', flag: '--catalog' },
   { key: 'persist', env: 'ECOMRLVE_PERSIST', flag: '--persist' },
+  { key: 'workers', env: 'ECOMRLVE_WORKERS', flag: '--workers' },
 ] as const;
 
 export class ConfigError extends Error {}
@@ -86,6 +90,7 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
       : DEFAULTS.maxBodyBytes,
     catalogId: raw.catalogId?.value ?? defaultCatalogId,
     persist: ['on', '1', 'true'].includes(persist),
+    workers: raw.workers ? positiveInt(raw.workers.value, raw.workers.name) : DEFAULTS.workers,
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
     tokenSecret: env.ECOMRLVE_TOKEN_SECRET || undefined,
   };

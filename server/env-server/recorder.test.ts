@@ -8,7 +8,8 @@ import { createEpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { createPrismaClient } from '@/server/db';
 import { createEnvService } from './protocol';
-import { Recorder } from './recorder';
+import { Recorder, type BatchWriter } from './recorder';
+import { openSqliteWriter } from './sqlite-writer';
 import { SessionStore } from './sessions';
 import { createTokenService } from './tokens';
 import { oracleRun, testConfig } from './test/helpers';
@@ -21,9 +22,21 @@ afterAll(async () => {
   await db?.cleanup();
 });
 
-function recordingService(prisma = db.prisma) {
+// Both writers the server uses: Prisma (any database) and SQLite's own prepared statements.
+const WRITERS = {
+  prisma: (url: string) => {
+    const client = url === db.url ? db.prisma : createPrismaClient(url);
+    return { target: client, close: () => (client === db.prisma ? Promise.resolve() : client.$disconnect()) };
+  },
+  sqlite: (url: string) => {
+    const writer = openSqliteWriter(url);
+    return { target: writer as BatchWriter, close: async () => writer.close() };
+  },
+};
+
+function recordingService(target: ReturnType<(typeof WRITERS)[keyof typeof WRITERS]>['target']) {
   const config = testConfig({ persist: true });
-  const recorder = new Recorder(prisma);
+  const recorder = new Recorder(target);
   const service = createEnvService({
     config,
     catalog: testCatalog(),
@@ -37,9 +50,15 @@ function recordingService(prisma = db.prisma) {
 const appEpisodes = () =>
   createEpisodeService({ prisma: db.prisma, getCatalog: () => testCatalog(), defaultCatalogId: testCatalog().id });
 
-describe('recording trainer episodes', () => {
+describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording trainer episodes (%s writer)', (kind) => {
+  let writer: ReturnType<(typeof WRITERS)[typeof kind]>;
+  beforeAll(() => {
+    writer = WRITERS[kind](db.url);
+  });
+  afterAll(() => writer.close());
+
   it('stores every env’s episode so the app lists it and rebuilds it by replay to the same events', async () => {
-    const { service } = recordingService();
+    const { service } = recordingService(writer.target);
     const ids: string[] = [];
     for (const envId of listEnvs().map((e) => e.id as EnvId)) {
       const reference = oracleRun({ envId, d: 4, seed: 21 });
@@ -73,7 +92,7 @@ describe('recording trainer episodes', () => {
   });
 
   it('shows a running episode as active with the turns acknowledged so far', async () => {
-    const { service } = recordingService();
+    const { service } = recordingService(writer.target);
     const { live, response } = service.reset({ env: 'PD', d: 2, seed: 5 });
     await service.durable(response);
     await service.durable(
@@ -93,7 +112,7 @@ describe('recording trainer episodes', () => {
   });
 
   it('commits concurrent steps in shared transactions, and acknowledges each only once its rows are in', async () => {
-    const { service, recorder } = recordingService();
+    const { service, recorder } = recordingService(writer.target);
     const lives = Array.from({ length: 24 }, (_, i) => service.reset({ env: 'STATUS', d: 2, seed: 100 + i }));
     const before = recorder.stats.batches;
     const seenAtAck = await Promise.all(
@@ -116,18 +135,18 @@ describe('recording trainer episodes', () => {
   });
 
   it('fails only the bad operation of a batch, and still acknowledges its neighbours', async () => {
-    const { service } = recordingService();
-    const first = service.reset({ env: 'PD', seed: 1, episode_id: 'reused-id' });
+    const { service } = recordingService(writer.target);
+    const first = service.reset({ env: 'PD', seed: 1, episode_id: `reused-id-${kind}` });
     await service.durable(first.response);
-    service.sessions.drop('reused-id'); // as after an idle expiry: the id is free in memory, not in the store
-    const again = service.reset({ env: 'PD', seed: 2, episode_id: 'reused-id' });
+    service.sessions.drop(`reused-id-${kind}`); // as after an idle expiry: the id is free in memory, not in the store
+    const again = service.reset({ env: 'PD', seed: 2, episode_id: `reused-id-${kind}` });
     const other = service.reset({ env: 'PD', seed: 3 });
     const [a, b] = await Promise.allSettled([service.durable(again.response), service.durable(other.response)]);
     expect(a).toMatchObject({
       status: 'rejected',
       reason: {
         code: 'EXECUTION_ERROR',
-        message: expect.stringMatching(/^could not record the episode: .*Unique constraint/),
+        message: expect.stringMatching(/^could not record the episode: .*unique constraint/i),
       },
     });
     expect(b.status).toBe('fulfilled');
@@ -135,19 +154,19 @@ describe('recording trainer episodes', () => {
   });
 
   it('answers a failed write with EXECUTION_ERROR and closes the episode rather than acknowledging it', async () => {
-    const unmigrated = createPrismaClient(`file:${db.url.slice(5)}.empty.db`);
+    const unmigrated = WRITERS[kind](`file:${db.url.slice(5)}.${kind}.empty.db`);
     try {
-      const { service } = recordingService(unmigrated);
+      const { service } = recordingService(unmigrated.target);
       const { live, response } = service.reset({ env: 'PD', seed: 1 });
       await expect(service.durable(response)).rejects.toMatchObject({
         code: 'EXECUTION_ERROR',
         message: expect.stringMatching(
-          /^could not record the episode: [^\n]*does not exist[^\n]*; the episode is closed/,
+          /^could not record the episode: [^\n]*(does not exist|no such table)[^\n]*; the episode is closed/,
         ),
       });
       expect(service.sessions.has(live.id)).toBe(false);
     } finally {
-      await unmigrated.$disconnect();
+      await unmigrated.close();
     }
   });
 });

@@ -20,8 +20,24 @@ interface EpisodeRowUpdate {
   eventCount: number;
 }
 
-type Op =
-  | { kind: 'create'; id: string; row: Record<string, unknown>; events: EventRow[] }
+/** The Episode row's columns fixed at reset. */
+interface EpisodeRowCreate {
+  envId: string;
+  d: number;
+  seed: number;
+  engineVersion: number;
+  journeyEnvs: string | null;
+  rewardRevision: number;
+  axisOverrides: string;
+  axes: string;
+  weights: string | null;
+  catalogId: string;
+  player: string;
+}
+
+/** What one reset or step adds to the store. */
+export type RecordOp =
+  | { kind: 'create'; id: string; create: EpisodeRowCreate; events: EventRow[]; update: EpisodeRowUpdate }
   | {
       kind: 'step';
       id: string;
@@ -37,6 +53,11 @@ type Op =
       update: EpisodeRowUpdate;
     };
 
+/** Writes a batch of operations in one transaction: all of them, or (throwing) none. */
+export interface BatchWriter {
+  write(ops: RecordOp[]): Promise<void> | void;
+}
+
 interface EventRow {
   seq: number;
   turn: number;
@@ -45,7 +66,7 @@ interface EventRow {
 }
 
 interface Queued {
-  op: Op;
+  op: RecordOp;
   resolve: () => void;
   reject: (e: Error) => void;
 }
@@ -81,7 +102,12 @@ export class StepConflictError extends Error {
 }
 
 /** Prisma's unique-constraint violation (P2002), the same code on SQLite and PostgreSQL. */
-const isUniqueViolation = (e: unknown) => (e as { code?: unknown })?.code === 'P2002';
+// Prisma's unique-constraint violation (P2002, the same code on SQLite and PostgreSQL), or
+// better-sqlite3's own code from the SQLite fast path (sqlite-writer.ts).
+const isUniqueViolation = (e: unknown) => {
+  const code = (e as { code?: unknown })?.code;
+  return code === 'P2002' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+};
 
 export function trainerPlayer(run: string | null): string {
   return `trainer:${run ?? 'unnamed'}`;
@@ -90,8 +116,14 @@ export function trainerPlayer(run: string | null): string {
 const eventRows = (events: EpisodeEvent[], firstSeq: number): EventRow[] =>
   events.map((e, i) => ({ seq: firstSeq + i, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) }));
 
-function rowUpdate(live: LiveEpisode): EpisodeRowUpdate {
+/**
+ * The Episode row's state now. The hidden goal is stored as the app's episode service stores it
+ * (envId, summary, data, slots; not the verifier's working state): the inspector shows it, and
+ * the slots the customer has revealed change turn by turn.
+ */
+function rowUpdate(live: LiveEpisode, eventCount: number): EpisodeRowUpdate {
   const e = live.episode;
+  const g = e.hiddenGoal();
   return {
     turn: e.turn,
     status: e.done ? 'done' : 'active',
@@ -99,28 +131,67 @@ function rowUpdate(live: LiveEpisode): EpisodeRowUpdate {
     reward: e.breakdown?.total ?? null,
     isCorrect: e.breakdown?.isCorrect ?? null,
     breakdown: e.breakdown ? JSON.stringify(e.breakdown) : null,
-    hiddenGoal: JSON.stringify(e.hiddenGoal()),
-    eventCount: e.events.length,
+    hiddenGoal: JSON.stringify({
+      envId: g.envId,
+      summary: g.summary,
+      data: g.data,
+      ...(g.slots !== undefined ? { slots: g.slots } : {}),
+    }),
+    eventCount,
   };
 }
+
+/** Batches written by Prisma (any database Prisma serves): one batch transaction per batch. */
+export function prismaWriter(prisma: PrismaClient): BatchWriter {
+  return {
+    async write(ops) {
+      const creates = ops.filter((o) => o.kind === 'create');
+      const steps = ops.filter((o) => o.kind === 'step');
+      const events = ops.flatMap((o) => o.events.map((r) => ({ ...r, episodeId: o.id })));
+      // The last update of each episode in the batch is its state after the batch.
+      const updates = new Map<string, EpisodeRowUpdate>();
+      for (const s of steps) updates.set(s.id, s.update);
+      // One batch transaction (a list of queries), not an interactive one: Prisma runs it in far
+      // fewer round trips (measured ~3× faster here).
+      await prisma.$transaction([
+        ...(creates.length > 0
+          ? [prisma.episode.createMany({ data: creates.map((c) => ({ id: c.id, ...c.create, ...c.update })) })]
+          : []),
+        ...(steps.length > 0
+          ? [prisma.episodeAction.createMany({ data: steps.map((s) => ({ episodeId: s.id, ...s.action })) })]
+          : []),
+        ...(events.length > 0 ? [prisma.episodeEvent.createMany({ data: events })] : []),
+        ...[...updates].map(([id, data]) => prisma.episode.update({ where: { id }, data })),
+      ]);
+    },
+  };
+}
+
+const isWriter = (x: PrismaClient | BatchWriter): x is BatchWriter =>
+  typeof (x as Partial<BatchWriter>).write === 'function';
 
 export class Recorder {
   private queue: Queued[] = [];
   private flushing: Promise<void> | null = null;
+  /** Events recorded so far per live episode (Episode.events copies the whole log on each read). */
+  private eventCounts = new WeakMap<LiveEpisode, number>();
+  private readonly writer: BatchWriter;
   readonly stats: RecorderStats = { batches: 0, ops: 0, largestBatch: 0 };
 
-  constructor(private readonly prisma: PrismaClient) {}
+  /** A Prisma client (any store Prisma serves), or a writer of its own (the SQLite fast path). */
+  constructor(target: PrismaClient | BatchWriter) {
+    this.writer = isWriter(target) ? target : prismaWriter(target);
+  }
 
   /** The new episode and its opening events. */
   reset(live: LiveEpisode, result: StepResult): Promise<void> {
     const e = live.episode;
-    const update = rowUpdate(live);
+    this.eventCounts.set(live, result.events.length);
     return this.enqueue({
       kind: 'create',
       id: live.id,
       events: eventRows(result.events, 0),
-      row: {
-        id: live.id,
+      create: {
         envId: live.config.envId,
         d: live.config.d,
         seed: live.config.seed,
@@ -133,8 +204,8 @@ export class Recorder {
         weights: null,
         catalogId: e.catalogId,
         player: trainerPlayer(live.run),
-        ...update,
       },
+      update: rowUpdate(live, result.events.length),
     });
   }
 
@@ -144,9 +215,11 @@ export class Recorder {
    * rows make a stale worker's write fail as a StepConflictError instead of forking the episode.
    */
   step(live: LiveEpisode, action: unknown, result: StepResult, stepKey: string | null = null): Promise<void> {
+    const firstSeq = this.eventCounts.get(live) ?? live.episode.events.length - result.events.length;
+    const eventCount = firstSeq + result.events.length;
+    this.eventCounts.set(live, eventCount);
     const seq = live.steps - 1;
-    const firstSeq = live.episode.events.length - result.events.length;
-    const common = { seq, turn: live.episode.turn - 1, stepKey, eventEnd: live.episode.events.length };
+    const common = { seq, turn: live.episode.turn - 1, stepKey, eventEnd: eventCount };
     return this.enqueue({
       kind: 'step',
       id: live.id,
@@ -155,7 +228,7 @@ export class Recorder {
           ? { ...common, format: 'text', raw: action }
           : { ...common, format: 'json', raw: JSON.stringify(action) },
       events: eventRows(result.events, firstSeq),
-      update: rowUpdate(live),
+      update: rowUpdate(live, eventCount),
     });
   }
 
@@ -164,7 +237,7 @@ export class Recorder {
     while (this.flushing) await this.flushing;
   }
 
-  private enqueue(op: Op): Promise<void> {
+  private enqueue(op: RecordOp): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ op, resolve, reject });
       if (!this.flushing) this.flushing = this.flush();
@@ -179,7 +252,7 @@ export class Recorder {
       const batch = this.queue;
       this.queue = [];
       try {
-        await this.write(batch.map((q) => q.op));
+        await this.writer.write(batch.map((q) => q.op));
         this.stats.batches++;
         this.stats.ops += batch.length;
         this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
@@ -189,7 +262,7 @@ export class Recorder {
         // batch again one operation per transaction, in order, and fail only what fails.
         for (const q of batch) {
           try {
-            await this.write([q.op]);
+            await this.writer.write([q.op]);
             this.stats.batches++;
             this.stats.ops++;
             q.resolve();
@@ -198,27 +271,10 @@ export class Recorder {
           }
         }
       }
+      // A synchronous writer (better-sqlite3) holds the thread while it commits: let the
+      // requests that arrived meanwhile run before the next batch.
+      if (this.queue.length > 0) await new Promise<void>((r) => setImmediate(r));
     }
     this.flushing = null;
-  }
-
-  private async write(ops: Op[]): Promise<void> {
-    const creates = ops.filter((o) => o.kind === 'create');
-    const steps = ops.filter((o) => o.kind === 'step');
-    const events = ops.flatMap((o) => o.events.map((r) => ({ ...r, episodeId: o.id })));
-    // The last update of each episode in the batch is its state after the batch.
-    const updates = new Map<string, EpisodeRowUpdate>();
-    for (const s of steps) updates.set(s.id, s.update);
-    // One batch transaction (a list of queries), not an interactive one: Prisma runs it in far
-    // fewer round trips (measured ~3× faster here).
-    const p = this.prisma;
-    await p.$transaction([
-      ...(creates.length > 0 ? [p.episode.createMany({ data: creates.map((c) => c.row) as never })] : []),
-      ...(steps.length > 0
-        ? [p.episodeAction.createMany({ data: steps.map((s) => ({ episodeId: s.id, ...s.action })) })]
-        : []),
-      ...(events.length > 0 ? [p.episodeEvent.createMany({ data: events })] : []),
-      ...[...updates].map(([id, data]) => p.episode.update({ where: { id }, data })),
-    ]);
   }
 }

@@ -7,9 +7,11 @@ import type { Catalog } from '@/server/engine';
 import type { EnvServerConfig } from './config';
 import { handleHttp, tooLarge, type HttpResult } from './http';
 import { createEnvService, type EnvService } from './protocol';
-import { createPrismaClient, type PrismaClient } from '@/server/db';
+import { createPrismaClient, DEFAULT_DATABASE_URL, type PrismaClient } from '@/server/db';
+import { sqliteFile } from '@/server/db-path';
 import { prismaEpisodeLog } from './live-episodes';
-import { Recorder } from './recorder';
+import { Recorder, type BatchWriter } from './recorder';
+import { openSqliteWriter } from './sqlite-writer';
 import { SessionStore } from './sessions';
 import { createTokenService } from './tokens';
 import { createWsGateway } from './ws';
@@ -21,20 +23,53 @@ export interface RunningEnvServer {
   close(): Promise<void>;
 }
 
+/**
+ * Where the recorder writes: a given Prisma client (the Next mount shares the app's), else a
+ * SQLite file through its own prepared statements (the fast path), else a Prisma client for
+ * DATABASE_URL (any other database Prisma serves).
+ */
+function recordTarget(prisma?: PrismaClient): {
+  target: PrismaClient | BatchWriter;
+  /** Reads stored episodes back (a worker rebuilding one it does not hold). */
+  reader: PrismaClient;
+  close(): Promise<void>;
+} {
+  if (prisma) return { target: prisma, reader: prisma, close: async () => {} };
+  const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  const client = createPrismaClient(url);
+  if (sqliteFile(url)) {
+    const writer = openSqliteWriter(url);
+    return {
+      target: writer,
+      reader: client,
+      close: async () => {
+        writer.close();
+        await client.$disconnect();
+      },
+    };
+  }
+  return { target: client, reader: client, close: () => client.$disconnect() };
+}
+
 /** The service with its token service, session store and (when persisting) recorder, as configured. */
 export function buildEnvService(config: EnvServerConfig, catalog: Catalog, prisma?: PrismaClient) {
   const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
-  const db = config.persist ? (prisma ?? createPrismaClient()) : null;
+  const store = config.persist ? recordTarget(prisma) : null;
   // With a store, the session map is an LRU cache of live episodes: any of them can be rebuilt
   // from the store (stateless workers), so a running one may be evicted to make room.
   const sessions = new SessionStore({
     maxSessions: config.maxSessions,
     idleTimeoutMs: config.idleTimeoutMs,
-    evictRunning: db !== null,
+    evictRunning: store !== null,
   });
-  const recorder = db ? new Recorder(db) : null;
-  const log = db ? prismaEpisodeLog(db) : null;
-  return { tokens, db, service: createEnvService({ config, catalog, tokens, sessions, recorder, log }) };
+  const recorder = store ? new Recorder(store.target) : null;
+  const log = store ? prismaEpisodeLog(store.reader) : null;
+  return {
+    tokens,
+    /** Closes the store this built (not a Prisma client it was given). */
+    closeStore: async () => store?.close(),
+    service: createEnvService({ config, catalog, tokens, sessions, recorder, log }),
+  };
 }
 
 function sendJson(res: ServerResponse, result: HttpResult) {
@@ -68,7 +103,7 @@ export async function startEnvServer(
   catalog: Catalog,
   prisma?: PrismaClient,
 ): Promise<RunningEnvServer> {
-  const { tokens, db, service } = buildEnvService(config, catalog, prisma);
+  const { tokens, closeStore, service } = buildEnvService(config, catalog, prisma);
   const gateway = createWsGateway(service, tokens);
 
   const server: Server = createServer(async (req, res) => {
@@ -126,7 +161,7 @@ export async function startEnvServer(
         server.close(() => {
           void (async () => {
             await service.recorder?.drain();
-            if (db && !prisma) await db.$disconnect();
+            await closeStore();
             resolve();
           })();
         });

@@ -1,0 +1,166 @@
+// bench:api's parts: the recorded action scripts (so the bench client plays no agent while it
+// measures), light WebSocket and HTTP sessions that send those scripts pre-serialised, and CPU
+// readings of the bench and server processes. The bench shares the machine's two cores with
+// the server; everything it does per step is CPU the server does not get, hence the scripts.
+
+import { readFileSync, readdirSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import WebSocket from 'ws';
+import { availableEnvs } from '../server/engine/envs/registry';
+import { createEpisode, oracleAgent, type Catalog, type EnvId } from '../server/engine';
+import { createHeuristicEpisodeAgent } from '../server/engine/agents/heuristic';
+
+export type AgentKind = 'heuristic' | 'oracle';
+const ENVS = availableEnvs().map((e) => e.id as EnvId);
+
+/** One episode as the agent played it in-process: what to send, and what the server must answer at the end. */
+export interface Script {
+  reset: string;
+  /** Each step's action, already JSON. */
+  actions: string[];
+  reward: number;
+}
+
+/** Episode n of session i: envs and d cycle so every session sees every env. */
+export function episodeConfig(session: number, n: number) {
+  const envId = ENVS[(session + n) % ENVS.length];
+  return { envId, d: (session * 7 + n) % 13, seed: 1 + session * 100_000 + n };
+}
+
+/** Plays the episode in this process with the agent and keeps its actions (the engine is deterministic). */
+export function recordScript(catalog: Catalog, agent: AgentKind, session: number, n: number): Script {
+  const config = episodeConfig(session, n);
+  const episode = createEpisode(config, catalog);
+  let r = episode.reset();
+  const heuristic = createHeuristicEpisodeAgent(config.envId);
+  const actions: string[] = [];
+  while (!r.done) {
+    const action = agent === 'oracle' ? oracleAgent.act(r.observation, episode) : heuristic(r.observation);
+    actions.push(JSON.stringify(action));
+    r = episode.step(action);
+  }
+  return {
+    reset: JSON.stringify({ env: config.envId, d: config.d, seed: config.seed, run: `bench-${agent}` }),
+    actions,
+    reward: r.reward,
+  };
+}
+
+/** A session that replays scripts; resolves each call with the round trip in ms. */
+export interface ReplaySession {
+  /** Plays one script; calls `timed` with each reset/step round trip; resolves with the final reward. */
+  play(script: Script, timed: (kind: 'reset' | 'step', ms: number) => void): Promise<number>;
+  close(): void;
+}
+
+export async function wsSession(url: string): Promise<ReplaySession> {
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`, { perMessageDeflate: false });
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
+  let waiting: ((text: string) => void) | null = null;
+  socket.on('message', (raw) => waiting?.(raw.toString()));
+  const call = (text: string) =>
+    new Promise<string>((resolve) => {
+      waiting = resolve;
+      socket.send(text);
+    });
+  const frame = (type: string, data: string) => `{"type":"${type}","data":${data}}`;
+  return {
+    async play(script, timed) {
+      let t = performance.now();
+      let answer = await call(frame('reset', script.reset));
+      timed('reset', performance.now() - t);
+      for (const action of script.actions) {
+        if (!answer.startsWith('{"type":"observation"')) throw new Error(`bench: server error ${answer.slice(0, 300)}`);
+        t = performance.now();
+        answer = await call(frame('step', action));
+        timed('step', performance.now() - t);
+      }
+      return (JSON.parse(answer) as { data: { reward: number } }).data.reward;
+    },
+    close: () => socket.close(),
+  };
+}
+
+/**
+ * One keep-alive connection per session: with --workers N each connection stays on one worker,
+ * the one holding the session's episode.
+ */
+export function httpSession(url: string): ReplaySession {
+  const { hostname, port } = new URL(url);
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const post = (path: string, body: string, token?: string) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: hostname,
+          port,
+          path,
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  return {
+    async play(script, timed) {
+      let t = performance.now();
+      let answer = await post('/reset', script.reset);
+      timed('reset', performance.now() - t);
+      if (answer.status !== 200)
+        throw new Error(`bench: reset answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+      const { episode_id, token } = JSON.parse(answer.text) as { episode_id: string; token: string };
+      for (const action of script.actions) {
+        t = performance.now();
+        answer = await post('/step', `{"episode_id":"${episode_id}","action":${action}}`, token);
+        timed('step', performance.now() - t);
+        if (answer.status !== 200)
+          throw new Error(`bench: step answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+      }
+      return (JSON.parse(answer.text) as { reward: number }).reward;
+    },
+    close: () => agent.destroy(),
+  };
+}
+
+/** CPU seconds (user + system) a process and its live children have used, from /proc (Linux). */
+export function processTreeCpu(pid: number): number {
+  const tick = 100; // USER_HZ on Linux
+  const stat = (p: number) => {
+    try {
+      const text = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      return { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / tick };
+    } catch {
+      return null;
+    }
+  };
+  let total = stat(pid)?.cpu ?? NaN;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const s = stat(Number(entry));
+    if (s && s.ppid === pid) total += s.cpu;
+  }
+  return total;
+}
+
+export const quantile = (xs: number[], q: number) => {
+  const s = Float64Array.from(xs).sort();
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+};
+
+export const median = (xs: number[]) => quantile(xs, 0.5);

@@ -1,0 +1,126 @@
+// Against real `serve:env` processes: kill -9 during a burst of WebSocket steps loses no
+// acknowledged step (group commit acknowledges only what is committed), and the stored episode
+// replays to the same events in-process; `--workers 2` serves sessions from two processes.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
+import { createEpisode, oracleAgent, type Action, type Observation } from '@/server/engine';
+import { EnvWsClient } from '@/server/client/env-client';
+import { openSqlite } from '@/server/inspector/db';
+import { migratedTempDatabase, spawnEnvServer } from './spawn';
+
+let db: ReturnType<typeof migratedTempDatabase>;
+beforeAll(() => {
+  db = migratedTempDatabase();
+}, 120_000);
+afterAll(() => db?.remove());
+
+const search = (query: string): Action => ({
+  assistant_message: 'Looking.',
+  tool_calls: [{ name: 'catalog.search', args: { query } }],
+  answer: null,
+});
+
+describe('serve:env under kill -9', () => {
+  it('keeps every acknowledged step of a burst, and the stored episode replays identically', async () => {
+    const server = await spawnEnvServer(['--persist', 'on'], { DATABASE_URL: db.url });
+    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`);
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const config = { env: 'PD', d: 3, seed: 21, axis_overrides: { T_max: 60 } };
+    let episodeId = '';
+    let acked = 0;
+    const killed = new Promise<void>((resolve) => {
+      socket.on('message', (raw) => {
+        const msg = JSON.parse(raw.toString()) as { type: string; data: { episode_id: string } };
+        expect(msg.type).toBe('observation');
+        if (!episodeId) {
+          episodeId = msg.data.episode_id;
+          // The burst: 40 steps sent at once, answered one by one as their batches commit.
+          for (let i = 0; i < 40; i++) socket.send(JSON.stringify({ type: 'step', data: search(`lamp ${i}`) }));
+          return;
+        }
+        if (++acked === 5) {
+          server.child.kill('SIGKILL');
+          resolve();
+        }
+      });
+    });
+    socket.send(JSON.stringify({ type: 'reset', data: config }));
+    await killed;
+    await new Promise((resolve) => server.child.once('exit', resolve));
+    socket.terminate();
+
+    const sql = openSqlite(db.url);
+    try {
+      const actions = sql
+        .prepare('SELECT "seq", "raw" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"')
+        .all(episodeId) as Array<{ seq: number; raw: string }>;
+      const events = sql
+        .prepare('SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"')
+        .all(episodeId) as Array<{ payload: string }>;
+      const row = sql.prepare('SELECT "turn", "eventCount" FROM "Episode" WHERE "id" = ?').get(episodeId) as {
+        turn: number;
+        eventCount: number;
+      };
+      // Every acknowledged step is stored (steps committed but not yet acknowledged may be too).
+      expect(actions.length).toBeGreaterThanOrEqual(acked);
+      expect(actions.map((a) => a.seq)).toEqual(actions.map((_, i) => i));
+      expect(row).toEqual({ turn: actions.length, eventCount: events.length });
+      // The stored actions replay in-process to exactly the stored events.
+      const episode = createEpisode(
+        { envId: 'PD', d: 3, seed: 21, axisOverrides: { T_max: 60 } },
+        getCatalog(DEFAULT_CATALOG_ID),
+      );
+      episode.reset();
+      for (const a of actions) episode.step(JSON.parse(a.raw) as Action);
+      expect(events.map((e) => e.payload)).toEqual(episode.events.map((e) => JSON.stringify(e)));
+    } finally {
+      sql.close();
+    }
+  }, 240_000);
+});
+
+describe('serve:env --workers 2', () => {
+  it('serves WebSocket sessions from two worker processes, each played to its in-process reward', async () => {
+    const server = await spawnEnvServer(['--persist', 'off', '--workers', '2']);
+    try {
+      const workers = readdirSync('/proc').filter((p) => {
+        if (!/^\d+$/.test(p)) return false;
+        try {
+          const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === server.child.pid;
+        } catch {
+          return false;
+        }
+      });
+      expect(workers).toHaveLength(2);
+      const catalog = getCatalog(DEFAULT_CATALOG_ID);
+      const rewards = await Promise.all(
+        [1, 2, 3, 4].map(async (seed) => {
+          const client = await EnvWsClient.connect(server.url);
+          let r: { done: boolean; reward: number; observation: Observation } = await client.reset({
+            env: 'STATUS',
+            d: 1,
+            seed,
+          });
+          // The oracle plays a shadow copy in-process (it needs the goal) and sends its actions.
+          const shadow = createEpisode({ envId: 'STATUS', d: 1, seed }, catalog);
+          shadow.reset();
+          while (!r.done) {
+            const action = oracleAgent.act(r.observation, shadow);
+            shadow.step(action);
+            r = await client.step(action);
+          }
+          await client.close();
+          const expected = shadow.breakdown!.total;
+          return [r.reward, expected];
+        }),
+      );
+      for (const [got, expected] of rewards) expect(got).toBe(expected);
+    } finally {
+      await server.stop();
+    }
+  }, 240_000);
+});
