@@ -32,7 +32,7 @@ export function openSqliteWriter(url: string): BatchWriter & { close(): void } {
       'INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload") VALUES (?,?,?,?,?)',
     ),
     insertAction: db.prepare(
-      'INSERT INTO "EpisodeAction" ("episodeId","seq","turn","format","raw","createdAt") VALUES (?,?,?,?,?,?)',
+      'INSERT INTO "EpisodeAction" ("episodeId","seq","turn","format","raw","createdAt","stepKey","eventEnd") VALUES (?,?,?,?,?,?,?,?)',
     ),
     updateEpisode: db.prepare(
       `UPDATE "Episode" SET "updatedAt"=?,"turn"=?,"status"=?,"terminationReason"=?,"reward"=?,"isCorrect"=?,
