@@ -1,7 +1,7 @@
 // The PostgreSQL schema is derived from the SQLite one (scripts/pg-schema.ts): the committed
 // file must be exactly what the script derives now, so a model added to prisma/schema.prisma
 // without `npm run db:pg:sync` fails here instead of at run time on PostgreSQL.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { derivePgSchema, PG_SCHEMA_PATH, SQLITE_SCHEMA_PATH } from '@/prisma/pg/derive';
 import { databaseKind, pgConnectionConfig } from '@/server/db-url';
@@ -29,9 +29,15 @@ describe('the PostgreSQL schema', () => {
     );
   });
 
-  it('every SQLite migration that creates a table has its table in the PostgreSQL migrations', () => {
+  it('every model of the SQLite schema has its table in the PostgreSQL migrations', () => {
     const tablesIn = (sql: string) => [...sql.matchAll(/CREATE TABLE "(\w+)"/g)].map((m) => m[1]);
-    const pgSql = readFileSync('prisma/pg/migrations/20261130145430_init/migration.sql', 'utf8');
+    // every PostgreSQL migration in order (later ones add the tables of later models)
+    const dir = 'prisma/pg/migrations';
+    const pgSql = readdirSync(dir)
+      .filter((f) => /^\d+_/.test(f))
+      .sort()
+      .map((f) => readFileSync(`${dir}/${f}/migration.sql`, 'utf8'))
+      .join('\n');
     for (const model of [...sqlite.matchAll(/^model (\w+) \{/gm)].map((m) => m[1]))
       expect(tablesIn(pgSql), model).toContain(model);
   });

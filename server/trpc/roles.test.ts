@@ -26,6 +26,7 @@ const ROLE: Record<string, Role> = {
   'curriculum.get': 'admin',
   'curriculum.progress': 'admin',
   'curriculum.cancel': 'admin',
+  'curriculum.start': 'admin',
   'curriculum.create': 'admin',
   'curriculum.step': 'admin',
   'inspector.list': 'admin',
@@ -40,6 +41,7 @@ const ROLE: Record<string, Role> = {
   'inspector.compare': 'admin',
   'inspector.compareRuns': 'admin',
   'inspector.sameSeed': 'admin',
+  'inspector.turns': 'admin',
   'inspector.playOracle': 'admin',
   'inspector.import': 'admin',
 };
