@@ -1,16 +1,10 @@
 'use server';
 // Server actions (thin): check the caller's role, run the service, hand back the agent seat's view.
-import { cookies, headers } from 'next/headers';
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { setEpisodeCookie } from './episode-cookie';
 import { revalidatePath } from 'next/cache';
-import {
-  authConfig,
-  credentialsFrom,
-  episodeCookieName,
-  episodeCookiePath,
-  requireAdmin,
-  requireAgent,
-} from '@/server/auth';
+import { authConfig, credentialsFrom, requireAdmin, requireAgent } from '@/server/auth';
 import { episodeService, type StartEpisodeInput } from '@/server/episodes';
 import { toSeatView, type SeatView } from '@/server/episodes/seat';
 import { toPublicError } from '@/server/lib/errors';
@@ -45,14 +39,7 @@ export async function startEpisodeAction(input: StartEpisodeInput): Promise<Acti
       player: input.player ?? 'human',
     });
     id = view.id;
-    const secure = (await headers()).get('x-forwarded-proto') === 'https';
-    (await cookies()).set(episodeCookieName(id), capabilityToken, {
-      path: episodeCookiePath(id),
-      httpOnly: true,
-      sameSite: 'strict',
-      secure,
-      maxAge: 30 * 24 * 3600,
-    });
+    await setEpisodeCookie(id, capabilityToken);
   } catch (e) {
     return failure(e);
   }

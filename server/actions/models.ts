@@ -1,9 +1,10 @@
 'use server';
 // Server actions for models at the table (thin): connections (admin when auth is on), one
 // turn's players, forks and batch runs. A turn itself is streamed by /play/[episodeId]/model-turn.
-import { cookies, headers } from 'next/headers';
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { authConfig, credentialsFrom, episodeCookieName, episodeCookiePath, requireAdmin } from '@/server/auth';
+import { setEpisodeCookie } from './episode-cookie';
+import { authConfig, credentialsFrom, requireAdmin } from '@/server/auth';
 import { getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import { episodeService } from '@/server/episodes';
@@ -93,14 +94,7 @@ export async function forkEpisodeAction(parentId: string, turn: number): Promise
     requireAdmin(authConfig(), await creds(), 'forking an episode'); // the replay is the inspector's
     const { capabilityToken, ...view } = await episodeService.forkEpisode(parentId, turn);
     id = view.id;
-    const secure = (await headers()).get('x-forwarded-proto') === 'https';
-    (await cookies()).set(episodeCookieName(id), capabilityToken, {
-      path: episodeCookiePath(id),
-      httpOnly: true,
-      sameSite: 'strict',
-      secure,
-      maxAge: 30 * 24 * 3600,
-    });
+    await setEpisodeCookie(id, capabilityToken);
   } catch (e) {
     return failure(e);
   }
