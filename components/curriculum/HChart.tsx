@@ -3,6 +3,7 @@
 // Envs often share the same h, so each line is nudged up or down by a small fixed offset
 // (at most ±0.2) to keep every line visible; the tooltip shows the real h.
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CHART_MARGIN, EPISODE_X_AXIS } from './episode-axis';
 import type { EnvId } from '@/server/engine/types';
 import { ENV_COLORS } from './colors';
 
@@ -25,16 +26,9 @@ export function HChart({ timeline, envs, playable }: { timeline: Row[]; envs: En
   return (
     <div className="h-72 w-full" data-testid="h-chart">
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={data} margin={{ top: 12, right: 24, bottom: 18, left: 0 }}>
+        <LineChart data={data} margin={CHART_MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis
-            dataKey="episode"
-            type="number"
-            domain={[0, 'dataMax']}
-            allowDecimals={false}
-            tick={{ fontSize: 11, fill: '#64748b' }}
-            label={{ value: 'episode', position: 'insideBottom', offset: -10, fontSize: 11, fill: '#64748b' }}
-          />
+          <XAxis {...EPISODE_X_AXIS} />
           <YAxis
             domain={[-0.5, maxH + 1]}
             ticks={Array.from({ length: maxH + 2 }, (_, i) => i)}

@@ -1,21 +1,15 @@
 'use client';
 // Pass rate and mean reward over the run's stored episodes (slices in order), beside h.
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { CHART_MARGIN, EPISODE_X_AXIS } from './episode-axis';
 
 export function OutcomeChart({ points }: { points: Array<{ episode: number; passRate: number; meanReward: number }> }) {
   return (
     <div className="h-60 w-full" data-testid="outcome-chart">
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={points} margin={{ top: 12, right: 24, bottom: 18, left: 0 }}>
+        <LineChart data={points} margin={CHART_MARGIN}>
           <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" />
-          <XAxis
-            dataKey="episode"
-            type="number"
-            domain={[0, 'dataMax']}
-            allowDecimals={false}
-            tick={{ fontSize: 11, fill: '#64748b' }}
-            label={{ value: 'episode', position: 'insideBottom', offset: -10, fontSize: 11, fill: '#64748b' }}
-          />
+          <XAxis {...EPISODE_X_AXIS} />
           <YAxis domain={[-1, 1]} ticks={[-1, -0.5, 0, 0.5, 1]} tick={{ fontSize: 11, fill: '#64748b' }} />
           <Tooltip formatter={(v) => (typeof v === 'number' ? v.toFixed(3) : v)} />
           <Legend verticalAlign="top" height={24} />
