@@ -40,6 +40,17 @@ export function openSqliteWriter(url: string): BatchWriter & { close(): void } {
     ),
   });
   const bool = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
+  // The Episode columns a create and a step both write, in the statements' order.
+  const progress = (u: RecordOp['update']) => [
+    u.turn,
+    u.status,
+    u.terminationReason,
+    u.reward,
+    bool(u.isCorrect),
+    u.breakdown,
+    u.hiddenGoal,
+    u.eventCount,
+  ];
 
   const writeBatch = db.transaction((ops: RecordOp[]) => {
     const { createEpisode, insertEvent, insertAction, updateEpisode } = (statements ??= prepare());
@@ -63,14 +74,7 @@ export function openSqliteWriter(url: string): BatchWriter & { close(): void } {
           c.weights,
           c.catalogId,
           c.player,
-          u.turn,
-          u.status,
-          u.terminationReason,
-          u.reward,
-          bool(u.isCorrect),
-          u.breakdown,
-          u.hiddenGoal,
-          u.eventCount,
+          ...progress(u),
         );
       } else {
         const a = op.action;
@@ -78,18 +82,7 @@ export function openSqliteWriter(url: string): BatchWriter & { close(): void } {
       }
       for (const e of op.events) insertEvent.run(op.id, e.seq, e.turn, e.kind, e.payload);
       if (op.kind === 'step') {
-        const r = updateEpisode.run(
-          now,
-          u.turn,
-          u.status,
-          u.terminationReason,
-          u.reward,
-          bool(u.isCorrect),
-          u.breakdown,
-          u.hiddenGoal,
-          u.eventCount,
-          op.id,
-        );
+        const r = updateEpisode.run(now, ...progress(u), op.id);
         if (r.changes !== 1) throw new Error(`episode "${op.id}" is not in the store`);
       }
     }

@@ -74,24 +74,21 @@ export function openSqliteHotPath(file: string) {
      VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
   const bool = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
+  // The columns a start and a step both write, in the statements' order.
+  const outcome = (rec: StepRecord | NewEpisodeRecord) => [
+    rec.turn,
+    rec.status,
+    rec.terminationReason,
+    rec.reward,
+    bool(rec.isCorrect),
+    json(rec.breakdown),
+    JSON.stringify(rec.hiddenGoal),
+  ];
 
   const appendStep = db.transaction((rec: StepRecord) => {
     const now = sqlDateTime(new Date());
     const eventCount = rec.prevEventCount + rec.events.length;
-    const updated = updateAfterStep.run(
-      now,
-      rec.turn,
-      rec.status,
-      rec.terminationReason,
-      rec.reward,
-      bool(rec.isCorrect),
-      json(rec.breakdown),
-      JSON.stringify(rec.hiddenGoal),
-      eventCount,
-      rec.bytes,
-      rec.episodeId,
-      rec.prevEventCount,
-    );
+    const updated = updateAfterStep.run(now, ...outcome(rec), eventCount, rec.bytes, rec.episodeId, rec.prevEventCount);
     if (updated.changes !== 1) throw new StaleWrite(`episode ${rec.episodeId} moved on or is gone`);
     insertAction.run(
       rec.episodeId,
@@ -126,13 +123,7 @@ export function openSqliteHotPath(file: string) {
       json(rec.weights),
       rec.catalogId,
       rec.player,
-      rec.turn,
-      rec.status,
-      rec.terminationReason,
-      rec.reward,
-      bool(rec.isCorrect),
-      json(rec.breakdown),
-      JSON.stringify(rec.hiddenGoal),
+      ...outcome(rec),
       rec.engineVersion,
       json(rec.journeyEnvs),
       rows.length,
