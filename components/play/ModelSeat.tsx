@@ -93,7 +93,7 @@ export function ModelSeat({
         title="Let a model play"
         right={
           <span className="text-xs text-slate-500">
-            {control === 'person' ? 'you are playing' : `${label} is playing`}
+            {!active ? 'episode over' : control === 'person' ? 'you are playing' : `${label} is playing`}
           </span>
         }
       />
