@@ -144,7 +144,7 @@ test('find failed CART at d ≥ 6, scrub, compare with the oracle, export and re
   while (key(events, first) === key(other.events, first)) first++;
   await expect(page.getByTestId('first-divergence')).toContainText(first === 0 ? 'at the opening' : `at turn ${first}`);
   await expect(page.locator(`#cmp-turn-${first}`)).toHaveAttribute('data-same', 'false');
-  await expect(page.getByTestId('breakdown-diff')).toContainText('total');
+  await expect(page.getByTestId('breakdown-diff')).toContainText('r_task');
   await shoot(page, 'compare');
 
   // ---- compare the two agents over the same seeds

@@ -2,6 +2,7 @@
 // Two episodes side by side, turn-aligned: the first divergence highlighted, each side's
 // calls and results, and the reward breakdown difference.
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { partLabel } from '@/components/reward/part-labels';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useState } from 'react';
@@ -105,7 +106,7 @@ export function EpisodeCompare({ a, b }: { a: string; b: string }) {
               <tbody>
                 {differs.map((d) => (
                   <tr key={d.part}>
-                    <td className="pr-4">{d.part}</td>
+                    <td className="pr-4">{partLabel(d.part)}</td>
                     <td className="pr-4 text-right">{showPart(d.recorded)}</td>
                     <td className="text-right">{showPart(d.rescored)}</td>
                   </tr>

@@ -6,18 +6,21 @@ import { cx } from '@/components/ui/primitives';
 import { fmtDateTime, fmtReward, fmtTermination } from '@/lib/format';
 import { EpisodeLink, ResultBadge } from './EpisodeCells';
 
-const COLUMNS: Array<{ key: SortColumn; label: string; right?: boolean }> = [
+// `wide` columns are hidden below 1024 px so the replay link stays on screen at 800 px.
+const COLUMNS: Array<{ key: SortColumn; label: string; right?: boolean; wide?: boolean }> = [
   { key: 'envId', label: 'env' },
   { key: 'd', label: 'd' },
   { key: 'seed', label: 'seed' },
   { key: 'reward', label: 'reward', right: true },
   { key: 'isCorrect', label: 'result' },
-  { key: 'terminationReason', label: 'termination' },
+  { key: 'terminationReason', label: 'termination', wide: true },
   { key: 'turn', label: 'turns', right: true },
-  { key: 'toolCalls', label: 'tools', right: true },
+  { key: 'toolCalls', label: 'tools', right: true, wide: true },
   { key: 'player', label: 'player' },
-  { key: 'createdAt', label: 'created' },
+  { key: 'createdAt', label: 'created', wide: true },
 ];
+
+const WIDE = 'hidden lg:table-cell';
 
 export function InspectorTable({
   rows,
@@ -60,7 +63,7 @@ export function InspectorTable({
             {COLUMNS.map((c) => (
               <th
                 key={c.key}
-                className={cx('px-2 py-2 font-medium', c.right && 'text-right')}
+                className={cx('px-2 py-2 font-medium', c.right && 'text-right', c.wide && WIDE)}
                 aria-sort={sort === c.key ? (dir === 'asc' ? 'ascending' : 'descending') : 'none'}
               >
                 <button
@@ -107,9 +110,9 @@ export function InspectorTable({
               <td className="px-2 py-1.5">
                 <ResultBadge status={e.status} isCorrect={e.isCorrect} />
               </td>
-              <td className="px-2 py-1.5 text-slate-600">{fmtTermination(e.terminationReason)}</td>
+              <td className={cx('px-2 py-1.5 text-slate-600', WIDE)}>{fmtTermination(e.terminationReason)}</td>
               <td className="px-2 py-1.5 text-right tabular-nums">{e.turn}</td>
-              <td className="px-2 py-1.5 text-right tabular-nums">{e.toolCalls}</td>
+              <td className={cx('px-2 py-1.5 text-right tabular-nums', WIDE)}>{e.toolCalls}</td>
               <td
                 className="max-w-40 truncate px-2 py-1.5 text-slate-600"
                 title={e.runLabel ? `run ${e.runLabel}` : undefined}
@@ -119,7 +122,9 @@ export function InspectorTable({
                   <span className="ml-1 text-xs text-slate-400">({e.origin.replace('import:', 'imported ')})</span>
                 )}
               </td>
-              <td className="whitespace-nowrap px-2 py-1.5 text-xs text-slate-500">{fmtDateTime(e.createdAt)}</td>
+              <td className={cx('whitespace-nowrap px-2 py-1.5 text-xs text-slate-500', WIDE)}>
+                {fmtDateTime(e.createdAt)}
+              </td>
               <td className="whitespace-nowrap px-3 py-1.5 text-right">
                 <EpisodeLink id={e.id} status={e.status} query={ctx} />
               </td>

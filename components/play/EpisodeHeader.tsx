@@ -21,7 +21,18 @@ export type HeaderEpisode = Pick<
   | 'revealed'
 > & { seed: number | null };
 
-export function EpisodeHeader({ ep, envName, mode }: { ep: HeaderEpisode; envName?: string; mode: 'play' | 'replay' }) {
+export function EpisodeHeader({
+  ep,
+  envName,
+  mode,
+  otherActors = [],
+}: {
+  ep: HeaderEpisode;
+  envName?: string;
+  mode: 'play' | 'replay';
+  /** who else took turns (a model or built-in agent taking over from the player who started) */
+  otherActors?: string[];
+}) {
   const nextTurn = Math.min(ep.turn + 1, ep.budgets.T_max);
   return (
     <div className="mb-5 flex flex-wrap items-end justify-between gap-3">
@@ -36,6 +47,13 @@ export function EpisodeHeader({ ep, envName, mode }: { ep: HeaderEpisode; envNam
           {ep.seed !== null && <Badge>seed {ep.seed}</Badge>}
           <Badge>{ep.catalogId}</Badge>
           <Badge>player {ep.player}</Badge>
+          {otherActors.map((a) => (
+            <span key={a} data-testid="other-actor">
+              <Badge tone="blue" title="took turns in this episode">
+                + {a}
+              </Badge>
+            </span>
+          ))}
           {ep.revealed && (
             <Badge
               tone="amber"

@@ -104,9 +104,10 @@ export function ModelSeat({
             className="flex-1 rounded-md border border-slate-300 px-2 py-1"
             value={player}
             onChange={(e) => setPlayer(e.target.value)}
-            disabled={playing}
+            disabled={playing || !options}
             data-testid="model-player"
           >
+            {!options && <option value="">loading players…</option>}
             {options?.connections.map((c) => (
               <option key={c} value={`connection:${c}`}>
                 model {c}

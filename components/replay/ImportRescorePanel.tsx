@@ -1,19 +1,9 @@
 // Imported episodes: the reward as recorded beside this engine's, component by component.
 import type { InspectorExtras } from '@/server/inspector/episode-data';
+import { PART_LABELS } from '@/components/reward/part-labels';
 import type { RewardParts } from '@/server/inspector/rescore';
 import { Badge, Card, CardHeader, cx } from '@/components/ui/primitives';
 import { fmtReward } from '@/lib/format';
-
-const PARTS: Array<[keyof RewardParts, string]> = [
-  ['total', 'reward'],
-  ['rTask', 'r_task'],
-  ['rEff', 'r_eff'],
-  ['rHall', 'r_hall'],
-  ['isCorrect', 'pass'],
-  ['turns', 'T'],
-  ['tUser', 'T_user'],
-  ['tEff', 'T_eff'],
-];
 
 const show = (v: unknown) =>
   typeof v === 'boolean'
@@ -74,7 +64,7 @@ export function ImportRescorePanel({
               </tr>
             </thead>
             <tbody>
-              {PARTS.map(([k, label]) => (
+              {PART_LABELS.map(([k, label]) => (
                 <tr
                   key={k}
                   className={cx(differs.has(k) && 'bg-amber-50 font-semibold text-amber-900')}

@@ -50,6 +50,7 @@ export function Replay({
   turnRecords = [],
   window: turnWindow,
   family,
+  otherActors = [],
 }: {
   /** `events` holds the turns of `window` only (long episodes are sent in windows) */
   ep: Omit<EpisodeView, 'hiddenGoal'> & { hiddenGoal: EpisodeView['hiddenGoal'] | null };
@@ -68,10 +69,15 @@ export function Replay({
   /** the turns `ep.events` holds */
   window: TurnRange;
   family?: { parent: EpisodeSummary | null; forks: EpisodeSummary[] };
+  /** who took turns besides the player who started the episode (whole episode, not the window) */
+  otherActors?: string[];
 }) {
   const router = useRouter();
   const pathname = usePathname();
   const lastTurn = extras.marks.length - 1;
+  // An imported episode has its own recorded-vs-engine panel; forking needs actions this engine replays.
+  const imported = extras.origin !== 'engine';
+  const replayable = !imported || extras.rescored?.method === 'replay';
   const [turn, setTurn] = useState(() => Math.min(Math.max(initialTurn ?? lastTurn, 0), lastTurn));
   const [help, setHelp] = useState(false);
 
@@ -141,7 +147,7 @@ export function Replay({
           keyboard: ?
         </button>
       </div>
-      <EpisodeHeader ep={ep} envName={envName} mode="replay" />
+      <EpisodeHeader ep={ep} envName={envName} mode="replay" otherActors={otherActors} />
       <div className="sticky top-0 z-10 -mx-2 mb-3 border-b border-slate-200 bg-slate-50/95 px-2 py-2 backdrop-blur">
         <div className="flex flex-wrap items-center gap-3">
           <span className="text-sm font-medium text-slate-800" data-testid="turn-position">
@@ -204,7 +210,7 @@ export function Replay({
           className="min-w-0 space-y-4 lg:col-span-5 lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:self-start lg:overflow-y-auto"
           data-testid="replay-aside"
         >
-          {family && (
+          {family && replayable && (
             <EpisodeFamily
               episodeId={ep.id}
               turns={ep.turn}
@@ -213,7 +219,7 @@ export function Replay({
               forks={family.forks}
             />
           )}
-          {!guarded && (
+          {!guarded && !imported && (
             <RescorePanel
               episodeId={ep.id}
               revision={ep.rewardRevision}

@@ -59,6 +59,9 @@ export default async function ReplayPage({
       turnRecords={turnRecords.filter((r) => r.turn >= window.from && r.turn <= window.to)}
       window={window}
       family={family}
+      otherActors={[...new Set(turnRecords.map((r) => r.actor))].filter(
+        (a): a is string => a !== null && a !== view.player,
+      )}
     />
   );
 }
