@@ -9,7 +9,7 @@ import { customerReply, type CustomerMemory } from './customer/reply-rules';
 import { applyNoise } from './customer/noise';
 import { axesFor, envKnobs, type AxisValues } from './difficulty';
 import { getEnv, JOURNEY_ENV_IDS } from './envs/registry';
-import type { Answer, CallRecord, EnvContext, EnvDefinition, EnvTask } from './envs/types';
+import type { Answer, CallRecord, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './envs/types';
 import { Rng } from './random';
 import { frozenCopy, plainCopy } from './copy';
 import { computeReward } from './reward';
@@ -78,6 +78,7 @@ export class Episode {
   /** Every answer given (JOURNEY's done: false sub-answers too), for the safety check. */
   private readonly answersGiven: Answer[] = [];
   private answerTurn = 0;
+  private lastVerifyContext: VerifyContext | null = null;
   private started = false;
   /** Turn budget: T_max, unless the environment scales it (JOURNEY). */
   tMax: number;
@@ -347,8 +348,11 @@ export class Episode {
     return findVariant(product, id)?.stock_qty ?? 0;
   }
 
-  private verifyContext(turn: number) {
-    return { ...this.ctx, seen: this.seen, calls: this.calls, turn };
+  /** The verifier's view at a turn: seen and calls are live, so one object per turn serves every hook. */
+  private verifyContext(turn: number): VerifyContext {
+    if (this.lastVerifyContext?.turn !== turn)
+      this.lastVerifyContext = { ...this.ctx, seen: this.seen, calls: this.calls, turn };
+    return this.lastVerifyContext;
   }
 
   /** Product ids the agent added to the cart at any point or ordered through order.checkout. */

@@ -22,6 +22,7 @@ import type { EvidenceItem, TaskResult } from '../types';
 import { brandAndNoun, timeAgoPhrase } from '../world/order-phrases';
 import {
   allOrders,
+  byNewestOrder,
   daysSincePlaced,
   findOrder,
   generateOrderHistory,
@@ -190,7 +191,7 @@ function generate(ctx: EnvContext, rng: Rng): ReturnTask {
   const line = order.lines[lineIndex];
   const window = returnWindowDays(line.category);
   setOrderStatus(order, 'DELIVERED', world.today, rng, deliveredDaysAgo(kase, window, rng));
-  world.orders.sort((a, b) => b.placed_date.localeCompare(a.placed_date) || a.order_id.localeCompare(b.order_id));
+  world.orders.sort(byNewestOrder);
   const eligibility = checkEligibility(world, order, line);
   if (eligibility.eligible !== (kase === 'eligible' || kase === 'edge_minus_1' || kase === 'edge_0'))
     throw new Error(`RETURN: case ${kase} but eligibility says ${eligibility.reason}`);

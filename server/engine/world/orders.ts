@@ -128,8 +128,18 @@ export function ensureCustomerProfile(world: WorldState, rng: Rng): void {
 // ---------- products for order lines ----------
 
 /** Two lines of one history never share brand and category, so "the {brand} {noun}" names exactly one line. */
-export const describeKey = (p: Pick<Product, 'brand' | 'category'>) =>
-  `${p.brand.toLowerCase()}|${p.category.toLowerCase()}`;
+export const describeKey = (p: Pick<Product, 'brand' | 'category'>) => `${lower(p.brand)}|${lower(p.category)}`;
+
+// Brands and categories repeat across millions of lookups: each lower-cased once (bounded).
+const LOWER = new Map<string, string>();
+function lower(s: string): string {
+  let out = LOWER.get(s);
+  if (out === undefined) {
+    out = s.toLowerCase();
+    if (LOWER.size < 100_000) LOWER.set(s, out);
+  }
+  return out;
+}
 
 export function usedDescribeKeys(world: WorldState, catalog: Catalog): Set<string> {
   const keys = new Set<string>();
@@ -299,13 +309,30 @@ export function setOrderStatus(
     : null;
 }
 
-function newOrderId(world: WorldState, rng: Rng): string {
-  const taken = new Set(allOrders(world).map((o) => o.order_id));
+function newOrderId(taken: Set<string>, rng: Rng): string {
   for (;;) {
     const id = `ORD-${rng.int(10000, 89999)}`;
-    if (!taken.has(id)) return id;
+    if (!taken.has(id)) {
+      taken.add(id);
+      return id;
+    }
   }
 }
+
+/**
+ * Newest first, then by id, as an account page lists them. Dates are ISO and ids "ORD-" + five
+ * digits (fixed width): code-unit order is the order localeCompare gives, at a fraction of its cost.
+ */
+export const byNewestOrder = (a: Order, b: Order) =>
+  a.placed_date < b.placed_date
+    ? 1
+    : a.placed_date > b.placed_date
+      ? -1
+      : a.order_id < b.order_id
+        ? -1
+        : a.order_id > b.order_id
+          ? 1
+          : 0;
 
 export interface HistoryOptions {
   catalog: Catalog;
@@ -318,9 +345,10 @@ export interface HistoryOptions {
 export function generateOrderHistory({ catalog, world, rng, count }: HistoryOptions): Order[] {
   ensureCustomerProfile(world, rng);
   const used = usedDescribeKeys(world, catalog);
+  const taken = new Set(allOrders(world).map((o) => o.order_id));
   const created: Order[] = [];
   for (let i = 0; i < count; i++) {
-    const orderId = newOrderId(world, rng);
+    const orderId = newOrderId(taken, rng);
     const lines: OrderLine[] = [];
     const nLines = rng.int(1, 5);
     for (let n = 1; n <= nLines; n++) {
@@ -341,8 +369,7 @@ export function generateOrderHistory({ catalog, world, rng, count }: HistoryOpti
     world.orders.push(order);
     created.push(order);
   }
-  // newest first, as an account page lists them
-  world.orders.sort((a, b) => b.placed_date.localeCompare(a.placed_date) || a.order_id.localeCompare(b.order_id));
+  world.orders.sort(byNewestOrder);
   return created;
 }
 
