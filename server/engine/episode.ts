@@ -376,6 +376,8 @@ export class Episode {
   }
 
   private checkAnswer(answer: NonNullable<Action['answer']>): Answer | string {
+    const fast = this.env.parseAnswer?.(answer);
+    if (fast) return fast;
     const parsed = fullAnswerSchema(this.env).safeParse(answer);
     if (parsed.success) return parsed.data as Answer;
     const issues = parsed.error.issues.map((i) =>
