@@ -197,7 +197,7 @@ function score(
   const result = envOf(envs, goal, index).verify(
     goal.subtasks[index].goal,
     state.tasks[index].state,
-    { ...fields, done: true },
+    Object.assign({}, fields, { done: true }),
     ctx,
   );
   return { fields, turn: ctx.turn, result };
@@ -254,7 +254,7 @@ function verify(
       turns: [given.turn],
       ok: given.result.isCorrect,
     });
-    for (const e of given.result.evidence) evidence.push({ ...e, text: `  ${label}: ${e.text}` });
+    for (const e of given.result.evidence) evidence.push(Object.assign({}, e, { text: `  ${label}: ${e.text}` }));
     return given.result.rTask;
   });
   const rTask = scores.reduce((a, b) => a + b, 0) / Math.max(1, scores.length);

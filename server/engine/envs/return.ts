@@ -381,10 +381,14 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
     // in-stock replacement passes; a named list is scored at the spec's k.
     const exchangeOnly = replacementIdsOf(answer).length === 0;
     const spec = goal.replacement;
-    const rep = scoreRecommendations(exchangeOnly ? { ...spec, k: 1 } : spec, replacementIds(goal, answer, ctx), ctx);
+    const rep = scoreRecommendations(
+      exchangeOnly ? Object.assign({}, spec, { k: 1 }) : spec,
+      replacementIds(goal, answer, ctx),
+      ctx,
+    );
     rRep = rep.rTask;
     repPass = rep.isCorrect;
-    for (const e of rep.evidence) evidence.push({ ...e, text: `replacement: ${e.text}` });
+    for (const e of rep.evidence) evidence.push(Object.assign({}, e, { text: `replacement: ${e.text}` }));
   } else evidence.push({ text: 'no replacement wanted → r_rep = 1', turns: [], ok: true });
 
   const rTask = 0.45 * rSel + 0.45 * rRet + 0.1 * rRep;

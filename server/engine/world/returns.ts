@@ -108,7 +108,7 @@ export function checkEligibility(world: WorldState, order: Order, line: OrderLin
     return_by: order.delivered_date && window > 0 ? addDays(order.delivered_date, window) : null,
     fees: { ...RETURN_FEES },
   };
-  const no = (reason: string): Eligibility => ({ ...base, eligible: false, methods: [], reason });
+  const no = (reason: string): Eligibility => Object.assign({}, base, { eligible: false, methods: [], reason });
   if (initiatedFor(world, order.order_id, line.line_id))
     return no('a return or exchange was already initiated for this line');
   if (order.status === 'CANCELLED') return no('the order was cancelled, so there is nothing to return');
