@@ -109,7 +109,9 @@ export function ensureCustomerProfile(world: WorldState, rng: Rng): void {
       label,
       name,
       street: `${rng.int(10, 9999)} ${rng.pick(STREETS)}`,
-      ...place,
+      city: place.city,
+      state: place.state,
+      zip: place.zip,
       country: 'US',
     };
   });

@@ -117,12 +117,11 @@ export function checkEligibility(world: WorldState, order: Order, line: OrderLin
   if (window === 0) return no('grocery items are not returnable');
   if (sinceDelivery > window)
     return no(`the ${window}-day return window ended on ${base.return_by} (delivered ${sinceDelivery} days ago)`);
-  return {
-    ...base,
+  return Object.assign({}, base, {
     eligible: true,
     methods: [...RETURN_METHODS],
     reason: `within the ${window}-day return window (delivered ${sinceDelivery} day${sinceDelivery === 1 ? '' : 's'} ago; last day ${base.return_by})`,
-  };
+  });
 }
 
 export const nextRecordId = (prefix: 'RET' | 'EXC', world: WorldState) =>
