@@ -447,7 +447,14 @@ export class Episode {
   }
 
   private observe(customerMessage: string | null, toolResults: ToolResult[], error?: string): Observation {
-    const observation = {
+    // The specs are the biggest part of an observation and most callers never read them after
+    // reset: copy them on first read (or write) only, then they are a plain property. Written as
+    // literal accessors (defineProperty on a finished object cost twice as much) and without
+    // `...(error ? { error } : {})` (a spread after fields is a slow path in V8, issue 13).
+    const specs = this.tools;
+    const settle = (target: object, value: unknown) =>
+      Object.defineProperty(target, 'tools', { value, writable: true, enumerable: true, configurable: true });
+    const observation: Observation = {
       envId: this.env.id,
       turn: this.turn,
       customerMessage,
@@ -457,28 +464,18 @@ export class Episode {
         result: plainCopy(r.result),
         error: r.error,
       })),
-      tools: this.tools,
-      budgets: { T_max: this.tMax, B_tool: this.axes.B_tool },
-      done: this.done,
-      ...(error ? { error } : {}),
-    };
-    // The specs are the biggest part of an observation and most callers never read them after
-    // reset: copy them on first read (or write) only, then they are a plain property.
-    const specs = this.tools;
-    const settle = (target: object, value: unknown) =>
-      Object.defineProperty(target, 'tools', { value, writable: true, enumerable: true, configurable: true });
-    Object.defineProperty(observation, 'tools', {
-      enumerable: true,
-      configurable: true,
-      get() {
+      get tools(): ToolSpec[] {
         const copy = plainCopy(specs);
         settle(this, copy);
         return copy;
       },
-      set(value: unknown) {
+      set tools(value: ToolSpec[]) {
         settle(this, value);
       },
-    });
+      budgets: { T_max: this.tMax, B_tool: this.axes.B_tool },
+      done: this.done,
+    };
+    if (error) observation.error = error;
     return observation;
   }
 }
