@@ -119,7 +119,9 @@ describe('policy search (BM25)', () => {
       return { rule, tf, length: tokens.length };
     });
     const avg = docs.reduce((s, d) => s + d.length, 0) / docs.length;
-    const df = (t: string) => docs.filter((d) => d.tf.has(t)).length;
+    const dfs = new Map<string, number>();
+    for (const d of docs) for (const t of d.tf.keys()) dfs.set(t, (dfs.get(t) ?? 0) + 1);
+    const df = (t: string) => dfs.get(t) ?? 0;
     const exhaustive = (query: string, k: number) => {
       const terms = [...new Set(policyTokens(query))];
       return docs
