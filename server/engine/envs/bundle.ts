@@ -68,13 +68,26 @@ const OPENINGS = [
   "Hey! I'm {project} and I still need {items}. Which would you choose?{budget}",
 ];
 
+// The templates cut to the categories a catalog has: they depend on the catalog only (built once per catalog).
+const USABLE_TEMPLATES = new WeakMap<EnvContext['catalog'], readonly BundleTemplate[]>();
+function usableTemplates(catalog: EnvContext['catalog']): readonly BundleTemplate[] {
+  let usable = USABLE_TEMPLATES.get(catalog);
+  if (!usable) {
+    const present = new Set(
+      catalog.categories().filter((c) => !isDeniedCategory(c) && catalog.indicesInCategory(c).length > 0),
+    );
+    usable = Object.freeze(
+      BUNDLE_TEMPLATES.map((t) => Object.freeze({ ...t, items: t.items.filter(([c]) => present.has(c)) })).filter(
+        (t) => t.items.length > 0,
+      ),
+    );
+    USABLE_TEMPLATES.set(catalog, usable);
+  }
+  return usable;
+}
+
 function pickItems(ctx: EnvContext, rng: Rng): { projects: BundleTemplate[]; items: Array<readonly [string, string]> } {
-  const present = new Set(
-    ctx.catalog.categories().filter((c) => !isDeniedCategory(c) && ctx.catalog.indicesInCategory(c).length > 0),
-  );
-  const usable = BUNDLE_TEMPLATES.map((t) => ({ ...t, items: t.items.filter(([c]) => present.has(c)) })).filter(
-    (t) => t.items.length > 0,
-  );
+  const usable = usableTemplates(ctx.catalog);
   if (usable.length === 0) throw new Error(`BUNDLE: catalog ${ctx.catalog.id} has none of the template categories`);
   const need = ctx.knobs.bundleRequired;
   const order = rng.shuffle(usable);

@@ -50,7 +50,7 @@ export function currentCartGoal(goal: CartGoal, state: CartState): CartGoal {
   return {
     items: goal.items.map((i) => {
       const alt = state.accepted[i.productId];
-      return alt ? { ...i, variantId: alt.variantId, variantValue: alt.value } : i;
+      return alt ? Object.assign({}, i, { variantId: alt.variantId, variantValue: alt.value }) : i;
     }),
   };
 }

@@ -4,7 +4,9 @@ import { Episode } from '../episode';
 import { playEpisode } from '../play';
 import { act, goalOf, testCatalog } from '../testing';
 import type { JourneyGoal, JourneyState } from './journey';
-import { ATOMIC_ENVS } from './registry';
+import { ATOMIC_ENVS, getEnv } from './registry';
+import { createRandomAgent } from '../agents/random';
+import { z } from 'zod';
 import { isDeniedCategory } from '../catalog/taxonomy';
 
 const catalog = testCatalog();
@@ -188,5 +190,47 @@ describe('JOURNEY safety (as the atomic envs)', () => {
     const { e } = journeyWith(['CART', 'PD', 'SUB', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE']);
     const r = e.step(act({ answer: { env: 'JOURNEY', done: true, subtasks: [] } }));
     expect(r.termination).toBe('answered');
+  });
+
+  it('checks an answer through the named sub-schema exactly as the full schema does (fast path, issue 13)', () => {
+    const journey = getEnv('JOURNEY');
+    const full = journey.answerSchema.extend({ env: z.literal('JOURNEY'), done: z.boolean() });
+    const answers: unknown[] = [];
+    for (let seed = 0; seed < 24; seed++)
+      for (const agent of [oracleAgent, createRandomAgent(seed)]) {
+        const { actions } = playEpisode({ envId: 'JOURNEY', d: (seed % 4) * 3, seed }, catalog, agent);
+        for (const a of actions) if (typeof a === 'object' && a.answer) answers.push(a.answer);
+      }
+    // near misses: a wrong env name, an extra field at either level, a sub-answer for another env's schema
+    const variants = answers.flatMap((a) => {
+      const answer = a as { subtasks?: Array<Record<string, unknown>> };
+      const sub = answer.subtasks?.[0];
+      return [
+        { ...answer, env: 'PD' },
+        { ...answer, extra: 1 },
+        { ...answer, done: 'yes' },
+        ...(sub
+          ? [
+              { ...answer, subtasks: [{ ...sub, extra: 1 }] },
+              { ...answer, subtasks: [{ ...sub, env: sub.env === 'PD' ? 'SUB' : 'PD' }] },
+              { ...answer, subtasks: [{ ...sub, subtask_index: -1 }] },
+              { ...answer, subtasks: [null] },
+            ]
+          : []),
+      ];
+    });
+    let fast = 0;
+    for (const answer of [...answers, ...variants]) {
+      const quick = journey.parseAnswer!(answer);
+      const checked = full.safeParse(answer);
+      if (quick === undefined) continue;
+      fast++;
+      expect(checked.success).toBe(true);
+      expect(JSON.stringify(quick)).toBe(JSON.stringify(checked.data));
+    }
+    // the fast path is the common one: every answer the full schema accepts takes it here
+    const accepted = [...answers, ...variants].filter((a) => full.safeParse(a).success).length;
+    expect(accepted).toBeGreaterThan(20);
+    expect(fast).toBe(accepted);
   });
 });

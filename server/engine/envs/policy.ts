@@ -218,7 +218,7 @@ export function distractorsFor(rule: PolicyRule, facts: Facts, count: number, rn
     if (used.has(field)) continue;
     for (let attempt = 0; attempt < 8; attempt++) {
       const value = anyValue(field, rng);
-      const [first, second] = applicableRules(rule.topic, { ...facts, ...out, [field]: value });
+      const [first, second] = applicableRules(rule.topic, Object.assign({}, facts, out, { [field]: value }));
       if (first === rule && (!second || second.conditions.length < rule.conditions.length)) {
         out[field] = value;
         used.add(field);

@@ -22,6 +22,7 @@ import type { EvidenceItem, TaskResult } from '../types';
 import { brandAndNoun, timeAgoPhrase } from '../world/order-phrases';
 import {
   allOrders,
+  byNewestOrder,
   daysSincePlaced,
   findOrder,
   generateOrderHistory,
@@ -190,7 +191,7 @@ function generate(ctx: EnvContext, rng: Rng): ReturnTask {
   const line = order.lines[lineIndex];
   const window = returnWindowDays(line.category);
   setOrderStatus(order, 'DELIVERED', world.today, rng, deliveredDaysAgo(kase, window, rng));
-  world.orders.sort((a, b) => b.placed_date.localeCompare(a.placed_date) || a.order_id.localeCompare(b.order_id));
+  world.orders.sort(byNewestOrder);
   const eligibility = checkEligibility(world, order, line);
   if (eligibility.eligible !== (kase === 'eligible' || kase === 'edge_minus_1' || kase === 'edge_0'))
     throw new Error(`RETURN: case ${kase} but eligibility says ${eligibility.reason}`);
@@ -380,10 +381,14 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
     // in-stock replacement passes; a named list is scored at the spec's k.
     const exchangeOnly = replacementIdsOf(answer).length === 0;
     const spec = goal.replacement;
-    const rep = scoreRecommendations(exchangeOnly ? { ...spec, k: 1 } : spec, replacementIds(goal, answer, ctx), ctx);
+    const rep = scoreRecommendations(
+      exchangeOnly ? Object.assign({}, spec, { k: 1 }) : spec,
+      replacementIds(goal, answer, ctx),
+      ctx,
+    );
     rRep = rep.rTask;
     repPass = rep.isCorrect;
-    for (const e of rep.evidence) evidence.push({ ...e, text: `replacement: ${e.text}` });
+    for (const e of rep.evidence) evidence.push(Object.assign({}, e, { text: `replacement: ${e.text}` }));
   } else evidence.push({ text: 'no replacement wanted → r_rep = 1', turns: [], ok: true });
 
   const rTask = 0.45 * rSel + 0.45 * rRet + 0.1 * rRep;

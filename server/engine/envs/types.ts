@@ -77,6 +77,12 @@ export interface EnvDefinition<G = unknown, S = unknown> {
   tools: readonly ToolName[];
   /** Answer fields besides `env` and `done` (strict). */
   answerSchema: z.ZodObject;
+  /**
+   * Optional fast path of the answer check (with env and done): the value the full schema's
+   * parse gives when that parse succeeds, or undefined to fall back to the schema (which also
+   * words the errors). Never accepts what the schema refuses.
+   */
+  parseAnswer?(answer: unknown): Answer | undefined;
   generate(ctx: EnvContext, rng: Rng): EnvTask<G, S>;
   /** confirm: the agent presented the right thing. Checked first. May change task.state. */
   confirm?(task: EnvTask<G, S>, info: TurnInfo, ctx: EnvContext): CustomerReply | null;

@@ -14,11 +14,13 @@ export interface CartView {
 }
 
 export function viewCart(world: WorldState, catalog: Catalog): CartView {
-  const lines = world.cart.map((line) => ({
-    ...line,
-    title: catalog.get(line.product_id)?.title ?? line.product_id,
-    unit_price: unitPrice(catalog, line.product_id, line.variant_id),
-  }));
+  // Object.assign: `{ ...line, field }` is a slow path in V8 (issue 13)
+  const lines = world.cart.map((line) =>
+    Object.assign({}, line, {
+      title: catalog.get(line.product_id)?.title ?? line.product_id,
+      unit_price: unitPrice(catalog, line.product_id, line.variant_id),
+    }),
+  );
   return {
     lines,
     total_items: lines.reduce((n, l) => n + l.qty, 0),

@@ -5,7 +5,7 @@
 // profile tool (the tool set stays the 17 of SPEC §5).
 
 import { z } from 'zod';
-import { allOrders, findOrder, newOrder, type Order, type OrderLine } from '../world/orders';
+import { allOrders, byNewestOrder, findOrder, newOrder, type Order, type OrderLine } from '../world/orders';
 import { addDays, daysBetween, cartKey, type WorldState } from '../world/state';
 import { stockFor, unitPrice } from '../world/stock';
 import { defineTool, ToolError } from './registry';
@@ -66,7 +66,7 @@ export const orderList = defineTool({
   run(args, ctx) {
     const orders = allOrders(ctx.world)
       .filter((o) => daysBetween(o.placed_date, ctx.world.today) <= args.days)
-      .sort((a, b) => b.placed_date.localeCompare(a.placed_date) || a.order_id.localeCompare(b.order_id));
+      .sort(byNewestOrder);
     return {
       today: ctx.world.today,
       days: args.days,

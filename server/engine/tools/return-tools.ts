@@ -132,7 +132,7 @@ export const returnExchange = defineTool({
     };
     world.exchanges.push(record);
     const { turn: _turn, ...shown } = record;
-    return { ...shown, new_title: product.title };
+    return Object.assign(shown, { new_title: product.title });
   },
   // The new product is the agent's own choice echoed back, not a retrieval (as with the cart).
   seen: (result) => [(result as { product_id: string }).product_id],

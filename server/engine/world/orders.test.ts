@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { isDeniedCategory } from '../catalog/taxonomy';
 import { Rng } from '../random';
 import { testCatalog } from '../testing/catalog-fixture';
-import { describeKey, generateOrderHistory, HISTORY_DAYS, ORDER_STATUSES, STATUS_WEIGHTS } from './orders';
+import {
+  byNewestOrder,
+  describeKey,
+  generateOrderHistory,
+  HISTORY_DAYS,
+  ORDER_STATUSES,
+  STATUS_WEIGHTS,
+} from './orders';
 import { createWorld, daysBetween } from './state';
 
 const catalog = testCatalog();
@@ -74,5 +81,17 @@ describe('order history (SPEC §4)', () => {
     expect(new Set(a.orders.map((o) => o.order_id)).size).toBe(7);
     const keys = a.orders.flatMap((o) => o.lines.map((l) => describeKey(catalog.get(l.product_id)!)));
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('lists newest first, then by id, in the order localeCompare gives (the comparator skips it for speed)', () => {
+    for (let seed = 0; seed < 40; seed++) {
+      const world = createWorld('2026-02-10');
+      generateOrderHistory({ catalog, world, rng: new Rng(seed), count: 30 });
+      const byLocale = [...world.orders]
+        .reverse()
+        .sort((a, b) => b.placed_date.localeCompare(a.placed_date) || a.order_id.localeCompare(b.order_id));
+      expect(world.orders.map((o) => o.order_id)).toEqual(byLocale.map((o) => o.order_id));
+      expect([...byLocale].reverse().sort(byNewestOrder)).toEqual(byLocale);
+    }
   });
 });

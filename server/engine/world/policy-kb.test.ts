@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { factsFor, numericScore, POLICY_TOPICS, rulesWithClauses } from '../envs/policy';
 import { Rng } from '../random';
 import { applicableRules, FIELD_VALUES, NUMERIC_FIELDS, POLICY_CATEGORIES, POLICY_RULES, TOPICS } from './policy-kb';
-import { searchPolicies } from './policy-search';
+import { policyTokens, searchPolicies } from './policy-search';
 
 describe('policy knowledge base', () => {
   it('hand-written rules plus the department tables: 5 categories, 1–5 conditions, unique ids and titles', () => {
@@ -107,6 +107,49 @@ describe('policy search (BM25)', () => {
     expect(hits[0].rule_id).toBe('SHP-01');
     expect(Object.keys(hits[0]).sort()).toEqual(['category', 'rule_id', 'score', 'text', 'title']);
     for (let i = 1; i < hits.length; i++) expect(hits[i - 1].score).toBeGreaterThanOrEqual(hits[i].score);
+  });
+
+  it('scores every rule exactly as an exhaustive BM25 pass over all rules does (the postings are a shortcut)', () => {
+    const docs = POLICY_RULES.map((rule) => {
+      const tokens = policyTokens(
+        `${rule.title} ${rule.title} ${rule.text} ${rule.category} ${rule.topic.replace(/_/g, ' ')}`,
+      );
+      const tf = new Map<string, number>();
+      for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+      return { rule, tf, length: tokens.length };
+    });
+    const avg = docs.reduce((s, d) => s + d.length, 0) / docs.length;
+    const dfs = new Map<string, number>();
+    for (const d of docs) for (const t of d.tf.keys()) dfs.set(t, (dfs.get(t) ?? 0) + 1);
+    const df = (t: string) => dfs.get(t) ?? 0;
+    const exhaustive = (query: string, k: number) => {
+      const terms = [...new Set(policyTokens(query))];
+      return docs
+        .map((d) => {
+          let score = 0;
+          for (const t of terms) {
+            const f = d.tf.get(t) ?? 0;
+            const idf = Math.log(1 + (docs.length - df(t) + 0.5) / (df(t) + 0.5));
+            if (f > 0) score += (idf * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * d.length) / avg));
+          }
+          return { id: d.rule.rule_id, score };
+        })
+        .filter((x) => x.score > 0)
+        .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id))
+        .slice(0, k)
+        .map((x) => ({ id: x.id, score: Math.round(x.score * 1000) / 1000 }));
+    };
+    const rng = new Rng(7);
+    const words = POLICY_RULES.flatMap((r) => policyTokens(`${r.title} ${r.text}`));
+    const queries = [
+      ...POLICY_RULES.slice(0, 60).map((r) => r.text),
+      ...Array.from({ length: 200 }, () => Array.from({ length: rng.int(1, 6) }, () => rng.pick(words)).join(' ')),
+    ];
+    for (const q of queries)
+      expect(
+        searchPolicies(q, 8).map((h) => ({ id: h.rule_id, score: h.score })),
+        q,
+      ).toEqual(exhaustive(q, 8));
   });
 
   it('a query sharing no word with any rule finds nothing', () => {

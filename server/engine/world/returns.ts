@@ -108,7 +108,7 @@ export function checkEligibility(world: WorldState, order: Order, line: OrderLin
     return_by: order.delivered_date && window > 0 ? addDays(order.delivered_date, window) : null,
     fees: { ...RETURN_FEES },
   };
-  const no = (reason: string): Eligibility => ({ ...base, eligible: false, methods: [], reason });
+  const no = (reason: string): Eligibility => Object.assign({}, base, { eligible: false, methods: [], reason });
   if (initiatedFor(world, order.order_id, line.line_id))
     return no('a return or exchange was already initiated for this line');
   if (order.status === 'CANCELLED') return no('the order was cancelled, so there is nothing to return');
@@ -117,12 +117,11 @@ export function checkEligibility(world: WorldState, order: Order, line: OrderLin
   if (window === 0) return no('grocery items are not returnable');
   if (sinceDelivery > window)
     return no(`the ${window}-day return window ended on ${base.return_by} (delivered ${sinceDelivery} days ago)`);
-  return {
-    ...base,
+  return Object.assign({}, base, {
     eligible: true,
     methods: [...RETURN_METHODS],
     reason: `within the ${window}-day return window (delivered ${sinceDelivery} day${sinceDelivery === 1 ? '' : 's'} ago; last day ${base.return_by})`,
-  };
+  });
 }
 
 export const nextRecordId = (prefix: 'RET' | 'EXC', world: WorldState) =>

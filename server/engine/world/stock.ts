@@ -15,7 +15,8 @@ export function variantStock(world: WorldState, variant: Variant): number {
 
 /** Variants with the episode's stock applied. */
 export function currentVariants(world: WorldState, product: Product): Variant[] {
-  return variantsOf(product).map((v) => ({ ...v, stock_qty: variantStock(world, v) }));
+  // Object.assign: `{ ...v, field }` is a slow path in V8 (issue 13)
+  return variantsOf(product).map((v) => Object.assign({}, v, { stock_qty: variantStock(world, v) }));
 }
 
 /** Stock of what a cart line would hold; undefined when the ids are unknown. */
