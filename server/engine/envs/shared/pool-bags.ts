@@ -23,12 +23,16 @@ export interface IdfTable {
 }
 
 export interface CategoryPool {
+  /** this pool's number in the store (the home of the bags it stored) */
+  readonly number: number;
   /** indicesInCategory(category) */
   all: readonly number[];
   /** all.length ≤ scan limit: the candidates are the whole category */
   whole: boolean;
   /** the documents idf is computed over: all, or the stride sample */
   docs: ArrayLike<number>;
+  /** the category's own term ids (small arrays below stay in cache); terms met later are appended */
+  vocab: Map<string, number>;
   idf: IdfTable;
   /** whole categories: every price ascending, and the distinct brands sorted */
   sortedPrices: number[] | null;
@@ -43,20 +47,21 @@ export const idfOf = (n: number, df: number, inReference: boolean) =>
   Math.log((1 + n) / (1 + df + (inReference ? 1 : 0))) + 1;
 
 export class BagStore {
-  readonly vocab = new Map<string, number>();
-  /** offset of product i's bag in terms/tfs, or -1 when not stored */
-  readonly start: Int32Array;
-  readonly length: Uint16Array;
-  terms = new Int32Array(1 << 16);
-  tfs = new Uint16Array(1 << 16);
-  used = 0;
+  /** offset of product i's bag in terms/tfs (term ids of pool home[i]), -1 when not stored */
+  private readonly start: Int32Array;
+  private readonly length: Uint16Array;
+  private readonly home: Int32Array;
+  private terms = new Int32Array(1 << 16);
+  private tfs = new Uint16Array(1 << 16);
+  private used = 0;
   /** scratch: 1 + position of each term in the current reference's bag, 0 when absent */
-  refPos = new Int32Array(1024);
+  private refPos = new Int32Array(1024);
   /** scratch: candidate marks for de-duplication, all 0 between calls */
   readonly marks: Uint8Array;
   private readonly pools = new Map<string, CategoryPool>();
-  private readonly categoryTermIds: [number, number][] = [];
-  private readonly attrTermIds: Int32Array[] = [];
+  private readonly categoryTerms: [string, string][] = [];
+  private readonly attrTerms: string[][] = [];
+  private readonly ids: string[];
 
   constructor(
     readonly catalog: ColumnarCatalog,
@@ -64,12 +69,19 @@ export class BagStore {
   ) {
     this.start = new Int32Array(catalog.size).fill(-1);
     this.length = new Uint16Array(catalog.size);
+    this.home = new Int32Array(catalog.size).fill(-1);
     this.marks = new Uint8Array(catalog.size);
+    this.ids = new Array<string>(catalog.size);
     for (const category of catalog.categories()) this.pools.set(category, this.buildPool(category, scanLimit));
   }
 
   pool(category: string): CategoryPool | undefined {
     return this.pools.get(category);
+  }
+
+  /** catalog.idAt, kept. */
+  idAt(index: number): string {
+    return (this.ids[index] ??= this.catalog.idAt(index));
   }
 
   private buildPool(category: string, scanLimit: number): CategoryPool {
@@ -81,41 +93,70 @@ export class BagStore {
       const stride = all.length / scanLimit;
       docs = Int32Array.from({ length: scanLimit }, (_, j) => all[Math.floor(j * stride)]);
     }
+    const pool: CategoryPool = {
+      number: this.pools.size,
+      all,
+      whole,
+      docs,
+      vocab: new Map(),
+      idf: { n: 0, df: new Int32Array(0), idf: new Float64Array(0) },
+      sortedPrices: null,
+      brands: null,
+    };
     const stored = all.length <= STORE_ALL_LIMIT ? all : docs;
-    for (let k = 0; k < stored.length; k++) this.store(stored[k]);
-    const df = new Int32Array(this.vocab.size);
-    for (let k = 0; k < docs.length; k++) {
-      const at = this.start[docs[k]];
-      for (let j = at; j < at + this.length[docs[k]]; j++) df[this.terms[j]]++;
+    for (let k = 0; k < stored.length; k++) {
+      const i = stored[k];
+      if (this.home[i] >= 0) continue; // a leaf under a prefix category: stored with its own leaf
+      this.start[i] = this.used;
+      this.length[i] = this.writeBag(pool, i);
+      this.home[i] = pool.number;
+      this.used += this.length[i];
     }
+    const df = new Int32Array(pool.vocab.size);
+    this.mark = this.used;
+    for (let k = 0; k < docs.length; k++) {
+      const at = this.bagAt(pool, docs[k]);
+      for (let j = at; j < at + this.bagLength; j++) df[this.terms[j]]++;
+    }
+    this.used = this.mark;
     const n = docs.length + 1;
     const idf = new Float64Array(df.length);
     for (let t = 0; t < df.length; t++) idf[t] = idfOf(n, df[t], false);
-    let sortedPrices: number[] | null = null;
-    let brands: string[] | null = null;
+    pool.idf = { n, df, idf };
     if (whole) {
-      sortedPrices = all.map((i) => catalog.priceAt(i)).sort((a, b) => a - b);
-      brands = distinctBrands(catalog, all);
+      pool.sortedPrices = all.map((i) => catalog.priceAt(i)).sort((a, b) => a - b);
+      pool.brands = distinctBrands(catalog, all);
     }
-    return { all, whole, docs, idf: { n, df, idf }, sortedPrices, brands };
+    return pool;
   }
 
-  /** Store product i's bag (if not stored yet) and return its offset. */
-  store(index: number): number {
-    if (this.start[index] >= 0) return this.start[index];
+  // bagAt's result length, and the end of the stored bags (transient ones go after it)
+  private bagLength = 0;
+  private mark = 0;
+
+  /**
+   * Offset of product i's bag in this pool's term ids (its length in bagLength): the stored one,
+   * or one written after the stored bags, valid until the next `this.used = this.mark`.
+   */
+  private bagAt(pool: CategoryPool, i: number): number {
+    if (this.home[i] === pool.number) {
+      this.bagLength = this.length[i];
+      return this.start[i];
+    }
     const at = this.used;
-    const count = this.writeBag(index, at);
-    this.start[index] = at;
-    this.length[index] = count;
-    this.used = at + count;
+    this.bagLength = this.writeBag(pool, i);
+    this.used += this.bagLength;
     return at;
   }
 
-  /** Writes the bag at offset `at` (growing the arrays), returns its term count. */
-  private writeBag(index: number, at: number): number {
+  /** Writes product i's bag at `used` (growing the arrays) in the pool's term ids; returns its term count. */
+  private writeBag(pool: CategoryPool, index: number): number {
     const cols = this.catalog.cols;
+    const at = this.used;
     let count = 0;
-    const add = (term: number) => {
+    const add = (word: string) => {
+      let term = pool.vocab.get(word);
+      if (term === undefined) pool.vocab.set(word, (term = pool.vocab.size));
       for (let j = at; j < at + count; j++)
         if (this.terms[j] === term) {
           this.tfs[j]++;
@@ -126,8 +167,8 @@ export class BagStore {
       this.tfs[at + count] = 1;
       count++;
     };
-    for (const t of this.catalog.titleTokensAt(index)) add(this.termId(t));
-    const [catTerm, deptTerm] = this.categoryTerms(cols.category[index]);
+    for (const t of this.catalog.titleTokensAt(index)) add(t);
+    const [catTerm, deptTerm] = this.categoryTermsOf(cols.category[index]);
     add(catTerm);
     add(deptTerm);
     for (let a = 0; a < cols.attrNames.length; a++) {
@@ -146,56 +187,80 @@ export class BagStore {
     this.tfs = tfs;
   }
 
-  /** Bags for products not stored, valid until release(): they go after the stored ones. */
-  transient(indices: ArrayLike<number>): number[] {
-    const added: number[] = [];
-    for (let k = 0; k < indices.length; k++) {
-      const i = indices[k];
-      if (this.start[i] < 0) {
-        this.store(i);
-        added.push(i);
-      }
-    }
-    return added;
-  }
-
-  /** Drops the bags transient() added (the last ones stored). */
-  release(added: readonly number[]): void {
-    if (added.length === 0) return;
-    this.used = this.start[added[0]];
-    for (const i of added) this.start[i] = -1;
-  }
-
-  private termId(t: string): number {
-    let id = this.vocab.get(t);
-    if (id === undefined) this.vocab.set(t, (id = this.vocab.size));
-    return id;
-  }
-
-  /** Term ids of `cat:<category>` and `dept:<department>` per category code. */
-  private categoryTerms(code: number): [number, number] {
-    let pair = this.categoryTermIds[code];
+  /** `cat:<category>` and `dept:<department>` per category code. */
+  private categoryTermsOf(code: number): [string, string] {
+    let pair = this.categoryTerms[code];
     if (!pair) {
       const category = this.catalog.cols.categoryTable[code];
       const slash = category.indexOf('/');
       const department = slash < 0 ? category : category.slice(0, slash);
-      pair = this.categoryTermIds[code] = [
-        this.termId(`cat:${category.toLowerCase()}`),
-        this.termId(`dept:${department.toLowerCase()}`),
-      ];
+      pair = this.categoryTerms[code] = [`cat:${category.toLowerCase()}`, `dept:${department.toLowerCase()}`];
     }
     return pair;
   }
 
-  /** Term id of `<attr>=<value>` for attribute column a, value code v (the value as attrsAt gives it). */
-  private attrTerm(a: number, v: number, index: number): number {
+  /** `<attr>=<value>` for attribute column a, value code v (the value as attrsAt gives it). */
+  private attrTerm(a: number, v: number, index: number): string {
     const cols = this.catalog.cols;
-    const ids = (this.attrTermIds[a] ??= new Int32Array(cols.attrTables[a].length + 1).fill(-1));
-    if (ids[v] < 0) {
-      const value = this.catalog.attrsAt(index)[cols.attrNames[a]];
-      ids[v] = this.termId(`${cols.attrNames[a]}=${String(value).toLowerCase()}`);
+    const terms = (this.attrTerms[a] ??= []);
+    return (terms[v] ??=
+      `${cols.attrNames[a]}=${String(this.catalog.attrsAt(index)[cols.attrNames[a]]).toLowerCase()}`);
+  }
+
+  /**
+   * similarities() of similarity.ts: the reference's TF-IDF cosine to each product, idf from
+   * the pool's documents plus the reference, every float in similarities()' order.
+   */
+  similarities(pool: CategoryPool, refIndex: number, indices: ArrayLike<number>): Float64Array {
+    this.mark = this.used;
+    try {
+      return this.cosines(pool, refIndex, indices);
+    } finally {
+      this.used = this.mark;
     }
-    return ids[v];
+  }
+
+  private cosines(pool: CategoryPool, refIndex: number, indices: ArrayLike<number>): Float64Array {
+    const { n, df, idf } = pool.idf;
+    const at = new Int32Array(indices.length);
+    const len = new Uint16Array(indices.length);
+    for (let k = 0; k < indices.length; k++) {
+      at[k] = this.bagAt(pool, indices[k]);
+      len[k] = this.bagLength;
+    }
+    const refAt = this.bagAt(pool, refIndex);
+    const refLen = this.bagLength;
+    const { terms, tfs } = this; // after every bag is written (writing may grow them)
+    if (this.refPos.length < pool.vocab.size) this.refPos = new Int32Array(2 * pool.vocab.size);
+    const refPos = this.refPos;
+    const refIdf = new Float64Array(refLen);
+    const refW = new Float64Array(refLen);
+    let refSq = 0;
+    for (let j = 0; j < refLen; j++) {
+      const t = terms[refAt + j];
+      refIdf[j] = idfOf(n, t < df.length ? df[t] : 0, true);
+      const x = tfs[refAt + j] * refIdf[j];
+      refW[j] = x;
+      refSq += x * x;
+      refPos[t] = j + 1;
+    }
+    const refNorm = Math.sqrt(refSq);
+    const outsideIdf = idfOf(n, 0, false); // a term no document of the pool has
+    const sims = new Float64Array(indices.length);
+    for (let k = 0; k < indices.length; k++) {
+      let dot = 0;
+      let sq = 0;
+      for (let j = at[k]; j < at[k] + len[k]; j++) {
+        const t = terms[j];
+        const p = refPos[t];
+        const x = tfs[j] * (p > 0 ? refIdf[p - 1] : t < idf.length ? idf[t] : outsideIdf);
+        sq += x * x;
+        if (p > 0) dot += x * refW[p - 1];
+      }
+      sims[k] = refNorm === 0 || sq === 0 ? 0 : Math.min(1, Math.max(0, dot / (refNorm * Math.sqrt(sq))));
+    }
+    for (let j = 0; j < refLen; j++) refPos[terms[refAt + j]] = 0;
+    return sims;
   }
 }
 

@@ -10,7 +10,7 @@
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import type { Product, SearchFilters } from '../../catalog/types';
 import { constraintMet, isPreferredBrand, utilityOf, type Constraint, type Persona } from './persona';
-import { bagStoreOf, distinctBrands, idfOf, type BagStore, type IdfTable } from './pool-bags';
+import { bagStoreOf, distinctBrands } from './pool-bags';
 
 export interface PoolEntry {
   id: string;
@@ -91,14 +91,7 @@ export function columnCandidates(
       return prices.sort();
     },
     pool(constraints, persona, compatibility, excludeIds, relevance, discovery, size) {
-      const added = store.transient(indices);
-      added.push(...store.transient([refIndex]));
-      let sims: Float64Array;
-      try {
-        sims = similaritiesTo(store, refIndex, indices, category.idf);
-      } finally {
-        store.release(added);
-      }
+      const sims = store.similarities(category, refIndex, indices);
       const excluded = new Set(excludeIds.map((id) => catalog.indexOf(id)));
       const checks = constraints.map((c) => constraintCheck(catalog, c));
       const compat = compatibility.map((a) => checks[constraints.findIndex((c) => c.attr === a)]);
@@ -135,7 +128,7 @@ export function columnCandidates(
       }
       // ties in relevance are broken by id, as recommend.ts does
       const ids: (string | undefined)[] = new Array(m);
-      const idOf = (e: number) => (ids[e] ??= catalog.idAt(indices[at[e]]));
+      const idOf = (e: number) => (ids[e] ??= store.idAt(indices[at[e]]));
       const byId = catalog.text.idsAscend
         ? (a: number, b: number) => indices[at[a]] - indices[at[b]]
         : (a: number, b: number) => compareIds(idOf(a), idOf(b));
@@ -233,45 +226,4 @@ function constraintCheck(catalog: ColumnarCatalog, c: Constraint): (i: number) =
     }
     return memo[v] === 1;
   };
-}
-
-/** similarities() of similarity.ts over product indices (bags stored), with the idf table of the documents. */
-function similaritiesTo(store: BagStore, refIndex: number, indices: ArrayLike<number>, table: IdfTable): Float64Array {
-  const { n, df, idf } = table;
-  const { terms, tfs, start, length } = store;
-  if (store.refPos.length < store.vocab.size)
-    store.refPos = new Int32Array(Math.max(store.vocab.size, 2 * store.refPos.length));
-  const refPos = store.refPos;
-  const refAt = start[refIndex];
-  const refLen = length[refIndex];
-  const refIdf = new Float64Array(refLen);
-  const refW = new Float64Array(refLen);
-  let refSq = 0;
-  for (let j = 0; j < refLen; j++) {
-    const t = terms[refAt + j];
-    refIdf[j] = idfOf(n, t < df.length ? df[t] : 0, true);
-    const x = tfs[refAt + j] * refIdf[j];
-    refW[j] = x;
-    refSq += x * x;
-    refPos[t] = j + 1;
-  }
-  const refNorm = Math.sqrt(refSq);
-  const outsideIdf = idfOf(n, 0, false); // a term no document of the table has
-  const sims = new Float64Array(indices.length);
-  for (let k = 0; k < indices.length; k++) {
-    const at = start[indices[k]];
-    const end = at + length[indices[k]];
-    let dot = 0;
-    let sq = 0;
-    for (let j = at; j < end; j++) {
-      const t = terms[j];
-      const p = refPos[t];
-      const x = tfs[j] * (p > 0 ? refIdf[p - 1] : t < idf.length ? idf[t] : outsideIdf);
-      sq += x * x;
-      if (p > 0) dot += x * refW[p - 1];
-    }
-    sims[k] = refNorm === 0 || sq === 0 ? 0 : Math.min(1, Math.max(0, dot / (refNorm * Math.sqrt(sq))));
-  }
-  for (let j = 0; j < refLen; j++) refPos[terms[refAt + j]] = 0;
-  return sims;
 }
