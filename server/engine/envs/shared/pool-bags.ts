@@ -37,6 +37,29 @@ export interface CategoryPool {
   /** whole categories: every price ascending, and the distinct brands sorted */
   sortedPrices: number[] | null;
   brands: string[] | null;
+  /** the documents' prices ascending (large categories: the candidates' prices are these and a few more) */
+  docPrices: Float64Array;
+  /** the values of `all` side by side (categories whose bags are all stored here), else null */
+  local: Candidates | null;
+}
+
+/**
+ * Candidates' values by position, copied next to each other: a category's products are spread
+ * over the whole catalog, and reading ten columns at scattered indices costs a cache miss each.
+ */
+export interface Candidates {
+  /** product index per position */
+  index: ArrayLike<number>;
+  price: Float64Array;
+  rating: Float64Array;
+  shipDays: Uint8Array;
+  brand: Int32Array;
+  stock: Uint16Array;
+  /** bag offset and length per position (stored bags only) */
+  bagAt: Int32Array;
+  bagLen: Uint16Array;
+  /** attribute codes per position, copied on first use */
+  attrs: (Int32Array | undefined)[];
 }
 
 /** Categories up to this size keep every product's bag (at 100k products: all of them). */
@@ -61,7 +84,8 @@ export class BagStore {
   private readonly pools = new Map<string, CategoryPool>();
   private readonly categoryTerms: [string, string][] = [];
   private readonly attrTerms: string[][] = [];
-  private readonly ids: string[];
+  /** product ids of pool entries (a plain array of 2M entries would be a slow dictionary) */
+  private readonly ids = new Map<number, string>();
 
   constructor(
     readonly catalog: ColumnarCatalog,
@@ -71,7 +95,6 @@ export class BagStore {
     this.length = new Uint16Array(catalog.size);
     this.home = new Int32Array(catalog.size).fill(-1);
     this.marks = new Uint8Array(catalog.size);
-    this.ids = new Array<string>(catalog.size);
     for (const category of catalog.categories()) this.pools.set(category, this.buildPool(category, scanLimit));
   }
 
@@ -81,7 +104,12 @@ export class BagStore {
 
   /** catalog.idAt, kept. */
   idAt(index: number): string {
-    return (this.ids[index] ??= this.catalog.idAt(index));
+    let id = this.ids.get(index);
+    if (id === undefined) {
+      if (this.ids.size >= 1 << 20) this.ids.clear();
+      this.ids.set(index, (id = this.catalog.idAt(index)));
+    }
+    return id;
   }
 
   private buildPool(category: string, scanLimit: number): CategoryPool {
@@ -102,6 +130,8 @@ export class BagStore {
       idf: { n: 0, df: new Int32Array(0), idf: new Float64Array(0) },
       sortedPrices: null,
       brands: null,
+      docPrices: Float64Array.from(docs, (i) => catalog.priceAt(i)).sort(),
+      local: null,
     };
     const stored = all.length <= STORE_ALL_LIMIT ? all : docs;
     for (let k = 0; k < stored.length; k++) {
@@ -127,7 +157,83 @@ export class BagStore {
       pool.sortedPrices = all.map((i) => catalog.priceAt(i)).sort((a, b) => a - b);
       pool.brands = distinctBrands(catalog, all);
     }
+    if (all.every((i) => this.home[i] === pool.number)) pool.local = this.gather(pool, all, null);
     return pool;
+  }
+
+  /** The candidates' values: from the category's copy when it has one, else from the catalog's columns. */
+  candidates(pool: CategoryPool, indices: ArrayLike<number>): Candidates {
+    const local = pool.local;
+    if (local && indices === pool.all) return local;
+    if (!local) return this.gather(pool, indices, null);
+    // a subset of the category (both ascending, but the reference comes last): positions by binary search
+    const positions = new Int32Array(indices.length);
+    const all = pool.all;
+    for (let k = 0; k < indices.length; k++) {
+      let lo = 0;
+      let hi = all.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (all[mid] < indices[k]) lo = mid + 1;
+        else hi = mid;
+      }
+      if (all[lo] !== indices[k]) return this.gather(pool, indices, null); // not in the category's copy
+      positions[k] = lo;
+    }
+    return this.gather(pool, indices, positions);
+  }
+
+  /** Copies the values of products `indices` (from pool.local at `positions`, or from the catalog's columns). */
+  private gather(pool: CategoryPool, indices: ArrayLike<number>, positions: Int32Array | null): Candidates {
+    const n = indices.length;
+    const c: Candidates = {
+      index: indices,
+      price: new Float64Array(n),
+      rating: new Float64Array(n),
+      shipDays: new Uint8Array(n),
+      brand: new Int32Array(n),
+      stock: new Uint16Array(n),
+      bagAt: new Int32Array(n),
+      bagLen: new Uint16Array(n),
+      attrs: [],
+    };
+    const from = pool.local;
+    if (positions && from) {
+      for (let k = 0; k < n; k++) {
+        const p = positions[k];
+        c.price[k] = from.price[p];
+        c.rating[k] = from.rating[p];
+        c.shipDays[k] = from.shipDays[p];
+        c.brand[k] = from.brand[p];
+        c.stock[k] = from.stock[p];
+        c.bagAt[k] = from.bagAt[p];
+        c.bagLen[k] = from.bagLen[p];
+      }
+      return c;
+    }
+    const cols = this.catalog.cols;
+    for (let k = 0; k < n; k++) {
+      const i = indices[k];
+      c.price[k] = cols.priceCents[i] / 100; // Product.price, the same division
+      c.rating[k] = cols.rating10[i] / 10;
+      c.shipDays[k] = cols.shipDays[i];
+      c.brand[k] = cols.brand[i];
+      c.stock[k] = cols.stock[i];
+      c.bagAt[k] = this.home[i] === pool.number ? this.start[i] : -1;
+      c.bagLen[k] = this.length[i];
+    }
+    return c;
+  }
+
+  /** Attribute column a of some candidates (copied once per category for the category's own copy). */
+  attrCodes(c: Candidates, a: number): Int32Array {
+    let codes = c.attrs[a];
+    if (!codes) {
+      const column = this.catalog.cols.attrCols[a];
+      codes = c.attrs[a] = new Int32Array(c.index.length);
+      for (let k = 0; k < codes.length; k++) codes[k] = column[c.index[k]];
+    }
+    return codes;
   }
 
   // bagAt's result length, and the end of the stored bags (transient ones go after it)
@@ -208,24 +314,26 @@ export class BagStore {
   }
 
   /**
-   * similarities() of similarity.ts: the reference's TF-IDF cosine to each product, idf from
+   * similarities() of similarity.ts: the reference's TF-IDF cosine to each candidate, idf from
    * the pool's documents plus the reference, every float in similarities()' order.
    */
-  similarities(pool: CategoryPool, refIndex: number, indices: ArrayLike<number>): Float64Array {
+  similarities(pool: CategoryPool, refIndex: number, c: Candidates): Float64Array {
     this.mark = this.used;
     try {
-      return this.cosines(pool, refIndex, indices);
+      return this.cosines(pool, refIndex, c);
     } finally {
       this.used = this.mark;
     }
   }
 
-  private cosines(pool: CategoryPool, refIndex: number, indices: ArrayLike<number>): Float64Array {
+  private cosines(pool: CategoryPool, refIndex: number, c: Candidates): Float64Array {
     const { n, df, idf } = pool.idf;
-    const at = new Int32Array(indices.length);
-    const len = new Uint16Array(indices.length);
-    for (let k = 0; k < indices.length; k++) {
-      at[k] = this.bagAt(pool, indices[k]);
+    let at = c.bagAt;
+    let len = c.bagLen;
+    for (let k = 0; k < at.length; k++) {
+      if (at[k] >= 0) continue;
+      if (at === c.bagAt) [at, len] = [at.slice(), len.slice()]; // transient bags: not kept in c
+      at[k] = this.bagAt(pool, c.index[k]);
       len[k] = this.bagLength;
     }
     const refAt = this.bagAt(pool, refIndex);
@@ -246,8 +354,8 @@ export class BagStore {
     }
     const refNorm = Math.sqrt(refSq);
     const outsideIdf = idfOf(n, 0, false); // a term no document of the pool has
-    const sims = new Float64Array(indices.length);
-    for (let k = 0; k < indices.length; k++) {
+    const sims = new Float64Array(at.length);
+    for (let k = 0; k < at.length; k++) {
       let dot = 0;
       let sq = 0;
       for (let j = at[k]; j < at[k] + len[k]; j++) {

@@ -10,7 +10,7 @@
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import type { Product, SearchFilters } from '../../catalog/types';
 import { constraintMet, isPreferredBrand, utilityOf, type Constraint, type Persona } from './persona';
-import { bagStoreOf, distinctBrands } from './pool-bags';
+import { bagStoreOf, distinctBrands, type BagStore, type Candidates } from './pool-bags';
 
 export interface PoolEntry {
   id: string;
@@ -66,12 +66,16 @@ export function columnCandidates(
   if (!category) throw new Error(`evaluation pool: category "${reference.category}" is not in catalog ${catalog.id}`);
   const refIndex = catalog.indexOf(reference.id);
   let indices: ArrayLike<number> = category.all;
+  // large categories: the candidates besides the stride sample (their prices are merged with the sample's)
+  const extra: number[] = [];
   if (!category.whole) {
     const list: number[] = [];
     const marks = store.marks;
+    for (let k = 0; k < category.docs.length; k++) marks[category.docs[k]] = 1;
     const add = (i: number) => {
-      if (i < 0 || marks[i]) return;
-      marks[i] = 1;
+      if (i < 0 || marks[i] === 2) return;
+      if (marks[i] === 0) extra.push(i);
+      marks[i] = 2;
       list.push(i);
     };
     for (const i of catalog.filterIndices(filters(), fullLimit)) add(i);
@@ -86,53 +90,50 @@ export function columnCandidates(
     brands: () => category.brands ?? distinctBrands(catalog, indices),
     sortedPrices() {
       if (category.sortedPrices) return category.sortedPrices;
-      const prices = new Float64Array(indices.length);
-      for (let k = 0; k < indices.length; k++) prices[k] = catalog.priceAt(indices[k]);
-      return prices.sort();
+      const prices = new Float64Array(extra.length);
+      for (let k = 0; k < extra.length; k++) prices[k] = catalog.priceAt(extra[k]);
+      return mergeSorted(category.docPrices, prices.sort());
     },
     pool(constraints, persona, compatibility, excludeIds, relevance, discovery, size) {
-      const sims = store.similarities(category, refIndex, indices);
+      const c = store.candidates(category, indices);
+      const sims = store.similarities(category, refIndex, c);
       const excluded = new Set(excludeIds.map((id) => catalog.indexOf(id)));
-      const checks = constraints.map((c) => constraintCheck(catalog, c));
-      const compat = compatibility.map((a) => checks[constraints.findIndex((c) => c.attr === a)]);
+      const checks = constraints.map((constraint) => constraintCheck(store, c, constraint));
+      const compat = compatibility.map((a) => checks[constraints.findIndex((x) => x.attr === a)]);
       const preferred = new Int8Array(cols.brandTable.length).fill(-1); // isPreferredBrand per brand code
       const n = indices.length;
       const at = new Int32Array(n); // candidate position k of each scored entry
       const s = new Float64Array(n);
       const u = new Float64Array(n);
-      const rel = new Float64Array(n);
+      const compatibleAt = new Uint8Array(n);
       let m = 0;
       for (let k = 0; k < n; k++) {
-        const i = indices[k];
-        if (excluded.has(i)) continue;
+        if (excluded.size > 0 && excluded.has(indices[k])) continue;
         let met = 0;
-        for (let c = 0; c < checks.length; c++) if (checks[c](i)) met++;
+        for (let j = 0; j < checks.length; j++) if (checks[j](k)) met++;
         const sk = constraints.length === 0 ? 1 : met / constraints.length; // satisfaction() of persona.ts
-        const b = cols.brand[i];
+        const b = c.brand[k];
         if (preferred[b] < 0) preferred[b] = isPreferredBrand(cols.brandTable[b], persona) ? 1 : 0;
-        const uk = utilityOf(
-          cols.priceCents[i] / 100,
-          cols.rating10[i] / 10,
-          cols.shipDays[i],
-          preferred[b] === 1,
-          persona,
-          sims[k],
-        );
+        const uk = utilityOf(c.price[k], c.rating[k], c.shipDays[k], preferred[b] === 1, persona, sims[k]);
         let compatible = true;
-        for (let c = 0; c < compat.length && compatible; c++) compatible = compat[c](i);
+        for (let j = 0; j < compat.length && compatible; j++) compatible = compat[j](k);
         at[m] = k;
         s[m] = sk;
         u[m] = uk;
-        rel[m] = relevance(sk, uk, sims[k], compatible);
+        compatibleAt[m] = compatible ? 1 : 0;
         m++;
       }
+      // relevance when first compared (discovery compares it only on ties in s and u)
+      const rel = new Float64Array(m).fill(NaN);
+      const relOf = (e: number) =>
+        Number.isNaN(rel[e]) ? (rel[e] = relevance(s[e], u[e], sims[at[e]], compatibleAt[e] === 1)) : rel[e];
       // ties in relevance are broken by id, as recommend.ts does
       const ids: (string | undefined)[] = new Array(m);
       const idOf = (e: number) => (ids[e] ??= store.idAt(indices[at[e]]));
       const byId = catalog.text.idsAscend
         ? (a: number, b: number) => indices[at[a]] - indices[at[b]]
         : (a: number, b: number) => compareIds(idOf(a), idOf(b));
-      const byRel = (a: number, b: number) => rel[b] - rel[a] || byId(a, b);
+      const byRel = (a: number, b: number) => relOf(b) - relOf(a) || byId(a, b);
       const order: number[] = new Array(m);
       for (let e = 0; e < m; e++) order[e] = e;
       if (m > size) selectTop(order, size, discovery ? (a, b) => s[b] - s[a] || u[b] - u[a] || byRel(a, b) : byRel);
@@ -140,10 +141,18 @@ export function columnCandidates(
       order.sort(byRel);
       return order.map((e) => {
         const k = at[e];
-        return { id: idOf(e), s: s[e], u: u[e], sim: sims[k], rel: rel[e], stock: cols.stock[indices[k]] };
+        return { id: idOf(e), s: s[e], u: u[e], sim: sims[k], rel: relOf(e), stock: c.stock[k] };
       });
     },
   };
+}
+
+function mergeSorted(a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  for (let k = 0; k < out.length; k++) out[k] = j >= b.length || (i < a.length && a[i] <= b[j]) ? a[i++] : b[j++];
+  return out;
 }
 
 const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -183,11 +192,11 @@ function swap(a: number[], i: number, j: number): void {
 }
 
 /**
- * Whether product i meets a constraint: constraintMet on a probe holding the product's value.
- * Values from a string table (brand, attributes) are judged once per table entry.
+ * Whether the candidate at position k meets a constraint: constraintMet on a probe holding its
+ * value. Values from a string table (brand, attributes) are judged once per table entry.
  */
-function constraintCheck(catalog: ColumnarCatalog, c: Constraint): (i: number) => boolean {
-  const cols = catalog.cols;
+function constraintCheck(store: BagStore, c: Candidates, constraint: Constraint): (k: number) => boolean {
+  const cols = store.catalog.cols;
   const probe = {
     price: 0,
     rating: 0,
@@ -195,34 +204,34 @@ function constraintCheck(catalog: ColumnarCatalog, c: Constraint): (i: number) =
     brand: '',
     attrs: {} as Record<string, string | number>,
   } as unknown as Product;
-  switch (c.attr) {
+  switch (constraint.attr) {
     case 'price':
-      return (i) => ((probe.price = cols.priceCents[i] / 100), constraintMet(probe, c));
+      return (k) => ((probe.price = c.price[k]), constraintMet(probe, constraint));
     case 'rating':
-      return (i) => ((probe.rating = cols.rating10[i] / 10), constraintMet(probe, c));
+      return (k) => ((probe.rating = c.rating[k]), constraintMet(probe, constraint));
     case 'ship_days':
-      return (i) => ((probe.shipDays = cols.shipDays[i]), constraintMet(probe, c));
+      return (k) => ((probe.shipDays = c.shipDays[k]), constraintMet(probe, constraint));
     case 'brand': {
       const memo = new Int8Array(cols.brandTable.length).fill(-1);
-      return (i) => {
-        const b = cols.brand[i];
-        if (memo[b] < 0) memo[b] = ((probe.brand = cols.brandTable[b]), constraintMet(probe, c)) ? 1 : 0;
+      return (k) => {
+        const b = c.brand[k];
+        if (memo[b] < 0) memo[b] = ((probe.brand = cols.brandTable[b]), constraintMet(probe, constraint)) ? 1 : 0;
         return memo[b] === 1;
       };
     }
   }
-  const a = cols.attrNames.indexOf(c.attr);
+  const a = cols.attrNames.indexOf(constraint.attr);
   if (a < 0) return () => false; // no product has the attribute: undefined never meets a constraint
-  const column = cols.attrCols[a];
+  const codes = store.attrCodes(c, a);
   const table = cols.attrTables[a];
   const numeric = cols.attrNumeric[a];
   const memo = new Int8Array(table.length + 1).fill(-1);
   memo[0] = 0; // code 0: the product lacks the attribute
-  return (i) => {
-    const v = column[i];
+  return (k) => {
+    const v = codes[k];
     if (memo[v] < 0) {
-      probe.attrs[c.attr] = numeric ? parseFloat(table[v - 1]) : table[v - 1];
-      memo[v] = constraintMet(probe, c) ? 1 : 0;
+      probe.attrs[constraint.attr] = numeric ? parseFloat(table[v - 1]) : table[v - 1];
+      memo[v] = constraintMet(probe, constraint) ? 1 : 0;
     }
     return memo[v] === 1;
   };
