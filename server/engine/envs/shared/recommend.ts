@@ -123,12 +123,6 @@ function categoryProducts(catalog: EnvContext['catalog'], category: string, indi
   return list;
 }
 
-/** Every product of a leaf category (cached), or null when it is larger than SCAN_LIMIT. */
-export function smallCategoryProducts(catalog: EnvContext['catalog'], category: string): Product[] | null {
-  const all = catalog.indicesInCategory(category);
-  return all.length <= SCAN_LIMIT ? categoryProducts(catalog, category, all) : null;
-}
-
 /** The candidates, and the documents IDF is computed over (the whole category, or its cached stride sample). */
 function candidateProducts(
   ctx: EnvContext,
