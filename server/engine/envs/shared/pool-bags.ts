@@ -90,6 +90,8 @@ export class BagStore {
   constructor(
     readonly catalog: ColumnarCatalog,
     scanLimit: number,
+    /** categories up to this size keep every product's bag (tests lower it to reach the 2M path) */
+    private readonly storeAllLimit = STORE_ALL_LIMIT,
   ) {
     this.start = new Int32Array(catalog.size).fill(-1);
     this.length = new Uint16Array(catalog.size);
@@ -133,7 +135,7 @@ export class BagStore {
       docPrices: Float64Array.from(docs, (i) => catalog.priceAt(i)).sort(),
       local: null,
     };
-    const stored = all.length <= STORE_ALL_LIMIT ? all : docs;
+    const stored = all.length <= this.storeAllLimit ? all : docs;
     for (let k = 0; k < stored.length; k++) {
       const i = stored[k];
       if (this.home[i] >= 0) continue; // a leaf under a prefix category: stored with its own leaf
@@ -390,8 +392,8 @@ export function distinctBrands(catalog: ColumnarCatalog, indices: ArrayLike<numb
 const STORES = new WeakMap<ColumnarCatalog, BagStore>();
 
 /** The catalog's bag store, built on first use (tens of ms at 100k products). */
-export function bagStoreOf(catalog: ColumnarCatalog, scanLimit: number): BagStore {
+export function bagStoreOf(catalog: ColumnarCatalog, scanLimit: number, storeAllLimit?: number): BagStore {
   let store = STORES.get(catalog);
-  if (!store) STORES.set(catalog, (store = new BagStore(catalog, scanLimit)));
+  if (!store) STORES.set(catalog, (store = new BagStore(catalog, scanLimit, storeAllLimit)));
   return store;
 }

@@ -44,6 +44,7 @@ import {
 } from './persona';
 import { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import { columnCandidates, type PoolEntry } from './recommend-pool';
+import { bagStoreOf } from './pool-bags';
 import { similarities } from './similarity';
 import { knownStock, type StockContext } from './recommend-stock';
 import type { EnvContext, VerifyContext } from '../types';
@@ -121,6 +122,14 @@ function categoryProducts(catalog: EnvContext['catalog'], category: string, indi
   let list = byCategory.get(category);
   if (!list) byCategory.set(category, (list = indices.map((i) => catalog.at(i))));
   return list;
+}
+
+/**
+ * Builds the catalog's evaluation-pool store now (the first PD/SUB/RETURN/JOURNEY reset does it
+ * otherwise: about a second at 100k products). storeAllLimit is for tests (pool-bags.ts).
+ */
+export function prepareEvaluationPools(catalog: ColumnarCatalog, storeAllLimit?: number): void {
+  bagStoreOf(catalog, SCAN_LIMIT, storeAllLimit);
 }
 
 /** The candidates, and the documents IDF is computed over (the whole category, or its cached stride sample). */
