@@ -18,6 +18,8 @@ export interface ProductText {
   description(index: number): string;
   features(index: number): string[];
   noun?(index: number): string | undefined;
+  /** True when ids ascend with the index (id order can then be compared as index order). */
+  readonly idsAscend?: boolean;
   /** tokenize(title(index)), when the source has a cheaper way to produce it. */
   titleTokens?(index: number): readonly string[];
 }
@@ -171,11 +173,23 @@ export class ColumnarCatalog implements Catalog {
     return hits.map((h) => ({ productId: this.text.id(h.doc), score: h.score }));
   }
 
+  /** Indices of search({ query: '', filters, topK }) (the same products, in the same order), without ids. */
+  filterIndices(filters: SearchRequest['filters'], topK: number): number[] {
+    const k = Math.max(0, Math.floor(topK));
+    if (k === 0) return [];
+    const filter = compileFilter(filters, this.cols);
+    return filter.empty ? [] : this.browseIndices(k, filter.accept, filter.categories);
+  }
+
   /** Filter-only search (empty query): matching products in catalog order, score 0. */
   private browse(k: number, accept: ((d: number) => boolean) | null, categories: number[] | null): SearchHit[] {
-    const out: SearchHit[] = [];
+    return this.browseIndices(k, accept, categories).map((d) => ({ productId: this.text.id(d), score: 0 }));
+  }
+
+  private browseIndices(k: number, accept: ((d: number) => boolean) | null, categories: number[] | null): number[] {
+    const out: number[] = [];
     const take = (d: number) => {
-      if (!accept || accept(d)) out.push({ productId: this.text.id(d), score: 0 });
+      if (!accept || accept(d)) out.push(d);
       return out.length >= k;
     };
     if (categories && categories.length === 1) {

@@ -241,7 +241,12 @@ class SyntheticText implements ProductText {
   private readonly modelTokens: string[][] = [];
   private readonly specTokens: string[][][] = [];
 
-  constructor(private readonly cols: SyntheticColumns) {}
+  /** syn_ + the zero-padded index: ascending while the index fits the digits */
+  readonly idsAscend: boolean;
+
+  constructor(private readonly cols: SyntheticColumns) {
+    this.idsAscend = cols.size <= 10 ** ID_DIGITS;
+  }
 
   titleTokens(i: number): string[] {
     const cols = this.cols;

@@ -21,7 +21,7 @@ import { productStock } from '../world/stock';
 import { categoryNoun } from './cart';
 import { recommendationAnswerSchema, recommendedIdsOf } from './pd';
 import { pricePercentile } from './shared/persona';
-import { knownStock, smallCategoryProducts } from './shared/recommend';
+import { knownStock } from './shared/recommend';
 import {
   confirmOnce,
   mentionedProducts,
@@ -117,11 +117,10 @@ const CATEGORY_STATS = new WeakMap<EnvContext['catalog'], Map<string, { refPrice
 
 function computeCategoryStats(ctx: EnvContext, category: string): { refPrice: number; anchors: string[] } {
   const all = ctx.catalog.indicesInCategory(category);
-  const cached = smallCategoryProducts(ctx.catalog, category);
   const step = Math.max(1, all.length / SAMPLE_PER_CATEGORY);
   const sample: Product[] = [];
   for (let x = 0; x < all.length && sample.length < SAMPLE_PER_CATEGORY; x += step) {
-    const p = cached ? cached[Math.floor(x)] : ctx.catalog.at(all[Math.floor(x)]);
+    const p = ctx.catalog.at(all[Math.floor(x)]); // only the sample is read: no whole category materialised
     if (p.stockQty > 0) sample.push(p);
   }
   sample.sort((a, b) => a.price - b.price || (a.id < b.id ? -1 : 1));

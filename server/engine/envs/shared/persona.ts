@@ -145,12 +145,27 @@ const clip01 = (x: number) => Math.min(1, Math.max(0, x));
 
 /** u(p) = Σ w_k φ_k(p); sim is φ_sim (similarity to the reference product) in [0, 1]. */
 export function utility(p: Product, persona: Persona, sim: number): number {
+  return utilityOf(p.price, p.rating, p.shipDays, isPreferredBrand(p.brand, persona), persona, sim);
+}
+
+export const isPreferredBrand = (brand: string, persona: Persona) =>
+  brand.toLowerCase() === persona.preferredBrand.toLowerCase();
+
+/** utility() from the product's values (recommend-pool.ts reads them from columns). */
+export function utilityOf(
+  price: number,
+  rating: number,
+  shipDays: number,
+  preferredBrand: boolean,
+  persona: Persona,
+  sim: number,
+): number {
   const w = persona.weights;
   const span = Math.max(1e-9, persona.priceHigh - persona.priceLow);
-  const phiPrice = 1 - clip01((p.price - persona.priceLow) / span);
-  const phiRating = clip01((p.rating - 1) / 4);
-  const phiShip = 1 - clip01(p.shipDays / 14);
-  const phiBrand = p.brand.toLowerCase() === persona.preferredBrand.toLowerCase() ? 1 : 0;
+  const phiPrice = 1 - clip01((price - persona.priceLow) / span);
+  const phiRating = clip01((rating - 1) / 4);
+  const phiShip = 1 - clip01(shipDays / 14);
+  const phiBrand = preferredBrand ? 1 : 0;
   return (
     w.price * phiPrice + w.rating * phiRating + w.shipping * phiShip + w.brand * phiBrand + w.similarity * clip01(sim)
   );
@@ -158,8 +173,15 @@ export function utility(p: Product, persona: Persona, sim: number): number {
 
 /** Price percentile q in [0, 1] of a list (nearest rank). */
 export function pricePercentile(prices: readonly number[], q: number): number {
-  if (prices.length === 0) return 0;
-  const sorted = [...prices].sort((a, b) => a - b);
+  return percentileOfSorted(
+    [...prices].sort((a, b) => a - b),
+    q,
+  );
+}
+
+/** pricePercentile of a list already in ascending order. */
+export function percentileOfSorted(sorted: ArrayLike<number>, q: number): number {
+  if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))];
 }
 

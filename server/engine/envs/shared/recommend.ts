@@ -34,6 +34,7 @@ import {
   constraintMet,
   describeConstraint,
   makeConstraints,
+  percentileOfSorted,
   pricePercentile,
   samplePersonaWeights,
   satisfaction,
@@ -42,12 +43,14 @@ import {
   type Persona,
 } from './persona';
 import { ColumnarCatalog } from '../../catalog/columnar-catalog';
-import { columnCandidates } from './recommend-pool';
+import { columnCandidates, type PoolEntry } from './recommend-pool';
+import { bagStoreOf } from './pool-bags';
 import { similarities } from './similarity';
 import { knownStock, type StockContext } from './recommend-stock';
 import type { EnvContext, VerifyContext } from '../types';
 
 export type { Constraint, Persona } from './persona';
+export type { PoolEntry } from './recommend-pool';
 export { knownStock, recommendationOutOfStock, type StockContext } from './recommend-stock';
 
 export const POOL_SIZE = 500;
@@ -55,20 +58,6 @@ const SCAN_LIMIT = 1500;
 const FULL_LIMIT = 600;
 
 export type RecommendationMode = 'discovery' | 'substitute';
-
-export interface PoolEntry {
-  id: string;
-  /** satisfaction s(p) */
-  s: number;
-  /** persona utility u(p) */
-  u: number;
-  /** similarity to the reference */
-  sim: number;
-  /** graded relevance (see the header) */
-  rel: number;
-  /** catalog stock (the episode's overrides apply on top) */
-  stock: number;
-}
 
 export interface RecommendationSpec {
   mode: RecommendationMode;
@@ -135,10 +124,12 @@ function categoryProducts(catalog: EnvContext['catalog'], category: string, indi
   return list;
 }
 
-/** Every product of a leaf category (cached), or null when it is larger than SCAN_LIMIT. */
-export function smallCategoryProducts(catalog: EnvContext['catalog'], category: string): Product[] | null {
-  const all = catalog.indicesInCategory(category);
-  return all.length <= SCAN_LIMIT ? categoryProducts(catalog, category, all) : null;
+/**
+ * Builds the catalog's evaluation-pool store now (the first PD/SUB/RETURN/JOURNEY reset does it
+ * otherwise: about a second at 100k products). storeAllLimit is for tests (pool-bags.ts).
+ */
+export function prepareEvaluationPools(catalog: ColumnarCatalog, storeAllLimit?: number): void {
+  bagStoreOf(catalog, SCAN_LIMIT, storeAllLimit);
 }
 
 /** The candidates, and the documents IDF is computed over (the whole category, or its cached stride sample). */
@@ -218,12 +209,18 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
     : rng.bernoulli(0.5) || brands.length === 0
       ? reference.brand
       : rng.pick(brands);
-  const prices = columns ? columns.prices() : candidates.map((p) => p.price);
-  const priceLow = pricePercentile(prices, 0.1);
+  const percentile = columns
+    ? (q: number) => percentileOfSorted(columns.sortedPrices(), q)
+    : (q: number) =>
+        pricePercentile(
+          candidates.map((p) => p.price),
+          q,
+        );
+  const priceLow = percentile(0.1);
   const persona: Persona = {
     weights,
     priceLow,
-    priceHigh: Math.max(priceLow + 1, pricePercentile(prices, 0.9)),
+    priceHigh: Math.max(priceLow + 1, percentile(0.9)),
     preferredBrand,
   };
   const spec: RecommendationSpec = {
@@ -241,40 +238,40 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
     excludeIds,
     pool: [],
   };
-  const entries: PoolEntry[] = [];
   if (columns) {
-    for (const e of columns.evaluate(constraints, persona, compatibility, excludeIds))
-      entries.push({
-        id: e.id,
-        s: e.s,
-        u: e.u,
-        sim: e.sim,
-        rel: relevanceOf(spec, e.s, e.u, e.sim, e.compatible),
-        stock: e.stock,
-      });
-  } else {
-    const sims = similarities(reference, candidates, ctx.catalog, idfDocs);
-    const excluded = new Set(excludeIds);
-    candidates.forEach((p, i) => {
-      if (excluded.has(p.id)) return;
-      const s = satisfaction(p, constraints);
-      const u = utility(p, persona, sims[i]);
-      const compatible = compatibility.every((a) =>
-        constraintMet(
-          p,
-          constraints.find((c) => c.attr === a)!,
-        ),
-      );
-      entries.push({
-        id: p.id,
-        s,
-        u,
-        sim: sims[i],
-        rel: relevanceOf(spec, s, u, sims[i], compatible),
-        stock: p.stockQty,
-      });
-    });
+    spec.pool = columns.pool(
+      constraints,
+      persona,
+      compatibility,
+      excludeIds,
+      (s, u, sim, compatible) => relevanceOf(spec, s, u, sim, compatible),
+      mode === 'discovery',
+      POOL_SIZE,
+    );
+    return spec;
   }
+  const entries: PoolEntry[] = [];
+  const sims = similarities(reference, candidates, ctx.catalog, idfDocs);
+  const excluded = new Set(excludeIds);
+  candidates.forEach((p, i) => {
+    if (excluded.has(p.id)) return;
+    const s = satisfaction(p, constraints);
+    const u = utility(p, persona, sims[i]);
+    const compatible = compatibility.every((a) =>
+      constraintMet(
+        p,
+        constraints.find((c) => c.attr === a)!,
+      ),
+    );
+    entries.push({
+      id: p.id,
+      s,
+      u,
+      sim: sims[i],
+      rel: relevanceOf(spec, s, u, sims[i], compatible),
+      stock: p.stockQty,
+    });
+  });
   if (mode === 'discovery') entries.sort((a, b) => b.s - a.s || b.u - a.u || byRel(a, b));
   else entries.sort(byRel);
   spec.pool = entries.slice(0, POOL_SIZE).sort(byRel);
