@@ -18,6 +18,8 @@ export interface LiveEpisode {
   steps: number;
   /** responses by client step key, for retries that reach this worker again */
   answered: Map<string, unknown>;
+  /** SHA-256 of the episode's capability token once issued or verified here (tokens.ts, tokenDigest) */
+  tokenDigest?: Buffer;
   createdAt: number;
   lastUsedAt: number;
 }
