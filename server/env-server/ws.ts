@@ -49,20 +49,13 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     }
     open++;
 
-    let idle: NodeJS.Timeout;
-    const armIdle = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => {
-        sendError(
-          new EnvServerError(
-            'SESSION_TIMEOUT',
-            `no message for ${config.idleTimeoutMs / 1000} s; the session is closed`,
-          ),
-        );
-        socket.close(WS_CLOSE.idle, 'idle timeout');
-      }, config.idleTimeoutMs);
-    };
-    armIdle();
+    // Re-armed on every message (refresh: no new timer per message).
+    const idle = setTimeout(() => {
+      sendError(
+        new EnvServerError('SESSION_TIMEOUT', `no message for ${config.idleTimeoutMs / 1000} s; the session is closed`),
+      );
+      socket.close(WS_CLOSE.idle, 'idle timeout');
+    }, config.idleTimeoutMs);
 
     // An unfinished episode nobody can reach any more only takes room.
     const abandon = () => {
@@ -74,7 +67,7 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     // while a step waits for its write to commit.
     let queue: Promise<void> = Promise.resolve();
     socket.on('message', (raw, isBinary) => {
-      armIdle();
+      idle.refresh();
       queue = queue.then(() => handle(raw as Buffer, isBinary));
     });
 
