@@ -4,7 +4,7 @@
 // the server; everything it does per step is CPU the server does not get, hence the scripts.
 
 import { readFileSync, readdirSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import WebSocket from 'ws';
 import { availableEnvs } from '../server/engine/envs/registry';
 import { createEpisode, oracleAgent, type Catalog, type EnvId } from '../server/engine';
@@ -85,36 +85,45 @@ export async function wsSession(url: string): Promise<ReplaySession> {
 }
 
 /**
- * One keep-alive connection per session: with --workers N each connection stays on one worker,
- * the one holding the session's episode.
+ * One keep-alive connection per session (with --workers N it stays on one worker, the one
+ * holding the session's episode), spoken as bare HTTP/1.1: each request is one pre-built write,
+ * each answer is read by its content-length (the env server always sends one). node:http's
+ * client cost ~0.9 ms of CPU per step, as much as a third of the server's, on the same cores.
  */
-export function httpSession(url: string): ReplaySession {
+export async function httpSession(url: string): Promise<ReplaySession> {
   const { hostname, port } = new URL(url);
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const socket = connect({ host: hostname, port: Number(port) });
+  socket.setNoDelay(true);
+  await new Promise((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  let pending: Buffer = Buffer.alloc(0);
+  let waiting: { resolve: (r: { status: number; text: string }) => void; reject: (e: Error) => void } | null = null;
+  socket.on('error', (e) => waiting?.reject(e));
+  socket.on('close', () => waiting?.reject(new Error('bench: the server closed the connection')));
+  socket.on('data', (chunk: Buffer) => {
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    const headEnd = pending.indexOf('\r\n\r\n');
+    if (headEnd < 0) return;
+    const head = pending.toString('latin1', 0, headEnd);
+    const length = /\r\ncontent-length: *(\d+)/i.exec(head)?.[1];
+    if (length === undefined) return waiting?.reject(new Error(`bench: an answer without content-length: ${head}`));
+    const end = headEnd + 4 + Number(length);
+    if (pending.length < end) return;
+    const answer = { status: Number(head.slice(9, 12)), text: pending.toString('utf8', headEnd + 4, end) };
+    pending = pending.subarray(end);
+    const w = waiting;
+    waiting = null;
+    w?.resolve(answer);
+  });
   const post = (path: string, body: string, token?: string) =>
     new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request(
-        {
-          host: hostname,
-          port,
-          path,
-          method: 'POST',
-          agent,
-          headers: {
-            'content-type': 'application/json',
-            'content-length': Buffer.byteLength(body),
-            ...(token ? { authorization: `Bearer ${token}` } : {}),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-          res.on('error', reject);
-        },
+      waiting = { resolve, reject };
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nhost: ${hostname}:${port}\r\ncontent-type: application/json\r\n` +
+          `content-length: ${Buffer.byteLength(body)}\r\n${token ? `authorization: Bearer ${token}\r\n` : ''}\r\n${body}`,
       );
-      req.on('error', reject);
-      req.end(body);
     });
   return {
     async play(script, timed) {
@@ -133,7 +142,7 @@ export function httpSession(url: string): ReplaySession {
       }
       return (JSON.parse(answer.text) as { reward: number }).reward;
     },
-    close: () => agent.destroy(),
+    close: () => socket.destroy(),
   };
 }
 

@@ -1,5 +1,5 @@
 // npm run bench:api [-- --sessions 64 --seconds 10 --warmup 1500 --repeat 3 --transports ws,http,inproc
-//                      --agents heuristic,oracle --persist off,on --workers 1 --pool 8 --url http://host:port]
+//                      --agents heuristic,oracle --persist off,on --workers 1 --pool 8 --url http://host:port --pid N]
 // Throughput of the env server as trainers see it: N concurrent sessions, each playing episodes
 // back to back (envs and d cycling), over WebSocket and HTTP. Prints steps/s, resets/s, p50/p99
 // round-trip latency, the CPU each side spent per 1,000 steps, and the load average during the
@@ -249,7 +249,8 @@ async function main() {
     'transport    persist agent      steps/s resets/s  step p50  step p99 reset p50 reset p99 server cpu client cpu   load mismatch',
   );
   const remote = transports.filter((x) => x !== 'inproc');
-  if (external) await rows('?', external, null, remote, scripts);
+  // --pid: the running server's process (its workers included), so its CPU is measured too
+  if (external) await rows('?', external, Number(option('pid', '')) || null, remote, scripts);
   else
     for (const persist of persistModes) {
       if (remote.length === 0) break;

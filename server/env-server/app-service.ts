@@ -11,6 +11,7 @@ import { buildEnvService } from './server';
 import { CLOSE_CONNECTION, readCapped } from '@/server/lib/body-limit';
 import { authConfig, credentialsFrom, isAdmin } from '@/server/auth';
 import { EnvServerError } from './errors';
+import { responseJson } from './wire-json';
 
 const g = globalThis as unknown as { __ecomEnvService?: EnvService };
 
@@ -62,8 +63,8 @@ export async function handleFetchRequest(req: Request, subPath: string): Promise
           authorization: req.headers.get('authorization'),
           body: text,
         })));
-  return Response.json(result.body, {
+  return new Response(responseJson(result.body), {
     status: result.status,
-    ...(result.status === 413 ? { headers: CLOSE_CONNECTION } : {}),
+    headers: { 'content-type': 'application/json', ...(result.status === 413 ? CLOSE_CONNECTION : {}) },
   });
 }

@@ -141,6 +141,10 @@ describe('step', () => {
     expectError(() => step(s, a.episode_id, b.token, action), 'BAD_TOKEN', "not this episode's capability token");
     expectError(() => step(s, a.episode_id, ADMIN, action), 'BAD_TOKEN', 'the admin token only reads');
     expect(s.step({ episode_id: a.episode_id, action, token: a.token }, null).episode_id).toBe(a.episode_id);
+    // after a good step the episode checks against its remembered token: a changed one still fails
+    const tampered = a.token.slice(0, -2) + (a.token.endsWith('AA') ? 'BB' : 'AA');
+    expectError(() => step(s, a.episode_id, tampered, action), 'BAD_TOKEN', "not this episode's capability token");
+    expectError(() => step(s, a.episode_id, b.token, action), 'BAD_TOKEN', "not this episode's capability token");
   });
 
   it('says precisely what is wrong with the request', () => {

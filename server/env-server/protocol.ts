@@ -19,7 +19,7 @@ import {
 import { SessionStore, newEpisodeId, type LiveEpisode } from './sessions';
 import { rebuildEpisode, type EpisodeLog, type StoredEpisode } from './live-episodes';
 import { StepConflictError, type Recorder } from './recorder';
-import type { TokenService } from './tokens';
+import { matchesDigest, tokenDigest, type TokenService } from './tokens';
 import type { z } from 'zod';
 
 export const SERVER_VERSION = '1';
@@ -162,9 +162,11 @@ export function createEnvService(deps: EnvServiceDeps) {
       throw asEnvServerError(e, id);
     }
     if (recorder) track(id, recorder.reset(live, result));
+    const token = tokens.issue(id);
+    live.tokenDigest = tokenDigest(token);
     return {
       live,
-      response: { ...respond(live, result), token: tokens.issue(id), env: req.env, d: req.d, seed, run: live.run },
+      response: { ...respond(live, result), token, env: req.env, d: req.d, seed, run: live.run },
     };
   }
 
@@ -190,18 +192,26 @@ export function createEnvService(deps: EnvServiceDeps) {
 
   function authorise(id: string, token: string | null, allowAdmin: boolean): LiveEpisode {
     const live = sessions.get(id);
-    checkToken(id, token, allowAdmin);
+    checkToken(id, token, allowAdmin, live);
     return live;
   }
 
-  function checkToken(id: string, token: string | null, allowAdmin: boolean): void {
+  /** Whether the token is the episode's capability (a held episode remembers its verified token's digest). */
+  function allows(id: string, token: string, live?: LiveEpisode): boolean {
+    if (live?.tokenDigest) return matchesDigest(token, live.tokenDigest);
+    if (!tokens.allows(token, id)) return false;
+    if (live) live.tokenDigest = tokenDigest(token);
+    return true;
+  }
+
+  function checkToken(id: string, token: string | null, allowAdmin: boolean, live?: LiveEpisode): void {
     if (!token)
       throw new EnvServerError(
         'BAD_TOKEN',
         `episode "${id}": no capability token; send the token from reset as "Authorization: Bearer <token>"`,
         id,
       );
-    if (tokens.allows(token, id)) return;
+    if (allows(id, token, live)) return;
     if (tokens.isAdmin(token)) {
       if (allowAdmin) return;
       throw new EnvServerError(

@@ -14,6 +14,7 @@ import { Recorder, type BatchWriter } from './recorder';
 import { openSqliteWriter } from './sqlite-writer';
 import { SessionStore } from './sessions';
 import { createTokenService } from './tokens';
+import { responseJson } from './wire-json';
 import { createWsGateway } from './ws';
 
 export interface RunningEnvServer {
@@ -73,7 +74,7 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, prism
 }
 
 function sendJson(res: ServerResponse, result: HttpResult) {
-  const text = JSON.stringify(result.body);
+  const text = responseJson(result.body);
   res.writeHead(result.status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearerToken, createTokenService } from './tokens';
+import { bearerToken, createTokenService, matchesDigest, tokenDigest } from './tokens';
 
 describe('capability tokens', () => {
   const tokens = createTokenService({ secret: 's3cret', adminToken: 'admin-123' });
@@ -31,6 +31,15 @@ describe('capability tokens', () => {
     expect(none.adminEnabled).toBe(false);
     expect(none.isAdmin('')).toBe(false);
     expect(none.isAdmin('admin-123')).toBe(false);
+  });
+
+  it('match a remembered digest only for the very same token', () => {
+    const t = tokens.issue('ep_a');
+    const digest = tokenDigest(t);
+    expect(matchesDigest(t, digest)).toBe(true);
+    expect(matchesDigest(t.slice(0, -1) + (t.endsWith('A') ? 'B' : 'A'), digest)).toBe(false);
+    expect(matchesDigest(tokens.issue('ep_b'), digest)).toBe(false);
+    expect(matchesDigest('', digest)).toBe(false);
   });
 
   it('read the bearer header', () => {

@@ -3,7 +3,7 @@
 // worker that shares ECOMRLVE_TOKEN_SECRET accepts them. The admin token (ECOMRLVE_ADMIN_TOKEN)
 // reads every episode's full state, hidden goal included; without it set, there is no admin.
 
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sameSecret } from '@/server/auth/secrets';
 
 export { bearerToken } from '@/server/auth/secrets';
@@ -37,3 +37,12 @@ export function createTokenService(options: TokenOptions = {}): TokenService {
     isAdmin: (token) => admin !== null && !!token && sameSecret(token, admin),
   };
 }
+
+/**
+ * A verified token's SHA-256: a live episode keeps it, so checking the same token again costs
+ * one hash instead of an HMAC and two hashes (every step sends the token).
+ */
+export const tokenDigest = (token: string): Buffer => hash('sha256', token, 'buffer');
+
+/** Constant-time: whether the token's digest is this one. */
+export const matchesDigest = (token: string, digest: Buffer): boolean => timingSafeEqual(tokenDigest(token), digest);

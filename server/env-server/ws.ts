@@ -10,6 +10,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { EnvServerError, asEnvServerError } from './errors';
 import type { EnvService } from './protocol';
 import { bearerToken, type TokenService } from './tokens';
+import { responseJson } from './wire-json';
 
 /** Close codes: 1013 = try again later (capacity), 4008 = idle timeout. */
 export const WS_CLOSE = { capacity: 1013, idle: 4008 } as const;
@@ -29,7 +30,7 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     // The connection's episode and its capability token (the episode itself may be rebuilt).
     let current: { id: string; token: string } | null = null;
     const send = (type: string, data: unknown) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type, data }));
+      if (socket.readyState === socket.OPEN) socket.send(`{"type":"${type}","data":${responseJson(data)}}`);
     };
     const sendError = (e: unknown) => {
       const err = asEnvServerError(e, current?.id ?? null);
@@ -48,20 +49,13 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     }
     open++;
 
-    let idle: NodeJS.Timeout;
-    const armIdle = () => {
-      clearTimeout(idle);
-      idle = setTimeout(() => {
-        sendError(
-          new EnvServerError(
-            'SESSION_TIMEOUT',
-            `no message for ${config.idleTimeoutMs / 1000} s; the session is closed`,
-          ),
-        );
-        socket.close(WS_CLOSE.idle, 'idle timeout');
-      }, config.idleTimeoutMs);
-    };
-    armIdle();
+    // Re-armed on every message (refresh: no new timer per message).
+    const idle = setTimeout(() => {
+      sendError(
+        new EnvServerError('SESSION_TIMEOUT', `no message for ${config.idleTimeoutMs / 1000} s; the session is closed`),
+      );
+      socket.close(WS_CLOSE.idle, 'idle timeout');
+    }, config.idleTimeoutMs);
 
     // An unfinished episode nobody can reach any more only takes room.
     const abandon = () => {
@@ -73,7 +67,7 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     // while a step waits for its write to commit.
     let queue: Promise<void> = Promise.resolve();
     socket.on('message', (raw, isBinary) => {
-      armIdle();
+      idle.refresh();
       queue = queue.then(() => handle(raw as Buffer, isBinary));
     });
 
