@@ -23,7 +23,6 @@ type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 async function insertEpisode(tx: Tx, runId: string, catalogId: string, player: string, step: CurriculumStep) {
   const ep = step.episode;
-  const goal = ep.hiddenGoal();
   const events: EpisodeEvent[] = ep.events;
   await tx.episode.create({
     data: {
@@ -41,15 +40,10 @@ async function insertEpisode(tx: Tx, runId: string, catalogId: string, player: s
       reward: ep.breakdown ? ep.breakdown.total : null,
       isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
       breakdown: ep.breakdown ? JSON.stringify(ep.breakdown) : null,
-      hiddenGoal: JSON.stringify({
-        envId: goal.envId,
-        summary: goal.summary,
-        data: goal.data,
-        ...(goal.slots !== undefined ? { slots: goal.slots } : {}),
-      }),
+      hiddenGoal: JSON.stringify(ep.hiddenGoal),
       eventCount: events.length,
       engineVersion: ENGINE_VERSION,
-      journeyEnvs: ep.config.journeyEnvs ? JSON.stringify(ep.config.journeyEnvs) : null,
+      journeyEnvs: ep.journeyEnvs ? JSON.stringify(ep.journeyEnvs) : null,
       rewardRevision: REWARD_REVISION,
       curriculumRunId: runId,
       events: {
