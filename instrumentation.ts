@@ -4,7 +4,11 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { installRequestGuard } = await import('@/server/lib/request-guard');
-  installRequestGuard();
+  const { serveSeatStep } = await import('@/server/episodes/seat-step');
+  const { episodeService } = await import('@/server/episodes');
+  // POST /play/<id>/step is served before Next: its request handling cost more CPU than the step
+  // (docs/security.md, "Web path speed"); app/play/[episodeId]/step/route.ts serves it otherwise.
+  installRequestGuard({ direct: (req, res) => serveSeatStep(req, res, episodeService) });
   const { prisma, DEFAULT_DATABASE_URL } = await import('@/server/db');
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   try {

@@ -17,15 +17,19 @@ export function workerEntry(
   root = process.cwd(),
   env: NodeJS.ProcessEnv = process.env,
 ): { file: string; built: boolean } {
-  const built = path.join(root, BUILT_WORKER);
-  if (env.NODE_ENV === 'production' && fs.existsSync(built)) return { file: built, built: true };
-  return { file: path.join(root, 'server/curriculum/worker-boot.mjs'), built: false };
+  // turbopackIgnore: these files are loaded at run time, never bundled or traced by the build
+  const built = path.join(/* turbopackIgnore: true */ root, BUILT_WORKER);
+  if (env.NODE_ENV === 'production' && fs.existsSync(/* turbopackIgnore: true */ built))
+    return { file: built, built: true };
+  return { file: path.join(/* turbopackIgnore: true */ root, 'server/curriculum/worker-boot.mjs'), built: false };
 }
 
 function startWorker(root: string): Worker {
   const entry = workerEntry(root);
-  return new Worker(entry.file, {
-    workerData: entry.built ? undefined : { entry: path.join(root, 'server/curriculum/worker-entry.ts') },
+  return new Worker(/* turbopackIgnore: true */ entry.file, {
+    workerData: entry.built
+      ? undefined
+      : { entry: path.join(/* turbopackIgnore: true */ root, 'server/curriculum/worker-entry.ts') },
     // the worker's catalog is its own: a large one needs the same heap room as the server's
     resourceLimits: { maxOldGenerationSizeMb: 4096 },
   });

@@ -1,7 +1,10 @@
 // The lean step route POST /play/<id>/step (the playground's hot path), with auth on: who may
 // step, what comes back (the agent seat's view, as tRPC seat.get gives it), idempotent step
 // keys, and one precise error for bad input.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installRequestGuard } from '@/server/lib/request-guard';
 import { createTestDb } from './test-db';
 
 const db = createTestDb();
@@ -9,6 +12,7 @@ process.env.DATABASE_URL = db.url;
 const { POST } = await import('@/app/play/[episodeId]/step/route');
 const { episodeService } = await import('@/server/episodes');
 const { toSeatView } = await import('./seat');
+const { serveSeatStep } = await import('./seat-step');
 
 const saved = { auth: process.env.ECOMRLVE_AUTH, token: process.env.ECOMRLVE_ADMIN_TOKEN };
 beforeAll(() => {
@@ -112,5 +116,59 @@ describe('POST /play/<id>/step', () => {
     const res = await step('no-such-episode', { action: CHAT }, { authorization: 'Bearer admin-secret-token' });
     expect(res.status).toBe(404);
     expect((await res.json()).error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('POST /play/<id>/step served before Next (the direct path instrumentation.ts installs)', () => {
+  let server: http.Server;
+  let base: string;
+  let fellThrough: string[] = [];
+  beforeAll(async () => {
+    installRequestGuard({ direct: (req, res) => serveSeatStep(req, res, episodeService) });
+    server = http.createServer((req, res) => {
+      fellThrough.push(`${req.method} ${req.url}`); // what Next would have handled
+      res.end('next');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+
+  it('answers what the route handler answers: the seat view, 401, 400, 413, idempotent keys', async () => {
+    const ep = await started(20);
+    fellThrough = [];
+    const anon = await post(`/play/${ep.id}/step`, { action: CHAT });
+    expect(anon.status).toBe(401);
+    expect((await anon.json()).error.code).toBe('UNAUTHORIZED');
+    const cookie = { cookie: `ecomrlve_ep_${ep.id}=${ep.token}` };
+    const ok = await post(`/play/${ep.id}/step`, { action: CHAT, stepKey: 'd-1' }, cookie);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('cache-control')).toBe('no-store, no-transform');
+    const view = await ok.json();
+    expect(view).toEqual(JSON.parse(JSON.stringify(toSeatView(await episodeService.getEpisode(ep.id)))));
+    expect(view.hiddenGoal).toBeNull();
+    expect(await (await post(`/play/${ep.id}/step`, { action: CHAT, stepKey: 'd-1' }, cookie)).json()).toEqual(view);
+    const bad = await post(`/play/${ep.id}/step`, '{not json', cookie);
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.message).toBe('step body: not JSON; send {"action": …, "stepKey"?: "…"}');
+    const huge = await post(`/play/${ep.id}/step`, { action: 'x'.repeat(300 * 1024) }, cookie);
+    expect(huge.status).toBe(413);
+    expect((await episodeService.getEpisode(ep.id)).turn).toBe(1);
+    expect(fellThrough).toEqual([]);
+  });
+
+  it('leaves every other request to the server (Next)', async () => {
+    fellThrough = [];
+    expect(await (await post('/play/x/model-turn', {})).text()).toBe('next');
+    expect(await (await fetch(`${base}/play/x/step`)).text()).toBe('next'); // GET
+    expect(await (await post('/play/x/step/more', {})).text()).toBe('next');
+    expect(fellThrough).toEqual(['POST /play/x/model-turn', 'GET /play/x/step', 'POST /play/x/step/more']);
   });
 });

@@ -60,21 +60,34 @@ export function guardRequest(req: IncomingMessage, res: ServerResponse, limitFor
   return false;
 }
 
-const INSTALLED = Symbol.for('ecomrlve.requestGuard');
+/** Serves a request itself (true) or leaves it to the server's own handler (false). */
+export type DirectHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
+
+const STATE = Symbol.for('ecomrlve.requestGuard');
 
 /**
  * Puts the guard in front of every `request` event of every HTTP server in this process (Next's
- * own server included, which exists before instrumentation runs). Idempotent.
+ * own server included, which exists before instrumentation runs). `direct` may serve a request
+ * that passed the guard before the server's handler sees it (the agent seat's step route).
+ * Idempotent: a second call only replaces `direct`.
  */
-export function installRequestGuard(): void {
-  const proto = http.Server.prototype as unknown as Record<symbol, unknown> & {
+export function installRequestGuard(opts: { direct?: DirectHandler } = {}): void {
+  const proto = http.Server.prototype as unknown as Record<symbol, { direct?: DirectHandler } | undefined> & {
     emit: (event: string | symbol, ...args: unknown[]) => boolean;
   };
-  if (proto[INSTALLED]) return;
-  proto[INSTALLED] = true;
+  const installed = proto[STATE];
+  if (installed) {
+    if (opts.direct) installed.direct = opts.direct;
+    return;
+  }
+  const state = { direct: opts.direct };
+  proto[STATE] = state;
   const emit = proto.emit;
   proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event === 'request' && guardRequest(args[0] as IncomingMessage, args[1] as ServerResponse)) return true;
+    if (event === 'request') {
+      const [req, res] = args as [IncomingMessage, ServerResponse];
+      if (guardRequest(req, res) || state.direct?.(req, res)) return true;
+    }
     return emit.call(this, event, ...args);
   };
 }
