@@ -168,10 +168,14 @@ async function main() {
     let progress = { status: 'running', played: 0 };
     while (progress.status === 'running' && performance.now() - t0 < 300_000) {
       await new Promise((r) => setTimeout(r, 500));
-      const res = await fetch(
-        `${BASE}/api/trpc/curriculum.progress?input=${encodeURIComponent(JSON.stringify({ id: runId }))}`,
-      );
-      progress = ((await res.json()) as { result: { data: typeof progress } }).result.data;
+      try {
+        const res = await fetch(
+          `${BASE}/api/trpc/curriculum.progress?input=${encodeURIComponent(JSON.stringify({ id: runId }))}`,
+        );
+        progress = ((await res.json()) as { result: { data: typeof progress } }).result.data;
+      } catch (e) {
+        console.log(`  progress poll failed: ${(e as Error).message}; polling on`);
+      }
     }
     const curriculumEnd = Date.now();
     console.log(
