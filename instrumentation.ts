@@ -1,7 +1,14 @@
-// Runs once when the server starts: a clear message when the database cannot be used
-// (missing directory that cannot be created, read-only file, or no tables yet).
+// Runs once when the server starts: puts the body-size guard in front of Next's HTTP server
+// (oversized uploads refused before anything reads them), and gives a clear message when the
+// database cannot be used (missing directory that cannot be created, read-only file, or no tables yet).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { installRequestGuard } = await import('@/server/lib/request-guard');
+  const { serveSeatStep } = await import('@/server/episodes/seat-step');
+  const { episodeService } = await import('@/server/episodes');
+  // POST /play/<id>/step is served before Next: its request handling cost more CPU than the step
+  // (docs/security.md, "Web path speed"); app/play/[episodeId]/step/route.ts serves it otherwise.
+  installRequestGuard({ direct: (req, res) => serveSeatStep(req, res, episodeService) });
   const { prisma, DEFAULT_DATABASE_URL } = await import('@/server/db');
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   try {

@@ -5,7 +5,7 @@ import { SHOTS, shot } from './play-helpers';
 // The agent seat over HTTP, as a security engineer probes it: full episodes of all eight
 // environments through every agent-seat route (tRPC seat.start / seat.get / seat.step, the
 // trainer API mounted at /api/env (reset / step / state), the playground's HTML, the
-// playground's server actions), scanning every response body for the
+// playground's step route POST /play/<id>/step and server actions), scanning every response body for the
 // hidden goal's values. The goal is read from the inspector (auth is off on this local server).
 
 const ENVS = ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE', 'JOURNEY'] as const;
@@ -144,14 +144,17 @@ test('/api/env (the trainer API inside the app) never carries the hidden goal (a
 });
 
 for (const envId of ENVS) {
-  test(`${envId}: the playground's HTML and server actions never carry the goal before a reveal`, async ({
+  test(`${envId}: the playground's HTML, step route and server actions never carry the goal before a reveal`, async ({
     page,
     request,
   }) => {
     let actionBodies: Array<Promise<string>> = [];
+    let stepPosts = 0;
     page.on('response', (res) => {
-      if (res.request().method() === 'POST' && new URL(res.url()).pathname.startsWith('/play/'))
-        actionBodies.push(res.text().catch(() => ''));
+      const path = new URL(res.url()).pathname;
+      if (res.request().method() !== 'POST' || !path.startsWith('/play/')) return;
+      if (path.endsWith('/step')) stepPosts++;
+      actionBodies.push(res.text().catch(() => ''));
     });
     {
       await page.goto('/');
@@ -163,7 +166,8 @@ for (const envId of ENVS) {
       const id = page.url().split('/').pop()!;
       const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
       actionBodies = [];
-      // a turn through the playground's own server action (more idle turns and the customer leaves)
+      stepPosts = 0;
+      // a turn through the playground's own step route (more idle turns and the customer leaves)
       for (let turn = 0; turn < 1; turn++) {
         const replies = await page.getByTestId('customer-message').count();
         await page.locator('#assistant-message').fill(CHAT.assistant_message);
@@ -183,9 +187,9 @@ for (const envId of ENVS) {
       expect(secrets.length, envId).toBeGreaterThan(0);
       expect(seat.status, `${envId} is still active`).toBe('active');
       expect(leakedValues(html, secrets), `${envId} playground HTML`).toEqual([]);
-      expect(actionBodies.length, envId).toBeGreaterThanOrEqual(1);
+      expect(stepPosts, `${envId}: the turn went through POST /play/<id>/step`).toBeGreaterThanOrEqual(1);
       for (const body of await Promise.all(actionBodies))
-        expect(leakedValues(body, secrets), `${envId} server action`).toEqual([]);
+        expect(leakedValues(body, secrets), `${envId} step route or server action`).toEqual([]);
       await expect(page.getByTestId('hidden-goal')).toHaveCount(0);
       if (envId === 'STATUS') await shot(page, 'seat-playground-before-reveal');
     }

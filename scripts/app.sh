@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
 echo "› building the app"
 npx next build
+node scripts/build-workers.mjs
 # Local by default. HOST=0.0.0.0 (or any non-loopback address) exposes the app: auth turns on
 # (server/auth) and ECOMRLVE_ADMIN_TOKEN is required.
 HOST="${HOST:-127.0.0.1}"

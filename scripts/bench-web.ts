@@ -1,5 +1,6 @@
-// Steps/s and creations/s through the HTTP layer (tRPC over `next start`, its own database),
-// plus response sizes. Needs `next build` first.
+// Steps/s and creations/s through the HTTP layer (`next start`, its own database): creations via
+// tRPC seat.start, steps via the playground's lean route POST /play/<id>/step and via tRPC
+// seat.step; response sizes and the server's CPU per request. Needs `next build` first.
 //   npm run bench:web [-- --seconds 10 --clients 8 --port 3102 --rounds 3]
 import fs from 'node:fs';
 import { serverCpuSeconds, withNextServer } from './next-server';
@@ -53,7 +54,26 @@ async function creations(): Promise<number> {
   return n / SECONDS;
 }
 
-async function steps(): Promise<{ perSec: number; meanBytes: number; count: number }> {
+type StepVia = 'route' | 'trpc';
+
+/** One step through the lean route (what the playground uses) or tRPC; returns the status and the answer's size. */
+async function stepOnce(via: StepVia, id: string, token: string): Promise<{ status: string; bytes: number }> {
+  const headers = { 'x-episode-token': token };
+  if (via === 'trpc') {
+    const r = await call<{ status: string }>('seat.step', { id, action: CHAT }, headers);
+    return { status: r.data.status, bytes: r.bytes };
+  }
+  const res = await fetch(`${BASE}/play/${id}/step`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ action: CHAT }),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`step route: ${res.status} ${text.slice(0, 200)}`);
+  return { status: (JSON.parse(text) as { status: string }).status, bytes: text.length };
+}
+
+async function steps(via: StepVia): Promise<{ perSec: number; meanBytes: number; count: number }> {
   let n = 0;
   let bytes = 0;
   const end = performance.now() + SECONDS * 1000;
@@ -68,11 +88,10 @@ async function steps(): Promise<{ perSec: number; meanBytes: number; count: numb
           seed: seed++,
           axisOverrides: { T_max: 40 },
         });
-        const headers = { 'x-episode-token': s.data.capabilityToken };
         let status = s.data.episode.status;
         while (status === 'active' && performance.now() < end) {
-          const r = await call<{ status: string }>('seat.step', { id: s.data.episode.id, action: CHAT }, headers);
-          status = r.data.status;
+          const r = await stepOnce(via, s.data.episode.id, s.data.capabilityToken);
+          status = r.status;
           bytes += r.bytes;
           n++;
         }
@@ -88,21 +107,25 @@ async function main() {
   await withNextServer(PORT, DB, async () => {
     await creations(); // warm-up: JIT, catalog load, SQLite pages
     const c: number[] = [];
-    const s: number[] = [];
-    const b: number[] = [];
     const cpuPerCreation: number[] = [];
-    const cpuPerStep: number[] = [];
+    const by = {
+      route: { s: [] as number[], b: [] as number[], cpu: [] as number[] },
+      trpc: { s: [] as number[], b: [] as number[], cpu: [] as number[] },
+    };
     for (let r = 0; r < ROUNDS; r++) {
       let cpu = serverCpuSeconds(PORT);
       c.push(await creations());
       cpuPerCreation.push(((serverCpuSeconds(PORT) - cpu) * 1000) / lastCreations);
-      cpu = serverCpuSeconds(PORT);
-      const st = await steps();
-      // the steps phase also starts its episodes; counted against the steps (an upper bound per step)
-      cpuPerStep.push(((serverCpuSeconds(PORT) - cpu) * 1000) / st.count);
-      s.push(st.perSec);
-      b.push(st.meanBytes);
+      for (const via of ['route', 'trpc'] as const) {
+        cpu = serverCpuSeconds(PORT);
+        const st = await steps(via);
+        // the steps phase also starts its episodes; counted against the steps (an upper bound per step)
+        by[via].cpu.push(((serverCpuSeconds(PORT) - cpu) * 1000) / st.count);
+        by[via].s.push(st.perSec);
+        by[via].b.push(st.meanBytes);
+      }
     }
+    const { s, b, cpu: cpuPerStep } = by.route;
     const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
     console.log(
       `bench:web  ${CLIENTS} clients, ${SECONDS} s per measurement, ${ROUNDS} rounds (median), next start on :${PORT}`,
@@ -111,7 +134,11 @@ async function main() {
       `creations/s  ${median(c).toFixed(1)}   (rounds: ${c.map((x) => x.toFixed(1)).join(', ')})   target ≥ 100`,
     );
     console.log(
-      `steps/s      ${median(s).toFixed(1)}   (rounds: ${s.map((x) => x.toFixed(1)).join(', ')})   target ≥ 300`,
+      `steps/s      ${median(s).toFixed(1)}   (rounds: ${s.map((x) => x.toFixed(1)).join(', ')})   target ≥ 300   POST /play/<id>/step (the playground's)`,
+    );
+    const t = by.trpc;
+    console.log(
+      `  via tRPC   ${median(t.s).toFixed(1)}   (rounds: ${t.s.map((x) => x.toFixed(1)).join(', ')})   seat.step, ${median(t.cpu).toFixed(1)} ms server CPU per step`,
     );
     console.log(`step response  ${Math.round(median(b))} bytes on average`);
     console.log(

@@ -39,7 +39,7 @@ echo "› unit tests (vitest)"
 npx vitest run --reporter=default --reporter=json --outputFile="$out/unit.json" || status=1
 
 echo "› building the app for end-to-end tests"
-if npx next build > "$out/build.log" 2>&1; then
+if npx next build > "$out/build.log" 2>&1 && node scripts/build-workers.mjs >> "$out/build.log" 2>&1; then
   echo "› end-to-end tests (Playwright)"
   PLAYWRIGHT_JSON_OUTPUT_NAME="$out/e2e.json" npx playwright test --reporter=list,json || status=1
 else

@@ -4,9 +4,11 @@
 // purpose or when the episode is over; the world panel is what the tools returned.
 import Link from 'next/link';
 import { useEffect, useMemo, useState, useTransition } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import type { Action, ToolSpec } from '@/server/engine/types';
 import type { SeatView } from '@/server/episodes/seat';
-import { revealGoalAction, submitActionAction } from '@/server/actions/episodes';
+import { revealGoalAction } from '@/server/actions/episodes';
+import { postStep, retryLostStep } from '@/lib/seat-step';
 import { usePlayStore } from '@/lib/stores/play';
 import { Transcript } from '@/components/transcript/Transcript';
 import { ToolPrefillContext, type ToolPrefill } from '@/components/transcript/prefill';
@@ -44,8 +46,19 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
     setActors((a) => (view.turn > 0 && !a[view.turn] ? { ...a, [view.turn]: actor } : a));
     setEp(view);
   };
-  const [pending, startTransition] = useTransition();
+  const [revealing, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
+  // Steps go to the lean route (no server action on the hot path); a lost answer is retried with the same key.
+  const step = useMutation({
+    mutationFn: (turn: { action: Action | string; stepKey: string }) => postStep(id, turn.action, turn.stepKey),
+    retry: retryLostStep,
+    onSuccess: (view, turn) => {
+      took(view, 'human');
+      clearTurn(typeof turn.action !== 'string' && turn.action.answer !== null);
+    },
+    onError: (e) => setError(e.message),
+  });
+  const pending = revealing || step.isPending;
   const store = usePlayStore();
   const { init, clearTurn } = store;
 
@@ -72,16 +85,7 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
   function send(action: Action | string) {
     setError(null);
     // one key per turn: a retried request (a lost response) returns the stored turn
-    const stepKey = crypto.randomUUID();
-    startTransition(async () => {
-      const res = await submitActionAction(id, action, stepKey);
-      if (!res.ok) {
-        setError(res.error);
-        return;
-      }
-      took(res.data, 'human');
-      clearTurn(typeof action !== 'string' && action.answer !== null);
-    });
+    step.mutate({ action, stepKey: crypto.randomUUID() });
   }
 
   function reveal() {

@@ -1,5 +1,6 @@
 'use server';
 // Server actions (thin): check the caller's role, run the service, hand back the agent seat's view.
+// A turn is not a server action: it goes to the lean route POST /play/<id>/step (server/episodes/seat-step.ts).
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { setEpisodeCookie } from './episode-cookie';
@@ -8,7 +9,6 @@ import { authConfig, credentialsFrom, requireAdmin, requireAgent } from '@/serve
 import { episodeService, type StartEpisodeInput } from '@/server/episodes';
 import { toSeatView, type SeatView } from '@/server/episodes/seat';
 import { toPublicError } from '@/server/lib/errors';
-import type { Action } from '@/server/engine/types';
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code?: string };
 
@@ -45,21 +45,6 @@ export async function startEpisodeAction(input: StartEpisodeInput): Promise<Acti
   }
   revalidatePath('/');
   redirect(`/play/${id}`);
-}
-
-/** One agent turn: the structured action from the playground, or raw agent text. */
-export async function submitActionAction(
-  episodeId: string,
-  action: Action | string,
-  stepKey?: string,
-): Promise<ActionResult<SeatView>> {
-  try {
-    await requireSeat(episodeId);
-    const view = await episodeService.submitAction(episodeId, action, { stepKey, actor: 'human' });
-    return { ok: true, data: toSeatView(view) };
-  } catch (e) {
-    return failure(e);
-  }
 }
 
 /** The player reveals the hidden goal on purpose (recorded; the episode leaves the statistics). */

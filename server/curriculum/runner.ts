@@ -11,16 +11,50 @@ import {
   type RecordOutcome,
 } from '@/server/engine/curriculum';
 import { hashParts, Rng } from '@/server/engine/random';
-import type { Action, EnvId } from '@/server/engine/types';
+import type { Action, EnvId, EpisodeEvent } from '@/server/engine/types';
 
 type PlayedEpisode = ReturnType<typeof playEpisode>['episode'];
+
+/**
+ * What is stored of a played episode, as plain data: it crosses from the worker thread that
+ * plays it to the thread that writes it (structured clone; an Episode object would not).
+ */
+export interface PlayedEpisodeRecord {
+  axes: PlayedEpisode['axes'];
+  turn: number;
+  done: boolean;
+  termination: PlayedEpisode['termination'];
+  breakdown: PlayedEpisode['breakdown'];
+  hiddenGoal: { envId: string; summary: string[]; data: unknown; slots?: unknown };
+  events: EpisodeEvent[];
+  journeyEnvs: EnvId[] | null;
+}
+
+function recordOf(ep: PlayedEpisode): PlayedEpisodeRecord {
+  const goal = ep.hiddenGoal();
+  return {
+    axes: ep.axes,
+    turn: ep.turn,
+    done: ep.done,
+    termination: ep.termination,
+    breakdown: ep.breakdown,
+    hiddenGoal: {
+      envId: goal.envId,
+      summary: goal.summary,
+      data: goal.data,
+      ...(goal.slots !== undefined ? { slots: goal.slots } : {}),
+    },
+    events: [...ep.events],
+    journeyEnvs: ep.config.journeyEnvs ? [...ep.config.journeyEnvs] : null,
+  };
+}
 
 export interface CurriculumStep {
   /** 0-based index of this episode in the run. */
   index: number;
   task: CurriculumTask;
   seed: number;
-  episode: PlayedEpisode;
+  episode: PlayedEpisodeRecord;
   actions: Action[];
   passed: boolean;
   reward: number;
@@ -69,7 +103,7 @@ export function playCurriculumEpisode(args: {
     index,
     task,
     seed,
-    episode: played.episode,
+    episode: recordOf(played.episode),
     actions: played.actions,
     passed,
     reward: played.episode.breakdown?.total ?? -1,

@@ -19,7 +19,8 @@ import type { EnvId } from '@/server/engine/types';
 import type { CurriculumRun as RunRow, PrismaClient } from '@/server/generated/prisma/client';
 import { EpisodeServiceError } from '@/server/episodes/types';
 import { builtInAgentNames, findAgent } from './agents';
-import { playableEnvs, playCurriculumEpisode, type CurriculumStep } from './runner';
+import { inProcessPlayer, type EpisodePlayer } from './player';
+import { playableEnvs, type CurriculumStep } from './runner';
 import { createCurriculumStore } from './store';
 import type { CreateRunInput, CurriculumRunSummary, CurriculumRunView, StepRunInput, StepRunResult } from './types';
 
@@ -68,6 +69,8 @@ export interface CurriculumServiceDeps {
   defaultCatalogId: string;
   /** Clock for window-change timestamps (tests may fix it). */
   now?: () => Date;
+  /** Who plays the episodes (default: this thread, yielding between episodes; the app: a worker thread). */
+  player?: EpisodePlayer;
 }
 
 export interface StepJob {
@@ -83,9 +86,6 @@ export interface StepJob {
   error: string | null;
 }
 
-/** Lets other requests run between two episodes: a long step never stalls the server. */
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 export interface StepProgress {
   step: CurriculumStep;
   state: CurriculumState;
@@ -94,6 +94,9 @@ export interface StepProgress {
 export function createCurriculumService(deps: CurriculumServiceDeps) {
   const store = createCurriculumStore(deps.prisma);
   const now = deps.now ?? (() => new Date());
+  const player = deps.player ?? inProcessPlayer((id) => deps.getCatalog(id), now);
+  /** Cancel signals of the steps in progress, by run id. */
+  const aborts = new Map<string, AbortController>();
   /** Steps of one run are serialised in this process (the DB check catches other processes). */
   const withLock = createKeyedLock();
   /** Steps in progress, by run id: how far they are, and a cancel flag checked between episodes. */
@@ -249,7 +252,6 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
             `none of ${state.collection}'s environments (${state.envs.map((e) => e.envId).join(', ')}) can be played yet`,
           );
         }
-        const catalog = deps.getCatalog(row.catalogId);
         const moves: StepRunResult['moves'] = [];
         let passed = 0;
         let rewardSum = 0;
@@ -280,30 +282,41 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
           savedState = state;
           pending = [];
         };
-        for (let i = 0; i < inp.episodes && !job.cancelled; i++) {
-          const step = playCurriculumEpisode({
-            state,
-            runSeed: row.seed,
-            agent,
-            catalog,
-            playable,
-            at: now().toISOString(),
-          });
-          state = step.outcome.state;
-          pending.push(step);
-          if (step.passed) passed++;
-          rewardSum += step.reward;
-          job.passed = passed;
-          job.meanReward = rewardSum / (job.played + 1);
-          if (step.outcome.moved) {
-            const w = state.envs.find((e) => e.envId === step.task.envId)!;
-            moves.push({ episode: state.episodes, envId: w.envId, l: w.l, h: w.h });
-          }
-          if (pending.length >= COMMIT_EVERY) await commit();
-          job.played++;
-          await yieldToEventLoop();
+        const abort = new AbortController();
+        aborts.set(safeId, abort);
+        if (job.cancelled) abort.abort();
+        try {
+          await player.play(
+            {
+              state,
+              runSeed: row.seed,
+              agent: agent.name,
+              catalogId: row.catalogId,
+              playable,
+              episodes: inp.episodes,
+              batchSize: COMMIT_EVERY,
+            },
+            async (steps) => {
+              for (const step of steps) {
+                state = step.outcome.state;
+                pending.push(step);
+                if (step.passed) passed++;
+                rewardSum += step.reward;
+                if (step.outcome.moved) {
+                  const w = state.envs.find((e) => e.envId === step.task.envId)!;
+                  moves.push({ episode: state.episodes, envId: w.envId, l: w.l, h: w.h });
+                }
+              }
+              await commit();
+              job.played += steps.length;
+              job.passed = passed;
+              job.meanReward = rewardSum / job.played;
+            },
+            abort.signal,
+          );
+        } finally {
+          aborts.delete(safeId);
         }
-        await commit();
         const skippedEnvs = state.envs.map((e) => e.envId).filter((e) => !playable.includes(e));
         return {
           run: await getRun(row.id),
@@ -360,6 +373,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       const job = running.get(id);
       if (!job) return false;
       job.cancelled = true;
+      aborts.get(id)?.abort();
       return true;
     },
   };

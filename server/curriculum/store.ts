@@ -23,7 +23,6 @@ type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 async function insertEpisode(tx: Tx, runId: string, catalogId: string, player: string, step: CurriculumStep) {
   const ep = step.episode;
-  const goal = ep.hiddenGoal();
   const events: EpisodeEvent[] = ep.events;
   await tx.episode.create({
     data: {
@@ -41,23 +40,24 @@ async function insertEpisode(tx: Tx, runId: string, catalogId: string, player: s
       reward: ep.breakdown ? ep.breakdown.total : null,
       isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
       breakdown: ep.breakdown ? JSON.stringify(ep.breakdown) : null,
-      hiddenGoal: JSON.stringify({
-        envId: goal.envId,
-        summary: goal.summary,
-        data: goal.data,
-        ...(goal.slots !== undefined ? { slots: goal.slots } : {}),
-      }),
+      hiddenGoal: JSON.stringify(ep.hiddenGoal),
       eventCount: events.length,
       engineVersion: ENGINE_VERSION,
-      journeyEnvs: ep.config.journeyEnvs ? JSON.stringify(ep.config.journeyEnvs) : null,
+      journeyEnvs: ep.journeyEnvs ? JSON.stringify(ep.journeyEnvs) : null,
       rewardRevision: REWARD_REVISION,
       curriculumRunId: runId,
+      // createMany: one statement per table instead of one per row (a batch of 25 episodes held the
+      // server thread for seconds under load)
       events: {
-        create: events.map((e, seq) => ({ seq, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) })),
+        createMany: {
+          data: events.map((e, seq) => ({ seq, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) })),
+        },
       },
       actions: {
         // Each step() call took one structured action at turn = index (turns start at 0 before the first step).
-        create: step.actions.map((a: Action, seq) => ({ seq, turn: seq, format: 'json', raw: JSON.stringify(a) })),
+        createMany: {
+          data: step.actions.map((a: Action, seq) => ({ seq, turn: seq, format: 'json', raw: JSON.stringify(a) })),
+        },
       },
     },
     select: { id: true },
@@ -101,7 +101,11 @@ export function createCurriculumStore(prisma: PrismaClient) {
           data: { state: JSON.stringify(args.state), episodeCount: args.state.episodes },
         });
         if (args.store) {
-          for (const step of args.steps) await insertEpisode(tx, args.runId, args.catalogId, args.player, step);
+          for (const step of args.steps) {
+            await insertEpisode(tx, args.runId, args.catalogId, args.player, step);
+            // the SQLite driver is synchronous: without a macrotask break the whole batch holds the event loop
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
         }
       });
     },

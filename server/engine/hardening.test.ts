@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_ACTION_CHARS, MAX_ACTION_DEPTH } from './action';
 import { Episode } from './episode';
-import { toolSpecsFor } from './index';
+import { listEnvs, toolSpecsFor } from './index';
 import { act, testCatalog } from './testing';
 import type { Action, EpisodeConfig, EpisodeEvent } from './types';
 
@@ -282,6 +282,16 @@ describe('what the episode hands out is a copy', () => {
     expect(JSON.stringify(later.e.events)).toBe(JSON.stringify(clean.e.events));
     expect(later.e.toolSpecs()).toEqual(toolSpecsFor('STATUS'));
     expect(JSON.stringify(toolSpecsFor('STATUS'))).not.toContain('vandal');
+  });
+
+  it("listEnvs hands out copies of the cached answer schemas: a caller's edit reaches nobody else", () => {
+    const before = JSON.stringify(listEnvs());
+    const mine = listEnvs();
+    const schema = mine[0].answerSchema;
+    vandalise(mine);
+    expect(schema.type).toBe('vandal'); // the caller's copy took the edit
+    expect(JSON.stringify(listEnvs())).toBe(before);
+    expect(listEnvs()[0].answerSchema).not.toBe(listEnvs()[0].answerSchema);
   });
 
   it('observations can be edited by their owner (they are copies, not frozen)', () => {

@@ -24,10 +24,14 @@ export function bodyLimitFor(pathname: string, fallback: number): number {
  */
 export const CLOSE_CONNECTION = { connection: 'close' } as const;
 
+/** The one message of every 413: what arrived (when declared) and the limit. */
+export function tooLargeMessage(limit: number, got?: number): string {
+  return `request body ${got !== undefined ? `is ${got} bytes; ` : 'is larger than '}the limit is ${limit} bytes. Nothing was read or run.`;
+}
+
 export function tooLargeResponse(limit: number, got?: number): Response {
-  const message = `request body ${got !== undefined ? `is ${got} bytes; ` : 'is larger than '}the limit is ${limit} bytes. Nothing was read or run.`;
   return Response.json(
-    { error: { code: 'TOO_LARGE', message } },
+    { error: { code: 'TOO_LARGE', message: tooLargeMessage(limit, got) } },
     { status: HTTP_STATUS.TOO_LARGE, headers: CLOSE_CONNECTION },
   );
 }

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { requireAdmin } from '@/server/auth';
 import { episodeService } from '@/server/episodes';
 import { toSeatView } from '@/server/episodes/seat';
+import { stepFields } from '@/server/episodes/seat-step';
 import { agentProcedure, publicProcedure, router } from './init';
 
 const episodeRef = z.object({ id: z.string().min(1).max(64) });
@@ -36,12 +37,7 @@ export const seatRouter = router({
     .query(async ({ input }) => toSeatView(await episodeService.getEpisode(input.id))),
   /** One turn: raw agent text or a structured action; `stepKey` makes a retry return the stored result. */
   step: agentProcedure
-    .input(
-      episodeRef.extend({
-        action: z.union([z.string(), z.record(z.string(), z.unknown())]),
-        stepKey: z.string().min(1).max(100).optional(),
-      }),
-    )
+    .input(episodeRef.extend(stepFields))
     .mutation(async ({ input }) =>
       toSeatView(await episodeService.submitAction(input.id, input.action as never, { stepKey: input.stepKey })),
     ),

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { getTool } from '../tools';
 import { toolSpec } from '../tools/registry';
-import { plainCopy } from '../copy';
+import { frozenCopy, plainCopy } from '../copy';
 import { ENV_IDS, type AtomicEnvId, type EnvId, type ToolSpec } from '../types';
 import { bundleEnv } from './bundle';
 import { cartEnv } from './cart';
@@ -57,12 +57,29 @@ export interface EnvInfo {
   tools: string[];
 }
 
+const answerSchemaCache = new WeakMap<EnvDefinition, Record<string, unknown>>();
+
+/** The answer's JSON Schema, derived once per env (zod's export cost ~1 ms per env on every list). */
+function answerJsonSchema(env: EnvDefinition): Record<string, unknown> {
+  let schema = answerSchemaCache.get(env);
+  if (!schema) {
+    const raw = z.toJSONSchema(env.answerSchema, { io: 'input' }) as Record<string, unknown>;
+    delete raw.$schema;
+    schema = frozenCopy(raw);
+    answerSchemaCache.set(env, schema);
+  }
+  return schema;
+}
+
 export function listEnvs(): EnvInfo[] {
-  return availableEnvs().map((env) => {
-    const schema = z.toJSONSchema(env.answerSchema, { io: 'input' }) as Record<string, unknown>;
-    delete schema.$schema;
-    return { id: env.id, name: env.name, description: env.description, answerSchema: schema, tools: [...env.tools] };
-  });
+  return availableEnvs().map((env) => ({
+    id: env.id,
+    name: env.name,
+    description: env.description,
+    // a copy: callers own what they get
+    answerSchema: plainCopy(answerJsonSchema(env)),
+    tools: [...env.tools],
+  }));
 }
 
 export function toolSpecsFor(envId: string): ToolSpec[] {
