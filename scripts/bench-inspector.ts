@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createEpisode, createHeuristicAgent, oracleAgent, ENV_IDS } from '@/server/engine';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
-import { openSqlite } from '@/server/inspector/db';
+import { openSqlite, sqliteInspectorDb } from '@/server/inspector/db';
 import { exportJsonl } from '@/server/inspector/export';
 import { importFiles } from '@/server/inspector/import';
 import { createInserter, type EpisodeRecord } from '@/server/inspector/insert';
@@ -89,7 +89,8 @@ if (!reused) {
 }
 const db = openSqlite(`file:${DB}`);
 db.pragma('journal_mode = WAL');
-const ins = createInserter(db);
+const store = sqliteInspectorDb(db);
+const ins = createInserter(store);
 if (reused) {
   const n = db.prepare('SELECT count(*) FROM "Episode"').pluck().get() as number;
   console.log(`reusing ${DB} (${n.toLocaleString()} episodes seeded by an earlier run)`);
@@ -112,7 +113,7 @@ if (reused) {
         recorded: null,
       });
     }
-    ins.insertMany(batch);
+    await ins.insertMany(batch);
     process.stderr.write(`\r  seeded ${done.toLocaleString()} of ${N.toLocaleString()}`);
   }
   process.stderr.write('\n');
@@ -120,14 +121,14 @@ if (reused) {
   console.log(
     `seeded ${N.toLocaleString()} episodes in ${((performance.now() - t0) / 1000).toFixed(1)} s (database ${((size as number) / 1e9).toFixed(2)} GB)`,
   );
-  insertLongEpisode();
+  await insertLongEpisode();
   db.exec('ANALYZE');
   db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
 // ---- filtered lists
-if (only.has('list')) measureList();
-function measureList() {
+if (only.has('list')) await measureList();
+async function measureList() {
   const sorts = ['createdAt', 'reward', 'd', 'turn', 'toolCalls', 'envId'] as const;
   const listTimes: number[] = [];
   for (let i = 0; i < 60; i++) {
@@ -147,15 +148,15 @@ function measureList() {
       page: 1 + Math.floor(rng.next() * 20),
     });
     const t = performance.now();
-    listEpisodes(db, input);
+    await listEpisodes(store, input);
     listTimes.push(performance.now() - t);
   }
   report('filtered list (page of 50 + count)', listTimes, 300);
 }
 
 // ---- full-text search: words from customer messages and tool results, alone and with filters
-if (only.has('search')) measureSearch();
-function measureSearch() {
+if (only.has('search')) await measureSearch();
+async function measureSearch() {
   const words = [
     'monitor',
     'blue',
@@ -178,14 +179,14 @@ function measureSearch() {
       sort: i % 4 === 0 ? 'reward' : 'createdAt',
     });
     const t = performance.now();
-    listEpisodes(db, input);
+    await listEpisodes(store, input);
     ftsTimes.push(performance.now() - t);
   }
   report('full-text search (page + count)', ftsTimes, 500);
 }
 
 // ---- a 500-turn episode (stored with the seed), served by next start
-function insertLongEpisode() {
+async function insertLongEpisode() {
   // T_max is at most 100; JOURNEY multiplies it by its sub-tasks (5 at d = 12): 500 turns.
   const long = createEpisode({ envId: 'JOURNEY', d: 12, seed: 3, axisOverrides: { T_max: 100 } }, catalog);
   long.reset();
@@ -200,7 +201,7 @@ function insertLongEpisode() {
     long.step(a);
   }
   const goal = long.hiddenGoal();
-  const longId = ins.insert({
+  const longId = await ins.insert(store, {
     envId: 'JOURNEY',
     d: 12,
     seed: 3,
@@ -268,19 +269,19 @@ async function servePage(): Promise<void> {
 if (only.has('page')) await servePage();
 
 // ---- import 10,000 episodes into a fresh database
-if (only.has('import')) measureImport();
+if (only.has('import')) await measureImport();
 db.close();
-function measureImport() {
+async function measureImport() {
   const ids = (
     db.prepare('SELECT "id" FROM "Episode" ORDER BY "createdAt" LIMIT 10000').all() as Array<{ id: string }>
   ).map((r) => r.id);
-  const text = exportJsonl(db, ids, 'episodes');
+  const text = await exportJsonl(store, ids, 'episodes');
   migrate(IMPORT_DB);
   const idb = openSqlite(`file:${IMPORT_DB}`);
   idb.pragma('journal_mode = WAL');
   const ti = performance.now();
   const cpu0 = process.cpuUsage();
-  const rep = importFiles(idb, [{ name: 'bench.jsonl', text }], {
+  const rep = await importFiles(sqliteInspectorDb(idb), [{ name: 'bench.jsonl', text }], {
     getCatalog: () => catalog,
     defaultCatalogId: catalog.id,
   });
