@@ -9,6 +9,17 @@ import { eventSearchText, searchWords } from './search-text';
 
 const BATCH = 2000;
 
+/** A quoted lexeme of the tsvector / tsquery input syntax. */
+export const lexeme = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+/**
+ * The words as a tsvector literal with their positions (1, 2, …; PostgreSQL keeps positions up
+ * to 16,383). A literal, not to_tsvector: PostgreSQL's own parser would split or drop some
+ * words FTS5 keeps (`a½z`, `²`), so the index would no longer hold what SQLite's holds.
+ */
+export const tsvectorLiteral = (words: string[]) =>
+  words.map((w, i) => `${lexeme(w)}:${Math.min(i + 1, 16383)}`).join(' ');
+
 /**
  * Indexes every queued event. Drains run one at a time (an advisory lock), so a search that
  * waits here sees everything written before it started.
@@ -25,14 +36,14 @@ export async function catchUpSearchIndex(db: InspectorDb): Promise<number> {
       );
       if (rows.length === 0) return 0;
       const ids = rows.map((r) => r.eventId);
-      const words = rows.map((r) =>
-        searchWords(eventSearchText(JSON.parse(r.payload) as EpisodeEvent) ?? '').join(' '),
+      const docs = rows.map((r) =>
+        tsvectorLiteral(searchWords(eventSearchText(JSON.parse(r.payload) as EpisodeEvent) ?? '')),
       );
       await tx.run(
         `INSERT INTO "EpisodeSearch" ("eventId", "episodeId", "doc")
-         SELECT i, ep, to_tsvector('simple', w) FROM unnest(?::int[], ?::text[], ?::text[]) AS u(i, ep, w)
+         SELECT i, ep, doc::tsvector FROM unnest(?::int[], ?::text[], ?::text[]) AS u(i, ep, doc)
          ON CONFLICT ("eventId") DO NOTHING`,
-        [ids, rows.map((r) => r.episodeId), words],
+        [ids, rows.map((r) => r.episodeId), docs],
       );
       await tx.run(`DELETE FROM "EpisodeSearchPending" WHERE "eventId" = ANY(?::int[])`, [ids]);
       return rows.length;

@@ -18,17 +18,20 @@ export function eventSearchText(e: EpisodeEvent): string | null {
 }
 
 /**
- * Text → words as FTS5's `unicode61 remove_diacritics 2` tokenizer makes them: runs of letters
- * and digits, lower case, accents removed; everything else (spaces, `_`, `-`, punctuation)
- * separates words.
+ * Text → words as FTS5's `unicode61 remove_diacritics 2` tokenizer makes them: runs of letters,
+ * digits and private-use characters, lower case, accents removed; everything else (spaces, `_`,
+ * `-`, punctuation, symbols) separates words. Checked against FTS5 itself over generated text
+ * (search-text.test.ts); only emoji and other symbols outside the Basic Multilingual Plane differ
+ * (FTS5's table keeps some of them inside words).
  */
 export function searchWords(text: string): string[] {
   return (
     text
-      .normalize('NFKD')
+      .replace(/[\p{Lu}\p{Lt}]/gu, (c) => c.toLowerCase()) // one letter at a time: Σ → σ always, as FTS5
+      .normalize('NFD') // letters and their accents apart (canonical only, as FTS5 folds)
       .replace(/\p{M}/gu, '')
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
+      .normalize('NFC') // Hangul and the like back together
+      .match(/[\p{L}\p{N}\p{Co}]+/gu) ?? []
   );
 }
 
