@@ -16,9 +16,10 @@ export const lexeme = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(
  * The words as a tsvector literal with their positions (1, 2, …; PostgreSQL keeps positions up
  * to 16,383). A literal, not to_tsvector: PostgreSQL's own parser would split or drop some
  * words FTS5 keeps (`a½z`, `²`), so the index would no longer hold what SQLite's holds.
+ * Words of searchWords hold letters and digits only: nothing to escape.
  */
-export const tsvectorLiteral = (words: string[]) =>
-  words.map((w, i) => `${lexeme(w)}:${Math.min(i + 1, 16383)}`).join(' ');
+export const tsvectorLiteral = (words: string[]): string =>
+  words.map((w, i) => `'${w}':${i < 16383 ? i + 1 : 16383}`).join(' ');
 
 /**
  * Indexes every queued event. Drains run one at a time (an advisory lock), so a search that

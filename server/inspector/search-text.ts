@@ -25,6 +25,9 @@ export function eventSearchText(e: EpisodeEvent): string | null {
  * (FTS5's table keeps some of them inside words).
  */
 export function searchWords(text: string): string[] {
+  // Most text (ids, JSON, English) is ASCII: no accents, no case rules beyond A–Z.
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   return (
     text
       .replace(/[\p{Lu}\p{Lt}]/gu, (c) => c.toLowerCase()) // one letter at a time: Σ → σ always, as FTS5
