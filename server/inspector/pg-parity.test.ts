@@ -289,4 +289,31 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
     expect(b).toEqual(a);
     expect(a.rows.map((r) => r.id)).not.toContain(victim);
   });
+
+  it('rolls back a failing inner transaction alone (an episode of an import) and keeps the outer one', async () => {
+    const [first, second] = await episodeIds(liteDb, listInputSchema.parse({}));
+    for (const db of both()) {
+      const label = (id: string) =>
+        db.get<{ runLabel: string | null }>('SELECT "runLabel" FROM "Episode" WHERE "id" = ?', [id]);
+      const before = await label(second);
+      await db.transaction(async (tx) => {
+        await tx.run(`UPDATE "Episode" SET "runLabel" = 'outer' WHERE "id" = ?`, [first]);
+        await expect(
+          tx.transaction(async (inner) => {
+            await inner.run(`UPDATE "Episode" SET "runLabel" = 'inner' WHERE "id" = ?`, [second]);
+            throw new Error('boom');
+          }),
+        ).rejects.toThrow('boom');
+      });
+      expect(await label(first)).toEqual({ runLabel: 'outer' });
+      expect(await label(second)).toEqual(before);
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.run(`UPDATE "Episode" SET "runLabel" = 'lost' WHERE "id" = ?`, [first]);
+          throw new Error('outer boom');
+        }),
+      ).rejects.toThrow('outer boom');
+      expect(await label(first)).toEqual({ runLabel: 'outer' });
+    }
+  });
 });
