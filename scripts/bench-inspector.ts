@@ -1,19 +1,20 @@
-// npm run bench:inspector [-- --episodes 100000 --port 3112 --reuse --only list,search,page,import --dir .bench]
+// npm run bench:inspector [-- --episodes 100000 --port 3112 --reuse --only list,search,page,import --dir .bench --pg]
 // Seeds its own SQLite file (.bench/inspector.db) with 100,000 episodes (copies of a pool of
 // real heuristic and oracle episodes over all envs and d, with their own ids, seeds, dates,
 // players and runs) and prints medians and p95s:
 //   filtered list, full-text search, a 500-turn replay page served by `next start` (needs a
 //   `next build`; skipped otherwise), and importing 10,000 episodes into a fresh database.
 // --reuse keeps a database seeded by an earlier run with the same --episodes (seeding 100k
-// takes minutes); --only runs some of the measurements. The load average is printed with the
-// figures: the machine may be shared.
+// takes minutes); --only runs some of the measurements. --pg also seeds a throw-away PostgreSQL
+// server (as the tests start one) with the same kind of episodes and measures list and search
+// there. The load average is printed with the figures: the machine may be shared.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createEpisode, createHeuristicAgent, oracleAgent, ENV_IDS } from '@/server/engine';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
-import { openSqlite } from '@/server/inspector/db';
+import { openSqlite, pgInspectorDb, sqliteInspectorDb, type InspectorDb } from '@/server/inspector/db';
 import { exportJsonl } from '@/server/inspector/export';
 import { importFiles } from '@/server/inspector/import';
 import { createInserter, type EpisodeRecord } from '@/server/inspector/insert';
@@ -75,7 +76,7 @@ const seededBefore = (): boolean => {
 };
 const reused = seededBefore();
 let pool: ReturnType<typeof playToLine>[] = [];
-if (!reused) {
+if (!reused || flag('pg')) {
   const t0 = performance.now();
   pool = [];
   for (const envId of ENV_IDS)
@@ -85,49 +86,55 @@ if (!reused) {
         pool.push(playToLine({ envId, d, seed: s }, catalog, oracleAgent, 'oracle'));
       }
   console.log(`pool: ${pool.length} real episodes played in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  migrate(DB);
+  if (!reused) migrate(DB);
+}
+
+/** Stores N copies of pool episodes, each with its own seed, date, player and run. */
+async function seed(inserter: ReturnType<typeof createInserter>, r: Rng) {
+  const start = Date.parse('2026-10-01T00:00:00Z');
+  for (let done = 0; done < N;) {
+    const batch: EpisodeRecord[] = [];
+    for (let i = 0; i < 5000 && done < N; i++, done++) {
+      const p = pool[Math.floor(r.next() * pool.length)];
+      batch.push({
+        ...(p as unknown as EpisodeRecord),
+        createdAt: new Date(start + Math.floor(r.next() * 60 * 86_400_000)).toISOString(),
+        seed: Math.floor(r.next() * 1_000_000),
+        player: players[Math.floor(r.next() * players.length)],
+        runLabel: `run-${Math.floor(r.next() * 40)}`,
+        goalRevealed: r.next() < 0.1,
+        rescored: null,
+        recorded: null,
+      });
+    }
+    await inserter.insertMany(batch);
+    process.stderr.write(`\r  seeded ${done.toLocaleString()} of ${N.toLocaleString()}`);
+  }
+  process.stderr.write('\n');
 }
 const db = openSqlite(`file:${DB}`);
 db.pragma('journal_mode = WAL');
-const ins = createInserter(db);
+const store = sqliteInspectorDb(db);
+const ins = createInserter(store);
 if (reused) {
   const n = db.prepare('SELECT count(*) FROM "Episode"').pluck().get() as number;
   console.log(`reusing ${DB} (${n.toLocaleString()} episodes seeded by an earlier run)`);
   db.exec('ANALYZE');
 } else {
-  const start = Date.parse('2026-10-01T00:00:00Z');
   const t0 = performance.now();
-  for (let done = 0; done < N;) {
-    const batch: EpisodeRecord[] = [];
-    for (let i = 0; i < 5000 && done < N; i++, done++) {
-      const p = pool[Math.floor(rng.next() * pool.length)];
-      batch.push({
-        ...(p as unknown as EpisodeRecord),
-        createdAt: new Date(start + Math.floor(rng.next() * 60 * 86_400_000)).toISOString(),
-        seed: Math.floor(rng.next() * 1_000_000),
-        player: players[Math.floor(rng.next() * players.length)],
-        runLabel: `run-${Math.floor(rng.next() * 40)}`,
-        goalRevealed: rng.next() < 0.1,
-        rescored: null,
-        recorded: null,
-      });
-    }
-    ins.insertMany(batch);
-    process.stderr.write(`\r  seeded ${done.toLocaleString()} of ${N.toLocaleString()}`);
-  }
-  process.stderr.write('\n');
+  await seed(ins, rng);
   const size = db.prepare('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()').pluck().get();
   console.log(
     `seeded ${N.toLocaleString()} episodes in ${((performance.now() - t0) / 1000).toFixed(1)} s (database ${((size as number) / 1e9).toFixed(2)} GB)`,
   );
-  insertLongEpisode();
+  await insertLongEpisode();
   db.exec('ANALYZE');
   db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
 // ---- filtered lists
-if (only.has('list')) measureList();
-function measureList() {
+if (only.has('list')) await measureList(store, 'filtered list (page of 50 + count)');
+async function measureList(on: InspectorDb, label: string) {
   const sorts = ['createdAt', 'reward', 'd', 'turn', 'toolCalls', 'envId'] as const;
   const listTimes: number[] = [];
   for (let i = 0; i < 60; i++) {
@@ -147,15 +154,15 @@ function measureList() {
       page: 1 + Math.floor(rng.next() * 20),
     });
     const t = performance.now();
-    listEpisodes(db, input);
+    await listEpisodes(on, input);
     listTimes.push(performance.now() - t);
   }
-  report('filtered list (page of 50 + count)', listTimes, 300);
+  report(label, listTimes, 300);
 }
 
 // ---- full-text search: words from customer messages and tool results, alone and with filters
-if (only.has('search')) measureSearch();
-function measureSearch() {
+if (only.has('search')) await measureSearch(store, 'full-text search (page + count)');
+async function measureSearch(on: InspectorDb, label: string) {
   const words = [
     'monitor',
     'blue',
@@ -178,14 +185,37 @@ function measureSearch() {
       sort: i % 4 === 0 ? 'reward' : 'createdAt',
     });
     const t = performance.now();
-    listEpisodes(db, input);
+    await listEpisodes(on, input);
     ftsTimes.push(performance.now() - t);
   }
-  report('full-text search (page + count)', ftsTimes, 500);
+  report(label, ftsTimes, 500);
+}
+
+// ---- the same on PostgreSQL (--pg): a throw-away server seeded with the same kind of episodes
+if (flag('pg')) await measurePostgres();
+async function measurePostgres() {
+  const { startTempPostgres } = await import('@/server/env-server/test/postgres');
+  const server = await startTempPostgres('bench');
+  const pgStore = pgInspectorDb(server.url);
+  try {
+    const t0 = performance.now();
+    await seed(createInserter(pgStore), Rng.from('bench-inspector-pg', 1));
+    const t1 = performance.now();
+    await listEpisodes(pgStore, listInputSchema.parse({ filter: { q: 'cart' } })); // indexes the search queue
+    await pgStore.run('ANALYZE');
+    console.log(
+      `PostgreSQL: seeded ${N.toLocaleString()} episodes in ${((t1 - t0) / 1000).toFixed(1)} s, search index built in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
+    );
+    if (only.has('list')) await measureList(pgStore, 'PostgreSQL filtered list');
+    if (only.has('search')) await measureSearch(pgStore, 'PostgreSQL full-text search');
+  } finally {
+    await pgStore.close();
+    server.stop();
+  }
 }
 
 // ---- a 500-turn episode (stored with the seed), served by next start
-function insertLongEpisode() {
+async function insertLongEpisode() {
   // T_max is at most 100; JOURNEY multiplies it by its sub-tasks (5 at d = 12): 500 turns.
   const long = createEpisode({ envId: 'JOURNEY', d: 12, seed: 3, axisOverrides: { T_max: 100 } }, catalog);
   long.reset();
@@ -200,7 +230,7 @@ function insertLongEpisode() {
     long.step(a);
   }
   const goal = long.hiddenGoal();
-  const longId = ins.insert({
+  const longId = await ins.insert(store, {
     envId: 'JOURNEY',
     d: 12,
     seed: 3,
@@ -268,19 +298,19 @@ async function servePage(): Promise<void> {
 if (only.has('page')) await servePage();
 
 // ---- import 10,000 episodes into a fresh database
-if (only.has('import')) measureImport();
+if (only.has('import')) await measureImport();
 db.close();
-function measureImport() {
+async function measureImport() {
   const ids = (
     db.prepare('SELECT "id" FROM "Episode" ORDER BY "createdAt" LIMIT 10000').all() as Array<{ id: string }>
   ).map((r) => r.id);
-  const text = exportJsonl(db, ids, 'episodes');
+  const text = await exportJsonl(store, ids, 'episodes');
   migrate(IMPORT_DB);
   const idb = openSqlite(`file:${IMPORT_DB}`);
   idb.pragma('journal_mode = WAL');
   const ti = performance.now();
   const cpu0 = process.cpuUsage();
-  const rep = importFiles(idb, [{ name: 'bench.jsonl', text }], {
+  const rep = await importFiles(sqliteInspectorDb(idb), [{ name: 'bench.jsonl', text }], {
     getCatalog: () => catalog,
     defaultCatalogId: catalog.id,
   });

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
-import { openSqlite } from '@/server/inspector/db';
+import { openInspectorDb } from '@/server/inspector/db';
 import { importFiles, type ImportFile } from '@/server/inspector/import';
 
 const argv = process.argv.slice(2);
@@ -29,11 +29,12 @@ for (const p of paths) {
     : [p];
   for (const n of names) files.push({ name: path.basename(n), text: readFileSync(n, 'utf8') });
 }
-const db = openSqlite();
+const db = openInspectorDb();
 const t0 = performance.now();
-const report = importFiles(db, files, { getCatalog, defaultCatalogId: DEFAULT_CATALOG_ID, rescore });
+const report = await importFiles(db, files, { getCatalog, defaultCatalogId: DEFAULT_CATALOG_ID, rescore });
 const ms = performance.now() - t0;
 for (const r of report) console.log(`${r.ok ? 'ok  ' : 'SKIP'} ${r.file}:${r.line}  ${r.id ?? ''}  ${r.message}`);
 const ok = report.filter((r) => r.ok).length;
 console.log(`${ok} imported, ${report.length - ok} skipped in ${(ms / 1000).toFixed(1)} s`);
+await db.close();
 process.exit(ok === report.length ? 0 : 1);

@@ -30,11 +30,12 @@ for (const check of ['lint', 'typecheck']) {
   else failed += 1;
 }
 
-// The PostgreSQL two-worker test is skipped (= failed above) only when PostgreSQL could not be
-// installed; the summary says so instead of hiding it.
+// The PostgreSQL tests (the two-worker proof and the inspector's parity test) are skipped
+// (= failed above) only when PostgreSQL could not be installed; the summary says so instead of hiding it.
 const pgFile = `${dir}/postgres.status`;
 // (printed just above the summary, which stays the last line and keeps its exact shape).
-if (existsSync(pgFile)) console.log(`PostgreSQL two-worker test not run: ${readFileSync(pgFile, 'utf8').trim()}`);
+if (existsSync(pgFile))
+  console.log(`PostgreSQL tests (two-worker proof, inspector parity) not run: ${readFileSync(pgFile, 'utf8').trim()}`);
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

@@ -1,6 +1,8 @@
 // Aggregates for the episodes page's charts, over the current filter (finished episodes).
-import type { Sqlite } from './db';
+import type { InspectorDb } from './db';
+import { sqlFor } from './dialect';
 import type { EpisodeFilter } from './filters';
+import { catchUpSearchIndex } from './pg-search';
 import { whereOf } from './query';
 
 export interface ChartsData {
@@ -12,24 +14,26 @@ export interface ChartsData {
   toolCalls: Array<{ value: number; n: number }>;
 }
 
-export function chartsData(db: Sqlite, filter: EpisodeFilter): ChartsData {
-  const w = whereOf(filter);
+export async function chartsData(db: InspectorDb, filter: EpisodeFilter): Promise<ChartsData> {
+  if (filter.q) await catchUpSearchIndex(db);
+  const w = whereOf(db.dialect, filter);
   const where = `${w.sql ? `${w.sql} AND` : 'WHERE'} e."status" = 'done'`;
-  const heatmap = db
-    .prepare(
-      `SELECT e."envId" envId, e."d" d, count(*) n, avg(coalesce(e."isCorrect", 0)) passRate, avg(e."reward") meanReward FROM "Episode" e ${where} GROUP BY 1, 2 ORDER BY 1, 2`,
-    )
-    .all(...w.args) as ChartsData['heatmap'];
-  const componentsByD = db
-    .prepare(
-      `SELECT e."d" d, count(*) n, avg(json_extract(e."breakdown", '$.rTask')) rTask, avg(json_extract(e."breakdown", '$.rEff')) rEff,
-        avg(json_extract(e."breakdown", '$.rHall')) rHall, avg(e."reward") total
-       FROM "Episode" e ${where} AND e."breakdown" IS NOT NULL GROUP BY 1 ORDER BY 1`,
-    )
-    .all(...w.args) as ChartsData['componentsByD'];
+  const part = (key: string) => `avg(${sqlFor(db.dialect).jsonNumber('e."breakdown"', key)}) AS "${key}"`;
+  const heatmap = await db.all<ChartsData['heatmap'][number]>(
+    `SELECT e."envId" AS "envId", e."d" AS "d", count(*) AS "n",
+       avg(CASE WHEN e."isCorrect" = TRUE THEN 1.0 ELSE 0.0 END) AS "passRate", avg(e."reward") AS "meanReward"
+     FROM "Episode" e ${where} GROUP BY 1, 2 ORDER BY ${sqlFor(db.dialect).bytewise('e."envId"')}, e."d"`,
+    w.args,
+  );
+  const componentsByD = await db.all<ChartsData['componentsByD'][number]>(
+    `SELECT e."d" AS "d", count(*) AS "n", ${part('rTask')}, ${part('rEff')}, ${part('rHall')}, avg(e."reward") AS "total"
+     FROM "Episode" e ${where} AND e."breakdown" IS NOT NULL GROUP BY 1 ORDER BY 1`,
+    w.args,
+  );
   const hist = (col: 'turn' | 'toolCalls') =>
-    db
-      .prepare(`SELECT e."${col}" value, count(*) n FROM "Episode" e ${where} GROUP BY 1 ORDER BY 1`)
-      .all(...w.args) as Array<{ value: number; n: number }>;
-  return { heatmap, componentsByD, turns: hist('turn'), toolCalls: hist('toolCalls') };
+    db.all<{ value: number; n: number }>(
+      `SELECT e."${col}" AS "value", count(*) AS "n" FROM "Episode" e ${where} GROUP BY 1 ORDER BY 1`,
+      w.args,
+    );
+  return { heatmap, componentsByD, turns: await hist('turn'), toolCalls: await hist('toolCalls') };
 }

@@ -1,6 +1,7 @@
 // Comparing two episodes turn by turn, and two runs or agents over the same seeds.
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
-import type { Sqlite } from './db';
+import type { InspectorDb } from './db';
+import { flag, sqlFor } from './dialect';
 import { diffParts, partsOf, type Rescore } from './rescore';
 
 export interface TurnSide {
@@ -93,30 +94,32 @@ export interface RunCompare {
 }
 
 /** Pairs the newest finished episode of each side per (env, d, seed) and lists what flipped. */
-export function compareRuns(db: Sqlite, A: RunSide, B: RunSide, limit = 500): RunCompare {
+export async function compareRuns(db: InspectorDb, A: RunSide, B: RunSide, limit = 500): Promise<RunCompare> {
   const side = (s: RunSide) => (s.by === 'player' ? `e."player" = ?` : `(e."runLabel" = ? OR e."curriculumRunId" = ?)`);
   const args = (s: RunSide) => (s.by === 'player' ? [s.value] : [s.value, s.value]);
+  const id = sqlFor(db.dialect).bytewise('e."id"');
   const latest = (s: RunSide) => `SELECT e."envId", e."d", e."seed", e."id", e."isCorrect", e."reward",
-      row_number() OVER (PARTITION BY e."envId", e."d", e."seed" ORDER BY e."createdAt" DESC, e."id" DESC) AS rn
+      row_number() OVER (PARTITION BY e."envId", e."d", e."seed" ORDER BY e."createdAt" DESC, ${id} DESC) AS rn
     FROM "Episode" e WHERE e."status" = 'done' AND ${side(s)}`;
-  const rows = db
-    .prepare(
-      `WITH a AS (${latest(A)}), b AS (${latest(B)})
-       SELECT a."envId" envId, a."d" d, a."seed" seed, a."id" aId, b."id" bId, a."isCorrect" aPass, b."isCorrect" bPass, a."reward" aReward, b."reward" bReward
-       FROM a JOIN b ON a."envId" = b."envId" AND a."d" = b."d" AND a."seed" = b."seed" AND a.rn = 1 AND b.rn = 1
-       ORDER BY a."envId", a."d", a."seed"`,
-    )
-    .all(...args(A), ...args(B)) as Array<{
+  const raw = await db.all<{
     envId: string;
     d: number;
     seed: number;
     aId: string;
     bId: string;
-    aPass: number;
-    bPass: number;
+    aPass: number | boolean | null;
+    bPass: number | boolean | null;
     aReward: number | null;
     bReward: number | null;
-  }>;
+  }>(
+    `WITH a AS (${latest(A)}), b AS (${latest(B)})
+     SELECT a."envId" AS "envId", a."d" AS "d", a."seed" AS "seed", a."id" AS "aId", b."id" AS "bId", a."isCorrect" AS "aPass",
+       b."isCorrect" AS "bPass", a."reward" AS "aReward", b."reward" AS "bReward"
+     FROM a JOIN b ON a."envId" = b."envId" AND a."d" = b."d" AND a."seed" = b."seed" AND a.rn = 1 AND b.rn = 1
+     ORDER BY ${sqlFor(db.dialect).bytewise('a."envId"')}, a."d", a."seed"`,
+    [...args(A), ...args(B)],
+  );
+  const rows = raw.map((r) => ({ ...r, aPass: flag(r.aPass) === true, bPass: flag(r.bPass) === true }));
   const cells = new Map<string, FlipCell & { sumA: number; sumB: number }>();
   const flipped: RunCompare['flipped'] = [];
   for (const r of rows) {
@@ -149,8 +152,8 @@ export function compareRuns(db: Sqlite, A: RunSide, B: RunSide, limit = 500): Ru
           seed: r.seed,
           a: r.aId,
           b: r.bId,
-          aPass: r.aPass === 1,
-          bPass: r.bPass === 1,
+          aPass: r.aPass,
+          bPass: r.bPass,
           aReward: r.aReward,
           bReward: r.bReward,
         });

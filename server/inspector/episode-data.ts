@@ -3,7 +3,8 @@
 import { createEpisode } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { Action, EnvId, EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
-import type { Sqlite } from './db';
+import type { InspectorDb } from './db';
+import { flag } from './dialect';
 import { noRescore, partsOf, rescoreByReplay, type Rescore } from './rescore';
 import {
   mistakesOf,
@@ -34,7 +35,7 @@ interface Row {
   rescored: string | null;
   prompts: string | null;
   player: string;
-  goalRevealed: number;
+  goalRevealed: number | boolean;
 }
 
 export interface InspectorExtras {
@@ -50,15 +51,20 @@ export interface InspectorExtras {
   hasPrompts: boolean;
 }
 
-export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalog) {
-  const rowQ =
-    db.prepare(`SELECT "id","envId","d","seed","axisOverrides","weights","catalogId","axes","breakdown","origin","runLabel","curriculumRunId",
-    "recorded","rescored","prompts","player","goalRevealed" FROM "Episode" WHERE "id" = ?`);
-  const eventsQ = db.prepare('SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"');
-  const actionsQ = db.prepare('SELECT "format","raw" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"');
-
-  const row = (id: string) => rowQ.get(id) as Row | undefined;
-  const saveRescore = db.prepare('UPDATE "Episode" SET "rescored" = ? WHERE "id" = ?');
+export function createEpisodeData(db: InspectorDb, getCatalog: (id: string) => Catalog) {
+  const row = (id: string) =>
+    db.get<Row>(
+      `SELECT "id","envId","d","seed","axisOverrides","weights","catalogId","axes","breakdown","origin","runLabel","curriculumRunId",
+    "recorded","rescored","prompts","player","goalRevealed" FROM "Episode" WHERE "id" = ?`,
+      [id],
+    );
+  const actionsOf = async (id: string) =>
+    (
+      await db.all<{ format: string; raw: string }>(
+        'SELECT "format","raw" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"',
+        [id],
+      )
+    ).map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
 
   // One replay per episode gives the world after every turn; scrubbing then costs nothing.
   // A few episodes are kept (a 500-turn episode replays in seconds, its worlds are small).
@@ -90,10 +96,8 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
   }
 
   /** Imports stored with a pending re-score (large files) are re-scored when first opened. */
-  function rescoreNow(r: Row, recorded: RewardBreakdown | null): Rescore {
-    const actions = (actionsQ.all(r.id) as Array<{ format: string; raw: string }>).map((a) =>
-      a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw,
-    );
+  async function rescoreNow(r: Row, recorded: RewardBreakdown | null): Promise<Rescore> {
+    const actions = await actionsOf(r.id);
     let rs: Rescore;
     try {
       rs = rescoreByReplay(
@@ -112,29 +116,31 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
       rs = noRescore(`catalog "${r.catalogId}" is not available here (${(e as Error).message})`);
     }
     const stored = { ...rs, breakdown: null };
-    saveRescore.run(JSON.stringify(stored), r.id);
+    await db.run('UPDATE "Episode" SET "rescored" = ? WHERE "id" = ?', [JSON.stringify(stored), r.id]);
     return stored;
   }
-  const events = (id: string) =>
-    (eventsQ.all(id) as Array<{ payload: string }>).map((e) => JSON.parse(e.payload) as EpisodeEvent);
+  const events = async (id: string) =>
+    (
+      await db.all<{ payload: string }>('SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"', [
+        id,
+      ])
+    ).map((e) => JSON.parse(e.payload) as EpisodeEvent);
   const parse = <T>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
 
   return {
-    extras(id: string, evs?: EpisodeEvent[]): InspectorExtras | null {
-      const r = row(id);
+    async extras(id: string, evs?: EpisodeEvent[]): Promise<InspectorExtras | null> {
+      const r = await row(id);
       if (!r) return null;
-      const all = evs ?? events(id);
+      const all = evs ?? (await events(id));
       const breakdown = parse<RewardBreakdown>(r.breakdown);
       const mistakes = mistakesOf(all, breakdown);
+      const rs = parse<Rescore>(r.rescored);
       return {
         origin: r.origin,
         runLabel: r.runLabel ?? r.curriculumRunId,
-        goalRevealed: r.goalRevealed === 1,
+        goalRevealed: flag(r.goalRevealed) === true,
         recorded: parse(r.recorded),
-        rescored: (() => {
-          const rs = parse<Rescore>(r.rescored);
-          return rs?.method === 'pending' ? rescoreNow(r, breakdown) : rs;
-        })(),
+        rescored: rs?.method === 'pending' ? await rescoreNow(r, breakdown) : rs,
         mistakes,
         marks: turnMarks(all, breakdown, mistakes),
         outOfStock: outOfStockTurns(all),
@@ -146,22 +152,20 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
      * The agent-visible world after `turn`: replayed by the engine when the actions and the
      * catalog are here (exact), else rebuilt from the tool results in the log.
      */
-    worldAt(
+    async worldAt(
       id: string,
       turn: number,
-    ): {
+    ): Promise<{
       world: Record<string, unknown> | null;
       source: 'replay' | 'log';
       stockChanges: StockChange[];
       note: string;
-    } | null {
-      const r = row(id);
+    } | null> {
+      const r = await row(id);
       if (!r) return null;
-      const all = events(id);
+      const all = await events(id);
       const stockChanges = stockChangesUpTo(all, turn);
-      const actions = (actionsQ.all(id) as Array<{ format: string; raw: string }>).map((a) =>
-        a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw,
-      );
+      const actions = await actionsOf(id);
       let catalog: Catalog | null;
       try {
         catalog = actions.length > 0 || turn === 0 ? getCatalog(r.catalogId) : null;
@@ -194,12 +198,12 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
     },
 
     /** What the agent saw before acting at `turn`, and the model's prompt when one was recorded. */
-    observationAt(
+    async observationAt(
       id: string,
       turn: number,
       budgets: TurnObservation['budgets'],
-    ): { observation: TurnObservation; prompt: string | null; promptNote: string } | null {
-      const r = row(id);
+    ): Promise<{ observation: TurnObservation; prompt: string | null; promptNote: string } | null> {
+      const r = await row(id);
       if (!r) return null;
       const prompts = parse<Array<string | null>>(r.prompts);
       const prompt = prompts?.[turn - 1] ?? null;
@@ -208,7 +212,7 @@ export function createEpisodeData(db: Sqlite, getCatalog: (id: string) => Catalo
         : r.player.startsWith('model:') || r.origin === 'import:openai'
           ? 'a model played, but its prompt was not recorded for this turn'
           : `${r.player} played: no model prompt (the observation above is what it received)`;
-      return { observation: observationBefore(r.envId, events(id), turn, budgets), prompt, promptNote };
+      return { observation: observationBefore(r.envId, await events(id), turn, budgets), prompt, promptNote };
     },
 
     events,

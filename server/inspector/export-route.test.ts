@@ -18,10 +18,10 @@ describe('/api/inspector/export roles', () => {
   it('auth on: 401 without the admin token, the JSONL with it', async () => {
     process.env.ECOMRLVE_AUTH = 'on';
     process.env.ECOMRLVE_ADMIN_TOKEN = 'admin-secret-token';
-    const anon = GET(new Request('http://app.test/api/inspector/export?ids=x'));
+    const anon = await GET(new Request('http://app.test/api/inspector/export?ids=x'));
     expect(anon.status).toBe(401);
     expect(await anon.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
-    const admin = GET(
+    const admin = await GET(
       new Request('http://app.test/api/inspector/export?ids=x', {
         headers: { authorization: 'Bearer admin-secret-token' },
       }),

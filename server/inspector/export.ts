@@ -1,7 +1,8 @@
 // Exporting episodes: the project's JSONL format (one episode per line, see format.ts) and
 // chat-format messages for supervised fine-tuning (one conversation per line).
 import type { EpisodeEvent } from '@/server/engine/types';
-import type { Sqlite } from './db';
+import type { InspectorDb } from './db';
+import { flag } from './dialect';
 import { FORMAT_NAME, FORMAT_VERSION } from './format';
 
 interface Row {
@@ -17,12 +18,12 @@ interface Row {
   status: string;
   terminationReason: string | null;
   reward: number | null;
-  isCorrect: number | null;
+  isCorrect: number | boolean | null;
   breakdown: string | null;
   turn: number;
   player: string;
   hiddenGoal: string;
-  goalRevealed: number;
+  goalRevealed: number | boolean;
   origin: string;
   runLabel: string | null;
   curriculumRunId: string | null;
@@ -32,17 +33,19 @@ interface Row {
 
 const parse = (s: string | null) => (s === null ? null : JSON.parse(s));
 
-export function createExporter(db: Sqlite) {
-  const row = db.prepare('SELECT * FROM "Episode" WHERE "id" = ?');
-  const events = db.prepare('SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"');
-  const actions = db.prepare(
-    'SELECT "format", "raw", "turn" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"',
-  );
-
+export function createExporter(db: InspectorDb) {
   /** One episode as a line object of the project's format, or null when the id is unknown. */
-  function episodeLine(id: string): Record<string, unknown> | null {
-    const r = row.get(id) as Row | undefined;
+  async function episodeLine(id: string): Promise<Record<string, unknown> | null> {
+    const r = await db.get<Row>('SELECT * FROM "Episode" WHERE "id" = ?', [id]);
     if (!r) return null;
+    const events = await db.all<{ payload: string }>(
+      'SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"',
+      [id],
+    );
+    const actions = await db.all<{ format: string; raw: string; turn: number }>(
+      'SELECT "format", "raw", "turn" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"',
+      [id],
+    );
     return {
       format: FORMAT_NAME,
       version: FORMAT_VERSION,
@@ -57,16 +60,16 @@ export function createExporter(db: Sqlite) {
       catalogId: r.catalogId,
       player: r.player,
       runLabel: r.runLabel ?? r.curriculumRunId,
-      goalRevealed: r.goalRevealed === 1,
+      goalRevealed: flag(r.goalRevealed) === true,
       status: r.status,
       terminationReason: r.terminationReason,
       turn: r.turn,
       reward: r.reward,
-      isCorrect: r.isCorrect === null ? null : r.isCorrect === 1,
+      isCorrect: flag(r.isCorrect),
       breakdown: parse(r.breakdown),
       hiddenGoal: JSON.parse(r.hiddenGoal),
-      events: (events.all(id) as Array<{ payload: string }>).map((e) => JSON.parse(e.payload)),
-      actions: actions.all(id),
+      events: events.map((e) => JSON.parse(e.payload)),
+      actions,
       prompts: parse(r.prompts),
       origin: r.origin,
       ...(r.recorded ? { recorded: JSON.parse(r.recorded) } : {}),
@@ -78,8 +81,8 @@ export function createExporter(db: Sqlite) {
    * the customer's message and the previous turn's tool results; the assistant turns carry the
    * action exactly as it was sent when recorded, else rebuilt from the events.
    */
-  function chatLine(id: string): Record<string, unknown> | null {
-    const line = episodeLine(id);
+  async function chatLine(id: string): Promise<Record<string, unknown> | null> {
+    const line = await episodeLine(id);
     if (!line) return null;
     const evs = line.events as EpisodeEvent[];
     const acts = line.actions as Array<{ format: string; raw: string }>;
@@ -133,11 +136,11 @@ export function createExporter(db: Sqlite) {
 }
 
 /** JSONL text for these ids, in order (unknown ids are left out). */
-export function exportJsonl(db: Sqlite, ids: string[], kind: 'episodes' | 'chat'): string {
+export async function exportJsonl(db: InspectorDb, ids: string[], kind: 'episodes' | 'chat'): Promise<string> {
   const ex = createExporter(db);
   const lines: string[] = [];
   for (const id of ids) {
-    const l = kind === 'chat' ? ex.chatLine(id) : ex.episodeLine(id);
+    const l = kind === 'chat' ? await ex.chatLine(id) : await ex.episodeLine(id);
     if (l) lines.push(JSON.stringify(l));
   }
   return lines.length ? `${lines.join('\n')}\n` : '';

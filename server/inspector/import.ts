@@ -4,11 +4,12 @@
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { Action, EnvId } from '@/server/engine/types';
 import { axesFor } from '@/server/engine/difficulty';
-import type { Sqlite } from './db';
+import type { InspectorDb } from './db';
 import { episodeLineSchema, FORMAT_NAME, type EpisodeLine } from './format';
 import { chatLineSchema, chatToRecord } from './import-openai';
 import { parseReferenceManifest, referenceToRecord, referenceTraceSchema, type ManifestRow } from './import-reference';
 import { createInserter, type EpisodeRecord } from './insert';
+import { catchUpSearchIndex } from './pg-search';
 import { partsOf, pendingRescore, rescoreByReplay, noRescore } from './rescore';
 import type { AxisValues } from '@/server/engine/difficulty';
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
@@ -117,16 +118,23 @@ function ownToRecord(line: EpisodeLine, opts: ImportOptions, fileName: string, r
  * statement); each episode inside it is a savepoint, so a failing episode is rolled back alone
  * and nothing of it is stored.
  */
-export function importFiles(db: Sqlite, files: ImportFile[], opts: ImportOptions): ImportLineReport[] {
+export async function importFiles(
+  db: InspectorDb,
+  files: ImportFile[],
+  opts: ImportOptions,
+): Promise<ImportLineReport[]> {
   const inserter = createInserter(db);
-  return inserter.bulk(() => importInside(inserter, files, opts));
+  const report = await inserter.bulk((tx) => importInside(tx, inserter, files, opts));
+  await catchUpSearchIndex(db); // PostgreSQL: the imported events are searchable at once
+  return report;
 }
 
-function importInside(
+async function importInside(
+  tx: InspectorDb,
   inserter: ReturnType<typeof createInserter>,
   files: ImportFile[],
   opts: ImportOptions,
-): ImportLineReport[] {
+): Promise<ImportLineReport[]> {
   const readme = files.find((f) => /readme\.md$/i.test(f.name));
   const manifest: Map<string, ManifestRow> = readme ? parseReferenceManifest(readme.text) : new Map();
   const report: ImportLineReport[] = [];
@@ -136,10 +144,10 @@ function importInside(
   );
   const replayNow = opts.rescore === true || (opts.rescore !== false && lineCount <= REPLAY_NOW_LIMIT);
 
-  const store = (file: string, line: number, kind: ImportLineReport['kind'], make: () => EpisodeRecord) => {
+  const store = async (file: string, line: number, kind: ImportLineReport['kind'], make: () => EpisodeRecord) => {
     try {
       const rec = make();
-      if (rec.id && inserter.exists(rec.id)) {
+      if (rec.id && (await inserter.exists(tx, rec.id))) {
         report.push({
           file,
           line,
@@ -150,7 +158,7 @@ function importInside(
         });
         return;
       }
-      const id = inserter.insert(rec);
+      const id = await inserter.insert(tx, rec);
       const rs = rec.rescored as { reward: number | null; method: string; note: string } | null;
       report.push({
         file,
@@ -193,21 +201,21 @@ function importInside(
             message: `not a valid reference trace: ${zodMessage(parsed.error.issues)}`,
           });
         else
-          store(f.name, 1, 'reference', () =>
+          await store(f.name, 1, 'reference', () =>
             referenceToRecord(parsed.data, f.name, manifest.get(f.name.split('/').pop()!)),
           );
         continue;
       }
     }
     const lines = f.text.split('\n');
-    lines.forEach((raw, i) => {
-      if (!raw.trim()) return;
+    for (const [i, raw] of lines.entries()) {
+      if (!raw.trim()) continue;
       let obj: unknown;
       try {
         obj = JSON.parse(raw);
       } catch (e) {
         report.push({ file: f.name, line: i + 1, ok: false, message: `not JSON: ${(e as Error).message}` });
-        return;
+        continue;
       }
       const o = obj as Record<string, unknown>;
       if (o && o.format === FORMAT_NAME) {
@@ -220,7 +228,7 @@ function importInside(
             kind: 'ecomrlve',
             message: `not a valid ${FORMAT_NAME} v1 line: ${zodMessage(parsed.error.issues)}`,
           });
-        else store(f.name, i + 1, 'ecomrlve', () => ownToRecord(parsed.data, opts, f.name, replayNow));
+        else await store(f.name, i + 1, 'ecomrlve', () => ownToRecord(parsed.data, opts, f.name, replayNow));
       } else if (o && Array.isArray(o.messages)) {
         const parsed = chatLineSchema.safeParse(o);
         if (!parsed.success)
@@ -232,7 +240,7 @@ function importInside(
             message: `not a valid chat transcript: ${zodMessage(parsed.error.issues)}`,
           });
         else
-          store(f.name, i + 1, 'openai', () =>
+          await store(f.name, i + 1, 'openai', () =>
             chatToRecord(parsed.data, opts.getCatalog, opts.defaultCatalogId, opts.runLabel ?? f.name),
           );
       } else {
@@ -243,7 +251,7 @@ function importInside(
           message: `unknown line: expected {"format":"${FORMAT_NAME}",…}, an OpenAI chat transcript {"messages":[…]}, or a reference trace file`,
         });
       }
-    });
+    }
   }
   return report;
 }

@@ -1,6 +1,7 @@
-// The process-wide inspector: one SQLite connection and the catalog registry.
+// The process-wide inspector: one store connection (SQLite or PostgreSQL) and the catalog registry.
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
-import { inspectorDb } from './db';
+import { inspectorDb, type InspectorDb } from './db';
+import { sqlFor } from './dialect';
 import { createEpisodeData } from './episode-data';
 
 const g = globalThis as unknown as { __ecomInspector?: ReturnType<typeof make> };
@@ -13,15 +14,17 @@ function make() {
 export const inspector = () => (g.__ecomInspector ??= make());
 
 /** Distinct values for the filter menus (small: players, runs, catalogs, origins). */
-export function facets() {
-  const { db } = inspector();
-  const col = (sql: string) => (db.prepare(sql).all() as Array<{ v: string }>).map((r) => r.v);
+export async function facets(db: InspectorDb = inspector().db) {
+  const col = async (expr: string, limit: number) =>
+    (
+      await db.all<{ v: string }>(
+        `SELECT DISTINCT ${sqlFor(db.dialect).bytewise(expr)} AS "v" FROM "Episode" WHERE ${expr} IS NOT NULL ORDER BY 1 LIMIT ${limit}`,
+      )
+    ).map((r) => r.v);
   return {
-    players: col(`SELECT DISTINCT "player" v FROM "Episode" ORDER BY 1 LIMIT 200`),
-    runs: col(
-      `SELECT DISTINCT coalesce("runLabel", "curriculumRunId") v FROM "Episode" WHERE v IS NOT NULL ORDER BY 1 LIMIT 200`,
-    ),
-    catalogs: col(`SELECT DISTINCT "catalogId" v FROM "Episode" ORDER BY 1 LIMIT 200`),
-    origins: col(`SELECT DISTINCT "origin" v FROM "Episode" ORDER BY 1 LIMIT 50`),
+    players: await col('"player"', 200),
+    runs: await col('coalesce("runLabel", "curriculumRunId")', 200),
+    catalogs: await col('"catalogId"', 200),
+    origins: await col('"origin"', 50),
   };
 }

@@ -12,7 +12,7 @@ import { createInspectorTestDb, getTestCatalog, TEST_CATALOG_ID, type InspectorT
 let db: InspectorTestDb;
 const ids: Record<string, string> = {};
 const list = (filter: object, extra: object = {}) =>
-  listEpisodes(db.sqlite, listInputSchema.parse({ filter, ...extra }));
+  listEpisodes(db.store, listInputSchema.parse({ filter, ...extra }));
 
 beforeAll(async () => {
   db = createInspectorTestDb();
@@ -24,48 +24,40 @@ beforeAll(async () => {
 afterAll(async () => db?.cleanup());
 
 describe('filters and sort', () => {
-  it('filters by env, d range and player', () => {
-    expect(
-      list({ env: ['CART'] })
-        .rows.map((r) => r.id)
-        .sort(),
-    ).toEqual([ids.cartOracle, ids.cartHeur].sort());
-    expect(
-      list({ dMin: 6 })
-        .rows.map((r) => r.id)
-        .sort(),
-    ).toEqual([ids.cartOracle, ids.cartHeur, ids.status].sort());
-    expect(
-      list({ dMin: 3, dMax: 7 })
-        .rows.map((r) => r.id)
-        .sort(),
-    ).toEqual([ids.cartOracle, ids.cartHeur].sort());
-    expect(list({ player: 'oracle', env: ['CART'] }).rows.map((r) => r.id)).toEqual([ids.cartOracle]);
+  it('filters by env, d range and player', async () => {
+    expect((await list({ env: ['CART'] })).rows.map((r) => r.id).sort()).toEqual([ids.cartOracle, ids.cartHeur].sort());
+    expect((await list({ dMin: 6 })).rows.map((r) => r.id).sort()).toEqual(
+      [ids.cartOracle, ids.cartHeur, ids.status].sort(),
+    );
+    expect((await list({ dMin: 3, dMax: 7 })).rows.map((r) => r.id).sort()).toEqual(
+      [ids.cartOracle, ids.cartHeur].sort(),
+    );
+    expect((await list({ player: 'oracle', env: ['CART'] })).rows.map((r) => r.id)).toEqual([ids.cartOracle]);
   });
 
-  it('filters by pass and reward, and the two agree with the stored rows', () => {
-    const all = list({}).rows;
-    const passed = list({ pass: 'pass' }).rows;
-    const failed = list({ pass: 'fail' }).rows;
+  it('filters by pass and reward, and the two agree with the stored rows', async () => {
+    const all = (await list({})).rows;
+    const passed = (await list({ pass: 'pass' })).rows;
+    const failed = (await list({ pass: 'fail' })).rows;
     expect(passed.length + failed.length).toBe(4);
     expect(passed.every((r) => r.isCorrect === true)).toBe(true);
     expect(failed.every((r) => r.isCorrect === false)).toBe(true);
     const top = Math.max(...all.map((r) => r.reward!));
-    expect(list({ rMin: top }).rows.every((r) => r.reward === top)).toBe(true);
+    expect((await list({ rMin: top })).rows.every((r) => r.reward === top)).toBe(true);
   });
 
-  it('sorts by any column, both ways, with stable ties', () => {
-    const asc = list({}, { sort: 'reward', dir: 'asc' }).rows.map((r) => r.reward!);
+  it('sorts by any column, both ways, with stable ties', async () => {
+    const asc = (await list({}, { sort: 'reward', dir: 'asc' })).rows.map((r) => r.reward!);
     expect(asc).toEqual([...asc].sort((a, b) => a - b));
-    const desc = list({}, { sort: 'd', dir: 'desc' }).rows.map((r) => r.d);
+    const desc = (await list({}, { sort: 'd', dir: 'desc' })).rows.map((r) => r.d);
     expect(desc).toEqual([8, 6, 6, 2]);
-    const page1 = list({}, { sort: 'd', size: 2, page: 1 }).rows.map((r) => r.id);
-    const page2 = list({}, { sort: 'd', size: 2, page: 2 }).rows.map((r) => r.id);
+    const page1 = (await list({}, { sort: 'd', size: 2, page: 1 })).rows.map((r) => r.id);
+    const page2 = (await list({}, { sort: 'd', size: 2, page: 2 })).rows.map((r) => r.id);
     expect(new Set([...page1, ...page2]).size).toBe(4);
   });
 
-  it('counts tool calls with the trigger', () => {
-    const row = list({}).rows.find((r) => r.id === ids.cartOracle)!;
+  it('counts tool calls with the trigger', async () => {
+    const row = (await list({})).rows.find((r) => r.id === ids.cartOracle)!;
     const n = db.sqlite
       .prepare(`SELECT count(*) n FROM "EpisodeEvent" WHERE "episodeId" = ? AND "kind" = 'tool_call'`)
       .get(ids.cartOracle) as { n: number };
@@ -73,7 +65,7 @@ describe('filters and sort', () => {
     expect(row.toolCalls).toBe(n.n);
   });
 
-  it('round-trips through the URL and drops invalid values', () => {
+  it('round-trips through the URL and drops invalid values', async () => {
     const input = listInputSchema.parse({
       filter: { env: ['CART', 'PD'], dMin: 6, pass: 'fail', q: 'red mug' },
       sort: 'reward',
@@ -88,42 +80,43 @@ describe('filters and sort', () => {
 });
 
 describe('full-text search', () => {
-  it('quotes user input so no query is an FTS syntax error', () => {
+  it('quotes user input so no query is an FTS syntax error', async () => {
     expect(ftsQuery('red mug*')).toBe('"red" AND "mug"*');
-    expect(ftsQuery('syn_000152-v "hello world" AND')).toBe('"syn_000152 v" AND "hello world" AND "AND"');
+    // ids split as FTS5's tokenizer splits them (a phrase of their parts); words in lower case
+    expect(ftsQuery('syn_000152-v "hello World" AND')).toBe('"syn 000152 v" AND "hello world" AND "and"');
     expect(ftsQuery('  ')).toBeNull();
   });
 
-  it('finds episodes by words of a customer message and of a tool result', () => {
+  it('finds episodes by words of a customer message and of a tool result', async () => {
     const opening = db.sqlite
       .prepare(`SELECT json_extract("payload", '$.text') t FROM "EpisodeEvent" WHERE "episodeId" = ? AND "seq" = 0`)
       .get(ids.pd) as { t: string };
     const word = opening.t.split(/\W+/).filter((w) => w.length > 6)[0];
-    expect(list({ q: word }).rows.map((r) => r.id)).toContain(ids.pd);
+    expect((await list({ q: word })).rows.map((r) => r.id)).toContain(ids.pd);
     const call = db.sqlite
       .prepare(`SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? AND "kind" = 'tool_call' LIMIT 1`)
       .get(ids.cartOracle) as { payload: string };
     const productId = (JSON.parse(call.payload).args as { product_id: string }).product_id;
-    expect(list({ q: productId }).rows.map((r) => r.id)).toContain(ids.cartOracle);
-    expect(list({ q: 'zzqxnotaword' }).rows).toEqual([]);
+    expect((await list({ q: productId })).rows.map((r) => r.id)).toContain(ids.cartOracle);
+    expect((await list({ q: 'zzqxnotaword' })).rows).toEqual([]);
   });
 });
 
 describe('export and import', () => {
   it('round-trips episodes through JSONL into a fresh database unchanged', async () => {
-    const all = episodeIds(db.sqlite, listInputSchema.parse({}));
-    const text = exportJsonl(db.sqlite, all, 'episodes');
+    const all = await episodeIds(db.store, listInputSchema.parse({}));
+    const text = await exportJsonl(db.store, all, 'episodes');
     expect(text.trim().split('\n')).toHaveLength(4);
     const fresh = createInspectorTestDb();
     try {
-      const report = importFiles(fresh.sqlite, [{ name: 'set.jsonl', text }], {
+      const report = await importFiles(fresh.store, [{ name: 'set.jsonl', text }], {
         getCatalog: getTestCatalog,
         defaultCatalogId: TEST_CATALOG_ID,
       });
       expect(report.map((r) => r.ok)).toEqual([true, true, true, true]);
       // re-scored by replay: this engine gives the same reward it recorded
       for (const r of report) expect(r.rescoredReward).toBe(r.recordedReward);
-      expect(exportJsonl(fresh.sqlite, all, 'episodes')).toBe(text);
+      expect(await exportJsonl(fresh.store, all, 'episodes')).toBe(text);
       // The bulk load indexed the same rows the per-event triggers did, and left the triggers on.
       const indexOf = (s: typeof db.sqlite) =>
         s
@@ -141,12 +134,12 @@ describe('export and import', () => {
         .prepare(`SELECT "toolCalls" FROM "Episode" WHERE "id" = ?`)
         .pluck()
         .get(later) as number;
-      expect(laterRow).toBe(list({}).rows.find((r) => r.id === ids.pd)!.toolCalls);
+      expect(laterRow).toBe((await list({})).rows.find((r) => r.id === ids.pd)!.toolCalls);
       expect(
         fresh.sqlite.prepare('SELECT count(*) FROM "EpisodeTextOwner" WHERE "episodeId" = ?').pluck().get(later),
       ).toBe(db.sqlite.prepare('SELECT count(*) FROM "EpisodeTextOwner" WHERE "episodeId" = ?').pluck().get(ids.pd));
       // a second import of the same file stores nothing twice
-      const again = importFiles(fresh.sqlite, [{ name: 'set.jsonl', text }], {
+      const again = await importFiles(fresh.store, [{ name: 'set.jsonl', text }], {
         getCatalog: getTestCatalog,
         defaultCatalogId: TEST_CATALOG_ID,
       });
@@ -159,17 +152,17 @@ describe('export and import', () => {
   it('stores large imports with a pending re-score and re-scores each when it is first opened', async () => {
     const fresh = createInspectorTestDb();
     try {
-      const line = JSON.parse(exportJsonl(db.sqlite, [ids.cartHeur], 'episodes'));
+      const line = JSON.parse(await exportJsonl(db.store, [ids.cartHeur], 'episodes'));
       const text = Array.from({ length: REPLAY_NOW_LIMIT + 1 }, (_, i) =>
         JSON.stringify({ ...line, id: `copy${i}` }),
       ).join('\n');
-      const report = importFiles(fresh.sqlite, [{ name: 'big.jsonl', text }], {
+      const report = await importFiles(fresh.store, [{ name: 'big.jsonl', text }], {
         getCatalog: getTestCatalog,
         defaultCatalogId: TEST_CATALOG_ID,
       });
       expect(report.every((r) => r.ok && r.rescoredReward === null && /when first opened/.test(r.message))).toBe(true);
-      const data = createEpisodeData(fresh.sqlite, getTestCatalog);
-      const x = data.extras('copy7')!;
+      const data = createEpisodeData(fresh.store, getTestCatalog);
+      const x = (await data.extras('copy7'))!;
       expect(x.rescored?.method).toBe('replay');
       expect(x.rescored?.reward).toBe(line.reward);
       const stored = fresh.sqlite
@@ -184,12 +177,12 @@ describe('export and import', () => {
   it('reports each bad line precisely and stores nothing of it', async () => {
     const fresh = createInspectorTestDb();
     try {
-      const good = exportJsonl(db.sqlite, [ids.pd], 'episodes').trim();
+      const good = (await exportJsonl(db.store, [ids.pd], 'episodes')).trim();
       const broken = JSON.parse(good);
       broken.id = 'other1';
       broken.events[1] = { kind: 'nonsense', turn: 1 };
       const text = [good, '{not json', JSON.stringify(broken), '{"hello":1}'].join('\n');
-      const report = importFiles(fresh.sqlite, [{ name: 'mixed.jsonl', text }], {
+      const report = await importFiles(fresh.store, [{ name: 'mixed.jsonl', text }], {
         getCatalog: getTestCatalog,
         defaultCatalogId: TEST_CATALOG_ID,
       });
@@ -212,12 +205,12 @@ describe('export and import', () => {
     }
   });
 
-  it('exports chat messages for SFT without the hidden goal', () => {
-    const chat = JSON.parse(exportJsonl(db.sqlite, [ids.cartOracle], 'chat'));
+  it('exports chat messages for SFT without the hidden goal', async () => {
+    const chat = JSON.parse(await exportJsonl(db.store, [ids.cartOracle], 'chat'));
     expect(chat.messages[0].role).toBe('system');
     expect(chat.messages[1].role).toBe('user');
     expect(chat.messages.filter((m: { role: string }) => m.role === 'assistant').length).toBe(
-      list({}).rows.find((r) => r.id === ids.cartOracle)!.turn,
+      (await list({})).rows.find((r) => r.id === ids.cartOracle)!.turn,
     );
     const goal = db.sqlite.prepare('SELECT "hiddenGoal" FROM "Episode" WHERE "id" = ?').get(ids.cartOracle) as {
       hiddenGoal: string;
@@ -229,7 +222,7 @@ describe('export and import', () => {
   it('imports an OpenAI chat transcript and re-scores it by replay', async () => {
     const fresh = createInspectorTestDb();
     try {
-      const chat = exportJsonl(db.sqlite, [ids.pd], 'chat');
+      const chat = await exportJsonl(db.store, [ids.pd], 'chat');
       // convert our SFT lines to OpenAI tool-call form
       const src = JSON.parse(chat);
       const messages = src.messages.map((m: { role: string; content: string }) => {
@@ -249,14 +242,14 @@ describe('export and import', () => {
         return { role: 'assistant', content: a.assistant_message, tool_calls: calls };
       });
       const line = JSON.stringify({ messages, metadata: src.metadata });
-      const [r] = importFiles(fresh.sqlite, [{ name: 'openai.jsonl', text: line }], {
+      const [r] = await importFiles(fresh.store, [{ name: 'openai.jsonl', text: line }], {
         getCatalog: getTestCatalog,
         defaultCatalogId: TEST_CATALOG_ID,
       });
       expect(r.ok).toBe(true);
       expect(r.rescoredReward).toBe(src.metadata.reward);
-      const noEnv = importFiles(
-        fresh.sqlite,
+      const noEnv = await importFiles(
+        fresh.store,
         [{ name: 'x.jsonl', text: JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }) }],
         { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID },
       );
@@ -271,7 +264,7 @@ describe('export and import', () => {
     const files = readdirSync(dir).map((name) => ({ name, text: readFileSync(path.join(dir, name), 'utf8') }));
     const fresh = createInspectorTestDb();
     try {
-      const report = importFiles(fresh.sqlite, files, {
+      const report = await importFiles(fresh.store, files, {
         getCatalog: getTestCatalog,
         defaultCatalogId: TEST_CATALOG_ID,
       });
@@ -300,13 +293,13 @@ describe('export and import', () => {
 });
 
 describe('world at a turn', () => {
-  it('replays the cart as it was after each turn', () => {
-    const data = createEpisodeData(db.sqlite, getTestCatalog);
-    const events = data.events(ids.cartOracle);
+  it('replays the cart as it was after each turn', async () => {
+    const data = createEpisodeData(db.store, getTestCatalog);
+    const events = await data.events(ids.cartOracle);
     const last = events.reduce((m, e) => Math.max(m, e.turn), 0);
-    const cartLines = (t: number) =>
-      (data.worldAt(ids.cartOracle, t)!.world as { cart: { lines: unknown[] } }).cart.lines.length;
-    expect(cartLines(0)).toBe(0);
+    const cartLines = async (t: number) =>
+      ((await data.worldAt(ids.cartOracle, t))!.world as { cart: { lines: unknown[] } }).cart.lines.length;
+    expect(await cartLines(0)).toBe(0);
     // each turn's cart equals the last cart a cart tool returned up to that turn
     for (let t = 1; t <= last; t++) {
       const cartCalls = events.filter(
@@ -315,17 +308,17 @@ describe('world at a turn', () => {
       const lastCart = cartCalls.length
         ? (cartCalls[cartCalls.length - 1] as { result: { lines: unknown[] } }).result.lines.length
         : 0;
-      expect(cartLines(t)).toBe(lastCart);
+      expect(await cartLines(t)).toBe(lastCart);
     }
-    expect(data.worldAt(ids.cartOracle, 1)!.source).toBe('replay');
+    expect((await data.worldAt(ids.cartOracle, 1))!.source).toBe('replay');
   });
 });
 
 describe('navigation and delete', () => {
-  it('gives the neighbours of an episode in the list order, then deletes with its index rows', () => {
+  it('gives the neighbours of an episode in the list order, then deletes with its index rows', async () => {
     const input = listInputSchema.parse({ sort: 'd', dir: 'desc' });
-    const order = episodeIds(db.sqlite, input);
-    expect(neighbours(db.sqlite, input, order[1])).toEqual({ prev: order[0], next: order[2] });
+    const order = await episodeIds(db.store, input);
+    expect(await neighbours(db.store, input, order[1])).toEqual({ prev: order[0], next: order[2] });
     const eventIds = (
       db.sqlite.prepare(`SELECT "id" FROM "EpisodeEvent" WHERE "episodeId" = ?`).all(ids.status) as Array<{
         id: number;
@@ -338,13 +331,13 @@ describe('navigation and delete', () => {
         }
       ).n;
     expect(indexed()).toBeGreaterThan(0);
-    expect(deleteEpisodes(db.sqlite, [ids.status])).toBe(1);
+    expect(await deleteEpisodes(db.store, [ids.status])).toBe(1);
     expect(indexed()).toBe(0);
-    expect(list({}).rows.map((r) => r.id)).not.toContain(ids.status);
+    expect((await list({})).rows.map((r) => r.id)).not.toContain(ids.status);
     const left = db.sqlite.prepare(`SELECT count(*) n FROM "EpisodeEvent" WHERE "episodeId" = ?`).get(ids.status) as {
       n: number;
     };
     expect(left.n).toBe(0);
-    expect(list({}).total).toBe(3);
+    expect((await list({})).total).toBe(3);
   });
 });

@@ -1,8 +1,11 @@
 // Episode queries for the inspector: filtered, sorted, paged lists; ids of a filtered set;
-// bulk delete. All filters run in SQL on indexed columns.
-import type { Sqlite } from './db';
+// bulk delete. All filters run in SQL on indexed columns; the same statements on SQLite and
+// PostgreSQL (dialect.ts has the differences).
+import type { Dialect, InspectorDb } from './db';
+import { flag, sqlFor } from './dialect';
 import type { EpisodeFilter, ListInput } from './filters';
-import { ftsQuery, MATCHING_EPISODES_SQL } from './search';
+import { catchUpSearchIndex } from './pg-search';
+import { matchingEpisodesSql, searchQuery } from './search';
 
 export interface EpisodeListRow {
   id: string;
@@ -35,7 +38,7 @@ export interface Where {
 export const sqlDateTime = (d: Date) => d.toISOString().replace('Z', '+00:00');
 const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 
-export function whereOf(f: EpisodeFilter): Where {
+export function whereOf(dialect: Dialect, f: EpisodeFilter): Where {
   const c: string[] = [];
   const args: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {
@@ -50,8 +53,8 @@ export function whereOf(f: EpisodeFilter): Where {
   if (f.dMax !== undefined) add('e."d" <= ?', f.dMax);
   if (f.rMin !== undefined) add('e."reward" >= ?', f.rMin);
   if (f.rMax !== undefined) add('e."reward" <= ?', f.rMax);
-  if (f.pass === 'pass') c.push(`e."status" = 'done' AND e."isCorrect" = 1`);
-  if (f.pass === 'fail') c.push(`e."status" = 'done' AND e."isCorrect" = 0`);
+  if (f.pass === 'pass') c.push(`e."status" = 'done' AND e."isCorrect" = TRUE`);
+  if (f.pass === 'fail') c.push(`e."status" = 'done' AND e."isCorrect" = FALSE`);
   if (f.pass === 'active') c.push(`e."status" = 'active'`);
   if (f.term?.length) {
     c.push(`e."terminationReason" IN (${f.term.map(() => '?').join(',')})`);
@@ -61,86 +64,102 @@ export function whereOf(f: EpisodeFilter): Where {
   if (f.run) add('(e."runLabel" = ? OR e."curriculumRunId" = ?)', f.run, f.run);
   if (f.catalog) add('e."catalogId" = ?', f.catalog);
   if (f.origin) add('e."origin" = ?', f.origin);
-  if (f.revealed) add('e."goalRevealed" = ?', f.revealed === 'yes' ? 1 : 0);
+  if (f.revealed) add('e."goalRevealed" = ?', f.revealed === 'yes');
   if (f.from) add('e."createdAt" >= ?', f.from);
   if (f.to) add('e."createdAt" < ?', nextDay(f.to));
-  const fts = f.q ? ftsQuery(f.q) : null;
-  if (fts) add(`e."id" IN (${MATCHING_EPISODES_SQL})`, fts);
+  const search = f.q ? searchQuery(dialect, f.q) : null;
+  if (search) add(`e."id" IN (${matchingEpisodesSql(dialect)})`, search);
   return { sql: c.length ? `WHERE ${c.join(' AND ')}` : '', args };
 }
 
-const SELECT = `SELECT e."id", e."createdAt", e."envId", e."d", e."seed", e."catalogId", e."status", e."terminationReason",
+const selectRows = (
+  dialect: Dialect,
+) => `SELECT e."id", e."createdAt", e."envId", e."d", e."seed", e."catalogId", e."status", e."terminationReason",
   e."reward", e."isCorrect", e."turn", e."toolCalls", e."player", e."origin", e."runLabel", e."curriculumRunId", e."goalRevealed",
-  json_extract(e."rescored", '$.reward') AS "rescoredReward" FROM "Episode" e`;
+  ${sqlFor(dialect).jsonNumber('e."rescored"', 'reward')} AS "rescoredReward" FROM "Episode" e`;
 
 type RawRow = Omit<EpisodeListRow, 'isCorrect' | 'goalRevealed'> & {
-  isCorrect: number | null;
-  goalRevealed: number;
+  isCorrect: number | boolean | null;
+  goalRevealed: number | boolean;
 };
 
 export function toListRow(r: RawRow): EpisodeListRow {
   return {
     ...r,
     createdAt: new Date(Date.parse(r.createdAt)).toISOString(),
-    isCorrect: r.isCorrect === null ? null : r.isCorrect === 1,
-    goalRevealed: r.goalRevealed === 1,
+    isCorrect: flag(r.isCorrect),
+    goalRevealed: flag(r.goalRevealed) === true,
   };
 }
 
 /** Counting beyond this is not worth the time on a large store: the page says "10,000+". */
 export const COUNT_CAP = 10_000;
 
-/** The narrow index that holds every filter and sort column (see the inspector migration). */
-const COVER = 'INDEXED BY "Episode_inspector_cover_idx"';
-
 const NULLABLE = new Set(['reward', 'isCorrect', 'terminationReason']);
+const TEXT = new Set(['envId', 'terminationReason', 'player', 'id']);
 
-/** Ties broken by id so pages never repeat or skip rows; NULLs (active episodes) sort last. */
-export function orderOf(sort: string, dir: 'asc' | 'desc'): string {
+/** Ties broken by id so pages never repeat or skip rows; NULLs (active episodes) sort last; text byte-wise. */
+export function orderOf(dialect: Dialect, sort: string, dir: 'asc' | 'desc'): string {
   const d = dir.toUpperCase();
-  return `ORDER BY ${NULLABLE.has(sort) ? `e."${sort}" IS NULL, ` : ''}e."${sort}" ${d}, e."id" ${d}`;
+  const col = (c: string) => (TEXT.has(c) ? sqlFor(dialect).bytewise(`e."${c}"`) : `e."${c}"`);
+  return `ORDER BY ${NULLABLE.has(sort) ? `e."${sort}" IS NULL, ` : ''}${col(sort)} ${d}, ${col('id')} ${d}`;
 }
 
-export function listEpisodes(db: Sqlite, input: ListInput): { rows: EpisodeListRow[]; total: number; capped: boolean } {
-  const w = whereOf(input.filter);
-  const order = orderOf(input.sort, input.dir);
+/** The filter's WHERE and ORDER BY; a search first brings PostgreSQL's index up to date. */
+async function prepare(db: InspectorDb, input: Pick<ListInput, 'filter' | 'sort' | 'dir'>) {
+  if (input.filter.q) await catchUpSearchIndex(db);
+  return { w: whereOf(db.dialect, input.filter), order: orderOf(db.dialect, input.sort, input.dir) };
+}
+
+export async function listEpisodes(
+  db: InspectorDb,
+  input: ListInput,
+): Promise<{ rows: EpisodeListRow[]; total: number; capped: boolean }> {
+  const { w, order } = await prepare(db, input);
+  const cover = sqlFor(db.dialect).coverHint;
   // The page's ids come from the narrow covering index; only those 50 wide rows are read.
-  const rows = db
-    .prepare(
-      `${SELECT} WHERE e."id" IN (SELECT e."id" FROM "Episode" e ${COVER} ${w.sql} ${order} LIMIT ? OFFSET ?) ${order}`,
-    )
-    .all(...w.args, input.size, (input.page - 1) * input.size) as RawRow[];
-  const counted = db
-    .prepare(`SELECT count(*) AS n FROM (SELECT 1 FROM "Episode" e ${COVER} ${w.sql} LIMIT ${COUNT_CAP + 1})`)
-    .get(...w.args) as { n: number };
+  const rows = await db.all<RawRow>(
+    `${selectRows(db.dialect)} WHERE e."id" IN (SELECT e."id" FROM "Episode" e ${cover} ${w.sql} ${order} LIMIT ? OFFSET ?) ${order}`,
+    [...w.args, input.size, (input.page - 1) * input.size],
+  );
+  const counted = (await db.get<{ n: number }>(
+    `SELECT count(*) AS "n" FROM (SELECT 1 FROM "Episode" e ${cover} ${w.sql} LIMIT ${COUNT_CAP + 1}) AS matching`,
+    w.args,
+  ))!;
   return { rows: rows.map(toListRow), total: Math.min(counted.n, COUNT_CAP), capped: counted.n > COUNT_CAP };
 }
 
 /** Ids of every episode matching the filter, in list order (for export and [ ] navigation). */
-export function episodeIds(db: Sqlite, input: Pick<ListInput, 'filter' | 'sort' | 'dir'>, limit = 100_000): string[] {
-  const w = whereOf(input.filter);
-  const order = orderOf(input.sort, input.dir);
-  return (
-    db.prepare(`SELECT e."id" FROM "Episode" e ${COVER} ${w.sql} ${order} LIMIT ?`).all(...w.args, limit) as Array<{
-      id: string;
-    }>
-  ).map((r) => r.id);
+export async function episodeIds(
+  db: InspectorDb,
+  input: Pick<ListInput, 'filter' | 'sort' | 'dir'>,
+  limit = 100_000,
+): Promise<string[]> {
+  const { w, order } = await prepare(db, input);
+  const rows = await db.all<{ id: string }>(
+    `SELECT e."id" FROM "Episode" e ${sqlFor(db.dialect).coverHint} ${w.sql} ${order} LIMIT ?`,
+    [...w.args, limit],
+  );
+  return rows.map((r) => r.id);
 }
 
 /** The episodes before and after one in the list order of a filter (for [ and ]). */
-export function neighbours(
-  db: Sqlite,
+export async function neighbours(
+  db: InspectorDb,
   input: Pick<ListInput, 'filter' | 'sort' | 'dir'>,
   id: string,
-): { prev: string | null; next: string | null } {
-  const ids = episodeIds(db, input);
+): Promise<{ prev: string | null; next: string | null }> {
+  const ids = await episodeIds(db, input);
   const i = ids.indexOf(id);
   if (i < 0) return { prev: null, next: null };
   return { prev: ids[i - 1] ?? null, next: ids[i + 1] ?? null };
 }
 
 /** Deletes episodes (events, actions and index rows go with them). Returns how many. */
-export function deleteEpisodes(db: Sqlite, ids: string[]): number {
-  const del = db.prepare('DELETE FROM "Episode" WHERE "id" = ?');
-  return db.transaction(() => ids.reduce((n, id) => n + del.run(id).changes, 0))();
+export function deleteEpisodes(db: InspectorDb, ids: string[]): Promise<number> {
+  return db.transaction(async (tx) => {
+    let n = 0;
+    for (const id of ids) n += await tx.run('DELETE FROM "Episode" WHERE "id" = ?', [id]);
+    return n;
+  });
 }

@@ -6,7 +6,7 @@ import type { Catalog } from '@/server/engine/catalog/types';
 import type { EnvId } from '@/server/engine/types';
 import { createEpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
-import { openSqlite, type Sqlite } from './db';
+import { openSqlite, sqliteInspectorDb, type InspectorDb, type Sqlite } from './db';
 
 export const TEST_CATALOG_ID = 'synthetic-s1-n3000';
 let catalog: Catalog | null = null;
@@ -17,7 +17,10 @@ export const getTestCatalog = (id: string = TEST_CATALOG_ID) => {
 };
 
 export interface InspectorTestDb extends TestDb {
+  /** the raw connection, for checks in SQL */
   sqlite: Sqlite;
+  /** the same connection as the inspector's store */
+  store: InspectorDb;
   play(envId: EnvId, d: number, seed: number, agent: 'oracle' | 'heuristic'): Promise<string>;
 }
 
@@ -32,6 +35,7 @@ export function createInspectorTestDb(): InspectorTestDb {
   return {
     ...db,
     sqlite,
+    store: sqliteInspectorDb(sqlite),
     async play(envId, d, seed, agentName) {
       const agent: Agent = agentName === 'oracle' ? oracleAgent : heuristicAgent;
       const view = await service.startEpisode({ envId, d, seed, player: agentName });

@@ -38,11 +38,13 @@ const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: `
  * spoil it (the two-seats rule): they wait for the end or a deliberate reveal, as the replay's
  * spoiler guard does.
  */
-function assertNotSpoiler(...ids: string[]) {
+async function assertNotSpoiler(...ids: string[]) {
   const { db } = inspector();
   for (const epId of ids) {
-    const r = db.prepare('SELECT "status", "revealedAt" FROM "Episode" WHERE "id" = ?').get(epId) as
-      { status: string; revealedAt: string | number | null } | undefined;
+    const r = await db.get<{ status: string; revealedAt: string | number | null }>(
+      'SELECT "status", "revealedAt" FROM "Episode" WHERE "id" = ?',
+      [epId],
+    );
     if (!r) throw notFound(epId);
     if (!goalMayLeave({ status: r.status === 'done' ? 'done' : 'active', revealed: r.revealedAt !== null }))
       throw new TRPCError({
@@ -66,17 +68,17 @@ export const inspectorRouter = router({
     .query(({ input }) => chartsData(inspector().db, input.filter)),
   delete: inspectorProcedure
     .input(z.object({ ids: z.array(id).min(1).max(10_000) }))
-    .mutation(({ input }) => ({ deleted: deleteEpisodes(inspector().db, input.ids) })),
+    .mutation(async ({ input }) => ({ deleted: await deleteEpisodes(inspector().db, input.ids) })),
 
-  extras: inspectorProcedure.input(z.object({ id })).query(({ input }) => {
-    assertNotSpoiler(input.id);
-    const x = inspector().data.extras(input.id);
+  extras: inspectorProcedure.input(z.object({ id })).query(async ({ input }) => {
+    await assertNotSpoiler(input.id);
+    const x = await inspector().data.extras(input.id);
     if (!x) throw notFound(input.id);
     return x;
   }),
-  worldAt: inspectorProcedure.input(z.object({ id, turn: z.int().min(0).max(100_000) })).query(({ input }) => {
-    assertNotSpoiler(input.id);
-    const w = inspector().data.worldAt(input.id, input.turn);
+  worldAt: inspectorProcedure.input(z.object({ id, turn: z.int().min(0).max(100_000) })).query(async ({ input }) => {
+    await assertNotSpoiler(input.id);
+    const w = await inspector().data.worldAt(input.id, input.turn);
     if (!w) throw notFound(input.id);
     return w;
   }),
@@ -101,11 +103,11 @@ export const inspectorRouter = router({
     .input(z.object({ id, turn: z.int().min(1).max(100_000) }))
     .query(async ({ input }) => {
       const view = await episodeService.getEpisode(input.id);
-      return inspector().data.observationAt(input.id, input.turn, view.budgets)!;
+      return (await inspector().data.observationAt(input.id, input.turn, view.budgets))!;
     }),
 
   compare: inspectorProcedure.input(z.object({ a: id, b: id })).query(async ({ input }) => {
-    assertNotSpoiler(input.a, input.b);
+    await assertNotSpoiler(input.a, input.b);
     const [a, b] = await Promise.all([episodeService.getEpisode(input.a), episodeService.getEpisode(input.b)]);
     const { turns, firstDivergence } = alignTurns(a.events, b.events);
     return { a, b, turns, firstDivergence, differs: breakdownDiff(a.breakdown, b.breakdown) };
@@ -116,23 +118,25 @@ export const inspectorRouter = router({
   /** The episode the engine's oracle played on the same env, d and seed (newest), if stored. */
   sameSeed: inspectorProcedure
     .input(z.object({ id, player: z.string().min(1).max(80).default('oracle') }))
-    .query(({ input }) => {
+    .query(async ({ input }) => {
       const { db } = inspector();
-      const r = db.prepare('SELECT "envId","d","seed","axisOverrides" FROM "Episode" WHERE "id" = ?').get(input.id) as
-        { envId: string; d: number; seed: number; axisOverrides: string } | undefined;
+      const r = await db.get<{ envId: string; d: number; seed: number; axisOverrides: string }>(
+        'SELECT "envId","d","seed","axisOverrides" FROM "Episode" WHERE "id" = ?',
+        [input.id],
+      );
       if (!r) throw notFound(input.id);
-      const hit = db
-        .prepare(
-          `SELECT "id" FROM "Episode" WHERE "envId" = ? AND "d" = ? AND "seed" = ? AND "axisOverrides" = ? AND "player" = ? AND "id" <> ? AND "status" = 'done' ORDER BY "createdAt" DESC LIMIT 1`,
-        )
-        .get(r.envId, r.d, r.seed, r.axisOverrides, input.player, input.id) as { id: string } | undefined;
+      const hit = await db.get<{ id: string }>(
+        `SELECT "id" FROM "Episode" WHERE "envId" = ? AND "d" = ? AND "seed" = ? AND "axisOverrides" = ? AND "player" = ? AND "id" <> ? AND "status" = 'done' ORDER BY "createdAt" DESC LIMIT 1`,
+        [r.envId, r.d, r.seed, r.axisOverrides, input.player, input.id],
+      );
       return { id: hit?.id ?? null, envId: r.envId, d: r.d, seed: r.seed };
     }),
 
   /** Plays the oracle on the same env, d and seed (stored as an ordinary episode); returns its id. */
-  playOracle: inspectorProcedure.input(z.object({ id })).mutation(async ({ input }) => ({
-    id: (assertNotSpoiler(input.id), await playOracleTwin(episodeService, inspector().getCatalog, input.id)),
-  })),
+  playOracle: inspectorProcedure.input(z.object({ id })).mutation(async ({ input }) => {
+    await assertNotSpoiler(input.id);
+    return { id: await playOracleTwin(episodeService, inspector().getCatalog, input.id) };
+  }),
 
   import: inspectorProcedure
     .input(

@@ -31,7 +31,7 @@ export default async function ReplayPage({
   if (page.denied !== null) return <AccessDenied message={page.denied} />;
   const { view, env, guarded, rescores, currentRevision } = page;
   const ins = inspector();
-  const extras = ins.data.extras(view.id, view.events);
+  const extras = await ins.data.extras(view.id, view.events);
   if (!extras) notFound();
   const [turnRecords, family] = await Promise.all([
     episodeService.turnRecords(view.id),
@@ -40,7 +40,10 @@ export default async function ReplayPage({
   const listParams = first(sp.list);
   const list =
     listParams !== undefined
-      ? { params: listParams, ...neighbours(ins.db, listInputFromParams(new URLSearchParams(listParams)), view.id) }
+      ? {
+          params: listParams,
+          ...(await neighbours(ins.db, listInputFromParams(new URLSearchParams(listParams)), view.id)),
+        }
       : null;
   // Long episodes: only the turns around the selected one are rendered and sent.
   const lastTurn = extras.marks.length - 1;

@@ -46,7 +46,11 @@ export interface TempPostgres {
   stop(): void;
 }
 
-export async function startTempPostgres(database = 'app'): Promise<TempPostgres> {
+/**
+ * `icuLocale` creates the database with that ICU collation (e.g. 'en-US'), so text sorts as a
+ * production database's would rather than byte-wise as the test machine's C locale does.
+ */
+export async function startTempPostgres(database = 'app', opts: { icuLocale?: string } = {}): Promise<TempPostgres> {
   const found = findPostgresBin();
   if ('missing' in found) throw new Error(`PostgreSQL is not installed: ${found.missing}`);
   const dir = mkdtempSync('/tmp/ecpg-'); // short: the socket path must stay under 108 bytes
@@ -85,7 +89,11 @@ export async function startTempPostgres(database = 'app'): Promise<TempPostgres>
     const pg = (await import('pg')).default;
     const admin = new pg.Client({ connectionString: `${base}/postgres` });
     await admin.connect();
-    await admin.query(`CREATE DATABASE "${database}"`);
+    await admin.query(
+      opts.icuLocale
+        ? `CREATE DATABASE "${database}" TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${opts.icuLocale}' LOCALE 'C.UTF-8'`
+        : `CREATE DATABASE "${database}"`,
+    );
     await admin.end();
     const url = `${base}/${database}`;
     execFileSync(path.join(ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {

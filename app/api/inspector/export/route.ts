@@ -8,7 +8,7 @@ import { episodeIds } from '@/server/inspector/query';
 
 export const dynamic = 'force-dynamic';
 
-export function GET(req: Request) {
+export async function GET(req: Request) {
   // episodes with their hidden goals: the inspector's, the admin only when auth is on
   if (!isAdmin(authConfig(), credentialsFrom(req.headers)))
     return Response.json(
@@ -23,8 +23,8 @@ export function GET(req: Request) {
         .get('ids')!
         .split(',')
         .filter((s) => /^[A-Za-z0-9_-]{1,64}$/.test(s))
-    : episodeIds(db, listInputFromParams(params));
-  const body = exportJsonl(db, ids, kind);
+    : await episodeIds(db, listInputFromParams(params));
+  const body = await exportJsonl(db, ids, kind);
   const name = `episodes-${kind === 'chat' ? 'chat-' : ''}${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '')}.jsonl`;
   return new Response(body, {
     headers: {

@@ -1,0 +1,29 @@
+// The few places where the inspector's SQL differs between SQLite and PostgreSQL. Everything
+// else (filters, sorts, aggregates, compare) is one statement for both.
+import type { Dialect } from './db';
+
+export interface SqlDialect {
+  /** a number inside a JSON text column, or NULL */
+  jsonNumber(column: string, key: string): string;
+  /** makes text sort byte-wise, as SQLite's BINARY collation does (PostgreSQL sorts by locale otherwise) */
+  bytewise(expr: string): string;
+  /** SQLite: use the narrow covering index for the list (its planner would pick a wider one) */
+  coverHint: string;
+}
+
+const sqlite: SqlDialect = {
+  jsonNumber: (c, k) => `json_extract(${c}, '$.${k}')`,
+  bytewise: (e) => e,
+  coverHint: 'INDEXED BY "Episode_inspector_cover_idx"',
+};
+
+const postgresql: SqlDialect = {
+  jsonNumber: (c, k) => `(${c}::jsonb ->> '${k}')::float8`,
+  bytewise: (e) => `${e} COLLATE "C"`,
+  coverHint: '',
+};
+
+export const sqlFor = (d: Dialect): SqlDialect => (d === 'sqlite' ? sqlite : postgresql);
+
+/** A boolean column as read back: SQLite gives 0/1, PostgreSQL true/false. */
+export const flag = (v: unknown): boolean | null => (v === null || v === undefined ? null : v === true || v === 1);

@@ -1,0 +1,319 @@
+// The inspector on PostgreSQL gives what it gives on SQLite. The same export file (real played
+// episodes, spread over dates, runs and players, plus two bad lines) is imported into a fresh
+// SQLite file and into a real PostgreSQL server (initdb into a temp dir, loopback port, the
+// committed PostgreSQL migrations), and every inspector read is compared: list with each
+// filter, each sort both ways and pages; full-text search; charts; run compare; facets; the
+// replay's per-turn data; export; delete. An episode written on PostgreSQL by the episode
+// service (Prisma, not the inspector) is found by search too. Needs PostgreSQL's binaries:
+// without them this suite is skipped, which the summary counts as a failure and names.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEpisode, oracleAgent } from '@/server/engine';
+import { ENV_IDS, type EnvId } from '@/server/engine/types';
+import { createPrismaClient, type PrismaClient } from '@/server/db';
+import { createEpisodeService } from '@/server/episodes/service';
+import { findPostgresBin, startTempPostgres, type TempPostgres } from '@/server/env-server/test/postgres';
+import { facets } from './index';
+import { chartsData } from './charts';
+import { compareRuns } from './compare';
+import { pgInspectorDb, type InspectorDb } from './db';
+import { createEpisodeData } from './episode-data';
+import { exportJsonl } from './export';
+import { SORT_COLUMNS, listInputSchema, type EpisodeFilter } from './filters';
+import { importFiles } from './import';
+import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from './query';
+import {
+  createInspectorTestDb,
+  getTestCatalog,
+  TEST_CATALOG_ID,
+  testCatalog,
+  type InspectorTestDb,
+} from './test-helpers';
+
+const postgres = findPostgresBin();
+if ('missing' in postgres) console.error(`[pg-parity] PostgreSQL inspector parity test NOT RUN: ${postgres.missing}`);
+
+const opts = { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID };
+/** Averages may be summed in another order: equal to 12 significant digits. */
+const rounded = (v: unknown): unknown =>
+  typeof v === 'number' && !Number.isInteger(v)
+    ? Number(v.toPrecision(12))
+    : Array.isArray(v)
+      ? v.map(rounded)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rounded(x)]))
+        : v;
+
+describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLite', () => {
+  let pg: TempPostgres;
+  let pgDb: InspectorDb;
+  let source: InspectorTestDb;
+  let lite: InspectorTestDb;
+  let liteDb: InspectorDb;
+  let text: string;
+  const both = () => [liteDb, pgDb] as const;
+
+  beforeAll(async () => {
+    // en-US collation: a locale-sorting database (the inspector sorts text byte-wise on both stores)
+    pg = await startTempPostgres('inspector', { icuLocale: 'en-US' });
+    pgDb = pgInspectorDb(pg.url);
+    source = createInspectorTestDb();
+    // every env, both agents on the same seeds (run compare has pairs), several d
+    for (const [i, envId] of ENV_IDS.entries())
+      for (const agent of ['oracle', 'heuristic'] as const) await source.play(envId, [2, 6, 9][i % 3], 20 + i, agent);
+    const lines = (
+      await exportJsonl(source.store, await episodeIds(source.store, listInputSchema.parse({})), 'episodes')
+    )
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const start = Date.parse('2026-11-02T08:00:00.000Z');
+    const varied = lines.map((l, i) => ({
+      ...l,
+      // two episodes share a time (ties are broken by id), the rest spread over days
+      createdAt: new Date(start + Math.max(i - 1, 0) * 7 * 3_600_000 + 123).toISOString(),
+      runLabel: ['run-a', 'run-b', null][i % 3],
+      goalRevealed: i % 5 === 0,
+      // byte-wise order puts capitals first; a locale would sort "Human" between "heuristic" and "oracle"
+      player: i === 3 ? 'Human' : i === 6 ? 'model:Qwen' : l.player,
+    }));
+    // words PostgreSQL's own text parser would split or drop (the index must hold FTS5's words)
+    const tricky = varied[2] as unknown as { events: Array<{ kind: string; text?: string }> };
+    tricky.events = tricky.events.map((e, k) => (k === 0 ? { ...e, text: `${e.text} a½z ²x Straße naïve ΣΟΦΙΑ` } : e));
+    const broken = { ...varied[0], id: 'broken1', events: [{ kind: 'nonsense', turn: 0 }] };
+    text = [...varied.map((l) => JSON.stringify(l)), '{not json', JSON.stringify(broken)].join('\n');
+    lite = createInspectorTestDb();
+    liteDb = lite.store;
+    const [liteReport, pgReport] = [
+      await importFiles(liteDb, [{ name: 'set.jsonl', text }], opts),
+      await importFiles(pgDb, [{ name: 'set.jsonl', text }], opts),
+    ];
+    expect(liteReport.filter((r) => r.ok)).toHaveLength(16);
+    expect(pgReport).toEqual(liteReport);
+  }, 600_000);
+
+  afterAll(async () => {
+    try {
+      await pgDb?.close();
+      await source?.cleanup();
+      await lite?.cleanup();
+    } finally {
+      pg?.stop();
+    }
+  });
+
+  it('stores nothing of a bad line on either store', async () => {
+    for (const db of both()) {
+      expect(await db.get<{ n: number }>('SELECT count(*) AS "n" FROM "Episode"')).toEqual({ n: 16 });
+      expect(await db.get('SELECT 1 AS "x" FROM "EpisodeEvent" WHERE "episodeId" = ?', ['broken1'])).toBeUndefined();
+    }
+  });
+
+  it('runs on a database that sorts text by locale (so byte-wise order is really asked for)', async () => {
+    const sorted = await pgDb.all<{ w: string }>(
+      `SELECT w FROM (VALUES ('heuristic'), ('Human'), ('oracle')) AS t(w) ORDER BY w`,
+    );
+    expect(sorted.map((r) => r.w)).toEqual(['heuristic', 'Human', 'oracle']);
+  });
+
+  it('lists the same rows for every filter, every sort both ways, and pages', async () => {
+    const all = await listEpisodes(liteDb, listInputSchema.parse({}));
+    const ids = all.rows.map((r) => r.id);
+    const filters: EpisodeFilter[] = [
+      {},
+      { env: ['CART', 'PD', 'JOURNEY'] },
+      { dMin: 6 },
+      { dMin: 3, dMax: 7 },
+      { rMin: 0.5 },
+      { rMax: 0 },
+      { pass: 'pass' },
+      { pass: 'fail' },
+      { pass: 'active' },
+      { term: ['answered'] },
+      { player: 'oracle' },
+      { player: 'Human' },
+      { run: 'run-a' },
+      { catalog: TEST_CATALOG_ID },
+      { origin: 'engine' },
+      { revealed: 'yes' },
+      { revealed: 'no' },
+      { from: '2026-11-03', to: '2026-11-04' },
+      { to: '2026-11-02' },
+      { env: ['CART'], pass: 'fail', dMin: 6 },
+    ];
+    let nonEmpty = 0;
+    for (const filter of filters)
+      for (const sort of SORT_COLUMNS)
+        for (const dir of ['asc', 'desc'] as const) {
+          const input = listInputSchema.parse({ filter, sort, dir, size: 5, page: 2 });
+          const [a, b] = [await listEpisodes(liteDb, input), await listEpisodes(pgDb, input)];
+          expect(b, JSON.stringify(input)).toEqual(a);
+          const order = listInputSchema.parse({ filter, sort, dir });
+          expect(await episodeIds(pgDb, order)).toEqual(await episodeIds(liteDb, order));
+          if (a.total > 0) nonEmpty++;
+        }
+    // every filter but `active` (all episodes are finished) matches something
+    expect(nonEmpty).toBe((filters.length - 1) * SORT_COLUMNS.length * 2);
+    expect(all.total).toBe(16);
+    // byte-wise: "Human" before "heuristic"
+    const byPlayer = (await listEpisodes(pgDb, listInputSchema.parse({ sort: 'player', dir: 'asc', size: 50 }))).rows;
+    expect(byPlayer.findIndex((r) => r.player === 'Human')).toBeLessThan(
+      byPlayer.findIndex((r) => r.player === 'heuristic'),
+    );
+    const input = listInputSchema.parse({ sort: 'reward' });
+    expect(await neighbours(pgDb, input, ids[4])).toEqual(await neighbours(liteDb, input, ids[4]));
+  });
+
+  it('finds the same episodes by full-text search', async () => {
+    const { productId } = lite.sqlite
+      .prepare(
+        `SELECT json_extract("payload", '$.args.product_id') AS "productId" FROM "EpisodeEvent"
+         WHERE "kind" = 'tool_call' AND json_extract("payload", '$.args.product_id') IS NOT NULL LIMIT 1`,
+      )
+      .get() as { productId: string };
+    const opening = (
+      lite.sqlite
+        .prepare(
+          `SELECT json_extract("payload", '$.text') AS t FROM "EpisodeEvent" WHERE "kind" = 'customer_message' LIMIT 1`,
+        )
+        .get() as { t: string }
+    ).t;
+    const words = opening.split(/\W+/).filter((w) => w.length > 5);
+    const queries = [
+      productId,
+      productId.toUpperCase(),
+      words[0],
+      `${words[0]} ${words[1]}`,
+      `"${words[0]} ${words[1]}"`,
+      `${words[0].slice(0, 4)}*`,
+      'cart',
+      'order status',
+      'catalog.search',
+      'zzqxnotaword',
+      '"" * -',
+      'a½z',
+      '²x',
+      'STRASSE',
+      'straße',
+      'naive',
+      'σοφια',
+    ];
+    let found = 0;
+    for (const q of queries)
+      for (const filter of [{ q }, { q, pass: 'fail' as const }, { q, env: ['CART' as const] }]) {
+        const input = listInputSchema.parse({ filter, size: 50 });
+        const [a, b] = [await listEpisodes(liteDb, input), await listEpisodes(pgDb, input)];
+        expect(
+          b.rows.map((r) => r.id),
+          q,
+        ).toEqual(a.rows.map((r) => r.id));
+        expect(b.total).toBe(a.total);
+        found += a.total;
+      }
+    expect(found).toBeGreaterThan(20);
+    expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q: productId } }))).total).toBeGreaterThan(0);
+    expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q: 'zzqxnotaword' } }))).total).toBe(0);
+    for (const q of ['a½z', '²x', 'straße', 'naive', 'σοφια'])
+      expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q } }))).total, q).toBe(1);
+  });
+
+  it('draws the same charts, compares the same runs and offers the same facets', async () => {
+    for (const filter of [{}, { env: ['CART' as const] }, { dMin: 6 }, { q: 'cart' }])
+      expect(rounded(await chartsData(pgDb, filter))).toEqual(rounded(await chartsData(liteDb, filter)));
+    const charts = await chartsData(pgDb, {});
+    expect(charts.heatmap.length).toBeGreaterThan(4);
+    expect(charts.componentsByD.length).toBe(3);
+    for (const [a, b] of [
+      [
+        { by: 'player', value: 'oracle' },
+        { by: 'player', value: 'heuristic' },
+      ],
+      [
+        { by: 'run', value: 'run-a' },
+        { by: 'run', value: 'run-b' },
+      ],
+    ] as const)
+      expect(rounded(await compareRuns(pgDb, a, b))).toEqual(rounded(await compareRuns(liteDb, a, b)));
+    const runs = await compareRuns(pgDb, { by: 'player', value: 'oracle' }, { by: 'player', value: 'heuristic' });
+    expect(runs.cells.reduce((n, c) => n + c.pairs, 0)).toBeGreaterThan(4);
+    expect(await facets(pgDb)).toEqual(await facets(liteDb));
+  });
+
+  it('gives the replay the same per-turn data and exports the same lines', async () => {
+    const ids = await episodeIds(liteDb, listInputSchema.parse({}));
+    const [liteData, pgData] = [createEpisodeData(liteDb, getTestCatalog), createEpisodeData(pgDb, getTestCatalog)];
+    for (const id of ids.slice(0, 4)) {
+      expect(await pgData.extras(id)).toEqual(await liteData.extras(id));
+      expect(await pgData.worldAt(id, 1)).toEqual(await liteData.worldAt(id, 1));
+      const budgets = { T_max: 10, B_tool: 5 };
+      expect(await pgData.observationAt(id, 1, budgets)).toEqual(await liteData.observationAt(id, 1, budgets));
+    }
+    for (const kind of ['episodes', 'chat'] as const) {
+      const exported = await exportJsonl(pgDb, ids, kind);
+      expect(exported).toBe(await exportJsonl(liteDb, ids, kind));
+      expect(exported.trim().split('\n')).toHaveLength(16);
+    }
+  });
+
+  it('indexes events written by the episode service (Prisma) for search', async () => {
+    const prisma: PrismaClient = createPrismaClient(pg.url);
+    try {
+      const service = createEpisodeService({ prisma, getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID });
+      const config = { envId: 'CART' as EnvId, d: 4, seed: 77 };
+      const view = await service.startEpisode({ ...config, player: 'oracle' });
+      const twin = createEpisode(config, testCatalog());
+      let obs = twin.reset().observation;
+      while (!twin.done) {
+        const action = oracleAgent.act(obs, twin);
+        obs = twin.step(action).observation;
+        await service.submitAction(view.id, action);
+      }
+      const added = twin.events.find((e) => e.kind === 'tool_call' && e.name === 'cart.add');
+      const productId = (added as { args: { product_id: string } }).args.product_id;
+      const hits = await listEpisodes(pgDb, listInputSchema.parse({ filter: { q: productId, player: 'oracle' } }));
+      expect(hits.rows.map((r) => r.id)).toContain(view.id);
+      expect(hits.rows.find((r) => r.id === view.id)!.toolCalls).toBe(
+        twin.events.filter((e) => e.kind === 'tool_call').length,
+      );
+      expect(await deleteEpisodes(pgDb, [view.id])).toBe(1);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+
+  it('deletes an episode with its search rows on both stores', async () => {
+    const [victim] = await episodeIds(liteDb, listInputSchema.parse({ filter: { q: 'cart' } }));
+    for (const db of both()) expect(await deleteEpisodes(db, [victim])).toBe(1);
+    expect(await pgDb.get('SELECT 1 AS "x" FROM "EpisodeSearch" WHERE "episodeId" = ?', [victim])).toBeUndefined();
+    const input = listInputSchema.parse({ filter: { q: 'cart' }, size: 50 });
+    const [a, b] = [await listEpisodes(liteDb, input), await listEpisodes(pgDb, input)];
+    expect(b).toEqual(a);
+    expect(a.rows.map((r) => r.id)).not.toContain(victim);
+  });
+
+  it('rolls back a failing inner transaction alone (an episode of an import) and keeps the outer one', async () => {
+    const [first, second] = await episodeIds(liteDb, listInputSchema.parse({}));
+    for (const db of both()) {
+      const label = (id: string) =>
+        db.get<{ runLabel: string | null }>('SELECT "runLabel" FROM "Episode" WHERE "id" = ?', [id]);
+      const before = await label(second);
+      await db.transaction(async (tx) => {
+        await tx.run(`UPDATE "Episode" SET "runLabel" = 'outer' WHERE "id" = ?`, [first]);
+        await expect(
+          tx.transaction(async (inner) => {
+            await inner.run(`UPDATE "Episode" SET "runLabel" = 'inner' WHERE "id" = ?`, [second]);
+            throw new Error('boom');
+          }),
+        ).rejects.toThrow('boom');
+      });
+      expect(await label(first)).toEqual({ runLabel: 'outer' });
+      expect(await label(second)).toEqual(before);
+      await expect(
+        db.transaction(async (tx) => {
+          await tx.run(`UPDATE "Episode" SET "runLabel" = 'lost' WHERE "id" = ?`, [first]);
+          throw new Error('outer boom');
+        }),
+      ).rejects.toThrow('outer boom');
+      expect(await label(first)).toEqual({ runLabel: 'outer' });
+    }
+  });
+});

@@ -1,0 +1,55 @@
+// PostgreSQL's full-text index: "EpisodeSearch" (one tsvector per message or tool call, GIN
+// index). A trigger on EpisodeEvent only queues the new event's id (EpisodeSearchPending), so
+// every writer (the episode service, the env server's recorder, imports) is covered and pays
+// one tiny insert; the words are made here, from the same text as SQLite's index
+// (search-text.ts), before a search reads the index. Migration 20261130180000_inspector_search.
+import type { EpisodeEvent } from '@/server/engine/types';
+import type { InspectorDb } from './db';
+import { eventSearchText, searchWords } from './search-text';
+
+const BATCH = 2000;
+
+/** A quoted lexeme of the tsvector / tsquery input syntax. */
+export const lexeme = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+/**
+ * The words as a tsvector literal with their positions (1, 2, …; PostgreSQL keeps positions up
+ * to 16,383). A literal, not to_tsvector: PostgreSQL's own parser would split or drop some
+ * words FTS5 keeps (`a½z`, `²`), so the index would no longer hold what SQLite's holds.
+ * Words of searchWords hold letters and digits only: nothing to escape.
+ */
+export const tsvectorLiteral = (words: string[]): string =>
+  words.map((w, i) => `'${w}':${i < 16383 ? i + 1 : 16383}`).join(' ');
+
+/**
+ * Indexes every queued event. Drains run one at a time (an advisory lock), so a search that
+ * waits here sees everything written before it started.
+ */
+export async function catchUpSearchIndex(db: InspectorDb): Promise<number> {
+  if (db.dialect !== 'postgresql') return 0;
+  let indexed = 0;
+  for (;;) {
+    const n = await db.transaction(async (tx) => {
+      await tx.run(`SELECT pg_advisory_xact_lock(hashtext('ecomrlve.EpisodeSearch'))`);
+      const rows = await tx.all<{ eventId: number; episodeId: string; payload: string }>(
+        `SELECT p."eventId", e."episodeId", e."payload" FROM "EpisodeSearchPending" p
+         JOIN "EpisodeEvent" e ON e."id" = p."eventId" ORDER BY p."eventId" LIMIT ${BATCH}`,
+      );
+      if (rows.length === 0) return 0;
+      const ids = rows.map((r) => r.eventId);
+      const docs = rows.map((r) =>
+        tsvectorLiteral(searchWords(eventSearchText(JSON.parse(r.payload) as EpisodeEvent) ?? '')),
+      );
+      await tx.run(
+        `INSERT INTO "EpisodeSearch" ("eventId", "episodeId", "doc")
+         SELECT i, ep, doc::tsvector FROM unnest(?::int[], ?::text[], ?::text[]) AS u(i, ep, doc)
+         ON CONFLICT ("eventId") DO NOTHING`,
+        [ids, rows.map((r) => r.episodeId), docs],
+      );
+      await tx.run(`DELETE FROM "EpisodeSearchPending" WHERE "eventId" = ANY(?::int[])`, [ids]);
+      return rows.length;
+    });
+    indexed += n;
+    if (n < BATCH) return indexed;
+  }
+}
