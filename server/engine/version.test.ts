@@ -9,7 +9,7 @@ import { ATOMIC_ENVS, getEnv, JOURNEY_ENV_IDS } from './envs/registry';
 import type { EnvContext, EnvDefinition } from './envs/types';
 import { Rng } from './random';
 import { testCatalog } from './testing/catalog-fixture';
-import type { EnvId } from './types';
+import { ENV_IDS, type EnvId } from './types';
 import { ENGINE_VERSION, REPLAYABLE_VERSIONS, replayRefusal } from './version';
 import { createWorld } from './world/state';
 
@@ -62,14 +62,22 @@ describe('JOURNEY records the envs it draws from', () => {
 });
 
 describe('engine version', () => {
-  it('replays its own version', () => {
+  it('replays its own version, for every env', () => {
     expect(REPLAYABLE_VERSIONS).toContain(ENGINE_VERSION);
-    expect(replayRefusal(ENGINE_VERSION)).toBeNull();
+    for (const env of ENV_IDS) expect(replayRefusal(ENGINE_VERSION, env)).toBeNull();
+  });
+
+  it('replays v1 episodes except JOURNEY, whose CART items are now protected from other sub-tasks', () => {
+    for (const env of ENV_IDS.filter((e) => e !== 'JOURNEY')) expect(replayRefusal(1, env)).toBeNull();
+    expect(replayRefusal(1, 'JOURNEY')).toBe(
+      `this episode was played under engine rules v1; this engine (v${ENGINE_VERSION}) changed JOURNEY's rules since then, ` +
+        'so it cannot be rebuilt or continued (its stored events are shown as recorded)',
+    );
   });
 
   it('refuses another version with a plain sentence', () => {
-    expect(replayRefusal(ENGINE_VERSION + 1)).toBe(
-      `this episode was played under engine rules v${ENGINE_VERSION + 1}; this engine (v${ENGINE_VERSION}) replays v1 only, ` +
+    expect(replayRefusal(ENGINE_VERSION + 1, 'PD')).toBe(
+      `this episode was played under engine rules v${ENGINE_VERSION + 1}; this engine (v${ENGINE_VERSION}) replays v1, v2 only, ` +
         'so it cannot be rebuilt or continued (its stored events are shown as recorded)',
     );
   });

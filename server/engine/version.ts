@@ -6,16 +6,30 @@
 // Keep an old version in REPLAYABLE_VERSIONS when its episodes still replay exactly (e.g. a
 // new env was added: JOURNEY episodes record the env set they drew from, so their seeds hold).
 
-export const ENGINE_VERSION = 1;
+// v2: a CART item is protected from other sub-tasks' p_oos inside a JOURNEY (a PD pool could
+// empty it, leaving the journey unsolvable). Only JOURNEY episodes can replay differently, so
+// v1 episodes of the other seven envs still replay exactly.
+export const ENGINE_VERSION = 2;
 
-/** Versions whose episodes this engine replays exactly. */
-export const REPLAYABLE_VERSIONS: readonly number[] = [1];
+/** Versions whose episodes this engine replays exactly, with the envs they are exact for (null: all). */
+const REPLAYS: ReadonlyMap<number, readonly string[] | null> = new Map([
+  [1, ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE']],
+  [2, null],
+]);
 
-/** null when an episode played under `version` replays here, else the plain reason it cannot. */
-export function replayRefusal(version: number): string | null {
-  if (REPLAYABLE_VERSIONS.includes(version)) return null;
+/** Versions whose episodes this engine replays exactly (for some or all envs). */
+export const REPLAYABLE_VERSIONS: readonly number[] = [...REPLAYS.keys()];
+
+/** null when an episode of `envId` played under `version` replays here, else the plain reason it cannot. */
+export function replayRefusal(version: number, envId: string): string | null {
+  const envs = REPLAYS.get(version);
+  if (envs === null) return null;
+  if (envs?.includes(envId)) return null;
+  const why = envs
+    ? `this engine (v${ENGINE_VERSION}) changed ${envId}'s rules since then`
+    : `this engine (v${ENGINE_VERSION}) replays v${REPLAYABLE_VERSIONS.join(', v')} only`;
   return (
-    `this episode was played under engine rules v${version}; this engine (v${ENGINE_VERSION}) replays ` +
-    `v${REPLAYABLE_VERSIONS.join(', v')} only, so it cannot be rebuilt or continued (its stored events are shown as recorded)`
+    `this episode was played under engine rules v${version}; ${why}, ` +
+    `so it cannot be rebuilt or continued (its stored events are shown as recorded)`
   );
 }

@@ -83,7 +83,7 @@ export function rebuildEpisode(
   catalog: Catalog,
   stepIndex?: number,
 ): { live: Omit<LiveEpisode, 'createdAt' | 'lastUsedAt'>; result: StepResult | null } {
-  const refusal = replayRefusal(stored.engineVersion);
+  const refusal = replayRefusal(stored.engineVersion, stored.config.envId);
   if (refusal) throw unusable(stored.id, refusal);
   if (stored.catalogId !== catalog.id)
     throw unusable(stored.id, `it was played on catalog ${stored.catalogId}, this worker serves ${catalog.id}`);

@@ -101,7 +101,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
   async function liveEpisode(row: EpisodeRow): Promise<LiveEpisode> {
     const hit = live.get(row.id);
     if (hit) return hit;
-    const refusal = replayRefusal(row.engineVersion);
+    const refusal = replayRefusal(row.engineVersion, row.envId);
     if (refusal) throw new EpisodeServiceError('REPLAY_UNSUPPORTED', `episode ${row.id}: ${refusal}`);
     const [actions, events] = await Promise.all([store.getActions(row.id), store.getEvents(row.id)]);
     const ep = replayEpisode(configOf(row), deps.getCatalog(row.catalogId), actions.map(actionArgument));
@@ -430,7 +430,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       opts: { player?: string; runId?: string } = {},
     ): Promise<EpisodeView & { capabilityToken: string }> {
       const parent = await requireRow(parentId);
-      const refusal = replayRefusal(parent.engineVersion);
+      const refusal = replayRefusal(parent.engineVersion, parent.envId);
       if (refusal) throw new EpisodeServiceError('REPLAY_UNSUPPORTED', `episode ${parent.id}: ${refusal}`);
       const stored = await store.getModelRecords(parent.id);
       const actions = await store.getActions(parent.id);

@@ -133,6 +133,9 @@ const subjectWords = (p: Product) => [p.brand, ...categoryNoun(p.category).split
 
 function generate(ctx: EnvContext, rng: Rng): CartTask {
   const items = pickTargets(ctx, rng);
+  // Inside a JOURNEY another sub-task's p_oos could empty a product this cart needs (PD d = 1
+  // seed 1000138 took an any-variant item): CART's own p_oos works on variants only.
+  for (const item of items) ctx.world.protectedStock.add(item.productId);
   ctx.world.visitHistory = historyWithDistractors(ctx, items, rng);
   const slots: Slot[] = [];
   for (const item of items) {

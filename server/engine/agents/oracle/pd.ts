@@ -1,4 +1,5 @@
 import type { PdGoal } from '../../envs/pd';
+import type { Constraint } from '../../envs/shared/persona';
 import type { RecommendationSpec } from '../../envs/shared/recommend';
 import type { Episode } from '../../episode';
 import type { Action, ToolCall } from '../../types';
@@ -33,14 +34,60 @@ export function fetchUnseen(episode: Episode, ids: readonly string[], budget = e
     .map((id) => ({ name: 'catalog.get_product', args: { product_id: id } }));
 }
 
+const EQ_FILTERS = new Set(['brand', 'color', 'size', 'material', 'connector_type', 'item_form']);
+const BOUND_FILTERS: Record<string, string> = {
+  'price:max': 'price_max',
+  'rating:min': 'rating_min',
+  'ship_days:max': 'ship_days_max',
+  'wattage:min': 'wattage_min',
+  'wattage:max': 'wattage_max',
+};
+
+/** The customer's constraints that catalog.search can filter on. */
+function searchFilters(constraints: readonly Constraint[]): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const c of constraints) {
+    if (c.op === 'eq' && EQ_FILTERS.has(c.attr)) out[c.attr] = c.value;
+    const bound = BOUND_FILTERS[`${c.attr}:${c.op}`];
+    if (bound && typeof c.value === 'number') out[bound] = c.value;
+  }
+  return out;
+}
+
+/** One filter-only search of the spec's category under the customer's constraints: shows many picks at once. */
+export function categorySearch(episode: Episode, spec: RecommendationSpec): ToolCall {
+  return {
+    name: 'catalog.search',
+    args: {
+      query: '*',
+      filters: { category: spec.category, in_stock: true, ...searchFilters(spec.constraints) },
+      top_k: episode.axes.top_k,
+    },
+  };
+}
+
+export const searchedAlready = (episode: Episode) =>
+  episode.events.some((e) => e.kind === 'tool_call' && e.name === 'catalog.search' && e.error === null);
+
 /**
  * Retrieve each pick with catalog.get_product, B_tool per turn (a retrieval may trigger
  * p_oos, after which the best list changes), naming one to the customer; answer in the
- * turn whose calls retrieve the last pick. k ≤ B_tool·(T_max − 1) at every d.
+ * turn whose calls retrieve the last pick. k ≤ B_tool·(T_max − 1) at every d. When p_oos
+ * has taken picks away so that the picks left (plus one spare) no longer fit the calls left,
+ * one category search retrieves many at once (PD d = 1 seed 1000081 ran out of turns).
  */
 export function recommendationOracle(episode: Episode, spec: RecommendationSpec, env: string, named: string): Action {
   const best = bestRecommendation(episode, spec);
   const unseen = best.filter((id) => !episode.seenIds.has(id));
+  const turnsLeft = episode.axes.T_max - episode.turn;
+  const spare = episode.axes.p_oos > 0 ? 1 : 0;
+  const tight = unseen.length + spare > episode.axes.B_tool * turnsLeft;
+  if (tight && unseen.length > 1 && turnsLeft > 1 && !searchedAlready(episode))
+    return {
+      assistant_message: `Let me look through what is in stock. ${named} looks like a good fit.`,
+      tool_calls: [categorySearch(episode, spec)],
+      answer: null,
+    };
   const calls = fetchUnseen(episode, best);
   if (unseen.length > calls.length)
     return {

@@ -1,10 +1,9 @@
-import type { Constraint } from '../../envs/shared/persona';
 import type { ReturnGoal } from '../../envs/return';
 import type { Episode } from '../../episode';
 import type { Action, ToolCall } from '../../types';
 import { lookBackDays } from '../../world/order-phrases';
 import { daysBetween } from '../../world/state';
-import { bestRecommendation, fetchUnseen } from './pd';
+import { bestRecommendation, categorySearch, fetchUnseen, searchedAlready } from './pd';
 
 /**
  * Plan the remaining calls — find the order (order.list), retrieve the best
@@ -12,26 +11,6 @@ import { bestRecommendation, fetchUnseen } from './pd';
  * (or an exchange for the best replacement) — and send as many as the tool budget allows; answer in the turn
  * whose calls complete the plan.
  */
-const EQ_FILTERS = new Set(['brand', 'color', 'size', 'material', 'connector_type', 'item_form']);
-const BOUND_FILTERS: Record<string, string> = {
-  'price:max': 'price_max',
-  'rating:min': 'rating_min',
-  'ship_days:max': 'ship_days_max',
-  'wattage:min': 'wattage_min',
-  'wattage:max': 'wattage_max',
-};
-
-/** The customer's constraints that catalog.search can filter on. */
-function searchFilters(constraints: readonly Constraint[]): Record<string, string | number> {
-  const out: Record<string, string | number> = {};
-  for (const c of constraints) {
-    if (c.op === 'eq' && EQ_FILTERS.has(c.attr)) out[c.attr] = c.value;
-    const bound = BOUND_FILTERS[`${c.attr}:${c.op}`];
-    if (bound && typeof c.value === 'number') out[bound] = c.value;
-  }
-  return out;
-}
-
 export function returnOracle(episode: Episode): Action {
   const goal = episode.hiddenGoal().data as ReturnGoal;
   const world = episode.world();
@@ -44,25 +23,12 @@ export function returnOracle(episode: Episode): Action {
   // When p_oos has left more picks than turns (B_tool = 1), one filter-only search of the
   // replacement's category under the customer's constraints shows many at once; get_product
   // retrieves any pick it did not show.
-  const searched = episode.events.some(
-    (e) => e.kind === 'tool_call' && e.name === 'catalog.search' && e.error === null,
-  );
+  const searched = searchedAlready(episode);
   const turnsLeft = episode.axes.T_max - episode.turn;
   const oosSpare = episode.axes.p_oos > 0 ? 1 : 0;
   const tight = unseen.length + (goal.eligible ? 1 : 0) + oosSpare > episode.axes.B_tool * turnsLeft;
   if (goal.replacement && unseen.length > 1 && !searched && tight && turnsLeft > 1)
-    planned.push({
-      name: 'catalog.search',
-      args: {
-        query: '*',
-        filters: {
-          category: goal.replacement.category,
-          in_stock: true,
-          ...searchFilters(goal.replacement.constraints),
-        },
-        top_k: episode.axes.top_k,
-      },
-    });
+    planned.push(categorySearch(episode, goal.replacement));
   else planned.push(...fetchUnseen(episode, unseen, unseen.length));
 
   const started = [...world.returns, ...world.exchanges].some(
