@@ -8,6 +8,7 @@ import { ATOMIC_ENVS, getEnv } from './registry';
 import { createRandomAgent } from '../agents/random';
 import { z } from 'zod';
 import { isDeniedCategory } from '../catalog/taxonomy';
+import { createSyntheticCatalog } from '../catalog/synthetic';
 
 const catalog = testCatalog();
 const stateOf = (e: Episode) => e.hiddenGoal().state as JourneyState;
@@ -58,6 +59,15 @@ describe('JOURNEY', () => {
     const { episode } = playEpisode({ envId: 'JOURNEY', d: 3, seed: 26 }, catalog, oracleAgent);
     expect(episode.breakdown!.isCorrect).toBe(true);
     expect(episode.breakdown!.task.metrics).toMatchObject({ subtasks: 2, passed: 2 });
+  });
+
+  it("another sub-task's p_oos cannot empty a product the cart needs (20k catalog, d = 1, seed 1000138)", () => {
+    // PD's pool shared the cart's any-variant olive oil; p_oos took it at first sight and the
+    // cart could not be filled (the customer quit)
+    const big = createSyntheticCatalog({ seed: 1, size: 20_000 });
+    const { episode } = playEpisode({ envId: 'JOURNEY', d: 1, seed: 1000138 }, big, oracleAgent);
+    expect(episode.events.filter((e) => e.kind === 'world_change')).toEqual([]);
+    expect(episode.breakdown!.isCorrect).toBe(true);
   });
 
   it('with p_switch = 1 the customer raises the next request before the first is answered, then comes back', () => {
