@@ -6,7 +6,8 @@
 // acknowledged = durable, without one transaction per step.
 
 import type { PrismaClient } from '@/server/generated/prisma/client';
-import { ENGINE_VERSION, REWARD_REVISION, type EpisodeEvent, type StepResult } from '@/server/engine';
+import { ENGINE_VERSION, REWARD_REVISION, type StepResult } from '@/server/engine';
+import { eventRows, type EventRow } from '@/server/episodes/sqlite-store/rows';
 import type { LiveEpisode } from './sessions';
 
 interface EpisodeRowUpdate {
@@ -58,13 +59,6 @@ export interface BatchWriter {
   write(ops: RecordOp[]): Promise<void> | void;
 }
 
-interface EventRow {
-  seq: number;
-  turn: number;
-  kind: string;
-  payload: string;
-}
-
 interface Queued {
   op: RecordOp;
   resolve: () => void;
@@ -112,9 +106,6 @@ const isUniqueViolation = (e: unknown) => {
 export function trainerPlayer(run: string | null): string {
   return `trainer:${run ?? 'unnamed'}`;
 }
-
-const eventRows = (events: EpisodeEvent[], firstSeq: number): EventRow[] =>
-  events.map((e, i) => ({ seq: firstSeq + i, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) }));
 
 /**
  * The Episode row's state now. The hidden goal is stored as the app's episode service stores it

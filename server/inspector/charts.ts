@@ -1,7 +1,7 @@
 // Aggregates for the episodes page's charts, over the current filter (finished episodes).
 import type { Sqlite } from './db';
 import type { EpisodeFilter } from './filters';
-import { whereOf } from './query';
+import { indexCommitted, whereOf } from './query';
 
 export interface ChartsData {
   /** pass rate and mean reward per env × d */
@@ -13,6 +13,7 @@ export interface ChartsData {
 }
 
 export function chartsData(db: Sqlite, filter: EpisodeFilter): ChartsData {
+  indexCommitted(db);
   const w = whereOf(filter);
   const where = `${w.sql ? `${w.sql} AND` : 'WHERE'} e."status" = 'done'`;
   const heatmap = db

@@ -1,12 +1,14 @@
 // Writing whole episodes (imports, bench seeding): the Episode row, its events and actions in
-// one SQLite transaction, so an episode is either stored completely or not at all. Inside
-// `bulk`, the per-event triggers stand aside and the new events are indexed for full-text
-// search in one statement at the end (migration 20261130150000_inspector_bulk_load says why).
+// one SQLite transaction through the shared episode rows (server/episodes/sqlite-store), so an
+// episode is either stored completely or not at all. Each transaction indexes its new events
+// for full-text search before it commits (text-index.ts): an imported episode is searchable
+// as soon as the import returns.
 import { randomBytes } from 'node:crypto';
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { EpisodeSetup, HiddenGoal } from '@/server/episodes/types';
+import { eventRows, jsonOrNull, prepareEpisodeRows, sqlDateTime } from '@/server/episodes/sqlite-store/rows';
+import { prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
 import type { Sqlite } from './db';
-import { sqlDateTime } from './query';
 
 export interface EpisodeRecord extends EpisodeSetup {
   id?: string;
@@ -31,86 +33,55 @@ export interface EpisodeRecord extends EpisodeSetup {
 
 export const newEpisodeId = () => `ep${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
 
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
-
 export function createInserter(db: Sqlite) {
   const exists = db.prepare('SELECT 1 FROM "Episode" WHERE "id" = ?');
-  const ep =
-    db.prepare(`INSERT INTO "Episode" ("id","createdAt","updatedAt","envId","d","seed","axisOverrides","axes","weights","catalogId",
-    "status","terminationReason","reward","isCorrect","breakdown","turn","player","hiddenGoal","eventCount","goalRevealed","origin","runLabel",
-    "recorded","rescored","prompts","toolCalls") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`);
-  const ev = db.prepare('INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload") VALUES (?,?,?,?,?)');
-  const act = db.prepare(
-    'INSERT INTO "EpisodeAction" ("episodeId","seq","turn","format","raw","createdAt") VALUES (?,?,?,?,?,?)',
-  );
-
-  const maxEventId = db.prepare('SELECT coalesce(max("id"), 0) AS m FROM "EpisodeEvent"').pluck();
-  const bulkOn = db.prepare('INSERT INTO "InspectorBulkLoad" ("on") VALUES (1)');
-  const bulkOff = db.prepare('DELETE FROM "InspectorBulkLoad"');
-  const indexOwners = db.prepare(
-    `INSERT INTO "EpisodeTextOwner" ("rowid", "episodeId") SELECT "id", "episodeId" FROM "EpisodeEvent"
-     WHERE "id" > ? AND "kind" IN ('customer_message', 'agent_message', 'tool_call')`,
-  );
-  // The same text as the EpisodeText_insert trigger's.
-  const indexText = db.prepare(
-    `INSERT INTO "EpisodeText" (rowid, body) SELECT "id", CASE "kind"
-       WHEN 'tool_call' THEN
-         coalesce(json_extract("payload", '$.name'), '') || ' ' || coalesce(json_extract("payload", '$.args'), '') || ' ' ||
-         coalesce(json_extract("payload", '$.result'), '') || ' ' || coalesce(json_extract("payload", '$.error'), '')
-       ELSE coalesce(json_extract("payload", '$.text'), '') END
-     FROM "EpisodeEvent" WHERE "id" > ? AND "kind" IN ('customer_message', 'agent_message', 'tool_call')`,
-  );
+  const rows = prepareEpisodeRows(db);
+  const index = prepareTextIndex(db);
   let inBulk = false;
 
   const insertOne = (r: EpisodeRecord): string => {
     const id = r.id ?? newEpisodeId();
-    const created = r.createdAt ? sqlDateTime(new Date(r.createdAt)) : sqlDateTime(new Date());
-    ep.run(
+    const created = sqlDateTime(r.createdAt ? new Date(r.createdAt) : new Date());
+    const events = eventRows(r.events, 0);
+    rows.insertEpisode({
       id,
-      created,
-      created,
-      r.envId,
-      r.d,
-      r.seed,
-      JSON.stringify(r.axisOverrides),
-      JSON.stringify(r.axes),
-      json(r.weights),
-      r.catalogId,
-      r.status,
-      r.terminationReason,
-      r.reward,
-      r.isCorrect === null ? null : r.isCorrect ? 1 : 0,
-      json(r.breakdown),
-      r.turn,
-      r.player,
-      JSON.stringify(r.hiddenGoal),
-      r.events.length,
-      r.goalRevealed ? 1 : 0,
-      r.origin,
-      r.runLabel,
-      json(r.recorded),
-      json(r.rescored),
-      json(r.prompts),
-      // Outside bulk the trigger counts tool calls as their events go in.
-      inBulk ? r.events.filter((e) => e.kind === 'tool_call').length : 0,
-    );
-    r.events.forEach((e, seq) => ev.run(id, seq, e.turn, e.kind, JSON.stringify(e)));
-    r.actions.forEach((a, seq) => act.run(id, seq, a.turn, a.format, a.raw, created));
+      createdAt: created,
+      envId: r.envId,
+      d: r.d,
+      seed: r.seed,
+      axisOverrides: JSON.stringify(r.axisOverrides),
+      axes: JSON.stringify(r.axes),
+      weights: jsonOrNull(r.weights),
+      catalogId: r.catalogId,
+      player: r.player,
+      turn: r.turn,
+      status: r.status,
+      terminationReason: r.terminationReason,
+      reward: r.reward,
+      isCorrect: r.isCorrect,
+      breakdown: jsonOrNull(r.breakdown),
+      hiddenGoal: JSON.stringify(r.hiddenGoal),
+      eventCount: events.length,
+      goalRevealed: r.goalRevealed,
+      origin: r.origin,
+      runLabel: r.runLabel,
+      recorded: jsonOrNull(r.recorded),
+      rescored: jsonOrNull(r.rescored),
+      prompts: jsonOrNull(r.prompts),
+    });
+    rows.insertEvents(id, events);
+    r.actions.forEach((a, seq) => rows.insertAction({ episodeId: id, seq, createdAt: created, ...a }));
     return id;
   };
 
-  /** Runs `write` in one transaction with the triggers aside, then indexes what it wrote. */
+  /** Runs `write` in one transaction and indexes what it wrote before the commit. */
   const bulk = <T>(write: () => T): T =>
     db.transaction(() => {
       if (inBulk) return write();
-      const after = maxEventId.get() as number;
-      bulkOn.run();
       inBulk = true;
       try {
         const out = write();
-        bulkOff.run();
-        indexOwners.run(after);
-        indexText.run(after);
+        index.catchUp();
         return out;
       } finally {
         inBulk = false;
@@ -120,8 +91,8 @@ export function createInserter(db: Sqlite) {
   return {
     exists: (id: string) => exists.get(id) !== undefined,
     /** One episode, in its own transaction (a savepoint inside `bulk`). */
-    insert: db.transaction(insertOne),
-    /** Many episodes in one bulk transaction (bench seeding). */
+    insert: (r: EpisodeRecord): string => bulk(() => insertOne(r)),
+    /** Many episodes in one transaction (bench seeding). */
     insertMany: (rs: EpisodeRecord[]) => bulk(() => rs.map(insertOne)),
     bulk,
   };

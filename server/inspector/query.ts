@@ -2,6 +2,7 @@
 // bulk delete. All filters run in SQL on indexed columns.
 import type { Sqlite } from './db';
 import type { EpisodeFilter, ListInput } from './filters';
+import { prepareTextIndex, type TextIndex } from '@/server/episodes/sqlite-store/text-index';
 import { ftsQuery, MATCHING_EPISODES_SQL } from './search';
 
 export interface EpisodeListRow {
@@ -32,7 +33,18 @@ export interface Where {
 }
 
 /** Prisma (better-sqlite3 adapter) stores DateTime as ISO text "2026-11-30T11:48:41.426+00:00". */
-export const sqlDateTime = (d: Date) => d.toISOString().replace('Z', '+00:00');
+export { sqlDateTime } from '@/server/episodes/sqlite-store/rows';
+
+const textIndexes = new WeakMap<Sqlite, TextIndex>();
+/**
+ * Makes every committed event searchable (and counted in toolCalls) before a query reads the
+ * index: writers leave indexing to a catch-up (server/episodes/sqlite-store/text-index.ts).
+ */
+export function indexCommitted(db: Sqlite): void {
+  let index = textIndexes.get(db);
+  if (!index) textIndexes.set(db, (index = prepareTextIndex(db)));
+  index.catchUpBeforeQuery();
+}
 const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 
 export function whereOf(f: EpisodeFilter): Where {
@@ -102,6 +114,7 @@ export function orderOf(sort: string, dir: 'asc' | 'desc'): string {
 }
 
 export function listEpisodes(db: Sqlite, input: ListInput): { rows: EpisodeListRow[]; total: number; capped: boolean } {
+  indexCommitted(db);
   const w = whereOf(input.filter);
   const order = orderOf(input.sort, input.dir);
   // The page's ids come from the narrow covering index; only those 50 wide rows are read.
@@ -118,6 +131,7 @@ export function listEpisodes(db: Sqlite, input: ListInput): { rows: EpisodeListR
 
 /** Ids of every episode matching the filter, in list order (for export and [ ] navigation). */
 export function episodeIds(db: Sqlite, input: Pick<ListInput, 'filter' | 'sort' | 'dir'>, limit = 100_000): string[] {
+  indexCommitted(db);
   const w = whereOf(input.filter);
   const order = orderOf(input.sort, input.dir);
   return (
