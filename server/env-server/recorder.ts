@@ -7,19 +7,11 @@
 
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import { ENGINE_VERSION, REWARD_REVISION, type StepResult } from '@/server/engine';
-import { eventRows, type EventRow } from '@/server/episodes/sqlite-store/rows';
+import { eventRows, type EventRow, type ProgressColumns } from '@/server/episodes/sqlite-store/rows';
 import type { LiveEpisode } from './sessions';
 
-interface EpisodeRowUpdate {
-  turn: number;
-  status: 'active' | 'done';
-  terminationReason: string | null;
-  reward: number | null;
-  isCorrect: boolean | null;
-  breakdown: string | null;
-  hiddenGoal: string;
-  eventCount: number;
-}
+/** Where the episode stands (the SQLite store's progress columns). */
+type EpisodeRowUpdate = ProgressColumns & { status: 'active' | 'done' };
 
 /** The Episode row's columns fixed at reset. */
 interface EpisodeRowCreate {

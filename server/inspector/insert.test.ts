@@ -39,6 +39,9 @@ const rowOf = (id: string) =>
     toolCalls: number;
     reward: number;
   };
+/** An oracle episode as a record (what the bench seeds from). */
+const played = (envId: 'CART' | 'PD', d: number, seed: number) =>
+  playToLine({ envId, d, seed }, testCatalog(), oracleAgent, 'oracle') as unknown as EpisodeRecord;
 const pending = () =>
   sqlite
     .prepare('SELECT coalesce(max("id"), 0) - (SELECT "upTo" FROM "EpisodeTextIndexed") FROM "EpisodeEvent"')
@@ -48,12 +51,7 @@ const pending = () =>
 describe('bulk writes', () => {
   it('copies a stored episode’s log inside SQLite, with the copy’s own row, indexed before returning', () => {
     const ins = createInserter(sqlite);
-    const rec = playToLine(
-      { envId: 'CART', d: 4, seed: 3 },
-      testCatalog(),
-      oracleAgent,
-      'oracle',
-    ) as unknown as EpisodeRecord;
+    const rec = played('CART', 4, 3);
     const [source] = ins.insertMany([rec]);
     const copies = ins.insertCopies([
       { from: source, record: { ...rec, id: undefined, seed: 991, player: 'copy-a' } },
@@ -80,12 +78,7 @@ describe('bulk writes', () => {
     const ins = createInserter(sqlite);
     const cache = sqlite.pragma('cache_size', { simple: true });
     const before = sqlite.prepare('SELECT count(*) FROM "Episode"').pluck().get();
-    const rec = playToLine(
-      { envId: 'PD', d: 2, seed: 4 },
-      testCatalog(),
-      oracleAgent,
-      'oracle',
-    ) as unknown as EpisodeRecord;
+    const rec = played('PD', 2, 4);
     const [source] = ins.insertMany([rec]);
     const copy = { ...rec, id: undefined };
     expect(() =>
