@@ -39,6 +39,10 @@ const IMPORT_DB = path.join(DIR, 'inspector-import.db');
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const cpuSeconds = (since: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(since);
+  return ((c.user + c.system) / 1e6).toFixed(1);
+};
 const report = (name: string, xs: number[], target: number) =>
   console.log(
     `${name.padEnd(34)} median ${pct(xs, 50).toFixed(1).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms   target p95 ≤ ${target} ms   ${pct(xs, 95) <= target ? 'OK' : 'OVER'}`,
@@ -122,10 +126,36 @@ if (reused) {
   db.exec('ANALYZE');
 } else {
   const t0 = performance.now();
-  await seed(ins, rng);
+  const cpu0 = process.cpuUsage();
+  const start = Date.parse('2026-10-01T00:00:00Z');
+  const copyOf = (p: (typeof pool)[number]): EpisodeRecord => ({
+    ...(p as unknown as EpisodeRecord),
+    id: undefined,
+    createdAt: new Date(start + Math.floor(rng.next() * 60 * 86_400_000)).toISOString(),
+    seed: Math.floor(rng.next() * 1_000_000),
+    player: players[Math.floor(rng.next() * players.length)],
+    runLabel: `run-${Math.floor(rng.next() * 40)}`,
+    goalRevealed: rng.next() < 0.1,
+    rescored: null,
+    recorded: null,
+  });
+  // The pool goes in once (its events serialised and indexed like any import); every other
+  // episode is a new row whose log SQLite copies from a pool episode (no JSON round trip).
+  const poolIds = await ins.insertMany(pool.map(copyOf));
+  let done = pool.length;
+  while (done < N) {
+    const batch: Array<{ from: string; record: EpisodeRecord }> = [];
+    for (; batch.length < 5000 && done < N; done++) {
+      const k = Math.floor(rng.next() * pool.length);
+      batch.push({ from: poolIds[k], record: copyOf(pool[k]) });
+    }
+    await ins.insertCopies(batch);
+    process.stderr.write(`\r  seeded ${done.toLocaleString()} of ${N.toLocaleString()}`);
+  }
+  process.stderr.write('\n');
   const size = db.prepare('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()').pluck().get();
   console.log(
-    `seeded ${N.toLocaleString()} episodes in ${((performance.now() - t0) / 1000).toFixed(1)} s (database ${((size as number) / 1e9).toFixed(2)} GB)`,
+    `seeded ${N.toLocaleString()} episodes in ${((performance.now() - t0) / 1000).toFixed(1)} s (${cpuSeconds(cpu0)} s CPU, database ${((size as number) / 1e9).toFixed(2)} GB)`,
   );
   await insertLongEpisode();
   db.exec('ANALYZE');
@@ -304,21 +334,27 @@ async function measureImport() {
   const ids = (
     db.prepare('SELECT "id" FROM "Episode" ORDER BY "createdAt" LIMIT 10000').all() as Array<{ id: string }>
   ).map((r) => r.id);
-  const text = await exportJsonl(store, ids, 'episodes');
+  // Ten files of 1,000 episodes (one string of 10,000 is past V8's string limit), one import call.
+  const files: Array<{ name: string; text: string }> = [];
+  for (let i = 0; i * 1000 < ids.length; i++)
+    files.push({
+      name: `bench-${i}.jsonl`,
+      text: await exportJsonl(store, ids.slice(i * 1000, (i + 1) * 1000), 'episodes'),
+    });
+  const bytes = files.reduce((n, f) => n + f.text.length, 0);
   migrate(IMPORT_DB);
   const idb = openSqlite(`file:${IMPORT_DB}`);
   idb.pragma('journal_mode = WAL');
   const ti = performance.now();
   const cpu0 = process.cpuUsage();
-  const rep = await importFiles(sqliteInspectorDb(idb), [{ name: 'bench.jsonl', text }], {
+  const rep = await importFiles(sqliteInspectorDb(idb), files, {
     getCatalog: () => catalog,
     defaultCatalogId: catalog.id,
   });
   const importMs = performance.now() - ti;
-  const cpu = process.cpuUsage(cpu0);
   const ok = rep.filter((r) => r.ok).length;
   console.log(
-    `import ${ids.length.toLocaleString()} episodes (${(text.length / 1e6).toFixed(0)} MB JSONL)  ${(importMs / 1000).toFixed(1)} s (${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU), ${ok} stored, target ≤ 20 s   ${importMs <= 20_000 && ok === ids.length ? 'OK' : 'OVER'}` +
+    `import ${ids.length.toLocaleString()} episodes (${(bytes / 1e6).toFixed(0)} MB JSONL in ${files.length} files)  ${(importMs / 1000).toFixed(1)} s (${cpuSeconds(cpu0)} s CPU), ${ok} stored, target ≤ 20 s   ${importMs <= 20_000 && ok === ids.length ? 'OK' : 'OVER'}` +
       '\n  (a file this large is re-scored by replay when each episode is first opened; see docs/inspector.md)',
   );
   idb.close();

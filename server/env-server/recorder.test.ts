@@ -13,6 +13,9 @@ import { openSqliteWriter } from './sqlite-writer';
 import { SessionStore } from './sessions';
 import { createTokenService } from './tokens';
 import { oracleRun, testConfig } from './test/helpers';
+import { openSqlite, sqliteInspectorDb } from '@/server/inspector/db';
+import { listInputSchema } from '@/server/inspector/filters';
+import { listEpisodes } from '@/server/inspector/query';
 
 let db: TestDb;
 beforeAll(() => {
@@ -109,6 +112,28 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
       player: 'trainer:unnamed',
       eventCount: live.episode.events.length,
     });
+  });
+
+  it('makes a running episode searchable in the inspector as soon as its step is acknowledged', async () => {
+    const { service } = recordingService(writer.target);
+    const { live, response } = service.reset({ env: 'PD', d: 2, seed: 6 });
+    await service.durable(response);
+    const word = `grundelvox${kind}`;
+    await service.durable(
+      service.stepLive(live, {
+        assistant_message: `Searching ${word}.`,
+        tool_calls: [{ name: 'catalog.search', args: { query: word } }],
+        answer: null,
+      }),
+    );
+    const sqlite = openSqlite(db.url);
+    try {
+      const found = (await listEpisodes(sqliteInspectorDb(sqlite), listInputSchema.parse({ filter: { q: word } })))
+        .rows;
+      expect(found.map((r) => [r.id, r.status, r.toolCalls])).toEqual([[live.id, 'active', 1]]);
+    } finally {
+      sqlite.close();
+    }
   });
 
   it('commits concurrent steps in shared transactions, and acknowledges each only once its rows are in', async () => {

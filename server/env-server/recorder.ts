@@ -6,19 +6,12 @@
 // acknowledged = durable, without one transaction per step.
 
 import type { PrismaClient } from '@/server/generated/prisma/client';
-import { ENGINE_VERSION, REWARD_REVISION, type EpisodeEvent, type StepResult } from '@/server/engine';
+import { ENGINE_VERSION, REWARD_REVISION, type StepResult } from '@/server/engine';
+import { eventRows, type EventRow, type ProgressColumns } from '@/server/episodes/sqlite-store/rows';
 import type { LiveEpisode } from './sessions';
 
-interface EpisodeRowUpdate {
-  turn: number;
-  status: 'active' | 'done';
-  terminationReason: string | null;
-  reward: number | null;
-  isCorrect: boolean | null;
-  breakdown: string | null;
-  hiddenGoal: string;
-  eventCount: number;
-}
+/** Where the episode stands (the SQLite store's progress columns). */
+type EpisodeRowUpdate = ProgressColumns & { status: 'active' | 'done' };
 
 /** The Episode row's columns fixed at reset. */
 interface EpisodeRowCreate {
@@ -56,13 +49,6 @@ export type RecordOp =
 /** Writes a batch of operations in one transaction: all of them, or (throwing) none. */
 export interface BatchWriter {
   write(ops: RecordOp[]): Promise<void> | void;
-}
-
-interface EventRow {
-  seq: number;
-  turn: number;
-  kind: string;
-  payload: string;
 }
 
 interface Queued {
@@ -112,9 +98,6 @@ const isUniqueViolation = (e: unknown) => {
 export function trainerPlayer(run: string | null): string {
   return `trainer:${run ?? 'unnamed'}`;
 }
-
-const eventRows = (events: EpisodeEvent[], firstSeq: number): EventRow[] =>
-  events.map((e, i) => ({ seq: firstSeq + i, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) }));
 
 /**
  * The Episode row's state now. The hidden goal is stored as the app's episode service stores it

@@ -15,13 +15,12 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
-import { eventRows, type EpisodeStore, type NewEpisodeRecord, type StepRecord } from './store';
+import type { EpisodeStore, NewEpisodeRecord, StepRecord } from './store';
+import { eventRows, jsonOrNull, prepareEpisodeRows, sqlDateTime, storedBytesOf } from './sqlite-store/rows';
+import { backgroundIndexer, prepareTextIndex } from './sqlite-store/text-index';
 
-/** Prisma's DateTime text in SQLite ("2026-11-30T15:04:49.823+00:00"). */
-const sqlDateTime = (d: Date) => d.toISOString().replace('Z', '+00:00');
 /** A new episode id: time-ordered prefix, random tail (Prisma's cuid() is client-side too). */
 const newId = () => `c${Date.now().toString(36)}${randomBytes(8).toString('hex')}`;
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 const DATE_COLUMNS = ['createdAt', 'updatedAt', 'revealedAt'] as const;
 const BOOLEAN_COLUMNS = ['isCorrect', 'goalRevealed'] as const;
@@ -41,104 +40,94 @@ class StaleWrite extends Error {
 export type EpisodeHotPath = ReturnType<typeof openSqliteHotPath>;
 
 /** The hot path for a DATABASE_URL, or null when it is not a SQLite file. */
-export function sqliteHotPathFor(url: string | undefined): EpisodeHotPath | null {
+export function sqliteHotPathFor(url: string | undefined, opts: HotPathOptions = {}): EpisodeHotPath | null {
   if (!url?.startsWith('file:')) return null;
-  return openSqliteHotPath(path.resolve(url.slice('file:'.length)));
+  return openSqliteHotPath(path.resolve(url.slice('file:'.length)), opts);
 }
 
-export function openSqliteHotPath(file: string) {
+export interface HotPathOptions {
+  /** how long after a write the background search indexer runs (default BACKGROUND_DELAY_MS) */
+  indexDelayMs?: number;
+}
+
+/** The Episode columns for where it stands after a start or a step. */
+const progress = (rec: StepRecord | NewEpisodeRecord, eventCount: number) => ({
+  turn: rec.turn,
+  status: rec.status,
+  terminationReason: rec.terminationReason,
+  reward: rec.reward,
+  isCorrect: rec.isCorrect,
+  breakdown: jsonOrNull(rec.breakdown),
+  hiddenGoal: JSON.stringify(rec.hiddenGoal),
+  eventCount,
+});
+
+export function openSqliteHotPath(file: string, opts: HotPathOptions = {}) {
   const db = new Database(file);
   db.pragma('busy_timeout = 0');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL'); // per connection; WAL is set on the file by server/db.ts
   const getRow = db.prepare('SELECT * FROM "Episode" WHERE "id" = ?');
   const findStep = db.prepare('SELECT "eventEnd" FROM "EpisodeAction" WHERE "episodeId" = ? AND "stepKey" = ?');
-  const insertEvent = db.prepare(
-    'INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload") VALUES (?,?,?,?,?)',
-  );
-  const insertAction = db.prepare(
-    `INSERT INTO "EpisodeAction" ("episodeId","seq","turn","format","raw","createdAt","stepKey","eventEnd","actor","modelRecord")
-     VALUES (?,?,?,?,?,?,?,?,?,?)`,
-  );
-  const updateAfterStep = db.prepare(
-    `UPDATE "Episode" SET "updatedAt" = ?, "turn" = ?, "status" = ?, "terminationReason" = ?, "reward" = ?,
-       "isCorrect" = ?, "breakdown" = ?, "hiddenGoal" = ?, "eventCount" = ?, "storedBytes" = "storedBytes" + ?,
-       "infraError" = NULL
-     WHERE "id" = ? AND "eventCount" = ?`,
-  );
-  const insertEpisode = db.prepare(
-    `INSERT INTO "Episode" ("id","createdAt","updatedAt","envId","d","seed","axisOverrides","axes","weights","catalogId",
-       "player","turn","status","terminationReason","reward","isCorrect","breakdown","hiddenGoal","engineVersion",
-       "journeyEnvs","eventCount","rewardRevision","capabilityHash","storedBytes","parentId","forkTurn","runId",
-       "customerVoice")
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-  );
-  const bool = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
-  // The columns a start and a step both write, in the statements' order.
-  const outcome = (rec: StepRecord | NewEpisodeRecord) => [
-    rec.turn,
-    rec.status,
-    rec.terminationReason,
-    rec.reward,
-    bool(rec.isCorrect),
-    json(rec.breakdown),
-    JSON.stringify(rec.hiddenGoal),
-  ];
+  const rows = prepareEpisodeRows(db);
+  // Search indexing runs about a second after a write, not inside it (text-index.ts).
+  const indexer = backgroundIndexer(prepareTextIndex(db), opts.indexDelayMs);
 
   const appendStep = db.transaction((rec: StepRecord) => {
     const now = sqlDateTime(new Date());
     const eventCount = rec.prevEventCount + rec.events.length;
-    const updated = updateAfterStep.run(now, ...outcome(rec), eventCount, rec.bytes, rec.episodeId, rec.prevEventCount);
-    if (updated.changes !== 1) throw new StaleWrite(`episode ${rec.episodeId} moved on or is gone`);
-    insertAction.run(
-      rec.episodeId,
-      rec.actionSeq,
-      rec.turnBefore,
-      rec.action.format,
-      rec.action.raw,
-      now,
-      rec.stepKey,
-      eventCount,
-      rec.actor ?? null,
-      rec.modelRecord ?? null,
-    );
-    for (const r of eventRows(rec.events, rec.prevEventCount))
-      insertEvent.run(rec.episodeId, r.seq, r.turn, r.kind, r.payload);
+    const updated = rows.updateProgress({
+      id: rec.episodeId,
+      updatedAt: now,
+      ...progress(rec, eventCount),
+      addedBytes: rec.bytes,
+      expectedEventCount: rec.prevEventCount,
+    });
+    if (!updated) throw new StaleWrite(`episode ${rec.episodeId} moved on or is gone`);
+    rows.insertAction({
+      episodeId: rec.episodeId,
+      seq: rec.actionSeq,
+      turn: rec.turnBefore,
+      format: rec.action.format,
+      raw: rec.action.raw,
+      createdAt: now,
+      stepKey: rec.stepKey,
+      eventEnd: eventCount,
+      actor: rec.actor,
+      modelRecord: rec.modelRecord,
+    });
+    rows.insertEvents(rec.episodeId, eventRows(rec.events, rec.prevEventCount));
   });
 
   const createEpisode = db.transaction((rec: NewEpisodeRecord): string => {
     const id = newId();
     const now = sqlDateTime(new Date());
-    const rows = eventRows(rec.events, 0);
+    const events = eventRows(rec.events, 0);
     const actions = rec.actions ?? [];
-    insertEpisode.run(
+    rows.insertEpisode({
       id,
-      now,
-      now,
-      rec.envId,
-      rec.d,
-      rec.seed,
-      JSON.stringify(rec.axisOverrides),
-      JSON.stringify(rec.axes),
-      json(rec.weights),
-      rec.catalogId,
-      rec.player,
-      ...outcome(rec),
-      rec.engineVersion,
-      json(rec.journeyEnvs),
-      rows.length,
-      rec.rewardRevision,
-      rec.capabilityHash,
-      rows.reduce((n, r) => n + r.payload.length, 0) + actions.reduce((n, a) => n + a.raw.length, 0),
-      rec.parentId ?? null,
-      rec.forkTurn ?? null,
-      rec.runId ?? null,
-      rec.customerVoice ?? null,
-    );
-    for (const r of rows) insertEvent.run(id, r.seq, r.turn, r.kind, r.payload);
-    actions.forEach((a, seq) =>
-      insertAction.run(id, seq, seq, a.format, a.raw, now, null, a.eventEnd, a.actor, a.modelRecord),
-    );
+      createdAt: now,
+      envId: rec.envId,
+      d: rec.d,
+      seed: rec.seed,
+      axisOverrides: JSON.stringify(rec.axisOverrides),
+      axes: JSON.stringify(rec.axes),
+      weights: jsonOrNull(rec.weights),
+      catalogId: rec.catalogId,
+      player: rec.player,
+      ...progress(rec, events.length),
+      engineVersion: rec.engineVersion,
+      journeyEnvs: jsonOrNull(rec.journeyEnvs),
+      rewardRevision: rec.rewardRevision,
+      capabilityHash: rec.capabilityHash,
+      storedBytes: storedBytesOf(events, actions),
+      parentId: rec.parentId,
+      forkTurn: rec.forkTurn,
+      runId: rec.runId,
+      customerVoice: rec.customerVoice,
+    });
+    rows.insertEvents(id, events);
+    actions.forEach((a, seq) => rows.insertAction({ episodeId: id, seq, turn: seq, createdAt: now, ...a }));
     return id;
   });
 
@@ -149,9 +138,19 @@ export function openSqliteHotPath(file: string) {
     },
     findStep: (episodeId: string, stepKey: string) =>
       (findStep.get(episodeId, stepKey) as { eventEnd: number | null } | undefined) ?? null,
-    appendStep: (rec: StepRecord): void => appendStep.immediate(rec),
-    createEpisode: (rec: NewEpisodeRecord): EpisodeRow => toRow(getRow.get(createEpisode.immediate(rec)) as never),
-    close: () => db.close(),
+    appendStep: (rec: StepRecord): void => {
+      appendStep.immediate(rec);
+      indexer.touch();
+    },
+    createEpisode: (rec: NewEpisodeRecord): EpisodeRow => {
+      const row = toRow(getRow.get(createEpisode.immediate(rec)) as never);
+      indexer.touch();
+      return row;
+    },
+    close: () => {
+      indexer.close();
+      db.close();
+    },
   };
 }
 

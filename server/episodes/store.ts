@@ -19,6 +19,7 @@ import type {
   TerminationReason,
 } from '@/server/engine/types';
 import { episodeBudgets } from './budgets';
+import { eventRows } from './sqlite-store/rows';
 import type { EpisodeSetup, EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal, InfraFailure } from './types';
 
 /** Where the episode stands after a write: its new events, turn, status and score. */
@@ -101,9 +102,6 @@ export interface CustomerRewriteRow {
   record: string | null;
 }
 
-/** Event rows as stored (also used by the SQLite hot path, sqlite-hot-path.ts: one serialisation). */
-export const eventRows = (events: EpisodeEvent[], firstSeq: number) =>
-  events.map((e, i) => ({ seq: firstSeq + i, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) }));
 
 export function createEpisodeStore(prisma: PrismaClient) {
   return {

@@ -2,7 +2,7 @@
 import type { InspectorDb } from './db';
 import { sqlFor } from './dialect';
 import type { EpisodeFilter } from './filters';
-import { catchUpSearchIndex } from './pg-search';
+import { indexCommitted } from './pg-search';
 import { whereOf } from './query';
 
 export interface ChartsData {
@@ -15,7 +15,7 @@ export interface ChartsData {
 }
 
 export async function chartsData(db: InspectorDb, filter: EpisodeFilter): Promise<ChartsData> {
-  if (filter.q) await catchUpSearchIndex(db);
+  await indexCommitted(db, Boolean(filter.q));
   const w = whereOf(db.dialect, filter);
   const where = `${w.sql ? `${w.sql} AND` : 'WHERE'} e."status" = 'done'`;
   const part = (key: string) => `avg(${sqlFor(db.dialect).jsonNumber('e."breakdown"', key)}) AS "${key}"`;

@@ -25,6 +25,7 @@ interface Row {
   hiddenGoal: string;
   goalRevealed: number | boolean;
   origin: string;
+  rewardRevision: number;
   runLabel: string | null;
   curriculumRunId: string | null;
   recorded: string | null;
@@ -72,6 +73,7 @@ export function createExporter(db: InspectorDb) {
       actions,
       prompts: parse(r.prompts),
       origin: r.origin,
+      rewardRevision: r.rewardRevision,
       ...(r.recorded ? { recorded: JSON.parse(r.recorded) } : {}),
     };
   }

@@ -53,6 +53,8 @@ export const episodeLineSchema = z.strictObject({
   /** per agent turn (index 0 = turn 1): the prompt the model saw, when recorded */
   prompts: z.array(z.string().nullable()).nullable().default(null),
   origin: z.string().max(40).optional(),
+  /** the reward revision `reward` was computed under (SPEC §8); files without it count as revision 1 */
+  rewardRevision: z.int().min(1).optional(),
   recorded: z.unknown().optional(),
 });
 export type EpisodeLine = z.infer<typeof episodeLineSchema>;

@@ -106,6 +106,7 @@ function ownToRecord(line: EpisodeLine, opts: ImportOptions, fileName: string, r
     actions: line.actions,
     goalRevealed: line.goalRevealed,
     origin: line.origin ?? 'engine',
+    rewardRevision: line.rewardRevision,
     runLabel: line.runLabel ?? opts.runLabel ?? null,
     recorded: line.recorded ?? null,
     rescored: { ...rescored, breakdown: null, file: fileName },

@@ -1,12 +1,21 @@
 // Writing whole episodes (imports, bench seeding): the Episode row, its events and actions in
-// one transaction, so an episode is either stored completely or not at all. Inside `bulk` on
-// SQLite, the per-event triggers stand aside and the new events are indexed for full-text
-// search in one statement at the end (migration 20261130150000_inspector_bulk_load says why).
+// one transaction, so an episode is either stored completely or not at all. SQLite writes
+// through the shared episode rows (server/episodes/sqlite-store) and each transaction indexes
+// its new events for full-text search before it commits (text-index.ts): an imported episode is
+// searchable as soon as the import returns. PostgreSQL's triggers count tool calls and queue
+// events for its search index (pg-search.ts).
 import { randomBytes } from 'node:crypto';
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { EpisodeSetup, HiddenGoal } from '@/server/episodes/types';
+import {
+  eventRows,
+  jsonOrNull,
+  prepareEpisodeRows,
+  sqlDateTime,
+  type EpisodeRowInsert,
+} from '@/server/episodes/sqlite-store/rows';
+import { prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
 import type { InspectorDb } from './db';
-import { sqlDateTime } from './query';
 
 export interface EpisodeRecord extends EpisodeSetup {
   id?: string;
@@ -27,118 +36,122 @@ export interface EpisodeRecord extends EpisodeSetup {
   recorded: unknown;
   rescored: unknown;
   prompts: Array<string | null> | null;
+  /** the reward revision the recorded reward was computed under (absent in older files: 1) */
+  rewardRevision?: number;
 }
+
+/** Page cache of a SQLite bulk transaction (KiB; released when it ends). */
+const BULK_CACHE_KIB = 256 * 1024;
 
 export const newEpisodeId = () => `ep${Date.now().toString(36)}${randomBytes(6).toString('hex')}`;
 
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+const rowOf = (r: EpisodeRecord, id: string, created: string): EpisodeRowInsert => ({
+  id,
+  createdAt: created,
+  envId: r.envId,
+  d: r.d,
+  seed: r.seed,
+  axisOverrides: JSON.stringify(r.axisOverrides),
+  axes: JSON.stringify(r.axes),
+  weights: jsonOrNull(r.weights),
+  catalogId: r.catalogId,
+  player: r.player,
+  turn: r.turn,
+  status: r.status,
+  terminationReason: r.terminationReason,
+  reward: r.reward,
+  isCorrect: r.isCorrect,
+  breakdown: jsonOrNull(r.breakdown),
+  hiddenGoal: JSON.stringify(r.hiddenGoal),
+  eventCount: r.events.length,
+  rewardRevision: r.rewardRevision ?? 1,
+  goalRevealed: r.goalRevealed,
+  origin: r.origin,
+  runLabel: r.runLabel,
+  recorded: jsonOrNull(r.recorded),
+  rescored: jsonOrNull(r.rescored),
+  prompts: jsonOrNull(r.prompts),
+});
+const createdOf = (r: EpisodeRecord) => sqlDateTime(r.createdAt ? new Date(r.createdAt) : new Date());
 
-const EPISODE_SQL = `INSERT INTO "Episode" ("id","createdAt","updatedAt","envId","d","seed","axisOverrides","axes","weights","catalogId",
-  "status","terminationReason","reward","isCorrect","breakdown","turn","player","hiddenGoal","eventCount","goalRevealed","origin","runLabel",
-  "recorded","rescored","prompts","toolCalls") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
-const EVENT_SQL = 'INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload") VALUES (?,?,?,?,?)';
-const ACTION_SQL =
-  'INSERT INTO "EpisodeAction" ("episodeId","seq","turn","format","raw","createdAt") VALUES (?,?,?,?,?,?)';
-// PostgreSQL: an episode's events (and actions) in one statement each, one round trip.
+// PostgreSQL: the row, then an episode's events (and actions) in one statement each.
+const PG_EPISODE_SQL = `INSERT INTO "Episode" ("id","createdAt","updatedAt","envId","d","seed","axisOverrides","axes","weights","catalogId",
+  "status","terminationReason","reward","isCorrect","breakdown","turn","player","hiddenGoal","eventCount","rewardRevision","goalRevealed",
+  "origin","runLabel","recorded","rescored","prompts") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
 const PG_EVENTS_SQL = `INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload")
   SELECT ?::text, s, t, k, p FROM unnest(?::int[], ?::int[], ?::text[], ?::text[]) AS u(s, t, k, p)`;
 const PG_ACTIONS_SQL = `INSERT INTO "EpisodeAction" ("episodeId","seq","turn","format","raw","createdAt")
   SELECT ?::text, s, t, f, r, ?::timestamp(3) FROM unnest(?::int[], ?::int[], ?::text[], ?::text[]) AS u(s, t, f, r)`;
 
-// SQLite bulk load: the triggers stand aside while a row is in InspectorBulkLoad, and the new
-// events are indexed for search in one statement each at the end (the same text as the
-// EpisodeText_insert trigger's).
-const INDEX_OWNERS_SQL = `INSERT INTO "EpisodeTextOwner" ("rowid", "episodeId") SELECT "id", "episodeId" FROM "EpisodeEvent"
-  WHERE "id" > ? AND "kind" IN ('customer_message', 'agent_message', 'tool_call')`;
-const INDEX_TEXT_SQL = `INSERT INTO "EpisodeText" (rowid, body) SELECT "id", CASE "kind"
-    WHEN 'tool_call' THEN
-      coalesce(json_extract("payload", '$.name'), '') || ' ' || coalesce(json_extract("payload", '$.args'), '') || ' ' ||
-      coalesce(json_extract("payload", '$.result'), '') || ' ' || coalesce(json_extract("payload", '$.error'), '')
-    ELSE coalesce(json_extract("payload", '$.text'), '') END
-  FROM "EpisodeEvent" WHERE "id" > ? AND "kind" IN ('customer_message', 'agent_message', 'tool_call')`;
-
-/**
- * Writes whole episodes on either store. `tx` is the transaction an episode goes into; on
- * PostgreSQL the triggers count tool calls and queue events for the search index.
- */
-export function createInserter(db: InspectorDb) {
-  const sqlite = db.dialect === 'sqlite';
-  let inBulk = false;
-
-  const insertOne = async (tx: InspectorDb, r: EpisodeRecord): Promise<string> => {
-    const id = r.id ?? newEpisodeId();
-    const created = r.createdAt ? sqlDateTime(new Date(r.createdAt)) : sqlDateTime(new Date());
-    await tx.run(EPISODE_SQL, [
+async function insertPg(tx: InspectorDb, r: EpisodeRecord): Promise<string> {
+  const id = r.id ?? newEpisodeId();
+  const created = createdOf(r);
+  const row = rowOf(r, id, created);
+  await tx.run(PG_EPISODE_SQL, [
+    ...[id, created, created, row.envId, row.d, row.seed, row.axisOverrides, row.axes, row.weights, row.catalogId],
+    ...[row.status, row.terminationReason, row.reward, row.isCorrect, row.breakdown, row.turn, row.player],
+    ...[row.hiddenGoal, row.eventCount, row.rewardRevision, row.goalRevealed, row.origin, row.runLabel],
+    ...[row.recorded, row.rescored, row.prompts],
+  ]);
+  if (r.events.length)
+    await tx.run(PG_EVENTS_SQL, [
+      id,
+      r.events.map((_, seq) => seq),
+      r.events.map((e) => e.turn),
+      r.events.map((e) => e.kind),
+      r.events.map((e) => JSON.stringify(e)),
+    ]);
+  if (r.actions.length)
+    await tx.run(PG_ACTIONS_SQL, [
       id,
       created,
-      created,
-      r.envId,
-      r.d,
-      r.seed,
-      JSON.stringify(r.axisOverrides),
-      JSON.stringify(r.axes),
-      json(r.weights),
-      r.catalogId,
-      r.status,
-      r.terminationReason,
-      r.reward,
-      r.isCorrect,
-      json(r.breakdown),
-      r.turn,
-      r.player,
-      JSON.stringify(r.hiddenGoal),
-      r.events.length,
-      r.goalRevealed,
-      r.origin,
-      r.runLabel,
-      json(r.recorded),
-      json(r.rescored),
-      json(r.prompts),
-      // Outside a SQLite bulk load a trigger counts tool calls as their events go in.
-      sqlite && inBulk ? r.events.filter((e) => e.kind === 'tool_call').length : 0,
+      r.actions.map((_, seq) => seq),
+      r.actions.map((a) => a.turn),
+      r.actions.map((a) => a.format),
+      r.actions.map((a) => a.raw),
     ]);
-    if (sqlite) {
-      for (const [seq, e] of r.events.entries()) await tx.run(EVENT_SQL, [id, seq, e.turn, e.kind, JSON.stringify(e)]);
-      for (const [seq, a] of r.actions.entries()) await tx.run(ACTION_SQL, [id, seq, a.turn, a.format, a.raw, created]);
-      return id;
-    }
-    if (r.events.length)
-      await tx.run(PG_EVENTS_SQL, [
-        id,
-        r.events.map((_, seq) => seq),
-        r.events.map((e) => e.turn),
-        r.events.map((e) => e.kind),
-        r.events.map((e) => JSON.stringify(e)),
-      ]);
-    if (r.actions.length)
-      await tx.run(PG_ACTIONS_SQL, [
-        id,
-        created,
-        r.actions.map((_, seq) => seq),
-        r.actions.map((a) => a.turn),
-        r.actions.map((a) => a.format),
-        r.actions.map((a) => a.raw),
-      ]);
+  return id;
+}
+
+/** Writes whole episodes on either store; `tx` is the transaction an episode goes into. */
+export function createInserter(db: InspectorDb) {
+  const sqlite = db.sqlite;
+  const rows = sqlite ? prepareEpisodeRows(sqlite) : null;
+  const index = sqlite ? prepareTextIndex(sqlite) : null;
+  let inBulk = false;
+
+  const insertSqlite = (r: EpisodeRecord): string => {
+    const id = r.id ?? newEpisodeId();
+    const created = createdOf(r);
+    rows!.insertEpisode(rowOf(r, id, created));
+    rows!.insertEvents(id, eventRows(r.events, 0));
+    r.actions.forEach((a, seq) => rows!.insertAction({ episodeId: id, seq, createdAt: created, ...a }));
     return id;
   };
+  const insertOne = (tx: InspectorDb, r: EpisodeRecord) =>
+    sqlite ? Promise.resolve(insertSqlite(r)) : insertPg(tx, r);
 
-  /** Runs `write` in one transaction; on SQLite with the triggers aside, then indexes what it wrote. */
-  const bulk = <T>(write: (tx: InspectorDb) => Promise<T>): Promise<T> =>
-    db.transaction(async (tx) => {
-      if (!sqlite || inBulk) return write(tx);
-      const after = (await tx.get<{ m: number }>('SELECT coalesce(max("id"), 0) AS "m" FROM "EpisodeEvent"'))!.m;
-      await tx.run('INSERT INTO "InspectorBulkLoad" ("on") VALUES (1)');
-      inBulk = true;
-      try {
+  /**
+   * Runs `write` in one transaction; on SQLite it indexes what it wrote before the commit. A bulk
+   * transaction is hundreds of MB: with SQLite's default 2 MB page cache its index pages were
+   * spilled and read back over and over, so the cache grows to BULK_CACHE_KIB while it runs.
+   */
+  const bulk = async <T>(write: (tx: InspectorDb) => Promise<T>): Promise<T> => {
+    if (!sqlite || inBulk) return db.transaction(write);
+    const cacheBefore = sqlite.pragma('cache_size', { simple: true }) as number;
+    sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
+    inBulk = true;
+    try {
+      return await db.transaction(async (tx) => {
         const out = await write(tx);
-        await tx.run('DELETE FROM "InspectorBulkLoad"');
-        await tx.run(INDEX_OWNERS_SQL, [after]);
-        await tx.run(INDEX_TEXT_SQL, [after]);
+        index!.catchUp();
         return out;
-      } finally {
-        inBulk = false;
-      }
-    });
+      });
+    } finally {
+      inBulk = false;
+      sqlite.pragma(`cache_size = ${cacheBefore}`);
+    }
+  };
 
   return {
     exists: async (tx: InspectorDb, id: string) =>
@@ -152,6 +165,27 @@ export function createInserter(db: InspectorDb) {
         for (const r of rs) ids.push(await insertOne(tx, r));
         return ids;
       }),
+    /**
+     * SQLite only: many copies of stored episodes in one transaction (bench seeding): each
+     * record's own row (id, date, seed, player…) with the log of the stored episode `from` (its
+     * events and actions must be the record's).
+     */
+    insertCopies: (copies: Array<{ from: string; record: EpisodeRecord }>) => {
+      if (!rows) throw new Error('insertCopies copies logs inside SQLite; PostgreSQL seeds with insertMany');
+      return bulk(async () =>
+        copies.map(({ from, record }) => {
+          const id = record.id ?? newEpisodeId();
+          const created = createdOf(record);
+          rows.insertEpisode(rowOf(record, id, created));
+          const copied = rows.copyLog(from, id, created);
+          if (copied.events !== record.events.length || copied.actions !== record.actions.length)
+            throw new Error(
+              `episode "${from}" has ${copied.events} events and ${copied.actions} actions; its copy was given ${record.events.length} and ${record.actions.length}`,
+            );
+          return id;
+        }),
+      );
+    },
     bulk,
   };
 }

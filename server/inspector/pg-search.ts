@@ -4,7 +4,8 @@
 // one tiny insert; the words are made here, from the same text as SQLite's index
 // (search-text.ts), before a search reads the index. Migration 20261130180000_inspector_search.
 import type { EpisodeEvent } from '@/server/engine/types';
-import type { InspectorDb } from './db';
+import { prepareTextIndex, type TextIndex } from '@/server/episodes/sqlite-store/text-index';
+import type { InspectorDb, Sqlite } from './db';
 import { eventSearchText, searchWords } from './search-text';
 
 const BATCH = 2000;
@@ -20,6 +21,25 @@ export const lexeme = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(
  */
 export const tsvectorLiteral = (words: string[]): string =>
   words.map((w, i) => `'${w}':${i < 16383 ? i + 1 : 16383}`).join(' ');
+
+const sqliteIndexes = new WeakMap<Sqlite, TextIndex>();
+
+/**
+ * Makes every committed event searchable before a query reads the index. SQLite: writers leave
+ * indexing (and the toolCalls count) to a catch-up (server/episodes/sqlite-store/text-index.ts),
+ * so it runs before every list. PostgreSQL counts toolCalls by trigger: its queue is drained
+ * only for a search.
+ */
+export async function indexCommitted(db: InspectorDb, forSearch: boolean): Promise<void> {
+  if (db.dialect === 'postgresql') {
+    if (forSearch) await catchUpSearchIndex(db);
+    return;
+  }
+  const sqlite = db.sqlite!;
+  let index = sqliteIndexes.get(sqlite);
+  if (!index) sqliteIndexes.set(sqlite, (index = prepareTextIndex(sqlite)));
+  index.catchUpBeforeQuery();
+}
 
 /**
  * Indexes every queued event. Drains run one at a time (an advisory lock), so a search that

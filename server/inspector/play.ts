@@ -1,6 +1,7 @@
 // Playing a built-in agent into lines of the project's episode format (fixtures, benchmarks,
 // and `npm run episodes:play`): exactly what the episode service would store.
 import { playEpisode } from '@/server/engine';
+import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Agent } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeConfig } from '@/server/engine/types';
@@ -45,5 +46,6 @@ export function playToLine(
     actions: actions.map((a, i) => ({ format: 'json' as const, raw: JSON.stringify(a), turn: i })),
     prompts: null,
     origin: 'engine',
+    rewardRevision: REWARD_REVISION,
   };
 }

@@ -4,7 +4,7 @@
 import type { Dialect, InspectorDb } from './db';
 import { flag, sqlFor } from './dialect';
 import type { EpisodeFilter, ListInput } from './filters';
-import { catchUpSearchIndex } from './pg-search';
+import { indexCommitted } from './pg-search';
 import { matchingEpisodesSql, searchQuery } from './search';
 
 export interface EpisodeListRow {
@@ -35,7 +35,8 @@ export interface Where {
 }
 
 /** Prisma (better-sqlite3 adapter) stores DateTime as ISO text "2026-11-30T11:48:41.426+00:00". */
-export const sqlDateTime = (d: Date) => d.toISOString().replace('Z', '+00:00');
+export { sqlDateTime } from '@/server/episodes/sqlite-store/rows';
+
 const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 
 export function whereOf(dialect: Dialect, f: EpisodeFilter): Where {
@@ -105,9 +106,9 @@ export function orderOf(dialect: Dialect, sort: string, dir: 'asc' | 'desc'): st
   return `ORDER BY ${NULLABLE.has(sort) ? `e."${sort}" IS NULL, ` : ''}${col(sort)} ${d}, ${col('id')} ${d}`;
 }
 
-/** The filter's WHERE and ORDER BY; a search first brings PostgreSQL's index up to date. */
+/** The filter's WHERE and ORDER BY, after every committed event is indexed (pg-search.ts). */
 async function prepare(db: InspectorDb, input: Pick<ListInput, 'filter' | 'sort' | 'dir'>) {
-  if (input.filter.q) await catchUpSearchIndex(db);
+  await indexCommitted(db, Boolean(input.filter.q));
   return { w: whereOf(db.dialect, input.filter), order: orderOf(db.dialect, input.sort, input.dir) };
 }
 

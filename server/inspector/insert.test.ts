@@ -1,0 +1,97 @@
+// Whole-episode writes (imports and bench seeding) through the shared SQLite rows: a copy made
+// inside SQLite has the same log as its source, and every bulk write is searchable when it returns.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oracleAgent } from '@/server/engine';
+import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { openSqlite, sqliteInspectorDb, type Sqlite } from './db';
+import { listInputSchema } from './filters';
+import { createInserter, type EpisodeRecord } from './insert';
+import { playToLine } from './play';
+import { listEpisodes } from './query';
+import { testCatalog } from './test-helpers';
+
+let db: TestDb;
+let sqlite: Sqlite;
+beforeAll(() => {
+  db = createTestDb();
+  sqlite = openSqlite(db.url);
+}, 120_000);
+afterAll(async () => {
+  sqlite?.close();
+  await db?.cleanup();
+});
+
+const logOf = (id: string) => ({
+  events: sqlite
+    .prepare('SELECT "seq", "turn", "kind", "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"')
+    .all(id),
+  actions: sqlite
+    .prepare('SELECT "seq", "turn", "format", "raw" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"')
+    .all(id),
+});
+const rowOf = (id: string) =>
+  sqlite
+    .prepare('SELECT "seed", "player", "eventCount", "toolCalls", "reward" FROM "Episode" WHERE "id" = ?')
+    .get(id) as {
+    seed: number;
+    player: string;
+    eventCount: number;
+    toolCalls: number;
+    reward: number;
+  };
+/** An oracle episode as a record (what the bench seeds from). */
+const played = (envId: 'CART' | 'PD', d: number, seed: number) =>
+  playToLine({ envId, d, seed }, testCatalog(), oracleAgent, 'oracle') as unknown as EpisodeRecord;
+const pending = () =>
+  sqlite
+    .prepare('SELECT coalesce(max("id"), 0) - (SELECT "upTo" FROM "EpisodeTextIndexed") FROM "EpisodeEvent"')
+    .pluck()
+    .get();
+
+describe('bulk writes', () => {
+  it('copies a stored episode’s log inside SQLite, with the copy’s own row, indexed before returning', async () => {
+    const ins = createInserter(sqliteInspectorDb(sqlite));
+    const rec = played('CART', 4, 3);
+    const [source] = await ins.insertMany([rec]);
+    const copies = await ins.insertCopies([
+      { from: source, record: { ...rec, id: undefined, seed: 991, player: 'copy-a' } },
+      { from: source, record: { ...rec, id: undefined, seed: 992, player: 'copy-b' } },
+    ]);
+    expect(copies).toHaveLength(2);
+    expect(pending()).toBe(0);
+    const toolCalls = rec.events.filter((e) => e.kind === 'tool_call').length;
+    expect(toolCalls).toBeGreaterThan(0);
+    for (const [i, id] of copies.entries()) {
+      expect(id).not.toBe(source);
+      expect(logOf(id)).toEqual(logOf(source));
+      expect(rowOf(id)).toEqual({ ...rowOf(source), seed: 991 + i, player: `copy-${'ab'[i]}` });
+      expect(rowOf(id).toolCalls).toBe(toolCalls);
+    }
+    const word = (rec.events.find((e) => e.kind === 'customer_message') as unknown as { text: string }).text
+      .split(/\s+/)
+      .find((w) => /^[a-z]{6,}$/i.test(w))!;
+    const found = (
+      await listEpisodes(sqliteInspectorDb(sqlite), listInputSchema.parse({ filter: { q: `"${word}"` } }))
+    ).rows.map((r) => r.id);
+    expect(found.sort()).toEqual([source, ...copies].sort());
+  });
+
+  it('stores nothing of a bulk write that fails, and leaves the page cache as it was', async () => {
+    const ins = createInserter(sqliteInspectorDb(sqlite));
+    const cache = sqlite.pragma('cache_size', { simple: true });
+    const before = sqlite.prepare('SELECT count(*) FROM "Episode"').pluck().get();
+    const rec = played('PD', 2, 4);
+    const [source] = await ins.insertMany([rec]);
+    const copy = { ...rec, id: undefined };
+    await expect(
+      ins.insertCopies([
+        { from: source, record: copy },
+        { from: 'no-such-episode', record: copy },
+      ]),
+    ).rejects.toThrow(
+      `episode "no-such-episode" has 0 events and 0 actions; its copy was given ${rec.events.length} and ${rec.actions.length}`,
+    );
+    expect(sqlite.prepare('SELECT count(*) FROM "Episode"').pluck().get()).toBe((before as number) + 1);
+    expect(sqlite.pragma('cache_size', { simple: true })).toBe(cache);
+  });
+});
