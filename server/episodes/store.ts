@@ -102,7 +102,6 @@ export interface CustomerRewriteRow {
   record: string | null;
 }
 
-
 export function createEpisodeStore(prisma: PrismaClient) {
   return {
     /** Episode row and its opening events, in one transaction (a nested create). */
