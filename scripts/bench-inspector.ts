@@ -93,23 +93,28 @@ if (!reused || flag('pg')) {
   if (!reused) migrate(DB);
 }
 
+/** A pool episode as a new record: its own seed, date (within 60 days), player and run. */
+function copyOf(p: (typeof pool)[number], r: Rng): EpisodeRecord {
+  return {
+    ...(p as unknown as EpisodeRecord),
+    id: undefined,
+    createdAt: new Date(SEED_START + Math.floor(r.next() * 60 * 86_400_000)).toISOString(),
+    seed: Math.floor(r.next() * 1_000_000),
+    player: players[Math.floor(r.next() * players.length)],
+    runLabel: `run-${Math.floor(r.next() * 40)}`,
+    goalRevealed: r.next() < 0.1,
+    rescored: null,
+    recorded: null,
+  };
+}
+const SEED_START = Date.parse('2026-10-01T00:00:00Z');
+
 /** Stores N copies of pool episodes, each with its own seed, date, player and run. */
 async function seed(inserter: ReturnType<typeof createInserter>, r: Rng) {
-  const start = Date.parse('2026-10-01T00:00:00Z');
   for (let done = 0; done < N;) {
     const batch: EpisodeRecord[] = [];
     for (let i = 0; i < 5000 && done < N; i++, done++) {
-      const p = pool[Math.floor(r.next() * pool.length)];
-      batch.push({
-        ...(p as unknown as EpisodeRecord),
-        createdAt: new Date(start + Math.floor(r.next() * 60 * 86_400_000)).toISOString(),
-        seed: Math.floor(r.next() * 1_000_000),
-        player: players[Math.floor(r.next() * players.length)],
-        runLabel: `run-${Math.floor(r.next() * 40)}`,
-        goalRevealed: r.next() < 0.1,
-        rescored: null,
-        recorded: null,
-      });
+      batch.push(copyOf(pool[Math.floor(r.next() * pool.length)], r));
     }
     await inserter.insertMany(batch);
     process.stderr.write(`\r  seeded ${done.toLocaleString()} of ${N.toLocaleString()}`);
@@ -127,27 +132,15 @@ if (reused) {
 } else {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const start = Date.parse('2026-10-01T00:00:00Z');
-  const copyOf = (p: (typeof pool)[number]): EpisodeRecord => ({
-    ...(p as unknown as EpisodeRecord),
-    id: undefined,
-    createdAt: new Date(start + Math.floor(rng.next() * 60 * 86_400_000)).toISOString(),
-    seed: Math.floor(rng.next() * 1_000_000),
-    player: players[Math.floor(rng.next() * players.length)],
-    runLabel: `run-${Math.floor(rng.next() * 40)}`,
-    goalRevealed: rng.next() < 0.1,
-    rescored: null,
-    recorded: null,
-  });
   // The pool goes in once (its events serialised and indexed like any import); every other
   // episode is a new row whose log SQLite copies from a pool episode (no JSON round trip).
-  const poolIds = await ins.insertMany(pool.map(copyOf));
+  const poolIds = await ins.insertMany(pool.map((p) => copyOf(p, rng)));
   let done = pool.length;
   while (done < N) {
     const batch: Array<{ from: string; record: EpisodeRecord }> = [];
     for (; batch.length < 5000 && done < N; done++) {
       const k = Math.floor(rng.next() * pool.length);
-      batch.push({ from: poolIds[k], record: copyOf(pool[k]) });
+      batch.push({ from: poolIds[k], record: copyOf(pool[k], rng) });
     }
     await ins.insertCopies(batch);
     process.stderr.write(`\r  seeded ${done.toLocaleString()} of ${N.toLocaleString()}`);
