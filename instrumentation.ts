@@ -1,27 +1,59 @@
 // Runs once when the server starts: puts the body-size guard in front of Next's HTTP server
 // (oversized uploads refused before anything reads them), and gives a clear message when the
-// database cannot be used (missing directory that cannot be created, read-only file, or no tables yet).
+// database cannot be used (missing directory that cannot be created, read-only file, no tables yet,
+// or migrations not applied after an upgrade).
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { installRequestGuard } = await import('@/server/lib/request-guard');
+  installRequestGuard(); // needs no database: oversized uploads are refused whatever its state
+  const { prisma, DEFAULT_DATABASE_URL } = await import('@/server/db');
+  const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  const problem = await databaseProblem(prisma, url);
+  if (problem) {
+    console.error(
+      `[ecomrlve] the database ${url} is unusable: ${problem}. Pages that read episodes will fail until this is fixed.`,
+    );
+    return;
+  }
   const { serveSeatStep } = await import('@/server/episodes/seat-step');
   const { episodeService } = await import('@/server/episodes');
   // POST /play/<id>/step is served before Next: its request handling cost more CPU than the step
   // (docs/security.md, "Web path speed"); app/play/[episodeId]/step/route.ts serves it otherwise.
   installRequestGuard({ direct: (req, res) => serveSeatStep(req, res, episodeService) });
-  const { prisma, DEFAULT_DATABASE_URL } = await import('@/server/db');
-  const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+}
+
+const MIGRATE_HINT = 'run `npx prisma migrate deploy` (npm run app does it)';
+
+/** Why the database cannot serve the app (no tables, read-only, migrations missing), or null. */
+async function databaseProblem(
+  prisma: { episode: { count(): Promise<number> }; $queryRawUnsafe<T>(sql: string): Promise<T> },
+  url: string,
+): Promise<string | null> {
   try {
     await prisma.episode.count();
   } catch (e) {
     const text = String((e as Error)?.message ?? e);
-    const hint = /no such table|does not exist in the current database/i.test(text)
-      ? 'its tables are missing: run `npx prisma migrate deploy` (npm run app does it)'
+    return /no such table|does not exist in the current database/i.test(text)
+      ? `its tables are missing: ${MIGRATE_HINT}`
       : /readonly|read-only/i.test(text)
         ? 'it is read-only for this process'
         : 'it cannot be opened';
-    console.error(
-      `[ecomrlve] the database ${url} is unusable: ${hint}. Pages that read episodes will fail until this is fixed.`,
+  }
+  try {
+    const { pendingMigrations } = await import('@/server/db-path');
+    const { databaseKind } = await import('@/server/db-url');
+    const rows = await prisma.$queryRawUnsafe<Array<{ name: string }>>(
+      'SELECT "migration_name" AS "name" FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL',
     );
+    const dir = databaseKind(url) === 'postgresql' ? 'prisma/pg/migrations' : 'prisma/migrations';
+    const pending = pendingMigrations(
+      rows.map((r) => r.name),
+      dir,
+    );
+    return pending.length
+      ? `${pending.length} migration(s) not applied (${pending.join(', ')}): ${MIGRATE_HINT}`
+      : null;
+  } catch {
+    return null; // no migration table or folder (a database made another way): the count above passed
   }
 }

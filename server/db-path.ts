@@ -29,3 +29,16 @@ export function prepareDatabaseDir(url: string): string | null {
   }
   return null;
 }
+
+/**
+ * Migrations in `dir` (one folder each, as Prisma writes them) that `applied` does not name:
+ * a database left behind by an upgrade fails on every page, so start-up names what is missing.
+ */
+export function pendingMigrations(applied: Iterable<string>, dir: string): string[] {
+  const done = new Set(applied);
+  return fs
+    .readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !done.has(e.name))
+    .map((e) => e.name)
+    .sort();
+}
