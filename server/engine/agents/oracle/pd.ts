@@ -54,12 +54,22 @@ function searchFilters(constraints: readonly Constraint[]): Record<string, strin
   return out;
 }
 
-/** One filter-only search of the spec's category under the customer's constraints: shows many picks at once. */
-export function categorySearch(episode: Episode, spec: RecommendationSpec): ToolCall {
+/**
+ * One search of the spec's category under the customer's constraints: shows many picks at once.
+ * `withWords`: constraints no filter expresses (e.g. resolution) become the query's words, so
+ * the top results meet them too (PD d = 1 seed 740320545: a filter-only search of monitors
+ * showed 190 of the wrong resolution).
+ */
+export function categorySearch(episode: Episode, spec: RecommendationSpec, withWords = false): ToolCall {
+  const words = withWords
+    ? spec.constraints
+        .filter((c) => c.op === 'eq' && !EQ_FILTERS.has(c.attr) && typeof c.value === 'string')
+        .map((c) => String(c.value))
+    : [];
   return {
     name: 'catalog.search',
     args: {
-      query: '*',
+      query: words.length ? words.join(' ') : '*',
       filters: { category: spec.category, in_stock: true, ...searchFilters(spec.constraints) },
       top_k: episode.axes.top_k,
     },
@@ -85,7 +95,7 @@ export function recommendationOracle(episode: Episode, spec: RecommendationSpec,
   if (tight && unseen.length > 1 && turnsLeft > 1 && !searchedAlready(episode))
     return {
       assistant_message: `Let me look through what is in stock. ${named} looks like a good fit.`,
-      tool_calls: [categorySearch(episode, spec)],
+      tool_calls: [categorySearch(episode, spec, true)],
       answer: null,
     };
   const calls = fetchUnseen(episode, best);
