@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
@@ -6,8 +7,11 @@ export default defineConfig({
   test: {
     include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'lib/**/*.test.ts', 'components/**/*.test.ts'],
     environment: 'node',
+    // Vitest's default leaves one core idle (cores − 1): on this 2-core machine that ran every file
+    // in one worker, and the suite took twice its CPU time.
+    maxWorkers: availableParallelism(),
     testTimeout: 60_000,
-    // DB-backed suites run `prisma migrate deploy` in beforeAll; it takes 10–20 s on a loaded 2-core machine.
+    // Suites that start servers (serve:env, PostgreSQL, the agent server) do it in beforeAll: slow under load.
     hookTimeout: 120_000,
   },
 });

@@ -1,11 +1,12 @@
 // Starts the real serve:env entry point (scripts/serve-env.ts) as a child process on a free
 // port and waits for its "listening on" line. Used by tests and bench:api.
 
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyMigratedSqlite } from '../lib/migrated-sqlite';
 
 export interface SpawnedServer {
   url: string;
@@ -52,11 +53,8 @@ export function spawnEnvServer(args: string[] = [], env: Record<string, string> 
 /** A fresh SQLite database in a temp dir, migrated with the committed migrations. */
 export function migratedTempDatabase(): { url: string; remove(): void } {
   const dir = mkdtempSync(path.join(tmpdir(), 'ecomrlve-env-'));
-  const url = `file:${path.join(dir, 'env.db')}`;
-  execFileSync(path.join(ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
-    stdio: 'pipe',
-  });
+  const file = path.join(dir, 'env.db');
+  copyMigratedSqlite(file);
+  const url = `file:${file}`;
   return { url, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,11 +1,11 @@
-// Test helper: a fresh SQLite file per test file, migrated with `prisma migrate deploy`
-// (the committed migrations), and a Prisma client on it.
-import { execFileSync } from 'node:child_process';
+// Test helper: a fresh SQLite file per test file, migrated with the committed migrations (a copy
+// of one migrated template), and a Prisma client on it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
+import { copyMigratedSqlite } from '@/server/lib/migrated-sqlite';
 import { EpisodeServiceError } from './types';
 
 export interface TestDb {
@@ -16,13 +16,9 @@ export interface TestDb {
 
 export function createTestDb(): TestDb {
   const dir = mkdtempSync(path.join(tmpdir(), 'ecomrlve-test-'));
-  const url = `file:${path.join(dir, 'test.db')}`;
-  const root = path.resolve(__dirname, '../..');
-  execFileSync(path.join(root, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
-    stdio: 'pipe',
-  });
+  const file = path.join(dir, 'test.db');
+  copyMigratedSqlite(file);
+  const url = `file:${file}`;
   const prisma = createPrismaClient(url);
   return {
     url,
