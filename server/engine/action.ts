@@ -242,15 +242,15 @@ function parseObjectAction(input: object): ParsedAction | null {
         ? `action is larger than ${MAX_ACTION_CHARS} characters as JSON; the limit is ${MAX_ACTION_CHARS}`
         : actionShapeError(value);
   if (error) return { ok: false, error, raw: keep(JSON.stringify(value)) };
-  return new ParsedObjectAction(
-    {
-      assistant_message: value.assistant_message as string,
-      tool_calls: (value.tool_calls ?? []) as ToolCall[],
-      answer: (value.answer ?? null) as Action['answer'],
-    },
-    value,
-  );
+  return new ParsedObjectAction(actionOf(value), value);
 }
+
+/** The action of a parsed object that actionShapeError accepted. */
+const actionOf = (value: Record<string, unknown>): Action => ({
+  assistant_message: value.assistant_message as string,
+  tool_calls: (value.tool_calls ?? []) as ToolCall[],
+  answer: (value.answer ?? null) as Action['answer'],
+});
 
 /** What is wrong with a parsed action object's fields, or null. */
 function actionShapeError(value: Record<string, unknown>): string | null {
@@ -302,15 +302,7 @@ export function parseAction(input: unknown): ParsedAction {
   if (!isPlainObject(value)) return fail(`action must be a JSON object, got ${kindOf(value)}`);
   const error = actionShapeError(value);
   if (error) return fail(error);
-  return {
-    ok: true,
-    raw: text,
-    action: {
-      assistant_message: value.assistant_message as string,
-      tool_calls: (value.tool_calls ?? []) as ToolCall[],
-      answer: (value.answer ?? null) as Action['answer'],
-    },
-  };
+  return { ok: true, raw: text, action: actionOf(value) };
 }
 
 /** Native function-calling names use "_" for "." (catalog_search → catalog.search). */
