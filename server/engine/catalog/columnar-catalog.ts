@@ -27,6 +27,35 @@ export interface ProductText {
 /** Materialised products kept per catalog, direct-mapped by index: bounded memory at any size. */
 const PRODUCT_SLOTS = 1 << 14;
 
+// A product's description and features are generated text few readers need (catalog.get_product):
+// built on first read by getters shared by every product, with the text source kept aside. Added
+// with defineProperty in key order: an object literal with `get` members (or a getter closure per
+// product) puts the object in V8's dictionary mode, which made every property read of every
+// product a hash lookup (issue 13).
+interface LazyText {
+  text: ProductText;
+  index: number;
+  description?: string;
+  features?: string[];
+}
+const LAZY_TEXT = new WeakMap<object, LazyText>();
+const DESCRIPTION: PropertyDescriptor = {
+  get(this: object) {
+    const lazy = LAZY_TEXT.get(this)!;
+    return (lazy.description ??= lazy.text.description(lazy.index));
+  },
+  enumerable: true,
+  configurable: true,
+};
+const FEATURES: PropertyDescriptor = {
+  get(this: object) {
+    const lazy = LAZY_TEXT.get(this)!;
+    return (lazy.features ??= Object.freeze(lazy.text.features(lazy.index)) as string[]);
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 export class ColumnarCatalog implements Catalog {
   readonly size: number;
   readonly index: SearchIndex;
@@ -93,34 +122,23 @@ export class ColumnarCatalog implements Catalog {
 
   private materialise(index: number): Product {
     const c = this.cols;
-    const text = this.text;
     const category = c.categoryTable[c.category[index]];
     const slash = category.indexOf('/');
-    // description and features are generated text few readers need (catalog.get_product):
-    // built on first read
-    let description: string | undefined;
-    let features: string[] | undefined;
-    const p: Product = {
-      id: text.id(index),
-      title: text.title(index),
-      get description() {
-        return (description ??= text.description(index));
-      },
-      category,
-      department: slash < 0 ? category : category.slice(0, slash),
-      brand: c.brandTable[c.brand[index]],
-      store: c.storeTable[c.store[index]],
-      attrs: Object.freeze(this.attrsAt(index)),
-      get features() {
-        return (features ??= Object.freeze(text.features(index)) as string[]);
-      },
-      price: c.priceCents[index] / 100,
-      rating: c.rating10[index] / 10,
-      ratingCount: c.ratingCount[index],
-      shipDays: c.shipDays[index],
-      stockQty: c.stock[index],
-    };
-    const noun = text.noun?.(index);
+    const p = { id: this.text.id(index), title: this.text.title(index) } as Product;
+    LAZY_TEXT.set(p, { text: this.text, index });
+    Object.defineProperty(p, 'description', DESCRIPTION);
+    p.category = category;
+    p.department = slash < 0 ? category : category.slice(0, slash);
+    p.brand = c.brandTable[c.brand[index]];
+    p.store = c.storeTable[c.store[index]];
+    p.attrs = Object.freeze(this.attrsAt(index));
+    Object.defineProperty(p, 'features', FEATURES);
+    p.price = c.priceCents[index] / 100;
+    p.rating = c.rating10[index] / 10;
+    p.ratingCount = c.ratingCount[index];
+    p.shipDays = c.shipDays[index];
+    p.stockQty = c.stock[index];
+    const noun = this.text.noun?.(index);
     if (noun) p.noun = noun;
     return p;
   }

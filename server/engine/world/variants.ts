@@ -42,8 +42,28 @@ export function variantAttribute(product: Product): string | null {
   return null;
 }
 
-/** The product's own value first, then two distractors picked by a hash of its id. */
-export function variantsOf(product: Product): Variant[] {
+// A frozen product's variants, computed once per product object (frozen too: every caller shares
+// them). Cart views, stock lookups and variant checks ask for them many times per step (issue 13).
+// A product that can still change (one built by hand) gets them computed on every call.
+const VARIANTS = new WeakMap<Product, readonly Variant[]>();
+
+/** The product's own value first, then two distractors picked by a hash of its id. Frozen, shared. */
+export function variantsOf(product: Product): readonly Variant[] {
+  if (!Object.isFrozen(product)) return computeVariants(product);
+  let variants = VARIANTS.get(product);
+  if (!variants) {
+    variants = Object.freeze(
+      computeVariants(product).map((v) => {
+        Object.freeze(v.attrs);
+        return Object.freeze(v);
+      }),
+    );
+    VARIANTS.set(product, variants);
+  }
+  return variants;
+}
+
+function computeVariants(product: Product): Variant[] {
   const attr = variantAttribute(product);
   if (!attr) return [];
   const base = product.attrs[attr];

@@ -37,8 +37,20 @@ function rememberTitles(notes: CustomerNotes, info: TurnInfo) {
 
 const ID_TOKEN = /[A-Za-z0-9][A-Za-z0-9_-]{3,}/g;
 
+// The customer policy asks twice in most turns (confirm, then respond): the answer for a turn is
+// kept with its TurnInfo (a new object every turn) and the notes it was read with (issue 13).
+const MENTIONED = new WeakMap<TurnInfo, { notes: CustomerNotes; products: Product[] }>();
+
 /** Products the agent's message names, in order of first appearance. */
 export function mentionedProducts(notes: CustomerNotes, info: TurnInfo, ctx: EnvContext): Product[] {
+  const kept = MENTIONED.get(info);
+  if (kept?.notes === notes) return kept.products.slice();
+  const products = findMentioned(notes, info, ctx);
+  MENTIONED.set(info, { notes, products });
+  return products.slice();
+}
+
+function findMentioned(notes: CustomerNotes, info: TurnInfo, ctx: EnvContext): Product[] {
   rememberTitles(notes, info);
   const found: Array<{ at: number; id: string }> = [];
   for (const m of info.agentMessage.matchAll(ID_TOKEN))
