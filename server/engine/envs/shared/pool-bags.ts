@@ -8,8 +8,8 @@
 // cat:, dept:, one term per attribute in column order) with integer term counts, so the
 // similarity sums the same floats in the same order (bit-identical, pool-equivalence.test.ts).
 // Memory is bounded: categories up to STORE_ALL_LIMIT products keep every product's bag, larger
-// ones their sample only (at 2M products, 75 × 1,500 bags); other products' bags are built per
-// call into the store's tail and dropped after it.
+// ones their sample (at 2M products, 75 × 1,500 bags) and the other bags resets needed, up to
+// KEPT_TERMS_LIMIT terms in all; beyond it bags are built per call into the store's tail and dropped.
 
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 
@@ -64,6 +64,12 @@ export interface Candidates {
 
 /** Categories up to this size keep every product's bag (at 100k products: all of them). */
 const STORE_ALL_LIMIT = 6000;
+/**
+ * Other bags a pool needs (filtered-search candidates of large categories) are kept too until the
+ * store holds this many terms (4M: 24 MB with their counts; ~300k bags, at 2M products the
+ * candidates most resets meet), then written per call and dropped.
+ */
+const KEPT_TERMS_LIMIT = 1 << 22;
 
 /** similarity.ts's smoothed idf, the same expression. */
 export const idfOf = (n: number, df: number, inReference: boolean) =>
@@ -83,9 +89,14 @@ export class BagStore {
   readonly marks: Uint8Array;
   private readonly pools = new Map<string, CategoryPool>();
   private readonly categoryTerms: [string, string][] = [];
+  /** per category code, the attribute columns some product of it has (a bag reads only these) */
+  private readonly attrColumns: Int32Array[];
   private readonly attrTerms: string[][] = [];
-  /** product ids of pool entries (a plain array of 2M entries would be a slow dictionary) */
-  private readonly ids = new Map<number, string>();
+  /**
+   * Product ids of pool entries, in chunks of 4,096 indices: a plain array of 2M entries would be
+   * a slow dictionary, and a Map of 100k numbers cost a cache miss per lookup (the hottest line).
+   */
+  private readonly idChunks: (string | undefined)[][] = [];
 
   constructor(
     readonly catalog: ColumnarCatalog,
@@ -97,6 +108,7 @@ export class BagStore {
     this.length = new Uint16Array(catalog.size);
     this.home = new Int32Array(catalog.size).fill(-1);
     this.marks = new Uint8Array(catalog.size);
+    this.attrColumns = attributeColumnsByCategory(catalog);
     for (const category of catalog.categories()) this.pools.set(category, this.buildPool(category, scanLimit));
   }
 
@@ -106,12 +118,8 @@ export class BagStore {
 
   /** catalog.idAt, kept. */
   idAt(index: number): string {
-    let id = this.ids.get(index);
-    if (id === undefined) {
-      if (this.ids.size >= 1 << 20) this.ids.clear();
-      this.ids.set(index, (id = this.catalog.idAt(index)));
-    }
-    return id;
+    const chunk = (this.idChunks[index >> 12] ??= new Array<string | undefined>(4096));
+    return (chunk[index & 4095] ??= this.catalog.idAt(index));
   }
 
   private buildPool(category: string, scanLimit: number): CategoryPool {
@@ -254,6 +262,13 @@ export class BagStore {
     const at = this.used;
     this.bagLength = this.writeBag(pool, i);
     this.used += this.bagLength;
+    // kept while the budget lasts and nothing transient lies before it (resets meet the same products again)
+    if (this.home[i] < 0 && at === this.mark && this.used <= KEPT_TERMS_LIMIT) {
+      this.start[i] = at;
+      this.length[i] = this.bagLength;
+      this.home[i] = pool.number;
+      this.mark = this.used;
+    }
     return at;
   }
 
@@ -279,7 +294,9 @@ export class BagStore {
     const [catTerm, deptTerm] = this.categoryTermsOf(cols.category[index]);
     add(catTerm);
     add(deptTerm);
-    for (let a = 0; a < cols.attrNames.length; a++) {
+    const attrColumns = this.attrColumns[cols.category[index]];
+    for (let j = 0; j < attrColumns.length; j++) {
+      const a = attrColumns[j];
       const v = cols.attrCols[a][index];
       if (v !== 0) add(this.attrTerm(a, v, index));
     }
@@ -372,6 +389,24 @@ export class BagStore {
     for (let j = 0; j < refLen; j++) refPos[terms[refAt + j]] = 0;
     return sims;
   }
+}
+
+/**
+ * For each category code, the attribute columns (ascending) in which some product of the category
+ * has a value: a category uses a handful of the catalog's attributes, and reading every column at a
+ * scattered index cost a cache miss each (the hottest line of a 2M reset). Sequential passes.
+ */
+function attributeColumnsByCategory(catalog: ColumnarCatalog): Int32Array[] {
+  const cols = catalog.cols;
+  const categories = cols.categoryTable.length;
+  const used = new Uint8Array(categories * cols.attrNames.length);
+  for (let a = 0; a < cols.attrNames.length; a++) {
+    const column = cols.attrCols[a];
+    for (let i = 0; i < catalog.size; i++) if (column[i] !== 0) used[cols.category[i] * cols.attrNames.length + a] = 1;
+  }
+  return Array.from({ length: categories }, (_, c) =>
+    Int32Array.from(cols.attrNames.keys()).filter((a) => used[c * cols.attrNames.length + a] === 1),
+  );
 }
 
 /** Distinct brand names of some products, sorted. */

@@ -138,10 +138,12 @@ export function columnCandidates(
       for (let e = 0; e < m; e++) order[e] = e;
       if (m > size) selectTop(order, size, discovery ? (a, b) => s[b] - s[a] || u[b] - u[a] || byRel(a, b) : byRel);
       if (order.length > size) order.length = size;
-      order.sort(byRel);
+      // the pool's own order: every relevance of it computed once, compared from an array
+      for (const e of order) relOf(e);
+      order.sort((a, b) => rel[b] - rel[a] || byId(a, b));
       return order.map((e) => {
         const k = at[e];
-        return { id: idOf(e), s: s[e], u: u[e], sim: sims[k], rel: relOf(e), stock: c.stock[k] };
+        return { id: idOf(e), s: s[e], u: u[e], sim: sims[k], rel: rel[e], stock: c.stock[k] };
       });
     },
   };
