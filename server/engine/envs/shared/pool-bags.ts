@@ -12,6 +12,8 @@
 // KEPT_TERMS_LIMIT terms in all; beyond it bags are built per call into the store's tail and dropped.
 
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
+import type { FilterColumns } from '../../catalog/filters';
+import { attributeColumnsByCategory, categoryRows } from './pool-columns';
 
 /** Document frequencies of one set of documents (a category, or its stride sample). */
 export interface IdfTable {
@@ -41,6 +43,10 @@ export interface CategoryPool {
   docPrices: Float64Array;
   /** the values of `all` side by side (categories whose bags are all stored here), else null */
   local: Candidates | null;
+  /** large categories: the row in `all` of each document */
+  docRows: Int32Array | null;
+  /** large categories: the catalog's columns at `all` (pool-columns.ts), built on first use */
+  rows: FilterColumns | null;
 }
 
 /**
@@ -58,8 +64,10 @@ export interface Candidates {
   /** bag offset and length per position (stored bags only) */
   bagAt: Int32Array;
   bagLen: Uint16Array;
-  /** attribute codes per position, copied on first use */
+  /** attribute codes per position, copied on first use from `columns` at `rows` */
   attrs: (Int32Array | undefined)[];
+  columns: FilterColumns;
+  rows: ArrayLike<number>;
 }
 
 /** Categories up to this size keep every product's bag (at 100k products: all of them). */
@@ -127,9 +135,11 @@ export class BagStore {
     const all = catalog.indicesInCategory(category);
     const whole = all.length <= scanLimit;
     let docs: ArrayLike<number> = all;
+    let docRows: Int32Array | null = null;
     if (!whole) {
       const stride = all.length / scanLimit;
-      docs = Int32Array.from({ length: scanLimit }, (_, j) => all[Math.floor(j * stride)]);
+      docRows = Int32Array.from({ length: scanLimit }, (_, j) => Math.floor(j * stride));
+      docs = docRows.map((p) => all[p]);
     }
     const pool: CategoryPool = {
       number: this.pools.size,
@@ -142,6 +152,8 @@ export class BagStore {
       brands: null,
       docPrices: Float64Array.from(docs, (i) => catalog.priceAt(i)).sort(),
       local: null,
+      docRows,
+      rows: null,
     };
     const stored = all.length <= this.storeAllLimit ? all : docs;
     for (let k = 0; k < stored.length; k++) {
@@ -171,29 +183,28 @@ export class BagStore {
     return pool;
   }
 
-  /** The candidates' values: from the category's copy when it has one, else from the catalog's columns. */
-  candidates(pool: CategoryPool, indices: ArrayLike<number>): Candidates {
-    const local = pool.local;
-    if (local && indices === pool.all) return local;
-    if (!local) return this.gather(pool, indices, null);
-    // a subset of the category (both ascending, but the reference comes last): positions by binary search
-    const positions = new Int32Array(indices.length);
-    const all = pool.all;
-    for (let k = 0; k < indices.length; k++) {
-      let lo = 0;
-      let hi = all.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (all[mid] < indices[k]) lo = mid + 1;
-        else hi = mid;
-      }
-      if (all[lo] !== indices[k]) return this.gather(pool, indices, null); // not in the category's copy
-      positions[k] = lo;
+  /** A large category's rows of the catalog's columns (pool-columns.ts), copied on first use. */
+  rowsOf(pool: CategoryPool): FilterColumns {
+    if (!pool.rows) {
+      const codes = new Set<number>();
+      for (let k = 0; k < pool.all.length; k++) codes.add(this.catalog.cols.category[pool.all[k]]);
+      const attrColumns = [...new Set([...codes].flatMap((c) => [...this.attrColumns[c]]))].sort((a, b) => a - b);
+      pool.rows = categoryRows(this.catalog.cols, pool.all, attrColumns);
     }
-    return this.gather(pool, indices, positions);
+    return pool.rows;
   }
 
-  /** Copies the values of products `indices` (from pool.local at `positions`, or from the catalog's columns). */
+  /**
+   * The candidates' values: from the category's copy when it has one, else from its rows (`rows`:
+   * each candidate's row in pool.all, when known), else from the catalog's columns.
+   */
+  candidates(pool: CategoryPool, indices: ArrayLike<number>, rows: Int32Array | null): Candidates {
+    const local = pool.local;
+    if (local && indices === pool.all) return local;
+    return this.gather(pool, indices, rows);
+  }
+
+  /** Copies the values of products `indices` (at `positions` of pool.local or pool.rows, or from the catalog's columns). */
   private gather(pool: CategoryPool, indices: ArrayLike<number>, positions: Int32Array | null): Candidates {
     const n = indices.length;
     const c: Candidates = {
@@ -206,6 +217,8 @@ export class BagStore {
       bagAt: new Int32Array(n),
       bagLen: new Uint16Array(n),
       attrs: [],
+      columns: pool.rows && positions ? pool.rows : this.catalog.cols,
+      rows: pool.rows && positions ? positions : indices,
     };
     const from = pool.local;
     if (positions && from) {
@@ -221,14 +234,16 @@ export class BagStore {
       }
       return c;
     }
-    const cols = this.catalog.cols;
+    const cols = c.columns;
+    const rows = c.rows;
     for (let k = 0; k < n; k++) {
       const i = indices[k];
-      c.price[k] = cols.priceCents[i] / 100; // Product.price, the same division
-      c.rating[k] = cols.rating10[i] / 10;
-      c.shipDays[k] = cols.shipDays[i];
-      c.brand[k] = cols.brand[i];
-      c.stock[k] = cols.stock[i];
+      const r = rows[k];
+      c.price[k] = cols.priceCents[r] / 100; // Product.price, the same division
+      c.rating[k] = cols.rating10[r] / 10;
+      c.shipDays[k] = cols.shipDays[r];
+      c.brand[k] = cols.brand[r];
+      c.stock[k] = cols.stock[r];
       c.bagAt[k] = this.home[i] === pool.number ? this.start[i] : -1;
       c.bagLen[k] = this.length[i];
     }
@@ -239,9 +254,9 @@ export class BagStore {
   attrCodes(c: Candidates, a: number): Int32Array {
     let codes = c.attrs[a];
     if (!codes) {
-      const column = this.catalog.cols.attrCols[a];
+      const column = c.columns.attrCols[a];
       codes = c.attrs[a] = new Int32Array(c.index.length);
-      for (let k = 0; k < codes.length; k++) codes[k] = column[c.index[k]];
+      for (let k = 0; k < codes.length; k++) codes[k] = column[c.rows[k]];
     }
     return codes;
   }
@@ -389,24 +404,6 @@ export class BagStore {
     for (let j = 0; j < refLen; j++) refPos[terms[refAt + j]] = 0;
     return sims;
   }
-}
-
-/**
- * For each category code, the attribute columns (ascending) in which some product of the category
- * has a value: a category uses a handful of the catalog's attributes, and reading every column at a
- * scattered index cost a cache miss each (the hottest line of a 2M reset). Sequential passes.
- */
-function attributeColumnsByCategory(catalog: ColumnarCatalog): Int32Array[] {
-  const cols = catalog.cols;
-  const categories = cols.categoryTable.length;
-  const used = new Uint8Array(categories * cols.attrNames.length);
-  for (let a = 0; a < cols.attrNames.length; a++) {
-    const column = cols.attrCols[a];
-    for (let i = 0; i < catalog.size; i++) if (column[i] !== 0) used[cols.category[i] * cols.attrNames.length + a] = 1;
-  }
-  return Array.from({ length: categories }, (_, c) =>
-    Int32Array.from(cols.attrNames.keys()).filter((a) => used[c * cols.attrNames.length + a] === 1),
-  );
 }
 
 /** Distinct brand names of some products, sorted. */

@@ -100,7 +100,8 @@ export const TASK_WEIGHTS: Record<RecommendationMode, RecommendationSpec['weight
   substitute: { rank: 0.8, cons: 0, oos: 0.2 },
 };
 
-function constraintFilters(category: string, constraints: readonly Constraint[]): SearchFilters {
+/** The filtered search of a large category's candidates: every constraint as a search filter. */
+export function constraintFilters(category: string, constraints: readonly Constraint[]): SearchFilters {
   const f: Record<string, string | number> = { category };
   for (const c of constraints) {
     if (c.attr === 'price') f[c.op === 'max' ? 'price_max' : 'price_min'] = Number(c.value);
