@@ -9,11 +9,11 @@
 // similarity sums the same floats in the same order (bit-identical, pool-equivalence.test.ts).
 // Memory is bounded: categories up to STORE_ALL_LIMIT products keep every product's bag, larger
 // ones their sample (at 2M products, 75 × 1,500 bags) and the other bags resets needed, up to
-// KEPT_TERMS_LIMIT terms in all; beyond it bags are built per call into the store's tail and dropped.
+// KEPT_TERMS more terms; beyond it bags are built per call into the store's tail and dropped.
 
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import type { FilterColumns } from '../../catalog/filters';
-import { attributeColumnsByCategory, categoryRows } from './pool-columns';
+import { attributeColumnsByCategory, categoryRows, distinctBrands } from './pool-columns';
 
 /** Document frequencies of one set of documents (a category, or its stride sample). */
 export interface IdfTable {
@@ -45,7 +45,7 @@ export interface CategoryPool {
   local: Candidates | null;
   /** large categories: the row in `all` of each document */
   docRows: Int32Array | null;
-  /** large categories: the catalog's columns at `all` (pool-columns.ts), built on first use */
+  /** large categories: the catalog's columns at `all` (pool-columns.ts) */
   rows: FilterColumns | null;
 }
 
@@ -73,11 +73,11 @@ export interface Candidates {
 /** Categories up to this size keep every product's bag (at 100k products: all of them). */
 const STORE_ALL_LIMIT = 6000;
 /**
- * Other bags a pool needs (filtered-search candidates of large categories) are kept too until the
- * store holds this many terms (4M: 24 MB with their counts; ~300k bags, at 2M products the
- * candidates most resets meet), then written per call and dropped.
+ * Other bags a pool needs (filtered-search candidates of large categories) are kept too, up to
+ * this many terms beyond the built store (2M terms, 12 MB with their counts, ~150k bags: at 2M
+ * products the candidates most resets meet again); then they are written per call and dropped.
  */
-const KEPT_TERMS_LIMIT = 1 << 22;
+const KEPT_TERMS = 1 << 21;
 
 /** similarity.ts's smoothed idf, the same expression. */
 export const idfOf = (n: number, df: number, inReference: boolean) =>
@@ -111,6 +111,8 @@ export class BagStore {
     scanLimit: number,
     /** categories up to this size keep every product's bag (tests lower it to reach the 2M path) */
     private readonly storeAllLimit = STORE_ALL_LIMIT,
+    /** terms of other bags kept beyond the built store (tests lower it to reach per-call bags) */
+    keptTerms = KEPT_TERMS,
   ) {
     this.start = new Int32Array(catalog.size).fill(-1);
     this.length = new Uint16Array(catalog.size);
@@ -118,6 +120,9 @@ export class BagStore {
     this.marks = new Uint8Array(catalog.size);
     this.attrColumns = attributeColumnsByCategory(catalog);
     for (const category of catalog.categories()) this.pools.set(category, this.buildPool(category, scanLimit));
+    // large categories' rows now too: no reset in a new category pays for them (~1 ms each at 2M)
+    for (const pool of this.pools.values()) if (!pool.whole) this.rowsOf(pool);
+    this.keptLimit = this.used + keptTerms;
   }
 
   pool(category: string): CategoryPool | undefined {
@@ -183,7 +188,7 @@ export class BagStore {
     return pool;
   }
 
-  /** A large category's rows of the catalog's columns (pool-columns.ts), copied on first use. */
+  /** A large category's rows of the catalog's columns (pool-columns.ts), copied once. */
   rowsOf(pool: CategoryPool): FilterColumns {
     if (!pool.rows) {
       const codes = new Set<number>();
@@ -264,6 +269,8 @@ export class BagStore {
   // bagAt's result length, and the end of the stored bags (transient ones go after it)
   private bagLength = 0;
   private mark = 0;
+  /** bags are kept while the store holds at most this many terms (0 while building) */
+  private keptLimit = 0;
 
   /**
    * Offset of product i's bag in this pool's term ids (its length in bagLength): the stored one,
@@ -278,7 +285,7 @@ export class BagStore {
     this.bagLength = this.writeBag(pool, i);
     this.used += this.bagLength;
     // kept while the budget lasts and nothing transient lies before it (resets meet the same products again)
-    if (this.home[i] < 0 && at === this.mark && this.used <= KEPT_TERMS_LIMIT) {
+    if (this.home[i] < 0 && at === this.mark && this.used <= this.keptLimit) {
       this.start[i] = at;
       this.length[i] = this.bagLength;
       this.home[i] = pool.number;
@@ -406,26 +413,16 @@ export class BagStore {
   }
 }
 
-/** Distinct brand names of some products, sorted. */
-export function distinctBrands(catalog: ColumnarCatalog, indices: ArrayLike<number>): string[] {
-  const cols = catalog.cols;
-  const seen = new Uint8Array(cols.brandTable.length);
-  const names = new Set<string>();
-  for (let k = 0; k < indices.length; k++) {
-    const b = cols.brand[indices[k]];
-    if (!seen[b]) {
-      seen[b] = 1;
-      names.add(cols.brandTable[b]);
-    }
-  }
-  return [...names].sort();
-}
-
 const STORES = new WeakMap<ColumnarCatalog, BagStore>();
 
 /** The catalog's bag store, built on first use (tens of ms at 100k products). */
-export function bagStoreOf(catalog: ColumnarCatalog, scanLimit: number, storeAllLimit?: number): BagStore {
+export function bagStoreOf(
+  catalog: ColumnarCatalog,
+  scanLimit: number,
+  storeAllLimit?: number,
+  keptTerms?: number,
+): BagStore {
   let store = STORES.get(catalog);
-  if (!store) STORES.set(catalog, (store = new BagStore(catalog, scanLimit, storeAllLimit)));
+  if (!store) STORES.set(catalog, (store = new BagStore(catalog, scanLimit, storeAllLimit, keptTerms)));
   return store;
 }

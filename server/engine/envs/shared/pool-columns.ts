@@ -86,3 +86,18 @@ export function attributeColumnsByCategory(catalog: ColumnarCatalog): Int32Array
     Int32Array.from(cols.attrNames.keys()).filter((a) => used[c * cols.attrNames.length + a] === 1),
   );
 }
+
+/** Distinct brand names of some products, sorted. */
+export function distinctBrands(catalog: ColumnarCatalog, indices: ArrayLike<number>): string[] {
+  const cols = catalog.cols;
+  const seen = new Uint8Array(cols.brandTable.length);
+  const names = new Set<string>();
+  for (let k = 0; k < indices.length; k++) {
+    const b = cols.brand[indices[k]];
+    if (!seen[b]) {
+      seen[b] = 1;
+      names.add(cols.brandTable[b]);
+    }
+  }
+  return [...names].sort();
+}

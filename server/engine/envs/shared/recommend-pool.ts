@@ -10,8 +10,8 @@
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import type { Product, SearchFilters } from '../../catalog/types';
 import { constraintMet, isPreferredBrand, utilityOf, type Constraint, type Persona } from './persona';
-import { bagStoreOf, distinctBrands, type BagStore, type Candidates } from './pool-bags';
-import { filterRows } from './pool-columns';
+import { bagStoreOf, type BagStore, type Candidates } from './pool-bags';
+import { distinctBrands, filterRows } from './pool-columns';
 
 export interface PoolEntry {
   id: string;

@@ -127,10 +127,10 @@ function categoryProducts(catalog: EnvContext['catalog'], category: string, indi
 
 /**
  * Builds the catalog's evaluation-pool store now (the first PD/SUB/RETURN/JOURNEY reset does it
- * otherwise: about a second at 100k products). storeAllLimit is for tests (pool-bags.ts).
+ * otherwise: about a second at 100k products). storeAllLimit and keptTerms are for tests (pool-bags.ts).
  */
-export function prepareEvaluationPools(catalog: ColumnarCatalog, storeAllLimit?: number): void {
-  bagStoreOf(catalog, SCAN_LIMIT, storeAllLimit);
+export function prepareEvaluationPools(catalog: ColumnarCatalog, storeAllLimit?: number, keptTerms?: number): void {
+  bagStoreOf(catalog, SCAN_LIMIT, storeAllLimit, keptTerms);
 }
 
 /** The candidates, and the documents IDF is computed over (the whole category, or its cached stride sample). */
