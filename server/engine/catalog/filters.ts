@@ -34,8 +34,11 @@ function matchingIndices(table: readonly string[], value: string): Set<number> {
   return out;
 }
 
+/** The columns a filter reads (the evaluation pool passes a category's rows copied side by side). */
+export type FilterColumns = Omit<CatalogColumns, 'ratingCount'>;
+
 /** Compile filters against a catalog's columns. */
-export function compileFilter(filters: SearchFilters | undefined, cols: CatalogColumns): CompiledFilter {
+export function compileFilter(filters: SearchFilters | undefined, cols: FilterColumns): CompiledFilter {
   const checks: DocPredicate[] = [];
   let empty = false;
   let categories: number[] | null = null;

@@ -8,62 +8,24 @@
 // cat:, dept:, one term per attribute in column order) with integer term counts, so the
 // similarity sums the same floats in the same order (bit-identical, pool-equivalence.test.ts).
 // Memory is bounded: categories up to STORE_ALL_LIMIT products keep every product's bag, larger
-// ones their sample only (at 2M products, 75 × 1,500 bags); other products' bags are built per
-// call into the store's tail and dropped after it.
+// ones their sample (at 2M products, 75 × 1,500 bags) and the other bags resets needed, up to
+// KEPT_TERMS more terms; beyond it bags are built per call into the store's tail and dropped.
 
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
+import type { FilterColumns } from '../../catalog/filters';
+import { attributeColumnsByCategory, categoryRows, distinctBrands } from './pool-columns';
+import type { Candidates, CategoryPool } from './pool-types';
 
-/** Document frequencies of one set of documents (a category, or its stride sample). */
-export interface IdfTable {
-  /** number of documents + 1 (the reference), as in similarities() */
-  n: number;
-  df: Int32Array;
-  /** idf of each term for a reference without that term */
-  idf: Float64Array;
-}
-
-export interface CategoryPool {
-  /** this pool's number in the store (the home of the bags it stored) */
-  readonly number: number;
-  /** indicesInCategory(category) */
-  all: readonly number[];
-  /** all.length ≤ scan limit: the candidates are the whole category */
-  whole: boolean;
-  /** the documents idf is computed over: all, or the stride sample */
-  docs: ArrayLike<number>;
-  /** the category's own term ids (small arrays below stay in cache); terms met later are appended */
-  vocab: Map<string, number>;
-  idf: IdfTable;
-  /** whole categories: every price ascending, and the distinct brands sorted */
-  sortedPrices: number[] | null;
-  brands: string[] | null;
-  /** the documents' prices ascending (large categories: the candidates' prices are these and a few more) */
-  docPrices: Float64Array;
-  /** the values of `all` side by side (categories whose bags are all stored here), else null */
-  local: Candidates | null;
-}
-
-/**
- * Candidates' values by position, copied next to each other: a category's products are spread
- * over the whole catalog, and reading ten columns at scattered indices costs a cache miss each.
- */
-export interface Candidates {
-  /** product index per position */
-  index: ArrayLike<number>;
-  price: Float64Array;
-  rating: Float64Array;
-  shipDays: Uint8Array;
-  brand: Int32Array;
-  stock: Uint16Array;
-  /** bag offset and length per position (stored bags only) */
-  bagAt: Int32Array;
-  bagLen: Uint16Array;
-  /** attribute codes per position, copied on first use */
-  attrs: (Int32Array | undefined)[];
-}
+export type { Candidates, CategoryPool, IdfTable } from './pool-types';
 
 /** Categories up to this size keep every product's bag (at 100k products: all of them). */
 const STORE_ALL_LIMIT = 6000;
+/**
+ * Other bags a pool needs (filtered-search candidates of large categories) are kept too, up to
+ * this many terms beyond the built store (2M terms, 12 MB with their counts, ~150k bags: at 2M
+ * products the candidates most resets meet again); then they are written per call and dropped.
+ */
+const KEPT_TERMS = 1 << 21;
 
 /** similarity.ts's smoothed idf, the same expression. */
 export const idfOf = (n: number, df: number, inReference: boolean) =>
@@ -83,21 +45,32 @@ export class BagStore {
   readonly marks: Uint8Array;
   private readonly pools = new Map<string, CategoryPool>();
   private readonly categoryTerms: [string, string][] = [];
+  /** per category code, the attribute columns some product of it has (a bag reads only these) */
+  private readonly attrColumns: Int32Array[];
   private readonly attrTerms: string[][] = [];
-  /** product ids of pool entries (a plain array of 2M entries would be a slow dictionary) */
-  private readonly ids = new Map<number, string>();
+  /**
+   * Product ids of pool entries, in chunks of 4,096 indices: a plain array of 2M entries would be
+   * a slow dictionary, and a Map of 100k numbers cost a cache miss per lookup (the hottest line).
+   */
+  private readonly idChunks: (string | undefined)[][] = [];
 
   constructor(
     readonly catalog: ColumnarCatalog,
     scanLimit: number,
     /** categories up to this size keep every product's bag (tests lower it to reach the 2M path) */
     private readonly storeAllLimit = STORE_ALL_LIMIT,
+    /** terms of other bags kept beyond the built store (tests lower it to reach per-call bags) */
+    keptTerms = KEPT_TERMS,
   ) {
     this.start = new Int32Array(catalog.size).fill(-1);
     this.length = new Uint16Array(catalog.size);
     this.home = new Int32Array(catalog.size).fill(-1);
     this.marks = new Uint8Array(catalog.size);
+    this.attrColumns = attributeColumnsByCategory(catalog);
     for (const category of catalog.categories()) this.pools.set(category, this.buildPool(category, scanLimit));
+    // large categories' rows now too: no reset in a new category pays for them (~1 ms each at 2M)
+    for (const pool of this.pools.values()) if (!pool.whole) this.rowsOf(pool);
+    this.keptLimit = this.used + keptTerms;
   }
 
   pool(category: string): CategoryPool | undefined {
@@ -106,12 +79,8 @@ export class BagStore {
 
   /** catalog.idAt, kept. */
   idAt(index: number): string {
-    let id = this.ids.get(index);
-    if (id === undefined) {
-      if (this.ids.size >= 1 << 20) this.ids.clear();
-      this.ids.set(index, (id = this.catalog.idAt(index)));
-    }
-    return id;
+    const chunk = (this.idChunks[index >> 12] ??= new Array<string | undefined>(4096));
+    return (chunk[index & 4095] ??= this.catalog.idAt(index));
   }
 
   private buildPool(category: string, scanLimit: number): CategoryPool {
@@ -119,9 +88,11 @@ export class BagStore {
     const all = catalog.indicesInCategory(category);
     const whole = all.length <= scanLimit;
     let docs: ArrayLike<number> = all;
+    let docRows: Int32Array | null = null;
     if (!whole) {
       const stride = all.length / scanLimit;
-      docs = Int32Array.from({ length: scanLimit }, (_, j) => all[Math.floor(j * stride)]);
+      docRows = Int32Array.from({ length: scanLimit }, (_, j) => Math.floor(j * stride));
+      docs = docRows.map((p) => all[p]);
     }
     const pool: CategoryPool = {
       number: this.pools.size,
@@ -134,6 +105,8 @@ export class BagStore {
       brands: null,
       docPrices: Float64Array.from(docs, (i) => catalog.priceAt(i)).sort(),
       local: null,
+      docRows,
+      rows: null,
     };
     const stored = all.length <= this.storeAllLimit ? all : docs;
     for (let k = 0; k < stored.length; k++) {
@@ -163,29 +136,28 @@ export class BagStore {
     return pool;
   }
 
-  /** The candidates' values: from the category's copy when it has one, else from the catalog's columns. */
-  candidates(pool: CategoryPool, indices: ArrayLike<number>): Candidates {
-    const local = pool.local;
-    if (local && indices === pool.all) return local;
-    if (!local) return this.gather(pool, indices, null);
-    // a subset of the category (both ascending, but the reference comes last): positions by binary search
-    const positions = new Int32Array(indices.length);
-    const all = pool.all;
-    for (let k = 0; k < indices.length; k++) {
-      let lo = 0;
-      let hi = all.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (all[mid] < indices[k]) lo = mid + 1;
-        else hi = mid;
-      }
-      if (all[lo] !== indices[k]) return this.gather(pool, indices, null); // not in the category's copy
-      positions[k] = lo;
+  /** A large category's rows of the catalog's columns (pool-columns.ts), copied once. */
+  rowsOf(pool: CategoryPool): FilterColumns {
+    if (!pool.rows) {
+      const codes = new Set<number>();
+      for (let k = 0; k < pool.all.length; k++) codes.add(this.catalog.cols.category[pool.all[k]]);
+      const attrColumns = [...new Set([...codes].flatMap((c) => [...this.attrColumns[c]]))].sort((a, b) => a - b);
+      pool.rows = categoryRows(this.catalog.cols, pool.all, attrColumns);
     }
-    return this.gather(pool, indices, positions);
+    return pool.rows;
   }
 
-  /** Copies the values of products `indices` (from pool.local at `positions`, or from the catalog's columns). */
+  /**
+   * The candidates' values: from the category's copy when it has one, else from its rows (`rows`:
+   * each candidate's row in pool.all, when known), else from the catalog's columns.
+   */
+  candidates(pool: CategoryPool, indices: ArrayLike<number>, rows: Int32Array | null): Candidates {
+    const local = pool.local;
+    if (local && indices === pool.all) return local;
+    return this.gather(pool, indices, rows);
+  }
+
+  /** Copies the values of products `indices` (at `positions` of pool.local or pool.rows, or from the catalog's columns). */
   private gather(pool: CategoryPool, indices: ArrayLike<number>, positions: Int32Array | null): Candidates {
     const n = indices.length;
     const c: Candidates = {
@@ -198,6 +170,8 @@ export class BagStore {
       bagAt: new Int32Array(n),
       bagLen: new Uint16Array(n),
       attrs: [],
+      columns: pool.rows && positions ? pool.rows : this.catalog.cols,
+      rows: pool.rows && positions ? positions : indices,
     };
     const from = pool.local;
     if (positions && from) {
@@ -213,14 +187,16 @@ export class BagStore {
       }
       return c;
     }
-    const cols = this.catalog.cols;
+    const cols = c.columns;
+    const rows = c.rows;
     for (let k = 0; k < n; k++) {
       const i = indices[k];
-      c.price[k] = cols.priceCents[i] / 100; // Product.price, the same division
-      c.rating[k] = cols.rating10[i] / 10;
-      c.shipDays[k] = cols.shipDays[i];
-      c.brand[k] = cols.brand[i];
-      c.stock[k] = cols.stock[i];
+      const r = rows[k];
+      c.price[k] = cols.priceCents[r] / 100; // Product.price, the same division
+      c.rating[k] = cols.rating10[r] / 10;
+      c.shipDays[k] = cols.shipDays[r];
+      c.brand[k] = cols.brand[r];
+      c.stock[k] = cols.stock[r];
       c.bagAt[k] = this.home[i] === pool.number ? this.start[i] : -1;
       c.bagLen[k] = this.length[i];
     }
@@ -231,9 +207,9 @@ export class BagStore {
   attrCodes(c: Candidates, a: number): Int32Array {
     let codes = c.attrs[a];
     if (!codes) {
-      const column = this.catalog.cols.attrCols[a];
+      const column = c.columns.attrCols[a];
       codes = c.attrs[a] = new Int32Array(c.index.length);
-      for (let k = 0; k < codes.length; k++) codes[k] = column[c.index[k]];
+      for (let k = 0; k < codes.length; k++) codes[k] = column[c.rows[k]];
     }
     return codes;
   }
@@ -241,6 +217,8 @@ export class BagStore {
   // bagAt's result length, and the end of the stored bags (transient ones go after it)
   private bagLength = 0;
   private mark = 0;
+  /** bags are kept while the store holds at most this many terms (0 while building) */
+  private keptLimit = 0;
 
   /**
    * Offset of product i's bag in this pool's term ids (its length in bagLength): the stored one,
@@ -254,6 +232,13 @@ export class BagStore {
     const at = this.used;
     this.bagLength = this.writeBag(pool, i);
     this.used += this.bagLength;
+    // kept while the budget lasts and nothing transient lies before it (resets meet the same products again)
+    if (this.home[i] < 0 && at === this.mark && this.used <= this.keptLimit) {
+      this.start[i] = at;
+      this.length[i] = this.bagLength;
+      this.home[i] = pool.number;
+      this.mark = this.used;
+    }
     return at;
   }
 
@@ -279,7 +264,9 @@ export class BagStore {
     const [catTerm, deptTerm] = this.categoryTermsOf(cols.category[index]);
     add(catTerm);
     add(deptTerm);
-    for (let a = 0; a < cols.attrNames.length; a++) {
+    const attrColumns = this.attrColumns[cols.category[index]];
+    for (let j = 0; j < attrColumns.length; j++) {
+      const a = attrColumns[j];
       const v = cols.attrCols[a][index];
       if (v !== 0) add(this.attrTerm(a, v, index));
     }
@@ -374,26 +361,16 @@ export class BagStore {
   }
 }
 
-/** Distinct brand names of some products, sorted. */
-export function distinctBrands(catalog: ColumnarCatalog, indices: ArrayLike<number>): string[] {
-  const cols = catalog.cols;
-  const seen = new Uint8Array(cols.brandTable.length);
-  const names = new Set<string>();
-  for (let k = 0; k < indices.length; k++) {
-    const b = cols.brand[indices[k]];
-    if (!seen[b]) {
-      seen[b] = 1;
-      names.add(cols.brandTable[b]);
-    }
-  }
-  return [...names].sort();
-}
-
 const STORES = new WeakMap<ColumnarCatalog, BagStore>();
 
 /** The catalog's bag store, built on first use (tens of ms at 100k products). */
-export function bagStoreOf(catalog: ColumnarCatalog, scanLimit: number, storeAllLimit?: number): BagStore {
+export function bagStoreOf(
+  catalog: ColumnarCatalog,
+  scanLimit: number,
+  storeAllLimit?: number,
+  keptTerms?: number,
+): BagStore {
   let store = STORES.get(catalog);
-  if (!store) STORES.set(catalog, (store = new BagStore(catalog, scanLimit, storeAllLimit)));
+  if (!store) STORES.set(catalog, (store = new BagStore(catalog, scanLimit, storeAllLimit, keptTerms)));
   return store;
 }

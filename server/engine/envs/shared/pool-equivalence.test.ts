@@ -8,6 +8,7 @@
 // this covers 200 per env.
 
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import { createSyntheticCatalog } from '../../catalog/synthetic';
 import type { Catalog } from '../../catalog/types';
 import { Episode } from '../../episode';
@@ -43,17 +44,20 @@ function resetText(catalog: Catalog, envId: EnvId, seed: number): string {
 }
 
 describe('evaluation pool at 100k products: column path = product path (reference)', () => {
-  let columnar: Catalog;
+  let columnar: ColumnarCatalog;
   let sampleOnly: Catalog;
   let reference: Catalog;
   beforeAll(() => {
     columnar = createSyntheticCatalog({ seed: 1, size: 100_000 });
     reference = productPathCatalog(columnar);
-    // a second copy whose store keeps only the stride samples of large categories, as at 2M:
-    // filtered-search candidates then get per-call bags and values read from the catalog's columns
-    const copy = createSyntheticCatalog({ seed: 1, size: 100_000 });
-    prepareEvaluationPools(copy, 0);
-    sampleOnly = copy;
+    // a second store that keeps only the stride samples of large categories, as at 2M: filtered-search
+    // candidates then get bags written on demand (the first 20k terms kept, later ones per call and
+    // dropped) and values from the category's rows. The store is
+    // per catalog object, so an object over the same catalog (its prototype) gets its own store
+    // without generating the catalog twice.
+    const view = Object.create(columnar) as ColumnarCatalog;
+    prepareEvaluationPools(view, 0, 20_000);
+    sampleOnly = view;
   }, 240_000);
 
   for (const [envId, store] of [

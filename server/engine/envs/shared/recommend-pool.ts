@@ -10,7 +10,8 @@
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import type { Product, SearchFilters } from '../../catalog/types';
 import { constraintMet, isPreferredBrand, utilityOf, type Constraint, type Persona } from './persona';
-import { bagStoreOf, distinctBrands, type BagStore, type Candidates } from './pool-bags';
+import { bagStoreOf, type BagStore, type Candidates } from './pool-bags';
+import { distinctBrands, filterRows } from './pool-columns';
 
 export interface PoolEntry {
   id: string;
@@ -65,26 +66,33 @@ export function columnCandidates(
   const category = store.pool(reference.category);
   if (!category) throw new Error(`evaluation pool: category "${reference.category}" is not in catalog ${catalog.id}`);
   const refIndex = catalog.indexOf(reference.id);
+  const cols = catalog.cols;
   let indices: ArrayLike<number> = category.all;
+  let rows: Int32Array | null = null; // each candidate's row in category.all, when all are known
   // large categories: the candidates besides the stride sample (their prices are merged with the sample's)
   const extra: number[] = [];
   if (!category.whole) {
     const list: number[] = [];
+    const listRows: number[] = [];
     const marks = store.marks;
+    const all = category.all;
     for (let k = 0; k < category.docs.length; k++) marks[category.docs[k]] = 1;
-    const add = (i: number) => {
+    const add = (i: number, row: number) => {
       if (i < 0 || marks[i] === 2) return;
       if (marks[i] === 0) extra.push(i);
       marks[i] = 2;
       list.push(i);
+      listRows.push(row);
     };
-    for (const i of catalog.filterIndices(filters(), fullLimit)) add(i);
-    for (let k = 0; k < category.docs.length; k++) add(category.docs[k]);
-    add(refIndex);
+    const found = filterRows(store.rowsOf(category), cols.category[refIndex], filters(), fullLimit);
+    if (found) for (const row of found) add(all[row], row);
+    else for (const i of catalog.filterIndices(filters(), fullLimit)) add(i, rowIn(all, i));
+    for (let k = 0; k < category.docs.length; k++) add(category.docs[k], category.docRows![k]);
+    add(refIndex, rowIn(all, refIndex));
     for (const i of list) marks[i] = 0;
     indices = list;
+    if (!listRows.includes(-1)) rows = Int32Array.from(listRows);
   }
-  const cols = catalog.cols;
 
   return {
     brands: () => category.brands ?? distinctBrands(catalog, indices),
@@ -95,7 +103,7 @@ export function columnCandidates(
       return mergeSorted(category.docPrices, prices.sort());
     },
     pool(constraints, persona, compatibility, excludeIds, relevance, discovery, size) {
-      const c = store.candidates(category, indices);
+      const c = store.candidates(category, indices, rows);
       const sims = store.similarities(category, refIndex, c);
       const excluded = new Set(excludeIds.map((id) => catalog.indexOf(id)));
       const checks = constraints.map((constraint) => constraintCheck(store, c, constraint));
@@ -138,13 +146,27 @@ export function columnCandidates(
       for (let e = 0; e < m; e++) order[e] = e;
       if (m > size) selectTop(order, size, discovery ? (a, b) => s[b] - s[a] || u[b] - u[a] || byRel(a, b) : byRel);
       if (order.length > size) order.length = size;
-      order.sort(byRel);
+      // the pool's own order: every relevance of it computed once, compared from an array
+      for (const e of order) relOf(e);
+      order.sort((a, b) => rel[b] - rel[a] || byId(a, b));
       return order.map((e) => {
         const k = at[e];
-        return { id: idOf(e), s: s[e], u: u[e], sim: sims[k], rel: relOf(e), stock: c.stock[k] };
+        return { id: idOf(e), s: s[e], u: u[e], sim: sims[k], rel: rel[e], stock: c.stock[k] };
       });
     },
   };
+}
+
+/** The row of product i in a category's ascending index list, -1 when it is not there. */
+function rowIn(all: readonly number[], i: number): number {
+  let lo = 0;
+  let hi = all.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (all[mid] < i) lo = mid + 1;
+    else hi = mid;
+  }
+  return all[lo] === i ? lo : -1;
 }
 
 function mergeSorted(a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {

@@ -100,7 +100,8 @@ export const TASK_WEIGHTS: Record<RecommendationMode, RecommendationSpec['weight
   substitute: { rank: 0.8, cons: 0, oos: 0.2 },
 };
 
-function constraintFilters(category: string, constraints: readonly Constraint[]): SearchFilters {
+/** The filtered search of a large category's candidates: every constraint as a search filter. */
+export function constraintFilters(category: string, constraints: readonly Constraint[]): SearchFilters {
   const f: Record<string, string | number> = { category };
   for (const c of constraints) {
     if (c.attr === 'price') f[c.op === 'max' ? 'price_max' : 'price_min'] = Number(c.value);
@@ -126,10 +127,10 @@ function categoryProducts(catalog: EnvContext['catalog'], category: string, indi
 
 /**
  * Builds the catalog's evaluation-pool store now (the first PD/SUB/RETURN/JOURNEY reset does it
- * otherwise: about a second at 100k products). storeAllLimit is for tests (pool-bags.ts).
+ * otherwise: about a second at 100k products). storeAllLimit and keptTerms are for tests (pool-bags.ts).
  */
-export function prepareEvaluationPools(catalog: ColumnarCatalog, storeAllLimit?: number): void {
-  bagStoreOf(catalog, SCAN_LIMIT, storeAllLimit);
+export function prepareEvaluationPools(catalog: ColumnarCatalog, storeAllLimit?: number, keptTerms?: number): void {
+  bagStoreOf(catalog, SCAN_LIMIT, storeAllLimit, keptTerms);
 }
 
 /** The candidates, and the documents IDF is computed over (the whole category, or its cached stride sample). */

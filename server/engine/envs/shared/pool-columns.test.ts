@@ -1,0 +1,64 @@
+// A large category's rows (pool-columns.ts) against the catalog: the copied values are the
+// catalog's, and the filtered search over the rows finds exactly the products, in the same
+// order, that ColumnarCatalog.filterIndices finds for the constraints PD/SUB resets draw.
+
+import { describe, expect, it } from 'vitest';
+import { createSyntheticCatalog } from '../../catalog/synthetic';
+import { Rng } from '../../random';
+import { makeConstraints } from './persona';
+import { attributeColumnsByCategory, categoryRows, filterRows } from './pool-columns';
+import { constraintFilters } from './recommend';
+
+const catalog = createSyntheticCatalog({ seed: 3, size: 20_000 });
+const cols = catalog.cols;
+const attrColumns = attributeColumnsByCategory(catalog);
+
+function rowsOf(category: string) {
+  const all = catalog.indicesInCategory(category);
+  const code = cols.category[all[0]];
+  return { all, code, rows: categoryRows(cols, all, attrColumns[code]) };
+}
+
+describe('pool-columns', () => {
+  it('attributeColumnsByCategory lists exactly the attribute columns each category has values in', () => {
+    for (let c = 0; c < cols.categoryTable.length; c++) {
+      const all = catalog.indicesInCategory(cols.categoryTable[c]);
+      const expected = cols.attrNames.map((_, a) => a).filter((a) => all.some((i) => cols.attrCols[a][i] !== 0));
+      expect([...attrColumns[c]], cols.categoryTable[c]).toEqual(expected);
+    }
+  });
+
+  it('categoryRows copies every filtered column of the category, row p = product all[p]', () => {
+    for (const category of catalog.categories().slice(0, 12)) {
+      const { all, rows } = rowsOf(category);
+      expect(rows.size).toBe(all.length);
+      for (const field of ['category', 'brand', 'store', 'priceCents', 'rating10', 'shipDays', 'stock'] as const)
+        expect([...rows[field]], field).toEqual(all.map((i) => cols[field][i]));
+      cols.attrCols.forEach((column, a) => expect([...rows.attrCols[a]]).toEqual(all.map((i) => column[i])));
+    }
+  });
+
+  it('filterRows = catalog.filterIndices for 400 drawn constraint sets (1–5 constraints, several k)', () => {
+    const rng = new Rng(7);
+    let nonEmpty = 0;
+    for (let t = 0; t < 400; t++) {
+      const reference = catalog.at(rng.int(0, catalog.size - 1));
+      const { all, code, rows } = rowsOf(reference.category);
+      const constraints = makeConstraints(reference, 1 + (t % 5), 0.1 + (t % 7) * 0.1, rng);
+      const filters = constraintFilters(reference.category, constraints);
+      const k = [600, 5, 1, 0, 10_000][t % 5];
+      const found = filterRows(rows, code, filters, k);
+      expect(found, JSON.stringify(filters)).not.toBeNull();
+      expect(found!.map((p) => all[p])).toEqual(catalog.filterIndices(filters, k));
+      if (found!.length > 0) nonEmpty++;
+    }
+    expect(nonEmpty).toBeGreaterThan(300);
+  });
+
+  it('filterRows leaves a filter that names other categories (or none) to the catalog', () => {
+    const { code, rows } = rowsOf('electronics/chargers');
+    expect(filterRows(rows, code, { category: 'electronics', price_max: 50 }, 600)).toBeNull();
+    expect(filterRows(rows, code, { price_max: 50 }, 600)).toBeNull();
+    expect(filterRows(rows, code, { category: 'electronics/chargers', color: 'no such colour' }, 600)).toEqual([]);
+  });
+});
