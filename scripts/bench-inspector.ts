@@ -17,6 +17,7 @@ import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import { openSqlite, pgInspectorDb, sqliteInspectorDb, type InspectorDb } from '@/server/inspector/db';
 import { exportJsonl } from '@/server/inspector/export';
 import { importFiles } from '@/server/inspector/import';
+import { parseInWorker } from '@/server/inspector/import-worker';
 import { createInserter, type EpisodeRecord } from '@/server/inspector/insert';
 import { listInputSchema } from '@/server/inspector/filters';
 import { listEpisodes } from '@/server/inspector/query';
@@ -343,6 +344,7 @@ async function measureImport() {
   const rep = await importFiles(sqliteInspectorDb(idb), files, {
     getCatalog: () => catalog,
     defaultCatalogId: catalog.id,
+    parseInWorker,
   });
   const importMs = performance.now() - ti;
   const ok = rep.filter((r) => r.ok).length;
