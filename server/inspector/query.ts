@@ -5,7 +5,7 @@ import type { Dialect, InspectorDb } from './db';
 import { flag, sqlFor } from './dialect';
 import type { EpisodeFilter, ListInput } from './filters';
 import { indexCommitted } from './pg-search';
-import { countMatchesSql, matchingEpisodesSql, searchQuery } from './search';
+import { matchingEpisodesSql, matchingIdsSql, searchQuery } from './search';
 
 export interface EpisodeListRow {
   id: string;
@@ -131,25 +131,36 @@ export async function listEpisodes(
 ): Promise<{ rows: EpisodeListRow[]; total: number; capped: boolean }> {
   const { w, order } = await prepare(db, input);
   const search = input.filter.q ? searchQuery(db.dialect, input.filter.q) : null;
-  const cap = search ? searchCountCap : COUNT_CAP;
-  let n: number;
+  const cover = sqlFor(db.dialect).coverHint;
+  const page = [input.size, (input.page - 1) * input.size];
+  const read = (from: string, where: Where) =>
+    db.all<RawRow>(
+      `${selectRows(db.dialect)} WHERE e."id" IN (SELECT e."id" FROM "Episode" e ${from} ${where.sql} ${order} LIMIT ? OFFSET ?) ${order}`,
+      [...where.args, ...page],
+    );
   if (search) {
+    // Up to the cap, the matching ids themselves: the page is read from them by id. Past it, a
+    // common word: in date order the date index is walked and the page found early.
     const plain = conditionsOf(db.dialect, input.filter);
-    n = (await db.get<{ n: number }>(countMatchesSql(db.dialect, plain.sql, cap), [search, ...plain.args]))!.n;
-  } else
-    n = (await db.get<{ n: number }>(
-      `SELECT count(*) AS "n" FROM (SELECT 1 FROM "Episode" e ${sqlFor(db.dialect).coverHint} ${w.sql} LIMIT ${cap + 1}) AS matching`,
-      w.args,
-    ))!.n;
-  // The page's ids come from the narrow covering index; only those 50 wide rows are read. A
-  // search matching few episodes looks each up by id instead; one matching many episodes, in
-  // date order, walks the date index and stops at the page's end.
-  const hint = !search ? sqlFor(db.dialect).coverHint : n <= cap ? '' : sqlFor(db.dialect).dateOrderHint(input.sort);
-  const rows = await db.all<RawRow>(
-    `${selectRows(db.dialect)} WHERE e."id" IN (SELECT e."id" FROM "Episode" e ${hint} ${w.sql} ${order} LIMIT ? OFFSET ?) ${order}`,
-    [...w.args, input.size, (input.page - 1) * input.size],
-  );
-  return { rows: rows.map(toListRow), total: Math.min(n, cap), capped: n > cap };
+    const hits = await db.all<{ id: string }>(matchingIdsSql(db.dialect, plain.sql, searchCountCap), [
+      search,
+      ...plain.args,
+    ]);
+    const capped = hits.length > searchCountCap;
+    const rows = capped
+      ? await read(sqlFor(db.dialect).dateOrderHint(input.sort), w)
+      : hits.length
+        ? await read('', { sql: `WHERE e."id" IN (${hits.map(() => '?').join(',')})`, args: hits.map((h) => h.id) })
+        : [];
+    return { rows: rows.map(toListRow), total: Math.min(hits.length, searchCountCap), capped };
+  }
+  // The page's ids come from the narrow covering index; only those 50 wide rows are read.
+  const rows = await read(cover, w);
+  const counted = (await db.get<{ n: number }>(
+    `SELECT count(*) AS "n" FROM (SELECT 1 FROM "Episode" e ${cover} ${w.sql} LIMIT ${COUNT_CAP + 1}) AS matching`,
+    w.args,
+  ))!;
+  return { rows: rows.map(toListRow), total: Math.min(counted.n, COUNT_CAP), capped: counted.n > COUNT_CAP };
 }
 
 /** Ids of every episode matching the filter, in list order (for export and [ ] navigation). */

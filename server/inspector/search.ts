@@ -40,12 +40,13 @@ export const matchingEpisodesSql = (dialect: Dialect) => {
 };
 
 /**
- * SQL: how many episodes match, counted up to `cap + 1` as the matches stream out of the index
- * (bind: the query, then `filters.args`). A common word stops after its first few thousand
- * events instead of collecting every matching episode first.
+ * SQL: the ids of matching episodes that pass the filters, up to `cap + 1` of them, taken as the
+ * matches stream out of the index (bind: the query, then `filters.args`). A common word stops
+ * after its first few thousand events instead of collecting every matching episode first; for
+ * a rarer one these are all the matches, and the page is read from them by id.
  */
-export const countMatchesSql = (dialect: Dialect, filters: string, cap: number) => {
+export const matchingIdsSql = (dialect: Dialect, filters: string, cap: number) => {
   const m = matchParts(dialect);
-  return `SELECT count(*) AS "n" FROM (SELECT 1 FROM (SELECT DISTINCT ${m.episode} AS "id" FROM ${m.from} WHERE ${m.match}) AS hit
-    JOIN "Episode" e ON e."id" = hit."id"${filters ? ` WHERE ${filters}` : ''} LIMIT ${cap + 1}) AS matching`;
+  return `SELECT hit."id" FROM (SELECT DISTINCT ${m.episode} AS "id" FROM ${m.from} WHERE ${m.match}) AS hit
+    JOIN "Episode" e ON e."id" = hit."id"${filters ? ` WHERE ${filters}` : ''} LIMIT ${cap + 1}`;
 };
