@@ -7,6 +7,7 @@ import path from 'node:path';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { openInspectorDb } from '@/server/inspector/db';
 import { importFiles, type ImportFile } from '@/server/inspector/import';
+import { parseInWorker } from '@/server/inspector/import-worker';
 
 const argv = process.argv.slice(2);
 const rescore = !argv.includes('--no-rescore');
@@ -31,7 +32,12 @@ for (const p of paths) {
 }
 const db = openInspectorDb();
 const t0 = performance.now();
-const report = await importFiles(db, files, { getCatalog, defaultCatalogId: DEFAULT_CATALOG_ID, rescore });
+const report = await importFiles(db, files, {
+  getCatalog,
+  defaultCatalogId: DEFAULT_CATALOG_ID,
+  rescore,
+  parseInWorker,
+});
 const ms = performance.now() - t0;
 for (const r of report) console.log(`${r.ok ? 'ok  ' : 'SKIP'} ${r.file}:${r.line}  ${r.id ?? ''}  ${r.message}`);
 const ok = report.filter((r) => r.ok).length;

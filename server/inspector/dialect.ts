@@ -9,18 +9,23 @@ export interface SqlDialect {
   bytewise(expr: string): string;
   /** SQLite: use the narrow covering index for the list (its planner would pick a wider one) */
   coverHint: string;
+  /** SQLite: for a sort by date, walk the date index (the page is found early); otherwise the covering index */
+  dateOrderHint(sort: string): string;
 }
 
 const sqlite: SqlDialect = {
   jsonNumber: (c, k) => `json_extract(${c}, '$.${k}')`,
   bytewise: (e) => e,
   coverHint: 'INDEXED BY "Episode_inspector_cover_idx"',
+  dateOrderHint: (sort) =>
+    sort === 'createdAt' ? 'INDEXED BY "Episode_createdAt_idx"' : 'INDEXED BY "Episode_inspector_cover_idx"',
 };
 
 const postgresql: SqlDialect = {
   jsonNumber: (c, k) => `(${c}::jsonb ->> '${k}')::float8`,
   bytewise: (e) => `${e} COLLATE "C"`,
   coverHint: '',
+  dateOrderHint: () => '',
 };
 
 export const sqlFor = (d: Dialect): SqlDialect => (d === 'sqlite' ? sqlite : postgresql);

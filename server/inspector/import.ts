@@ -2,17 +2,13 @@
 // reference implementation's trace files (one JSON object per file). Each episode is stored
 // in its own transaction; the report has one entry per line (or file) saying what happened.
 import type { Catalog } from '@/server/engine/catalog/types';
-import type { Action, EnvId } from '@/server/engine/types';
-import { axesFor } from '@/server/engine/difficulty';
 import type { InspectorDb } from './db';
-import { episodeLineSchema, FORMAT_NAME, type EpisodeLine } from './format';
-import { chatLineSchema, chatToRecord } from './import-openai';
+import { chatToRecord } from './import-openai';
+import { ownToRecord, parseJsonl, readyEpisode, zodMessage, type ParsedLine } from './import-parse';
 import { parseReferenceManifest, referenceToRecord, referenceTraceSchema, type ManifestRow } from './import-reference';
-import { createInserter, type EpisodeRecord } from './insert';
+import type { LineSource } from './import-worker';
+import { createInserter } from './insert';
 import { catchUpSearchIndex } from './pg-search';
-import { partsOf, pendingRescore, rescoreByReplay, noRescore } from './rescore';
-import type { AxisValues } from '@/server/engine/difficulty';
-import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 
 export interface ImportLineReport {
   file: string;
@@ -37,6 +33,11 @@ export interface ImportOptions {
    * (a replay costs about as much as playing the episode again).
    */
   rescore?: boolean | 'auto';
+  /**
+   * Parses JSONL files in another thread while this one writes (`parseInWorker` of
+   * import-worker.ts; the CLI and the bench pass it). Used when no line is re-scored at once.
+   */
+  parseInWorker?: (files: ImportFile[], opts: Pick<ImportOptions, 'rescore' | 'runLabel'>) => LineSource;
 }
 
 export const REPLAY_NOW_LIMIT = 500;
@@ -44,74 +45,6 @@ export const REPLAY_NOW_LIMIT = 500;
 export interface ImportFile {
   name: string;
   text: string;
-}
-
-const zodMessage = (issues: Array<{ path: PropertyKey[]; message: string }>) =>
-  issues
-    .slice(0, 3)
-    .map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`)
-    .join('; ') + (issues.length > 3 ? ` (+${issues.length - 3} more)` : '');
-
-function ownToRecord(line: EpisodeLine, opts: ImportOptions, fileName: string, replayNow: boolean): EpisodeRecord {
-  const breakdown = line.breakdown as RewardBreakdown | null;
-  let rescored = noRescore('re-scoring was turned off for this import');
-  if (opts.rescore !== false) {
-    if (line.actions.length > 0 && !replayNow) rescored = pendingRescore();
-    else if (line.actions.length === 0)
-      rescored = noRescore('no actions were recorded, so the engine cannot replay it');
-    else {
-      let catalog: Catalog | null = null;
-      try {
-        catalog = opts.getCatalog(line.catalogId);
-      } catch {
-        rescored = noRescore(`catalog "${line.catalogId}" is not available here`);
-      }
-      if (catalog) {
-        const acts = line.actions.map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
-        rescored = rescoreByReplay(
-          {
-            envId: line.envId as EnvId,
-            d: line.d,
-            seed: line.seed,
-            axisOverrides: line.axisOverrides,
-            weights: line.weights,
-          },
-          acts,
-          catalog,
-          breakdown ? partsOf(breakdown) : null,
-        );
-      }
-    }
-  }
-  return {
-    id: line.id,
-    createdAt: line.createdAt,
-    envId: line.envId,
-    d: line.d,
-    seed: line.seed,
-    axisOverrides: line.axisOverrides as Partial<AxisValues>,
-    axes:
-      (line.axes as unknown as AxisValues | undefined) ?? axesFor(line.d, line.axisOverrides as Partial<AxisValues>),
-    weights: line.weights,
-    catalogId: line.catalogId,
-    status: line.status,
-    terminationReason: line.terminationReason,
-    reward: line.reward,
-    isCorrect: line.isCorrect,
-    breakdown,
-    turn: line.turn,
-    player: line.player,
-    hiddenGoal: line.hiddenGoal as EpisodeRecord['hiddenGoal'],
-    events: line.events as EpisodeEvent[],
-    actions: line.actions,
-    goalRevealed: line.goalRevealed,
-    origin: line.origin ?? 'engine',
-    rewardRevision: line.rewardRevision,
-    runLabel: line.runLabel ?? opts.runLabel ?? null,
-    recorded: line.recorded ?? null,
-    rescored: { ...rescored, breakdown: null, file: fileName },
-    prompts: line.prompts,
-  };
 }
 
 /**
@@ -145,114 +78,80 @@ async function importInside(
   );
   const replayNow = opts.rescore === true || (opts.rescore !== false && lineCount <= REPLAY_NOW_LIMIT);
 
-  const store = async (file: string, line: number, kind: ImportLineReport['kind'], make: () => EpisodeRecord) => {
+  const store = async (file: string, p: ParsedLine) => {
+    const { line, kind } = p;
+    if ('error' in p) {
+      report.push({ file, line, ok: false, kind, message: p.error });
+      return;
+    }
     try {
-      const rec = make();
-      if (rec.id && (await inserter.exists(tx, rec.id))) {
-        report.push({
-          file,
-          line,
-          ok: false,
-          kind,
-          id: rec.id,
-          message: `episode ${rec.id} is already stored; skipped`,
-        });
+      const ready =
+        'ready' in p
+          ? p.ready
+          : readyEpisode(
+              'chat' in p
+                ? chatToRecord(p.chat, opts.getCatalog, opts.defaultCatalogId, opts.runLabel ?? file)
+                : p.make(),
+            );
+      const { id } = ready.prepared.row;
+      if (await inserter.exists(tx, id)) {
+        report.push({ file, line, ok: false, kind, id, message: `episode ${id} is already stored; skipped` });
         return;
       }
-      const id = await inserter.insert(tx, rec);
-      const rs = rec.rescored as { reward: number | null; method: string; note: string } | null;
-      report.push({
-        file,
-        line,
-        ok: true,
-        kind,
-        id,
-        recordedReward: rec.reward,
-        rescoredReward: rs?.reward ?? null,
-        message: `imported ${rec.envId} d=${rec.d} seed=${rec.seed}; ${!rs ? 'shown as recorded' : rs.method === 'pending' ? 're-scored when first opened' : rs.method !== 'none' ? `re-scored (${rs.method})` : `shown as recorded: ${rs.note}`}`,
-      });
+      await inserter.insertPrepared(tx, ready.prepared);
+      const { recordedReward, rescoredReward, message } = ready;
+      report.push({ file, line, ok: true, kind, id, recordedReward, rescoredReward, message });
     } catch (e) {
       report.push({ file, line, ok: false, kind, message: (e as Error).message });
     }
   };
 
-  for (const f of files) {
-    if (f === readme) continue;
-    const trimmed = f.text.trim();
-    if (!trimmed) {
-      report.push({ file: f.name, line: 1, ok: false, message: 'the file is empty' });
-      continue;
-    }
-    // A whole-file JSON object (a reference trace is pretty-printed over many lines).
-    if (trimmed.startsWith('{') && !trimmed.includes('\n{')) {
-      let obj: unknown;
-      try {
-        obj = JSON.parse(trimmed);
-      } catch {
-        obj = undefined;
-      }
-      if (obj && typeof obj === 'object' && 'reward_breakdown' in obj && 'conversation' in obj) {
-        const parsed = referenceTraceSchema.safeParse(obj);
-        if (!parsed.success)
-          report.push({
-            file: f.name,
-            line: 1,
-            ok: false,
-            kind: 'reference',
-            message: `not a valid reference trace: ${zodMessage(parsed.error.issues)}`,
-          });
-        else
-          await store(f.name, 1, 'reference', () =>
-            referenceToRecord(parsed.data, f.name, manifest.get(f.name.split('/').pop()!)),
-          );
+  const isWholeJson = (text: string) => text.startsWith('{') && !text.includes('\n{');
+  const jsonl = files.filter((f) => f !== readme && f.text.trim() && !isWholeJson(f.text.trim()));
+  const worker = !replayNow && opts.parseInWorker && jsonl.length ? opts.parseInWorker(jsonl, opts) : null;
+  try {
+    for (const f of files) {
+      if (f === readme) continue;
+      const trimmed = f.text.trim();
+      if (!trimmed) {
+        report.push({ file: f.name, line: 1, ok: false, message: 'the file is empty' });
         continue;
       }
-    }
-    const lines = f.text.split('\n');
-    for (const [i, raw] of lines.entries()) {
-      if (!raw.trim()) continue;
-      let obj: unknown;
-      try {
-        obj = JSON.parse(raw);
-      } catch (e) {
-        report.push({ file: f.name, line: i + 1, ok: false, message: `not JSON: ${(e as Error).message}` });
-        continue;
+      // A whole-file JSON object (a reference trace is pretty-printed over many lines).
+      if (isWholeJson(trimmed)) {
+        let obj: unknown;
+        try {
+          obj = JSON.parse(trimmed);
+        } catch {
+          obj = undefined;
+        }
+        if (obj && typeof obj === 'object' && 'reward_breakdown' in obj && 'conversation' in obj) {
+          const parsed = referenceTraceSchema.safeParse(obj);
+          if (!parsed.success)
+            report.push({
+              file: f.name,
+              line: 1,
+              ok: false,
+              kind: 'reference',
+              message: `not a valid reference trace: ${zodMessage(parsed.error.issues)}`,
+            });
+          else
+            await store(f.name, {
+              line: 1,
+              kind: 'reference',
+              make: () => referenceToRecord(parsed.data, f.name, manifest.get(f.name.split('/').pop()!)),
+            });
+          continue;
+        }
       }
-      const o = obj as Record<string, unknown>;
-      if (o && o.format === FORMAT_NAME) {
-        const parsed = episodeLineSchema.safeParse(o);
-        if (!parsed.success)
-          report.push({
-            file: f.name,
-            line: i + 1,
-            ok: false,
-            kind: 'ecomrlve',
-            message: `not a valid ${FORMAT_NAME} v1 line: ${zodMessage(parsed.error.issues)}`,
-          });
-        else await store(f.name, i + 1, 'ecomrlve', () => ownToRecord(parsed.data, opts, f.name, replayNow));
-      } else if (o && Array.isArray(o.messages)) {
-        const parsed = chatLineSchema.safeParse(o);
-        if (!parsed.success)
-          report.push({
-            file: f.name,
-            line: i + 1,
-            ok: false,
-            kind: 'openai',
-            message: `not a valid chat transcript: ${zodMessage(parsed.error.issues)}`,
-          });
-        else
-          await store(f.name, i + 1, 'openai', () =>
-            chatToRecord(parsed.data, opts.getCatalog, opts.defaultCatalogId, opts.runLabel ?? f.name),
-          );
-      } else {
-        report.push({
-          file: f.name,
-          line: i + 1,
-          ok: false,
-          message: `unknown line: expected {"format":"${FORMAT_NAME}",…}, an OpenAI chat transcript {"messages":[…]}, or a reference trace file`,
-        });
-      }
+      const lines =
+        worker && jsonl.includes(f)
+          ? worker.linesOf(f)
+          : parseJsonl(f.text, (ep) => ({ make: () => ownToRecord(ep, opts, f.name, replayNow) }));
+      for await (const p of lines) await store(f.name, p);
     }
+  } finally {
+    await worker?.close();
   }
   return report;
 }

@@ -10,6 +10,7 @@ import type { EpisodeSetup, HiddenGoal } from '@/server/episodes/types';
 import {
   eventRows,
   jsonOrNull,
+  type EventRow,
   prepareEpisodeRows,
   sqlDateTime,
   type EpisodeRowInsert,
@@ -83,32 +84,44 @@ const PG_EVENTS_SQL = `INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kin
 const PG_ACTIONS_SQL = `INSERT INTO "EpisodeAction" ("episodeId","seq","turn","format","raw","createdAt")
   SELECT ?::text, s, t, f, r, ?::timestamp(3) FROM unnest(?::int[], ?::int[], ?::text[], ?::text[]) AS u(s, t, f, r)`;
 
-async function insertPg(tx: InspectorDb, r: EpisodeRecord): Promise<string> {
-  const id = r.id ?? newEpisodeId();
-  const created = createdOf(r);
-  const row = rowOf(r, id, created);
+/**
+ * An episode as the rows it becomes (JSON already serialised): what the import's parsing
+ * worker hands the writing thread (strings clone cheaply; parsed events would not).
+ */
+export interface PreparedEpisode {
+  row: EpisodeRowInsert;
+  events: EventRow[];
+  actions: EpisodeRecord['actions'];
+}
+
+export function prepareEpisode(r: EpisodeRecord): PreparedEpisode {
+  return { row: rowOf(r, r.id ?? newEpisodeId(), createdOf(r)), events: eventRows(r.events, 0), actions: r.actions };
+}
+
+async function insertPg(tx: InspectorDb, { row, events, actions }: PreparedEpisode): Promise<string> {
+  const { id, createdAt: created } = row;
   await tx.run(PG_EPISODE_SQL, [
     ...[id, created, created, row.envId, row.d, row.seed, row.axisOverrides, row.axes, row.weights, row.catalogId],
     ...[row.status, row.terminationReason, row.reward, row.isCorrect, row.breakdown, row.turn, row.player],
     ...[row.hiddenGoal, row.eventCount, row.rewardRevision, row.goalRevealed, row.origin, row.runLabel],
     ...[row.recorded, row.rescored, row.prompts],
   ]);
-  if (r.events.length)
+  if (events.length)
     await tx.run(PG_EVENTS_SQL, [
       id,
-      r.events.map((_, seq) => seq),
-      r.events.map((e) => e.turn),
-      r.events.map((e) => e.kind),
-      r.events.map((e) => JSON.stringify(e)),
+      events.map((e) => e.seq),
+      events.map((e) => e.turn),
+      events.map((e) => e.kind),
+      events.map((e) => e.payload),
     ]);
-  if (r.actions.length)
+  if (actions.length)
     await tx.run(PG_ACTIONS_SQL, [
       id,
       created,
-      r.actions.map((_, seq) => seq),
-      r.actions.map((a) => a.turn),
-      r.actions.map((a) => a.format),
-      r.actions.map((a) => a.raw),
+      actions.map((_, seq) => seq),
+      actions.map((a) => a.turn),
+      actions.map((a) => a.format),
+      actions.map((a) => a.raw),
     ]);
   return id;
 }
@@ -120,16 +133,15 @@ export function createInserter(db: InspectorDb) {
   const index = sqlite ? prepareTextIndex(sqlite) : null;
   let inBulk = false;
 
-  const insertSqlite = (r: EpisodeRecord): string => {
-    const id = r.id ?? newEpisodeId();
-    const created = createdOf(r);
-    rows!.insertEpisode(rowOf(r, id, created));
-    rows!.insertEvents(id, eventRows(r.events, 0));
-    r.actions.forEach((a, seq) => rows!.insertAction({ episodeId: id, seq, createdAt: created, ...a }));
-    return id;
+  const insertSqlite = ({ row, events, actions }: PreparedEpisode): string => {
+    rows!.insertEpisode(row);
+    rows!.insertEvents(row.id, events);
+    actions.forEach((a, seq) => rows!.insertAction({ episodeId: row.id, seq, createdAt: row.createdAt, ...a }));
+    return row.id;
   };
-  const insertOne = (tx: InspectorDb, r: EpisodeRecord) =>
-    sqlite ? Promise.resolve(insertSqlite(r)) : insertPg(tx, r);
+  const insertPrepared = (tx: InspectorDb, p: PreparedEpisode) =>
+    sqlite ? Promise.resolve(insertSqlite(p)) : insertPg(tx, p);
+  const insertOne = (tx: InspectorDb, r: EpisodeRecord) => insertPrepared(tx, prepareEpisode(r));
 
   /**
    * Runs `write` in one transaction; on SQLite it indexes what it wrote before the commit. A bulk
@@ -158,6 +170,8 @@ export function createInserter(db: InspectorDb) {
       (await tx.get('SELECT 1 AS "one" FROM "Episode" WHERE "id" = ?', [id])) !== undefined,
     /** One episode in its own transaction (a savepoint inside `bulk`): stored whole or not at all. */
     insert: (tx: InspectorDb, r: EpisodeRecord) => tx.transaction((t) => insertOne(t, r)),
+    /** The same for an episode already turned into rows (the import's parsing worker does that). */
+    insertPrepared: (tx: InspectorDb, p: PreparedEpisode) => tx.transaction((t) => insertPrepared(t, p)),
     /** Many episodes in one bulk transaction (bench seeding). */
     insertMany: (rs: EpisodeRecord[]) =>
       bulk(async (tx) => {

@@ -88,6 +88,25 @@ describe('full-text search', () => {
     expect(ftsQuery('  ')).toBeNull();
   });
 
+  it('pages a word matching many episodes (walking the date index) as one matching few, and caps its count', async () => {
+    const sorts = ['createdAt', 'reward', 'envId'] as const;
+    for (const q of ['order', 'cart', 'the'])
+      for (const sort of sorts)
+        for (const dir of ['asc', 'desc'] as const)
+          for (const filter of [{ q }, { q, env: ['CART', 'PD'] }, { q, pass: 'pass' }]) {
+            const input = listInputSchema.parse({ filter, sort, dir, size: 2 });
+            const few = await listEpisodes(db.store, input);
+            const all = await episodeIds(db.store, input);
+            expect(few.total, q).toBe(all.length);
+            expect(few.capped).toBe(false);
+            const many = await listEpisodes(db.store, input, 1); // "common": more matches than the cap
+            expect(many.rows.map((r) => r.id)).toEqual(few.rows.map((r) => r.id));
+            expect(many.rows.map((r) => r.id)).toEqual(all.slice(0, 2));
+            expect([many.total, many.capped]).toEqual(all.length > 1 ? [1, true] : [all.length, false]);
+          }
+    expect((await episodeIds(db.store, listInputSchema.parse({ filter: { q: 'the' } }))).length).toBeGreaterThan(2);
+  });
+
   it('finds episodes by words of a customer message and of a tool result', async () => {
     const opening = db.sqlite
       .prepare(`SELECT json_extract("payload", '$.text') t FROM "EpisodeEvent" WHERE "episodeId" = ? AND "seq" = 0`)

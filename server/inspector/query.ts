@@ -5,7 +5,7 @@ import type { Dialect, InspectorDb } from './db';
 import { flag, sqlFor } from './dialect';
 import type { EpisodeFilter, ListInput } from './filters';
 import { indexCommitted } from './pg-search';
-import { matchingEpisodesSql, searchQuery } from './search';
+import { matchingEpisodesSql, matchingIdsSql, searchQuery } from './search';
 
 export interface EpisodeListRow {
   id: string;
@@ -39,7 +39,8 @@ export { sqlDateTime } from '@/server/episodes/sqlite-store/rows';
 
 const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 
-export function whereOf(dialect: Dialect, f: EpisodeFilter): Where {
+/** The filter's conditions except the text search, ANDed (no WHERE; '' for none). */
+function conditionsOf(dialect: Dialect, f: EpisodeFilter): Where {
   const c: string[] = [];
   const args: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {
@@ -68,9 +69,15 @@ export function whereOf(dialect: Dialect, f: EpisodeFilter): Where {
   if (f.revealed) add('e."goalRevealed" = ?', f.revealed === 'yes');
   if (f.from) add('e."createdAt" >= ?', f.from);
   if (f.to) add('e."createdAt" < ?', nextDay(f.to));
+  return { sql: c.join(' AND '), args };
+}
+
+export function whereOf(dialect: Dialect, f: EpisodeFilter): Where {
+  const plain = conditionsOf(dialect, f);
+  const c = plain.sql ? [plain.sql] : [];
   const search = f.q ? searchQuery(dialect, f.q) : null;
-  if (search) add(`e."id" IN (${matchingEpisodesSql(dialect)})`, search);
-  return { sql: c.length ? `WHERE ${c.join(' AND ')}` : '', args };
+  if (search) c.push(`e."id" IN (${matchingEpisodesSql(dialect)})`);
+  return { sql: c.length ? `WHERE ${c.join(' AND ')}` : '', args: search ? [...plain.args, search] : plain.args };
 }
 
 const selectRows = (
@@ -95,6 +102,11 @@ export function toListRow(r: RawRow): EpisodeListRow {
 
 /** Counting beyond this is not worth the time on a large store: the page says "10,000+". */
 export const COUNT_CAP = 10_000;
+/**
+ * A text search counts to here ("1,000+"): a common word matches most episodes through hundreds
+ * of thousands of events, and the count streams them (search.ts) until it has this many.
+ */
+export const SEARCH_COUNT_CAP = 1_000;
 
 const NULLABLE = new Set(['reward', 'isCorrect', 'terminationReason']);
 const TEXT = new Set(['envId', 'terminationReason', 'player', 'id']);
@@ -115,14 +127,35 @@ async function prepare(db: InspectorDb, input: Pick<ListInput, 'filter' | 'sort'
 export async function listEpisodes(
   db: InspectorDb,
   input: ListInput,
+  searchCountCap = SEARCH_COUNT_CAP,
 ): Promise<{ rows: EpisodeListRow[]; total: number; capped: boolean }> {
   const { w, order } = await prepare(db, input);
+  const search = input.filter.q ? searchQuery(db.dialect, input.filter.q) : null;
   const cover = sqlFor(db.dialect).coverHint;
+  const page = [input.size, (input.page - 1) * input.size];
+  const read = (from: string, where: Where) =>
+    db.all<RawRow>(
+      `${selectRows(db.dialect)} WHERE e."id" IN (SELECT e."id" FROM "Episode" e ${from} ${where.sql} ${order} LIMIT ? OFFSET ?) ${order}`,
+      [...where.args, ...page],
+    );
+  if (search) {
+    // Up to the cap, the matching ids themselves: the page is read from them by id. Past it, a
+    // common word: in date order the date index is walked and the page found early.
+    const plain = conditionsOf(db.dialect, input.filter);
+    const hits = await db.all<{ id: string }>(matchingIdsSql(db.dialect, plain.sql, searchCountCap), [
+      search,
+      ...plain.args,
+    ]);
+    const capped = hits.length > searchCountCap;
+    const rows = capped
+      ? await read(sqlFor(db.dialect).dateOrderHint(input.sort), w)
+      : hits.length
+        ? await read('', { sql: `WHERE e."id" IN (${hits.map(() => '?').join(',')})`, args: hits.map((h) => h.id) })
+        : [];
+    return { rows: rows.map(toListRow), total: Math.min(hits.length, searchCountCap), capped };
+  }
   // The page's ids come from the narrow covering index; only those 50 wide rows are read.
-  const rows = await db.all<RawRow>(
-    `${selectRows(db.dialect)} WHERE e."id" IN (SELECT e."id" FROM "Episode" e ${cover} ${w.sql} ${order} LIMIT ? OFFSET ?) ${order}`,
-    [...w.args, input.size, (input.page - 1) * input.size],
-  );
+  const rows = await read(cover, w);
   const counted = (await db.get<{ n: number }>(
     `SELECT count(*) AS "n" FROM (SELECT 1 FROM "Episode" e ${cover} ${w.sql} LIMIT ${COUNT_CAP + 1}) AS matching`,
     w.args,

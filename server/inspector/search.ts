@@ -23,8 +23,30 @@ export function tsQuery(input: string): string | null {
 export const searchQuery = (dialect: Dialect, input: string) =>
   dialect === 'sqlite' ? ftsQuery(input) : tsQuery(input);
 
-/** SQL: the ids of episodes with an event matching the query (bind: `searchQuery(…)`). */
-export const matchingEpisodesSql = (dialect: Dialect) =>
+/** The matching events: FROM tables, their episode id column and the condition (bind: `searchQuery(…)`). */
+const matchParts = (dialect: Dialect) =>
   dialect === 'sqlite'
-    ? 'SELECT o."episodeId" FROM "EpisodeText" t JOIN "EpisodeTextOwner" o ON o."rowid" = t.rowid WHERE "EpisodeText" MATCH ?'
-    : `SELECT s."episodeId" FROM "EpisodeSearch" s WHERE s."doc" @@ ?::tsquery`;
+    ? {
+        from: '"EpisodeText" t JOIN "EpisodeTextOwner" o ON o."rowid" = t.rowid',
+        episode: 'o."episodeId"',
+        match: '"EpisodeText" MATCH ?',
+      }
+    : { from: '"EpisodeSearch" s', episode: 's."episodeId"', match: 's."doc" @@ ?::tsquery' };
+
+/** SQL: the ids of episodes with an event matching the query (bind: `searchQuery(…)`). */
+export const matchingEpisodesSql = (dialect: Dialect) => {
+  const m = matchParts(dialect);
+  return `SELECT ${m.episode} FROM ${m.from} WHERE ${m.match}`;
+};
+
+/**
+ * SQL: the ids of matching episodes that pass the filters, up to `cap + 1` of them, taken as the
+ * matches stream out of the index (bind: the query, then `filters.args`). A common word stops
+ * after its first few thousand events instead of collecting every matching episode first; for
+ * a rarer one these are all the matches, and the page is read from them by id.
+ */
+export const matchingIdsSql = (dialect: Dialect, filters: string, cap: number) => {
+  const m = matchParts(dialect);
+  return `SELECT hit."id" FROM (SELECT DISTINCT ${m.episode} AS "id" FROM ${m.from} WHERE ${m.match}) AS hit
+    JOIN "Episode" e ON e."id" = hit."id"${filters ? ` WHERE ${filters}` : ''} LIMIT ${cap + 1}`;
+};
