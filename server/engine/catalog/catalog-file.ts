@@ -6,7 +6,7 @@ import { ColumnarCatalog } from './columnar-catalog';
 import { StoredText, type StoredTexts } from './from-products';
 import type { SearchIndexData } from './search-index';
 import { syntheticCatalogFrom, type SyntheticColumns } from './synthetic';
-import { packStrings, readBinFile, unpackStrings, writeBinFile, type TypedArray } from './binfile';
+import { packStrings, readBinFile, unpackStrings, writeBinFile, type BinFile, type TypedArray } from './binfile';
 
 interface CatalogFileMeta {
   kind: 'synthetic' | 'stored';
@@ -113,7 +113,15 @@ export interface LoadedCatalogFile {
 
 /** Load either kind of catalog file. Throws on a malformed or truncated file. */
 export function readCatalogFile(file: string): LoadedCatalogFile {
-  const { meta: rawMeta, sections } = readBinFile(file);
+  return catalogFromBinFile(readBinFile(file), file);
+}
+
+/** The catalog of a parsed file; `categoryMax` is its index's bound table when computed ahead (a loader thread). */
+export function catalogFromBinFile(
+  { meta: rawMeta, sections }: BinFile,
+  file: string,
+  categoryMax?: Float32Array,
+): LoadedCatalogFile {
   const meta = rawMeta as CatalogFileMeta;
   const sec = <T extends TypedArray>(name: string): T => {
     const a = sections.get(name);
@@ -145,6 +153,7 @@ export function readCatalogFile(file: string): LoadedCatalogFile {
     docs: sec<Uint32Array>('idx.docs'),
     impacts: sec<Float32Array>('idx.impacts'),
     maxImpact: sec<Float32Array>('idx.maxImpact'),
+    ...(categoryMax ? { categoryMax } : {}),
   };
   if (meta.kind === 'synthetic') {
     const syn: SyntheticColumns = {
