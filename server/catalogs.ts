@@ -17,6 +17,8 @@ import {
   loadImportedCatalog,
 } from '@/server/engine/catalog/import';
 import { syntheticCatalogId } from '@/server/engine/catalog/synthetic';
+import { prepareEvaluationPoolsInSlices } from '@/server/engine/envs/shared/recommend';
+import type { ColumnarCatalog } from '@/server/engine/catalog/columnar-catalog';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { AppError } from '@/server/lib/errors';
 
@@ -156,7 +158,12 @@ export function loadCatalog(catalogId: string = DEFAULT_CATALOG_ID): Promise<Cat
     return Promise.reject(e as Error);
   }
   const load = readCatalogOffThread(choice)
-    .then((catalog) => remember(choice, catalog))
+    .then(async (catalog) => {
+      // the evaluation pools (PD, SUB, RETURN, JOURNEY) are built on a catalog's first reset:
+      // seconds at 2M products. Built here in slices, before any request can use the catalog.
+      await prepareEvaluationPoolsInSlices(catalog, () => new Promise((resolve) => setImmediate(resolve)));
+      return remember(choice, catalog);
+    })
     .finally(() => loading.delete(catalogId));
   loading.set(catalogId, load);
   return load;
@@ -169,7 +176,7 @@ function getDefault(choice: CatalogChoice): Catalog {
 /** Ids being read by a worker thread right now. */
 export const loadingCatalogIds = (): string[] => [...loading.keys()];
 
-async function readCatalogOffThread(choice: CatalogChoice): Promise<Catalog> {
+async function readCatalogOffThread(choice: CatalogChoice): Promise<ColumnarCatalog> {
   const synthetic = choice.kind === 'synthetic';
   const file = synthetic ? syntheticCacheFile(DEFAULT_SYNTHETIC.seed, choice.size) : importedCatalogFile(choice.id);
   const again = synthetic ? `run: npm run catalog:prepare -- ${choice.id}` : 'import it again (npm run catalog:import)';

@@ -92,12 +92,22 @@ export class BagStore {
     scanLimit: number,
     /** categories up to this size keep every product's bag (tests lower it to reach the 2M path) */
     private readonly storeAllLimit = STORE_ALL_LIMIT,
+    /** leave the pools to buildPools (built in slices: bagStoreInSlices) */
+    deferPools = false,
   ) {
     this.start = new Int32Array(catalog.size).fill(-1);
     this.length = new Uint16Array(catalog.size);
     this.home = new Int32Array(catalog.size).fill(-1);
     this.marks = new Uint8Array(catalog.size);
-    for (const category of catalog.categories()) this.pools.set(category, this.buildPool(category, scanLimit));
+    if (!deferPools) for (const step = this.buildPools(scanLimit); !step.next().done;);
+  }
+
+  /** Builds every category's pool, in the catalog's category order, pausing after each. */
+  *buildPools(scanLimit: number): Generator<void> {
+    for (const category of this.catalog.categories()) {
+      this.pools.set(category, this.buildPool(category, scanLimit));
+      yield;
+    }
   }
 
   pool(category: string): CategoryPool | undefined {
@@ -390,6 +400,26 @@ export function distinctBrands(catalog: ColumnarCatalog, indices: ArrayLike<numb
 }
 
 const STORES = new WeakMap<ColumnarCatalog, BagStore>();
+
+/**
+ * Builds the catalog's bag store one category at a time, awaiting `pause` in between (a server
+ * lets other requests run: at 2M products the whole build is seconds). The same store as
+ * bagStoreOf builds, in the same order.
+ */
+export async function bagStoreInSlices(
+  catalog: ColumnarCatalog,
+  scanLimit: number,
+  pause: () => Promise<void>,
+): Promise<BagStore> {
+  const built = STORES.get(catalog);
+  if (built) return built;
+  const store = new BagStore(catalog, scanLimit, undefined, true);
+  for (const step = store.buildPools(scanLimit); !step.next().done;) await pause();
+  const meanwhile = STORES.get(catalog); // a reset during a pause built one in one go
+  if (meanwhile) return meanwhile;
+  STORES.set(catalog, store);
+  return store;
+}
 
 /** The catalog's bag store, built on first use (tens of ms at 100k products). */
 export function bagStoreOf(catalog: ColumnarCatalog, scanLimit: number, storeAllLimit?: number): BagStore {
