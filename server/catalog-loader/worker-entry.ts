@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import { parentPort, type TransferListItem } from 'node:worker_threads';
 import { parseBinFile } from '@/server/engine/catalog/binfile';
-import type { IndexColumn } from '@/server/engine/catalog/columns';
-import { categoryBoundsTable, type SearchIndexData } from '@/server/engine/catalog/search-index';
+import { indexOfBinFile } from '@/server/engine/catalog/catalog-file';
+import { categoryBoundsTable } from '@/server/engine/catalog/search-index';
 
 export interface LoadRequest {
   file: string;
@@ -15,23 +15,9 @@ export type LoadReply =
   { ok: true; bytes: Uint8Array; categoryMax: Float32Array | null } | { ok: false; message: string };
 
 function load(file: string): LoadReply {
-  const { meta, sections, bytes } = parseBinFile(fs.readFileSync(file), file);
-  const m = meta as { size: number; terms: string[]; categoryTable: string[] };
-  const sec = <T>(name: string) => {
-    const s = sections.get(name);
-    if (!s) throw new Error(`${file}: missing section ${name}`);
-    return s as T;
-  };
-  const index: SearchIndexData = {
-    numDocs: m.size,
-    terms: m.terms,
-    offsets: sec('idx.offsets'),
-    docs: sec('idx.docs'),
-    impacts: sec('idx.impacts'),
-    maxImpact: sec('idx.maxImpact'),
-  };
-  const categoryMax = categoryBoundsTable(index, sec<IndexColumn>('col.category'), m.categoryTable.length);
-  return { ok: true, bytes, categoryMax };
+  const bin = parseBinFile(fs.readFileSync(file), file);
+  const { index, category, numCategories } = indexOfBinFile(bin, file);
+  return { ok: true, bytes: bin.bytes, categoryMax: categoryBoundsTable(index, category, numCategories) };
 }
 
 parentPort?.on('message', ({ file }: LoadRequest) => {

@@ -116,18 +116,34 @@ export function readCatalogFile(file: string): LoadedCatalogFile {
   return catalogFromBinFile(readBinFile(file), file);
 }
 
-/** The catalog of a parsed file; `categoryMax` is its index's bound table when computed ahead (a loader thread). */
-export function catalogFromBinFile(
-  { meta: rawMeta, sections }: BinFile,
-  file: string,
-  categoryMax?: Float32Array,
-): LoadedCatalogFile {
-  const meta = rawMeta as CatalogFileMeta;
-  const sec = <T extends TypedArray>(name: string): T => {
+/** A section of a parsed catalog file, or a precise error naming the file. */
+function sectionOf({ sections }: BinFile, file: string) {
+  return <T extends TypedArray>(name: string): T => {
     const a = sections.get(name);
     if (!a) throw new Error(`${file}: missing section ${name}`);
     return a as T;
   };
+}
+
+/** A parsed file's search index and category column (what a loader thread needs for the bound table). */
+export function indexOfBinFile(bin: BinFile, file: string) {
+  const meta = bin.meta as CatalogFileMeta;
+  const sec = sectionOf(bin, file);
+  const index: SearchIndexData = {
+    numDocs: meta.size,
+    terms: meta.terms,
+    offsets: sec<Uint32Array>('idx.offsets'),
+    docs: sec<Uint32Array>('idx.docs'),
+    impacts: sec<Float32Array>('idx.impacts'),
+    maxImpact: sec<Float32Array>('idx.maxImpact'),
+  };
+  return { index, category: sec<IndexColumn>('col.category'), numCategories: meta.categoryTable.length };
+}
+
+/** The catalog of a parsed file; `categoryMax` is its index's bound table when computed ahead (a loader thread). */
+export function catalogFromBinFile(bin: BinFile, file: string, categoryMax?: Float32Array): LoadedCatalogFile {
+  const meta = bin.meta as CatalogFileMeta;
+  const sec = sectionOf(bin, file);
   const cols: CatalogColumns = {
     size: meta.size,
     categoryTable: meta.categoryTable,
@@ -147,14 +163,10 @@ export function catalogFromBinFile(
     attrNumeric: meta.attrNumeric,
   };
   const index: SearchIndexData = {
-    numDocs: meta.size,
-    terms: meta.terms,
-    offsets: sec<Uint32Array>('idx.offsets'),
-    docs: sec<Uint32Array>('idx.docs'),
-    impacts: sec<Float32Array>('idx.impacts'),
-    maxImpact: sec<Float32Array>('idx.maxImpact'),
+    ...indexOfBinFile(bin, file).index,
     ...(categoryMax ? { categoryMax } : {}),
   };
+
   if (meta.kind === 'synthetic') {
     const syn: SyntheticColumns = {
       ...cols,
