@@ -62,6 +62,9 @@ export interface Candidates {
   attrs: (Int32Array | undefined)[];
 }
 
+/** Bags written between two pauses of a build in slices (tens of ms on a quiet machine). */
+const BAGS_PER_SLICE = 250;
+
 /** Categories up to this size keep every product's bag (at 100k products: all of them). */
 const STORE_ALL_LIMIT = 6000;
 
@@ -102,10 +105,10 @@ export class BagStore {
     if (!deferPools) for (const step = this.buildPools(scanLimit); !step.next().done;);
   }
 
-  /** Builds every category's pool, in the catalog's category order, pausing after each. */
+  /** Builds every category's pool, in the catalog's category order, pausing after each and every BAGS_PER_SLICE bags. */
   *buildPools(scanLimit: number): Generator<void> {
     for (const category of this.catalog.categories()) {
-      this.pools.set(category, this.buildPool(category, scanLimit));
+      this.pools.set(category, yield* this.buildPool(category, scanLimit));
       yield;
     }
   }
@@ -124,7 +127,7 @@ export class BagStore {
     return id;
   }
 
-  private buildPool(category: string, scanLimit: number): CategoryPool {
+  private *buildPool(category: string, scanLimit: number): Generator<void, CategoryPool> {
     const catalog = this.catalog;
     const all = catalog.indicesInCategory(category);
     const whole = all.length <= scanLimit;
@@ -153,6 +156,7 @@ export class BagStore {
       this.length[i] = this.writeBag(pool, i);
       this.home[i] = pool.number;
       this.used += this.length[i];
+      if (k % BAGS_PER_SLICE === BAGS_PER_SLICE - 1) yield;
     }
     const df = new Int32Array(pool.vocab.size);
     this.mark = this.used;
