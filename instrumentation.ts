@@ -6,6 +6,9 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { installRequestGuard } = await import('@/server/lib/request-guard');
   installRequestGuard(); // needs no database: oversized uploads are refused whatever its state
+  // large catalogs are read in a worker thread: a request never waits on a 265 MB file (docs/security.md)
+  const { loadCatalogsOffThread } = await import('@/server/catalogs');
+  loadCatalogsOffThread();
   const { prisma, DEFAULT_DATABASE_URL } = await import('@/server/db');
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   const problem = await databaseProblem(prisma, url);

@@ -1,11 +1,15 @@
 // Bundles the worker threads' entries after `next build` (Next does not bundle a Worker's file):
-// server/curriculum/worker-entry.ts → .next/workers/curriculum.mjs, loaded by a production
-// server (server/curriculum/worker-player.ts). Without it the server loads the TypeScript source
-// through tsx: slower to start, same behaviour.
+// server/curriculum/worker-entry.ts → .next/workers/curriculum.mjs and
+// server/catalog-loader/worker-entry.ts → .next/workers/catalog.mjs (the list of
+// server/lib/worker-thread.ts), loaded by a production server. Without them the server loads the
+// TypeScript sources through tsx: slower to start, same behaviour.
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { curriculum: 'server/curriculum/worker-entry.ts' },
+  entryPoints: {
+    curriculum: 'server/curriculum/worker-entry.ts',
+    catalog: 'server/catalog-loader/worker-entry.ts',
+  },
   outdir: '.next/workers',
   outExtension: { '.js': '.mjs' },
   bundle: true,

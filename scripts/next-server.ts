@@ -3,7 +3,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 
-/** Starts the server on `port` with the database `db` (wiped and migrated), runs `body`, stops the server. */
+/**
+ * Starts the server on `port` with the database `db` (wiped and migrated), runs `body`, stops the
+ * server. BENCH_SERVER_LOG=<file> keeps the server's output (to see why a server went away).
+ */
 export async function withNextServer<T>(port: number, db: string, body: () => Promise<T>): Promise<T> {
   const env = {
     ...process.env,
@@ -16,9 +19,14 @@ export async function withNextServer<T>(port: number, db: string, body: () => Pr
   execFileSync('npx', ['prisma', 'migrate', 'deploy'], { env, stdio: 'ignore' });
   const server = spawn('npx', ['next', 'start', '-p', String(port), '-H', '127.0.0.1'], {
     env,
-    stdio: 'ignore',
+    stdio: process.env.BENCH_SERVER_LOG ? ['ignore', 'pipe', 'pipe'] : 'ignore',
     detached: true,
   });
+  if (process.env.BENCH_SERVER_LOG) {
+    const log = fs.createWriteStream(process.env.BENCH_SERVER_LOG);
+    server.stdout?.pipe(log);
+    server.stderr?.pipe(log);
+  }
   try {
     for (let i = 0; i < 100; i++) {
       const up = await fetch(`http://127.0.0.1:${port}/api/trpc/envs.list`).then(

@@ -1,20 +1,29 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CATALOGS_DIR, importAmazonJsonl } from '@/server/engine/catalog/import';
+import { readCatalogFile } from '@/server/engine/catalog/catalog-file';
+import { DEFAULT_CATALOGS_DIR, importAmazonJsonl, importedCatalogFile } from '@/server/engine/catalog/import';
 import { createEpisode } from '@/server/engine';
+import { isAppError } from '@/server/lib/errors';
 import {
+  catalogMemoryCapBytes,
   DEFAULT_CATALOG_ID,
   evictOverCap,
   getCatalog,
   listCatalogs,
+  loadCatalog,
+  loadCatalogsOffThread,
   loadedCatalogIds,
+  loadingCatalogIds,
   onCatalogEvicted,
   UnknownCatalogError,
 } from './catalogs';
 
 const NAME = `test-import-${process.pid}`;
-afterAll(() => fs.rmSync(path.join(DEFAULT_CATALOGS_DIR, NAME), { recursive: true, force: true }));
+const NAME2 = `test-import2-${process.pid}`;
+afterAll(() => {
+  for (const n of [NAME, NAME2]) fs.rmSync(path.join(DEFAULT_CATALOGS_DIR, n), { recursive: true, force: true });
+});
 
 describe('catalog registry', () => {
   it('offers the default synthetic catalog first and loads it once', () => {
@@ -76,4 +85,46 @@ describe('catalog registry', () => {
     expect(loadedCatalogIds()).toEqual([DEFAULT_CATALOG_ID]);
     expect(getCatalog(NAME).id).toBe(NAME); // loads again on the next use
   });
+
+  it('evicts least recently used first: a catalog used since stays, the cap comes from ECOMRLVE_CATALOG_MEMORY_MB', async () => {
+    await importAmazonJsonl('fixtures/catalogs/amazon-sample.jsonl', { name: NAME2 });
+    evictOverCap(0);
+    getCatalog(NAME);
+    getCatalog(NAME2);
+    getCatalog(NAME); // used again: NAME2 is now the least recently used
+    const defaultAndOneImport = 20_000 * 140 + 200 * 600; // what the registry counts for them
+    expect(evictOverCap(defaultAndOneImport)).toEqual([NAME2]);
+    expect(loadedCatalogIds()).toEqual([DEFAULT_CATALOG_ID, NAME]);
+    expect(catalogMemoryCapBytes({ ECOMRLVE_CATALOG_MEMORY_MB: '64' })).toBe(64 * 1024 * 1024);
+    expect(catalogMemoryCapBytes({ ECOMRLVE_CATALOG_MEMORY_MB: 'lots' })).toBe(1024 * 1024 * 1024);
+  });
+
+  it('in the app, reads a catalog in a worker thread: requests meanwhile get BUSY, concurrent loads share one read', async () => {
+    evictOverCap(0);
+    loadCatalogsOffThread(true);
+    try {
+      let busy: unknown;
+      try {
+        getCatalog(NAME);
+      } catch (e) {
+        busy = e;
+      }
+      expect(isAppError(busy) && busy.code).toBe('BUSY');
+      expect((busy as Error).message).toMatch(/catalog "test-import-\d+" is loading \(200 products\); retry/);
+      expect(loadingCatalogIds()).toEqual([NAME]);
+      const [a, b] = await Promise.all([loadCatalog(NAME), loadCatalog(NAME)]);
+      expect(a).toBe(b);
+      expect(loadingCatalogIds()).toEqual([]);
+      expect(getCatalog(NAME)).toBe(a);
+      const inThread = readCatalogFile(importedCatalogFile(NAME)).catalog;
+      expect(a.at(17)).toEqual(inThread.at(17));
+      const hits = a.search({ query: 'usb cable', topK: 5 });
+      expect(hits.length).toBeGreaterThan(0);
+      expect(hits).toEqual(inThread.search({ query: 'usb cable', topK: 5 }));
+      expect(getCatalog(DEFAULT_CATALOG_ID).size).toBe(20_000); // the default is never deferred
+      await expect(loadCatalog('s07')).rejects.toThrow(UnknownCatalogError);
+    } finally {
+      loadCatalogsOffThread(false);
+    }
+  }, 60_000);
 });

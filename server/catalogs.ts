@@ -8,9 +8,17 @@
 // Ids are canonical: only the registry's ids are accepted (no aliases such as s07). Loaded
 // catalogs other than the default are evicted, least recently used first, under a memory cap.
 import fs from 'node:fs';
-import { loadOrCreateSyntheticCatalog, syntheticCacheFile } from '@/server/engine/catalog/cache';
-import { listImportedCatalogs, loadImportedCatalog } from '@/server/engine/catalog/import';
+import { readCatalogFileOffThread } from '@/server/catalog-loader';
+import { loadOrCreateSyntheticCatalog, SYNTHETIC_FINGERPRINT, syntheticCacheFile } from '@/server/engine/catalog/cache';
+import {
+  IMPORTED_CATALOG_FINGERPRINT,
+  importedCatalogFile,
+  listImportedCatalogs,
+  loadImportedCatalog,
+} from '@/server/engine/catalog/import';
 import { syntheticCatalogId } from '@/server/engine/catalog/synthetic';
+import { prepareEvaluationPoolsInSlices } from '@/server/engine/envs/shared/recommend';
+import type { ColumnarCatalog } from '@/server/engine/catalog/columnar-catalog';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { AppError } from '@/server/lib/errors';
 
@@ -49,29 +57,27 @@ interface Loaded {
 
 const g = globalThis as unknown as {
   __ecomCatalogs?: Map<string, Loaded>;
+  __ecomCatalogLoading?: Map<string, Promise<Catalog>>;
   __ecomCatalogEvict?: Array<(id: string) => void>;
+  __ecomCatalogState?: { offThread: boolean };
 };
 const cache: Map<string, Loaded> = (g.__ecomCatalogs ??= new Map());
+const loading: Map<string, Promise<Catalog>> = (g.__ecomCatalogLoading ??= new Map());
 const evictListeners: Array<(id: string) => void> = (g.__ecomCatalogEvict ??= []);
+const state = (g.__ecomCatalogState ??= { offThread: false });
 
 /** Called with the id of every evicted catalog (the episode service drops live episodes on it). */
 export function onCatalogEvicted(fn: (catalogId: string) => void): void {
   evictListeners.push(fn);
 }
 
-export function catalogMemoryCapBytes(env: NodeJS.ProcessEnv = process.env): number {
+export function catalogMemoryCapBytes(env: Record<string, string | undefined> = process.env): number {
   const mb = Number(env.ECOMRLVE_CATALOG_MEMORY_MB);
   return (Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_MEMORY_CAP_MB) * 1024 * 1024;
 }
 
-/** The catalog with this id, loaded once per process (and again after an eviction). */
-export function getCatalog(catalogId: string = DEFAULT_CATALOG_ID): Catalog {
-  const hit = cache.get(catalogId);
-  if (hit) {
-    cache.delete(catalogId); // re-insert: most recently used
-    cache.set(catalogId, hit);
-    return hit.catalog;
-  }
+/** The registry's entry for an id, or a precise refusal (unknown id, or a preset not prepared). */
+function choiceFor(catalogId: string): CatalogChoice {
   const choice = listCatalogs().find((c) => c.id === catalogId);
   if (!choice) {
     const alias = /^synthetic-s\d+-n\d+$/.test(catalogId)
@@ -89,13 +95,101 @@ export function getCatalog(catalogId: string = DEFAULT_CATALOG_ID): Catalog {
       `catalog "${catalogId}" is not prepared on this server; run: npm run catalog:prepare -- ${catalogId}`,
     );
   }
+  return choice;
+}
+
+function cached(catalogId: string): Catalog | undefined {
+  const hit = cache.get(catalogId);
+  if (!hit) return undefined;
+  cache.delete(catalogId); // re-insert: most recently used
+  cache.set(catalogId, hit);
+  return hit.catalog;
+}
+
+function remember(choice: CatalogChoice, catalog: Catalog): Catalog {
+  cache.set(choice.id, { catalog, bytes: choice.size * BYTES_PER_PRODUCT[choice.kind] });
+  evictOverCap(catalogMemoryCapBytes());
+  return catalog;
+}
+
+/**
+ * In the app server (instrumentation.ts), catalogs other than the default are read in a worker
+ * thread: `getCatalog` answers BUSY ("loading") instead of reading a large file on the request
+ * thread, and `loadCatalog` waits for it. Elsewhere (CLIs, tests, worker threads) `getCatalog`
+ * reads the file itself.
+ */
+export function loadCatalogsOffThread(on = true): void {
+  state.offThread = on;
+}
+
+/** The catalog with this id, loaded once per process (and again after an eviction). */
+export function getCatalog(catalogId: string = DEFAULT_CATALOG_ID): Catalog {
+  const hit = cached(catalogId);
+  if (hit) return hit;
+  const choice = choiceFor(catalogId);
+  if (state.offThread && catalogId !== DEFAULT_CATALOG_ID) {
+    loadCatalog(catalogId).catch(() => undefined); // the next request sees the outcome
+    throw new AppError(
+      'BUSY',
+      `catalog "${catalogId}" is loading (${choice.size.toLocaleString('en-US')} products); retry in a few seconds`,
+    );
+  }
   const catalog =
     choice.kind === 'synthetic'
       ? loadOrCreateSyntheticCatalog({ seed: DEFAULT_SYNTHETIC.seed, size: choice.size })
       : loadImportedCatalog(catalogId);
-  cache.set(catalogId, { catalog, bytes: choice.size * BYTES_PER_PRODUCT[choice.kind] });
-  evictOverCap(catalogMemoryCapBytes());
-  return catalog;
+  return remember(choice, catalog);
+}
+
+/**
+ * The catalog with this id, read from its file in a worker thread when it is not in memory
+ * (the default, small and always kept, is built here). Concurrent calls share one load.
+ */
+export function loadCatalog(catalogId: string = DEFAULT_CATALOG_ID): Promise<Catalog> {
+  const hit = cached(catalogId);
+  if (hit) return Promise.resolve(hit);
+  const pending = loading.get(catalogId);
+  if (pending) return pending;
+  let choice: CatalogChoice;
+  try {
+    choice = choiceFor(catalogId);
+    if (catalogId === DEFAULT_CATALOG_ID) return Promise.resolve(getDefault(choice));
+  } catch (e) {
+    return Promise.reject(e as Error);
+  }
+  const load = readCatalogOffThread(choice)
+    .then(async (catalog) => {
+      // the evaluation pools (PD, SUB, RETURN, JOURNEY) are built on a catalog's first reset:
+      // seconds at 2M products. Built here in slices, before any request can use the catalog.
+      await prepareEvaluationPoolsInSlices(catalog, () => new Promise((resolve) => setImmediate(resolve)));
+      return remember(choice, catalog);
+    })
+    .finally(() => loading.delete(catalogId));
+  loading.set(catalogId, load);
+  return load;
+}
+
+function getDefault(choice: CatalogChoice): Catalog {
+  return remember(choice, loadOrCreateSyntheticCatalog({ seed: DEFAULT_SYNTHETIC.seed, size: choice.size }));
+}
+
+/** Ids being read by a worker thread right now. */
+export const loadingCatalogIds = (): string[] => [...loading.keys()];
+
+async function readCatalogOffThread(choice: CatalogChoice): Promise<ColumnarCatalog> {
+  const synthetic = choice.kind === 'synthetic';
+  const file = synthetic ? syntheticCacheFile(DEFAULT_SYNTHETIC.seed, choice.size) : importedCatalogFile(choice.id);
+  const again = synthetic ? `run: npm run catalog:prepare -- ${choice.id}` : 'import it again (npm run catalog:import)';
+  let loaded;
+  try {
+    loaded = await readCatalogFileOffThread(file);
+  } catch (e) {
+    throw new AppError('BAD_INPUT', `catalog "${choice.id}" could not be read (${(e as Error).message}); ${again}`);
+  }
+  const fingerprint = synthetic ? SYNTHETIC_FINGERPRINT : IMPORTED_CATALOG_FINGERPRINT;
+  if (loaded.fingerprint !== fingerprint || loaded.catalog.id !== choice.id)
+    throw new AppError('BAD_INPUT', `catalog "${choice.id}" on disk was written by another version; ${again}`);
+  return loaded.catalog;
 }
 
 /** Drops the least recently used catalogs (never the default) until the total is under the cap. */

@@ -31,33 +31,51 @@ export interface EpisodePlayer {
 /** Lets other requests run between two episodes. */
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+export interface PlayHooks {
+  /** Asked before every episode: false stops the loop (a cancel) after the episode in hand. */
+  mayGoOn: () => boolean;
+  /** Receives every full batch and the last, shorter one; the loop waits for it. */
+  onBatch: (steps: CurriculumStep[]) => void | Promise<void>;
+  /** Runs after every episode (the in-process player lets other requests run). */
+  afterEpisode?: () => Promise<void>;
+  at?: () => Date;
+}
+
+/** The one play loop of a curriculum step, whichever thread runs it. */
+export async function playEpisodes(job: PlayJob, catalog: Catalog, hooks: PlayHooks): Promise<void> {
+  const agent = findAgent(job.agent);
+  if (!agent) throw new Error(`unknown agent "${job.agent}"`);
+  let state = job.state;
+  let batch: CurriculumStep[] = [];
+  for (let i = 0; i < job.episodes && hooks.mayGoOn(); i++) {
+    const step = playCurriculumEpisode({
+      state,
+      runSeed: job.runSeed,
+      agent,
+      catalog,
+      playable: job.playable,
+      at: (hooks.at?.() ?? new Date()).toISOString(),
+    });
+    state = step.outcome.state;
+    batch.push(step);
+    if (batch.length >= job.batchSize) {
+      await hooks.onBatch(batch);
+      batch = [];
+    }
+    await hooks.afterEpisode?.();
+  }
+  if (batch.length > 0) await hooks.onBatch(batch);
+}
+
 /** Plays in this thread, yielding to the event loop after each episode. */
 export function inProcessPlayer(getCatalog: (catalogId: string) => Catalog, at?: () => Date): EpisodePlayer {
   return {
-    async play(job, onBatch, signal) {
-      const agent = findAgent(job.agent);
-      if (!agent) throw new Error(`unknown agent "${job.agent}"`);
-      const catalog = getCatalog(job.catalogId);
-      let state = job.state;
-      let batch: CurriculumStep[] = [];
-      for (let i = 0; i < job.episodes && !signal.aborted; i++) {
-        const step = playCurriculumEpisode({
-          state,
-          runSeed: job.runSeed,
-          agent,
-          catalog,
-          playable: job.playable,
-          at: (at?.() ?? new Date()).toISOString(),
-        });
-        state = step.outcome.state;
-        batch.push(step);
-        if (batch.length >= job.batchSize) {
-          await onBatch(batch);
-          batch = [];
-        }
-        await yieldToEventLoop();
-      }
-      if (batch.length > 0) await onBatch(batch);
-    },
+    play: async (job, onBatch, signal) =>
+      playEpisodes(job, getCatalog(job.catalogId), {
+        mayGoOn: () => !signal.aborted,
+        onBatch,
+        afterEpisode: yieldToEventLoop,
+        at,
+      }),
   };
 }

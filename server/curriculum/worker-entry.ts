@@ -5,9 +5,8 @@
 // [1] batches the parent has written (the worker stays at most one batch ahead).
 import { parentPort } from 'node:worker_threads';
 import { getCatalog } from '@/server/catalogs';
-import { findAgent } from './agents';
-import type { PlayJob } from './player';
-import { playCurriculumEpisode, type CurriculumStep } from './runner';
+import { playEpisodes, type PlayJob } from './player';
+import type { CurriculumStep } from './runner';
 
 export type WorkerRequest = PlayJob & { control: SharedArrayBuffer };
 export type WorkerMessage =
@@ -16,18 +15,12 @@ export type WorkerMessage =
 const CANCEL = 0;
 const WRITTEN = 1;
 
-function play(job: WorkerRequest, post: (m: WorkerMessage) => void): void {
+async function play(job: WorkerRequest, post: (m: WorkerMessage) => void): Promise<void> {
   const control = new Int32Array(job.control);
   const cancelled = () => Atomics.load(control, CANCEL) !== 0;
-  const agent = findAgent(job.agent);
-  if (!agent) throw new Error(`unknown agent "${job.agent}"`);
-  const catalog = getCatalog(job.catalogId);
-  let state = job.state;
-  let batch: CurriculumStep[] = [];
   let sent = 0;
-  const send = () => {
-    post({ type: 'batch', steps: batch });
-    batch = [];
+  const send = (steps: CurriculumStep[]) => {
+    post({ type: 'batch', steps });
     sent++;
     // wait until the parent has written all but the batch just sent (or asks to stop)
     for (
@@ -37,28 +30,13 @@ function play(job: WorkerRequest, post: (m: WorkerMessage) => void): void {
     )
       Atomics.wait(control, WRITTEN, seen, 1000);
   };
-  for (let i = 0; i < job.episodes && !cancelled(); i++) {
-    const step = playCurriculumEpisode({
-      state,
-      runSeed: job.runSeed,
-      agent,
-      catalog,
-      playable: job.playable,
-      at: new Date().toISOString(),
-    });
-    state = step.outcome.state;
-    batch.push(step);
-    if (batch.length >= job.batchSize) send();
-  }
-  if (batch.length > 0) send();
+  return playEpisodes(job, getCatalog(job.catalogId), { mayGoOn: () => !cancelled(), onBatch: send });
 }
 
 parentPort?.on('message', (job: WorkerRequest) => {
   const post = (m: WorkerMessage) => parentPort!.postMessage(m);
-  try {
-    play(job, post);
-    post({ type: 'done' });
-  } catch (e) {
-    post({ type: 'error', message: (e as Error).message });
-  }
+  play(job, post).then(
+    () => post({ type: 'done' }),
+    (e: Error) => post({ type: 'error', message: e.message }),
+  );
 });

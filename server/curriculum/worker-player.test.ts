@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { createCurriculumService, type CurriculumService } from './service';
-import { BUILT_WORKER, workerEntry, workerPlayer } from './worker-player';
+import { builtWorkerFile, workerEntry } from '@/server/lib/worker-thread';
+import { workerPlayer } from './worker-player';
 
 let db: TestDb;
 let inThread: CurriculumService;
@@ -85,15 +86,15 @@ describe('curriculum in a worker thread', () => {
   it('loads the built bundle in a production server, the TypeScript source otherwise', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ecomrlve-worker-'));
     try {
-      const source = path.join(root, 'server/curriculum/worker-boot.mjs');
-      expect(workerEntry(root, { NODE_ENV: 'production' })).toEqual({ file: source, built: false });
-      fs.mkdirSync(path.dirname(path.join(root, BUILT_WORKER)), { recursive: true });
-      fs.writeFileSync(path.join(root, BUILT_WORKER), '');
-      expect(workerEntry(root, { NODE_ENV: 'production' })).toEqual({
-        file: path.join(root, BUILT_WORKER),
+      const source = path.join(root, 'server/lib/worker-boot.mjs');
+      expect(workerEntry('curriculum', root, { NODE_ENV: 'production' })).toEqual({ file: source, built: false });
+      fs.mkdirSync(path.dirname(path.join(root, builtWorkerFile('curriculum'))), { recursive: true });
+      fs.writeFileSync(path.join(root, builtWorkerFile('curriculum')), '');
+      expect(workerEntry('curriculum', root, { NODE_ENV: 'production' })).toEqual({
+        file: path.join(root, builtWorkerFile('curriculum')),
         built: true,
       });
-      expect(workerEntry(root, { NODE_ENV: 'development' })).toEqual({ file: source, built: false });
+      expect(workerEntry('curriculum', root, { NODE_ENV: 'development' })).toEqual({ file: source, built: false });
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

@@ -1,38 +1,15 @@
 // Plays curriculum episodes in a worker thread (server/curriculum/worker-entry.ts): the server's
-// event loop only receives finished batches and writes them. The entry is the esbuild bundle
-// made at build time (`.next/workers/curriculum.mjs`, scripts/build-workers.mjs) when it exists
-// and the process is a production server; otherwise (dev, tests, a build without the bundle)
-// the TypeScript source, loaded through tsx (server/curriculum/worker-boot.mjs).
-import fs from 'node:fs';
-import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+// event loop only receives finished batches and writes them. How the worker starts (the built
+// bundle or the TypeScript source): server/lib/worker-thread.ts.
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '@/server/lib/worker-thread';
 import type { EpisodePlayer, PlayJob } from './player';
 import type { CurriculumStep } from './runner';
 import type { WorkerMessage, WorkerRequest } from './worker-entry';
 
-export const BUILT_WORKER = '.next/workers/curriculum.mjs';
-
-/** How to start the worker: the built bundle, or the source through tsx. `root` is the project directory. */
-export function workerEntry(
-  root = process.cwd(),
-  env: NodeJS.ProcessEnv = process.env,
-): { file: string; built: boolean } {
-  // turbopackIgnore: these files are loaded at run time, never bundled or traced by the build
-  const built = path.join(/* turbopackIgnore: true */ root, BUILT_WORKER);
-  if (env.NODE_ENV === 'production' && fs.existsSync(/* turbopackIgnore: true */ built))
-    return { file: built, built: true };
-  return { file: path.join(/* turbopackIgnore: true */ root, 'server/curriculum/worker-boot.mjs'), built: false };
-}
-
 function startWorker(root: string): Worker {
-  const entry = workerEntry(root);
-  return new Worker(/* turbopackIgnore: true */ entry.file, {
-    workerData: entry.built
-      ? undefined
-      : { entry: path.join(/* turbopackIgnore: true */ root, 'server/curriculum/worker-entry.ts') },
-    // the worker's catalog is its own: a large one needs the same heap room as the server's
-    resourceLimits: { maxOldGenerationSizeMb: 4096 },
-  });
+  // the worker's catalog is its own: a large one needs the same heap room as the server's
+  return startWorkerThread('curriculum', { root, resourceLimits: { maxOldGenerationSizeMb: 4096 } });
 }
 
 /**

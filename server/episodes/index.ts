@@ -1,6 +1,6 @@
 // The process-wide episode service (default Prisma client and catalog registry).
 import { databaseUrlOf, prisma } from '@/server/db';
-import { DEFAULT_CATALOG_ID, getCatalog, onCatalogEvicted } from '@/server/catalogs';
+import { DEFAULT_CATALOG_ID, getCatalog, loadCatalog, onCatalogEvicted } from '@/server/catalogs';
 import { createCustomerVoice } from '@/server/models/customer-voice';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { createEpisodeService, type EpisodeService } from './service';
@@ -13,6 +13,7 @@ export const episodeService: EpisodeService =
   createEpisodeService({
     prisma,
     getCatalog,
+    loadCatalog,
     defaultCatalogId: DEFAULT_CATALOG_ID,
     hotPath: sqliteHotPathFor(databaseUrlOf(prisma)), // the same file as the Prisma client
     customerVoice: createCustomerVoice(createPrismaConnectionStore(prisma)),

@@ -43,6 +43,8 @@ export const MAX_EPISODE_BYTES = 8 * 1024 * 1024;
 export interface EpisodeServiceDeps {
   prisma: PrismaClient;
   getCatalog: (catalogId?: string) => Catalog;
+  /** Loads a catalog without blocking this thread (the app's registry: a worker thread); awaited before getCatalog. */
+  loadCatalog?: (catalogId: string) => Promise<unknown>;
   defaultCatalogId: string;
   /** Live episodes kept in memory (least recently used are dropped and rebuilt on demand). */
   maxLive?: number;
@@ -103,7 +105,11 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     if (hit) return hit;
     const refusal = replayRefusal(row.engineVersion, row.envId);
     if (refusal) throw new EpisodeServiceError('REPLAY_UNSUPPORTED', `episode ${row.id}: ${refusal}`);
-    const [actions, events] = await Promise.all([store.getActions(row.id), store.getEvents(row.id)]);
+    const [actions, events] = await Promise.all([
+      store.getActions(row.id),
+      store.getEvents(row.id),
+      loadCatalog(row.catalogId),
+    ]);
     const ep = replayEpisode(configOf(row), deps.getCatalog(row.catalogId), actions.map(actionArgument));
     if (ep.events.length !== events.length || ep.events.length !== row.eventCount) {
       throw new EpisodeServiceError(
@@ -127,6 +133,16 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
   function rememberCapability(id: string, hash: string): void {
     capabilityHashes.set(id, hash);
     if (capabilityHashes.size > 50_000) capabilityHashes.delete(capabilityHashes.keys().next().value!);
+  }
+
+  /** Waits while a catalog that is not in memory loads (other requests go on meanwhile). */
+  async function loadCatalog(catalogId: string): Promise<void> {
+    try {
+      await deps.loadCatalog?.(catalogId);
+    } catch (e) {
+      if (isAppError(e)) throw e;
+      throw new EpisodeServiceError('BAD_INPUT', (e as Error).message);
+    }
   }
 
   function catalogFor(catalogId: string): Catalog {
@@ -230,6 +246,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
         await deps.customerVoice.check(inp.customerVoice);
       }
       const catalogId = inp.catalogId ?? deps.defaultCatalogId;
+      await loadCatalog(catalogId);
       const catalog = catalogFor(catalogId);
       const seed = inp.seed ?? randomInt(0, MAX_SEED);
       const config: EpisodeConfig = {
@@ -434,6 +451,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       if (refusal) throw new EpisodeServiceError('REPLAY_UNSUPPORTED', `episode ${parent.id}: ${refusal}`);
       const stored = await store.getModelRecords(parent.id);
       const actions = await store.getActions(parent.id);
+      await loadCatalog(parent.catalogId);
       if (!Number.isInteger(turns) || turns < 0 || turns > actions.length)
         throw new EpisodeServiceError(
           'BAD_INPUT',

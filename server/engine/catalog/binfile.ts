@@ -79,7 +79,15 @@ export interface BinFile {
 
 /** Read a file written by writeBinFile; throws on a malformed file. */
 export function readBinFile(file: string): BinFile {
-  const buf = fs.readFileSync(file);
+  return parseBinFile(fs.readFileSync(file), file);
+}
+
+/**
+ * The sections of a file's bytes, as views (no copy unless the bytes are misaligned). `bytes`
+ * is what the views share: a loader thread can transfer its buffer and parse it again for free.
+ */
+export function parseBinFile(bytes: Uint8Array, file: string): BinFile & { bytes: Uint8Array } {
+  const buf = Buffer.from(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
   if (buf.length < 12 || buf.toString('latin1', 0, 8) !== MAGIC) throw new Error(`${file}: not a catalog file`);
   const headerLen = buf.readUInt32LE(8);
   const header = JSON.parse(buf.toString('utf8', 12, 12 + headerLen)) as { meta: unknown; sections: SectionEntry[] };
@@ -93,7 +101,7 @@ export function readBinFile(file: string): BinFile {
     if (dataStart + e.offset + e.length * Ctor.BYTES_PER_ELEMENT > base.length) throw new Error(`${file}: truncated`);
     sections.set(e.name, new Ctor(base.buffer, start, e.length));
   }
-  return { meta: header.meta, sections };
+  return { meta: header.meta, sections, bytes: new Uint8Array(base.buffer, base.byteOffset, base.byteLength) };
 }
 
 /** Many strings as one UTF-8 blob plus end offsets (for big string lists). */

@@ -6,7 +6,7 @@ import { ColumnarCatalog } from './columnar-catalog';
 import { StoredText, type StoredTexts } from './from-products';
 import type { SearchIndexData } from './search-index';
 import { syntheticCatalogFrom, type SyntheticColumns } from './synthetic';
-import { packStrings, readBinFile, unpackStrings, writeBinFile, type TypedArray } from './binfile';
+import { packStrings, readBinFile, unpackStrings, writeBinFile, type BinFile, type TypedArray } from './binfile';
 
 interface CatalogFileMeta {
   kind: 'synthetic' | 'stored';
@@ -113,13 +113,37 @@ export interface LoadedCatalogFile {
 
 /** Load either kind of catalog file. Throws on a malformed or truncated file. */
 export function readCatalogFile(file: string): LoadedCatalogFile {
-  const { meta: rawMeta, sections } = readBinFile(file);
-  const meta = rawMeta as CatalogFileMeta;
-  const sec = <T extends TypedArray>(name: string): T => {
+  return catalogFromBinFile(readBinFile(file), file);
+}
+
+/** A section of a parsed catalog file, or a precise error naming the file. */
+function sectionOf({ sections }: BinFile, file: string) {
+  return <T extends TypedArray>(name: string): T => {
     const a = sections.get(name);
     if (!a) throw new Error(`${file}: missing section ${name}`);
     return a as T;
   };
+}
+
+/** A parsed file's search index and category column (what a loader thread needs for the bound table). */
+export function indexOfBinFile(bin: BinFile, file: string) {
+  const meta = bin.meta as CatalogFileMeta;
+  const sec = sectionOf(bin, file);
+  const index: SearchIndexData = {
+    numDocs: meta.size,
+    terms: meta.terms,
+    offsets: sec<Uint32Array>('idx.offsets'),
+    docs: sec<Uint32Array>('idx.docs'),
+    impacts: sec<Float32Array>('idx.impacts'),
+    maxImpact: sec<Float32Array>('idx.maxImpact'),
+  };
+  return { index, category: sec<IndexColumn>('col.category'), numCategories: meta.categoryTable.length };
+}
+
+/** The catalog of a parsed file; `categoryMax` is its index's bound table when computed ahead (a loader thread). */
+export function catalogFromBinFile(bin: BinFile, file: string, categoryMax?: Float32Array): LoadedCatalogFile {
+  const meta = bin.meta as CatalogFileMeta;
+  const sec = sectionOf(bin, file);
   const cols: CatalogColumns = {
     size: meta.size,
     categoryTable: meta.categoryTable,
@@ -139,13 +163,10 @@ export function readCatalogFile(file: string): LoadedCatalogFile {
     attrNumeric: meta.attrNumeric,
   };
   const index: SearchIndexData = {
-    numDocs: meta.size,
-    terms: meta.terms,
-    offsets: sec<Uint32Array>('idx.offsets'),
-    docs: sec<Uint32Array>('idx.docs'),
-    impacts: sec<Float32Array>('idx.impacts'),
-    maxImpact: sec<Float32Array>('idx.maxImpact'),
+    ...indexOfBinFile(bin, file).index,
+    ...(categoryMax ? { categoryMax } : {}),
   };
+
   if (meta.kind === 'synthetic') {
     const syn: SyntheticColumns = {
       ...cols,

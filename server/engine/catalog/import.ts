@@ -24,6 +24,8 @@ export const DEFAULT_CATALOGS_DIR = path.join('data', 'catalogs');
 export const MAX_REPORTED_LINES = 10_000;
 const IMPORT_FORMAT = 1;
 const FINGERPRINT = `import-v${IMPORT_FORMAT}`;
+/** What an imported catalog's file must carry to be read by this version. */
+export const IMPORTED_CATALOG_FINGERPRINT = FINGERPRINT;
 
 export interface LineIssue {
   line: number;

@@ -20,6 +20,17 @@ export interface SearchIndexData {
   docs: Uint32Array;
   impacts: Float32Array;
   maxImpact: Float32Array;
+  /**
+   * The per-category bound table when it was computed ahead (a catalog loader thread does it so
+   * the server thread does not); derived from the rest, never written to a file.
+   */
+  categoryMax?: Float32Array;
+}
+
+/** The per-category term bound table of an index, or null when it would be too large. */
+export function categoryBoundsTable(data: SearchIndexData, categoryCol: ArrayLike<number>, numCategories: number) {
+  const cells = data.terms.length * numCategories;
+  return cells > 0 && cells <= MAX_BOUND_CELLS ? computeCategoryBounds(data, categoryCol, numCategories).max : null;
 }
 
 /**
@@ -148,11 +159,8 @@ export class SearchIndex {
     numCategories = 0,
   ) {
     this.lookup = new Map(data.terms.map((t, i) => [t, i]));
-    const cells = data.terms.length * numCategories;
-    this.bounds =
-      categoryCol && cells > 0 && cells <= MAX_BOUND_CELLS
-        ? computeCategoryBounds(data, categoryCol, numCategories)
-        : null;
+    const max = categoryCol && (data.categoryMax ?? categoryBoundsTable(data, categoryCol, numCategories));
+    this.bounds = categoryCol && max ? { col: categoryCol, numCats: numCategories, max } : null;
   }
 
   termId(term: string): number {

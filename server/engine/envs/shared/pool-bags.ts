@@ -18,6 +18,9 @@ import type { Candidates, CategoryPool } from './pool-types';
 
 export type { Candidates, CategoryPool, IdfTable } from './pool-types';
 
+/** Bags written between two pauses of a build in slices (tens of ms on a quiet machine). */
+const BAGS_PER_SLICE = 250;
+
 /** Categories up to this size keep every product's bag (at 100k products: all of them). */
 const STORE_ALL_LIMIT = 6000;
 /**
@@ -60,17 +63,31 @@ export class BagStore {
     /** categories up to this size keep every product's bag (tests lower it to reach the 2M path) */
     private readonly storeAllLimit = STORE_ALL_LIMIT,
     /** terms of other bags kept beyond the built store (tests lower it to reach per-call bags) */
-    keptTerms = KEPT_TERMS,
+    private readonly keptTerms = KEPT_TERMS,
+    /** leave the pools to buildPools (built in slices: bagStoreInSlices) */
+    deferPools = false,
   ) {
     this.start = new Int32Array(catalog.size).fill(-1);
     this.length = new Uint16Array(catalog.size);
     this.home = new Int32Array(catalog.size).fill(-1);
     this.marks = new Uint8Array(catalog.size);
     this.attrColumns = attributeColumnsByCategory(catalog);
-    for (const category of catalog.categories()) this.pools.set(category, this.buildPool(category, scanLimit));
+    if (!deferPools) for (const step = this.buildPools(scanLimit); !step.next().done;);
+  }
+
+  /** Builds every category's pool, in the catalog's category order, pausing after each and every BAGS_PER_SLICE bags. */
+  *buildPools(scanLimit: number): Generator<void> {
+    for (const category of this.catalog.categories()) {
+      this.pools.set(category, yield* this.buildPool(category, scanLimit));
+      yield;
+    }
     // large categories' rows now too: no reset in a new category pays for them (~1 ms each at 2M)
-    for (const pool of this.pools.values()) if (!pool.whole) this.rowsOf(pool);
-    this.keptLimit = this.used + keptTerms;
+    for (const pool of this.pools.values())
+      if (!pool.whole) {
+        this.rowsOf(pool);
+        yield;
+      }
+    this.keptLimit = this.used + this.keptTerms;
   }
 
   pool(category: string): CategoryPool | undefined {
@@ -83,7 +100,7 @@ export class BagStore {
     return (chunk[index & 4095] ??= this.catalog.idAt(index));
   }
 
-  private buildPool(category: string, scanLimit: number): CategoryPool {
+  private *buildPool(category: string, scanLimit: number): Generator<void, CategoryPool> {
     const catalog = this.catalog;
     const all = catalog.indicesInCategory(category);
     const whole = all.length <= scanLimit;
@@ -116,6 +133,7 @@ export class BagStore {
       this.length[i] = this.writeBag(pool, i);
       this.home[i] = pool.number;
       this.used += this.length[i];
+      if (k % BAGS_PER_SLICE === BAGS_PER_SLICE - 1) yield;
     }
     const df = new Int32Array(pool.vocab.size);
     this.mark = this.used;
@@ -362,6 +380,26 @@ export class BagStore {
 }
 
 const STORES = new WeakMap<ColumnarCatalog, BagStore>();
+
+/**
+ * Builds the catalog's bag store one category at a time, awaiting `pause` in between (a server
+ * lets other requests run: at 2M products the whole build is seconds). The same store as
+ * bagStoreOf builds, in the same order.
+ */
+export async function bagStoreInSlices(
+  catalog: ColumnarCatalog,
+  scanLimit: number,
+  pause: () => Promise<void>,
+): Promise<BagStore> {
+  const built = STORES.get(catalog);
+  if (built) return built;
+  const store = new BagStore(catalog, scanLimit, undefined, undefined, true);
+  for (const step = store.buildPools(scanLimit); !step.next().done;) await pause();
+  const meanwhile = STORES.get(catalog); // a reset during a pause built one in one go
+  if (meanwhile) return meanwhile;
+  STORES.set(catalog, store);
+  return store;
+}
 
 /** The catalog's bag store, built on first use (tens of ms at 100k products). */
 export function bagStoreOf(

@@ -44,7 +44,7 @@ import {
 } from './persona';
 import { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import { columnCandidates, type PoolEntry } from './recommend-pool';
-import { bagStoreOf } from './pool-bags';
+import { bagStoreInSlices, bagStoreOf } from './pool-bags';
 import { similarities } from './similarity';
 import { knownStock, type StockContext } from './recommend-stock';
 import type { EnvContext, VerifyContext } from '../types';
@@ -131,6 +131,11 @@ function categoryProducts(catalog: EnvContext['catalog'], category: string, indi
  */
 export function prepareEvaluationPools(catalog: ColumnarCatalog, storeAllLimit?: number, keptTerms?: number): void {
   bagStoreOf(catalog, SCAN_LIMIT, storeAllLimit, keptTerms);
+}
+
+/** prepareEvaluationPools one category at a time, awaiting `pause` in between (a server's event loop). */
+export async function prepareEvaluationPoolsInSlices(catalog: ColumnarCatalog, pause: () => Promise<void>) {
+  await bagStoreInSlices(catalog, SCAN_LIMIT, pause);
 }
 
 /** The candidates, and the documents IDF is computed over (the whole category, or its cached stride sample). */

@@ -1,5 +1,5 @@
-// Starts the curriculum worker from its TypeScript source through tsx (dev, tests, and a
-// production server whose build has no bundled worker): see server/curriculum/worker-player.ts.
+// Starts a worker thread from its TypeScript source through tsx (dev, tests, and a production
+// server whose build has no bundled workers): see server/lib/worker-thread.ts.
 import { register } from 'tsx/esm/api';
 import { workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
