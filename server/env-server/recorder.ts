@@ -99,14 +99,28 @@ export function trainerPlayer(run: string | null): string {
   return `trainer:${run ?? 'unnamed'}`;
 }
 
+/** The goal's data as JSON, kept per goal object: it is fixed for the episode and the largest part (~1 ms a step to serialise). */
+const goalDataJson = new WeakMap<object, string>();
+
 /**
- * The Episode row's state now. The hidden goal is stored as the app's episode service stores it
- * (envId, summary, data, slots; not the verifier's working state): the inspector shows it, and
- * the slots the customer has revealed change turn by turn.
+ * The hidden goal as the app's episode service stores it (envId, summary, data, slots; not the
+ * verifier's working state): the inspector shows it, and the slots the customer has revealed
+ * change turn by turn. The same bytes as JSON.stringify of that object (a test compares them);
+ * only the data part is reused from the previous step.
  */
+export function hiddenGoalJson(g: { envId: string; summary: string[]; data: unknown; slots?: unknown }): string {
+  let data = typeof g.data === 'object' && g.data !== null ? goalDataJson.get(g.data) : undefined;
+  if (data === undefined) {
+    data = JSON.stringify(g.data);
+    if (typeof g.data === 'object' && g.data !== null) goalDataJson.set(g.data, data);
+  }
+  const slots = g.slots !== undefined ? JSON.stringify(g.slots) : undefined;
+  return `{"envId":${JSON.stringify(g.envId)},"summary":${JSON.stringify(g.summary)}${data === undefined ? '' : `,"data":${data}`}${slots === undefined ? '' : `,"slots":${slots}`}}`;
+}
+
+/** The Episode row's state now. */
 function rowUpdate(live: LiveEpisode, eventCount: number): EpisodeRowUpdate {
   const e = live.episode;
-  const g = e.hiddenGoal();
   return {
     turn: e.turn,
     status: e.done ? 'done' : 'active',
@@ -114,12 +128,7 @@ function rowUpdate(live: LiveEpisode, eventCount: number): EpisodeRowUpdate {
     reward: e.breakdown?.total ?? null,
     isCorrect: e.breakdown?.isCorrect ?? null,
     breakdown: e.breakdown ? JSON.stringify(e.breakdown) : null,
-    hiddenGoal: JSON.stringify({
-      envId: g.envId,
-      summary: g.summary,
-      data: g.data,
-      ...(g.slots !== undefined ? { slots: g.slots } : {}),
-    }),
+    hiddenGoal: hiddenGoalJson(e.hiddenGoal()),
     eventCount,
   };
 }
