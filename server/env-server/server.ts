@@ -32,6 +32,7 @@ export interface RunningEnvServer {
 function recordTarget(
   prisma: PrismaClient | undefined,
   upkeep: 'inline' | 'elsewhere',
+  durability: EnvServerConfig['durability'],
 ): {
   target: PrismaClient | BatchWriter;
   /** Reads stored episodes back (a worker rebuilding one it does not hold). */
@@ -42,7 +43,7 @@ function recordTarget(
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   const client = createPrismaClient(url);
   if (sqliteFile(url)) {
-    const writer = openSqliteWriter(url, { upkeep });
+    const writer = openSqliteWriter(url, { upkeep, synchronous: durability === 'power' ? 'FULL' : 'NORMAL' });
     return {
       target: writer,
       reader: client,
@@ -69,7 +70,9 @@ export interface EnvServerOptions {
 /** The service with its token service, session store and (when persisting) recorder, as configured. */
 export function buildEnvService(config: EnvServerConfig, catalog: Catalog, options: EnvServerOptions = {}) {
   const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
-  const store = config.persist ? recordTarget(options.prisma, options.storeUpkeep ?? 'inline') : null;
+  const store = config.persist
+    ? recordTarget(options.prisma, options.storeUpkeep ?? 'inline', config.durability)
+    : null;
   // With a store, the session map is an LRU cache of live episodes: any of them can be rebuilt
   // from the store (stateless workers), so a running one may be evicted to make room.
   const sessions = new SessionStore({
