@@ -8,7 +8,7 @@ import { createEpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { createPrismaClient } from '@/server/db';
 import { createEnvService } from './protocol';
-import { Recorder, type BatchWriter } from './recorder';
+import { Recorder, hiddenGoalJson, type BatchWriter } from './recorder';
 import { openSqliteWriter } from './sqlite-writer';
 import { SessionStore } from './sessions';
 import { createTokenService } from './tokens';
@@ -134,6 +134,44 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
     } finally {
       sqlite.close();
     }
+  });
+
+  it('keeps the stored hidden goal current, step by step and when one batch holds several steps of an episode', async () => {
+    const { service } = recordingService(writer.target);
+    const stored = async (id: string) =>
+      (await db.prisma.episode.findUniqueOrThrow({ where: { id }, select: { hiddenGoal: true } })).hiddenGoal;
+    let changed = 0;
+    let mergeMattered = 0;
+    for (const envId of ['PD', 'JOURNEY', 'RETURN'] as const) {
+      for (const seed of [31, 32]) {
+        const reference = oracleRun({ envId, d: 6, seed });
+        // One step per transaction: after each acknowledgement the row holds the goal as it is now.
+        const a = service.reset({ env: envId, d: 6, seed });
+        await service.durable(a.response);
+        let last = hiddenGoalJson(a.live.episode.hiddenGoal());
+        for (const action of reference.actions) {
+          await service.durable(service.stepLive(a.live, action));
+          const now = hiddenGoalJson(a.live.episode.hiddenGoal());
+          if (now !== last) changed++;
+          last = now;
+          expect(await stored(a.live.id)).toBe(now);
+        }
+        // Every step enqueued before any commits: the steps share a batch, and the row must end
+        // with the latest goal even when the batch's last step left it unchanged.
+        const b = service.reset({ env: envId, d: 6, seed });
+        const goals = [hiddenGoalJson(b.live.episode.hiddenGoal())];
+        const answers = reference.actions.map((action) => {
+          const r = service.stepLive(b.live, action);
+          goals.push(hiddenGoalJson(b.live.episode.hiddenGoal()));
+          return r;
+        });
+        await Promise.all([service.durable(b.response), ...answers.map((r) => service.durable(r))]);
+        if (goals.length > 2 && goals.at(-1) === goals.at(-2) && goals.at(-2) !== goals[0]) mergeMattered++;
+        expect(await stored(b.live.id)).toBe(goals.at(-1));
+      }
+    }
+    expect(changed).toBeGreaterThan(0);
+    expect(mergeMattered).toBeGreaterThan(0);
   });
 
   it('commits concurrent steps in shared transactions, and acknowledges each only once its rows are in', async () => {

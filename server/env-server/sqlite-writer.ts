@@ -49,24 +49,23 @@ export function openSqliteWriter(url: string, options: SqliteWriterOptions = {})
     const { rows } = (prepared ??= prepare());
     const now = sqlDateTime(new Date());
     for (const op of ops) {
-      const u = op.update;
       if (op.kind === 'create') {
-        rows.insertEpisode({
-          id: op.id,
-          createdAt: now,
-          ...op.create,
-          ...u,
-        });
-      } else {
-        rows.insertAction({ episodeId: op.id, createdAt: now, ...op.action });
+        rows.insertEpisode({ id: op.id, createdAt: now, ...op.create, ...op.update });
+        rows.insertEvents(op.id, op.events);
+        continue;
       }
+      rows.insertAction({ episodeId: op.id, createdAt: now, ...op.action });
       rows.insertEvents(op.id, op.events);
-      if (op.kind === 'step') {
-        // The worker holds the episode (no optimistic check); a missing row is an error. Trainer
-        // episodes have no storage cap: storedBytes stays 0, as the Prisma writer leaves it.
-        const ok = rows.updateProgress({ id: op.id, updatedAt: now, ...u, addedBytes: 0, expectedEventCount: null });
-        if (!ok) throw new Error(`episode "${op.id}" is not in the store`);
-      }
+      // The worker holds the episode (no optimistic check); a missing row is an error. Trainer
+      // episodes have no storage cap: storedBytes stays 0, as the Prisma writer leaves it.
+      const ok = rows.updateProgress({
+        id: op.id,
+        updatedAt: now,
+        ...op.update,
+        addedBytes: 0,
+        expectedEventCount: null,
+      });
+      if (!ok) throw new Error(`episode "${op.id}" is not in the store`);
     }
   });
 
