@@ -60,7 +60,8 @@ export function upkeepPass(db: Database, index: TextIndex, budgetMs = UPKEEP_BUD
  */
 export function startStoreUpkeep(file: string): { close(): Promise<void> } {
   // serve:env runs TypeScript through tsx, whose loader does not reach worker threads by
-  // itself: the thread loads its module through tsx's API.
+  // itself: the thread loads its module through tsx's API (resolved from the working directory,
+  // the repository root, as serve:env's own '@/' imports are).
   const worker = new Worker(
     `import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(THREAD_MODULE)}, ${JSON.stringify(import.meta.url)}))`,
     { eval: true, workerData: { file } },
