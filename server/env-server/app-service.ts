@@ -19,7 +19,7 @@ export function appEnvService(): EnvService {
   if (!g.__ecomEnvService) {
     const config = loadConfig(process.env, [], DEFAULT_CATALOG_ID);
     // Records into the app's own database (the same Prisma client the pages read).
-    g.__ecomEnvService = buildEnvService(config, getCatalog(config.catalogId), prisma).service;
+    g.__ecomEnvService = buildEnvService(config, getCatalog(config.catalogId), { prisma }).service;
   }
   return g.__ecomEnvService;
 }

@@ -31,6 +31,15 @@ describe('env server config', () => {
     expect(() => loadConfig({}, ['--persist', 'maybe'], 'c')).toThrow('--persist must be on or off, got "maybe"');
   });
 
+  it('acknowledges what survives a process crash unless ECOMRLVE_DURABILITY or --durability asks for power loss too', () => {
+    expect(loadConfig({}, [], 'c').durability).toBe('process');
+    expect(loadConfig({ ECOMRLVE_DURABILITY: 'power' }, [], 'c').durability).toBe('power');
+    expect(loadConfig({ ECOMRLVE_DURABILITY: 'power' }, ['--durability', 'process'], 'c').durability).toBe('process');
+    expect(() => loadConfig({}, ['--durability', 'disk'], 'c')).toThrow(
+      '--durability must be "process" or "power", got "disk"',
+    );
+  });
+
   it('runs one worker unless ECOMRLVE_WORKERS or --workers asks for more', () => {
     expect(loadConfig({}, [], 'c').workers).toBe(1);
     expect(loadConfig({ ECOMRLVE_WORKERS: '2' }, [], 'c').workers).toBe(2);

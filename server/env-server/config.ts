@@ -19,6 +19,13 @@ export interface EnvServerConfig {
   catalogId: string;
   /** Record every episode in the app's database (DATABASE_URL), acknowledging only what is committed. */
   persist: boolean;
+  /**
+   * What an acknowledgement survives (SQLite store): "process" = a crash or kill -9 of the server
+   * (WAL, synchronous=NORMAL; a power loss may drop the last commits since the last checkpoint,
+   * never corrupting the file); "power" = also a power loss or OS crash (each group commit waits
+   * for fsync: synchronous=FULL). PostgreSQL commits are durable either way.
+   */
+  durability: 'process' | 'power';
   /** Processes serving the port (node cluster); a WebSocket session stays on the worker that accepted it. */
   workers: number;
   adminToken?: string;
@@ -33,6 +40,7 @@ export const DEFAULTS = {
   idleTimeoutMs: 15 * 60_000,
   maxBodyBytes: 256 * 1024,
   persist: true,
+  durability: 'process',
   workers: 1,
 } as const;
 
@@ -47,6 +55,7 @@ const SETTINGS = [
   { key: 'maxBodyBytes', env: 'ECOMRLVE_MAX_BODY_BYTES', flag: '--max-body-bytes' },
   { key: 'catalogId', env: 'ECOMRLVE_CATALOG', flag: '--catalog' },
   { key: 'persist', env: 'ECOMRLVE_PERSIST', flag: '--persist' },
+  { key: 'durability', env: 'ECOMRLVE_DURABILITY', flag: '--durability' },
   { key: 'workers', env: 'ECOMRLVE_WORKERS', flag: '--workers' },
 ] as const;
 
@@ -77,6 +86,9 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
   const persist = raw.persist?.value ?? (DEFAULTS.persist ? 'on' : 'off');
   if (!['on', 'off', '1', '0', 'true', 'false'].includes(persist))
     throw new ConfigError(`${raw.persist!.name} must be on or off, got "${persist}"`);
+  const durability = raw.durability?.value ?? DEFAULTS.durability;
+  if (durability !== 'process' && durability !== 'power')
+    throw new ConfigError(`${raw.durability!.name} must be "process" or "power", got "${durability}"`);
   return {
     mode,
     host: raw.host?.value ?? DEFAULTS.host,
@@ -90,6 +102,7 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
       : DEFAULTS.maxBodyBytes,
     catalogId: raw.catalogId?.value ?? defaultCatalogId,
     persist: ['on', '1', 'true'].includes(persist),
+    durability,
     workers: raw.workers ? positiveInt(raw.workers.value, raw.workers.name) : DEFAULTS.workers,
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
     tokenSecret: env.ECOMRLVE_TOKEN_SECRET || undefined,

@@ -2,13 +2,17 @@
 // rebuilt by replay) by the app's episode service; acknowledged only once committed.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { sqliteFile } from '@/server/db-path';
+import { prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
+import { upkeepPass } from './store-upkeep';
 import { listEnvs, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { createPrismaClient } from '@/server/db';
 import { createEnvService } from './protocol';
-import { Recorder, type BatchWriter } from './recorder';
+import { Recorder, hiddenGoalJson, type BatchWriter } from './recorder';
 import { openSqliteWriter } from './sqlite-writer';
 import { SessionStore } from './sessions';
 import { createTokenService } from './tokens';
@@ -136,6 +140,44 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
     }
   });
 
+  it('keeps the stored hidden goal current, step by step and when one batch holds several steps of an episode', async () => {
+    const { service } = recordingService(writer.target);
+    const stored = async (id: string) =>
+      (await db.prisma.episode.findUniqueOrThrow({ where: { id }, select: { hiddenGoal: true } })).hiddenGoal;
+    let changed = 0;
+    let mergeMattered = 0;
+    for (const envId of ['PD', 'JOURNEY', 'RETURN'] as const) {
+      for (const seed of [31, 32]) {
+        const reference = oracleRun({ envId, d: 6, seed });
+        // One step per transaction: after each acknowledgement the row holds the goal as it is now.
+        const a = service.reset({ env: envId, d: 6, seed });
+        await service.durable(a.response);
+        let last = hiddenGoalJson(a.live.episode.hiddenGoal());
+        for (const action of reference.actions) {
+          await service.durable(service.stepLive(a.live, action));
+          const now = hiddenGoalJson(a.live.episode.hiddenGoal());
+          if (now !== last) changed++;
+          last = now;
+          expect(await stored(a.live.id)).toBe(now);
+        }
+        // Every step enqueued before any commits: the steps share a batch, and the row must end
+        // with the latest goal even when the batch's last step left it unchanged.
+        const b = service.reset({ env: envId, d: 6, seed });
+        const goals = [hiddenGoalJson(b.live.episode.hiddenGoal())];
+        const answers = reference.actions.map((action) => {
+          const r = service.stepLive(b.live, action);
+          goals.push(hiddenGoalJson(b.live.episode.hiddenGoal()));
+          return r;
+        });
+        await Promise.all([service.durable(b.response), ...answers.map((r) => service.durable(r))]);
+        if (goals.length > 2 && goals.at(-1) === goals.at(-2) && goals.at(-2) !== goals[0]) mergeMattered++;
+        expect(await stored(b.live.id)).toBe(goals.at(-1));
+      }
+    }
+    expect(changed).toBeGreaterThan(0);
+    expect(mergeMattered).toBeGreaterThan(0);
+  });
+
   it('commits concurrent steps in shared transactions, and acknowledges each only once its rows are in', async () => {
     const { service, recorder } = recordingService(writer.target);
     const lives = Array.from({ length: 24 }, (_, i) => service.reset({ env: 'STATUS', d: 2, seed: 100 + i }));
@@ -194,4 +236,64 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
       await unmigrated.close();
     }
   });
+});
+
+// The upkeep pass serve:env's thread runs (store-upkeep.ts): it indexes what the serving writers
+// committed and checkpoints the WAL they only append to (wal_autocheckpoint = 0 with upkeep elsewhere).
+describe('store upkeep', () => {
+  it('leaves indexing and checkpoints to the upkeep pass, which does both within its budget', async () => {
+    const writer = openSqliteWriter(db.url, { upkeep: 'elsewhere' });
+    const service = createEnvService({
+      config: testConfig({ persist: true }),
+      catalog: testCatalog(),
+      tokens: createTokenService({ secret: 'x' }),
+      sessions: new SessionStore({ maxSessions: 100, idleTimeoutMs: 60_000 }),
+      recorder: new Recorder(writer),
+    });
+    const word = 'quorblentine';
+    for (const seed of [1, 2, 3]) {
+      const reference = oracleRun({ envId: 'PD', d: 3, seed });
+      const { live, response } = service.reset({ env: 'PD', d: 3, seed, run: 'upkeep' });
+      await service.durable(response);
+      await service.durable(
+        service.stepLive(live, {
+          assistant_message: `Looking for ${word}.`,
+          tool_calls: [{ name: 'catalog.search', args: { query: word } }],
+          answer: null,
+        }),
+      );
+      for (const action of reference.actions.slice(1))
+        if (!live.episode.done) await service.durable(service.stepLive(live, action));
+    }
+
+    const conn = new Database(sqliteFile(db.url)!);
+    try {
+      const index = prepareTextIndex(conn);
+      const pending = index.pending();
+      expect(pending).toBeGreaterThan(10); // the writer indexed nothing itself
+      const found = () =>
+        conn
+          .prepare(
+            `SELECT count(DISTINCT o."episodeId") AS n FROM "EpisodeText" t JOIN "EpisodeTextOwner" o ON o."rowid" = t.rowid
+             WHERE "EpisodeText" MATCH ?`,
+          )
+          .get(word) as { n: number };
+      expect(found().n).toBe(0);
+
+      // No budget: nothing indexed (but the WAL is checkpointed: every frame copied back).
+      const idle = upkeepPass(conn, index, 0);
+      expect(idle.indexed).toBe(0);
+      expect(idle.walPages).toBeGreaterThan(0);
+      expect(idle.checkpointed).toBe(idle.walPages);
+      const pass = upkeepPass(conn, index);
+      expect(pass.indexed).toBe(pending);
+      expect(index.pending()).toBe(0);
+      expect(found().n).toBe(3);
+      // The index's own writes were checkpointed too.
+      expect(pass.checkpointed).toBe(pass.walPages);
+    } finally {
+      conn.close();
+      writer.close();
+    }
+  }, 60_000);
 });

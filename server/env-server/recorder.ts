@@ -12,6 +12,8 @@ import type { LiveEpisode } from './sessions';
 
 /** Where the episode stands (the SQLite store's progress columns). */
 type EpisodeRowUpdate = ProgressColumns & { status: 'active' | 'done' };
+/** A step's update: the hidden goal only when it changed (null: as stored). */
+type StepRowUpdate = Omit<EpisodeRowUpdate, 'hiddenGoal'> & { hiddenGoal: string | null };
 
 /** The Episode row's columns fixed at reset. */
 interface EpisodeRowCreate {
@@ -43,7 +45,7 @@ export type RecordOp =
         eventEnd: number;
       };
       events: EventRow[];
-      update: EpisodeRowUpdate;
+      update: StepRowUpdate;
     };
 
 /** Writes a batch of operations in one transaction: all of them, or (throwing) none. */
@@ -99,14 +101,28 @@ export function trainerPlayer(run: string | null): string {
   return `trainer:${run ?? 'unnamed'}`;
 }
 
+/** The goal's data as JSON, kept per goal object: it is fixed for the episode and the largest part (~1 ms a step to serialise). */
+const goalDataJson = new WeakMap<object, string>();
+
 /**
- * The Episode row's state now. The hidden goal is stored as the app's episode service stores it
- * (envId, summary, data, slots; not the verifier's working state): the inspector shows it, and
- * the slots the customer has revealed change turn by turn.
+ * The hidden goal as the app's episode service stores it (envId, summary, data, slots; not the
+ * verifier's working state): the inspector shows it, and the slots the customer has revealed
+ * change turn by turn. The same bytes as JSON.stringify of that object (a test compares them);
+ * only the data part is reused from the previous step.
  */
+export function hiddenGoalJson(g: { envId: string; summary: string[]; data: unknown; slots?: unknown }): string {
+  let data = typeof g.data === 'object' && g.data !== null ? goalDataJson.get(g.data) : undefined;
+  if (data === undefined) {
+    data = JSON.stringify(g.data);
+    if (typeof g.data === 'object' && g.data !== null) goalDataJson.set(g.data, data);
+  }
+  const slots = g.slots !== undefined ? JSON.stringify(g.slots) : undefined;
+  return `{"envId":${JSON.stringify(g.envId)},"summary":${JSON.stringify(g.summary)}${data === undefined ? '' : `,"data":${data}`}${slots === undefined ? '' : `,"slots":${slots}`}}`;
+}
+
+/** The Episode row's state now. */
 function rowUpdate(live: LiveEpisode, eventCount: number): EpisodeRowUpdate {
   const e = live.episode;
-  const g = e.hiddenGoal();
   return {
     turn: e.turn,
     status: e.done ? 'done' : 'active',
@@ -114,12 +130,7 @@ function rowUpdate(live: LiveEpisode, eventCount: number): EpisodeRowUpdate {
     reward: e.breakdown?.total ?? null,
     isCorrect: e.breakdown?.isCorrect ?? null,
     breakdown: e.breakdown ? JSON.stringify(e.breakdown) : null,
-    hiddenGoal: JSON.stringify({
-      envId: g.envId,
-      summary: g.summary,
-      data: g.data,
-      ...(g.slots !== undefined ? { slots: g.slots } : {}),
-    }),
+    hiddenGoal: hiddenGoalJson(e.hiddenGoal()),
     eventCount,
   };
 }
@@ -131,9 +142,11 @@ export function prismaWriter(prisma: PrismaClient): BatchWriter {
       const creates = ops.filter((o) => o.kind === 'create');
       const steps = ops.filter((o) => o.kind === 'step');
       const events = ops.flatMap((o) => o.events.map((r) => ({ ...r, episodeId: o.id })));
-      // The last update of each episode in the batch is its state after the batch.
-      const updates = new Map<string, EpisodeRowUpdate>();
-      for (const s of steps) updates.set(s.id, s.update);
+      // The last update of each episode in the batch is its state after the batch (with the
+      // latest hidden goal any of them carried).
+      const updates = new Map<string, StepRowUpdate>();
+      for (const s of steps)
+        updates.set(s.id, { ...s.update, hiddenGoal: s.update.hiddenGoal ?? updates.get(s.id)?.hiddenGoal ?? null });
       // One batch transaction (a list of queries), not an interactive one: Prisma runs it in far
       // fewer round trips (measured ~3× faster here).
       await prisma.$transaction([
@@ -144,7 +157,9 @@ export function prismaWriter(prisma: PrismaClient): BatchWriter {
           ? [prisma.episodeAction.createMany({ data: steps.map((s) => ({ episodeId: s.id, ...s.action })) })]
           : []),
         ...(events.length > 0 ? [prisma.episodeEvent.createMany({ data: events })] : []),
-        ...[...updates].map(([id, data]) => prisma.episode.update({ where: { id }, data })),
+        ...[...updates].map(([id, data]) =>
+          prisma.episode.update({ where: { id }, data: { ...data, hiddenGoal: data.hiddenGoal ?? undefined } }),
+        ),
       ]);
     },
   };
@@ -158,6 +173,8 @@ export class Recorder {
   private flushing: Promise<void> | null = null;
   /** Events recorded so far per live episode (Episode.events copies the whole log on each read). */
   private eventCounts = new WeakMap<LiveEpisode, number>();
+  /** The hidden goal as last enqueued per live episode: a step rewrites it only when it changed. */
+  private goals = new WeakMap<LiveEpisode, string>();
   private readonly writer: BatchWriter;
   readonly stats: RecorderStats = { batches: 0, ops: 0, largestBatch: 0 };
 
@@ -188,7 +205,7 @@ export class Recorder {
         catalogId: e.catalogId,
         player: trainerPlayer(live.run),
       },
-      update: rowUpdate(live, result.events.length),
+      update: this.withGoal(live, rowUpdate(live, result.events.length)),
     });
   }
 
@@ -211,8 +228,20 @@ export class Recorder {
           ? { ...common, format: 'text', raw: action }
           : { ...common, format: 'json', raw: JSON.stringify(action) },
       events: eventRows(result.events, firstSeq),
-      update: rowUpdate(live, eventCount),
+      update: this.changedGoal(live, rowUpdate(live, eventCount)),
     });
+  }
+
+  private withGoal(live: LiveEpisode, update: EpisodeRowUpdate): EpisodeRowUpdate {
+    this.goals.set(live, update.hiddenGoal);
+    return update;
+  }
+
+  /** The update with its hidden goal left out when it is what this episode last enqueued. */
+  private changedGoal(live: LiveEpisode, update: EpisodeRowUpdate): StepRowUpdate {
+    if (this.goals.get(live) === update.hiddenGoal) return { ...update, hiddenGoal: null };
+    this.goals.set(live, update.hiddenGoal);
+    return update;
   }
 
   /** Resolves when everything enqueued so far is committed. */

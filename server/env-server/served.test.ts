@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEpisode, listEnvs, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { EnvHttpClient, EnvWsClient } from '@/server/client/env-client';
+import Database from 'better-sqlite3';
 import { createPrismaClient } from '@/server/db';
+import { sqliteFile } from '@/server/db-path';
 import { ADMIN, oracleRun } from './test/helpers';
 import { migratedTempDatabase, spawnEnvServer, type SpawnedServer } from './spawn';
 
@@ -82,6 +84,29 @@ describe('the Python client', () => {
         for (const row of rows) expect(row.status, row.envId).toBe('done');
       } finally {
         await prisma.$disconnect();
+      }
+      // Indexed for search by the server's upkeep thread (nothing else indexes in this test):
+      // the mark reaches the last event, and the tool-call counts it keeps match the events.
+      const file = new Database(sqliteFile(db.url)!, { readonly: true });
+      try {
+        const mark = () =>
+          file
+            .prepare(
+              'SELECT (SELECT "upTo" FROM "EpisodeTextIndexed") AS upTo, (SELECT max("id") FROM "EpisodeEvent") AS last',
+            )
+            .get() as { upTo: number; last: number };
+        for (let i = 0; i < 100 && mark().upTo < mark().last; i++) await new Promise((r) => setTimeout(r, 100));
+        expect(mark().upTo).toBe(mark().last);
+        const counts = file
+          .prepare(
+            `SELECT e."toolCalls" AS kept, (SELECT count(*) FROM "EpisodeEvent" v WHERE v."episodeId" = e."id" AND v."kind" = 'tool_call') AS actual
+             FROM "Episode" e WHERE e."player" = 'trainer:python-example'`,
+          )
+          .all() as Array<{ kept: number; actual: number }>;
+        expect(counts.reduce((n, c) => n + c.actual, 0)).toBeGreaterThan(0);
+        for (const c of counts) expect(c.kept).toBe(c.actual);
+      } finally {
+        file.close();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

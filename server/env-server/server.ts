@@ -29,7 +29,11 @@ export interface RunningEnvServer {
  * SQLite file through its own prepared statements (the fast path), else a Prisma client for
  * DATABASE_URL (any other database Prisma serves).
  */
-function recordTarget(prisma?: PrismaClient): {
+function recordTarget(
+  prisma: PrismaClient | undefined,
+  upkeep: 'inline' | 'elsewhere',
+  durability: EnvServerConfig['durability'],
+): {
   target: PrismaClient | BatchWriter;
   /** Reads stored episodes back (a worker rebuilding one it does not hold). */
   reader: PrismaClient;
@@ -39,7 +43,7 @@ function recordTarget(prisma?: PrismaClient): {
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   const client = createPrismaClient(url);
   if (sqliteFile(url)) {
-    const writer = openSqliteWriter(url);
+    const writer = openSqliteWriter(url, { upkeep, synchronous: durability === 'power' ? 'FULL' : 'NORMAL' });
     return {
       target: writer,
       reader: client,
@@ -52,10 +56,23 @@ function recordTarget(prisma?: PrismaClient): {
   return { target: client, reader: client, close: () => client.$disconnect() };
 }
 
+/** How the server runs beside others. */
+export interface EnvServerOptions {
+  /** A Prisma client to record through (the Next mount shares the app's). */
+  prisma?: PrismaClient;
+  /**
+   * SQLite store upkeep (search indexing, WAL checkpoints): 'inline' (default) in this process;
+   * 'elsewhere' when serve:env runs the upkeep thread for all its workers (store-upkeep.ts).
+   */
+  storeUpkeep?: 'inline' | 'elsewhere';
+}
+
 /** The service with its token service, session store and (when persisting) recorder, as configured. */
-export function buildEnvService(config: EnvServerConfig, catalog: Catalog, prisma?: PrismaClient) {
+export function buildEnvService(config: EnvServerConfig, catalog: Catalog, options: EnvServerOptions = {}) {
   const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
-  const store = config.persist ? recordTarget(prisma) : null;
+  const store = config.persist
+    ? recordTarget(options.prisma, options.storeUpkeep ?? 'inline', config.durability)
+    : null;
   // With a store, the session map is an LRU cache of live episodes: any of them can be rebuilt
   // from the store (stateless workers), so a running one may be evicted to make room.
   const sessions = new SessionStore({
@@ -102,9 +119,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
 export async function startEnvServer(
   config: EnvServerConfig,
   catalog: Catalog,
-  prisma?: PrismaClient,
+  options: EnvServerOptions = {},
 ): Promise<RunningEnvServer> {
-  const { tokens, closeStore, service } = buildEnvService(config, catalog, prisma);
+  const { tokens, closeStore, service } = buildEnvService(config, catalog, options);
   const gateway = createWsGateway(service, tokens);
 
   const server: Server = createServer(async (req, res) => {

@@ -96,7 +96,9 @@ export interface ActionRowInsert {
   modelRecord?: string | null;
 }
 
-export interface ProgressUpdate extends ProgressColumns {
+export interface ProgressUpdate extends Omit<ProgressColumns, 'hiddenGoal'> {
+  /** null: unchanged since the last write (the trainer's writer skips rewriting a ~35 KB goal). */
+  hiddenGoal: string | null;
   id: string;
   updatedAt: string;
   /** bytes the step added to the episode's stored size */
@@ -162,7 +164,7 @@ export function prepareEpisodeRows(db: Database) {
   const updateProgress = db.prepare(
     `UPDATE "Episode" SET "updatedAt" = @updatedAt, "turn" = @turn, "status" = @status,
        "terminationReason" = @terminationReason, "reward" = @reward, "isCorrect" = @isCorrect,
-       "breakdown" = @breakdown, "hiddenGoal" = @hiddenGoal, "eventCount" = @eventCount,
+       "breakdown" = @breakdown, "hiddenGoal" = coalesce(@hiddenGoal, "hiddenGoal"), "eventCount" = @eventCount,
        "storedBytes" = "storedBytes" + @addedBytes, "infraError" = NULL
      WHERE "id" = @id AND (@expectedEventCount IS NULL OR "eventCount" = @expectedEventCount)`,
   );

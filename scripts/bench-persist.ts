@@ -1,0 +1,111 @@
+// npm run bench:persist [-- --episodes 256 --batch 16 --passes 3]
+// Where the trainer recorder's CPU goes, per 1,000 steps, in one process (process.cpuUsage):
+// recorded oracle episodes are replayed through the env service (no sockets) with persistence
+// off, then with the SQLite group-commit writer on a fresh database, `--batch` episodes'
+// operations per transaction; the parts are timed on their own: the rows' JSON (events, goal,
+// breakdown), the statements, the commit, and the full-text catch-up afterwards.
+import Database from 'better-sqlite3';
+import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
+import { loadConfig } from '../server/env-server/config';
+import { createEnvService } from '../server/env-server/protocol';
+import { SessionStore } from '../server/env-server/sessions';
+import { createTokenService } from '../server/env-server/tokens';
+import { Recorder, type BatchWriter, type RecordOp } from '../server/env-server/recorder';
+import { openSqliteWriter } from '../server/env-server/sqlite-writer';
+import { migratedTempDatabase } from '../server/env-server/spawn';
+import { sqliteFile } from '../server/db-path';
+import { prepareTextIndex } from '../server/episodes/sqlite-store/text-index';
+import { median, recordScript, type Script } from './bench-api-lib';
+
+function option(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = Number(i < 0 ? fallback : process.argv[i + 1]);
+  if (!Number.isFinite(v) || v <= 0) {
+    console.error(`--${name} needs a positive number`);
+    process.exit(2);
+  }
+  return v;
+}
+const episodes = option('episodes', 256);
+const batch = option('batch', 16);
+const passes = option('passes', 3);
+
+const catalog = getCatalog(DEFAULT_CATALOG_ID);
+const scripts: Script[] = Array.from({ length: episodes }, (_, i) => recordScript(catalog, 'oracle', i % 64, i >> 6));
+const steps = scripts.reduce((n, s) => n + s.actions.length, 0);
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+
+/** Plays every script, `batch` episodes interleaved per turn; returns CPU ms of the whole pass. */
+async function pass(writer: BatchWriter | null): Promise<number> {
+  const config = loadConfig({}, ['--max-sessions', '100000', '--persist', writer ? 'on' : 'off'], DEFAULT_CATALOG_ID);
+  const svc = createEnvService({
+    config,
+    catalog,
+    tokens: createTokenService({ secret: 'bench' }),
+    sessions: new SessionStore({ maxSessions: 100_000, idleTimeoutMs: 3_600_000, evictRunning: false }),
+    recorder: writer ? new Recorder(writer) : null,
+  });
+  const recorder = svc.recorder;
+  const start = process.cpuUsage();
+  for (let g = 0; g < scripts.length; g += batch) {
+    const group = scripts.slice(g, g + batch);
+    const lives = group.map((s) => svc.reset(JSON.parse(s.reset)));
+    await Promise.all(lives.map((l) => svc.durable(l.response)));
+    for (let t = 0; ; t++) {
+      const live = group.map((s, i) => (t < s.actions.length ? [i, s.actions[t]] : null)).filter((x) => x !== null);
+      if (live.length === 0) break;
+      const answers = live.map(([i, a]) => svc.stepLive(lives[i as number].live, JSON.parse(a as string)));
+      await Promise.all(answers.map((a) => svc.durable(a)));
+    }
+    for (const l of lives) svc.sessions.drop(l.live.id);
+  }
+  await recorder?.drain();
+  return cpuMs(process.cpuUsage(start));
+}
+
+/** A writer that only times what it is given (for splitting the writer's parts). */
+function timedWriter(inner: BatchWriter, spent: { write: number; ops: number }): BatchWriter {
+  return {
+    write(ops: RecordOp[]) {
+      const t = process.cpuUsage();
+      inner.write(ops);
+      spent.write += cpuMs(process.cpuUsage(t));
+      spent.ops += ops.length;
+    },
+  };
+}
+
+// Warm the JIT on both paths before anything is counted.
+{
+  const db = migratedTempDatabase();
+  const writer = openSqliteWriter(db.url, { upkeep: 'elsewhere' });
+  await pass(null);
+  await pass(writer);
+  writer.close();
+  db.remove();
+}
+const rows: Record<string, number[]> = {};
+const add = (k: string, v: number) => (rows[k] ??= []).push((v / steps) * 1000);
+for (let p = 0; p < passes; p++) {
+  add('persistence off (service)', await pass(null));
+  for (const sync of ['NORMAL', 'OFF'] as const) {
+    const db = migratedTempDatabase();
+    const writer = openSqliteWriter(db.url, { upkeep: 'elsewhere', synchronous: sync });
+    const spent = { write: 0, ops: 0 };
+    const total = await pass(timedWriter(writer, spent));
+    add(`persistence on, synchronous=${sync} (service + writer)`, total);
+    add(`  of which the writer's transaction (statements + commit), synchronous=${sync}`, spent.write);
+    writer.close();
+    const conn = new Database(sqliteFile(db.url)!);
+    const index = prepareTextIndex(conn);
+    const t = process.cpuUsage();
+    index.catchUp();
+    add('full-text catch-up afterwards (indexer)', cpuMs(process.cpuUsage(t)));
+    conn.close();
+    db.remove();
+  }
+}
+console.log(
+  `${episodes} oracle episodes, ${steps} steps, ${batch} episodes per group commit; CPU ms per 1,000 steps, median of ${passes}:`,
+);
+for (const [k, v] of Object.entries(rows)) console.log(`${k.padEnd(78)} ${median(v).toFixed(0).padStart(6)} ms`);

@@ -1,0 +1,33 @@
+// The upkeep thread's loop (store-upkeep.ts): one connection, a pass every interval.
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+import { prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
+import { UPKEEP_INTERVAL_MS, upkeepPass } from './store-upkeep';
+
+const db = new Database((workerData as { file: string }).file);
+db.pragma('busy_timeout = 5000');
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+let index: ReturnType<typeof prepareTextIndex> | null = null;
+let warned = false;
+
+const pass = () => {
+  // Prepared lazily: a store that is not migrated yet fails the workers' writes, not this thread.
+  try {
+    index ??= prepareTextIndex(db);
+    upkeepPass(db, index);
+    warned = false;
+  } catch (e) {
+    index = null;
+    if (!warned) console.error(`store upkeep failed (retried every pass): ${(e as Error).message}`);
+    warned = true;
+  }
+};
+const timer = setInterval(pass, UPKEEP_INTERVAL_MS);
+parentPort!.on('message', (m) => {
+  if (m !== 'stop') return;
+  clearInterval(timer);
+  pass();
+  db.close();
+  parentPort!.close();
+});
