@@ -49,8 +49,11 @@ export function createPrismaClient(url = process.env.DATABASE_URL ?? DEFAULT_DAT
   return client;
 }
 
+// One client per process, kept on globalThis: dev's hot reload re-evaluates this module, and
+// `next start` evaluates it once per bundle chunk that includes it. Two clients are two SQLite
+// connections: a transaction on one (a curriculum batch) and a write on the other (a step)
+// deadlock the event loop for SQLite's busy timeout, and the step fails (server/db.test.ts).
 const g = globalThis as unknown as { __ecomPrisma?: PrismaClient };
-export const prisma: PrismaClient = g.__ecomPrisma ?? createPrismaClient();
-if (process.env.NODE_ENV !== 'production') g.__ecomPrisma = prisma;
+export const prisma: PrismaClient = (g.__ecomPrisma ??= createPrismaClient());
 
 export type { PrismaClient };

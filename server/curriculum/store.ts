@@ -19,6 +19,9 @@ export interface NewRunRecord {
   state: CurriculumState;
 }
 
+/** A batch's transaction: up to 30 s to finish, and to wait for a step's transaction to end. */
+const BATCH_TX_LIMITS = { timeout: 30_000, maxWait: 10_000 };
+
 type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 async function insertEpisode(tx: Tx, runId: string, catalogId: string, player: string, step: CurriculumStep) {
@@ -107,7 +110,9 @@ export function createCurriculumStore(prisma: PrismaClient) {
             await new Promise<void>((resolve) => setImmediate(resolve));
           }
         }
-      });
+        // Those breaks serve other requests inside the transaction: under load a batch can take
+        // longer than Prisma's default 5 s, and failing it would lose the batch.
+      }, BATCH_TX_LIMITS);
     },
 
     /**

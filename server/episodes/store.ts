@@ -144,35 +144,39 @@ export function createEpisodeStore(prisma: PrismaClient) {
      * step started from, so two writers can never interleave turns.
      */
     async appendStep(rec: StepRecord): Promise<void> {
-      await prisma.$transaction(async (tx) => {
-        await tx.episodeAction.create({
-          data: {
-            episodeId: rec.episodeId,
-            seq: rec.actionSeq,
-            turn: rec.turnBefore,
-            format: rec.action.format,
-            raw: rec.action.raw,
-            stepKey: rec.stepKey,
-            eventEnd: rec.prevEventCount + rec.events.length,
-            actor: rec.actor ?? null,
-            modelRecord: rec.modelRecord ?? null,
-          },
-        });
-        if (rec.events.length > 0) {
-          await tx.episodeEvent.createMany({
-            data: eventRows(rec.events, rec.prevEventCount).map((r) => ({ ...r, episodeId: rec.episodeId })),
+      await prisma.$transaction(
+        async (tx) => {
+          await tx.episodeAction.create({
+            data: {
+              episodeId: rec.episodeId,
+              seq: rec.actionSeq,
+              turn: rec.turnBefore,
+              format: rec.action.format,
+              raw: rec.action.raw,
+              stepKey: rec.stepKey,
+              eventEnd: rec.prevEventCount + rec.events.length,
+              actor: rec.actor ?? null,
+              modelRecord: rec.modelRecord ?? null,
+            },
           });
-        }
-        await tx.episode.update({
-          where: { id: rec.episodeId, eventCount: rec.prevEventCount },
-          data: {
-            ...progressColumns(rec),
-            eventCount: rec.prevEventCount + rec.events.length,
-            storedBytes: { increment: rec.bytes },
-            infraError: null, // a turn was taken: any earlier infrastructure failure is behind us
-          },
-        });
-      });
+          if (rec.events.length > 0) {
+            await tx.episodeEvent.createMany({
+              data: eventRows(rec.events, rec.prevEventCount).map((r) => ({ ...r, episodeId: rec.episodeId })),
+            });
+          }
+          await tx.episode.update({
+            where: { id: rec.episodeId, eventCount: rec.prevEventCount },
+            data: {
+              ...progressColumns(rec),
+              eventCount: rec.prevEventCount + rec.events.length,
+              storedBytes: { increment: rec.bytes },
+              infraError: null, // a turn was taken: any earlier infrastructure failure is behind us
+            },
+          });
+          // a curriculum batch may hold the one connection for seconds under load: wait for it, don't fail the turn
+        },
+        { maxWait: 30_000 },
+      );
     },
 
     /** The action stored under this step key, if any (idempotent retries). */

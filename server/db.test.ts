@@ -1,0 +1,33 @@
+// One Prisma client per process, also in production: `next start` evaluates server/db.ts once
+// per bundle chunk that includes it (four in the built app). Each client was a separate SQLite
+// connection, so a curriculum batch's transaction on one and a person's step on another
+// deadlocked the event loop: the step's connection slept in SQLite's busy handler (5 s) while
+// the transaction that held the lock waited for the event loop, and the step failed.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+const g = globalThis as unknown as { __ecomPrisma?: unknown };
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.resetModules();
+});
+
+describe('the Prisma client', () => {
+  it('is one per process when the module is evaluated twice in production', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ecomrlve-db-'));
+    vi.stubEnv('NODE_ENV', 'production');
+    vi.stubEnv('DATABASE_URL', `file:${path.join(dir, 'one.db')}`);
+    delete g.__ecomPrisma;
+    const first = (await import('./db')).prisma;
+    vi.resetModules();
+    const second = (await import('./db')).prisma;
+    expect(second).toBe(first);
+    expect(g.__ecomPrisma).toBe(first);
+    await (first as { $disconnect(): Promise<void> }).$disconnect();
+    delete g.__ecomPrisma;
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
