@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { oracleAgent } from '../agents/oracle';
+import { createSyntheticCatalog } from '../catalog/synthetic';
+import { playEpisode } from '../play';
 import type { Product } from '../catalog/types';
 import { axesFor, envKnobs } from '../difficulty';
 import { Episode } from '../episode';
@@ -394,5 +397,17 @@ describe('RETURN: an exchange alone can pass', () => {
     expect(r.observation.toolResults[0].error).toBeNull();
     expect(r.breakdown!.task.metrics.rRep).toBe(1);
     expect(r.breakdown!.isCorrect).toBe(true);
+  });
+});
+
+describe('RETURN through an episode', () => {
+  it('the oracle names the best retrieved replacements when p_oos leaves picks it cannot fetch (20k catalog, d = 1, seed 895418551)', () => {
+    // several picks went out of stock at first sight: with T_max = 4 it fetched two of three ideal picks
+    const big = createSyntheticCatalog({ seed: 1, size: 20_000 });
+    const { episode } = playEpisode({ envId: 'RETURN', d: 1, seed: 895418551 }, big, oracleAgent);
+    const b = episode.breakdown!;
+    expect(b.recommendedIds).toHaveLength(3);
+    expect(b.hallucinatedIds).toEqual([]);
+    expect(b.isCorrect).toBe(true);
   });
 });

@@ -12,6 +12,21 @@ export function bestRecommendation(episode: Episode, spec: RecommendationSpec): 
   return wantedNow(episode, spec, spec.k).map((e) => e.id);
 }
 
+/**
+ * The best k wanted items among those retrieved (`retrieved`), in the pool's order: what to
+ * name when the turns ran out before every ideal pick could be fetched.
+ */
+export function bestRetrieved(
+  episode: Episode,
+  spec: RecommendationSpec,
+  retrieved: (id: string) => boolean,
+): string[] {
+  return wantedNow(episode, spec, spec.pool.length)
+    .filter((e) => retrieved(e.id))
+    .slice(0, spec.k)
+    .map((e) => e.id);
+}
+
 const inStock = (episode: Episode, id: string) => (episode.stockOf(id, null) ?? 0) > 0;
 
 /** The first n wanted items (stock looked up lazily: it materialises products). */

@@ -3,7 +3,7 @@ import type { Episode } from '../../episode';
 import type { Action, ToolCall } from '../../types';
 import { lookBackDays } from '../../world/order-phrases';
 import { daysBetween } from '../../world/state';
-import { bestRecommendation, categorySearch, fetchUnseen, searchedAlready } from './pd';
+import { bestRecommendation, bestRetrieved, categorySearch, fetchUnseen, searchedAlready } from './pd';
 
 /**
  * Plan the remaining calls — find the order (order.list), retrieve the best
@@ -74,7 +74,10 @@ export function returnOracle(episode: Episode): Action {
   const fetched = new Set(
     calls.filter((c) => c.name === 'catalog.get_product').map((c) => (c.args as { product_id: string }).product_id),
   );
-  const named = best.filter((id) => seen.has(id) || fetched.has(id));
+  const retrieved = (id: string) => seen.has(id) || fetched.has(id);
+  // Out of turns with picks unfetched (p_oos took several at first sight: RETURN d = 1 seed
+  // 895418551 named 2 of 3), the best retrieved items fill the list instead.
+  const named = best.every(retrieved) || !goal.replacement ? best : bestRetrieved(episode, goal.replacement, retrieved);
   return {
     assistant_message: goal.eligible
       ? `I've started the return of your ${goal.itemPhrase}.`
