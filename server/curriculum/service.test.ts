@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { createCurriculum, recordResult } from '@/server/engine/curriculum';
@@ -214,5 +214,26 @@ describe('curriculum service', () => {
     // a finished job makes room for the next start; bad input is refused before anything starts
     await expectServiceError(service.startStep(run.id, { episodes: 1, agent: 'nobody' }), 'BAD_INPUT', /agent/);
     await expectServiceError(service.startStep('nope', { episodes: 1 }), 'NOT_FOUND', /no curriculum run/);
+  });
+});
+
+describe('a step that fails inside', () => {
+  it('shows the page a public error: an internal failure only by its log id', async () => {
+    const failing = createCurriculumService({
+      ...deps(),
+      player: {
+        play: async () => {
+          throw new Error("Cannot read properties of null (reading 'player')");
+        },
+      },
+    });
+    const run = await failing.createRun({ name: 'broken player', collection: 'C4', seed: 9 });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await expect(failing.stepRun(run.id, { episodes: 3, agent: 'oracle' })).rejects.toThrow(/reading 'player'/);
+    expect(logged).toHaveBeenCalled();
+    logged.mockRestore();
+    const job = failing.progress(run.id)!;
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatch(/^internal error \(id [0-9a-f]{8}\); the details are in the server log$/);
   });
 });

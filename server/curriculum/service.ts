@@ -1,6 +1,7 @@
 // The curriculum service: create runs, advance them by playing episodes in-process with a
 // built-in agent, and read them back. The state lives in CurriculumRun.state (JSON) and is
 // written with the episodes it has seen, one transaction per batch of up to 25 episodes.
+import { toPublicError } from '@/server/lib/errors';
 import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
@@ -234,7 +235,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
           return res;
         } catch (e) {
           job.status = 'failed';
-          job.error = (e as Error).message;
+          job.error = toPublicError(e).message; // the page shows it: an internal error only by its log id
           throw e;
         } finally {
           running.delete(safeId);
@@ -355,7 +356,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
           // stepRun records its own failures on the job; this catches one before it took the job
           if (running.get(row.id) !== job) return;
           running.delete(row.id);
-          Object.assign(job, { status: 'failed', error: (e as Error).message });
+          Object.assign(job, { status: 'failed', error: toPublicError(e).message });
           finished.set(row.id, job);
         })
         .finally(() => starting.delete(row.id));
