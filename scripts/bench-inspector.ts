@@ -9,13 +9,14 @@
 // server (as the tests start one) with the same kind of episodes and measures list and search
 // there. --parse-in-place imports without the parsing worker (for an A/B). The load average is
 // printed with the figures: the machine may be shared.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createEpisode, createHeuristicAgent, oracleAgent, ENV_IDS } from '@/server/engine';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import { openSqlite, pgInspectorDb, sqliteInspectorDb, type InspectorDb } from '@/server/inspector/db';
+import { copyMigratedSqlite } from '@/server/lib/migrated-sqlite';
 import { exportJsonl } from '@/server/inspector/export';
 import { importFiles } from '@/server/inspector/import';
 import { parseInWorker } from '@/server/inspector/import-worker';
@@ -61,10 +62,7 @@ const report = (name: string, xs: number[], target: number) =>
 
 function migrate(file: string) {
   rmSync(file, { force: true });
-  execFileSync('npx', ['prisma', 'migrate', 'deploy'], {
-    env: { ...process.env, DATABASE_URL: `file:${file}`, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
-    stdio: 'pipe',
-  });
+  copyMigratedSqlite(file);
 }
 
 mkdirSync(DIR, { recursive: true });

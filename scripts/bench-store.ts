@@ -5,12 +5,12 @@
 // CPU per step inside appendStep (the transaction a step waits for), and the CPU the catch-up
 // spends afterwards per step (text-index.ts; in the app it runs in the background or before a
 // query). CPU time, not wall time: the machine may be shared.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createEpisode, oracleAgent, ENV_IDS } from '@/server/engine';
 import { createPrismaClient } from '@/server/db';
+import { copyMigratedSqlite } from '@/server/lib/migrated-sqlite';
 import { createEpisodeService } from '@/server/episodes/service';
 import { openSqliteHotPath } from '@/server/episodes/sqlite-hot-path';
 import { openSqlite, sqliteInspectorDb } from '@/server/inspector/db';
@@ -25,7 +25,7 @@ const oldTrigger = readFileSync('prisma/migrations/20261130150000_inspector_bulk
 function freshStore(withTrigger: boolean) {
   const dir = mkdtempSync(path.join(tmpdir(), 'ab-'));
   const url = `file:${path.join(dir, 't.db')}`;
-  execFileSync('npx', ['prisma', 'migrate', 'deploy'], { env: { ...process.env, DATABASE_URL: url }, stdio: 'pipe' });
+  copyMigratedSqlite(url.slice('file:'.length));
   const s = openSqlite(url);
   s.pragma('journal_mode = WAL');
   if (withTrigger) s.exec(oldTrigger);
