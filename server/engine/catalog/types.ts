@@ -82,4 +82,6 @@ export interface Catalog {
   indexOf?(productId: string): number;
   /** Leaf category of the product at an index, without materialising it. */
   categoryAt?(index: number): string;
+  /** Brand of the product at an index, without materialising it. */
+  brandAt?(index: number): string;
 }
