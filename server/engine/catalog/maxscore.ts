@@ -8,6 +8,8 @@
 // Both only skip documents that provably cannot enter the top k, so results are
 // the exact BM25 top-k; ties go to the lower doc id.
 
+import { manyTermTopK } from './many-terms';
+import { seek } from './postings';
 import type { SearchIndexData } from './search-index';
 
 export interface ScoredDoc {
@@ -30,6 +32,8 @@ export interface TopKOptions {
   /** sorted doc ids of a set of categories (enables leapfrogging) */
   categoryDocs?: (categories: readonly number[]) => Uint32Array;
   bounds?: CategoryBounds | null;
+  /** false: plain MaxScore, without manyTermTopK first (tests compare both) */
+  manyTerms?: boolean;
 }
 
 /** Min-heap of the current top-k; the root is the weakest (lowest score, then highest doc). */
@@ -94,25 +98,6 @@ class TopK {
   }
 }
 
-/** First position in [p, e) whose doc is ≥ target (galloping, then binary search). */
-export function seek(docs: Uint32Array, p: number, e: number, target: number): number {
-  let step = 1;
-  let lo = p;
-  let hi = p + 1;
-  while (hi < e && docs[hi] < target) {
-    lo = hi;
-    step <<= 1;
-    hi = p + step;
-  }
-  if (hi > e) hi = e;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid] < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 const NONE = 0xffffffff;
 
 export function maxScoreTopK(
@@ -175,6 +160,29 @@ export function maxScoreTopK(
     for (let i = firstEssential; i < n; i++) if (at[i] < m) m = at[i];
     return m;
   };
+  /** after theta rose: lists become non-essential, categories drop out; false when no doc can enter */
+  const raised = (): boolean => {
+    while (firstEssential < n && cum[firstEssential] <= theta) firstEssential++;
+    if (firstEssential >= n) return false;
+    if (catBound) {
+      const was = vcount;
+      while (vcount > 0 && catBound[viable[vcount - 1]] <= theta) vcount--;
+      if (vcount === 0) return false;
+      // a single category left: walk its docs instead of the whole lists
+      if (vcount === 1 && was > 1 && categoryDocs) {
+        required = categoryDocs([viable[0]]);
+        rp = 0;
+      }
+    }
+    return true;
+  };
+  if (opts.manyTerms !== false && !opts.categories) {
+    const many = manyTermTopK(data, lists, k, accept);
+    if (many.hits) return many.hits;
+    // the k-th score is at least many.floor's bound: start there (a doc reaching it is never skipped)
+    theta = many.floor;
+    if (theta > -Infinity && !raised()) return [];
+  }
   let d = minEssential();
   while (d !== NONE) {
     if (required) {
@@ -235,19 +243,8 @@ export function maxScoreTopK(
       if (th > theta) {
         theta = th;
         const before = firstEssential;
-        while (firstEssential < n && cum[firstEssential] <= theta) firstEssential++;
-        if (firstEssential >= n) break;
+        if (!raised()) break;
         if (firstEssential !== before) next = minEssential();
-        if (catBound) {
-          const was = vcount;
-          while (vcount > 0 && catBound[viable[vcount - 1]] <= theta) vcount--;
-          if (vcount === 0) break;
-          // a single category left: walk its docs instead of the whole lists
-          if (vcount === 1 && was > 1 && categoryDocs) {
-            required = categoryDocs([viable[0]]);
-            rp = 0;
-          }
-        }
       }
     }
     d = next;
