@@ -28,6 +28,7 @@ async function serve(config: EnvServerConfig) {
   const upkeep = cluster.isWorker ? null : storeUpkeep(config);
   const server = await startEnvServer(config, catalog, {
     storeUpkeep: recordedSqliteFile(config) ? 'elsewhere' : 'inline',
+    sqliteWriter: 'thread',
   });
   const detail = `mode ${config.mode}, catalog ${catalog.id} loaded in ${Math.round(performance.now() - t)} ms, admin ${config.adminToken ? 'on' : 'off'}, persistence ${config.persist ? 'on' : 'off'}`;
   if (cluster.isWorker) process.send!({ listening: server.url, detail });
