@@ -10,6 +10,7 @@ import { EnvServerError, asEnvServerError } from './errors';
 import {
   MAX_SEED,
   describeIssues,
+  plainResetRequest,
   publishedSchemas,
   resetRequestSchema,
   stepRequestSchema,
@@ -136,7 +137,7 @@ export function createEnvService(deps: EnvServiceDeps) {
   }
 
   function reset(body: unknown): { live: LiveEpisode; response: ResetResponse } {
-    const req: ResetRequest = parse(resetRequestSchema, body ?? {}, 'reset');
+    const req: ResetRequest = plainResetRequest(body ?? {}) ?? parse(resetRequestSchema, body ?? {}, 'reset');
     if (req.axis_overrides && config.mode === 'production')
       throw new EnvServerError(
         'PRODUCTION_MODE',
