@@ -3,7 +3,9 @@
 // recorded oracle episodes are replayed through the env service (no sockets) with persistence
 // off, then with the SQLite group-commit writer on a fresh database, `--batch` episodes'
 // operations per transaction; the parts are timed on their own: the rows' JSON (events, goal,
-// breakdown), the statements, the commit, and the full-text catch-up afterwards.
+// breakdown), the statements, the commit, and the full-text catch-up afterwards; and with the
+// writer on its own thread (as serve:env runs it), what stays on the serving thread.
+import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
 import { loadConfig } from '../server/env-server/config';
@@ -11,7 +13,7 @@ import { createEnvService } from '../server/env-server/protocol';
 import { SessionStore } from '../server/env-server/sessions';
 import { createTokenService } from '../server/env-server/tokens';
 import { Recorder, type BatchWriter, type RecordOp } from '../server/env-server/recorder';
-import { openSqliteWriter } from '../server/env-server/sqlite-writer';
+import { openSqliteWriter, openSqliteWriterThread } from '../server/env-server/sqlite-writer';
 import { migratedTempDatabase } from '../server/env-server/spawn';
 import { sqliteFile } from '../server/db-path';
 import { prepareTextIndex } from '../server/episodes/sqlite-store/text-index';
@@ -34,9 +36,20 @@ const catalog = getCatalog(DEFAULT_CATALOG_ID);
 const scripts: Script[] = Array.from({ length: episodes }, (_, i) => recordScript(catalog, 'oracle', i % 64, i >> 6));
 const steps = scripts.reduce((n, s) => n + s.actions.length, 0);
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+/** CPU ms of this process's main thread alone (Linux /proc; 10 ms ticks, fine over a pass of seconds). */
+function mainThreadMs(): number {
+  const text = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+  const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
 
 /** Plays every script, `batch` episodes interleaved per turn; returns CPU ms of the whole pass. */
 async function pass(writer: BatchWriter | null): Promise<number> {
+  return (await timedPass(writer)).process;
+}
+
+/** A pass's CPU ms: the whole process, and its main thread alone. */
+async function timedPass(writer: BatchWriter | null): Promise<{ process: number; main: number }> {
   const config = loadConfig({}, ['--max-sessions', '100000', '--persist', writer ? 'on' : 'off'], DEFAULT_CATALOG_ID);
   const svc = createEnvService({
     config,
@@ -47,6 +60,7 @@ async function pass(writer: BatchWriter | null): Promise<number> {
   });
   const recorder = svc.recorder;
   const start = process.cpuUsage();
+  const mainStart = mainThreadMs();
   for (let g = 0; g < scripts.length; g += batch) {
     const group = scripts.slice(g, g + batch);
     const lives = group.map((s) => svc.reset(JSON.parse(s.reset)));
@@ -60,8 +74,11 @@ async function pass(writer: BatchWriter | null): Promise<number> {
     for (const l of lives) svc.sessions.drop(l.live.id);
   }
   await recorder?.drain();
-  return cpuMs(process.cpuUsage(start));
+  return { process: cpuMs(process.cpuUsage(start)), main: mainThreadMs() - mainStart };
 }
+
+/** Takes every batch and writes nothing: what the recorder itself costs (the rows' JSON, the goal). */
+const discardingWriter: BatchWriter = { write: () => {} };
 
 /** A writer that only times what it is given (for splitting the writer's parts). */
 function timedWriter(inner: BatchWriter, spent: { write: number; ops: number }): BatchWriter {
@@ -87,7 +104,20 @@ function timedWriter(inner: BatchWriter, spent: { write: number; ops: number }):
 const rows: Record<string, number[]> = {};
 const add = (k: string, v: number) => (rows[k] ??= []).push((v / steps) * 1000);
 for (let p = 0; p < passes; p++) {
-  add('persistence off (service)', await pass(null));
+  const off = await timedPass(null);
+  add('persistence off (service)', off.process);
+  add('  of which the main thread', off.main);
+  add('recording to a writer that discards (service + the rows as text)', await pass(discardingWriter));
+  {
+    const db = migratedTempDatabase();
+    const writer = openSqliteWriterThread(db.url, { upkeep: 'elsewhere' });
+    await pass(writer); // the thread loads its modules and warms up first
+    const t = await timedPass(writer);
+    add('persistence on, writer thread (serve:env): whole process', t.process);
+    add('  of which the serving (main) thread', t.main);
+    await writer.close();
+    db.remove();
+  }
   for (const sync of ['NORMAL', 'OFF'] as const) {
     const db = migratedTempDatabase();
     const writer = openSqliteWriter(db.url, { upkeep: 'elsewhere', synchronous: sync });

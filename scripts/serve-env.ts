@@ -1,4 +1,4 @@
-// npm run serve:env [-- --port 3141 --mode production --max-sessions 256 --idle-timeout 600 --catalog synthetic-s1-n20000 --persist off --workers 2]
+// npm run serve:env [-- --port 3141 --mode production --max-sessions 256 --idle-timeout 600 --catalog synthetic-s1-n20000 --persist off --workers 2 --sqlite-writer inline]
 // The trainer-facing env server (OpenEnv shape). Settings: docs/env-server.md.
 
 import cluster from 'node:cluster';
@@ -28,6 +28,7 @@ async function serve(config: EnvServerConfig) {
   const upkeep = cluster.isWorker ? null : storeUpkeep(config);
   const server = await startEnvServer(config, catalog, {
     storeUpkeep: recordedSqliteFile(config) ? 'elsewhere' : 'inline',
+    sqliteWriter: config.sqliteWriter,
   });
   const detail = `mode ${config.mode}, catalog ${catalog.id} loaded in ${Math.round(performance.now() - t)} ms, admin ${config.adminToken ? 'on' : 'off'}, persistence ${config.persist ? 'on' : 'off'}`;
   if (cluster.isWorker) process.send!({ listening: server.url, detail });

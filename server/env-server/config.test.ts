@@ -31,6 +31,17 @@ describe('env server config', () => {
     expect(() => loadConfig({}, ['--persist', 'maybe'], 'c')).toThrow('--persist must be on or off, got "maybe"');
   });
 
+  it('writes a SQLite store on a writer thread unless ECOMRLVE_SQLITE_WRITER or --sqlite-writer says inline', () => {
+    expect(loadConfig({}, [], 'c').sqliteWriter).toBe('thread');
+    expect(loadConfig({ ECOMRLVE_SQLITE_WRITER: 'inline' }, [], 'c').sqliteWriter).toBe('inline');
+    expect(loadConfig({ ECOMRLVE_SQLITE_WRITER: 'inline' }, ['--sqlite-writer', 'thread'], 'c').sqliteWriter).toBe(
+      'thread',
+    );
+    expect(() => loadConfig({}, ['--sqlite-writer', 'fast'], 'c')).toThrow(
+      '--sqlite-writer must be "thread" or "inline", got "fast"',
+    );
+  });
+
   it('acknowledges what survives a process crash unless ECOMRLVE_DURABILITY or --durability asks for power loss too', () => {
     expect(loadConfig({}, [], 'c').durability).toBe('process');
     expect(loadConfig({ ECOMRLVE_DURABILITY: 'power' }, [], 'c').durability).toBe('power');

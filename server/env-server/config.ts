@@ -26,6 +26,11 @@ export interface EnvServerConfig {
    * for fsync: synchronous=FULL). PostgreSQL commits are durable either way.
    */
   durability: 'process' | 'power';
+  /**
+   * Where serve:env runs a SQLite store's group commits: "thread" = a writer thread per worker,
+   * off the serving event loop; "inline" = on it (one thread less; compare the two with bench:api).
+   */
+  sqliteWriter: 'thread' | 'inline';
   /** Processes serving the port (node cluster); a WebSocket session stays on the worker that accepted it. */
   workers: number;
   adminToken?: string;
@@ -41,6 +46,7 @@ export const DEFAULTS = {
   maxBodyBytes: 256 * 1024,
   persist: true,
   durability: 'process',
+  sqliteWriter: 'thread',
   workers: 1,
 } as const;
 
@@ -56,6 +62,7 @@ const SETTINGS = [
   { key: 'catalogId', env: 'ECOMRLVE_CATALOG', flag: '--catalog' },
   { key: 'persist', env: 'ECOMRLVE_PERSIST', flag: '--persist' },
   { key: 'durability', env: 'ECOMRLVE_DURABILITY', flag: '--durability' },
+  { key: 'sqliteWriter', env: 'ECOMRLVE_SQLITE_WRITER', flag: '--sqlite-writer' },
   { key: 'workers', env: 'ECOMRLVE_WORKERS', flag: '--workers' },
 ] as const;
 
@@ -89,6 +96,9 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
   const durability = raw.durability?.value ?? DEFAULTS.durability;
   if (durability !== 'process' && durability !== 'power')
     throw new ConfigError(`${raw.durability!.name} must be "process" or "power", got "${durability}"`);
+  const sqliteWriter = raw.sqliteWriter?.value ?? DEFAULTS.sqliteWriter;
+  if (sqliteWriter !== 'thread' && sqliteWriter !== 'inline')
+    throw new ConfigError(`${raw.sqliteWriter!.name} must be "thread" or "inline", got "${sqliteWriter}"`);
   return {
     mode,
     host: raw.host?.value ?? DEFAULTS.host,
@@ -103,6 +113,7 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
     catalogId: raw.catalogId?.value ?? defaultCatalogId,
     persist: ['on', '1', 'true'].includes(persist),
     durability,
+    sqliteWriter,
     workers: raw.workers ? positiveInt(raw.workers.value, raw.workers.name) : DEFAULTS.workers,
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
     tokenSecret: env.ECOMRLVE_TOKEN_SECRET || undefined,

@@ -147,6 +147,31 @@ describe('step', () => {
     expectError(() => step(s, a.episode_id, b.token, action), 'BAD_TOKEN', "not this episode's capability token");
   });
 
+  it('skips the token check only for the connection that holds the token this worker issued', async () => {
+    const s = makeService();
+    const a = s.reset({ env: 'PD', seed: 1 }).response;
+    const b = s.reset({ env: 'PD', seed: 2 }).response;
+    const action = { assistant_message: 'hi' };
+    await expect(s.stepEpisode(a.episode_id, b.token, action, null, true)).rejects.toMatchObject({ code: 'BAD_TOKEN' });
+    await expect(s.stepEpisode(a.episode_id, null, action, null, true)).rejects.toMatchObject({ code: 'BAD_TOKEN' });
+    expect((await s.stepEpisode(a.episode_id, a.token, action, null, true)).episode_id).toBe(a.episode_id);
+    // the issued token, never hashed on the connection path, still checks over HTTP
+    expect(step(s, a.episode_id, a.token, action).episode_id).toBe(a.episode_id);
+    expectError(() => step(s, b.episode_id, a.token, action), 'BAD_TOKEN', "not this episode's capability token");
+  });
+
+  it('takes a plain-object or text action as it is and refuses anything else with the schema’s message', () => {
+    const s = makeService();
+    const a = s.reset({ env: 'PD', seed: 1 }).response;
+    for (const bad of [[{ assistant_message: 'hi' }], null, 7, new Date(0)])
+      expectError(
+        () => step(s, a.episode_id, a.token, bad),
+        'VALIDATION_ERROR',
+        'step: action: must be a JSON object or a string of model text',
+      );
+    expect(step(s, a.episode_id, a.token, 'not json at all')).toMatchObject({ termination: 'format_invalid' });
+  });
+
   it('says precisely what is wrong with the request', () => {
     const s = makeService();
     const a = s.reset({ env: 'PD', seed: 1 }).response;

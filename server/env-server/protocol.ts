@@ -10,6 +10,7 @@ import { EnvServerError, asEnvServerError } from './errors';
 import {
   MAX_SEED,
   describeIssues,
+  plainResetRequest,
   publishedSchemas,
   resetRequestSchema,
   stepRequestSchema,
@@ -80,6 +81,18 @@ function parse<S extends z.ZodType>(
   return r.data;
 }
 
+/**
+ * The wire action: text, or a plain object as JSON.parse makes them, taken as they are (what the
+ * schema would return, without its per-key copy); anything else goes through the schema for its
+ * error message.
+ */
+function wireAction(action: unknown, episodeId: string): unknown {
+  if (typeof action === 'string') return action;
+  if (typeof action === 'object' && action !== null && Object.getPrototypeOf(action) === Object.prototype)
+    return action;
+  return parse(wireActionSchema, action, 'step: action', episodeId);
+}
+
 function respond(live: Pick<LiveEpisode, 'id'>, result: StepResult): StepResponse {
   const b = result.breakdown;
   return {
@@ -124,7 +137,7 @@ export function createEnvService(deps: EnvServiceDeps) {
   }
 
   function reset(body: unknown): { live: LiveEpisode; response: ResetResponse } {
-    const req: ResetRequest = parse(resetRequestSchema, body ?? {}, 'reset');
+    const req: ResetRequest = plainResetRequest(body ?? {}) ?? parse(resetRequestSchema, body ?? {}, 'reset');
     if (req.axis_overrides && config.mode === 'production')
       throw new EnvServerError(
         'PRODUCTION_MODE',
@@ -163,7 +176,8 @@ export function createEnvService(deps: EnvServiceDeps) {
     }
     if (recorder) track(id, recorder.reset(live, result));
     const token = tokens.issue(id);
-    live.tokenDigest = tokenDigest(token);
+    // A WebSocket session never presents it again (the connection is the capability): hash it on first use.
+    live.issuedToken = token;
     return {
       live,
       response: { ...respond(live, result), token, env: req.env, d: req.d, seed, run: live.run },
@@ -172,7 +186,7 @@ export function createEnvService(deps: EnvServiceDeps) {
 
   /** One turn of a held episode (the caller has already proven it may act on it). */
   function stepLive(live: LiveEpisode, action: unknown, stepKey: string | null = null): StepResponse {
-    const parsedAction = parse(wireActionSchema, action, 'step: action', live.id);
+    const parsedAction = wireAction(action, live.id);
     if (live.episode.done)
       throw new EnvServerError(
         'EPISODE_DONE',
@@ -190,14 +204,16 @@ export function createEnvService(deps: EnvServiceDeps) {
     return respond(live, result);
   }
 
-  function authorise(id: string, token: string | null, allowAdmin: boolean): LiveEpisode {
+  /** `connection`: the caller is the WebSocket session that reset this held episode (its capability). */
+  function authorise(id: string, token: string | null, allowAdmin: boolean, connection = false): LiveEpisode {
     const live = sessions.get(id);
-    checkToken(id, token, allowAdmin, live);
+    if (!(connection && live.issuedToken === token)) checkToken(id, token, allowAdmin, live);
     return live;
   }
 
   /** Whether the token is the episode's capability (a held episode remembers its verified token's digest). */
   function allows(id: string, token: string, live?: LiveEpisode): boolean {
+    if (live?.issuedToken && !live.tokenDigest) live.tokenDigest = tokenDigest(live.issuedToken);
     if (live?.tokenDigest) return matchesDigest(token, live.tokenDigest);
     if (!tokens.allows(token, id)) return false;
     if (live) live.tokenDigest = tokenDigest(token);
@@ -243,9 +259,9 @@ export function createEnvService(deps: EnvServiceDeps) {
    * it (the token is checked first: a bad token costs no store read). `stored` is set when the
    * episode was just rebuilt.
    */
-  async function hold(id: string, token: string | null, allowAdmin: boolean) {
+  async function hold(id: string, token: string | null, allowAdmin: boolean, connection = false) {
     try {
-      return { live: authorise(id, token, allowAdmin), stored: null };
+      return { live: authorise(id, token, allowAdmin, connection), stored: null };
     } catch (e) {
       if (!log || !(e instanceof EnvServerError && e.code === 'UNKNOWN_EPISODE')) throw e;
     }
@@ -270,16 +286,18 @@ export function createEnvService(deps: EnvServiceDeps) {
    * One step on any worker: the episode comes from this worker's LRU or is rebuilt from the
    * store. If another worker stepped it meanwhile, the write collides (StepConflictError), nothing
    * is stored, and the step is retried on a fresh rebuild. A step key makes retries idempotent:
-   * the same key gets the stored result, on any worker.
+   * the same key gets the stored result, on any worker. `connection`: the WebSocket session that
+   * reset the episode (the connection is the capability; no token check while this worker holds it).
    */
   async function stepEpisode(
     id: string,
     token: string | null,
     action: unknown,
     stepKey: string | null,
+    connection = false,
   ): Promise<StepResponse> {
     for (let attempt = 1; ; attempt++) {
-      const { live, stored } = await hold(id, token, false);
+      const { live, stored } = await hold(id, token, false, connection);
       const answered = (stepKey && live.answered.get(stepKey)) || storedAnswer(stored, stepKey);
       if (answered) return answered as StepResponse;
       try {

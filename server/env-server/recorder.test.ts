@@ -12,8 +12,8 @@ import { createEpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { createPrismaClient } from '@/server/db';
 import { createEnvService } from './protocol';
-import { Recorder, hiddenGoalJson, type BatchWriter } from './recorder';
-import { openSqliteWriter } from './sqlite-writer';
+import { Recorder, StepConflictError, hiddenGoalJson, type BatchWriter } from './recorder';
+import { openSqliteWriter, openSqliteWriterThread } from './sqlite-writer';
 import { SessionStore } from './sessions';
 import { createTokenService } from './tokens';
 import { oracleRun, testConfig } from './test/helpers';
@@ -29,15 +29,17 @@ afterAll(async () => {
   await db?.cleanup();
 });
 
-// Both writers the server uses: Prisma (any database) and SQLite's own prepared statements.
+// Both writers the server uses: Prisma (any database) and SQLite's own prepared statements, here
+// on the writer thread serve:env runs them on (the thread runs the same writer embeddings run on
+// their serving thread: live-episodes.test.ts and the store upkeep test below use that one).
 const WRITERS = {
   prisma: (url: string) => {
     const client = url === db.url ? db.prisma : createPrismaClient(url);
     return { target: client, close: () => (client === db.prisma ? Promise.resolve() : client.$disconnect()) };
   },
   sqlite: (url: string) => {
-    const writer = openSqliteWriter(url);
-    return { target: writer as BatchWriter, close: async () => writer.close() };
+    const writer = openSqliteWriterThread(url);
+    return { target: writer as BatchWriter, close: () => writer.close() };
   },
 };
 
@@ -218,6 +220,19 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
     });
     expect(b.status).toBe('fulfilled');
     expect(await db.prisma.episode.count({ where: { id: other.live.id } })).toBe(1);
+  });
+
+  it('reports a step colliding with stored rows as a StepConflictError (a stale worker’s copy)', async () => {
+    const { service, recorder } = recordingService(writer.target);
+    const { live, response } = service.reset({ env: 'PD', d: 2, seed: 7 });
+    await service.durable(response);
+    const action = { assistant_message: 'Hello.', tool_calls: [], answer: null };
+    const result = live.episode.step(action as never);
+    live.steps++;
+    await recorder.step(live, action, result);
+    // the same action seq again, as a worker holding a stale copy would write it
+    await expect(recorder.step(live, action, result)).rejects.toBeInstanceOf(StepConflictError);
+    expect(await db.prisma.episodeAction.count({ where: { episodeId: live.id } })).toBe(1);
   });
 
   it('answers a failed write with EXECUTION_ERROR and closes the episode rather than acknowledging it', async () => {

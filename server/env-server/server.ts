@@ -11,7 +11,7 @@ import { createPrismaClient, DEFAULT_DATABASE_URL, type PrismaClient } from '@/s
 import { sqliteFile } from '@/server/db-path';
 import { prismaEpisodeLog } from './live-episodes';
 import { Recorder, type BatchWriter } from './recorder';
-import { openSqliteWriter } from './sqlite-writer';
+import { openSqliteWriter, openSqliteWriterThread } from './sqlite-writer';
 import { SessionStore } from './sessions';
 import { createTokenService } from './tokens';
 import { responseJson } from './wire-json';
@@ -32,6 +32,7 @@ export interface RunningEnvServer {
 function recordTarget(
   prisma: PrismaClient | undefined,
   upkeep: 'inline' | 'elsewhere',
+  writerThread: boolean,
   durability: EnvServerConfig['durability'],
 ): {
   target: PrismaClient | BatchWriter;
@@ -43,12 +44,13 @@ function recordTarget(
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   const client = createPrismaClient(url);
   if (sqliteFile(url)) {
-    const writer = openSqliteWriter(url, { upkeep, synchronous: durability === 'power' ? 'FULL' : 'NORMAL' });
+    const options = { upkeep, synchronous: durability === 'power' ? ('FULL' as const) : ('NORMAL' as const) };
+    const writer = writerThread ? openSqliteWriterThread(url, options) : openSqliteWriter(url, options);
     return {
       target: writer,
       reader: client,
       close: async () => {
-        writer.close();
+        await writer.close();
         await client.$disconnect();
       },
     };
@@ -65,13 +67,23 @@ export interface EnvServerOptions {
    * 'elsewhere' when serve:env runs the upkeep thread for all its workers (store-upkeep.ts).
    */
   storeUpkeep?: 'inline' | 'elsewhere';
+  /**
+   * A SQLite store's writes: 'thread' (serve:env) runs each group commit on a writer thread of
+   * this process, off the serving event loop; 'inline' (default: tests, embeddings) on it.
+   */
+  sqliteWriter?: 'inline' | 'thread';
 }
 
 /** The service with its token service, session store and (when persisting) recorder, as configured. */
 export function buildEnvService(config: EnvServerConfig, catalog: Catalog, options: EnvServerOptions = {}) {
   const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
   const store = config.persist
-    ? recordTarget(options.prisma, options.storeUpkeep ?? 'inline', config.durability)
+    ? recordTarget(
+        options.prisma,
+        options.storeUpkeep ?? 'inline',
+        options.sqliteWriter === 'thread',
+        config.durability,
+      )
     : null;
   // With a store, the session map is an LRU cache of live episodes: any of them can be rebuilt
   // from the store (stateless workers), so a running one may be evicted to make room.

@@ -20,6 +20,8 @@ export interface LiveEpisode {
   answered: Map<string, unknown>;
   /** SHA-256 of the episode's capability token once issued or verified here (tokens.ts, tokenDigest) */
   tokenDigest?: Buffer;
+  /** The token this worker issued at reset; hashed into tokenDigest only when a caller presents one (HTTP). */
+  issuedToken?: string;
   createdAt: number;
   lastUsedAt: number;
 }

@@ -5,6 +5,7 @@
 // Search indexing runs after a batch commits, outside it: about a second later in this process
 // (text-index.ts), or in the server's upkeep thread (store-upkeep.ts).
 
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { sqliteFile } from '@/server/db-path';
 import { prepareEpisodeRows, sqlDateTime } from '@/server/episodes/sqlite-store/rows';
@@ -22,7 +23,10 @@ export interface SqliteWriterOptions {
   synchronous?: 'NORMAL' | 'OFF' | 'FULL';
 }
 
-export function openSqliteWriter(url: string, options: SqliteWriterOptions = {}): BatchWriter & { close(): void } {
+export function openSqliteWriter(
+  url: string,
+  options: SqliteWriterOptions = {},
+): BatchWriter & { write(ops: RecordOp[]): void; close(): void } {
   const file = sqliteFile(url);
   if (!file) throw new Error(`the SQLite writer needs a file: URL, got "${url}"`);
   const db = new Database(file);
@@ -78,5 +82,63 @@ export function openSqliteWriter(url: string, options: SqliteWriterOptions = {})
       prepared?.indexer?.close();
       db.close();
     },
+  };
+}
+
+/** The writer thread's answer to one batch. */
+export type WriterThreadAnswer =
+  { id: number; ok: true } | { id: number; ok: false; message: string; code: string | null };
+
+const THREAD_MODULE = new URL('./sqlite-writer-thread.ts', import.meta.url).href;
+
+/**
+ * The same writer on a thread of its own: the serving event loop hands each batch over
+ * (postMessage: the rows are already strings, copied once) and goes on answering other requests
+ * while the thread runs the transaction; the batch's promise resolves once it has committed, so
+ * the recorder still acknowledges only committed steps. What arrives meanwhile forms the next
+ * batch. A failed transaction rejects with the thread's error and its SQLite code (a unique
+ * violation still tells the recorder a stale worker collided); a thread that stops fails every
+ * write after it.
+ */
+export function openSqliteWriterThread(
+  url: string,
+  options: SqliteWriterOptions = {},
+): BatchWriter & { close(): Promise<void> } {
+  // serve:env runs TypeScript through tsx, whose loader does not reach worker threads by itself
+  // (as in store-upkeep.ts).
+  const worker = new Worker(
+    `import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(THREAD_MODULE)}, ${JSON.stringify(import.meta.url)}))`,
+    { eval: true, workerData: { url, options } },
+  );
+  const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  let next = 0;
+  let stopped: Error | null = null;
+  const stop = (e: Error) => {
+    stopped ??= e;
+    for (const w of waiting.values()) w.reject(stopped);
+    waiting.clear();
+  };
+  worker.on('message', (a: WriterThreadAnswer) => {
+    const w = waiting.get(a.id);
+    waiting.delete(a.id);
+    if (a.ok) return w?.resolve();
+    w?.reject(Object.assign(new Error(a.message), { code: a.code ?? undefined }));
+  });
+  worker.on('error', (e) => stop(new Error(`the SQLite writer thread stopped: ${e.message}`)));
+  worker.on('exit', (code) => stop(new Error(`the SQLite writer thread exited (${code})`)));
+  return {
+    write: (ops) =>
+      new Promise<void>((resolve, reject) => {
+        if (stopped) return reject(stopped);
+        const id = next++;
+        waiting.set(id, { resolve, reject });
+        worker.postMessage({ id, ops });
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (stopped) return resolve();
+        worker.once('exit', () => resolve());
+        worker.postMessage('close');
+      }),
   };
 }

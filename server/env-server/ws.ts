@@ -91,7 +91,7 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
           }
           case 'step': {
             if (!current) throw new EnvServerError('NO_EPISODE', 'send {"type":"reset"} before stepping');
-            return send('observation', await service.stepEpisode(current.id, current.token, data, null));
+            return send('observation', await service.stepEpisode(current.id, current.token, data, null, true));
           }
           case 'state': {
             if (!current) throw new EnvServerError('NO_EPISODE', 'send {"type":"reset"} before asking for state');
