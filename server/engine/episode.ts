@@ -147,7 +147,8 @@ export class Episode {
       this.log({ kind: 'action_error', turn, error: parsed.error, raw: parsed.raw });
       return this.finish('format_invalid', from, parsed.error);
     }
-    const { action, raw } = parsed;
+    // parsed.raw is read only on an answer error: a structured action builds its text on first read
+    const { action } = parsed;
     this.log({ kind: 'agent_message', turn, text: action.assistant_message });
 
     const cartBefore = JSON.stringify(this.state.cart);
@@ -159,7 +160,7 @@ export class Episode {
     if (action.answer) {
       const checked = this.checkAnswer(action.answer);
       if (typeof checked === 'string') {
-        this.log({ kind: 'action_error', turn, error: checked, raw });
+        this.log({ kind: 'action_error', turn, error: checked, raw: parsed.raw });
         return this.finish('format_invalid', from, checked, results);
       }
       // Only a final answer is scored in an atomic environment; JOURNEY records each sub-answer
