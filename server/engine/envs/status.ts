@@ -21,6 +21,7 @@ import {
   type OrderStatus,
 } from '../world/orders';
 import { isDeniedCategory } from '../catalog/taxonomy';
+import { fieldReader } from '../world/catalog-columns';
 import type { Product } from '../catalog/types';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 
@@ -149,13 +150,19 @@ function addLookAlike(ctx: EnvContext, target: Order, product: Product, when: st
     (o) => o.order_id !== target.order_id && timeAgoPhrase(daysSincePlaced(o, ctx.world.today)) !== when,
   );
   if (others.length === 0) return null;
-  const kin = ctx.catalog
-    .indicesInCategory(product.category)
-    .map((i) => ctx.catalog.at(i))
-    .filter((p) => p.id !== product.id && !isDeniedCategory(p.category));
-  const sameBrand = kin.filter((p) => p.brand === product.brand);
-  const twin = sameBrand.length > 0 ? rng.pick(sameBrand) : kin.length > 0 ? rng.pick(kin) : null;
-  if (!twin) return null;
+  // The category's other products (all share the product's category, so none is denied: it was
+  // ordered), same brand preferred. By index and brand column: a category at 100k has ~1,300
+  // products, and building each was most of a STATUS reset (issue 13).
+  const { catalog } = ctx;
+  const indices = isDeniedCategory(product.category) ? [] : catalog.indicesInCategory(product.category);
+  const self = catalog.indexOf?.(product.id);
+  const kin =
+    self === undefined ? indices.filter((i) => catalog.at(i).id !== product.id) : indices.filter((i) => i !== self);
+  const brand = fieldReader(catalog).brand;
+  const sameBrand = kin.filter((i) => brand(i) === product.brand);
+  const twinIndex = sameBrand.length > 0 ? rng.pick(sameBrand) : kin.length > 0 ? rng.pick(kin) : null;
+  if (twinIndex === null) return null;
+  const twin = catalog.at(twinIndex);
   // Added as a new line, never replacing one: another goal in the same world (JOURNEY's RETURN)
   // may depend on every existing line.
   const roomy = others.filter((o) => o.lines.length < 5); // orders hold 1–5 lines (SPEC §4)
