@@ -268,6 +268,28 @@ export class Episode {
     return frozen;
   }
 
+  /**
+   * The reward event, frozen like every event. A breakdown holds the task's evidence twice
+   * (task.evidence and evidence.task, the same list): it is copied once and shared, instead of
+   * twice by `log` (the largest event of an episode; same JSON, issue 13).
+   */
+  private logReward(breakdown: RewardBreakdown): RewardBreakdown {
+    const out = { ...breakdown };
+    for (const key in out) {
+      const k = key as keyof RewardBreakdown;
+      if (k !== 'evidence' && typeof out[k] === 'object' && out[k] !== null)
+        (out as Record<string, unknown>)[k] = frozenCopy(out[k]);
+    }
+    const { task, eff, hall } = breakdown.evidence;
+    out.evidence =
+      task === breakdown.task.evidence
+        ? Object.freeze({ task: out.task.evidence, eff: frozenCopy(eff), hall: frozenCopy(hall) })
+        : frozenCopy(breakdown.evidence);
+    const frozen = Object.freeze(out);
+    this.eventLog.push(Object.freeze({ kind: 'reward', turn: this.turn, breakdown: frozen }));
+    return frozen;
+  }
+
   private runTool(call: unknown, index: number, turn: number): ToolResult {
     const record = (name: string, args: unknown, result: unknown, error: string | null): ToolResult => {
       const event = this.log({ kind: 'tool_call', turn, index, name, args, result, error });
@@ -436,7 +458,7 @@ export class Episode {
     this.done = true;
     this.termination = reason;
     this.log({ kind: 'termination', turn: this.turn, reason });
-    this.breakdown = this.log({ kind: 'reward', turn: this.turn, breakdown: this.breakdown }).breakdown;
+    this.breakdown = this.logReward(this.breakdown);
     return {
       observation: this.observe(null, results, error),
       reward: this.breakdown.total,
