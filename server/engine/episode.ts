@@ -147,7 +147,8 @@ export class Episode {
       this.log({ kind: 'action_error', turn, error: parsed.error, raw: parsed.raw });
       return this.finish('format_invalid', from, parsed.error);
     }
-    const { action, raw } = parsed;
+    // parsed.raw is read only on an answer error: a structured action builds its text on first read
+    const { action } = parsed;
     this.log({ kind: 'agent_message', turn, text: action.assistant_message });
 
     const cartBefore = JSON.stringify(this.state.cart);
@@ -159,7 +160,7 @@ export class Episode {
     if (action.answer) {
       const checked = this.checkAnswer(action.answer);
       if (typeof checked === 'string') {
-        this.log({ kind: 'action_error', turn, error: checked, raw });
+        this.log({ kind: 'action_error', turn, error: checked, raw: parsed.raw });
         return this.finish('format_invalid', from, checked, results);
       }
       // Only a final answer is scored in an atomic environment; JOURNEY records each sub-answer
@@ -264,6 +265,28 @@ export class Episode {
   private log<E extends EpisodeEvent>(event: E): E {
     const frozen = frozenCopy(event);
     this.eventLog.push(frozen);
+    return frozen;
+  }
+
+  /**
+   * The reward event, frozen like every event. A breakdown holds the task's evidence twice
+   * (task.evidence and evidence.task, the same list): it is copied once and shared, instead of
+   * twice by `log` (the largest event of an episode; same JSON, issue 13).
+   */
+  private logReward(breakdown: RewardBreakdown): RewardBreakdown {
+    const out = { ...breakdown };
+    for (const key in out) {
+      const k = key as keyof RewardBreakdown;
+      if (k !== 'evidence' && typeof out[k] === 'object' && out[k] !== null)
+        (out as Record<string, unknown>)[k] = frozenCopy(out[k]);
+    }
+    const { task, eff, hall } = breakdown.evidence;
+    out.evidence =
+      task === breakdown.task.evidence
+        ? Object.freeze({ task: out.task.evidence, eff: frozenCopy(eff), hall: frozenCopy(hall) })
+        : frozenCopy(breakdown.evidence);
+    const frozen = Object.freeze(out);
+    this.eventLog.push(Object.freeze({ kind: 'reward', turn: this.turn, breakdown: frozen }));
     return frozen;
   }
 
@@ -435,7 +458,7 @@ export class Episode {
     this.done = true;
     this.termination = reason;
     this.log({ kind: 'termination', turn: this.turn, reason });
-    this.breakdown = this.log({ kind: 'reward', turn: this.turn, breakdown: this.breakdown }).breakdown;
+    this.breakdown = this.logReward(this.breakdown);
     return {
       observation: this.observe(null, results, error),
       reward: this.breakdown.total,

@@ -49,13 +49,42 @@ function typo(word: string, rng: Rng): string {
   }
 }
 
-const protectedWord = (w: string) => w.length < 3 || /\d/.test(w) || /.[A-Z]/.test(w);
+// A scan by character codes instead of `replace(/[A-Za-z][A-Za-z'-]*/g, fn)` with two regex
+// tests per word: the same words in the same order, so the same draws (issue 13). A word never
+// holds a digit (the pattern stops at one: "65W" gives "W"), so only its length and an inner
+// capital protect it.
+const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+const isWordChar = (c: number) => isLetter(c) || c === 39 /* ' */ || c === 45; /* - */
+
+function protectedWord(w: string): boolean {
+  if (w.length < 3) return true;
+  for (let i = 1; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c >= 65 && c <= 90) return true;
+  }
+  return false;
+}
+
+/** A touched word: its slang form, else a typo (exported for the equivalence test). */
+export const noisyWord = (word: string, rng: Rng): string => String(SLANG[word.toLowerCase()] ?? typo(word, rng));
 
 export function applyNoise(text: string, p: number, rng: Rng): string {
   if (p <= 0) return text;
-  return text.replace(/[A-Za-z][A-Za-z'-]*/g, (word) => {
-    if (protectedWord(word) || !rng.bernoulli(p)) return word;
-    const slang = SLANG[word.toLowerCase()];
-    return slang ?? typo(word, rng);
-  });
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < text.length;) {
+    if (!isLetter(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
+    const word = text.slice(i, end);
+    if (!protectedWord(word) && rng.bernoulli(p)) {
+      out += text.slice(copied, i) + noisyWord(word, rng);
+      copied = end;
+    }
+    i = end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }

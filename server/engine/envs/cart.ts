@@ -114,10 +114,26 @@ function historyWithDistractors(ctx: EnvContext, items: CartItemGoal[], rng: Rng
   return rng.shuffle([...ids]);
 }
 
+// Whether a product of a columnar catalog (frozen products, fixed titles) has a title twin never
+// changes: kept per catalog and product id, since the postings walk was ~15% of a CART reset
+// (issue 13; bounded). A product that can still change is checked every time.
+const TWINS = new WeakMap<Catalog, Map<string, boolean>>();
+function hasTwin(catalog: Catalog, p: Product): boolean {
+  if (!Object.isFrozen(p)) return hasTitleTwin(catalog, p);
+  let known = TWINS.get(catalog);
+  if (!known) TWINS.set(catalog, (known = new Map()));
+  let twin = known.get(p.id);
+  if (twin === undefined) {
+    twin = hasTitleTwin(catalog, p);
+    if (known.size < 200_000) known.set(p.id, twin);
+  }
+  return twin;
+}
+
 function itemName(item: CartItemGoal, catalog: Catalog): string {
   const p = catalog.get(item.productId)!;
   if (item.viaHistory) return `the ${p.brand} ${categoryNoun(p.category)} I was looking at earlier`;
-  return hasTitleTwin(catalog, p) ? `the ${item.title} (the one for $${p.price.toFixed(2)})` : `the ${item.title}`;
+  return hasTwin(catalog, p) ? `the ${item.title} (the one for $${p.price.toFixed(2)})` : `the ${item.title}`;
 }
 
 function describeItem(item: CartItemGoal, slots: Slot[], catalog: Catalog): string {

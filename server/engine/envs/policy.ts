@@ -22,6 +22,7 @@ import type { EvidenceItem, TaskResult } from '../types';
 import {
   applicableRules,
   FIELD_VALUES,
+  rulesOfTopic,
   NUMERIC_FIELDS,
   POLICY_RULES,
   TOPICS,
@@ -157,12 +158,12 @@ export const POLICY_TOPICS: readonly string[] = [...new Set(POLICY_RULES.map((r)
 
 /** Rules of a topic with exactly `clauses` conditions, else the largest count below it. */
 export function rulesWithClauses(topic: string, clauses: number): PolicyRule[] {
-  const ofTopic = POLICY_RULES.filter((r) => r.topic === topic);
+  const ofTopic = rulesOfTopic(topic);
   for (let n = Math.min(clauses, MAX_CLAUSES); n >= 1; n--) {
     const rules = ofTopic.filter((r) => r.conditions.length === n);
     if (rules.length > 0) return rules;
   }
-  return ofTopic;
+  return [...ofTopic];
 }
 
 /**
@@ -203,7 +204,7 @@ function anyValue(field: PolicyField, rng: Rng): FactValue {
  */
 export function distractorsFor(rule: PolicyRule, facts: Facts, count: number, rng: Rng): Facts {
   const used = new Set<PolicyField>(rule.conditions.map((c) => c.field));
-  const siblings = POLICY_RULES.filter((r) => r.topic === rule.topic && r !== rule);
+  const siblings = rulesOfTopic(rule.topic).filter((r) => r !== rule);
   // first the extra fields of rules that extend this one (same conditions and more): stated with
   // a value that fails them, they make the wrong, longer rule the closest match in words
   const extends_ = siblings.filter((r) =>

@@ -21,7 +21,8 @@ import {
   type OrderStatus,
 } from '../world/orders';
 import { isDeniedCategory } from '../catalog/taxonomy';
-import type { Catalog, Product } from '../catalog/types';
+import { fieldReader } from '../world/catalog-columns';
+import type { Product } from '../catalog/types';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 
 export interface StatusGoal {
@@ -149,10 +150,19 @@ function addLookAlike(ctx: EnvContext, target: Order, product: Product, when: st
     (o) => o.order_id !== target.order_id && timeAgoPhrase(daysSincePlaced(o, ctx.world.today)) !== when,
   );
   if (others.length === 0) return null;
-  const { kin, sameBrand } = kinOf(ctx.catalog, product);
-  const pick = sameBrand.length > 0 ? rng.pick(sameBrand) : kin.length > 0 ? rng.pick(kin) : -1;
-  if (pick < 0) return null;
-  const twin = ctx.catalog.at(pick);
+  // The category's other products (all share the product's category, so none is denied: it was
+  // ordered), same brand preferred. By index and brand column: a category at 100k has ~1,300
+  // products, and building each was most of a STATUS reset (issue 13).
+  const { catalog } = ctx;
+  const indices = isDeniedCategory(product.category) ? [] : catalog.indicesInCategory(product.category);
+  const self = catalog.indexOf?.(product.id);
+  const kin =
+    self === undefined ? indices.filter((i) => catalog.at(i).id !== product.id) : indices.filter((i) => i !== self);
+  const brand = fieldReader(catalog).brand;
+  const sameBrand = kin.filter((i) => brand(i) === product.brand);
+  const twinIndex = sameBrand.length > 0 ? rng.pick(sameBrand) : kin.length > 0 ? rng.pick(kin) : null;
+  if (twinIndex === null) return null;
+  const twin = catalog.at(twinIndex);
   // Added as a new line, never replacing one: another goal in the same world (JOURNEY's RETURN)
   // may depend on every existing line.
   const roomy = others.filter((o) => o.lines.length < 5); // orders hold 1–5 lines (SPEC §4)
@@ -160,28 +170,6 @@ function addLookAlike(ctx: EnvContext, target: Order, product: Product, when: st
   order.lines.push(makeLine(order.order_id, order.lines.length + 1, twin, 1));
   order.total = orderTotal(order.lines);
   return { orderId: order.order_id, sameBrand: twin.brand === product.brand };
-}
-
-/**
- * Indices of the other products of the product's category outside the denied categories, and
- * those of the same brand, read from columns where the catalog has them: materialising the
- * whole category (~27k products at 2M) paused a reset for up to 190 ms (issue 13).
- */
-function kinOf(catalog: Catalog, product: Product): { kin: number[]; sameBrand: number[] } {
-  const own = catalog.indexOf ? catalog.indexOf(product.id) : undefined;
-  const denied = new Map<string, boolean>();
-  const kin: number[] = [];
-  const sameBrand: number[] = [];
-  for (const i of catalog.indicesInCategory(product.category)) {
-    if (own === undefined ? catalog.at(i).id === product.id : i === own) continue;
-    const category = catalog.categoryAt?.(i) ?? catalog.at(i).category;
-    let isDenied = denied.get(category);
-    if (isDenied === undefined) denied.set(category, (isDenied = isDeniedCategory(category)));
-    if (isDenied) continue;
-    kin.push(i);
-    if ((catalog.brandAt?.(i) ?? catalog.at(i).brand) === product.brand) sameBrand.push(i);
-  }
-  return { kin, sameBrand };
 }
 
 // ---------- verifier ----------

@@ -3,6 +3,7 @@
 
 import { categoryNoun } from '../catalog/taxonomy';
 import type { Catalog, Product } from '../catalog/types';
+import { categoryOfId } from './catalog-columns';
 import { allOrders } from './orders';
 import type { WorldState } from './state';
 
@@ -18,7 +19,7 @@ export const brandAndNoun = (p: Product) => `${p.brand} ${productNoun(p)}`;
 export function categoryUniqueInHistory(world: WorldState, catalog: Catalog, product: Product): boolean {
   let count = 0;
   for (const o of allOrders(world))
-    for (const l of o.lines) if ((catalog.get(l.product_id)?.category ?? l.category) === product.category) count++;
+    for (const l of o.lines) if ((categoryOfId(catalog, l.product_id) ?? l.category) === product.category) count++;
   return count <= 1;
 }
 

@@ -5,7 +5,8 @@
 import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Catalog, Product } from '../catalog/types';
 import type { Rng } from '../random';
-import { daysBetween, isoDate, type WorldState } from './state';
+import { fieldReader, type FieldReader } from './catalog-columns';
+import { addDays, daysBetween, type WorldState } from './state';
 
 export const ORDER_STATUSES = ['CONFIRMED', 'SHIPPED', 'IN_TRANSIT', 'DELIVERED', 'CANCELLED'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -97,6 +98,9 @@ const PAYMENT_OPTIONS: ReadonlyArray<Omit<PaymentMethod, 'payment_method_id' | '
   { type: 'gift_card', brand: 'Gift card' },
 ];
 const CARRIERS = ['UPS', 'FedEx', 'USPS', 'DHL'];
+const CARRIER_PREFIX: Readonly<Record<string, string>> = Object.fromEntries(
+  CARRIERS.map((c) => [c, c.slice(0, 2).toUpperCase()]),
+);
 
 /** Addresses and payment methods (2–3 each), created once per world. */
 export function ensureCustomerProfile(world: WorldState, rng: Rng): void {
@@ -130,7 +134,23 @@ export function ensureCustomerProfile(world: WorldState, rng: Rng): void {
 // ---------- products for order lines ----------
 
 /** Two lines of one history never share brand and category, so "the {brand} {noun}" names exactly one line. */
-export const describeKey = (p: Pick<Product, 'brand' | 'category'>) => `${lower(p.brand)}|${lower(p.category)}`;
+export const describeKey = (p: Pick<Product, 'brand' | 'category'>) => describeKeyOf(p.brand, p.category);
+
+function describeKeyOf(brand: string, category: string): string {
+  // Built once per brand and category: every sampling attempt of every history asks (bounded).
+  let byCategory = DESCRIBE_KEYS.get(brand);
+  if (byCategory === undefined) {
+    byCategory = new Map();
+    if (DESCRIBE_KEYS.size < 100_000) DESCRIBE_KEYS.set(brand, byCategory);
+  }
+  let key = byCategory.get(category);
+  if (key === undefined) {
+    key = `${lower(brand)}|${lower(category)}`;
+    if (byCategory.size < 1_000) byCategory.set(category, key);
+  }
+  return key;
+}
+const DESCRIBE_KEYS = new Map<string, Map<string, string>>();
 
 // Brands and categories repeat across millions of lookups: each lower-cased once (bounded).
 const LOWER = new Map<string, string>();
@@ -145,10 +165,16 @@ function lower(s: string): string {
 
 export function usedDescribeKeys(world: WorldState, catalog: Catalog): Set<string> {
   const keys = new Set<string>();
+  const fields = fieldReader(catalog);
   for (const o of allOrders(world))
     for (const l of o.lines) {
-      const p = catalog.get(l.product_id);
-      if (p) keys.add(describeKey(p));
+      if (!catalog.indexOf) {
+        const p = catalog.get(l.product_id);
+        if (p) keys.add(describeKey(p));
+        continue;
+      }
+      const index = catalog.indexOf(l.product_id);
+      if (index >= 0) keys.add(describeKeyOf(fields.brand(index), fields.category(index)));
     }
   return keys;
 }
@@ -162,11 +188,31 @@ export function sampleProduct(
   used: Set<string>,
   accept: (p: Product) => boolean = () => true,
 ): Product | null {
+  // The same tests as `orderable(p) && accept(p) && !used.has(describeKey(p))` (all pure, so
+  // their order is free), the column ones first: a rejected index builds no Product.
+  const fields = fieldReader(catalog);
   for (let attempt = 0; attempt < 4000; attempt++) {
-    const p = catalog.at(rng.int(0, catalog.size - 1));
-    if (orderable(p) && accept(p) && !used.has(describeKey(p))) return p;
+    const index = rng.int(0, catalog.size - 1);
+    if (!orderableUnused(fields, index, used)) continue;
+    const p = catalog.at(index);
+    if (accept(p)) return p;
   }
   return null;
+}
+
+function orderableUnused(fields: FieldReader, index: number, used: Set<string>): boolean {
+  const category = fields.category(index);
+  if (isDeniedCategory(category) || !(fields.price(index) > 0)) return false;
+  return !used.has(describeKeyOf(fields.brand(index), category));
+}
+
+/** sampleProduct without accept, as an index (the same draws): a history line needs no Product. */
+function sampleIndex(catalog: Catalog, fields: FieldReader, rng: Rng, used: Set<string>): number {
+  for (let attempt = 0; attempt < 4000; attempt++) {
+    const index = rng.int(0, catalog.size - 1);
+    if (orderableUnused(fields, index, used)) return index;
+  }
+  return -1;
 }
 
 /** A random orderable product from some of the given categories (dense sampling for rare ones like grocery). */
@@ -240,25 +286,6 @@ function pickStatus(rng: Rng): OrderStatus {
 
 type OrderDates = Pick<Order, 'placed_date' | 'shipped_date' | 'delivered_date' | 'cancelled_date' | 'eta'>;
 
-// A history formats dozens of dates around one "today": day numbers, formatted once each
-// (the same strings state.ts's addDays gives).
-const DAY_MS = 86_400_000;
-const ISO_OF_DAY = new Map<number, string>();
-const DAY_OF_ISO = new Map<string, number>();
-function addDays(iso: string, days: number): string {
-  let day = DAY_OF_ISO.get(iso);
-  if (day === undefined) {
-    day = Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
-    if (DAY_OF_ISO.size < 100_000) DAY_OF_ISO.set(iso, day);
-  }
-  let out = ISO_OF_DAY.get(day + days);
-  if (out === undefined) {
-    out = isoDate((day + days) * DAY_MS);
-    if (ISO_OF_DAY.size < 100_000) ISO_OF_DAY.set(day + days, out);
-  }
-  return out;
-}
-
 /** Dates consistent with the status; `deliveredDaysAgo` pins the delivery day of a DELIVERED order. */
 export function datesFor(status: OrderStatus, today: string, rng: Rng, deliveredDaysAgo?: number): OrderDates {
   const ago = (n: number) => addDays(today, -n);
@@ -303,12 +330,18 @@ export function setOrderStatus(
   rng: Rng,
   deliveredDaysAgo?: number,
 ): void {
-  Object.assign(order, datesFor(status, today, rng, deliveredDaysAgo));
+  const dates = datesFor(status, today, rng, deliveredDaysAgo);
+  order.placed_date = dates.placed_date;
+  order.shipped_date = dates.shipped_date;
+  order.delivered_date = dates.delivered_date;
+  order.cancelled_date = dates.cancelled_date;
+  order.eta = dates.eta;
   order.status = status;
   const shipped = status === 'SHIPPED' || status === 'IN_TRANSIT' || status === 'DELIVERED';
-  order.carrier = shipped ? rng.pick(CARRIERS) : null;
-  order.tracking_number = shipped
-    ? `${order.carrier!.slice(0, 2).toUpperCase()}${rng.int(100000, 999999)}${rng.int(100000, 999999)}`
+  const carrier = shipped ? rng.pick(CARRIERS) : null;
+  order.carrier = carrier;
+  order.tracking_number = carrier
+    ? `${CARRIER_PREFIX[carrier]}${rng.int(100000, 999999)}${rng.int(100000, 999999)}`
     : null;
 }
 
@@ -349,16 +382,28 @@ export function generateOrderHistory({ catalog, world, rng, count }: HistoryOpti
   ensureCustomerProfile(world, rng);
   const used = usedDescribeKeys(world, catalog);
   const taken = new Set(allOrders(world).map((o) => o.order_id));
+  const fields = fieldReader(catalog);
   const created: Order[] = [];
   for (let i = 0; i < count; i++) {
     const orderId = newOrderId(taken, rng);
     const lines: OrderLine[] = [];
     const nLines = rng.int(1, 5);
     for (let n = 1; n <= nLines; n++) {
-      const product = sampleProduct(catalog, rng, used);
-      if (!product) break;
-      used.add(describeKey(product));
-      lines.push(makeLine(orderId, n, product, rng.bernoulli(0.2) ? rng.int(2, 3) : 1));
+      // makeLine's fields by column: materialising each line's product was most of a STATUS
+      // reset at 100k products (issue 13)
+      const index = sampleIndex(catalog, fields, rng, used);
+      if (index < 0) break;
+      const category = fields.category(index);
+      used.add(describeKeyOf(fields.brand(index), category));
+      lines.push({
+        line_id: `${orderId}-L${n}`,
+        product_id: fields.id(index),
+        variant_id: null,
+        title: fields.title(index),
+        category,
+        qty: rng.bernoulli(0.2) ? rng.int(2, 3) : 1,
+        unit_price: fields.price(index),
+      });
     }
     if (lines.length === 0) throw new Error(`orders: catalog ${catalog.id} has no orderable product`);
     const order = newOrder({

@@ -973,8 +973,18 @@ function tableRules(hand: readonly PolicyRule[]): PolicyRule[] {
 
 export const POLICY_RULES: readonly PolicyRule[] = [...HAND_RULES, ...tableRules(HAND_RULES)];
 
+// Generation asks for a topic's rules dozens of times per episode: grouped once, in rule order.
+const RULES_BY_TOPIC = new Map<string, readonly PolicyRule[]>();
+for (const rule of POLICY_RULES) RULES_BY_TOPIC.set(rule.topic, [...(RULES_BY_TOPIC.get(rule.topic) ?? []), rule]);
+
+/** The rules of a topic, in POLICY_RULES order (shared: do not change it). */
+export const rulesOfTopic = (topic: string): readonly PolicyRule[] => RULES_BY_TOPIC.get(topic) ?? [];
+
+const RULE_BY_ID = new Map<string, PolicyRule>();
+for (const rule of POLICY_RULES) if (!RULE_BY_ID.has(rule.rule_id)) RULE_BY_ID.set(rule.rule_id, rule);
+
 export function getPolicyRule(ruleId: string): PolicyRule | undefined {
-  return POLICY_RULES.find((r) => r.rule_id === ruleId);
+  return RULE_BY_ID.get(ruleId);
 }
 
 export type Facts = Partial<Record<PolicyField, FactValue>>;
@@ -994,7 +1004,7 @@ export function conditionHolds<F extends string>(
 
 /** The rules of a topic that apply to the facts, most specific first; the first one decides (ties would be ambiguous). */
 export function applicableRules(topic: string, facts: Facts): PolicyRule[] {
-  return POLICY_RULES.filter((r) => r.topic === topic && r.conditions.every((c) => conditionHolds(c, facts))).sort(
-    (a, b) => b.conditions.length - a.conditions.length,
-  );
+  return rulesOfTopic(topic)
+    .filter((r) => r.conditions.every((c) => conditionHolds(c, facts)))
+    .sort((a, b) => b.conditions.length - a.conditions.length);
 }

@@ -89,12 +89,38 @@ export function isoDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+// Histories, eligibility and order lists parse and format the same few hundred days over and over:
+// each day is parsed and formatted once (bounded caches). Whole days only; anything else (a
+// fractional count, an unparsable date) takes the plain formula, so results are unchanged.
+const DAY_OF_ISO = new Map<string, number>();
+const ISO_OF_DAY = new Map<number, string>();
+const parseDay = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+
+function dayOf(iso: string): number {
+  let day = DAY_OF_ISO.get(iso);
+  if (day === undefined) {
+    day = parseDay(iso) / DAY_MS;
+    if (DAY_OF_ISO.size < 100_000) DAY_OF_ISO.set(iso, day);
+  }
+  return day;
+}
+
 export function addDays(iso: string, days: number): string {
-  return isoDate(Date.parse(`${iso}T00:00:00Z`) + days * DAY_MS);
+  const day = dayOf(iso) + days;
+  if (!Number.isInteger(day) || !Number.isInteger(days)) return isoDate(parseDay(iso) + days * DAY_MS);
+  let out = ISO_OF_DAY.get(day);
+  if (out === undefined) {
+    out = isoDate(day * DAY_MS);
+    if (ISO_OF_DAY.size < 100_000) ISO_OF_DAY.set(day, out);
+  }
+  return out;
 }
 
 export function daysBetween(fromIso: string, toIso: string): number {
-  return Math.round((Date.parse(`${toIso}T00:00:00Z`) - Date.parse(`${fromIso}T00:00:00Z`)) / DAY_MS);
+  const from = dayOf(fromIso);
+  const to = dayOf(toIso);
+  if (Number.isInteger(from) && Number.isInteger(to)) return to - from;
+  return Math.round((parseDay(toIso) - parseDay(fromIso)) / DAY_MS);
 }
 
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
