@@ -8,6 +8,8 @@
 // Ids are canonical: only the registry's ids are accepted (no aliases such as s07). Loaded
 // catalogs other than the default are evicted, least recently used first, under a memory cap.
 import fs from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { readCatalogFileOffThread } from '@/server/catalog-loader';
 import { loadOrCreateSyntheticCatalog, SYNTHETIC_FINGERPRINT, syntheticCacheFile } from '@/server/engine/catalog/cache';
 import {
@@ -31,6 +33,7 @@ export const SYNTHETIC_PRESETS = [200_000, 2_000_000];
 /** Rough resident size of a loaded catalog (measured: about 135 B per synthetic product, more for imported text). */
 const BYTES_PER_PRODUCT = { synthetic: 140, imported: 600 } as const;
 const DEFAULT_MEMORY_CAP_MB = 1024;
+const DEFAULT_IDLE_S = 600;
 
 export class UnknownCatalogError extends AppError {
   constructor(message: string) {
@@ -53,18 +56,20 @@ export interface CatalogChoice {
 interface Loaded {
   catalog: Catalog;
   bytes: number;
+  /** Date.now() of the last request that used it (idle eviction) */
+  usedAt: number;
 }
 
 const g = globalThis as unknown as {
   __ecomCatalogs?: Map<string, Loaded>;
   __ecomCatalogLoading?: Map<string, Promise<Catalog>>;
   __ecomCatalogEvict?: Array<(id: string) => void>;
-  __ecomCatalogState?: { offThread: boolean };
+  __ecomCatalogState?: { offThread: boolean; idleTimer: NodeJS.Timeout | null };
 };
 const cache: Map<string, Loaded> = (g.__ecomCatalogs ??= new Map());
 const loading: Map<string, Promise<Catalog>> = (g.__ecomCatalogLoading ??= new Map());
 const evictListeners: Array<(id: string) => void> = (g.__ecomCatalogEvict ??= []);
-const state = (g.__ecomCatalogState ??= { offThread: false });
+const state = (g.__ecomCatalogState ??= { offThread: false, idleTimer: null });
 
 /** Called with the id of every evicted catalog (the episode service drops live episodes on it). */
 export function onCatalogEvicted(fn: (catalogId: string) => void): void {
@@ -74,6 +79,16 @@ export function onCatalogEvicted(fn: (catalogId: string) => void): void {
 export function catalogMemoryCapBytes(env: Record<string, string | undefined> = process.env): number {
   const mb = Number(env.ECOMRLVE_CATALOG_MEMORY_MB);
   return (Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_MEMORY_CAP_MB) * 1024 * 1024;
+}
+
+/**
+ * How long a catalog other than the default stays loaded without a request using it
+ * (`ECOMRLVE_CATALOG_IDLE_S`, default 600 s; 0 keeps it until the memory cap evicts it).
+ */
+export function catalogIdleMs(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.ECOMRLVE_CATALOG_IDLE_S;
+  const s = raw === undefined || raw === '' ? DEFAULT_IDLE_S : Number(raw);
+  return Number.isFinite(s) && s >= 0 ? s * 1000 : DEFAULT_IDLE_S * 1000;
 }
 
 /** The registry's entry for an id, or a precise refusal (unknown id, or a preset not prepared). */
@@ -103,13 +118,60 @@ function cached(catalogId: string): Catalog | undefined {
   if (!hit) return undefined;
   cache.delete(catalogId); // re-insert: most recently used
   cache.set(catalogId, hit);
+  hit.usedAt = Date.now();
   return hit.catalog;
 }
 
 function remember(choice: CatalogChoice, catalog: Catalog): Catalog {
-  cache.set(choice.id, { catalog, bytes: choice.size * BYTES_PER_PRODUCT[choice.kind] });
+  cache.set(choice.id, { catalog, bytes: choice.size * BYTES_PER_PRODUCT[choice.kind], usedAt: Date.now() });
   evictOverCap(catalogMemoryCapBytes());
+  if (choice.id !== DEFAULT_CATALOG_ID) scheduleIdleSweep();
   return catalog;
+}
+
+/** Checks for idle catalogs while any catalog besides the default is loaded (an unref'd timer). */
+function scheduleIdleSweep(): void {
+  const idleMs = catalogIdleMs();
+  if (idleMs === 0 || state.idleTimer) return;
+  state.idleTimer = setTimeout(
+    () => {
+      state.idleTimer = null;
+      if (evictIdle(Date.now(), idleMs).length > 0) releaseMemory();
+      if ([...cache.keys()].some((id) => id !== DEFAULT_CATALOG_ID)) scheduleIdleSweep();
+    },
+    Math.min(idleMs, 60_000) / 2 + 1,
+  );
+  state.idleTimer.unref();
+}
+
+/** Drops every catalog but the default that no request used for `idleMs`; returns their ids. */
+export function evictIdle(now: number, idleMs: number): string[] {
+  const evicted: string[] = [];
+  for (const [id, loaded] of cache) {
+    if (id === DEFAULT_CATALOG_ID || now - loaded.usedAt < idleMs) continue;
+    drop(id);
+    evicted.push(id);
+  }
+  return evicted;
+}
+
+function drop(id: string): void {
+  cache.delete(id);
+  for (const fn of evictListeners) fn(id);
+}
+
+/**
+ * A full garbage collection after an idle eviction: an idle server allocates too little for V8 to
+ * collect on its own soon, and until it does the dropped catalog's buffers (hundreds of MB at
+ * 2M products) stay resident. `gc` is reached through a fresh context with --expose-gc set.
+ */
+function releaseMemory(): void {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    (vm.runInNewContext('gc') as () => void)();
+  } catch {
+    // no gc available: V8 collects later by itself
+  }
 }
 
 /**
@@ -199,10 +261,9 @@ export function evictOverCap(capBytes: number): string[] {
   for (const [id, loaded] of cache) {
     if (total <= capBytes) break;
     if (id === DEFAULT_CATALOG_ID || cache.size === 1) continue;
-    cache.delete(id);
+    drop(id);
     total -= loaded.bytes;
     evicted.push(id);
-    for (const fn of evictListeners) fn(id);
   }
   return evicted;
 }
