@@ -18,6 +18,7 @@ import {
   loadedCatalogIds,
   loadingCatalogIds,
   onCatalogEvicted,
+  slicePause,
   UnknownCatalogError,
 } from './catalogs';
 
@@ -130,6 +131,29 @@ describe('catalog registry', () => {
     expect(catalogIdleMs({ ECOMRLVE_CATALOG_IDLE_S: '5' })).toBe(5000);
     expect(catalogIdleMs({ ECOMRLVE_CATALOG_IDLE_S: '0' })).toBe(0);
     expect(catalogIdleMs({ ECOMRLVE_CATALOG_IDLE_S: 'soon' })).toBe(600_000);
+  });
+
+  it('pauses a build in slices only once its time budget is spent, and then lets a macrotask run', async () => {
+    let t = 0;
+    const pause = slicePause(5, () => t);
+    const order: string[] = [];
+    const turn = () => new Promise<void>((r) => setImmediate(() => (order.push('other request'), r())));
+    t = 3;
+    let other = turn();
+    await pause(); // within the budget: goes on before anything else runs
+    order.push('build');
+    await other;
+    t = 9;
+    other = turn();
+    await pause(); // budget spent: the other request runs first
+    order.push('build');
+    await other;
+    t = 12; // 3 ms since that pause: no turn again
+    other = turn();
+    await pause();
+    order.push('build');
+    await other;
+    expect(order).toEqual(['build', 'other request', 'other request', 'build', 'build', 'other request']);
   });
 
   it('in the app, reads a catalog in a worker thread: requests meanwhile get BUSY, concurrent loads share one read', async () => {
