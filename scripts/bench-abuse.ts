@@ -85,6 +85,11 @@ const pct = (xs: number[], p: number) =>
 async function main() {
   await withNextServer(PORT, DB, async () => {
     await post('seat.start', JSON.stringify({ envId: 'CART', d: 2 })); // warm: default catalog loaded
+    // warm the routes the abuse reaches (a route's first request loads and compiles its modules:
+    // 0.6–1.2 s of one beat under load, once per server start, whatever the request)
+    await fetch(`${BASE}/api/trpc/envs.list`).then((r) => r.text());
+    await post('seat.start', JSON.stringify({ envId: 'PD', d: 0, catalogId: 'nope' })).then((r) => r.text());
+    await fetch(`${BASE}/play/x`, { method: 'POST', body: 'x' }).then((r) => r.text());
     // Next loads its route modules in the background for seconds after "Ready" (4.8 s of CPU in a
     // profile at load 17): measured from a settled server, not its start-up.
     const settled = await serverIdle(PORT);
@@ -98,6 +103,7 @@ async function main() {
        parentPort.on('message', () => { beating = false; });
        (async () => {
          const beats = [];
+         await fetch(workerData.url).then((r) => r.text()); // this thread's fetch starts up: not a beat
          while (beating) {
            const at = Date.now();
            const t = performance.now();
