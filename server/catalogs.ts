@@ -8,8 +8,6 @@
 // Ids are canonical: only the registry's ids are accepted (no aliases such as s07). Loaded
 // catalogs other than the default are evicted, least recently used first, under a memory cap.
 import fs from 'node:fs';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { readCatalogFileOffThread } from '@/server/catalog-loader';
 import { loadOrCreateSyntheticCatalog, SYNTHETIC_FINGERPRINT, syntheticCacheFile } from '@/server/engine/catalog/cache';
 import {
@@ -23,6 +21,7 @@ import { prepareEvaluationPoolsInSlices } from '@/server/engine/envs/shared/reco
 import type { ColumnarCatalog } from '@/server/engine/catalog/columnar-catalog';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { AppError } from '@/server/lib/errors';
+import { releaseMemory } from '@/server/lib/release-memory';
 
 export const DEFAULT_SYNTHETIC = { seed: 1, size: 20_000 } as const;
 export const DEFAULT_CATALOG_ID = syntheticCatalogId(DEFAULT_SYNTHETIC.seed, DEFAULT_SYNTHETIC.size);
@@ -162,20 +161,6 @@ export function evictIdle(now: number, idleMs: number): string[] {
 function drop(id: string): void {
   cache.delete(id);
   for (const fn of evictListeners) fn(id);
-}
-
-/**
- * A full garbage collection after an idle eviction: an idle server allocates too little for V8 to
- * collect on its own soon, and until it does the dropped catalog's buffers (hundreds of MB at
- * 2M products) stay resident. `gc` is reached through a fresh context with --expose-gc set.
- */
-function releaseMemory(): void {
-  try {
-    v8.setFlagsFromString('--expose-gc');
-    (vm.runInNewContext('gc') as () => void)();
-  } catch {
-    // no gc available: V8 collects later by itself
-  }
 }
 
 /**
