@@ -26,6 +26,7 @@ export async function withNextServer<T>(port: number, db: string, body: () => Pr
     const log = fs.createWriteStream(process.env.BENCH_SERVER_LOG);
     server.stdout?.pipe(log);
     server.stderr?.pipe(log);
+    server.on('exit', (code, signal) => log.write(`[bench] server exited: code ${code}, signal ${signal}\n`));
   }
   try {
     for (let i = 0; i < 100; i++) {

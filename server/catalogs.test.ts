@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readCatalogFile } from '@/server/engine/catalog/catalog-file';
 import { DEFAULT_CATALOGS_DIR, importAmazonJsonl, importedCatalogFile } from '@/server/engine/catalog/import';
 import { createEpisode } from '@/server/engine';
 import { isAppError } from '@/server/lib/errors';
 import {
+  catalogIdleMs,
   catalogMemoryCapBytes,
   DEFAULT_CATALOG_ID,
+  evictIdle,
   evictOverCap,
   getCatalog,
   listCatalogs,
@@ -16,6 +18,7 @@ import {
   loadedCatalogIds,
   loadingCatalogIds,
   onCatalogEvicted,
+  slicePause,
   UnknownCatalogError,
 } from './catalogs';
 
@@ -97,6 +100,60 @@ describe('catalog registry', () => {
     expect(loadedCatalogIds()).toEqual([DEFAULT_CATALOG_ID, NAME]);
     expect(catalogMemoryCapBytes({ ECOMRLVE_CATALOG_MEMORY_MB: '64' })).toBe(64 * 1024 * 1024);
     expect(catalogMemoryCapBytes({ ECOMRLVE_CATALOG_MEMORY_MB: 'lots' })).toBe(1024 * 1024 * 1024);
+  });
+
+  it('evicts catalogs no request used for the idle time (never the default); ECOMRLVE_CATALOG_IDLE_S sets it', async () => {
+    await importAmazonJsonl('fixtures/catalogs/amazon-sample.jsonl', { name: NAME2 });
+    evictOverCap(0);
+    getCatalog(DEFAULT_CATALOG_ID);
+    getCatalog(NAME);
+    const t0 = Date.now();
+    const told: string[] = [];
+    onCatalogEvicted((id) => told.push(id));
+    expect(evictIdle(t0 + 1000, 60_000)).toEqual([]); // used a second ago
+    expect(evictIdle(t0 + 61_000, 60_000)).toEqual([NAME]);
+    expect(told).toEqual([NAME]);
+    expect(loadedCatalogIds()).toEqual([DEFAULT_CATALOG_ID]);
+    // a use renews the clock: of two catalogs, only the one left alone goes
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(t0);
+      getCatalog(NAME);
+      getCatalog(NAME2);
+      vi.setSystemTime(t0 + 50_000);
+      getCatalog(NAME); // cached: its clock restarts
+      expect(evictIdle(t0 + 70_000, 60_000)).toEqual([NAME2]);
+      expect(loadedCatalogIds()).toEqual([DEFAULT_CATALOG_ID, NAME]);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(catalogIdleMs({})).toBe(600_000);
+    expect(catalogIdleMs({ ECOMRLVE_CATALOG_IDLE_S: '5' })).toBe(5000);
+    expect(catalogIdleMs({ ECOMRLVE_CATALOG_IDLE_S: '0' })).toBe(0);
+    expect(catalogIdleMs({ ECOMRLVE_CATALOG_IDLE_S: 'soon' })).toBe(600_000);
+  });
+
+  it('pauses a build in slices only once its time budget is spent, and then lets a macrotask run', async () => {
+    let t = 0;
+    const pause = slicePause(5, () => t);
+    const order: string[] = [];
+    const turn = () => new Promise<void>((r) => setImmediate(() => (order.push('other request'), r())));
+    t = 3;
+    let other = turn();
+    await pause(); // within the budget: goes on before anything else runs
+    order.push('build');
+    await other;
+    t = 9;
+    other = turn();
+    await pause(); // budget spent: the other request runs first
+    order.push('build');
+    await other;
+    t = 12; // 3 ms since that pause: no turn again
+    other = turn();
+    await pause();
+    order.push('build');
+    await other;
+    expect(order).toEqual(['build', 'other request', 'other request', 'build', 'build', 'other request']);
   });
 
   it('in the app, reads a catalog in a worker thread: requests meanwhile get BUSY, concurrent loads share one read', async () => {

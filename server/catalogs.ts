@@ -21,6 +21,7 @@ import { prepareEvaluationPoolsInSlices } from '@/server/engine/envs/shared/reco
 import type { ColumnarCatalog } from '@/server/engine/catalog/columnar-catalog';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { AppError } from '@/server/lib/errors';
+import { releaseMemory } from '@/server/lib/release-memory';
 
 export const DEFAULT_SYNTHETIC = { seed: 1, size: 20_000 } as const;
 export const DEFAULT_CATALOG_ID = syntheticCatalogId(DEFAULT_SYNTHETIC.seed, DEFAULT_SYNTHETIC.size);
@@ -31,6 +32,7 @@ export const SYNTHETIC_PRESETS = [200_000, 2_000_000];
 /** Rough resident size of a loaded catalog (measured: about 135 B per synthetic product, more for imported text). */
 const BYTES_PER_PRODUCT = { synthetic: 140, imported: 600 } as const;
 const DEFAULT_MEMORY_CAP_MB = 1024;
+const DEFAULT_IDLE_S = 600;
 
 export class UnknownCatalogError extends AppError {
   constructor(message: string) {
@@ -53,18 +55,20 @@ export interface CatalogChoice {
 interface Loaded {
   catalog: Catalog;
   bytes: number;
+  /** Date.now() of the last request that used it (idle eviction) */
+  usedAt: number;
 }
 
 const g = globalThis as unknown as {
   __ecomCatalogs?: Map<string, Loaded>;
   __ecomCatalogLoading?: Map<string, Promise<Catalog>>;
   __ecomCatalogEvict?: Array<(id: string) => void>;
-  __ecomCatalogState?: { offThread: boolean };
+  __ecomCatalogState?: { offThread: boolean; idleTimer: NodeJS.Timeout | null };
 };
 const cache: Map<string, Loaded> = (g.__ecomCatalogs ??= new Map());
 const loading: Map<string, Promise<Catalog>> = (g.__ecomCatalogLoading ??= new Map());
 const evictListeners: Array<(id: string) => void> = (g.__ecomCatalogEvict ??= []);
-const state = (g.__ecomCatalogState ??= { offThread: false });
+const state = (g.__ecomCatalogState ??= { offThread: false, idleTimer: null });
 
 /** Called with the id of every evicted catalog (the episode service drops live episodes on it). */
 export function onCatalogEvicted(fn: (catalogId: string) => void): void {
@@ -74,6 +78,16 @@ export function onCatalogEvicted(fn: (catalogId: string) => void): void {
 export function catalogMemoryCapBytes(env: Record<string, string | undefined> = process.env): number {
   const mb = Number(env.ECOMRLVE_CATALOG_MEMORY_MB);
   return (Number.isFinite(mb) && mb > 0 ? mb : DEFAULT_MEMORY_CAP_MB) * 1024 * 1024;
+}
+
+/**
+ * How long a catalog other than the default stays loaded without a request using it
+ * (`ECOMRLVE_CATALOG_IDLE_S`, default 600 s; 0 keeps it until the memory cap evicts it).
+ */
+export function catalogIdleMs(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.ECOMRLVE_CATALOG_IDLE_S;
+  const s = raw === undefined || raw === '' ? DEFAULT_IDLE_S : Number(raw);
+  return Number.isFinite(s) && s >= 0 ? s * 1000 : DEFAULT_IDLE_S * 1000;
 }
 
 /** The registry's entry for an id, or a precise refusal (unknown id, or a preset not prepared). */
@@ -103,13 +117,50 @@ function cached(catalogId: string): Catalog | undefined {
   if (!hit) return undefined;
   cache.delete(catalogId); // re-insert: most recently used
   cache.set(catalogId, hit);
+  hit.usedAt = Date.now();
   return hit.catalog;
 }
 
 function remember(choice: CatalogChoice, catalog: Catalog): Catalog {
-  cache.set(choice.id, { catalog, bytes: choice.size * BYTES_PER_PRODUCT[choice.kind] });
+  cache.set(choice.id, { catalog, bytes: choice.size * BYTES_PER_PRODUCT[choice.kind], usedAt: Date.now() });
   evictOverCap(catalogMemoryCapBytes());
+  if (choice.id !== DEFAULT_CATALOG_ID) scheduleIdleSweep();
   return catalog;
+}
+
+/** Checks for idle catalogs while any catalog besides the default is loaded (an unref'd timer). */
+function scheduleIdleSweep(): void {
+  const idleMs = catalogIdleMs();
+  if (idleMs === 0 || state.idleTimer) return;
+  state.idleTimer = setTimeout(
+    () => {
+      state.idleTimer = null;
+      const evicted = evictIdle(Date.now(), idleMs);
+      if (evicted.length > 0) {
+        console.log(`[ecomrlve] catalog ${evicted.join(', ')} unloaded after ${idleMs / 1000} s unused`);
+        releaseMemory();
+      }
+      if ([...cache.keys()].some((id) => id !== DEFAULT_CATALOG_ID)) scheduleIdleSweep();
+    },
+    Math.min(idleMs, 60_000) / 2 + 1,
+  );
+  state.idleTimer.unref();
+}
+
+/** Drops every catalog but the default that no request used for `idleMs`; returns their ids. */
+export function evictIdle(now: number, idleMs: number): string[] {
+  const evicted: string[] = [];
+  for (const [id, loaded] of cache) {
+    if (id === DEFAULT_CATALOG_ID || now - loaded.usedAt < idleMs) continue;
+    drop(id);
+    evicted.push(id);
+  }
+  return evicted;
+}
+
+function drop(id: string): void {
+  cache.delete(id);
+  for (const fn of evictListeners) fn(id);
 }
 
 /**
@@ -161,12 +212,33 @@ export function loadCatalog(catalogId: string = DEFAULT_CATALOG_ID): Promise<Cat
     .then(async (catalog) => {
       // the evaluation pools (PD, SUB, RETURN, JOURNEY) are built on a catalog's first reset:
       // seconds at 2M products. Built here in slices, before any request can use the catalog.
-      await prepareEvaluationPoolsInSlices(catalog, () => new Promise((resolve) => setImmediate(resolve)));
+      await prepareEvaluationPoolsInSlices(catalog, slicePause(SLICE_MS));
       return remember(choice, catalog);
     })
     .finally(() => loading.delete(catalogId));
   loading.set(catalogId, load);
   return load;
+}
+
+/** The longest stretch of pool building between two turns of the event loop (ms of wall time). */
+const SLICE_MS = 5;
+
+/**
+ * A pause for a build in slices: lets other requests run once `budgetMs` has passed since the last
+ * pause, and otherwise goes on at once. The build offers a pause every 50 bags and every
+ * category; a fixed count per pause was 0.1–0.5 s under load (heartbeat p99 in bench:abuse).
+ */
+export function slicePause(budgetMs: number, now = () => performance.now()): () => Promise<void> {
+  let since = now();
+  return () =>
+    now() - since < budgetMs
+      ? Promise.resolve()
+      : new Promise((resolve) =>
+          setImmediate(() => {
+            since = now();
+            resolve();
+          }),
+        );
 }
 
 function getDefault(choice: CatalogChoice): Catalog {
@@ -199,10 +271,9 @@ export function evictOverCap(capBytes: number): string[] {
   for (const [id, loaded] of cache) {
     if (total <= capBytes) break;
     if (id === DEFAULT_CATALOG_ID || cache.size === 1) continue;
-    cache.delete(id);
+    drop(id);
     total -= loaded.bytes;
     evicted.push(id);
-    for (const fn of evictListeners) fn(id);
   }
   return evicted;
 }

@@ -1,15 +1,19 @@
 // Prisma persistence of curriculum runs. One transaction per batch of played episodes writes
 // the episodes (same row layout as server/episodes/store.ts, so /episodes lists it and the
-// replay rebuilds it) and the run's new state. The run update is conditional on the
+// replay rebuilds it) and the run's new state; on SQLite that transaction is a synchronous one
+// through the rows module (sqlite-batch.ts), on PostgreSQL Prisma's. The run update is conditional on the
 // episode count it started from, so two writers can never both advance the same state.
+import type { Database } from 'better-sqlite3';
 import { REWARD_REVISION } from '@/server/engine/reward';
 import type { CurriculumState } from '@/server/engine/curriculum';
 import type { Action, EpisodeEvent } from '@/server/engine/types';
 import { ENGINE_VERSION } from '@/server/engine/version';
 import type { CurriculumRun as RunRow, PrismaClient } from '@/server/generated/prisma/client';
 import { toSummary } from '@/server/episodes/store';
+import { eventRows, storedBytesOf } from '@/server/episodes/sqlite-store/rows';
 import type { EpisodeSummary } from '@/server/episodes/types';
 import type { CurriculumStep } from './runner';
+import { sqliteBatchWriter } from './sqlite-batch';
 
 export interface NewRunRecord {
   name: string;
@@ -45,6 +49,10 @@ async function insertEpisode(tx: Tx, runId: string, catalogId: string, player: s
       breakdown: ep.breakdown ? JSON.stringify(ep.breakdown) : null,
       hiddenGoal: JSON.stringify(ep.hiddenGoal),
       eventCount: events.length,
+      storedBytes: storedBytesOf(
+        eventRows(events, 0),
+        step.actions.map((a) => ({ raw: JSON.stringify(a) })),
+      ),
       engineVersion: ENGINE_VERSION,
       journeyEnvs: ep.journeyEnvs ? JSON.stringify(ep.journeyEnvs) : null,
       rewardRevision: REWARD_REVISION,
@@ -67,7 +75,22 @@ async function insertEpisode(tx: Tx, runId: string, catalogId: string, player: s
   });
 }
 
-export function createCurriculumStore(prisma: PrismaClient) {
+export interface SaveStepsArgs {
+  runId: string;
+  prevEpisodes: number;
+  state: CurriculumState;
+  steps: CurriculumStep[];
+  player: string;
+  catalogId: string;
+  store: boolean;
+}
+
+/**
+ * `sqlite`: a connection to the same SQLite file; batches are then written through it in one
+ * synchronous transaction (server/curriculum/sqlite-batch.ts). Without it (PostgreSQL), Prisma.
+ */
+export function createCurriculumStore(prisma: PrismaClient, opts: { sqlite?: Database } = {}) {
+  const sqliteBatch = opts.sqlite ? sqliteBatchWriter(opts.sqlite) : null;
   return {
     async createRun(rec: NewRunRecord): Promise<string> {
       const row = await prisma.curriculumRun.create({
@@ -89,29 +112,16 @@ export function createCurriculumStore(prisma: PrismaClient) {
      * A batch of played episodes in ONE transaction: the run's new state, conditional on the
      * episode count the batch started from (else Prisma's P2025), then the episodes (when `store`).
      */
-    async saveSteps(args: {
-      runId: string;
-      prevEpisodes: number;
-      state: CurriculumState;
-      steps: CurriculumStep[];
-      player: string;
-      catalogId: string;
-      store: boolean;
-    }): Promise<void> {
+    async saveSteps(args: SaveStepsArgs): Promise<void> {
+      if (sqliteBatch) return sqliteBatch.saveSteps(args);
       await prisma.$transaction(async (tx) => {
         await tx.curriculumRun.update({
           where: { id: args.runId, episodeCount: args.prevEpisodes },
           data: { state: JSON.stringify(args.state), episodeCount: args.state.episodes },
         });
         if (args.store) {
-          for (const step of args.steps) {
-            await insertEpisode(tx, args.runId, args.catalogId, args.player, step);
-            // the SQLite driver is synchronous: without a macrotask break the whole batch holds the event loop
-            await new Promise<void>((resolve) => setImmediate(resolve));
-          }
+          for (const step of args.steps) await insertEpisode(tx, args.runId, args.catalogId, args.player, step);
         }
-        // Those breaks serve other requests inside the transaction: under load a batch can take
-        // longer than Prisma's default 5 s, and failing it would lose the batch.
       }, BATCH_TX_LIMITS);
     },
 

@@ -8,7 +8,7 @@ import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { createCurriculumService, type CurriculumService } from './service';
 import { builtWorkerFile, workerEntry } from '@/server/lib/worker-thread';
-import { workerPlayer } from './worker-player';
+import { workerIdleMs, workerPlayer } from './worker-player';
 
 let db: TestDb;
 let inThread: CurriculumService;
@@ -81,6 +81,13 @@ describe('curriculum in a worker thread', () => {
     });
     await expect(broken.stepRun(run.id, { episodes: 5, storeEpisodes: false })).rejects.toThrow(/worker-boot\.mjs/);
     expect((await inWorker.getRun(run.id)).episodes).toBe(0);
+  });
+
+  it('keeps an idle worker for ECOMRLVE_WORKER_IDLE_S seconds (default 60)', () => {
+    expect(workerIdleMs({})).toBe(60_000);
+    expect(workerIdleMs({ ECOMRLVE_WORKER_IDLE_S: '5' })).toBe(5000);
+    expect(workerIdleMs({ ECOMRLVE_WORKER_IDLE_S: '0' })).toBe(0);
+    expect(workerIdleMs({ ECOMRLVE_WORKER_IDLE_S: 'never' })).toBe(60_000);
   });
 
   it('loads the built bundle in a production server, the TypeScript source otherwise', () => {

@@ -12,13 +12,19 @@ function startWorker(root: string): Worker {
   return startWorkerThread('curriculum', { root, resourceLimits: { maxOldGenerationSizeMb: 4096 } });
 }
 
+/** How long an idle worker is kept (`ECOMRLVE_WORKER_IDLE_S`, default 60 s): its catalog copy stays meanwhile. */
+export function workerIdleMs(env: Record<string, string | undefined> = process.env): number {
+  const s = Number(env.ECOMRLVE_WORKER_IDLE_S);
+  return env.ECOMRLVE_WORKER_IDLE_S && Number.isFinite(s) && s >= 0 ? s * 1000 : 60_000;
+}
+
 /**
  * A player that runs each job in a worker thread. One idle worker is kept for `idleMs` so the
  * next step does not rebuild its catalog; a job that arrives while it is busy gets its own.
  */
 export function workerPlayer(opts: { root?: string; idleMs?: number } = {}): EpisodePlayer {
   const root = opts.root ?? process.cwd();
-  const idleMs = opts.idleMs ?? 60_000;
+  const idleMs = opts.idleMs ?? workerIdleMs();
   let idle: { worker: Worker; timer: NodeJS.Timeout } | null = null;
 
   const take = (): Worker => {

@@ -7,7 +7,7 @@ import { openSqlite, sqliteInspectorDb, type Sqlite } from './db';
 import { listInputSchema } from './filters';
 import { createInserter, type EpisodeRecord } from './insert';
 import { playToLine } from './play';
-import { listEpisodes } from './query';
+import { deleteEpisodes, listEpisodes } from './query';
 import { testCatalog } from './test-helpers';
 
 let db: TestDb;
@@ -93,5 +93,48 @@ describe('bulk writes', () => {
     );
     expect(sqlite.prepare('SELECT count(*) FROM "Episode"').pluck().get()).toBe((before as number) + 1);
     expect(sqlite.pragma('cache_size', { simple: true })).toBe(cache);
+  });
+
+  // docs/inspector.md, "SQLite transactions": every SQLite call of the inspector's store completes
+  // synchronously, so a transaction whose callback awaits only its `tx` commits before the event
+  // loop turns. A probe on another connection, queued before the transaction, would find the
+  // write lock held if any macrotask fell inside it.
+  it('commits a transaction before any macrotask runs (inserts, savepoints, deletes); a callback awaiting one would hold the lock', async () => {
+    const other = openSqlite(db.url);
+    other.pragma('busy_timeout = 0');
+    const probe = () =>
+      new Promise<boolean>((resolve) =>
+        setImmediate(() => {
+          try {
+            other.exec('BEGIN IMMEDIATE');
+            other.exec('ROLLBACK');
+            resolve(false);
+          } catch (e) {
+            resolve((e as { code?: string }).code === 'SQLITE_BUSY');
+          }
+        }),
+      );
+    const store = sqliteInspectorDb(sqlite);
+    const ins = createInserter(store);
+    try {
+      let locked = probe();
+      const ids = await ins.insertMany([played('CART', 2, 31), played('PD', 1, 32)]);
+      expect(await locked).toBe(false);
+      locked = probe();
+      await ins.insert(store, played('CART', 1, 33)); // a savepoint inside its own transaction
+      expect(await locked).toBe(false);
+      locked = probe();
+      expect(await deleteEpisodes(store, ids)).toBe(2);
+      expect(await locked).toBe(false);
+      // the control: a callback that awaits a macrotask holds the lock across it
+      locked = probe();
+      await store.transaction(async (tx) => {
+        await tx.run('UPDATE "Episode" SET "player" = "player" WHERE 0');
+        await new Promise((r) => setImmediate(r));
+      });
+      expect(await locked).toBe(true);
+    } finally {
+      other.close();
+    }
   });
 });

@@ -72,6 +72,8 @@ export interface EpisodeRowInsert extends ProgressColumns {
   forkTurn?: number | null;
   runId?: string | null;
   customerVoice?: string | null;
+  /** curriculum runs' batches (server/curriculum/sqlite-batch.ts) */
+  curriculumRunId?: string | null;
   /** inspector columns (imports) */
   goalRevealed?: boolean;
   origin?: string;
@@ -139,6 +141,7 @@ const EPISODE_COLUMNS = [
   'forkTurn',
   'runId',
   'customerVoice',
+  'curriculumRunId',
   'goalRevealed',
   'origin',
   'runLabel',
@@ -202,6 +205,7 @@ export function prepareEpisodeRows(db: Database) {
         forkTurn: r.forkTurn ?? null,
         runId: r.runId ?? null,
         customerVoice: r.customerVoice ?? null,
+        curriculumRunId: r.curriculumRunId ?? null,
         goalRevealed: r.goalRevealed ? 1 : 0,
         origin: r.origin ?? 'engine',
         runLabel: r.runLabel ?? null,

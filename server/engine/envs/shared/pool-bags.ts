@@ -18,8 +18,11 @@ import type { Candidates, CategoryPool } from './pool-types';
 
 export type { Candidates, CategoryPool, IdfTable } from './pool-types';
 
-/** Bags written between two pauses of a build in slices (tens of ms on a quiet machine). */
-const BAGS_PER_SLICE = 250;
+/**
+ * Bags written between two chances to pause a build in slices (a few ms; the caller decides
+ * whether to pause, e.g. by a time budget: server/catalogs.ts).
+ */
+const BAGS_PER_SLICE = 50;
 
 /** Categories up to this size keep every product's bag (at 100k products: all of them). */
 const STORE_ALL_LIMIT = 6000;

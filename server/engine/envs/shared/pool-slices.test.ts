@@ -18,7 +18,7 @@ describe('evaluation pools built in slices', () => {
     prepareEvaluationPools(inOneGo);
     let pauses = 0;
     await prepareEvaluationPoolsInSlices(inSlices, async () => void pauses++);
-    // one pause after each category, more inside the categories that store more than 250 bags
+    // one pause after each category, more inside the categories that store more than 50 bags
     expect(pauses).toBeGreaterThan(inSlices.categories().length);
     const built = pauses;
     await prepareEvaluationPoolsInSlices(inSlices, async () => void pauses++); // built: no second build
