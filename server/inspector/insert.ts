@@ -17,6 +17,7 @@ import {
 } from '@/server/episodes/sqlite-store/rows';
 import { prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
 import type { InspectorDb } from './db';
+import { eventSearchText } from './search-text';
 
 export interface EpisodeRecord extends EpisodeSetup {
   id?: string;
@@ -91,11 +92,15 @@ const PG_ACTIONS_SQL = `INSERT INTO "EpisodeAction" ("episodeId","seq","turn","f
 export interface PreparedEpisode {
   row: EpisodeRowInsert;
   events: EventRow[];
+  /** each event's full-text search text (null: not searched); SQLite indexes it as it writes the events */
+  texts: Array<string | null>;
   actions: EpisodeRecord['actions'];
 }
 
 export function prepareEpisode(r: EpisodeRecord): PreparedEpisode {
-  return { row: rowOf(r, r.id ?? newEpisodeId(), createdOf(r)), events: eventRows(r.events, 0), actions: r.actions };
+  const row = rowOf(r, r.id ?? newEpisodeId(), createdOf(r));
+  row.toolCalls = r.events.filter((e) => e.kind === 'tool_call').length;
+  return { row, events: eventRows(r.events, 0), texts: r.events.map(eventSearchText), actions: r.actions };
 }
 
 async function insertPg(tx: InspectorDb, { row, events, actions }: PreparedEpisode): Promise<string> {
@@ -133,9 +138,11 @@ export function createInserter(db: InspectorDb) {
   const index = sqlite ? prepareTextIndex(sqlite) : null;
   let inBulk = false;
 
-  const insertSqlite = ({ row, events, actions }: PreparedEpisode): string => {
+  // Search text computed before the write (in the import's parsing worker): the index is filled
+  // as the events go in, without reading 600 MB of just-written rows back through json_extract.
+  const insertSqlite = ({ row, events, texts, actions }: PreparedEpisode): string => {
     rows!.insertEpisode(row);
-    rows!.insertEvents(row.id, events);
+    index!.indexWritten(row.id, rows!.insertEvents(row.id, events), texts);
     actions.forEach((a, seq) => rows!.insertAction({ episodeId: row.id, seq, createdAt: row.createdAt, ...a }));
     return row.id;
   };

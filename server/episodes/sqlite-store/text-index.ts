@@ -15,6 +15,17 @@ import type { Database } from 'better-sqlite3';
 
 const TEXT_KINDS = `('customer_message', 'agent_message', 'tool_call')`;
 
+/**
+ * The searchable text of a stored event (column "payload"): a tool call's name, arguments,
+ * result and error; a message's text. `eventSearchText` (server/inspector/search-text.ts) is the
+ * same in TypeScript: writers that compute it themselves (imports) index with `indexWritten`.
+ */
+export const SEARCH_TEXT_SQL = `CASE "kind"
+       WHEN 'tool_call' THEN
+         coalesce(json_extract("payload", '$.name'), '') || ' ' || coalesce(json_extract("payload", '$.args'), '') || ' ' ||
+         coalesce(json_extract("payload", '$.result'), '') || ' ' || coalesce(json_extract("payload", '$.error'), '')
+       ELSE coalesce(json_extract("payload", '$.text'), '') END`;
+
 /** Events indexed per transaction by the background indexer (keeps each pause short). */
 export const BACKGROUND_CHUNK = 4000;
 /** How long after a write the background indexer runs. */
@@ -35,11 +46,7 @@ export function prepareTextIndex(db: Database) {
      WHERE "id" > @from AND "id" <= @to AND "kind" IN ${TEXT_KINDS}`,
   );
   const text = db.prepare(
-    `INSERT INTO "EpisodeText" (rowid, body) SELECT "id", CASE "kind"
-       WHEN 'tool_call' THEN
-         coalesce(json_extract("payload", '$.name'), '') || ' ' || coalesce(json_extract("payload", '$.args'), '') || ' ' ||
-         coalesce(json_extract("payload", '$.result'), '') || ' ' || coalesce(json_extract("payload", '$.error'), '')
-       ELSE coalesce(json_extract("payload", '$.text'), '') END
+    `INSERT INTO "EpisodeText" (rowid, body) SELECT "id", ${SEARCH_TEXT_SQL}
      FROM "EpisodeEvent" WHERE "id" > @from AND "id" <= @to AND "kind" IN ${TEXT_KINDS}`,
   );
   const toolCalls = db.prepare(
@@ -50,16 +57,24 @@ export function prepareTextIndex(db: Database) {
   );
   const setMark = db.prepare('UPDATE "EpisodeTextIndexed" SET "upTo" = ?');
 
+  const ownerRow = db.prepare('INSERT INTO "EpisodeTextOwner" ("rowid", "episodeId") VALUES (?, ?)');
+  const textRow = db.prepare('INSERT INTO "EpisodeText" (rowid, body) VALUES (?, ?)');
+
+  /** Indexes the events with ids in (from, to] from their stored payload, and moves the mark to `to`. */
+  const indexRange = (from: number, to: number) => {
+    owners.run({ from, to });
+    text.run({ from, to });
+    toolCalls.run({ from, to });
+    setMark.run(to);
+  };
+
   /** Indexes up to `limit` events above the mark; returns how many events it covered. */
   const step = (limit: number): number => {
     const from = mark.get() as number;
     const last = lastEvent.get() as number;
     if (last <= from) return 0;
     const to = Math.min(last, (chunkEnd.get(from, limit - 1) as number | undefined) ?? last);
-    owners.run({ from, to });
-    text.run({ from, to });
-    toolCalls.run({ from, to });
-    setMark.run(to);
+    indexRange(from, to);
     return to - from;
   };
   const stepTx = db.transaction(step);
@@ -86,6 +101,30 @@ export function prepareTextIndex(db: Database) {
       } catch (e) {
         if (!isBusy(e)) throw e;
       }
+    },
+    /**
+     * Inside the caller's transaction, right after it wrote one episode's events (`ids`, the
+     * newest events) with their search text already computed (`eventSearchText`; null for kinds
+     * not searched): indexes them from that text, without reading the rows back, and moves the
+     * mark past them. Events committed earlier and not indexed yet are indexed first, as usual.
+     * The caller counts the episode's tool calls in its row (the catch-up would add them).
+     */
+    indexWritten(episodeId: string, ids: readonly number[], texts: ReadonlyArray<string | null>): void {
+      if (!db.inTransaction) throw new Error('indexWritten runs inside the transaction that wrote the events');
+      if (!ids.length) return;
+      if (ids.length !== texts.length) throw new Error(`${ids.length} events but ${texts.length} search texts`);
+      const last = ids[ids.length - 1];
+      if ((lastEvent.get() as number) !== last) throw new Error('indexWritten is given the newest events only');
+      const from = mark.get() as number;
+      if (from >= ids[0]) throw new Error(`events from ${ids[0]} on are already marked indexed`);
+      if (ids[0] - 1 > from) indexRange(from, ids[0] - 1);
+      for (let i = 0; i < ids.length; i++) {
+        const body = texts[i];
+        if (body === null) continue;
+        ownerRow.run(ids[i], episodeId);
+        textRow.run(ids[i], body);
+      }
+      setMark.run(last);
     },
     /** One bounded chunk in its own transaction (the background indexer). */
     catchUpChunk: (limit = BACKGROUND_CHUNK): number => stepTx.immediate(limit),
