@@ -36,6 +36,13 @@ const isBusy = (e: unknown) => {
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT';
 };
 
+/** One episode's events as a writer stored them (`ids` in order), with each one's search text. */
+export interface WrittenEvents {
+  episodeId: string;
+  ids: readonly number[];
+  texts: ReadonlyArray<string | null>;
+}
+
 export function prepareTextIndex(db: Database) {
   const mark = db.prepare('SELECT "upTo" FROM "EpisodeTextIndexed"').pluck();
   const lastEvent = db.prepare('SELECT coalesce(max("id"), 0) FROM "EpisodeEvent"').pluck();
@@ -103,28 +110,32 @@ export function prepareTextIndex(db: Database) {
       }
     },
     /**
-     * Inside the caller's transaction, right after it wrote one episode's events (`ids`, the
-     * newest events) with their search text already computed (`eventSearchText`; null for kinds
-     * not searched): indexes them from that text, without reading the rows back, and moves the
-     * mark past them. Events committed earlier and not indexed yet are indexed first, as usual.
-     * The caller counts the episode's tool calls in its row (the catch-up would add them).
+     * Inside the caller's transaction: indexes events it wrote with their search text already
+     * computed (`eventSearchText`; null for kinds not searched), without reading the rows back,
+     * then everything else above the mark from the stored rows, as `catchUp` does. `written`
+     * is in write order. The caller counted these episodes' tool calls in their rows (the
+     * catch-up would add them).
+     * Call it outside any savepoint of the caller's: FTS5 flushes its pending terms to a new
+     * segment at every savepoint, and a savepoint per episode made thousands of tiny segments.
      */
-    indexWritten(episodeId: string, ids: readonly number[], texts: ReadonlyArray<string | null>): void {
+    indexWritten(written: ReadonlyArray<WrittenEvents>): void {
       if (!db.inTransaction) throw new Error('indexWritten runs inside the transaction that wrote the events');
-      if (!ids.length) return;
-      if (ids.length !== texts.length) throw new Error(`${ids.length} events but ${texts.length} search texts`);
-      const last = ids[ids.length - 1];
-      if ((lastEvent.get() as number) !== last) throw new Error('indexWritten is given the newest events only');
-      const from = mark.get() as number;
-      if (from >= ids[0]) throw new Error(`events from ${ids[0]} on are already marked indexed`);
-      if (ids[0] - 1 > from) indexRange(from, ids[0] - 1);
-      for (let i = 0; i < ids.length; i++) {
-        const body = texts[i];
-        if (body === null) continue;
-        ownerRow.run(ids[i], episodeId);
-        textRow.run(ids[i], body);
+      let at = mark.get() as number;
+      for (const { episodeId, ids, texts } of written) {
+        if (!ids.length) continue;
+        if (ids.length !== texts.length) throw new Error(`${ids.length} events but ${texts.length} search texts`);
+        if (ids[0] <= at) throw new Error(`events from ${ids[0]} on are already marked indexed`);
+        if (ids[0] - 1 > at) indexRange(at, ids[0] - 1); // other writers' events in between
+        for (let i = 0; i < ids.length; i++) {
+          const body = texts[i];
+          if (body === null) continue;
+          ownerRow.run(ids[i], episodeId);
+          textRow.run(ids[i], body);
+        }
+        at = ids[ids.length - 1];
       }
-      setMark.run(last);
+      setMark.run(at);
+      step(Number.MAX_SAFE_INTEGER); // anything written after them
     },
     /** One bounded chunk in its own transaction (the background indexer). */
     catchUpChunk: (limit = BACKGROUND_CHUNK): number => stepTx.immediate(limit),
