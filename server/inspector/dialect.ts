@@ -11,6 +11,8 @@ export interface SqlDialect {
   coverHint: string;
   /** SQLite: for a sort by date, walk the date index (the page is found early); otherwise the covering index */
   dateOrderHint(sort: string): string;
+  /** SQLite: check a matching episode's filters through the index of its id and filter columns, not its wide row */
+  filterByIdHint: string;
 }
 
 const sqlite: SqlDialect = {
@@ -19,6 +21,7 @@ const sqlite: SqlDialect = {
   coverHint: 'INDEXED BY "Episode_inspector_cover_idx"',
   dateOrderHint: (sort) =>
     sort === 'createdAt' ? 'INDEXED BY "Episode_createdAt_idx"' : 'INDEXED BY "Episode_inspector_cover_idx"',
+  filterByIdHint: 'INDEXED BY "Episode_search_filter_idx"',
 };
 
 const postgresql: SqlDialect = {
@@ -26,6 +29,7 @@ const postgresql: SqlDialect = {
   bytewise: (e) => `${e} COLLATE "C"`,
   coverHint: '',
   dateOrderHint: () => '',
+  filterByIdHint: '',
 };
 
 export const sqlFor = (d: Dialect): SqlDialect => (d === 'sqlite' ? sqlite : postgresql);

@@ -3,9 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oracleAgent } from '@/server/engine';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { eventRows, prepareEpisodeRows } from '@/server/episodes/sqlite-store/rows';
 import { openSqlite, sqliteInspectorDb, type Sqlite } from './db';
 import { listInputSchema } from './filters';
-import { createInserter, type EpisodeRecord } from './insert';
+import { createInserter, prepareEpisode, type EpisodeRecord } from './insert';
 import { playToLine } from './play';
 import { deleteEpisodes, listEpisodes } from './query';
 import { testCatalog } from './test-helpers';
@@ -136,5 +137,53 @@ describe('bulk writes', () => {
     } finally {
       other.close();
     }
+  });
+
+  it('indexes its own events from their text as it writes them, after what another writer left unindexed; a failed episode leaves no index rows', async () => {
+    const ins = createInserter(sqliteInspectorDb(sqlite));
+    const owned = (id: string) =>
+      sqlite.prepare('SELECT count(*) FROM "EpisodeTextOwner" WHERE "episodeId" = ?').pluck().get(id) as number;
+    const searched = (r: EpisodeRecord) =>
+      r.events.filter((e) => ['customer_message', 'agent_message', 'tool_call'].includes(e.kind)).length;
+    // another writer (as the web hot path does) commits an episode and leaves its indexing for later
+    const other = played('PD', 4, 8);
+    const rows = prepareEpisodeRows(sqlite);
+    sqlite.transaction(() => {
+      rows.insertEpisode({ ...prepareEpisode(other).row, id: 'other-writer', toolCalls: undefined });
+      rows.insertEvents('other-writer', eventRows(other.events, 0));
+    })();
+    expect(pending()).toBe(other.events.length);
+    const good = played('CART', 2, 9);
+    const bad = {
+      ...played('CART', 2, 10),
+      actions: [{ format: 'json', raw: null, turn: 0 }],
+    } as unknown as EpisodeRecord;
+    const stored = await ins.bulk(async (tx) => {
+      const id = await ins.insert(tx, good);
+      // its row and events (and their index rows) are written before its action fails
+      await expect(ins.insert(tx, { ...bad, id: 'failing' })).rejects.toThrow(/NOT NULL/);
+      return id;
+    });
+    expect(pending()).toBe(0);
+    expect(owned('other-writer')).toBe(searched(other));
+    expect(owned(stored)).toBe(searched(good));
+    expect(owned('failing')).toBe(0);
+    expect(sqlite.prepare(`SELECT count(*) FROM "Episode" WHERE "id" = 'failing'`).pluck().get()).toBe(0);
+    const toolCalls = (r: EpisodeRecord) => r.events.filter((e) => e.kind === 'tool_call').length;
+    expect(rowOf('other-writer').toolCalls).toBe(toolCalls(other));
+    expect(rowOf(stored).toolCalls).toBe(toolCalls(good));
+    // the index holds exactly one text row per owner row (none left behind by the rolled-back episode)
+    const ftsRows = sqlite
+      .prepare(`SELECT count(*) FROM "EpisodeText" WHERE "EpisodeText" MATCH '"catalog" OR "cart" OR "order"'`)
+      .pluck()
+      .get() as number;
+    const ownedHits = sqlite
+      .prepare(
+        `SELECT count(*) FROM "EpisodeText" t JOIN "EpisodeTextOwner" o ON o."rowid" = t.rowid WHERE "EpisodeText" MATCH '"catalog" OR "cart" OR "order"'`,
+      )
+      .pluck()
+      .get();
+    expect(ftsRows).toBeGreaterThan(0);
+    expect(ownedHits).toBe(ftsRows);
   });
 });

@@ -15,8 +15,9 @@ import {
   sqlDateTime,
   type EpisodeRowInsert,
 } from '@/server/episodes/sqlite-store/rows';
-import { prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
+import { prepareTextIndex, type WrittenEvents } from '@/server/episodes/sqlite-store/text-index';
 import type { InspectorDb } from './db';
+import { eventSearchText } from './search-text';
 
 export interface EpisodeRecord extends EpisodeSetup {
   id?: string;
@@ -41,6 +42,8 @@ export interface EpisodeRecord extends EpisodeSetup {
   rewardRevision?: number;
 }
 
+/** Search text held for indexing before it is written to the index (characters): bounds the memory a large import holds. */
+const INDEX_BATCH_CHARS = 32 * 1024 * 1024;
 /** Page cache of a SQLite bulk transaction (KiB; released when it ends). */
 const BULK_CACHE_KIB = 256 * 1024;
 
@@ -91,11 +94,15 @@ const PG_ACTIONS_SQL = `INSERT INTO "EpisodeAction" ("episodeId","seq","turn","f
 export interface PreparedEpisode {
   row: EpisodeRowInsert;
   events: EventRow[];
+  /** each event's full-text search text (null: not searched); SQLite indexes it as it writes the events */
+  texts: Array<string | null>;
   actions: EpisodeRecord['actions'];
 }
 
 export function prepareEpisode(r: EpisodeRecord): PreparedEpisode {
-  return { row: rowOf(r, r.id ?? newEpisodeId(), createdOf(r)), events: eventRows(r.events, 0), actions: r.actions };
+  const row = rowOf(r, r.id ?? newEpisodeId(), createdOf(r));
+  row.toolCalls = r.events.filter((e) => e.kind === 'tool_call').length;
+  return { row, events: eventRows(r.events, 0), texts: r.events.map(eventSearchText), actions: r.actions };
 }
 
 async function insertPg(tx: InspectorDb, { row, events, actions }: PreparedEpisode): Promise<string> {
@@ -133,14 +140,31 @@ export function createInserter(db: InspectorDb) {
   const index = sqlite ? prepareTextIndex(sqlite) : null;
   let inBulk = false;
 
-  const insertSqlite = ({ row, events, actions }: PreparedEpisode): string => {
-    rows!.insertEpisode(row);
-    rows!.insertEvents(row.id, events);
-    actions.forEach((a, seq) => rows!.insertAction({ episodeId: row.id, seq, createdAt: row.createdAt, ...a }));
+  // Episodes written in the current bulk transaction, indexed from their search text (computed
+  // in the import's parsing worker) before it commits: no json_extract pass re-reading the rows.
+  let written: WrittenEvents[] = [];
+  let writtenBytes = 0;
+  const indexWritten = () => {
+    index!.indexWritten(written);
+    written = [];
+    writtenBytes = 0;
+  };
+  const insertSqlite = async (tx: InspectorDb, { row, events, texts, actions }: PreparedEpisode): Promise<string> => {
+    if (!inBulk) return bulk((t) => insertSqlite(t, { row, events, texts, actions }));
+    const ids = await tx.transaction(async () => {
+      rows!.insertEpisode(row);
+      const eventIds = rows!.insertEvents(row.id, events);
+      actions.forEach((a, seq) => rows!.insertAction({ episodeId: row.id, seq, createdAt: row.createdAt, ...a }));
+      return eventIds;
+    });
+    // Stored (its savepoint released): index it with the others, outside any savepoint.
+    written.push({ episodeId: row.id, ids, texts });
+    for (const t of texts) writtenBytes += t?.length ?? 0;
+    if (writtenBytes > INDEX_BATCH_CHARS) indexWritten();
     return row.id;
   };
   const insertPrepared = (tx: InspectorDb, p: PreparedEpisode) =>
-    sqlite ? Promise.resolve(insertSqlite(p)) : insertPg(tx, p);
+    sqlite ? insertSqlite(tx, p) : tx.transaction((t) => insertPg(t, p));
   const insertOne = (tx: InspectorDb, r: EpisodeRecord) => insertPrepared(tx, prepareEpisode(r));
 
   /**
@@ -156,11 +180,13 @@ export function createInserter(db: InspectorDb) {
     try {
       return await db.transaction(async (tx) => {
         const out = await write(tx);
-        index!.catchUp();
+        indexWritten(); // and whatever else is above the mark
         return out;
       });
     } finally {
       inBulk = false;
+      written = [];
+      writtenBytes = 0;
       sqlite.pragma(`cache_size = ${cacheBefore}`);
     }
   };
@@ -169,9 +195,9 @@ export function createInserter(db: InspectorDb) {
     exists: async (tx: InspectorDb, id: string) =>
       (await tx.get('SELECT 1 AS "one" FROM "Episode" WHERE "id" = ?', [id])) !== undefined,
     /** One episode in its own transaction (a savepoint inside `bulk`): stored whole or not at all. */
-    insert: (tx: InspectorDb, r: EpisodeRecord) => tx.transaction((t) => insertOne(t, r)),
+    insert: insertOne,
     /** The same for an episode already turned into rows (the import's parsing worker does that). */
-    insertPrepared: (tx: InspectorDb, p: PreparedEpisode) => tx.transaction((t) => insertPrepared(t, p)),
+    insertPrepared,
     /** Many episodes in one bulk transaction (bench seeding). */
     insertMany: (rs: EpisodeRecord[]) =>
       bulk(async (tx) => {

@@ -7,7 +7,10 @@ import { Rng } from '@/server/engine/random';
 import type { EpisodeEvent } from '@/server/engine/types';
 import { lexeme, tsvectorLiteral } from './pg-search';
 import { ftsQuery, tsQuery } from './search';
+import { createHeuristicAgent, ENV_IDS, oracleAgent, playEpisode } from '@/server/engine';
+import { SEARCH_TEXT_SQL } from '@/server/episodes/sqlite-store/text-index';
 import { eventSearchText, searchTerms, searchWords } from './search-text';
+import { testCatalog } from './test-helpers';
 
 describe('the text of an event', () => {
   it('is a message text, or a tool call name, arguments, result and error', () => {
@@ -24,6 +27,48 @@ describe('the text of an event', () => {
     // a string result as itself (no JSON quotes or escapes), objects as JSON, null as nothing
     expect(eventSearchText(call)).toBe('cart.add {"product_id":"syn_000152","qty":2} added ');
     expect(eventSearchText({ kind: 'answer', turn: 2, answer: {} } as unknown as EpisodeEvent)).toBeNull();
+  });
+});
+
+describe('eventSearchText mirrors the SQL the catch-up indexes', () => {
+  // Imports index the text computed in TypeScript, every other writer's events get the SQL's:
+  // one event must give one text either way, or a search would find an episode by how it was stored.
+  it('gives the SQL text for every event of played episodes and for odd values', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE "EpisodeEvent" ("kind" TEXT, "payload" TEXT)');
+    const insert = db.prepare('INSERT INTO "EpisodeEvent" VALUES (?, ?)');
+    const events: EpisodeEvent[] = [];
+    for (const [i, envId] of ENV_IDS.entries())
+      events.push(
+        ...playEpisode({ envId, d: 2 + i, seed: 7 }, testCatalog(), i % 2 ? oracleAgent : createHeuristicAgent())
+          .episode.events,
+      );
+    const odd = [
+      {
+        kind: 'tool_call',
+        turn: 1,
+        name: 'x',
+        args: { q: 'a "b" \\ ü 😀', n: 0.1, big: 1e21 },
+        result: [1, null, true],
+        error: 'E',
+      },
+      { kind: 'tool_call', turn: 1, name: 'y', args: {}, result: { nested: { deep: [{ v: -3.25 }] } } },
+      { kind: 'tool_call', turn: 1, name: 'z', args: { s: '' }, result: 'plain text', error: null },
+      { kind: 'customer_message', turn: 2, text: 'Ünïcode\nlines\ttabs' },
+      { kind: 'agent_message', turn: 2, text: null },
+    ] as unknown as EpisodeEvent[];
+    events.push(...odd);
+    for (const e of events) insert.run(e.kind, JSON.stringify(e));
+    const sql = db
+      .prepare(
+        `SELECT CASE WHEN "kind" IN ('customer_message', 'agent_message', 'tool_call') THEN ${SEARCH_TEXT_SQL} END FROM "EpisodeEvent" ORDER BY rowid`,
+      )
+      .pluck()
+      .all();
+    db.close();
+    expect(new Set(events.map((e) => e.kind)).size).toBeGreaterThan(4);
+    expect(events.filter((e) => e.kind === 'tool_call').length).toBeGreaterThan(20);
+    expect(events.map(eventSearchText)).toEqual(sql);
   });
 });
 

@@ -2,6 +2,7 @@
 // the SQL that turns it into matching episodes. SQLite: FTS5 table EpisodeText (rowid = event
 // id). PostgreSQL: tsvector table EpisodeSearch with a GIN index (pg-search.ts fills it).
 import type { Dialect } from './db';
+import { sqlFor } from './dialect';
 import { lexeme } from './pg-search';
 import { searchTerms } from './search-text';
 
@@ -48,5 +49,5 @@ export const matchingEpisodesSql = (dialect: Dialect) => {
 export const matchingIdsSql = (dialect: Dialect, filters: string, cap: number) => {
   const m = matchParts(dialect);
   return `SELECT hit."id" FROM (SELECT DISTINCT ${m.episode} AS "id" FROM ${m.from} WHERE ${m.match}) AS hit
-    JOIN "Episode" e ON e."id" = hit."id"${filters ? ` WHERE ${filters}` : ''} LIMIT ${cap + 1}`;
+    JOIN "Episode" e ${sqlFor(dialect).filterByIdHint} ON e."id" = hit."id"${filters ? ` WHERE ${filters}` : ''} LIMIT ${cap + 1}`;
 };

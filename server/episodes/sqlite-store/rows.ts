@@ -76,6 +76,8 @@ export interface EpisodeRowInsert extends ProgressColumns {
   curriculumRunId?: string | null;
   /** inspector columns (imports) */
   goalRevealed?: boolean;
+  /** tool calls among the events: only a writer that indexes its own events sets it (text-index.ts indexWritten) */
+  toolCalls?: number;
   origin?: string;
   runLabel?: string | null;
   recorded?: string | null;
@@ -143,6 +145,7 @@ const EPISODE_COLUMNS = [
   'customerVoice',
   'curriculumRunId',
   'goalRevealed',
+  'toolCalls',
   'origin',
   'runLabel',
   'recorded',
@@ -207,6 +210,7 @@ export function prepareEpisodeRows(db: Database) {
         customerVoice: r.customerVoice ?? null,
         curriculumRunId: r.curriculumRunId ?? null,
         goalRevealed: r.goalRevealed ? 1 : 0,
+        toolCalls: r.toolCalls ?? 0,
         origin: r.origin ?? 'engine',
         runLabel: r.runLabel ?? null,
         recorded: r.recorded ?? null,
@@ -214,8 +218,9 @@ export function prepareEpisodeRows(db: Database) {
         prompts: r.prompts ?? null,
       });
     },
-    insertEvents(episodeId: string, rows: readonly EventRow[]): void {
-      for (const r of rows) insertEvent.run(episodeId, r.seq, r.turn, r.kind, r.payload);
+    /** Returns the new events' ids, in order. */
+    insertEvents(episodeId: string, rows: readonly EventRow[]): number[] {
+      return rows.map((r) => Number(insertEvent.run(episodeId, r.seq, r.turn, r.kind, r.payload).lastInsertRowid));
     },
     insertAction(a: ActionRowInsert): void {
       insertAction.run(

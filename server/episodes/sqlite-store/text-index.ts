@@ -15,6 +15,17 @@ import type { Database } from 'better-sqlite3';
 
 const TEXT_KINDS = `('customer_message', 'agent_message', 'tool_call')`;
 
+/**
+ * The searchable text of a stored event (column "payload"): a tool call's name, arguments,
+ * result and error; a message's text. `eventSearchText` (server/inspector/search-text.ts) is the
+ * same in TypeScript: writers that compute it themselves (imports) index with `indexWritten`.
+ */
+export const SEARCH_TEXT_SQL = `CASE "kind"
+       WHEN 'tool_call' THEN
+         coalesce(json_extract("payload", '$.name'), '') || ' ' || coalesce(json_extract("payload", '$.args'), '') || ' ' ||
+         coalesce(json_extract("payload", '$.result'), '') || ' ' || coalesce(json_extract("payload", '$.error'), '')
+       ELSE coalesce(json_extract("payload", '$.text'), '') END`;
+
 /** Events indexed per transaction by the background indexer (keeps each pause short). */
 export const BACKGROUND_CHUNK = 4000;
 /** How long after a write the background indexer runs. */
@@ -24,6 +35,13 @@ const isBusy = (e: unknown) => {
   const code = (e as { code?: string }).code;
   return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT';
 };
+
+/** One episode's events as a writer stored them (`ids` in order), with each one's search text. */
+export interface WrittenEvents {
+  episodeId: string;
+  ids: readonly number[];
+  texts: ReadonlyArray<string | null>;
+}
 
 export function prepareTextIndex(db: Database) {
   const mark = db.prepare('SELECT "upTo" FROM "EpisodeTextIndexed"').pluck();
@@ -35,11 +53,7 @@ export function prepareTextIndex(db: Database) {
      WHERE "id" > @from AND "id" <= @to AND "kind" IN ${TEXT_KINDS}`,
   );
   const text = db.prepare(
-    `INSERT INTO "EpisodeText" (rowid, body) SELECT "id", CASE "kind"
-       WHEN 'tool_call' THEN
-         coalesce(json_extract("payload", '$.name'), '') || ' ' || coalesce(json_extract("payload", '$.args'), '') || ' ' ||
-         coalesce(json_extract("payload", '$.result'), '') || ' ' || coalesce(json_extract("payload", '$.error'), '')
-       ELSE coalesce(json_extract("payload", '$.text'), '') END
+    `INSERT INTO "EpisodeText" (rowid, body) SELECT "id", ${SEARCH_TEXT_SQL}
      FROM "EpisodeEvent" WHERE "id" > @from AND "id" <= @to AND "kind" IN ${TEXT_KINDS}`,
   );
   const toolCalls = db.prepare(
@@ -50,16 +64,24 @@ export function prepareTextIndex(db: Database) {
   );
   const setMark = db.prepare('UPDATE "EpisodeTextIndexed" SET "upTo" = ?');
 
+  const ownerRow = db.prepare('INSERT INTO "EpisodeTextOwner" ("rowid", "episodeId") VALUES (?, ?)');
+  const textRow = db.prepare('INSERT INTO "EpisodeText" (rowid, body) VALUES (?, ?)');
+
+  /** Indexes the events with ids in (from, to] from their stored payload, and moves the mark to `to`. */
+  const indexRange = (from: number, to: number) => {
+    owners.run({ from, to });
+    text.run({ from, to });
+    toolCalls.run({ from, to });
+    setMark.run(to);
+  };
+
   /** Indexes up to `limit` events above the mark; returns how many events it covered. */
   const step = (limit: number): number => {
     const from = mark.get() as number;
     const last = lastEvent.get() as number;
     if (last <= from) return 0;
     const to = Math.min(last, (chunkEnd.get(from, limit - 1) as number | undefined) ?? last);
-    owners.run({ from, to });
-    text.run({ from, to });
-    toolCalls.run({ from, to });
-    setMark.run(to);
+    indexRange(from, to);
     return to - from;
   };
   const stepTx = db.transaction(step);
@@ -86,6 +108,34 @@ export function prepareTextIndex(db: Database) {
       } catch (e) {
         if (!isBusy(e)) throw e;
       }
+    },
+    /**
+     * Inside the caller's transaction: indexes events it wrote with their search text already
+     * computed (`eventSearchText`; null for kinds not searched), without reading the rows back,
+     * then everything else above the mark from the stored rows, as `catchUp` does. `written`
+     * is in write order. The caller counted these episodes' tool calls in their rows (the
+     * catch-up would add them).
+     * Call it outside any savepoint of the caller's: FTS5 flushes its pending terms to a new
+     * segment at every savepoint, and a savepoint per episode made thousands of tiny segments.
+     */
+    indexWritten(written: ReadonlyArray<WrittenEvents>): void {
+      if (!db.inTransaction) throw new Error('indexWritten runs inside the transaction that wrote the events');
+      let at = mark.get() as number;
+      for (const { episodeId, ids, texts } of written) {
+        if (!ids.length) continue;
+        if (ids.length !== texts.length) throw new Error(`${ids.length} events but ${texts.length} search texts`);
+        if (ids[0] <= at) throw new Error(`events from ${ids[0]} on are already marked indexed`);
+        if (ids[0] - 1 > at) indexRange(at, ids[0] - 1); // other writers' events in between
+        for (let i = 0; i < ids.length; i++) {
+          const body = texts[i];
+          if (body === null) continue;
+          ownerRow.run(ids[i], episodeId);
+          textRow.run(ids[i], body);
+        }
+        at = ids[ids.length - 1];
+      }
+      setMark.run(at);
+      step(Number.MAX_SAFE_INTEGER); // anything written after them
     },
     /** One bounded chunk in its own transaction (the background indexer). */
     catchUpChunk: (limit = BACKGROUND_CHUNK): number => stepTx.immediate(limit),
