@@ -1,6 +1,7 @@
 // Full-text search over messages and tool calls: the query in each store's own language, and
 // the SQL that turns it into matching episodes. SQLite: FTS5 table EpisodeText (rowid = event
-// id). PostgreSQL: tsvector table EpisodeSearch with a GIN index (pg-search.ts fills it).
+// id). PostgreSQL: tsvector tables EpisodeSearchDoc (per episode) and EpisodeSearch (per event)
+// with GIN indexes (pg-search.ts fills them).
 import type { Dialect } from './db';
 import { lexeme } from './pg-search';
 import { searchTerms } from './search-text';
@@ -23,15 +24,31 @@ export function tsQuery(input: string): string | null {
 export const searchQuery = (dialect: Dialect, input: string) =>
   dialect === 'sqlite' ? ftsQuery(input) : tsQuery(input);
 
-/** The matching events: FROM tables, their episode id column and the condition (bind: `searchQuery(…)`). */
+/**
+ * The matching rows: FROM tables, their episode id column, the condition (bind: `searchQuery(…)`)
+ * and whether one episode can match several times. SQLite: events (FTS5 table EpisodeText).
+ * PostgreSQL: episodes (EpisodeSearchDoc, every word of the episode, no positions), the query's
+ * phrases loosened to "all these words"; when it has more than one word, an event of the
+ * episode must match the whole query (EpisodeSearch), as an FTS5 row must on SQLite. The query
+ * is bound once (its `?` is in FROM, first, as the callers expect).
+ */
 const matchParts = (dialect: Dialect) =>
   dialect === 'sqlite'
     ? {
         from: '"EpisodeText" t JOIN "EpisodeTextOwner" o ON o."rowid" = t.rowid',
         episode: 'o."episodeId"',
         match: '"EpisodeText" MATCH ?',
+        distinct: 'DISTINCT ',
       }
-    : { from: '"EpisodeSearch" s', episode: 's."episodeId"', match: 's."doc" @@ ?::tsquery' };
+    : {
+        // quoted words hold letters and digits only: every `<->` is a phrase operator
+        from: `(SELECT q::tsquery AS "exact", replace(q, '<->', '&')::tsquery AS "words" FROM (VALUES (?::text)) AS v(q)) AS query
+          CROSS JOIN "EpisodeSearchDoc" s`,
+        episode: 's."episodeId"',
+        match: `s."doc" @@ query."words" AND (numnode(query."exact") = 1 OR EXISTS (SELECT 1 FROM "EpisodeSearch" x
+          WHERE x."episodeId" = s."episodeId" AND x."doc" @@ query."exact"))`,
+        distinct: '',
+      };
 
 /** SQL: the ids of episodes with an event matching the query (bind: `searchQuery(…)`). */
 export const matchingEpisodesSql = (dialect: Dialect) => {
@@ -47,6 +64,6 @@ export const matchingEpisodesSql = (dialect: Dialect) => {
  */
 export const matchingIdsSql = (dialect: Dialect, filters: string, cap: number) => {
   const m = matchParts(dialect);
-  return `SELECT hit."id" FROM (SELECT DISTINCT ${m.episode} AS "id" FROM ${m.from} WHERE ${m.match}) AS hit
+  return `SELECT hit."id" FROM (SELECT ${m.distinct}${m.episode} AS "id" FROM ${m.from} WHERE ${m.match}) AS hit
     JOIN "Episode" e ON e."id" = hit."id"${filters ? ` WHERE ${filters}` : ''} LIMIT ${cap + 1}`;
 };
