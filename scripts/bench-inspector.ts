@@ -27,6 +27,7 @@ import { listInputSchema } from '@/server/inspector/filters';
 import { listEpisodes } from '@/server/inspector/query';
 import { playToLine } from '@/server/inspector/play';
 import { Rng } from '@/server/engine/random';
+import { pgServerCpu } from './pg-server-cpu';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -155,9 +156,17 @@ try {
 }
 console.log(`load average ${load()}`);
 
+/** ", n.n s CPU in the PostgreSQL server" since the call (nothing on SQLite). */
+async function serverCpuSince(on: InspectorDb): Promise<() => string> {
+  const read = PG ? await pgServerCpu(on) : null;
+  const start = read?.() ?? 0;
+  return () => (read ? `, ${(read() - start).toFixed(1)} s CPU in the PostgreSQL server` : '');
+}
+
 async function seedStore() {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const serverCpu = await serverCpuSince(store);
   // The pool goes in once (its events serialised and indexed like any import); every other
   // episode is a new row whose log the store copies from a pool episode (no JSON round trip).
   const poolIds = await ins.insertMany(pool.map((p) => copyOf(p, rng)));
@@ -181,7 +190,7 @@ async function seedStore() {
       : 'SELECT page_count * page_size AS "n" FROM pragma_page_count(), pragma_page_size()',
   ))!.n;
   console.log(
-    `seeded ${N.toLocaleString()} episodes in ${((t1 - t0) / 1000).toFixed(1)} s (${cpuSeconds(cpu0)} s CPU in this process, database ${(size / 1e9).toFixed(2)} GB)` +
+    `seeded ${N.toLocaleString()} episodes in ${((t1 - t0) / 1000).toFixed(1)} s (${cpuSeconds(cpu0)} s CPU in this process${serverCpu()}, database ${(size / 1e9).toFixed(2)} GB)` +
       (PG
         ? `; ${indexed} events left for the search drain, indexed in ${((performance.now() - t1) / 1000).toFixed(1)} s`
         : ''),
@@ -347,6 +356,7 @@ async function measureImport() {
   const ti = performance.now();
   const cpu0 = process.cpuUsage();
   const main0 = mainThreadCpu();
+  const serverCpu = await serverCpuSince(fresh.store);
   const rep = await importFiles(fresh.store, files, {
     getCatalog: () => catalog,
     defaultCatalogId: catalog.id,
@@ -356,7 +366,7 @@ async function measureImport() {
   const main1 = mainThreadCpu();
   const ok = rep.filter((r) => r.ok).length;
   console.log(
-    `import ${ids.length.toLocaleString()} episodes (${(bytes / 1e6).toFixed(0)} MB JSONL in ${files.length} files${flag('parse-in-place') ? ', parsed in place' : ''})  ${(importMs / 1000).toFixed(1)} s (${cpuSeconds(cpu0)} s CPU${main0 !== null && main1 !== null ? `, ${(main1 - main0).toFixed(1)} s on the main thread` : ''}), ${ok} stored, target ≤ 20 s   ${importMs <= 20_000 && ok === ids.length ? 'OK' : 'OVER'}` +
+    `import ${ids.length.toLocaleString()} episodes (${(bytes / 1e6).toFixed(0)} MB JSONL in ${files.length} files${flag('parse-in-place') ? ', parsed in place' : ''})  ${(importMs / 1000).toFixed(1)} s (${cpuSeconds(cpu0)} s CPU${main0 !== null && main1 !== null ? `, ${(main1 - main0).toFixed(1)} s on the main thread` : ''}${serverCpu()}), ${ok} stored, target ≤ 20 s   ${importMs <= 20_000 && ok === ids.length ? 'OK' : 'OVER'}` +
       '\n  (a file this large is re-scored by replay when each episode is first opened; see docs/inspector.md)',
   );
   fresh.stop();

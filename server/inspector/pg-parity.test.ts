@@ -227,6 +227,15 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
     expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q: 'zzqxnotaword' } }))).total).toBe(0);
     for (const q of ['a½z', '²x', 'straße', 'naive', 'σοφια', 'quokka', 'zebrafinch', 'quokka a½z'])
       expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q } }))).total, q).toBe(1);
+    // past the count's cap the page is found in sort order (date and reward indexes): the same rows
+    for (const q of ['cart', 'order status', 'catalog.search'])
+      for (const sort of ['createdAt', 'reward'] as const)
+        for (const dir of ['asc', 'desc'] as const) {
+          const input = listInputSchema.parse({ filter: { q }, sort, dir, size: 2, page: 2 });
+          const [capped, whole] = [await listEpisodes(pgDb, input, 2), await listEpisodes(pgDb, input)];
+          expect(capped.capped && capped.rows.length > 0, `${q} ${sort} ${dir}`).toBe(true);
+          expect(capped.rows, `${q} ${sort} ${dir}`).toEqual(whole.rows);
+        }
     // PostgreSQL reads one row per episode; its words in two different events are not a match
     expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q: 'quokka zebrafinch' } }))).total).toBe(0);
   });

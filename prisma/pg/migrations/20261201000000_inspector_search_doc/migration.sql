@@ -40,3 +40,9 @@ BEGIN
   INSERT INTO "EpisodeSearchPending" ("eventId") VALUES (NEW."id");
   RETURN NULL;
 END $$;
+
+-- The list's sort by reward (orderOf: NULLs last, then the reward, ties by byte-wise id) walked
+-- in order, both ways: a common word sorted by reward reads the page's first matches instead of
+-- sorting all of them.
+CREATE INDEX "Episode_inspector_reward_asc_idx" ON "Episode" (("reward" IS NULL), "reward", "id" COLLATE "C");
+CREATE INDEX "Episode_inspector_reward_desc_idx" ON "Episode" (("reward" IS NULL), "reward" DESC, "id" COLLATE "C" DESC);
