@@ -5,10 +5,11 @@
 //   filtered list, full-text search, a 500-turn replay page served by `next start` (needs a
 //   `next build`; skipped otherwise), and importing 10,000 episodes into a fresh database.
 // --reuse keeps a database seeded by an earlier run with the same --episodes (seeding 100k
-// takes minutes); --only runs some of the measurements. --pg also seeds a throw-away PostgreSQL
-// server (as the tests start one) with the same kind of episodes and measures list and search
-// there. --parse-in-place imports without the parsing worker (for an A/B). The load average is
-// printed with the figures: the machine may be shared.
+// takes minutes); --only runs some of the measurements. --pg runs it all on a throw-away
+// PostgreSQL server (as the tests start one) instead: the same seeding (copies made inside the
+// server), list, search, the page served from it and the import into a second fresh server
+// (--reuse does not apply). --parse-in-place imports without the parsing worker (for an A/B).
+// The load average is printed with the figures: the machine may be shared.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -21,10 +22,12 @@ import { exportJsonl } from '@/server/inspector/export';
 import { importFiles } from '@/server/inspector/import';
 import { parseInWorker } from '@/server/inspector/import-worker';
 import { createInserter, type EpisodeRecord } from '@/server/inspector/insert';
+import { catchUpSearchIndex } from '@/server/inspector/pg-search';
 import { listInputSchema } from '@/server/inspector/filters';
 import { listEpisodes } from '@/server/inspector/query';
 import { playToLine } from '@/server/inspector/play';
 import { Rng } from '@/server/engine/random';
+import { pgServerCpu } from './pg-server-cpu';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -71,25 +74,39 @@ async function timed(run: () => Promise<unknown>): Promise<[number, number]> {
   return [performance.now() - t, (used.user + used.system) / 1000];
 }
 
-function migrate(file: string) {
-  rmSync(file, { force: true });
-  copyMigratedSqlite(file);
-}
-
-mkdirSync(DIR, { recursive: true });
-console.log(
-  `load average ${os
+const PG = flag('pg');
+const load = () =>
+  os
     .loadavg()
     .map((x) => x.toFixed(1))
-    .join(' ')} on ${os.cpus().length} cores`,
-);
+    .join(' ');
+
+/** A fresh, migrated, empty store: a SQLite file, or a throw-away PostgreSQL server. */
+async function freshStore(file: string, name: string): Promise<{ store: InspectorDb; url: string; stop(): void }> {
+  if (PG) {
+    const { startTempPostgres } = await import('@/server/env-server/test/postgres');
+    const server = await startTempPostgres(name);
+    const store = pgInspectorDb(server.url);
+    return { store, url: server.url, stop: () => void store.close().finally(server.stop) };
+  }
+  rmSync(file, { force: true });
+  copyMigratedSqlite(file);
+  const sqlite = openSqlite(`file:${file}`);
+  sqlite.pragma('journal_mode = WAL');
+  return { store: sqliteInspectorDb(sqlite), url: `file:${file}`, stop: () => sqlite.close() };
+}
+const countEpisodes = async (on: InspectorDb) =>
+  (await on.get<{ n: number }>('SELECT count(*) AS "n" FROM "Episode"'))!.n;
+
+mkdirSync(DIR, { recursive: true });
+console.log(`load average ${load()} on ${os.cpus().length} cores${PG ? ', store PostgreSQL' : ''}`);
 const catalog = createSyntheticCatalog({ seed: 1, size: 20_000 });
 
-// ---- a pool of real episodes, seeded N times over (once: --reuse keeps it)
+// ---- the store: seeded N times over from a pool of real episodes (once: --reuse keeps SQLite's)
 const rng = Rng.from('bench-inspector', 1);
 const players = ['heuristic', 'oracle', 'random', 'model:qwen-7b', 'model:llama-8b', 'human'];
 const seededBefore = (): boolean => {
-  if (!flag('reuse') || !existsSync(DB)) return false;
+  if (PG || !flag('reuse') || !existsSync(DB)) return false;
   const d = openSqlite(`file:${DB}`);
   try {
     const n = d.prepare('SELECT count(*) FROM "Episode"').pluck().get() as number;
@@ -99,10 +116,9 @@ const seededBefore = (): boolean => {
   }
 };
 const reused = seededBefore();
-let pool: ReturnType<typeof playToLine>[] = [];
-if (!reused || flag('pg')) {
+const pool: ReturnType<typeof playToLine>[] = [];
+if (!reused) {
   const t0 = performance.now();
-  pool = [];
   for (const envId of ENV_IDS)
     for (let d = 0; d <= 12; d += 2)
       for (let s = 0; s < 3; s++) {
@@ -110,7 +126,6 @@ if (!reused || flag('pg')) {
         pool.push(playToLine({ envId, d, seed: s }, catalog, oracleAgent, 'oracle'));
       }
   console.log(`pool: ${pool.length} real episodes played in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-  if (!reused) migrate(DB);
 }
 
 /** A pool episode as a new record: its own seed, date (within 60 days), player and run. */
@@ -129,32 +144,44 @@ function copyOf(p: (typeof pool)[number], r: Rng): EpisodeRecord {
 }
 const SEED_START = Date.parse('2026-10-01T00:00:00Z');
 
-/** Stores N copies of pool episodes, each with its own seed, date, player and run. */
-async function seed(inserter: ReturnType<typeof createInserter>, r: Rng) {
-  for (let done = 0; done < N;) {
-    const batch: EpisodeRecord[] = [];
-    for (let i = 0; i < 5000 && done < N; i++, done++) {
-      batch.push(copyOf(pool[Math.floor(r.next() * pool.length)], r));
-    }
-    await inserter.insertMany(batch);
-    process.stderr.write(`\r  seeded ${done.toLocaleString()} of ${N.toLocaleString()}`);
-  }
-  process.stderr.write('\n');
-}
-const db = openSqlite(`file:${DB}`);
-db.pragma('journal_mode = WAL');
-const store = sqliteInspectorDb(db);
+const opened = reused
+  ? (() => {
+      const sqlite = openSqlite(`file:${DB}`);
+      sqlite.pragma('journal_mode = WAL');
+      return { store: sqliteInspectorDb(sqlite), url: `file:${DB}`, stop: () => sqlite.close() };
+    })()
+  : await freshStore(DB, 'bench');
+const store = opened.store;
 const ins = createInserter(store);
-if (reused) {
-  const n = db.prepare('SELECT count(*) FROM "Episode"').pluck().get() as number;
-  console.log(`reusing ${DB} (${n.toLocaleString()} episodes seeded by an earlier run)`);
-  db.exec('ANALYZE');
-} else {
+try {
+  if (reused) {
+    console.log(`reusing ${DB} (${(await countEpisodes(store)).toLocaleString()} episodes seeded by an earlier run)`);
+    await store.run('ANALYZE');
+  } else await seedStore();
+  if (only.has('list')) await measureList(store, 'filtered list (page of 50 + count)');
+  if (only.has('search')) await measureSearch(store, 'full-text search (page + count)');
+  if (only.has('page')) await servePage();
+  if (only.has('import')) await measureImport();
+} finally {
+  opened.stop();
+}
+console.log(`load average ${load()}`);
+
+/** ", n.n s CPU in the PostgreSQL server" since the call (nothing on SQLite). */
+async function serverCpuSince(on: InspectorDb): Promise<() => string> {
+  const read = PG ? await pgServerCpu(on) : null;
+  const start = read?.() ?? 0;
+  return () => (read ? `, ${(read() - start).toFixed(1)} s CPU in the PostgreSQL server` : '');
+}
+
+async function seedStore() {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const serverCpu = await serverCpuSince(store);
   // The pool goes in once (its events serialised and indexed like any import); every other
-  // episode is a new row whose log SQLite copies from a pool episode (no JSON round trip).
+  // episode is a new row whose log the store copies from a pool episode (no JSON round trip).
   const poolIds = await ins.insertMany(pool.map((p) => copyOf(p, rng)));
+  await catchUpSearchIndex(store); // PostgreSQL: the pool's words, which its copies take
   let done = pool.length;
   while (done < N) {
     const batch: Array<{ from: string; record: EpisodeRecord }> = [];
@@ -166,17 +193,25 @@ if (reused) {
     process.stderr.write(`\r  seeded ${done.toLocaleString()} of ${N.toLocaleString()}`);
   }
   process.stderr.write('\n');
-  const size = db.prepare('SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()').pluck().get();
+  const t1 = performance.now();
+  const indexed = await catchUpSearchIndex(store); // events of the pool not indexed by their copies (none)
+  const size = (await store.get<{ n: number }>(
+    PG
+      ? 'SELECT pg_database_size(current_database()) AS "n"'
+      : 'SELECT page_count * page_size AS "n" FROM pragma_page_count(), pragma_page_size()',
+  ))!.n;
   console.log(
-    `seeded ${N.toLocaleString()} episodes in ${((performance.now() - t0) / 1000).toFixed(1)} s (${cpuSeconds(cpu0)} s CPU, database ${((size as number) / 1e9).toFixed(2)} GB)`,
+    `seeded ${N.toLocaleString()} episodes in ${((t1 - t0) / 1000).toFixed(1)} s (${cpuSeconds(cpu0)} s CPU in this process${serverCpu()}, database ${(size / 1e9).toFixed(2)} GB)` +
+      (PG
+        ? `; ${indexed} events left for the search drain, indexed in ${((performance.now() - t1) / 1000).toFixed(1)} s`
+        : ''),
   );
   await insertLongEpisode();
-  db.exec('ANALYZE');
-  db.pragma('wal_checkpoint(TRUNCATE)');
+  await store.run('ANALYZE');
+  if (!PG) await store.run('PRAGMA wal_checkpoint(TRUNCATE)');
 }
 
 // ---- filtered lists
-if (only.has('list')) await measureList(store, 'filtered list (page of 50 + count)');
 async function measureList(on: InspectorDb, label: string) {
   const sorts = ['createdAt', 'reward', 'd', 'turn', 'toolCalls', 'envId'] as const;
   const listTimes: number[] = [];
@@ -205,7 +240,6 @@ async function measureList(on: InspectorDb, label: string) {
 }
 
 // ---- full-text search: words from customer messages and tool results, alone and with filters
-if (only.has('search')) await measureSearch(store, 'full-text search (page + count)');
 async function measureSearch(on: InspectorDb, label: string) {
   const words = [
     'monitor',
@@ -234,29 +268,6 @@ async function measureSearch(on: InspectorDb, label: string) {
     ftsCpu.push(cpu);
   }
   report(label, ftsTimes, 500, ftsCpu);
-}
-
-// ---- the same on PostgreSQL (--pg): a throw-away server seeded with the same kind of episodes
-if (flag('pg')) await measurePostgres();
-async function measurePostgres() {
-  const { startTempPostgres } = await import('@/server/env-server/test/postgres');
-  const server = await startTempPostgres('bench');
-  const pgStore = pgInspectorDb(server.url);
-  try {
-    const t0 = performance.now();
-    await seed(createInserter(pgStore), Rng.from('bench-inspector-pg', 1));
-    const t1 = performance.now();
-    await listEpisodes(pgStore, listInputSchema.parse({ filter: { q: 'cart' } })); // indexes the search queue
-    await pgStore.run('ANALYZE');
-    console.log(
-      `PostgreSQL: seeded ${N.toLocaleString()} episodes in ${((t1 - t0) / 1000).toFixed(1)} s, search index built in ${((performance.now() - t1) / 1000).toFixed(1)} s`,
-    );
-    if (only.has('list')) await measureList(pgStore, 'PostgreSQL filtered list');
-    if (only.has('search')) await measureSearch(pgStore, 'PostgreSQL full-text search');
-  } finally {
-    await pgStore.close();
-    server.stop();
-  }
 }
 
 // ---- a 500-turn episode (stored with the seed), served by next start
@@ -302,15 +313,15 @@ async function insertLongEpisode() {
   });
   console.log(`500-turn episode ${longId}: ${long.turn} turns, ${long.events.length} events`);
 }
-const longId = db.prepare(`SELECT "id" FROM "Episode" WHERE "runLabel" = 'bench-long'`).pluck().get() as string;
 
 async function servePage(): Promise<void> {
+  const longId = (await store.get<{ id: string }>(`SELECT "id" FROM "Episode" WHERE "runLabel" = 'bench-long'`))!.id;
   if (!existsSync('.next/BUILD_ID')) {
     console.log('500-turn replay page                 skipped: run `npx next build` first');
     return;
   }
   const server = spawn('npx', ['next', 'start', '-p', String(PORT), '-H', '127.0.0.1'], {
-    env: { ...process.env, DATABASE_URL: `file:${DB}`, NEXT_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, DATABASE_URL: opened.url, NEXT_TELEMETRY_DISABLED: '1' },
     stdio: 'ignore',
     detached: true,
   });
@@ -340,15 +351,12 @@ async function servePage(): Promise<void> {
     process.kill(-server.pid!, 'SIGTERM');
   }
 }
-if (only.has('page')) await servePage();
 
 // ---- import 10,000 episodes into a fresh database
-if (only.has('import')) await measureImport();
-db.close();
 async function measureImport() {
-  const ids = (
-    db.prepare('SELECT "id" FROM "Episode" ORDER BY "createdAt" LIMIT 10000').all() as Array<{ id: string }>
-  ).map((r) => r.id);
+  const ids = (await store.all<{ id: string }>('SELECT "id" FROM "Episode" ORDER BY "createdAt" LIMIT 10000')).map(
+    (r) => r.id,
+  );
   // Ten files of 1,000 episodes (one string of 10,000 is past V8's string limit), one import call.
   const files: Array<{ name: string; text: string }> = [];
   for (let i = 0; i * 1000 < ids.length; i++)
@@ -357,13 +365,12 @@ async function measureImport() {
       text: await exportJsonl(store, ids.slice(i * 1000, (i + 1) * 1000), 'episodes'),
     });
   const bytes = files.reduce((n, f) => n + f.text.length, 0);
-  migrate(IMPORT_DB);
-  const idb = openSqlite(`file:${IMPORT_DB}`);
-  idb.pragma('journal_mode = WAL');
+  const fresh = await freshStore(IMPORT_DB, 'import');
   const ti = performance.now();
   const cpu0 = process.cpuUsage();
   const main0 = mainThreadCpu();
-  const rep = await importFiles(sqliteInspectorDb(idb), files, {
+  const serverCpu = await serverCpuSince(fresh.store);
+  const rep = await importFiles(fresh.store, files, {
     getCatalog: () => catalog,
     defaultCatalogId: catalog.id,
     ...(flag('parse-in-place') ? {} : { parseInWorker }),
@@ -372,14 +379,8 @@ async function measureImport() {
   const main1 = mainThreadCpu();
   const ok = rep.filter((r) => r.ok).length;
   console.log(
-    `import ${ids.length.toLocaleString()} episodes (${(bytes / 1e6).toFixed(0)} MB JSONL in ${files.length} files${flag('parse-in-place') ? ', parsed in place' : ''})  ${(importMs / 1000).toFixed(1)} s (${cpuSeconds(cpu0)} s CPU${main0 !== null && main1 !== null ? `, ${(main1 - main0).toFixed(1)} s on the main thread` : ''}), ${ok} stored, target ≤ 20 s   ${importMs <= 20_000 && ok === ids.length ? 'OK' : 'OVER'}` +
+    `import ${ids.length.toLocaleString()} episodes (${(bytes / 1e6).toFixed(0)} MB JSONL in ${files.length} files${flag('parse-in-place') ? ', parsed in place' : ''})  ${(importMs / 1000).toFixed(1)} s (${cpuSeconds(cpu0)} s CPU${main0 !== null && main1 !== null ? `, ${(main1 - main0).toFixed(1)} s on the main thread` : ''}${serverCpu()}), ${ok} stored, target ≤ 20 s   ${importMs <= 20_000 && ok === ids.length ? 'OK' : 'OVER'}` +
       '\n  (a file this large is re-scored by replay when each episode is first opened; see docs/inspector.md)',
   );
-  idb.close();
+  fresh.stop();
 }
-console.log(
-  `load average ${os
-    .loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ')}`,
-);

@@ -3,7 +3,7 @@
 // through the shared episode rows (server/episodes/sqlite-store) and each transaction indexes
 // its new events for full-text search before it commits (text-index.ts): an imported episode is
 // searchable as soon as the import returns. PostgreSQL's triggers count tool calls and queue
-// events for its search index (pg-search.ts).
+// events for its search index (pg-search.ts); its copies are made in pg-copy.ts.
 import { randomBytes } from 'node:crypto';
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { EpisodeSetup, HiddenGoal } from '@/server/episodes/types';
@@ -18,6 +18,7 @@ import {
 import { prepareTextIndex, type WrittenEvents } from '@/server/episodes/sqlite-store/text-index';
 import type { InspectorDb } from './db';
 import { eventSearchText } from './search-text';
+import { copyEpisodesPg } from './pg-copy';
 
 export interface EpisodeRecord extends EpisodeSetup {
   id?: string;
@@ -206,12 +207,23 @@ export function createInserter(db: InspectorDb) {
         return ids;
       }),
     /**
-     * SQLite only: many copies of stored episodes in one transaction (bench seeding): each
-     * record's own row (id, date, seed, player…) with the log of the stored episode `from` (its
-     * events and actions must be the record's).
+     * Many copies of stored episodes in one transaction (bench seeding): each record's own row
+     * (id, date, seed, player…) with the log of the stored episode `from` (its events and actions
+     * must be the record's), copied inside the store (SQLite: rows.copyLog; PostgreSQL: pg-copy.ts).
      */
     insertCopies: (copies: Array<{ from: string; record: EpisodeRecord }>) => {
-      if (!rows) throw new Error('insertCopies copies logs inside SQLite; PostgreSQL seeds with insertMany');
+      if (!rows)
+        return db.transaction((tx) =>
+          copyEpisodesPg(
+            tx,
+            copies.map(({ from, record }) => ({
+              from,
+              row: rowOf(record, record.id ?? newEpisodeId(), createdOf(record)),
+              events: record.events.length,
+              actions: record.actions.length,
+            })),
+          ),
+        );
       return bulk(async () =>
         copies.map(({ from, record }) => {
           const id = record.id ?? newEpisodeId();

@@ -20,6 +20,7 @@ import { createEpisodeData } from './episode-data';
 import { exportJsonl } from './export';
 import { SORT_COLUMNS, listInputSchema, type EpisodeFilter } from './filters';
 import { importFiles } from './import';
+import { createInserter, type EpisodeRecord } from './insert';
 import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from './query';
 import {
   createInspectorTestDb,
@@ -78,7 +79,15 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
     }));
     // words PostgreSQL's own text parser would split or drop (the index must hold FTS5's words)
     const tricky = varied[2] as unknown as { events: Array<{ kind: string; text?: string }> };
-    tricky.events = tricky.events.map((e, k) => (k === 0 ? { ...e, text: `${e.text} a½z ²x Straße naïve ΣΟΦΙΑ` } : e));
+    // and two words of one episode, each in its own message (a search's words must meet in one event)
+    const lastMessage = tricky.events.findLastIndex((e) => e.kind.endsWith('_message'));
+    tricky.events = tricky.events.map((e, k) =>
+      k === 0
+        ? { ...e, text: `${e.text} a½z ²x Straße naïve ΣΟΦΙΑ quokka` }
+        : k === lastMessage
+          ? { ...e, text: `${e.text} zebrafinch` }
+          : e,
+    );
     const broken = { ...varied[0], id: 'broken1', events: [{ kind: 'nonsense', turn: 0 }] };
     text = [...varied.map((l) => JSON.stringify(l)), '{not json', JSON.stringify(broken)].join('\n');
     lite = createInspectorTestDb();
@@ -196,6 +205,10 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
       'straße',
       'naive',
       'σοφια',
+      'quokka zebrafinch',
+      '"quokka zebrafinch"',
+      'zebrafinch',
+      'quokka a½z',
     ];
     let found = 0;
     for (const q of queries)
@@ -212,8 +225,112 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
     expect(found).toBeGreaterThan(20);
     expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q: productId } }))).total).toBeGreaterThan(0);
     expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q: 'zzqxnotaword' } }))).total).toBe(0);
-    for (const q of ['a½z', '²x', 'straße', 'naive', 'σοφια'])
+    for (const q of ['a½z', '²x', 'straße', 'naive', 'σοφια', 'quokka', 'zebrafinch', 'quokka a½z'])
       expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q } }))).total, q).toBe(1);
+    // past the count's cap the page is found in sort order (date and reward indexes): the same rows
+    for (const q of ['cart', 'order status', 'catalog.search'])
+      for (const sort of ['createdAt', 'reward'] as const)
+        for (const dir of ['asc', 'desc'] as const) {
+          const input = listInputSchema.parse({ filter: { q }, sort, dir, size: 2, page: 2 });
+          const [capped, whole] = [await listEpisodes(pgDb, input, 2), await listEpisodes(pgDb, input)];
+          expect(capped.capped && capped.rows.length > 0, `${q} ${sort} ${dir}`).toBe(true);
+          expect(capped.rows, `${q} ${sort} ${dir}`).toEqual(whole.rows);
+        }
+    // PostgreSQL reads one row per episode; its words in two different events are not a match
+    expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q: 'quokka zebrafinch' } }))).total).toBe(0);
+  });
+
+  it('copies stored episodes inside either store (bench seeding): the same rows, searchable at once', async () => {
+    const lines = new Map(
+      text
+        .split('\n')
+        .slice(0, 16)
+        .map((l) => JSON.parse(l) as EpisodeRecord & { id: string })
+        .map((l) => [l.id, l]),
+    );
+    const [a, b] = await episodeIds(liteDb, listInputSchema.parse({ sort: 'toolCalls', dir: 'desc' }));
+    // a source written without a search since: its events are still queued on PostgreSQL, and so are its copies'
+    const fresh = { ...lines.get(b)!, id: 'fresh-src', player: 'source', runLabel: 'fresh' };
+    lines.set(fresh.id, fresh);
+    const copy = (from: string, id: string, day: number) => ({
+      from,
+      record: { ...lines.get(from)!, id, player: 'copier', createdAt: `2026-12-0${day}T10:00:00.000Z` },
+    });
+    const copies = [
+      copy(a, 'copy-a1', 1),
+      copy(a, 'copy-a2', 2),
+      copy(b, 'copy-b1', 3),
+      copy('fresh-src', 'copy-f1', 4),
+    ];
+    const deleted: number[] = [];
+    try {
+      for (const db of both()) {
+        const inserter = createInserter(db);
+        await inserter.insert(db, fresh);
+        expect(await inserter.insertCopies(copies)).toEqual(['copy-a1', 'copy-a2', 'copy-b1', 'copy-f1']);
+        const short = { from: a, record: { ...lines.get(a)!, id: 'copy-bad', events: lines.get(a)!.events.slice(1) } };
+        await expect(inserter.insertCopies([short])).rejects.toThrow(
+          `episode "${a}" has ${lines.get(a)!.events.length} events and ${lines.get(a)!.actions.length} actions; its copy was given ${lines.get(a)!.events.length - 1} and ${lines.get(a)!.actions.length}`,
+        );
+        expect(await db.get('SELECT 1 AS "x" FROM "Episode" WHERE "id" = ?', ['copy-bad'])).toBeUndefined();
+      }
+      const queued = (id: string) =>
+        pgDb.get<{ n: number }>(
+          `SELECT count(*) AS "n" FROM "EpisodeSearchPending" p JOIN "EpisodeEvent" e ON e."id" = p."eventId" WHERE e."episodeId" = ?`,
+          [id],
+        );
+      expect(await queued('copy-a1')).toEqual({ n: 0 }); // an indexed source's words came with the copy
+      expect((await queued('copy-f1'))!.n).toBeGreaterThan(0);
+      const log = (db: InspectorDb, id: string) =>
+        db.all(`SELECT "seq", "turn", "kind", "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"`, [
+          id,
+        ]);
+      const acts = (db: InspectorDb, id: string) =>
+        db.all(`SELECT "seq", "turn", "format", "raw" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"`, [id]);
+      for (const [from, id] of [
+        [a, 'copy-a2'],
+        [b, 'copy-b1'],
+        ['fresh-src', 'copy-f1'],
+      ]) {
+        expect(await log(pgDb, id)).toEqual(await log(pgDb, from));
+        expect(await acts(pgDb, id)).toEqual(await acts(pgDb, from));
+        expect(await log(pgDb, id)).toEqual(await log(liteDb, id));
+      }
+      const mine = listInputSchema.parse({ filter: { player: 'copier' }, sort: 'createdAt', dir: 'asc' });
+      const listed = await listEpisodes(pgDb, mine);
+      expect(listed).toEqual(await listEpisodes(liteDb, mine));
+      expect(listed.rows.map((r) => [r.id, r.seed, r.toolCalls])).toEqual(
+        copies.map((c) => [
+          c.record.id,
+          c.record.seed,
+          lines.get(c.from === 'fresh-src' ? b : c.from)!.events.filter((e) => e.kind === 'tool_call').length,
+        ]),
+      );
+      const productOf = (id: string) =>
+        (
+          lines
+            .get(id)!
+            .events.find(
+              (e) => e.kind === 'tool_call' && typeof e.args === 'object' && e.args !== null && 'product_id' in e.args,
+            ) as { args: { product_id: string } } | undefined
+        )?.args.product_id ?? 'cart';
+      for (const q of ['cart', 'order status', 'catalog.search', productOf(a), productOf(b), '"quokka zebrafinch"'])
+        for (const filter of [{ q, player: 'copier' }, { q }]) {
+          const input = listInputSchema.parse({ filter, size: 50 });
+          expect(await listEpisodes(pgDb, input), q).toEqual(await listEpisodes(liteDb, input));
+        }
+      const byProduct = await listEpisodes(
+        pgDb,
+        listInputSchema.parse({ filter: { q: productOf(b), player: 'copier' } }),
+      );
+      expect(byProduct.rows.map((r) => r.id)).toEqual(expect.arrayContaining(['copy-b1', 'copy-f1']));
+    } finally {
+      for (const db of both()) deleted.push(await deleteEpisodes(db, ['fresh-src', ...copies.map((c) => c.record.id)]));
+    }
+    expect(deleted).toEqual([5, 5]);
+    expect(
+      await pgDb.get('SELECT 1 AS "x" FROM "EpisodeSearchDoc" WHERE "episodeId" LIKE ?', ['copy-%']),
+    ).toBeUndefined();
   });
 
   it('draws the same charts, compares the same runs and offers the same facets', async () => {

@@ -1,8 +1,11 @@
-// PostgreSQL's full-text index: "EpisodeSearch" (one tsvector per message or tool call, GIN
-// index). A trigger on EpisodeEvent only queues the new event's id (EpisodeSearchPending), so
+// PostgreSQL's full-text index: "EpisodeSearchDoc" (one tsvector per episode: every word of its
+// messages and tool calls, no positions; GIN index) is what a search reads, and "EpisodeSearch"
+// (one tsvector per message or tool call) checks a phrase or several words inside one event
+// (search.ts). A trigger on EpisodeEvent only queues the new event's id (EpisodeSearchPending), so
 // every writer (the episode service, the env server's recorder, imports) is covered and pays
 // one tiny insert; the words are made here, from the same text as SQLite's index
-// (search-text.ts), before a search reads the index. Migration 20261130180000_inspector_search.
+// (search-text.ts), before a search reads the index. Migrations 20261130180000_inspector_search
+// and 20261201000000_inspector_search_doc.
 import type { EpisodeEvent } from '@/server/engine/types';
 import { prepareTextIndex, type TextIndex } from '@/server/episodes/sqlite-store/text-index';
 import type { InspectorDb, Sqlite } from './db';
@@ -21,6 +24,9 @@ export const lexeme = (word: string) => `'${word.replace(/\\/g, '\\\\').replace(
  */
 export const tsvectorLiteral = (words: string[]): string =>
   words.map((w, i) => `'${w}':${i < 16383 ? i + 1 : 16383}`).join(' ');
+
+/** The distinct words as a tsvector literal without positions (an episode's row: words only). */
+export const wordsLiteral = (words: Iterable<string>): string => [...new Set(words)].map((w) => `'${w}'`).join(' ');
 
 const sqliteIndexes = new WeakMap<Sqlite, TextIndex>();
 
@@ -57,14 +63,27 @@ export async function catchUpSearchIndex(db: InspectorDb): Promise<number> {
       );
       if (rows.length === 0) return 0;
       const ids = rows.map((r) => r.eventId);
-      const docs = rows.map((r) =>
-        tsvectorLiteral(searchWords(eventSearchText(JSON.parse(r.payload) as EpisodeEvent) ?? '')),
-      );
+      const wordsOf = rows.map((r) => searchWords(eventSearchText(JSON.parse(r.payload) as EpisodeEvent) ?? ''));
+      const docs = wordsOf.map(tsvectorLiteral);
+      const byEpisode = new Map<string, string[]>();
+      rows.forEach((r, i) => {
+        const words = byEpisode.get(r.episodeId);
+        if (words) words.push(...wordsOf[i]);
+        else byEpisode.set(r.episodeId, [...wordsOf[i]]);
+      });
       await tx.run(
         `INSERT INTO "EpisodeSearch" ("eventId", "episodeId", "doc")
          SELECT i, ep, doc::tsvector FROM unnest(?::int[], ?::text[], ?::text[]) AS u(i, ep, doc)
          ON CONFLICT ("eventId") DO NOTHING`,
         [ids, rows.map((r) => r.episodeId), docs],
+      );
+      // The episode's row gains the new words (`||` of two position-less vectors: their union).
+      await tx.run(
+        `INSERT INTO "EpisodeSearchDoc" ("episodeId", "doc")
+         SELECT ep, doc::tsvector FROM unnest(?::text[], ?::text[]) AS u(ep, doc)
+         WHERE EXISTS (SELECT 1 FROM "Episode" e WHERE e."id" = ep)
+         ON CONFLICT ("episodeId") DO UPDATE SET "doc" = "EpisodeSearchDoc"."doc" || EXCLUDED."doc"`,
+        [[...byEpisode.keys()], [...byEpisode.values()].map(wordsLiteral)],
       );
       await tx.run(`DELETE FROM "EpisodeSearchPending" WHERE "eventId" = ANY(?::int[])`, [ids]);
       return rows.length;
