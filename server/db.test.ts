@@ -26,6 +26,8 @@ describe('the Prisma client', () => {
     const second = (await import('./db')).prisma;
     expect(second).toBe(first);
     expect(g.__ecomPrisma).toBe(first);
+    // the SQLite fast paths ask the module for the client's file: every evaluation must know it
+    expect((await import('./db')).databaseUrlOf(first as never)).toBe(`file:${path.join(dir, 'one.db')}`);
     await (first as { $disconnect(): Promise<void> }).$disconnect();
     delete g.__ecomPrisma;
     rmSync(dir, { recursive: true, force: true });

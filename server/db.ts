@@ -25,8 +25,11 @@ function pgPoolSize(): number {
   return Number.isInteger(n) && n > 0 ? n : 10;
 }
 
-// The URL each client was made for: the episode service's SQLite hot path opens the same file.
-const urls = new WeakMap<PrismaClient, string>();
+// The URL each client was made for: the episode service's SQLite hot path and the curriculum's
+// batch writer open the same file. Kept on globalThis like the client itself: a module-level map
+// in another bundle chunk did not know the shared client, and those paths fell back to Prisma.
+const urls = ((globalThis as unknown as { __ecomPrismaUrls?: WeakMap<PrismaClient, string> }).__ecomPrismaUrls ??=
+  new WeakMap<PrismaClient, string>());
 export const databaseUrlOf = (client: PrismaClient): string | undefined => urls.get(client);
 
 export function createPrismaClient(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): PrismaClient {

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createCurriculum } from '@/server/engine/curriculum';
+import { playableEnvs } from './runner';
 import { createCurriculumService, type CurriculumService } from './service';
 import { builtWorkerFile, workerEntry } from '@/server/lib/worker-thread';
 import { workerIdleMs, workerPlayer } from './worker-player';
@@ -70,6 +72,37 @@ describe('curriculum in a worker thread', () => {
     expect(p.played).toBeLessThan(1000);
     expect((await inWorker.getRun(run.id)).episodes).toBe(p.played);
   }, 120_000);
+
+  // Batches the worker posts while one is written arrive together; written from one chain of
+  // promises they held the server's event loop for seconds (a 1000-episode run: 9 s, requests
+  // reset). Each batch's write starts in its own macrotask.
+  it('lets other requests run between two batch writes', async () => {
+    const state = createCurriculum('C1');
+    const job = { state, runSeed: 5, agent: 'oracle', catalogId: DEFAULT_CATALOG_ID, playable: playableEnvs(state) };
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const seen: number[] = [];
+    try {
+      await player.play(
+        { ...job, episodes: 40, batchSize: 2 },
+        async () => {
+          seen.push(ticks);
+          const until = Date.now() + 15; // a write that takes a while, as a stored batch does
+          while (Date.now() < until);
+        },
+        new AbortController().signal,
+      );
+    } finally {
+      ticking = false;
+    }
+    expect(seen).toHaveLength(20);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]);
+  }, 60_000);
 
   it("a worker's failure reaches the caller as the step's error", async () => {
     const run = await inWorker.createRun({ collection: 'C1', seed: 4 });

@@ -79,6 +79,9 @@ export function workerPlayer(opts: { root?: string; idleMs?: number } = {}): Epi
         const onMessage = (m: WorkerMessage) => {
           if (m.type === 'batch') {
             writing = writing.then(async () => {
+              // Batches queued while one was written arrive together, and a chain of promises
+              // would write them all in one macrotask: give other requests their turn first.
+              await new Promise((r) => setImmediate(r));
               if (failed) return;
               await onBatch(m.steps);
               Atomics.add(control, 1, 1);
