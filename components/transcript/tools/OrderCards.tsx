@@ -7,7 +7,7 @@ import { fmtPrice } from '@/lib/format';
 import { usePrefill } from '../prefill';
 import { UseInAnswer } from './AnswerButtons';
 import type { OrderLineView, OrderView } from '@/server/engine';
-import type { Address } from '@/server/engine/world/orders';
+import type { Address } from '@/server/engine/world/customer-profile';
 
 export type OrderLineData = OrderLineView;
 export type OrderData = OrderView;

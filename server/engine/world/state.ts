@@ -2,7 +2,8 @@
 // customer's browsing history and "today". Tools read and change it; the hidden
 // goal lives elsewhere.
 
-import type { Address, Order, PaymentMethod } from './orders';
+import type { Address, PaymentMethod } from './customer-profile';
+import type { Order } from './orders';
 import type { ExchangeRecord, ReturnRecord } from './returns';
 
 export interface CartLine {
