@@ -6,15 +6,8 @@
 // PostgreSQL keeps the Prisma path (server/curriculum/store.ts).
 import type { Database } from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { REWARD_REVISION } from '@/server/engine/reward';
-import { ENGINE_VERSION } from '@/server/engine/version';
-import {
-  eventRows,
-  jsonOrNull,
-  prepareEpisodeRows,
-  sqlDateTime,
-  storedBytesOf,
-} from '@/server/episodes/sqlite-store/rows';
+import { prepareEpisodeRows, sqlDateTime } from '@/server/episodes/sqlite-store/rows';
+import { curriculumEpisodeRows } from './episode-row';
 import type { SaveStepsArgs } from './store';
 
 /** Thrown (and rolled back) when the run moved on: Prisma's "record not found" code, as the Prisma path. */
@@ -49,38 +42,11 @@ export function sqliteBatchWriter(db: Database) {
     if (!args.store) return;
     const batch = prefix();
     args.steps.forEach((step, i) => {
-      const ep = step.episode;
       const id = `${batch}${i.toString(36).padStart(3, '0')}${randomBytes(4).toString('hex')}`;
-      const events = eventRows(ep.events, 0);
-      const actions = step.actions.map((a) => ({ format: 'json' as const, raw: JSON.stringify(a) }));
-      rows.insertEpisode({
-        id,
-        createdAt: now,
-        envId: step.task.envId,
-        d: step.task.d,
-        seed: step.seed,
-        axisOverrides: '{}',
-        axes: JSON.stringify(ep.axes),
-        weights: null,
-        catalogId: args.catalogId,
-        player: args.player,
-        turn: ep.turn,
-        status: ep.done ? 'done' : 'active',
-        terminationReason: ep.termination,
-        reward: ep.breakdown ? ep.breakdown.total : null,
-        isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
-        breakdown: jsonOrNull(ep.breakdown),
-        hiddenGoal: JSON.stringify(ep.hiddenGoal),
-        eventCount: events.length,
-        engineVersion: ENGINE_VERSION,
-        rewardRevision: REWARD_REVISION,
-        journeyEnvs: jsonOrNull(ep.journeyEnvs),
-        storedBytes: storedBytesOf(events, actions),
-        curriculumRunId: args.runId,
-      });
+      const { episode, events, actions } = curriculumEpisodeRows(step, args);
+      rows.insertEpisode({ id, createdAt: now, ...episode });
       rows.insertEvents(id, events);
-      // Each step() call took one structured action at turn = index (turns start at 0 before the first step).
-      actions.forEach((a, seq) => rows.insertAction({ episodeId: id, seq, turn: seq, createdAt: now, ...a }));
+      actions.forEach((a) => rows.insertAction({ episodeId: id, createdAt: now, ...a }));
     });
   });
 

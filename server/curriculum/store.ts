@@ -4,15 +4,12 @@
 // through the rows module (sqlite-batch.ts), on PostgreSQL Prisma's. The run update is conditional on the
 // episode count it started from, so two writers can never both advance the same state.
 import type { Database } from 'better-sqlite3';
-import { REWARD_REVISION } from '@/server/engine/reward';
 import type { CurriculumState } from '@/server/engine/curriculum';
-import type { Action, EpisodeEvent } from '@/server/engine/types';
-import { ENGINE_VERSION } from '@/server/engine/version';
 import type { CurriculumRun as RunRow, PrismaClient } from '@/server/generated/prisma/client';
 import { toSummary } from '@/server/episodes/store';
-import { eventRows, storedBytesOf } from '@/server/episodes/sqlite-store/rows';
 import type { EpisodeSummary } from '@/server/episodes/types';
 import type { CurriculumStep } from './runner';
+import { curriculumEpisodeRows } from './episode-row';
 import { sqliteBatchWriter } from './sqlite-batch';
 
 export interface NewRunRecord {
@@ -28,48 +25,15 @@ const BATCH_TX_LIMITS = { timeout: 30_000, maxWait: 10_000 };
 
 type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
-async function insertEpisode(tx: Tx, runId: string, catalogId: string, player: string, step: CurriculumStep) {
-  const ep = step.episode;
-  const events: EpisodeEvent[] = ep.events;
+async function insertEpisode(tx: Tx, run: { runId: string; catalogId: string; player: string }, step: CurriculumStep) {
+  const { episode, events, actions } = curriculumEpisodeRows(step, run);
   await tx.episode.create({
     data: {
-      envId: step.task.envId,
-      d: step.task.d,
-      seed: step.seed,
-      axisOverrides: '{}',
-      axes: JSON.stringify(ep.axes),
-      weights: null,
-      catalogId,
-      player,
-      turn: ep.turn,
-      status: ep.done ? 'done' : 'active',
-      terminationReason: ep.termination,
-      reward: ep.breakdown ? ep.breakdown.total : null,
-      isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
-      breakdown: ep.breakdown ? JSON.stringify(ep.breakdown) : null,
-      hiddenGoal: JSON.stringify(ep.hiddenGoal),
-      eventCount: events.length,
-      storedBytes: storedBytesOf(
-        eventRows(events, 0),
-        step.actions.map((a) => ({ raw: JSON.stringify(a) })),
-      ),
-      engineVersion: ENGINE_VERSION,
-      journeyEnvs: ep.journeyEnvs ? JSON.stringify(ep.journeyEnvs) : null,
-      rewardRevision: REWARD_REVISION,
-      curriculumRunId: runId,
+      ...episode,
       // createMany: one statement per table instead of one per row (a batch of 25 episodes held the
       // server thread for seconds under load)
-      events: {
-        createMany: {
-          data: events.map((e, seq) => ({ seq, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) })),
-        },
-      },
-      actions: {
-        // Each step() call took one structured action at turn = index (turns start at 0 before the first step).
-        createMany: {
-          data: step.actions.map((a: Action, seq) => ({ seq, turn: seq, format: 'json', raw: JSON.stringify(a) })),
-        },
-      },
+      events: { createMany: { data: events } },
+      actions: { createMany: { data: actions } },
     },
     select: { id: true },
   });
@@ -120,7 +84,7 @@ export function createCurriculumStore(prisma: PrismaClient, opts: { sqlite?: Dat
           data: { state: JSON.stringify(args.state), episodeCount: args.state.episodes },
         });
         if (args.store) {
-          for (const step of args.steps) await insertEpisode(tx, args.runId, args.catalogId, args.player, step);
+          for (const step of args.steps) await insertEpisode(tx, args, step);
         }
       }, BATCH_TX_LIMITS);
     },

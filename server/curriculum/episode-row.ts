@@ -1,0 +1,56 @@
+// The Episode row of one played curriculum episode, shared by both writers: the synchronous
+// SQLite batch (sqlite-batch.ts) and Prisma's transaction on PostgreSQL (store.ts).
+import { REWARD_REVISION } from '@/server/engine/reward';
+import { ENGINE_VERSION } from '@/server/engine/version';
+import {
+  eventRows,
+  jsonOrNull,
+  storedBytesOf,
+  type EpisodeRowInsert,
+  type EventRow,
+} from '@/server/episodes/sqlite-store/rows';
+import type { CurriculumStep } from './runner';
+
+export interface CurriculumEpisodeRows {
+  /** the Episode columns, without its id and createdAt (each writer sets those) */
+  episode: Omit<EpisodeRowInsert, 'id' | 'createdAt'>;
+  events: EventRow[];
+  /** each step() call took one structured action at turn = index (turns start at 0 before the first step) */
+  actions: Array<{ seq: number; turn: number; format: 'json'; raw: string }>;
+}
+
+export function curriculumEpisodeRows(
+  step: CurriculumStep,
+  run: { runId: string; catalogId: string; player: string },
+): CurriculumEpisodeRows {
+  const ep = step.episode;
+  const events = eventRows(ep.events, 0);
+  const actions = step.actions.map((a, seq) => ({ seq, turn: seq, format: 'json' as const, raw: JSON.stringify(a) }));
+  return {
+    episode: {
+      envId: step.task.envId,
+      d: step.task.d,
+      seed: step.seed,
+      axisOverrides: '{}',
+      axes: JSON.stringify(ep.axes),
+      weights: null,
+      catalogId: run.catalogId,
+      player: run.player,
+      turn: ep.turn,
+      status: ep.done ? 'done' : 'active',
+      terminationReason: ep.termination,
+      reward: ep.breakdown ? ep.breakdown.total : null,
+      isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
+      breakdown: jsonOrNull(ep.breakdown),
+      hiddenGoal: JSON.stringify(ep.hiddenGoal),
+      eventCount: events.length,
+      engineVersion: ENGINE_VERSION,
+      rewardRevision: REWARD_REVISION,
+      journeyEnvs: jsonOrNull(ep.journeyEnvs),
+      storedBytes: storedBytesOf(events, actions),
+      curriculumRunId: run.runId,
+    },
+    events,
+    actions,
+  };
+}
