@@ -1,14 +1,18 @@
-// The recorder's hidden-goal text reuses the goal data's JSON from one step to the next; it must
-// stay the exact bytes of serialising the whole stored shape afresh, in every env, every step.
+// The recorder stores a trainer episode's hidden goal without its data (stored-goal.ts); what a
+// reader gets back — the data derived from the row's config — must be exactly the live goal,
+// in every env, after the reset and after every step (so the data really is fixed for the
+// episode), and the stored text must be what JSON.stringify of the stored shape gives.
 import { describe, expect, it } from 'vitest';
 import { createRandomAgent, listEnvs, oracleAgent, type EnvId } from '@/server/engine';
+import { testCatalog } from '@/server/engine/testing';
+import { deriveGoalData, goalDataIsDerived, readStoredGoal } from '@/server/episodes/stored-goal';
 import { hiddenGoalJson } from './recorder';
 import { makeService } from './test/helpers';
 
 const ENVS = listEnvs().map((e) => e.id as EnvId);
 
-/** The stored shape serialised from scratch (what the recorder wrote before the reuse). */
-function fresh(g: { envId: string; summary: string[]; data: unknown; slots?: unknown }) {
+/** The app's goal shape serialised from scratch (what the web playground stores). */
+function full(g: { envId: string; summary: string[]; data: unknown; slots?: unknown }) {
   return JSON.stringify({
     envId: g.envId,
     summary: g.summary,
@@ -17,9 +21,9 @@ function fresh(g: { envId: string; summary: string[]; data: unknown; slots?: unk
   });
 }
 
-describe('hiddenGoalJson', () => {
+describe('the stored hidden goal of a trainer episode', () => {
   it.each(ENVS)(
-    '%s: equals JSON.stringify of the stored goal after the reset and every step (oracle and a random agent)',
+    '%s: reads back as the live goal (data derived from the config) after the reset and every step',
     (envId) => {
       let checked = 0;
       for (const [agent, d, seed] of [
@@ -28,10 +32,22 @@ describe('hiddenGoalJson', () => {
       ] as const) {
         const s = makeService();
         const { live, response } = s.reset({ env: envId, d, seed });
+        const derived = deriveGoalData(live.episode.config, testCatalog());
         const random = createRandomAgent({ seed, pInvalid: 0.3, pPartialAnswer: 0.2 });
         let observation = response.observation;
         for (;;) {
-          expect(hiddenGoalJson(live.episode.hiddenGoal())).toBe(fresh(live.episode.hiddenGoal()));
+          const g = live.episode.hiddenGoal();
+          const stored = hiddenGoalJson(g);
+          expect(stored).toBe(
+            JSON.stringify({
+              envId: g.envId,
+              summary: g.summary,
+              dataFromConfig: true,
+              ...(g.slots !== undefined ? { slots: g.slots } : {}),
+            }),
+          );
+          expect(goalDataIsDerived(stored)).toBe(true);
+          expect(full(readStoredGoal(stored, () => derived))).toBe(full(g));
           checked++;
           if (live.episode.done) break;
           const action =
@@ -43,14 +59,18 @@ describe('hiddenGoalJson', () => {
     },
   );
 
-  it('serialises a changed goal afresh (the reuse is per goal object, and an absent slots key stays absent)', () => {
-    const data = { want: ['a'] };
-    expect(hiddenGoalJson({ envId: 'PD', summary: ['x'], data })).toBe(
-      '{"envId":"PD","summary":["x"],"data":{"want":["a"]}}',
-    );
-    const other = { want: ['b'] };
-    expect(hiddenGoalJson({ envId: 'PD', summary: ['y'], data: other, slots: { size: 1 } })).toBe(
-      '{"envId":"PD","summary":["y"],"data":{"want":["b"]},"slots":{"size":1}}',
+  it('reads a goal stored with its data unchanged, without deriving anything', () => {
+    const stored = '{"envId":"PD","summary":["x"],"data":{"want":["a"]},"slots":{"size":1}}';
+    expect(goalDataIsDerived(stored)).toBe(false);
+    expect(
+      readStoredGoal(stored, () => {
+        throw new Error('derived');
+      }),
+    ).toEqual({ envId: 'PD', summary: ['x'], data: { want: ['a'] }, slots: { size: 1 } });
+    // the marker is the top-level key, not the same text deeper inside
+    expect(goalDataIsDerived('{"envId":"PD","summary":[],"data":{"dataFromConfig":true}}')).toBe(false);
+    expect(hiddenGoalJson({ envId: 'PD', summary: ['y'] })).toBe(
+      '{"envId":"PD","summary":["y"],"dataFromConfig":true}',
     );
   });
 });

@@ -20,6 +20,7 @@ import { oracleRun, testConfig } from './test/helpers';
 import { openSqlite, sqliteInspectorDb } from '@/server/inspector/db';
 import { listInputSchema } from '@/server/inspector/filters';
 import { listEpisodes } from '@/server/inspector/query';
+import { createExporter } from '@/server/inspector/export';
 
 let db: TestDb;
 beforeAll(() => {
@@ -69,6 +70,8 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
   it('stores every env’s episode so the app lists it and rebuilds it by replay to the same events', async () => {
     const { service } = recordingService(writer.target);
     const ids: string[] = [];
+    const sqlite = openSqlite(db.url);
+    const inspector = sqliteInspectorDb(sqlite);
     for (const envId of listEnvs().map((e) => e.id as EnvId)) {
       const reference = oracleRun({ envId, d: 4, seed: 21 });
       const { live, response } = service.reset({ env: envId, d: 4, seed: 21, run: 'grpo-7' });
@@ -91,11 +94,15 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
       expect(view.reward).toBe(reference.episode.breakdown!.total);
       expect(JSON.stringify(view.events)).toBe(JSON.stringify(reference.episode.events));
       expect(view.hiddenGoal.data).toEqual(reference.episode.hiddenGoal().data);
+      // the row holds the goal without its data (stored-goal.ts): the export derives it too
+      const line = await createExporter(inspector, async () => testCatalog()).episodeLine(live.id);
+      expect(JSON.stringify(line!.hiddenGoal)).toBe(JSON.stringify(view.hiddenGoal));
       const formats = (
         await db.prisma.episodeAction.findMany({ where: { episodeId: live.id }, orderBy: { seq: 'asc' } })
       ).map((a) => a.format);
       expect(formats.slice(0, 2)).toEqual(reference.actions.length > 1 ? ['json', 'text'] : ['json']);
     }
+    sqlite.close();
     const listed = await appEpisodes().listEpisodes({ limit: 100 });
     expect(listed.items.map((e) => e.id)).toEqual(expect.arrayContaining(ids));
   });

@@ -8,6 +8,7 @@
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import { ENGINE_VERSION, REWARD_REVISION, type StepResult } from '@/server/engine';
 import { eventRows, type EventRow, type ProgressColumns } from '@/server/episodes/sqlite-store/rows';
+import { goalWithoutDataJson } from '@/server/episodes/stored-goal';
 import type { LiveEpisode } from './sessions';
 
 /** Where the episode stands (the SQLite store's progress columns). */
@@ -101,24 +102,12 @@ export function trainerPlayer(run: string | null): string {
   return `trainer:${run ?? 'unnamed'}`;
 }
 
-/** The goal's data as JSON, kept per goal object: it is fixed for the episode and the largest part (~1 ms a step to serialise). */
-const goalDataJson = new WeakMap<object, string>();
-
 /**
- * The hidden goal as the app's episode service stores it (envId, summary, data, slots; not the
- * verifier's working state): the inspector shows it, and the slots the customer has revealed
- * change turn by turn. The same bytes as JSON.stringify of that object (a test compares them);
- * only the data part is reused from the previous step.
+ * The hidden goal as stored for a trainer episode: envId, summary and the revealed slots, which
+ * change turn by turn; the goal's data (31–250 KB, fixed for the episode) is left out and
+ * derived from the row's config by whoever reads it (server/episodes/stored-goal.ts).
  */
-export function hiddenGoalJson(g: { envId: string; summary: string[]; data: unknown; slots?: unknown }): string {
-  let data = typeof g.data === 'object' && g.data !== null ? goalDataJson.get(g.data) : undefined;
-  if (data === undefined) {
-    data = JSON.stringify(g.data);
-    if (typeof g.data === 'object' && g.data !== null) goalDataJson.set(g.data, data);
-  }
-  const slots = g.slots !== undefined ? JSON.stringify(g.slots) : undefined;
-  return `{"envId":${JSON.stringify(g.envId)},"summary":${JSON.stringify(g.summary)}${data === undefined ? '' : `,"data":${data}`}${slots === undefined ? '' : `,"slots":${slots}`}}`;
-}
+export const hiddenGoalJson = goalWithoutDataJson;
 
 /** The Episode row's state now. */
 function rowUpdate(live: LiveEpisode, eventCount: number): EpisodeRowUpdate {

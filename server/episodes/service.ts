@@ -20,6 +20,7 @@ import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { actionRecord, idSchema, listSchema, MAX_SEED, parse, startSchema, stepKeySchema } from './inputs';
 import { actionArgument, configOfRow, createEpisodeStore, toView, viewOf, type EpisodeStore } from './store';
 import { withHotPath, type EpisodeHotPath } from './sqlite-hot-path';
+import { goalDataIsDerived } from './stored-goal';
 import { REWARD_REVISION } from '@/server/engine/reward';
 import {
   EpisodeServiceError,
@@ -158,7 +159,8 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
   async function viewAt(row: EpisodeRow, eventEnd: number | null): Promise<EpisodeView> {
     const events = await store.getEvents(row.id);
     const end = eventEnd ?? events.length;
-    const view = toView(row, events.slice(0, end));
+    if (goalDataIsDerived(row.hiddenGoal)) await loadCatalog(row.catalogId);
+    const view = toView(row, events.slice(0, end), catalogFor);
     if (end === events.length) return view;
     // a later step changed the status: show the retried step's result as it was then
     return {
@@ -284,7 +286,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       live.set(row.id, ep);
       if (row.capabilityHash) rememberCapability(row.id, row.capabilityHash);
       await rewriteCustomer(row.id, row.customerVoice, ep.events);
-      return { ...(await voiced(viewOf(row, [...ep.events]))), capabilityToken };
+      return { ...(await voiced(viewOf(row, [...ep.events], catalogFor))), capabilityToken };
     },
 
     /**
@@ -372,7 +374,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
           infraError: null,
           updatedAt: new Date(),
         };
-        return voiced(viewOf(after, [...ep.events]));
+        return voiced(viewOf(after, [...ep.events], catalogFor));
       });
     },
 
@@ -399,7 +401,8 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     async getEpisode(episodeId: string): Promise<EpisodeView> {
       const row = await requireRow(episodeId);
       const events = await store.getEvents(row.id);
-      return voiced(toView(row, events));
+      if (goalDataIsDerived(row.hiddenGoal)) await loadCatalog(row.catalogId);
+      return voiced(toView(row, events, catalogFor));
     },
 
     /** Agent-visible world state (cart, today, …), from the live episode (rebuilt if needed). */
@@ -506,7 +509,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       // the LLM customer's messages of the copied turns are the parent's, as recorded
       for (const { turn, template, text, by, fallback, record } of await store.getRewrites(parent.id))
         if (turn <= turns) await store.addRewrite({ episodeId: row.id, turn, template, text, by, fallback, record });
-      return { ...(await voiced(viewOf(row, [...ep.events]))), capabilityToken };
+      return { ...(await voiced(viewOf(row, [...ep.events], catalogFor))), capabilityToken };
     },
 
     /** Parent and forks of an episode (the replay's family box). */

@@ -8,6 +8,7 @@
 // enough to rebuild the episode with replayEpisode.
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
+import type { Catalog } from '@/server/engine/catalog/types';
 import type { AxisValues } from '@/server/engine/difficulty';
 import type {
   Action,
@@ -20,6 +21,7 @@ import type {
 } from '@/server/engine/types';
 import { episodeBudgets } from './budgets';
 import { eventRows } from './sqlite-store/rows';
+import { deriveGoalData, readStoredGoal } from './stored-goal';
 import type { EpisodeSetup, EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal, InfraFailure } from './types';
 
 /** Where the episode stands after a write: its new events, turn, status and score. */
@@ -302,17 +304,30 @@ export function toSummary(row: EpisodeRow): EpisodeSummary {
   };
 }
 
-export function toView(row: EpisodeRow, events: Array<{ payload: string }>): EpisodeView {
+export function toView(
+  row: EpisodeRow,
+  events: Array<{ payload: string }>,
+  catalogOf: (catalogId: string) => Catalog,
+): EpisodeView {
   return viewOf(
     row,
     events.map((e) => JSON.parse(e.payload) as EpisodeEvent),
+    catalogOf,
   );
 }
 
-/** The view from a row and events already in memory (no parsing of stored payloads). */
-export function viewOf(row: EpisodeRow, events: EpisodeEvent[]): EpisodeView {
+/**
+ * The view from a row and events already in memory (no parsing of stored payloads). The catalog
+ * is read only for a goal stored without its data (trainer episodes, stored-goal.ts); load it
+ * first where loading is asynchronous (`goalDataIsDerived`).
+ */
+export function viewOf(
+  row: EpisodeRow,
+  events: EpisodeEvent[],
+  catalogOf: (catalogId: string) => Catalog,
+): EpisodeView {
   const axes = JSON.parse(row.axes) as AxisValues;
-  const hiddenGoal = JSON.parse(row.hiddenGoal) as HiddenGoal;
+  const hiddenGoal = readStoredGoal(row.hiddenGoal, () => deriveGoalData(configOfRow(row), catalogOf(row.catalogId)));
   return {
     ...toSummary(row),
     axisOverrides: JSON.parse(row.axisOverrides) as Partial<AxisValues>,
@@ -327,7 +342,9 @@ export function viewOf(row: EpisodeRow, events: EpisodeEvent[]): EpisodeView {
 }
 
 /** The engine config an episode row was started with. */
-export function configOfRow(row: EpisodeRow): EpisodeConfig {
+export function configOfRow(
+  row: Pick<EpisodeRow, 'envId' | 'd' | 'seed' | 'axisOverrides' | 'weights' | 'journeyEnvs'>,
+): EpisodeConfig {
   const overrides = JSON.parse(row.axisOverrides) as Partial<AxisValues>;
   return {
     envId: row.envId as EnvId,

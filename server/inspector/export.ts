@@ -1,5 +1,9 @@
 // Exporting episodes: the project's JSONL format (one episode per line, see format.ts) and
 // chat-format messages for supervised fine-tuning (one conversation per line).
+import { loadCatalog } from '@/server/catalogs';
+import { configOfRow } from '@/server/episodes/store';
+import { deriveGoalData, goalDataIsDerived, readStoredGoal } from '@/server/episodes/stored-goal';
+import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeEvent } from '@/server/engine/types';
 import type { InspectorDb } from './db';
 import { flag } from './dialect';
@@ -14,6 +18,7 @@ interface Row {
   axisOverrides: string;
   axes: string;
   weights: string | null;
+  journeyEnvs: string | null;
   catalogId: string;
   status: string;
   terminationReason: string | null;
@@ -34,11 +39,18 @@ interface Row {
 
 const parse = (s: string | null) => (s === null ? null : JSON.parse(s));
 
-export function createExporter(db: InspectorDb) {
+/**
+ * `catalogOf` is read only for a trainer episode, whose goal is stored without its data
+ * (server/episodes/stored-goal.ts); the default is the app's catalog registry.
+ */
+export function createExporter(db: InspectorDb, catalogOf: (catalogId: string) => Promise<Catalog> = loadCatalog) {
   /** One episode as a line object of the project's format, or null when the id is unknown. */
   async function episodeLine(id: string): Promise<Record<string, unknown> | null> {
     const r = await db.get<Row>('SELECT * FROM "Episode" WHERE "id" = ?', [id]);
     if (!r) return null;
+    // A trainer episode's goal is stored without its data (stored-goal.ts): derived here.
+    const catalog = goalDataIsDerived(r.hiddenGoal) ? await catalogOf(r.catalogId) : null;
+    const hiddenGoal = readStoredGoal(r.hiddenGoal, () => deriveGoalData(configOfRow(r), catalog!));
     const events = await db.all<{ payload: string }>(
       'SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"',
       [id],
@@ -68,7 +80,7 @@ export function createExporter(db: InspectorDb) {
       reward: r.reward,
       isCorrect: flag(r.isCorrect),
       breakdown: parse(r.breakdown),
-      hiddenGoal: JSON.parse(r.hiddenGoal),
+      hiddenGoal,
       events: events.map((e) => JSON.parse(e.payload)),
       actions,
       prompts: parse(r.prompts),

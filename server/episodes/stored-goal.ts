@@ -1,0 +1,50 @@
+// Episode.hiddenGoal as stored, and as read back.
+//
+// The goal's `data` is what the env generated at reset from the episode's config (env, d, seed,
+// axis overrides, JOURNEY's env list, catalog): 31–46 KB in PD, SUB and RETURN, ~250 KB in
+// JOURNEY, and fixed for the whole episode. The trainer API records thousands of short
+// episodes a second, so its recorder stores the goal WITHOUT its data, marked
+// `"dataFromConfig":true`, and every reader derives the data again by resetting the engine on
+// the row's config (the engine is deterministic; the golden test pins it). Measured: that data
+// was ~21 KB written per trainer step, ~45 % of the writer's transaction (docs/env-server.md,
+// seventh round). Writers that store few episodes (the web playground, imports, curriculum)
+// keep writing the data itself; both shapes read back alike.
+import { createEpisode } from '@/server/engine';
+import type { Catalog } from '@/server/engine/catalog/types';
+import type { EpisodeConfig } from '@/server/engine/types';
+import type { HiddenGoal } from './types';
+
+/** The marker key of a goal stored without its data. */
+const DERIVED = 'dataFromConfig';
+
+/**
+ * The goal as the trainer's recorder stores it: `{"envId","summary","dataFromConfig":true,"slots"?}`
+ * (the summary and the revealed slots change turn by turn; the data does not).
+ */
+export function goalWithoutDataJson(g: { envId: string; summary: string[]; slots?: unknown }): string {
+  const slots = g.slots !== undefined ? `,"slots":${JSON.stringify(g.slots)}` : '';
+  return `{"envId":${JSON.stringify(g.envId)},"summary":${JSON.stringify(g.summary)},"${DERIVED}":true${slots}}`;
+}
+
+/** True when the stored text leaves the data to be derived (a cheap check before loading a catalog). */
+export function goalDataIsDerived(stored: string): boolean {
+  return stored.includes(`"${DERIVED}":true`) && (JSON.parse(stored) as Record<string, unknown>)[DERIVED] === true;
+}
+
+/** The goal's data as the engine generates it for this config (a reset: a few ms, ~10 ms in JOURNEY). */
+export function deriveGoalData(config: EpisodeConfig, catalog: Catalog): unknown {
+  const episode = createEpisode(config, catalog);
+  episode.reset();
+  return episode.hiddenGoal().data;
+}
+
+/**
+ * The stored goal in the app's shape ({envId, summary, data, slots?}). `derive` is called only
+ * for a goal stored without its data.
+ */
+export function readStoredGoal(stored: string, derive: () => unknown): HiddenGoal {
+  const parsed = JSON.parse(stored) as HiddenGoal & { [DERIVED]?: boolean };
+  if (parsed[DERIVED] !== true) return parsed;
+  const { envId, summary, slots } = parsed;
+  return { envId, summary, data: derive(), ...(slots !== undefined ? { slots } : {}) };
+}
