@@ -4,14 +4,13 @@
 // puts the goal in one), and only adminState — simulation mode, admin token — adds it.
 
 import { randomInt } from 'node:crypto';
-import { createEpisode, listEnvs, type Catalog, type StepResult } from '@/server/engine';
+import { createEpisode, type Catalog, type StepResult } from '@/server/engine';
 import type { EnvServerConfig } from './config';
 import { EnvServerError, asEnvServerError } from './errors';
 import {
   MAX_SEED,
   describeIssues,
   plainResetRequest,
-  publishedSchemas,
   resetRequestSchema,
   stepRequestSchema,
   wireActionSchema,
@@ -20,10 +19,14 @@ import {
 import { SessionStore, newEpisodeId, type LiveEpisode } from './sessions';
 import { rebuildEpisode, type EpisodeLog, type StoredEpisode } from './live-episodes';
 import { StepConflictError, type Recorder } from './recorder';
-import { matchesDigest, tokenDigest, type TokenService } from './tokens';
+import type { TokenService } from './tokens';
+import { createEpisodeAccess } from './episode-access';
+import { adminState, agentState } from './episode-state';
+import { healthOf, metadataOf, schemaFor } from './server-info';
 import type { z } from 'zod';
 
-export const SERVER_VERSION = '1';
+export { SERVER_VERSION } from './server-info';
+export type { AgentState } from './episode-state';
 
 export interface StepResponse {
   episode_id: string;
@@ -40,20 +43,6 @@ export interface ResetResponse extends StepResponse {
   d: number;
   seed: number;
   run: string | null;
-}
-
-export interface AgentState {
-  episode_id: string;
-  step_count: number;
-  env: string;
-  d: number;
-  seed: number;
-  run: string | null;
-  turn: number;
-  t_max: number;
-  done: boolean;
-  termination: string | null;
-  reward: number | null;
 }
 
 export interface EnvServiceDeps {
@@ -107,6 +96,7 @@ function respond(live: Pick<LiveEpisode, 'id'>, result: StepResult): StepRespons
 
 export function createEnvService(deps: EnvServiceDeps) {
   const { config, catalog, tokens, sessions } = deps;
+  const { authorise, checkToken } = createEpisodeAccess(tokens, sessions);
   const recorder = deps.recorder ?? null;
   const log = deps.log ?? null;
   /** Each episode's latest write, awaited by the transport before it answers (acknowledged = durable). */
@@ -204,41 +194,6 @@ export function createEnvService(deps: EnvServiceDeps) {
     return respond(live, result);
   }
 
-  /** `connection`: the caller is the WebSocket session that reset this held episode (its capability). */
-  function authorise(id: string, token: string | null, allowAdmin: boolean, connection = false): LiveEpisode {
-    const live = sessions.get(id);
-    if (!(connection && live.issuedToken === token)) checkToken(id, token, allowAdmin, live);
-    return live;
-  }
-
-  /** Whether the token is the episode's capability (a held episode remembers its verified token's digest). */
-  function allows(id: string, token: string, live?: LiveEpisode): boolean {
-    if (live?.issuedToken && !live.tokenDigest) live.tokenDigest = tokenDigest(live.issuedToken);
-    if (live?.tokenDigest) return matchesDigest(token, live.tokenDigest);
-    if (!tokens.allows(token, id)) return false;
-    if (live) live.tokenDigest = tokenDigest(token);
-    return true;
-  }
-
-  function checkToken(id: string, token: string | null, allowAdmin: boolean, live?: LiveEpisode): void {
-    if (!token)
-      throw new EnvServerError(
-        'BAD_TOKEN',
-        `episode "${id}": no capability token; send the token from reset as "Authorization: Bearer <token>"`,
-        id,
-      );
-    if (allows(id, token, live)) return;
-    if (tokens.isAdmin(token)) {
-      if (allowAdmin) return;
-      throw new EnvServerError(
-        'BAD_TOKEN',
-        `episode "${id}": stepping needs the episode's capability token (the admin token only reads)`,
-        id,
-      );
-    }
-    throw new EnvServerError('BAD_TOKEN', `episode "${id}": the token is not this episode's capability token`, id);
-  }
-
   function parseStep(body: unknown) {
     const id =
       typeof (body as { episode_id?: unknown })?.episode_id === 'string'
@@ -322,42 +277,6 @@ export function createEnvService(deps: EnvServiceDeps) {
     return stepEpisode(req.episode_id, bearer ?? req.token ?? null, req.action, req.step_key ?? null);
   }
 
-  function agentState(live: LiveEpisode): AgentState {
-    const e = live.episode;
-    return {
-      episode_id: live.id,
-      step_count: e.turn,
-      env: live.config.envId,
-      d: live.config.d,
-      seed: live.config.seed,
-      run: live.run,
-      turn: e.turn,
-      t_max: e.tMax,
-      done: e.done,
-      termination: e.termination,
-      reward: e.breakdown ? e.breakdown.total : null,
-    };
-  }
-
-  /** Inspector-side state: the hidden goal, axes, world, events and reward evidence. */
-  function adminState(live: LiveEpisode) {
-    if (config.mode === 'production')
-      throw new EnvServerError(
-        'PRODUCTION_MODE',
-        'the full state (hidden goal, events) is simulation control; this server runs in production mode',
-        live.id,
-      );
-    const e = live.episode;
-    return {
-      ...agentState(live),
-      hidden_goal: e.hiddenGoal(),
-      axes: e.axes,
-      world: e.world(),
-      events: e.events,
-      breakdown: e.breakdown,
-    };
-  }
-
   function stateId(episodeId: string | null): string {
     if (!episodeId) throw new EnvServerError('VALIDATION_ERROR', 'state: the episode_id query parameter is required');
     return parse(stepRequestSchema.shape.episode_id, episodeId, 'state: episode_id');
@@ -366,7 +285,7 @@ export function createEnvService(deps: EnvServiceDeps) {
   /** State of one episode this worker holds: agent-visible with its capability token, full with the admin token. */
   function state(episodeId: string | null, token: string | null) {
     const live = authorise(stateId(episodeId), token, true);
-    return tokens.isAdmin(token) ? adminState(live) : agentState(live);
+    return tokens.isAdmin(token) ? adminState(live, config.mode) : agentState(live);
   }
 
   /**
@@ -381,44 +300,7 @@ export function createEnvService(deps: EnvServiceDeps) {
       sessions.drop(id);
       ({ live } = await hold(id, token, true));
     }
-    return tokens.isAdmin(token) ? adminState(live) : agentState(live);
-  }
-
-  function schema(envId: string | null) {
-    if (envId !== null && !listEnvs().some((e) => e.id === envId))
-      throw new EnvServerError(
-        'VALIDATION_ERROR',
-        `schema: unknown env "${envId}"; available: ${listEnvs()
-          .map((e) => e.id)
-          .join(', ')}`,
-      );
-    return publishedSchemas(envId);
-  }
-
-  function metadata() {
-    return {
-      name: 'EcomRLVE-GYM',
-      description:
-        'Eight shopping-assistant environments with verifiable rewards: one JSON action per turn (message, tool calls, answer).',
-      version: SERVER_VERSION,
-      readme_content: null,
-      author: null,
-      documentation_url: null,
-      mode: config.mode,
-      catalog: catalog.id,
-      envs: listEnvs().map((e) => ({ id: e.id, name: e.name, description: e.description, tools: e.tools })),
-      limits: {
-        max_sessions: config.maxSessions,
-        idle_timeout_s: config.idleTimeoutMs / 1000,
-        max_body_bytes: config.maxBodyBytes,
-      },
-      admin: tokens.adminEnabled && config.mode === 'simulation',
-      persistence: recorder !== null,
-    };
-  }
-
-  function health() {
-    return { status: 'healthy' as const, active_sessions: sessions.size, max_sessions: sessions.capacity };
+    return tokens.isAdmin(token) ? adminState(live, config.mode) : agentState(live);
   }
 
   return {
@@ -434,10 +316,10 @@ export function createEnvService(deps: EnvServiceDeps) {
     state,
     stateRequest,
     agentState,
-    adminState,
-    schema,
-    metadata,
-    health,
+    adminState: (live: LiveEpisode) => adminState(live, config.mode),
+    schema: schemaFor,
+    metadata: () => metadataOf(config, catalog, tokens, recorder !== null),
+    health: () => healthOf(sessions),
   };
 }
 
