@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { sqliteFile } from '@/server/db-path';
 import { prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
-import { upkeepPass } from './store-upkeep';
+import { UPKEEP_MAX_WAIT_MS, UPKEEP_MIN_EVENTS, upkeepDue, upkeepPass } from './store-upkeep';
 import { listEnvs, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService } from '@/server/episodes/service';
@@ -263,6 +263,15 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
 // The upkeep pass serve:env's thread runs (store-upkeep.ts): it indexes what the serving writers
 // committed and checkpoints the WAL they only append to (wal_autocheckpoint = 0 with upkeep elsewhere).
 describe('store upkeep', () => {
+  it('runs a pass once ~1,000 events wait, or a second after the last one (checkpoints included)', () => {
+    expect(upkeepDue(UPKEEP_MIN_EVENTS, 0)).toBe(true);
+    expect(upkeepDue(UPKEEP_MIN_EVENTS - 1, UPKEEP_MAX_WAIT_MS - 1)).toBe(false);
+    expect(upkeepDue(1, UPKEEP_MAX_WAIT_MS)).toBe(true);
+    // nothing to index, but the WAL may hold other writes: still checkpointed once a second
+    expect(upkeepDue(0, UPKEEP_MAX_WAIT_MS)).toBe(true);
+    expect(upkeepDue(0, UPKEEP_MAX_WAIT_MS - 1)).toBe(false);
+  });
+
   it('leaves indexing and checkpoints to the upkeep pass, which does both within its budget', async () => {
     const writer = openSqliteWriter(db.url, { upkeep: 'elsewhere' });
     const service = createEnvService({

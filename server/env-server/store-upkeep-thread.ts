@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
-import { UPKEEP_INTERVAL_MS, upkeepPass } from './store-upkeep';
+import { UPKEEP_INTERVAL_MS, upkeepDue, upkeepPass } from './store-upkeep';
 
 const db = new Database((workerData as { file: string }).file);
 db.pragma('busy_timeout = 5000');
@@ -10,11 +10,14 @@ db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 let index: ReturnType<typeof prepareTextIndex> | null = null;
 let warned = false;
+let lastPass = performance.now();
 
-const pass = () => {
+const pass = (force = false) => {
   // Prepared lazily: a store that is not migrated yet fails the workers' writes, not this thread.
   try {
     index ??= prepareTextIndex(db);
+    if (!force && !upkeepDue(index.pending(), performance.now() - lastPass)) return;
+    lastPass = performance.now();
     upkeepPass(db, index);
     warned = false;
   } catch (e) {
@@ -27,7 +30,7 @@ const timer = setInterval(pass, UPKEEP_INTERVAL_MS);
 parentPort!.on('message', (m) => {
   if (m !== 'stop') return;
   clearInterval(timer);
-  pass();
+  pass(true);
   db.close();
   parentPort!.close();
 });
