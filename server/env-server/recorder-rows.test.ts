@@ -3,7 +3,7 @@
 // in every env, after the reset and after every step (so the data really is fixed for the
 // episode), and the stored text must be what JSON.stringify of the stored shape gives.
 import { describe, expect, it } from 'vitest';
-import { createRandomAgent, listEnvs, oracleAgent, type EnvId } from '@/server/engine';
+import { createRandomAgent, ENGINE_VERSION, listEnvs, oracleAgent, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing';
 import { deriveGoalData, goalDataIsDerived, readStoredGoal } from '@/server/episodes/stored-goal';
 import { hiddenGoalJson } from './recorder';
@@ -32,7 +32,7 @@ describe('the stored hidden goal of a trainer episode', () => {
       ] as const) {
         const s = makeService();
         const { live, response } = s.reset({ env: envId, d, seed });
-        const derived = deriveGoalData(live.episode.config, testCatalog());
+        const derived = deriveGoalData(live.episode.config, testCatalog, ENGINE_VERSION);
         const random = createRandomAgent({ seed, pInvalid: 0.3, pPartialAnswer: 0.2 });
         let observation = response.observation;
         for (;;) {
@@ -58,6 +58,12 @@ describe('the stored hidden goal of a trainer episode', () => {
       expect(checked).toBeGreaterThan(3);
     },
   );
+
+  it('derives no data for rules this engine cannot replay (an older engine generated that goal)', () => {
+    const config = { envId: 'PD' as const, d: 3, seed: 5 };
+    expect(deriveGoalData(config, testCatalog, ENGINE_VERSION)).not.toBeNull();
+    expect(deriveGoalData(config, testCatalog, ENGINE_VERSION + 1)).toBeNull();
+  });
 
   it('reads a goal stored with its data unchanged, without deriving anything', () => {
     const stored = '{"envId":"PD","summary":["x"],"data":{"want":["a"]},"slots":{"size":1}}';

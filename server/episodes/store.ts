@@ -327,7 +327,9 @@ export function viewOf(
   catalogOf: (catalogId: string) => Catalog,
 ): EpisodeView {
   const axes = JSON.parse(row.axes) as AxisValues;
-  const hiddenGoal = readStoredGoal(row.hiddenGoal, () => deriveGoalData(configOfRow(row), catalogOf(row.catalogId)));
+  const hiddenGoal = readStoredGoal(row.hiddenGoal, () =>
+    deriveGoalData(configOfRow(row), () => catalogOf(row.catalogId), row.engineVersion),
+  );
   return {
     ...toSummary(row),
     axisOverrides: JSON.parse(row.axisOverrides) as Partial<AxisValues>,

@@ -9,7 +9,7 @@
 // was ~21 KB written per trainer step, ~45 % of the writer's transaction (docs/env-server.md,
 // seventh round). Writers that store few episodes (the web playground, imports, curriculum)
 // keep writing the data itself; both shapes read back alike.
-import { createEpisode } from '@/server/engine';
+import { createEpisode, replayRefusal } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeConfig } from '@/server/engine/types';
 import type { HiddenGoal } from './types';
@@ -31,9 +31,14 @@ export function goalDataIsDerived(stored: string): boolean {
   return stored.includes(`"${DERIVED}":true`) && (JSON.parse(stored) as Record<string, unknown>)[DERIVED] === true;
 }
 
-/** The goal's data as the engine generates it for this config (a reset: a few ms, ~10 ms in JOURNEY). */
-export function deriveGoalData(config: EpisodeConfig, catalog: Catalog): unknown {
-  const episode = createEpisode(config, catalog);
+/**
+ * The goal's data as the engine generates it for this config (a reset: a few ms, ~10 ms in
+ * JOURNEY). Null when the episode was played under engine rules this build cannot replay for
+ * its env (version.ts): another engine's goal would be shown as if it were this one's.
+ */
+export function deriveGoalData(config: EpisodeConfig, catalog: () => Catalog, engineVersion: number): unknown {
+  if (replayRefusal(engineVersion, config.envId) !== null) return null;
+  const episode = createEpisode(config, catalog());
   episode.reset();
   return episode.hiddenGoal().data;
 }

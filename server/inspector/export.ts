@@ -31,6 +31,7 @@ interface Row {
   goalRevealed: number | boolean;
   origin: string;
   rewardRevision: number;
+  engineVersion: number;
   runLabel: string | null;
   curriculumRunId: string | null;
   recorded: string | null;
@@ -50,7 +51,9 @@ export function createExporter(db: InspectorDb, catalogOf: (catalogId: string) =
     if (!r) return null;
     // A trainer episode's goal is stored without its data (stored-goal.ts): derived here.
     const catalog = goalDataIsDerived(r.hiddenGoal) ? await catalogOf(r.catalogId) : null;
-    const hiddenGoal = readStoredGoal(r.hiddenGoal, () => deriveGoalData(configOfRow(r), catalog!));
+    const hiddenGoal = readStoredGoal(r.hiddenGoal, () =>
+      deriveGoalData(configOfRow(r), () => catalog!, r.engineVersion),
+    );
     const events = await db.all<{ payload: string }>(
       'SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"',
       [id],
