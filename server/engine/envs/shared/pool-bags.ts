@@ -242,9 +242,10 @@ export class BagStore {
 
   /**
    * similarities() of similarity.ts: the reference's TF-IDF cosine to each candidate, idf from
-   * the pool's documents plus the reference, every float in similarities()' order.
+   * the pool's documents plus the reference, every float in similarities()' order (0 for the
+   * candidates `need` leaves out).
    */
-  similarities(pool: CategoryPool, refIndex: number, c: Candidates): Float64Array {
+  similarities(pool: CategoryPool, refIndex: number, c: Candidates, need?: Uint8Array): Float64Array {
     const bags = this.bags;
     this.mark = bags.used;
     try {
@@ -252,14 +253,14 @@ export class BagStore {
       let len = c.bagLen;
       const byRow = c.columns === pool.rows;
       for (let k = 0; k < at.length; k++) {
-        if (at[k] >= 0) continue;
+        if (at[k] >= 0 || (need && !need[k])) continue;
         if (at === c.bagAt) [at, len] = [at.slice(), len.slice()]; // transient bags: not kept in c
         at[k] = this.bagAt(pool, c.index[k], byRow ? c.rows[k] : -1);
         len[k] = this.bagLength;
       }
       const refAt = this.bagAt(pool, refIndex);
       if (this.refPos.length < pool.vocab.size) this.refPos = new Int32Array(2 * pool.vocab.size);
-      return cosines(bags, pool.idf, refAt, this.bagLength, at, len, this.refPos);
+      return cosines(bags, pool.idf, refAt, this.bagLength, at, len, this.refPos, need);
     } finally {
       bags.used = this.mark;
     }

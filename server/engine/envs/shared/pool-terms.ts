@@ -88,8 +88,8 @@ export class BagTerms {
 /**
  * similarities() of similarity.ts over stored bags: the reference's TF-IDF cosine to each
  * candidate (bag k at at[k], len[k] terms), idf from the pool's documents plus the reference,
- * every float in similarities()' order. refPos: zeros, at least one entry per vocabulary
- * term (left zero again).
+ * every float in similarities()' order; 0 for the candidates `need` leaves out. refPos: zeros,
+ * at least one entry per vocabulary term (left zero again).
  */
 export function cosines(
   { terms, tfs }: BagTerms,
@@ -99,6 +99,7 @@ export function cosines(
   at: Int32Array,
   len: Uint16Array,
   refPos: Int32Array,
+  need?: Uint8Array,
 ): Float64Array {
   const refIdf = new Float64Array(refLen);
   const refW = new Float64Array(refLen);
@@ -115,6 +116,7 @@ export function cosines(
   const outsideIdf = idfOf(n, 0, false); // a term no document of the pool has
   const sims = new Float64Array(at.length);
   for (let k = 0; k < at.length; k++) {
+    if (need && !need[k]) continue;
     let dot = 0;
     let sq = 0;
     for (let j = at[k]; j < at[k] + len[k]; j++) {

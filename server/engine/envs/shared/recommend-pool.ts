@@ -109,7 +109,6 @@ export function columnCandidates(
     },
     pool(constraints, persona, compatibility, excludeIds, relevance, discovery, size) {
       const indices = c.index;
-      const sims = store.similarities(category, refIndex, c);
       const excluded = new Set(excludeIds.map((id) => catalog.indexOf(id)));
       const checks = constraints.map((constraint) => constraintCheck(catalog, c, constraint));
       const compat = compatibility.map((a) => checks[constraints.findIndex((x) => x.attr === a)]);
@@ -119,6 +118,11 @@ export function columnCandidates(
       const s = new Float64Array(n);
       const u = new Float64Array(n);
       const compatibleAt = new Uint8Array(n);
+      // discovery: the entries' sort keys (s, u) with the similarity at 0 and at 1 (see mayEnterPool);
+      // substitute pools leave few out (relevance spans λ_sim) and score every candidate
+      const bounds = { major: new Float64Array(discovery ? 2 * n : 0), minor: new Float64Array(discovery ? 2 * n : 0) };
+      const utility = (k: number, sim: number) =>
+        utilityOf(c.price[k], c.rating[k], c.shipDays[k], preferred[c.brand[k]] === 1, persona, sim);
       let m = 0;
       for (let k = 0; k < n; k++) {
         if (excluded.size > 0 && excluded.has(indices[k])) continue;
@@ -127,15 +131,34 @@ export function columnCandidates(
         const sk = constraints.length === 0 ? 1 : met / constraints.length; // satisfaction() of persona.ts
         const b = c.brand[k];
         if (preferred[b] < 0) preferred[b] = isPreferredBrand(cols.brandTable[b], persona) ? 1 : 0;
-        const uk = utilityOf(c.price[k], c.rating[k], c.shipDays[k], preferred[b] === 1, persona, sims[k]);
         let compatible = true;
         for (let j = 0; j < compat.length && compatible; j++) compatible = compat[j](k);
+        if (discovery) {
+          bounds.major[2 * m] = bounds.major[2 * m + 1] = sk;
+          bounds.minor[2 * m] = utility(k, 0);
+          bounds.minor[2 * m + 1] = utility(k, 1);
+        }
         at[m] = k;
         s[m] = sk;
-        u[m] = uk;
         compatibleAt[m] = compatible ? 1 : 0;
         m++;
       }
+      // only entries that may enter the pool need their similarity (and so their bag)
+      const may = discovery ? mayEnterPool(bounds, m, size) : new Uint8Array(m).fill(1);
+      const need = new Uint8Array(n);
+      for (let e = 0; e < m; e++) need[at[e]] = may[e];
+      const sims = store.similarities(category, refIndex, c, need);
+      let kept = 0;
+      for (let e = 0; e < m; e++) {
+        if (!may[e]) continue;
+        const k = at[e];
+        at[kept] = k;
+        s[kept] = s[e];
+        u[kept] = utility(k, sims[k]);
+        compatibleAt[kept] = compatibleAt[e];
+        kept++;
+      }
+      m = kept;
       // relevance when first compared (discovery compares it only on ties in s and u)
       const rel = new Float64Array(m).fill(NaN);
       const relOf = (e: number) =>
@@ -159,6 +182,35 @@ export function columnCandidates(
       });
     },
   };
+}
+
+/**
+ * Which of m pool entries may enter the pool of `size`, from bounds on their sort keys: entry e's
+ * keys (major, minor), compared major first, lie between (major[2e], minor[2e]) — its similarity 0
+ * — and (major[2e + 1], minor[2e + 1]) — similarity 1 (utility and relevance do not decrease
+ * with the similarity, also in floating point: a sum or product with a larger term is not
+ * smaller). At least `size` entries are at or above the size-th best lower bound, so an entry
+ * whose upper bound is below it cannot be in the pool, whatever the similarities and ids.
+ */
+export function mayEnterPool(
+  bounds: { major: Float64Array; minor: Float64Array },
+  m: number,
+  size: number,
+): Uint8Array {
+  const may = new Uint8Array(m).fill(1);
+  if (m <= size) return may;
+  const { major, minor } = bounds;
+  const order: number[] = new Array(m);
+  for (let e = 0; e < m; e++) order[e] = 2 * e;
+  const byLowerBound = (a: number, b: number) => major[b] - major[a] || minor[b] - minor[a] || a - b;
+  selectTop(order, size, byLowerBound);
+  let worst = order[0];
+  for (let j = 1; j < size; j++) if (byLowerBound(worst, order[j]) < 0) worst = order[j];
+  for (let e = 0; e < m; e++) {
+    const hi = 2 * e + 1;
+    if (major[hi] < major[worst] || (major[hi] === major[worst] && minor[hi] < minor[worst])) may[e] = 0;
+  }
+  return may;
 }
 
 /** The row of product i in a category's ascending index list, -1 when it is not there. */
