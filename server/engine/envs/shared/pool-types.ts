@@ -34,6 +34,16 @@ export interface CategoryPool {
   docRows: Int32Array | null;
   /** large categories: the catalog's columns at `all` (pool-columns.ts) */
   rows: FilterColumns | null;
+  /**
+   * Large categories, built with the rows: the documents' values (the stride sample, every
+   * reset's candidates), 1 at each document's row, the bag offset and length kept for a row
+   * (-1: none yet), and the documents' distinct brand codes and names (sorted).
+   */
+  sample: Candidates | null;
+  docMark: Uint8Array | null;
+  rowBag: Int32Array | null;
+  rowBagLen: Uint16Array | null;
+  docBrands: { codes: Uint8Array; names: string[] } | null;
 }
 
 /**
@@ -51,8 +61,12 @@ export interface Candidates {
   /** bag offset and length per position (stored bags only) */
   bagAt: Int32Array;
   bagLen: Uint16Array;
+  /** product id per position where already known (others are read through the store) */
+  ids: (string | undefined)[];
   /** attribute codes per position, copied on first use from `columns` at `rows` */
   attrs: (Int32Array | undefined)[];
   columns: FilterColumns;
   rows: ArrayLike<number>;
+  /** the candidates these begin with (a large category's sample): their attribute codes are kept there */
+  base: Candidates | null;
 }

@@ -10,8 +10,9 @@
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import type { Product, SearchFilters } from '../../catalog/types';
 import { constraintMet, isPreferredBrand, utilityOf, type Constraint, type Persona } from './persona';
-import { bagStoreOf, type BagStore, type Candidates } from './pool-bags';
-import { distinctBrands, filterRows } from './pool-columns';
+import { bagStoreOf, type Candidates } from './pool-bags';
+import { attrCodes, largeCandidates } from './pool-candidates';
+import { filterRows } from './pool-columns';
 
 export interface PoolEntry {
   id: string;
@@ -67,46 +68,49 @@ export function columnCandidates(
   if (!category) throw new Error(`evaluation pool: category "${reference.category}" is not in catalog ${catalog.id}`);
   const refIndex = catalog.indexOf(reference.id);
   const cols = catalog.cols;
-  let indices: ArrayLike<number> = category.all;
-  let rows: Int32Array | null = null; // each candidate's row in category.all, when all are known
-  // large categories: the candidates besides the stride sample (their prices are merged with the sample's)
-  const extra: number[] = [];
-  if (!category.whole) {
-    const list: number[] = [];
-    const listRows: number[] = [];
-    const marks = store.marks;
-    const all = category.all;
-    for (let k = 0; k < category.docs.length; k++) marks[category.docs[k]] = 1;
-    const add = (i: number, row: number) => {
-      if (i < 0 || marks[i] === 2) return;
-      if (marks[i] === 0) extra.push(i);
-      marks[i] = 2;
-      list.push(i);
-      listRows.push(row);
+  const c = category.whole ? store.wholeCandidates(category) : largeCandidates(category, extraRows());
+
+  /**
+   * A large category's candidates besides its stride sample, as rows of category.all: the
+   * products the filtered search finds and the reference. The pool does not depend on the
+   * candidates' order (a strict order by id breaks every tie), only on which they are.
+   */
+  function extraRows(): number[] {
+    const rows = store.rowsOf(category!);
+    const mark = category!.docMark!; // 1 at the sample's rows; 2 marks a row taken here, cleared below
+    const all = category!.all;
+    const out: number[] = [];
+    const take = (row: number) => {
+      if (row < 0) throw new Error(`evaluation pool: a candidate outside category "${reference.category}"`);
+      if (mark[row] !== 0) return;
+      mark[row] = 2;
+      out.push(row);
     };
-    const found = filterRows(store.rowsOf(category), cols.category[refIndex], filters(), fullLimit);
-    if (found) for (const row of found) add(all[row], row);
-    else for (const i of catalog.filterIndices(filters(), fullLimit)) add(i, rowIn(all, i));
-    for (let k = 0; k < category.docs.length; k++) add(category.docs[k], category.docRows![k]);
-    add(refIndex, rowIn(all, refIndex));
-    for (const i of list) marks[i] = 0;
-    indices = list;
-    if (!listRows.includes(-1)) rows = Int32Array.from(listRows);
+    const found = filterRows(rows, cols.category[refIndex], filters(), fullLimit);
+    if (found) for (const row of found) take(row);
+    else for (const i of catalog.filterIndices(filters(), fullLimit)) take(rowIn(all, i));
+    take(rowIn(all, refIndex));
+    for (const row of out) mark[row] = 0;
+    return out;
   }
 
   return {
-    brands: () => category.brands ?? distinctBrands(catalog, indices),
+    brands() {
+      if (category.brands) return category.brands;
+      const known = category.docBrands!;
+      let names: Set<string> | null = null;
+      for (let k = category.docs.length; k < c.index.length; k++)
+        if (!known.codes[c.brand[k]]) (names ??= new Set(known.names)).add(cols.brandTable[c.brand[k]]);
+      return names ? [...names].sort() : known.names;
+    },
     sortedPrices() {
       if (category.sortedPrices) return category.sortedPrices;
-      const prices = new Float64Array(extra.length);
-      for (let k = 0; k < extra.length; k++) prices[k] = catalog.priceAt(extra[k]);
-      return mergeSorted(category.docPrices, prices.sort());
+      return mergeSorted(category.docPrices, c.price.slice(category.docs.length).sort());
     },
     pool(constraints, persona, compatibility, excludeIds, relevance, discovery, size) {
-      const c = store.candidates(category, indices, rows);
-      const sims = store.similarities(category, refIndex, c);
+      const indices = c.index;
       const excluded = new Set(excludeIds.map((id) => catalog.indexOf(id)));
-      const checks = constraints.map((constraint) => constraintCheck(store, c, constraint));
+      const checks = constraints.map((constraint) => constraintCheck(catalog, c, constraint));
       const compat = compatibility.map((a) => checks[constraints.findIndex((x) => x.attr === a)]);
       const preferred = new Int8Array(cols.brandTable.length).fill(-1); // isPreferredBrand per brand code
       const n = indices.length;
@@ -114,6 +118,11 @@ export function columnCandidates(
       const s = new Float64Array(n);
       const u = new Float64Array(n);
       const compatibleAt = new Uint8Array(n);
+      // discovery: the entries' sort keys (s, u) with the similarity at 0 and at 1 (see mayEnterPool);
+      // substitute pools leave few out (relevance spans λ_sim) and score every candidate
+      const bounds = { major: new Float64Array(discovery ? 2 * n : 0), minor: new Float64Array(discovery ? 2 * n : 0) };
+      const utility = (k: number, sim: number) =>
+        utilityOf(c.price[k], c.rating[k], c.shipDays[k], preferred[c.brand[k]] === 1, persona, sim);
       let m = 0;
       for (let k = 0; k < n; k++) {
         if (excluded.size > 0 && excluded.has(indices[k])) continue;
@@ -122,22 +131,40 @@ export function columnCandidates(
         const sk = constraints.length === 0 ? 1 : met / constraints.length; // satisfaction() of persona.ts
         const b = c.brand[k];
         if (preferred[b] < 0) preferred[b] = isPreferredBrand(cols.brandTable[b], persona) ? 1 : 0;
-        const uk = utilityOf(c.price[k], c.rating[k], c.shipDays[k], preferred[b] === 1, persona, sims[k]);
         let compatible = true;
         for (let j = 0; j < compat.length && compatible; j++) compatible = compat[j](k);
+        if (discovery) {
+          bounds.major[2 * m] = bounds.major[2 * m + 1] = sk;
+          bounds.minor[2 * m] = utility(k, 0);
+          bounds.minor[2 * m + 1] = utility(k, 1);
+        }
         at[m] = k;
         s[m] = sk;
-        u[m] = uk;
         compatibleAt[m] = compatible ? 1 : 0;
         m++;
       }
+      // only entries that may enter the pool need their similarity (and so their bag)
+      const may = discovery ? mayEnterPool(bounds, m, size) : new Uint8Array(m).fill(1);
+      const need = new Uint8Array(n);
+      for (let e = 0; e < m; e++) need[at[e]] = may[e];
+      const sims = store.similarities(category, refIndex, c, need);
+      let kept = 0;
+      for (let e = 0; e < m; e++) {
+        if (!may[e]) continue;
+        const k = at[e];
+        at[kept] = k;
+        s[kept] = s[e];
+        u[kept] = utility(k, sims[k]);
+        compatibleAt[kept] = compatibleAt[e];
+        kept++;
+      }
+      m = kept;
       // relevance when first compared (discovery compares it only on ties in s and u)
       const rel = new Float64Array(m).fill(NaN);
       const relOf = (e: number) =>
         Number.isNaN(rel[e]) ? (rel[e] = relevance(s[e], u[e], sims[at[e]], compatibleAt[e] === 1)) : rel[e];
       // ties in relevance are broken by id, as recommend.ts does
-      const ids: (string | undefined)[] = new Array(m);
-      const idOf = (e: number) => (ids[e] ??= store.idAt(indices[at[e]]));
+      const idOf = (e: number) => c.ids[at[e]] ?? store.idAt(indices[at[e]]);
       const byId = catalog.text.idsAscend
         ? (a: number, b: number) => indices[at[a]] - indices[at[b]]
         : (a: number, b: number) => compareIds(idOf(a), idOf(b));
@@ -157,8 +184,38 @@ export function columnCandidates(
   };
 }
 
+/**
+ * Which of m pool entries may enter the pool of `size`, from bounds on their sort keys: entry e's
+ * keys (major, minor), compared major first, lie between (major[2e], minor[2e]) — its similarity 0
+ * — and (major[2e + 1], minor[2e + 1]) — similarity 1 (utility and relevance do not decrease
+ * with the similarity, also in floating point: a sum or product with a larger term is not
+ * smaller). At least `size` entries are at or above the size-th best lower bound, so an entry
+ * whose upper bound is below it cannot be in the pool, whatever the similarities and ids.
+ */
+export function mayEnterPool(
+  bounds: { major: Float64Array; minor: Float64Array },
+  m: number,
+  size: number,
+): Uint8Array {
+  const may = new Uint8Array(m).fill(1);
+  if (m <= size) return may;
+  const { major, minor } = bounds;
+  const order: number[] = new Array(m);
+  for (let e = 0; e < m; e++) order[e] = 2 * e;
+  const byLowerBound = (a: number, b: number) => major[b] - major[a] || minor[b] - minor[a] || a - b;
+  selectTop(order, size, byLowerBound);
+  let worst = order[0];
+  for (let j = 1; j < size; j++) if (byLowerBound(worst, order[j]) < 0) worst = order[j];
+  for (let e = 0; e < m; e++) {
+    const hi = 2 * e + 1;
+    if (major[hi] < major[worst] || (major[hi] === major[worst] && minor[hi] < minor[worst])) may[e] = 0;
+  }
+  return may;
+}
+
 /** The row of product i in a category's ascending index list, -1 when it is not there. */
 function rowIn(all: readonly number[], i: number): number {
+  if (all.length === 0) return -1;
   let lo = 0;
   let hi = all.length - 1;
   while (lo < hi) {
@@ -217,8 +274,8 @@ function swap(a: number[], i: number, j: number): void {
  * Whether the candidate at position k meets a constraint: constraintMet on a probe holding its
  * value. Values from a string table (brand, attributes) are judged once per table entry.
  */
-function constraintCheck(store: BagStore, c: Candidates, constraint: Constraint): (k: number) => boolean {
-  const cols = store.catalog.cols;
+function constraintCheck(catalog: ColumnarCatalog, c: Candidates, constraint: Constraint): (k: number) => boolean {
+  const cols = catalog.cols;
   const probe = {
     price: 0,
     rating: 0,
@@ -244,7 +301,7 @@ function constraintCheck(store: BagStore, c: Candidates, constraint: Constraint)
   }
   const a = cols.attrNames.indexOf(constraint.attr);
   if (a < 0) return () => false; // no product has the attribute: undefined never meets a constraint
-  const codes = store.attrCodes(c, a);
+  const codes = attrCodes(c, a);
   const table = cols.attrTables[a];
   const numeric = cols.attrNumeric[a];
   const memo = new Int8Array(table.length + 1).fill(-1);

@@ -1,0 +1,44 @@
+// mayEnterPool (recommend-pool.ts): the entries it leaves out of the similarity computation can
+// never be in the pool. Random entries with bounds and exact keys between them (many ties: keys
+// on a coarse grid), against the pool chosen by sorting the exact keys; the whole reset path is
+// covered by pool-equivalence.test.ts.
+import { describe, expect, it } from 'vitest';
+import { Rng } from '../../random';
+import { mayEnterPool } from './recommend-pool';
+
+/** A key on a grid of `steps` values in [0, 1]: coarse grids give ties. */
+const gridded = (rng: Rng, steps: number) => Math.floor(rng.next() * (steps + 1)) / steps;
+
+describe('mayEnterPool', () => {
+  it('keeps every entry of the pool, for 400 random sets of bounds and exact keys, and leaves others out', () => {
+    let left = 0;
+    for (let trial = 0; trial < 400; trial++) {
+      const rng = new Rng(trial);
+      const m = 1 + Math.floor(rng.next() * 300);
+      const size = 1 + Math.floor(rng.next() * 120);
+      const steps = [2, 5, 20, 1000][trial % 4];
+      const major = new Float64Array(2 * m);
+      const minor = new Float64Array(2 * m);
+      const exact: { major: number; minor: number; id: number }[] = [];
+      for (let e = 0; e < m; e++) {
+        // discovery-like (major fixed, minor a range) or substitute-like (major a range)
+        const [a, b] = [gridded(rng, steps), gridded(rng, steps)].sort((x, y) => x - y);
+        const [c, d] = [gridded(rng, steps), gridded(rng, steps)].sort((x, y) => x - y);
+        const fixedMajor = trial % 2 === 0;
+        major[2 * e] = a;
+        major[2 * e + 1] = fixedMajor ? a : b;
+        minor[2 * e] = c;
+        minor[2 * e + 1] = d;
+        const t = rng.next();
+        const pick = (lo: number, hi: number) => (t < 0.2 ? lo : t > 0.8 ? hi : lo + (hi - lo) * t);
+        exact.push({ major: fixedMajor ? a : pick(a, b), minor: pick(c, d), id: e });
+      }
+      const may = mayEnterPool({ major, minor }, m, size);
+      const pool = [...exact].sort((x, y) => y.major - x.major || y.minor - x.minor || x.id - y.id).slice(0, size);
+      for (const e of pool) expect(may[e.id], `trial ${trial}: entry ${e.id} is in the pool`).toBe(1);
+      left += m - may.reduce((sum, x) => sum + x, 0);
+      if (m <= size) expect([...may].every((x) => x === 1)).toBe(true);
+    }
+    expect(left).toBeGreaterThan(1000); // the bound does leave entries out
+  });
+});
