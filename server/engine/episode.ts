@@ -1,8 +1,8 @@
 // The episode state machine (SPEC §1): reset → step … → termination, with the
 // event log as the single record of what happened.
 
-import { z } from 'zod';
 import { parseAction, normaliseToolName } from './action';
+import { checkAnswer } from './answer-check';
 import { isDeniedCategory } from './catalog/taxonomy';
 import type { Catalog } from './catalog/types';
 import { customerReply, type CustomerMemory } from './customer/reply-rules';
@@ -12,6 +12,7 @@ import { getEnv, JOURNEY_ENV_IDS } from './envs/registry';
 import type { Answer, CallRecord, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './envs/types';
 import { Rng } from './random';
 import { frozenCopy, plainCopy } from './copy';
+import { safeParseFast } from './fast-parse';
 import { computeReward } from './reward';
 import { findTool, getTool } from './tools';
 import { describeArgsError, toolSpec, ToolError } from './tools/registry';
@@ -22,7 +23,6 @@ import { findVariant } from './world/variants';
 import { createWorld, dateFromUnit, type WorldState } from './world/state';
 import {
   DEFAULT_WEIGHTS,
-  type Action,
   type EpisodeConfig,
   type EpisodeEvent,
   type Observation,
@@ -34,16 +34,6 @@ import {
   type ToolSpec,
   type UserAct,
 } from './types';
-
-// The answer schema with env and done, built once per env: zod compiles a schema on its first
-// parse, and building it per answer cost 0.3–0.5 ms (issue 13).
-const FULL_ANSWER_SCHEMAS = new WeakMap<EnvDefinition<unknown>, z.ZodObject>();
-function fullAnswerSchema(env: EnvDefinition<unknown>): z.ZodObject {
-  let schema = FULL_ANSWER_SCHEMAS.get(env);
-  if (!schema)
-    FULL_ANSWER_SCHEMAS.set(env, (schema = env.answerSchema.extend({ env: z.literal(env.id), done: z.boolean() })));
-  return schema;
-}
 
 const stableKey = (o: object | undefined) =>
   JSON.stringify(Object.entries(o ?? {}).sort(([a], [b]) => a.localeCompare(b)));
@@ -158,7 +148,7 @@ export class Episode {
     this.applyOutOfStock(turn);
 
     if (action.answer) {
-      const checked = this.checkAnswer(action.answer);
+      const checked = checkAnswer(this.env, action.answer);
       if (typeof checked === 'string') {
         this.log({ kind: 'action_error', turn, error: checked, raw: parsed.raw });
         return this.finish('format_invalid', from, checked, results);
@@ -317,7 +307,7 @@ export class Episode {
     const toolName = normaliseToolName(name, offered);
     const tool = offered(toolName) ? findTool(toolName) : undefined;
     if (!tool) return record(name, args, null, `unknown tool "${name}"; available tools: ${this.env.tools.join(', ')}`);
-    const parsed = tool.args.safeParse(args);
+    const parsed = safeParseFast(tool.args, args);
     if (!parsed.success) return record(toolName, args, null, describeArgsError(tool, parsed.error, args));
     try {
       const result = tool.run(parsed.data, {
@@ -411,19 +401,6 @@ export class Episode {
       else if (v !== null && typeof v === 'object') stack.push(...Object.values(v));
     }
     return false;
-  }
-
-  private checkAnswer(answer: NonNullable<Action['answer']>): Answer | string {
-    const fast = this.env.parseAnswer?.(answer);
-    if (fast) return fast;
-    const parsed = fullAnswerSchema(this.env).safeParse(answer);
-    if (parsed.success) return parsed.data as Answer;
-    const issues = parsed.error.issues.map((i) =>
-      i.code === 'unrecognized_keys'
-        ? `unknown answer field${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')} for ${this.env.id}`
-        : `answer.${i.path.join('.')}: ${i.path[0] === 'env' ? `must be "${this.env.id}"` : i.message}`,
-    );
-    return `invalid answer: ${issues.join('; ')}`;
   }
 
   private finish(reason: TerminationReason, from: number, error?: string, results: ToolResult[] = []): StepResult {

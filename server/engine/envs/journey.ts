@@ -14,6 +14,7 @@
 // (ctx.journeyEnvs): a ninth env added later does not change a stored JOURNEY's seeds.
 
 import { z } from 'zod';
+import { safeParseFast } from '../fast-parse';
 import { Rng } from '../random';
 import type { AxisValues } from '../difficulty';
 import type { EnvId, EvidenceItem, TaskResult } from '../types';
@@ -288,7 +289,7 @@ function parseAnswerFast(bySubEnv: ReadonlyMap<string, z.ZodObject>, answer: unk
   const parsed: unknown[] = [];
   for (const sub of subtasks) {
     const schema = typeof sub === 'object' && sub !== null ? bySubEnv.get((sub as Answer).env as string) : undefined;
-    const result = schema?.safeParse(sub);
+    const result = schema && safeParseFast(schema, sub);
     if (!result?.success) return undefined;
     parsed.push(result.data);
   }
