@@ -339,10 +339,12 @@ export function createJourneyEnv(
     confirm: (task, info, ctx) => delegate(envs, 'confirm', task, info, ctx),
     respond: (task, info, ctx) => maybeSwitch(task, info, ctx) ?? delegate(envs, 'respond', task, info, ctx),
     outOfStock(task, firstSeen, ctx, draw) {
-      const ids = task.state.tasks.flatMap(
-        (sub, i) => envOf(envs, task.goal, i).outOfStock?.(sub, firstSeen, ctx, draw) ?? [],
-      );
-      return [...new Set(ids)];
+      // every step: a Set filled by loops, not flatMap (a slow path in node 20, issue 13)
+      const ids = new Set<string>();
+      task.state.tasks.forEach((sub, i) => {
+        for (const id of envOf(envs, task.goal, i).outOfStock?.(sub, firstSeen, ctx, draw) ?? []) ids.add(id);
+      });
+      return [...ids];
     },
     onAnswer: (task, answer, info, ctx) => onAnswer(envs, task, answer, info, ctx),
     turnBudget: (task, axes: AxisValues) => axes.T_max * task.goal.subtasks.length,
