@@ -1,17 +1,20 @@
 // The episode state machine (SPEC §1): reset → step … → termination, with the
 // event log as the single record of what happened.
 
-import { z } from 'zod';
 import { parseAction, normaliseToolName } from './action';
-import { isDeniedCategory } from './catalog/taxonomy';
+import { checkAnswer } from './answer-check';
 import type { Catalog } from './catalog/types';
 import { customerReply, type CustomerMemory } from './customer/reply-rules';
 import { applyNoise } from './customer/noise';
 import { axesFor, envKnobs, type AxisValues } from './difficulty';
-import { getEnv, JOURNEY_ENV_IDS } from './envs/registry';
+import { getEnv } from './envs/registry';
 import type { Answer, CallRecord, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './envs/types';
 import { Rng } from './random';
 import { frozenCopy, plainCopy } from './copy';
+import { recordedConfig, streamKeyOf } from './episode-config';
+import { frozenBreakdown, observation } from './episode-output';
+import { namesDeniedProduct, productsBought } from './episode-safety';
+import { safeParseFast } from './fast-parse';
 import { computeReward } from './reward';
 import { findTool, getTool } from './tools';
 import { describeArgsError, toolSpec, ToolError } from './tools/registry';
@@ -21,8 +24,6 @@ import { stockFor } from './world/stock';
 import { findVariant } from './world/variants';
 import { createWorld, dateFromUnit, type WorldState } from './world/state';
 import {
-  DEFAULT_WEIGHTS,
-  type Action,
   type EpisodeConfig,
   type EpisodeEvent,
   type Observation,
@@ -34,19 +35,6 @@ import {
   type ToolSpec,
   type UserAct,
 } from './types';
-
-// The answer schema with env and done, built once per env: zod compiles a schema on its first
-// parse, and building it per answer cost 0.3–0.5 ms (issue 13).
-const FULL_ANSWER_SCHEMAS = new WeakMap<EnvDefinition<unknown>, z.ZodObject>();
-function fullAnswerSchema(env: EnvDefinition<unknown>): z.ZodObject {
-  let schema = FULL_ANSWER_SCHEMAS.get(env);
-  if (!schema)
-    FULL_ANSWER_SCHEMAS.set(env, (schema = env.answerSchema.extend({ env: z.literal(env.id), done: z.boolean() })));
-  return schema;
-}
-
-const stableKey = (o: object | undefined) =>
-  JSON.stringify(Object.entries(o ?? {}).sort(([a], [b]) => a.localeCompare(b)));
 
 export class Episode {
   readonly config: EpisodeConfig;
@@ -88,17 +76,10 @@ export class Episode {
     private readonly catalog: Catalog,
   ) {
     this.env = getEnv(config.envId);
-    if (!Number.isSafeInteger(config.seed)) throw new Error(`seed must be an integer, got ${String(config.seed)}`);
-    const weights = config.weights ?? DEFAULT_WEIGHTS;
-    for (const part of ['task', 'eff', 'hall'] as const)
-      if (typeof weights[part] !== 'number' || !Number.isFinite(weights[part]))
-        throw new Error(`reward weight "${part}" must be a finite number, got ${String(weights[part])}`);
+    this.config = recordedConfig(config);
     this.axes = Object.freeze(axesFor(config.d, config.axisOverrides));
-    // JOURNEY records the envs it draws from, so an env added later leaves its seeds alone
-    const journeyEnvs = config.envId === 'JOURNEY' ? { journeyEnvs: [...(config.journeyEnvs ?? JOURNEY_ENV_IDS)] } : {};
-    this.config = frozenCopy(Object.assign({}, config, { weights }, journeyEnvs));
     this.catalogId = catalog.id;
-    this.streamKey = [config.envId, config.d, config.seed, stableKey(config.axisOverrides)].join('|');
+    this.streamKey = streamKeyOf(config);
     this.state = createWorld(dateFromUnit(Rng.from('today', config.seed).next()));
     this.ctx = {
       catalog,
@@ -158,7 +139,7 @@ export class Episode {
     this.applyOutOfStock(turn);
 
     if (action.answer) {
-      const checked = this.checkAnswer(action.answer);
+      const checked = checkAnswer(this.env, action.answer);
       if (typeof checked === 'string') {
         this.log({ kind: 'action_error', turn, error: checked, raw: parsed.raw });
         return this.finish('format_invalid', from, checked, results);
@@ -268,28 +249,6 @@ export class Episode {
     return frozen;
   }
 
-  /**
-   * The reward event, frozen like every event. A breakdown holds the task's evidence twice
-   * (task.evidence and evidence.task, the same list): it is copied once and shared, instead of
-   * twice by `log` (the largest event of an episode; same JSON, issue 13).
-   */
-  private logReward(breakdown: RewardBreakdown): RewardBreakdown {
-    const out = { ...breakdown };
-    for (const key in out) {
-      const k = key as keyof RewardBreakdown;
-      if (k !== 'evidence' && typeof out[k] === 'object' && out[k] !== null)
-        (out as Record<string, unknown>)[k] = frozenCopy(out[k]);
-    }
-    const { task, eff, hall } = breakdown.evidence;
-    out.evidence =
-      task === breakdown.task.evidence
-        ? Object.freeze({ task: out.task.evidence, eff: frozenCopy(eff), hall: frozenCopy(hall) })
-        : frozenCopy(breakdown.evidence);
-    const frozen = Object.freeze(out);
-    this.eventLog.push(Object.freeze({ kind: 'reward', turn: this.turn, breakdown: frozen }));
-    return frozen;
-  }
-
   private runTool(call: unknown, index: number, turn: number): ToolResult {
     const record = (name: string, args: unknown, result: unknown, error: string | null): ToolResult => {
       const event = this.log({ kind: 'tool_call', turn, index, name, args, result, error });
@@ -317,7 +276,7 @@ export class Episode {
     const toolName = normaliseToolName(name, offered);
     const tool = offered(toolName) ? findTool(toolName) : undefined;
     if (!tool) return record(name, args, null, `unknown tool "${name}"; available tools: ${this.env.tools.join(', ')}`);
-    const parsed = tool.args.safeParse(args);
+    const parsed = safeParseFast(tool.args, args);
     if (!parsed.success) return record(toolName, args, null, describeArgsError(tool, parsed.error, args));
     try {
       const result = tool.run(parsed.data, {
@@ -393,39 +352,6 @@ export class Episode {
     return this.lastVerifyContext;
   }
 
-  /** Product ids the agent added to the cart at any point or ordered through order.checkout. */
-  private productsBought(): string[] {
-    const added = this.state.cartChanges.filter((c) => c.qtyAfter > c.qtyBefore).map((c) => c.key.split('::')[0]);
-    return [...added, ...this.state.placedOrders.flatMap((o) => o.lines.map((l) => l.product_id))];
-  }
-
-  /** Whether any string in these values is the id of a product in a denied category. */
-  private namesDeniedProduct(values: unknown[]): boolean {
-    const stack = [...values];
-    while (stack.length > 0) {
-      const v = stack.pop();
-      if (typeof v === 'string') {
-        const product = this.catalog.get(v);
-        if (product && isDeniedCategory(product.category)) return true;
-      } else if (Array.isArray(v)) stack.push(...v);
-      else if (v !== null && typeof v === 'object') stack.push(...Object.values(v));
-    }
-    return false;
-  }
-
-  private checkAnswer(answer: NonNullable<Action['answer']>): Answer | string {
-    const fast = this.env.parseAnswer?.(answer);
-    if (fast) return fast;
-    const parsed = fullAnswerSchema(this.env).safeParse(answer);
-    if (parsed.success) return parsed.data as Answer;
-    const issues = parsed.error.issues.map((i) =>
-      i.code === 'unrecognized_keys'
-        ? `unknown answer field${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')} for ${this.env.id}`
-        : `answer.${i.path.join('.')}: ${i.path[0] === 'env' ? `must be "${this.env.id}"` : i.message}`,
-    );
-    return `invalid answer: ${issues.join('; ')}`;
-  }
-
   private finish(reason: TerminationReason, from: number, error?: string, results: ToolResult[] = []): StepResult {
     const recommended = this.task
       ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal, this.task.state)
@@ -435,7 +361,7 @@ export class Episode {
     // the cart (even if removed later) and every product of an order the agent placed.
     if (
       reason !== 'format_invalid' &&
-      this.namesDeniedProduct([...this.answersGiven, recommended, ...this.productsBought()])
+      namesDeniedProduct(this.catalog, [...this.answersGiven, recommended, ...productsBought(this.state)])
     )
       reason = 'safety_violation';
     const hardFail =
@@ -458,7 +384,8 @@ export class Episode {
     this.done = true;
     this.termination = reason;
     this.log({ kind: 'termination', turn: this.turn, reason });
-    this.breakdown = this.logReward(this.breakdown);
+    this.breakdown = frozenBreakdown(this.breakdown);
+    this.eventLog.push(Object.freeze({ kind: 'reward', turn: this.turn, breakdown: this.breakdown }));
     return {
       observation: this.observe(null, results, error),
       reward: this.breakdown.total,
@@ -470,35 +397,7 @@ export class Episode {
   }
 
   private observe(customerMessage: string | null, toolResults: ToolResult[], error?: string): Observation {
-    // The specs are the biggest part of an observation and most callers never read them after
-    // reset: copy them on first read (or write) only, then they are a plain property. Written as
-    // literal accessors (defineProperty on a finished object cost twice as much) and without
-    // `...(error ? { error } : {})` (a spread after fields is a slow path in V8, issue 13).
-    const specs = this.tools;
-    const settle = (target: object, value: unknown) =>
-      Object.defineProperty(target, 'tools', { value, writable: true, enumerable: true, configurable: true });
-    const observation: Observation = {
-      envId: this.env.id,
-      turn: this.turn,
-      customerMessage,
-      toolResults: toolResults.map((r) => ({
-        name: r.name,
-        args: plainCopy(r.args),
-        result: plainCopy(r.result),
-        error: r.error,
-      })),
-      get tools(): ToolSpec[] {
-        const copy = plainCopy(specs);
-        settle(this, copy);
-        return copy;
-      },
-      set tools(value: ToolSpec[]) {
-        settle(this, value);
-      },
-      budgets: { T_max: this.tMax, B_tool: this.axes.B_tool },
-      done: this.done,
-    };
-    if (error) observation.error = error;
-    return observation;
+    const budgets = { T_max: this.tMax, B_tool: this.axes.B_tool };
+    return observation(this.env.id, this.turn, customerMessage, toolResults, this.tools, budgets, this.done, error);
   }
 }

@@ -3,8 +3,7 @@
 
 import { z } from 'zod';
 import { categoryNoun, isDeniedCategory } from '../catalog/taxonomy';
-import { hasTitleTwin } from '../catalog/title-twins';
-import type { Catalog, Product } from '../catalog/types';
+import type { Product } from '../catalog/types';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
 import type { EvidenceItem, TaskResult } from '../types';
@@ -12,6 +11,7 @@ import { cartKey, type CartLine } from '../world/state';
 import { variantsOf, type Variant } from '../world/variants';
 import { currentVariants } from '../world/stock';
 import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, StockDraw, TurnInfo, VerifyContext } from './types';
+import { describeItem, humanAttr, subjectWords } from './shared/cart-naming';
 import { joinList } from './shared/phrasing';
 
 export interface CartItemGoal {
@@ -55,7 +55,6 @@ export function currentCartGoal(goal: CartGoal, state: CartState): CartGoal {
   };
 }
 
-const humanAttr = (attr: string) => attr.replace(/_/g, ' ');
 export { categoryNoun };
 
 const OPENINGS = [
@@ -113,39 +112,6 @@ function historyWithDistractors(ctx: EnvContext, items: CartItemGoal[], rng: Rng
   }
   return rng.shuffle([...ids]);
 }
-
-// Whether a product of a columnar catalog (frozen products, fixed titles) has a title twin never
-// changes: kept per catalog and product id, since the postings walk was ~15% of a CART reset
-// (issue 13; bounded). A product that can still change is checked every time.
-const TWINS = new WeakMap<Catalog, Map<string, boolean>>();
-function hasTwin(catalog: Catalog, p: Product): boolean {
-  if (!Object.isFrozen(p)) return hasTitleTwin(catalog, p);
-  let known = TWINS.get(catalog);
-  if (!known) TWINS.set(catalog, (known = new Map()));
-  let twin = known.get(p.id);
-  if (twin === undefined) {
-    twin = hasTitleTwin(catalog, p);
-    if (known.size < 200_000) known.set(p.id, twin);
-  }
-  return twin;
-}
-
-function itemName(item: CartItemGoal, catalog: Catalog): string {
-  const p = catalog.get(item.productId)!;
-  if (item.viaHistory) return `the ${p.brand} ${categoryNoun(p.category)} I was looking at earlier`;
-  return hasTwin(catalog, p) ? `the ${item.title} (the one for $${p.price.toFixed(2)})` : `the ${item.title}`;
-}
-
-function describeItem(item: CartItemGoal, slots: Slot[], catalog: Catalog): string {
-  const qtySlot = slots.find((s) => s.id === `qty:${item.productId}`);
-  const variantSlot = slots.find((s) => s.id === `variant:${item.productId}`);
-  const count = qtySlot && !qtySlot.omitted ? `${item.qty} of ` : '';
-  const variant = variantSlot && !variantSlot.omitted ? ` in ${humanAttr(item.variantAttr!)} ${item.variantValue}` : '';
-  return `${count}${itemName(item, catalog)}${variant}`;
-}
-
-/** Words a question would use to name a product: its brand and its kind. */
-const subjectWords = (p: Product) => [p.brand, ...categoryNoun(p.category).split(' ')].filter((w) => w.length > 2);
 
 function generate(ctx: EnvContext, rng: Rng): CartTask {
   const items = pickTargets(ctx, rng);

@@ -14,6 +14,7 @@
 // (ctx.journeyEnvs): a ninth env added later does not change a stored JOURNEY's seeds.
 
 import { z } from 'zod';
+import { safeParseFast } from '../fast-parse';
 import { Rng } from '../random';
 import type { AxisValues } from '../difficulty';
 import type { EnvId, EvidenceItem, TaskResult } from '../types';
@@ -288,7 +289,7 @@ function parseAnswerFast(bySubEnv: ReadonlyMap<string, z.ZodObject>, answer: unk
   const parsed: unknown[] = [];
   for (const sub of subtasks) {
     const schema = typeof sub === 'object' && sub !== null ? bySubEnv.get((sub as Answer).env as string) : undefined;
-    const result = schema?.safeParse(sub);
+    const result = schema && safeParseFast(schema, sub);
     if (!result?.success) return undefined;
     parsed.push(result.data);
   }
@@ -338,10 +339,12 @@ export function createJourneyEnv(
     confirm: (task, info, ctx) => delegate(envs, 'confirm', task, info, ctx),
     respond: (task, info, ctx) => maybeSwitch(task, info, ctx) ?? delegate(envs, 'respond', task, info, ctx),
     outOfStock(task, firstSeen, ctx, draw) {
-      const ids = task.state.tasks.flatMap(
-        (sub, i) => envOf(envs, task.goal, i).outOfStock?.(sub, firstSeen, ctx, draw) ?? [],
-      );
-      return [...new Set(ids)];
+      // every step: a Set filled by loops, not flatMap (a slow path in node 20, issue 13)
+      const ids = new Set<string>();
+      task.state.tasks.forEach((sub, i) => {
+        for (const id of envOf(envs, task.goal, i).outOfStock?.(sub, firstSeen, ctx, draw) ?? []) ids.add(id);
+      });
+      return [...ids];
     },
     onAnswer: (task, answer, info, ctx) => onAnswer(envs, task, answer, info, ctx),
     turnBudget: (task, axes: AxisValues) => axes.T_max * task.goal.subtasks.length,

@@ -415,7 +415,8 @@ const onTarget = (goal: ReturnGoal) => (r: { order_id: string; line_id: string }
 function namedReplacements(task: ReturnTask, info: TurnInfo, ctx: EnvContext) {
   const spec = task.goal.replacement;
   if (!spec) return [];
-  const ordered = new Set(allOrders(ctx.world).flatMap((o) => o.lines.map((l) => l.product_id)));
+  const ordered = new Set<string>();
+  for (const o of allOrders(ctx.world)) for (const l of o.lines) ordered.add(l.product_id); // not flatMap: issue 13
   return mentionedProducts(task.state, info, ctx).filter((p) => p.category === spec.category && !ordered.has(p.id));
 }
 
