@@ -1,0 +1,157 @@
+// The shared recommendation verifier's scoring (SPEC §7 PD/SUB): what the customer wants
+// from the evaluation pool, nDCG@k against it, and the PD-style r_task with its evidence.
+// The choices are described at the top of recommend.ts and in docs/environments.md.
+
+import type { EvidenceItem, TaskResult } from '../../types';
+import type { VerifyContext } from '../types';
+import { constraintMet, describeConstraint, satisfaction } from './persona';
+import type { RecommendationSpec } from './recommend';
+import type { PoolEntry } from './recommend-pool';
+import { knownStock, type StockContext } from './recommend-stock';
+
+/**
+ * The wanted items now (see the header): in-stock relevant pool items whose satisfaction is
+ * the highest any in-stock relevant item reaches (1 when one meets every constraint), in
+ * relevance order; sMax is that satisfaction.
+ */
+export function wantedItems(spec: RecommendationSpec, ctx: StockContext): { sMax: number; wanted: PoolEntry[] } {
+  const available = spec.pool.filter((e) => e.rel > 0 && knownStock(e.id, e.stock, ctx) > 0);
+  const sMax = available.reduce((m, e) => Math.max(m, e.s), 0);
+  return { sMax, wanted: available.filter((e) => e.s >= sMax - 1e-12) };
+}
+
+/** The ideal recommendation: the k most relevant wanted items (IDCG, and what the oracle answers). */
+export function idealList(spec: RecommendationSpec, ctx: StockContext): PoolEntry[] {
+  return wantedItems(spec, ctx).wanted.slice(0, spec.k);
+}
+
+/** DCG with the standard log2(rank + 1) discount (rank from 1). */
+export function dcg(rels: readonly number[]): number {
+  let sum = 0;
+  rels.forEach((r, i) => (sum += r / Math.log2(i + 2)));
+  return sum;
+}
+
+/** nDCG@k of a relevance list against the ideal relevances; 0 when the ideal is empty. */
+export function ndcgAt(rels: readonly number[], idealRels: readonly number[], k: number): number {
+  const ideal = dcg([...idealRels].sort((a, b) => b - a).slice(0, k));
+  if (ideal <= 0) return 0;
+  return Math.min(1, dcg(rels.slice(0, k)) / ideal);
+}
+
+const fmt = (x: number) => (Math.round(x * 1000) / 1000).toString();
+
+/** The verifier: PD-style r_task (weights by mode) with evidence per recommended id. */
+export function scoreRecommendations(spec: RecommendationSpec, ids: readonly string[], ctx: VerifyContext): TaskResult {
+  const recs = [...new Set(ids)].slice(0, spec.k);
+  const poolById = new Map(spec.pool.map((e, i) => [e.id, { e, rank: i + 1 }]));
+  const { sMax, wanted } = wantedItems(spec, ctx);
+  const evidence: EvidenceItem[] = [];
+  const rels: number[] = [];
+  let sBest = 0;
+  let unavailable = 0;
+  recs.forEach((id, i) => {
+    const p = ctx.catalog.get(id);
+    const seenAt = ctx.seen.get(id);
+    const seenText = seenAt === undefined ? 'never retrieved' : `seen at turn ${seenAt}`;
+    const turns = seenAt === undefined ? [] : [seenAt];
+    if (!p) {
+      rels.push(0);
+      unavailable++;
+      evidence.push({
+        text: `#${i + 1} ${id}: unknown product id — relevance 0, counts as unavailable; ${seenText}`,
+        turns,
+        ok: false,
+      });
+      return;
+    }
+    // The customer asked for a kind of product: anything of another category meets nothing.
+    const offCategory = p.category !== spec.category;
+    const s = offCategory ? 0 : satisfaction(p, spec.constraints);
+    sBest = Math.max(sBest, s);
+    const met = spec.constraints.filter((c) => constraintMet(p, c)).map(describeConstraint);
+    const missed = spec.constraints.filter((c) => !constraintMet(p, c)).map(describeConstraint);
+    const stock = knownStock(id, p.stockQty, ctx);
+    const pooled = poolById.get(id);
+    const isWanted = pooled !== undefined && pooled.e.s >= sMax - 1e-12;
+    const rel = pooled && stock > 0 && isWanted ? pooled.e.rel : 0;
+    if (stock <= 0) unavailable++;
+    rels.push(rel);
+    const why = pooled
+      ? `relevance ${fmt(rel)} (pool rank ${pooled.rank}${stock <= 0 ? ', 0 because out of stock' : !isWanted ? ', 0 because better matches are in stock' : ''})`
+      : 'not in the evaluation pool: relevance 0';
+    evidence.push({
+      text:
+        `#${i + 1} ${id} "${p.title}": s = ${fmt(s)}` +
+        (offCategory ? ` (a ${p.category} product; the customer wants ${spec.category})` : '') +
+        (met.length ? `; meets ${met.join(', ')}` : '') +
+        (missed.length ? `; misses ${missed.join(', ')}` : '') +
+        `; ${why}; ${stock > 0 ? `in stock (${stock})` : 'out of stock'}; ${seenText}`,
+      turns,
+      ok: rel > 0 && seenAt !== undefined,
+    });
+  });
+  const ideal = wanted.slice(0, spec.k);
+  const ndcg = ndcgAt(
+    rels,
+    ideal.map((e) => e.rel),
+    spec.k,
+  );
+  const rRank = 2 * ndcg - 1;
+  const sRatio = sMax > 0 ? Math.min(1, sBest / sMax) : sBest;
+  const rCons = 2 * Math.pow(sRatio, spec.alpha) - 1;
+  const oosShare = recs.length === 0 ? 1 : unavailable / recs.length;
+  const rOos = 1 - 2 * oosShare;
+  const w = spec.weights;
+  const rTask = Math.min(1, Math.max(-1, w.rank * rRank + w.cons * rCons + w.oos * rOos));
+  evidence.push({
+    text:
+      (sMax >= 1 - 1e-12
+        ? `the customer wants the ${wanted.length} in-stock product(s) meeting every constraint; `
+        : `no in-stock product meets every constraint: the customer settles for the ${wanted.length} closest match(es) (s = ${fmt(sMax)}); `) +
+      `nDCG@${spec.k} = ${fmt(ndcg)} against the ideal of ${ideal.length} (pool ${spec.pool.length}) → r_rank = ${fmt(rRank)}`,
+    turns: [],
+    ok: ndcg >= 0.95,
+  });
+  if (w.cons > 0)
+    evidence.push({
+      text: `best satisfaction s_best = ${fmt(sBest)} of a reachable ${fmt(sMax)}, α = ${spec.alpha} → r_cons = ${fmt(rCons)}`,
+      turns: [],
+      ok: sRatio >= 1 - 1e-12,
+    });
+  evidence.push({
+    text: `${unavailable} of ${recs.length} recommendation(s) out of stock or unknown → r_oos = ${fmt(rOos)}`,
+    turns: [],
+    ok: unavailable === 0 && recs.length > 0,
+  });
+  for (const c of ctx.world.stockChanges.filter((c) => poolById.has(c.id)))
+    evidence.push({
+      text: `${c.id} went out of stock at turn ${c.turn}; ${ctx.turn === undefined || ctx.turn > c.turn ? 'counted (the answer came later, the agent could re-check)' : 'not counted (the answer came in the same turn)'}`,
+      turns: [c.turn],
+      ok: true,
+    });
+  const formula =
+    w.cons > 0 ? `${w.rank}·r_rank + ${w.cons}·r_cons + ${w.oos}·r_oos` : `${w.rank}·r_rank + ${w.oos}·r_oos`;
+  evidence.push({
+    text: `r_task = ${formula} = ${fmt(rTask)} (pass ≥ ${spec.passThreshold})`,
+    turns: [],
+    ok: rTask >= spec.passThreshold,
+  });
+  return {
+    rTask,
+    isCorrect: rTask >= spec.passThreshold - 1e-9,
+    metrics: {
+      ndcg,
+      rRank,
+      sBest,
+      sMax,
+      rCons,
+      oosShare,
+      rOos,
+      k: spec.k,
+      poolSize: spec.pool.length,
+      idealSize: ideal.length,
+    },
+    evidence,
+  };
+}
