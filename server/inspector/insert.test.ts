@@ -100,7 +100,7 @@ describe('bulk writes', () => {
   // synchronously, so a transaction whose callback awaits only its `tx` commits before the event
   // loop turns. A probe on another connection, queued before the transaction, would find the
   // write lock held if any macrotask fell inside it.
-  it('commits a transaction before any macrotask runs (inserts, savepoints, deletes); a callback awaiting one would hold the lock', async () => {
+  it('commits a transaction before any macrotask runs (inserts, deletes); a callback awaiting one would hold the lock', async () => {
     const other = openSqlite(db.url);
     other.pragma('busy_timeout = 0');
     const probe = () =>
@@ -122,7 +122,7 @@ describe('bulk writes', () => {
       const ids = await ins.insertMany([played('CART', 2, 31), played('PD', 1, 32)]);
       expect(await locked).toBe(false);
       locked = probe();
-      await ins.insert(store, played('CART', 1, 33)); // a savepoint inside its own transaction
+      await ins.insert(store, played('CART', 1, 33)); // an episode in its own transaction
       expect(await locked).toBe(false);
       locked = probe();
       expect(await deleteEpisodes(store, ids)).toBe(2);
@@ -162,13 +162,23 @@ describe('bulk writes', () => {
       const id = await ins.insert(tx, good);
       // its row and events (and their index rows) are written before its action fails
       await expect(ins.insert(tx, { ...bad, id: 'failing' })).rejects.toThrow(/NOT NULL/);
+      // an id already stored fails on its row, and the stored episode keeps every row it had
+      const before = logOf(id);
+      await expect(ins.insert(tx, { ...bad, id })).rejects.toThrow(/UNIQUE/);
+      expect(logOf(id)).toEqual(before);
       return id;
     });
     expect(pending()).toBe(0);
     expect(owned('other-writer')).toBe(searched(other));
     expect(owned(stored)).toBe(searched(good));
     expect(owned('failing')).toBe(0);
-    expect(sqlite.prepare(`SELECT count(*) FROM "Episode" WHERE "id" = 'failing'`).pluck().get()).toBe(0);
+    // nothing of it is left: no row, no event, no action (its rows were deleted, not rolled back)
+    for (const [table, key] of [
+      ['Episode', 'id'],
+      ['EpisodeEvent', 'episodeId'],
+      ['EpisodeAction', 'episodeId'],
+    ])
+      expect(sqlite.prepare(`SELECT count(*) FROM "${table}" WHERE "${key}" = 'failing'`).pluck().get()).toBe(0);
     const toolCalls = (r: EpisodeRecord) => r.events.filter((e) => e.kind === 'tool_call').length;
     expect(rowOf('other-writer').toolCalls).toBe(toolCalls(other));
     expect(rowOf(stored).toolCalls).toBe(toolCalls(good));

@@ -150,15 +150,31 @@ export function createInserter(db: InspectorDb) {
     written = [];
     writtenBytes = 0;
   };
-  const insertSqlite = async (tx: InspectorDb, { row, events, texts, actions }: PreparedEpisode): Promise<string> => {
-    if (!inBulk) return bulk((t) => insertSqlite(t, { row, events, texts, actions }));
-    const ids = await tx.transaction(async () => {
-      rows!.insertEpisode(row);
-      const eventIds = rows!.insertEvents(row.id, events);
+  // An episode is stored whole or not at all without a savepoint of its own (a savepoint per
+  // episode journaled every index page it touched again: ~30 % of the inserts' CPU). The exact
+  // rule instead: its Episode row goes in first; if that fails nothing was written, and if a
+  // later statement fails, every row with its id is deleted again (the id was new: the row insert
+  // would have failed otherwise). Event ids it used stay unused; nothing reads them.
+  const forget = sqlite
+    ? ['EpisodeEvent', 'EpisodeAction'].map((t) => sqlite.prepare(`DELETE FROM "${t}" WHERE "episodeId" = ?`))
+    : [];
+  const forgetEpisode = sqlite?.prepare('DELETE FROM "Episode" WHERE "id" = ?');
+  const insertSqlite = async (tx: InspectorDb, p: PreparedEpisode): Promise<string> => {
+    if (!inBulk) return bulk((t) => insertSqlite(t, p));
+    const { row, events, texts, actions } = p;
+    rows!.insertEpisode(row);
+    let ids: number[];
+    try {
+      ids = rows!.insertEvents(row.id, events);
       actions.forEach((a, seq) => rows!.insertAction({ episodeId: row.id, seq, createdAt: row.createdAt, ...a }));
-      return eventIds;
-    });
-    // Stored (its savepoint released): index it with the others, outside any savepoint.
+    } catch (e) {
+      // SQLite ends the whole transaction on some errors (disk full, I/O): then the import fails.
+      if (!sqlite!.inTransaction) throw new Error(`the import was rolled back: ${(e as Error).message}`, { cause: e });
+      for (const del of forget) del.run(row.id);
+      forgetEpisode!.run(row.id);
+      throw e;
+    }
+    // Stored: index it with the others (FTS5 writes a segment at every savepoint; there is none now).
     written.push({ episodeId: row.id, ids, texts });
     for (const t of texts) writtenBytes += t?.length ?? 0;
     if (writtenBytes > INDEX_BATCH_CHARS) indexWritten();
