@@ -8,7 +8,6 @@ import { randomBytes } from 'node:crypto';
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { EpisodeSetup, HiddenGoal } from '@/server/episodes/types';
 import {
-  eventRows,
   jsonOrNull,
   type EventRow,
   prepareEpisodeRows,
@@ -17,7 +16,7 @@ import {
 } from '@/server/episodes/sqlite-store/rows';
 import { prepareTextIndex, type WrittenEvents } from '@/server/episodes/sqlite-store/text-index';
 import type { InspectorDb } from './db';
-import { eventSearchText } from './search-text';
+import { eventPayloadAndSearchText } from './search-text';
 import { copyEpisodesPg } from './pg-copy';
 
 export interface EpisodeRecord extends EpisodeSetup {
@@ -103,7 +102,14 @@ export interface PreparedEpisode {
 export function prepareEpisode(r: EpisodeRecord): PreparedEpisode {
   const row = rowOf(r, r.id ?? newEpisodeId(), createdOf(r));
   row.toolCalls = r.events.filter((e) => e.kind === 'tool_call').length;
-  return { row, events: eventRows(r.events, 0), texts: r.events.map(eventSearchText), actions: r.actions };
+  const events: EventRow[] = [];
+  const texts: Array<string | null> = [];
+  r.events.forEach((e, seq) => {
+    const { payload, text } = eventPayloadAndSearchText(e);
+    events.push({ seq, turn: e.turn, kind: e.kind, payload });
+    texts.push(text);
+  });
+  return { row, events, texts, actions: r.actions };
 }
 
 async function insertPg(tx: InspectorDb, { row, events, actions }: PreparedEpisode): Promise<string> {
