@@ -63,6 +63,26 @@ export async function importFiles(
   return report;
 }
 
+/**
+ * Lines to import (non-blank lines of .jsonl files, 1 for any other file), counted only up to
+ * `limit`: enough to decide whether to re-score now, without splitting 500 MB before the parsing starts.
+ */
+function linesUpTo(files: ImportFile[], limit: number): number {
+  let n = 0;
+  for (const { name, text } of files) {
+    if (!/\.jsonl$/i.test(name)) n++;
+    else
+      for (let at = 0; at < text.length && n < limit;) {
+        const nl = text.indexOf('\n', at);
+        const end = nl < 0 ? text.length : nl;
+        if (text.slice(at, end).trim()) n++;
+        at = end + 1;
+      }
+    if (n >= limit) return limit;
+  }
+  return n;
+}
+
 async function importInside(
   tx: InspectorDb,
   inserter: ReturnType<typeof createInserter>,
@@ -72,11 +92,8 @@ async function importInside(
   const readme = files.find((f) => /readme\.md$/i.test(f.name));
   const manifest: Map<string, ManifestRow> = readme ? parseReferenceManifest(readme.text) : new Map();
   const report: ImportLineReport[] = [];
-  const lineCount = files.reduce(
-    (n, f) => n + (/\.jsonl$/i.test(f.name) ? f.text.split('\n').filter((l) => l.trim()).length : 1),
-    0,
-  );
-  const replayNow = opts.rescore === true || (opts.rescore !== false && lineCount <= REPLAY_NOW_LIMIT);
+  const replayNow =
+    opts.rescore === true || (opts.rescore !== false && linesUpTo(files, REPLAY_NOW_LIMIT + 1) <= REPLAY_NOW_LIMIT);
 
   const store = async (file: string, p: ParsedLine) => {
     const { line, kind } = p;
