@@ -1,6 +1,6 @@
 // Importing episode files: the project's JSONL format, OpenAI chat transcripts (JSONL) and the
 // reference implementation's trace files (one JSON object per file). Each episode is stored
-// in its own transaction; the report has one entry per line (or file) saying what happened.
+// whole or not at all; the report has one entry per line (or file) saying what happened.
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { InspectorDb } from './db';
 import { chatToRecord } from './import-openai';
@@ -49,8 +49,8 @@ export interface ImportFile {
 
 /**
  * One outer bulk transaction per call (one commit, one sync to disk, search index built in one
- * statement); each episode inside it is a savepoint, so a failing episode is rolled back alone
- * and nothing of it is stored.
+ * statement); a failing episode leaves nothing of it stored (insert.ts: its rows deleted again on
+ * SQLite, a savepoint on PostgreSQL) and the others go in.
  */
 export async function importFiles(
   db: InspectorDb,

@@ -229,7 +229,7 @@ export function createInserter(db: InspectorDb) {
   return {
     exists: async (tx: InspectorDb, id: string) =>
       (await tx.get('SELECT 1 AS "one" FROM "Episode" WHERE "id" = ?', [id])) !== undefined,
-    /** One episode in its own transaction (a savepoint inside `bulk`): stored whole or not at all. */
+    /** One episode in its own transaction, or in `bulk`'s: stored whole or not at all. */
     insert: insertOne,
     /** The same for an episode already turned into rows (the import's parsing worker does that). */
     insertPrepared,
