@@ -1,6 +1,6 @@
 // Importing episode files: the project's JSONL format, OpenAI chat transcripts (JSONL) and the
 // reference implementation's trace files (one JSON object per file). Each episode is stored
-// in its own transaction; the report has one entry per line (or file) saying what happened.
+// whole or not at all; the report has one entry per line (or file) saying what happened.
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { InspectorDb } from './db';
 import { chatToRecord } from './import-openai';
@@ -49,8 +49,8 @@ export interface ImportFile {
 
 /**
  * One outer bulk transaction per call (one commit, one sync to disk, search index built in one
- * statement); each episode inside it is a savepoint, so a failing episode is rolled back alone
- * and nothing of it is stored.
+ * statement); a failing episode leaves nothing of it stored (insert.ts: its rows deleted again on
+ * SQLite, a savepoint on PostgreSQL) and the others go in.
  */
 export async function importFiles(
   db: InspectorDb,
@@ -63,6 +63,26 @@ export async function importFiles(
   return report;
 }
 
+/**
+ * Lines to import (non-blank lines of .jsonl files, 1 for any other file), counted only up to
+ * `limit`: enough to decide whether to re-score now, without splitting 500 MB before the parsing starts.
+ */
+function linesUpTo(files: ImportFile[], limit: number): number {
+  let n = 0;
+  for (const { name, text } of files) {
+    if (!/\.jsonl$/i.test(name)) n++;
+    else
+      for (let at = 0; at < text.length && n < limit;) {
+        const nl = text.indexOf('\n', at);
+        const end = nl < 0 ? text.length : nl;
+        if (text.slice(at, end).trim()) n++;
+        at = end + 1;
+      }
+    if (n >= limit) return limit;
+  }
+  return n;
+}
+
 async function importInside(
   tx: InspectorDb,
   inserter: ReturnType<typeof createInserter>,
@@ -72,11 +92,8 @@ async function importInside(
   const readme = files.find((f) => /readme\.md$/i.test(f.name));
   const manifest: Map<string, ManifestRow> = readme ? parseReferenceManifest(readme.text) : new Map();
   const report: ImportLineReport[] = [];
-  const lineCount = files.reduce(
-    (n, f) => n + (/\.jsonl$/i.test(f.name) ? f.text.split('\n').filter((l) => l.trim()).length : 1),
-    0,
-  );
-  const replayNow = opts.rescore === true || (opts.rescore !== false && lineCount <= REPLAY_NOW_LIMIT);
+  const replayNow =
+    opts.rescore === true || (opts.rescore !== false && linesUpTo(files, REPLAY_NOW_LIMIT + 1) <= REPLAY_NOW_LIMIT);
 
   const store = async (file: string, p: ParsedLine) => {
     const { line, kind } = p;

@@ -77,12 +77,16 @@ describe('bulk writes', () => {
     expect(found.sort()).toEqual([source, ...copies].sort());
   });
 
-  it('stores nothing of a bulk write that fails, and leaves the page cache as it was', async () => {
+  it('stores nothing of a bulk write that fails, and leaves the page cache and FTS5 settings as they were', async () => {
     const ins = createInserter(sqliteInspectorDb(sqlite));
     const cache = sqlite.pragma('cache_size', { simple: true });
+    // FTS5's pending-terms memory grows during a bulk write: its default (1 MB) again afterwards
+    const ftsHash = () =>
+      sqlite.prepare(`SELECT "v" FROM "EpisodeText_config" WHERE "k" = 'hashsize'`).pluck().get() ?? 1048576;
     const before = sqlite.prepare('SELECT count(*) FROM "Episode"').pluck().get();
     const rec = played('PD', 2, 4);
     const [source] = await ins.insertMany([rec]);
+    expect(ftsHash()).toBe(1048576);
     const copy = { ...rec, id: undefined };
     await expect(
       ins.insertCopies([
@@ -94,13 +98,14 @@ describe('bulk writes', () => {
     );
     expect(sqlite.prepare('SELECT count(*) FROM "Episode"').pluck().get()).toBe((before as number) + 1);
     expect(sqlite.pragma('cache_size', { simple: true })).toBe(cache);
+    expect(ftsHash()).toBe(1048576);
   });
 
   // docs/inspector.md, "SQLite transactions": every SQLite call of the inspector's store completes
   // synchronously, so a transaction whose callback awaits only its `tx` commits before the event
   // loop turns. A probe on another connection, queued before the transaction, would find the
   // write lock held if any macrotask fell inside it.
-  it('commits a transaction before any macrotask runs (inserts, savepoints, deletes); a callback awaiting one would hold the lock', async () => {
+  it('commits a transaction before any macrotask runs (inserts, deletes); a callback awaiting one would hold the lock', async () => {
     const other = openSqlite(db.url);
     other.pragma('busy_timeout = 0');
     const probe = () =>
@@ -122,7 +127,7 @@ describe('bulk writes', () => {
       const ids = await ins.insertMany([played('CART', 2, 31), played('PD', 1, 32)]);
       expect(await locked).toBe(false);
       locked = probe();
-      await ins.insert(store, played('CART', 1, 33)); // a savepoint inside its own transaction
+      await ins.insert(store, played('CART', 1, 33)); // an episode in its own transaction
       expect(await locked).toBe(false);
       locked = probe();
       expect(await deleteEpisodes(store, ids)).toBe(2);
@@ -162,13 +167,23 @@ describe('bulk writes', () => {
       const id = await ins.insert(tx, good);
       // its row and events (and their index rows) are written before its action fails
       await expect(ins.insert(tx, { ...bad, id: 'failing' })).rejects.toThrow(/NOT NULL/);
+      // an id already stored fails on its row, and the stored episode keeps every row it had
+      const before = logOf(id);
+      await expect(ins.insert(tx, { ...bad, id })).rejects.toThrow(/UNIQUE/);
+      expect(logOf(id)).toEqual(before);
       return id;
     });
     expect(pending()).toBe(0);
     expect(owned('other-writer')).toBe(searched(other));
     expect(owned(stored)).toBe(searched(good));
     expect(owned('failing')).toBe(0);
-    expect(sqlite.prepare(`SELECT count(*) FROM "Episode" WHERE "id" = 'failing'`).pluck().get()).toBe(0);
+    // nothing of it is left: no row, no event, no action (its rows were deleted, not rolled back)
+    for (const [table, key] of [
+      ['Episode', 'id'],
+      ['EpisodeEvent', 'episodeId'],
+      ['EpisodeAction', 'episodeId'],
+    ])
+      expect(sqlite.prepare(`SELECT count(*) FROM "${table}" WHERE "${key}" = 'failing'`).pluck().get()).toBe(0);
     const toolCalls = (r: EpisodeRecord) => r.events.filter((e) => e.kind === 'tool_call').length;
     expect(rowOf('other-writer').toolCalls).toBe(toolCalls(other));
     expect(rowOf(stored).toolCalls).toBe(toolCalls(good));

@@ -9,7 +9,7 @@ import { lexeme, tsvectorLiteral } from './pg-search';
 import { ftsQuery, tsQuery } from './search';
 import { createHeuristicAgent, ENV_IDS, oracleAgent, playEpisode } from '@/server/engine';
 import { SEARCH_TEXT_SQL } from '@/server/episodes/sqlite-store/text-index';
-import { eventSearchText, searchTerms, searchWords } from './search-text';
+import { eventPayloadAndSearchText, eventSearchText, searchTerms, searchWords } from './search-text';
 import { testCatalog } from './test-helpers';
 
 describe('the text of an event', () => {
@@ -30,7 +30,7 @@ describe('the text of an event', () => {
   });
 });
 
-describe('eventSearchText mirrors the SQL the catch-up indexes', () => {
+describe('eventSearchText (and the payload serialised with it) mirrors the SQL the catch-up indexes', () => {
   // Imports index the text computed in TypeScript, every other writer's events get the SQL's:
   // one event must give one text either way, or a search would find an episode by how it was stored.
   it('gives the SQL text for every event of played episodes and for odd values', () => {
@@ -56,6 +56,8 @@ describe('eventSearchText mirrors the SQL the catch-up indexes', () => {
       { kind: 'tool_call', turn: 1, name: 'z', args: { s: '' }, result: 'plain text', error: null },
       { kind: 'customer_message', turn: 2, text: 'Ünïcode\nlines\ttabs' },
       { kind: 'agent_message', turn: 2, text: null },
+      // keys JSON.stringify reorders or leaves out, and a key needing escapes
+      { kind: 'tool_call', turn: 3, name: 'w', args: { 2: 'b', 1: 'a' }, result: undefined, 'k"\\': 1, 10: 'ten' },
     ] as unknown as EpisodeEvent[];
     events.push(...odd);
     for (const e of events) insert.run(e.kind, JSON.stringify(e));
@@ -69,6 +71,10 @@ describe('eventSearchText mirrors the SQL the catch-up indexes', () => {
     expect(new Set(events.map((e) => e.kind)).size).toBeGreaterThan(4);
     expect(events.filter((e) => e.kind === 'tool_call').length).toBeGreaterThan(20);
     expect(events.map(eventSearchText)).toEqual(sql);
+    // the import's one-pass serialisation: the payload every writer stores, the same text
+    const both = events.map(eventPayloadAndSearchText);
+    expect(both.map((b) => b.payload)).toEqual(events.map((e) => JSON.stringify(e)));
+    expect(both.map((b) => b.text)).toEqual(sql);
   });
 });
 

@@ -18,6 +18,30 @@ export function eventSearchText(e: EpisodeEvent): string | null {
 }
 
 /**
+ * An event's stored JSON (exactly `JSON.stringify(e)`) and its search text, serialising a tool
+ * call's arguments and result once for both (they are most of an import's bytes).
+ */
+export function eventPayloadAndSearchText(e: EpisodeEvent): { payload: string; text: string | null } {
+  if (e.kind !== 'tool_call') return { payload: JSON.stringify(e), text: eventSearchText(e) };
+  // JSON.stringify of a plain object: its own keys in order, each "key":value, undefined values left out.
+  const json = new Map<string, string>();
+  const members: string[] = [];
+  for (const [k, v] of Object.entries(e)) {
+    const value = JSON.stringify(v) as string | undefined;
+    if (value === undefined) continue;
+    json.set(k, value);
+    members.push(`${JSON.stringify(k)}:${value}`);
+  }
+  const text = (['name', 'args', 'result', 'error'] as const)
+    .map((k) => {
+      const v = e[k];
+      return v === null || v === undefined ? '' : typeof v === 'string' ? v : json.get(k)!;
+    })
+    .join(' ');
+  return { payload: `{${members.join(',')}}`, text };
+}
+
+/**
  * Text → words as FTS5's `unicode61 remove_diacritics 2` tokenizer makes them: runs of letters,
  * digits and private-use characters, lower case, accents removed; everything else (spaces, `_`,
  * `-`, punctuation, symbols) separates words. Checked against FTS5 itself over generated text

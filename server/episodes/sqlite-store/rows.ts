@@ -8,7 +8,7 @@
 // The rows are exactly the ones Prisma writes (DateTime as Prisma's SQLite text, booleans as
 // 0/1, JSON as TEXT), so Prisma reads them back unchanged. Full-text indexing and the
 // tool-call count are not done here: text-index.ts does them after the commit.
-import type { Database } from 'better-sqlite3';
+import type { Database, Statement } from 'better-sqlite3';
 import type { EpisodeEvent } from '@/server/engine/types';
 
 /** Prisma's DateTime text in SQLite ("2026-11-30T15:04:49.823+00:00"). */
@@ -153,6 +153,9 @@ const EPISODE_COLUMNS = [
   'prompts',
 ] as const;
 
+/** Rows per multi-row event insert (5 parameters each; SQLite allows 32,766). */
+const EVENTS_PER_INSERT = 64;
+
 const bool = (b: boolean | null) => (b === null ? null : b ? 1 : 0);
 
 /** Prepared statements over one connection; the caller owns the transaction around them. */
@@ -160,9 +163,20 @@ export function prepareEpisodeRows(db: Database) {
   const insertEpisode = db.prepare(
     `INSERT INTO "Episode" (${EPISODE_COLUMNS.map((c) => `"${c}"`).join(',')}) VALUES (${EPISODE_COLUMNS.map((c) => `@${c}`).join(',')})`,
   );
-  const insertEvent = db.prepare(
-    'INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload") VALUES (?,?,?,?,?)',
-  );
+  // Events go in EVENTS_PER_INSERT rows to a statement (fewer statements for a bulk import's
+  // ~400,000 events); the statement for each row count is prepared when first used.
+  const insertEventsSql = new Map<number, Statement>();
+  const insertEventsOf = (n: number) => {
+    let st = insertEventsSql.get(n);
+    if (!st)
+      insertEventsSql.set(
+        n,
+        (st = db.prepare(
+          `INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload") VALUES ${Array(n).fill('(?,?,?,?,?)').join(',')}`,
+        )),
+      );
+    return st;
+  };
   const insertAction = db.prepare(
     `INSERT INTO "EpisodeAction" ("episodeId","seq","turn","format","raw","createdAt","stepKey","eventEnd","actor","modelRecord")
      VALUES (?,?,?,?,?,?,?,?,?,?)`,
@@ -220,7 +234,16 @@ export function prepareEpisodeRows(db: Database) {
     },
     /** Returns the new events' ids, in order. */
     insertEvents(episodeId: string, rows: readonly EventRow[]): number[] {
-      return rows.map((r) => Number(insertEvent.run(episodeId, r.seq, r.turn, r.kind, r.payload).lastInsertRowid));
+      const ids: number[] = [];
+      for (let at = 0; at < rows.length; at += EVENTS_PER_INSERT) {
+        const chunk = rows.slice(at, at + EVENTS_PER_INSERT);
+        const args: unknown[] = [];
+        for (const r of chunk) args.push(episodeId, r.seq, r.turn, r.kind, r.payload);
+        // One statement's rows get consecutive ids (AUTOINCREMENT, one writer): the last one's back.
+        const last = Number(insertEventsOf(chunk.length).run(...args).lastInsertRowid);
+        for (let i = chunk.length - 1; i >= 0; i--) ids.push(last - i);
+      }
+      return ids;
     },
     insertAction(a: ActionRowInsert): void {
       insertAction.run(
