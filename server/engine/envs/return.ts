@@ -21,10 +21,8 @@ import { PASS_THRESHOLD } from '../reward';
 import type { EvidenceItem, TaskResult } from '../types';
 import { brandAndNoun, timeAgoPhrase } from '../world/order-phrases';
 import {
-  allOrders,
   byNewestOrder,
   daysSincePlaced,
-  findOrder,
   generateOrderHistory,
   HISTORY_DAYS,
   replaceLineProduct,
@@ -43,25 +41,10 @@ import {
   scoreRecommendations,
   type RecommendationSpec,
 } from './shared/recommend';
-import {
-  confirmOnce,
-  firstGoodProduct,
-  firstObjection,
-  mentionedProducts,
-  newCustomerNotes,
-  type CustomerNotes,
-} from './shared/recommend-customer';
+import { newCustomerNotes, type CustomerNotes } from './shared/recommend-customer';
 import { joinList, withArticle } from './shared/phrasing';
-import type {
-  Answer,
-  CustomerReply,
-  EnvContext,
-  EnvDefinition,
-  EnvTask,
-  StockDraw,
-  TurnInfo,
-  VerifyContext,
-} from './types';
+import { confirmReturn, respondToReturn } from './shared/return-customer';
+import type { Answer, EnvContext, EnvDefinition, EnvTask, StockDraw, VerifyContext } from './types';
 
 export type ReturnCase = 'eligible' | 'edge_minus_1' | 'edge_0' | 'edge_plus_1' | 'past_window' | 'not_returnable';
 
@@ -84,7 +67,7 @@ export interface ReturnGoal {
   replacementNoun: string | null;
 }
 
-type ReturnTask = EnvTask<ReturnGoal, CustomerNotes>;
+export type ReturnTask = EnvTask<ReturnGoal, CustomerNotes>;
 
 /** Share of ineligible-by-design targets outside the edge cases, relative to p_edge. */
 const CLEAR_INELIGIBLE_SHARE = 0.25;
@@ -118,9 +101,6 @@ const OTHER_REASONS: ReturnReason[] = [
   'arrived_late',
   'better_price_found',
 ];
-
-const INELIGIBLE_WORDS =
-  /not eligible|ineligible|can(?:no|')t be returned|cannot be returned|not returnable|non-returnable|past the (?:return )?window|window (?:has )?(?:closed|ended|passed|expired)/i;
 
 // ---------- generator ----------
 
@@ -400,68 +380,6 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
   return { rTask, isCorrect: rSel === 1 && rRet === 1 && repPass, metrics: { rSel, rRet, rRep }, evidence };
 }
 
-// ---------- customer reactions ----------
-
-function initiations(info: TurnInfo): Array<{ order_id: string; line_id: string }> {
-  return info.toolResults
-    .filter((r) => r.error === null && (r.name === 'return.initiate' || r.name === 'return.exchange'))
-    .map((r) => r.result as { order_id: string; line_id: string });
-}
-
-const onTarget = (goal: ReturnGoal) => (r: { order_id: string; line_id: string }) =>
-  r.order_id === goal.orderId && r.line_id === goal.lineId;
-
-/** Products the agent names as possible replacements (same kind, not something the customer already ordered). */
-function namedReplacements(task: ReturnTask, info: TurnInfo, ctx: EnvContext) {
-  const spec = task.goal.replacement;
-  if (!spec) return [];
-  const ordered = new Set<string>();
-  for (const o of allOrders(ctx.world)) for (const l of o.lines) ordered.add(l.product_id); // not flatMap: issue 13
-  return mentionedProducts(task.state, info, ctx).filter((p) => p.category === spec.category && !ordered.has(p.id));
-}
-
-function confirm(task: ReturnTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
-  const { goal } = task;
-  const inits = initiations(info);
-  if (inits.length > 0 && inits.every(onTarget(goal)) && !goal.replacement)
-    return confirmOnce(task.state, { text: "Perfect, that's the one. Thanks!", act: 'confirm' });
-  if (goal.replacement) {
-    const named = namedReplacements(task, info, ctx);
-    const good = firstGoodProduct(named, goal.replacement.constraints, ctx);
-    if (good && !firstObjection(task, named, goal.replacement.constraints, ctx))
-      return confirmOnce(task.state, { text: `Yes, the ${good.title} would work as a replacement.`, act: 'confirm' });
-  }
-  return null;
-}
-
-function respond(task: ReturnTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
-  const { goal } = task;
-  const inits = initiations(info);
-  const wrong = inits.find((r) => !onTarget(goal)(r));
-  if (wrong) {
-    const title =
-      findOrder(ctx.world, wrong.order_id)?.lines.find((l) => l.line_id === wrong.line_id)?.title ?? wrong.line_id;
-    return {
-      text: `Wait, that's the wrong item! I wanted to return the ${goal.itemPhrase}, not the ${title}.`,
-      act: 'correct',
-    };
-  }
-  // The customer does not know the return rules: the same reply whether or not the item is
-  // really eligible, so the reply cannot tell the agent which it is.
-  if (INELIGIBLE_WORDS.test(info.agentMessage))
-    return {
-      text: `Oh no. It was delivered on ${goal.deliveredDate}. Are you sure it can't be returned?`,
-      act: 'continue',
-    };
-  if (goal.replacement) {
-    const objection = firstObjection(task, namedReplacements(task, info, ctx), goal.replacement.constraints, ctx);
-    if (objection) return objection;
-    if (inits.some(onTarget(goal)))
-      return { text: `Thanks! Can you also suggest a replacement ${goal.replacementNoun}?`, act: 'continue' };
-  }
-  return null;
-}
-
 export const returnEnv: EnvDefinition<ReturnGoal, CustomerNotes> = {
   id: 'RETURN',
   name: 'Return and replacement',
@@ -482,8 +400,8 @@ export const returnEnv: EnvDefinition<ReturnGoal, CustomerNotes> = {
   ],
   answerSchema: returnAnswerSchema,
   generate,
-  confirm,
-  respond,
+  confirm: confirmReturn,
+  respond: respondToReturn,
   outOfStock,
   nudges: ['What can you do for me?', 'How does my return look?', 'Any luck with my return?'],
   verify: (goal, _state, answer, ctx) => verify(goal, answer, ctx),
