@@ -22,6 +22,7 @@ import { SORT_COLUMNS, listInputSchema, type EpisodeFilter } from './filters';
 import { importFiles } from './import';
 import { createInserter, type EpisodeRecord } from './insert';
 import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from './query';
+import { tsQuery } from './search';
 import {
   createInspectorTestDb,
   getTestCatalog,
@@ -88,6 +89,18 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
           ? { ...e, text: `${e.text} zebrafinch` }
           : e,
     );
+    // "wombat kiwi": in one message of five episodes, in two messages of two more
+    for (const [i, apart] of [4, 5, 6, 7, 8, 9, 10].map((i) => [i, i >= 9] as const)) {
+      const ep = varied[i] as unknown as { events: Array<{ kind: string; text?: string }> };
+      const last = ep.events.findLastIndex((e) => e.kind.endsWith('_message'));
+      ep.events = ep.events.map((e, k) =>
+        k === 0
+          ? { ...e, text: `${e.text} wombat${apart ? '' : ' kiwi'}` }
+          : k === last && apart
+            ? { ...e, text: `${e.text} kiwi` }
+            : e,
+      );
+    }
     const broken = { ...varied[0], id: 'broken1', events: [{ kind: 'nonsense', turn: 0 }] };
     text = [...varied.map((l) => JSON.stringify(l)), '{not json', JSON.stringify(broken)].join('\n');
     lite = createInspectorTestDb();
@@ -227,15 +240,29 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
     expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q: 'zzqxnotaword' } }))).total).toBe(0);
     for (const q of ['a½z', '²x', 'straße', 'naive', 'σοφια', 'quokka', 'zebrafinch', 'quokka a½z'])
       expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q } }))).total, q).toBe(1);
-    // past the count's cap the page is found in sort order (date and reward indexes): the same rows
-    for (const q of ['cart', 'order status', 'catalog.search'])
-      for (const sort of ['createdAt', 'reward'] as const)
-        for (const dir of ['asc', 'desc'] as const) {
-          const input = listInputSchema.parse({ filter: { q }, sort, dir, size: 2, page: 2 });
-          const [capped, whole] = [await listEpisodes(pgDb, input, 2), await listEpisodes(pgDb, input)];
-          expect(capped.capped && capped.rows.length > 0, `${q} ${sort} ${dir}`).toBe(true);
-          expect(capped.rows, `${q} ${sort} ${dir}`).toEqual(whole.rows);
-        }
+    // past the count's cap the page is found in sort order (date and reward indexes; several
+    // words: only the page's candidates checked inside one event): the same rows, as SQLite's
+    let rejected = 0;
+    for (const q of ['cart', 'order status', 'catalog.search', 'wombat kiwi'])
+      for (const sort of ['createdAt', 'reward', 'turn'] as const)
+        for (const dir of ['asc', 'desc'] as const)
+          for (const filter of [{ q }, { q, dMin: 6 }]) {
+            const cap = 2;
+            const input = listInputSchema.parse({ filter, sort, dir, size: 2, page: 2 });
+            const [capped, whole] = [await listEpisodes(pgDb, input, cap), await listEpisodes(pgDb, input)];
+            const label = `${JSON.stringify(filter)} ${sort} ${dir}`;
+            expect(capped.capped && capped.rows.length > 0, label).toBe(true);
+            expect(capped.rows, label).toEqual(whole.rows);
+            expect(capped.rows, label).toEqual((await listEpisodes(liteDb, input, cap)).rows);
+            if (sort === 'createdAt' && dir === 'desc' && !('dMin' in filter)) {
+              const withWords = await pgDb.get<{ n: number }>(
+                `SELECT count(*) AS "n" FROM "EpisodeSearchDoc" WHERE "doc" @@ replace(?, '<->', '&')::tsquery`,
+                [tsQuery(q)],
+              );
+              rejected += withWords!.n - (await listEpisodes(pgDb, listInputSchema.parse({ filter: { q } }))).total;
+            }
+          }
+    expect(rejected, 'episodes with the words only in different events (the check rejects them)').toBeGreaterThan(0);
     // PostgreSQL reads one row per episode; its words in two different events are not a match
     expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q: 'quokka zebrafinch' } }))).total).toBe(0);
   });

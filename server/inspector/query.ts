@@ -5,7 +5,7 @@ import type { Dialect, InspectorDb } from './db';
 import { flag, sqlFor } from './dialect';
 import type { EpisodeFilter, ListInput } from './filters';
 import { indexCommitted } from './pg-search';
-import { matchingEpisodesSql, matchingIdsSql, searchQuery } from './search';
+import { checkedPageSql, matchingEpisodesSql, matchingIdsSql, searchQuery } from './search';
 
 export interface EpisodeListRow {
   id: string;
@@ -113,9 +113,20 @@ const TEXT = new Set(['envId', 'terminationReason', 'player', 'id']);
 
 /** Ties broken by id so pages never repeat or skip rows; NULLs (active episodes) sort last; text byte-wise. */
 export function orderOf(dialect: Dialect, sort: string, dir: 'asc' | 'desc'): string {
-  const d = dir.toUpperCase();
+  return `ORDER BY ${orderKeys(dialect, sort, dir)
+    .map((k) => `${k.expr}${k.dir}`)
+    .join(', ')}`;
+}
+
+/** The sort as its keys (`dir`: '' or ' ASC' / ' DESC'), for a query that orders by them as columns. */
+export function orderKeys(dialect: Dialect, sort: string, dir: 'asc' | 'desc'): Array<{ expr: string; dir: string }> {
+  const d = ` ${dir.toUpperCase()}`;
   const col = (c: string) => (TEXT.has(c) ? sqlFor(dialect).bytewise(`e."${c}"`) : `e."${c}"`);
-  return `ORDER BY ${NULLABLE.has(sort) ? `e."${sort}" IS NULL, ` : ''}${col(sort)} ${d}, ${col('id')} ${d}`;
+  return [
+    ...(NULLABLE.has(sort) ? [{ expr: `e."${sort}" IS NULL`, dir: '' }] : []),
+    { expr: col(sort), dir: d },
+    { expr: col('id'), dir: d },
+  ];
 }
 
 /** The filter's WHERE and ORDER BY, after every committed event is indexed (pg-search.ts). */
@@ -147,11 +158,18 @@ export async function listEpisodes(
       ...plain.args,
     ]);
     const capped = hits.length > searchCountCap;
-    const rows = capped
-      ? await read(sqlFor(db.dialect).dateOrderHint(input.sort), w)
-      : hits.length
+    // Past the cap the page is read in list order: on PostgreSQL a query of several words checks
+    // only the page's candidates inside one event (search.ts, checkedPageSql).
+    const rows = !capped
+      ? hits.length
         ? await read('', { sql: `WHERE e."id" IN (${hits.map(() => '?').join(',')})`, args: hits.map((h) => h.id) })
-        : [];
+        : []
+      : db.dialect === 'postgresql' && /&|<->/.test(search)
+        ? await db.all<RawRow>(
+            `${selectRows(db.dialect)} WHERE e."id" IN (${checkedPageSql(plain.sql, orderKeys(db.dialect, input.sort, input.dir))}) ${order}`,
+            [search, ...plain.args, ...page],
+          )
+        : await read(sqlFor(db.dialect).dateOrderHint(input.sort), w);
     return { rows: rows.map(toListRow), total: Math.min(hits.length, searchCountCap), capped };
   }
   // The page's ids come from the narrow covering index; only those 50 wide rows are read.
