@@ -82,12 +82,16 @@ const load = () =>
     .join(' ');
 
 /** A fresh, migrated, empty store: a SQLite file, or a throw-away PostgreSQL server. */
-async function freshStore(file: string, name: string): Promise<{ store: InspectorDb; url: string; stop(): void }> {
+async function freshStore(
+  file: string,
+  name: string,
+  keepIn?: string,
+): Promise<{ store: InspectorDb; url: string; stop(): void; reused?: boolean }> {
   if (PG) {
     const { startTempPostgres } = await import('@/server/env-server/test/postgres');
-    const server = await startTempPostgres(name);
+    const server = await startTempPostgres(name, { keepIn });
     const store = pgInspectorDb(server.url);
-    return { store, url: server.url, stop: () => void store.close().finally(server.stop) };
+    return { store, url: server.url, stop: () => void store.close().finally(server.stop), reused: server.reused };
   }
   rmSync(file, { force: true });
   copyMigratedSqlite(file);
@@ -115,7 +119,18 @@ const seededBefore = (): boolean => {
     d.close();
   }
 };
-const reused = seededBefore();
+// PostgreSQL with --reuse: the server's directory is kept in DIR/pg (started again next time).
+const pgKept = PG && flag('reuse') ? await freshStore(DB, 'bench', path.join(DIR, 'pg')) : null;
+const pgSeeded = async () => {
+  if (!pgKept?.reused) return false;
+  const n = await countEpisodes(pgKept.store);
+  const long = await pgKept.store.get(`SELECT 1 AS "x" FROM "Episode" WHERE "runLabel" = 'bench-long'`);
+  if (n >= N && long) return true;
+  console.log(`the kept PostgreSQL server holds ${n} episodes, not ${N}: seeding it again`);
+  await pgKept.store.run('TRUNCATE "Episode" CASCADE');
+  return false;
+};
+const reused = PG ? await pgSeeded() : seededBefore();
 const pool: ReturnType<typeof playToLine>[] = [];
 if (!reused) {
   const t0 = performance.now();
@@ -144,13 +159,15 @@ function copyOf(p: (typeof pool)[number], r: Rng): EpisodeRecord {
 }
 const SEED_START = Date.parse('2026-10-01T00:00:00Z');
 
-const opened = reused
-  ? (() => {
-      const sqlite = openSqlite(`file:${DB}`);
-      sqlite.pragma('journal_mode = WAL');
-      return { store: sqliteInspectorDb(sqlite), url: `file:${DB}`, stop: () => sqlite.close() };
-    })()
-  : await freshStore(DB, 'bench');
+const opened = pgKept
+  ? pgKept
+  : reused
+    ? (() => {
+        const sqlite = openSqlite(`file:${DB}`);
+        sqlite.pragma('journal_mode = WAL');
+        return { store: sqliteInspectorDb(sqlite), url: `file:${DB}`, stop: () => sqlite.close() };
+      })()
+    : await freshStore(DB, 'bench');
 const store = opened.store;
 const ins = createInserter(store);
 try {
