@@ -75,8 +75,11 @@ const COPY_ACTIONS = `INSERT INTO "EpisodeAction" ("episodeId","seq","turn","for
 const COPIED_EVENTS = `SELECT ne."id" AS "eventId", ne."episodeId", oe."id" AS "sourceId" FROM ${PAIRS}
   JOIN "EpisodeEvent" oe ON oe."episodeId" = c."from"
   JOIN "EpisodeEvent" ne ON ne."episodeId" = c."to" AND ne."seq" = oe."seq"`;
+// In the copies' event order: an episode's rows side by side, as an import or the drain writes
+// them (a search's check inside one event reads an episode's rows: a page or two, not 25).
 const COPY_EVENT_SEARCH = `INSERT INTO "EpisodeSearch" ("eventId", "episodeId", "doc")
-  SELECT x."eventId", x."episodeId", s."doc" FROM (${COPIED_EVENTS}) x JOIN "EpisodeSearch" s ON s."eventId" = x."sourceId"`;
+  SELECT x."eventId", x."episodeId", s."doc" FROM (${COPIED_EVENTS}) x JOIN "EpisodeSearch" s ON s."eventId" = x."sourceId"
+  ORDER BY x."eventId"`;
 const COPY_QUEUE = `INSERT INTO "EpisodeSearchPending" ("eventId")
   SELECT x."eventId" FROM (${COPIED_EVENTS}) x JOIN "EpisodeSearchPending" p ON p."eventId" = x."sourceId"`;
 
