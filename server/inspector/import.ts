@@ -77,6 +77,7 @@ async function importInside(
     0,
   );
   const replayNow = opts.rescore === true || (opts.rescore !== false && lineCount <= REPLAY_NOW_LIMIT);
+  const writer = inserter.writer(tx);
 
   const store = async (file: string, p: ParsedLine) => {
     const { line, kind } = p;
@@ -94,13 +95,14 @@ async function importInside(
                 : p.make(),
             );
       const { id } = ready.prepared.row;
-      if (await inserter.exists(tx, id)) {
-        report.push({ file, line, ok: false, kind, id, message: `episode ${id} is already stored; skipped` });
-        return;
-      }
-      await inserter.insertPrepared(tx, ready.prepared);
       const { recordedReward, rescoredReward, message } = ready;
-      report.push({ file, line, ok: true, kind, id, recordedReward, rescoredReward, message });
+      // its line's entry, settled when the writer has stored it (PostgreSQL writes in batches)
+      const at = report.push({ file, line, ok: true, kind, id, recordedReward, rescoredReward, message }) - 1;
+      await writer.add(ready.prepared, (o) => {
+        if (o === 'exists')
+          report[at] = { file, line, ok: false, kind, id, message: `episode ${id} is already stored; skipped` };
+        else if (o !== 'stored') report[at] = { file, line, ok: false, kind, message: o.error };
+      });
     } catch (e) {
       report.push({ file, line, ok: false, kind, message: (e as Error).message });
     }
@@ -150,6 +152,7 @@ async function importInside(
           : parseJsonl(f.text, (ep) => ({ make: () => ownToRecord(ep, opts, f.name, replayNow) }));
       for await (const p of lines) await store(f.name, p);
     }
+    await writer.flush();
   } finally {
     await worker?.close();
   }

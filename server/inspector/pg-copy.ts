@@ -9,7 +9,7 @@ import type { EpisodeRowInsert } from '@/server/episodes/sqlite-store/rows';
 import type { InspectorDb } from './db';
 
 /** Episode columns a copy sets, with their PostgreSQL types (the rest keep their defaults). */
-const OWN: Array<[keyof EpisodeRowInsert | 'updatedAt', string]> = [
+export const OWN: Array<[keyof EpisodeRowInsert | 'updatedAt', string]> = [
   ['id', 'text'],
   ['createdAt', 'timestamp(3)'],
   ['updatedAt', 'timestamp(3)'],
@@ -34,7 +34,7 @@ const OWN: Array<[keyof EpisodeRowInsert | 'updatedAt', string]> = [
  * they differ from the source's; a copy whose JSON is the source's (bench seeding) takes it
  * inside the server.
  */
-const JSON_COLUMNS = [
+export const JSON_COLUMNS = [
   'axisOverrides',
   'axes',
   'weights',
