@@ -11,6 +11,8 @@ import { createEpisode, oracleAgent } from '@/server/engine';
 import { ENV_IDS, type EnvId } from '@/server/engine/types';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
 import { createEpisodeService } from '@/server/episodes/service';
+import { createEpisodeStore } from '@/server/episodes/store';
+import { pgReadsFor } from '@/server/episodes/pg-reads';
 import { findPostgresBin, startTempPostgres, type TempPostgres } from '@/server/env-server/test/postgres';
 import { facets } from './index';
 import { chartsData } from './charts';
@@ -418,6 +420,18 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
       expect(hits.rows.find((r) => r.id === view.id)!.toolCalls).toBe(
         twin.events.filter((e) => e.kind === 'tool_call').length,
       );
+      // the replay's reads through `pg` (pg-reads.ts) give what Prisma gives: this episode, the imported ones
+      const viaPrisma = createEpisodeStore(prisma);
+      const viaPg = pgReadsFor(pg.url)!;
+      const ids = [view.id, ...(await episodeIds(pgDb, listInputSchema.parse({})))];
+      for (const id of [...ids, 'no-such-episode']) {
+        const row = await viaPg.getRow(id);
+        expect(row, id).toEqual(await viaPrisma.getRow(id));
+        if (row) expect(row.createdAt.getTime(), id).toBe((await viaPrisma.getRow(id))!.createdAt.getTime());
+        expect(await viaPg.getEvents(id), id).toEqual(await viaPrisma.getEvents(id));
+        expect(await viaPg.getModelRecords(id), id).toEqual(await viaPrisma.getModelRecords(id));
+      }
+      expect((await viaPg.getEvents(view.id)).length).toBe(twin.events.length);
       expect(await deleteEpisodes(pgDb, [view.id])).toBe(1);
     } finally {
       await prisma.$disconnect();
