@@ -6,14 +6,19 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { ImportFile, ImportOptions } from './import';
 import { ownToRecord, parseJsonl, readyEpisode, type ParsedLine } from './import-parse';
+import { pgSearchRows } from './pg-batch';
 
 interface Job {
   importParseJob: true;
   files: ImportFile[];
   rescore: ImportOptions['rescore'];
   runLabel: ImportOptions['runLabel'];
+  pgSearch?: boolean;
 }
 type Batch = { lines: ParsedLine[]; end: boolean };
+
+/** `pgSearch`: the import goes into PostgreSQL, whose search rows the worker makes too (pg-batch.ts). */
+export type WorkerOptions = Pick<ImportOptions, 'rescore' | 'runLabel'> & { pgSearch?: boolean };
 
 /** Lines of each JSONL file, parsed in a worker thread: `linesOf` must be asked for the files in order. */
 export interface LineSource {
@@ -22,8 +27,14 @@ export interface LineSource {
 }
 
 /** Starts a worker parsing `files` (own-format lines are not re-scored by replay there: the caller decides). */
-export function parseInWorker(files: ImportFile[], opts: Pick<ImportOptions, 'rescore' | 'runLabel'>): LineSource {
-  const job: Job = { importParseJob: true, files, rescore: opts.rescore, runLabel: opts.runLabel };
+export function parseInWorker(files: ImportFile[], opts: WorkerOptions): LineSource {
+  const job: Job = {
+    importParseJob: true,
+    files,
+    rescore: opts.rescore,
+    runLabel: opts.runLabel,
+    pgSearch: opts.pgSearch,
+  };
   // The worker loads this TypeScript file through tsx, whether or not the parent runs under it.
   const worker = new Worker(
     `import('tsx/esm/api').then((m) => { m.register(); return import(${JSON.stringify(import.meta.url)}); })`,
@@ -65,14 +76,19 @@ export function parseInWorker(files: ImportFile[], opts: Pick<ImportOptions, 're
 }
 
 /** In the worker: parse every file, post the lines in batches and one `end` per file. */
-function run({ files, rescore, runLabel }: Job) {
+function run({ files, rescore, runLabel, pgSearch }: Job) {
   const noCatalog = () => {
     throw new Error('the parsing worker does not replay episodes');
   };
   for (const f of files) {
     const own = { getCatalog: noCatalog, rescore, runLabel };
     let lines: ParsedLine[] = [];
-    for (const p of parseJsonl(f.text, (ep) => ({ ready: readyEpisode(ownToRecord(ep, own, f.name, false)) }))) {
+    const ready = (ep: Parameters<typeof ownToRecord>[0]) => {
+      const r = readyEpisode(ownToRecord(ep, own, f.name, false));
+      if (pgSearch) r.prepared.pgSearch = pgSearchRows(r.prepared);
+      return { ready: r };
+    };
+    for (const p of parseJsonl(f.text, ready)) {
       lines.push(p);
       if (lines.length === 20) {
         parentPort!.postMessage({ lines, end: false } satisfies Batch);

@@ -6,7 +6,7 @@ import type { InspectorDb } from './db';
 import { chatToRecord } from './import-openai';
 import { ownToRecord, parseJsonl, readyEpisode, zodMessage, type ParsedLine } from './import-parse';
 import { parseReferenceManifest, referenceToRecord, referenceTraceSchema, type ManifestRow } from './import-reference';
-import type { LineSource } from './import-worker';
+import type { LineSource, WorkerOptions } from './import-worker';
 import { createInserter } from './insert';
 import { catchUpSearchIndex } from './pg-search';
 
@@ -37,7 +37,7 @@ export interface ImportOptions {
    * Parses JSONL files in another thread while this one writes (`parseInWorker` of
    * import-worker.ts; the CLI and the bench pass it). Used when no line is re-scored at once.
    */
-  parseInWorker?: (files: ImportFile[], opts: Pick<ImportOptions, 'rescore' | 'runLabel'>) => LineSource;
+  parseInWorker?: (files: ImportFile[], opts: WorkerOptions) => LineSource;
 }
 
 export const REPLAY_NOW_LIMIT = 500;
@@ -110,7 +110,10 @@ async function importInside(
 
   const isWholeJson = (text: string) => text.startsWith('{') && !text.includes('\n{');
   const jsonl = files.filter((f) => f !== readme && f.text.trim() && !isWholeJson(f.text.trim()));
-  const worker = !replayNow && opts.parseInWorker && jsonl.length ? opts.parseInWorker(jsonl, opts) : null;
+  const worker =
+    !replayNow && opts.parseInWorker && jsonl.length
+      ? opts.parseInWorker(jsonl, { ...opts, pgSearch: tx.dialect === 'postgresql' })
+      : null;
   try {
     for (const f of files) {
       if (f === readme) continue;

@@ -19,7 +19,7 @@ import { prepareTextIndex, type WrittenEvents } from '@/server/episodes/sqlite-s
 import type { InspectorDb } from './db';
 import { eventSearchText } from './search-text';
 import { copyEpisodesPg } from './pg-copy';
-import { writeEpisodesPg } from './pg-batch';
+import { writeEpisodesPg, type PgSearchRows } from './pg-batch';
 
 export interface EpisodeRecord extends EpisodeSetup {
   id?: string;
@@ -102,6 +102,8 @@ export interface PreparedEpisode {
   /** each event's full-text search text (null: not searched); SQLite indexes it as it writes the events */
   texts: Array<string | null>;
   actions: EpisodeRecord['actions'];
+  /** PostgreSQL: the search rows made from `texts` (by the parsing worker; made at writing time otherwise) */
+  pgSearch?: PgSearchRows;
 }
 
 /** What became of an episode given to a writer: stored, skipped (its id is stored already), or why it was not. */

@@ -30,6 +30,26 @@ const INSERT_ACTIONS = `INSERT INTO "EpisodeAction" ("episodeId","seq","turn","f
 const INSERT_EPISODE_SEARCH = `INSERT INTO "EpisodeSearchDoc" ("episodeId", "doc")
   SELECT ep, doc::tsvector FROM ${unnestOf(['text', 'text'])} AS u(ep, doc)`;
 
+/** An episode's search rows as tsvector literals: each event's (null: not searched) and the episode's (null: nothing searched). */
+export interface PgSearchRows {
+  events: Array<string | null>;
+  episode: string | null;
+}
+
+/** The search rows from the events' text (the parsing worker makes them for a PostgreSQL import, beside its other work). */
+export function pgSearchRows({ texts }: Pick<PreparedEpisode, 'texts'>): PgSearchRows {
+  const words: string[] = [];
+  let searched = false;
+  const events = texts.map((text) => {
+    if (text === null) return null;
+    const w = searchWords(text);
+    for (const x of w) words.push(x);
+    searched = true;
+    return tsvectorLiteral(w);
+  });
+  return { events, episode: searched ? wordsLiteral(words) : null };
+}
+
 /** Writes the episodes inside the caller's transaction (all or none: the caller's savepoint). */
 export async function writeEpisodesPg(tx: InspectorDb, episodes: PreparedEpisode[]): Promise<void> {
   const rows = episodes.map((p) => ({ ...p.row, updatedAt: p.row.createdAt }));
@@ -50,27 +70,24 @@ export async function writeEpisodesPg(tx: InspectorDb, episodes: PreparedEpisode
     raw: [] as string[],
     at: [] as string[],
   };
-  for (const { row, events: evs, texts, actions: acts } of episodes) {
-    const words: string[] = [];
-    let searched = false;
+  for (const p of episodes) {
+    const { row, events: evs, actions: acts } = p;
+    const rowsOf = p.pgSearch ?? pgSearchRows(p);
     evs.forEach((e, i) => {
       events.ep.push(row.id);
       events.seq.push(e.seq);
       events.turn.push(e.turn);
       events.kind.push(e.kind);
       events.payload.push(e.payload);
-      const text = texts[i];
-      if (text === null) return;
-      const w = searchWords(text);
+      const doc = rowsOf.events[i];
+      if (doc === null) return;
       search.ep.push(row.id);
       search.seq.push(e.seq);
-      search.doc.push(tsvectorLiteral(w));
-      words.push(...w);
-      searched = true;
+      search.doc.push(doc);
     });
-    if (searched) {
+    if (rowsOf.episode !== null) {
       docs.ep.push(row.id);
-      docs.doc.push(wordsLiteral(words));
+      docs.doc.push(rowsOf.episode);
     }
     acts.forEach((a, seq) => {
       actions.ep.push(row.id);

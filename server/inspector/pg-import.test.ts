@@ -7,6 +7,7 @@ import { ENV_IDS } from '@/server/engine/types';
 import { findPostgresBin, startTempPostgres, type TempPostgres } from '@/server/env-server/test/postgres';
 import { pgInspectorDb, type InspectorDb } from './db';
 import { importFiles } from './import';
+import { parseInWorker } from './import-worker';
 import { catchUpSearchIndex } from './pg-search';
 import { playToLine } from './play';
 import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test-helpers';
@@ -44,8 +45,12 @@ describe.skipIf('missing' in postgres)('an import into PostgreSQL', () => {
 
   it('writes the search rows and tool-call counts the triggers and the drain would', async () => {
     const lines = Array.from({ length: 8 }, (_, i) => lineOf(i));
-    const report = await importFiles(db, [{ name: 'a.jsonl', text: lines.join('\n') }], opts);
-    expect(report.map((r) => [r.line, r.ok, r.id])).toEqual(lines.map((_, i) => [i + 1, true, `imp-${i}`]));
+    // half parsed in place, half by the parsing worker (which makes the search rows there)
+    const report = [
+      ...(await importFiles(db, [{ name: 'a.jsonl', text: lines.slice(0, 4).join('\n') }], opts)),
+      ...(await importFiles(db, [{ name: 'b.jsonl', text: lines.slice(4).join('\n') }], { ...opts, parseInWorker })),
+    ];
+    expect(report.map((r) => [r.ok, r.id])).toEqual(lines.map((_, i) => [true, `imp-${i}`]));
     expect(await count(db, '"EpisodeSearchPending"')).toBe(0); // nothing left to the drain
     // one statement wrote every row (one command id), not one per episode (nor a trigger's update)
     for (const table of ['"Episode"', '"EpisodeEvent"', '"EpisodeSearch"'])
