@@ -7,8 +7,9 @@
 // --reuse keeps a database seeded by an earlier run with the same --episodes (seeding 100k
 // takes minutes); --only runs some of the measurements. --pg runs it all on a throw-away
 // PostgreSQL server (as the tests start one) instead: the same seeding (copies made inside the
-// server), list, search, the page served from it and the import into a second fresh server
-// (--reuse does not apply). --parse-in-place imports without the parsing worker (for an A/B).
+// server), list, search, the page served from it and the import into a second fresh server;
+// with --reuse the seeded server's directory is kept in <dir>/pg and started again next time
+// (the import's server is always fresh). --parse-in-place imports without the parsing worker (for an A/B).
 // The load average is printed with the figures: the machine may be shared.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -172,7 +173,9 @@ const store = opened.store;
 const ins = createInserter(store);
 try {
   if (reused) {
-    console.log(`reusing ${DB} (${(await countEpisodes(store)).toLocaleString()} episodes seeded by an earlier run)`);
+    console.log(
+      `reusing ${PG ? path.join(DIR, 'pg') : DB} (${(await countEpisodes(store)).toLocaleString()} episodes seeded by an earlier run)`,
+    );
     await store.run('ANALYZE');
   } else await seedStore();
   if (only.has('list')) await measureList(store, 'filtered list (page of 50 + count)');
