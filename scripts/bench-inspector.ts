@@ -7,8 +7,9 @@
 // --reuse keeps a database seeded by an earlier run with the same --episodes (seeding 100k
 // takes minutes); --only runs some of the measurements. --pg runs it all on a throw-away
 // PostgreSQL server (as the tests start one) instead: the same seeding (copies made inside the
-// server), list, search, the page served from it and the import into a second fresh server
-// (--reuse does not apply). --parse-in-place imports without the parsing worker (for an A/B).
+// server), list, search, the page served from it and the import into a second fresh server;
+// with --reuse the seeded server's directory is kept in <dir>/pg and started again next time
+// (the import's server is always fresh). --parse-in-place imports without the parsing worker (for an A/B).
 // The load average is printed with the figures: the machine may be shared.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -82,12 +83,16 @@ const load = () =>
     .join(' ');
 
 /** A fresh, migrated, empty store: a SQLite file, or a throw-away PostgreSQL server. */
-async function freshStore(file: string, name: string): Promise<{ store: InspectorDb; url: string; stop(): void }> {
+async function freshStore(
+  file: string,
+  name: string,
+  keepIn?: string,
+): Promise<{ store: InspectorDb; url: string; stop(): void; reused?: boolean }> {
   if (PG) {
     const { startTempPostgres } = await import('@/server/env-server/test/postgres');
-    const server = await startTempPostgres(name);
+    const server = await startTempPostgres(name, { keepIn });
     const store = pgInspectorDb(server.url);
-    return { store, url: server.url, stop: () => void store.close().finally(server.stop) };
+    return { store, url: server.url, stop: () => void store.close().finally(server.stop), reused: server.reused };
   }
   rmSync(file, { force: true });
   copyMigratedSqlite(file);
@@ -115,7 +120,18 @@ const seededBefore = (): boolean => {
     d.close();
   }
 };
-const reused = seededBefore();
+// PostgreSQL with --reuse: the server's directory is kept in DIR/pg (started again next time).
+const pgKept = PG && flag('reuse') ? await freshStore(DB, 'bench', path.join(DIR, 'pg')) : null;
+const pgSeeded = async () => {
+  if (!pgKept?.reused) return false;
+  const n = await countEpisodes(pgKept.store);
+  const long = await pgKept.store.get(`SELECT 1 AS "x" FROM "Episode" WHERE "runLabel" = 'bench-long'`);
+  if (n >= N && long) return true;
+  console.log(`the kept PostgreSQL server holds ${n} episodes, not ${N}: seeding it again`);
+  await pgKept.store.run('TRUNCATE "Episode" CASCADE');
+  return false;
+};
+const reused = PG ? await pgSeeded() : seededBefore();
 const pool: ReturnType<typeof playToLine>[] = [];
 if (!reused) {
   const t0 = performance.now();
@@ -144,18 +160,22 @@ function copyOf(p: (typeof pool)[number], r: Rng): EpisodeRecord {
 }
 const SEED_START = Date.parse('2026-10-01T00:00:00Z');
 
-const opened = reused
-  ? (() => {
-      const sqlite = openSqlite(`file:${DB}`);
-      sqlite.pragma('journal_mode = WAL');
-      return { store: sqliteInspectorDb(sqlite), url: `file:${DB}`, stop: () => sqlite.close() };
-    })()
-  : await freshStore(DB, 'bench');
+const opened = pgKept
+  ? pgKept
+  : reused
+    ? (() => {
+        const sqlite = openSqlite(`file:${DB}`);
+        sqlite.pragma('journal_mode = WAL');
+        return { store: sqliteInspectorDb(sqlite), url: `file:${DB}`, stop: () => sqlite.close() };
+      })()
+    : await freshStore(DB, 'bench');
 const store = opened.store;
 const ins = createInserter(store);
 try {
   if (reused) {
-    console.log(`reusing ${DB} (${(await countEpisodes(store)).toLocaleString()} episodes seeded by an earlier run)`);
+    console.log(
+      `reusing ${PG ? path.join(DIR, 'pg') : DB} (${(await countEpisodes(store)).toLocaleString()} episodes seeded by an earlier run)`,
+    );
     await store.run('ANALYZE');
   } else await seedStore();
   if (only.has('list')) await measureList(store, 'filtered list (page of 50 + count)');

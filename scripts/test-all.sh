@@ -16,7 +16,7 @@ out=.test-results
 rm -rf "$out" && mkdir -p "$out"
 status=0
 
-# The PostgreSQL tests (server/env-server/pg-workers.test.ts, server/inspector/pg-parity.test.ts) need PostgreSQL's
+# The PostgreSQL tests (server/env-server/pg-workers.test.ts, server/inspector/pg-parity.test.ts, pg-import.test.ts) need PostgreSQL's
 # binaries; install Debian's package when they are missing. If that fails, the suite is skipped,
 # the summary counts it as failed and says why (postgres.status).
 if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ -z "${ECOMRLVE_PG_BIN:-}" ]; then

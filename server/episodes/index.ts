@@ -5,6 +5,7 @@ import { createCustomerVoice } from '@/server/models/customer-voice';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { createEpisodeService, type EpisodeService } from './service';
 import { sqliteHotPathFor } from './sqlite-hot-path';
+import { pgReadsFor } from './pg-reads';
 
 const g = globalThis as unknown as { __ecomEpisodeService?: EpisodeService };
 
@@ -16,6 +17,7 @@ export const episodeService: EpisodeService =
     loadCatalog,
     defaultCatalogId: DEFAULT_CATALOG_ID,
     hotPath: sqliteHotPathFor(databaseUrlOf(prisma)), // the same file as the Prisma client
+    pgReads: pgReadsFor(process.env.DATABASE_URL),
     customerVoice: createCustomerVoice(createPrismaConnectionStore(prisma)),
   });
 if (!g.__ecomEpisodeService) onCatalogEvicted((id) => episodeService.forgetCatalog(id));

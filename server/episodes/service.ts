@@ -21,6 +21,7 @@ import { actionRecord, idSchema, listSchema, MAX_SEED, parse, startSchema, stepK
 import { actionArgument, configOfRow, createEpisodeStore, toView, viewOf, type EpisodeStore } from './store';
 import { withHotPath, type EpisodeHotPath } from './sqlite-hot-path';
 import { goalDataIsDerived } from './stored-goal';
+import type { PgReads } from './pg-reads';
 import { REWARD_REVISION } from '@/server/engine/reward';
 import {
   EpisodeServiceError,
@@ -54,12 +55,14 @@ export interface EpisodeServiceDeps {
   maxBytes?: number;
   /** SQLite only: prepared statements for the queries of every start and step (sqlite-hot-path.ts). */
   hotPath?: EpisodeHotPath | null;
+  /** PostgreSQL only: the replay's large reads through `pg` (pg-reads.ts). */
+  pgReads?: PgReads | null;
   /** The optional LLM customer (issue 9 item 8); without it, episodes use the templates only. */
   customerVoice?: CustomerVoice;
 }
 
 export function createEpisodeService(deps: EpisodeServiceDeps) {
-  const store: EpisodeStore = withHotPath(createEpisodeStore(deps.prisma), deps.hotPath);
+  const store: EpisodeStore = { ...withHotPath(createEpisodeStore(deps.prisma), deps.hotPath), ...deps.pgReads };
   const liveMap = new Map<string, LiveEpisode>();
   const maxLive = deps.maxLive ?? 500;
   // A small LRU: Map keeps insertion order, so re-inserting on access marks "recently used".

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { ImportFile, ImportOptions } from './import';
 import { ownToRecord, parseJsonl, readyEpisode, type ParsedLine } from './import-parse';
+import { pgSearchRows } from './pg-batch';
 
 /** Worker threads parsing at once (the writing thread is the third). */
 export const PARSE_WORKERS = 2;
@@ -28,6 +29,7 @@ interface Job {
   runLabel: ImportOptions['runLabel'];
   /** [0]: batches the writing thread has taken from this worker */
   taken: Int32Array;
+  pgSearch?: boolean;
 }
 /** What a worker did, sent with its last batch (times are epoch ms, CPU in seconds). */
 export interface WorkerTimes {
@@ -66,14 +68,18 @@ export function threadCpu(): number | null {
   }
 }
 
+/** `pgSearch`: the import goes into PostgreSQL, whose search rows the worker makes too (pg-batch.ts). */
+export type WorkerOptions = Pick<ImportOptions, 'rescore' | 'runLabel'> & { pgSearch?: boolean };
+
 /** One worker parsing its share of the files; `next` gives its batches in order. */
-function startWorker(files: ImportFile[], opts: Pick<ImportOptions, 'rescore' | 'runLabel'>, stats: LineSourceStats) {
+function startWorker(files: ImportFile[], opts: WorkerOptions, stats: LineSourceStats) {
   const taken = new Int32Array(new SharedArrayBuffer(4));
   const job: Job = {
     importParseJob: true,
     fileCount: files.length,
     rescore: opts.rescore,
     runLabel: opts.runLabel,
+    pgSearch: opts.pgSearch,
     taken,
   };
   // The worker loads this TypeScript file through tsx, whether or not the parent runs under it.
@@ -125,7 +131,7 @@ function startWorker(files: ImportFile[], opts: Pick<ImportOptions, 'rescore' | 
 }
 
 /** Starts workers parsing `files` (own-format lines are not re-scored by replay there: the caller decides). */
-export function parseInWorker(files: ImportFile[], opts: Pick<ImportOptions, 'rescore' | 'runLabel'>): LineSource {
+export function parseInWorker(files: ImportFile[], opts: WorkerOptions): LineSource {
   const stats: LineSourceStats = { createdAt: Date.now(), firstLineAt: null, waitMs: 0, workers: [] };
   const n = Math.min(PARSE_WORKERS, files.length);
   const workers = Array.from({ length: n }, (_, w) =>
@@ -161,7 +167,7 @@ const charsOf = (p: ParsedLine) =>
       : 100;
 
 /** In a worker: parse its files as they arrive, post the lines in batches and one `end` per file. */
-async function run({ fileCount, rescore, runLabel, taken }: Job) {
+async function run({ fileCount, rescore, runLabel, taken, pgSearch }: Job) {
   const arrived: ImportFile[] = [];
   let wake: (() => void) | null = null;
   const onFile = (f: ImportFile) => {
@@ -190,7 +196,12 @@ async function run({ fileCount, rescore, runLabel, taken }: Job) {
     const own = { getCatalog: noCatalog, rescore, runLabel };
     let lines: ParsedLine[] = [];
     let chars = 0;
-    for (const p of parseJsonl(f.text, (ep) => ({ ready: readyEpisode(ownToRecord(ep, own, f.name, false)) }))) {
+    const ready = (ep: Parameters<typeof ownToRecord>[0]) => {
+      const r = readyEpisode(ownToRecord(ep, own, f.name, false));
+      if (pgSearch) r.prepared.pgSearch = pgSearchRows(r.prepared);
+      return { ready: r };
+    };
+    for (const p of parseJsonl(f.text, ready)) {
       lines.push(p);
       chars += charsOf(p);
       if (chars >= BATCH_CHARS) {

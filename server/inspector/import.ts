@@ -6,7 +6,7 @@ import type { InspectorDb } from './db';
 import { chatToRecord } from './import-openai';
 import { ownToRecord, parseJsonl, readyEpisode, zodMessage, type ParsedLine } from './import-parse';
 import { parseReferenceManifest, referenceToRecord, referenceTraceSchema, type ManifestRow } from './import-reference';
-import type { LineSource } from './import-worker';
+import type { LineSource, WorkerOptions } from './import-worker';
 import { createInserter } from './insert';
 import { catchUpSearchIndex } from './pg-search';
 
@@ -37,7 +37,7 @@ export interface ImportOptions {
    * Parses JSONL files in another thread while this one writes (`parseInWorker` of
    * import-worker.ts; the CLI and the bench pass it). Used when no line is re-scored at once.
    */
-  parseInWorker?: (files: ImportFile[], opts: Pick<ImportOptions, 'rescore' | 'runLabel'>) => LineSource;
+  parseInWorker?: (files: ImportFile[], opts: WorkerOptions) => LineSource;
 }
 
 export const REPLAY_NOW_LIMIT = 500;
@@ -94,6 +94,7 @@ async function importInside(
   const report: ImportLineReport[] = [];
   const replayNow =
     opts.rescore === true || (opts.rescore !== false && linesUpTo(files, REPLAY_NOW_LIMIT + 1) <= REPLAY_NOW_LIMIT);
+  const writer = inserter.writer(tx);
 
   const store = async (file: string, p: ParsedLine) => {
     const { line, kind } = p;
@@ -111,13 +112,14 @@ async function importInside(
                 : p.make(),
             );
       const { id } = ready.prepared.row;
-      if (await inserter.exists(tx, id)) {
-        report.push({ file, line, ok: false, kind, id, message: `episode ${id} is already stored; skipped` });
-        return;
-      }
-      await inserter.insertPrepared(tx, ready.prepared);
       const { recordedReward, rescoredReward, message } = ready;
-      report.push({ file, line, ok: true, kind, id, recordedReward, rescoredReward, message });
+      // its line's entry, settled when the writer has stored it (PostgreSQL writes in batches)
+      const at = report.push({ file, line, ok: true, kind, id, recordedReward, rescoredReward, message }) - 1;
+      await writer.add(ready.prepared, (o) => {
+        if (o === 'exists')
+          report[at] = { file, line, ok: false, kind, id, message: `episode ${id} is already stored; skipped` };
+        else if (o !== 'stored') report[at] = { file, line, ok: false, kind, message: o.error };
+      });
     } catch (e) {
       report.push({ file, line, ok: false, kind, message: (e as Error).message });
     }
@@ -125,7 +127,10 @@ async function importInside(
 
   const isWholeJson = (text: string) => text.startsWith('{') && !text.includes('\n{');
   const jsonl = files.filter((f) => f !== readme && f.text.trim() && !isWholeJson(f.text.trim()));
-  const worker = !replayNow && opts.parseInWorker && jsonl.length ? opts.parseInWorker(jsonl, opts) : null;
+  const worker =
+    !replayNow && opts.parseInWorker && jsonl.length
+      ? opts.parseInWorker(jsonl, { ...opts, pgSearch: tx.dialect === 'postgresql' })
+      : null;
   try {
     for (const f of files) {
       if (f === readme) continue;
@@ -167,6 +172,7 @@ async function importInside(
           : parseJsonl(f.text, (ep) => ({ make: () => ownToRecord(ep, opts, f.name, replayNow) }));
       for await (const p of lines) await store(f.name, p);
     }
+    await writer.flush();
   } finally {
     await worker?.close();
   }

@@ -18,6 +18,7 @@ import { prepareTextIndex, type WrittenEvents } from '@/server/episodes/sqlite-s
 import type { InspectorDb } from './db';
 import { eventPayloadAndSearchText } from './search-text';
 import { copyEpisodesPg } from './pg-copy';
+import { writeEpisodesPg, type PgSearchRows } from './pg-batch';
 
 export interface EpisodeRecord extends EpisodeSetup {
   id?: string;
@@ -44,6 +45,9 @@ export interface EpisodeRecord extends EpisodeSetup {
 
 /** Search text held for indexing before it is written to the index (characters): bounds the memory a large import holds. */
 const INDEX_BATCH_CHARS = 32 * 1024 * 1024;
+/** PostgreSQL: episodes an import writes per statement, and the JSON (characters) that ends a batch sooner. */
+const PG_BATCH_EPISODES = 500;
+const PG_BATCH_CHARS = 32 * 1024 * 1024;
 /** Page cache of a SQLite bulk transaction (KiB; released when it ends). */
 const BULK_CACHE_KIB = 256 * 1024;
 /**
@@ -104,7 +108,12 @@ export interface PreparedEpisode {
   /** each event's full-text search text (null: not searched); SQLite indexes it as it writes the events */
   texts: Array<string | null>;
   actions: EpisodeRecord['actions'];
+  /** PostgreSQL: the search rows made from `texts` (by the parsing worker; made at writing time otherwise) */
+  pgSearch?: PgSearchRows;
 }
+
+/** What became of an episode given to a writer: stored, skipped (its id is stored already), or why it was not. */
+export type WriteOutcome = 'stored' | 'exists' | { error: string };
 
 export function prepareEpisode(r: EpisodeRecord): PreparedEpisode {
   const row = rowOf(r, r.id ?? newEpisodeId(), createdOf(r));
@@ -226,9 +235,68 @@ export function createInserter(db: InspectorDb) {
     }
   };
 
+  const exists = async (tx: InspectorDb, id: string) =>
+    (await tx.get('SELECT 1 AS "one" FROM "Episode" WHERE "id" = ?', [id])) !== undefined;
+  /** One episode as an import always stored it: skipped when its id is taken, else whole or not at all (insertPrepared). */
+  const writeOne = async (tx: InspectorDb, p: PreparedEpisode): Promise<WriteOutcome> => {
+    try {
+      if (await exists(tx, p.row.id)) return 'exists';
+      await insertPrepared(tx, p);
+      return 'stored';
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  };
+
+  /**
+   * Stores episodes in the order given, inside `bulk` (an import), telling `settle` what became
+   * of each. SQLite writes each at once. PostgreSQL gathers them and writes a batch in one
+   * statement per table (pg-batch.ts) in a savepoint; should any of the batch fail, the batch is
+   * rolled back and its episodes written one by one as above, so every episode gets the outcome
+   * it would have had alone and nothing of a failing one is stored.
+   */
+  const writer = (tx: InspectorDb) => {
+    let pending: Array<{ p: PreparedEpisode; settle: (o: WriteOutcome) => void }> = [];
+    let chars = 0;
+    const flush = async () => {
+      const batch = pending;
+      pending = [];
+      chars = 0;
+      if (!batch.length) return;
+      const ids = batch.map(({ p }) => p.row.id);
+      const taken = new Set(
+        (await tx.all<{ id: string }>('SELECT "id" FROM "Episode" WHERE "id" = ANY(?::text[])', [ids])).map(
+          (r) => r.id,
+        ),
+      );
+      // an id twice in the batch: the first is stored, the second skipped (as one by one)
+      const outcomes = batch.map(({ p }): WriteOutcome =>
+        taken.has(p.row.id) ? 'exists' : (taken.add(p.row.id), 'stored'),
+      );
+      try {
+        const fresh = batch.filter((_, i) => outcomes[i] === 'stored').map(({ p }) => p);
+        if (fresh.length) await tx.transaction((t) => writeEpisodesPg(t, fresh));
+      } catch {
+        for (const { p, settle } of batch) settle(await writeOne(tx, p));
+        return;
+      }
+      batch.forEach(({ settle }, i) => settle(outcomes[i]));
+    };
+    return {
+      async add(p: PreparedEpisode, settle: (o: WriteOutcome) => void): Promise<void> {
+        if (sqlite) return settle(await writeOne(tx, p));
+        pending.push({ p, settle });
+        for (const e of p.events) chars += e.payload.length;
+        if (pending.length >= PG_BATCH_EPISODES || chars >= PG_BATCH_CHARS) await flush();
+      },
+      /** Writes what is gathered (before the import's transaction commits). */
+      flush,
+    };
+  };
+
   return {
-    exists: async (tx: InspectorDb, id: string) =>
-      (await tx.get('SELECT 1 AS "one" FROM "Episode" WHERE "id" = ?', [id])) !== undefined,
+    exists,
+    writer,
     /** One episode in its own transaction, or in `bulk`'s: stored whole or not at all. */
     insert: insertOne,
     /** The same for an episode already turned into rows (the import's parsing worker does that). */

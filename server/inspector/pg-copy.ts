@@ -9,7 +9,7 @@ import type { EpisodeRowInsert } from '@/server/episodes/sqlite-store/rows';
 import type { InspectorDb } from './db';
 
 /** Episode columns a copy sets, with their PostgreSQL types (the rest keep their defaults). */
-const OWN: Array<[keyof EpisodeRowInsert | 'updatedAt', string]> = [
+export const OWN: Array<[keyof EpisodeRowInsert | 'updatedAt', string]> = [
   ['id', 'text'],
   ['createdAt', 'timestamp(3)'],
   ['updatedAt', 'timestamp(3)'],
@@ -34,7 +34,7 @@ const OWN: Array<[keyof EpisodeRowInsert | 'updatedAt', string]> = [
  * they differ from the source's; a copy whose JSON is the source's (bench seeding) takes it
  * inside the server.
  */
-const JSON_COLUMNS = [
+export const JSON_COLUMNS = [
   'axisOverrides',
   'axes',
   'weights',
@@ -75,8 +75,11 @@ const COPY_ACTIONS = `INSERT INTO "EpisodeAction" ("episodeId","seq","turn","for
 const COPIED_EVENTS = `SELECT ne."id" AS "eventId", ne."episodeId", oe."id" AS "sourceId" FROM ${PAIRS}
   JOIN "EpisodeEvent" oe ON oe."episodeId" = c."from"
   JOIN "EpisodeEvent" ne ON ne."episodeId" = c."to" AND ne."seq" = oe."seq"`;
+// In the copies' event order: an episode's rows side by side, as an import or the drain writes
+// them (a search's check inside one event reads an episode's rows: a page or two, not 25).
 const COPY_EVENT_SEARCH = `INSERT INTO "EpisodeSearch" ("eventId", "episodeId", "doc")
-  SELECT x."eventId", x."episodeId", s."doc" FROM (${COPIED_EVENTS}) x JOIN "EpisodeSearch" s ON s."eventId" = x."sourceId"`;
+  SELECT x."eventId", x."episodeId", s."doc" FROM (${COPIED_EVENTS}) x JOIN "EpisodeSearch" s ON s."eventId" = x."sourceId"
+  ORDER BY x."eventId"`;
 const COPY_QUEUE = `INSERT INTO "EpisodeSearchPending" ("eventId")
   SELECT x."eventId" FROM (${COPIED_EVENTS}) x JOIN "EpisodeSearchPending" p ON p."eventId" = x."sourceId"`;
 

@@ -11,6 +11,8 @@ import { createEpisode, oracleAgent } from '@/server/engine';
 import { ENV_IDS, type EnvId } from '@/server/engine/types';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
 import { createEpisodeService } from '@/server/episodes/service';
+import { createEpisodeStore } from '@/server/episodes/store';
+import { pgReadsFor } from '@/server/episodes/pg-reads';
 import { findPostgresBin, startTempPostgres, type TempPostgres } from '@/server/env-server/test/postgres';
 import { facets } from './index';
 import { chartsData } from './charts';
@@ -22,6 +24,7 @@ import { SORT_COLUMNS, listInputSchema, type EpisodeFilter } from './filters';
 import { importFiles } from './import';
 import { createInserter, type EpisodeRecord } from './insert';
 import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from './query';
+import { tsQuery } from './search';
 import {
   createInspectorTestDb,
   getTestCatalog,
@@ -88,6 +91,18 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
           ? { ...e, text: `${e.text} zebrafinch` }
           : e,
     );
+    // "wombat kiwi": in one message of five episodes, in two messages of two more
+    for (const [i, apart] of [4, 5, 6, 7, 8, 9, 10].map((i) => [i, i >= 9] as const)) {
+      const ep = varied[i] as unknown as { events: Array<{ kind: string; text?: string }> };
+      const last = ep.events.findLastIndex((e) => e.kind.endsWith('_message'));
+      ep.events = ep.events.map((e, k) =>
+        k === 0
+          ? { ...e, text: `${e.text} wombat${apart ? '' : ' kiwi'}` }
+          : k === last && apart
+            ? { ...e, text: `${e.text} kiwi` }
+            : e,
+      );
+    }
     const broken = { ...varied[0], id: 'broken1', events: [{ kind: 'nonsense', turn: 0 }] };
     text = [...varied.map((l) => JSON.stringify(l)), '{not json', JSON.stringify(broken)].join('\n');
     lite = createInspectorTestDb();
@@ -227,15 +242,29 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
     expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q: 'zzqxnotaword' } }))).total).toBe(0);
     for (const q of ['a½z', '²x', 'straße', 'naive', 'σοφια', 'quokka', 'zebrafinch', 'quokka a½z'])
       expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q } }))).total, q).toBe(1);
-    // past the count's cap the page is found in sort order (date and reward indexes): the same rows
-    for (const q of ['cart', 'order status', 'catalog.search'])
-      for (const sort of ['createdAt', 'reward'] as const)
-        for (const dir of ['asc', 'desc'] as const) {
-          const input = listInputSchema.parse({ filter: { q }, sort, dir, size: 2, page: 2 });
-          const [capped, whole] = [await listEpisodes(pgDb, input, 2), await listEpisodes(pgDb, input)];
-          expect(capped.capped && capped.rows.length > 0, `${q} ${sort} ${dir}`).toBe(true);
-          expect(capped.rows, `${q} ${sort} ${dir}`).toEqual(whole.rows);
-        }
+    // past the count's cap the page is found in sort order (date and reward indexes; several
+    // words: only the page's candidates checked inside one event): the same rows, as SQLite's
+    let rejected = 0;
+    for (const q of ['cart', 'order status', 'catalog.search', 'wombat kiwi'])
+      for (const sort of ['createdAt', 'reward', 'turn'] as const)
+        for (const dir of ['asc', 'desc'] as const)
+          for (const filter of [{ q }, { q, dMin: 6 }]) {
+            const cap = 2;
+            const input = listInputSchema.parse({ filter, sort, dir, size: 2, page: 2 });
+            const [capped, whole] = [await listEpisodes(pgDb, input, cap), await listEpisodes(pgDb, input)];
+            const label = `${JSON.stringify(filter)} ${sort} ${dir}`;
+            expect(capped.capped && capped.rows.length > 0, label).toBe(true);
+            expect(capped.rows, label).toEqual(whole.rows);
+            expect(capped.rows, label).toEqual((await listEpisodes(liteDb, input, cap)).rows);
+            if (sort === 'createdAt' && dir === 'desc' && !('dMin' in filter)) {
+              const withWords = await pgDb.get<{ n: number }>(
+                `SELECT count(*) AS "n" FROM "EpisodeSearchDoc" WHERE "doc" @@ replace(?, '<->', '&')::tsquery`,
+                [tsQuery(q)],
+              );
+              rejected += withWords!.n - (await listEpisodes(pgDb, listInputSchema.parse({ filter: { q } }))).total;
+            }
+          }
+    expect(rejected, 'episodes with the words only in different events (the check rejects them)').toBeGreaterThan(0);
     // PostgreSQL reads one row per episode; its words in two different events are not a match
     expect((await listEpisodes(pgDb, listInputSchema.parse({ filter: { q: 'quokka zebrafinch' } }))).total).toBe(0);
   });
@@ -391,6 +420,18 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
       expect(hits.rows.find((r) => r.id === view.id)!.toolCalls).toBe(
         twin.events.filter((e) => e.kind === 'tool_call').length,
       );
+      // the replay's reads through `pg` (pg-reads.ts) give what Prisma gives: this episode, the imported ones
+      const viaPrisma = createEpisodeStore(prisma);
+      const viaPg = pgReadsFor(pg.url)!;
+      const ids = [view.id, ...(await episodeIds(pgDb, listInputSchema.parse({})))];
+      for (const id of [...ids, 'no-such-episode']) {
+        const row = await viaPg.getRow(id);
+        expect(row, id).toEqual(await viaPrisma.getRow(id));
+        if (row) expect(row.createdAt.getTime(), id).toBe((await viaPrisma.getRow(id))!.createdAt.getTime());
+        expect(await viaPg.getEvents(id), id).toEqual(await viaPrisma.getEvents(id));
+        expect(await viaPg.getModelRecords(id), id).toEqual(await viaPrisma.getModelRecords(id));
+      }
+      expect((await viaPg.getEvents(view.id)).length).toBe(twin.events.length);
       expect(await deleteEpisodes(pgDb, [view.id])).toBe(1);
     } finally {
       await prisma.$disconnect();

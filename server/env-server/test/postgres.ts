@@ -4,7 +4,7 @@
 // /usr/lib/postgresql/<version>/bin (Debian's `postgresql` package; scripts/test-all.sh installs it
 // when missing). As root, the server runs as the `postgres` user (initdb refuses root).
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { userInfo } from 'node:os';
@@ -44,16 +44,25 @@ function freePort(): Promise<number> {
 export interface TempPostgres {
   url: string;
   stop(): void;
+  /** True when `keepIn` held a server from an earlier run (its database migrated, data kept). */
+  reused: boolean;
 }
 
 /**
  * `icuLocale` creates the database with that ICU collation (e.g. 'en-US'), so text sorts as a
  * production database's would rather than byte-wise as the test machine's C locale does.
+ * `keepIn` (a benchmark's) keeps the server's directory there after `stop` and starts the server
+ * found there on the next call instead of a new one (a short path: the socket lives in it).
  */
-export async function startTempPostgres(database = 'app', opts: { icuLocale?: string } = {}): Promise<TempPostgres> {
+export async function startTempPostgres(
+  database = 'app',
+  opts: { icuLocale?: string; keepIn?: string } = {},
+): Promise<TempPostgres> {
   const found = findPostgresBin();
   if ('missing' in found) throw new Error(`PostgreSQL is not installed: ${found.missing}`);
-  const dir = mkdtempSync('/tmp/ecpg-'); // short: the socket path must stay under 108 bytes
+  const keep = opts.keepIn ? path.resolve(opts.keepIn) : null;
+  if (keep) mkdirSync(keep, { recursive: true });
+  const dir = keep ?? mkdtempSync('/tmp/ecpg-'); // short: the socket path must stay under 108 bytes
   const asRoot = userInfo().uid === 0;
   if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), 0);
   const run = (tool: string, args: string[]) =>
@@ -63,7 +72,11 @@ export async function startTempPostgres(database = 'app', opts: { icuLocale?: st
       { stdio: 'pipe', cwd: dir },
     );
   const data = path.join(dir, 'data');
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const reused = keep !== null && existsSync(path.join(data, 'PG_VERSION'));
+  if (!reused) {
+    rmSync(data, { recursive: true, force: true }); // an initdb interrupted earlier
+    run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  }
   const port = await freePort();
   run('pg_ctl', [
     '-D',
@@ -79,9 +92,9 @@ export async function startTempPostgres(database = 'app', opts: { icuLocale?: st
   ]);
   const stop = () => {
     try {
-      run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
+      run('pg_ctl', ['-D', data, '-m', keep ? 'fast' : 'immediate', 'stop']);
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      if (!keep) rmSync(dir, { recursive: true, force: true });
     }
   };
   try {
@@ -89,11 +102,12 @@ export async function startTempPostgres(database = 'app', opts: { icuLocale?: st
     const pg = (await import('pg')).default;
     const admin = new pg.Client({ connectionString: `${base}/postgres` });
     await admin.connect();
-    await admin.query(
-      opts.icuLocale
-        ? `CREATE DATABASE "${database}" TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${opts.icuLocale}' LOCALE 'C.UTF-8'`
-        : `CREATE DATABASE "${database}"`,
-    );
+    if (!reused)
+      await admin.query(
+        opts.icuLocale
+          ? `CREATE DATABASE "${database}" TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${opts.icuLocale}' LOCALE 'C.UTF-8'`
+          : `CREATE DATABASE "${database}"`,
+      );
     await admin.end();
     const url = `${base}/${database}`;
     execFileSync(path.join(ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
@@ -101,7 +115,7 @@ export async function startTempPostgres(database = 'app', opts: { icuLocale?: st
       env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
       stdio: 'pipe',
     });
-    return { url, stop };
+    return { url, stop, reused };
   } catch (e) {
     stop();
     throw e;
