@@ -7,10 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '@/server/auth/secrets';
 import type { EnvId } from '@/server/engine';
-import { REWARD_REVISION } from '@/server/engine/reward';
-import { ENGINE_VERSION } from '@/server/engine/version';
+import { playedEpisodeColumns } from '@/server/curriculum/episode-row';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
-import { eventRows, jsonOrNull, storedBytesOf } from '@/server/episodes/sqlite-store/rows';
+import { eventRows, storedBytesOf } from '@/server/episodes/sqlite-store/rows';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import { expandCells } from './batch';
 import type { PlayedRunEpisode, RunJob } from './run-play';
@@ -56,22 +55,10 @@ function episodeData(played: PlayedRunEpisode, run: { id: string; actor: string;
     envId: played.cell.envId,
     d: played.cell.d,
     seed: played.cell.seed,
-    axisOverrides: '{}',
-    axes: JSON.stringify(played.axes),
-    weights: null,
+    ...playedEpisodeColumns(played),
     catalogId: run.catalogId,
     player: run.actor,
-    turn: played.turn,
-    status: played.done ? 'done' : 'active',
-    terminationReason: played.termination,
-    reward: played.breakdown ? played.breakdown.total : null,
-    isCorrect: played.breakdown ? played.breakdown.isCorrect : null,
-    breakdown: jsonOrNull(played.breakdown),
-    hiddenGoal: JSON.stringify(played.hiddenGoal),
     eventCount: events.length,
-    engineVersion: ENGINE_VERSION,
-    rewardRevision: REWARD_REVISION,
-    journeyEnvs: jsonOrNull(played.journeyEnvs),
     // a run's episodes never reach an agent seat, but every episode carries a capability like the service's
     capabilityHash: sha256Hex(randomBytes(24).toString('base64url')),
     storedBytes: storedBytesOf(events, actions),
