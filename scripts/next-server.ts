@@ -3,12 +3,15 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 
-/** glibc malloc settings of `npm run app` (scripts/app.sh): freed native memory goes back to the system. */
-export const SERVER_MALLOC_ENV = {
-  MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
-  MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
-  MALLOC_TRIM_THRESHOLD_: process.env.MALLOC_TRIM_THRESHOLD_ ?? '131072',
-};
+/**
+ * glibc malloc settings of `npm run app` (scripts/app.sh): freed native memory goes back to the
+ * system. A variable set empty (`MALLOC_ARENA_MAX= npm run bench:abuse`) is left out: glibc's default.
+ */
+export const SERVER_MALLOC_ENV: Record<string, string | undefined> = Object.fromEntries(
+  Object.entries({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' }).map(
+    ([name, value]) => [name, process.env[name] === '' ? undefined : (process.env[name] ?? value)],
+  ),
+);
 
 /**
  * Starts the server on `port` with the database `db` (wiped and migrated), runs `body`, stops the
