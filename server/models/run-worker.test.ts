@@ -15,6 +15,7 @@ import { workerRunPlayer } from './run-player';
 import { cancelStoredRun, startStoredRun, type RunSpec } from './runs';
 import { actorOf, playTableEpisode, type TablePlayer } from './table';
 import { createAgentServer, listen } from './agent-server/server';
+import { macrotaskProbe } from '@/server/lib/macrotask-probe';
 
 let db: TestDb;
 let service: EpisodeService;
@@ -145,14 +146,8 @@ describe('batch runs in a worker thread', { timeout: 120_000 }, () => {
   // Batches the worker posts while one is written arrive together; each write starts in its own
   // macrotask, so other requests run between two writes (as the curriculum's writer does).
   it('runs other tasks between two batch writes', async () => {
-    let ticks = 0;
-    let ticking = true;
-    const tick = () => {
-      ticks++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const seen: number[] = [];
+    const probe = macrotaskProbe();
+    let seen: number[];
     const cells = expandCells(
       ['PD', 'STATUS'],
       [2, 6],
@@ -170,15 +165,11 @@ describe('batch runs in a worker thread', { timeout: 120_000 }, () => {
           batchSize: 5,
           flushMs: 60_000,
         },
-        async () => {
-          seen.push(ticks);
-          const until = Date.now() + 15; // a write that takes a while, as a stored batch does
-          while (Date.now() < until);
-        },
+        probe.write,
         new AbortController().signal,
       );
     } finally {
-      ticking = false;
+      seen = probe.stop();
     }
     expect(seen).toHaveLength(8);
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]);
