@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
-import { serverCpuSeconds, serverRssMb, withNextServer } from './next-server';
+import { serverCpuSeconds, serverMemorySplitMb, serverRssMb, withNextServer } from './next-server';
 
 const PORT = Number(process.argv[process.argv.indexOf('--port') + 1]) || 3104;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -94,6 +94,7 @@ async function main() {
     // profile at load 17): measured from a settled server, not its start-up.
     const settled = await serverIdle(PORT);
     const rssStart = serverRssMb(PORT);
+    const splitStart = serverMemorySplitMb(PORT);
 
     // The heartbeat runs in its own thread: building and sending a 300 MB body blocks this
     // thread's event loop, which would delay the heartbeat here and blame the server for it.
@@ -227,6 +228,7 @@ async function main() {
     // (ECOMRLVE_CATALOG_IDLE_S, set short for this bench below); then RSS is read again.
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     const rssSettled = serverRssMb(PORT);
+    const splitSettled = serverMemorySplitMb(PORT);
     const failed = beats.filter(([, ms]) => ms < 0);
     if (failed.length)
       console.log(
@@ -253,6 +255,11 @@ async function main() {
     console.log(
       `server RSS: ${rssStart.toFixed(0)} MB at start, peak ${rssPeak.toFixed(0)} MB, ${rssAfter.toFixed(0)} MB right after, ${rssSettled.toFixed(0)} MB after settling ${SETTLE_MS / 1000} s   target: within 100 MB of the start`,
     );
+    const split = (m: ReturnType<typeof serverMemorySplitMb>) =>
+      m
+        ? `file ${m.file.toFixed(0)}, malloc heap ${m.mallocHeap.toFixed(0)}, other anonymous ${m.otherAnon.toFixed(0)}`
+        : '?';
+    console.log(`  RSS at start: ${split(splitStart)} MB; after settling: ${split(splitSettled)} MB`);
   });
 }
 

@@ -4,6 +4,16 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 
 /**
+ * glibc malloc settings of `npm run app` (scripts/app.sh): freed native memory goes back to the
+ * system. A variable set empty (`MALLOC_ARENA_MAX= npm run bench:abuse`) is left out: glibc's default.
+ */
+export const SERVER_MALLOC_ENV: Record<string, string | undefined> = Object.fromEntries(
+  Object.entries({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' }).map(
+    ([name, value]) => [name, process.env[name] === '' ? undefined : (process.env[name] ?? value)],
+  ),
+);
+
+/**
  * Starts the server on `port` with the database `db` (wiped and migrated), runs `body`, stops the
  * server. BENCH_SERVER_LOG=<file> keeps the server's output (to see why a server went away).
  */
@@ -14,6 +24,8 @@ export async function withNextServer<T>(port: number, db: string, body: () => Pr
     CHECKPOINT_DISABLE: '1',
     PRISMA_HIDE_UPDATE_MESSAGE: '1',
     NEXT_TELEMETRY_DISABLED: '1',
+    // the malloc settings `npm run app` starts the server with (scripts/app.sh; docs/security.md)
+    ...SERVER_MALLOC_ENV,
   };
   for (const suffix of ['', '-journal', '-wal', '-shm']) fs.rmSync(db + suffix, { force: true });
   execFileSync('npx', ['prisma', 'migrate', 'deploy'], { env, stdio: 'ignore' });
@@ -63,4 +75,24 @@ export function serverRssMb(port: number): number {
   const proc = serverProc(port);
   if (!proc) return NaN;
   return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`${proc}/status`, 'utf8'))?.[1]) / 1024;
+}
+
+/**
+ * Where the server's resident memory is, in MB: file-backed pages (code, mapped files), the main
+ * malloc heap ([heap]: native allocations of the server thread: SQLite, Prisma's engine, buffers)
+ * and the other anonymous pages (V8's heaps, worker threads' malloc arenas, large buffers).
+ */
+export function serverMemorySplitMb(port: number): { file: number; mallocHeap: number; otherAnon: number } | null {
+  const proc = serverProc(port);
+  if (!proc) return null;
+  const status = fs.readFileSync(`${proc}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  let heap = 0;
+  let inHeap = false;
+  for (const line of fs.readFileSync(`${proc}/smaps`, 'utf8').split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inHeap = line.endsWith('[heap]');
+    else if (inHeap && line.startsWith('Rss:')) heap += Number(/(\d+)/.exec(line)![1]);
+  }
+  const anon = kb('RssAnon');
+  return { file: (kb('RssFile') + kb('RssShmem')) / 1024, mallocHeap: heap / 1024, otherAnon: (anon - heap) / 1024 };
 }

@@ -5,7 +5,7 @@ import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { setEpisodeCookie } from './episode-cookie';
 import { authConfig, credentialsFrom, requireAdmin } from '@/server/auth';
-import { getCatalog } from '@/server/catalogs';
+import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import { episodeService } from '@/server/episodes';
 import { toPublicError } from '@/server/lib/errors';
@@ -21,6 +21,7 @@ import {
   type FlippedTask,
   type RunCellStats,
 } from '@/server/models/runs';
+import { workerRunPlayer } from '@/server/models/run-player';
 import { BUILT_IN_AGENTS, type BuiltInAgent, type TablePlayer } from '@/server/models/table';
 import { ENV_IDS, type EnvId } from '@/server/engine/types';
 
@@ -171,7 +172,7 @@ export async function startRunAction(input: {
     }
     const ds = Array.from({ length: input.dTo - input.dFrom + 1 }, (_, i) => input.dFrom + i);
     const seeds = Array.from({ length: input.seeds }, (_, i) => i + 1);
-    const run = await startStoredRun({ prisma, service: episodeService, catalog: getCatalog }, player, {
+    const run = await startStoredRun({ prisma, runPlayer: workerRunPlayer(), catalogId: DEFAULT_CATALOG_ID }, player, {
       envs,
       ds,
       seeds,

@@ -1,5 +1,6 @@
 // The Episode row of one played curriculum episode, shared by both writers: the synchronous
-// SQLite batch (sqlite-batch.ts) and Prisma's transaction on PostgreSQL (store.ts).
+// SQLite batch (sqlite-batch.ts) and Prisma's transaction on PostgreSQL (store.ts). Its columns
+// of a played episode also serve the batch runs' writer (server/models/runs.ts).
 import { REWARD_REVISION } from '@/server/engine/reward';
 import { ENGINE_VERSION } from '@/server/engine/version';
 import {
@@ -9,7 +10,7 @@ import {
   type EpisodeRowInsert,
   type EventRow,
 } from '@/server/episodes/sqlite-store/rows';
-import type { CurriculumStep } from './runner';
+import type { CurriculumStep, PlayedEpisodeRecord } from './runner';
 
 export interface CurriculumEpisodeRows {
   /** the Episode columns, without its id and createdAt (each writer sets those) */
@@ -17,6 +18,27 @@ export interface CurriculumEpisodeRows {
   events: EventRow[];
   /** each step() call took one structured action at turn = index (turns start at 0 before the first step) */
   actions: Array<{ seq: number; turn: number; format: 'json'; raw: string }>;
+}
+
+/** The Episode columns that say how a played episode stands (no overrides, default weights). */
+export function playedEpisodeColumns(
+  ep: Pick<PlayedEpisodeRecord, 'axes' | 'turn' | 'done' | 'termination' | 'breakdown' | 'hiddenGoal' | 'journeyEnvs'>,
+) {
+  return {
+    axisOverrides: '{}',
+    axes: JSON.stringify(ep.axes),
+    weights: null,
+    turn: ep.turn,
+    status: ep.done ? 'done' : 'active',
+    terminationReason: ep.termination,
+    reward: ep.breakdown ? ep.breakdown.total : null,
+    isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
+    breakdown: jsonOrNull(ep.breakdown),
+    hiddenGoal: JSON.stringify(ep.hiddenGoal),
+    engineVersion: ENGINE_VERSION,
+    rewardRevision: REWARD_REVISION,
+    journeyEnvs: jsonOrNull(ep.journeyEnvs),
+  };
 }
 
 export function curriculumEpisodeRows(
@@ -31,22 +53,10 @@ export function curriculumEpisodeRows(
       envId: step.task.envId,
       d: step.task.d,
       seed: step.seed,
-      axisOverrides: '{}',
-      axes: JSON.stringify(ep.axes),
-      weights: null,
+      ...playedEpisodeColumns(ep),
       catalogId: run.catalogId,
       player: run.player,
-      turn: ep.turn,
-      status: ep.done ? 'done' : 'active',
-      terminationReason: ep.termination,
-      reward: ep.breakdown ? ep.breakdown.total : null,
-      isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
-      breakdown: jsonOrNull(ep.breakdown),
-      hiddenGoal: JSON.stringify(ep.hiddenGoal),
       eventCount: events.length,
-      engineVersion: ENGINE_VERSION,
-      rewardRevision: REWARD_REVISION,
-      journeyEnvs: jsonOrNull(ep.journeyEnvs),
       storedBytes: storedBytesOf(events, actions),
       curriculumRunId: run.runId,
     },

@@ -9,16 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { prepareEpisodeRows, sqlDateTime } from '@/server/episodes/sqlite-store/rows';
 import { curriculumEpisodeRows } from './episode-row';
 import type { SaveStepsArgs } from './store';
+import { isSqliteBusy } from '@/server/lib/sqlite-busy';
 
 /** Thrown (and rolled back) when the run moved on: Prisma's "record not found" code, as the Prisma path. */
 class RunMovedOn extends Error {
   code = 'P2025';
 }
-
-const isBusy = (e: unknown) => {
-  const code = (e as { code?: string }).code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT';
-};
 
 /** How long a batch waits for another writer's lock (between tries, the event loop is free). */
 const BUSY_WAIT_MS = 30_000;
@@ -58,7 +54,7 @@ export function sqliteBatchWriter(db: Database) {
         try {
           return write.immediate(args);
         } catch (e) {
-          if (!isBusy(e) || Date.now() > until) throw e;
+          if (!isSqliteBusy(e) || Date.now() > until) throw e;
         }
         await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
       }

@@ -11,6 +11,7 @@ import { playableEnvs } from './runner';
 import { createCurriculumService, type CurriculumService } from './service';
 import { builtWorkerFile, workerEntry } from '@/server/lib/worker-thread';
 import { workerIdleMs, workerPlayer } from './worker-player';
+import { macrotaskProbe } from '@/server/lib/macrotask-probe';
 
 let db: TestDb;
 let inThread: CurriculumService;
@@ -79,26 +80,12 @@ describe('curriculum in a worker thread', () => {
   it('lets other requests run between two batch writes', async () => {
     const state = createCurriculum('C1');
     const job = { state, runSeed: 5, agent: 'oracle', catalogId: DEFAULT_CATALOG_ID, playable: playableEnvs(state) };
-    let ticks = 0;
-    let ticking = true;
-    const tick = () => {
-      ticks++;
-      if (ticking) setImmediate(tick);
-    };
-    setImmediate(tick);
-    const seen: number[] = [];
+    const probe = macrotaskProbe();
+    let seen: number[];
     try {
-      await player.play(
-        { ...job, episodes: 40, batchSize: 2 },
-        async () => {
-          seen.push(ticks);
-          const until = Date.now() + 15; // a write that takes a while, as a stored batch does
-          while (Date.now() < until);
-        },
-        new AbortController().signal,
-      );
+      await player.play({ ...job, episodes: 40, batchSize: 2 }, probe.write, new AbortController().signal);
     } finally {
-      ticking = false;
+      seen = probe.stop();
     }
     expect(seen).toHaveLength(20);
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThan(seen[i - 1]);

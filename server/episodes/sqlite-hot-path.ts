@@ -18,6 +18,7 @@ import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import type { EpisodeStore, NewEpisodeRecord, StepRecord } from './store';
 import { eventRows, jsonOrNull, prepareEpisodeRows, sqlDateTime, storedBytesOf } from './sqlite-store/rows';
 import { backgroundIndexer, prepareTextIndex } from './sqlite-store/text-index';
+import { isSqliteBusy } from '@/server/lib/sqlite-busy';
 
 /** A new episode id: time-ordered prefix, random tail (Prisma's cuid() is client-side too). */
 const newId = () => `c${Date.now().toString(36)}${randomBytes(8).toString('hex')}`;
@@ -154,11 +155,6 @@ export function openSqliteHotPath(file: string, opts: HotPathOptions = {}) {
   };
 }
 
-const isBusy = (e: unknown) => {
-  const code = (e as { code?: string }).code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT';
-};
-
 /** The store with its four hot queries on the hot path; a busy database falls back to Prisma. */
 export function withHotPath(store: EpisodeStore, hot: EpisodeHotPath | null | undefined): EpisodeStore {
   if (!hot) return store;
@@ -168,7 +164,7 @@ export function withHotPath(store: EpisodeStore, hot: EpisodeHotPath | null | un
       try {
         return fast(...a);
       } catch (e) {
-        if (isBusy(e)) return slow(...a);
+        if (isSqliteBusy(e)) return slow(...a);
         throw e;
       }
     };

@@ -3,19 +3,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeuristicAgent, createRandomAgent, playEpisode, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
-import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { parseConnection } from './connection';
+import { inProcessRunPlayer } from './run-player';
 import { flippedTasks, runStats, startStoredRun } from './runs';
 import { startFakeEndpoint, type FakeEndpoint } from './testing/fake-endpoint';
 
 let db: TestDb;
-let service: EpisodeService;
 let fake: FakeEndpoint | undefined;
-const catalog = () => testCatalog();
 beforeAll(() => {
   db = createTestDb();
-  service = createEpisodeService({ prisma: db.prisma, getCatalog: catalog, defaultCatalogId: testCatalog().id });
   testCatalog();
 }, 120_000);
 afterAll(async () => {
@@ -24,17 +21,18 @@ afterAll(async () => {
 });
 
 const spec = { envs: ['PD', 'CART'] as EnvId[], ds: [1, 4], seeds: [1, 2, 3], concurrency: 2 };
+const deps = () => ({
+  prisma: db.prisma,
+  runPlayer: inProcessRunPlayer(() => testCatalog()),
+  catalogId: testCatalog().id,
+});
 
 describe('stored batch runs', { timeout: 180_000 }, () => {
   let heuristicRun = '';
   let randomRun = '';
 
   it('stores one tagged episode per cell and matches the in-process figures per env × d', async () => {
-    const run = await startStoredRun(
-      { prisma: db.prisma, service, catalog },
-      { kind: 'agent', agent: 'heuristic' },
-      spec,
-    );
+    const run = await startStoredRun(deps(), { kind: 'agent', agent: 'heuristic' }, spec);
     await run.finished;
     heuristicRun = run.id;
     const row = await db.prisma.modelRun.findUniqueOrThrow({ where: { id: run.id } });
@@ -60,7 +58,7 @@ describe('stored batch runs', { timeout: 180_000 }, () => {
   });
 
   it('compares two runs: the tasks whose pass/fail flipped, from the stored episodes', async () => {
-    const run = await startStoredRun({ prisma: db.prisma, service, catalog }, { kind: 'agent', agent: 'random' }, spec);
+    const run = await startStoredRun(deps(), { kind: 'agent', agent: 'random' }, spec);
     await run.finished;
     randomRun = run.id;
     const flips = await flippedTasks(db.prisma, heuristicRun, randomRun);
@@ -79,19 +77,17 @@ describe('stored batch runs', { timeout: 180_000 }, () => {
     expect(expected.length).toBeGreaterThan(0);
   });
 
-  it('counts infrastructure failures apart: no reward, no pass rate', async () => {
+  it('counts infrastructure failures apart: no reward, no pass rate, the failure marked on each episode', async () => {
     fake = await startFakeEndpoint([{ kind: 'status', status: 500, body: 'boom' }]);
     const connection = parseConnection({ name: 'broken', baseUrl: fake.baseUrl, model: 'x', maxRetries: 0 }, {});
-    const run = await startStoredRun(
-      { prisma: db.prisma, service, catalog },
-      { kind: 'model', connection },
-      { ...spec, envs: ['PD'], ds: [2] },
-    );
+    const run = await startStoredRun(deps(), { kind: 'model', connection }, { ...spec, envs: ['PD'], ds: [2] });
     await run.finished;
     const row = await db.prisma.modelRun.findUniqueOrThrow({ where: { id: run.id } });
     expect([row.done, row.infraFailures]).toEqual([3, 3]);
     expect(await runStats(db.prisma, run.id)).toEqual([
       { envId: 'PD', d: 2, episodes: 3, scored: 0, passRate: null, meanReward: null, infraFailures: 3 },
     ]);
+    const episodes = await db.prisma.episode.findMany({ where: { runId: run.id }, select: { infraError: true } });
+    for (const e of episodes) expect(JSON.parse(e.infraError!)).toMatchObject({ kind: 'http', turn: 1 });
   });
 });

@@ -1,12 +1,20 @@
 // Batch runs stored as episodes: a ModelRun row, and one stored episode per (env, d, seed)
-// tagged with the run, played by a model or a built-in agent through the episode service.
-// Summaries count only scored episodes; infrastructure failures are counted apart.
+// tagged with the run, played by a model or a built-in agent. The episodes are played off the
+// request thread (run-player.ts: a worker thread in the app) and written here in batches, each
+// batch with the run's progress in one transaction. Summaries count only scored episodes;
+// infrastructure failures are counted apart.
 
-import type { Catalog, EnvId } from '@/server/engine';
-import type { EpisodeService } from '@/server/episodes/service';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '@/server/auth/secrets';
+import type { EnvId } from '@/server/engine';
+import { playedEpisodeColumns } from '@/server/curriculum/episode-row';
+import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
+import { eventRows, storedBytesOf } from '@/server/episodes/sqlite-store/rows';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import { expandCells } from './batch';
-import { actorOf, playTableEpisode, type TablePlayer } from './table';
+import type { PlayedRunEpisode, RunJob } from './run-play';
+import type { RunPlayer } from './run-player';
+import { actorOf, type TablePlayer } from './table';
 
 export interface RunSpec {
   envs: EnvId[];
@@ -26,42 +34,91 @@ export interface RunCellStats {
   infraFailures: number;
 }
 
+/** Episodes per written batch, and the longest wait before a partial one is written (progress). */
+export const RUN_BATCH = { size: 25, flushMs: 500 } as const;
+
 const live = new Map<string, AbortController>();
+
+/** The Episode row (with its events and actions) the episode service would have left after these turns. */
+function episodeData(played: PlayedRunEpisode, run: { id: string; actor: string; catalogId: string }) {
+  const events = eventRows(played.events, 0);
+  const actions = played.actions.map((a, seq) => ({
+    seq,
+    turn: seq,
+    format: a.format,
+    raw: a.raw,
+    eventEnd: a.eventEnd,
+    actor: run.actor,
+    modelRecord: a.modelRecord,
+  }));
+  return {
+    envId: played.cell.envId,
+    d: played.cell.d,
+    seed: played.cell.seed,
+    ...playedEpisodeColumns(played),
+    catalogId: run.catalogId,
+    player: run.actor,
+    eventCount: events.length,
+    // a run's episodes never reach an agent seat, but every episode carries a capability like the service's
+    capabilityHash: sha256Hex(randomBytes(24).toString('base64url')),
+    storedBytes: storedBytesOf(events, actions),
+    runId: run.id,
+    infraError: played.infra ? JSON.stringify(played.infra) : null,
+    events: { createMany: { data: events } },
+    ...(actions.length ? { actions: { createMany: { data: actions } } } : {}),
+  };
+}
 
 /** Creates the run and plays it in the background; returns its id at once. */
 export async function startStoredRun(
-  deps: { prisma: PrismaClient; service: EpisodeService; catalog: (id: string) => Catalog },
+  deps: { prisma: PrismaClient; runPlayer: RunPlayer; catalogId: string },
   player: TablePlayer,
   spec: RunSpec,
 ): Promise<{ id: string; finished: Promise<void> }> {
+  const { prisma } = deps;
   const cells = expandCells(spec.envs, spec.ds, spec.seeds);
-  const run = await deps.prisma.modelRun.create({
-    data: { player: actorOf(player), spec: JSON.stringify(spec), total: cells.length },
+  const actor = actorOf(player);
+  const run = await prisma.modelRun.create({
+    data: { player: actor, spec: JSON.stringify(spec), total: cells.length },
   });
   const controller = new AbortController();
   live.set(run.id, controller);
-  let next = 0;
-  const worker = async () => {
-    while (next < cells.length && !controller.signal.aborted) {
-      const cell = cells[next++];
-      const started = await deps.service.startEpisode({ ...cell, player: actorOf(player) });
-      await deps.prisma.episode.update({ where: { id: started.id }, data: { runId: run.id } });
-      const last = await playTableEpisode(deps.service, deps.catalog, started.id, player, {
-        signal: controller.signal,
-      }).catch((e: Error) => ({ ok: false as const, infra: { kind: 'internal', message: e.message } }));
-      await deps.prisma.modelRun.update({
-        where: { id: run.id },
-        data: { done: { increment: 1 }, ...(last.ok ? {} : { infraFailures: { increment: 1 } }) },
-      });
-    }
+  const job: RunJob = {
+    cells,
+    player,
+    catalogId: deps.catalogId,
+    concurrency: spec.concurrency,
+    maxEvents: MAX_EPISODE_EVENTS,
+    maxBytes: MAX_EPISODE_BYTES,
+    batchSize: RUN_BATCH.size,
+    flushMs: RUN_BATCH.flushMs,
   };
-  const finished = Promise.all(Array.from({ length: Math.max(1, spec.concurrency) }, worker)).then(async () => {
+  const write = async (episodes: PlayedRunEpisode[]) => {
+    const failures = episodes.filter((e) => e.infra).length;
+    await prisma.$transaction([
+      ...episodes.map((e) =>
+        prisma.episode.create({
+          data: episodeData(e, { id: run.id, actor, catalogId: deps.catalogId }),
+          select: { id: true },
+        }),
+      ),
+      prisma.modelRun.update({
+        where: { id: run.id },
+        data: { done: { increment: episodes.length }, infraFailures: { increment: failures } },
+      }),
+    ]);
+  };
+  const end = (state: 'finished' | 'cancelled' | 'failed') => {
     live.delete(run.id);
-    await deps.prisma.modelRun.update({
-      where: { id: run.id },
-      data: { state: controller.signal.aborted ? 'cancelled' : 'finished' },
-    });
-  });
+    return prisma.modelRun.update({ where: { id: run.id }, data: { state } });
+  };
+  const finished = deps.runPlayer.play(job, write, controller.signal).then(
+    async () => void (await end(controller.signal.aborted ? 'cancelled' : 'finished')),
+    async (e: Error) => {
+      await end('failed');
+      throw e;
+    },
+  );
   return { id: run.id, finished };
 }
 

@@ -10,6 +10,7 @@ import {
   type Action,
   type Catalog,
   type EnvId,
+  type EpisodeConfig,
   type EpisodeEvent,
   type Observation,
   type ToolResult,
@@ -35,7 +36,10 @@ export const actorOf = (p: TablePlayer) => (p.kind === 'model' ? `model:${p.conn
  * what turn t's step returned (its tool results and the customer's reply). Built from the
  * agent-seat events only (world changes stay hidden while the episode is active).
  */
-export function seatHistory(seat: SeatView, actions: Array<Action | string>): SeatHistory {
+export function seatHistory(
+  seat: Pick<SeatView, 'envId' | 'events' | 'budgets'>,
+  actions: Array<Action | string>,
+): SeatHistory {
   const envId = seat.envId as EnvId;
   const tools = toolSpecsFor(envId);
   const byTurn = new Map<number, EpisodeEvent[]>();
@@ -74,6 +78,39 @@ export interface TableOptions {
   onPartial?: (partial: PartialReply) => void;
 }
 
+/** What a player chose for the turn in hand, or the infrastructure failure that stopped it. */
+export type TableChoice =
+  | { ok: true; action: Action | string; modelRecord?: string }
+  | { ok: false; infra: { kind: string; message: string; turn: number } };
+
+/**
+ * The player's action for the next turn, from the agent seat's view only. The one decision of
+ * both paths that play at the table: a stored episode through the service (playTableTurn) and a
+ * batch run's episode in a worker thread (run-play.ts), so both choose the same actions.
+ */
+export async function chooseTableAction(
+  player: TablePlayer,
+  seat: Pick<SeatView, 'envId' | 'events' | 'budgets'>,
+  actions: Array<Action | string>,
+  config: EpisodeConfig,
+  catalog: () => Catalog,
+  options: TableOptions = {},
+): Promise<TableChoice> {
+  const history = seatHistory(seat, actions);
+  if (player.kind === 'agent') {
+    // Built-in agents run in-process; only the oracle reads the goal (it is the answer key, by design).
+    const action = decide(
+      player.agent as ServedAgent,
+      { envId: seat.envId, mode: 'tools', observations: history.observations, actions },
+      { episodeConfig: config, allowOracle: true, catalog, randomSeed: 0 },
+    );
+    return { ok: true, action };
+  }
+  const turn = await modelTurn(player.connection, history, { ...options, episodeConfig: config });
+  if (!turn.ok) return { ok: false, infra: { ...turn.infra, turn: turn.record.turn } };
+  return { ok: true, action: turn.action, modelRecord: JSON.stringify(turn.record) };
+}
+
 /** One turn of a stored, active episode by a model or a built-in agent. */
 export async function playTableTurn(
   service: EpisodeService,
@@ -87,37 +124,18 @@ export async function playTableTurn(
   const actor = actorOf(player);
   if (seat.status === 'done') return { ok: true, actor, episode: seat };
   const actions = (await service.getActions(episodeId)).map(actionArgument);
-  const history = seatHistory(seat, actions);
   const config = {
     envId: view.envId,
     d: view.d,
     seed: view.seed,
     ...(Object.keys(view.axisOverrides).length ? { axisOverrides: view.axisOverrides } : {}),
   };
-
-  if (player.kind === 'agent') {
-    // Built-in agents run in-process; only the oracle reads the goal (it is the answer key, by design).
-    const action = decide(
-      player.agent as ServedAgent,
-      { envId: view.envId, mode: 'tools', observations: history.observations, actions },
-      {
-        episodeConfig: config,
-        allowOracle: true,
-        catalog: () => catalog(view.catalogId),
-        randomSeed: 0,
-      },
-    );
-    const after = await service.submitAction(episodeId, action, { actor });
-    return { ok: true, actor, episode: toSeatView(after) };
+  const choice = await chooseTableAction(player, seat, actions, config, () => catalog(view.catalogId), options);
+  if (!choice.ok) {
+    await service.setInfraError(episodeId, choice.infra);
+    return { ok: false, actor, infra: choice.infra, episode: toSeatView(await service.getEpisode(episodeId)) };
   }
-
-  const turn = await modelTurn(player.connection, history, { ...options, episodeConfig: config });
-  if (!turn.ok) {
-    const infra = { ...turn.infra, turn: turn.record.turn };
-    await service.setInfraError(episodeId, infra);
-    return { ok: false, actor, infra, episode: toSeatView(await service.getEpisode(episodeId)) };
-  }
-  const after = await service.submitAction(episodeId, turn.action, { actor, modelRecord: JSON.stringify(turn.record) });
+  const after = await service.submitAction(episodeId, choice.action, { actor, modelRecord: choice.modelRecord });
   return { ok: true, actor, episode: toSeatView(after) };
 }
 

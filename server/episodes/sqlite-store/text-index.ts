@@ -12,6 +12,7 @@
 // (so a search sees every acknowledged step), inside each bulk import's own transaction, and
 // in the background about a second after a writer commits (so queries rarely find work).
 import type { Database } from 'better-sqlite3';
+import { isSqliteBusy } from '@/server/lib/sqlite-busy';
 
 const TEXT_KINDS = `('customer_message', 'agent_message', 'tool_call')`;
 
@@ -30,11 +31,6 @@ export const SEARCH_TEXT_SQL = `CASE "kind"
 export const BACKGROUND_CHUNK = 4000;
 /** How long after a write the background indexer runs. */
 export const BACKGROUND_DELAY_MS = 1000;
-
-const isBusy = (e: unknown) => {
-  const code = (e as { code?: string }).code;
-  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT';
-};
 
 /** One episode's events as a writer stored them (`ids` in order), with each one's search text. */
 export interface WrittenEvents {
@@ -106,7 +102,7 @@ export function prepareTextIndex(db: Database) {
       try {
         stepTx.immediate(Number.MAX_SAFE_INTEGER);
       } catch (e) {
-        if (!isBusy(e)) throw e;
+        if (!isSqliteBusy(e)) throw e;
       }
     },
     /**
@@ -163,7 +159,7 @@ export function backgroundIndexer(index: TextIndex, delayMs = BACKGROUND_DELAY_M
         timer.unref();
       }
     } catch (e) {
-      if (isBusy(e)) schedule();
+      if (isSqliteBusy(e)) schedule();
       else if (!warned) {
         warned = true;
         console.error(`full-text indexing failed (retried on the next write): ${(e as Error).message}`);

@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { createSyntheticCatalog } from '../../catalog/synthetic';
 import { Rng } from '../../random';
 import { makeConstraints } from './persona';
-import { attributeColumnsByCategory, categoryRows, filterRows } from './pool-columns';
+import {
+  attributeColumnsByCategory,
+  attributeColumnsByCategoryInSteps,
+  categoryRows,
+  filterRows,
+} from './pool-columns';
 import { constraintFilters } from './recommend';
 
 const catalog = createSyntheticCatalog({ seed: 3, size: 20_000 });
@@ -26,6 +31,15 @@ describe('pool-columns', () => {
       const expected = cols.attrNames.map((_, a) => a).filter((a) => all.some((i) => cols.attrCols[a][i] !== 0));
       expect([...attrColumns[c]], cols.categoryTable[c]).toEqual(expected);
     }
+  });
+
+  it('the column scan in steps pauses after each attribute column and gives the same lists', () => {
+    const steps = attributeColumnsByCategoryInSteps(catalog);
+    let pauses = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) pauses++;
+    expect(pauses).toBe(cols.attrNames.length);
+    expect(step.value.map((c) => [...c])).toEqual(attrColumns.map((c) => [...c]));
   });
 
   it('categoryRows copies every filtered column of the category, row p = product all[p]', () => {

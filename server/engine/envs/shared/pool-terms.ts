@@ -3,7 +3,6 @@
 // insertion order, so a cosine over them sums the same floats in the same order as similarities().
 
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
-import { attributeColumnsByCategory } from './pool-columns';
 
 /** similarity.ts's smoothed idf, the same expression. */
 export const idfOf = (n: number, df: number, inReference: boolean) =>
@@ -15,14 +14,15 @@ export class BagTerms {
   tfs = new Uint16Array(1 << 16);
   /** end of the written terms */
   used = 0;
-  /** per category code, the attribute columns some product of it has (a bag reads only these) */
-  readonly attrColumns: Int32Array[];
+  /**
+   * per category code, the attribute columns some product of it has (a bag reads only these);
+   * set by the store's build (BagStore.buildPools, in slices) before any bag is written
+   */
+  attrColumns: Int32Array[] = [];
   private readonly categoryTerms: [string, string][] = [];
   private readonly attrTerms: string[][] = [];
 
-  constructor(readonly catalog: ColumnarCatalog) {
-    this.attrColumns = attributeColumnsByCategory(catalog);
-  }
+  constructor(readonly catalog: ColumnarCatalog) {}
 
   /** Writes product i's bag at `used` (growing the arrays) in `vocab`'s term ids; returns its term count. */
   write(vocab: Map<string, number>, index: number): number {

@@ -1,0 +1,153 @@
+// A batch run's episodes played with the pure engine, in whichever thread runs it (the app: a
+// worker thread, run-player.ts). Each turn is chosen exactly as at the table (chooseTableAction:
+// the agent seat's events only), so a run stores what the episode service would have stored turn
+// by turn; the finished episodes come back in batches for the writer. No database, nothing of Next.
+import { createEpisode, type Action, type Catalog, type EpisodeConfig, type EpisodeEvent } from '@/server/engine';
+import type { AxisValues } from '@/server/engine/difficulty';
+import type { EnvId, RewardBreakdown, TerminationReason } from '@/server/engine/types';
+import { episodeBudgets } from '@/server/episodes/budgets';
+import { actionRecord } from '@/server/episodes/inputs';
+import { agentEvents } from '@/server/episodes/seat';
+import type { HiddenGoal } from '@/server/episodes/types';
+import { chooseTableAction, type TablePlayer } from './table';
+
+export interface RunCell {
+  envId: EnvId;
+  d: number;
+  seed: number;
+}
+
+export type RunInfra = { kind: string; message: string; turn: number };
+
+/** One played episode of a run, as plain data (it crosses from the worker to the writer). */
+export interface PlayedRunEpisode {
+  cell: RunCell;
+  axes: AxisValues;
+  turn: number;
+  done: boolean;
+  termination: TerminationReason | null;
+  breakdown: RewardBreakdown | null;
+  hiddenGoal: HiddenGoal;
+  journeyEnvs: EnvId[] | null;
+  events: EpisodeEvent[];
+  /** one per step() call: the stored action, the event count after it, a model's turn record */
+  actions: Array<{ format: 'text' | 'json'; raw: string; eventEnd: number; modelRecord: string | null }>;
+  /** the model turn that failed in the infrastructure, or the error that stopped the episode */
+  infra: RunInfra | null;
+}
+
+export interface RunJob {
+  cells: RunCell[];
+  player: TablePlayer;
+  catalogId: string;
+  concurrency: number;
+  /** per-episode caps of the episode service (MAX_EPISODE_EVENTS, MAX_EPISODE_BYTES) */
+  maxEvents: number;
+  maxBytes: number;
+  /** a batch goes to the writer once it holds this many episodes … */
+  batchSize: number;
+  /** … or this long after the previous one (a slow model's run still shows progress) */
+  flushMs: number;
+}
+
+type LiveEpisode = ReturnType<typeof createEpisode>;
+
+function storedGoal(ep: LiveEpisode): HiddenGoal {
+  const g = ep.hiddenGoal() as HiddenGoal;
+  return { envId: g.envId, summary: g.summary, data: g.data, ...(g.slots !== undefined ? { slots: g.slots } : {}) };
+}
+
+const eventBytes = (events: readonly EpisodeEvent[]) => events.reduce((n, e) => n + JSON.stringify(e).length, 0);
+
+/** Plays one cell until the episode ends, a model turn fails, a cap is reached or the signal aborts. */
+export async function playRunCell(
+  cell: RunCell,
+  job: Pick<RunJob, 'player' | 'maxEvents' | 'maxBytes'>,
+  catalog: Catalog,
+  signal: AbortSignal,
+): Promise<PlayedRunEpisode> {
+  const config: EpisodeConfig = { envId: cell.envId, d: cell.d, seed: cell.seed };
+  const ep = createEpisode(config, catalog);
+  ep.reset();
+  const stored: PlayedRunEpisode['actions'] = [];
+  // what replay reads back: a JSON action parsed from its stored text
+  const taken: Array<Action | string> = [];
+  let bytes = eventBytes(ep.events);
+  let infra: RunInfra | null = null;
+  try {
+    while (!ep.done) {
+      if (ep.events.length >= job.maxEvents || bytes >= job.maxBytes) {
+        const caps = `caps ${job.maxEvents} events, ${job.maxBytes} bytes`;
+        infra = { kind: 'limit', message: `the episode reached its size cap (${caps})`, turn: ep.turn + 1 };
+        break;
+      }
+      const seat = {
+        envId: cell.envId,
+        events: agentEvents(ep.events, false),
+        budgets: episodeBudgets(cell.envId, storedGoal(ep).data, ep.axes),
+      };
+      const choice = await chooseTableAction(job.player, seat, taken, config, () => catalog, { signal });
+      if (!choice.ok) {
+        infra = choice.infra;
+        break;
+      }
+      const { stepArg, record } = actionRecord(choice.action);
+      const result = ep.step(stepArg);
+      bytes += record.raw.length + eventBytes(result.events);
+      taken.push(record.format === 'json' ? (JSON.parse(record.raw) as Action) : record.raw);
+      stored.push({ ...record, eventEnd: ep.events.length, modelRecord: choice.modelRecord ?? null });
+      if (signal.aborted) break;
+    }
+  } catch (e) {
+    infra = { kind: 'internal', message: (e as Error).message, turn: ep.turn + 1 };
+  }
+  return {
+    cell,
+    axes: ep.axes,
+    turn: ep.turn,
+    done: ep.done,
+    termination: ep.termination,
+    breakdown: ep.breakdown,
+    hiddenGoal: storedGoal(ep),
+    journeyEnvs: ep.config.journeyEnvs ? [...ep.config.journeyEnvs] : null,
+    events: [...ep.events],
+    actions: stored,
+    infra,
+  };
+}
+
+/**
+ * Plays the job's cells, `concurrency` at a time (a model's requests overlap; built-in agents
+ * simply take turns), and hands the finished episodes to `onBatch` in batches, waiting for each.
+ * Once `signal` aborts, no new episode starts and the ones in hand stop after their current turn.
+ */
+export async function playRunCells(
+  job: RunJob,
+  catalog: Catalog,
+  signal: AbortSignal,
+  onBatch: (episodes: PlayedRunEpisode[]) => Promise<void>,
+  afterEpisode?: () => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  let pending: PlayedRunEpisode[] = [];
+  let lastFlush = Date.now();
+  let writing = Promise.resolve();
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    lastFlush = Date.now();
+    writing = writing.then(() => onBatch(batch));
+    return writing;
+  };
+  const lane = async () => {
+    while (next < job.cells.length && !signal.aborted) {
+      const played = await playRunCell(job.cells[next++], job, catalog, signal);
+      pending.push(played); // after the await: a flush meanwhile replaced `pending`
+      if (pending.length >= job.batchSize || Date.now() - lastFlush >= job.flushMs) await flush();
+      await afterEpisode?.();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, job.concurrency) }, lane));
+  if (pending.length > 0) await flush();
+  await writing;
+}
