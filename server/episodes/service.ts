@@ -11,15 +11,17 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { sameDigest, sha256Hex } from '@/server/auth/secrets';
 import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { isAppError } from '@/server/lib/errors';
-import { createEpisode, ENGINE_VERSION, listEnvs, replayEpisode, replayRefusal } from '@/server/engine';
+import { createEpisode, ENGINE_VERSION, listEnvs, replayRefusal } from '@/server/engine';
 import { axesFor, AXIS_NAMES, type AxisValues } from '@/server/engine/difficulty';
 import type { EnvId, EpisodeConfig, EpisodeEvent } from '@/server/engine/types';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { actionRecord, idSchema, listSchema, MAX_SEED, parse, startSchema, stepKeySchema } from './inputs';
-import { actionArgument, configOfRow, createEpisodeStore, toView, viewOf, type EpisodeStore } from './store';
+import { createEpisodeStore, toView, viewOf, type EpisodeStore } from './store';
 import { withHotPath, type EpisodeHotPath } from './sqlite-hot-path';
+import { createLiveEpisodes, rebuildStored, type LiveEpisode } from './live';
+import { forkEpisode, type ForkOptions } from './fork';
 import { goalDataIsDerived } from './stored-goal';
 import type { PgReads } from './pg-reads';
 import { REWARD_REVISION } from '@/server/engine/reward';
@@ -35,8 +37,6 @@ import {
 } from './types';
 
 export { MAX_ACTION_BYTES, MAX_SEED } from './inputs';
-
-type LiveEpisode = ReturnType<typeof createEpisode>;
 
 /** Per-episode caps: a long or chatty episode is stopped before it fills the disk. */
 export const MAX_EPISODE_EVENTS = 2_000;
@@ -63,30 +63,7 @@ export interface EpisodeServiceDeps {
 
 export function createEpisodeService(deps: EpisodeServiceDeps) {
   const store: EpisodeStore = { ...withHotPath(createEpisodeStore(deps.prisma), deps.hotPath), ...deps.pgReads };
-  const liveMap = new Map<string, LiveEpisode>();
-  const maxLive = deps.maxLive ?? 500;
-  // A small LRU: Map keeps insertion order, so re-inserting on access marks "recently used".
-  const live = {
-    get(id: string): LiveEpisode | undefined {
-      const ep = liveMap.get(id);
-      if (ep) {
-        liveMap.delete(id);
-        liveMap.set(id, ep);
-      }
-      return ep;
-    },
-    set(id: string, ep: LiveEpisode): void {
-      liveMap.delete(id);
-      liveMap.set(id, ep);
-      while (liveMap.size > maxLive) liveMap.delete(liveMap.keys().next().value!);
-    },
-    delete: (id: string) => liveMap.delete(id),
-    has: (id: string) => liveMap.has(id),
-    clear: () => liveMap.clear(),
-    forgetCatalog(catalogId: string) {
-      for (const [id, ep] of liveMap) if (ep.catalogId === catalogId) liveMap.delete(id);
-    },
-  };
+  const live = createLiveEpisodes(deps.maxLive ?? 500);
   /** Capability hashes by episode id (they never change once issued): saves a read per agent call. */
   const capabilityHashes = new Map<string, string>();
   const maxEvents = deps.maxEvents ?? MAX_EPISODE_EVENTS;
@@ -94,7 +71,6 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
   /** Run fn after every earlier call for the same episode has finished. */
   const withLock = createKeyedLock();
 
-  const configOf = configOfRow;
 
   async function requireRow(id: string): Promise<EpisodeRow> {
     const safeId = parse(idSchema, id, 'episode id');
@@ -114,22 +90,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       store.getEvents(row.id),
       loadCatalog(row.catalogId),
     ]);
-    const ep = replayEpisode(configOf(row), deps.getCatalog(row.catalogId), actions.map(actionArgument));
-    if (ep.events.length !== events.length || ep.events.length !== row.eventCount) {
-      throw new EpisodeServiceError(
-        'REPLAY_MISMATCH',
-        `replaying episode ${row.id} gave ${ep.events.length} events, but ${events.length} are stored ` +
-          `(episode row says ${row.eventCount}); the engine no longer reproduces this episode`,
-      );
-    }
-    for (let i = 0; i < events.length; i++) {
-      if (JSON.stringify(ep.events[i]) !== events[i].payload) {
-        throw new EpisodeServiceError(
-          'REPLAY_MISMATCH',
-          `replaying episode ${row.id} diverged at event ${i} (${ep.events[i].kind}, turn ${ep.events[i].turn})`,
-        );
-      }
-    }
+    const ep = rebuildStored(row, actions, events, deps.getCatalog(row.catalogId));
     live.set(row.id, ep);
     return ep;
   }
@@ -443,77 +404,11 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     },
 
     /**
-     * A new episode whose first `turns` turns are the parent's, replayed: its events are
-     * byte-identical to the parent's up to that point, its actions (with who took them) copied.
-     * The fork is active and continued by whoever plays it next.
+     * A new episode whose first `turns` turns are the parent's, replayed (fork.ts). The fork is
+     * active and continued by whoever plays it next.
      */
-    async forkEpisode(
-      parentId: string,
-      turns: number,
-      opts: { player?: string; runId?: string } = {},
-    ): Promise<EpisodeView & { capabilityToken: string }> {
-      const parent = await requireRow(parentId);
-      const refusal = replayRefusal(parent.engineVersion, parent.envId);
-      if (refusal) throw new EpisodeServiceError('REPLAY_UNSUPPORTED', `episode ${parent.id}: ${refusal}`);
-      const stored = await store.getModelRecords(parent.id);
-      const actions = await store.getActions(parent.id);
-      await loadCatalog(parent.catalogId);
-      if (!Number.isInteger(turns) || turns < 0 || turns > actions.length)
-        throw new EpisodeServiceError(
-          'BAD_INPUT',
-          `fork turn must be a whole number from 0 to ${actions.length} (the parent's turns); got ${turns}`,
-        );
-      const ep = replayEpisode(
-        configOf(parent),
-        catalogFor(parent.catalogId),
-        actions.slice(0, turns).map(actionArgument),
-      );
-      if (ep.done)
-        throw new EpisodeServiceError(
-          'BAD_INPUT',
-          `the parent episode ended at turn ${ep.turn}: fork at an earlier turn to continue it`,
-        );
-      const ends = await store.getActionEnds(parent.id);
-      const capabilityToken = randomBytes(24).toString('base64url');
-      const row = await store.createEpisode({
-        envId: parent.envId,
-        d: parent.d,
-        seed: parent.seed,
-        engineVersion: ENGINE_VERSION,
-        journeyEnvs: ep.config.journeyEnvs ?? null,
-        rewardRevision: REWARD_REVISION,
-        axisOverrides: JSON.parse(parent.axisOverrides),
-        axes: ep.axes,
-        weights: parent.weights ? JSON.parse(parent.weights) : null,
-        catalogId: parent.catalogId,
-        player: opts.player ?? 'human',
-        turn: ep.turn,
-        status: 'active',
-        terminationReason: null,
-        reward: null,
-        isCorrect: null,
-        breakdown: null,
-        hiddenGoal: goalOf(ep),
-        events: ep.events,
-        capabilityHash: sha256Hex(capabilityToken),
-        parentId: parent.id,
-        forkTurn: turns,
-        runId: opts.runId ?? null,
-        customerVoice: parent.customerVoice,
-        actions: actions.slice(0, turns).map((a, i) => ({
-          format: a.format,
-          raw: a.raw,
-          actor: stored[i]?.actor ?? null,
-          modelRecord: stored[i]?.modelRecord ?? null,
-          eventEnd: ends[i] ?? ep.events.length,
-        })),
-      });
-      live.set(row.id, ep);
-      // the LLM customer's messages of the copied turns are the parent's, as recorded
-      for (const { turn, template, text, by, fallback, record } of await store.getRewrites(parent.id))
-        if (turn <= turns) await store.addRewrite({ episodeId: row.id, turn, template, text, by, fallback, record });
-      return { ...(await voiced(viewOf(row, [...ep.events], catalogFor))), capabilityToken };
-    },
+    forkEpisode: (parentId: string, turns: number, opts: ForkOptions = {}) =>
+      forkEpisode({ store, live, requireRow, loadCatalog, catalogFor, goalOf, voiced }, parentId, turns, opts),
 
     /** Parent and forks of an episode (the replay's family box). */
     async family(episodeId: string): Promise<{ parent: EpisodeSummary | null; forks: EpisodeSummary[] }> {

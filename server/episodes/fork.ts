@@ -1,0 +1,97 @@
+// Forking an episode: a new episode whose first `turns` turns are the parent's, replayed. Its
+// events are byte-identical to the parent's up to that point and its actions (with who took them,
+// and a model's records) are copied; the LLM customer's messages of those turns are the parent's.
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '@/server/auth/secrets';
+import { ENGINE_VERSION, replayEpisode, replayRefusal } from '@/server/engine';
+import { REWARD_REVISION } from '@/server/engine/reward';
+import type { Catalog } from '@/server/engine/catalog/types';
+import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
+import type { LiveEpisode, LiveEpisodes } from './live';
+import { actionArgument, configOfRow, viewOf, type EpisodeStore } from './store';
+import { EpisodeServiceError, type EpisodeView, type HiddenGoal } from './types';
+
+export interface ForkOptions {
+  player?: string;
+  runId?: string;
+}
+
+/** What a fork needs of the episode service. */
+export interface ForkContext {
+  store: EpisodeStore;
+  live: LiveEpisodes;
+  requireRow(id: string): Promise<EpisodeRow>;
+  loadCatalog(catalogId: string): Promise<void>;
+  catalogFor(catalogId: string): Catalog;
+  goalOf(ep: LiveEpisode): HiddenGoal;
+  voiced(view: EpisodeView): Promise<EpisodeView>;
+}
+
+export async function forkEpisode(
+  { store, live, requireRow, loadCatalog, catalogFor, goalOf, voiced }: ForkContext,
+  parentId: string,
+  turns: number,
+  opts: ForkOptions = {},
+): Promise<EpisodeView & { capabilityToken: string }> {
+  const parent = await requireRow(parentId);
+  const refusal = replayRefusal(parent.engineVersion, parent.envId);
+  if (refusal) throw new EpisodeServiceError('REPLAY_UNSUPPORTED', `episode ${parent.id}: ${refusal}`);
+  const stored = await store.getModelRecords(parent.id);
+  const actions = await store.getActions(parent.id);
+  await loadCatalog(parent.catalogId);
+  if (!Number.isInteger(turns) || turns < 0 || turns > actions.length)
+    throw new EpisodeServiceError(
+      'BAD_INPUT',
+      `fork turn must be a whole number from 0 to ${actions.length} (the parent's turns); got ${turns}`,
+    );
+  const ep = replayEpisode(
+    configOfRow(parent),
+    catalogFor(parent.catalogId),
+    actions.slice(0, turns).map(actionArgument),
+  );
+  if (ep.done)
+    throw new EpisodeServiceError(
+      'BAD_INPUT',
+      `the parent episode ended at turn ${ep.turn}: fork at an earlier turn to continue it`,
+    );
+  const ends = await store.getActionEnds(parent.id);
+  const capabilityToken = randomBytes(24).toString('base64url');
+  const row = await store.createEpisode({
+    envId: parent.envId,
+    d: parent.d,
+    seed: parent.seed,
+    engineVersion: ENGINE_VERSION,
+    journeyEnvs: ep.config.journeyEnvs ?? null,
+    rewardRevision: REWARD_REVISION,
+    axisOverrides: JSON.parse(parent.axisOverrides),
+    axes: ep.axes,
+    weights: parent.weights ? JSON.parse(parent.weights) : null,
+    catalogId: parent.catalogId,
+    player: opts.player ?? 'human',
+    turn: ep.turn,
+    status: 'active',
+    terminationReason: null,
+    reward: null,
+    isCorrect: null,
+    breakdown: null,
+    hiddenGoal: goalOf(ep),
+    events: ep.events,
+    capabilityHash: sha256Hex(capabilityToken),
+    parentId: parent.id,
+    forkTurn: turns,
+    runId: opts.runId ?? null,
+    customerVoice: parent.customerVoice,
+    actions: actions.slice(0, turns).map((a, i) => ({
+      format: a.format,
+      raw: a.raw,
+      actor: stored[i]?.actor ?? null,
+      modelRecord: stored[i]?.modelRecord ?? null,
+      eventEnd: ends[i] ?? ep.events.length,
+    })),
+  });
+  live.set(row.id, ep);
+  // the LLM customer's messages of the copied turns are the parent's, as recorded
+  for (const { turn, template, text, by, fallback, record } of await store.getRewrites(parent.id))
+    if (turn <= turns) await store.addRewrite({ episodeId: row.id, turn, template, text, by, fallback, record });
+  return { ...(await voiced(viewOf(row, [...ep.events], catalogFor))), capabilityToken };
+}
