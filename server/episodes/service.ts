@@ -71,7 +71,6 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
   /** Run fn after every earlier call for the same episode has finished. */
   const withLock = createKeyedLock();
 
-
   async function requireRow(id: string): Promise<EpisodeRow> {
     const safeId = parse(idSchema, id, 'episode id');
     const row = await store.getRow(safeId);
