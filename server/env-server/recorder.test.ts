@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { sqliteFile } from '@/server/db-path';
 import { prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
 import { UPKEEP_MAX_WAIT_MS, UPKEEP_MIN_EVENTS, upkeepDue, upkeepPass } from './store-upkeep';
-import { listEnvs, type EnvId } from '@/server/engine';
+import { createRandomAgent, listEnvs, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
@@ -258,6 +258,48 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
       await unmigrated.close();
     }
   });
+});
+
+// The SQLite writer updates a running episode's row with a narrower statement than the Prisma
+// writer's (sqlite-store/rows.ts, UPDATE_RUNNING_SQL); the rows must still be the same after
+// every acknowledged step, running or finished.
+it('leaves the same Episode row as the Prisma writer after every step (running and last steps)', async () => {
+  const sqlite = openSqliteWriter(db.url); // the thread's writer, run inline (no thread start-up)
+  try {
+    const services = [recordingService(db.prisma).service, recordingService(sqlite).service];
+    const row = async (id: string) => {
+      const {
+        id: _id,
+        createdAt: _c,
+        updatedAt: _u,
+        ...rest
+      } = await db.prisma.episode.findUniqueOrThrow({
+        where: { id },
+      });
+      return rest;
+    };
+    let running = 0;
+    for (const [envId, seed] of [
+      ['PD', 41],
+      ['RETURN', 44],
+    ] as const) {
+      const agent = createRandomAgent({ seed, pInvalid: 0.2, pPartialAnswer: 0.2 });
+      const played = services.map((s) => s.reset({ env: envId, d: 4, seed }));
+      await Promise.all(played.map((p, i) => services[i].durable(p.response)));
+      let observation = played[0].response.observation;
+      while (!played[0].live.episode.done) {
+        const action = agent.act(observation, played[0].live.episode);
+        const answers = played.map((p, i) => services[i].stepLive(p.live, action));
+        await Promise.all(answers.map((a, i) => services[i].durable(a)));
+        observation = answers[0].observation;
+        if (!played[0].live.episode.done) running++;
+        expect(await row(played[1].live.id)).toEqual(await row(played[0].live.id));
+      }
+    }
+    expect(running).toBeGreaterThan(4);
+  } finally {
+    sqlite.close();
+  }
 });
 
 // The upkeep pass serve:env's thread runs (store-upkeep.ts): it indexes what the serving writers

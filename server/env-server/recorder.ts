@@ -14,7 +14,7 @@ import type { LiveEpisode } from './sessions';
 /** Where the episode stands (the SQLite store's progress columns). */
 type EpisodeRowUpdate = ProgressColumns & { status: 'active' | 'done' };
 /** A step's update: the hidden goal only when it changed (null: as stored). */
-type StepRowUpdate = Omit<EpisodeRowUpdate, 'hiddenGoal'> & { hiddenGoal: string | null };
+export type StepRowUpdate = Omit<EpisodeRowUpdate, 'hiddenGoal'> & { hiddenGoal: string | null };
 
 /** The Episode row's columns fixed at reset. */
 interface EpisodeRowCreate {

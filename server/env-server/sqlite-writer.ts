@@ -10,7 +10,18 @@ import Database from 'better-sqlite3';
 import { sqliteFile } from '@/server/db-path';
 import { prepareEpisodeRows, sqlDateTime } from '@/server/episodes/sqlite-store/rows';
 import { backgroundIndexer, prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
-import type { BatchWriter, RecordOp } from './recorder';
+import type { BatchWriter, RecordOp, StepRowUpdate } from './recorder';
+
+/**
+ * A step after which the episode runs on: its status, outcome and breakdown are still what the
+ * reset wrote (they change only when it ends), so only turn, event count and goal are written.
+ */
+const stillRunning = (u: StepRowUpdate) =>
+  u.status === 'active' &&
+  u.terminationReason === null &&
+  u.reward === null &&
+  u.isCorrect === null &&
+  u.breakdown === null;
 
 export interface SqliteWriterOptions {
   /**
@@ -62,13 +73,16 @@ export function openSqliteWriter(
       rows.insertEvents(op.id, op.events);
       // The worker holds the episode (no optimistic check); a missing row is an error. Trainer
       // episodes have no storage cap: storedBytes stays 0, as the Prisma writer leaves it.
-      const ok = rows.updateProgress({
-        id: op.id,
-        updatedAt: now,
-        ...op.update,
-        addedBytes: 0,
-        expectedEventCount: null,
-      });
+      const u = op.update;
+      const ok = stillRunning(u)
+        ? rows.updateRunning({
+            id: op.id,
+            updatedAt: now,
+            turn: u.turn,
+            eventCount: u.eventCount,
+            hiddenGoal: u.hiddenGoal,
+          })
+        : rows.updateProgress({ id: op.id, updatedAt: now, ...u, addedBytes: 0, expectedEventCount: null });
       if (!ok) throw new Error(`episode "${op.id}" is not in the store`);
     }
   });

@@ -114,6 +114,16 @@ export interface ProgressUpdate extends Omit<ProgressColumns, 'hiddenGoal'> {
   expectedEventCount: number | null;
 }
 
+/** A running episode's step: what changes while status, reward and the rest stay as created. */
+export interface RunningUpdate {
+  id: string;
+  updatedAt: string;
+  turn: number;
+  eventCount: number;
+  /** null: unchanged */
+  hiddenGoal: string | null;
+}
+
 const EPISODE_COLUMNS = [
   'id',
   'createdAt',
@@ -153,6 +163,21 @@ const EPISODE_COLUMNS = [
   'prompts',
 ] as const;
 
+/** Every column a step can change (the web hot path, and a trainer episode's last step). */
+export const UPDATE_PROGRESS_SQL = `UPDATE "Episode" SET "updatedAt" = @updatedAt, "turn" = @turn, "status" = @status,
+       "terminationReason" = @terminationReason, "reward" = @reward, "isCorrect" = @isCorrect,
+       "breakdown" = @breakdown, "hiddenGoal" = coalesce(@hiddenGoal, "hiddenGoal"), "eventCount" = @eventCount,
+       "storedBytes" = "storedBytes" + @addedBytes, "infraError" = NULL
+     WHERE "id" = @id AND (@expectedEventCount IS NULL OR "eventCount" = @expectedEventCount)`;
+
+// A step that leaves the episode running changes only where it stands. SQLite rewrites an
+// index on UPDATE only when the SET list names one of its columns, so this statement leaves
+// the search-filter index alone (status, reward, … are what the row was created with until
+// the episode ends); the inspector's covering index still follows the turn.
+export const UPDATE_RUNNING_SQL = `UPDATE "Episode" SET "updatedAt" = @updatedAt, "turn" = @turn, "eventCount" = @eventCount,
+       "hiddenGoal" = coalesce(@hiddenGoal, "hiddenGoal")
+     WHERE "id" = @id AND "status" = 'active'`;
+
 /** Rows per multi-row event insert (5 parameters each; SQLite allows 32,766). */
 const EVENTS_PER_INSERT = 64;
 
@@ -181,13 +206,9 @@ export function prepareEpisodeRows(db: Database) {
     `INSERT INTO "EpisodeAction" ("episodeId","seq","turn","format","raw","createdAt","stepKey","eventEnd","actor","modelRecord")
      VALUES (?,?,?,?,?,?,?,?,?,?)`,
   );
-  const updateProgress = db.prepare(
-    `UPDATE "Episode" SET "updatedAt" = @updatedAt, "turn" = @turn, "status" = @status,
-       "terminationReason" = @terminationReason, "reward" = @reward, "isCorrect" = @isCorrect,
-       "breakdown" = @breakdown, "hiddenGoal" = coalesce(@hiddenGoal, "hiddenGoal"), "eventCount" = @eventCount,
-       "storedBytes" = "storedBytes" + @addedBytes, "infraError" = NULL
-     WHERE "id" = @id AND (@expectedEventCount IS NULL OR "eventCount" = @expectedEventCount)`,
-  );
+  const updateProgress = db.prepare(UPDATE_PROGRESS_SQL);
+
+  const updateRunning = db.prepare(UPDATE_RUNNING_SQL);
 
   const copyEvents = db.prepare(
     `INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload")
@@ -262,6 +283,13 @@ export function prepareEpisodeRows(db: Database) {
     /** True when the row was updated (false: gone, or its event count moved on). */
     updateProgress(u: ProgressUpdate): boolean {
       return updateProgress.run({ ...u, isCorrect: bool(u.isCorrect) }).changes === 1;
+    },
+    /**
+     * A mid-episode step of an episode whose row only this writer updates (the trainer's group
+     * commit): turn, event count and goal; false when the row is gone or no longer active.
+     */
+    updateRunning(u: RunningUpdate): boolean {
+      return updateRunning.run(u).changes === 1;
     },
   };
 }
