@@ -1,12 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { newEpisodeId } from './sessions';
+import { newEpisodeId, sortableTime } from './sessions';
 
 describe('newEpisodeId', () => {
-  it('gives "ep_" and 16 base64url characters, never the same twice across refills of its random pool', () => {
-    const ids = Array.from({ length: 2000 }, newEpisodeId);
-    for (const id of ids) expect(id).toMatch(/^ep_[A-Za-z0-9_-]{16}$/);
+  it('gives "ep_", 8 time and 12 random base64url characters, never the same twice across refills of its random pool', () => {
+    const ids = Array.from({ length: 2000 }, () => newEpisodeId(1_764_567_000_000));
+    for (const id of ids) expect(id).toMatch(/^ep_[A-Za-z0-9_-]{20}$/);
     expect(new Set(ids).size).toBe(ids.length);
-    // 96 random bits each: over 2,000 ids every base64url character shows up in every position
-    for (let i = 3; i < 19; i++) expect(new Set(ids.map((id) => id[i])).size).toBe(64);
+    // the same millisecond: the same prefix; 72 random bits after it, every character in every position
+    expect(new Set(ids.map((id) => id.slice(0, 11))).size).toBe(1);
+    for (let i = 11; i < 23; i++) expect(new Set(ids.map((id) => id[i])).size).toBe(64);
+  });
+
+  it('sorts by the millisecond it was made in (byte order, as SQLite compares text)', () => {
+    const times = [0, 1, 63, 64, 4095, 4096, 1_764_567_000_000, 1_764_567_000_001, 1_764_567_065_536, 2 ** 47];
+    const ids = times.map((t) => newEpisodeId(t));
+    const byBytes = [...ids].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    expect(byBytes).toEqual(ids);
+    expect(sortableTime(0)).toBe('--------');
+    expect(sortableTime(64)).toBe('------0-');
+    expect(sortableTime(2 ** 48 - 1)).toBe('zzzzzzzz');
   });
 });
