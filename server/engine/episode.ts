@@ -133,7 +133,9 @@ export class Episode {
     this.log({ kind: 'agent_message', turn, text: action.assistant_message });
 
     const cartBefore = JSON.stringify(this.state.cart);
-    const results = action.tool_calls.map((call, index) => this.runTool(call, index, turn));
+    // the fresh results of freshResult tools, by call: the observation takes them uncopied
+    const shown: unknown[] = [];
+    const results = action.tool_calls.map((call, index) => this.runTool(call, index, turn, shown));
     const toolFailed = results.some((r) => r.error !== null);
     this.workedTurns[turn - 1] = results.some((r) => r.error === null);
     this.applyOutOfStock(turn);
@@ -142,7 +144,7 @@ export class Episode {
       const checked = checkAnswer(this.env, action.answer);
       if (typeof checked === 'string') {
         this.log({ kind: 'action_error', turn, error: checked, raw: parsed.raw });
-        return this.finish('format_invalid', from, checked, results);
+        return this.finish('format_invalid', from, checked, results, shown);
       }
       // Only a final answer is scored in an atomic environment; JOURNEY records each sub-answer
       // (done: false answers the current request) and scores what it recorded.
@@ -152,13 +154,14 @@ export class Episode {
         this.answerTurn = turn;
       }
       this.log({ kind: 'answer', turn, answer: action.answer });
-      if (action.answer.done) return this.finish(toolFailed ? 'tool_invalid' : 'answered', from, undefined, results);
+      if (action.answer.done)
+        return this.finish(toolFailed ? 'tool_invalid' : 'answered', from, undefined, results, shown);
     }
 
     // SPEC §1: a tool error in the turn that ends the episode makes the reward −1, whatever ended it.
     if (turn >= this.tMax) {
       this.replyActs.push(null);
-      return this.finish(toolFailed ? 'tool_invalid' : 'turn_budget', from, undefined, results);
+      return this.finish(toolFailed ? 'tool_invalid' : 'turn_budget', from, undefined, results, shown);
     }
 
     const info = {
@@ -177,9 +180,9 @@ export class Episode {
     this.replyActs.push(reply.act);
     this.log({ kind: 'customer_message', turn, text, act: reply.act });
     if (reply.act === 'ragequit')
-      return this.finish(toolFailed ? 'tool_invalid' : 'user_quit', from, undefined, results);
+      return this.finish(toolFailed ? 'tool_invalid' : 'user_quit', from, undefined, results, shown);
     return {
-      observation: this.observe(text, results),
+      observation: this.observe(text, results, undefined, shown),
       reward: 0,
       done: false,
       events: this.eventLog.slice(from),
@@ -249,7 +252,7 @@ export class Episode {
     return frozen;
   }
 
-  private runTool(call: unknown, index: number, turn: number): ToolResult {
+  private runTool(call: unknown, index: number, turn: number, shown: unknown[]): ToolResult {
     const record = (name: string, args: unknown, result: unknown, error: string | null): ToolResult => {
       const event = this.log({ kind: 'tool_call', turn, index, name, args, result, error });
       this.calls.push({ turn, name, args: event.args, error });
@@ -291,6 +294,7 @@ export class Episode {
           this.seen.set(id, turn);
           this.seenThisTurn.push(id);
         }
+      if (tool.freshResult) shown[index] = result;
       return record(toolName, args, result, null);
     } catch (e) {
       if (e instanceof ToolError) return record(toolName, args, null, `${toolName}: ${e.message}`);
@@ -352,7 +356,13 @@ export class Episode {
     return this.lastVerifyContext;
   }
 
-  private finish(reason: TerminationReason, from: number, error?: string, results: ToolResult[] = []): StepResult {
+  private finish(
+    reason: TerminationReason,
+    from: number,
+    error?: string,
+    results: ToolResult[] = [],
+    shown: unknown[] = [],
+  ): StepResult {
     const recommended = this.task
       ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal, this.task.state)
       : [];
@@ -387,7 +397,7 @@ export class Episode {
     this.breakdown = frozenBreakdown(this.breakdown);
     this.eventLog.push(Object.freeze({ kind: 'reward', turn: this.turn, breakdown: this.breakdown }));
     return {
-      observation: this.observe(null, results, error),
+      observation: this.observe(null, results, error, shown),
       reward: this.breakdown.total,
       done: true,
       events: this.eventLog.slice(from),
@@ -396,8 +406,23 @@ export class Episode {
     };
   }
 
-  private observe(customerMessage: string | null, toolResults: ToolResult[], error?: string): Observation {
+  private observe(
+    customerMessage: string | null,
+    toolResults: ToolResult[],
+    error?: string,
+    shown: unknown[] = [],
+  ): Observation {
     const budgets = { T_max: this.tMax, B_tool: this.axes.B_tool };
-    return observation(this.env.id, this.turn, customerMessage, toolResults, this.tools, budgets, this.done, error);
+    return observation(
+      this.env.id,
+      this.turn,
+      customerMessage,
+      toolResults,
+      shown,
+      this.tools,
+      budgets,
+      this.done,
+      error,
+    );
   }
 }
