@@ -101,7 +101,7 @@ export class Episode {
     this.task = this.env.generate(this.ctx, Rng.from('task', this.streamKey));
     this.tMax = this.env.turnBudget?.(this.task, this.axes) ?? this.axes.T_max;
     const text = applyNoise(this.task.opening, this.axes.p_noise, this.noiseRng);
-    const event = this.log<EpisodeEvent>({ kind: 'customer_message', turn: 0, text, act: 'opening' });
+    const event = this.logFlat<EpisodeEvent>({ kind: 'customer_message', turn: 0, text, act: 'opening' });
     return {
       observation: this.observe(text, []),
       reward: 0,
@@ -125,12 +125,12 @@ export class Episode {
     const from = this.eventLog.length;
     const turn = ++this.turn;
     if (!parsed.ok) {
-      this.log({ kind: 'action_error', turn, error: parsed.error, raw: parsed.raw });
+      this.logFlat({ kind: 'action_error', turn, error: parsed.error, raw: parsed.raw });
       return this.finish('format_invalid', from, parsed.error);
     }
     // parsed.raw is read only on an answer error: a structured action builds its text on first read
     const { action } = parsed;
-    this.log({ kind: 'agent_message', turn, text: action.assistant_message });
+    this.logFlat({ kind: 'agent_message', turn, text: action.assistant_message });
 
     const cartBefore = JSON.stringify(this.state.cart);
     // the fresh results of freshResult tools, by call: the observation takes them uncopied
@@ -143,7 +143,7 @@ export class Episode {
     if (action.answer) {
       const checked = checkAnswer(this.env, action.answer);
       if (typeof checked === 'string') {
-        this.log({ kind: 'action_error', turn, error: checked, raw: parsed.raw });
+        this.logFlat({ kind: 'action_error', turn, error: checked, raw: parsed.raw });
         return this.finish('format_invalid', from, checked, results, shown);
       }
       // Only a final answer is scored in an atomic environment; JOURNEY records each sub-answer
@@ -178,7 +178,7 @@ export class Episode {
       this.log({ kind: 'world_change', turn, description: reply.goalChange, data: { hidden: true } });
     const text = applyNoise(reply.text, this.axes.p_noise, this.noiseRng);
     this.replyActs.push(reply.act);
-    this.log({ kind: 'customer_message', turn, text, act: reply.act });
+    this.logFlat({ kind: 'customer_message', turn, text, act: reply.act });
     if (reply.act === 'ragequit')
       return this.finish(toolFailed ? 'tool_invalid' : 'user_quit', from, undefined, results, shown);
     return {
@@ -250,6 +250,13 @@ export class Episode {
     const frozen = frozenCopy(event);
     this.eventLog.push(frozen);
     return frozen;
+  }
+
+  /** log() of an event built here whose fields are all primitives: frozen as it is, no copy. */
+  private logFlat<E extends EpisodeEvent>(event: E): E {
+    Object.freeze(event);
+    this.eventLog.push(event);
+    return event;
   }
 
   private runTool(call: unknown, index: number, turn: number, shown: unknown[]): ToolResult {
@@ -393,7 +400,7 @@ export class Episode {
     });
     this.done = true;
     this.termination = reason;
-    this.log({ kind: 'termination', turn: this.turn, reason });
+    this.logFlat({ kind: 'termination', turn: this.turn, reason });
     this.breakdown = frozenBreakdown(this.breakdown);
     this.eventLog.push(Object.freeze({ kind: 'reward', turn: this.turn, breakdown: this.breakdown }));
     return {
