@@ -1,5 +1,6 @@
-// What an episode hands out: observations and the frozen reward breakdown. Both are copies, so
-// nothing a caller does to them reaches the world or the event log (docs/engine.md, "Hardening").
+// What an episode hands out: observations and the frozen reward breakdown. Both are copies (or,
+// for a freshResult tool, its new result that nothing else holds), so nothing a caller does to
+// them reaches the world or the event log (docs/engine.md, "Hardening").
 
 import { frozenCopy, plainCopy } from './copy';
 import type { Observation, RewardBreakdown, ToolResult, ToolSpec } from './types';
@@ -15,6 +16,8 @@ export function observation(
   turn: number,
   customerMessage: string | null,
   toolResults: ToolResult[],
+  /** Per call, a fresh result to hand out as it is (freshResult tools); else undefined: a copy of the logged one. */
+  shown: readonly unknown[],
   specs: ToolSpec[],
   budgets: Observation['budgets'],
   done: boolean,
@@ -26,10 +29,10 @@ export function observation(
     envId,
     turn,
     customerMessage,
-    toolResults: toolResults.map((r) => ({
+    toolResults: toolResults.map((r, i) => ({
       name: r.name,
       args: plainCopy(r.args),
-      result: plainCopy(r.result),
+      result: shown[i] !== undefined ? shown[i] : plainCopy(r.result),
       error: r.error,
     })),
     get tools(): ToolSpec[] {

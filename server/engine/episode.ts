@@ -101,7 +101,7 @@ export class Episode {
     this.task = this.env.generate(this.ctx, Rng.from('task', this.streamKey));
     this.tMax = this.env.turnBudget?.(this.task, this.axes) ?? this.axes.T_max;
     const text = applyNoise(this.task.opening, this.axes.p_noise, this.noiseRng);
-    const event = this.log<EpisodeEvent>({ kind: 'customer_message', turn: 0, text, act: 'opening' });
+    const event = this.logFlat<EpisodeEvent>({ kind: 'customer_message', turn: 0, text, act: 'opening' });
     return {
       observation: this.observe(text, []),
       reward: 0,
@@ -125,15 +125,17 @@ export class Episode {
     const from = this.eventLog.length;
     const turn = ++this.turn;
     if (!parsed.ok) {
-      this.log({ kind: 'action_error', turn, error: parsed.error, raw: parsed.raw });
+      this.logFlat({ kind: 'action_error', turn, error: parsed.error, raw: parsed.raw });
       return this.finish('format_invalid', from, parsed.error);
     }
     // parsed.raw is read only on an answer error: a structured action builds its text on first read
     const { action } = parsed;
-    this.log({ kind: 'agent_message', turn, text: action.assistant_message });
+    this.logFlat({ kind: 'agent_message', turn, text: action.assistant_message });
 
     const cartBefore = JSON.stringify(this.state.cart);
-    const results = action.tool_calls.map((call, index) => this.runTool(call, index, turn));
+    // the fresh results of freshResult tools, by call: the observation takes them uncopied
+    const shown: unknown[] = [];
+    const results = action.tool_calls.map((call, index) => this.runTool(call, index, turn, shown));
     const toolFailed = results.some((r) => r.error !== null);
     this.workedTurns[turn - 1] = results.some((r) => r.error === null);
     this.applyOutOfStock(turn);
@@ -141,8 +143,8 @@ export class Episode {
     if (action.answer) {
       const checked = checkAnswer(this.env, action.answer);
       if (typeof checked === 'string') {
-        this.log({ kind: 'action_error', turn, error: checked, raw: parsed.raw });
-        return this.finish('format_invalid', from, checked, results);
+        this.logFlat({ kind: 'action_error', turn, error: checked, raw: parsed.raw });
+        return this.finish('format_invalid', from, checked, results, shown);
       }
       // Only a final answer is scored in an atomic environment; JOURNEY records each sub-answer
       // (done: false answers the current request) and scores what it recorded.
@@ -152,13 +154,14 @@ export class Episode {
         this.answerTurn = turn;
       }
       this.log({ kind: 'answer', turn, answer: action.answer });
-      if (action.answer.done) return this.finish(toolFailed ? 'tool_invalid' : 'answered', from, undefined, results);
+      if (action.answer.done)
+        return this.finish(toolFailed ? 'tool_invalid' : 'answered', from, undefined, results, shown);
     }
 
     // SPEC §1: a tool error in the turn that ends the episode makes the reward −1, whatever ended it.
     if (turn >= this.tMax) {
       this.replyActs.push(null);
-      return this.finish(toolFailed ? 'tool_invalid' : 'turn_budget', from, undefined, results);
+      return this.finish(toolFailed ? 'tool_invalid' : 'turn_budget', from, undefined, results, shown);
     }
 
     const info = {
@@ -175,11 +178,11 @@ export class Episode {
       this.log({ kind: 'world_change', turn, description: reply.goalChange, data: { hidden: true } });
     const text = applyNoise(reply.text, this.axes.p_noise, this.noiseRng);
     this.replyActs.push(reply.act);
-    this.log({ kind: 'customer_message', turn, text, act: reply.act });
+    this.logFlat({ kind: 'customer_message', turn, text, act: reply.act });
     if (reply.act === 'ragequit')
-      return this.finish(toolFailed ? 'tool_invalid' : 'user_quit', from, undefined, results);
+      return this.finish(toolFailed ? 'tool_invalid' : 'user_quit', from, undefined, results, shown);
     return {
-      observation: this.observe(text, results),
+      observation: this.observe(text, results, undefined, shown),
       reward: 0,
       done: false,
       events: this.eventLog.slice(from),
@@ -249,7 +252,14 @@ export class Episode {
     return frozen;
   }
 
-  private runTool(call: unknown, index: number, turn: number): ToolResult {
+  /** log() of an event built here whose fields are all primitives: frozen as it is, no copy. */
+  private logFlat<E extends EpisodeEvent>(event: E): E {
+    Object.freeze(event);
+    this.eventLog.push(event);
+    return event;
+  }
+
+  private runTool(call: unknown, index: number, turn: number, shown: unknown[]): ToolResult {
     const record = (name: string, args: unknown, result: unknown, error: string | null): ToolResult => {
       const event = this.log({ kind: 'tool_call', turn, index, name, args, result, error });
       this.calls.push({ turn, name, args: event.args, error });
@@ -291,6 +301,7 @@ export class Episode {
           this.seen.set(id, turn);
           this.seenThisTurn.push(id);
         }
+      if (tool.freshResult) shown[index] = result;
       return record(toolName, args, result, null);
     } catch (e) {
       if (e instanceof ToolError) return record(toolName, args, null, `${toolName}: ${e.message}`);
@@ -352,7 +363,13 @@ export class Episode {
     return this.lastVerifyContext;
   }
 
-  private finish(reason: TerminationReason, from: number, error?: string, results: ToolResult[] = []): StepResult {
+  private finish(
+    reason: TerminationReason,
+    from: number,
+    error?: string,
+    results: ToolResult[] = [],
+    shown: unknown[] = [],
+  ): StepResult {
     const recommended = this.task
       ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal, this.task.state)
       : [];
@@ -383,11 +400,11 @@ export class Episode {
     });
     this.done = true;
     this.termination = reason;
-    this.log({ kind: 'termination', turn: this.turn, reason });
+    this.logFlat({ kind: 'termination', turn: this.turn, reason });
     this.breakdown = frozenBreakdown(this.breakdown);
     this.eventLog.push(Object.freeze({ kind: 'reward', turn: this.turn, breakdown: this.breakdown }));
     return {
-      observation: this.observe(null, results, error),
+      observation: this.observe(null, results, error, shown),
       reward: this.breakdown.total,
       done: true,
       events: this.eventLog.slice(from),
@@ -396,8 +413,23 @@ export class Episode {
     };
   }
 
-  private observe(customerMessage: string | null, toolResults: ToolResult[], error?: string): Observation {
+  private observe(
+    customerMessage: string | null,
+    toolResults: ToolResult[],
+    error?: string,
+    shown: unknown[] = [],
+  ): Observation {
     const budgets = { T_max: this.tMax, B_tool: this.axes.B_tool };
-    return observation(this.env.id, this.turn, customerMessage, toolResults, this.tools, budgets, this.done, error);
+    return observation(
+      this.env.id,
+      this.turn,
+      customerMessage,
+      toolResults,
+      shown,
+      this.tools,
+      budgets,
+      this.done,
+      error,
+    );
   }
 }

@@ -12,7 +12,8 @@
 //   r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep; pass = r_sel = 1, r_ret = 1, r_rep passes.
 // With p_edge the delivery lies at the window boundary (window −1, 0, +1 days);
 // the window counts from delivery and day = window is the last eligible day
-// (world/returns.ts).
+// (world/returns.ts). Beside this file: shared/return-cases.ts (the target cases),
+// shared/return-score.ts (r_ret) and shared/return-customer.ts (the customer).
 
 import { z } from 'zod';
 import { makeSlot, type Slot } from '../customer/slots';
@@ -20,18 +21,7 @@ import type { Rng } from '../random';
 import { PASS_THRESHOLD } from '../reward';
 import type { EvidenceItem, TaskResult } from '../types';
 import { brandAndNoun, timeAgoPhrase } from '../world/order-phrases';
-import {
-  byNewestOrder,
-  daysSincePlaced,
-  generateOrderHistory,
-  HISTORY_DAYS,
-  replaceLineProduct,
-  sampleFromCategories,
-  sampleProduct,
-  setOrderStatus,
-  usedDescribeKeys,
-  type Order,
-} from '../world/orders';
+import { byNewestOrder, daysSincePlaced, generateOrderHistory, setOrderStatus } from '../world/orders';
 import { checkEligibility, returnWindowDays, type ReturnReason } from '../world/returns';
 import { categoryNoun } from './cart';
 import { constraintSlots, statedPhrases, summarizeSpec } from './pd';
@@ -44,9 +34,17 @@ import {
 import { newCustomerNotes, type CustomerNotes } from './shared/recommend-customer';
 import { joinList, withArticle } from './shared/phrasing';
 import { confirmReturn, respondToReturn } from './shared/return-customer';
+import {
+  deliveredDaysAgo,
+  pickCase,
+  replacementReference,
+  shapeTargetProduct,
+  type ReturnCase,
+} from './shared/return-cases';
+import { replacementIds, replacementIdsOf, scoreReturnAction } from './shared/return-score';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, StockDraw, VerifyContext } from './types';
 
-export type ReturnCase = 'eligible' | 'edge_minus_1' | 'edge_0' | 'edge_plus_1' | 'past_window' | 'not_returnable';
+export type { ReturnCase };
 
 export interface ReturnGoal {
   orderId: string;
@@ -69,8 +67,6 @@ export interface ReturnGoal {
 
 export type ReturnTask = EnvTask<ReturnGoal, CustomerNotes>;
 
-/** Share of ineligible-by-design targets outside the edge cases, relative to p_edge. */
-const CLEAR_INELIGIBLE_SHARE = 0.25;
 const REPLACEMENT_CHANCE = 0.5;
 
 const OPENINGS = [
@@ -103,62 +99,6 @@ const OTHER_REASONS: ReturnReason[] = [
 ];
 
 // ---------- generator ----------
-
-function pickCase(ctx: EnvContext, rng: Rng): ReturnCase {
-  const pEdge = ctx.knobs.pEdge;
-  if (rng.bernoulli(pEdge)) return rng.pick(['edge_minus_1', 'edge_0', 'edge_plus_1'] as const);
-  if (rng.bernoulli(CLEAR_INELIGIBLE_SHARE * pEdge)) return rng.bernoulli(0.5) ? 'not_returnable' : 'past_window';
-  return 'eligible';
-}
-
-function deliveredDaysAgo(kase: ReturnCase, window: number, rng: Rng): number {
-  switch (kase) {
-    case 'eligible':
-      return rng.int(0, window - 2);
-    case 'edge_minus_1':
-      return window - 1;
-    case 'edge_0':
-      return window;
-    case 'edge_plus_1':
-      return window + 1;
-    case 'past_window':
-      return rng.int(window + 5, Math.min(window + 30, HISTORY_DAYS - 2));
-    case 'not_returnable':
-      return rng.int(0, 40);
-  }
-}
-
-/** Make the target line's product fit the case: a grocery item for not_returnable, a returnable one otherwise. */
-function shapeTargetProduct(ctx: EnvContext, rng: Rng, order: Order, lineIndex: number, kase: ReturnCase): ReturnCase {
-  const { catalog, world } = ctx;
-  const line = order.lines[lineIndex];
-  const used = usedDescribeKeys(world, catalog);
-  if (kase === 'not_returnable') {
-    if (returnWindowDays(line.category) === 0) return kase;
-    const groceries = catalog.categories().filter((c) => returnWindowDays(c) === 0);
-    const p = sampleFromCategories(catalog, rng, groceries, used);
-    if (p) {
-      replaceLineProduct(order, line, p);
-      return kase;
-    }
-    kase = 'past_window'; // a catalog without groceries: ineligible by date instead
-  }
-  if (returnWindowDays(line.category) === 0) {
-    const p = sampleProduct(catalog, rng, used, (x) => returnWindowDays(x.category) > 0);
-    if (!p) throw new Error(`RETURN: catalog ${catalog.id} has no returnable product`);
-    replaceLineProduct(order, line, p);
-  }
-  return kase;
-}
-
-/** A buyable product of the same kind, other than the returned one, to model the replacement request on. */
-function replacementReference(ctx: EnvContext, rng: Rng, category: string, excludeId: string, qty: number) {
-  for (const ix of rng.sample(ctx.catalog.indicesInCategory(category), 60)) {
-    const p = ctx.catalog.at(ix);
-    if (p.id !== excludeId && p.stockQty >= Math.max(5, qty + 2)) return p;
-  }
-  return null;
-}
 
 function generate(ctx: EnvContext, rng: Rng): ReturnTask {
   const { world, catalog } = ctx;
@@ -276,31 +216,9 @@ export const returnAnswerSchema = z.strictObject({
     .describe('true when the item cannot be returned (and so no return was started)'),
 });
 
-const replacementIdsOf = (answer: Answer | null): string[] => [
-  ...new Set(((answer?.replacement_product_ids as string[] | undefined) ?? []).filter((x) => typeof x === 'string')),
-];
-
-/** The replacement the answer names; without replacement_product_ids, the product an exchange of the target line swapped in. */
-function replacementIds(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): string[] {
-  const named = replacementIdsOf(answer);
-  if (named.length > 0) return named;
-  return ctx.world.exchanges
-    .filter((x) => x.order_id === goal.orderId && x.line_id === goal.lineId)
-    .map((x) => x.new_product_id);
-}
-
 /** p_oos at first sight on the replacement candidates, as in PD. */
 function outOfStock(task: ReturnTask, firstSeen: readonly string[], ctx: VerifyContext, draw: StockDraw): string[] {
   return task.goal.replacement ? recommendationOutOfStock(task.goal.replacement, firstSeen, ctx, draw) : [];
-}
-
-/** return.initiate / return.exchange calls on the target line that the tool refused. */
-function refusedTargetInitiations(goal: ReturnGoal, ctx: VerifyContext) {
-  return ctx.calls.filter((c) => {
-    if (c.error === null || (c.name !== 'return.initiate' && c.name !== 'return.exchange')) return false;
-    const args = c.args as { order_id?: unknown; line_id?: unknown } | null;
-    return args?.order_id === goal.orderId && args?.line_id === goal.lineId;
-  });
 }
 
 function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): TaskResult {
@@ -314,45 +232,7 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
     ok: rSel === 1,
   });
 
-  const records = [
-    ...ctx.world.returns.map((r) => ({ kind: 'return', order_id: r.order_id, line_id: r.line_id, turn: r.turn })),
-    ...ctx.world.exchanges.map((r) => ({ kind: 'exchange', order_id: r.order_id, line_id: r.line_id, turn: r.turn })),
-  ];
-  const isTarget = (r: { order_id: string; line_id: string }) =>
-    r.order_id === goal.orderId && r.line_id === goal.lineId;
-  // Revision 2: a refused return.initiate / return.exchange naming the target line counts as
-  // initiating it (blind initiation of an ineligible item must not be free).
-  for (const c of refusedTargetInitiations(goal, ctx))
-    records.push({
-      kind: `refused ${c.name.split('.')[1]}`,
-      order_id: goal.orderId,
-      line_id: goal.lineId,
-      turn: c.turn,
-    });
-  const others = records.filter((r) => !isTarget(r));
-  const claimsIneligible = answer?.return_ineligible === true;
-  for (const r of records)
-    evidence.push({
-      text: `${r.kind} initiated for ${r.order_id} / ${r.line_id}${isTarget(r) ? ' (the target line)' : ' (not the target line)'}`,
-      turns: [r.turn],
-      ok: isTarget(r) && goal.eligible,
-    });
-  let rRet: number;
-  if (goal.eligible) {
-    rRet = records.some(isTarget) && others.length === 0 && !claimsIneligible ? 1 : -1;
-    evidence.push({
-      text: `the item is eligible (${goal.eligibilityReason}); ${records.some(isTarget) ? 'a return/exchange was initiated for it' : 'nothing was initiated for it'}${others.length ? `, ${others.length} other line(s) initiated` : ''}${claimsIneligible ? ', but the answer calls it ineligible' : ''} → r_ret = ${rRet}`,
-      turns: records.map((r) => r.turn),
-      ok: rRet === 1,
-    });
-  } else {
-    rRet = records.length === 0 && claimsIneligible ? 1 : -1;
-    evidence.push({
-      text: `the item is NOT eligible (${goal.eligibilityReason}); ${records.length ? `${records.length} return/exchange(s) initiated` : 'nothing initiated'}; answer ${claimsIneligible ? 'says' : 'does not say'} return_ineligible → r_ret = ${rRet}`,
-      turns: [ctx.turn],
-      ok: rRet === 1,
-    });
-  }
+  const rRet = scoreReturnAction(goal, answer, ctx, evidence);
 
   let rRep = 1;
   let repPass = true;

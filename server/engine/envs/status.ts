@@ -158,8 +158,8 @@ function addLookAlike(ctx: EnvContext, target: Order, product: Product, when: st
   const self = catalog.indexOf?.(product.id);
   const kin =
     self === undefined ? indices.filter((i) => catalog.at(i).id !== product.id) : indices.filter((i) => i !== self);
-  const brand = fieldReader(catalog).brand;
-  const sameBrand = kin.filter((i) => brand(i) === product.brand);
+  const fields = fieldReader(catalog);
+  const sameBrand = kin.filter((i) => fields.brand(i) === product.brand);
   const twinIndex = sameBrand.length > 0 ? rng.pick(sameBrand) : kin.length > 0 ? rng.pick(kin) : null;
   if (twinIndex === null) return null;
   const twin = catalog.at(twinIndex);

@@ -64,6 +64,7 @@ export const cartView = defineTool({
   description: 'The current cart: lines and totals.',
   args: z.strictObject({}),
   run: (_args, ctx) => viewCart(ctx.world, ctx.catalog),
+  freshResult: true,
 });
 
 export const cartAdd = defineTool({
@@ -98,6 +99,7 @@ export const cartAdd = defineTool({
     recordChange(ctx, 'cart.add', line, before, line.qty);
     return viewCart(ctx.world, ctx.catalog);
   },
+  freshResult: true,
 });
 
 export const cartRemove = defineTool({
@@ -110,6 +112,7 @@ export const cartRemove = defineTool({
     recordChange(ctx, 'cart.remove', line, line.qty, 0);
     return viewCart(ctx.world, ctx.catalog);
   },
+  freshResult: true,
 });
 
 export const cartSetQuantity = defineTool({
@@ -127,4 +130,5 @@ export const cartSetQuantity = defineTool({
     recordChange(ctx, 'cart.set_quantity', line, before, args.quantity);
     return viewCart(ctx.world, ctx.catalog);
   },
+  freshResult: true,
 });

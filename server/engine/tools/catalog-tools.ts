@@ -75,6 +75,7 @@ export const catalogSearch = defineTool({
   },
   seen: idsOfCards,
   retrieval: true,
+  freshResult: true,
 });
 
 export const catalogRerank = defineTool({
@@ -100,6 +101,7 @@ export const catalogRerank = defineTool({
   },
   // No `seen`: rerank only echoes ids the agent supplied, so guessed ids (they are sequential)
   // must not join Seen through it (issue 7.5). Retrieval is search, get_product, get_variants.
+  freshResult: true,
 });
 
 /** The catalog's own tokenizer (lower case, light plural stemming): "headphone" matches "Headphones". */

@@ -5,6 +5,7 @@
 // profile tool (the tool set stays the 17 of SPEC §5).
 
 import { z } from 'zod';
+import { plainCopy } from '../copy';
 import { allOrders, byNewestOrder, findOrder, newOrder, type Order, type OrderLine } from '../world/orders';
 import { addDays, daysBetween, cartKey, type WorldState } from '../world/state';
 import { stockFor, unitPrice } from '../world/stock';
@@ -75,11 +76,13 @@ export const orderList = defineTool({
       today: ctx.world.today,
       days: args.days,
       orders: orders.map(orderView),
-      addresses: ctx.world.addresses,
-      payment_methods: ctx.world.paymentMethods,
+      // copies: the result is fresh (freshResult), the profile lives on in the world
+      addresses: plainCopy(ctx.world.addresses),
+      payment_methods: plainCopy(ctx.world.paymentMethods),
     };
   },
   seen: (result) => productIdsOf((result as { orders: OrderView[] }).orders),
+  freshResult: true,
 });
 
 export const orderGetStatus = defineTool({
@@ -89,6 +92,7 @@ export const orderGetStatus = defineTool({
   args: z.strictObject({ order_id: z.string().min(1) }),
   run: (args, ctx) => orderView(requireOrder(ctx.world, args.order_id)),
   seen: (result) => productIdsOf([result as OrderView]),
+  freshResult: true,
 });
 
 export const orderCheckout = defineTool({
@@ -149,4 +153,5 @@ export const orderCheckout = defineTool({
     return orderView(order);
   },
   seen: (result) => productIdsOf([result as OrderView]),
+  freshResult: true,
 });

@@ -21,4 +21,5 @@ export const policySearch = defineTool({
       .describe(`number of rules (1–${POLICY_TOP_K_MAX}, default ${POLICY_TOP_K_DEFAULT})`),
   }),
   run: (args): PolicyHit[] => searchPolicies(args.query, args.top_k),
+  freshResult: true,
 });

@@ -31,6 +31,12 @@ export interface ToolDef<S extends z.ZodType = z.ZodType, N extends string = str
   seen?(result: unknown): string[];
   /** A retrieval: the agent's first successful one is when an env's p_oos stock change happens (SPEC §6). */
   retrieval?: boolean;
+  /**
+   * run() builds a new result on every call that shares no object with the world, the catalog,
+   * its args, any cache or any earlier result: the observation then takes it as it is, and only
+   * the event log gets a (frozen) copy (issue 13; tools/fresh-results.test.ts checks it).
+   */
+  freshResult?: true;
 }
 
 export function defineTool<S extends z.ZodType, const N extends string>(def: ToolDef<S, N>): ToolDef<S, N> {

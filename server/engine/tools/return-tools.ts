@@ -49,6 +49,7 @@ export const returnCheckEligibility = defineTool({
     };
   },
   seen: (result) => [(result as { product_id: string }).product_id],
+  freshResult: true,
 });
 
 export const returnInitiate = defineTool({
@@ -84,6 +85,7 @@ export const returnInitiate = defineTool({
     return shown;
   },
   seen: (result) => [(result as { product_id: string }).product_id],
+  freshResult: true,
 });
 
 export const returnExchange = defineTool({
@@ -136,4 +138,5 @@ export const returnExchange = defineTool({
   },
   // The new product is the agent's own choice echoed back, not a retrieval (as with the cart).
   seen: (result) => [(result as { product_id: string }).product_id],
+  freshResult: true,
 });

@@ -16,6 +16,7 @@ export const userVisitHistory = defineTool({
     }),
   seen: (result) => (result as ProductCard[]).map((c) => c.product_id),
   retrieval: true,
+  freshResult: true,
 });
 
 export const datetimeNow = defineTool({
@@ -26,4 +27,5 @@ export const datetimeNow = defineTool({
     today: ctx.world.today,
     weekday: WEEKDAYS[new Date(`${ctx.world.today}T00:00:00Z`).getUTCDay()],
   }),
+  freshResult: true,
 });

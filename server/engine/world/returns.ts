@@ -27,11 +27,23 @@ export type ReturnMethod = (typeof RETURN_METHODS)[number];
 
 export const RETURN_FEES: Readonly<Record<ReturnMethod, number>> = { mail: 5.99, in_store: 0, pickup: 0 };
 
+const WINDOW_DAYS = new Map<string, number>();
+
 /**
  * Return window in days by department (the first segment of the category path,
  * matched loosely so imported catalogs' names work too). 0 = not returnable.
  */
 export function returnWindowDays(category: string): number {
+  // kept per category: order histories and eligibility ask for the same few categories all the time
+  let days = WINDOW_DAYS.get(category);
+  if (days === undefined) {
+    days = windowDaysOf(category);
+    if (WINDOW_DAYS.size < 10_000) WINDOW_DAYS.set(category, days);
+  }
+  return days;
+}
+
+function windowDaysOf(category: string): number {
   const dept = category.toLowerCase().split('/')[0];
   if (dept.includes('grocery') || dept.includes('food')) return 0;
   if (dept.includes('electronic')) return 15;
