@@ -1,10 +1,10 @@
-// mayEnterPool (recommend-pool.ts): the entries it leaves out of the similarity computation can
+// mayEnterPool (pool-select.ts): the entries it leaves out of the similarity computation can
 // never be in the pool. Random entries with bounds and exact keys between them (many ties: keys
 // on a coarse grid), against the pool chosen by sorting the exact keys; the whole reset path is
 // covered by pool-equivalence.test.ts.
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../random';
-import { mayEnterPool } from './recommend-pool';
+import { mayEnterPool } from './pool-select';
 
 /** A key on a grid of `steps` values in [0, 1]: coarse grids give ties. */
 const gridded = (rng: Rng, steps: number) => Math.floor(rng.next() * (steps + 1)) / steps;
