@@ -141,7 +141,7 @@ export function samplePersonaWeights(
   return Object.fromEntries(PERSONA_DIMS.map((dim, i) => [dim, boosted[i] / total])) as Record<PersonaDim, number>;
 }
 
-const clip01 = (x: number) => Math.min(1, Math.max(0, x));
+export const clip01 = (x: number) => Math.min(1, Math.max(0, x));
 
 /** u(p) = Σ w_k φ_k(p); sim is φ_sim (similarity to the reference product) in [0, 1]. */
 export function utility(p: Product, persona: Persona, sim: number): number {

@@ -43,12 +43,6 @@ export class BagStore {
   /** scratch: 1 + position of each term in the current reference's bag, 0 when absent */
   private refPos = new Int32Array(1024);
   private readonly pools = new Map<string, CategoryPool>();
-  /**
-   * Product ids of pool entries, in chunks of 4,096 indices: a plain array of 2M entries would be
-   * a slow dictionary, and a Map of 100k numbers cost a cache miss per lookup (the hottest line).
-   */
-  private readonly idChunks: (string | undefined)[][] = [];
-
   constructor(
     readonly catalog: ColumnarCatalog,
     scanLimit: number,
@@ -86,12 +80,6 @@ export class BagStore {
 
   pool(category: string): CategoryPool | undefined {
     return this.pools.get(category);
-  }
-
-  /** catalog.idAt, kept. */
-  idAt(index: number): string {
-    const chunk = (this.idChunks[index >> 12] ??= new Array<string | undefined>(4096));
-    return (chunk[index & 4095] ??= this.catalog.idAt(index));
   }
 
   private *buildPool(category: string, scanLimit: number): Generator<void, CategoryPool> {
@@ -152,7 +140,7 @@ export class BagStore {
     }
     if (all.every((i) => this.home[i] === pool.number)) {
       const local = this.gather(pool, all);
-      for (let k = 0; k < all.length; k++) local.ids[k] = this.idAt(all[k]);
+      for (let k = 0; k < all.length; k++) local.ids[k] = this.catalog.idAt(all[k]);
       pool.local = local;
     }
     return pool;
@@ -177,7 +165,7 @@ export class BagStore {
       else readCandidate(sample, k, rows, r);
       sample.bagAt[k] = this.home[i] === pool.number ? this.start[i] : -1;
       sample.bagLen[k] = this.length[i];
-      sample.ids[k] = this.idAt(i);
+      sample.ids[k] = this.catalog.idAt(i);
       docBrands[sample.brand[k]] = 1;
       pool.docMark[r] = 1;
     }

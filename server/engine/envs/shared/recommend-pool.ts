@@ -9,10 +9,11 @@
 
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import type { Product, SearchFilters } from '../../catalog/types';
-import { constraintMet, isPreferredBrand, utilityOf, type Constraint, type Persona } from './persona';
+import { clip01, constraintMet, isPreferredBrand, utilityOf, type Constraint, type Persona } from './persona';
 import { bagStoreOf, type Candidates } from './pool-bags';
 import { attrCodes, largeCandidates } from './pool-candidates';
 import { filterRows } from './pool-columns';
+import { mayEnterPool, orderByRelevance, selectTop } from './pool-select';
 
 export interface PoolEntry {
   id: string;
@@ -109,38 +110,42 @@ export function columnCandidates(
     },
     pool(constraints, persona, compatibility, excludeIds, relevance, discovery, size) {
       const indices = c.index;
-      const excluded = new Set(excludeIds.map((id) => catalog.indexOf(id)));
-      const checks = constraints.map((constraint) => constraintCheck(catalog, c, constraint));
-      const compat = compatibility.map((a) => checks[constraints.findIndex((x) => x.attr === a)]);
-      const preferred = new Int8Array(cols.brandTable.length).fill(-1); // isPreferredBrand per brand code
       const n = indices.length;
+      const skip = excludedPositions(catalog, indices, excludeIds);
+      // per candidate: how many constraints it meets, and whether it meets every compatibility one
+      const masks = constraints.map((constraint) => constraintMask(catalog, c, constraint));
+      const met = new Uint8Array(n);
+      for (const mask of masks) for (let k = 0; k < n; k++) met[k] += mask[k];
+      const compatible = new Uint8Array(n).fill(1);
+      for (const a of compatibility) {
+        const j = constraints.findIndex((x) => x.attr === a);
+        if (j < 0) throw new Error(`evaluation pool: compatibility attribute "${a}" has no constraint`);
+        for (let k = 0; k < n; k++) compatible[k] &= masks[j][k];
+      }
+      const preferred = new Int8Array(cols.brandTable.length).fill(-1); // isPreferredBrand per brand code
       const at = new Int32Array(n); // candidate position k of each scored entry
       const s = new Float64Array(n);
       const u = new Float64Array(n);
-      const compatibleAt = new Uint8Array(n);
+      // utilityOf(…, 0): utilityOf(…, sim) adds w_sim·clip01(sim) to it last, the same floats in the same order
+      const u0 = new Float64Array(n);
+      const wSim = persona.weights.similarity;
       // discovery: the entries' sort keys (s, u) with the similarity at 0 and at 1 (see mayEnterPool);
       // substitute pools leave few out (relevance spans λ_sim) and score every candidate
       const bounds = { major: new Float64Array(discovery ? 2 * n : 0), minor: new Float64Array(discovery ? 2 * n : 0) };
-      const utility = (k: number, sim: number) =>
-        utilityOf(c.price[k], c.rating[k], c.shipDays[k], preferred[c.brand[k]] === 1, persona, sim);
       let m = 0;
       for (let k = 0; k < n; k++) {
-        if (excluded.size > 0 && excluded.has(indices[k])) continue;
-        let met = 0;
-        for (let j = 0; j < checks.length; j++) if (checks[j](k)) met++;
-        const sk = constraints.length === 0 ? 1 : met / constraints.length; // satisfaction() of persona.ts
+        if (skip !== null && skip[k]) continue;
+        const sk = constraints.length === 0 ? 1 : met[k] / constraints.length; // satisfaction() of persona.ts
         const b = c.brand[k];
         if (preferred[b] < 0) preferred[b] = isPreferredBrand(cols.brandTable[b], persona) ? 1 : 0;
-        let compatible = true;
-        for (let j = 0; j < compat.length && compatible; j++) compatible = compat[j](k);
+        u0[m] = utilityOf(c.price[k], c.rating[k], c.shipDays[k], preferred[b] === 1, persona, 0);
         if (discovery) {
           bounds.major[2 * m] = bounds.major[2 * m + 1] = sk;
-          bounds.minor[2 * m] = utility(k, 0);
-          bounds.minor[2 * m + 1] = utility(k, 1);
+          bounds.minor[2 * m] = u0[m];
+          bounds.minor[2 * m + 1] = u0[m] + wSim * clip01(1);
         }
         at[m] = k;
         s[m] = sk;
-        compatibleAt[m] = compatible ? 1 : 0;
         m++;
       }
       // only entries that may enter the pool need their similarity (and so their bag)
@@ -154,28 +159,42 @@ export function columnCandidates(
         const k = at[e];
         at[kept] = k;
         s[kept] = s[e];
-        u[kept] = utility(k, sims[k]);
-        compatibleAt[kept] = compatibleAt[e];
+        u[kept] = u0[e] + wSim * clip01(sims[k]);
         kept++;
       }
       m = kept;
       // relevance when first compared (discovery compares it only on ties in s and u)
       const rel = new Float64Array(m).fill(NaN);
       const relOf = (e: number) =>
-        Number.isNaN(rel[e]) ? (rel[e] = relevance(s[e], u[e], sims[at[e]], compatibleAt[e] === 1)) : rel[e];
+        Number.isNaN(rel[e]) ? (rel[e] = relevance(s[e], u[e], sims[at[e]], compatible[at[e]] === 1)) : rel[e];
       // ties in relevance are broken by id, as recommend.ts does
-      const idOf = (e: number) => c.ids[at[e]] ?? store.idAt(indices[at[e]]);
+      // (the others' ids are not kept: at 2M products a reset's few hundred are new ones, and a
+      // cache of every id met grows towards the whole catalog's)
+      const idOf = (e: number) => c.ids[at[e]] ?? catalog.idAt(indices[at[e]]);
       const byId = catalog.text.idsAscend
         ? (a: number, b: number) => indices[at[a]] - indices[at[b]]
         : (a: number, b: number) => compareIds(idOf(a), idOf(b));
       const byRel = (a: number, b: number) => relOf(b) - relOf(a) || byId(a, b);
-      const order: number[] = new Array(m);
+      let order: number[] = new Array(m);
       for (let e = 0; e < m; e++) order[e] = e;
       if (m > size) selectTop(order, size, discovery ? (a, b) => s[b] - s[a] || u[b] - u[a] || byRel(a, b) : byRel);
       if (order.length > size) order.length = size;
       // the pool's own order: every relevance of it computed once, compared from an array
-      for (const e of order) relOf(e);
-      order.sort((a, b) => rel[b] - rel[a] || byId(a, b));
+      if (catalog.text.idsAscend) {
+        const top = order;
+        const rels = new Float64Array(top.length);
+        const keys = new Float64Array(top.length);
+        for (let j = 0; j < top.length; j++) {
+          rels[j] = relOf(top[j]);
+          keys[j] = indices[at[top[j]]];
+        }
+        const sorted = orderByRelevance(rels, keys);
+        order = new Array(top.length);
+        for (let j = 0; j < top.length; j++) order[j] = top[sorted[j]];
+      } else {
+        for (const e of order) relOf(e);
+        order.sort((a, b) => rel[b] - rel[a] || byId(a, b));
+      }
       return order.map((e) => {
         const k = at[e];
         return { id: idOf(e), s: s[e], u: u[e], sim: sims[k], rel: rel[e], stock: c.stock[k] };
@@ -184,33 +203,19 @@ export function columnCandidates(
   };
 }
 
-/**
- * Which of m pool entries may enter the pool of `size`, from bounds on their sort keys: entry e's
- * keys (major, minor), compared major first, lie between (major[2e], minor[2e]) — its similarity 0
- * — and (major[2e + 1], minor[2e + 1]) — similarity 1 (utility and relevance do not decrease
- * with the similarity, also in floating point: a sum or product with a larger term is not
- * smaller). At least `size` entries are at or above the size-th best lower bound, so an entry
- * whose upper bound is below it cannot be in the pool, whatever the similarities and ids.
- */
-export function mayEnterPool(
-  bounds: { major: Float64Array; minor: Float64Array },
-  m: number,
-  size: number,
-): Uint8Array {
-  const may = new Uint8Array(m).fill(1);
-  if (m <= size) return may;
-  const { major, minor } = bounds;
-  const order: number[] = new Array(m);
-  for (let e = 0; e < m; e++) order[e] = 2 * e;
-  const byLowerBound = (a: number, b: number) => major[b] - major[a] || minor[b] - minor[a] || a - b;
-  selectTop(order, size, byLowerBound);
-  let worst = order[0];
-  for (let j = 1; j < size; j++) if (byLowerBound(worst, order[j]) < 0) worst = order[j];
-  for (let e = 0; e < m; e++) {
-    const hi = 2 * e + 1;
-    if (major[hi] < major[worst] || (major[hi] === major[worst] && minor[hi] < minor[worst])) may[e] = 0;
+/** Positions of `indices` holding a product of excludeIds (1), or null when none is there. */
+function excludedPositions(
+  catalog: ColumnarCatalog,
+  indices: ArrayLike<number>,
+  excludeIds: readonly string[],
+): Uint8Array | null {
+  let skip: Uint8Array | null = null;
+  const list = indices as unknown as { indexOf(x: number, from?: number): number };
+  for (const id of excludeIds) {
+    const i = catalog.indexOf(id);
+    for (let k = list.indexOf(i); k >= 0; k = list.indexOf(i, k + 1)) (skip ??= new Uint8Array(indices.length))[k] = 1;
   }
-  return may;
+  return skip;
 }
 
 /** The row of product i in a category's ascending index list, -1 when it is not there. */
@@ -237,45 +242,13 @@ function mergeSorted(a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
 const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Rearranges `order` so that its first k elements are the k smallest under `cmp` (a strict
- * total order), in any order: quickselect, median-of-three pivots.
+ * Per candidate, 1 when it meets a constraint: constraintMet on a probe holding its value. Values
+ * from a string table (brand, attributes) are judged once per table entry.
  */
-export function selectTop(order: number[], k: number, cmp: (a: number, b: number) => number): void {
-  let lo = 0;
-  let hi = order.length - 1;
-  while (hi > lo) {
-    const mid = (lo + hi) >> 1;
-    // median of three to order[mid]
-    if (cmp(order[mid], order[lo]) < 0) swap(order, mid, lo);
-    if (cmp(order[hi], order[lo]) < 0) swap(order, hi, lo);
-    if (cmp(order[hi], order[mid]) < 0) swap(order, hi, mid);
-    const pivot = order[mid];
-    let i = lo;
-    let j = hi;
-    while (i <= j) {
-      while (cmp(order[i], pivot) < 0) i++;
-      while (cmp(pivot, order[j]) < 0) j--;
-      if (i <= j) swap(order, i++, j--);
-    }
-    // [lo, j] ≤ pivot ≤ [i, hi]; elements between j and i equal the pivot
-    if (k - 1 <= j) hi = j;
-    else if (k - 1 >= i) lo = i;
-    else return;
-  }
-}
-
-function swap(a: number[], i: number, j: number): void {
-  const t = a[i];
-  a[i] = a[j];
-  a[j] = t;
-}
-
-/**
- * Whether the candidate at position k meets a constraint: constraintMet on a probe holding its
- * value. Values from a string table (brand, attributes) are judged once per table entry.
- */
-function constraintCheck(catalog: ColumnarCatalog, c: Candidates, constraint: Constraint): (k: number) => boolean {
+function constraintMask(catalog: ColumnarCatalog, c: Candidates, constraint: Constraint): Uint8Array {
   const cols = catalog.cols;
+  const n = c.index.length;
+  const mask = new Uint8Array(n);
   const probe = {
     price: 0,
     rating: 0,
@@ -283,35 +256,45 @@ function constraintCheck(catalog: ColumnarCatalog, c: Candidates, constraint: Co
     brand: '',
     attrs: {} as Record<string, string | number>,
   } as unknown as Product;
+  const byValue = (values: ArrayLike<number>, set: (v: number) => void) => {
+    if (constraint.op === 'eq') {
+      for (let k = 0; k < n; k++) mask[k] = (set(values[k]), constraintMet(probe, constraint)) ? 1 : 0;
+      return mask;
+    }
+    // constraintMet's numeric comparison written out, its bound computed once (the same float)
+    if (constraint.op === 'max') {
+      const bound = Number(constraint.value) + 1e-9;
+      for (let k = 0; k < n; k++) mask[k] = Number.isFinite(values[k]) && values[k] <= bound ? 1 : 0;
+    } else {
+      const bound = Number(constraint.value) - 1e-9;
+      for (let k = 0; k < n; k++) mask[k] = Number.isFinite(values[k]) && values[k] >= bound ? 1 : 0;
+    }
+    return mask;
+  };
+  const byCode = (codes: ArrayLike<number>, tableSize: number, set: (v: number) => void, lacking = -1) => {
+    const memo = new Int8Array(tableSize).fill(-1);
+    if (lacking >= 0) memo[lacking] = 0; // the product lacks the attribute: undefined never meets a constraint
+    for (let k = 0; k < n; k++) {
+      const v = codes[k];
+      if (memo[v] < 0) memo[v] = (set(v), constraintMet(probe, constraint)) ? 1 : 0;
+      mask[k] = memo[v];
+    }
+    return mask;
+  };
   switch (constraint.attr) {
     case 'price':
-      return (k) => ((probe.price = c.price[k]), constraintMet(probe, constraint));
+      return byValue(c.price, (v) => (probe.price = v));
     case 'rating':
-      return (k) => ((probe.rating = c.rating[k]), constraintMet(probe, constraint));
+      return byValue(c.rating, (v) => (probe.rating = v));
     case 'ship_days':
-      return (k) => ((probe.shipDays = c.shipDays[k]), constraintMet(probe, constraint));
-    case 'brand': {
-      const memo = new Int8Array(cols.brandTable.length).fill(-1);
-      return (k) => {
-        const b = c.brand[k];
-        if (memo[b] < 0) memo[b] = ((probe.brand = cols.brandTable[b]), constraintMet(probe, constraint)) ? 1 : 0;
-        return memo[b] === 1;
-      };
-    }
+      return byValue(c.shipDays, (v) => (probe.shipDays = v));
+    case 'brand':
+      return byCode(c.brand, cols.brandTable.length, (v) => (probe.brand = cols.brandTable[v]));
   }
   const a = cols.attrNames.indexOf(constraint.attr);
-  if (a < 0) return () => false; // no product has the attribute: undefined never meets a constraint
-  const codes = attrCodes(c, a);
+  if (a < 0) return mask; // no product has the attribute: undefined never meets a constraint
   const table = cols.attrTables[a];
   const numeric = cols.attrNumeric[a];
-  const memo = new Int8Array(table.length + 1).fill(-1);
-  memo[0] = 0; // code 0: the product lacks the attribute
-  return (k) => {
-    const v = codes[k];
-    if (memo[v] < 0) {
-      probe.attrs[constraint.attr] = numeric ? parseFloat(table[v - 1]) : table[v - 1];
-      memo[v] = constraintMet(probe, constraint) ? 1 : 0;
-    }
-    return memo[v] === 1;
-  };
+  const set = (v: number) => (probe.attrs[constraint.attr] = numeric ? parseFloat(table[v - 1]) : table[v - 1]);
+  return byCode(attrCodes(c, a), table.length + 1, set, 0);
 }

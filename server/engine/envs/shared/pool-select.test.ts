@@ -1,10 +1,10 @@
-// mayEnterPool (recommend-pool.ts): the entries it leaves out of the similarity computation can
+// pool-select.ts. mayEnterPool: the entries it leaves out of the similarity computation can
 // never be in the pool. Random entries with bounds and exact keys between them (many ties: keys
 // on a coarse grid), against the pool chosen by sorting the exact keys; the whole reset path is
 // covered by pool-equivalence.test.ts.
 import { describe, expect, it } from 'vitest';
 import { Rng } from '../../random';
-import { mayEnterPool } from './recommend-pool';
+import { kthLargest, mayEnterPool, orderByRelevance } from './pool-select';
 
 /** A key on a grid of `steps` values in [0, 1]: coarse grids give ties. */
 const gridded = (rng: Rng, steps: number) => Math.floor(rng.next() * (steps + 1)) / steps;
@@ -40,5 +40,31 @@ describe('mayEnterPool', () => {
       if (m <= size) expect([...may].every((x) => x === 1)).toBe(true);
     }
     expect(left).toBeGreaterThan(1000); // the bound does leave entries out
+  });
+});
+
+describe('kthLargest and orderByRelevance', () => {
+  it('kthLargest gives the k-th value of a descending sort, for 500 random arrays with many ties', () => {
+    for (let trial = 0; trial < 500; trial++) {
+      const rng = new Rng(trial);
+      const values = Float64Array.from({ length: 1 + Math.floor(rng.next() * 60) }, () =>
+        gridded(rng, [1, 3, 50][trial % 3]),
+      );
+      const k = 1 + Math.floor(rng.next() * values.length);
+      const want = [...values].sort((a, b) => b - a)[k - 1];
+      expect(kthLargest(values.slice(), k), `trial ${trial}`).toBe(want);
+    }
+  });
+
+  it('orders by relevance descending, then key ascending, as a comparator sort does (500 random sets)', () => {
+    for (let trial = 0; trial < 500; trial++) {
+      const rng = new Rng(trial);
+      const n = Math.floor(rng.next() * 120);
+      const rel = Float64Array.from({ length: n }, () => gridded(rng, [2, 10, 1000][trial % 3]));
+      const keys = rng.shuffle(Array.from({ length: n }, (_, j) => j * 3 + (trial % 3)));
+      const key = Float64Array.from(keys);
+      const want = Array.from({ length: n }, (_, j) => j).sort((a, b) => rel[b] - rel[a] || key[a] - key[b]);
+      expect([...orderByRelevance(rel, key)], `trial ${trial}`).toEqual(want);
+    }
   });
 });
