@@ -5,6 +5,7 @@
 // the batch writes the tool-call count and the search rows they would have written.
 import type { InspectorDb } from './db';
 import type { PreparedEpisode } from './insert';
+import { intArray, textArray } from './pg-binary';
 import { JSON_COLUMNS, OWN } from './pg-copy';
 import { tsvectorLiteral, wordsLiteral } from './pg-search';
 import { searchWords } from './search-text';
@@ -50,8 +51,16 @@ export function pgSearchRows({ texts }: Pick<PreparedEpisode, 'texts'>): PgSearc
   return { events, episode: searched ? wordsLiteral(words) : null };
 }
 
-/** Writes the episodes inside the caller's transaction (all or none: the caller's savepoint). */
-export async function writeEpisodesPg(tx: InspectorDb, episodes: PreparedEpisode[]): Promise<void> {
+/** A batch's statement parameters, made before its turn to be written (pg-batch's caller makes the next while the server writes one). */
+export interface EncodedBatch {
+  episodes: unknown[];
+  events: unknown[] | null;
+  actions: unknown[] | null;
+  docs: unknown[] | null;
+}
+
+/** The parameters of the batch's statements (the arrays in PostgreSQL's binary format: pg-binary.ts). */
+export function encodeEpisodesPg(episodes: PreparedEpisode[]): EncodedBatch {
   const rows = episodes.map((p) => ({ ...p.row, updatedAt: p.row.createdAt }));
   const events = {
     ep: [] as string[],
@@ -98,24 +107,47 @@ export async function writeEpisodesPg(tx: InspectorDb, episodes: PreparedEpisode
       actions.at.push(row.createdAt);
     });
   }
+  return {
+    episodes: [
+      ...COLUMNS.map(([c]) => rows.map((r) => (r as unknown as Record<string, unknown>)[c] ?? null)),
+      episodes.map((p) => p.row.toolCalls ?? p.events.filter((e) => e.kind === 'tool_call').length),
+    ],
+    events: events.ep.length
+      ? [
+          textArray(events.ep),
+          intArray(events.seq),
+          intArray(events.turn),
+          textArray(events.kind),
+          textArray(events.payload),
+          textArray(search.ep),
+          intArray(search.seq),
+          textArray(search.doc),
+        ]
+      : null,
+    actions: actions.ep.length
+      ? [
+          textArray(actions.ep),
+          intArray(actions.seq),
+          intArray(actions.turn),
+          textArray(actions.format),
+          textArray(actions.raw),
+          actions.at,
+        ]
+      : null,
+    docs: docs.ep.length ? [textArray(docs.ep), textArray(docs.doc)] : null,
+  };
+}
+
+/** Writes an encoded batch inside the caller's transaction (all or none: the caller's savepoint). */
+export async function writeEncodedPg(tx: InspectorDb, batch: EncodedBatch): Promise<void> {
   await tx.run(`SET LOCAL ecomrlve.copying = 'on'`);
-  await tx.run(INSERT_EPISODES, [
-    ...COLUMNS.map(([c]) => rows.map((r) => (r as unknown as Record<string, unknown>)[c] ?? null)),
-    episodes.map((p) => p.row.toolCalls ?? p.events.filter((e) => e.kind === 'tool_call').length),
-  ]);
-  if (events.ep.length)
-    await tx.run(INSERT_EVENTS, [
-      events.ep,
-      events.seq,
-      events.turn,
-      events.kind,
-      events.payload,
-      search.ep,
-      search.seq,
-      search.doc,
-    ]);
-  if (actions.ep.length)
-    await tx.run(INSERT_ACTIONS, [actions.ep, actions.seq, actions.turn, actions.format, actions.raw, actions.at]);
-  if (docs.ep.length) await tx.run(INSERT_EPISODE_SEARCH, [docs.ep, docs.doc]);
+  await tx.run(INSERT_EPISODES, batch.episodes);
+  if (batch.events) await tx.run(INSERT_EVENTS, batch.events);
+  if (batch.actions) await tx.run(INSERT_ACTIONS, batch.actions);
+  if (batch.docs) await tx.run(INSERT_EPISODE_SEARCH, batch.docs);
   await tx.run(`SET LOCAL ecomrlve.copying = 'off'`);
 }
+
+/** Writes the episodes inside the caller's transaction (all or none: the caller's savepoint). */
+export const writeEpisodesPg = (tx: InspectorDb, episodes: PreparedEpisode[]) =>
+  writeEncodedPg(tx, encodeEpisodesPg(episodes));
