@@ -158,7 +158,11 @@ async function insertPg(tx: InspectorDb, { row, events, actions }: PreparedEpiso
 }
 
 /** Writes whole episodes on either store; `tx` is the transaction an episode goes into. */
-export function createInserter(db: InspectorDb, opts: { backgroundCheckpointFrom?: number } = {}) {
+export function createInserter(
+  db: InspectorDb,
+  opts: { backgroundCheckpointFrom?: number; pgBatchEpisodes?: number } = {},
+) {
+  const pgBatchEpisodes = opts.pgBatchEpisodes ?? PG_BATCH_EPISODES;
   const sqlite = db.sqlite;
   const rows = sqlite ? prepareEpisodeRows(sqlite) : null;
   const index = sqlite ? prepareTextIndex(sqlite) : null;
@@ -302,7 +306,7 @@ export function createInserter(db: InspectorDb, opts: { backgroundCheckpointFrom
         if (sqlite) return settle(await writeOne(tx, p));
         pending.push({ p, settle });
         for (const e of p.events) chars += e.payload.length;
-        if (pending.length >= PG_BATCH_EPISODES || chars >= PG_BATCH_CHARS) await dispatch();
+        if (pending.length >= pgBatchEpisodes || chars >= PG_BATCH_CHARS) await dispatch();
       },
       /** Writes what is gathered and waits for it (before the import's transaction commits). */
       async flush(): Promise<void> {

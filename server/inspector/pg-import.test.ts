@@ -7,6 +7,7 @@ import { ENV_IDS } from '@/server/engine/types';
 import { findPostgresBin, startTempPostgres, type TempPostgres } from '@/server/env-server/test/postgres';
 import { pgInspectorDb, type InspectorDb } from './db';
 import { importFiles } from './import';
+import { createInserter, prepareEpisode, type EpisodeRecord, type WriteOutcome } from './insert';
 import { parseInWorker } from './import-worker';
 import { catchUpSearchIndex } from './pg-search';
 import { playToLine } from './play';
@@ -124,5 +125,43 @@ describe.skipIf('missing' in postgres)('an import into PostgreSQL', () => {
       expect(toolCalls).toBe(n);
     }
     expect(await count(db, '"Episode"')).toBe(11);
+  }, 60_000);
+
+  it('writes batches one after another while the next is gathered: a failing batch alone falls back to one by one', async () => {
+    const ins = createInserter(db, { pgBatchEpisodes: 2 });
+    const rec = (i: number, extra: Record<string, unknown> = {}) =>
+      prepareEpisode(JSON.parse(lineOf(i, { id: `pipe-${i}`, ...extra })) as EpisodeRecord);
+    const episodes = [rec(20), rec(21), rec(22, { player: 'bad\u0000player' }), rec(23), rec(20), rec(24)];
+    const outcomes: WriteOutcome[] = [];
+    const order: number[] = [];
+    await db.transaction(async (tx) => {
+      const writer = ins.writer(tx);
+      for (const [i, p] of episodes.entries())
+        await writer.add(p, (o) => {
+          outcomes[i] = o;
+          order.push(i);
+        });
+      await writer.flush();
+    });
+    // batches [20, 21] [22 refused, 23] [20 again, 24]: every outcome as one by one, settled in order
+    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(outcomes.map((o) => (typeof o === 'string' ? o : 'error'))).toEqual([
+      'stored',
+      'stored',
+      'error',
+      'stored',
+      'exists',
+      'stored',
+    ]);
+    const stored = await db.all<{ id: string; n: number }>(
+      `SELECT e."id", (SELECT count(*) FROM "EpisodeEvent" v WHERE v."episodeId" = e."id") AS "n"
+       FROM "Episode" e WHERE e."id" LIKE 'pipe-%' ORDER BY e."id"`,
+    );
+    expect(stored).toEqual(
+      [20, 21, 23, 24].map((i) => ({
+        id: `pipe-${i}`,
+        n: episodes.find((p) => p.row.id === `pipe-${i}`)!.events.length,
+      })),
+    );
   }, 60_000);
 });
