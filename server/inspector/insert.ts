@@ -18,7 +18,7 @@ import { prepareTextIndex, type WrittenEvents } from '@/server/episodes/sqlite-s
 import type { InspectorDb } from './db';
 import { eventPayloadAndSearchText } from './search-text';
 import { copyEpisodesPg } from './pg-copy';
-import { encodeEpisodesPg, writeEncodedPg, type EncodedBatch, type PgSearchRows } from './pg-batch';
+import { encodeEpisodesPg, importSettingsPg, writeEncodedPg, type EncodedBatch, type PgSearchRows } from './pg-batch';
 import { checkpointAfterBulk, holdCheckpoints } from './wal-checkpoint';
 
 export interface EpisodeRecord extends EpisodeSetup {
@@ -268,7 +268,7 @@ export function createInserter(
   const writer = (tx: InspectorDb) => {
     let pending: Array<{ p: PreparedEpisode; settle: (o: WriteOutcome) => void }> = [];
     let chars = 0;
-    let previous: Promise<void> = Promise.resolve();
+    let previous: Promise<void> | null = null;
     const write = async (batch: typeof pending, encoded: EncodedBatch) => {
       const ids = batch.map(({ p }) => p.row.id);
       const taken = new Set(
@@ -297,7 +297,7 @@ export function createInserter(
       chars = 0;
       if (!batch.length) return;
       const encoded = encodeEpisodesPg(batch.map(({ p }) => p));
-      await previous;
+      await (previous ?? importSettingsPg(tx));
       previous = write(batch, encoded);
       previous.catch(() => undefined); // awaited by the next dispatch or by flush; not unhandled meanwhile
     };
@@ -314,7 +314,7 @@ export function createInserter(
         await previous;
       },
       /** Waits for the batch in flight, whatever its end (an import that fails must not leave statements running). */
-      idle: () => previous.catch(() => undefined),
+      idle: async () => void (await previous?.catch(() => undefined)),
     };
   };
 
