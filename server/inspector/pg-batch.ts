@@ -5,9 +5,8 @@
 // the batch writes the tool-call count and the search rows they would have written.
 import type { InspectorDb } from './db';
 import type { PreparedEpisode } from './insert';
-import { intArray, textArray } from './pg-binary';
+import { intArray, textArray, tsvectorArray, tsvectorBinary } from './pg-binary';
 import { JSON_COLUMNS, OWN } from './pg-copy';
-import { tsvectorLiteral, wordsLiteral } from './pg-search';
 import { searchWords } from './search-text';
 
 const COLUMNS: Array<[string, string]> = [...OWN, ...JSON_COLUMNS.map((c): [string, string] => [c, 'text'])];
@@ -21,20 +20,24 @@ const INSERT_EVENTS = `WITH ev AS (
     INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload")
     SELECT * FROM ${unnestOf(['text', 'int', 'int', 'text', 'text'])} RETURNING "id", "episodeId", "seq")
   INSERT INTO "EpisodeSearch" ("eventId", "episodeId", "doc")
-  SELECT ev."id", ev."episodeId", u."doc"::tsvector FROM ev
-  JOIN ${unnestOf(['text', 'int', 'text'])} AS u("episodeId", "seq", "doc") ON u."episodeId" = ev."episodeId" AND u."seq" = ev."seq"
+  SELECT ev."id", ev."episodeId", u."doc" FROM ev
+  JOIN ${unnestOf(['text', 'int', 'tsvector'])} AS u("episodeId", "seq", "doc") ON u."episodeId" = ev."episodeId" AND u."seq" = ev."seq"
   ORDER BY ev."id"`;
 
 const INSERT_ACTIONS = `INSERT INTO "EpisodeAction" ("episodeId","seq","turn","format","raw","createdAt")
   SELECT * FROM ${unnestOf(['text', 'int', 'int', 'text', 'text', 'timestamp(3)'])}`;
 
 const INSERT_EPISODE_SEARCH = `INSERT INTO "EpisodeSearchDoc" ("episodeId", "doc")
-  SELECT ep, doc::tsvector FROM ${unnestOf(['text', 'text'])} AS u(ep, doc)`;
+  SELECT ep, doc FROM ${unnestOf(['text', 'tsvector'])} AS u(ep, doc)`;
 
-/** An episode's search rows as tsvector literals: each event's (null: not searched) and the episode's (null: nothing searched). */
+/**
+ * An episode's search rows as tsvectors in PostgreSQL's binary format (pg-binary.ts): each
+ * event's (null: not searched) and the episode's (null: nothing searched). The same values the
+ * drain writes from literals (pg-search.ts).
+ */
 export interface PgSearchRows {
-  events: Array<string | null>;
-  episode: string | null;
+  events: Array<Uint8Array | null>;
+  episode: Uint8Array | null;
 }
 
 /** The search rows from the events' text (the parsing worker makes them for a PostgreSQL import, beside its other work). */
@@ -46,9 +49,9 @@ export function pgSearchRows({ texts }: Pick<PreparedEpisode, 'texts'>): PgSearc
     const w = searchWords(text);
     for (const x of w) words.push(x);
     searched = true;
-    return tsvectorLiteral(w);
+    return tsvectorBinary(w, true);
   });
-  return { events, episode: searched ? wordsLiteral(words) : null };
+  return { events, episode: searched ? tsvectorBinary(words, false) : null };
 }
 
 /** A batch's statement parameters, made before its turn to be written (pg-batch's caller makes the next while the server writes one). */
@@ -69,8 +72,8 @@ export function encodeEpisodesPg(episodes: PreparedEpisode[]): EncodedBatch {
     kind: [] as string[],
     payload: [] as string[],
   };
-  const search = { ep: [] as string[], seq: [] as number[], doc: [] as string[] };
-  const docs = { ep: [] as string[], doc: [] as string[] };
+  const search = { ep: [] as string[], seq: [] as number[], doc: [] as Uint8Array[] };
+  const docs = { ep: [] as string[], doc: [] as Uint8Array[] };
   const actions = {
     ep: [] as string[],
     seq: [] as number[],
@@ -121,7 +124,7 @@ export function encodeEpisodesPg(episodes: PreparedEpisode[]): EncodedBatch {
           textArray(events.payload),
           textArray(search.ep),
           intArray(search.seq),
-          textArray(search.doc),
+          tsvectorArray(search.doc),
         ]
       : null,
     actions: actions.ep.length
@@ -134,7 +137,7 @@ export function encodeEpisodesPg(episodes: PreparedEpisode[]): EncodedBatch {
           actions.at,
         ]
       : null,
-    docs: docs.ep.length ? [textArray(docs.ep), textArray(docs.doc)] : null,
+    docs: docs.ep.length ? [textArray(docs.ep), tsvectorArray(docs.doc)] : null,
   };
 }
 

@@ -9,7 +9,8 @@ import { pgInspectorDb, type InspectorDb } from './db';
 import { importFiles } from './import';
 import { createInserter, prepareEpisode, type EpisodeRecord, type WriteOutcome } from './insert';
 import { parseInWorker } from './import-worker';
-import { catchUpSearchIndex } from './pg-search';
+import { tsvectorBinary } from './pg-binary';
+import { catchUpSearchIndex, tsvectorLiteral, wordsLiteral } from './pg-search';
 import { playToLine } from './play';
 import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test-helpers';
 
@@ -169,5 +170,26 @@ describe.skipIf('missing' in postgres)('an import into PostgreSQL', () => {
         n: episodes.find((p) => p.row.id === `pipe-${i}`)!.events.length,
       })),
     );
+  }, 60_000);
+
+  it('sends tsvectors in binary equal to what the server makes of the literals the drain writes', async () => {
+    const many = Array.from({ length: 17_000 }, (_, i) => (i % 3 ? `w${i % 50}` : 'late'));
+    const cases: string[][] = [
+      [],
+      ['blue', 'cart', 'blue', 'a', 'ab', 'abc', 'ab'],
+      // UTF-8 byte order is not UTF-16's: U+FF5A sorts before U+1D49C in bytes, after it in code units
+      ['ｚ', '𝒜', 'é', 'e', 'straße', 'ω', '中文', 'z'],
+      Array.from({ length: 300 }, () => 'again'), // at most 256 positions a lexeme
+      many, // positions past 16,383 are 16,383, and none after it
+    ];
+    for (const words of cases)
+      for (const positions of [true, false]) {
+        const literal = positions ? tsvectorLiteral(words) : wordsLiteral(words);
+        const [fromText, fromBinary] = await Promise.all([
+          db.get<{ v: string }>('SELECT ?::tsvector::text AS "v"', [literal]),
+          db.get<{ v: string }>('SELECT ?::tsvector::text AS "v"', [Buffer.from(tsvectorBinary(words, positions))]),
+        ]);
+        expect(fromBinary!.v, `${words.slice(0, 8).join(' ')} ${positions}`).toBe(fromText!.v);
+      }
   }, 60_000);
 });
