@@ -112,7 +112,11 @@ export function encodeEpisodesPg(episodes: PreparedEpisode[]): EncodedBatch {
   }
   return {
     episodes: [
-      ...COLUMNS.map(([c]) => rows.map((r) => (r as unknown as Record<string, unknown>)[c] ?? null)),
+      // text columns (the JSON ones are tens of KB an episode) in binary; the few others as pg writes them
+      ...COLUMNS.map(([c, type]) => {
+        const values = rows.map((r) => (r as unknown as Record<string, unknown>)[c] ?? null);
+        return type === 'text' ? textArray(values as Array<string | null>) : values;
+      }),
       episodes.map((p) => p.row.toolCalls ?? p.events.filter((e) => e.kind === 'tool_call').length),
     ],
     events: events.ep.length
