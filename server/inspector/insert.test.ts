@@ -225,11 +225,9 @@ describe('the checkpoint after a bulk write', () => {
         out.push(await ins.insert(tx, played(env, 6, 40 + i)));
       return out;
     });
-    expect(during).toBe(0);
-    // committed and readable, but the database file has not grown: the pages are in the WAL only
-    expect(fileBytes()).toBe(before);
-    expect(statSync(`${sqlite.name}-wal`).size).toBeGreaterThan(0);
-    expect(autocheckpoint()).toBe(0); // held while the thread copies
+    expect(during).toBe(0); // the commit does not checkpoint (SQLite's automatic checkpoint is off)
+    // (whether the database file has grown yet is a race with the thread: not asserted)
+    expect(autocheckpoint()).toBe(0); // held while the thread copies: its end is handled on this thread
     const other = openSqlite(db.url);
     try {
       expect(
