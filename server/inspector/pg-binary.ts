@@ -107,16 +107,20 @@ export function tsvectorBinary(words: readonly string[], withPositions: boolean)
     const last = p.length ? p[p.length - 1] : 0;
     if (at !== last && last !== LAST_POSITION && p.length < MAX_POSITIONS) p.push(at);
   });
-  const lexemes = [...positions].map(([w, p]) => ({ bytes: Buffer.from(w, 'utf8'), p }));
-  lexemes.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+  // UTF-16 order is UTF-8's (PostgreSQL's) unless a word holds a surrogate pair or U+E000–U+FFFF:
+  // then the bytes are compared (rare; most words are ASCII).
+  const lexemes = [...positions.keys()].sort();
+  if (lexemes.some((w) => /[\uD800-\uFFFF]/.test(w)))
+    lexemes.sort((a, b) => Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8')));
   let size = 4;
-  for (const { bytes, p } of lexemes) size += bytes.length + 3 + 2 * p.length;
+  for (const w of lexemes) size += Buffer.byteLength(w, 'utf8') + 3 + 2 * positions.get(w)!.length;
   const buf = Buffer.allocUnsafe(size);
   buf.writeInt32BE(lexemes.length, 0);
   let at = 4;
-  for (const { bytes, p } of lexemes) {
-    at += bytes.copy(buf, at);
+  for (const w of lexemes) {
+    at += buf.write(w, at, 'utf8');
     buf[at++] = 0;
+    const p = positions.get(w)!;
     at = buf.writeUInt16BE(p.length, at);
     for (const x of p) at = buf.writeUInt16BE(x, at);
   }
