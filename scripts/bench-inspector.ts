@@ -28,6 +28,7 @@ import { listInputSchema } from '@/server/inspector/filters';
 import { listEpisodes } from '@/server/inspector/query';
 import { playToLine } from '@/server/inspector/play';
 import { Rng } from '@/server/engine/random';
+import { lastCheckpoint } from '@/server/inspector/wal-checkpoint';
 import { pgServerCpu } from './pg-server-cpu';
 
 const arg = (name: string, dflt: number) => {
@@ -416,5 +417,34 @@ async function measureImport() {
       `  writing thread: first line at ${at(st.firstLineAt)}, waited ${(st.waitMs / 1000).toFixed(1)} s for lines, import returned at ${at(endedAt)}`,
     );
   }
+  if (!PG) await measureCheckpoint(fresh.store, endedAt);
   fresh.stop();
+}
+
+/**
+ * SQLite: the checkpoint a thread makes after the import (wal-checkpoint.ts), and what a reader
+ * pays while the WAL still holds the import (each page is looked up in the WAL's index first).
+ */
+async function measureCheckpoint(on: InspectorDb, importEndedAt: number) {
+  const reads = async () => {
+    const xs: Array<[number, number]> = [];
+    for (const env of ENV_IDS)
+      xs.push(await timed(() => listEpisodes(on, listInputSchema.parse({ filter: { env: [env] }, sort: 'reward' }))));
+    return `median ${pct(
+      xs.map((x) => x[0]),
+      50,
+    ).toFixed(1)} ms wall, ${pct(
+      xs.map((x) => x[1]),
+      50,
+    ).toFixed(1)} ms CPU`;
+  };
+  const during = await reads();
+  const cp = await lastCheckpoint(on.sqlite!);
+  const doneAt = Date.now();
+  const after = await reads();
+  console.log(
+    cp
+      ? `  WAL checkpoint (a thread, after the commit): ${cp.checkpointed} of ${cp.log} pages copied back, done ${((doneAt - importEndedAt) / 1000).toFixed(1)} s after the import returned; a list query (one env, by reward) meanwhile: ${during}; after it: ${after}`
+      : '  WAL checkpoint: left to the next commit (the WAL was small)',
+  );
 }

@@ -174,6 +174,7 @@ async function importInside(
     }
     await writer.flush();
   } finally {
+    await writer.idle();
     await worker?.close();
   }
   return report;

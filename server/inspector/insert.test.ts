@@ -1,5 +1,6 @@
 // Whole-episode writes (imports and bench seeding) through the shared SQLite rows: a copy made
 // inside SQLite has the same log as its source, and every bulk write is searchable when it returns.
+import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oracleAgent } from '@/server/engine';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
@@ -10,6 +11,7 @@ import { createInserter, prepareEpisode, type EpisodeRecord } from './insert';
 import { playToLine } from './play';
 import { deleteEpisodes, listEpisodes } from './query';
 import { testCatalog } from './test-helpers';
+import { lastCheckpoint } from './wal-checkpoint';
 
 let db: TestDb;
 let sqlite: Sqlite;
@@ -200,5 +202,58 @@ describe('bulk writes', () => {
       .get();
     expect(ftsRows).toBeGreaterThan(0);
     expect(ownedHits).toBe(ftsRows);
+  });
+});
+
+// wal-checkpoint.ts: a bulk write's commit leaves the WAL as it is; a large WAL is copied back to
+// the database file by a thread afterwards, and only then does the connection checkpoint by itself again.
+describe('the checkpoint after a bulk write', () => {
+  const fileBytes = () => statSync(sqlite.name).size;
+  const autocheckpoint = () => sqlite.pragma('wal_autocheckpoint', { simple: true });
+
+  it('is not made by the commit: a thread copies the WAL back afterwards and empties it, then the automatic checkpoint is back', async () => {
+    expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    sqlite.pragma('wal_autocheckpoint = 7'); // any value: it must come back
+    const ins = createInserter(sqliteInspectorDb(sqlite), { backgroundCheckpointFrom: 1 });
+    const before = fileBytes();
+    let during: unknown;
+    const ids = await ins.bulk(async (tx) => {
+      during = autocheckpoint();
+      const out: string[] = [];
+      for (const [i, env] of (['CART', 'PD', 'CART', 'PD'] as const).entries())
+        out.push(await ins.insert(tx, played(env, 6, 40 + i)));
+      return out;
+    });
+    expect(during).toBe(0); // the commit does not checkpoint (SQLite's automatic checkpoint is off)
+    // (whether the database file has grown yet is a race with the thread: not asserted)
+    expect(autocheckpoint()).toBe(0); // held while the thread copies: its end is handled on this thread
+    const other = openSqlite(db.url);
+    try {
+      expect(
+        other
+          .prepare(`SELECT count(*) FROM "Episode" WHERE "id" IN (${ids.map(() => '?').join()})`)
+          .pluck()
+          .get(...ids),
+      ).toBe(4);
+    } finally {
+      other.close();
+    }
+    const done = await lastCheckpoint(sqlite);
+    expect(done).not.toBeNull();
+    expect(done!.log).toBeGreaterThan(0);
+    expect(done!.checkpointed).toBe(done!.log);
+    expect(done!.walBytes).toBe(0);
+    expect(fileBytes()).toBeGreaterThan(before);
+    expect(autocheckpoint()).toBe(7);
+    sqlite.pragma('wal_autocheckpoint = 1000');
+  });
+
+  it('leaves a WAL under the mark to the automatic checkpoint, restored at once', async () => {
+    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    const ins = createInserter(sqliteInspectorDb(sqlite)); // the mark: 64 MB
+    await ins.insertMany([played('CART', 2, 50)]);
+    expect(await lastCheckpoint(sqlite)).toBeNull();
+    expect(autocheckpoint()).toBe(1000);
   });
 });

@@ -18,7 +18,8 @@ import { prepareTextIndex, type WrittenEvents } from '@/server/episodes/sqlite-s
 import type { InspectorDb } from './db';
 import { eventPayloadAndSearchText } from './search-text';
 import { copyEpisodesPg } from './pg-copy';
-import { writeEpisodesPg, type PgSearchRows } from './pg-batch';
+import { encodeEpisodesPg, importSettingsPg, writeEncodedPg, type EncodedBatch, type PgSearchRows } from './pg-batch';
+import { checkpointAfterBulk, holdCheckpoints } from './wal-checkpoint';
 
 export interface EpisodeRecord extends EpisodeSetup {
   id?: string;
@@ -157,7 +158,11 @@ async function insertPg(tx: InspectorDb, { row, events, actions }: PreparedEpiso
 }
 
 /** Writes whole episodes on either store; `tx` is the transaction an episode goes into. */
-export function createInserter(db: InspectorDb) {
+export function createInserter(
+  db: InspectorDb,
+  opts: { backgroundCheckpointFrom?: number; pgBatchEpisodes?: number } = {},
+) {
+  const pgBatchEpisodes = opts.pgBatchEpisodes ?? PG_BATCH_EPISODES;
   const sqlite = db.sqlite;
   const rows = sqlite ? prepareEpisodeRows(sqlite) : null;
   const index = sqlite ? prepareTextIndex(sqlite) : null;
@@ -210,6 +215,8 @@ export function createInserter(db: InspectorDb) {
    * Runs `write` in one transaction; on SQLite it indexes what it wrote before the commit. A bulk
    * transaction is hundreds of MB: with SQLite's default 2 MB page cache its index pages were
    * spilled and read back over and over, so the cache grows to BULK_CACHE_KIB while it runs.
+   * Its commit does not copy the WAL back to the database file (wal-checkpoint.ts: a thread does
+   * that after it for a large WAL).
    */
   const ftsHash = sqlite?.prepare(`SELECT "v" FROM "EpisodeText_config" WHERE "k" = 'hashsize'`).pluck();
   const setFtsHash = sqlite?.prepare(`INSERT INTO "EpisodeText" ("EpisodeText", rank) VALUES ('hashsize', ?)`);
@@ -217,6 +224,7 @@ export function createInserter(db: InspectorDb) {
     if (!sqlite || inBulk) return db.transaction(write);
     const cacheBefore = sqlite.pragma('cache_size', { simple: true }) as number;
     sqlite.pragma(`cache_size = -${BULK_CACHE_KIB}`);
+    holdCheckpoints(sqlite);
     inBulk = true;
     try {
       return await db.transaction(async (tx) => {
@@ -232,6 +240,7 @@ export function createInserter(db: InspectorDb) {
       written = [];
       writtenBytes = 0;
       sqlite.pragma(`cache_size = ${cacheBefore}`);
+      checkpointAfterBulk(sqlite, opts.backgroundCheckpointFrom);
     }
   };
 
@@ -253,16 +262,14 @@ export function createInserter(db: InspectorDb) {
    * of each. SQLite writes each at once. PostgreSQL gathers them and writes a batch in one
    * statement per table (pg-batch.ts) in a savepoint; should any of the batch fail, the batch is
    * rolled back and its episodes written one by one as above, so every episode gets the outcome
-   * it would have had alone and nothing of a failing one is stored.
+   * it would have had alone and nothing of a failing one is stored. One batch is in flight while
+   * the next is gathered and encoded: the server's work and this thread's overlap.
    */
   const writer = (tx: InspectorDb) => {
     let pending: Array<{ p: PreparedEpisode; settle: (o: WriteOutcome) => void }> = [];
     let chars = 0;
-    const flush = async () => {
-      const batch = pending;
-      pending = [];
-      chars = 0;
-      if (!batch.length) return;
+    let previous: Promise<void> | null = null;
+    const write = async (batch: typeof pending, encoded: EncodedBatch) => {
       const ids = batch.map(({ p }) => p.row.id);
       const taken = new Set(
         (await tx.all<{ id: string }>('SELECT "id" FROM "Episode" WHERE "id" = ANY(?::text[])', [ids])).map(
@@ -275,22 +282,39 @@ export function createInserter(db: InspectorDb) {
       );
       try {
         const fresh = batch.filter((_, i) => outcomes[i] === 'stored').map(({ p }) => p);
-        if (fresh.length) await tx.transaction((t) => writeEpisodesPg(t, fresh));
+        // ids already stored are rare (a file imported twice): then the batch is encoded again without them
+        const params = fresh.length === batch.length ? encoded : encodeEpisodesPg(fresh);
+        if (fresh.length) await tx.transaction((t) => writeEncodedPg(t, params));
       } catch {
         for (const { p, settle } of batch) settle(await writeOne(tx, p));
         return;
       }
       batch.forEach(({ settle }, i) => settle(outcomes[i]));
     };
+    const dispatch = async () => {
+      const batch = pending;
+      pending = [];
+      chars = 0;
+      if (!batch.length) return;
+      const encoded = encodeEpisodesPg(batch.map(({ p }) => p));
+      await (previous ?? importSettingsPg(tx));
+      previous = write(batch, encoded);
+      previous.catch(() => undefined); // awaited by the next dispatch or by flush; not unhandled meanwhile
+    };
     return {
       async add(p: PreparedEpisode, settle: (o: WriteOutcome) => void): Promise<void> {
         if (sqlite) return settle(await writeOne(tx, p));
         pending.push({ p, settle });
         for (const e of p.events) chars += e.payload.length;
-        if (pending.length >= PG_BATCH_EPISODES || chars >= PG_BATCH_CHARS) await flush();
+        if (pending.length >= pgBatchEpisodes || chars >= PG_BATCH_CHARS) await dispatch();
       },
-      /** Writes what is gathered (before the import's transaction commits). */
-      flush,
+      /** Writes what is gathered and waits for it (before the import's transaction commits). */
+      async flush(): Promise<void> {
+        await dispatch();
+        await previous;
+      },
+      /** Waits for the batch in flight, whatever its end (an import that fails must not leave statements running). */
+      idle: async () => void (await previous?.catch(() => undefined)),
     };
   };
 

@@ -7,8 +7,10 @@ import { ENV_IDS } from '@/server/engine/types';
 import { findPostgresBin, startTempPostgres, type TempPostgres } from '@/server/env-server/test/postgres';
 import { pgInspectorDb, type InspectorDb } from './db';
 import { importFiles } from './import';
+import { createInserter, prepareEpisode, type EpisodeRecord, type WriteOutcome } from './insert';
 import { parseInWorker } from './import-worker';
-import { catchUpSearchIndex } from './pg-search';
+import { tsvectorBinary } from './pg-binary';
+import { catchUpSearchIndex, tsvectorLiteral, wordsLiteral } from './pg-search';
 import { playToLine } from './play';
 import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test-helpers';
 
@@ -124,5 +126,70 @@ describe.skipIf('missing' in postgres)('an import into PostgreSQL', () => {
       expect(toolCalls).toBe(n);
     }
     expect(await count(db, '"Episode"')).toBe(11);
+  }, 60_000);
+
+  it('writes batches one after another while the next is gathered: a failing batch alone falls back to one by one', async () => {
+    const ins = createInserter(db, { pgBatchEpisodes: 2 });
+    const rec = (i: number, extra: Record<string, unknown> = {}) =>
+      prepareEpisode(JSON.parse(lineOf(i, { id: `pipe-${i}`, ...extra })) as EpisodeRecord);
+    const episodes = [rec(20), rec(21), rec(22, { player: 'bad\u0000player' }), rec(23), rec(20), rec(24)];
+    const outcomes: WriteOutcome[] = [];
+    const order: number[] = [];
+    await db.transaction(async (tx) => {
+      const writer = ins.writer(tx);
+      for (const [i, p] of episodes.entries())
+        await writer.add(p, (o) => {
+          outcomes[i] = o;
+          order.push(i);
+        });
+      await writer.flush();
+    });
+    // batches [20, 21] [22 refused, 23] [20 again, 24]: every outcome as one by one, settled in order
+    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(outcomes.map((o) => (typeof o === 'string' ? o : 'error'))).toEqual([
+      'stored',
+      'stored',
+      'error',
+      'stored',
+      'exists',
+      'stored',
+    ]);
+    const stored = await db.all<{ id: string; n: number }>(
+      `SELECT e."id", (SELECT count(*) FROM "EpisodeEvent" v WHERE v."episodeId" = e."id") AS "n"
+       FROM "Episode" e WHERE e."id" LIKE 'pipe-%' ORDER BY e."id"`,
+    );
+    // the large values are compressed with LZ4, not pglz (pg-batch.ts importSettingsPg; the server has it)
+    const methods = await db.all<{ m: string }>(
+      `SELECT DISTINCT pg_column_compression("payload") AS "m" FROM "EpisodeEvent"
+       WHERE "episodeId" LIKE 'pipe-%' AND pg_column_compression("payload") IS NOT NULL`,
+    );
+    expect(methods).toEqual([{ m: 'lz4' }]);
+    expect(stored).toEqual(
+      [20, 21, 23, 24].map((i) => ({
+        id: `pipe-${i}`,
+        n: episodes.find((p) => p.row.id === `pipe-${i}`)!.events.length,
+      })),
+    );
+  }, 60_000);
+
+  it('sends tsvectors in binary equal to what the server makes of the literals the drain writes', async () => {
+    const many = Array.from({ length: 17_000 }, (_, i) => (i % 3 ? `w${i % 50}` : 'late'));
+    const cases: string[][] = [
+      [],
+      ['blue', 'cart', 'blue', 'a', 'ab', 'abc', 'ab'],
+      // UTF-8 byte order is not UTF-16's: U+FF5A sorts before U+1D49C in bytes, after it in code units
+      ['ｚ', '𝒜', 'é', 'e', 'straße', 'ω', '中文', 'z'],
+      Array.from({ length: 300 }, () => 'again'), // at most 256 positions a lexeme
+      many, // positions past 16,383 are 16,383, and none after it
+    ];
+    for (const words of cases)
+      for (const positions of [true, false]) {
+        const literal = positions ? tsvectorLiteral(words) : wordsLiteral(words);
+        const [fromText, fromBinary] = await Promise.all([
+          db.get<{ v: string }>('SELECT ?::tsvector::text AS "v"', [literal]),
+          db.get<{ v: string }>('SELECT ?::tsvector::text AS "v"', [Buffer.from(tsvectorBinary(words, positions))]),
+        ]);
+        expect(fromBinary!.v, `${words.slice(0, 8).join(' ')} ${positions}`).toBe(fromText!.v);
+      }
   }, 60_000);
 });
