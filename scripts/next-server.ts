@@ -96,3 +96,18 @@ export function serverMemorySplitMb(port: number): { file: number; mallocHeap: n
   const anon = kb('RssAnon');
   return { file: (kb('RssFile') + kb('RssShmem')) / 1024, mallocHeap: heap / 1024, otherAnon: (anon - heap) / 1024 };
 }
+
+/** Calls glibc's malloc_trim(0) inside the server through gdb (a diagnostic); false if that failed. */
+export function mallocTrimByGdb(port: number): boolean {
+  const proc = serverProc(port);
+  if (!proc) return false;
+  try {
+    const out = execFileSync('gdb', ['-p', proc.slice('/proc/'.length), '-batch', '-ex', 'call (int)malloc_trim(0)'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 60_000,
+    }).toString();
+    return /\$1 = [01]/.test(out);
+  } catch {
+    return false;
+  }
+}

@@ -32,4 +32,21 @@ describe('the Prisma client', () => {
     delete g.__ecomPrisma;
     rmSync(dir, { recursive: true, force: true });
   });
+
+  it("bounds its SQLite connection's page cache (server/lib/sqlite-cache.ts)", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'ecomrlve-db-'));
+    const { createPrismaClient } = await import('./db');
+    const { SQLITE_CACHE_KIB } = await import('./lib/sqlite-cache');
+    const client = createPrismaClient(`file:${path.join(dir, 'cache.db')}`);
+    // the pragmas are sent when the client is made, without waiting: read until they have run
+    let size: unknown;
+    for (let i = 0; i < 100 && size !== -SQLITE_CACHE_KIB; i++) {
+      const [row] = await client.$queryRawUnsafe<Array<{ cache_size: unknown }>>('PRAGMA cache_size');
+      size = Number(row.cache_size);
+      if (size !== -SQLITE_CACHE_KIB) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(size).toBe(-SQLITE_CACHE_KIB);
+    await client.$disconnect();
+    rmSync(dir, { recursive: true, force: true });
+  });
 });

@@ -9,6 +9,7 @@ import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { databaseKind, pgConnectionConfig, type DatabaseKind } from './db-url';
 import { prepareDatabaseDir } from './db-path';
+import { SQLITE_CACHE_PRAGMA } from './lib/sqlite-cache';
 
 export const DEFAULT_DATABASE_URL = 'file:./prisma/dev.db';
 
@@ -44,10 +45,12 @@ export function createPrismaClient(url = process.env.DATABASE_URL ?? DEFAULT_DAT
   urls.set(client, url);
   // WAL: readers do not wait for the writer, and a commit is one append. synchronous=NORMAL
   // keeps every committed step across a process crash (kill -9); only a power loss could drop
-  // the last commits. Best effort: a read-only file keeps its journal mode.
+  // the last commits. Best effort: a read-only file keeps its journal mode. The page cache is
+  // bounded like every connection of the server's (server/lib/sqlite-cache.ts).
   void client
     .$queryRawUnsafe('PRAGMA journal_mode = WAL')
     .then(() => client.$queryRawUnsafe('PRAGMA synchronous = NORMAL'))
+    .then(() => client.$queryRawUnsafe(SQLITE_CACHE_PRAGMA))
     .catch(() => undefined);
   return client;
 }

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import { databaseUrlOf, prisma } from '@/server/db';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
+import { boundSqliteCache } from '@/server/lib/sqlite-cache';
 import { createCurriculumService, type CurriculumService } from './service';
 import { workerPlayer } from './worker-player';
 
@@ -22,7 +23,7 @@ g.__ecomCurriculumService = curriculumService;
 
 /** Its own connection to the SQLite file the Prisma client uses (batches are written through it); none on PostgreSQL. */
 function sqliteOf(url: string | undefined): Database.Database | undefined {
-  return url?.startsWith('file:') ? new Database(path.resolve(url.slice('file:'.length))) : undefined;
+  return url?.startsWith('file:') ? boundSqliteCache(new Database(path.resolve(url.slice('file:'.length)))) : undefined;
 }
 
 export type { CurriculumRunSummary, CurriculumRunView, StepRunResult } from './types';

@@ -17,6 +17,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import type { TextIndex } from '@/server/episodes/sqlite-store/text-index';
+import { isSqliteBusy } from '@/server/lib/sqlite-busy';
 
 const THREAD_MODULE = new URL('./store-upkeep-thread.ts', import.meta.url).href;
 
@@ -41,8 +42,6 @@ export function upkeepDue(pendingEvents: number, msSinceLastPass: number): boole
   return pendingEvents >= UPKEEP_MIN_EVENTS || msSinceLastPass >= UPKEEP_MAX_WAIT_MS;
 }
 
-const isBusy = (e: unknown) => /^SQLITE_(BUSY|LOCKED)/.test((e as { code?: string }).code ?? '');
-
 export interface UpkeepPass {
   indexed: number;
   /** Pages in the WAL, and how many of them are now copied back to the database file. */
@@ -61,7 +60,7 @@ export function upkeepPass(db: Database, index: TextIndex, budgetMs = UPKEEP_BUD
       if (n === 0) break;
     }
   } catch (e) {
-    if (!isBusy(e)) throw e; // a writer held the lock past busy_timeout: next pass
+    if (!isSqliteBusy(e)) throw e; // a writer held the lock past busy_timeout: next pass
   }
   // PASSIVE copies back what no reader still needs and never waits for the writers.
   const [wal] = db.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number; checkpointed: number }>;

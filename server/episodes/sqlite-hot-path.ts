@@ -18,6 +18,7 @@ import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import type { EpisodeStore, NewEpisodeRecord, StepRecord } from './store';
 import { eventRows, jsonOrNull, prepareEpisodeRows, sqlDateTime, storedBytesOf } from './sqlite-store/rows';
 import { backgroundIndexer, prepareTextIndex } from './sqlite-store/text-index';
+import { boundSqliteCache } from '@/server/lib/sqlite-cache';
 import { isSqliteBusy } from '@/server/lib/sqlite-busy';
 
 /** A new episode id: time-ordered prefix, random tail (Prisma's cuid() is client-side too). */
@@ -64,7 +65,7 @@ const progress = (rec: StepRecord | NewEpisodeRecord, eventCount: number) => ({
 });
 
 export function openSqliteHotPath(file: string, opts: HotPathOptions = {}) {
-  const db = new Database(file);
+  const db = boundSqliteCache(new Database(file));
   db.pragma('busy_timeout = 0');
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL'); // per connection; WAL is set on the file by server/db.ts

@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import path from 'node:path';
 import pg from 'pg';
 import { databaseKind, pgConnectionConfig, type DatabaseKind } from '@/server/db-url';
+import { boundSqliteCache } from '@/server/lib/sqlite-cache';
 
 // Same default as server/db.ts (not imported: that module opens a Prisma client on import).
 const DEFAULT_DATABASE_URL = 'file:./prisma/dev.db';
@@ -33,7 +34,7 @@ export function sqliteFileOf(url: string): string {
 }
 
 export function openSqlite(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): Sqlite {
-  const db = new Database(sqliteFileOf(url));
+  const db = boundSqliteCache(new Database(sqliteFileOf(url)));
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
   return db;

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { mallocTrim } from './malloc-trim';
 
 /** Each worker's TypeScript source (scripts/build-workers.mjs bundles the same list). */
 export const WORKER_SOURCES = {
@@ -35,8 +36,12 @@ export function startWorkerThread(
 ): Worker {
   const root = opts.root ?? process.cwd();
   const entry = workerEntry(name, root);
-  return new Worker(/* turbopackIgnore: true */ entry.file, {
+  const worker = new Worker(/* turbopackIgnore: true */ entry.file, {
     workerData: entry.built ? undefined : { entry: path.join(/* turbopackIgnore: true */ root, WORKER_SOURCES[name]) },
     resourceLimits: opts.resourceLimits,
   });
+  // A worker ends after a burst (a curriculum or a run played, a catalog read): the native memory
+  // the burst freed, on this thread too, goes back to the system (malloc-trim.ts; a few ms).
+  worker.once('exit', () => mallocTrim());
+  return worker;
 }
