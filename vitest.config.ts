@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'lib/**/*.test.ts', 'components/**/*.test.ts'],
     environment: 'node',
+    // one PostgreSQL server for the run, started by the first test file that needs one
+    globalSetup: ['server/env-server/test/postgres-global.ts'],
     // Vitest's default leaves one core idle (cores − 1): on this 2-core machine that ran every file
     // in one worker, and the suite took twice its CPU time.
     maxWorkers: availableParallelism(),

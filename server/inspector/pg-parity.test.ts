@@ -13,7 +13,8 @@ import { createPrismaClient, type PrismaClient } from '@/server/db';
 import { createEpisodeService } from '@/server/episodes/service';
 import { createEpisodeStore } from '@/server/episodes/store';
 import { pgReadsFor } from '@/server/episodes/pg-reads';
-import { findPostgresBin, startTempPostgres, type TempPostgres } from '@/server/env-server/test/postgres';
+import { findPostgresBin } from '@/server/env-server/test/postgres';
+import { testPostgres, type TestPostgres } from '@/server/env-server/test/shared-postgres';
 import { facets } from './index';
 import { chartsData } from './charts';
 import { compareRuns } from './compare';
@@ -48,7 +49,7 @@ const rounded = (v: unknown): unknown =>
         : v;
 
 describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLite', () => {
-  let pg: TempPostgres;
+  let pg: TestPostgres;
   let pgDb: InspectorDb;
   let source: InspectorTestDb;
   let lite: InspectorTestDb;
@@ -58,7 +59,7 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
 
   beforeAll(async () => {
     // en-US collation: a locale-sorting database (the inspector sorts text byte-wise on both stores)
-    pg = await startTempPostgres('inspector', { icuLocale: 'en-US' });
+    pg = await testPostgres('inspector', { icuLocale: 'en-US' });
     pgDb = pgInspectorDb(pg.url);
     source = createInspectorTestDb();
     // every env, both agents on the same seeds (run compare has pairs), several d
@@ -121,7 +122,7 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
       await source?.cleanup();
       await lite?.cleanup();
     } finally {
-      pg?.stop();
+      await pg?.drop();
     }
   });
 
