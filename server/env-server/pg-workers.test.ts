@@ -12,7 +12,8 @@ import { createPrismaClient, type PrismaClient } from '@/server/db';
 import { actionArgument, configOfRow } from '@/server/episodes/store';
 import { spawnEnvServer, type SpawnedServer } from './spawn';
 import { oracleRun, type OracleRun } from './test/helpers';
-import { findPostgresBin, startTempPostgres, type TempPostgres } from './test/postgres';
+import { findPostgresBin } from './test/postgres';
+import { testPostgres, type TestPostgres } from './test/shared-postgres';
 
 const postgres = findPostgresBin();
 if ('missing' in postgres) console.error(`[pg-workers] PostgreSQL two-worker test NOT RUN: ${postgres.missing}`);
@@ -32,12 +33,12 @@ interface Reply {
 }
 
 describe.skipIf('missing' in postgres)('two workers over one PostgreSQL', () => {
-  let pg: TempPostgres;
+  let pg: TestPostgres;
   let workers: SpawnedServer[] = [];
   let prisma: PrismaClient;
 
   beforeAll(async () => {
-    pg = await startTempPostgres();
+    pg = await testPostgres('app');
     const env = { DATABASE_URL: pg.url, ECOMRLVE_TOKEN_SECRET: 'pg-workers-secret' };
     // Worker 1 holds at most 4 live episodes: most of its steps are LRU misses, rebuilt from the log.
     workers = await Promise.all([
@@ -52,7 +53,7 @@ describe.skipIf('missing' in postgres)('two workers over one PostgreSQL', () => 
       await Promise.all(workers.map((w) => w.stop()));
       await prisma?.$disconnect();
     } finally {
-      pg?.stop();
+      await pg?.drop();
     }
   });
 

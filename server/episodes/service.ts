@@ -7,24 +7,23 @@
 //   fails, the live object (already stepped in memory) is evicted, so the next request
 //   rebuilds from what is really stored.
 // - Steps of one episode are serialised by a per-episode lock.
-import { randomBytes, randomInt } from 'node:crypto';
 import { sameDigest, sha256Hex } from '@/server/auth/secrets';
 import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { isAppError } from '@/server/lib/errors';
-import { createEpisode, ENGINE_VERSION, listEnvs, replayRefusal } from '@/server/engine';
-import { axesFor, AXIS_NAMES, type AxisValues } from '@/server/engine/difficulty';
-import type { EnvId, EpisodeConfig, EpisodeEvent } from '@/server/engine/types';
+import { replayRefusal } from '@/server/engine';
+import type { EpisodeEvent } from '@/server/engine/types';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
-import { actionRecord, idSchema, listSchema, MAX_SEED, parse, startSchema, stepKeySchema } from './inputs';
-import { createEpisodeStore, toView, viewOf, type EpisodeStore } from './store';
+import { idSchema, listSchema, parse } from './inputs';
+import { createEpisodeStore, toView, type EpisodeStore } from './store';
 import { withHotPath, type EpisodeHotPath } from './sqlite-hot-path';
 import { createLiveEpisodes, rebuildStored, type LiveEpisode } from './live';
 import { forkEpisode, type ForkOptions } from './fork';
+import { startEpisode, type StartContext } from './start';
+import { submitAction, type StepContext } from './step';
 import { goalDataIsDerived } from './stored-goal';
 import type { PgReads } from './pg-reads';
-import { REWARD_REVISION } from '@/server/engine/reward';
 import {
   EpisodeServiceError,
   type ActionInput,
@@ -168,6 +167,25 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     });
   }
 
+  const context: StartContext & StepContext = {
+    store,
+    live,
+    defaultCatalogId: deps.defaultCatalogId,
+    customerVoice: deps.customerVoice,
+    maxEvents,
+    maxBytes,
+    withLock,
+    requireRow,
+    liveEpisode,
+    viewAt,
+    loadCatalog,
+    catalogFor,
+    goalOf,
+    voiced,
+    rewriteCustomer,
+    rememberCapability,
+  };
+
   return {
     /** For tests: forget every live episode, as a server restart would. */
     clearLive(): void {
@@ -182,164 +200,20 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     },
 
     /**
-     * Starts an episode. The capability token is returned once, here: the agent seat presents
-     * it when auth is on; only its hash is stored.
+     * Starts an episode (start.ts). The capability token is returned once, here: the agent seat
+     * presents it when auth is on; only its hash is stored.
      */
-    async startEpisode(input: StartEpisodeInput): Promise<EpisodeView & { capabilityToken: string }> {
-      const inp = parse(startSchema, input, 'start episode');
-      const envs = listEnvs();
-      if (!envs.some((e) => e.id === inp.envId)) {
-        throw new EpisodeServiceError(
-          'BAD_INPUT',
-          `unknown environment "${inp.envId}"; available: ${envs.map((e) => e.id).join(', ')}`,
-        );
-      }
-      const overrides = Object.fromEntries(
-        Object.entries(inp.axisOverrides ?? {}).filter(([, v]) => v !== undefined),
-      ) as Partial<AxisValues>;
-      try {
-        axesFor(inp.d, overrides);
-      } catch (e) {
-        throw new EpisodeServiceError(
-          'BAD_INPUT',
-          `axis overrides: ${(e as Error).message} (axes: ${AXIS_NAMES.join(', ')})`,
-        );
-      }
-      if (inp.customerVoice) {
-        if (!deps.customerVoice)
-          throw new EpisodeServiceError('BAD_INPUT', 'this server has no LLM customer; leave customerVoice out');
-        await deps.customerVoice.check(inp.customerVoice);
-      }
-      const catalogId = inp.catalogId ?? deps.defaultCatalogId;
-      await loadCatalog(catalogId);
-      const catalog = catalogFor(catalogId);
-      const seed = inp.seed ?? randomInt(0, MAX_SEED);
-      const config: EpisodeConfig = {
-        envId: inp.envId as EnvId,
-        d: inp.d,
-        seed,
-        ...(Object.keys(overrides).length ? { axisOverrides: overrides } : {}),
-      };
-      const ep = createEpisode(config, catalog);
-      ep.reset();
-      const capabilityToken = randomBytes(24).toString('base64url');
-      const row = await store.createEpisode({
-        envId: config.envId,
-        d: config.d,
-        seed,
-        axisOverrides: overrides,
-        axes: ep.axes,
-        weights: null,
-        catalogId,
-        player: inp.player ?? 'human',
-        turn: ep.turn,
-        status: ep.done ? 'done' : 'active',
-        terminationReason: ep.termination,
-        reward: ep.breakdown ? ep.breakdown.total : null,
-        isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
-        breakdown: ep.breakdown,
-        hiddenGoal: goalOf(ep),
-        events: ep.events,
-        engineVersion: ENGINE_VERSION,
-        journeyEnvs: ep.config.journeyEnvs ?? null,
-        rewardRevision: REWARD_REVISION,
-        capabilityHash: sha256Hex(capabilityToken),
-        customerVoice: inp.customerVoice ?? null,
-      });
-      live.set(row.id, ep);
-      if (row.capabilityHash) rememberCapability(row.id, row.capabilityHash);
-      await rewriteCustomer(row.id, row.customerVoice, ep.events);
-      return { ...(await voiced(viewOf(row, [...ep.events], catalogFor))), capabilityToken };
-    },
+    startEpisode: (input: StartEpisodeInput) => startEpisode(context, input),
 
     /**
-     * One agent turn. With a step key, a retry of a step that was stored returns the view as
-     * that step left it instead of taking another turn.
+     * One agent turn (step.ts). With a step key, a retry of a step that was stored returns the
+     * view as that step left it instead of taking another turn.
      */
-    async submitAction(
+    submitAction: (
       episodeId: string,
       action: ActionInput,
       opts: { stepKey?: string | null; actor?: string; modelRecord?: string } = {},
-    ): Promise<EpisodeView> {
-      const id = parse(idSchema, episodeId, 'episode id');
-      const stepKey = opts.stepKey == null ? null : parse(stepKeySchema, opts.stepKey, 'step key');
-      const { stepArg, record } = actionRecord(action);
-
-      return withLock(id, async () => {
-        const row = await requireRow(id);
-        if (stepKey) {
-          const done = await store.findStep(id, stepKey);
-          if (done) return voiced(await viewAt(row, done.eventEnd));
-        }
-        if (row.status === 'done') {
-          throw new EpisodeServiceError(
-            'EPISODE_DONE',
-            `episode ${id} is finished (${row.terminationReason ?? 'done'}); it takes no more actions`,
-          );
-        }
-        if (row.eventCount >= maxEvents || row.storedBytes >= maxBytes) {
-          throw new EpisodeServiceError(
-            'LIMIT',
-            `episode ${id} has reached its size cap (${row.eventCount} events, ${row.storedBytes} bytes; caps ${maxEvents} events, ${maxBytes} bytes); it takes no more actions`,
-          );
-        }
-        const ep = await liveEpisode(row);
-        const prevEventCount = ep.events.length;
-        const turnBefore = ep.turn; // every step() call takes one turn, so this is also the action's seq
-        let result;
-        try {
-          result = ep.step(stepArg);
-        } catch (e) {
-          live.delete(id); // its state is unknown now; rebuild from the store next time
-          throw e;
-        }
-        const bytes = record.raw.length + result.events.reduce((n, e) => n + JSON.stringify(e).length, 0);
-        const updated = {
-          turn: ep.turn,
-          status: ep.done ? ('done' as const) : ('active' as const),
-          terminationReason: ep.termination,
-          reward: ep.breakdown ? ep.breakdown.total : null,
-          isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
-        };
-        try {
-          await store.appendStep({
-            episodeId: id,
-            prevEventCount,
-            actionSeq: turnBefore,
-            turnBefore,
-            action: record,
-            events: result.events,
-            ...updated,
-            breakdown: ep.breakdown,
-            hiddenGoal: goalOf(ep),
-            stepKey,
-            bytes,
-            actor: opts.actor ?? null,
-            modelRecord: opts.modelRecord ?? null,
-          });
-        } catch (e) {
-          live.delete(id); // memory is one step ahead of the store: drop it
-          if ((e as { code?: string }).code === 'P2025') {
-            throw new EpisodeServiceError(
-              'CONFLICT',
-              `episode ${id} was changed by another writer; reload and try again`,
-            );
-          }
-          throw e;
-        }
-        await rewriteCustomer(id, row.customerVoice, result.events);
-        const after: EpisodeRow = {
-          ...row,
-          ...updated,
-          breakdown: ep.breakdown ? JSON.stringify(ep.breakdown) : null,
-          eventCount: ep.events.length,
-          storedBytes: row.storedBytes + bytes,
-          infraError: null,
-          updatedAt: new Date(),
-        };
-        return voiced(viewOf(after, [...ep.events], catalogFor));
-      });
-    },
+    ) => submitAction(context, episodeId, action, opts),
 
     /** The player reveals the hidden goal on purpose: recorded on an active episode, then returned. */
     async revealGoal(episodeId: string): Promise<EpisodeView> {

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heuristicAgent, oracleAgent } from '@/server/engine';
 import { ENV_IDS } from '@/server/engine/types';
-import { findPostgresBin, startTempPostgres, type TempPostgres } from '@/server/env-server/test/postgres';
+import { findPostgresBin } from '@/server/env-server/test/postgres';
+import { testPostgres, type TestPostgres } from '@/server/env-server/test/shared-postgres';
 import { pgInspectorDb, type InspectorDb } from './db';
 import { importFiles } from './import';
 import { createInserter, prepareEpisode, type EpisodeRecord, type WriteOutcome } from './insert';
@@ -31,17 +32,17 @@ const count = async (db: InspectorDb, sql: string, args: unknown[] = []) =>
   (await db.get<{ n: number }>(`SELECT count(*) AS "n" FROM ${sql}`, args))!.n;
 
 describe.skipIf('missing' in postgres)('an import into PostgreSQL', () => {
-  let pg: TempPostgres;
+  let pg: TestPostgres;
   let db: InspectorDb;
   beforeAll(async () => {
-    pg = await startTempPostgres('imports');
+    pg = await testPostgres('imports');
     db = pgInspectorDb(pg.url);
   }, 120_000);
   afterAll(async () => {
     try {
       await db?.close();
     } finally {
-      pg?.stop();
+      await pg?.drop();
     }
   });
 

@@ -1,129 +1,37 @@
-// The inspector on PostgreSQL gives what it gives on SQLite. The same export file (real played
-// episodes, spread over dates, runs and players, plus two bad lines) is imported into a fresh
-// SQLite file and into a real PostgreSQL server (initdb into a temp dir, loopback port, the
+// The inspector on PostgreSQL gives what it gives on SQLite. The same export file
+// (pg-parity-fixture.ts) is imported into a fresh SQLite file and into a database on a real
+// PostgreSQL server (the run's shared one, env-server/test/shared-postgres.ts, migrated with the
 // committed PostgreSQL migrations), and every inspector read is compared: list with each
 // filter, each sort both ways and pages; full-text search; charts; run compare; facets; the
 // replay's per-turn data; export; delete. An episode written on PostgreSQL by the episode
 // service (Prisma, not the inspector) is found by search too. Needs PostgreSQL's binaries:
 // without them this suite is skipped, which the summary counts as a failure and names.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createEpisode, oracleAgent } from '@/server/engine';
-import { ENV_IDS, type EnvId } from '@/server/engine/types';
+import type { EnvId } from '@/server/engine/types';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
 import { createEpisodeService } from '@/server/episodes/service';
 import { createEpisodeStore } from '@/server/episodes/store';
 import { pgReadsFor } from '@/server/episodes/pg-reads';
-import { findPostgresBin, startTempPostgres, type TempPostgres } from '@/server/env-server/test/postgres';
+import { findPostgresBin } from '@/server/env-server/test/postgres';
+import { both, lite, liteDb, pg, pgDb, rounded, setupParity, text } from './pg-parity-fixture';
 import { facets } from './index';
 import { chartsData } from './charts';
 import { compareRuns } from './compare';
-import { pgInspectorDb, type InspectorDb } from './db';
+import type { InspectorDb } from './db';
 import { createEpisodeData } from './episode-data';
 import { exportJsonl } from './export';
 import { SORT_COLUMNS, listInputSchema, type EpisodeFilter } from './filters';
-import { importFiles } from './import';
 import { createInserter, type EpisodeRecord } from './insert';
 import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from './query';
 import { tsQuery } from './search';
-import {
-  createInspectorTestDb,
-  getTestCatalog,
-  TEST_CATALOG_ID,
-  testCatalog,
-  type InspectorTestDb,
-} from './test-helpers';
+import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test-helpers';
 
 const postgres = findPostgresBin();
 if ('missing' in postgres) console.error(`[pg-parity] PostgreSQL inspector parity test NOT RUN: ${postgres.missing}`);
 
-const opts = { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID };
-/** Averages may be summed in another order: equal to 12 significant digits. */
-const rounded = (v: unknown): unknown =>
-  typeof v === 'number' && !Number.isInteger(v)
-    ? Number(v.toPrecision(12))
-    : Array.isArray(v)
-      ? v.map(rounded)
-      : v && typeof v === 'object'
-        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, rounded(x)]))
-        : v;
-
 describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLite', () => {
-  let pg: TempPostgres;
-  let pgDb: InspectorDb;
-  let source: InspectorTestDb;
-  let lite: InspectorTestDb;
-  let liteDb: InspectorDb;
-  let text: string;
-  const both = () => [liteDb, pgDb] as const;
-
-  beforeAll(async () => {
-    // en-US collation: a locale-sorting database (the inspector sorts text byte-wise on both stores)
-    pg = await startTempPostgres('inspector', { icuLocale: 'en-US' });
-    pgDb = pgInspectorDb(pg.url);
-    source = createInspectorTestDb();
-    // every env, both agents on the same seeds (run compare has pairs), several d
-    for (const [i, envId] of ENV_IDS.entries())
-      for (const agent of ['oracle', 'heuristic'] as const) await source.play(envId, [2, 6, 9][i % 3], 20 + i, agent);
-    const lines = (
-      await exportJsonl(source.store, await episodeIds(source.store, listInputSchema.parse({})), 'episodes')
-    )
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    const start = Date.parse('2026-11-02T08:00:00.000Z');
-    const varied = lines.map((l, i) => ({
-      ...l,
-      // two episodes share a time (ties are broken by id), the rest spread over days
-      createdAt: new Date(start + Math.max(i - 1, 0) * 7 * 3_600_000 + 123).toISOString(),
-      runLabel: ['run-a', 'run-b', null][i % 3],
-      goalRevealed: i % 5 === 0,
-      // byte-wise order puts capitals first; a locale would sort "Human" between "heuristic" and "oracle"
-      player: i === 3 ? 'Human' : i === 6 ? 'model:Qwen' : l.player,
-    }));
-    // words PostgreSQL's own text parser would split or drop (the index must hold FTS5's words)
-    const tricky = varied[2] as unknown as { events: Array<{ kind: string; text?: string }> };
-    // and two words of one episode, each in its own message (a search's words must meet in one event)
-    const lastMessage = tricky.events.findLastIndex((e) => e.kind.endsWith('_message'));
-    tricky.events = tricky.events.map((e, k) =>
-      k === 0
-        ? { ...e, text: `${e.text} a½z ²x Straße naïve ΣΟΦΙΑ quokka` }
-        : k === lastMessage
-          ? { ...e, text: `${e.text} zebrafinch` }
-          : e,
-    );
-    // "wombat kiwi": in one message of five episodes, in two messages of two more
-    for (const [i, apart] of [4, 5, 6, 7, 8, 9, 10].map((i) => [i, i >= 9] as const)) {
-      const ep = varied[i] as unknown as { events: Array<{ kind: string; text?: string }> };
-      const last = ep.events.findLastIndex((e) => e.kind.endsWith('_message'));
-      ep.events = ep.events.map((e, k) =>
-        k === 0
-          ? { ...e, text: `${e.text} wombat${apart ? '' : ' kiwi'}` }
-          : k === last && apart
-            ? { ...e, text: `${e.text} kiwi` }
-            : e,
-      );
-    }
-    const broken = { ...varied[0], id: 'broken1', events: [{ kind: 'nonsense', turn: 0 }] };
-    text = [...varied.map((l) => JSON.stringify(l)), '{not json', JSON.stringify(broken)].join('\n');
-    lite = createInspectorTestDb();
-    liteDb = lite.store;
-    const [liteReport, pgReport] = [
-      await importFiles(liteDb, [{ name: 'set.jsonl', text }], opts),
-      await importFiles(pgDb, [{ name: 'set.jsonl', text }], opts),
-    ];
-    expect(liteReport.filter((r) => r.ok)).toHaveLength(16);
-    expect(pgReport).toEqual(liteReport);
-  }, 600_000);
-
-  afterAll(async () => {
-    try {
-      await pgDb?.close();
-      await source?.cleanup();
-      await lite?.cleanup();
-    } finally {
-      pg?.stop();
-    }
-  });
+  setupParity();
 
   it('stores nothing of a bad line on either store', async () => {
     for (const db of both()) {

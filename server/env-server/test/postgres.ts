@@ -48,32 +48,24 @@ export interface TempPostgres {
   reused: boolean;
 }
 
+export interface PostgresCluster {
+  /** postgresql://postgres@127.0.0.1:<port> (no database) */
+  base: string;
+  /** Runs one of PostgreSQL's tools in the cluster's directory (as `postgres` when root). */
+  run(tool: string, args: string[], input?: string | Buffer): Buffer;
+  stop(): void;
+}
+
 /**
- * `icuLocale` creates the database with that ICU collation (e.g. 'en-US'), so text sorts as a
- * production database's would rather than byte-wise as the test machine's C locale does.
- * `keepIn` (a benchmark's) keeps the server's directory there after `stop` and starts the server
- * found there on the next call instead of a new one (a short path: the socket lives in it).
+ * Starts the server whose data lives in `dir`/data, after an initdb when there is none yet
+ * (`fresh` false then). `keep` stops it with a fast shutdown and leaves `dir` in place.
  */
-export async function startTempPostgres(
-  database = 'app',
-  opts: { icuLocale?: string; keepIn?: string } = {},
-): Promise<TempPostgres> {
-  const found = findPostgresBin();
-  if ('missing' in found) throw new Error(`PostgreSQL is not installed: ${found.missing}`);
-  const keep = opts.keepIn ? path.resolve(opts.keepIn) : null;
-  if (keep) mkdirSync(keep, { recursive: true });
-  const dir = keep ?? mkdtempSync('/tmp/ecpg-'); // short: the socket path must stay under 108 bytes
-  const asRoot = userInfo().uid === 0;
-  if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), 0);
-  const run = (tool: string, args: string[]) =>
-    execFileSync(
-      asRoot ? 'runuser' : path.join(found.bin, tool),
-      asRoot ? ['-u', 'postgres', '--', path.join(found.bin, tool), ...args] : args,
-      { stdio: 'pipe', cwd: dir },
-    );
+export async function startCluster(dir: string, keep = false): Promise<PostgresCluster & { fresh: boolean }> {
+  if (userInfo().uid === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), 0);
+  const run = clusterTool(dir);
   const data = path.join(dir, 'data');
-  const reused = keep !== null && existsSync(path.join(data, 'PG_VERSION'));
-  if (!reused) {
+  const fresh = !existsSync(path.join(data, 'PG_VERSION'));
+  if (fresh) {
     rmSync(data, { recursive: true, force: true }); // an initdb interrupted earlier
     run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   }
@@ -90,34 +82,85 @@ export async function startTempPostgres(
     '-o',
     `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
   ]);
-  const stop = () => {
-    try {
-      run('pg_ctl', ['-D', data, '-m', keep ? 'fast' : 'immediate', 'stop']);
-    } finally {
-      if (!keep) rmSync(dir, { recursive: true, force: true });
-    }
-  };
+  const stop = () => stopCluster(dir, run, keep);
+  return { base: `postgresql://postgres@127.0.0.1:${port}`, run, stop, fresh };
+}
+
+/** Stops the server of `dir` (if it runs) and, unless `keep`, removes the directory. */
+export function stopCluster(dir: string, run?: PostgresCluster['run'], keep = false): void {
   try {
-    const base = `postgresql://postgres@127.0.0.1:${port}`;
-    const pg = (await import('pg')).default;
-    const admin = new pg.Client({ connectionString: `${base}/postgres` });
-    await admin.connect();
-    if (!reused)
-      await admin.query(
-        opts.icuLocale
-          ? `CREATE DATABASE "${database}" TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${opts.icuLocale}' LOCALE 'C.UTF-8'`
-          : `CREATE DATABASE "${database}"`,
-      );
+    if (existsSync(path.join(dir, 'data', 'postmaster.pid'))) {
+      (run ?? clusterTool(dir))('pg_ctl', ['-D', path.join(dir, 'data'), '-m', keep ? 'fast' : 'immediate', 'stop']);
+    }
+  } finally {
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs one of PostgreSQL's tools in `dir` (as `postgres` when root: initdb refuses root). */
+export function clusterTool(dir: string): PostgresCluster['run'] {
+  const found = findPostgresBin();
+  if ('missing' in found) throw new Error(`PostgreSQL is not installed: ${found.missing}`);
+  const asRoot = userInfo().uid === 0;
+  return (tool, args, input) =>
+    execFileSync(
+      asRoot ? 'runuser' : path.join(found.bin, tool),
+      asRoot ? ['-u', 'postgres', '--', path.join(found.bin, tool), ...args] : args,
+      { stdio: 'pipe', cwd: dir, input, maxBuffer: 64 * 1024 * 1024 },
+    );
+}
+
+/** CREATE DATABASE, with an ICU collation (e.g. 'en-US') when asked, else from `template`. */
+export async function createDatabase(
+  base: string,
+  database: string,
+  opts: { icuLocale?: string; template?: string } = {},
+): Promise<void> {
+  const pg = (await import('pg')).default;
+  const admin = new pg.Client({ connectionString: `${base}/postgres` });
+  await admin.connect();
+  try {
+    await admin.query(
+      opts.icuLocale
+        ? `CREATE DATABASE "${database}" TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE '${opts.icuLocale}' LOCALE 'C.UTF-8'`
+        : `CREATE DATABASE "${database}"${opts.template ? ` TEMPLATE "${opts.template}"` : ''}`,
+    );
+  } finally {
     await admin.end();
-    const url = `${base}/${database}`;
-    execFileSync(path.join(ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
-      stdio: 'pipe',
-    });
-    return { url, stop, reused };
+  }
+}
+
+/** `prisma migrate deploy` with the committed PostgreSQL migrations (seconds of CPU: a Node process and the schema engine). */
+export function migratePostgres(url: string): void {
+  execFileSync(path.join(ROOT, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+    stdio: 'pipe',
+  });
+}
+
+/**
+ * `icuLocale` creates the database with that ICU collation (e.g. 'en-US'), so text sorts as a
+ * production database's would rather than byte-wise as the test machine's C locale does.
+ * `keepIn` (a benchmark's) keeps the server's directory there after `stop` and starts the server
+ * found there on the next call instead of a new one (a short path: the socket lives in it).
+ * Test files use testPostgres (test/shared-postgres.ts): one server per vitest run.
+ */
+export async function startTempPostgres(
+  database = 'app',
+  opts: { icuLocale?: string; keepIn?: string } = {},
+): Promise<TempPostgres> {
+  const keep = opts.keepIn ? path.resolve(opts.keepIn) : null;
+  if (keep) mkdirSync(keep, { recursive: true });
+  const dir = keep ?? mkdtempSync('/tmp/ecpg-'); // short: the socket path must stay under 108 bytes
+  const cluster = await startCluster(dir, keep !== null);
+  try {
+    const url = `${cluster.base}/${database}`;
+    if (cluster.fresh) await createDatabase(cluster.base, database, opts);
+    migratePostgres(url);
+    return { url, stop: cluster.stop, reused: !cluster.fresh };
   } catch (e) {
-    stop();
+    cluster.stop();
     throw e;
   }
 }

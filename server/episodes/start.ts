@@ -1,0 +1,105 @@
+// Starting an episode: the request checked (environment, axis overrides, the LLM customer),
+// the episode generated and reset, its row written with the hidden goal and the hash of the
+// capability token, which is returned once, here.
+import { randomBytes, randomInt } from 'node:crypto';
+import { sha256Hex } from '@/server/auth/secrets';
+import { createEpisode, ENGINE_VERSION, listEnvs } from '@/server/engine';
+import { axesFor, AXIS_NAMES, type AxisValues } from '@/server/engine/difficulty';
+import { REWARD_REVISION } from '@/server/engine/reward';
+import type { Catalog } from '@/server/engine/catalog/types';
+import type { EnvId, EpisodeConfig, EpisodeEvent } from '@/server/engine/types';
+import { MAX_SEED, parse, startSchema } from './inputs';
+import type { LiveEpisode, LiveEpisodes } from './live';
+import { viewOf, type EpisodeStore } from './store';
+import {
+  EpisodeServiceError,
+  type CustomerVoice,
+  type EpisodeView,
+  type HiddenGoal,
+  type StartEpisodeInput,
+} from './types';
+
+/** What a start needs of the episode service. */
+export interface StartContext {
+  store: EpisodeStore;
+  live: LiveEpisodes;
+  defaultCatalogId: string;
+  customerVoice?: CustomerVoice;
+  loadCatalog(catalogId: string): Promise<void>;
+  catalogFor(catalogId: string): Catalog;
+  goalOf(ep: LiveEpisode): HiddenGoal;
+  voiced(view: EpisodeView): Promise<EpisodeView>;
+  rewriteCustomer(episodeId: string, voice: string | null, events: readonly EpisodeEvent[]): Promise<void>;
+  rememberCapability(id: string, hash: string): void;
+}
+
+export async function startEpisode(
+  ctx: StartContext,
+  input: StartEpisodeInput,
+): Promise<EpisodeView & { capabilityToken: string }> {
+  const { store, live, loadCatalog, catalogFor, goalOf, voiced, rewriteCustomer, rememberCapability } = ctx;
+  const inp = parse(startSchema, input, 'start episode');
+  const envs = listEnvs();
+  if (!envs.some((e) => e.id === inp.envId)) {
+    throw new EpisodeServiceError(
+      'BAD_INPUT',
+      `unknown environment "${inp.envId}"; available: ${envs.map((e) => e.id).join(', ')}`,
+    );
+  }
+  const overrides = Object.fromEntries(
+    Object.entries(inp.axisOverrides ?? {}).filter(([, v]) => v !== undefined),
+  ) as Partial<AxisValues>;
+  try {
+    axesFor(inp.d, overrides);
+  } catch (e) {
+    throw new EpisodeServiceError(
+      'BAD_INPUT',
+      `axis overrides: ${(e as Error).message} (axes: ${AXIS_NAMES.join(', ')})`,
+    );
+  }
+  if (inp.customerVoice) {
+    if (!ctx.customerVoice)
+      throw new EpisodeServiceError('BAD_INPUT', 'this server has no LLM customer; leave customerVoice out');
+    await ctx.customerVoice.check(inp.customerVoice);
+  }
+  const catalogId = inp.catalogId ?? ctx.defaultCatalogId;
+  await loadCatalog(catalogId);
+  const catalog = catalogFor(catalogId);
+  const seed = inp.seed ?? randomInt(0, MAX_SEED);
+  const config: EpisodeConfig = {
+    envId: inp.envId as EnvId,
+    d: inp.d,
+    seed,
+    ...(Object.keys(overrides).length ? { axisOverrides: overrides } : {}),
+  };
+  const ep = createEpisode(config, catalog);
+  ep.reset();
+  const capabilityToken = randomBytes(24).toString('base64url');
+  const row = await store.createEpisode({
+    envId: config.envId,
+    d: config.d,
+    seed,
+    axisOverrides: overrides,
+    axes: ep.axes,
+    weights: null,
+    catalogId,
+    player: inp.player ?? 'human',
+    turn: ep.turn,
+    status: ep.done ? 'done' : 'active',
+    terminationReason: ep.termination,
+    reward: ep.breakdown ? ep.breakdown.total : null,
+    isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
+    breakdown: ep.breakdown,
+    hiddenGoal: goalOf(ep),
+    events: ep.events,
+    engineVersion: ENGINE_VERSION,
+    journeyEnvs: ep.config.journeyEnvs ?? null,
+    rewardRevision: REWARD_REVISION,
+    capabilityHash: sha256Hex(capabilityToken),
+    customerVoice: inp.customerVoice ?? null,
+  });
+  live.set(row.id, ep);
+  if (row.capabilityHash) rememberCapability(row.id, row.capabilityHash);
+  await rewriteCustomer(row.id, row.customerVoice, ep.events);
+  return { ...(await voiced(viewOf(row, [...ep.events], catalogFor))), capabilityToken };
+}

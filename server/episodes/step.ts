@@ -1,0 +1,112 @@
+// One agent turn: under the episode's lock, a retried step key answered from the store, the
+// caps checked, the live episode stepped (rebuilt by replay when not in memory) and the step's
+// writes stored in one transaction; on any failure the live episode is dropped, so the next
+// request rebuilds it from what is really stored.
+import type { Catalog } from '@/server/engine/catalog/types';
+import type { EpisodeEvent } from '@/server/engine/types';
+import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
+import { actionRecord, idSchema, parse, stepKeySchema } from './inputs';
+import type { LiveEpisode, LiveEpisodes } from './live';
+import { viewOf, type EpisodeStore } from './store';
+import { EpisodeServiceError, type ActionInput, type EpisodeView, type HiddenGoal } from './types';
+
+/** What a step needs of the episode service. */
+export interface StepContext {
+  store: EpisodeStore;
+  live: LiveEpisodes;
+  maxEvents: number;
+  maxBytes: number;
+  withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  requireRow(id: string): Promise<EpisodeRow>;
+  liveEpisode(row: EpisodeRow): Promise<LiveEpisode>;
+  viewAt(row: EpisodeRow, eventEnd: number | null): Promise<EpisodeView>;
+  catalogFor(catalogId: string): Catalog;
+  goalOf(ep: LiveEpisode): HiddenGoal;
+  voiced(view: EpisodeView): Promise<EpisodeView>;
+  rewriteCustomer(episodeId: string, voice: string | null, events: readonly EpisodeEvent[]): Promise<void>;
+}
+
+export async function submitAction(
+  ctx: StepContext,
+  episodeId: string,
+  action: ActionInput,
+  opts: { stepKey?: string | null; actor?: string; modelRecord?: string } = {},
+): Promise<EpisodeView> {
+  const { store, live, maxEvents, maxBytes, withLock, requireRow, liveEpisode, viewAt, catalogFor } = ctx;
+  const { goalOf, voiced, rewriteCustomer } = ctx;
+  const id = parse(idSchema, episodeId, 'episode id');
+  const stepKey = opts.stepKey == null ? null : parse(stepKeySchema, opts.stepKey, 'step key');
+  const { stepArg, record } = actionRecord(action);
+
+  return withLock(id, async () => {
+    const row = await requireRow(id);
+    if (stepKey) {
+      const done = await store.findStep(id, stepKey);
+      if (done) return voiced(await viewAt(row, done.eventEnd));
+    }
+    if (row.status === 'done') {
+      throw new EpisodeServiceError(
+        'EPISODE_DONE',
+        `episode ${id} is finished (${row.terminationReason ?? 'done'}); it takes no more actions`,
+      );
+    }
+    if (row.eventCount >= maxEvents || row.storedBytes >= maxBytes) {
+      throw new EpisodeServiceError(
+        'LIMIT',
+        `episode ${id} has reached its size cap (${row.eventCount} events, ${row.storedBytes} bytes; caps ${maxEvents} events, ${maxBytes} bytes); it takes no more actions`,
+      );
+    }
+    const ep = await liveEpisode(row);
+    const prevEventCount = ep.events.length;
+    const turnBefore = ep.turn; // every step() call takes one turn, so this is also the action's seq
+    let result;
+    try {
+      result = ep.step(stepArg);
+    } catch (e) {
+      live.delete(id); // its state is unknown now; rebuild from the store next time
+      throw e;
+    }
+    const bytes = record.raw.length + result.events.reduce((n, e) => n + JSON.stringify(e).length, 0);
+    const updated = {
+      turn: ep.turn,
+      status: ep.done ? ('done' as const) : ('active' as const),
+      terminationReason: ep.termination,
+      reward: ep.breakdown ? ep.breakdown.total : null,
+      isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
+    };
+    try {
+      await store.appendStep({
+        episodeId: id,
+        prevEventCount,
+        actionSeq: turnBefore,
+        turnBefore,
+        action: record,
+        events: result.events,
+        ...updated,
+        breakdown: ep.breakdown,
+        hiddenGoal: goalOf(ep),
+        stepKey,
+        bytes,
+        actor: opts.actor ?? null,
+        modelRecord: opts.modelRecord ?? null,
+      });
+    } catch (e) {
+      live.delete(id); // memory is one step ahead of the store: drop it
+      if ((e as { code?: string }).code === 'P2025') {
+        throw new EpisodeServiceError('CONFLICT', `episode ${id} was changed by another writer; reload and try again`);
+      }
+      throw e;
+    }
+    await rewriteCustomer(id, row.customerVoice, result.events);
+    const after: EpisodeRow = {
+      ...row,
+      ...updated,
+      breakdown: ep.breakdown ? JSON.stringify(ep.breakdown) : null,
+      eventCount: ep.events.length,
+      storedBytes: row.storedBytes + bytes,
+      infraError: null,
+      updatedAt: new Date(),
+    };
+    return voiced(viewOf(after, [...ep.events], catalogFor));
+  });
+}
