@@ -32,12 +32,14 @@ async function requireSeat(episodeId: string) {
 export async function startEpisodeAction(input: StartEpisodeInput): Promise<ActionResult<never>> {
   let id: string;
   try {
-    if (input.axisOverrides && Object.keys(input.axisOverrides).length > 0)
+    // input is whatever was posted: not an object goes to the service as it is, which words the error
+    const given = (typeof input === 'object' ? input : null) as Partial<StartEpisodeInput> | null;
+    const overrides = given?.axisOverrides;
+    if (overrides && typeof overrides === 'object' && Object.keys(overrides).length > 0)
       requireAdmin(authConfig(), await creds(), 'axis overrides');
-    const { capabilityToken, ...view } = await episodeService.startEpisode({
-      ...input,
-      player: input.player ?? 'human',
-    });
+    const { capabilityToken, ...view } = await episodeService.startEpisode(
+      given ? { ...(given as StartEpisodeInput), player: given.player ?? 'human' } : input,
+    );
     id = view.id;
     await setEpisodeCookie(id, capabilityToken);
   } catch (e) {

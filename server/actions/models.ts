@@ -8,7 +8,7 @@ import { authConfig, credentialsFrom, requireAdmin } from '@/server/auth';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import { episodeService } from '@/server/episodes';
-import { toPublicError } from '@/server/lib/errors';
+import { AppError, toPublicError } from '@/server/lib/errors';
 import { ConnectionError } from '@/server/models/connection';
 import type { ConformanceReport } from '@/server/models/conformance';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
@@ -24,6 +24,7 @@ import {
 import { workerRunPlayer } from '@/server/models/run-player';
 import { BUILT_IN_AGENTS, type BuiltInAgent, type TablePlayer } from '@/server/models/table';
 import { ENV_IDS, type EnvId } from '@/server/engine/types';
+import { z } from 'zod';
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code?: string };
 
@@ -32,6 +33,12 @@ function failure(e: unknown): { ok: false; error: string; code?: string } {
   if (e instanceof ConnectionError) return { ok: false, error: e.message, code: 'BAD_INPUT' };
   const pub = toPublicError(e);
   return { ok: false, error: pub.message, code: pub.code };
+}
+
+/** An action's string argument as posted (anything may arrive): a precise error instead of a crash. */
+function textArg(value: unknown, what: string): string {
+  if (typeof value !== 'string') throw new AppError('BAD_INPUT', `${what} must be a string`);
+  return value;
 }
 
 const store = () => createPrismaConnectionStore(prisma);
@@ -70,6 +77,7 @@ export async function saveConnectionAction(input: unknown): Promise<ActionResult
 export async function deleteConnectionAction(name: string): Promise<ActionResult<boolean>> {
   try {
     requireAdmin(authConfig(), await creds(), 'model connections');
+    textArg(name, 'connection name');
     reports.delete(name);
     return { ok: true, data: await store().remove(name) };
   } catch (e) {
@@ -135,16 +143,25 @@ export async function listRunsAction(): Promise<ActionResult<RunRow[]>> {
   }
 }
 
-export async function startRunAction(input: {
-  player: string;
-  envs: string[];
-  dFrom: number;
-  dTo: number;
-  seeds: number;
-  concurrency: number;
-}): Promise<ActionResult<string>> {
+// A server action is an endpoint anyone can post to: its input's shape is checked before use.
+const runInput = z.object({
+  player: z.string(),
+  envs: z.array(z.string()),
+  dFrom: z.number(),
+  dTo: z.number(),
+  seeds: z.number(),
+  concurrency: z.number().optional(),
+});
+
+export async function startRunAction(raw: z.input<typeof runInput>): Promise<ActionResult<string>> {
   try {
     requireAdmin(authConfig(), await creds(), 'batch runs');
+    const parsed = runInput.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { ok: false, error: `batch run: ${issue.path.join('.') || 'input'}: ${issue.message}`, code: 'BAD_INPUT' };
+    }
+    const input = parsed.data;
     const envs = input.envs.filter((e): e is EnvId => (ENV_IDS as readonly string[]).includes(e));
     if (envs.length === 0)
       return { ok: false, error: `choose at least one environment (${ENV_IDS.join(', ')})`, code: 'BAD_INPUT' };
@@ -188,7 +205,7 @@ export async function startRunAction(input: {
 export async function cancelRunAction(id: string): Promise<ActionResult<boolean>> {
   try {
     requireAdmin(authConfig(), await creds(), 'batch runs');
-    return { ok: true, data: cancelStoredRun(id) };
+    return { ok: true, data: cancelStoredRun(textArg(id, 'run id')) };
   } catch (e) {
     return failure(e);
   }
@@ -197,7 +214,7 @@ export async function cancelRunAction(id: string): Promise<ActionResult<boolean>
 export async function runStatsAction(id: string): Promise<ActionResult<RunCellStats[]>> {
   try {
     requireAdmin(authConfig(), await creds(), 'batch runs');
-    return { ok: true, data: await runStats(prisma, id) };
+    return { ok: true, data: await runStats(prisma, textArg(id, 'run id')) };
   } catch (e) {
     return failure(e);
   }
@@ -206,7 +223,7 @@ export async function runStatsAction(id: string): Promise<ActionResult<RunCellSt
 export async function flippedTasksAction(a: string, b: string): Promise<ActionResult<FlippedTask[]>> {
   try {
     requireAdmin(authConfig(), await creds(), 'batch runs');
-    return { ok: true, data: await flippedTasks(prisma, a, b) };
+    return { ok: true, data: await flippedTasks(prisma, textArg(a, 'run id'), textArg(b, 'run id')) };
   } catch (e) {
     return failure(e);
   }

@@ -1,0 +1,147 @@
+// Which role reaches which server action, with auth on: one row per exported action, like
+// server/trpc/roles.test.ts for tRPC. Next's request functions are replaced by the request
+// headers a test sets, so the actions' own checks decide (not a page or a route around them).
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestDb } from '@/server/episodes/test-db';
+
+let requestHeaders = new Headers();
+vi.mock('next/headers', () => ({
+  headers: async () => requestHeaders,
+  cookies: async () => ({ set: () => {}, get: () => undefined }),
+}));
+vi.mock('next/cache', () => ({ revalidatePath: () => {} }));
+vi.mock('next/navigation', () => ({
+  redirect: (to: string) => {
+    throw Object.assign(new Error(`redirect ${to}`), { redirectedTo: to });
+  },
+}));
+
+const db = createTestDb();
+process.env.DATABASE_URL = db.url;
+const episodes = await import('./episodes');
+const models = await import('./models');
+const { rescoreEpisodeAction } = await import('./rescore');
+const { episodeService } = await import('@/server/episodes');
+
+const ADMIN = 'admin-secret-token';
+const saved = { auth: process.env.ECOMRLVE_AUTH, token: process.env.ECOMRLVE_ADMIN_TOKEN };
+beforeAll(() => {
+  process.env.ECOMRLVE_AUTH = 'on';
+  process.env.ECOMRLVE_ADMIN_TOKEN = ADMIN;
+});
+afterAll(async () => {
+  if (saved.auth === undefined) delete process.env.ECOMRLVE_AUTH;
+  else process.env.ECOMRLVE_AUTH = saved.auth;
+  if (saved.token === undefined) delete process.env.ECOMRLVE_ADMIN_TOKEN;
+  else process.env.ECOMRLVE_ADMIN_TOKEN = saved.token;
+  const { prisma } = await import('@/server/db');
+  await prisma.$disconnect();
+  await db.cleanup();
+});
+
+type Caller = 'anonymous' | 'agent' | 'admin';
+type Outcome = 'refused' | 'reached';
+
+/** How a call ended for the role check: only UNAUTHORIZED counts as refused (bad input still reached the action). */
+async function outcome(call: () => Promise<unknown>): Promise<Outcome> {
+  try {
+    const r = (await call()) as { ok: boolean; code?: string; error?: string };
+    return !r.ok && (r.code === 'UNAUTHORIZED' || /needs (its capability|the admin) token/.test(r.error ?? ''))
+      ? 'refused'
+      : 'reached';
+  } catch (e) {
+    if ((e as { redirectedTo?: string }).redirectedTo) return 'reached';
+    throw e;
+  }
+}
+
+describe('roles per server action (auth on)', () => {
+  let episodeId = '';
+  let agentToken = '';
+  beforeAll(async () => {
+    const ep = await episodeService.startEpisode({ envId: 'CART', d: 1, seed: 3 });
+    episodeId = ep.id;
+    agentToken = ep.capabilityToken;
+  });
+  const as: Record<Caller, () => Headers> = {
+    anonymous: () => new Headers(),
+    agent: () => new Headers({ 'x-episode-token': agentToken }),
+    admin: () => new Headers({ authorization: `Bearer ${ADMIN}` }),
+  };
+
+  // action → [who calls it, the role it needs]
+  const ROWS: Array<[string, () => Promise<unknown>, 'public' | 'agent' | 'admin']> = [
+    ['startEpisodeAction (default axes)', () => episodes.startEpisodeAction({ envId: 'CART', d: 1 }), 'public'],
+    [
+      'startEpisodeAction (axis overrides)',
+      () => episodes.startEpisodeAction({ envId: 'CART', d: 1, axisOverrides: { top_k: 5 } }),
+      'admin',
+    ],
+    ['revealGoalAction', () => episodes.revealGoalAction(episodeId), 'agent'],
+    ['rescoreEpisodeAction', () => rescoreEpisodeAction(episodeId), 'admin'],
+    ['listConnectionsAction', () => models.listConnectionsAction(), 'admin'],
+    ['saveConnectionAction', () => models.saveConnectionAction({}), 'admin'],
+    ['deleteConnectionAction', () => models.deleteConnectionAction('none'), 'admin'],
+    ['tablePlayersAction', () => models.tablePlayersAction(), 'public'],
+    ['forkEpisodeAction', () => models.forkEpisodeAction(episodeId, 0), 'admin'],
+    ['listRunsAction', () => models.listRunsAction(), 'admin'],
+    ['startRunAction', () => models.startRunAction({} as never), 'admin'],
+    ['cancelRunAction', () => models.cancelRunAction('none'), 'admin'],
+    ['runStatsAction', () => models.runStatsAction('none'), 'admin'],
+    ['flippedTasksAction', () => models.flippedTasksAction('a', 'b'), 'admin'],
+  ];
+
+  it('has a row for every exported action of episodes.ts, models.ts and rescore.ts', () => {
+    const exported = [...Object.keys(episodes), ...Object.keys(models), 'rescoreEpisodeAction'].filter((k) =>
+      k.endsWith('Action'),
+    );
+    const rows = new Set(ROWS.map(([name]) => name.split(' ')[0]));
+    expect(exported.filter((k) => !rows.has(k))).toEqual([]);
+  });
+
+  const reaches = (need: 'public' | 'agent' | 'admin', who: Caller) =>
+    need === 'public' || who === 'admin' || (need === 'agent' && who === 'agent');
+
+  it.each(ROWS.map(([name, call, need]) => [name, need, call] as const))('%s needs %s', async (_name, need, call) => {
+    const got: Record<string, Outcome> = {};
+    const want: Record<string, Outcome> = {};
+    // the admin last: revealGoalAction as the agent then changes nothing the other rows read
+    for (const who of ['anonymous', 'agent', 'admin'] as const) {
+      requestHeaders = as[who]();
+      got[who] = await outcome(call);
+      want[who] = reaches(need, who) ? 'reached' : 'refused';
+    }
+    expect(got).toEqual(want);
+  });
+
+  it('malformed input from a caller who may ask gets one precise error, never an internal one', async () => {
+    requestHeaders = as.admin();
+    const garbage: Array<[string, () => Promise<unknown>]> = [
+      ['startEpisodeAction', () => episodes.startEpisodeAction(null as never)],
+      ['revealGoalAction', () => episodes.revealGoalAction(42 as never)],
+      ['rescoreEpisodeAction', () => rescoreEpisodeAction({} as never)],
+      ['saveConnectionAction', () => models.saveConnectionAction('x')],
+      ['deleteConnectionAction', () => models.deleteConnectionAction(null as never)],
+      ['forkEpisodeAction', () => models.forkEpisodeAction(episodeId, 'two' as never)],
+      ['startRunAction', () => models.startRunAction({} as never)],
+      ['startRunAction', () => models.startRunAction({ player: 'agent:oracle', envs: 'CART' } as never)],
+      ['runStatsAction', () => models.runStatsAction(7 as never)],
+      ['cancelRunAction', () => models.cancelRunAction({} as never)],
+      ['flippedTasksAction', () => models.flippedTasksAction(null as never, 'b')],
+    ];
+    for (const [name, call] of garbage) {
+      const r = (await call().catch((e: Error) => ({ ok: false, code: 'THROWN', error: e.message }))) as {
+        ok: boolean;
+        code?: string;
+        error?: string;
+      };
+      expect({ name, ok: r.ok, internal: r.code === 'INTERNAL' || r.code === 'THROWN' }).toEqual({
+        name,
+        ok: false,
+        internal: false,
+      });
+    }
+    const run = (await models.startRunAction({} as never)) as { error?: string };
+    expect(run.error).toBe('batch run: player: Invalid input: expected string, received undefined');
+  });
+});
