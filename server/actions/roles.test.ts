@@ -2,6 +2,7 @@
 // server/trpc/roles.test.ts for tRPC. Next's request functions are replaced by the request
 // headers a test sets, so the actions' own checks decide (not a page or a route around them).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { authOnForFile } from '@/server/auth/test-auth-on';
 import { createTestDb } from '@/server/episodes/test-db';
 
 let requestHeaders = new Headers();
@@ -24,16 +25,8 @@ const { rescoreEpisodeAction } = await import('./rescore');
 const { episodeService } = await import('@/server/episodes');
 
 const ADMIN = 'admin-secret-token';
-const saved = { auth: process.env.ECOMRLVE_AUTH, token: process.env.ECOMRLVE_ADMIN_TOKEN };
-beforeAll(() => {
-  process.env.ECOMRLVE_AUTH = 'on';
-  process.env.ECOMRLVE_ADMIN_TOKEN = ADMIN;
-});
+authOnForFile(ADMIN);
 afterAll(async () => {
-  if (saved.auth === undefined) delete process.env.ECOMRLVE_AUTH;
-  else process.env.ECOMRLVE_AUTH = saved.auth;
-  if (saved.token === undefined) delete process.env.ECOMRLVE_ADMIN_TOKEN;
-  else process.env.ECOMRLVE_ADMIN_TOKEN = saved.token;
   const { prisma } = await import('@/server/db');
   await prisma.$disconnect();
   await db.cleanup();

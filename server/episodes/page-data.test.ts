@@ -1,7 +1,8 @@
 // Who reaches the two episode pages with auth on: the playground (`/play/<id>`, the agent seat)
 // and the replay (`/episodes/<id>`, the inspector). The pages pass their request headers to
 // these loaders and render `denied` as an access-denied page, so the roles are decided here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { authOnForFile } from '@/server/auth/test-auth-on';
 import { createTestDb } from './test-db';
 
 const db = createTestDb();
@@ -11,16 +12,8 @@ const { loadPlayPage, loadReplayPage } = await import('./page-data');
 const { adminCookieValue, ADMIN_COOKIE } = await import('@/server/auth');
 
 const ADMIN = 'admin-secret-token';
-const saved = { auth: process.env.ECOMRLVE_AUTH, token: process.env.ECOMRLVE_ADMIN_TOKEN };
-beforeAll(() => {
-  process.env.ECOMRLVE_AUTH = 'on';
-  process.env.ECOMRLVE_ADMIN_TOKEN = ADMIN;
-});
+authOnForFile(ADMIN);
 afterAll(async () => {
-  if (saved.auth === undefined) delete process.env.ECOMRLVE_AUTH;
-  else process.env.ECOMRLVE_AUTH = saved.auth;
-  if (saved.token === undefined) delete process.env.ECOMRLVE_ADMIN_TOKEN;
-  else process.env.ECOMRLVE_ADMIN_TOKEN = saved.token;
   const { prisma } = await import('@/server/db');
   await prisma.$disconnect();
   await db.cleanup();

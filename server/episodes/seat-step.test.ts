@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authOnForFile } from '@/server/auth/test-auth-on';
 import { installRequestGuard } from '@/server/lib/request-guard';
 import { createTestDb } from './test-db';
 
@@ -14,16 +15,8 @@ const { episodeService } = await import('@/server/episodes');
 const { toSeatView } = await import('./seat');
 const { serveSeatStep } = await import('./seat-step');
 
-const saved = { auth: process.env.ECOMRLVE_AUTH, token: process.env.ECOMRLVE_ADMIN_TOKEN };
-beforeAll(() => {
-  process.env.ECOMRLVE_AUTH = 'on';
-  process.env.ECOMRLVE_ADMIN_TOKEN = 'admin-secret-token';
-});
+authOnForFile('admin-secret-token');
 afterAll(async () => {
-  if (saved.auth === undefined) delete process.env.ECOMRLVE_AUTH;
-  else process.env.ECOMRLVE_AUTH = saved.auth;
-  if (saved.token === undefined) delete process.env.ECOMRLVE_ADMIN_TOKEN;
-  else process.env.ECOMRLVE_ADMIN_TOKEN = saved.token;
   const { prisma } = await import('@/server/db');
   await prisma.$disconnect();
   await db.cleanup();
