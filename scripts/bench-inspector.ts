@@ -12,7 +12,7 @@
 // (the import's server is always fresh). --parse-in-place imports without the parsing worker (for an A/B).
 // The load average is printed with the figures: the machine may be shared.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createEpisode, createHeuristicAgent, oracleAgent, ENV_IDS } from '@/server/engine';
@@ -28,8 +28,8 @@ import { listInputSchema } from '@/server/inspector/filters';
 import { listEpisodes } from '@/server/inspector/query';
 import { playToLine } from '@/server/inspector/play';
 import { Rng } from '@/server/engine/random';
-import { lastCheckpoint } from '@/server/inspector/wal-checkpoint';
 import { pgServerCpu } from './pg-server-cpu';
+import { cpuSeconds, load, mainThreadCpu, measureCheckpoint, report, timed } from './bench-inspector-measure';
 
 const arg = (name: string, dflt: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -45,44 +45,7 @@ const DIR = path.resolve(dirAt < 0 ? '.bench' : process.argv[dirAt + 1]);
 const DB = path.join(DIR, 'inspector.db');
 const IMPORT_DB = path.join(DIR, 'inspector-import.db');
 
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-/** CPU seconds of this process's main thread alone (Linux; null elsewhere): an import's critical path. */
-const mainThreadCpu = (): number | null => {
-  try {
-    const f = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, in clock ticks of 1/100 s
-  } catch {
-    return null;
-  }
-};
-const cpuSeconds = (since: NodeJS.CpuUsage) => {
-  const c = process.cpuUsage(since);
-  return ((c.user + c.system) / 1e6).toFixed(1);
-};
-const report = (name: string, xs: number[], target: number, cpu?: number[]) =>
-  console.log(
-    `${name.padEnd(34)} median ${pct(xs, 50).toFixed(1).padStart(7)} ms   p95 ${pct(xs, 95).toFixed(1).padStart(7)} ms   target p95 ≤ ${target} ms   ${pct(xs, 95) <= target ? 'OK' : 'OVER'}` +
-      (cpu
-        ? `\n${''.padEnd(34)} CPU median ${pct(cpu, 50).toFixed(1)} ms, p95 ${pct(cpu, 95).toFixed(1)} ms (wall waits for a core under load)`
-        : ''),
-  );
-/** Runs a query; returns its wall and CPU milliseconds (SQLite runs on this thread: CPU is the query's own work). */
-async function timed(run: () => Promise<unknown>): Promise<[number, number]> {
-  const t = performance.now();
-  const c = process.cpuUsage();
-  await run();
-  const used = process.cpuUsage(c);
-  return [performance.now() - t, (used.user + used.system) / 1000];
-}
-
 const PG = flag('pg');
-const load = () =>
-  os
-    .loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ');
-
 /** A fresh, migrated, empty store: a SQLite file, or a throw-away PostgreSQL server. */
 async function freshStore(
   file: string,
@@ -419,32 +382,4 @@ async function measureImport() {
   }
   if (!PG) await measureCheckpoint(fresh.store, endedAt);
   fresh.stop();
-}
-
-/**
- * SQLite: the checkpoint a thread makes after the import (wal-checkpoint.ts), and what a reader
- * pays while the WAL still holds the import (each page is looked up in the WAL's index first).
- */
-async function measureCheckpoint(on: InspectorDb, importEndedAt: number) {
-  const reads = async () => {
-    const xs: Array<[number, number]> = [];
-    for (const env of ENV_IDS)
-      xs.push(await timed(() => listEpisodes(on, listInputSchema.parse({ filter: { env: [env] }, sort: 'reward' }))));
-    return `median ${pct(
-      xs.map((x) => x[0]),
-      50,
-    ).toFixed(1)} ms wall, ${pct(
-      xs.map((x) => x[1]),
-      50,
-    ).toFixed(1)} ms CPU`;
-  };
-  const during = await reads();
-  const cp = await lastCheckpoint(on.sqlite!);
-  const doneAt = Date.now();
-  const after = await reads();
-  console.log(
-    cp
-      ? `  WAL checkpoint (a thread, after the commit): ${cp.checkpointed} of ${cp.log} pages copied back, done ${((doneAt - importEndedAt) / 1000).toFixed(1)} s after the import returned; a list query (one env, by reward) meanwhile: ${during}; after it: ${after}`
-      : '  WAL checkpoint: left to the next commit (the WAL was small)',
-  );
 }
