@@ -2,7 +2,7 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
-import { UPKEEP_INTERVAL_MS, upkeepDue, upkeepPass } from './store-upkeep';
+import { UPKEEP_BUDGET_MS, UPKEEP_INTERVAL_MS, upkeepPass, upkeepPlan } from './store-upkeep';
 
 const db = new Database((workerData as { file: string }).file);
 db.pragma('busy_timeout = 5000');
@@ -10,15 +10,26 @@ db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
 let index: ReturnType<typeof prepareTextIndex> | null = null;
 let warned = false;
-let lastPass = performance.now();
+let lastCheckpoint = performance.now();
+/** The last event id seen at the previous look. */
+let seen = 0;
 
 const pass = (force = false) => {
   // Prepared lazily: a store that is not migrated yet fails the workers' writes, not this thread.
   try {
     index ??= prepareTextIndex(db);
-    if (!force && !upkeepDue(index.pending(), performance.now() - lastPass)) return;
-    lastPass = performance.now();
-    upkeepPass(db, index);
+    const last = index.lastEvent();
+    const plan = force
+      ? { index: true, checkpoint: true }
+      : upkeepPlan({
+          pendingEvents: index.pending(),
+          newEvents: last - seen,
+          msSinceCheckpoint: performance.now() - lastCheckpoint,
+        });
+    seen = last;
+    if (!plan.checkpoint) return;
+    lastCheckpoint = performance.now();
+    upkeepPass(db, index, plan.index ? UPKEEP_BUDGET_MS : 0);
     warned = false;
   } catch (e) {
     index = null;

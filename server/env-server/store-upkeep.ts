@@ -8,12 +8,13 @@
 // copies the pages back and fsyncs the database file) used to land in the middle of answering
 // requests, and with two workers each ran its own indexer, taking the write lock from the other.
 // Now the workers only append their commits to the WAL (wal_autocheckpoint = 0); this thread
-// indexes in small chunks (the write lock is held briefly), within a CPU budget per interval, and
-// checkpoints passively (a PASSIVE checkpoint never waits for or blocks the writers).
+// indexes in small chunks (the write lock is held briefly), within a CPU budget per interval,
+// when the writers idle or a backlog bound is reached (upkeepPlan), and checkpoints passively
+// once a second (a PASSIVE checkpoint never waits for or blocks the writers).
 //
 // Search stays exact: the inspector's queries catch up whatever is still pending before they run
-// (text-index.ts, catchUpBeforeQuery). Under sustained full load the backlog grows at most by what
-// the budget leaves out and is worked off when the load drops.
+// (text-index.ts, catchUpBeforeQuery), at most UPKEEP_MAX_BACKLOG events plus what the budget
+// leaves out under sustained full load; it is worked off when the load drops.
 import { Worker } from 'node:worker_threads';
 import type { Database } from 'better-sqlite3';
 import type { TextIndex } from '@/server/episodes/sqlite-store/text-index';
@@ -27,19 +28,37 @@ export const UPKEEP_CHUNK = 500;
 export const UPKEEP_INTERVAL_MS = 200;
 /** CPU the indexer may use per pass (half a core at most when passes run back to back). */
 export const UPKEEP_BUDGET_MS = 100;
-/** Events that make a pass due at the next look; fewer wait until UPKEEP_MAX_WAIT_MS has passed. */
-export const UPKEEP_MIN_EVENTS = 1000;
-export const UPKEEP_MAX_WAIT_MS = 1000;
+/**
+ * Events left unindexed while the writers are busy before the thread indexes anyway: what an
+ * inspector query may have to catch up first (~16 µs an event: ~0.3 s at most).
+ */
+export const UPKEEP_MAX_BACKLOG = 20_000;
+/** The WAL is checkpointed (copied back and synced) at least this often while it has frames. */
+export const UPKEEP_CHECKPOINT_MS = 1000;
+
+/** What the thread sees at a look. */
+export interface UpkeepLook {
+  /** Events committed and not yet indexed. */
+  pendingEvents: number;
+  /** Events committed since the previous look (0: the writers are idle). */
+  newEvents: number;
+  msSinceCheckpoint: number;
+}
 
 /**
- * Whether a pass is due. Small passes cost more per step: FTS5 writes a segment per
- * transaction and a checkpoint copies the same hot pages back each time (measured, seventh
- * round: index + checkpoint every ~8 steps 0.65 ms a step, every ~130 steps 0.25 ms). So a pass
- * waits for ~1,000 events (~160 steps) or a second, whichever comes first; the inspector's
- * queries still catch up whatever is pending first (search stays exact).
+ * What a look does (ninth round). Indexing waits while the writers are busy: search text is
+ * indexed when a look finds no new events (the server idles), or once UPKEEP_MAX_BACKLOG events
+ * wait. A saturated server thus spends no CPU on the index for bursts of up to ~3,000 steps,
+ * and under sustained load indexes in large passes (FTS5 writes a segment per transaction:
+ * small passes cost 2.5x more per step, seventh round). Search stays exact: the inspector's
+ * queries catch up whatever is pending first. The checkpoint runs once a second, not after
+ * every pass: each one copies back every page the writers touched since the last (the same
+ * Episode rows and index leaves again and again under load), and a second bounds what
+ * `--durability process` can lose on a power loss, as before.
  */
-export function upkeepDue(pendingEvents: number, msSinceLastPass: number): boolean {
-  return pendingEvents >= UPKEEP_MIN_EVENTS || msSinceLastPass >= UPKEEP_MAX_WAIT_MS;
+export function upkeepPlan(look: UpkeepLook): { index: boolean; checkpoint: boolean } {
+  const index = look.pendingEvents > 0 && (look.newEvents <= 0 || look.pendingEvents >= UPKEEP_MAX_BACKLOG);
+  return { index, checkpoint: index || look.msSinceCheckpoint >= UPKEEP_CHECKPOINT_MS };
 }
 
 export interface UpkeepPass {

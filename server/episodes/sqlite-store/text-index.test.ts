@@ -10,7 +10,8 @@ import { listInputSchema } from '@/server/inspector/filters';
 import { deleteEpisodes, listEpisodes } from '@/server/inspector/query';
 import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from '@/server/inspector/test-helpers';
 import { createTestDb, type TestDb } from '../test-db';
-import { BACKGROUND_DELAY_MS, prepareTextIndex } from './text-index';
+import { prepareEpisodeRows } from './rows';
+import { BACKGROUND_DELAY_MS, prepareTextIndex, QUERY_CHUNK } from './text-index';
 
 let db: TestDb;
 let sqlite: Sqlite;
@@ -128,6 +129,28 @@ describe('full-text index off the acknowledgement path', () => {
     expect(chunks).toBeGreaterThan(1);
     expect((await search('plimbvard')).sort()).toEqual([...ids].sort());
     for (const id of ids) expect(toolCallsOf(id)).toBe(1);
+  });
+
+  it("a query's catch-up of a backlog larger than its chunk indexes all of it, across chunks", async () => {
+    const id = await runningEpisodeSearchingFor('glimmerquosh');
+    // a backlog of 2.5 chunks written straight into the store (as the trainer's writer leaves it)
+    const n = Math.round(QUERY_CHUNK * 2.5);
+    const rows = Array.from({ length: n }, (_, i) => {
+      const text = i === 0 ? 'frondlewick first' : i === n - 1 ? 'snorvelberry last' : `filler ${i}`;
+      return {
+        seq: 1000 + i,
+        turn: 1,
+        kind: 'agent_message',
+        payload: JSON.stringify({ kind: 'agent_message', turn: 1, text }),
+      };
+    });
+    sqlite.transaction(() => prepareEpisodeRows(sqlite).insertEvents(id, rows))();
+    expect(pending()).toBeGreaterThan(n);
+    expect(await search('frondlewick')).toEqual([id]);
+    expect(pending()).toBe(0);
+    expect(await search('snorvelberry')).toEqual([id]);
+    expect(await search('glimmerquosh')).toEqual([id]);
+    expect(toolCallsOf(id)).toBe(1);
   });
 
   it('deletes an episode whose events were never indexed, and indexes nothing of it afterwards', async () => {

@@ -29,6 +29,8 @@ export const SEARCH_TEXT_SQL = `CASE "kind"
 
 /** Events indexed per transaction by the background indexer (keeps each pause short). */
 export const BACKGROUND_CHUNK = 4000;
+/** Events indexed per transaction by a query's catch-up (~30 ms of write lock at a time). */
+export const QUERY_CHUNK = 2000;
 /** How long after a write the background indexer runs. */
 export const BACKGROUND_DELAY_MS = 1000;
 
@@ -83,6 +85,8 @@ export function prepareTextIndex(db: Database) {
   const stepTx = db.transaction(step);
 
   return {
+    /** The id of the last event committed (ids only grow: a writer appended when it moved). */
+    lastEvent: (): number => lastEvent.get() as number,
     /** Events committed but not indexed yet (0 = search sees everything). */
     pending: (): number => Math.max(0, (lastEvent.get() as number) - (mark.get() as number)),
     /**
@@ -94,13 +98,17 @@ export function prepareTextIndex(db: Database) {
       return stepTx.immediate(Number.MAX_SAFE_INTEGER);
     },
     /**
-     * Before a query: indexes what is pending so the query sees every committed event. A busy
-     * database (a writer holding the lock past busy_timeout) leaves it to the next query.
+     * Before a query: indexes what is pending so the query sees every event committed before it
+     * started. In chunks of QUERY_CHUNK events, each its own transaction: a backlog of thousands
+     * (serve:env's upkeep waits while its writers are busy) does not hold the write lock from
+     * them all along. A busy database (a writer holding the lock past busy_timeout) leaves the
+     * rest to the next query.
      */
     catchUpBeforeQuery(): void {
-      if (db.inTransaction || (lastEvent.get() as number) <= (mark.get() as number)) return;
+      if (db.inTransaction) return;
+      const target = lastEvent.get() as number;
       try {
-        stepTx.immediate(Number.MAX_SAFE_INTEGER);
+        while ((mark.get() as number) < target) if (stepTx.immediate(QUERY_CHUNK) === 0) break;
       } catch (e) {
         if (!isSqliteBusy(e)) throw e;
       }
