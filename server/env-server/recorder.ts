@@ -7,7 +7,12 @@
 
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import { ENGINE_VERSION, REWARD_REVISION, type StepResult } from '@/server/engine';
-import { eventRows, type EventRow, type ProgressColumns } from '@/server/episodes/sqlite-store/rows';
+import {
+  eventRows,
+  type EventRow,
+  type ProgressColumns,
+  type SerialisedBreakdown,
+} from '@/server/episodes/sqlite-store/rows';
 import { goalWithoutDataJson } from '@/server/episodes/stored-goal';
 import type { LiveEpisode } from './sessions';
 
@@ -124,6 +129,10 @@ function rowUpdate(live: LiveEpisode, eventCount: number): EpisodeRowUpdate {
   };
 }
 
+/** The row's breakdown text, for the reward event to reuse (eventRows). */
+const serialisedBreakdown = (live: LiveEpisode, update: EpisodeRowUpdate): SerialisedBreakdown | null =>
+  update.breakdown === null ? null : { breakdown: live.episode.breakdown, json: update.breakdown };
+
 /** Batches written by Prisma (any database Prisma serves): one batch transaction per batch. */
 export function prismaWriter(prisma: PrismaClient): BatchWriter {
   return {
@@ -209,6 +218,7 @@ export class Recorder {
     this.eventCounts.set(live, eventCount);
     const seq = live.steps - 1;
     const common = { seq, turn: live.episode.turn - 1, stepKey, eventEnd: eventCount };
+    const update = rowUpdate(live, eventCount);
     return this.enqueue({
       kind: 'step',
       id: live.id,
@@ -216,8 +226,8 @@ export class Recorder {
         typeof action === 'string'
           ? { ...common, format: 'text', raw: action }
           : { ...common, format: 'json', raw: JSON.stringify(action) },
-      events: eventRows(result.events, firstSeq),
-      update: this.changedGoal(live, rowUpdate(live, eventCount)),
+      events: eventRows(result.events, firstSeq, serialisedBreakdown(live, update)),
+      update: this.changedGoal(live, update),
     });
   }
 

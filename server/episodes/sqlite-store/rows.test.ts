@@ -8,7 +8,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { copyMigratedSqlite } from '@/server/lib/migrated-sqlite';
-import { UPDATE_PROGRESS_SQL, UPDATE_RUNNING_SQL } from './rows';
+import { listEnvs, oracleAgent, playEpisode, type EnvId } from '@/server/engine';
+import { testCatalog } from '@/server/engine/testing';
+import { eventRows, UPDATE_PROGRESS_SQL, UPDATE_RUNNING_SQL } from './rows';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ecomrlve-rows-'));
 const file = path.join(dir, 'rows.db');
@@ -45,5 +47,31 @@ describe('Episode progress updates', () => {
 
   it('a full progress update writes both covering indexes (status, reward, … are in both)', () => {
     expect(indexesWritten(UPDATE_PROGRESS_SQL)).toEqual(['Episode_inspector_cover_idx', 'Episode_search_filter_idx']);
+  });
+});
+
+describe('event rows', () => {
+  it('store JSON.stringify of every event; the reward event reuses the Episode row breakdown text', () => {
+    let rewards = 0;
+    for (const envId of listEnvs().map((e) => e.id as EnvId)) {
+      const { episode } = playEpisode({ envId, d: 4, seed: 21 }, testCatalog(), oracleAgent);
+      const b = episode.breakdown!;
+      const known = { breakdown: b, json: JSON.stringify(b) };
+      const rows = eventRows(episode.events, 7, known);
+      expect(rows.map((r) => r.payload)).toEqual(episode.events.map((e) => JSON.stringify(e)));
+      expect(rows.map((r) => [r.seq, r.turn, r.kind])).toEqual(episode.events.map((e, i) => [7 + i, e.turn, e.kind]));
+      // the splice is what wrote it: a different text for the same breakdown shows through
+      const reward = episode.events.findIndex((e) => e.kind === 'reward');
+      const turn = episode.events[reward].turn;
+      expect(eventRows(episode.events, 0, { breakdown: b, json: '"X"' })[reward].payload).toBe(
+        `{"kind":"reward","turn":${turn},"breakdown":"X"}`,
+      );
+      // another breakdown object (say, a rescore's) is serialised as it is
+      expect(eventRows(episode.events, 0, { breakdown: { ...b }, json: '"X"' })[reward].payload).toBe(
+        JSON.stringify(episode.events[reward]),
+      );
+      rewards++;
+    }
+    expect(rewards).toBe(listEnvs().length);
   });
 });

@@ -25,9 +25,29 @@ export interface EventRow {
   payload: string;
 }
 
+/** A reward breakdown and its JSON text, already serialised for the Episode row. */
+export interface SerialisedBreakdown {
+  breakdown: unknown;
+  json: string;
+}
+
+/**
+ * An event's stored text: JSON.stringify(e). The reward event ({kind, turn, breakdown}, in that
+ * key order) of a breakdown the caller already serialised for the Episode row is spliced around
+ * that text instead (the same bytes; ~3 KB the serving thread would serialise twice).
+ */
+const eventPayload = (e: EpisodeEvent, known: SerialisedBreakdown | null): string =>
+  e.kind === 'reward' && known !== null && e.breakdown === known.breakdown && Object.keys(e).length === 3
+    ? `{"kind":"reward","turn":${JSON.stringify(e.turn)},"breakdown":${known.json}}`
+    : JSON.stringify(e);
+
 /** Event rows as stored, numbered from `firstSeq` (every writer serialises events here). */
-export const eventRows = (events: readonly EpisodeEvent[], firstSeq: number): EventRow[] =>
-  events.map((e, i) => ({ seq: firstSeq + i, turn: e.turn, kind: e.kind, payload: JSON.stringify(e) }));
+export const eventRows = (
+  events: readonly EpisodeEvent[],
+  firstSeq: number,
+  known: SerialisedBreakdown | null = null,
+): EventRow[] =>
+  events.map((e, i) => ({ seq: firstSeq + i, turn: e.turn, kind: e.kind, payload: eventPayload(e, known) }));
 
 /** Bytes an episode's events and actions take (the per-episode storage cap counts these). */
 export const storedBytesOf = (events: readonly EventRow[], actions: ReadonlyArray<{ raw: string }>) =>
