@@ -1,12 +1,16 @@
-// npm run bench:persist:wal [-- --episodes 256 --batch 32 --rounds 24]
+// npm run bench:persist:wal [-- --episodes 256 --batch 32 --rounds 24 --index-events 20000 --checkpoint-events 7000]
 // What the trainer writer's transactions write, on a store that grows as serve:env's does:
 // `--rounds` times, `--episodes` oracle episodes are played through the env service (persistence
 // on, the SQLite writer inline, `--batch` episodes' operations per group commit) into ONE
-// database, with serve:env's upkeep (search catch-up + checkpoint) after each round. Printed per
-// 1,000 steps, over the second half of the rounds (the store already holds the first half):
-// WAL bytes and pages the commits appended (deterministic: a count, not a time, so it compares
-// across machines and loads) and the writer's CPU (process.cpuUsage around each write; median
-// of the rounds), and the upkeep's CPU.
+// database, with serve:env's upkeep (search catch-up + checkpoint). Printed per 1,000 steps, over
+// the second half of the rounds (the store already holds the first half): WAL bytes and pages
+// the commits appended (deterministic: a count, not a time, so it compares across machines and
+// loads), the writer's CPU (process.cpuUsage around each write; median of the rounds), and the
+// upkeep's CPU. Upkeep cadence: after each round (default), or, with --index-events /
+// --checkpoint-events, as the upkeep thread runs it under load: a catch-up once that many
+// events wait, a checkpoint once that many events were committed since the last (ninth round:
+// 20,000 and about a second of commits; before: both at 1,000). Then the checkpoints' work is
+// printed too: how many, and the distinct pages they copied back (each page once per checkpoint).
 import { readFileSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
@@ -33,6 +37,9 @@ function option(name: string, fallback: number): number {
 const episodes = option('episodes', 256);
 const batch = option('batch', 32);
 const rounds = option('rounds', 24);
+const cadenceGiven = process.argv.includes('--index-events') || process.argv.includes('--checkpoint-events');
+const indexEvery = option('index-events', 1000);
+const checkpointEvery = option('checkpoint-events', 1000);
 
 const catalog = getCatalog(DEFAULT_CATALOG_ID);
 const scripts: Script[] = Array.from({ length: episodes }, (_, i) => recordScript(catalog, 'oracle', i % 64, i >> 6));
@@ -43,11 +50,18 @@ const db = migratedTempDatabase();
 const file = sqliteFile(db.url)!;
 const inner = openSqliteWriter(db.url, { upkeep: 'elsewhere' });
 const spent = { write: 0 };
+/** Events committed since the last catch-up / checkpoint (the cadence options). */
+const since = { index: 0, checkpoint: 0 };
 const writer: BatchWriter = {
   write(ops) {
     const t = process.cpuUsage();
     inner.write(ops);
     spent.write += cpuMs(process.cpuUsage(t));
+    if (!cadenceGiven) return;
+    const events = ops.reduce((n, o) => n + o.events.length, 0);
+    since.index += events;
+    since.checkpoint += events;
+    if (since.index >= indexEvery || since.checkpoint >= checkpointEvery) upkeep(since.index >= indexEvery);
   },
 };
 // serve:env's upkeep thread: its own connection, catch-up then a passive checkpoint.
@@ -103,25 +117,66 @@ async function play(): Promise<void> {
   }
 }
 
-const frames = new Map<string, number>();
-const rows = { walBytes: [] as number[], walPages: [] as number[], write: [] as number[], upkeep: [] as number[] };
-for (let r = 0; r < rounds; r++) {
-  const walBefore = walSize();
-  spent.write = 0;
-  await play();
-  const wal = walSize() - walBefore;
-  if (r >= rounds / 2) framesByTree(walBefore, frames);
-  const t = process.cpuUsage();
-  index.catchUp();
-  upkeepDb.pragma('wal_checkpoint(TRUNCATE)');
-  const upkeep = cpuMs(process.cpuUsage(t));
-  if (r < rounds / 2) continue;
-  const per1k = (v: number) => (v / steps) * 1000;
-  rows.walBytes.push(per1k(wal));
-  rows.walPages.push(per1k(wal / (pageSize + 24)));
-  rows.write.push(per1k(spent.write));
-  rows.upkeep.push(per1k(upkeep));
+/** Distinct pages among the WAL's frames: what a checkpoint copies back (the WAL is truncated after each). */
+function distinctWalPages(): number {
+  const wal = readFileSync(`${file}-wal`);
+  const pages = new Set<number>();
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) pages.add(wal.readUInt32BE(at));
+  return pages.size;
 }
+
+const frames = new Map<string, number>();
+let measuring = false;
+/** This round's sums; the commits' WAL bytes are counted up to `walMark` (the WAL is truncated at each checkpoint). */
+const acc = { walBytes: 0, index: 0, checkpoint: 0, checkpoints: 0, copied: 0 };
+let walMark = 0;
+function countCommits(): void {
+  const end = walSize();
+  if (measuring && end > walMark) framesByTree(walMark, frames);
+  acc.walBytes += Math.max(0, end - Math.max(walMark, 32));
+  walMark = end;
+}
+/** serve:env's upkeep: the commits' frames counted, a catch-up (when due), a checkpoint. */
+function upkeep(catchUp: boolean): void {
+  countCommits();
+  let t = process.cpuUsage();
+  if (catchUp) {
+    index.catchUp();
+    since.index = 0;
+  }
+  acc.index += cpuMs(process.cpuUsage(t));
+  acc.copied += distinctWalPages();
+  t = process.cpuUsage();
+  upkeepDb.pragma('wal_checkpoint(TRUNCATE)');
+  acc.checkpoint += cpuMs(process.cpuUsage(t));
+  acc.checkpoints++;
+  since.checkpoint = 0;
+  walMark = 0;
+}
+
+const rows = {
+  walBytes: [] as number[],
+  walPages: [] as number[],
+  write: [] as number[],
+};
+const total = { index: 0, checkpoint: 0, checkpoints: 0, copied: 0 };
+for (let r = 0; r < rounds; r++) {
+  measuring = r >= rounds / 2;
+  spent.write = 0;
+  Object.assign(acc, { walBytes: 0, index: 0, checkpoint: 0, checkpoints: 0, copied: 0 });
+  await play();
+  if (cadenceGiven) countCommits();
+  else upkeep(true);
+  if (!measuring) continue;
+  const per1k = (v: number) => (v / steps) * 1000;
+  rows.walBytes.push(per1k(acc.walBytes));
+  rows.walPages.push(per1k(acc.walBytes / (pageSize + 24)));
+  rows.write.push(per1k(spent.write));
+  for (const k of ['index', 'checkpoint', 'checkpoints', 'copied'] as const) total[k] += acc[k];
+}
+// The upkeep's parts as sums over the measured rounds: with a cadence, a pass spans rounds.
+const measuredSteps = steps * (rounds - Math.ceil(rounds / 2));
+const perMeasured1k = (v: number) => (v / measuredSteps) * 1000;
 const stored = upkeepDb.prepare('SELECT count(*) FROM "Episode"').pluck().get() as number;
 console.log(
   `${episodes} oracle episodes (${steps} steps) × ${rounds} rounds into one store (${stored} episodes at the end), ` +
@@ -129,11 +184,20 @@ console.log(
 );
 console.log(`WAL appended by the commits      ${(median(rows.walBytes) / 1024).toFixed(0).padStart(7)} KB`);
 console.log(`  pages                          ${median(rows.walPages).toFixed(0).padStart(7)}`);
-const measuredSteps = steps * (rounds - Math.ceil(rounds / 2));
 for (const [name, n] of [...frames].sort((a, b) => b[1] - a[1]))
   console.log(`    ${name.padEnd(38)} ${((n / measuredSteps) * 1000).toFixed(0).padStart(7)}`);
 console.log(`writer's transactions (CPU)      ${median(rows.write).toFixed(0).padStart(7)} ms (median)`);
-console.log(`upkeep: catch-up + checkpoint    ${median(rows.upkeep).toFixed(0).padStart(7)} ms (median)`);
+console.log(
+  `upkeep: catch-up + checkpoint    ${perMeasured1k(total.index + total.checkpoint)
+    .toFixed(0)
+    .padStart(7)} ms (sum over the rounds)`,
+);
+console.log(`  catch-up                       ${perMeasured1k(total.index).toFixed(0).padStart(7)} ms`);
+console.log(`  checkpoints                    ${perMeasured1k(total.checkpoint).toFixed(0).padStart(7)} ms`);
+console.log(
+  `checkpoints: ${perMeasured1k(total.checkpoints).toFixed(1)}, pages copied back ${perMeasured1k(total.copied).toFixed(0)} ` +
+    `(cadence: ${cadenceGiven ? `catch-up at ${indexEvery} events, checkpoint at ${checkpointEvery}` : 'after each round'})`,
+);
 inner.close();
 upkeepDb.close();
 db.remove();
