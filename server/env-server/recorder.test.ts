@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { sqliteFile } from '@/server/db-path';
 import { prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
-import { UPKEEP_CHECKPOINT_MS, UPKEEP_MAX_BACKLOG, upkeepPass, upkeepPlan } from './store-upkeep';
+import { UPKEEP_CHECKPOINT_MS, UPKEEP_MAX_BACKLOG, UPKEEP_MAX_DEFER_MS, upkeepPass, upkeepPlan } from './store-upkeep';
 import { createRandomAgent, listEnvs, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService } from '@/server/episodes/service';
@@ -305,18 +305,21 @@ it('leaves the same Episode row as the Prisma writer after every step (running a
 // The upkeep pass serve:env's thread runs (store-upkeep.ts): it indexes what the serving writers
 // committed and checkpoints the WAL they only append to (wal_autocheckpoint = 0 with upkeep elsewhere).
 describe('store upkeep', () => {
-  it('indexes when the writers idle or the backlog reaches its bound, and checkpoints once a second', () => {
-    const look = (pendingEvents: number, newEvents: number, msSinceCheckpoint: number) =>
-      upkeepPlan({ pendingEvents, newEvents, msSinceCheckpoint });
+  it('indexes when the writers idle, the backlog reaches its bound or the longest deferral has passed; checkpoints once a second', () => {
+    const look = (pendingEvents: number, newEvents: number, msSinceCheckpoint: number, msSinceIndex = 0) =>
+      upkeepPlan({ pendingEvents, newEvents, msSinceIndex, msSinceCheckpoint });
     // writers busy, backlog under the bound: nothing, until a second has passed (checkpoint only)
     expect(look(UPKEEP_MAX_BACKLOG - 1, 500, UPKEEP_CHECKPOINT_MS - 1)).toEqual({ index: false, checkpoint: false });
     expect(look(UPKEEP_MAX_BACKLOG - 1, 500, UPKEEP_CHECKPOINT_MS)).toEqual({ index: false, checkpoint: true });
     // backlog at the bound: indexed (and checkpointed after) although the writers are busy
     expect(look(UPKEEP_MAX_BACKLOG, 500, 0)).toEqual({ index: true, checkpoint: true });
+    // writers that never pause: indexed once the longest deferral has passed
+    expect(look(50, 5, 0, UPKEEP_MAX_DEFER_MS - 1)).toEqual({ index: false, checkpoint: false });
+    expect(look(50, 5, 0, UPKEEP_MAX_DEFER_MS)).toEqual({ index: true, checkpoint: true });
     // writers idle since the last look: whatever waits is indexed at once
     expect(look(1, 0, 0)).toEqual({ index: true, checkpoint: true });
     // nothing waits: a checkpoint once a second (the WAL may hold other writes), nothing else
-    expect(look(0, 0, UPKEEP_CHECKPOINT_MS - 1)).toEqual({ index: false, checkpoint: false });
+    expect(look(0, 0, UPKEEP_CHECKPOINT_MS - 1, UPKEEP_MAX_DEFER_MS)).toEqual({ index: false, checkpoint: false });
     expect(look(0, 0, UPKEEP_CHECKPOINT_MS)).toEqual({ index: false, checkpoint: true });
   });
 

@@ -11,6 +11,7 @@ db.pragma('synchronous = NORMAL');
 let index: ReturnType<typeof prepareTextIndex> | null = null;
 let warned = false;
 let lastCheckpoint = performance.now();
+let lastIndex = performance.now();
 /** The last event id seen at the previous look. */
 let seen = 0;
 
@@ -24,11 +25,13 @@ const pass = (force = false) => {
       : upkeepPlan({
           pendingEvents: index.pending(),
           newEvents: last - seen,
+          msSinceIndex: performance.now() - lastIndex,
           msSinceCheckpoint: performance.now() - lastCheckpoint,
         });
     seen = last;
     if (!plan.checkpoint) return;
     lastCheckpoint = performance.now();
+    if (plan.index) lastIndex = lastCheckpoint;
     upkeepPass(db, index, plan.index ? UPKEEP_BUDGET_MS : 0);
     warned = false;
   } catch (e) {

@@ -33,6 +33,11 @@ export const UPKEEP_BUDGET_MS = 100;
  * inspector query may have to catch up first (~16 µs an event: ~0.3 s at most).
  */
 export const UPKEEP_MAX_BACKLOG = 20_000;
+/**
+ * Longest a committed event waits for the index while the writers never pause (a steady trainer
+ * below saturation): its text is searchable without a query's catch-up within this time.
+ */
+export const UPKEEP_MAX_DEFER_MS = 10_000;
 /** The WAL is checkpointed (copied back and synced) at least this often while it has frames. */
 export const UPKEEP_CHECKPOINT_MS = 1000;
 
@@ -42,13 +47,15 @@ export interface UpkeepLook {
   pendingEvents: number;
   /** Events committed since the previous look (0: the writers are idle). */
   newEvents: number;
+  msSinceIndex: number;
   msSinceCheckpoint: number;
 }
 
 /**
  * What a look does (ninth round). Indexing waits while the writers are busy: search text is
- * indexed when a look finds no new events (the server idles), or once UPKEEP_MAX_BACKLOG events
- * wait. A saturated server thus spends no CPU on the index for bursts of up to ~3,000 steps,
+ * indexed when a look finds no new events (the server idles), once UPKEEP_MAX_BACKLOG events
+ * wait, or UPKEEP_MAX_DEFER_MS after the last pass (writers that never pause for 200 ms).
+ * A saturated server thus spends no CPU on the index for bursts of up to ~3,000 steps,
  * and under sustained load indexes in large passes (FTS5 writes a segment per transaction:
  * small passes cost 2.5x more per step, seventh round). Search stays exact: the inspector's
  * queries catch up whatever is pending first. The checkpoint runs once a second, not after
@@ -57,7 +64,9 @@ export interface UpkeepLook {
  * `--durability process` can lose on a power loss, as before.
  */
 export function upkeepPlan(look: UpkeepLook): { index: boolean; checkpoint: boolean } {
-  const index = look.pendingEvents > 0 && (look.newEvents <= 0 || look.pendingEvents >= UPKEEP_MAX_BACKLOG);
+  const index =
+    look.pendingEvents > 0 &&
+    (look.newEvents <= 0 || look.pendingEvents >= UPKEEP_MAX_BACKLOG || look.msSinceIndex >= UPKEEP_MAX_DEFER_MS);
   return { index, checkpoint: index || look.msSinceCheckpoint >= UPKEEP_CHECKPOINT_MS };
 }
 
