@@ -5,6 +5,14 @@ import type { Catalog, Product } from '../catalog/types';
 import type { WorldState } from './state';
 import { findVariant, variantsOf, type Variant } from './variants';
 
+/**
+ * A number that changes whenever the episode's stock does: p_oos only ever adds a 0 override
+ * for a new id (with a stock change), so both counts only grow.
+ */
+export function stockVersion(world: WorldState): number {
+  return world.stockChanges.length + world.stockOverrides.size;
+}
+
 export function productStock(world: WorldState, product: Product): number {
   return world.stockOverrides.get(product.id) ?? product.stockQty;
 }
