@@ -27,6 +27,16 @@ export function currentVariants(world: WorldState, product: Product): Variant[] 
   return variantsOf(product).map((v) => Object.assign({}, v, { stock_qty: variantStock(world, v) }));
 }
 
+/** Current stock of a product or variant id (0 when unknown): p_oos reads it before a change. */
+export function stockOfId(world: WorldState, catalog: Catalog, id: string): number {
+  const override = world.stockOverrides.get(id);
+  if (override !== undefined) return override;
+  const product = catalog.get(id) ?? catalog.get(id.split('_v_')[0]);
+  if (!product) return 0;
+  if (product.id === id) return product.stockQty;
+  return findVariant(product, id)?.stock_qty ?? 0;
+}
+
 /** Stock of what a cart line would hold; undefined when the ids are unknown. */
 export function stockFor(
   world: WorldState,
