@@ -10,7 +10,7 @@ import { axesFor, envKnobs, type AxisValues } from './difficulty';
 import { getEnv } from './envs/registry';
 import type { Answer, CallRecord, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './envs/types';
 import { Rng } from './random';
-import { frozenCopy, plainCopy } from './copy';
+import { deepFreeze, frozenCopy, plainCopy } from './copy';
 import { recordedConfig, streamKeyOf } from './episode-config';
 import { frozenBreakdown, observation } from './episode-output';
 import { runCall, type CallScope } from './episode-tools';
@@ -21,7 +21,7 @@ import { toolSpec } from './tools/registry';
 import { viewCart } from './tools/cart-tools';
 import { customerRecords } from './world/orders';
 import { stockFor, stockOfId } from './world/stock';
-import { createWorld, dateFromUnit, type WorldState } from './world/state';
+import { cartContents, cartHolds, createWorld, dateFromUnit, type WorldState } from './world/state';
 import {
   type EpisodeConfig,
   type EpisodeEvent,
@@ -133,7 +133,7 @@ export class Episode {
     const { action } = parsed;
     this.logFlat({ kind: 'agent_message', turn, text: action.assistant_message });
 
-    const cartBefore = JSON.stringify(this.state.cart);
+    const cartBefore = cartContents(this.state.cart);
     // the fresh results of freshResult tools, by call: the observation takes them uncopied
     const shown: unknown[] = [];
     const results = action.tool_calls.map((call, index) => this.runTool(call, index, turn, shown));
@@ -169,7 +169,7 @@ export class Episode {
       turn,
       agentMessage: action.assistant_message,
       toolResults: results,
-      cartChanged: JSON.stringify(this.state.cart) !== cartBefore,
+      cartChanged: !cartHolds(this.state.cart, cartBefore),
       answered: action.answer !== null,
     };
     const reply =
@@ -272,7 +272,18 @@ export class Episode {
         this.seenThisTurn.push(id);
       }
     if (fresh) shown[index] = result;
-    const event = this.log({ kind: 'tool_call', turn, index, name, args, result, error });
+    // The arguments come from this turn's parsed action, a fresh copy of the agent's input that
+    // nothing else holds (action.ts): frozen as they are; the result is copied frozen.
+    const event = Object.freeze({
+      kind: 'tool_call' as const,
+      turn,
+      index,
+      name,
+      args: deepFreeze(args),
+      result: frozenCopy(result),
+      error,
+    });
+    this.eventLog.push(event);
     this.calls.push({ turn, name, args: event.args, error });
     return { name, args: event.args, result: event.result, error };
   }
