@@ -127,4 +127,39 @@ describe('parseAction of a structured action', () => {
     expect(r.ok && r.action.tool_calls[0]).toEqual({ name: 'cart.view', args: {} });
     expect(r.raw).toBe('{"assistant_message":"x","tool_calls":[{"name":"cart.view","args":{}}]}');
   });
+
+  it('refuses in one walk exactly what jsonDataError refuses, with its message (and accepts what it accepts)', () => {
+    const cycle: Record<string, unknown> = { assistant_message: 'x' };
+    cycle.self = { back: cycle };
+    let deep: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 40; i++) deep = { d: deep };
+    let atLimit: unknown = 1;
+    for (let i = 0; i < 31; i++) atLimit = [atLimit];
+    const padded = {
+      assistant_message: 'x',
+      extra: Object.fromEntries(Array.from({ length: 7000 }, (_, k) => [`u${k}`, undefined])),
+    };
+    const cases: object[] = [
+      { assistant_message: 'x', n: Infinity },
+      { assistant_message: 'x', list: [1, -Infinity] },
+      cycle,
+      { assistant_message: 'x', deep },
+      { assistant_message: 'x', deep: atLimit },
+      { assistant_message: 'x', when: new Date(0) },
+      JSON.parse('{"assistant_message":"x","args":{"__proto__":{"a":1}}}'),
+      { assistant_message: 'x', constructor: 'y' },
+      { assistant_message: 'x', f: () => 1 },
+      { assistant_message: 'x', s: Symbol('s') },
+      { assistant_message: 'x', big: 1n },
+      padded, // undefined fields count for jsonDataError's budget, not for the copy
+      { assistant_message: 'x', list: new Array(70_000).fill(0) },
+    ];
+    for (const input of cases) {
+      const error = jsonDataError(input);
+      const r = parseAction(input);
+      if (error === null) expect(r.ok, JSON.stringify(r).slice(0, 200)).toBe(true);
+      else expect(r.ok ? null : r.error).toBe(error);
+    }
+    expect(cases.filter((c) => jsonDataError(c) === null)).toHaveLength(1); // atLimit: 32 levels is allowed
+  });
 });

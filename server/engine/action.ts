@@ -153,38 +153,61 @@ function jsonStringLength(s: string): number {
   return n;
 }
 
-/** Exact JSON length and jsonDataError's budget use of the copy made by jsonCopy. */
-const sizes = { exact: 0, estimate: 0 };
+/**
+ * Exact JSON length and jsonDataError's budget use of the copy made by jsonCopy (`estimate`), and
+ * jsonDataError's own budget use over the input (`data`: it also counts fields that are undefined).
+ */
+const sizes = { exact: 0, estimate: 0, data: 0 };
 
-/** The value JSON.parse(JSON.stringify(v)) gives, for a value jsonDataError accepted (undefined → undefined). */
-function jsonCopy(v: unknown): unknown {
+/** Thrown by jsonCopy where jsonDataError would give an error: the text path words it. */
+const NOT_JSON_DATA = new Error('not plain JSON data within the limits');
+
+/**
+ * The value JSON.parse(JSON.stringify(v)) gives (undefined → undefined), in the same walk as
+ * jsonDataError's checks (one walk instead of two, issue 13, ninth round): it throws NOT_JSON_DATA
+ * exactly where jsonDataError gives an error (a non-finite number, a non-plain object, a reserved
+ * key, a function or symbol, more than MAX_ACTION_DEPTH levels — which a cycle reaches — or
+ * more than its budget).
+ */
+function jsonCopy(v: unknown, depth: number): unknown {
   switch (typeof v) {
     case 'string':
       sizes.exact += jsonStringLength(v);
       sizes.estimate += v.length + 2;
+      sizes.data += v.length + 2;
       return v;
     case 'number':
+      if (!Number.isFinite(v)) throw NOT_JSON_DATA;
       sizes.exact += String(v).length;
       sizes.estimate += 1;
+      sizes.data += 1;
       return v === 0 ? 0 : v;
     case 'boolean':
       sizes.exact += v ? 4 : 5;
       sizes.estimate += 1;
+      sizes.data += 1;
       return v;
+    case 'undefined':
+      sizes.data += 1;
+      return undefined;
     case 'object': {
       if (v === null) {
         sizes.exact += 4;
         sizes.estimate += 4;
+        sizes.data += 4;
         return null;
       }
+      if (depth >= MAX_ACTION_DEPTH || sizes.data > MAX_ACTION_CHARS) throw NOT_JSON_DATA;
       sizes.exact += 2;
       sizes.estimate += 2;
+      sizes.data += 2;
       if (Array.isArray(v)) {
         // JSON.stringify would call a list's own toJSON: the text path decides
         if ((v as { toJSON?: unknown }).toJSON !== undefined) throw new Error('list with toJSON');
         const out = new Array<unknown>(v.length);
         for (let i = 0; i < v.length; i++) {
-          const e = jsonCopy(v[i]);
+          if ((sizes.data += 1) > MAX_ACTION_CHARS) throw NOT_JSON_DATA; // stop early on a huge list
+          const e = jsonCopy(v[i], depth + 1);
           if (e === undefined) {
             sizes.exact += 4;
             sizes.estimate += 4;
@@ -195,10 +218,13 @@ function jsonCopy(v: unknown): unknown {
         }
         return out;
       }
+      if (!isPlainProto(v)) throw NOT_JSON_DATA;
       const out: Record<string, unknown> = {};
       let members = 0;
       for (const key of Object.keys(v)) {
-        const e = jsonCopy((v as Record<string, unknown>)[key]);
+        if (RESERVED_KEYS.has(key)) throw NOT_JSON_DATA;
+        if ((sizes.data += key.length + 4) > MAX_ACTION_CHARS) throw NOT_JSON_DATA;
+        const e = jsonCopy((v as Record<string, unknown>)[key], depth + 1);
         if (e === undefined) continue;
         out[key] = e;
         sizes.exact += jsonStringLength(key) + 1 + (members > 0 ? 1 : 0);
@@ -208,7 +234,7 @@ function jsonCopy(v: unknown): unknown {
       return out;
     }
     default:
-      return undefined;
+      throw NOT_JSON_DATA;
   }
 }
 
@@ -231,10 +257,17 @@ class ParsedObjectAction {
  * parsing its JSON text; null when the text path must decide (not plain JSON data).
  */
 function parseObjectAction(input: object): ParsedAction | null {
-  if (jsonDataError(input) !== null) return null;
   sizes.exact = 0;
   sizes.estimate = 0;
-  const value = jsonCopy(input) as Record<string, unknown>;
+  sizes.data = 0;
+  let value: Record<string, unknown>;
+  try {
+    value = jsonCopy(input, 0) as Record<string, unknown>;
+  } catch (e) {
+    if (e === NOT_JSON_DATA) return null;
+    throw e;
+  }
+  if (sizes.data > MAX_ACTION_CHARS) return null; // jsonDataError's budget: the text path words it
   const error =
     sizes.exact > MAX_ACTION_CHARS
       ? `action is ${sizes.exact} characters; the limit is ${MAX_ACTION_CHARS}`

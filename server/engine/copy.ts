@@ -52,3 +52,25 @@ export function frozenCopy<T>(value: T): T {
   }
   return Object.freeze(out) as T;
 }
+
+/**
+ * Freezes plain data in place, all the way down, and returns it: for data the episode has just
+ * built and nobody else holds (a turn's parsed tool arguments), where a frozen copy would copy
+ * for nothing (issue 13, ninth round). Other objects are left as they are, as the copies do.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      if (typeof v === 'object' && v !== null) deepFreeze(v);
+    }
+    return Object.freeze(value);
+  }
+  if (!isPlain(value)) return value;
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
+    if (typeof v === 'object' && v !== null) deepFreeze(v);
+  }
+  return Object.freeze(value);
+}

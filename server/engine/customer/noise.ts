@@ -56,10 +56,11 @@ function typo(word: string, rng: Rng): string {
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 const isWordChar = (c: number) => isLetter(c) || c === 39 /* ' */ || c === 45; /* - */
 
-function protectedWord(w: string): boolean {
-  if (w.length < 3) return true;
-  for (let i = 1; i < w.length; i++) {
-    const c = w.charCodeAt(i);
+/** Whether text[start, end) is a protected word: read in place, a word is sliced out only when touched. */
+function protectedWord(text: string, start: number, end: number): boolean {
+  if (end - start < 3) return true;
+  for (let i = start + 1; i < end; i++) {
+    const c = text.charCodeAt(i);
     if (c >= 65 && c <= 90) return true;
   }
   return false;
@@ -79,9 +80,8 @@ export function applyNoise(text: string, p: number, rng: Rng): string {
     }
     let end = i + 1;
     while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
-    const word = text.slice(i, end);
-    if (!protectedWord(word) && rng.bernoulli(p)) {
-      out += text.slice(copied, i) + noisyWord(word, rng);
+    if (!protectedWord(text, i, end) && rng.bernoulli(p)) {
+      out += text.slice(copied, i) + noisyWord(text.slice(i, end), rng);
       copied = end;
     }
     i = end;

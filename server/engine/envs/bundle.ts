@@ -41,6 +41,7 @@ import type {
   TurnInfo,
   VerifyContext,
 } from './types';
+import { summaryByStock } from './shared/summary-cache';
 
 export interface BundleGoal {
   projects: string[];
@@ -328,7 +329,7 @@ export const bundleEnv: EnvDefinition<BundleGoal, CustomerNotes> = {
   nudges: ['What would you put in the bundle?', 'Can you pick the items for me?', 'Any suggestions for the set?'],
   verify: (goal, _state, answer: Answer | null, ctx) => verifyBundle(goal, recommendedIdsOf(answer), ctx),
   recommendedIds: (answer) => recommendedIdsOf(answer),
-  summarize: (goal, ctx) => [
+  summarize: summaryByStock<BundleGoal>((goal, ctx) => [
     `projects: ${goal.projects.join(' + ')}`,
     `required categories (${goal.categories.length}): ${goal.categories.join(', ')}`,
     goal.budget
@@ -337,5 +338,5 @@ export const bundleEnv: EnvDefinition<BundleGoal, CustomerNotes> = {
     ...ctx.world.stockChanges
       .filter((c) => goal.categories.includes(ctx.catalog.get(c.id)?.category ?? ''))
       .map((c) => `went out of stock at turn ${c.turn}: ${c.id}`),
-  ],
+  ]),
 };

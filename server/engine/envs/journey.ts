@@ -296,6 +296,18 @@ function parseAnswerFast(bySubEnv: ReadonlyMap<string, z.ZodObject>, answer: unk
   return { subtasks: parsed, env, done };
 }
 
+// A sub-task's summary lines indented under its header. Most sub-envs keep their (frozen) lines
+// per goal until the stock changes (shared/summary-cache.ts): their indented copy is kept too.
+// A fresh list (CART's) is not: a weak entry per dead list made GC two thirds of the time.
+const INDENTED = new WeakMap<readonly string[], string[]>();
+const indent = (lines: readonly string[]) => lines.map((l) => `   ${l}`);
+function indented(lines: readonly string[]): readonly string[] {
+  if (!Object.isFrozen(lines)) return indent(lines);
+  let out = INDENTED.get(lines);
+  if (!out) INDENTED.set(lines, (out = indent(lines)));
+  return out;
+}
+
 /** JOURNEY over the given atomic environments (their order is part of the seeds). */
 export function createJourneyEnv(
   atomic: readonly EnvDefinition<unknown, unknown>[],
@@ -361,12 +373,14 @@ export function createJourneyEnv(
         ),
       ];
     },
-    summarize: (goal, ctx, state) =>
-      goal.subtasks.flatMap((s, i) => [
-        `${i + 1}. ${s.envId}${state.answers[i] ? ` (answered at turn ${state.answers[i]!.turn})` : ''}`,
-        ...envOf(envs, goal, i)
-          .summarize(s.goal, ctx, state.tasks[i].state)
-          .map((l) => `   ${l}`),
-      ]),
+    summarize: (goal, ctx, state) => {
+      const lines: string[] = [];
+      goal.subtasks.forEach((s, i) => {
+        lines.push(`${i + 1}. ${s.envId}${state.answers[i] ? ` (answered at turn ${state.answers[i]!.turn})` : ''}`);
+        for (const line of indented(envOf(envs, goal, i).summarize(s.goal, ctx, state.tasks[i].state)))
+          lines.push(line);
+      });
+      return lines;
+    },
   };
 }

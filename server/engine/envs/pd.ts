@@ -28,6 +28,7 @@ import {
 } from './shared/recommend-customer';
 import { joinList, withArticle } from './shared/phrasing';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
+import { summaryByStock } from './shared/summary-cache';
 
 export interface PdGoal {
   targetId: string;
@@ -186,8 +187,8 @@ export const pdEnv: EnvDefinition<PdGoal, CustomerNotes> = {
   confirm,
   respond,
   nudges: ['What can you recommend?', 'Any good options?', 'Which ones would you suggest?'],
-  summarize: (goal, ctx) => [
+  summarize: summaryByStock<PdGoal>((goal, ctx) => [
     `target: ${goal.targetTitle} (${goal.targetId}), a ${goal.noun}`,
     ...summarizeSpec(goal.rec, ctx),
-  ],
+  ]),
 };

@@ -33,6 +33,7 @@ import {
   type PolicyRule,
 } from '../world/policy-kb';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
+import { summaryByStock } from './shared/summary-cache';
 
 export interface PolicyGoal {
   ruleId: string;
@@ -364,7 +365,7 @@ export const policyEnv: EnvDefinition<PolicyGoal, null> = {
   nudges: ['So what does the policy say?', 'Could you look that up for me?', 'Do you know the answer?'],
   verify: (goal, _state, answer, ctx) => verify(goal, answer, ctx),
   recommendedIds: () => [],
-  summarize: (goal) => [
+  summarize: summaryByStock<PolicyGoal>((goal) => [
     `rule ${goal.ruleId} (${goal.topic}): "${goal.question}"`,
     `facts: ${Object.entries(goal.facts)
       .map(([f, v]) => `${f} = ${v}`)
@@ -375,5 +376,5 @@ export const policyEnv: EnvDefinition<PolicyGoal, null> = {
         .join(', ') || 'none'
     }`,
     `answer (${goal.answerType}): ${JSON.stringify(goal.answer)}`,
-  ],
+  ]),
 };

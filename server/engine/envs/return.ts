@@ -43,6 +43,7 @@ import {
 } from './shared/return-cases';
 import { replacementIds, replacementIdsOf, scoreReturnAction } from './shared/return-score';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, StockDraw, VerifyContext } from './types';
+import { summaryByStock } from './shared/summary-cache';
 
 export type { ReturnCase };
 
@@ -286,11 +287,11 @@ export const returnEnv: EnvDefinition<ReturnGoal, CustomerNotes> = {
   nudges: ['What can you do for me?', 'How does my return look?', 'Any luck with my return?'],
   verify: (goal, _state, answer, ctx) => verify(goal, answer, ctx),
   recommendedIds: (answer, _ctx, goal) => replacementIdsOf(answer).slice(0, goal.replacement?.k ?? 0), // the scored ids (see PD)
-  summarize: (goal, ctx) => [
+  summarize: summaryByStock<ReturnGoal>((goal, ctx) => [
     `return ${goal.title} (${goal.productId}) — order ${goal.orderId}, line ${goal.lineId}; reason ${goal.reasonCode}`,
     `case ${goal.case}: ${goal.windowDays}-day window, delivered ${goal.daysSinceDelivery} day(s) ago on ${goal.deliveredDate} → ${goal.eligible ? 'eligible' : 'NOT eligible'} (${goal.eligibilityReason})`,
     ...(goal.replacement
       ? [`replacement wanted: a ${goal.replacementNoun}`, ...summarizeSpec(goal.replacement, ctx)]
       : ['no replacement wanted']),
-  ],
+  ]),
 };

@@ -24,6 +24,7 @@ import { isDeniedCategory } from '../catalog/taxonomy';
 import { fieldReader } from '../world/catalog-columns';
 import type { Product } from '../catalog/types';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
+import { summaryByStock } from './shared/summary-cache';
 
 export interface StatusGoal {
   orderId: string;
@@ -228,7 +229,7 @@ export const statusEnv: EnvDefinition<StatusGoal, null> = {
   nudges: ['So where is my order?', 'Were you able to find it?', 'Any news on that order?'],
   verify: (goal, _state, answer, ctx) => verify(goal, answer, ctx),
   recommendedIds: () => [],
-  summarize: (goal) => [
+  summarize: summaryByStock<StatusGoal>((goal) => [
     `order ${goal.orderId}, status ${goal.status} at the start, placed ${goal.placedDaysAgo} day(s) ago`,
     goal.indirect
       ? `named indirectly as "the ${goal.itemPhrase}" (${goal.productId})`
@@ -236,5 +237,5 @@ export const statusEnv: EnvDefinition<StatusGoal, null> = {
     ...(goal.lookAlikeOrderId
       ? [`look-alike item in order ${goal.lookAlikeOrderId}, placed at another time: only "when" tells them apart`]
       : []),
-  ],
+  ]),
 };

@@ -21,6 +21,7 @@ import {
 } from './shared/recommend-customer';
 import { joinList } from './shared/phrasing';
 import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
+import { summaryByStock } from './shared/summary-cache';
 
 export const COMPATIBILITY_ATTRS = ['connector_type', 'size', 'material'] as const;
 
@@ -126,11 +127,11 @@ export const subEnv: EnvDefinition<SubGoal, CustomerNotes> = {
   confirm,
   respond,
   nudges: ['Is there anything similar?', 'What would you suggest instead?', 'Any alternatives?'],
-  summarize: (goal, ctx) => [
+  summarize: summaryByStock<SubGoal>((goal, ctx) => [
     `original (out of stock): ${goal.originalTitle} (${goal.originalId}), a ${goal.noun}`,
     `compatibility (gates relevance): ${goal.compatibility.join(', ')}; λ_sim = ${goal.rec.lambdaSim.toFixed(2)}`,
     ...summarizeSpec(goal.rec, ctx),
-  ],
+  ]),
 };
 
 /** True when a product keeps every compatibility constraint of the goal (for tests and tools that explain scores). */

@@ -125,3 +125,36 @@ export function daysBetween(fromIso: string, toIso: string): number {
 }
 
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/**
+ * The cart's contents as a flat list (line id, product, variant, qty per line), to tell whether a
+ * turn changed it: what comparing JSON.stringify(cart) before and after tells (a line has exactly
+ * these four fields), without building two strings per step (issue 13, ninth round).
+ */
+export function cartContents(cart: readonly CartLine[]): unknown[] {
+  const out = new Array<unknown>(cart.length * 4);
+  for (let i = 0; i < cart.length; i++) {
+    const line = cart[i];
+    out[4 * i] = line.line_id;
+    out[4 * i + 1] = line.product_id;
+    out[4 * i + 2] = line.variant_id;
+    out[4 * i + 3] = line.qty;
+  }
+  return out;
+}
+
+/** Whether the cart still holds what cartContents recorded. */
+export function cartHolds(cart: readonly CartLine[], contents: readonly unknown[]): boolean {
+  if (cart.length * 4 !== contents.length) return false;
+  for (let i = 0; i < cart.length; i++) {
+    const line = cart[i];
+    if (
+      line.line_id !== contents[4 * i] ||
+      line.product_id !== contents[4 * i + 1] ||
+      line.variant_id !== contents[4 * i + 2] ||
+      line.qty !== contents[4 * i + 3]
+    )
+      return false;
+  }
+  return true;
+}

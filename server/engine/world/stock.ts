@@ -5,6 +5,14 @@ import type { Catalog, Product } from '../catalog/types';
 import type { WorldState } from './state';
 import { findVariant, variantsOf, type Variant } from './variants';
 
+/**
+ * A number that changes whenever the episode's stock does: p_oos only ever adds a 0 override
+ * for a new id (with a stock change), so both counts only grow.
+ */
+export function stockVersion(world: WorldState): number {
+  return world.stockChanges.length + world.stockOverrides.size;
+}
+
 export function productStock(world: WorldState, product: Product): number {
   return world.stockOverrides.get(product.id) ?? product.stockQty;
 }
@@ -17,6 +25,16 @@ export function variantStock(world: WorldState, variant: Variant): number {
 export function currentVariants(world: WorldState, product: Product): Variant[] {
   // Object.assign: `{ ...v, field }` is a slow path in V8 (issue 13)
   return variantsOf(product).map((v) => Object.assign({}, v, { stock_qty: variantStock(world, v) }));
+}
+
+/** Current stock of a product or variant id (0 when unknown): p_oos reads it before a change. */
+export function stockOfId(world: WorldState, catalog: Catalog, id: string): number {
+  const override = world.stockOverrides.get(id);
+  if (override !== undefined) return override;
+  const product = catalog.get(id) ?? catalog.get(id.split('_v_')[0]);
+  if (!product) return 0;
+  if (product.id === id) return product.stockQty;
+  return findVariant(product, id)?.stock_qty ?? 0;
 }
 
 /** Stock of what a cart line would hold; undefined when the ids are unknown. */
