@@ -27,7 +27,8 @@ export interface CompiledFilter {
 
 const RANGE = /^(.*)_(min|max)$/;
 
-function matchingIndices(table: readonly string[], value: string): Set<number> {
+/** Indices of the table entries a string filter value matches (case-insensitive, whole value). */
+export function matchingIndices(table: readonly string[], value: string): Set<number> {
   const v = value.trim().toLowerCase();
   const out = new Set<number>();
   for (let i = 0; i < table.length; i++) if (table[i].toLowerCase() === v) out.add(i);

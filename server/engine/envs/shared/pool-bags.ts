@@ -13,6 +13,7 @@ import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import type { FilterColumns } from '../../catalog/filters';
 import { attributeColumnsByCategoryInSteps, categoryRows, distinctBrands } from './pool-columns';
 import { copyCandidate, newCandidates, readCandidate } from './pool-candidates';
+import { RowLists } from './pool-row-lists';
 import { BagTerms, cosines, idfOf } from './pool-terms';
 import type { Candidates, CategoryPool } from './pool-types';
 
@@ -112,6 +113,7 @@ export class BagStore {
       rowBag: null,
       rowBagLen: null,
       docBrands: null,
+      rowLists: null,
     };
     const stored = all.length <= this.storeAllLimit ? all : docs;
     for (let k = 0; k < stored.length; k++) {
@@ -152,6 +154,7 @@ export class BagStore {
     for (let k = 0; k < pool.all.length; k++) codes.add(this.catalog.cols.category[pool.all[k]]);
     const attrColumns = [...new Set([...codes].flatMap((c) => [...this.bags.attrColumns[c]]))].sort((a, b) => a - b);
     const rows = (pool.rows = categoryRows(this.catalog.cols, pool.all, attrColumns));
+    pool.rowLists = new RowLists(rows);
     const docRows = pool.docRows!;
     const sample = newCandidates(pool.docs, rows, docRows, []);
     const docBrands = new Uint8Array(this.catalog.cols.brandTable.length);

@@ -1,6 +1,7 @@
 // The evaluation pool's per-category records (pool-bags.ts builds them, recommend-pool.ts reads them).
 
 import type { FilterColumns } from '../../catalog/filters';
+import type { RowLists } from './pool-row-lists';
 
 /** Document frequencies of one set of documents (a category, or its stride sample). */
 export interface IdfTable {
@@ -44,6 +45,8 @@ export interface CategoryPool {
   rowBag: Int32Array | null;
   rowBagLen: Uint16Array | null;
   docBrands: { codes: Uint8Array; names: string[] } | null;
+  /** large categories, with the rows: the rows grouped by brand and by attribute value (pool-row-lists.ts) */
+  rowLists: RowLists | null;
 }
 
 /**
