@@ -100,7 +100,7 @@ export class BagStore {
       all,
       whole,
       docs,
-      vocab: new Map(),
+      vocab: bags.vocabulary(),
       idf: { n: 0, df: new Int32Array(0), idf: new Float64Array(0) },
       sortedPrices: null,
       brands: null,
@@ -144,6 +144,7 @@ export class BagStore {
       const local = this.gather(pool, all);
       for (let k = 0; k < all.length; k++) local.ids[k] = this.catalog.idAt(all[k]);
       pool.local = local;
+      pool.vocab.release(); // every bag of it is stored: its part index is not needed again
     }
     return pool;
   }

@@ -2,6 +2,7 @@
 
 import type { FilterColumns } from '../../catalog/filters';
 import type { RowLists } from './pool-row-lists';
+import type { TermVocab } from './pool-terms';
 
 /** Document frequencies of one set of documents (a category, or its stride sample). */
 export interface IdfTable {
@@ -22,7 +23,7 @@ export interface CategoryPool {
   /** the documents idf is computed over: all, or the stride sample */
   docs: ArrayLike<number>;
   /** the category's own term ids (small arrays below stay in cache); terms met later are appended */
-  vocab: Map<string, number>;
+  vocab: TermVocab;
   idf: IdfTable;
   /** whole categories: every price ascending, and the distinct brands sorted */
   sortedPrices: number[] | null;
