@@ -27,8 +27,7 @@ export interface CompiledFilter {
 
 const RANGE = /^(.*)_(min|max)$/;
 
-/** Indices of the table entries a string filter value matches (case-insensitive, whole value). */
-export function matchingIndices(table: readonly string[], value: string): Set<number> {
+function matchingIndices(table: readonly string[], value: string): Set<number> {
   const v = value.trim().toLowerCase();
   const out = new Set<number>();
   for (let i = 0; i < table.length; i++) if (table[i].toLowerCase() === v) out.add(i);

@@ -5,7 +5,7 @@
 // value accepts only rows of that group, so the search walks the shortest such group instead:
 // the same rows in the same order, over a few hundred or thousand rows whatever the catalog size.
 
-import { matchingIndices, type FilterColumns } from '../../catalog/filters';
+import type { FilterColumns } from '../../catalog/filters';
 import type { IndexColumn } from '../../catalog/columns';
 import type { SearchFilters } from '../../catalog/types';
 
@@ -41,9 +41,9 @@ export class RowLists {
     let best: Uint16Array | Int32Array | null = null;
     const consider = (column: number, table: readonly string[], raw: unknown, codeOf: (index: number) => number) => {
       if (raw === undefined || raw === null) return;
-      const ok = matchingIndices(table, String(raw));
-      if (ok.size !== 1) return; // none: the filter is empty; several: a union (not worth it)
-      const list = this.of(column, codeOf(ok.values().next().value!));
+      const index = this.onlyMatch(column, table, String(raw));
+      if (index < 0) return; // none: the filter is empty; several: a union (not worth it)
+      const list = this.of(column, codeOf(index));
       if (!best || list.length < best.length) best = list;
     };
     const f = filters as Record<string, unknown>;
@@ -55,6 +55,18 @@ export class RowLists {
       }
     }
     return best;
+  }
+
+  /** per column key, its string table lower-cased (filters.ts compares values case-insensitively) */
+  private readonly lowered = new Map<number, string[]>();
+
+  /** The one table index matchingIndices (filters.ts) gives for value, or -1 when it gives none or several. */
+  private onlyMatch(column: number, table: readonly string[], value: string): number {
+    let lower = this.lowered.get(column);
+    if (!lower) this.lowered.set(column, (lower = table.map((entry) => entry.toLowerCase())));
+    const v = value.trim().toLowerCase();
+    const first = lower.indexOf(v);
+    return first >= 0 && lower.indexOf(v, first + 1) < 0 ? first : -1;
   }
 
   private group(column: number): Groups {
