@@ -8,6 +8,7 @@ import { compileFilter } from './filters';
 import { SearchIndex, type SearchIndexData } from './search-index';
 import { tokenize } from './tokenize';
 import { fuzzyTermIds } from './fuzzy';
+import type { TitleParts } from './title-parts';
 
 /** Where ids and texts come from (generated on demand, or stored strings). */
 export interface ProductText {
@@ -22,6 +23,8 @@ export interface ProductText {
   readonly idsAscend?: boolean;
   /** tokenize(title(index)), when the source has a cheaper way to produce it. */
   titleTokens?(index: number): readonly string[];
+  /** The title as numbered shared parts (generated titles): lets a reader cache per part instead of per token. */
+  readonly titleParts?: TitleParts;
 }
 
 /** Materialised products kept per catalog, direct-mapped by index: bounded memory at any size. */

@@ -119,4 +119,26 @@ describe('synthetic title tokens', () => {
     const catalog = createSyntheticCatalog({ seed: 3, size: 20_000 });
     for (let i = 0; i < catalog.size; i++) expect(catalog.titleTokensAt(i)).toEqual(tokenize(catalog.titleAt(i)));
   });
+
+  it('come from numbered parts: within the count, one cached token list per number, the same number for the same text', () => {
+    const catalog = createSyntheticCatalog({ seed: 3, size: 5_000 });
+    const parts = catalog.text.titleParts!;
+    const out = new Int32Array(64);
+    const textOf = new Map<number, string>();
+    const wrong: string[] = [];
+    for (let i = 0; i < catalog.size; i++) {
+      const n = parts.of(i, out);
+      if (n < 4) wrong.push(`${i}: ${n} parts`); // brand, adjective, noun, model code, then specs
+      for (let k = 0; k < n; k++) {
+        const p = out[k];
+        if (p < 0 || p >= parts.count) wrong.push(`${i}: part ${p} of ${parts.count}`);
+        if (parts.tokens(p) !== parts.tokens(p)) wrong.push(`part ${p}: a new token list per call`);
+        const joined = parts.tokens(p).join(' ');
+        if ((textOf.get(p) ?? joined) !== joined) wrong.push(`part ${p}: ${textOf.get(p)} and ${joined}`);
+        textOf.set(p, joined);
+      }
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(textOf.size).toBeGreaterThan(1000);
+  });
 });

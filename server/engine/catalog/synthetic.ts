@@ -11,6 +11,7 @@ import { IndexBuilder, type SearchIndexData } from './search-index';
 import { ALL_DEPARTMENTS, ATTRIBUTE_NAMES, CATEGORY_LIST, attributeValues, isNumericAttr } from './taxonomy';
 import { DEFAULT_ATTR_VALUES } from './attributes';
 import { tokenize } from './tokenize';
+import { GeneratedTitleParts } from './title-parts';
 import type { Catalog } from './types';
 
 export interface SyntheticOptions {
@@ -233,47 +234,27 @@ export function syntheticTitle(cols: SyntheticColumns, i: number): string {
 }
 
 class SyntheticText implements ProductText {
-  // Tokens of each title part, by code: a title's tokens are its parts' tokens in order
-  // (parts are separated by spaces and commas, which no token spans; synthetic.test.ts checks).
-  private readonly brandTokens: string[][] = [];
-  private readonly adjectiveTokens: string[][][] = [];
-  private readonly nounTokens: string[][][] = [];
-  private readonly modelTokens: string[][] = [];
-  private readonly specTokens: string[][][] = [];
+  /** a title's tokens are its parts' tokens in order (parts are separated by spaces and commas, which no token spans; synthetic.test.ts checks) */
+  readonly titleParts: GeneratedTitleParts;
+  private readonly scratch = new Int32Array(64);
 
   /** syn_ + the zero-padded index: ascending while the index fits the digits */
   readonly idsAscend: boolean;
 
   constructor(private readonly cols: SyntheticColumns) {
     this.idsAscend = cols.size <= 10 ** ID_DIGITS;
+    this.titleParts = new GeneratedTitleParts({
+      cols,
+      adjectives: CATEGORY_LIST.map((c) => c.dept.adjectives),
+      nouns: CATEGORY_LIST.map((c) => c.def.nouns),
+      titleAttrs: CAT_PLANS.map((plan) => plan.titleAttrs),
+      modelCount: MODEL_CODES,
+      modelCode,
+    });
   }
 
   titleTokens(i: number): string[] {
-    const cols = this.cols;
-    const c = cols.category[i];
-    const cat = CATEGORY_LIST[c];
-    const b = cols.brand[i];
-    const adj = ((this.adjectiveTokens[c] ??= [])[cols.adjective[i]] ??= tokenize(
-      cat.dept.adjectives[cols.adjective[i]],
-    ));
-    const noun = ((this.nounTokens[c] ??= [])[cols.noun[i]] ??= tokenize(cat.def.nouns[cols.noun[i]]));
-    const out: string[] = [];
-    for (const part of [
-      (this.brandTokens[b] ??= tokenize(cols.brandTable[b])),
-      adj,
-      noun,
-      (this.modelTokens[cols.model[i]] ??= tokenize(modelCode(cols.model[i]))),
-    ])
-      for (const t of part) out.push(t);
-    for (const a of CAT_PLANS[c].titleAttrs) {
-      const v = cols.attrCols[a][i];
-      if (v === 0) continue;
-      for (const t of ((this.specTokens[a] ??= [])[v] ??= tokenize(
-        formatTitleSpec(cols.attrNames[a], cols.attrTables[a][v - 1]),
-      )))
-        out.push(t);
-    }
-    return out;
+    return this.titleParts.titleTokens(i, this.scratch);
   }
   id(i: number): string {
     return syntheticId(i);

@@ -13,6 +13,7 @@ import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import type { FilterColumns } from '../../catalog/filters';
 import { attributeColumnsByCategoryInSteps, categoryRows, distinctBrands } from './pool-columns';
 import { copyCandidate, newCandidates, readCandidate } from './pool-candidates';
+import { RowLists } from './pool-row-lists';
 import { BagTerms, cosines, idfOf } from './pool-terms';
 import type { Candidates, CategoryPool } from './pool-types';
 
@@ -99,7 +100,7 @@ export class BagStore {
       all,
       whole,
       docs,
-      vocab: new Map(),
+      vocab: bags.vocabulary(),
       idf: { n: 0, df: new Int32Array(0), idf: new Float64Array(0) },
       sortedPrices: null,
       brands: null,
@@ -112,6 +113,7 @@ export class BagStore {
       rowBag: null,
       rowBagLen: null,
       docBrands: null,
+      rowLists: null,
     };
     const stored = all.length <= this.storeAllLimit ? all : docs;
     for (let k = 0; k < stored.length; k++) {
@@ -142,6 +144,7 @@ export class BagStore {
       const local = this.gather(pool, all);
       for (let k = 0; k < all.length; k++) local.ids[k] = this.catalog.idAt(all[k]);
       pool.local = local;
+      pool.vocab.release(); // every bag of it is stored: its part index is not needed again
     }
     return pool;
   }
@@ -152,6 +155,7 @@ export class BagStore {
     for (let k = 0; k < pool.all.length; k++) codes.add(this.catalog.cols.category[pool.all[k]]);
     const attrColumns = [...new Set([...codes].flatMap((c) => [...this.bags.attrColumns[c]]))].sort((a, b) => a - b);
     const rows = (pool.rows = categoryRows(this.catalog.cols, pool.all, attrColumns));
+    pool.rowLists = new RowLists(rows);
     const docRows = pool.docRows!;
     const sample = newCandidates(pool.docs, rows, docRows, []);
     const docBrands = new Uint8Array(this.catalog.cols.brandTable.length);

@@ -13,6 +13,7 @@ import {
   filterRows,
 } from './pool-columns';
 import { constraintFilters } from './recommend';
+import { RowLists } from './pool-row-lists';
 
 const catalog = createSyntheticCatalog({ seed: 3, size: 20_000 });
 const cols = catalog.cols;
@@ -67,6 +68,52 @@ describe('pool-columns', () => {
       if (found!.length > 0) nonEmpty++;
     }
     expect(nonEmpty).toBeGreaterThan(300);
+  });
+
+  it('filterRows over the row lists = catalog.filterIndices for 600 drawn constraint sets', () => {
+    const rng = new Rng(11);
+    let narrowed = 0;
+    let nonEmpty = 0;
+    const lists = new Map<string, RowLists>();
+    for (let t = 0; t < 600; t++) {
+      const reference = catalog.at(rng.int(0, catalog.size - 1));
+      const { all, code, rows } = rowsOf(reference.category);
+      let rowLists = lists.get(reference.category);
+      if (!rowLists) lists.set(reference.category, (rowLists = new RowLists(rows)));
+      const constraints = makeConstraints(reference, 1 + (t % 6), 0.1 + (t % 7) * 0.1, rng);
+      const filters = constraintFilters(reference.category, constraints);
+      const k = [600, 5, 1, 10_000, 40][t % 5];
+      const found = filterRows(rows, code, filters, k, rowLists);
+      expect(
+        found!.map((p) => all[p]),
+        JSON.stringify(filters),
+      ).toEqual(catalog.filterIndices(filters, k));
+      if (rowLists.narrowest(filters)) narrowed++;
+      if (found!.length > 0) nonEmpty++;
+    }
+    expect(narrowed).toBeGreaterThan(200); // most sets name a brand or an attribute value
+    expect(nonEmpty).toBeGreaterThan(400);
+  });
+
+  it('RowLists groups every row under its brand and attribute codes, ascending', () => {
+    for (const category of catalog.categories().slice(0, 8)) {
+      const { rows } = rowsOf(category);
+      const lists = new RowLists(rows);
+      const columns: [number, ArrayLike<number>, number][] = [[-1, rows.brand, cols.brandTable.length]];
+      cols.attrCols.forEach((_, a) => columns.push([a, rows.attrCols[a], cols.attrTables[a].length + 1]));
+      for (const [column, values, codes] of columns) {
+        let total = 0;
+        for (let v = 0; v < codes + 2; v++) {
+          const expected = Array.from({ length: rows.size }, (_, p) => p).filter((p) => values[p] === v);
+          expect([...lists.of(column, v)], `${category} column ${column} value ${v}`).toEqual(expected);
+          total += expected.length;
+        }
+        expect(total).toBe(rows.size);
+      }
+      const brand = cols.brandTable[rows.brand[0]];
+      expect([...lists.narrowest({ category, brand: brand.toUpperCase() })!]).toEqual([...lists.of(-1, rows.brand[0])]);
+      expect(lists.narrowest({ category, price_max: 50 })).toBeNull();
+    }
   });
 
   it('filterRows leaves a filter that names other categories (or none) to the catalog', () => {

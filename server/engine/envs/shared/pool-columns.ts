@@ -9,6 +9,7 @@ import type { CatalogColumns, IndexColumn } from '../../catalog/columns';
 import { compileFilter, type FilterColumns } from '../../catalog/filters';
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import type { SearchFilters } from '../../catalog/types';
+import type { RowLists } from './pool-row-lists';
 
 /**
  * Rows `all` of the columns a filter reads. Attribute columns no product of the category uses
@@ -50,13 +51,15 @@ export function categoryRows(
 /**
  * ColumnarCatalog.filterIndices(filters, topK) as rows of `category` when the filter names that
  * one category (the catalog then walks the category's products in order, as this walks its rows);
- * null otherwise (the caller asks the catalog).
+ * null otherwise (the caller asks the catalog). With the category's row lists, only the rows of
+ * the brand or attribute value a constraint names are walked (they hold every row it accepts).
  */
 export function filterRows(
   category: FilterColumns,
   categoryCode: number,
   filters: SearchFilters,
   topK: number,
+  lists?: RowLists,
 ): number[] | null {
   const k = Math.max(0, Math.floor(topK));
   if (k === 0) return [];
@@ -65,7 +68,10 @@ export function filterRows(
   if (filter.categories?.length !== 1 || filter.categories[0] !== categoryCode || !filter.accept) return null;
   const accept = filter.accept;
   const out: number[] = [];
-  for (let p = 0; p < category.size && out.length < k; p++) if (accept(p)) out.push(p);
+  const group = lists?.narrowest(filters);
+  if (group) {
+    for (let j = 0; j < group.length && out.length < k; j++) if (accept(group[j])) out.push(group[j]);
+  } else for (let p = 0; p < category.size && out.length < k; p++) if (accept(p)) out.push(p);
   return out;
 }
 

@@ -8,6 +8,68 @@ import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 export const idfOf = (n: number, df: number, inReference: boolean) =>
   Math.log((1 + n) / (1 + df + (inReference ? 1 : 0))) + 1;
 
+/**
+ * One pool's term ids: words → ids in the order first met, and per shared part — a title part
+ * (TitleParts), a category's cat:/dept: pair, an attribute value — the ids of its words, so a
+ * bag is written from a few part lookups instead of a string Map lookup per word (at 2M
+ * products those lookups missed the cache in a large vocabulary). Words get their ids when
+ * their part is first met, in the part's word order: the ids a word-by-word writer gives.
+ */
+export class TermVocab {
+  private readonly words = new Map<string, number>();
+  /** per part number: 1 + offset of its ids in partIds (0 = not met yet); its id count in partLength */
+  private partAt: Int32Array | null = null;
+  private partLength: Uint8Array | null = null;
+  private partIds = new Int32Array(256);
+  private partUsed = 0;
+
+  constructor(private readonly parts: number) {}
+
+  get size(): number {
+    return this.words.size;
+  }
+
+  id(word: string): number {
+    let term = this.words.get(word);
+    if (term === undefined) this.words.set(word, (term = this.words.size));
+    return term;
+  }
+
+  /** Offset in ids() of part p's ids (their number in partCount), resolving `words(p)` when first met. */
+  part(p: number, words: (p: number) => readonly string[]): number {
+    const partAt = (this.partAt ??= new Int32Array(this.parts));
+    const partLength = (this.partLength ??= new Uint8Array(this.parts));
+    if (partAt[p] === 0) {
+      const list = words(p);
+      if (this.partUsed + list.length > this.partIds.length) {
+        const grown = new Int32Array(2 * (this.partUsed + list.length));
+        grown.set(this.partIds);
+        this.partIds = grown;
+      }
+      for (let j = 0; j < list.length; j++) this.partIds[this.partUsed + j] = this.id(list[j]);
+      partAt[p] = this.partUsed + 1;
+      partLength[p] = list.length;
+      this.partUsed += list.length;
+    }
+    this.partCount = partLength[p];
+    return partAt[p] - 1;
+  }
+  /** the id count of the last part() */
+  partCount = 0;
+
+  ids(): Int32Array {
+    return this.partIds;
+  }
+
+  /** Drops the part index (a pool whose every bag is stored writes no more; it is rebuilt, the same, if one does). */
+  release(): void {
+    this.partAt = null;
+    this.partLength = null;
+    this.partIds = new Int32Array(256);
+    this.partUsed = 0;
+  }
+}
+
 export class BagTerms {
   /** term ids (of the vocabulary the bag was written with) and their counts; bags are runs of these */
   terms = new Int32Array(1 << 16);
@@ -19,41 +81,90 @@ export class BagTerms {
    * set by the store's build (BagStore.buildPools, in slices) before any bag is written
    */
   attrColumns: Int32Array[] = [];
-  private readonly categoryTerms: [string, string][] = [];
-  private readonly attrTerms: string[][] = [];
+  /** part numbers: title parts [0, titleParts), categories' cat:/dept: pairs, then attribute values (attrPartAt[a] + code) */
+  private readonly titleParts: number;
+  private readonly attrPartAt: Int32Array;
+  readonly partCount: number;
+  private readonly scratch = new Int32Array(64);
+  // the bag being written
+  private at = 0;
+  private count = 0;
+  private index = 0;
 
-  constructor(readonly catalog: ColumnarCatalog) {}
+  constructor(readonly catalog: ColumnarCatalog) {
+    const cols = catalog.cols;
+    this.titleParts = catalog.text.titleParts?.count ?? 0;
+    let next = this.titleParts + cols.categoryTable.length;
+    this.attrPartAt = Int32Array.from(cols.attrTables, (table) => {
+      const first = next;
+      next += table.length + 1;
+      return first;
+    });
+    this.partCount = next;
+  }
+
+  /** A new pool's vocabulary. */
+  vocabulary(): TermVocab {
+    return new TermVocab(this.partCount);
+  }
 
   /** Writes product i's bag at `used` (growing the arrays) in `vocab`'s term ids; returns its term count. */
-  write(vocab: Map<string, number>, index: number): number {
+  write(vocab: TermVocab, index: number): number {
     const cols = this.catalog.cols;
-    const at = this.used;
-    let count = 0;
-    const add = (word: string) => {
-      let term = vocab.get(word);
-      if (term === undefined) vocab.set(word, (term = vocab.size));
-      for (let j = at; j < at + count; j++)
-        if (this.terms[j] === term) {
-          this.tfs[j]++;
-          return;
-        }
-      if (at + count >= this.terms.length) this.grow();
-      this.terms[at + count] = term;
-      this.tfs[at + count] = 1;
-      count++;
-    };
-    for (const t of this.catalog.titleTokensAt(index)) add(t);
-    const [catTerm, deptTerm] = this.categoryTermsOf(cols.category[index]);
-    add(catTerm);
-    add(deptTerm);
-    const attrColumns = this.attrColumns[cols.category[index]];
+    this.at = this.used;
+    this.count = 0;
+    this.index = index;
+    const titleParts = this.catalog.text.titleParts;
+    if (titleParts) {
+      const n = titleParts.of(index, this.scratch);
+      for (let k = 0; k < n; k++) this.addPart(vocab, vocab.part(this.scratch[k], this.titleWords));
+    } else for (const t of this.catalog.titleTokensAt(index)) this.add(vocab.id(t));
+    const category = cols.category[index];
+    this.addPart(vocab, vocab.part(this.titleParts + category, this.categoryWords));
+    const attrColumns = this.attrColumns[category];
     for (let j = 0; j < attrColumns.length; j++) {
       const a = attrColumns[j];
       const v = cols.attrCols[a][index];
-      if (v !== 0) add(this.attrTerm(a, v, index));
+      if (v !== 0) this.addPart(vocab, vocab.part(this.attrPartAt[a] + v, this.attrWords));
     }
-    return count;
+    return this.count;
   }
+
+  private addPart(vocab: TermVocab, offset: number): void {
+    const ids = vocab.ids();
+    for (let j = offset; j < offset + vocab.partCount; j++) this.add(ids[j]);
+  }
+
+  private add(term: number): void {
+    const at = this.at;
+    for (let j = at; j < at + this.count; j++)
+      if (this.terms[j] === term) {
+        this.tfs[j]++;
+        return;
+      }
+    if (at + this.count >= this.terms.length) this.grow();
+    this.terms[at + this.count] = term;
+    this.tfs[at + this.count] = 1;
+    this.count++;
+  }
+
+  private readonly titleWords = (p: number) => this.catalog.text.titleParts!.tokens(p);
+
+  /** `cat:<category>` and `dept:<department>` of part titleParts + category code. */
+  private readonly categoryWords = (p: number) => {
+    const category = this.catalog.cols.categoryTable[p - this.titleParts];
+    const slash = category.indexOf('/');
+    const department = slash < 0 ? category : category.slice(0, slash);
+    return [`cat:${category.toLowerCase()}`, `dept:${department.toLowerCase()}`];
+  };
+
+  /** `<attr>=<value>` of part attrPartAt[a] + v (the value as attrsAt gives it for the product being written). */
+  private readonly attrWords = (p: number) => {
+    const cols = this.catalog.cols;
+    let a = 0;
+    while (a + 1 < this.attrPartAt.length && this.attrPartAt[a + 1] <= p) a++;
+    return [`${cols.attrNames[a]}=${String(this.catalog.attrsAt(this.index)[cols.attrNames[a]]).toLowerCase()}`];
+  };
 
   private grow(): void {
     const terms = new Int32Array(this.terms.length * 2);
@@ -62,26 +173,6 @@ export class BagTerms {
     tfs.set(this.tfs);
     this.terms = terms;
     this.tfs = tfs;
-  }
-
-  /** `cat:<category>` and `dept:<department>` per category code. */
-  private categoryTermsOf(code: number): [string, string] {
-    let pair = this.categoryTerms[code];
-    if (!pair) {
-      const category = this.catalog.cols.categoryTable[code];
-      const slash = category.indexOf('/');
-      const department = slash < 0 ? category : category.slice(0, slash);
-      pair = this.categoryTerms[code] = [`cat:${category.toLowerCase()}`, `dept:${department.toLowerCase()}`];
-    }
-    return pair;
-  }
-
-  /** `<attr>=<value>` for attribute column a, value code v (the value as attrsAt gives it). */
-  private attrTerm(a: number, v: number, index: number): string {
-    const cols = this.catalog.cols;
-    const terms = (this.attrTerms[a] ??= []);
-    return (terms[v] ??=
-      `${cols.attrNames[a]}=${String(this.catalog.attrsAt(index)[cols.attrNames[a]]).toLowerCase()}`);
   }
 }
 

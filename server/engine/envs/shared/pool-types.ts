@@ -1,6 +1,8 @@
 // The evaluation pool's per-category records (pool-bags.ts builds them, recommend-pool.ts reads them).
 
 import type { FilterColumns } from '../../catalog/filters';
+import type { RowLists } from './pool-row-lists';
+import type { TermVocab } from './pool-terms';
 
 /** Document frequencies of one set of documents (a category, or its stride sample). */
 export interface IdfTable {
@@ -21,7 +23,7 @@ export interface CategoryPool {
   /** the documents idf is computed over: all, or the stride sample */
   docs: ArrayLike<number>;
   /** the category's own term ids (small arrays below stay in cache); terms met later are appended */
-  vocab: Map<string, number>;
+  vocab: TermVocab;
   idf: IdfTable;
   /** whole categories: every price ascending, and the distinct brands sorted */
   sortedPrices: number[] | null;
@@ -44,6 +46,8 @@ export interface CategoryPool {
   rowBag: Int32Array | null;
   rowBagLen: Uint16Array | null;
   docBrands: { codes: Uint8Array; names: string[] } | null;
+  /** large categories, with the rows: the rows grouped by brand and by attribute value (pool-row-lists.ts) */
+  rowLists: RowLists | null;
 }
 
 /**

@@ -87,7 +87,7 @@ export function columnCandidates(
       mark[row] = 2;
       out.push(row);
     };
-    const found = filterRows(rows, cols.category[refIndex], filters(), fullLimit);
+    const found = filterRows(rows, cols.category[refIndex], filters(), fullLimit, category!.rowLists!);
     if (found) for (const row of found) take(row);
     else for (const i of catalog.filterIndices(filters(), fullLimit)) take(rowIn(all, i));
     take(rowIn(all, refIndex));
