@@ -1,7 +1,8 @@
-// Every server action is made by `serverAction`. A server action is an endpoint anyone can post
-// anything to, so each one states who may call it and a zod schema per argument; the wrapper
-// checks the role first (a caller who may not ask learns nothing about the arguments), then what
-// was posted (one BAD_INPUT naming the argument and the first problem), then runs the action.
+// Every server action's body is one call of `serverAction`. A server action is an endpoint anyone
+// can post anything to, so each one states who may call it and a zod schema per argument; the
+// wrapper checks the admin role first (a caller who may not ask learns nothing about the
+// arguments), then what was posted (one BAD_INPUT naming the argument and the first problem),
+// then the agent role (it needs the parsed episode id), then runs the action.
 // Any error comes back as its public form: an AppError's own message, anything else only by its
 // log id (server/lib/errors.ts).
 import { headers } from 'next/headers';
