@@ -61,7 +61,6 @@ async function freshStore(
   rmSync(file, { force: true });
   copyMigratedSqlite(file);
   const sqlite = openSqlite(`file:${file}`);
-  sqlite.pragma('journal_mode = WAL');
   return { store: sqliteInspectorDb(sqlite), url: `file:${file}`, stop: () => sqlite.close() };
 }
 const countEpisodes = async (on: InspectorDb) =>
@@ -129,7 +128,6 @@ const opened = pgKept
   : reused
     ? (() => {
         const sqlite = openSqlite(`file:${DB}`);
-        sqlite.pragma('journal_mode = WAL');
         return { store: sqliteInspectorDb(sqlite), url: `file:${DB}`, stop: () => sqlite.close() };
       })()
     : await freshStore(DB, 'bench');

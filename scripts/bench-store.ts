@@ -27,7 +27,6 @@ function freshStore(withTrigger: boolean) {
   const url = `file:${path.join(dir, 't.db')}`;
   copyMigratedSqlite(url.slice('file:'.length));
   const s = openSqlite(url);
-  s.pragma('journal_mode = WAL');
   if (withTrigger) s.exec(oldTrigger);
   const hot = openSqliteHotPath(url.slice(5), { indexDelayMs: 1e9 });
   let ms = 0;

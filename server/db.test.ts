@@ -33,19 +33,27 @@ describe('the Prisma client', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("bounds its SQLite connection's page cache (server/lib/sqlite-cache.ts)", async () => {
+  it("sets its SQLite connection's pragmas as every app-server connection's (server/lib/sqlite-connection.ts)", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ecomrlve-db-'));
     const { createPrismaClient } = await import('./db');
-    const { SQLITE_CACHE_KIB } = await import('./lib/sqlite-cache');
+    const { SQLITE_CACHE_KIB } = await import('./lib/sqlite-connection');
     const client = createPrismaClient(`file:${path.join(dir, 'cache.db')}`);
+    const pragma = async (name: string) => {
+      const [value] = Object.values(
+        (await client.$queryRawUnsafe<Array<Record<string, unknown>>>(`PRAGMA ${name}`))[0],
+      );
+      return typeof value === 'bigint' ? Number(value) : value;
+    };
     // the pragmas are sent when the client is made, without waiting: read until they have run
-    let size: unknown;
-    for (let i = 0; i < 100 && size !== -SQLITE_CACHE_KIB; i++) {
-      const [row] = await client.$queryRawUnsafe<Array<{ cache_size: unknown }>>('PRAGMA cache_size');
-      size = Number(row.cache_size);
-      if (size !== -SQLITE_CACHE_KIB) await new Promise((r) => setTimeout(r, 20));
+    const wanted = { cache_size: -SQLITE_CACHE_KIB, journal_mode: 'wal', synchronous: 1, busy_timeout: 5000 };
+    let seen: Record<string, unknown> = {};
+    for (let i = 0; i < 100; i++) {
+      seen = {};
+      for (const name of Object.keys(wanted)) seen[name] = await pragma(name);
+      if (seen.cache_size === wanted.cache_size && seen.synchronous === wanted.synchronous) break;
+      await new Promise((r) => setTimeout(r, 20));
     }
-    expect(size).toBe(-SQLITE_CACHE_KIB);
+    expect(seen).toEqual(wanted);
     await client.$disconnect();
     rmSync(dir, { recursive: true, force: true });
   });

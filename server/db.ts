@@ -9,9 +9,11 @@ import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { databaseKind, pgConnectionConfig, type DatabaseKind } from './db-url';
 import { prepareDatabaseDir } from './db-path';
-import { SQLITE_CACHE_PRAGMA } from './lib/sqlite-cache';
+import { sqliteConnectionPragmas } from './lib/sqlite-connection';
 
 export const DEFAULT_DATABASE_URL = 'file:./prisma/dev.db';
+
+const noop = () => undefined;
 
 export { databaseKind, type DatabaseKind };
 
@@ -43,15 +45,12 @@ export function createPrismaClient(url = process.env.DATABASE_URL ?? DEFAULT_DAT
   if (problem) console.error(`[ecomrlve] database unusable: ${problem}`);
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
   urls.set(client, url);
-  // WAL: readers do not wait for the writer, and a commit is one append. synchronous=NORMAL
-  // keeps every committed step across a process crash (kill -9); only a power loss could drop
-  // the last commits. Best effort: a read-only file keeps its journal mode. The page cache is
-  // bounded like every connection of the server's (server/lib/sqlite-cache.ts).
-  void client
-    .$queryRawUnsafe('PRAGMA journal_mode = WAL')
-    .then(() => client.$queryRawUnsafe('PRAGMA synchronous = NORMAL'))
-    .then(() => client.$queryRawUnsafe(SQLITE_CACHE_PRAGMA))
-    .catch(() => undefined);
+  // The pragmas of every app-server connection (WAL, synchronous=NORMAL, the bounded page cache:
+  // server/lib/sqlite-connection.ts), sent through SQL since the adapter opens the connection.
+  // Sent without waiting; each is best effort (a read-only file keeps its journal mode).
+  void (async () => {
+    for (const pragma of sqliteConnectionPragmas()) await client.$queryRawUnsafe(`PRAGMA ${pragma}`).catch(noop);
+  })();
   return client;
 }
 

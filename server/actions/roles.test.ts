@@ -1,9 +1,9 @@
 // Which role reaches which server action, with auth on: one row per exported action, like
 // server/trpc/roles.test.ts for tRPC. Next's request functions are replaced by the request
 // headers a test sets, so the actions' own checks decide (not a page or a route around them).
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { authOnForFile } from '@/server/auth/test-auth-on';
-import { createTestDb } from '@/server/episodes/test-db';
+import { appDatabaseForFile } from '@/server/episodes/test-app-db';
 
 let requestHeaders = new Headers();
 vi.mock('next/headers', () => ({
@@ -17,8 +17,7 @@ vi.mock('next/navigation', () => ({
   },
 }));
 
-const db = createTestDb();
-process.env.DATABASE_URL = db.url;
+appDatabaseForFile();
 const episodes = await import('./episodes');
 const models = await import('./models');
 const { rescoreEpisodeAction } = await import('./rescore');
@@ -26,11 +25,6 @@ const { episodeService } = await import('@/server/episodes');
 
 const ADMIN = 'admin-secret-token';
 authOnForFile(ADMIN);
-afterAll(async () => {
-  const { prisma } = await import('@/server/db');
-  await prisma.$disconnect();
-  await db.cleanup();
-});
 
 type Caller = 'anonymous' | 'agent' | 'admin';
 type Outcome = 'refused' | 'reached';

@@ -12,6 +12,7 @@ import {
 } from '@/server/engine/curriculum';
 import { hashParts, Rng } from '@/server/engine/random';
 import type { Action, EnvId, EpisodeEvent } from '@/server/engine/types';
+import { storedGoalOf } from '@/server/episodes/stored-goal';
 
 type PlayedEpisode = ReturnType<typeof playEpisode>['episode'];
 
@@ -31,19 +32,13 @@ export interface PlayedEpisodeRecord {
 }
 
 function recordOf(ep: PlayedEpisode): PlayedEpisodeRecord {
-  const goal = ep.hiddenGoal();
   return {
     axes: ep.axes,
     turn: ep.turn,
     done: ep.done,
     termination: ep.termination,
     breakdown: ep.breakdown,
-    hiddenGoal: {
-      envId: goal.envId,
-      summary: goal.summary,
-      data: goal.data,
-      ...(goal.slots !== undefined ? { slots: goal.slots } : {}),
-    },
+    hiddenGoal: storedGoalOf(ep),
     events: [...ep.events],
     journeyEnvs: ep.config.journeyEnvs ? [...ep.config.journeyEnvs] : null,
   };

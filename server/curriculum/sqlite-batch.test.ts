@@ -1,10 +1,11 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oracleAgent } from '@/server/engine';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import { createCurriculum } from '@/server/engine/curriculum';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { playCurriculumEpisode, type CurriculumStep } from './runner';
+import { openCurriculumSqlite } from './sqlite-batch';
 import { createCurriculumStore } from './store';
 
 // The synchronous SQLite batch writer against the Prisma path it replaces on SQLite: the same
@@ -15,7 +16,7 @@ const steps: CurriculumStep[] = [];
 
 beforeAll(() => {
   db = createTestDb();
-  sqlite = new Database(db.url.slice('file:'.length));
+  sqlite = openCurriculumSqlite(db.url)!; // as the app opens it
   const catalog = createSyntheticCatalog({ seed: 1, size: 2000 });
   let state = createCurriculum('C4');
   for (let i = 0; i < 6; i++) {
@@ -103,7 +104,7 @@ describe('curriculum batches on SQLite', () => {
   it('commits within the call itself: no macrotask can fall between BEGIN and COMMIT', async () => {
     const store = createCurriculumStore(db.prisma, { sqlite });
     const id = await store.createRun(record('C4'));
-    const other = new Database(db.url.slice('file:'.length)); // another connection, as another request's
+    const other = openCurriculumSqlite(db.url)!; // another connection, as another request's
     const count = () =>
       (other.prepare('SELECT count(*) AS n FROM "Episode" WHERE "curriculumRunId" = ?').get(id) as { n: number }).n;
     const saving = store.saveSteps({

@@ -9,7 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { prepareEpisodeRows, sqlDateTime } from '@/server/episodes/sqlite-store/rows';
 import { curriculumEpisodeRows } from './episode-row';
 import type { SaveStepsArgs } from './store';
+import { sqliteFile } from '@/server/db-path';
 import { isSqliteBusy } from '@/server/lib/sqlite-busy';
+import { openSqliteConnection } from '@/server/lib/sqlite-connection';
 
 /** Thrown (and rolled back) when the run moved on: Prisma's "record not found" code, as the Prisma path. */
 class RunMovedOn extends Error {
@@ -20,9 +22,17 @@ class RunMovedOn extends Error {
 const BUSY_WAIT_MS = 30_000;
 const BUSY_RETRY_MS = 20;
 
+/**
+ * The curriculum's own connection to the SQLite file at `url` (none for PostgreSQL). Busy timeout
+ * 0: a batch never waits for a lock inside its synchronous call; it retries from the event loop.
+ */
+export function openCurriculumSqlite(url: string | undefined): Database | undefined {
+  const file = url ? sqliteFile(url) : null;
+  return file ? openSqliteConnection(file, { busyTimeoutMs: 0 }) : undefined;
+}
+
+/** Writes batches through `db`, a connection from `openCurriculumSqlite`. */
 export function sqliteBatchWriter(db: Database) {
-  db.pragma('busy_timeout = 0'); // never wait inside a synchronous call: retry from the event loop
-  db.pragma('foreign_keys = ON');
   const rows = prepareEpisodeRows(db);
   const updateRun = db.prepare(
     'UPDATE "CurriculumRun" SET "state" = ?, "episodeCount" = ?, "updatedAt" = ? WHERE "id" = ? AND "episodeCount" = ?',

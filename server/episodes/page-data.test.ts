@@ -1,23 +1,17 @@
 // Who reaches the two episode pages with auth on: the playground (`/play/<id>`, the agent seat)
 // and the replay (`/episodes/<id>`, the inspector). The pages pass their request headers to
 // these loaders and render `denied` as an access-denied page, so the roles are decided here.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { authOnForFile } from '@/server/auth/test-auth-on';
-import { createTestDb } from './test-db';
+import { appDatabaseForFile } from './test-app-db';
 
-const db = createTestDb();
-process.env.DATABASE_URL = db.url;
+appDatabaseForFile();
 const { episodeService } = await import('@/server/episodes');
 const { loadPlayPage, loadReplayPage } = await import('./page-data');
 const { adminCookieValue, ADMIN_COOKIE } = await import('@/server/auth');
 
 const ADMIN = 'admin-secret-token';
 authOnForFile(ADMIN);
-afterAll(async () => {
-  const { prisma } = await import('@/server/db');
-  await prisma.$disconnect();
-  await db.cleanup();
-});
 
 const headers = (h: Record<string, string>) => new Headers(h);
 

@@ -6,21 +6,15 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authOnForFile } from '@/server/auth/test-auth-on';
 import { installRequestGuard } from '@/server/lib/request-guard';
-import { createTestDb } from './test-db';
+import { appDatabaseForFile } from './test-app-db';
 
-const db = createTestDb();
-process.env.DATABASE_URL = db.url;
+appDatabaseForFile();
 const { POST } = await import('@/app/play/[episodeId]/step/route');
 const { episodeService } = await import('@/server/episodes');
 const { toSeatView } = await import('./seat');
 const { serveSeatStep } = await import('./seat-step');
 
 authOnForFile('admin-secret-token');
-afterAll(async () => {
-  const { prisma } = await import('@/server/db');
-  await prisma.$disconnect();
-  await db.cleanup();
-});
 
 const CHAT = { assistant_message: 'Could you tell me more?', tool_calls: [], answer: null };
 

@@ -22,7 +22,7 @@ import { createLiveEpisodes, rebuildStored, type LiveEpisode } from './live';
 import { forkEpisode, type ForkOptions } from './fork';
 import { startEpisode, type StartContext } from './start';
 import { submitAction, type StepContext } from './step';
-import { goalDataIsDerived } from './stored-goal';
+import { goalDataIsDerived, storedGoalOf } from './stored-goal';
 import type { PgReads } from './pg-reads';
 import {
   EpisodeServiceError,
@@ -30,7 +30,6 @@ import {
   type CustomerVoice,
   type EpisodeSummary,
   type EpisodeView,
-  type HiddenGoal,
   type StartEpisodeInput,
   type WorldView,
 } from './types';
@@ -136,11 +135,6 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     };
   }
 
-  function goalOf(ep: LiveEpisode): HiddenGoal {
-    const g = ep.hiddenGoal() as HiddenGoal;
-    return { envId: g.envId, summary: g.summary, data: g.data, ...(g.slots !== undefined ? { slots: g.slots } : {}) };
-  }
-
   /** The view with the LLM customer's recorded messages (read back, never asked again). */
   async function voiced(view: EpisodeView): Promise<EpisodeView> {
     if (!view.customerVoice) return view;
@@ -180,7 +174,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     viewAt,
     loadCatalog,
     catalogFor,
-    goalOf,
+    goalOf: storedGoalOf,
     voiced,
     rewriteCustomer,
     rememberCapability,
@@ -281,7 +275,12 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
      * active and continued by whoever plays it next.
      */
     forkEpisode: (parentId: string, turns: number, opts: ForkOptions = {}) =>
-      forkEpisode({ store, live, requireRow, loadCatalog, catalogFor, goalOf, voiced }, parentId, turns, opts),
+      forkEpisode(
+        { store, live, requireRow, loadCatalog, catalogFor, goalOf: storedGoalOf, voiced },
+        parentId,
+        turns,
+        opts,
+      ),
 
     /** Parent and forks of an episode (the replay's family box). */
     async family(episodeId: string): Promise<{ parent: EpisodeSummary | null; forks: EpisodeSummary[] }> {

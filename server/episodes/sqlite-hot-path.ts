@@ -11,14 +11,13 @@
 // lock either (busy_timeout 0: a wait would block the event loop while a Prisma transaction that
 // holds the lock cannot finish): when the database is busy the call falls back to Prisma, which
 // waits as before. Rows read here are converted to exactly what Prisma returns (a test compares).
-import Database from 'better-sqlite3';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import type { EpisodeStore, NewEpisodeRecord, StepRecord } from './store';
 import { eventRows, jsonOrNull, prepareEpisodeRows, sqlDateTime, storedBytesOf } from './sqlite-store/rows';
 import { backgroundIndexer, prepareTextIndex } from './sqlite-store/text-index';
-import { boundSqliteCache } from '@/server/lib/sqlite-cache';
+import { sqliteFile } from '@/server/db-path';
+import { openSqliteConnection } from '@/server/lib/sqlite-connection';
 import { isSqliteBusy } from '@/server/lib/sqlite-busy';
 
 /** A new episode id: time-ordered prefix, random tail (Prisma's cuid() is client-side too). */
@@ -43,8 +42,8 @@ export type EpisodeHotPath = ReturnType<typeof openSqliteHotPath>;
 
 /** The hot path for a DATABASE_URL, or null when it is not a SQLite file. */
 export function sqliteHotPathFor(url: string | undefined, opts: HotPathOptions = {}): EpisodeHotPath | null {
-  if (!url?.startsWith('file:')) return null;
-  return openSqliteHotPath(path.resolve(url.slice('file:'.length)), opts);
+  const file = url ? sqliteFile(url) : null;
+  return file ? openSqliteHotPath(file, opts) : null;
 }
 
 export interface HotPathOptions {
@@ -65,10 +64,7 @@ const progress = (rec: StepRecord | NewEpisodeRecord, eventCount: number) => ({
 });
 
 export function openSqliteHotPath(file: string, opts: HotPathOptions = {}) {
-  const db = boundSqliteCache(new Database(file));
-  db.pragma('busy_timeout = 0');
-  db.pragma('foreign_keys = ON');
-  db.pragma('synchronous = NORMAL'); // per connection; WAL is set on the file by server/db.ts
+  const db = openSqliteConnection(file, { busyTimeoutMs: 0 }); // never waits for a lock: see above
   const getRow = db.prepare('SELECT * FROM "Episode" WHERE "id" = ?');
   const findStep = db.prepare('SELECT "eventEnd" FROM "EpisodeAction" WHERE "episodeId" = ? AND "stepKey" = ?');
   const rows = prepareEpisodeRows(db);

@@ -53,3 +53,14 @@ export function readStoredGoal(stored: string, derive: () => unknown): HiddenGoa
   const { envId, summary, slots } = parsed;
   return { envId, summary, data: derive(), ...(slots !== undefined ? { slots } : {}) };
 }
+
+/**
+ * The goal as the playground, the curriculum, batch runs and imports store it: the engine's goal
+ * without its live `state` (the world is stored as events), `slots` only when the env has them.
+ */
+export function storedGoalOf(episode: {
+  hiddenGoal(): { envId: string; summary: string[]; data: unknown; slots?: unknown };
+}): HiddenGoal {
+  const g = episode.hiddenGoal();
+  return { envId: g.envId, summary: g.summary, data: g.data, ...(g.slots !== undefined ? { slots: g.slots } : {}) };
+}

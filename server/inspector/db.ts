@@ -3,11 +3,11 @@
 // Its filters, full-text search and bulk imports are SQL the ORM cannot express or would make
 // slow. SQL is written with `?` placeholders (numbered for PostgreSQL here) and the few
 // dialect differences come from `sqlFor(dialect)` (server/inspector/dialect.ts).
-import Database from 'better-sqlite3';
-import path from 'node:path';
+import type Database from 'better-sqlite3';
 import pg from 'pg';
 import { databaseKind, pgConnectionConfig, type DatabaseKind } from '@/server/db-url';
-import { boundSqliteCache } from '@/server/lib/sqlite-cache';
+import { sqliteFile } from '@/server/db-path';
+import { openSqliteConnection } from '@/server/lib/sqlite-connection';
 
 // Same default as server/db.ts (not imported: that module opens a Prisma client on import).
 const DEFAULT_DATABASE_URL = 'file:./prisma/dev.db';
@@ -28,16 +28,10 @@ export interface InspectorDb {
   sqlite?: Sqlite;
 }
 
-export function sqliteFileOf(url: string): string {
-  if (!url.startsWith('file:')) throw new Error(`not a SQLite DATABASE_URL (file:…): "${url.split('@').pop()}"`);
-  return path.resolve(url.slice('file:'.length));
-}
-
 export function openSqlite(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): Sqlite {
-  const db = boundSqliteCache(new Database(sqliteFileOf(url)));
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  return db;
+  const file = sqliteFile(url);
+  if (!file) throw new Error(`not a SQLite DATABASE_URL (file:…): "${url.split('@').pop()}"`);
+  return openSqliteConnection(file);
 }
 
 // better-sqlite3 binds no booleans: SQLite stores them as 0/1.

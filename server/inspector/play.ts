@@ -5,6 +5,7 @@ import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Agent } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeConfig } from '@/server/engine/types';
+import { storedGoalOf } from '@/server/episodes/stored-goal';
 import { FORMAT_NAME, FORMAT_VERSION } from './format';
 
 export function playToLine(
@@ -15,7 +16,6 @@ export function playToLine(
   extra: { runLabel?: string | null; createdAt?: string } = {},
 ) {
   const { episode, actions } = playEpisode(config, catalog, agent);
-  const goal = episode.hiddenGoal();
   return {
     format: FORMAT_NAME,
     version: FORMAT_VERSION,
@@ -36,12 +36,7 @@ export function playToLine(
     reward: episode.breakdown!.total,
     isCorrect: episode.breakdown!.isCorrect,
     breakdown: episode.breakdown,
-    hiddenGoal: {
-      envId: goal.envId,
-      summary: goal.summary,
-      data: goal.data,
-      ...(goal.slots !== undefined ? { slots: goal.slots } : {}),
-    },
+    hiddenGoal: storedGoalOf(episode),
     events: episode.events,
     actions: actions.map((a, i) => ({ format: 'json' as const, raw: JSON.stringify(a), turn: i })),
     prompts: null,

@@ -9,6 +9,7 @@
 // writer's commit does not start the same copy on its own thread.
 import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { sqliteConnectionPragmas } from '@/server/lib/sqlite-connection';
 import type { Sqlite } from './db';
 
 /**
@@ -26,13 +27,14 @@ export interface CheckpointResult {
 }
 
 // The thread's whole program: plain CommonJS, so it loads nothing through tsx (the Next.js
-// server has no tsx). The driver is resolved from the project's working directory.
+// server has no tsx). The driver is resolved from the project's working directory; the
+// connection's pragmas are every app-server connection's (server/lib/sqlite-connection.ts).
 const THREAD = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require('node:module').createRequire(workerData.from)('better-sqlite3');
 const db = new Database(workerData.file);
 try {
-  db.pragma('busy_timeout = 5000');
+  for (const pragma of workerData.pragmas) db.pragma(pragma);
   const [r] = db.pragma('wal_checkpoint(PASSIVE)');
   // Everything copied back: empty the file too (nothing left to copy, so the writers wait only
   // for the truncation; a 1.3 GB WAL file would otherwise stay and every later bulk write start a thread).
@@ -90,7 +92,7 @@ export function checkpointAfterBulk(sqlite: Sqlite, backgroundFrom = BACKGROUND_
   const done = new Promise<CheckpointResult | null>((resolve) => {
     const worker = new Worker(THREAD, {
       eval: true,
-      workerData: { file: sqlite.name, from: `${process.cwd()}/` },
+      workerData: { file: sqlite.name, from: `${process.cwd()}/`, pragmas: sqliteConnectionPragmas() },
     });
     let result: CheckpointResult | null = null;
     worker.on('message', (r: { log: number; checkpointed: number }) => {

@@ -6,6 +6,7 @@ import {
   redact,
   resolveApiKey,
 } from './connection';
+import { toPublicError } from '@/server/lib/errors';
 
 const base = { name: 'local', baseUrl: 'http://127.0.0.1:8011/v1', model: 'heuristic' };
 
@@ -93,5 +94,19 @@ describe('connections', () => {
     await expect(store.save({ ...base, baseUrl: 'http://8.8.8.8/v1' })).rejects.toThrow(/not allowed/);
     expect(await store.remove('local')).toBe(true);
     expect(await store.get('local')).toBeNull();
+  });
+
+  it('is bad input wherever it surfaces: its sentence is the public error, not an internal one', () => {
+    // a stored connection the host list no longer allows, as the model-turn route reads it
+    let thrown: unknown;
+    try {
+      parseConnection({ ...base, baseUrl: 'http://example.com/v1' }, {});
+    } catch (e) {
+      thrown = e;
+    }
+    expect(toPublicError(thrown, () => {})).toEqual({
+      code: 'BAD_INPUT',
+      message: expect.stringMatching(/^base URL host "example.com" is not allowed/),
+    });
   });
 });

@@ -3,6 +3,7 @@
 // only the name of the environment variable that holds it, read at call time.
 
 import { z } from 'zod';
+import { AppError } from '@/server/lib/errors';
 
 /** Environment variables (process.env by default; tests pass their own). */
 export type Env = Record<string, string | undefined>;
@@ -43,7 +44,12 @@ export const ConnectionSchema = z
 export type Connection = z.output<typeof ConnectionSchema>;
 export type ConnectionInput = z.input<typeof ConnectionSchema>;
 
-export class ConnectionError extends Error {}
+/** A connection that is not valid here: bad input, in a sentence that never echoes a secret. */
+export class ConnectionError extends AppError {
+  constructor(message: string) {
+    super('BAD_INPUT', message);
+  }
+}
 
 const KEY_FIELDS = ['apiKey', 'api_key', 'key', 'token', 'authorization', 'Authorization'];
 

@@ -8,6 +8,7 @@ import type { EnvId, RewardBreakdown, TerminationReason } from '@/server/engine/
 import { episodeBudgets } from '@/server/episodes/budgets';
 import { actionRecord } from '@/server/episodes/inputs';
 import { agentEvents } from '@/server/episodes/seat';
+import { storedGoalOf } from '@/server/episodes/stored-goal';
 import type { HiddenGoal } from '@/server/episodes/types';
 import { chooseTableAction, type TablePlayer } from './table';
 
@@ -50,13 +51,6 @@ export interface RunJob {
   flushMs: number;
 }
 
-type LiveEpisode = ReturnType<typeof createEpisode>;
-
-function storedGoal(ep: LiveEpisode): HiddenGoal {
-  const g = ep.hiddenGoal() as HiddenGoal;
-  return { envId: g.envId, summary: g.summary, data: g.data, ...(g.slots !== undefined ? { slots: g.slots } : {}) };
-}
-
 const eventBytes = (events: readonly EpisodeEvent[]) => events.reduce((n, e) => n + JSON.stringify(e).length, 0);
 
 /** Plays one cell until the episode ends, a model turn fails, a cap is reached or the signal aborts. */
@@ -84,7 +78,7 @@ export async function playRunCell(
       const seat = {
         envId: cell.envId,
         events: agentEvents(ep.events, false),
-        budgets: episodeBudgets(cell.envId, storedGoal(ep).data, ep.axes),
+        budgets: episodeBudgets(cell.envId, storedGoalOf(ep).data, ep.axes),
       };
       const choice = await chooseTableAction(job.player, seat, taken, config, () => catalog, { signal });
       if (!choice.ok) {
@@ -108,7 +102,7 @@ export async function playRunCell(
     done: ep.done,
     termination: ep.termination,
     breakdown: ep.breakdown,
-    hiddenGoal: storedGoal(ep),
+    hiddenGoal: storedGoalOf(ep),
     journeyEnvs: ep.config.journeyEnvs ? [...ep.config.journeyEnvs] : null,
     events: [...ep.events],
     actions: stored,

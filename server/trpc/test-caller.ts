@@ -1,8 +1,8 @@
 // Test helper: a tRPC caller over a fresh SQLite database. The routers use the process-wide
 // services and Prisma client, which read DATABASE_URL when first imported, so the URL is set
-// before importing them. Call inside a test file, at top level.
-import { afterAll, beforeAll } from 'vitest';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+// before importing them (server/episodes/test-app-db.ts). Call inside a test file, at top level.
+import { beforeAll } from 'vitest';
+import { appDatabaseForFile } from '@/server/episodes/test-app-db';
 import type { AuthConfig } from '@/server/auth';
 
 async function makeCaller(opts: { auth?: AuthConfig; headers?: Record<string, string> } = {}) {
@@ -17,17 +17,10 @@ export const callerWith = makeCaller;
 export type TestCaller = Awaited<ReturnType<typeof makeCaller>>;
 
 export function useTestCaller(): () => TestCaller {
-  let db: TestDb;
+  appDatabaseForFile();
   let caller: TestCaller;
   beforeAll(async () => {
-    db = createTestDb();
-    process.env.DATABASE_URL = db.url;
     caller = await makeCaller();
-  }, 120_000); // migrating a fresh database is slow on a busy machine
-  afterAll(async () => {
-    const { prisma } = await import('@/server/db');
-    await prisma.$disconnect();
-    await db.cleanup();
-  });
+  }, 120_000); // importing the routers and services is slow on a busy machine
   return () => caller;
 }

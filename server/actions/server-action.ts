@@ -1,0 +1,58 @@
+// Every server action's body is one call of `serverAction`. A server action is an endpoint anyone
+// can post anything to, so each one states who may call it and a zod schema per argument; the
+// wrapper checks the admin role first (a caller who may not ask learns nothing about the
+// arguments), then what was posted (one BAD_INPUT naming the argument and the first problem),
+// then the agent role (it needs the parsed episode id), then runs the action.
+// Any error comes back as its public form: an AppError's own message, anything else only by its
+// log id (server/lib/errors.ts).
+import { headers } from 'next/headers';
+import type { z } from 'zod';
+import { authConfig, credentialsFrom, requireAdmin, requireAgent } from '@/server/auth';
+import { episodeService } from '@/server/episodes';
+import { AppError, toPublicError } from '@/server/lib/errors';
+
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code?: string };
+
+/**
+ * Who may call an action (with auth off, anyone): anyone; the admin (`admin` names the operation
+ * in the refusal); or the agent of the episode whose id is argument number `agentOf` (or the admin).
+ */
+export type ActionRole = 'public' | { admin: string } | { agentOf: number };
+
+type Parsed<A extends readonly z.ZodType[]> = { [K in keyof A]: z.output<A[K]> };
+
+export const callerCredentials = async () => credentialsFrom(await headers());
+
+/** Parses one posted argument; `schema.description` names it in the error. */
+function argument<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const [issue] = parsed.error.issues;
+  const where = [schema.description ?? 'argument', ...issue.path].join(': ');
+  throw new AppError('BAD_INPUT', `${where}: ${issue.message}`);
+}
+
+/**
+ * Runs one call of a server action: `posted` (the action's arguments as they arrived) checked
+ * against `args`, then `run` on the parsed values. Each action is still declared as an exported
+ * `async function` (what Next's compiler accepts in a 'use server' file) whose body is this call.
+ */
+export async function serverAction<const A extends readonly z.ZodType[], R>(
+  role: ActionRole,
+  args: A,
+  posted: unknown[],
+  run: (...args: Parsed<A>) => Promise<R>,
+): Promise<ActionResult<R>> {
+  try {
+    if (typeof role === 'object' && 'admin' in role) requireAdmin(authConfig(), await callerCredentials(), role.admin);
+    const parsed = args.map((schema, i) => argument(schema, posted[i])) as Parsed<A>;
+    if (typeof role === 'object' && 'agentOf' in role)
+      await requireAgent(authConfig(), await callerCredentials(), parsed[role.agentOf] as string, (id, token) =>
+        episodeService.checkCapability(id, token),
+      );
+    return { ok: true, data: await run(...parsed) };
+  } catch (e) {
+    const pub = toPublicError(e);
+    return { ok: false, error: pub.message, code: pub.code };
+  }
+}
