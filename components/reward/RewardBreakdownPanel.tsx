@@ -1,10 +1,11 @@
 // The reward at the end of an episode: chart of weighted components, the numbers,
 // and the evidence lists whose turn numbers link into the replay.
 import Link from 'next/link';
-import type { EvidenceItem, RewardBreakdown, TerminationReason } from '@/server/engine/types';
+import type { EnvId, EvidenceItem, RewardBreakdown, TerminationReason } from '@/server/engine/types';
 import { Badge, Card, CardHeader } from '@/components/ui/primitives';
 import { fmtNumber, fmtReward, fmtTermination } from '@/lib/format';
 import { RewardChart } from './RewardChart';
+import { WhyFailed } from './WhyFailed';
 
 function EvidenceList({ title, items, episodeId }: { title: string; items: EvidenceItem[]; episodeId: string }) {
   return (
@@ -44,10 +45,12 @@ function EvidenceList({ title, items, episodeId }: { title: string; items: Evide
 }
 
 export function RewardBreakdownPanel({
+  envId,
   breakdown,
   episodeId,
   termination,
 }: {
+  envId: EnvId;
   breakdown: RewardBreakdown;
   episodeId: string;
   termination: TerminationReason | null;
@@ -65,6 +68,7 @@ export function RewardBreakdownPanel({
         }
       />
       <div className="space-y-4 p-4">
+        <WhyFailed envId={envId} breakdown={b} termination={termination} episodeId={episodeId} />
         <div className="flex flex-wrap items-baseline gap-x-6 gap-y-1">
           <div>
             <span className="text-xs uppercase tracking-wide text-slate-500">total</span>
