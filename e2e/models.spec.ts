@@ -132,8 +132,11 @@ test('register the local agent server, let it play, take over, inspect and fork'
   await page.getByTestId('run-d-from').fill('0');
   await page.getByTestId('run-d-to').fill('2');
   await page.getByTestId('run-seeds').fill('1');
+  // the form says how many episodes it starts, and the run's progress counts the same
+  await expect(page.getByTestId('run-size')).toHaveText('8 envs × 3 d × 1 seed = 24 episodes');
   await page.getByTestId('run-start').click();
   await expect(page.getByTestId('runs')).toContainText('finished', { timeout: 90_000 });
+  await expect(page.getByTestId('runs')).toContainText('24/24');
   await expect(page.getByTestId('run-heatmap')).toBeVisible();
   await shots(page, 'runs');
 
