@@ -100,6 +100,8 @@ test('find failed CART at d ≥ 6, scrub, compare with the oracle, export and re
   expect(await why.locator('li').count()).toBeGreaterThan(0);
   const whyTop = (await why.boundingBox())!.y;
   expect(whyTop).toBeLessThan((await page.getByTestId('world-at-turn').boundingBox())!.y);
+  await expect(page.getByTestId('reward-summary-link')).toHaveText(/· fail · why\?$/);
+  await expect(page.getByTestId('reward-summary-link')).toHaveAttribute('href', '#reward');
   await page.getByTestId('minimap-turn').filter({ hasText: /^2$/ }).click();
   await expect(page).toHaveURL(/turn=2/);
   await expect(page.getByTestId('world-at-turn')).toHaveAttribute('data-turn', '2');

@@ -166,11 +166,14 @@ export function Replay({
               className="ml-auto flex flex-wrap items-center gap-x-3 text-xs tabular-nums text-slate-600"
               data-testid="reward-summary"
             >
-              <span
+              {/* a link: on a narrow screen the breakdown (and why it failed) sits below the turns */}
+              <a
+                href="#reward"
                 className={ep.breakdown.isCorrect ? 'font-semibold text-emerald-700' : 'font-semibold text-rose-700'}
+                data-testid="reward-summary-link"
               >
-                reward {fmtReward(ep.breakdown.total)} · {ep.breakdown.isCorrect ? 'pass' : 'fail'}
-              </span>
+                reward {fmtReward(ep.breakdown.total)} · {ep.breakdown.isCorrect ? 'pass' : 'fail · why?'}
+              </a>
               <span>r_task {fmtReward(ep.breakdown.rTask)}</span>
               <span>r_eff {fmtReward(ep.breakdown.rEff)}</span>
               <span>r_hall {fmtReward(ep.breakdown.rHall)}</span>
