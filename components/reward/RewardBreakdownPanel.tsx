@@ -6,6 +6,7 @@ import { Badge, Card, CardHeader } from '@/components/ui/primitives';
 import { fmtNumber, fmtReward, fmtTermination } from '@/lib/format';
 import { RewardChart } from './RewardChart';
 import { WhyFailed } from './WhyFailed';
+import { PART_MEANINGS } from './part-labels';
 
 /** Runs of passing lines this long fold into one line (a restock sweep adds dozens of them). */
 const FOLD_PASSING = 5;
@@ -129,7 +130,9 @@ export function RewardBreakdownPanel({
               ] as const
             ).map(([k, v]) => (
               <div key={k} className="flex gap-1.5">
-                <dt className="text-slate-500">{k}</dt>
+                <dt className="cursor-help text-slate-500 underline decoration-dotted" title={PART_MEANINGS[k]}>
+                  {k}
+                </dt>
                 <dd className="font-medium text-slate-800">{v}</dd>
               </div>
             ))}
