@@ -39,6 +39,9 @@ test('PD: search with the constraints as filters, rerank the best candidates, re
   await expect(page.getByTestId('hidden-goal')).toContainText('ideal list now');
   const ids = idealIds(goal.rec);
   const price = goal.rec.constraints.find((c) => c.attr === 'price')!;
+  // PD scores the final answer only: no "send with answer (go on)" that would drop the answer
+  await expect(page.getByTestId('send-finish')).toBeVisible();
+  await expect(page.getByTestId('send-answer')).toHaveCount(0);
 
   // turn 1: catalog.search with the nested filters object (the ideal ids are among the cards)
   await searchMatching(page, goal.noun, goal.rec, ids, 20, `Let me look for a ${goal.noun} under $${price.value}.`);

@@ -94,6 +94,14 @@ test('find failed CART at d ≥ 6, scrub, compare with the oracle, export and re
   await rows.first().getByTestId('replay-link').click();
   await page.waitForURL(/\/episodes\/[A-Za-z0-9_-]+\?list=/);
   const id = new URL(page.url()).pathname.split('/').pop()!;
+  // a failed episode says why first: the pass rule and the failing lines, above the world panel
+  const why = page.getByTestId('replay-aside').getByTestId('why-failed');
+  await expect(why).toContainText('CART passes when the cart matches');
+  expect(await why.locator('li').count()).toBeGreaterThan(0);
+  const whyTop = (await why.boundingBox())!.y;
+  expect(whyTop).toBeLessThan((await page.getByTestId('world-at-turn').boundingBox())!.y);
+  await expect(page.getByTestId('reward-summary-link')).toHaveText(/· fail · why\?$/);
+  await expect(page.getByTestId('reward-summary-link')).toHaveAttribute('href', '#reward');
   await page.getByTestId('minimap-turn').filter({ hasText: /^2$/ }).click();
   await expect(page).toHaveURL(/turn=2/);
   await expect(page.getByTestId('world-at-turn')).toHaveAttribute('data-turn', '2');

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { startFakeEndpoint, type FakeEndpoint } from '../server/models/testing/fake-endpoint';
 import { shot, watchProblems } from './play-helpers';
 
@@ -132,8 +133,11 @@ test('register the local agent server, let it play, take over, inspect and fork'
   await page.getByTestId('run-d-from').fill('0');
   await page.getByTestId('run-d-to').fill('2');
   await page.getByTestId('run-seeds').fill('1');
+  // the form says how many episodes it starts, and the run's progress counts the same
+  await expect(page.getByTestId('run-size')).toHaveText('8 envs × 3 d × 1 seed = 24 episodes');
   await page.getByTestId('run-start').click();
   await expect(page.getByTestId('runs')).toContainText('finished', { timeout: 90_000 });
+  await expect(page.getByTestId('runs')).toContainText('24/24');
   await expect(page.getByTestId('run-heatmap')).toBeVisible();
   await shots(page, 'runs');
 
@@ -180,4 +184,25 @@ test("a model's turn appears as it streams, and is taken only once complete", as
   await expect(page.locator('[data-turn="1"] [data-testid="turn-actor"]')).toHaveText('model slow-fake');
   expect(fake.requests.at(-1)!.body!.stream).toBe(true);
   expect(problems).toEqual([]);
+});
+
+test('an unreachable endpoint says in words why every check failed', async ({ page }) => {
+  // a port that was free a moment ago: nothing answers there
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address() as AddressInfo;
+      probe.close(() => resolve(p));
+    });
+  });
+  await page.goto('/models');
+  await page.getByTestId('conn-name').fill('nobody-home');
+  await page.getByTestId('conn-base-url').fill(`http://127.0.0.1:${port}/v1`);
+  await page.getByTestId('conn-model').fill('heuristic');
+  await page.getByTestId('conn-save').click();
+  const row = page.locator('[data-testid="connection-row"][data-name="nobody-home"]');
+  const reasons = row.getByTestId('conformance-reasons');
+  await expect(reasons).toContainText(/^All \d+: /, { timeout: 60_000 });
+  await expect(reasons).toContainText(String(port));
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await expect(row).toHaveCount(0);
 });

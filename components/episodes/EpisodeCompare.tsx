@@ -152,7 +152,17 @@ export function PickSecond({ a }: { a: string }) {
   );
   return (
     <Card>
-      <CardHeader title="Compare with…" />
+      <CardHeader
+        title={
+          <>
+            Compare episode{' '}
+            <Link href={`/episodes/${a}`} className="font-mono text-sky-700 underline" data-testid="compare-first">
+              {a}
+            </Link>{' '}
+            with…
+          </>
+        }
+      />
       <div className="space-y-3 p-4 text-sm">
         {twin.data?.id ? (
           <Link

@@ -122,15 +122,23 @@ function ConformanceBadges({ row }: { row: ConnectionRow }) {
         <Badge tone="green">conformance passed</Badge>
       </span>
     );
+  const failing = report.checks.filter((c) => !c.ok);
+  // The reason in words, not only on hover: an unreachable endpoint fails every check the same way.
+  const reasons = [...new Set(failing.map((c) => c.detail))];
   return (
-    <span className="flex flex-wrap gap-1" data-testid="conformance-failing">
-      {report.checks
-        .filter((c) => !c.ok)
-        .map((c) => (
+    <span className="flex flex-col gap-1" data-testid="conformance-failing">
+      <span className="flex flex-wrap gap-1">
+        {failing.map((c) => (
           <Badge key={c.id} tone="red" title={c.detail}>
             {c.label} failed
           </Badge>
         ))}
+      </span>
+      <span className="text-xs text-rose-800 [overflow-wrap:anywhere]" data-testid="conformance-reasons">
+        {reasons.length === 1 && failing.length > 1
+          ? `All ${failing.length}: ${reasons[0]}`
+          : failing.map((c) => `${c.label}: ${c.detail}`).join(' · ')}
+      </span>
     </span>
   );
 }

@@ -143,12 +143,14 @@ export function Composer({
           <Button variant="primary" disabled={pending} onClick={() => send('turn')} data-testid="send-turn">
             Send turn
           </Button>
-          {answerFields.length > 0 && (
+          {/* Only JOURNEY keeps an answer sent with done: false (it answers the current request);
+              the other environments score the final answer alone, so the button would lose it. */}
+          {answerFields.length > 0 && envId === 'JOURNEY' && (
             <Button
               disabled={pending}
               onClick={() => send('answer')}
               data-testid="send-answer"
-              title="Sends the answer with done: false. JOURNEY: answers the current request and the customer moves on. Elsewhere the latest answer counts if the turns run out."
+              title="Sends the answer with done: false: it answers the current request and the customer moves on to the next one."
             >
               Send with answer (go on)
             </Button>

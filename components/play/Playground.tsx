@@ -118,7 +118,12 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
             {!active && (
               <>
                 {ep.breakdown && (
-                  <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={id} termination={ep.terminationReason} />
+                  <RewardBreakdownPanel
+                    envId={ep.envId}
+                    breakdown={ep.breakdown}
+                    episodeId={id}
+                    termination={ep.terminationReason}
+                  />
                 )}
                 <Card className="flex items-center justify-between px-4 py-3 text-sm">
                   <span>The episode is over.</span>

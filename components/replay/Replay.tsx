@@ -1,6 +1,6 @@
 'use client';
-// The replay: turns on the left; on the right, sticky, the reward (and, for imports, the
-// re-score) and the world at the selected turn. j/k or ↑/↓ move between turns, [ ] between
+// The replay: turns on the left; on the right, sticky, the reward with why it failed, the hidden
+// goal, (for imports) the re-score, the world at the selected turn, then revision, forks and axes. j/k or ↑/↓ move between turns, [ ] between
 // episodes of the list the replay was opened from; the URL keeps the turn (?turn=N).
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
@@ -166,11 +166,14 @@ export function Replay({
               className="ml-auto flex flex-wrap items-center gap-x-3 text-xs tabular-nums text-slate-600"
               data-testid="reward-summary"
             >
-              <span
+              {/* a link: on a narrow screen the breakdown (and why it failed) sits below the turns */}
+              <a
+                href="#reward"
                 className={ep.breakdown.isCorrect ? 'font-semibold text-emerald-700' : 'font-semibold text-rose-700'}
+                data-testid="reward-summary-link"
               >
-                reward {fmtReward(ep.breakdown.total)} · {ep.breakdown.isCorrect ? 'pass' : 'fail'}
-              </span>
+                reward {fmtReward(ep.breakdown.total)} · {ep.breakdown.isCorrect ? 'pass' : 'fail · why?'}
+              </a>
               <span>r_task {fmtReward(ep.breakdown.rTask)}</span>
               <span>r_eff {fmtReward(ep.breakdown.rEff)}</span>
               <span>r_hall {fmtReward(ep.breakdown.rHall)}</span>
@@ -210,15 +213,29 @@ export function Replay({
           className="min-w-0 space-y-4 lg:col-span-5 lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:self-start lg:overflow-y-auto"
           data-testid="replay-aside"
         >
-          {family && replayable && (
-            <EpisodeFamily
-              episodeId={ep.id}
-              turns={ep.turn}
-              forkTurn={ep.forkTurn}
-              parent={family.parent}
-              forks={family.forks}
+          {/* Why the episode scored what it did comes first; tools for re-scoring and forking last. */}
+          {ep.breakdown ? (
+            <div className="space-y-2">
+              <RewardBreakdownPanel
+                envId={ep.envId}
+                breakdown={ep.breakdown}
+                episodeId={ep.id}
+                termination={ep.terminationReason}
+              />
+            </div>
+          ) : (
+            <Card className="px-4 py-3 text-sm text-slate-500">No reward yet: the episode is still active.</Card>
+          )}
+          {ep.breakdown && <EfficiencyLine breakdown={ep.breakdown} />}
+          {guarded || !ep.hiddenGoal ? <SpoilerGuard episodeId={ep.id} /> : <HiddenGoalCard goal={ep.hiddenGoal} />}
+          {extras.rescored && (
+            <ImportRescorePanel
+              extras={extras}
+              recordedReward={ep.reward}
+              storedParts={ep.breakdown ? partsOf(ep.breakdown) : null}
             />
           )}
+          {!guarded && <WorldAtTurn episodeId={ep.id} turn={turn} events={shown.events} catalogId={ep.catalogId} />}
           {!guarded && !imported && (
             <RescorePanel
               episodeId={ep.id}
@@ -228,23 +245,15 @@ export function Replay({
               initial={rescores[0] ?? null}
             />
           )}
-          {extras.rescored && (
-            <ImportRescorePanel
-              extras={extras}
-              recordedReward={ep.reward}
-              storedParts={ep.breakdown ? partsOf(ep.breakdown) : null}
+          {family && replayable && (
+            <EpisodeFamily
+              episodeId={ep.id}
+              turns={ep.turn}
+              forkTurn={ep.forkTurn}
+              parent={family.parent}
+              forks={family.forks}
             />
           )}
-          {ep.breakdown && <EfficiencyLine breakdown={ep.breakdown} />}
-          {!guarded && <WorldAtTurn episodeId={ep.id} turn={turn} events={shown.events} catalogId={ep.catalogId} />}
-          {ep.breakdown ? (
-            <div className="space-y-2">
-              <RewardBreakdownPanel breakdown={ep.breakdown} episodeId={ep.id} termination={ep.terminationReason} />
-            </div>
-          ) : (
-            <Card className="px-4 py-3 text-sm text-slate-500">No reward yet: the episode is still active.</Card>
-          )}
-          {guarded || !ep.hiddenGoal ? <SpoilerGuard episodeId={ep.id} /> : <HiddenGoalCard goal={ep.hiddenGoal} />}
           <Card>
             <CardHeader title={`Difficulty axes at d = ${ep.d}`} />
             <div className="p-4">

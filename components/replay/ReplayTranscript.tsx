@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import type { EpisodeEvent } from '@/server/engine/types';
 import type { Mistake, TurnMark } from '@/server/inspector/turns';
-import { EventView } from '@/components/transcript/EventView';
+import { EventList } from '@/components/transcript/EventView';
 import { actorLabel, groupByTurn } from '@/components/transcript/Transcript';
 import type { ModelTurnRecord } from '@/server/models/driver';
 import { ModelTurnPanel } from './ModelTurnPanel';
@@ -19,6 +19,13 @@ const MARK_CLASS: Record<TurnMark, string> = {
   ok: 'border-l-4 border-l-sky-500',
   none: '',
 };
+
+/** One badge per mistake kind, with its count (the lines themselves are listed below the header). */
+function badgesOf(mistakes: Mistake[]): Array<[string, number]> {
+  const counts = new Map<string, number>();
+  for (const m of mistakes) counts.set(m.kind, (counts.get(m.kind) ?? 0) + 1);
+  return [...counts];
+}
 
 export function ReplayTranscript({
   episodeId,
@@ -84,9 +91,12 @@ export function ReplayTranscript({
                   </span>
                 )}
                 {mark === 'uncounted' && <Badge tone="green">not counted for efficiency</Badge>}
-                {here.map((m, i) => (
-                  <span key={i} title={m.text} data-testid="mistake-badge">
-                    <Badge tone="red">{m.kind}</Badge>
+                {badgesOf(here).map(([kind, n]) => (
+                  <span key={kind} data-testid="mistake-badge">
+                    <Badge tone="red">
+                      {kind}
+                      {n > 1 && ` ×${n}`}
+                    </Badge>
                   </span>
                 ))}
                 {g.turn > 0 && g.turn <= lastTurn && (
@@ -120,9 +130,7 @@ export function ReplayTranscript({
               )}
               <StaleContext.Provider value={{ outOfStock, turn: g.turn }}>
                 <div className="space-y-3">
-                  {g.events.map((e, i) => (
-                    <EventView key={i} event={e} episodeId={episodeId} />
-                  ))}
+                  <EventList events={g.events} episodeId={episodeId} />
                   {records.get(g.turn)?.modelRecord ? (
                     <ModelTurnPanel record={records.get(g.turn)!.modelRecord as ModelTurnRecord} />
                   ) : null}

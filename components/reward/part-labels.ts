@@ -13,3 +13,14 @@ export const PART_LABELS: Array<[keyof RewardParts, string]> = [
 ];
 
 export const partLabel = (k: keyof RewardParts) => PART_LABELS.find(([p]) => p === k)?.[1] ?? k;
+
+/** What each number of the breakdown means (SPEC §8), shown on hover where the number is. */
+export const PART_MEANINGS: Record<string, string> = {
+  r_task: 'task score from the hidden goal, −1 to 1 (weight 0.75)',
+  r_eff: 'efficiency, −1 to 1: 1 − 2·(T_eff − 1)/(T_ref − 1) (weight 0.15)',
+  r_hall: 'hallucination penalty, −1 to 0: minus the share of recommended ids the agent never retrieved (weight 0.10)',
+  T: 'agent turns taken',
+  T_user: 'turns the customer caused (confirm, or clarify with no successful tool call): not counted',
+  'T_eff / T_ref': 'turns counted (T − T_user, at least 1) / the turns a good agent needs (4 per sub-task)',
+  'T_eff / T_max': 'turns counted (T − T_user, at least 1) / the turn budget (reward revision 1)',
+};

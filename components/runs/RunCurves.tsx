@@ -17,10 +17,14 @@ export function RunCurves({ stats }: { stats: RunCellStats[] }) {
   return (
     <div className="h-64 w-full" data-testid="run-curves">
       <ResponsiveContainer>
-        <LineChart data={data}>
+        <LineChart data={data} margin={{ top: 5, right: 10, bottom: 10, left: 10 }}>
           <CartesianGrid strokeDasharray="3 3" />
-          <XAxis dataKey="d" />
-          <YAxis domain={[0, 1]} tickFormatter={(v: number) => `${Math.round(v * 100)}%`} />
+          <XAxis dataKey="d" label={{ value: 'difficulty d', position: 'insideBottomRight', offset: -4 }} />
+          <YAxis
+            domain={[0, 1]}
+            tickFormatter={(v: number) => `${Math.round(v * 100)}%`}
+            label={{ value: 'pass rate', angle: -90, position: 'insideLeft' }}
+          />
           <Tooltip formatter={(v) => (typeof v === 'number' ? `${Math.round(v * 100)}%` : '—')} />
           <Legend />
           {envs.map((e, i) => (

@@ -17,6 +17,14 @@ import {
 import { Button, Card, CardHeader, Empty } from '@/components/ui/primitives';
 import { RunCurves } from './RunCurves';
 import { RunHeatmap } from './RunHeatmap';
+import { fmtDateTime } from '@/lib/format';
+
+/** How many episodes the form would start: envs × d values × seeds (what the server plays). */
+function runSize(f: { envs: string[]; dFrom: number; dTo: number; seeds: number }): string {
+  const ds = f.dTo - f.dFrom + 1;
+  if (f.envs.length === 0 || ds < 1 || f.seeds < 1) return '';
+  return `${f.envs.length} env${f.envs.length === 1 ? '' : 's'} × ${ds} d × ${f.seeds} seed${f.seeds === 1 ? '' : 's'} = ${f.envs.length * ds * f.seeds} episodes`;
+}
 
 export function RunsDashboard() {
   const [runs, setRuns] = useState<RunRow[]>([]);
@@ -113,11 +121,27 @@ export function RunsDashboard() {
           </fieldset>
           <NumberField label="d from" min={0} max={12} value={form.dFrom} onChange={num('dFrom')} testId="run-d-from" />
           <NumberField label="to" min={0} max={12} value={form.dTo} onChange={num('dTo')} testId="run-d-to" />
-          <NumberField label="seeds" min={1} max={50} value={form.seeds} onChange={num('seeds')} testId="run-seeds" />
-          <NumberField label="concurrency" min={1} max={8} value={form.concurrency} onChange={num('concurrency')} />
+          <NumberField
+            label="seeds per env × d"
+            min={1}
+            max={50}
+            value={form.seeds}
+            onChange={num('seeds')}
+            testId="run-seeds"
+          />
+          <NumberField
+            label="episodes at once"
+            min={1}
+            max={8}
+            value={form.concurrency}
+            onChange={num('concurrency')}
+          />
           <Button variant="primary" onClick={() => void start()} data-testid="run-start">
             Start
           </Button>
+          <span className="pb-1.5 text-xs text-slate-500" data-testid="run-size">
+            {runSize(form)}
+          </span>
         </div>
       </Card>
       {error && (
@@ -128,7 +152,10 @@ export function RunsDashboard() {
       <Card>
         <CardHeader title="Runs" />
         {runs.length === 0 ? (
-          <Empty>No run yet.</Empty>
+          <Empty>
+            No run yet. A run plays every chosen environment at every d of the range with each seed; its episodes appear
+            in Episodes (filter by run) and its pass rates here.
+          </Empty>
         ) : (
           <ul className="divide-y divide-slate-100 text-sm" data-testid="runs">
             {runs.map((r) => (
@@ -139,7 +166,7 @@ export function RunsDashboard() {
                 <button type="button" className="font-medium text-sky-700 underline" onClick={() => setSelected(r.id)}>
                   {r.player}
                 </button>
-                <span className="text-xs text-slate-500">{new Date(r.createdAt).toLocaleString()}</span>
+                <span className="text-xs text-slate-500">{fmtDateTime(r.createdAt)}</span>
                 <progress max={r.total} value={r.done} className="w-40" data-testid="run-progress" />
                 <span className="text-xs">
                   {r.done}/{r.total} · {r.state}
@@ -183,7 +210,7 @@ export function RunsDashboard() {
                   .filter((r) => r.id !== selected)
                   .map((r) => (
                     <option key={r.id} value={r.id}>
-                      {r.player} ({new Date(r.createdAt).toLocaleString()})
+                      {r.player} ({fmtDateTime(r.createdAt)})
                     </option>
                   ))}
               </select>

@@ -3,7 +3,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import type { EpisodeEvent } from '@/server/engine/types';
 import { Badge, cx } from '@/components/ui/primitives';
-import { EventView } from './EventView';
+import { EventList } from './EventView';
 import { ProductTitlesProvider } from './product-titles';
 
 export function groupByTurn(events: EpisodeEvent[]): Array<{ turn: number; events: EpisodeEvent[] }> {
@@ -75,9 +75,7 @@ export function Transcript({
               )}
             </header>
             <div className="space-y-3">
-              {g.events.map((e, i) => (
-                <EventView key={i} event={e} episodeId={episodeId} />
-              ))}
+              <EventList events={g.events} episodeId={episodeId} />
             </div>
             {turnExtra?.(g.turn)}
           </section>

@@ -21,6 +21,26 @@ export function WorldChangeEvent({ description, data }: { description: string; d
   );
 }
 
+/** A run of world changes in one turn (a restock sweep can be dozens): one card, the list folded. */
+export function WorldChangeGroup({ descriptions }: { descriptions: string[] }) {
+  return (
+    <div
+      className="ml-10 rounded-lg border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+      data-testid="world-change-group"
+    >
+      <span className="font-medium">{descriptions.length} world changes:</span> {descriptions.slice(0, 2).join('; ')}; …
+      <details className="mt-1">
+        <summary className="cursor-pointer text-xs">all {descriptions.length}</summary>
+        <ul className="mt-1 space-y-0.5 text-xs">
+          {descriptions.map((d, i) => (
+            <li key={i}>{d}</li>
+          ))}
+        </ul>
+      </details>
+    </div>
+  );
+}
+
 export function ActionErrorEvent({ error, raw }: { error: string; raw: string }) {
   return (
     <div

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { ENV_IDS, type EvidenceItem, type RewardBreakdown } from '@/server/engine/types';
+import { failureReasons, MAX_REASONS, PASS_RULES } from './pass-rules';
+
+const item = (text: string, ok: boolean, turns: number[] = []): EvidenceItem => ({ text, ok, turns });
+
+function breakdown(isCorrect: boolean, task: EvidenceItem[], hall: EvidenceItem[] = []): RewardBreakdown {
+  return {
+    revision: 2,
+    total: 0.7,
+    preClip: 0.7,
+    rTask: 0.952,
+    rEff: -0.333,
+    rHall: 0,
+    weights: { task: 0.75, eff: 0.15, hall: 0.1 },
+    isCorrect,
+    hardFail: null,
+    turns: 3,
+    tUser: 0,
+    tEff: 3,
+    tMax: 4,
+    tRef: 4,
+    recommendedIds: [],
+    hallucinatedIds: [],
+    task: { rTask: 0.952, isCorrect, metrics: {}, evidence: task },
+    evidence: { task, eff: [item('turn 1: customer replied "continue" → counted', false, [1])], hall },
+  };
+}
+
+describe('failureReasons', () => {
+  it('names a pass rule for every environment', () => {
+    for (const env of ENV_IDS) expect(PASS_RULES[env].length).toBeGreaterThan(5);
+  });
+
+  it('says nothing for a passed episode', () => {
+    expect(failureReasons('PD', breakdown(true, [item('x → r_rank = 1', true)]), 'answered')).toBeNull();
+  });
+
+  it('explains a RETURN whose r_task is 0.952 but whose replacement failed', () => {
+    // The shape the RETURN verifier writes: the total line is ok (≥ 0.95), the replacement's is not.
+    const task = [
+      item('selected ORD-1 / ORD-1-L3; the item is ORD-1 / ORD-1-L3 → r_sel = 1', true, [3]),
+      item('replacement: #1 syn_9 "Screwdriver": s = 1; out of stock', false, [1]),
+      item('replacement: nDCG@4 = 0.611 → r_rank = 0.223', false),
+      item('replacement: r_task = 0.55·r_rank + 0.35·r_cons + 0.1·r_oos = 0.522 (pass ≥ 0.95)', false),
+      item('r_task = 0.45·1 + 0.45·1 + 0.10·0.522 = 0.952', true),
+    ];
+    const why = failureReasons('RETURN', breakdown(false, task), 'answered')!;
+    expect(why.rule).toContain('r_task ≥ 0.95 alone is not enough');
+    expect(why.rule).toContain('r_hall = 0');
+    expect(why.ended).toBeNull();
+    // derivations first, then the per-product line; eff lines and ok lines never
+    expect(why.reasons.map((e) => e.text)).toEqual([task[2].text, task[1].text, task[3].text]);
+    expect(why.more).toBe(0);
+  });
+
+  it('puts a JOURNEY sub-task verdict before its details and adds hallucinated ids', () => {
+    const task = [
+      item('  sub-task 1 (PD): #1 syn_1 "Lamp": s = 0.5', false, [2]),
+      item('sub-task 1 (PD): r_task 0.400 (fail)', false, [2]),
+    ];
+    const hall = [item('syn_7 was never retrieved', false, [2])];
+    const why = failureReasons('JOURNEY', breakdown(false, task, hall), 'answered')!;
+    expect(why.reasons.map((e) => e.text)).toEqual([task[1].text, task[0].text, hall[0].text]);
+  });
+
+  it('names how an unanswered episode ended and caps the list', () => {
+    const task = Array.from({ length: MAX_REASONS + 3 }, (_, i) => item(`line ${i}`, false));
+    const why = failureReasons('PD', breakdown(false, task), 'user_quit')!;
+    expect(why.ended).toBe('user_quit');
+    expect(why.reasons).toHaveLength(MAX_REASONS);
+    expect(why.reasons[0].text).toBe('line 0');
+    expect(why.more).toBe(3);
+  });
+});
