@@ -146,25 +146,65 @@ export async function httpSession(url: string): Promise<ReplaySession> {
   };
 }
 
-/** CPU seconds (user + system) a process and its live children have used, from /proc (Linux). */
-export function processTreeCpu(pid: number): number {
-  const tick = 100; // USER_HZ on Linux
-  const stat = (p: number) => {
+/** A process and its live children (the workers of serve:env --workers N), from /proc (Linux). */
+function processTree(pid: number): number[] {
+  const parentOf = (p: string) => {
     try {
       const text = readFileSync(`/proc/${p}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      return { ppid: Number(fields[1]), cpu: (Number(fields[11]) + Number(fields[12])) / tick };
+      return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]);
     } catch {
       return null;
     }
   };
-  let total = stat(pid)?.cpu ?? NaN;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const s = stat(Number(entry));
-    if (s && s.ppid === pid) total += s.cpu;
+  return [
+    pid,
+    ...readdirSync('/proc')
+      .filter((e) => /^\d+$/.test(e) && parentOf(e) === pid)
+      .map(Number),
+  ];
+}
+
+/** CPU seconds (user + system) a process and its live children have used, from /proc (Linux). */
+export function processTreeCpu(pid: number): number {
+  const tick = 100; // USER_HZ on Linux
+  let total = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const text = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / tick;
+    } catch {
+      if (p === pid) return NaN;
+    }
   }
   return total;
+}
+
+/**
+ * Context switches of a process tree's threads so far: voluntary (the thread waited: for a
+ * socket, a lock) and involuntary (the kernel took its core for another task, e.g. the client
+ * an answer just woke). Counts, not times, so the machine's load does not stretch them.
+ */
+export function processTreeSwitches(pid: number): { voluntary: number; involuntary: number } {
+  const out = { voluntary: 0, involuntary: 0 };
+  for (const p of processTree(pid)) {
+    let tasks: string[];
+    try {
+      tasks = readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue; // ended meanwhile
+    }
+    for (const t of tasks) {
+      try {
+        const status = readFileSync(`/proc/${p}/task/${t}/status`, 'utf8');
+        out.voluntary += Number(/\nvoluntary_ctxt_switches:\s*(\d+)/.exec(status)?.[1] ?? 0);
+        out.involuntary += Number(/\nnonvoluntary_ctxt_switches:\s*(\d+)/.exec(status)?.[1] ?? 0);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  }
+  return out;
 }
 
 export const quantile = (xs: number[], q: number) => {

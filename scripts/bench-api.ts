@@ -24,6 +24,7 @@ import {
   httpSession,
   median,
   processTreeCpu,
+  processTreeSwitches,
   quantile,
   recordScript,
   wsSession,
@@ -107,6 +108,8 @@ interface RowResult {
   /** CPU seconds per 1,000 steps. */
   serverCpu: number;
   clientCpu: number;
+  /** The server's context switches per step (all its threads): voluntary / involuntary. */
+  switches: { voluntary: number; involuntary: number };
   load: number;
   mismatches: number;
 }
@@ -130,13 +133,18 @@ async function runRow(
   const steps: number[] = [];
   const resets: number[] = [];
   let mismatches = 0;
-  let mark: { client: NodeJS.CpuUsage; server: number } | null = null;
+  type Mark = { client: NodeJS.CpuUsage; server: number; switches: ReturnType<typeof processTreeSwitches> | null };
+  let mark: Mark | null = null;
   const loads: number[] = [];
   const sampler = setInterval(() => {
     const now = performance.now();
     if (now >= from && now < until) loads.push(loadavg()[0]);
     if (!mark && now >= from)
-      mark = { client: process.cpuUsage(), server: serverPid ? processTreeCpu(serverPid) : NaN };
+      mark = {
+        client: process.cpuUsage(),
+        server: serverPid ? processTreeCpu(serverPid) : NaN,
+        switches: serverPid ? processTreeSwitches(serverPid) : null,
+      };
   }, 250);
   await Promise.all(
     open.map(async (session, i) => {
@@ -156,9 +164,17 @@ async function runRow(
   );
   clearInterval(sampler);
   const wall = (performance.now() - from) / 1000;
-  const m = mark as { client: NodeJS.CpuUsage; server: number } | null;
+  const m = mark as Mark | null;
   const clientUsed = m ? process.cpuUsage(m.client) : { user: NaN, system: NaN };
   const serverUsed = m && serverPid ? processTreeCpu(serverPid) - m.server : NaN;
+  const switchesNow = m?.switches && serverPid ? processTreeSwitches(serverPid) : null;
+  const perStep = (n: number) => n / Math.max(1, steps.length);
+  const switches = switchesNow
+    ? {
+        voluntary: perStep(switchesNow.voluntary - m!.switches!.voluntary),
+        involuntary: perStep(switchesNow.involuntary - m!.switches!.involuntary),
+      }
+    : { voluntary: NaN, involuntary: NaN };
   open.forEach((s) => s.close());
   const per1k = (cpuSeconds: number) => (cpuSeconds / Math.max(1, steps.length)) * 1000;
   const clientCpu = per1k((clientUsed.user + clientUsed.system) / 1e6);
@@ -172,6 +188,7 @@ async function runRow(
     // In-process, the bench is the server.
     serverCpu: transport === 'inproc' ? clientCpu : per1k(serverUsed),
     clientCpu: transport === 'inproc' ? 0 : clientCpu,
+    switches,
     load: loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length),
     mismatches,
   } satisfies RowResult;
@@ -194,6 +211,7 @@ function printRow(label: string, persist: string, agent: string, r: RowResult) {
       `${r.clientCpu.toFixed(2)} s`.padStart(10),
       r.load.toFixed(1).padStart(6),
       String(r.mismatches).padStart(9),
+      `${r.switches.voluntary.toFixed(2)} / ${r.switches.involuntary.toFixed(2)}`.padStart(12),
     ].join(' '),
   );
 }
@@ -217,9 +235,14 @@ async function rows(
         printRow(transport === 'inproc' ? 'inproc×1' : transport, persist, agent, r);
       }
       if (repeat > 1) {
-        const med = Object.fromEntries(
-          Object.keys(results[0]).map((key) => [key, median(results.map((r) => r[key as keyof RowResult]))]),
-        ) as unknown as RowResult;
+        const numbers = Object.keys(results[0]).filter((key) => key !== 'switches') as (keyof RowResult)[];
+        const med = {
+          ...Object.fromEntries(numbers.map((key) => [key, median(results.map((r) => r[key] as number))])),
+          switches: {
+            voluntary: median(results.map((r) => r.switches.voluntary)),
+            involuntary: median(results.map((r) => r.switches.involuntary)),
+          },
+        } as RowResult;
         printRow(`  median of ${repeat}`, persist, agent, med);
       }
     }
@@ -244,9 +267,12 @@ async function main() {
     `${sessions} concurrent sessions; ${pool} recorded episodes each (${((performance.now() - t) / 1000).toFixed(0)} s to record); ${warmup} steps of warm-up, then ${seconds} s counted per row, ${repeat}×`,
   );
   console.log('latency: client-side round trip. cpu: CPU seconds per 1,000 steps (server process tree / bench client)');
-  console.log('load: 1-minute load average during the row. mismatch: episodes whose reward differs from in-process\n');
+  console.log('load: 1-minute load average during the row. mismatch: episodes whose reward differs from in-process');
   console.log(
-    'transport    persist agent      steps/s resets/s  step p50  step p99 reset p50 reset p99 server cpu client cpu   load mismatch',
+    "switches/step: the server's context switches per step, voluntary / involuntary (preempted), all its threads\n",
+  );
+  console.log(
+    'transport    persist agent      steps/s resets/s  step p50  step p99 reset p50 reset p99 server cpu client cpu   load mismatch switches/step',
   );
   const remote = transports.filter((x) => x !== 'inproc');
   // --pid: the running server's process (its workers included), so its CPU is measured too

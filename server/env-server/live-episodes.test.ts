@@ -126,10 +126,31 @@ describe('stateless workers over one store', () => {
         if (t >= ref.actions.length) continue;
         const r = await w.stepRequest({ episode_id: resets[i].episode_id, action: ref.actions[t] }, resets[i].token);
         expect(JSON.stringify(r.observation)).toBe(ref.observations[t + 1]);
-        expect(w.sessions.size).toBe(1);
+        // a finished episode is not held (it is in the store); a running one is, up to the LRU's one
+        expect(w.sessions.size).toBe(r.done ? 0 : 1);
       }
     const state = await w.stateRequest(resets[0].episode_id, resets[0].token);
     expect(state).toMatchObject({ done: true, run: 'r0', reward: refs[0].episode.breakdown!.total });
+  });
+
+  it('holds no finished episode: the last step with its key again, and state, come back from the store', async () => {
+    const w = worker();
+    const ref = oracleRun({ envId: 'PD', d: 3, seed: 12 });
+    const reset = await w.durable(w.reset({ env: 'PD', d: 3, seed: 12, run: 'fin' }).response);
+    let last;
+    for (const [i, action] of ref.actions.entries())
+      last = await w.stepRequest({ episode_id: reset.episode_id, action, step_key: `k${i}` }, reset.token);
+    expect(last!.done).toBe(true);
+    expect(w.sessions.has(reset.episode_id)).toBe(false);
+    const n = ref.actions.length - 1;
+    const again = await w.stepRequest(
+      { episode_id: reset.episode_id, action: ref.actions[n], step_key: `k${n}` },
+      reset.token,
+    );
+    expect(JSON.stringify(again)).toBe(JSON.stringify(last));
+    expect(await db.prisma.episodeAction.count({ where: { episodeId: reset.episode_id } })).toBe(ref.actions.length);
+    const state = await w.stateRequest(reset.episode_id, reset.token);
+    expect(state).toMatchObject({ done: true, run: 'fin', turn: ref.actions.length, reward: ref.rewards.at(-1) });
   });
 
   it('checks the token before reading the store, and says when no worker recorded the episode', async () => {

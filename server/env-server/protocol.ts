@@ -257,7 +257,11 @@ export function createEnvService(deps: EnvServiceDeps) {
       if (answered) return answered as StepResponse;
       try {
         const response = await durable(stepLive(live, action, stepKey));
-        if (stepKey) live.answered.set(stepKey, response);
+        // A finished episode is in the store now: holding it (~50 KB each, up to the LRU's
+        // capacity) would only make the garbage collector copy and mark it; a later state read
+        // or step-key retry rebuilds it like any miss (docs/env-server.md, "Ninth round").
+        if (log && live.episode.done) sessions.drop(id);
+        else if (stepKey) live.answered.set(stepKey, response);
         return response;
       } catch (e) {
         if (!(e instanceof StepConflictError)) throw e;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newEpisodeId, sortableTime } from './sessions';
+import type { Episode } from '@/server/engine';
+import { SessionStore, newEpisodeId, sortableTime } from './sessions';
 
 describe('newEpisodeId', () => {
   it('gives "ep_", 8 time and 12 random base64url characters, never the same twice across refills of its random pool', () => {
@@ -19,5 +20,38 @@ describe('newEpisodeId', () => {
     expect(sortableTime(0)).toBe('--------');
     expect(sortableTime(64)).toBe('------0-');
     expect(sortableTime(2 ** 48 - 1)).toBe('zzzzzzzz');
+  });
+});
+
+describe('SessionStore at capacity', () => {
+  const entry = (id: string, done: boolean) => ({
+    id,
+    config: { envId: 'PD' as const, d: 0, seed: 1 },
+    run: null,
+    episode: { done } as Episode,
+    steps: 0,
+    answered: new Map(),
+  });
+
+  it('makes room by dropping the least recently used finished episode, and refuses when all run', () => {
+    const store = new SessionStore({ maxSessions: 3, idleTimeoutMs: 60_000 });
+    store.add(entry('a', true));
+    store.add(entry('b', false));
+    store.add(entry('c', true));
+    store.get('a'); // a is now the most recently used: c is the LRU finished one
+    store.add(entry('d', false));
+    expect(['a', 'b', 'c', 'd'].filter((id) => store.has(id))).toEqual(['a', 'b', 'd']);
+    store.add(entry('e', false));
+    expect(['a', 'b', 'd', 'e'].filter((id) => store.has(id))).toEqual(['b', 'd', 'e']);
+    expect(() => store.add(entry('f', false))).toThrow(/holds 3 running episodes/);
+  });
+
+  it('with a store to rebuild from, drops the least recently used episode, running or not', () => {
+    const store = new SessionStore({ maxSessions: 2, idleTimeoutMs: 60_000, evictRunning: true });
+    store.add(entry('a', false));
+    store.add(entry('b', false));
+    store.get('a');
+    store.add(entry('c', false));
+    expect(['a', 'b', 'c'].filter((id) => store.has(id))).toEqual(['a', 'c']);
   });
 });

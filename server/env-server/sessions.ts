@@ -97,7 +97,7 @@ export class SessionStore {
       throw new EnvServerError('VALIDATION_ERROR', `episode_id "${entry.id}" is already in use`, entry.id);
     this.sweep();
     if (this.live.size >= this.options.maxSessions) {
-      const finished = [...this.live.values()].find((e) => e.episode.done || this.options.evictRunning);
+      const finished = this.leastRecentlyUsedEvictable();
       if (!finished)
         throw new EnvServerError(
           'CAPACITY_REACHED',
@@ -147,6 +147,12 @@ export class SessionStore {
       n++;
     }
     return n;
+  }
+
+  /** The first (least recently used) episode that may make room; a walk, not a copy of the map on every full add. */
+  private leastRecentlyUsedEvictable(): LiveEpisode | undefined {
+    for (const live of this.live.values()) if (live.episode.done || this.options.evictRunning) return live;
+    return undefined;
   }
 
   private expired(live: LiveEpisode): boolean {

@@ -90,6 +90,25 @@ describe('WebSocket session', () => {
     socket.close();
   });
 
+  it('answers every message sent before a close, in order, before the close frame', async () => {
+    const { url } = await serve();
+    const sessions = await Promise.all([rawSocket(url), rawSocket(url)]);
+    const step = { assistant_message: 'Let me check.', tool_calls: [{ name: 'order.list', args: {} }], answer: null };
+    // one burst per socket, both sockets in the same event-loop turn
+    for (const [i, { socket }] of sessions.entries()) {
+      socket.send(JSON.stringify({ type: 'reset', data: { env: 'STATUS', d: 2, seed: 9 + i } }));
+      socket.send(JSON.stringify({ type: 'step', data: step }));
+      socket.send(JSON.stringify({ type: 'state' }));
+      socket.send(JSON.stringify({ type: 'close' }));
+    }
+    for (const { frames, closed } of sessions) {
+      expect(await closed).toBe(1000);
+      expect(frames.map((f) => f.type)).toEqual(['observation', 'observation', 'state']);
+      expect(frames[2].data).toMatchObject({ episode_id: frames[0].data.episode_id, turn: 1 });
+    }
+    expect(sessions[0].frames[0].data.episode_id).not.toBe(sessions[1].frames[0].data.episode_id);
+  });
+
   it('gives the admin connection the hidden goal in simulation mode only', async () => {
     const sim = await serve();
     const admin = await EnvWsClient.connect(sim.url, { adminToken: ADMIN });
