@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze } from './copy';
+import { deepFreeze, frozenCopy } from './copy';
 import { cartContents, cartHolds, type CartLine } from './world/state';
 
 describe('deepFreeze: fresh data frozen in place', () => {
@@ -21,6 +21,34 @@ describe('deepFreeze: fresh data frozen in place', () => {
     expect(Object.isFrozen(when)).toBe(false);
     expect(deepFreeze('text')).toBe('text');
     expect(deepFreeze(null)).toBe(null);
+  });
+});
+
+describe('frozenCopy: a frozen deep copy with the same JSON', () => {
+  it('copies every level, freezes it, and leaves the source as it was', () => {
+    const source = { id: 'p1', price: 3.5, attrs: { color: 'red' }, variants: [{ id: 'v1', stock: 2 }], none: null };
+    const copy = frozenCopy(source);
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(source));
+    for (const [a, b] of [
+      [copy, source],
+      [copy.attrs, source.attrs],
+      [copy.variants, source.variants],
+      [copy.variants[0], source.variants[0]],
+    ]) {
+      expect(a).not.toBe(b);
+      expect(Object.isFrozen(a)).toBe(true);
+      expect(Object.isFrozen(b)).toBe(false);
+    }
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+  });
+
+  it('keeps an own "__proto__" key (JSON.parse makes one) as a key, never as the prototype', () => {
+    const source = JSON.parse('{"a":1,"__proto__":{"polluted":true},"b":{"c":2}}') as Record<string, unknown>;
+    const copy = frozenCopy(source);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(['a', '__proto__', 'b']);
+    expect((copy as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(source));
   });
 });
 
