@@ -4,20 +4,10 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createEpisodeService, MAX_ACTION_BYTES } from './service';
+import { MAX_ACTION_BYTES } from './service';
 import { expectServiceError } from './test-db';
 import { sqliteHotPathFor } from './sqlite-hot-path';
-import {
-  catalog,
-  catalogOf,
-  CATALOG_ID,
-  db,
-  describeEachStore,
-  hotPath,
-  searchAction,
-  service,
-  setupServiceTests,
-} from './service-test-kit';
+import { db, describeEachStore, searchAction, service, serviceWith, setupServiceTests } from './service-test-kit';
 
 setupServiceTests();
 
@@ -156,13 +146,7 @@ describeEachStore(() => {
   });
 
   it('keeps at most maxLive episodes in memory and rebuilds the others on demand', async () => {
-    const small = createEpisodeService({
-      prisma: db.prisma,
-      getCatalog: () => catalog,
-      defaultCatalogId: CATALOG_ID,
-      maxLive: 2,
-      hotPath,
-    });
+    const small = serviceWith({ maxLive: 2 });
     const a = await small.startEpisode({ envId: 'CART', d: 0, seed: 31 });
     const b = await small.startEpisode({ envId: 'CART', d: 0, seed: 32 });
     const c = await small.startEpisode({ envId: 'CART', d: 0, seed: 33 });
@@ -173,13 +157,7 @@ describeEachStore(() => {
   });
 
   it('caps each episode by events and stored bytes; past a cap steps are refused and nothing is written', async () => {
-    const byEvents = createEpisodeService({
-      prisma: db.prisma,
-      getCatalog: () => catalog,
-      defaultCatalogId: CATALOG_ID,
-      maxEvents: 4,
-      hotPath,
-    });
+    const byEvents = serviceWith({ maxEvents: 4 });
     const a = await byEvents.startEpisode({ envId: 'CART', d: 0, seed: 41, axisOverrides: { T_max: 20 } });
     await byEvents.submitAction(a.id, searchAction('tent')); // 1 opening + 3 events of this turn = 4
     await expectServiceError(
@@ -189,13 +167,7 @@ describeEachStore(() => {
     );
     expect((await byEvents.getEpisode(a.id)).turn).toBe(1);
 
-    const byBytes = createEpisodeService({
-      prisma: db.prisma,
-      getCatalog: () => catalog,
-      defaultCatalogId: CATALOG_ID,
-      maxBytes: 2000,
-      hotPath,
-    });
+    const byBytes = serviceWith({ maxBytes: 2000 });
     const b = await byBytes.startEpisode({ envId: 'CART', d: 0, seed: 42, axisOverrides: { T_max: 20 } });
     const row = await db.prisma.episode.findUniqueOrThrow({ where: { id: b.id } });
     expect(row.storedBytes).toBeGreaterThan(0);
@@ -208,12 +180,7 @@ describeEachStore(() => {
 describe('SQLite hot path', () => {
   it('reads rows exactly as Prisma does, and falls back to Prisma while another connection holds the write lock', async () => {
     const hot = sqliteHotPathFor(db.url)!;
-    const fast = createEpisodeService({
-      prisma: db.prisma,
-      getCatalog: catalogOf,
-      defaultCatalogId: CATALOG_ID,
-      hotPath: hot,
-    });
+    const fast = serviceWith({ hotPath: hot });
     const ep = await fast.startEpisode({ envId: 'STATUS', d: 2, seed: 5 });
     await fast.submitAction(ep.id, searchAction('lamp'));
     await db.prisma.episode.update({ where: { id: ep.id }, data: { revealedAt: new Date() } });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect } from 'vitest';
 import type { Action } from '@/server/engine/types';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import type { Catalog } from '@/server/engine/catalog/types';
-import { createEpisodeService, type EpisodeService } from './service';
+import { createEpisodeService, type EpisodeService, type EpisodeServiceDeps } from './service';
 import { createTestDb, type TestDb } from './test-db';
 import { sqliteHotPathFor, type EpisodeHotPath } from './sqlite-hot-path';
 
@@ -23,12 +23,23 @@ export const catalogOf = (id?: string) => {
   return catalog;
 };
 
+/** A service on this file's database and catalog (and the current store), with `options` on top. */
+export function serviceWith(options: Partial<EpisodeServiceDeps> = {}): EpisodeService {
+  return createEpisodeService({
+    prisma: db.prisma,
+    getCatalog: catalogOf,
+    defaultCatalogId: CATALOG_ID,
+    hotPath,
+    ...options,
+  });
+}
+
 /** Registers the file's hooks: catalog and database once, live episodes cleared before each test. */
 export function setupServiceTests(): void {
   beforeAll(() => {
     catalog = createSyntheticCatalog({ seed: 1, size: 3000 });
     db = createTestDb();
-    service = createEpisodeService({ prisma: db.prisma, getCatalog: catalogOf, defaultCatalogId: CATALOG_ID });
+    service = serviceWith();
   }, 120_000); // migrating a fresh database is slow on a busy machine
   afterAll(async () => {
     await db?.cleanup();
@@ -43,12 +54,7 @@ export function describeEachStore(body: () => void): void {
   ])('episode service (%s)', (_name, fast) => {
     beforeAll(() => {
       hotPath = fast ? sqliteHotPathFor(db.url) : null;
-      service = createEpisodeService({
-        prisma: db.prisma,
-        getCatalog: catalogOf,
-        defaultCatalogId: CATALOG_ID,
-        hotPath,
-      });
+      service = serviceWith();
     });
     afterAll(() => hotPath?.close());
     body();
