@@ -38,7 +38,7 @@ export const UPKEEP_MAX_BACKLOG = 20_000;
  * below saturation): its text is searchable without a query's catch-up within this time.
  */
 export const UPKEEP_MAX_DEFER_MS = 10_000;
-/** The WAL is checkpointed (copied back and synced) at least this often while it has frames. */
+/** The WAL is checkpointed (copied back and synced) at least this often (an empty one costs ~nothing). */
 export const UPKEEP_CHECKPOINT_MS = 1000;
 
 /** What the thread sees at a look. */

@@ -168,7 +168,3 @@ export async function writeEncodedPg(tx: InspectorDb, batch: EncodedBatch): Prom
   if (batch.docs) await tx.run(INSERT_EPISODE_SEARCH, batch.docs);
   await tx.run(`SET LOCAL ecomrlve.copying = 'off'`);
 }
-
-/** Writes the episodes inside the caller's transaction (all or none: the caller's savepoint). */
-export const writeEpisodesPg = (tx: InspectorDb, episodes: PreparedEpisode[]) =>
-  writeEncodedPg(tx, encodeEpisodesPg(episodes));

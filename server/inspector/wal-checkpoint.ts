@@ -79,12 +79,8 @@ const walBytes = (sqlite: Sqlite): number => {
  */
 export function checkpointAfterBulk(sqlite: Sqlite, backgroundFrom = BACKGROUND_CHECKPOINT_BYTES): void {
   if (running.has(sqlite)) return; // the running thread restores the setting when it ends
-  if (sqlite.memory || (sqlite.pragma('journal_mode', { simple: true }) as string) !== 'wal') {
-    restore(sqlite);
-    last.set(sqlite, Promise.resolve(null));
-    return;
-  }
-  if (walBytes(sqlite) < backgroundFrom) {
+  const wal = !sqlite.memory && (sqlite.pragma('journal_mode', { simple: true }) as string) === 'wal';
+  if (!wal || walBytes(sqlite) < backgroundFrom) {
     restore(sqlite);
     last.set(sqlite, Promise.resolve(null));
     return;
