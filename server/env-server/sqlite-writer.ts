@@ -6,8 +6,8 @@
 // (text-index.ts), or in the server's upkeep thread (store-upkeep.ts).
 
 import { Worker } from 'node:worker_threads';
-import Database from 'better-sqlite3';
 import { sqliteFile } from '@/server/db-path';
+import { openSqliteConnection } from '@/server/lib/sqlite-connection';
 import { prepareEpisodeRows, sqlDateTime } from '@/server/episodes/sqlite-store/rows';
 import { backgroundIndexer, prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
 import type { BatchWriter, RecordOp, StepRowUpdate } from './recorder';
@@ -40,13 +40,9 @@ export function openSqliteWriter(
 ): BatchWriter & { write(ops: RecordOp[]): void; close(): void } {
   const file = sqliteFile(url);
   if (!file) throw new Error(`the SQLite writer needs a file: URL, got "${url}"`);
-  const db = new Database(file);
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  // WAL: one append per commit. synchronous=NORMAL keeps every commit across a process crash
-  // (kill -9); only a power loss could drop the last ones (the app's setting, server/db.ts).
-  db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+  // WAL, synchronous NORMAL (or FULL with --durability power), the driver's 16 MB page cache:
+  // the trainer's write path (server/lib/sqlite-connection.ts, docs/security.md).
+  const db = openSqliteConnection(file, { pageCache: 'driver-default', synchronous: options.synchronous });
   if (options.upkeep === 'elsewhere') db.pragma('wal_autocheckpoint = 0');
 
   // Prepared on the first write, so a store that is not migrated fails that write (the waiting

@@ -1,13 +1,10 @@
 // The upkeep thread's loop (store-upkeep.ts): one connection, a pass every interval.
-import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { openSqliteConnection } from '@/server/lib/sqlite-connection';
 import { prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
 import { UPKEEP_BUDGET_MS, UPKEEP_INTERVAL_MS, upkeepPass, upkeepPlan } from './store-upkeep';
 
-const db = new Database((workerData as { file: string }).file);
-db.pragma('busy_timeout = 5000');
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = NORMAL');
+const db = openSqliteConnection((workerData as { file: string }).file, { pageCache: 'driver-default' });
 let index: ReturnType<typeof prepareTextIndex> | null = null;
 let warned = false;
 let lastCheckpoint = performance.now();

@@ -95,12 +95,7 @@ describe("an app-server SQLite connection's pragmas", () => {
 // the WAL checkpoint's thread, plain CommonJS, which gets its pragmas from here in workerData.
 describe('every app-server SQLite connection', () => {
   const ROOT = path.resolve(__dirname, '../..');
-  const OPENERS = new Set([
-    'server/lib/sqlite-connection.ts',
-    'server/env-server/sqlite-writer.ts',
-    'server/env-server/store-upkeep-thread.ts',
-    'server/inspector/wal-checkpoint.ts',
-  ]);
+  const OPENERS = new Set(['server/lib/sqlite-connection.ts', 'server/inspector/wal-checkpoint.ts']);
   const sources = ['server', 'app', 'components', 'lib'].flatMap((top) =>
     fs.existsSync(path.join(ROOT, top))
       ? (fs.readdirSync(path.join(ROOT, top), { recursive: true }) as string[])
