@@ -7,9 +7,10 @@ import { ENGINE_VERSION, replayEpisode, replayRefusal } from '@/server/engine';
 import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
-import type { LiveEpisode, LiveEpisodes } from './live';
+import type { LiveEpisodes } from './live';
 import { actionArgument, configOfRow, viewOf, type EpisodeStore } from './store';
-import { EpisodeServiceError, type EpisodeView, type HiddenGoal } from './types';
+import { EpisodeServiceError, type EpisodeView } from './types';
+import { storedGoalOf } from './stored-goal';
 
 export interface ForkOptions {
   player?: string;
@@ -23,12 +24,11 @@ export interface ForkContext {
   requireRow(id: string): Promise<EpisodeRow>;
   loadCatalog(catalogId: string): Promise<void>;
   catalogFor(catalogId: string): Catalog;
-  goalOf(ep: LiveEpisode): HiddenGoal;
   voiced(view: EpisodeView): Promise<EpisodeView>;
 }
 
 export async function forkEpisode(
-  { store, live, requireRow, loadCatalog, catalogFor, goalOf, voiced }: ForkContext,
+  { store, live, requireRow, loadCatalog, catalogFor, voiced }: ForkContext,
   parentId: string,
   turns: number,
   opts: ForkOptions = {},
@@ -74,7 +74,7 @@ export async function forkEpisode(
     reward: null,
     isCorrect: null,
     breakdown: null,
-    hiddenGoal: goalOf(ep),
+    hiddenGoal: storedGoalOf(ep),
     events: ep.events,
     capabilityHash: sha256Hex(capabilityToken),
     parentId: parent.id,

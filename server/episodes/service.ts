@@ -22,7 +22,7 @@ import { createLiveEpisodes, rebuildStored, type LiveEpisode } from './live';
 import { forkEpisode, type ForkOptions } from './fork';
 import { startEpisode, type StartContext } from './start';
 import { submitAction, type StepContext } from './step';
-import { goalDataIsDerived, storedGoalOf } from './stored-goal';
+import { goalDataIsDerived } from './stored-goal';
 import type { PgReads } from './pg-reads';
 import {
   EpisodeServiceError,
@@ -174,7 +174,6 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     viewAt,
     loadCatalog,
     catalogFor,
-    goalOf: storedGoalOf,
     voiced,
     rewriteCustomer,
     rememberCapability,
@@ -275,12 +274,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
      * active and continued by whoever plays it next.
      */
     forkEpisode: (parentId: string, turns: number, opts: ForkOptions = {}) =>
-      forkEpisode(
-        { store, live, requireRow, loadCatalog, catalogFor, goalOf: storedGoalOf, voiced },
-        parentId,
-        turns,
-        opts,
-      ),
+      forkEpisode({ store, live, requireRow, loadCatalog, catalogFor, voiced }, parentId, turns, opts),
 
     /** Parent and forks of an episode (the replay's family box). */
     async family(episodeId: string): Promise<{ parent: EpisodeSummary | null; forks: EpisodeSummary[] }> {

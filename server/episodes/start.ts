@@ -9,15 +9,10 @@ import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EnvId, EpisodeConfig, EpisodeEvent } from '@/server/engine/types';
 import { MAX_SEED, parse, startSchema } from './inputs';
-import type { LiveEpisode, LiveEpisodes } from './live';
+import type { LiveEpisodes } from './live';
 import { viewOf, type EpisodeStore } from './store';
-import {
-  EpisodeServiceError,
-  type CustomerVoice,
-  type EpisodeView,
-  type HiddenGoal,
-  type StartEpisodeInput,
-} from './types';
+import { EpisodeServiceError, type CustomerVoice, type EpisodeView, type StartEpisodeInput } from './types';
+import { storedGoalOf } from './stored-goal';
 
 /** What a start needs of the episode service. */
 export interface StartContext {
@@ -27,7 +22,6 @@ export interface StartContext {
   customerVoice?: CustomerVoice;
   loadCatalog(catalogId: string): Promise<void>;
   catalogFor(catalogId: string): Catalog;
-  goalOf(ep: LiveEpisode): HiddenGoal;
   voiced(view: EpisodeView): Promise<EpisodeView>;
   rewriteCustomer(episodeId: string, voice: string | null, events: readonly EpisodeEvent[]): Promise<void>;
   rememberCapability(id: string, hash: string): void;
@@ -37,7 +31,7 @@ export async function startEpisode(
   ctx: StartContext,
   input: StartEpisodeInput,
 ): Promise<EpisodeView & { capabilityToken: string }> {
-  const { store, live, loadCatalog, catalogFor, goalOf, voiced, rewriteCustomer, rememberCapability } = ctx;
+  const { store, live, loadCatalog, catalogFor, voiced, rewriteCustomer, rememberCapability } = ctx;
   const inp = parse(startSchema, input, 'start episode');
   const envs = listEnvs();
   if (!envs.some((e) => e.id === inp.envId)) {
@@ -90,7 +84,7 @@ export async function startEpisode(
     reward: ep.breakdown ? ep.breakdown.total : null,
     isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
     breakdown: ep.breakdown,
-    hiddenGoal: goalOf(ep),
+    hiddenGoal: storedGoalOf(ep),
     events: ep.events,
     engineVersion: ENGINE_VERSION,
     journeyEnvs: ep.config.journeyEnvs ?? null,

@@ -8,7 +8,8 @@ import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { actionRecord, idSchema, parse, stepKeySchema } from './inputs';
 import type { LiveEpisode, LiveEpisodes } from './live';
 import { viewOf, type EpisodeStore } from './store';
-import { EpisodeServiceError, type ActionInput, type EpisodeView, type HiddenGoal } from './types';
+import { EpisodeServiceError, type ActionInput, type EpisodeView } from './types';
+import { storedGoalOf } from './stored-goal';
 
 /** What a step needs of the episode service. */
 export interface StepContext {
@@ -21,7 +22,6 @@ export interface StepContext {
   liveEpisode(row: EpisodeRow): Promise<LiveEpisode>;
   viewAt(row: EpisodeRow, eventEnd: number | null): Promise<EpisodeView>;
   catalogFor(catalogId: string): Catalog;
-  goalOf(ep: LiveEpisode): HiddenGoal;
   voiced(view: EpisodeView): Promise<EpisodeView>;
   rewriteCustomer(episodeId: string, voice: string | null, events: readonly EpisodeEvent[]): Promise<void>;
 }
@@ -33,7 +33,7 @@ export async function submitAction(
   opts: { stepKey?: string | null; actor?: string; modelRecord?: string } = {},
 ): Promise<EpisodeView> {
   const { store, live, maxEvents, maxBytes, withLock, requireRow, liveEpisode, viewAt, catalogFor } = ctx;
-  const { goalOf, voiced, rewriteCustomer } = ctx;
+  const { voiced, rewriteCustomer } = ctx;
   const id = parse(idSchema, episodeId, 'episode id');
   const stepKey = opts.stepKey == null ? null : parse(stepKeySchema, opts.stepKey, 'step key');
   const { stepArg, record } = actionRecord(action);
@@ -84,7 +84,7 @@ export async function submitAction(
         events: result.events,
         ...updated,
         breakdown: ep.breakdown,
-        hiddenGoal: goalOf(ep),
+        hiddenGoal: storedGoalOf(ep),
         stepKey,
         bytes,
         actor: opts.actor ?? null,
