@@ -151,6 +151,11 @@ describe('stateless workers over one store', () => {
     expect(await db.prisma.episodeAction.count({ where: { episodeId: reset.episode_id } })).toBe(ref.actions.length);
     const state = await w.stateRequest(reset.episode_id, reset.token);
     expect(state).toMatchObject({ done: true, run: 'fin', turn: ref.actions.length, reward: ref.rewards.at(-1) });
+    // rebuilt from the store, still the agent's seat: no hidden goal, none of its values
+    expect(state).not.toHaveProperty('hidden_goal');
+    expect(ref.secrets.size).toBeGreaterThan(0);
+    for (const text of [JSON.stringify(state), JSON.stringify(again)])
+      for (const secret of ref.secrets) expect(text.includes(secret), secret.slice(0, 100)).toBe(false);
   });
 
   it('checks the token before reading the store, and says when no worker recorded the episode', async () => {
