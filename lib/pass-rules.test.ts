@@ -49,6 +49,7 @@ describe('failureReasons', () => {
     expect(why.rule).toContain('r_task ≥ 0.95 alone is not enough');
     expect(why.rule).toContain('r_hall = 0');
     expect(why.ended).toBeNull();
+    expect(why.hardFail).toBeNull();
     // derivations first, then the per-product line; eff lines and ok lines never
     expect(why.reasons.map((e) => e.text)).toEqual([task[2].text, task[1].text, task[3].text]);
     expect(why.more).toBe(0);
@@ -62,6 +63,13 @@ describe('failureReasons', () => {
     const hall = [item('syn_7 was never retrieved', false, [2])];
     const why = failureReasons('JOURNEY', breakdown(false, task, hall), 'answered')!;
     expect(why.reasons.map((e) => e.text)).toEqual([task[1].text, task[0].text, hall[0].text]);
+  });
+
+  it('names a hard fail, which decides the reward whatever the evidence says', () => {
+    const b = { ...breakdown(false, [item('x → r_rank = 1', true)]), hardFail: 'tool_invalid' as const };
+    const why = failureReasons('CART', b, 'answered')!;
+    expect(why.hardFail).toBe('tool_invalid');
+    expect(why.reasons).toEqual([]);
   });
 
   it('names how an unanswered episode ended and caps the list', () => {

@@ -21,6 +21,8 @@ export interface FailureReasons {
   rule: string;
   /** the episode ended without the agent answering (termination other than "answered") */
   ended: TerminationReason | null;
+  /** a hard fail (SPEC §8): the reward is −1 whatever the components say */
+  hardFail: RewardBreakdown['hardFail'];
   reasons: EvidenceItem[];
   /** failing lines not shown in `reasons` */
   more: number;
@@ -41,6 +43,7 @@ export function failureReasons(
   return {
     rule: `${PASS_RULES[envId]}, and no recommended id the agent never retrieved (r_hall = 0)`,
     ended: termination !== null && termination !== 'answered' ? termination : null,
+    hardFail: b.hardFail,
     reasons: ordered.slice(0, MAX_REASONS),
     more: Math.max(0, ordered.length - MAX_REASONS),
   };

@@ -215,14 +215,12 @@ export function Replay({
         >
           {/* Why the episode scored what it did comes first; tools for re-scoring and forking last. */}
           {ep.breakdown ? (
-            <div className="space-y-2">
-              <RewardBreakdownPanel
-                envId={ep.envId}
-                breakdown={ep.breakdown}
-                episodeId={ep.id}
-                termination={ep.terminationReason}
-              />
-            </div>
+            <RewardBreakdownPanel
+              envId={ep.envId}
+              breakdown={ep.breakdown}
+              episodeId={ep.id}
+              termination={ep.terminationReason}
+            />
           ) : (
             <Card className="px-4 py-3 text-sm text-slate-500">No reward yet: the episode is still active.</Card>
           )}

@@ -138,11 +138,6 @@ export function RewardBreakdownPanel({
             ))}
           </dl>
         </div>
-        {b.hardFail && (
-          <p className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
-            Hard fail <span className="font-mono">{b.hardFail}</span>: the reward is −1 whatever the components say.
-          </p>
-        )}
         <RewardChart breakdown={b} />
         {Object.keys(b.task.metrics).length > 0 && (
           <div className="flex flex-wrap gap-2 text-xs">

@@ -24,6 +24,11 @@ export function WhyFailed({
       <p className="mt-1 text-xs text-rose-800">
         <span className="font-medium">{envId} passes when</span> {why.rule}.
       </p>
+      {why.hardFail && (
+        <p className="mt-1">
+          Hard fail <span className="font-mono">{why.hardFail}</span>: the reward is −1 whatever the components say.
+        </p>
+      )}
       {why.ended && (
         <p className="mt-1">
           The episode ended without an answer: <span className="font-medium">{fmtTermination(why.ended)}</span>.

@@ -1,4 +1,5 @@
-// Every server action's body is one call of `serverAction`. A server action is an endpoint anyone
+// Every server action runs its work through `serverAction` (the start and fork actions redirect
+// after it). A server action is an endpoint anyone
 // can post anything to, so each one states who may call it and a zod schema per argument; the
 // wrapper checks the admin role first (a caller who may not ask learns nothing about the
 // arguments), then what was posted (one BAD_INPUT naming the argument and the first problem),
