@@ -254,19 +254,16 @@ class ParsedObjectAction {
 
 /**
  * parseAction of a plain object: the same result (and the same raw text, built on demand) as
- * parsing its JSON text; null when the text path must decide (not plain JSON data).
+ * parsing its JSON text; null (over the size budget) or a throw (not plain JSON data) when the
+ * text path must decide.
  */
 function parseObjectAction(input: object): ParsedAction | null {
   sizes.exact = 0;
   sizes.estimate = 0;
   sizes.data = 0;
-  let value: Record<string, unknown>;
-  try {
-    value = jsonCopy(input, 0) as Record<string, unknown>;
-  } catch (e) {
-    if (e === NOT_JSON_DATA) return null;
-    throw e;
-  }
+  // Throws NOT_JSON_DATA (or whatever a getter throws) for what is not plain JSON data:
+  // parseAction catches it and takes the text path, which words the refusal.
+  const value = jsonCopy(input, 0) as Record<string, unknown>;
   if (sizes.data > MAX_ACTION_CHARS) return null; // jsonDataError's budget: the text path words it
   const error =
     sizes.exact > MAX_ACTION_CHARS

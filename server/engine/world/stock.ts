@@ -6,8 +6,10 @@ import type { WorldState } from './state';
 import { findVariant, variantsOf, type Variant } from './variants';
 
 /**
- * A number that changes whenever the episode's stock does: p_oos only ever adds a 0 override
- * for a new id (with a stock change), so both counts only grow.
+ * A number that changes whenever the episode's stock does. Overrides are only ever *added*, at 0,
+ * for an id in stock: SUB's generator for its original at reset, p_oos for a new id (with a stock
+ * change), so both counts only grow. A change that rewrites an existing override must keep a
+ * counter of its own here: the kept goal summaries (envs/shared/summary-cache.ts) rely on this.
  */
 export function stockVersion(world: WorldState): number {
   return world.stockChanges.length + world.stockOverrides.size;
