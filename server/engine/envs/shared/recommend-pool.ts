@@ -1,9 +1,10 @@
 // The PD/SUB evaluation pool read from catalog columns (issue 13). Same candidates, same
 // numbers, same pool as the product-object path in recommend.ts, without materialising a
-// Product per candidate: constraints and persona utility call persona.ts's functions on a
-// reused probe holding one candidate's values, the TF-IDF similarity (similarity.ts) runs
-// over the term-id bags and per-category document frequencies of pool-bags.ts, and the
-// pool is chosen by selection over typed arrays (only its POOL_SIZE entries become objects).
+// Product per candidate: constraints are checked by masks over the columns and the utility is
+// split into a part without similarity plus its weighted similarity, both written out to
+// match persona.ts's constraintMet and utilityOf term for term (keep them in step); the TF-IDF
+// similarity (similarity.ts) runs over the term-id bags and per-category document frequencies
+// of pool-bags.ts, and the pool is chosen by selection over typed arrays (only its POOL_SIZE entries become objects).
 // Floating-point operations happen in the same order as in similarities(), so every
 // similarity, and so every reward, is bit-identical (pool-equivalence.test.ts, golden test).
 

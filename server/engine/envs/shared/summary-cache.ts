@@ -2,6 +2,8 @@
 // goal current, issue 10), and in PD/SUB/RETURN it scores the whole evaluation pool for the
 // ideal list: 5–30 µs a call. Most summaries depend on the goal and the world's stock only, so
 // they are kept per goal and built again only when the stock changed (issue 13, ninth round).
+// STATUS's and POLICY's summaries read no stock; they are kept here too so that their lines come
+// back frozen, which JOURNEY's own cache of its sub-tasks' lines relies on (a frozen list = kept).
 
 import type { Catalog } from '../../catalog/types';
 import { stockVersion } from '../../world/stock';
