@@ -24,6 +24,9 @@ const now =
       }
     : () => performance.now();
 
+/** AB_PART=step times step() only (a step-path change is diluted by resets in the whole episode). */
+const timeReset = process.env.AB_PART !== 'step';
+
 /** Plays n episodes per env (d 0/3/6/9 in turn, seeds from seedBase); returns the ms spent in reset + step. */
 export function run(n: number, seedBase: number, envIds?: string[]): number {
   let ms = 0;
@@ -33,7 +36,7 @@ export function run(n: number, seedBase: number, envIds?: string[]): number {
       const episode = new Episode({ envId: env.id, d: [0, 3, 6, 9][i % 4], seed: seedBase + i }, catalog);
       let t0 = now();
       let { observation } = episode.reset();
-      ms += now() - t0;
+      if (timeReset) ms += now() - t0;
       while (!episode.done) {
         const action = oracleAgent.act(observation, episode);
         t0 = now();

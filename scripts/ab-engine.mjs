@@ -1,4 +1,4 @@
-// node scripts/ab-engine.mjs A.mjs B.mjs [rounds] [episodes per env] [ENV,ENV]   (AB_SIZE=100000 for 100k)
+// node scripts/ab-engine.mjs A.mjs B.mjs [rounds] [episodes per env] [ENV,ENV]   (AB_SIZE=100000 for 100k; AB_PART=step: step() time only)
 // Paired, interleaved A/B of two bundles of scripts/ab-engine-entry.ts in ONE process: each round
 // plays the same seeds on both (order alternating), so both see the same machine load. Prints
 // the median engine time of each and the median of the per-round ratios B/A (the figure to quote

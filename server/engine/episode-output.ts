@@ -1,6 +1,7 @@
-// What an episode hands out: observations and the frozen reward breakdown. Both are copies (or,
-// for a freshResult tool, its new result that nothing else holds), so nothing a caller does to
-// them reaches the world or the event log (docs/engine.md, "Hardening").
+// What an episode hands out: observations and the frozen reward breakdown. An observation is the
+// caller's own object, but its tool calls' arguments and results are the event log's frozen
+// values, shared: nothing a caller does to them reaches the world or the log (docs/engine.md,
+// "Copies").
 
 import { frozenCopy, plainCopy } from './copy';
 import type { Observation, RewardBreakdown, ToolResult, ToolSpec } from './types';
@@ -15,9 +16,8 @@ export function observation(
   envId: Observation['envId'],
   turn: number,
   customerMessage: string | null,
-  toolResults: ToolResult[],
-  /** Per call, a fresh result to hand out as it is (freshResult tools); else undefined: a copy of the logged one. */
-  shown: readonly unknown[],
+  /** The logged (frozen) arguments and results: shared, not copied. */
+  toolResults: readonly ToolResult[],
   specs: ToolSpec[],
   budgets: Observation['budgets'],
   done: boolean,
@@ -29,12 +29,7 @@ export function observation(
     envId,
     turn,
     customerMessage,
-    toolResults: toolResults.map((r, i) => ({
-      name: r.name,
-      args: plainCopy(r.args),
-      result: shown[i] !== undefined ? shown[i] : plainCopy(r.result),
-      error: r.error,
-    })),
+    toolResults: toolResults.map((r) => ({ name: r.name, args: r.args, result: r.result, error: r.error })),
     get tools(): ToolSpec[] {
       const copy = plainCopy(specs);
       settle(this, copy);

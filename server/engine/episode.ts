@@ -134,9 +134,7 @@ export class Episode {
     this.logFlat({ kind: 'agent_message', turn, text: action.assistant_message });
 
     const cartBefore = cartContents(this.state.cart);
-    // the fresh results of freshResult tools, by call: the observation takes them uncopied
-    const shown: unknown[] = [];
-    const results = action.tool_calls.map((call, index) => this.runTool(call, index, turn, shown));
+    const results = action.tool_calls.map((call, index) => this.runTool(call, index, turn));
     const toolFailed = results.some((r) => r.error !== null);
     this.workedTurns[turn - 1] = results.some((r) => r.error === null);
     this.applyOutOfStock(turn);
@@ -145,7 +143,7 @@ export class Episode {
       const checked = checkAnswer(this.env, action.answer);
       if (typeof checked === 'string') {
         this.logFlat({ kind: 'action_error', turn, error: checked, raw: parsed.raw });
-        return this.finish('format_invalid', from, checked, results, shown);
+        return this.finish('format_invalid', from, checked, results);
       }
       // Only a final answer is scored in an atomic environment; JOURNEY records each sub-answer
       // (done: false answers the current request) and scores what it recorded.
@@ -155,14 +153,13 @@ export class Episode {
         this.answerTurn = turn;
       }
       this.log({ kind: 'answer', turn, answer: action.answer });
-      if (action.answer.done)
-        return this.finish(toolFailed ? 'tool_invalid' : 'answered', from, undefined, results, shown);
+      if (action.answer.done) return this.finish(toolFailed ? 'tool_invalid' : 'answered', from, undefined, results);
     }
 
     // SPEC §1: a tool error in the turn that ends the episode makes the reward −1, whatever ended it.
     if (turn >= this.tMax) {
       this.replyActs.push(null);
-      return this.finish(toolFailed ? 'tool_invalid' : 'turn_budget', from, undefined, results, shown);
+      return this.finish(toolFailed ? 'tool_invalid' : 'turn_budget', from, undefined, results);
     }
 
     const info = {
@@ -181,9 +178,9 @@ export class Episode {
     this.replyActs.push(reply.act);
     this.logFlat({ kind: 'customer_message', turn, text, act: reply.act });
     if (reply.act === 'ragequit')
-      return this.finish(toolFailed ? 'tool_invalid' : 'user_quit', from, undefined, results, shown);
+      return this.finish(toolFailed ? 'tool_invalid' : 'user_quit', from, undefined, results);
     return {
-      observation: this.observe(text, results, undefined, shown),
+      observation: this.observe(text, results),
       reward: 0,
       done: false,
       events: this.eventLog.slice(from),
@@ -264,23 +261,25 @@ export class Episode {
   }
 
   /** Runs one call (episode-tools.ts) and records it: the log, the calls, the ids it showed. */
-  private runTool(call: unknown, index: number, turn: number, shown: unknown[]): ToolResult {
+  private runTool(call: unknown, index: number, turn: number): ToolResult {
     const { name, args, result, error, fresh, seen } = runCall(this.scope, call, index, turn);
     for (const id of seen)
       if (!this.seen.has(id)) {
         this.seen.set(id, turn);
         this.seenThisTurn.push(id);
       }
-    if (fresh) shown[index] = result;
-    // The arguments come from this turn's parsed action, a fresh copy of the agent's input that
-    // nothing else holds (action.ts): frozen as they are; the result is copied frozen.
+    // Copied at most once (docs/engine.md, "Copies"): the arguments come from this turn's parsed
+    // action, a fresh copy of the agent's input that nothing else holds (action.ts), and a
+    // freshResult tool's result is new and held by nothing else, so both are frozen as they are;
+    // only a result that shows catalog objects is copied. The log, the customer and the
+    // observation then share these frozen values.
     const event = Object.freeze({
       kind: 'tool_call' as const,
       turn,
       index,
       name,
       args: deepFreeze(args),
-      result: frozenCopy(result),
+      result: fresh ? deepFreeze(result) : frozenCopy(result),
       error,
     });
     this.eventLog.push(event);
@@ -330,13 +329,7 @@ export class Episode {
     return this.lastVerifyContext;
   }
 
-  private finish(
-    reason: TerminationReason,
-    from: number,
-    error?: string,
-    results: ToolResult[] = [],
-    shown: unknown[] = [],
-  ): StepResult {
+  private finish(reason: TerminationReason, from: number, error?: string, results: ToolResult[] = []): StepResult {
     const recommended = this.task
       ? this.env.recommendedIds(this.answer, this.ctx, this.task.goal, this.task.state)
       : [];
@@ -371,7 +364,7 @@ export class Episode {
     this.breakdown = frozenBreakdown(this.breakdown);
     this.eventLog.push(Object.freeze({ kind: 'reward', turn: this.turn, breakdown: this.breakdown }));
     return {
-      observation: this.observe(null, results, error, shown),
+      observation: this.observe(null, results, error),
       reward: this.breakdown.total,
       done: true,
       events: this.eventLog.slice(from),
@@ -380,23 +373,8 @@ export class Episode {
     };
   }
 
-  private observe(
-    customerMessage: string | null,
-    toolResults: ToolResult[],
-    error?: string,
-    shown: unknown[] = [],
-  ): Observation {
+  private observe(customerMessage: string | null, toolResults: ToolResult[], error?: string): Observation {
     const budgets = { T_max: this.tMax, B_tool: this.axes.B_tool };
-    return observation(
-      this.env.id,
-      this.turn,
-      customerMessage,
-      toolResults,
-      shown,
-      this.tools,
-      budgets,
-      this.done,
-      error,
-    );
+    return observation(this.env.id, this.turn, customerMessage, toolResults, this.tools, budgets, this.done, error);
   }
 }

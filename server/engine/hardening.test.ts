@@ -301,6 +301,20 @@ describe('what the episode hands out is a copy', () => {
     expect(first.observation.tools[0].name).toBe('mine');
   });
 
+  it("an observation's tool arguments and results are the log's frozen values: writes throw", () => {
+    const { episode } = begin({ envId: 'PD' });
+    const r = episode.step(act({ tool_calls: [{ name: 'catalog.search', args: { query: 'charger' } }] }));
+    const [call] = r.observation.toolResults;
+    const cards = call.result as Array<{ title: string }>;
+    expect(cards.length).toBeGreaterThan(0);
+    expect(() => (cards[0].title = 'mine')).toThrow(TypeError);
+    expect(() => cards.pop()).toThrow(TypeError);
+    expect(() => ((call.args as { query: string }).query = 'mine')).toThrow(TypeError);
+    r.observation.toolResults.pop(); // the list itself is the caller's
+    expect(r.observation.toolResults).toEqual([]);
+    expect(episode.events.find((e) => e.kind === 'tool_call')).toMatchObject({ args: { query: 'charger' } });
+  });
+
   it('a catalog product shown by get_product stays as it is when the result is edited', () => {
     const { episode } = begin({ envId: 'PD' });
     const id = catalog.search({ query: 'charger', topK: 1 })[0].productId;

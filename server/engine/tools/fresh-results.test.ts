@@ -1,8 +1,9 @@
-// Tools marked freshResult hand their result to the observation uncopied (issue 13), which is
-// only safe if the result is new on every call: no object of it may be reachable from the world,
-// the catalog's products, the event log or any earlier result. Checked over real episodes of
-// every env (oracle, heuristic and random agents, which reach most tools), and the detector is
-// checked on a tool that is not fresh (catalog.get_product shows the catalog's own attrs).
+// A tool marked freshResult has its result frozen in place and shared by the event log and the
+// observation, uncopied (issue 13), which is only safe if the result is new on every call: no
+// object of it may be reachable from the world, the catalog's products or any earlier result
+// (freezing such an object would freeze the world). Checked over real episodes of every env
+// (oracle, heuristic and random agents, which reach most tools), and the detector is checked on a
+// tool that is not fresh (catalog.get_product shows the catalog's own attrs, so it is copied).
 
 import { describe, expect, it } from 'vitest';
 import { Episode } from '../episode';
@@ -38,22 +39,21 @@ function productIds(value: unknown): string[] {
   return ids;
 }
 
-/** What the episode holds now: its world, its log and the catalog products the results name. */
+/** What the episode holds now besides the log: its world and the catalog products the results name. */
 const held = (episode: Episode, results: unknown[]) =>
-  reachable([
-    (episode as unknown as { state: unknown }).state,
-    episode.events,
-    ...productIds(results).map((id) => catalog.get(id)),
-  ]);
+  reachable([(episode as unknown as { state: unknown }).state, ...productIds(results).map((id) => catalog.get(id))]);
 
-/** The objects of a result that the episode, the catalog, the log or an earlier result also hold. */
+/** Every object of a value is frozen. */
+const allFrozen = (value: unknown) => [...reachable([value])].every((o) => Object.isFrozen(o));
+
+/** The objects of a result that the episode, the catalog or an earlier result also hold. */
 const shared = (result: unknown, theirs: Set<object>, earlier: Set<object>) =>
   [...reachable([result])].filter((o) => theirs.has(o) || earlier.has(o));
 
 const agents: Agent[] = [oracleAgent, heuristicAgent, createRandomAgent({ seed: 5, pInvalid: 0.1 })];
 
 describe('freshResult tools', () => {
-  it('give results that share no object with the world, the catalog, the log or earlier results', () => {
+  it('give results that share no object with the world, the catalog or earlier results; log and observation share them frozen', () => {
     const checked = new Map<string, number>();
     for (const env of listEnvs())
       for (const agent of agents)
@@ -62,7 +62,15 @@ describe('freshResult tools', () => {
           let { observation } = episode.reset();
           const earlier = new Set<object>();
           while (!episode.done) {
-            observation = episode.step(agent.act(observation, episode)).observation;
+            const { observation: next, events } = episode.step(agent.act(observation, episode));
+            observation = next;
+            const logged = events.filter((e) => e.kind === 'tool_call');
+            expect(observation.toolResults.map((r) => r.result)).toEqual(logged.map((e) => e.result));
+            observation.toolResults.forEach((r, i) => {
+              expect(r.result, `${env.id} ${r.name}: the logged value, not a copy`).toBe(logged[i].result);
+              expect(r.args).toBe(logged[i].args);
+              expect(allFrozen(r.result) && allFrozen(r.args), `${env.id} ${r.name}`).toBe(true);
+            });
             const fresh = observation.toolResults.filter((r) => r.error === null && findTool(r.name)?.freshResult);
             if (fresh.length === 0) continue;
             const theirs = held(
@@ -87,8 +95,10 @@ describe('freshResult tools', () => {
     const id = catalog.search({ query: 'charger', topK: 1 })[0].productId;
     const r = episode.step(act({ tool_calls: [{ name: 'catalog.get_product', args: { product_id: id } }] }));
     expect(findTool('catalog.get_product')?.freshResult).toBeUndefined();
-    // the observation's copy shares nothing; the tool's own result (run again) holds the catalog's attrs
+    // the logged copy (the observation shows it) shares nothing; the tool's own result (run again) holds the catalog's attrs
     const result = r.observation.toolResults[0].result;
+    expect(result).toBe((r.events.find((e) => e.kind === 'tool_call') as { result: unknown }).result);
+    expect(allFrozen(result)).toBe(true);
     expect(shared(result, held(episode, [result]), new Set())).toEqual([]);
     const own = findTool('catalog.get_product')!.run(
       { product_id: id },

@@ -33,8 +33,9 @@ export interface ToolDef<S extends z.ZodType = z.ZodType, N extends string = str
   retrieval?: boolean;
   /**
    * run() builds a new result on every call that shares no object with the world, the catalog,
-   * its args, any cache or any earlier result: the observation then takes it as it is, and only
-   * the event log gets a (frozen) copy (issue 13; tools/fresh-results.test.ts checks it).
+   * its args, any cache or any earlier result: the episode then freezes it in place and the log
+   * and the observation share it, uncopied (issue 13; tools/fresh-results.test.ts checks it).
+   * Without the promise the result is copied once, frozen.
    */
   freshResult?: true;
 }
