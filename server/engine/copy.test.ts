@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deepFreeze, frozenCopy } from './copy';
+import { deepFreeze, frozenCopy, frozenOrCopy } from './copy';
 import { cartContents, cartHolds, type CartLine } from './world/state';
 
 describe('deepFreeze: fresh data frozen in place', () => {
@@ -21,6 +21,21 @@ describe('deepFreeze: fresh data frozen in place', () => {
     expect(Object.isFrozen(when)).toBe(false);
     expect(deepFreeze('text')).toBe('text');
     expect(deepFreeze(null)).toBe(null);
+  });
+});
+
+describe('frozenOrCopy: a frozen part shared, anything else copied', () => {
+  it('shares a frozen value and copies an unfrozen one (deeply), so freezing the result freezes no source', () => {
+    const cached = Object.freeze({ color: 'red', wattage: 65 });
+    expect(frozenOrCopy(cached)).toBe(cached);
+    const live = { color: 'red', sizes: ['s', 'm'] };
+    const mine = frozenOrCopy(live);
+    expect(mine).not.toBe(live);
+    expect(mine.sizes).not.toBe(live.sizes);
+    expect(mine).toEqual(live);
+    deepFreeze(mine);
+    expect(Object.isFrozen(live) || Object.isFrozen(live.sizes)).toBe(false);
+    expect(frozenOrCopy('text')).toBe('text');
   });
 });
 

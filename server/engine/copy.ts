@@ -74,3 +74,12 @@ export function deepFreeze<T>(value: T): T {
   }
   return Object.freeze(value);
 }
+
+/**
+ * For a part of a tool result: the value itself when it is frozen (a cache's, frozen all the way
+ * down, like a catalog product's attrs), else a plain copy. Either way the episode may freeze the
+ * result in place without freezing anything it does not own (tools/registry.ts, run()).
+ */
+export function frozenOrCopy<T>(value: T): T {
+  return typeof value === 'object' && value !== null && Object.isFrozen(value) ? value : plainCopy(value);
+}

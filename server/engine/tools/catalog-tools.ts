@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import type { Catalog, Product } from '../catalog/types';
+import { frozenOrCopy } from '../copy';
 import { applyRetrievalNoise } from '../catalog/noise';
 import { tokenize } from '../catalog/tokenize';
 import { productStock, currentVariants } from '../world/stock';
@@ -121,8 +122,9 @@ export const catalogGetProduct = defineTool({
       department: p.department,
       brand: p.brand,
       store: p.store,
-      attrs: p.attrs,
-      features: p.features,
+      // a catalog's cached product has frozen attrs and features: shared; anything else copied
+      attrs: frozenOrCopy(p.attrs),
+      features: frozenOrCopy(p.features),
       price: p.price,
       rating: p.rating,
       rating_count: p.ratingCount,
@@ -132,6 +134,7 @@ export const catalogGetProduct = defineTool({
   },
   seen: (result) => [(result as { product_id: string }).product_id],
   retrieval: true,
+  freshResult: true,
 });
 
 export const catalogGetVariants = defineTool({
@@ -140,8 +143,10 @@ export const catalogGetVariants = defineTool({
   args: z.strictObject({ product_id: z.string().min(1) }),
   run(args, ctx) {
     const p = requireProduct(ctx.catalog, args.product_id);
+    // new variant objects; their attrs are a frozen product's cached ones or built for this call
     return { product_id: p.id, variants: currentVariants(ctx.world, p) };
   },
   seen: (result) => [(result as { product_id: string }).product_id],
   retrieval: true,
+  freshResult: true,
 });

@@ -32,8 +32,9 @@ export interface ToolDef<S extends z.ZodType = z.ZodType, N extends string = str
   /** A retrieval: the agent's first successful one is when an env's p_oos stock change happens (SPEC §6). */
   retrieval?: boolean;
   /**
-   * run() builds a new result on every call that shares no object with the world, the catalog,
-   * its args, any cache or any earlier result: the episode then freezes it in place and the log
+   * run() builds a new result on every call; what it shares with the world, the catalog, its
+   * args, a cache or an earlier result is already frozen all the way down (copy.ts frozenOrCopy):
+   * the episode then freezes it in place and the log
    * and the observation share it, uncopied (issue 13; tools/fresh-results.test.ts checks it).
    * Without the promise the result is copied once, frozen.
    */
