@@ -52,12 +52,14 @@ export function recommendationOutOfStock(
 ): string[] {
   const { byId, keep } = poolIndex(spec);
   const inStock = (e: PoolEntry) => (ctx.world.stockOverrides.get(e.id) ?? e.stock) > 0;
-  let left = spec.pool.filter((e) => e.rel > 0 && inStock(e)).length;
+  // counted over the whole pool only when a first-seen id could go (most steps show none of it)
+  let left = -1;
   const gone: string[] = [];
   for (const id of firstSeen) {
     const e = byId.get(id);
     if (!e || e.rel <= 0 || !inStock(e) || ctx.world.protectedStock.has(id)) continue;
     if (spec.mode === 'discovery' && id === spec.referenceId) continue;
+    if (left < 0) left = spec.pool.filter((x) => x.rel > 0 && inStock(x)).length;
     if (left - 1 < keep || !draw(id).bernoulli(ctx.axes.p_oos)) continue;
     gone.push(id);
     left--;
