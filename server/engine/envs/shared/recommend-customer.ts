@@ -19,7 +19,21 @@ export interface CustomerNotes {
   confirmed: boolean;
 }
 
-export const newCustomerNotes = (): CustomerNotes => ({ titles: {}, confirmed: false });
+export const newCustomerNotes = (): CustomerNotes => ({ titles: titleTable(), confirmed: false });
+
+/**
+ * An empty object that V8 keeps in dictionary mode. Its keys are product titles, each new to the
+ * object: on a plain `{}` every one made a new hidden class (a map transition), which cost 2–4×
+ * the whole insert (issue 13). Deleting a property that is not the last one added switches the
+ * object to dictionary mode for good; it still reads, iterates (in insertion order) and
+ * serialises as the plain object it was.
+ */
+function titleTable(): Record<string, string> {
+  const table: Record<string, string> = { a: '', b: '' };
+  delete table.a;
+  delete table.b;
+  return table;
+}
 
 function rememberTitles(notes: CustomerNotes, info: TurnInfo) {
   const visit = (x: unknown) => {
@@ -35,7 +49,32 @@ function rememberTitles(notes: CustomerNotes, info: TurnInfo) {
   }
 }
 
-const ID_TOKEN = /[A-Za-z0-9][A-Za-z0-9_-]{3,}/g;
+/** [A-Za-z0-9] */
+const isAlnum = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** [A-Za-z0-9_-] */
+const isIdChar = (c: number) => isAlnum(c) || c === 95 || c === 45;
+
+/**
+ * The product ids a message names as words: the matches of /[A-Za-z0-9][A-Za-z0-9_-]{3,}/g that
+ * the catalog knows, with their offsets. Scanned by hand (matchAll built a match per word, issue
+ * 13): a run of id characters from an alphanumeric one is a match when 4 or more long, and a
+ * shorter run holds no match either, as every later start in it ends at the same place.
+ */
+export function namedIds(message: string, catalog: EnvContext['catalog'], found: Array<{ at: number; id: string }>) {
+  for (let i = 0; i < message.length;) {
+    if (!isAlnum(message.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < message.length && isIdChar(message.charCodeAt(end))) end++;
+    if (end - i >= 4) {
+      const word = message.slice(i, end);
+      if (catalog.get(word)) found.push({ at: i, id: word });
+    }
+    i = end;
+  }
+}
 
 // The customer policy asks twice in most turns (confirm, then respond): the answer for a turn is
 // kept with its TurnInfo (a new object every turn) and the notes it was read with (issue 13).
@@ -53,8 +92,7 @@ export function mentionedProducts(notes: CustomerNotes, info: TurnInfo, ctx: Env
 function findMentioned(notes: CustomerNotes, info: TurnInfo, ctx: EnvContext): Product[] {
   rememberTitles(notes, info);
   const found: Array<{ at: number; id: string }> = [];
-  for (const m of info.agentMessage.matchAll(ID_TOKEN))
-    if (ctx.catalog.get(m[0])) found.push({ at: m.index ?? 0, id: m[0] });
+  namedIds(info.agentMessage, ctx.catalog, found);
   const lower = info.agentMessage.toLowerCase();
   for (const [title, id] of Object.entries(notes.titles)) {
     const at = lower.indexOf(title);
