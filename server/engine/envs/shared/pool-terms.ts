@@ -166,6 +166,14 @@ export class BagTerms {
     return [`${cols.attrNames[a]}=${String(this.catalog.attrsAt(this.index)[cols.attrNames[a]]).toLowerCase()}`];
   };
 
+  /** Drops the room beyond the written terms but a little (the built store's arrays grew by doubling). */
+  trim(): void {
+    const size = this.used + (1 << 16);
+    if (size >= this.terms.length) return;
+    this.terms = this.terms.slice(0, size);
+    this.tfs = this.tfs.slice(0, size);
+  }
+
   private grow(): void {
     const terms = new Int32Array(this.terms.length * 2);
     terms.set(this.terms);
