@@ -112,8 +112,9 @@ export function sampleProduct(
   used: Set<string>,
   accept: (p: Product) => boolean = () => true,
 ): Product | null {
-  // The same tests as `!isDeniedCategory(p.category) && p.price > 0 && accept(p) && !used.has(describeKey(p))` (all pure, so
-  // their order is free), the column ones first: a rejected index builds no Product.
+  // The same tests as `!isDeniedCategory(p.category) && p.price > 0 && accept(p) &&
+  // !used.has(describeKey(p))` (all pure, so their order is free), the column ones first: a
+  // rejected index builds no Product.
   const fields = fieldReader(catalog);
   for (let attempt = 0; attempt < 4000; attempt++) {
     const index = rng.int(0, catalog.size - 1);
