@@ -33,6 +33,17 @@ export function hashUnit(...parts: Array<string | number>): number {
   return (x >>> 0) / 4294967296;
 }
 
+/** sample() traces positions instead of shuffling a copy from this length, for up to this many items. */
+const TRACE_MIN_LENGTH = 512;
+const TRACE_MAX_TAKE = 64;
+
+/** Scratch for sampleByTrace: which traced slot sits at a position (−1: none). Reused; −1 between calls. */
+let marks = new Int32Array(0);
+function traceMarks(n: number): Int32Array {
+  if (marks.length < n) marks = new Int32Array(Math.max(n, 2 * marks.length)).fill(-1);
+  return marks;
+}
+
 export class Rng {
   private state: number;
 
@@ -66,9 +77,54 @@ export class Rng {
     return items[Math.floor(this.next() * items.length)];
   }
 
-  /** k distinct items, in random order. */
+  /** k distinct items, in random order: the first k of shuffle(items), with the same draws. */
   sample<T>(items: readonly T[], k: number): T[] {
-    return this.shuffle(items).slice(0, Math.min(k, items.length));
+    const n = items.length;
+    const take = Math.max(0, Math.min(k, n));
+    // A few of a long list (a category of ~29k ids at 2M products): trace where the first k
+    // positions came from instead of copying and shuffling the whole list (issue 13).
+    if (n >= TRACE_MIN_LENGTH && take <= TRACE_MAX_TAKE) return this.sampleByTrace(items, take);
+    return this.shuffle(items).slice(0, take);
+  }
+
+  /**
+   * shuffle(items).slice(0, take) without the copy. The backward Fisher–Yates swaps positions
+   * i and j_i for i = n−1 … 1, j_i from the (n−i)-th draw; undoing the swaps in reverse order
+   * (i = 1 … n−1) walks each of the first `take` positions back to the position its item started
+   * at. mulberry32's state only adds a constant per draw, so the draws can be made in reverse;
+   * the stream ends where shuffle leaves it.
+   */
+  private sampleByTrace<T>(items: readonly T[], take: number): T[] {
+    const n = items.length;
+    const marks = traceMarks(n);
+    const from = new Int32Array(take); // from[m]: where final position m's item is, undone so far
+    for (let m = 0; m < take; m++) {
+      from[m] = m;
+      marks[m] = m;
+    }
+    const start = this.state;
+    let state = (start + Math.imul(n - 1, 0x6d2b79f5)) >>> 0; // the state of the last draw (i = 1)
+    for (let i = 1; i < n; i++) {
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const j = Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * (i + 1));
+      state = (state - 0x6d2b79f5) >>> 0;
+      const a = marks[i];
+      const b = marks[j];
+      if (a < 0 && b < 0) continue;
+      marks[i] = b;
+      marks[j] = a;
+      if (a >= 0) from[a] = j;
+      if (b >= 0) from[b] = i;
+    }
+    this.state = (start + Math.imul(n - 1, 0x6d2b79f5)) >>> 0;
+    const out: T[] = new Array(take);
+    for (let m = 0; m < take; m++) {
+      out[m] = items[from[m]];
+      marks[from[m]] = -1; // the scratch is all −1 again
+    }
+    return out;
   }
 
   shuffle<T>(items: readonly T[]): T[] {

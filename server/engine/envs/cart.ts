@@ -7,6 +7,7 @@ import type { Product } from '../catalog/types';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
 import type { EvidenceItem, TaskResult } from '../types';
+import { fieldReader } from '../world/catalog-columns';
 import { cartKey, type CartLine } from '../world/state';
 import { variantsOf, type Variant } from '../world/variants';
 import { currentVariants } from '../world/stock';
@@ -101,14 +102,19 @@ function pickTargets(ctx: EnvContext, rng: Rng): CartItemGoal[] {
 
 function historyWithDistractors(ctx: EnvContext, items: CartItemGoal[], rng: Rng): string[] {
   const ids = new Set(items.map((i) => i.productId));
+  const fields = fieldReader(ctx.catalog);
   for (const item of items) {
     const target = ctx.catalog.get(item.productId)!;
     const pool = ctx.catalog.indicesInCategory(target.category);
-    const others = rng
-      .sample(pool, 12)
-      .map((ix) => ctx.catalog.at(ix))
-      .filter((p) => !ids.has(p.id) && p.brand !== target.brand && !isDeniedCategory(p.category));
-    for (const p of others.slice(0, 2)) ids.add(p.id);
+    // the first two of 12 sampled that are new, of another brand and not denied; by column (at
+    // 2M products most sampled products missed the catalog's product cache: issue 13)
+    let added = 0;
+    for (const ix of rng.sample(pool, 12)) {
+      const id = fields.id(ix);
+      if (ids.has(id) || fields.brand(ix) === target.brand || isDeniedCategory(fields.category(ix))) continue;
+      ids.add(id);
+      if (++added === 2) break;
+    }
   }
   return rng.shuffle([...ids]);
 }

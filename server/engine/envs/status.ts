@@ -21,7 +21,7 @@ import {
   type OrderStatus,
 } from '../world/orders';
 import { isDeniedCategory } from '../catalog/taxonomy';
-import { fieldReader } from '../world/catalog-columns';
+import { pickLookAlike } from '../world/look-alike';
 import type { Product } from '../catalog/types';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 import { summaryByStock } from './shared/summary-cache';
@@ -152,16 +152,11 @@ function addLookAlike(ctx: EnvContext, target: Order, product: Product, when: st
   );
   if (others.length === 0) return null;
   // The category's other products (all share the product's category, so none is denied: it was
-  // ordered), same brand preferred. By index and brand column: a category at 100k has ~1,300
-  // products, and building each was most of a STATUS reset (issue 13).
+  // ordered), same brand preferred. By index and brand groups (world/look-alike.ts): a category
+  // at 2M has ~29k products, and building or even filtering them was most of a reset (issue 13).
   const { catalog } = ctx;
   const indices = isDeniedCategory(product.category) ? [] : catalog.indicesInCategory(product.category);
-  const self = catalog.indexOf?.(product.id);
-  const kin =
-    self === undefined ? indices.filter((i) => catalog.at(i).id !== product.id) : indices.filter((i) => i !== self);
-  const fields = fieldReader(catalog);
-  const sameBrand = kin.filter((i) => fields.brand(i) === product.brand);
-  const twinIndex = sameBrand.length > 0 ? rng.pick(sameBrand) : kin.length > 0 ? rng.pick(kin) : null;
+  const twinIndex = pickLookAlike(catalog, indices, product, rng);
   if (twinIndex === null) return null;
   const twin = catalog.at(twinIndex);
   // Added as a new line, never replacing one: another goal in the same world (JOURNEY's RETURN)

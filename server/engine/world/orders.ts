@@ -105,8 +105,6 @@ export function usedDescribeKeys(world: WorldState, catalog: Catalog): Set<strin
   return keys;
 }
 
-const orderable = (p: Product) => !isDeniedCategory(p.category) && p.price > 0;
-
 /** A random orderable product passing `accept` whose describe key is unused; null if none is found. */
 export function sampleProduct(
   catalog: Catalog,
@@ -114,8 +112,9 @@ export function sampleProduct(
   used: Set<string>,
   accept: (p: Product) => boolean = () => true,
 ): Product | null {
-  // The same tests as `orderable(p) && accept(p) && !used.has(describeKey(p))` (all pure, so
-  // their order is free), the column ones first: a rejected index builds no Product.
+  // The same tests as `!isDeniedCategory(p.category) && p.price > 0 && accept(p) &&
+  // !used.has(describeKey(p))` (all pure, so their order is free), the column ones first: a
+  // rejected index builds no Product.
   const fields = fieldReader(catalog);
   for (let attempt = 0; attempt < 4000; attempt++) {
     const index = rng.int(0, catalog.size - 1);
@@ -148,11 +147,11 @@ export function sampleFromCategories(
   categories: readonly string[],
   used: Set<string>,
 ): Product | null {
+  const fields = fieldReader(catalog);
   for (const category of rng.shuffle(categories)) {
-    for (const ix of rng.sample(catalog.indicesInCategory(category), 40)) {
-      const p = catalog.at(ix);
-      if (orderable(p) && !used.has(describeKey(p))) return p;
-    }
+    // orderable and unused (orderableUnused) by column: only the product kept is built
+    for (const ix of rng.sample(catalog.indicesInCategory(category), 40))
+      if (orderableUnused(fields, ix, used)) return catalog.at(ix);
   }
   return null;
 }

@@ -5,9 +5,11 @@
 // prices and the brands; for large categories their rows (pool-columns.ts) and their sample's
 // values (pool-candidates.ts). A reset then reads these instead of building ~1,500 bags first.
 //
-// Memory is bounded: categories up to STORE_ALL_LIMIT products keep every product's bag, larger
-// ones their sample (at 2M products, 75 × 1,500 bags) and the other bags resets needed, up to
-// KEPT_TERMS more terms; beyond it bags are built per call into the store's tail and dropped.
+// Every product's bag is stored (tenth round, 2M products: writing the filtered-search
+// candidates' bags per reset was ~30% of a PD/SUB reset; storing all 2M bags costs ~2.5 s more
+// CPU at the build and ~190 MB, docs/performance.md). Tests lower storeAllLimit to keep only a
+// large category's sample, as the ninth round did: other bags are then kept as resets need them,
+// up to KEPT_TERMS more terms, and beyond it written per call into the store's tail and dropped.
 
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import type { FilterColumns } from '../../catalog/filters';
@@ -26,8 +28,13 @@ export { idfOf } from './pool-terms';
  */
 const BAGS_PER_SLICE = 50;
 
-/** Categories up to this size keep every product's bag (at 100k products: all of them). */
-const STORE_ALL_LIMIT = 6000;
+/** Categories up to this size keep every product's bag: all of them. */
+const STORE_ALL_LIMIT = Infinity;
+/**
+ * Categories up to this size whose bags are all stored keep a copy of their candidates' values
+ * and ids (pool.local; at 100k products: every category); larger ones read their rows.
+ */
+const LOCAL_LIMIT = 6000;
 /**
  * Other bags a pool needs (filtered-search candidates of large categories) are kept too, up to
  * this many terms beyond the built store (2M terms, 12 MB with their counts, ~150k bags: at 2M
@@ -51,6 +58,8 @@ export class BagStore {
     private readonly storeAllLimit = STORE_ALL_LIMIT,
     /** terms of other bags kept beyond the built store (tests lower it to reach per-call bags) */
     private readonly keptTerms = KEPT_TERMS,
+    /** categories up to this size keep their candidates' copy (tests lower it to reach the 2M path) */
+    private readonly localLimit = LOCAL_LIMIT,
     /** leave the pools to buildPools (built in slices: bagStoreInSlices) */
     deferPools = false,
   ) {
@@ -76,6 +85,7 @@ export class BagStore {
         this.buildLarge(pool);
         yield;
       }
+    this.bags.trim();
     this.keptLimit = this.bags.used + this.keptTerms;
   }
 
@@ -140,7 +150,7 @@ export class BagStore {
       pool.sortedPrices = all.map((i) => catalog.priceAt(i)).sort((a, b) => a - b);
       pool.brands = distinctBrands(catalog, all);
     }
-    if (all.every((i) => this.home[i] === pool.number)) {
+    if (all.length <= this.localLimit && all.every((i) => this.home[i] === pool.number)) {
       const local = this.gather(pool, all);
       for (let k = 0; k < all.length; k++) local.ids[k] = this.catalog.idAt(all[k]);
       pool.local = local;
@@ -162,6 +172,12 @@ export class BagStore {
     pool.docMark = new Uint8Array(pool.all.length);
     pool.rowBag = new Int32Array(pool.all.length).fill(-1);
     pool.rowBagLen = new Uint16Array(pool.all.length);
+    for (let r = 0; r < pool.all.length; r++) {
+      const i = pool.all[r];
+      if (this.home[i] !== pool.number) continue;
+      pool.rowBag[r] = this.start[i];
+      pool.rowBagLen[r] = this.length[i];
+    }
     for (let k = 0; k < docRows.length; k++) {
       const i = pool.docs[k];
       const r = docRows[k];
@@ -276,7 +292,7 @@ export async function bagStoreInSlices(
 ): Promise<BagStore> {
   const built = STORES.get(catalog);
   if (built) return built;
-  const store = new BagStore(catalog, scanLimit, undefined, undefined, true);
+  const store = new BagStore(catalog, scanLimit, undefined, undefined, undefined, true);
   for (const step = store.buildPools(scanLimit); !step.next().done;) await pause();
   const meanwhile = STORES.get(catalog); // a reset during a pause built one in one go
   if (meanwhile) return meanwhile;
@@ -290,8 +306,9 @@ export function bagStoreOf(
   scanLimit: number,
   storeAllLimit?: number,
   keptTerms?: number,
+  localLimit?: number,
 ): BagStore {
   let store = STORES.get(catalog);
-  if (!store) STORES.set(catalog, (store = new BagStore(catalog, scanLimit, storeAllLimit, keptTerms)));
+  if (!store) STORES.set(catalog, (store = new BagStore(catalog, scanLimit, storeAllLimit, keptTerms, localLimit)));
   return store;
 }

@@ -64,4 +64,37 @@ describe('pool-terms bags', () => {
       if (catalog.cols.category[i] === catalog.cols.category[0]) write(i); // meets parts again after the release
     expect(write(0).terms).toEqual(first.terms);
   });
+
+  it('widens to 32-bit ids and 16-bit counts when one does not fit, keeping the bags written before', () => {
+    // a title repeating one word 300 times (an imported catalog could) and a vocabulary past 65,536 words
+    const repeated: ProductText = { ...plainText, title: (i) => (i === 7 ? 'widget '.repeat(300) : text.title(i)) };
+    const odd = Object.create(catalog, { text: { value: repeated } }) as ColumnarCatalog;
+    const bags = new BagTerms(odd);
+    bags.attrColumns = attributeColumnsByCategory(odd);
+    const vocab = bags.vocabulary();
+    const bag = (at: number, n: number) => ({
+      terms: [...bags.terms.subarray(at, at + n)],
+      tfs: [...bags.tfs.subarray(at, at + n)],
+    });
+    const n0 = bags.write(vocab, 0);
+    bags.used += n0;
+    const before = bag(0, n0);
+    expect(bags.terms).toBeInstanceOf(Uint16Array);
+    expect(bags.tfs).toBeInstanceOf(Uint8Array);
+    const at7 = bags.used;
+    const n7 = bags.write(vocab, 7);
+    bags.used += n7;
+    expect(bags.tfs).toBeInstanceOf(Uint16Array);
+    expect(bag(at7, n7).tfs[0]).toBe(300);
+    expect(bag(at7, n7).terms[0]).toBe(vocab.id('widget'));
+    for (let k = 0; vocab.size <= 0x10000; k++) vocab.id(`filler${k}`);
+    const at1 = bags.used;
+    const n1 = bags.write(vocab, 1); // its words meet the vocabulary now: ids past 65,535
+    expect(bags.terms).toBeInstanceOf(Int32Array);
+    const late = bag(at1, n1);
+    expect(Math.max(...late.terms)).toBeGreaterThan(0xffff);
+    expect(late.terms).toEqual([...productFeatures(catalog.at(1))].map(([word]) => vocab.id(word)));
+    expect(bag(0, n0)).toEqual(before);
+    expect(bag(at7, n7).tfs[0]).toBe(300);
+  });
 });

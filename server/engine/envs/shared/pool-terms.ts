@@ -71,9 +71,13 @@ export class TermVocab {
 }
 
 export class BagTerms {
-  /** term ids (of the vocabulary the bag was written with) and their counts; bags are runs of these */
-  terms = new Int32Array(1 << 16);
-  tfs = new Uint16Array(1 << 16);
+  /**
+   * term ids (of the vocabulary the bag was written with) and their counts; bags are runs of these.
+   * 16-bit ids and 8-bit counts while they fit (every bag of a 2M catalog is stored: 3 bytes a
+   * term instead of 6), widened in place the first time one does not.
+   */
+  terms: Uint16Array | Int32Array = new Uint16Array(1 << 16);
+  tfs: Uint8Array | Uint16Array = new Uint8Array(1 << 16);
   /** end of the written terms */
   used = 0;
   /**
@@ -139,9 +143,11 @@ export class BagTerms {
     const at = this.at;
     for (let j = at; j < at + this.count; j++)
       if (this.terms[j] === term) {
+        if (this.tfs[j] === 0xff && this.tfs instanceof Uint8Array) this.tfs = Uint16Array.from(this.tfs);
         this.tfs[j]++;
         return;
       }
+    if (term > 0xffff && this.terms instanceof Uint16Array) this.terms = Int32Array.from(this.terms);
     if (at + this.count >= this.terms.length) this.grow();
     this.terms[at + this.count] = term;
     this.tfs[at + this.count] = 1;
@@ -166,10 +172,22 @@ export class BagTerms {
     return [`${cols.attrNames[a]}=${String(this.catalog.attrsAt(this.index)[cols.attrNames[a]]).toLowerCase()}`];
   };
 
+  /** Drops the room beyond the written terms but a little (the built store's arrays grew by doubling). */
+  trim(): void {
+    const size = this.used + (1 << 16);
+    if (size >= this.terms.length) return;
+    this.terms = this.terms.slice(0, size);
+    this.tfs = this.tfs.slice(0, size);
+  }
+
   private grow(): void {
-    const terms = new Int32Array(this.terms.length * 2);
+    const terms =
+      this.terms instanceof Uint16Array
+        ? new Uint16Array(this.terms.length * 2)
+        : new Int32Array(this.terms.length * 2);
     terms.set(this.terms);
-    const tfs = new Uint16Array(this.tfs.length * 2);
+    const tfs =
+      this.tfs instanceof Uint8Array ? new Uint8Array(this.tfs.length * 2) : new Uint16Array(this.tfs.length * 2);
     tfs.set(this.tfs);
     this.terms = terms;
     this.tfs = tfs;

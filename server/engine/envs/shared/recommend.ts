@@ -124,10 +124,15 @@ function categoryProducts(catalog: EnvContext['catalog'], category: string, indi
 
 /**
  * Builds the catalog's evaluation-pool store now (the first PD/SUB/RETURN/JOURNEY reset does it
- * otherwise: about a second at 100k products). storeAllLimit and keptTerms are for tests (pool-bags.ts).
+ * otherwise: about a second at 100k products). storeAllLimit, keptTerms and localLimit are for tests (pool-bags.ts).
  */
-export function prepareEvaluationPools(catalog: ColumnarCatalog, storeAllLimit?: number, keptTerms?: number): void {
-  bagStoreOf(catalog, SCAN_LIMIT, storeAllLimit, keptTerms);
+export function prepareEvaluationPools(
+  catalog: ColumnarCatalog,
+  storeAllLimit?: number,
+  keptTerms?: number,
+  localLimit?: number,
+): void {
+  bagStoreOf(catalog, SCAN_LIMIT, storeAllLimit, keptTerms, localLimit);
 }
 
 /** prepareEvaluationPools one category at a time, awaiting `pause` in between (a server's event loop). */
