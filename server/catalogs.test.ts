@@ -6,6 +6,7 @@ import { DEFAULT_CATALOGS_DIR, importAmazonJsonl, importedCatalogFile } from '@/
 import { createEpisode } from '@/server/engine';
 import { isAppError } from '@/server/lib/errors';
 import {
+  BYTES_PER_PRODUCT,
   catalogIdleMs,
   catalogMemoryCapBytes,
   DEFAULT_CATALOG_ID,
@@ -95,7 +96,7 @@ describe('catalog registry', () => {
     getCatalog(NAME);
     getCatalog(NAME2);
     getCatalog(NAME); // used again: NAME2 is now the least recently used
-    const defaultAndOneImport = 20_000 * 140 + 200 * 600; // what the registry counts for them
+    const defaultAndOneImport = 20_000 * BYTES_PER_PRODUCT.synthetic + 200 * BYTES_PER_PRODUCT.imported;
     expect(evictOverCap(defaultAndOneImport)).toEqual([NAME2]);
     expect(loadedCatalogIds()).toEqual([DEFAULT_CATALOG_ID, NAME]);
     expect(catalogMemoryCapBytes({ ECOMRLVE_CATALOG_MEMORY_MB: '64' })).toBe(64 * 1024 * 1024);
