@@ -52,6 +52,8 @@ export interface EnvInfo {
   id: EnvId;
   name: string;
   description: string;
+  /** When an episode passes: the env's rule plus the reward's own condition (reward.ts: r_hall = 0). */
+  passRule: string;
   /** JSON Schema of the answer fields besides env and done. */
   answerSchema: Record<string, unknown>;
   tools: string[];
@@ -76,6 +78,7 @@ export function listEnvs(): EnvInfo[] {
     id: env.id,
     name: env.name,
     description: env.description,
+    passRule: `${env.passRule}, and no recommended id the agent never retrieved (r_hall = 0)`,
     // a copy: callers own what they get
     answerSchema: plainCopy(answerJsonSchema(env)),
     tools: [...env.tools],
