@@ -31,7 +31,7 @@ import { fieldsOf, type JsonSchema } from './schema-form';
 export interface PlaygroundProps {
   initial: SeatView;
   tools: ToolSpec[];
-  env: Pick<EnvInfo, 'id' | 'name' | 'passRule'> & { answerSchema: JsonSchema };
+  env: Pick<EnvInfo, 'id' | 'name' | 'passRule' | 'keepsGoOnAnswers'> & { answerSchema: JsonSchema };
   /** who took each stored turn (turn → actor) */
   actors?: Record<number, string | null>;
 }
@@ -157,7 +157,13 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
                     {error}
                   </p>
                 )}
-                <Composer envId={ep.envId} answerSchema={env.answerSchema} pending={pending} onSend={send} />
+                <Composer
+                  envId={ep.envId}
+                  answerSchema={env.answerSchema}
+                  keepsGoOnAnswers={env.keepsGoOnAnswers}
+                  pending={pending}
+                  onSend={send}
+                />
               </>
             )}
             <ProductTitlesProvider events={ep.events} catalogId={ep.catalogId} extra={ep.world}>

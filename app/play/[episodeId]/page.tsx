@@ -25,6 +25,7 @@ export default async function PlayPage({ params }: { params: Promise<{ episodeId
         id: seat.envId,
         name: env?.name ?? seat.envId,
         passRule: env?.passRule ?? '',
+        keepsGoOnAnswers: env?.keepsGoOnAnswers ?? false,
         answerSchema: (env?.answerSchema ?? {}) as JsonSchema,
       }}
     />
