@@ -1,18 +1,6 @@
-// What "pass" means per environment (SPEC §6 table, "pass (IsCorrect)"), and the failing
-// evidence lines that explain a fail, so the replay can say why an episode failed at a glance.
-import type { EnvId, EvidenceItem, RewardBreakdown, TerminationReason } from '@/server/engine/types';
-
-export const PASS_RULES: Record<EnvId, string> = {
-  PD: 'r_task ≥ 0.95',
-  SUB: 'r_task ≥ 0.95',
-  CART: 'the cart matches the wanted products, variants and quantities exactly (F1 = 1)',
-  RETURN:
-    'all three parts pass: the right order line (r_sel = 1), the return handled as the policy allows (r_ret = 1), and the replacement, when one is wanted, passes on its own (its r_task ≥ 0.95); r_task ≥ 0.95 alone is not enough',
-  STATUS: 'both the order (r_oid = 1) and its status (r_stat = 1) are right',
-  POLICY: 'r_task ≥ 0.95',
-  BUNDLE: 'one right item per required category (F1 = 1) and within the budget',
-  JOURNEY: 'every sub-task passes by its own rule',
-};
+// The failing evidence lines that explain a fail, beside the env's pass rule (which the engine
+// states: EnvInfo.passRule), so the replay can say why an episode failed at a glance.
+import type { EvidenceItem, RewardBreakdown, TerminationReason } from '@/server/engine/types';
 
 /** Shown at most; the rest stay in the evidence lists of the breakdown. */
 export const MAX_REASONS = 4;
@@ -33,7 +21,8 @@ export interface FailureReasons {
 const derives = (e: EvidenceItem) => e.text.includes('→') || e.text.includes('(fail)');
 
 export function failureReasons(
-  envId: EnvId,
+  /** the engine's pass rule for the episode's env (listEnvs()'s passRule) */
+  passRule: string,
   b: RewardBreakdown,
   termination: TerminationReason | null,
 ): FailureReasons | null {
@@ -41,7 +30,7 @@ export function failureReasons(
   const failing = [...b.evidence.task, ...b.evidence.hall].filter((e) => !e.ok);
   const ordered = [...failing.filter(derives), ...failing.filter((e) => !derives(e))];
   return {
-    rule: `${PASS_RULES[envId]}, and no recommended id the agent never retrieved (r_hall = 0)`,
+    rule: passRule,
     ended: termination !== null && termination !== 'answered' ? termination : null,
     hardFail: b.hardFail,
     reasons: ordered.slice(0, MAX_REASONS),

@@ -17,19 +17,14 @@ import { buildEnvService } from '../server/env-server/server';
 import type { LiveEpisode } from '../server/env-server/sessions';
 import { responseJson } from '../server/env-server/wire-json';
 import { recordScript, type Script } from './bench-api-lib';
+import { benchOptions, oneOf, positive } from './bench-options';
 
 const LAYERS = ['seq', 'interleaved', 'json', 'held'] as const;
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? fallback : (process.argv[i + 1] ?? '');
-}
-const layer = option('layer', 'json') as (typeof LAYERS)[number];
-if (!LAYERS.includes(layer)) {
-  console.error(`--layer: unknown "${layer}"; choose from ${LAYERS.join(', ')}`);
-  process.exit(2);
-}
-const steps = Number(option('steps', '12000'));
-const sessions = Number(option('sessions', '64'));
+const { layer, steps, sessions } = benchOptions('npx tsx scripts/bench-api-layers.ts [options]', {
+  layer: oneOf(LAYERS, 'json', 'the layers measured'),
+  steps: positive(12000, 'steps counted', true),
+  sessions: positive(64, 'sessions interleaved', true),
+});
 const POOL = 8;
 const withJson = layer === 'json' || layer === 'held';
 

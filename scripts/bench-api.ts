@@ -32,43 +32,29 @@ import {
   type ReplaySession,
   type Script,
 } from './bench-api-lib';
+import { benchOptions, count, listOf, positive, text } from './bench-options';
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i < 0 ? fallback : (process.argv[i + 1] ?? '');
-}
-function positive(name: string, fallback: number): number {
-  const v = Number(option(name, String(fallback)));
-  if (!Number.isFinite(v) || v <= 0) {
-    console.error(`--${name} needs a positive number, got "${option(name, '')}"`);
-    process.exit(2);
-  }
-  return v;
-}
-function list<T extends string>(name: string, fallback: string, allowed: readonly T[]): T[] {
-  const values = option(name, fallback).split(',') as T[];
-  const bad = values.find((v) => !allowed.includes(v));
-  if (bad) {
-    console.error(`--${name}: unknown "${bad}"; choose from ${allowed.join(', ')}`);
-    process.exit(2);
-  }
-  return values;
-}
-
-const sessions = positive('sessions', 64);
-const seconds = positive('seconds', 10);
+const options = benchOptions("npm run bench:api [-- options]: the env server's throughput as trainers see it", {
+  sessions: positive(64, 'concurrent sessions', true),
+  seconds: positive(10, 'seconds per row'),
+  warmup: count(1500, "steps played but not counted before a server's first row"),
+  repeat: positive(1, 'rows per transport × agent × persistence', true),
+  pool: positive(8, 'recorded episodes per session', true),
+  workers: positive(1, 'serve:env cluster workers', true),
+  transports: listOf(['ws', 'http', 'inproc'] as const, 'ws,http,inproc', 'transports'),
+  agents: listOf(['heuristic', 'oracle'] as const, 'heuristic,oracle', 'agents whose episodes are replayed'),
+  persist: listOf(['off', 'on'] as const, 'off,on', 'persistence modes'),
+  url: text('', 'a running env server to measure instead of starting one'),
+  pid: text('', "that server's process id (for its CPU figures)"),
+});
+const { sessions, seconds } = options;
 /**
  * Steps played but not counted before a server's first row (a tenth before each later row): its
  * JIT warms up first. Counted in steps, not seconds: on a loaded machine a few seconds can be too
  * little CPU to warm anything.
  */
-const warmup = Number(option('warmup', '1500'));
-const repeat = positive('repeat', 1);
-const pool = positive('pool', 8);
-const workers = positive('workers', 1);
-const transports = list('transports', 'ws,http,inproc', ['ws', 'http', 'inproc'] as const);
-const agents = list('agents', 'heuristic,oracle', ['heuristic', 'oracle'] as const);
-const persistModes = list('persist', 'off,on', ['off', 'on'] as const);
+const warmup = options.warmup;
+const { repeat, pool, workers, transports, agents, persist: persistModes } = options;
 type Transport = (typeof transports)[number];
 
 /** The ceiling: the same protocol calls in this process, no JSON, no sockets, one session. */
@@ -249,7 +235,7 @@ async function rows(
 }
 
 async function main() {
-  const external = option('url', '');
+  const external = options.url;
   const catalog = getCatalog(DEFAULT_CATALOG_ID);
   console.log(
     `node ${process.version}; ${cpus().length} cores; ${external ? `env server ${external}` : `serve:env spawned per persistence mode, ${workers} worker(s)`}`,
@@ -276,7 +262,7 @@ async function main() {
   );
   const remote = transports.filter((x) => x !== 'inproc');
   // --pid: the running server's process (its workers included), so its CPU is measured too
-  if (external) await rows('?', external, Number(option('pid', '')) || null, remote, scripts);
+  if (external) await rows('?', external, Number(options.pid) || null, remote, scripts);
   else
     for (const persist of persistModes) {
       if (remote.length === 0) break;

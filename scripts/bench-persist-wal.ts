@@ -24,22 +24,19 @@ import { migratedTempDatabase } from '../server/env-server/spawn';
 import { sqliteFile } from '../server/db-path';
 import { prepareTextIndex } from '../server/episodes/sqlite-store/text-index';
 import { median, recordScript, type Script } from './bench-api-lib';
+import { benchOptions, positive } from './bench-options';
 
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = Number(i < 0 ? fallback : process.argv[i + 1]);
-  if (!Number.isInteger(v) || v <= 0) {
-    console.error(`--${name} needs a positive whole number`);
-    process.exit(2);
-  }
-  return v;
-}
-const episodes = option('episodes', 256);
-const batch = option('batch', 32);
-const rounds = option('rounds', 24);
-const cadenceGiven = process.argv.includes('--index-events') || process.argv.includes('--checkpoint-events');
-const indexEvery = option('index-events', 1000);
-const checkpointEvery = option('checkpoint-events', 1000);
+const options = benchOptions('npm run bench:persist:wal [-- options]', {
+  episodes: positive(256, 'oracle episodes per round', true),
+  batch: positive(32, "episodes' operations per group commit", true),
+  rounds: positive(24, 'rounds into the one database', true),
+  'index-events': positive(1000, 'search catch-up once this many events wait (else after each round)', true),
+  'checkpoint-events': positive(1000, 'checkpoint once this many events were committed (else after each round)', true),
+});
+const { episodes, batch, rounds } = options;
+const cadenceGiven = options.given('index-events') || options.given('checkpoint-events');
+const indexEvery = options['index-events'];
+const checkpointEvery = options['checkpoint-events'];
 
 const catalog = getCatalog(DEFAULT_CATALOG_ID);
 const scripts: Script[] = Array.from({ length: episodes }, (_, i) => recordScript(catalog, 'oracle', i % 64, i >> 6));

@@ -18,19 +18,13 @@ import { migratedTempDatabase } from '../server/env-server/spawn';
 import { sqliteFile } from '../server/db-path';
 import { prepareTextIndex } from '../server/episodes/sqlite-store/text-index';
 import { median, recordScript, type Script } from './bench-api-lib';
+import { benchOptions, positive } from './bench-options';
 
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = Number(i < 0 ? fallback : process.argv[i + 1]);
-  if (!Number.isFinite(v) || v <= 0) {
-    console.error(`--${name} needs a positive number`);
-    process.exit(2);
-  }
-  return v;
-}
-const episodes = option('episodes', 256);
-const batch = option('batch', 16);
-const passes = option('passes', 3);
+const { episodes, batch, passes } = benchOptions('npm run bench:persist [-- options]', {
+  episodes: positive(256, 'oracle episodes replayed per pass', true),
+  batch: positive(16, "episodes' operations per transaction", true),
+  passes: positive(3, 'passes (medians over them)', true),
+});
 
 const catalog = getCatalog(DEFAULT_CATALOG_ID);
 const scripts: Script[] = Array.from({ length: episodes }, (_, i) => recordScript(catalog, 'oracle', i % 64, i >> 6));

@@ -18,6 +18,7 @@ export const echoEnv: EnvDefinition<EchoGoal, null> = {
   id: 'ECHO',
   name: 'Echo the date',
   description: "The customer asks for today's date.",
+  passRule: 'the answered date is today',
   tools: ['datetime.now'],
   answerSchema: z.strictObject({ date: z.string().describe('today, YYYY-MM-DD') }),
   generate: (ctx) => ({ goal: { today: ctx.world.today }, state: null, opening: "Hi! What is today's date?", slots: [] }),

@@ -13,7 +13,8 @@ export function BulkBar({
   deleting,
 }: {
   selected: string[];
-  total: number;
+  /** null while the list loads (a "0 episodes match" beside "Loading…" read as an empty store) */
+  total: number | null;
   capped: boolean;
   listParams: string;
   onDelete: () => void;
@@ -31,7 +32,9 @@ export function BulkBar({
       <span className="text-slate-600">
         {n > 0
           ? `${n} selected`
-          : `${capped ? `${total.toLocaleString()}+` : total.toLocaleString()} episode${total === 1 ? '' : 's'} match`}
+          : total === null
+            ? 'counting episodes…'
+            : `${capped ? `${total.toLocaleString()}+` : total.toLocaleString()} episode${total === 1 ? '' : 's'} match`}
       </span>
       {n === 2 && (
         <Link

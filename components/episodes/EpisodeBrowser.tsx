@@ -119,7 +119,7 @@ export function EpisodeBrowser() {
         {charts && (chartData.data ? <EpisodeCharts data={chartData.data} /> : <Empty>Loading charts…</Empty>)}
         <BulkBar
           selected={[...selected]}
-          total={total}
+          total={list.data ? total : null}
           capped={list.data?.capped ?? false}
           listParams={listParams}
           deleting={del.isPending}

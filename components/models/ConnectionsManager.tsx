@@ -17,6 +17,8 @@ export function ConnectionsManager() {
   const [editing, setEditing] = useState<ConnectionRow | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
+  // Its own transition: the form said "Saving and checking…" while the list was only loading.
+  const [saving, startSaving] = useTransition();
 
   const reload = () =>
     startTransition(async () => {
@@ -27,7 +29,7 @@ export function ConnectionsManager() {
   useEffect(reload, []);
 
   const save = (values: ConnectionFormValues) =>
-    startTransition(async () => {
+    startSaving(async () => {
       setError(null);
       const res = await saveConnectionAction(values);
       if (!res.ok) return setError(res.error);
@@ -104,7 +106,7 @@ export function ConnectionsManager() {
       <ConnectionForm
         key={editing?.name ?? 'new'}
         initial={editing}
-        pending={pending}
+        pending={saving}
         onSave={save}
         onCancel={editing ? () => setEditing(null) : undefined}
       />

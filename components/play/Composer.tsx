@@ -12,11 +12,14 @@ import { fieldsOf, type JsonSchema } from './schema-form';
 export function Composer({
   envId,
   answerSchema,
+  keepsGoOnAnswers,
   pending,
   onSend,
 }: {
   envId: string;
   answerSchema: JsonSchema | undefined;
+  /** the engine keeps an answer sent with done: false (EnvInfo.keepsGoOnAnswers: JOURNEY) */
+  keepsGoOnAnswers: boolean;
   pending: boolean;
   onSend: (action: Action | string) => void;
 }) {
@@ -143,9 +146,9 @@ export function Composer({
           <Button variant="primary" disabled={pending} onClick={() => send('turn')} data-testid="send-turn">
             Send turn
           </Button>
-          {/* Only JOURNEY keeps an answer sent with done: false (it answers the current request);
-              the other environments score the final answer alone, so the button would lose it. */}
-          {answerFields.length > 0 && envId === 'JOURNEY' && (
+          {/* Only an env that keeps an answer sent with done: false (JOURNEY: it answers the current
+              request) gets this button; the others score the final answer alone, so it would lose it. */}
+          {answerFields.length > 0 && keepsGoOnAnswers && (
             <Button
               disabled={pending}
               onClick={() => send('answer')}

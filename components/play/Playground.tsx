@@ -6,6 +6,7 @@ import Link from 'next/link';
 import { useEffect, useMemo, useState, useTransition } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import type { Action, ToolSpec } from '@/server/engine/types';
+import type { EnvInfo } from '@/server/engine';
 import type { SeatView } from '@/server/episodes/seat';
 import { revealGoalAction } from '@/server/actions/episodes';
 import { postStep, retryLostStep } from '@/lib/seat-step';
@@ -30,7 +31,7 @@ import { fieldsOf, type JsonSchema } from './schema-form';
 export interface PlaygroundProps {
   initial: SeatView;
   tools: ToolSpec[];
-  env: { id: string; name: string; answerSchema: JsonSchema };
+  env: Pick<EnvInfo, 'id' | 'name' | 'passRule' | 'keepsGoOnAnswers'> & { answerSchema: JsonSchema };
   /** who took each stored turn (turn → actor) */
   actors?: Record<number, string | null>;
 }
@@ -120,6 +121,7 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
                 {ep.breakdown && (
                   <RewardBreakdownPanel
                     envId={ep.envId}
+                    passRule={env.passRule}
                     breakdown={ep.breakdown}
                     episodeId={id}
                     termination={ep.terminationReason}
@@ -155,7 +157,13 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
                     {error}
                   </p>
                 )}
-                <Composer envId={ep.envId} answerSchema={env.answerSchema} pending={pending} onSend={send} />
+                <Composer
+                  envId={ep.envId}
+                  answerSchema={env.answerSchema}
+                  keepsGoOnAnswers={env.keepsGoOnAnswers}
+                  pending={pending}
+                  onSend={send}
+                />
               </>
             )}
             <ProductTitlesProvider events={ep.events} catalogId={ep.catalogId} extra={ep.world}>

@@ -40,6 +40,7 @@ import { EpisodeFamily } from './EpisodeFamily';
 export function Replay({
   ep,
   envName,
+  passRule,
   axes,
   initialTurn,
   extras,
@@ -55,6 +56,8 @@ export function Replay({
   /** `events` holds the turns of `window` only (long episodes are sent in windows) */
   ep: Omit<EpisodeView, 'hiddenGoal'> & { hiddenGoal: EpisodeView['hiddenGoal'] | null };
   envName?: string;
+  /** the env's pass rule as the engine states it (EnvInfo.passRule) */
+  passRule?: string;
   axes: AxisRow[];
   initialTurn: number | null;
   extras: InspectorExtras;
@@ -217,6 +220,7 @@ export function Replay({
           {ep.breakdown ? (
             <RewardBreakdownPanel
               envId={ep.envId}
+              passRule={passRule}
               breakdown={ep.breakdown}
               episodeId={ep.id}
               termination={ep.terminationReason}

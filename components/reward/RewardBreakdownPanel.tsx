@@ -85,11 +85,14 @@ function EvidenceList({ title, items, episodeId }: { title: string; items: Evide
 
 export function RewardBreakdownPanel({
   envId,
+  passRule,
   breakdown,
   episodeId,
   termination,
 }: {
   envId: EnvId;
+  /** the env's pass rule as the engine states it (EnvInfo.passRule) */
+  passRule: string | undefined;
   breakdown: RewardBreakdown;
   episodeId: string;
   termination: TerminationReason | null;
@@ -107,7 +110,7 @@ export function RewardBreakdownPanel({
         }
       />
       <div className="space-y-4 p-4">
-        <WhyFailed envId={envId} breakdown={b} termination={termination} episodeId={episodeId} />
+        <WhyFailed envId={envId} passRule={passRule} breakdown={b} termination={termination} episodeId={episodeId} />
         <div className="flex flex-wrap items-baseline gap-x-6 gap-y-1">
           <div>
             <span className="text-xs uppercase tracking-wide text-slate-500">total</span>

@@ -1,5 +1,6 @@
-// The top of a failed episode's breakdown: the environment's pass rule and the failing
-// evidence lines that broke it, so "why did it fail" is answered before any scrolling.
+// The top of a failed episode's breakdown: the environment's pass rule (as the engine states it,
+// EnvInfo.passRule) and the failing evidence lines that broke it, so "why did it fail" is
+// answered before any scrolling.
 import Link from 'next/link';
 import type { EnvId, RewardBreakdown, TerminationReason } from '@/server/engine/types';
 import { failureReasons } from '@/lib/pass-rules';
@@ -7,23 +8,28 @@ import { fmtTermination } from '@/lib/format';
 
 export function WhyFailed({
   envId,
+  passRule,
   breakdown,
   termination,
   episodeId,
 }: {
   envId: EnvId;
+  /** undefined for an env this build does not know (an imported episode): the rule line is left out */
+  passRule: string | undefined;
   breakdown: RewardBreakdown;
   termination: TerminationReason | null;
   episodeId: string;
 }) {
-  const why = failureReasons(envId, breakdown, termination);
+  const why = failureReasons(passRule ?? '', breakdown, termination);
   if (!why) return null;
   return (
     <div className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-900" data-testid="why-failed">
       <h3 className="text-xs font-semibold uppercase tracking-wide text-rose-700">Why it failed</h3>
-      <p className="mt-1 text-xs text-rose-800">
-        <span className="font-medium">{envId} passes when</span> {why.rule}.
-      </p>
+      {why.rule !== '' && (
+        <p className="mt-1 text-xs text-rose-800" data-testid="pass-rule">
+          <span className="font-medium">{envId} passes when</span> {why.rule}.
+        </p>
+      )}
       {why.hardFail && (
         <p className="mt-1">
           Hard fail <span className="font-mono">{why.hardFail}</span>: the reward is −1 whatever the components say.

@@ -3,7 +3,7 @@
 // selected run's heatmap and per-d curves; two runs side by side (which tasks flipped).
 import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
-import { ENV_IDS } from '@/server/engine/types';
+import { ENV_IDS, type EnvId } from '@/server/engine/types';
 import type { FlippedTask, RunCellStats } from '@/server/models/runs';
 import {
   cancelRunAction,
@@ -31,7 +31,7 @@ export function RunsDashboard() {
   const [players, setPlayers] = useState<string[]>([]);
   const [form, setForm] = useState({
     player: 'agent:heuristic',
-    envs: [...ENV_IDS] as string[],
+    envs: [...ENV_IDS] as EnvId[],
     dFrom: 0,
     dTo: 12,
     seeds: 5,

@@ -22,7 +22,7 @@ import {
 } from '@/server/models/runs';
 import { workerRunPlayer } from '@/server/models/run-player';
 import { BUILT_IN_AGENTS, type BuiltInAgent, type TablePlayer } from '@/server/models/table';
-import { ENV_IDS, type EnvId } from '@/server/engine/types';
+import { ENV_IDS } from '@/server/engine/types';
 
 const store = () => createPrismaConnectionStore(prisma);
 const CONNECTIONS = { admin: 'model connections' };
@@ -111,15 +111,24 @@ export async function listRunsAction(): Promise<ActionResult<RunRow[]>> {
   });
 }
 
+const D_RANGE_TEXT = 'a whole number from 0 to 12';
+const dLevel = z.int(D_RANGE_TEXT).min(0, D_RANGE_TEXT).max(12, D_RANGE_TEXT);
+const SEEDS_TEXT = 'a whole number from 1 to 50';
+const CONCURRENCY_TEXT = 'a whole number from 1 to 8';
+// Strict: an unknown environment or field is refused, not dropped, and nothing is clamped.
 const runInput = z
-  .object({
-    player: z.string(),
-    envs: z.array(z.string()),
-    dFrom: z.number(),
-    dTo: z.number(),
-    seeds: z.number(),
-    concurrency: z.number().optional(),
+  .strictObject({
+    player: z.string().min(1, 'choose who plays').max(200),
+    envs: z
+      .array(z.enum(ENV_IDS, { error: (i) => `unknown environment ${JSON.stringify(i.input)}` }))
+      .min(1, `choose at least one environment (${ENV_IDS.join(', ')})`)
+      .refine((envs) => new Set(envs).size === envs.length, 'an environment is named twice'),
+    dFrom: dLevel,
+    dTo: dLevel,
+    seeds: z.int(SEEDS_TEXT).min(1, SEEDS_TEXT).max(50, SEEDS_TEXT),
+    concurrency: z.int(CONCURRENCY_TEXT).min(1, CONCURRENCY_TEXT).max(8, CONCURRENCY_TEXT).optional(),
   })
+  .refine((r) => r.dFrom <= r.dTo, { message: 'the difficulty range is empty: d from is above d to', path: ['dTo'] })
   .describe('batch run');
 
 const badInput = (message: string): never => {
@@ -128,14 +137,7 @@ const badInput = (message: string): never => {
 
 export async function startRunAction(raw: z.input<typeof runInput>): Promise<ActionResult<string>> {
   return serverAction(RUNS, [runInput], [raw], async (input) => {
-    const envs = input.envs.filter((e): e is EnvId => (ENV_IDS as readonly string[]).includes(e));
-    if (envs.length === 0) badInput(`choose at least one environment (${ENV_IDS.join(', ')})`);
-    const { dFrom, dTo } = input;
-    if (!Number.isInteger(dFrom) || !Number.isInteger(dTo) || dFrom < 0 || dTo > 12 || dFrom > dTo)
-      badInput('difficulty range must be whole numbers with 0 ≤ from ≤ to ≤ 12');
-    if (!Number.isInteger(input.seeds) || input.seeds < 1 || input.seeds > 50)
-      badInput('seeds must be a whole number from 1 to 50');
-    const concurrency = Math.min(8, Math.max(1, Math.floor(input.concurrency || 1)));
+    const { envs, dFrom, dTo, concurrency = 1 } = input;
     let player: TablePlayer;
     if (input.player.startsWith('agent:')) {
       const agent = input.player.slice(6) as BuiltInAgent;

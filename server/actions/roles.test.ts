@@ -135,4 +135,29 @@ describe('roles per server action (auth on)', () => {
     const run = (await models.startRunAction({} as never)) as { error?: string };
     expect(run.error).toBe('batch run: player: Invalid input: expected string, received undefined');
   });
+
+  it('startRunAction refuses what it once dropped or clamped, with the precise problem', async () => {
+    requestHeaders = as.admin();
+    const ok = { player: 'agent:oracle', envs: ['CART'], dFrom: 0, dTo: 1, seeds: 2, concurrency: 2 } as const;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ envs: ['CART', 'NOPE'] }, 'envs.1: unknown environment "NOPE"'],
+      [{ envs: [] }, 'envs: choose at least one environment (PD, SUB, CART, RETURN, STATUS, POLICY, BUNDLE, JOURNEY)'],
+      [{ envs: ['CART', 'CART'] }, 'envs: an environment is named twice'],
+      [{ dFrom: 1.5 }, 'dFrom: a whole number from 0 to 12'],
+      [{ dTo: 13 }, 'dTo: a whole number from 0 to 12'],
+      [{ dFrom: 3, dTo: 2 }, 'dTo: the difficulty range is empty: d from is above d to'],
+      [{ seeds: 0 }, 'seeds: a whole number from 1 to 50'],
+      [{ seeds: 51 }, 'seeds: a whole number from 1 to 50'],
+      [{ concurrency: 0 }, 'concurrency: a whole number from 1 to 8'],
+      [{ concurrency: 20 }, 'concurrency: a whole number from 1 to 8'],
+      [{ player: '' }, 'player: choose who plays'],
+      [{ extra: 1 }, 'Unrecognized key: "extra"'],
+    ];
+    for (const [change, message] of cases)
+      expect(await models.startRunAction({ ...ok, ...change } as never)).toEqual({
+        ok: false,
+        code: 'BAD_INPUT',
+        error: `batch run: ${message}`,
+      });
+  });
 });

@@ -51,6 +51,18 @@ describe('serverAction', () => {
     expect(await adminAction('r1', { player: 'p', seeds: 2 })).toEqual({ ok: true, data: { id: 'r1', seeds: 2 } });
   });
 
+  it('words a nested path as the episode service does (one parse for both)', async () => {
+    requestHeaders = new Headers();
+    const tags = z.object({ tags: z.array(z.string()) }).describe('labels');
+    const label = (given: unknown) => serverAction('public', [tags], [given], async (t) => t.tags.length);
+    expect(await label({ tags: ['a', 2, 3] })).toEqual({
+      ok: false,
+      code: 'BAD_INPUT',
+      error: 'labels: tags.1: Invalid input: expected string, received number',
+    });
+    expect(await label({ tags: ['a'] })).toEqual({ ok: true, data: 1 });
+  });
+
   it('checks the agent seat on the parsed episode id (the admin passes too)', async () => {
     const reveal = (id: string) =>
       serverAction({ agentOf: 0 }, [z.string().describe('episode id')], [id], async (checked) => `seat of ${checked}`);

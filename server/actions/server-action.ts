@@ -2,7 +2,8 @@
 // after it). A server action is an endpoint anyone
 // can post anything to, so each one states who may call it and a zod schema per argument; the
 // wrapper checks the admin role first (a caller who may not ask learns nothing about the
-// arguments), then what was posted (one BAD_INPUT naming the argument and the first problem),
+// arguments), then what was posted (one BAD_INPUT naming the argument, the path inside it and the
+// first problem, worded by the episode service's `parse`, server/episodes/inputs.ts),
 // then the agent role (it needs the parsed episode id), then runs the action.
 // Any error comes back as its public form: an AppError's own message, anything else only by its
 // log id (server/lib/errors.ts).
@@ -10,7 +11,8 @@ import { headers } from 'next/headers';
 import type { z } from 'zod';
 import { authConfig, credentialsFrom, requireAdmin, requireAgent } from '@/server/auth';
 import { episodeService } from '@/server/episodes';
-import { AppError, toPublicError } from '@/server/lib/errors';
+import { parse } from '@/server/episodes/inputs';
+import { toPublicError } from '@/server/lib/errors';
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: string; code?: string };
 
@@ -23,15 +25,6 @@ export type ActionRole = 'public' | { admin: string } | { agentOf: number };
 type Parsed<A extends readonly z.ZodType[]> = { [K in keyof A]: z.output<A[K]> };
 
 export const callerCredentials = async () => credentialsFrom(await headers());
-
-/** Parses one posted argument; `schema.description` names it in the error. */
-function argument<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const [issue] = parsed.error.issues;
-  const where = [schema.description ?? 'argument', ...issue.path].join(': ');
-  throw new AppError('BAD_INPUT', `${where}: ${issue.message}`);
-}
 
 /**
  * Runs one call of a server action: `posted` (the action's arguments as they arrived) checked
@@ -46,7 +39,10 @@ export async function serverAction<const A extends readonly z.ZodType[], R>(
 ): Promise<ActionResult<R>> {
   try {
     if (typeof role === 'object' && 'admin' in role) requireAdmin(authConfig(), await callerCredentials(), role.admin);
-    const parsed = args.map((schema, i) => argument(schema, posted[i])) as Parsed<A>;
+    // `schema.description` names the argument in the error
+    const parsed = args.map((schema, i) =>
+      parse(schema, posted[i], schema.description ?? 'argument', { firstProblemOnly: true }),
+    ) as Parsed<A>;
     if (typeof role === 'object' && 'agentOf' in role)
       await requireAgent(authConfig(), await callerCredentials(), parsed[role.agentOf] as string, (id, token) =>
         episodeService.checkCapability(id, token),

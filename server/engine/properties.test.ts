@@ -3,6 +3,7 @@
 // - no crash, reward in [−1, 0.9]
 // - verify is pure: re-scoring the final answer gives the recorded task result
 // - replay determinism: replaying the recorded actions reproduces events and reward
+// - pass/fail follows the pass rule listEnvs states
 // - the hidden goal never reaches an agent-facing observation (its JSON, its
 //   summary lines, and any sizeable piece of it)
 
@@ -58,6 +59,18 @@ describe.each(ENVS)('%s under random play', (envId) => {
       }
       expect(JSON.stringify(again), `d=${config.d} seed=${config.seed}`).toBe(recorded);
       expect(JSON.stringify(episode.scoreTask())).toBe(recorded);
+    }
+  });
+
+  it('passes exactly by the pass rule listEnvs states (the replay\'s "Why it failed" shows it)', () => {
+    const env = listEnvs().find((e) => e.id === envId)!;
+    const byRTask = env.passRule.startsWith('r_task ≥ 0.95,');
+    for (const { episode, config } of runs) {
+      const b = episode.breakdown!;
+      const at = `d=${config.d} seed=${config.seed}`;
+      // "…, and no recommended id the agent never retrieved (r_hall = 0)"; a hard fail fails whatever the rule says
+      expect(b.isCorrect, at).toBe(b.hardFail === null && b.task.isCorrect && b.rHall === 0);
+      if (byRTask) expect(b.task.isCorrect, at).toBe(b.task.rTask >= 0.95 - 1e-9);
     }
   });
 

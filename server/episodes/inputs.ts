@@ -64,14 +64,22 @@ export const listSchema = z.strictObject({
   limit: z.int().min(1).max(100).default(20),
 });
 
-function zodMessage(err: z.ZodError): string {
-  return err.issues.map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`).join('; ');
-}
-
-export function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+/**
+ * Parses a value from outside, or throws one BAD_INPUT worded `what: path: problem; path: problem`.
+ * The service names every problem; a server action (server/actions/server-action.ts) only the
+ * first (`firstProblemOnly`), since a form shows one line.
+ */
+export function parse<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  what: string,
+  opts: { firstProblemOnly?: boolean } = {},
+): T {
   const r = schema.safeParse(value);
-  if (!r.success) throw new EpisodeServiceError('BAD_INPUT', `${what}: ${zodMessage(r.error)}`);
-  return r.data;
+  if (r.success) return r.data;
+  const issues = opts.firstProblemOnly ? r.error.issues.slice(0, 1) : r.error.issues;
+  const problems = issues.map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`);
+  throw new EpisodeServiceError('BAD_INPUT', `${what}: ${problems.join('; ')}`);
 }
 
 /** Checks an action's size and shape, and how it is stored (raw text or structured JSON). */

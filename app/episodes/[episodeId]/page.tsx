@@ -52,6 +52,7 @@ export default async function ReplayPage({
     <Replay
       ep={{ ...view, events: eventsIn(view.events, window) }}
       envName={env?.name}
+      passRule={env?.passRule}
       axes={axisRows(view.d, view.axes, view.axisOverrides)}
       initialTurn={turn}
       extras={extras}

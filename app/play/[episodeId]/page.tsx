@@ -21,7 +21,13 @@ export default async function PlayPage({ params }: { params: Promise<{ episodeId
       initial={seat}
       actors={actors}
       tools={toolSpecsFor(seat.envId)}
-      env={{ id: seat.envId, name: env?.name ?? seat.envId, answerSchema: (env?.answerSchema ?? {}) as JsonSchema }}
+      env={{
+        id: seat.envId,
+        name: env?.name ?? seat.envId,
+        passRule: env?.passRule ?? '',
+        keepsGoOnAnswers: env?.keepsGoOnAnswers ?? false,
+        answerSchema: (env?.answerSchema ?? {}) as JsonSchema,
+      }}
     />
   );
 }

@@ -120,21 +120,52 @@ export function EligibilityCard({ e }: { e: EligibilityData }) {
   );
 }
 
-export function ReturnRecordCard({ r }: { r: ReturnRecordData }) {
+const RECORD_LOOKS = {
+  return: { label: 'Return', border: 'border-sky-200', tone: 'blue' },
+  exchange: { label: 'Exchange', border: 'border-violet-200', tone: 'violet' },
+} as const;
+
+/** A return or exchange record: kind, id, status and what it costs, then the card's own lines. */
+function RecordCard({
+  kind,
+  id,
+  status,
+  money,
+  children,
+}: {
+  kind: 'return' | 'exchange';
+  id: string;
+  status: string;
+  money: React.ReactNode;
+  children: React.ReactNode;
+}) {
+  const looks = RECORD_LOOKS[kind];
   return (
     <article
-      className="space-y-2 rounded-md border border-sky-200 bg-white p-3"
-      data-testid="return-record"
-      data-return-id={r.return_id}
+      className={`space-y-2 rounded-md border ${looks.border} bg-white p-3`}
+      data-testid={`${kind}-record`}
+      // data-return-id or data-exchange-id
+      {...{ [`data-${kind}-id`]: id }}
     >
       <div className="flex flex-wrap items-center gap-2">
-        <span className="text-sm font-semibold text-slate-900">Return</span>
-        <code className="text-sm">{r.return_id}</code>
-        <Badge tone="blue">{r.status}</Badge>
-        <span className="ml-auto text-sm font-semibold tabular-nums text-emerald-800">
-          refund {fmtPrice(r.refund_amount)}
-        </span>
+        <span className="text-sm font-semibold text-slate-900">{looks.label}</span>
+        <code className="text-sm">{id}</code>
+        <Badge tone={looks.tone}>{status}</Badge>
+        <span className="ml-auto text-sm tabular-nums">{money}</span>
       </div>
+      {children}
+    </article>
+  );
+}
+
+export function ReturnRecordCard({ r }: { r: ReturnRecordData }) {
+  return (
+    <RecordCard
+      kind="return"
+      id={r.return_id}
+      status={r.status}
+      money={<span className="font-semibold text-emerald-800">refund {fmtPrice(r.refund_amount)}</span>}
+    >
       <LineRef orderId={r.order_id} lineId={r.line_id} productId={r.product_id} />
       <Facts
         rows={[
@@ -144,7 +175,7 @@ export function ReturnRecordCard({ r }: { r: ReturnRecordData }) {
           ['started', r.created_date],
         ]}
       />
-    </article>
+    </RecordCard>
   );
 }
 
@@ -152,19 +183,16 @@ export function ExchangeRecordCard({ x }: { x: ExchangeRecordData }) {
   const newTitle = useProductTitle(x.new_product_id);
   const diff = x.price_difference;
   return (
-    <article
-      className="space-y-2 rounded-md border border-violet-200 bg-white p-3"
-      data-testid="exchange-record"
-      data-exchange-id={x.exchange_id}
-    >
-      <div className="flex flex-wrap items-center gap-2">
-        <span className="text-sm font-semibold text-slate-900">Exchange</span>
-        <code className="text-sm">{x.exchange_id}</code>
-        <Badge tone="violet">{x.status}</Badge>
-        <span className="ml-auto text-sm tabular-nums text-slate-700">
+    <RecordCard
+      kind="exchange"
+      id={x.exchange_id}
+      status={x.status}
+      money={
+        <span className="text-slate-700">
           {diff === 0 ? 'same price' : diff > 0 ? `customer pays ${fmtPrice(diff)}` : `refund ${fmtPrice(-diff)}`}
         </span>
-      </div>
+      }
+    >
       <LineRef orderId={x.order_id} lineId={x.line_id} productId={x.product_id} />
       <div className="text-xs text-slate-600">
         <span className="text-slate-400">for → </span>
@@ -181,6 +209,6 @@ export function ExchangeRecordCard({ x }: { x: ExchangeRecordData }) {
           ['started', x.created_date],
         ]}
       />
-    </article>
+    </RecordCard>
   );
 }

@@ -66,6 +66,9 @@ describe('tool result cards', () => {
     });
     expect(html('order.list', calls[0].result)).toContain(ret.lineId);
     expect(html('return.check_eligibility', calls[4].result)).toContain('already initiated');
+    expect(html('return.initiate', calls[3].result)).toMatch(
+      /data-testid="return-record" data-return-id="[^"]+".*>Return<\/span>/,
+    );
     // order.checkout returns the same order view as order.get_status
     expect(html('order.checkout', calls[1].result)).toContain('new order placed');
   });
@@ -86,6 +89,8 @@ describe('tool result cards', () => {
     });
     expect(out).toContain('The New One');
     expect(out).toContain('refund $2.50');
+    expect(out).toContain('data-testid="exchange-record" data-exchange-id="EXC-0001"');
+    expect(out).toContain('>Exchange</span>');
     expect(html('order.list', { surprise: true })).toContain('<pre');
   });
 });

@@ -320,6 +320,7 @@ export const bundleEnv: EnvDefinition<BundleGoal, CustomerNotes> = {
   name: 'Bundle planning',
   description:
     "Recommend one product for each item the customer's project needs, within their budget (recommended_product_ids).",
+  passRule: 'one right item per required category (F1 = 1) and within the budget',
   tools: ['catalog.search', 'catalog.rerank', 'catalog.get_product'],
   answerSchema: recommendationAnswerSchema,
   generate,

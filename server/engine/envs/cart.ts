@@ -364,6 +364,7 @@ export const cartEnv: EnvDefinition<CartGoal, CartState> = {
   id: 'CART',
   name: 'Cart building',
   description: 'Put the exact products, variants and quantities the customer wants into the cart, then finish.',
+  passRule: 'the cart matches the wanted products, variants and quantities exactly (F1 = 1)',
   tools: [
     'catalog.search',
     'catalog.get_product',

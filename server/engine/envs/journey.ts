@@ -323,6 +323,7 @@ export function createJourneyEnv(
     name: 'Multi-intent journey',
     description:
       'Two to five requests in one conversation. Answer each one (done: false moves on); finish with done: true.',
+    passRule: 'every sub-task passes by its own rule',
     // Every tool of the atomic environments, plus order.checkout: placing an order only makes
     // sense in a longer journey (in CART the cart itself is the answer).
     get tools() {

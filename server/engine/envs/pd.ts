@@ -182,6 +182,7 @@ export const pdEnv: EnvDefinition<PdGoal, CustomerNotes> = {
   id: 'PD',
   name: 'Product discovery',
   description: "Recommend products that meet the customer's constraints, best first (recommended_product_ids).",
+  passRule: 'r_task ≥ 0.95',
   ...rankedListEnv<PdGoal>(),
   generate,
   confirm,

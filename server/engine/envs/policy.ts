@@ -359,6 +359,7 @@ export const policyEnv: EnvDefinition<PolicyGoal, null> = {
   id: 'POLICY',
   name: 'Policy question',
   description: "Answer the customer's store-policy question from the policy rules (policy_answer).",
+  passRule: 'r_task ≥ 0.95',
   tools: ['policy.search', 'datetime.now'],
   answerSchema: policyAnswerSchema,
   generate,

@@ -52,6 +52,10 @@ export interface EnvInfo {
   id: EnvId;
   name: string;
   description: string;
+  /** When an episode passes: the env's rule plus the reward's own condition (reward.ts: r_hall = 0). */
+  passRule: string;
+  /** An answer sent with done: false is kept and scored (the env has onAnswer: JOURNEY answers one request and goes on); elsewhere only the final answer counts. */
+  keepsGoOnAnswers: boolean;
   /** JSON Schema of the answer fields besides env and done. */
   answerSchema: Record<string, unknown>;
   tools: string[];
@@ -76,6 +80,8 @@ export function listEnvs(): EnvInfo[] {
     id: env.id,
     name: env.name,
     description: env.description,
+    passRule: `${env.passRule}, and no recommended id the agent never retrieved (r_hall = 0)`,
+    keepsGoOnAnswers: env.onAnswer !== undefined,
     // a copy: callers own what they get
     answerSchema: plainCopy(answerJsonSchema(env)),
     tools: [...env.tools],

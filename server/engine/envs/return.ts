@@ -266,6 +266,8 @@ export const returnEnv: EnvDefinition<ReturnGoal, CustomerNotes> = {
   name: 'Return and replacement',
   description:
     'Find the order line of the item the customer describes, start its return or exchange if it is eligible (else say why not), and suggest a replacement when asked.',
+  passRule:
+    'all three parts pass: the right order line (r_sel = 1), the return handled as the policy allows (r_ret = 1), and the replacement, when one is wanted, passes on its own (its r_task ≥ 0.95); r_task ≥ 0.95 alone is not enough',
   tools: [
     'order.list',
     'order.get_status',

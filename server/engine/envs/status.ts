@@ -218,6 +218,7 @@ export const statusEnv: EnvDefinition<StatusGoal, null> = {
   id: 'STATUS',
   name: 'Order status',
   description: 'Find the order the customer means and tell them its status (selected_order_id, order_status).',
+  passRule: 'both the order (r_oid = 1) and its status (r_stat = 1) are right',
   tools: ['order.list', 'order.get_status', 'datetime.now'],
   answerSchema: statusAnswerSchema,
   generate,

@@ -122,6 +122,7 @@ export const subEnv: EnvDefinition<SubGoal, CustomerNotes> = {
   name: 'Substitution',
   description:
     'The product the customer wanted is out of stock: recommend similar, compatible alternatives, best first (recommended_product_ids).',
+  passRule: 'r_task ≥ 0.95',
   ...rankedListEnv<SubGoal>(),
   generate,
   confirm,

@@ -73,6 +73,8 @@ export interface EnvDefinition<G = unknown, S = unknown> {
   id: EnvId;
   name: string;
   description: string;
+  /** When `verify` says isCorrect, in one sentence without a final stop (the replay's "Why it failed" shows it). */
+  passRule: string;
   /** Tool names this environment offers (checked against the tool registry). */
   tools: readonly ToolName[];
   /** Answer fields besides `env` and `done` (strict). */
