@@ -17,6 +17,7 @@ import { SessionStore } from './sessions';
 import { openSqliteWriter } from './sqlite-writer';
 import { createTokenService } from './tokens';
 import { testConfig } from './test/helpers';
+import { startIdleMaterialiser } from './idle-materialiser';
 
 let db: TestDb;
 let sql: Database.Database;
@@ -106,14 +107,14 @@ describe('deferred events', () => {
         expect(before.eventCount).toBe(rowOf(eager).eventCount);
         const db2 = kind === 'prisma' ? prismaSqlDb(db.prisma, 'sqlite') : sqliteInspectorDb(openSqlite(db.url));
         const done = await materialiseEvents(db2, [lazy], () => testCatalog());
-        expect(done).toEqual({ episodes: 1, events: before.eventCount });
+        expect(done).toMatchObject({ episodes: 1, events: before.eventCount, failed: [] });
         expect(eventsOf(lazy)).toEqual(eventsOf(eager));
         const { eventsStored, ...after } = rowOf(lazy);
         const { eventsStored: none, ...reference } = rowOf(eager);
         expect(after).toEqual(reference);
         expect([eventsStored, none]).toEqual([reference.eventCount, null]);
         // A second call finds nothing pending.
-        expect(await materialiseEvents(db2, [lazy], () => testCatalog())).toEqual({ episodes: 0, events: 0 });
+        expect(await materialiseEvents(db2, [lazy], () => testCatalog())).toMatchObject({ episodes: 0, events: 0 });
       }
     },
   );
@@ -143,7 +144,10 @@ describe('materialising', () => {
     }
     expect(eventsOf(live.id)).toEqual(eventsOf(eager.live.id));
     expect(rowOf(live.id).hiddenGoal).toBe(rowOf(eager.live.id).hiddenGoal);
-    expect(await materialiseEvents(inspector, 'all pending', () => testCatalog())).toEqual({ episodes: 0, events: 0 });
+    expect(await materialiseEvents(inspector, 'all pending', () => testCatalog())).toMatchObject({
+      episodes: 0,
+      events: 0,
+    });
     writer.close();
   });
 
@@ -152,9 +156,55 @@ describe('materialising', () => {
     const deferred = recording(writer, 'deferred');
     const id = await play(deferred, 'PD', 'oracle', 41, 1);
     sql.prepare('UPDATE "EpisodeAction" SET "eventEnd" = "eventEnd" + 1 WHERE "episodeId" = ?').run(id);
-    await expect(materialiseEvents(sqliteInspectorDb(openSqlite(db.url)), [id], () => testCatalog())).rejects.toThrow(
+    const inspector = sqliteInspectorDb(openSqlite(db.url));
+    await expect(materialiseEvents(inspector, [id], () => testCatalog())).rejects.toThrow(
       `episode "${id}": replaying its 1 recorded actions gives`,
     );
+    // 'all pending' (search, the idle worker) reports it and stores every other episode
+    const other = await play(deferred, 'PD', 'oracle', 42);
+    const all = await materialiseEvents(inspector, 'all pending', () => testCatalog());
+    expect(all.failed).toEqual([{ id, error: expect.stringContaining('replaying its 1 recorded actions gives') }]);
+    expect(rowOf(other).eventsStored).toBe(rowOf(other).eventCount);
+    expect(rowOf(id).eventsStored).toBe(0);
+    sql.prepare('DELETE FROM "Episode" WHERE "id" = ?').run(id);
+    writer.close();
+  });
+});
+
+describe('the idle materialiser', () => {
+  it('stores waiting events only while the recorder is idle, a chunk at a time', async () => {
+    const writer = openSqliteWriter(db.url);
+    const deferred = recording(writer, 'deferred');
+    const inspector = sqliteInspectorDb(openSqlite(db.url));
+    await materialiseEvents(inspector, 'all pending', () => testCatalog());
+    const ids = [];
+    for (let seed = 60; seed < 66; seed++) ids.push(await play(deferred, 'STATUS', 'oracle', seed));
+    const waiting = () =>
+      (sql.prepare(`SELECT count(*) AS n FROM "Episode" WHERE "eventsStored" < "eventCount"`).get() as { n: number }).n;
+    expect(waiting()).toBe(ids.length);
+    // A recorder that keeps receiving steps: nothing is materialised.
+    let activity = 0;
+    const busy = startIdleMaterialiser({
+      db: inspector,
+      catalog: testCatalog(),
+      activity: () => ++activity,
+      lookMs: 5,
+    });
+    await new Promise((r) => setTimeout(r, 60));
+    await busy.stop();
+    expect(waiting()).toBe(ids.length);
+    // Idle: everything, in chunks of two.
+    const idle = startIdleMaterialiser({
+      db: inspector,
+      catalog: testCatalog(),
+      activity: () => 0,
+      lookMs: 5,
+      chunk: 2,
+    });
+    for (let i = 0; i < 200 && waiting() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await idle.stop();
+    expect(waiting()).toBe(0);
+    for (const id of ids) expect(rowOf(id).eventsStored).toBe(rowOf(id).eventCount);
     writer.close();
   });
 });

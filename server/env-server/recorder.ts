@@ -68,6 +68,8 @@ interface Queued {
 }
 
 export interface RecorderStats {
+  /** Resets and steps handed to the recorder (the idle materialiser watches it move). */
+  enqueued: number;
   batches: number;
   ops: number;
   /** Largest number of operations committed together. */
@@ -178,7 +180,7 @@ export interface RecorderOptions {
   /**
    * 'deferred': per step only the action and the row's progress are stored; the events (and the
    * goal's text mid-episode) are derived from them later (server/episodes/materialise.ts).
-   * 'stored': the events are written with each step.
+   * 'stored': the events are written with each step. Default 'deferred'.
    */
   events?: 'deferred' | 'stored';
 }
@@ -191,14 +193,14 @@ export class Recorder {
   /** The hidden goal as last enqueued per live episode: a step rewrites it only when it changed. */
   private goals = new WeakMap<LiveEpisode, string>();
   private readonly writer: BatchWriter;
-  readonly stats: RecorderStats = { batches: 0, ops: 0, largestBatch: 0 };
+  readonly stats: RecorderStats = { enqueued: 0, batches: 0, ops: 0, largestBatch: 0 };
 
   private readonly deferred: boolean;
 
   /** A Prisma client (any store Prisma serves), or a writer of its own (the SQLite fast path). */
   constructor(target: PrismaClient | BatchWriter, options: RecorderOptions = {}) {
     this.writer = isWriter(target) ? target : prismaWriter(target);
-    this.deferred = (options.events ?? 'stored') === 'deferred';
+    this.deferred = (options.events ?? 'deferred') === 'deferred';
   }
 
   /** The new episode and its opening events. */
@@ -274,6 +276,7 @@ export class Recorder {
   }
 
   private enqueue(op: RecordOp): Promise<void> {
+    this.stats.enqueued++;
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ op, resolve, reject });
       if (!this.flushing) this.flushing = this.flush();

@@ -49,6 +49,10 @@ const EVENTS_PER_INSERT = 64;
 export interface Materialised {
   episodes: number;
   events: number;
+  /** 'all pending' only: episodes whose log could not be replayed (one broken log must not hold up every search). */
+  failed: Array<{ id: string; error: string }>;
+  /** The last episode id looked at ('all pending' reads in id order: pass it as `after` to go on). */
+  last: string | null;
 }
 
 /** A row is pending when its watermark is below its event count (NULL: all stored). */
@@ -96,11 +100,11 @@ async function insertEvents(tx: EventStoreDb, episodeId: string, rows: readonly 
   }
 }
 
-async function pendingRows(db: EventStoreDb, which: readonly string[] | 'all pending', limit: number) {
+async function pendingRows(db: EventStoreDb, which: readonly string[] | 'all pending', limit: number, after: string) {
   if (which === 'all pending')
     return db.all<PendingRow>(
-      `SELECT ${PENDING_COLUMNS} FROM "Episode" WHERE ${EVENTS_PENDING} ORDER BY "id" LIMIT ?`,
-      [limit],
+      `SELECT ${PENDING_COLUMNS} FROM "Episode" WHERE ${EVENTS_PENDING} AND "id" > ? ORDER BY "id" LIMIT ?`,
+      [after, limit],
     );
   const rows: PendingRow[] = [];
   const ids = [...new Set(which)];
@@ -123,24 +127,32 @@ async function pendingRows(db: EventStoreDb, which: readonly string[] | 'all pen
  * materialiser takes a few at a time; a reader takes everything).
  *
  * An episode played under rules or on a catalog this process cannot replay is left as it is
- * (its reader sees the events stored so far); any other failure throws (a replay that does not
- * reproduce the recorded event count names the episode).
+ * (its reader sees the events stored so far). A log that does not replay (the replay does not
+ * reproduce the recorded event count, a catalog that cannot load) throws, naming the episode,
+ * for the episodes asked for by id; with 'all pending' it is reported in `failed` and the
+ * others are stored.
  */
 export async function materialiseEvents(
   db: EventStoreDb,
   which: readonly string[] | 'all pending',
   catalogOf: CatalogSource,
-  { limit = Number.MAX_SAFE_INTEGER }: { limit?: number } = {},
+  { limit = Number.MAX_SAFE_INTEGER, after = '' }: { limit?: number; after?: string } = {},
 ): Promise<Materialised> {
-  if (which !== 'all pending' && which.length === 0) return { episodes: 0, events: 0 };
-  const rows = await pendingRows(db, which, limit);
-  const done: Materialised = { episodes: 0, events: 0 };
+  const done: Materialised = { episodes: 0, events: 0, failed: [], last: null };
+  if (which !== 'all pending' && which.length === 0) return done;
+  const rows = await pendingRows(db, which, limit, after);
+  done.last = rows.at(-1)?.id ?? null;
   for (let at = 0; at < rows.length; at += EPISODES_PER_TX) {
     const writes: Array<{ row: PendingRow; rows: EventRow[]; goal: string }> = [];
     for (const row of rows.slice(at, at + EPISODES_PER_TX)) {
-      const catalog = await catalogOf(row.catalogId);
-      if (cannotDerive(row, catalog) !== null) continue;
-      writes.push({ row, ...(await replayed(db, row, catalog)) });
+      try {
+        const catalog = await catalogOf(row.catalogId);
+        if (cannotDerive(row, catalog) !== null) continue;
+        writes.push({ row, ...(await replayed(db, row, catalog)) });
+      } catch (e) {
+        if (which !== 'all pending') throw e;
+        done.failed.push({ id: row.id, error: (e as Error).message });
+      }
     }
     await db.transaction(async (tx) => {
       for (const { row, rows: events, goal } of writes) {
