@@ -1,6 +1,7 @@
 // Records trainer episodes in the app's store (Episode / EpisodeEvent / EpisodeAction, the
 // same rows the playground writes, so /episodes lists them and the replay page opens them),
-// tagged player = "trainer:<run>". Group commit: every reset and step enqueues its rows; one
+// tagged player = "trainer:<run>". Since round 10 a step stores only its action and the row's
+// progress; the events are derived from them and stored later (server/episodes/materialise.ts). Group commit: every reset and step enqueues its rows; one
 // transaction at a time writes everything queued, and each caller's promise resolves only once
 // the transaction holding its rows has committed. The server acknowledges after that promise:
 // acknowledged = durable, without one transaction per step.
@@ -241,11 +242,13 @@ export class Recorder {
     this.eventCounts.set(live, eventCount);
     const seq = live.steps - 1;
     const common = { seq, turn: live.episode.turn - 1, stepKey, eventEnd: eventCount };
-    // Deferred: the goal's text (summary + slots) comes with the events, until the last step writes it.
-    const update =
-      this.deferred && !live.episode.done
-        ? progressNow(live, eventCount)
-        : this.changedGoal(live, rowUpdate(live, eventCount));
+    // Deferred: the goal's text (summary + slots) comes with the events, and the last step
+    // writes it whatever this recorder last wrote (a materialiser may have written a newer one).
+    const update = !this.deferred
+      ? this.changedGoal(live, rowUpdate(live, eventCount))
+      : live.episode.done
+        ? rowUpdate(live, eventCount)
+        : progressNow(live, eventCount);
     return this.enqueue({
       kind: 'step',
       id: live.id,
