@@ -3,7 +3,8 @@
 // recorded oracle episodes are replayed through the env service (no sockets) with persistence
 // off, then with the SQLite group-commit writer on a fresh database, `--batch` episodes'
 // operations per transaction; the parts are timed on their own: the rows' JSON (events, goal,
-// breakdown), the statements, the commit, and the full-text catch-up afterwards; and with the
+// breakdown), the statements, the commit, and afterwards the deferred events' materialisation
+// (round 10: the recorder stores actions only) and the full-text catch-up; and with the
 // writer on its own thread (as serve:env runs it), what stays on the serving thread.
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -17,6 +18,8 @@ import { openSqliteWriter, openSqliteWriterThread } from '../server/env-server/s
 import { migratedTempDatabase } from '../server/env-server/spawn';
 import { sqliteFile } from '../server/db-path';
 import { prepareTextIndex } from '../server/episodes/sqlite-store/text-index';
+import { materialiseEvents } from '../server/episodes/materialise';
+import { sqliteInspectorDb } from '../server/inspector/db';
 import { median, recordScript, type Script } from './bench-api-lib';
 import { benchOptions, positive } from './bench-options';
 
@@ -121,6 +124,11 @@ for (let p = 0; p < passes; p++) {
     add(`  of which the writer's transaction (statements + commit), synchronous=${sync}`, spent.write);
     writer.close();
     const conn = new Database(sqliteFile(db.url)!);
+    // The events the recorder deferred (round 10): replayed from the actions and stored, as a
+    // reader or an idle worker does (materialise.ts); then indexed.
+    const m = process.cpuUsage();
+    await materialiseEvents(sqliteInspectorDb(conn), 'all pending', () => catalog);
+    add(`materialising the events afterwards (replay + store), synchronous=${sync}`, cpuMs(process.cpuUsage(m)));
     const index = prepareTextIndex(conn);
     const t = process.cpuUsage();
     index.catchUp();

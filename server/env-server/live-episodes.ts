@@ -1,7 +1,9 @@
 // Stateless workers: any worker can take any step of any recorded episode. On a miss in a
 // worker's LRU of live episodes (server/env-server/sessions.ts), the episode is rebuilt from
-// the store by replaying its recorded actions, and the rebuilt event log must equal the stored
-// one, event for event. The store is the shared truth; a worker's copy is only a cache.
+// the store by replaying its recorded actions, and the rebuilt event log must have the row's
+// event count and equal every stored event (a trainer episode's events are stored later, by
+// server/episodes/materialise.ts, so fewer or none may be stored yet). The store is the shared
+// truth; a worker's copy is only a cache.
 
 import { replayEpisode, replayRefusal, type Action, type Catalog, type StepResult } from '@/server/engine';
 import type { PrismaClient } from '@/server/generated/prisma/client';
@@ -22,7 +24,9 @@ export interface StoredEpisode {
   player: string;
   catalogId: string;
   engineVersion: number;
-  /** Each stored event as JSON text, in order. */
+  /** The row's event count: how many events the recorded actions gave. */
+  eventCount: number;
+  /** Each event stored so far as JSON text, in order (the first eventsStored of them). */
   events: string[];
   /** Each step's argument, in order (raw text or a structured action). */
   actions: Array<string | Action>;
@@ -55,6 +59,7 @@ export function prismaEpisodeLog(prisma: PrismaClient): EpisodeLog {
         player: row.player,
         catalogId: row.catalogId,
         engineVersion: row.engineVersion,
+        eventCount: row.eventCount,
         events: events.map((e) => e.payload),
         actions: actions.map((a) => actionArgument({ ...a, format: a.format === 'json' ? 'json' : 'text' })),
         stepKeys: actions.map((a) => a.stepKey),
@@ -90,13 +95,14 @@ export function rebuildEpisode(
   const upTo = stepIndex ?? stored.actions.length;
   const episode = replayEpisode(stored.config, catalog, stored.actions.slice(0, upTo));
   const result = stepIndex === undefined ? null : episode.step(stored.actions[stepIndex]);
-  const expected = stepIndex === undefined ? stored.events : stored.events.slice(0, episode.events.length);
-  const same =
-    episode.events.length === expected.length && episode.events.every((e, i) => JSON.stringify(e) === expected[i]);
+  // Whole: the row's event count. Up to a step: the events stored before it (a prefix of the log).
+  const count = stepIndex === undefined ? stored.eventCount : episode.events.length;
+  const expected = stored.events.slice(0, count);
+  const same = episode.events.length === count && expected.every((e, i) => JSON.stringify(episode.events[i]) === e);
   if (!same)
     throw unusable(
       stored.id,
-      `replaying its ${upTo} recorded actions does not reproduce its ${stored.events.length} stored events`,
+      `replaying its ${upTo} recorded actions does not reproduce its ${stored.eventCount} recorded events`,
     );
   return {
     live: {

@@ -21,6 +21,8 @@ import { openSqlite, sqliteInspectorDb } from '@/server/inspector/db';
 import { listInputSchema } from '@/server/inspector/filters';
 import { listEpisodes } from '@/server/inspector/query';
 import { createExporter } from '@/server/inspector/export';
+import { materialiseEvents } from '@/server/episodes/materialise';
+import { prismaSqlDb } from '@/server/episodes/prisma-sql';
 
 let db: TestDb;
 beforeAll(() => {
@@ -151,14 +153,17 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
 
   it('keeps the stored hidden goal current, step by step and when one batch holds several steps of an episode', async () => {
     const { service } = recordingService(writer.target);
-    const stored = async (id: string) =>
-      (await db.prisma.episode.findUniqueOrThrow({ where: { id }, select: { hiddenGoal: true } })).hiddenGoal;
+    // As a reader gets it: mid-episode the goal's text comes with the events (materialise.ts).
+    const stored = async (id: string) => {
+      await materialiseEvents(prismaSqlDb(db.prisma, 'sqlite'), [id], () => testCatalog());
+      return (await db.prisma.episode.findUniqueOrThrow({ where: { id }, select: { hiddenGoal: true } })).hiddenGoal;
+    };
     let changed = 0;
     let mergeMattered = 0;
     for (const envId of ['PD', 'JOURNEY', 'RETURN'] as const) {
       for (const seed of [31, 32]) {
         const reference = oracleRun({ envId, d: 6, seed });
-        // One step per transaction: after each acknowledgement the row holds the goal as it is now.
+        // One step per transaction: after each acknowledgement a reader gets the goal as it is now.
         const a = service.reset({ env: envId, d: 6, seed });
         await service.durable(a.response);
         let last = hiddenGoalJson(a.live.episode.hiddenGoal());
@@ -330,7 +335,8 @@ describe('store upkeep', () => {
       catalog: testCatalog(),
       tokens: createTokenService({ secret: 'x' }),
       sessions: new SessionStore({ maxSessions: 100, idleTimeoutMs: 60_000 }),
-      recorder: new Recorder(writer),
+      // events written with the steps, as the web path and the materialiser write them
+      recorder: new Recorder(writer, { events: 'stored' }),
     });
     const word = 'quorblentine';
     for (const seed of [1, 2, 3]) {

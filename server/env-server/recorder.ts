@@ -1,6 +1,7 @@
 // Records trainer episodes in the app's store (Episode / EpisodeEvent / EpisodeAction, the
 // same rows the playground writes, so /episodes lists them and the replay page opens them),
-// tagged player = "trainer:<run>". Group commit: every reset and step enqueues its rows; one
+// tagged player = "trainer:<run>". Since round 10 a step stores only its action and the row's
+// progress; the events are derived from them and stored later (server/episodes/materialise.ts). Group commit: every reset and step enqueues its rows; one
 // transaction at a time writes everything queued, and each caller's promise resolves only once
 // the transaction holding its rows has committed. The server acknowledges after that promise:
 // acknowledged = durable, without one transaction per step.
@@ -34,6 +35,8 @@ interface EpisodeRowCreate {
   weights: string | null;
   catalogId: string;
   player: string;
+  /** The watermark: 0 when the events are left to the materialiser, null when stored here (materialise.ts). */
+  eventsStored: number | null;
 }
 
 /** What one reset or step adds to the store. */
@@ -66,6 +69,8 @@ interface Queued {
 }
 
 export interface RecorderStats {
+  /** Resets and steps handed to the recorder (the idle materialiser watches it move). */
+  enqueued: number;
   batches: number;
   ops: number;
   /** Largest number of operations committed together. */
@@ -114,8 +119,8 @@ export function trainerPlayer(run: string | null): string {
  */
 export const hiddenGoalJson = goalWithoutDataJson;
 
-/** The Episode row's state now. */
-function rowUpdate(live: LiveEpisode, eventCount: number): EpisodeRowUpdate {
+/** The Episode row's state now (without the goal's text: the goal, as stored). */
+function progressNow(live: LiveEpisode, eventCount: number): StepRowUpdate {
   const e = live.episode;
   return {
     turn: e.turn,
@@ -124,13 +129,19 @@ function rowUpdate(live: LiveEpisode, eventCount: number): EpisodeRowUpdate {
     reward: e.breakdown?.total ?? null,
     isCorrect: e.breakdown?.isCorrect ?? null,
     breakdown: e.breakdown ? JSON.stringify(e.breakdown) : null,
-    hiddenGoal: hiddenGoalJson(e.hiddenGoal()),
+    hiddenGoal: null,
     eventCount,
   };
 }
 
+/** The Episode row's state now, with the goal's text. */
+const rowUpdate = (live: LiveEpisode, eventCount: number): EpisodeRowUpdate => ({
+  ...progressNow(live, eventCount),
+  hiddenGoal: hiddenGoalJson(live.episode.hiddenGoal()),
+});
+
 /** The row's breakdown text, for the reward event to reuse (eventRows). */
-const serialisedBreakdown = (live: LiveEpisode, update: EpisodeRowUpdate): SerialisedBreakdown | null =>
+const serialisedBreakdown = (live: LiveEpisode, update: StepRowUpdate): SerialisedBreakdown | null =>
   update.breakdown === null ? null : { breakdown: live.episode.breakdown, json: update.breakdown };
 
 /** Batches written by Prisma (any database Prisma serves): one batch transaction per batch. */
@@ -166,6 +177,15 @@ export function prismaWriter(prisma: PrismaClient): BatchWriter {
 const isWriter = (x: PrismaClient | BatchWriter): x is BatchWriter =>
   typeof (x as Partial<BatchWriter>).write === 'function';
 
+export interface RecorderOptions {
+  /**
+   * 'deferred': per step only the action and the row's progress are stored; the events (and the
+   * goal's text mid-episode) are derived from them later (server/episodes/materialise.ts).
+   * 'stored': the events are written with each step. Default 'deferred'.
+   */
+  events?: 'deferred' | 'stored';
+}
+
 export class Recorder {
   private queue: Queued[] = [];
   private flushing: Promise<void> | null = null;
@@ -174,11 +194,14 @@ export class Recorder {
   /** The hidden goal as last enqueued per live episode: a step rewrites it only when it changed. */
   private goals = new WeakMap<LiveEpisode, string>();
   private readonly writer: BatchWriter;
-  readonly stats: RecorderStats = { batches: 0, ops: 0, largestBatch: 0 };
+  readonly stats: RecorderStats = { enqueued: 0, batches: 0, ops: 0, largestBatch: 0 };
+
+  private readonly deferred: boolean;
 
   /** A Prisma client (any store Prisma serves), or a writer of its own (the SQLite fast path). */
-  constructor(target: PrismaClient | BatchWriter) {
+  constructor(target: PrismaClient | BatchWriter, options: RecorderOptions = {}) {
     this.writer = isWriter(target) ? target : prismaWriter(target);
+    this.deferred = (options.events ?? 'deferred') === 'deferred';
   }
 
   /** The new episode and its opening events. */
@@ -188,7 +211,7 @@ export class Recorder {
     return this.enqueue({
       kind: 'create',
       id: live.id,
-      events: eventRows(result.events, 0),
+      events: this.deferred ? [] : eventRows(result.events, 0),
       create: {
         envId: live.config.envId,
         d: live.config.d,
@@ -202,6 +225,7 @@ export class Recorder {
         weights: null,
         catalogId: e.catalogId,
         player: trainerPlayer(live.run),
+        eventsStored: this.deferred ? 0 : null,
       },
       update: this.withGoal(live, rowUpdate(live, result.events.length)),
     });
@@ -218,7 +242,13 @@ export class Recorder {
     this.eventCounts.set(live, eventCount);
     const seq = live.steps - 1;
     const common = { seq, turn: live.episode.turn - 1, stepKey, eventEnd: eventCount };
-    const update = rowUpdate(live, eventCount);
+    // Deferred: the goal's text (summary + slots) comes with the events, and the last step
+    // writes it whatever this recorder last wrote (a materialiser may have written a newer one).
+    const update = !this.deferred
+      ? this.changedGoal(live, rowUpdate(live, eventCount))
+      : live.episode.done
+        ? rowUpdate(live, eventCount)
+        : progressNow(live, eventCount);
     return this.enqueue({
       kind: 'step',
       id: live.id,
@@ -226,8 +256,8 @@ export class Recorder {
         typeof action === 'string'
           ? { ...common, format: 'text', raw: action }
           : { ...common, format: 'json', raw: JSON.stringify(action) },
-      events: eventRows(result.events, firstSeq, serialisedBreakdown(live, update)),
-      update: this.changedGoal(live, update),
+      events: this.deferred ? [] : eventRows(result.events, firstSeq, serialisedBreakdown(live, update)),
+      update,
     });
   }
 
@@ -249,6 +279,7 @@ export class Recorder {
   }
 
   private enqueue(op: RecordOp): Promise<void> {
+    this.stats.enqueued++;
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ op, resolve, reject });
       if (!this.flushing) this.flushing = this.flush();

@@ -12,6 +12,10 @@ import { sqliteFile } from '@/server/db-path';
 import { prismaEpisodeLog } from './live-episodes';
 import { Recorder, type BatchWriter } from './recorder';
 import { openSqliteWriter, openSqliteWriterThread } from './sqlite-writer';
+import { startIdleMaterialiser } from './idle-materialiser';
+import type { EventStoreDb } from '@/server/episodes/materialise';
+import { prismaSqlDb } from '@/server/episodes/prisma-sql';
+import { openSqlite, sqliteInspectorDb } from '@/server/inspector/db';
 import { SessionStore } from './sessions';
 import { createTokenService } from './tokens';
 import { responseJson } from './wire-json';
@@ -38,24 +42,31 @@ function recordTarget(
   target: PrismaClient | BatchWriter;
   /** Reads stored episodes back (a worker rebuilding one it does not hold). */
   reader: PrismaClient;
+  /** Where the idle materialiser writes events (a SQLite connection of its own, else Prisma's). */
+  sql: EventStoreDb;
   close(): Promise<void>;
 } {
-  if (prisma) return { target: prisma, reader: prisma, close: async () => {} };
+  if (prisma) return { target: prisma, reader: prisma, sql: prismaSqlDb(prisma), close: async () => {} };
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   const client = createPrismaClient(url);
   if (sqliteFile(url)) {
     const options = { upkeep, synchronous: durability === 'power' ? ('FULL' as const) : ('NORMAL' as const) };
     const writer = writerThread ? openSqliteWriterThread(url, options) : openSqliteWriter(url, options);
+    const sqlite = openSqlite(url);
+    // like the writer's: with the upkeep thread, this connection only appends to the WAL
+    if (upkeep === 'elsewhere') sqlite.pragma('wal_autocheckpoint = 0');
     return {
       target: writer,
       reader: client,
+      sql: sqliteInspectorDb(sqlite),
       close: async () => {
         await writer.close();
+        sqlite.close();
         await client.$disconnect();
       },
     };
   }
-  return { target: client, reader: client, close: () => client.$disconnect() };
+  return { target: client, reader: client, sql: prismaSqlDb(client), close: () => client.$disconnect() };
 }
 
 /** How the server runs beside others. */
@@ -72,6 +83,8 @@ export interface EnvServerOptions {
    * this process, off the serving event loop; 'inline' (default: tests, embeddings) on it.
    */
   sqliteWriter?: 'inline' | 'thread';
+  /** Materialise recorded episodes' events when the recorder idles (default true; tests that look at the deferred rows turn it off). */
+  idleMaterialise?: boolean;
 }
 
 /** The service with its token service, session store and (when persisting) recorder, as configured. */
@@ -92,12 +105,21 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
     idleTimeoutMs: config.idleTimeoutMs,
     evictRunning: store !== null,
   });
+  // Per step only the action and the row's progress are stored; the events are materialised
+  // when this worker idles (idle-materialiser.ts) or when a reader asks (materialise.ts).
   const recorder = store ? new Recorder(store.target) : null;
   const log = store ? prismaEpisodeLog(store.reader) : null;
+  const idle =
+    store && recorder && options.idleMaterialise !== false
+      ? startIdleMaterialiser({ db: store.sql, catalog, activity: () => recorder.stats.enqueued })
+      : null;
   return {
     tokens,
     /** Closes the store this built (not a Prisma client it was given). */
-    closeStore: async () => store?.close(),
+    closeStore: async () => {
+      await idle?.stop();
+      await store?.close();
+    },
     service: createEnvService({ config, catalog, tokens, sessions, recorder, log }),
   };
 }

@@ -24,6 +24,8 @@ import { startEpisode, type StartContext } from './start';
 import { submitAction, type StepContext } from './step';
 import { goalDataIsDerived } from './stored-goal';
 import type { PgReads } from './pg-reads';
+import { materialisingReads } from './materialise';
+import { prismaSqlDb } from './prisma-sql';
 import {
   EpisodeServiceError,
   type ActionInput,
@@ -60,8 +62,16 @@ export interface EpisodeServiceDeps {
 }
 
 export function createEpisodeService(deps: EpisodeServiceDeps) {
-  const store: EpisodeStore = { ...withHotPath(createEpisodeStore(deps.prisma), deps.hotPath), ...deps.pgReads };
   const live = createLiveEpisodes(deps.maxLive ?? 500);
+  // Trainer episodes' events are stored later (materialise.ts): every row and event read materialises first.
+  const store: EpisodeStore = materialisingReads(
+    { ...withHotPath(createEpisodeStore(deps.prisma), deps.hotPath), ...deps.pgReads },
+    prismaSqlDb(deps.prisma),
+    async (catalogId) => {
+      await loadCatalog(catalogId);
+      return catalogFor(catalogId);
+    },
+  );
   /** Capability hashes by episode id (they never change once issued): saves a read per agent call. */
   const capabilityHashes = new Map<string, string>();
   const maxEvents = deps.maxEvents ?? MAX_EPISODE_EVENTS;

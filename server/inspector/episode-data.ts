@@ -3,6 +3,7 @@
 import { createEpisode } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { Action, EnvId, EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
+import { materialiseEvents } from '@/server/episodes/materialise';
 import type { InspectorDb } from './db';
 import { flag } from './dialect';
 import { noRescore, partsOf, rescoreByReplay, type Rescore } from './rescore';
@@ -119,12 +120,15 @@ export function createEpisodeData(db: InspectorDb, getCatalog: (id: string) => C
     await db.run('UPDATE "Episode" SET "rescored" = ? WHERE "id" = ?', [JSON.stringify(stored), r.id]);
     return stored;
   }
-  const events = async (id: string) =>
-    (
-      await db.all<{ payload: string }>('SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"', [
-        id,
-      ])
-    ).map((e) => JSON.parse(e.payload) as EpisodeEvent);
+  const events = async (id: string) => {
+    // A trainer episode's events may wait to be stored (materialise.ts).
+    await materialiseEvents(db, [id], getCatalog);
+    const rows = await db.all<{ payload: string }>(
+      'SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"',
+      [id],
+    );
+    return rows.map((e) => JSON.parse(e.payload) as EpisodeEvent);
+  };
   const parse = <T>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
 
   return {

@@ -5,6 +5,7 @@ import { configOfRow } from '@/server/episodes/store';
 import { deriveGoalData, goalDataIsDerived, readStoredGoal } from '@/server/episodes/stored-goal';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeEvent } from '@/server/engine/types';
+import { materialiseEvents } from '@/server/episodes/materialise';
 import type { InspectorDb } from './db';
 import { flag } from './dialect';
 import { FORMAT_NAME, FORMAT_VERSION } from './format';
@@ -47,6 +48,8 @@ const parse = (s: string | null) => (s === null ? null : JSON.parse(s));
 export function createExporter(db: InspectorDb, catalogOf: (catalogId: string) => Promise<Catalog> = loadCatalog) {
   /** One episode as a line object of the project's format, or null when the id is unknown. */
   async function episodeLine(id: string): Promise<Record<string, unknown> | null> {
+    // A trainer episode's events (and its goal's text) may wait to be stored (materialise.ts).
+    await materialiseEvents(db, [id], catalogOf);
     const r = await db.get<Row>('SELECT * FROM "Episode" WHERE "id" = ?', [id]);
     if (!r) return null;
     // A trainer episode's goal is stored without its data (stored-goal.ts): derived here.

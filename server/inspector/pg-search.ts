@@ -7,6 +7,8 @@
 // (search-text.ts), before a search reads the index. Migrations 20261130180000_inspector_search
 // and 20261201000000_inspector_search_doc.
 import type { EpisodeEvent } from '@/server/engine/types';
+import { loadCatalog } from '@/server/catalogs';
+import { materialiseEvents, type CatalogSource } from '@/server/episodes/materialise';
 import { prepareTextIndex, type TextIndex } from '@/server/episodes/sqlite-store/text-index';
 import type { InspectorDb, Sqlite } from './db';
 import { eventSearchText, searchWords } from './search-text';
@@ -36,7 +38,14 @@ const sqliteIndexes = new WeakMap<Sqlite, TextIndex>();
  * so it runs before every list. PostgreSQL counts toolCalls by trigger: its queue is drained
  * only for a search.
  */
-export async function indexCommitted(db: InspectorDb, forSearch: boolean): Promise<void> {
+export async function indexCommitted(
+  db: InspectorDb,
+  forSearch: boolean,
+  catalogOf: CatalogSource = loadCatalog,
+): Promise<void> {
+  // Trainer episodes' events wait to be stored (materialise.ts): first every one of them, so
+  // that the text and the tool-call counts are there to index.
+  await materialiseEvents(db, 'all pending', catalogOf);
   if (db.dialect === 'postgresql') {
     if (forSearch) await catchUpSearchIndex(db);
     return;

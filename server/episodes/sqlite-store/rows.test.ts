@@ -41,12 +41,18 @@ function indexesWritten(sql: string): string[] {
 }
 
 describe('Episode progress updates', () => {
-  it('a running step writes only the inspector covering index (it follows the turn), not the search filter', () => {
-    expect(indexesWritten(UPDATE_RUNNING_SQL)).toEqual(['Episode_inspector_cover_idx']);
+  // The pending-events index (its WHERE reads eventCount) is small: only episodes whose events
+  // wait, at the end of the id order, so a batch's entries share a page or two.
+  it('a running step writes the inspector covering index (it follows the turn) and the pending list, not the search filter', () => {
+    expect(indexesWritten(UPDATE_RUNNING_SQL)).toEqual(['Episode_events_pending_idx', 'Episode_inspector_cover_idx']);
   });
 
   it('a full progress update writes both covering indexes (status, reward, … are in both)', () => {
-    expect(indexesWritten(UPDATE_PROGRESS_SQL)).toEqual(['Episode_inspector_cover_idx', 'Episode_search_filter_idx']);
+    expect(indexesWritten(UPDATE_PROGRESS_SQL)).toEqual([
+      'Episode_events_pending_idx',
+      'Episode_inspector_cover_idx',
+      'Episode_search_filter_idx',
+    ]);
   });
 });
 

@@ -103,6 +103,8 @@ export interface EpisodeRowInsert extends ProgressColumns {
   recorded?: string | null;
   rescored?: string | null;
   prompts?: string | null;
+  /** events stored so far when the writer defers them (materialise.ts); null/left out: all */
+  eventsStored?: number | null;
 }
 
 export interface ActionRowInsert {
@@ -181,6 +183,7 @@ const EPISODE_COLUMNS = [
   'recorded',
   'rescored',
   'prompts',
+  'eventsStored',
 ] as const;
 
 /** Every column a step can change (the web hot path, and a trainer episode's last step). */
@@ -271,6 +274,7 @@ export function prepareEpisodeRows(db: Database) {
         recorded: r.recorded ?? null,
         rescored: r.rescored ?? null,
         prompts: r.prompts ?? null,
+        eventsStored: r.eventsStored ?? null,
       });
     },
     /** Returns the new events' ids, in order. */

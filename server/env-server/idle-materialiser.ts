@@ -1,0 +1,79 @@
+// Materialises trainer episodes' events when this worker's recorder is idle (materialise.ts):
+// the recorder stores per step only the action and the row's progress, and a reader would
+// otherwise pay the whole backlog's replay. It runs in the serving worker because the replay
+// needs the engine and this worker's catalog (the upkeep thread has neither); it takes a few
+// episodes at a time between looks, and stops as soon as a reset or step is enqueued, so a
+// trainer that comes back waits at most one chunk (~32 episodes' replays, a few ms).
+import { materialiseEvents, type EventStoreDb } from '@/server/episodes/materialise';
+import type { Catalog } from '@/server/engine';
+
+/** How often the worker looks whether its recorder was idle since the last look. */
+export const IDLE_LOOK_MS = 200;
+/** Episodes replayed and stored per chunk. */
+export const IDLE_CHUNK = 32;
+/** After a failure (logged), the wait before trying again. */
+const BACKOFF_MS = 10_000;
+
+export interface IdleMaterialiser {
+  /** Stops looking; resolves once a chunk in progress has committed. */
+  stop(): Promise<void>;
+}
+
+export function startIdleMaterialiser(opts: {
+  db: EventStoreDb;
+  catalog: Catalog;
+  /** A count that moves with every reset and step the recorder is given. */
+  activity: () => number;
+  lookMs?: number;
+  chunk?: number;
+}): IdleMaterialiser {
+  const { db, catalog, activity, lookMs = IDLE_LOOK_MS, chunk = IDLE_CHUNK } = opts;
+  let seen = activity();
+  let running: Promise<void> | null = null;
+  let pausedUntil = 0;
+  let stopped = false;
+
+  /** Episode ids whose log failed to replay: logged once (each idle pass tries them again, and goes past them). */
+  const failed = new Set<string>();
+
+  async function drain(): Promise<void> {
+    try {
+      let after = '';
+      for (;;) {
+        const before = activity();
+        const done = await materialiseEvents(db, 'all pending', () => catalog, { limit: chunk, after });
+        for (const f of done.failed)
+          if (!failed.has(f.id)) {
+            failed.add(f.id);
+            console.error(`[env-server] cannot materialise the events of ${f.id}: ${f.error}`);
+          }
+        // let requests that arrived meanwhile run; stop when one did or nothing is left
+        await new Promise<void>((r) => setImmediate(r));
+        if (stopped || done.last === null || activity() !== before) return;
+        after = done.last;
+      }
+    } catch (e) {
+      pausedUntil = Date.now() + BACKOFF_MS;
+      console.error(
+        `[env-server] materialising events failed (retrying in ${BACKOFF_MS / 1000} s): ${(e as Error).message}`,
+      );
+    }
+  }
+
+  const timer = setInterval(() => {
+    const now = activity();
+    const idle = now === seen;
+    seen = now;
+    if (!idle || running || stopped || Date.now() < pausedUntil) return;
+    running = drain().finally(() => (running = null));
+  }, lookMs);
+  timer.unref();
+
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,210 @@
+// Deferred events (server/episodes/materialise.ts): the trainer recorder stores per step only the
+// action and the row's progress; what a reader gets after materialising must be byte for byte the
+// rows the eager path stores, in every env, for a finished and a running episode, with both
+// writers (SQLite's own statements and Prisma).
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRandomAgent, listEnvs, oracleAgent, type EnvId } from '@/server/engine';
+import { testCatalog } from '@/server/engine/testing/catalog-fixture';
+import { sqliteFile } from '@/server/db-path';
+import { materialiseEvents } from '@/server/episodes/materialise';
+import { prismaSqlDb } from '@/server/episodes/prisma-sql';
+import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { openSqlite, sqliteInspectorDb } from '@/server/inspector/db';
+import { createEnvService } from './protocol';
+import { Recorder, type BatchWriter } from './recorder';
+import { SessionStore } from './sessions';
+import { openSqliteWriter } from './sqlite-writer';
+import { createTokenService } from './tokens';
+import { testConfig } from './test/helpers';
+import { startIdleMaterialiser } from './idle-materialiser';
+
+let db: TestDb;
+let sql: Database.Database;
+beforeAll(() => {
+  db = createTestDb();
+  sql = new Database(sqliteFile(db.url)!);
+}, 120_000);
+afterAll(async () => {
+  sql?.close();
+  await db?.cleanup();
+});
+
+const ENVS = listEnvs().map((e) => e.id as EnvId);
+
+function recording(target: BatchWriter | TestDb['prisma'], events: 'deferred' | 'stored') {
+  return createEnvService({
+    config: testConfig({ persist: true }),
+    catalog: testCatalog(),
+    tokens: createTokenService({ secret: 'x' }),
+    sessions: new SessionStore({ maxSessions: 1000, idleTimeoutMs: 60_000 }),
+    recorder: new Recorder(target, { events }),
+  });
+}
+
+/** Plays the same episode into a recorder; `stopAfter` leaves it running after that many steps. */
+async function play(
+  service: ReturnType<typeof recording>,
+  envId: EnvId,
+  agent: 'oracle' | 'random',
+  seed: number,
+  stopAfter = Infinity,
+) {
+  const { live, response } = service.reset({ env: envId, d: 5, seed });
+  await service.durable(response);
+  const random = createRandomAgent({ seed, pInvalid: 0.3, pPartialAnswer: 0.2 });
+  let observation = response.observation;
+  for (let i = 0; i < stopAfter && !live.episode.done; i++) {
+    const action =
+      agent === 'oracle' ? oracleAgent.act(observation, live.episode) : random.act(observation, live.episode);
+    // alternate text and structured actions: both are replayed as stored
+    const r = service.stepLive(live, i % 2 ? JSON.stringify(action) : action);
+    await service.durable(r);
+    observation = r.observation;
+  }
+  return live.id;
+}
+
+const eventsOf = (id: string) =>
+  sql.prepare('SELECT "seq","turn","kind","payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"').all(id);
+const rowOf = (id: string) =>
+  sql
+    .prepare(
+      `SELECT "turn","status","terminationReason","reward","isCorrect","breakdown","hiddenGoal","eventCount","eventsStored"
+       FROM "Episode" WHERE "id" = ?`,
+    )
+    .get(id) as Record<string, unknown>;
+
+const WRITERS = {
+  sqlite: () => openSqliteWriter(db.url),
+  prisma: () => db.prisma,
+};
+// Every env through SQLite's writer (serve:env's); Prisma's writer (PostgreSQL, the Next mount) writes the same rows.
+const CASES = [
+  ...ENVS.map((envId) => ['sqlite', envId] as const),
+  ['prisma', 'PD'] as const,
+  ['prisma', 'JOURNEY'] as const,
+];
+
+describe('deferred events', () => {
+  it.each(CASES)(
+    '%s writer, %s: materialised rows equal the eagerly stored ones (finished and running)',
+    async (kind, envId) => {
+      const stored = recording(WRITERS[kind](), 'stored');
+      const deferred = recording(WRITERS[kind](), 'deferred');
+      const cases = [
+        ['oracle', 31, Infinity],
+        ['random', 32, Infinity],
+        ['random', 33, 2],
+      ] as const;
+      for (const [agent, seed, stopAfter] of cases) {
+        const eager = await play(stored, envId, agent, seed, stopAfter);
+        const lazy = await play(deferred, envId, agent, seed, stopAfter);
+        const before = rowOf(lazy);
+        // Nothing but the opening row is stored until a reader asks.
+        expect(eventsOf(lazy)).toEqual([]);
+        expect(before.eventsStored).toBe(0);
+        expect(before.eventCount).toBe(rowOf(eager).eventCount);
+        const db2 = kind === 'prisma' ? prismaSqlDb(db.prisma, 'sqlite') : sqliteInspectorDb(openSqlite(db.url));
+        const done = await materialiseEvents(db2, [lazy], () => testCatalog());
+        expect(done).toMatchObject({ episodes: 1, events: before.eventCount, failed: [] });
+        expect(eventsOf(lazy)).toEqual(eventsOf(eager));
+        const { eventsStored, ...after } = rowOf(lazy);
+        const { eventsStored: none, ...reference } = rowOf(eager);
+        expect(after).toEqual(reference);
+        expect([eventsStored, none]).toEqual([reference.eventCount, null]);
+        // A second call finds nothing pending.
+        expect(await materialiseEvents(db2, [lazy], () => testCatalog())).toMatchObject({ episodes: 0, events: 0 });
+      }
+    },
+  );
+});
+
+describe('materialising', () => {
+  it('continues a running episode from its watermark, and "all pending" finds every waiting episode', async () => {
+    const writer = openSqliteWriter(db.url);
+    const deferred = recording(writer, 'deferred');
+    const stored = recording(writer, 'stored');
+    const inspector = sqliteInspectorDb(openSqlite(db.url));
+    const { live, response } = deferred.reset({ env: 'SUB', d: 4, seed: 77 });
+    await deferred.durable(response);
+    const eager = stored.reset({ env: 'SUB', d: 4, seed: 77 });
+    await stored.durable(eager.response);
+    let observation = response.observation;
+    for (let i = 0; !live.episode.done; i++) {
+      const action = oracleAgent.act(observation, live.episode);
+      const r = deferred.stepLive(live, action);
+      await deferred.durable(r);
+      await stored.durable(stored.stepLive(eager.live, action));
+      observation = r.observation;
+      // a reader between steps materialises what is there so far
+      const pending = await materialiseEvents(inspector, 'all pending', () => testCatalog());
+      expect(pending.episodes).toBeGreaterThanOrEqual(1);
+      expect(rowOf(live.id).eventsStored).toBe(live.episode.events.length);
+    }
+    expect(eventsOf(live.id)).toEqual(eventsOf(eager.live.id));
+    expect(rowOf(live.id).hiddenGoal).toBe(rowOf(eager.live.id).hiddenGoal);
+    expect(await materialiseEvents(inspector, 'all pending', () => testCatalog())).toMatchObject({
+      episodes: 0,
+      events: 0,
+    });
+    writer.close();
+  });
+
+  it('refuses a log the engine does not reproduce, naming the episode', async () => {
+    const writer = openSqliteWriter(db.url);
+    const deferred = recording(writer, 'deferred');
+    const id = await play(deferred, 'PD', 'oracle', 41, 1);
+    sql.prepare('UPDATE "EpisodeAction" SET "eventEnd" = "eventEnd" + 1 WHERE "episodeId" = ?').run(id);
+    const inspector = sqliteInspectorDb(openSqlite(db.url));
+    await expect(materialiseEvents(inspector, [id], () => testCatalog())).rejects.toThrow(
+      `episode "${id}": replaying its 1 recorded actions gives`,
+    );
+    // 'all pending' (search, the idle worker) reports it and stores every other episode
+    const other = await play(deferred, 'PD', 'oracle', 42);
+    const all = await materialiseEvents(inspector, 'all pending', () => testCatalog());
+    expect(all.failed).toEqual([{ id, error: expect.stringContaining('replaying its 1 recorded actions gives') }]);
+    expect(rowOf(other).eventsStored).toBe(rowOf(other).eventCount);
+    expect(rowOf(id).eventsStored).toBe(0);
+    sql.prepare('DELETE FROM "Episode" WHERE "id" = ?').run(id);
+    writer.close();
+  });
+});
+
+describe('the idle materialiser', () => {
+  it('stores waiting events only while the recorder is idle, a chunk at a time', async () => {
+    const writer = openSqliteWriter(db.url);
+    const deferred = recording(writer, 'deferred');
+    const inspector = sqliteInspectorDb(openSqlite(db.url));
+    await materialiseEvents(inspector, 'all pending', () => testCatalog());
+    const ids = [];
+    for (let seed = 60; seed < 66; seed++) ids.push(await play(deferred, 'STATUS', 'oracle', seed));
+    const waiting = () =>
+      (sql.prepare(`SELECT count(*) AS n FROM "Episode" WHERE "eventsStored" < "eventCount"`).get() as { n: number }).n;
+    expect(waiting()).toBe(ids.length);
+    // A recorder that keeps receiving steps: nothing is materialised.
+    let activity = 0;
+    const busy = startIdleMaterialiser({
+      db: inspector,
+      catalog: testCatalog(),
+      activity: () => ++activity,
+      lookMs: 5,
+    });
+    await new Promise((r) => setTimeout(r, 60));
+    await busy.stop();
+    expect(waiting()).toBe(ids.length);
+    // Idle: everything, in chunks of two.
+    const idle = startIdleMaterialiser({
+      db: inspector,
+      catalog: testCatalog(),
+      activity: () => 0,
+      lookMs: 5,
+      chunk: 2,
+    });
+    for (let i = 0; i < 200 && waiting() > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await idle.stop();
+    expect(waiting()).toBe(0);
+    for (const id of ids) expect(rowOf(id).eventsStored).toBe(rowOf(id).eventCount);
+    writer.close();
+  });
+});

@@ -1,0 +1,199 @@
+// Events derived from actions, written later. The trainer's recorder stores per step only what
+// cannot be derived — the action row and where the episode stands (turn, status, outcome) —
+// and leaves the Episode row's watermark "eventsStored" below "eventCount" (NULL: every event
+// is stored, which is what every other writer leaves). An episode is deterministic from its
+// row's config and its actions (the golden test pins the engine), so its events are replayed
+// and stored here: when the server idles (env-server/idle-materialiser.ts) and before any read
+// of events (every reader calls `materialiseEvents` first, as search catches up its index).
+// The rows are byte for byte what the eager writers store (eventRows: JSON.stringify of each
+// event), and the goal's text (summary + revealed slots, written only at reset and at the end
+// by the recorder) is brought up to date with them.
+//
+// Safe against every concurrent writer without reading inside the transaction: events are
+// inserted with ON CONFLICT DO NOTHING (a second materialiser inserts the same bytes), and the
+// watermark only moves forward.
+import { replayEpisode, replayRefusal, type Catalog } from '@/server/engine';
+import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
+import type { InspectorDb } from '@/server/inspector/db';
+import { eventRows, type EventRow } from './sqlite-store/rows';
+import { goalWithoutDataJson } from './stored-goal';
+import { actionArgument, configOfRow, type EpisodeStore } from './store';
+
+/** The SQL this needs: the inspector's connection (SQLite or PostgreSQL, InspectorDb) or Prisma's (prismaSqlDb). */
+export interface EventStoreDb {
+  dialect: InspectorDb['dialect'];
+  all<T>(sql: string, args?: unknown[]): Promise<T[]>;
+  /** Runs a statement; returns the number of rows changed. */
+  run(sql: string, args?: unknown[]): Promise<number>;
+  transaction<T>(fn: (tx: EventStoreDb) => Promise<T>): Promise<T>;
+}
+/** The catalog an episode was played on (the app's registry, or a worker's own catalog). */
+export type CatalogSource = (catalogId: string) => Catalog | Promise<Catalog>;
+
+type PendingRow = Pick<
+  EpisodeRow,
+  'id' | 'envId' | 'd' | 'seed' | 'axisOverrides' | 'weights' | 'journeyEnvs' | 'catalogId' | 'engineVersion'
+> & { eventCount: number; eventsStored: number };
+
+/** An episode whose events wait (the partial index Episode_events_pending_idx lists exactly these). */
+export const EVENTS_PENDING = `"eventsStored" < "eventCount"`;
+const PENDING_COLUMNS = `"id","envId","d","seed","axisOverrides","weights","journeyEnvs","catalogId","engineVersion","eventCount","eventsStored"`;
+
+/** Episodes replayed per transaction (a backlog of thousands commits in a few hundred transactions). */
+const EPISODES_PER_TX = 64;
+/** Ids per `IN (…)` list. */
+const IDS_PER_QUERY = 500;
+/** Rows per multi-row event insert (5 parameters each). */
+const EVENTS_PER_INSERT = 64;
+
+export interface Materialised {
+  episodes: number;
+  events: number;
+  /** 'all pending' only: episodes whose log could not be replayed (one broken log must not hold up every search). */
+  failed: Array<{ id: string; error: string }>;
+  /** The last episode id looked at ('all pending' reads in id order: pass it as `after` to go on). */
+  last: string | null;
+}
+
+/** A row is pending when its watermark is below its event count (NULL: all stored). */
+export const eventsPending = (row: { eventsStored: number | null; eventCount: number }) =>
+  row.eventsStored !== null && row.eventsStored < row.eventCount;
+
+/** Why an episode's events cannot be derived here (null: they can). */
+function cannotDerive(row: PendingRow, catalog: Catalog): string | null {
+  const refusal = replayRefusal(row.engineVersion, row.envId);
+  if (refusal) return refusal;
+  return row.catalogId === catalog.id ? null : `it was played on catalog ${row.catalogId}, not ${catalog.id}`;
+}
+
+/** Every event of the episode as stored, and its goal's text, replayed from config + actions. */
+async function replayed(db: EventStoreDb, row: PendingRow, catalog: Catalog) {
+  const actions = await db.all<{ format: string; raw: string; eventEnd: number | null }>(
+    'SELECT "format", "raw", "eventEnd" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"',
+    [row.id],
+  );
+  const episode = replayEpisode(
+    configOfRow(row),
+    catalog,
+    actions.map((a) => actionArgument({ format: a.format === 'json' ? 'json' : 'text', raw: a.raw })),
+  );
+  // The step's recorded event count (eventEnd) must be what the replay gives: the same engine.
+  const recorded = actions.length > 0 ? actions[actions.length - 1].eventEnd : null;
+  if (recorded !== null && Number(recorded) !== episode.events.length)
+    throw new Error(
+      `episode "${row.id}": replaying its ${actions.length} recorded actions gives ${episode.events.length} events, ` +
+        `the store recorded ${recorded}`,
+    );
+  return { rows: eventRows(episode.events, 0), goal: goalWithoutDataJson(episode.hiddenGoal()) };
+}
+
+async function insertEvents(tx: EventStoreDb, episodeId: string, rows: readonly EventRow[]): Promise<void> {
+  for (let at = 0; at < rows.length; at += EVENTS_PER_INSERT) {
+    const chunk = rows.slice(at, at + EVENTS_PER_INSERT);
+    const args: unknown[] = [];
+    for (const r of chunk) args.push(episodeId, r.seq, r.turn, r.kind, r.payload);
+    await tx.run(
+      `INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload") VALUES ${chunk.map(() => '(?,?,?,?,?)').join(',')}
+       ON CONFLICT ("episodeId","seq") DO NOTHING`,
+      args,
+    );
+  }
+}
+
+async function pendingRows(db: EventStoreDb, which: readonly string[] | 'all pending', limit: number, after: string) {
+  if (which === 'all pending')
+    return db.all<PendingRow>(
+      `SELECT ${PENDING_COLUMNS} FROM "Episode" WHERE ${EVENTS_PENDING} AND "id" > ? ORDER BY "id" LIMIT ?`,
+      [after, limit],
+    );
+  const rows: PendingRow[] = [];
+  const ids = [...new Set(which)];
+  for (let at = 0; at < ids.length; at += IDS_PER_QUERY) {
+    const part = ids.slice(at, at + IDS_PER_QUERY);
+    rows.push(
+      ...(await db.all<PendingRow>(
+        `SELECT ${PENDING_COLUMNS} FROM "Episode" WHERE "id" IN (${part.map(() => '?').join(',')}) AND ${EVENTS_PENDING}`,
+        part,
+      )),
+    );
+  }
+  return rows;
+}
+
+/**
+ * Stores the events (and the goal's current text) of the given episodes, or of every episode
+ * whose events wait, that are not stored yet. Every reader of events calls this first. Returns
+ * what it stored. `limit` bounds the episodes of one call with 'all pending' (the idle
+ * materialiser takes a few at a time; a reader takes everything).
+ *
+ * An episode played under rules or on a catalog this process cannot replay is left as it is
+ * (its reader sees the events stored so far). A log that does not replay (the replay does not
+ * reproduce the recorded event count, a catalog that cannot load) throws, naming the episode,
+ * for the episodes asked for by id; with 'all pending' it is reported in `failed` and the
+ * others are stored.
+ */
+export async function materialiseEvents(
+  db: EventStoreDb,
+  which: readonly string[] | 'all pending',
+  catalogOf: CatalogSource,
+  { limit = Number.MAX_SAFE_INTEGER, after = '' }: { limit?: number; after?: string } = {},
+): Promise<Materialised> {
+  const done: Materialised = { episodes: 0, events: 0, failed: [], last: null };
+  if (which !== 'all pending' && which.length === 0) return done;
+  const rows = await pendingRows(db, which, limit, after);
+  done.last = rows.at(-1)?.id ?? null;
+  for (let at = 0; at < rows.length; at += EPISODES_PER_TX) {
+    const writes: Array<{ row: PendingRow; rows: EventRow[]; goal: string }> = [];
+    for (const row of rows.slice(at, at + EPISODES_PER_TX)) {
+      try {
+        const catalog = await catalogOf(row.catalogId);
+        if (cannotDerive(row, catalog) !== null) continue;
+        writes.push({ row, ...(await replayed(db, row, catalog)) });
+      } catch (e) {
+        if (which !== 'all pending') throw e;
+        done.failed.push({ id: row.id, error: (e as Error).message });
+      }
+    }
+    await db.transaction(async (tx) => {
+      for (const { row, rows: events, goal } of writes) {
+        const stored = Number(row.eventsStored);
+        await insertEvents(tx, row.id, events.slice(stored));
+        // Forward only; the goal only when these events are all the episode has (a step
+        // committed meanwhile has its own, newer goal to come).
+        await tx.run(
+          `UPDATE "Episode" SET "eventsStored" = ?, "hiddenGoal" = CASE WHEN "eventCount" = ? THEN ? ELSE "hiddenGoal" END
+           WHERE "id" = ? AND "eventsStored" < ?`,
+          [events.length, events.length, goal, row.id, events.length],
+        );
+        done.episodes++;
+        done.events += events.length - stored;
+      }
+    });
+  }
+  return done;
+}
+
+/**
+ * An episode store's row and event reads, each materialising the episode's waiting events
+ * first (the row is read again after, so its goal is the one that goes with them). The app's
+ * episode service and re-score read through this.
+ */
+export function materialisingReads<S extends Pick<EpisodeStore, 'getRow' | 'getEvents'>>(
+  reads: S,
+  db: EventStoreDb,
+  catalogOf: CatalogSource,
+): S {
+  return {
+    ...reads,
+    async getRow(id: string) {
+      const row = await reads.getRow(id);
+      if (!row || !eventsPending(row)) return row;
+      await materialiseEvents(db, [id], catalogOf);
+      return reads.getRow(id);
+    },
+    async getEvents(id: string) {
+      await materialiseEvents(db, [id], catalogOf);
+      return reads.getEvents(id);
+    },
+  };
+}
