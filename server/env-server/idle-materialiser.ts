@@ -4,11 +4,17 @@
 // needs the engine and this worker's catalog (the upkeep thread has neither); it takes a few
 // episodes at a time between looks, and stops as soon as a reset or step is enqueued, so a
 // trainer that comes back waits at most one chunk (~32 episodes' replays, a few ms).
+// "Idle" is either no request since the last look, or an event loop busy less than half of it:
+// a training loop waits on its model most of the time, so its requests never stop for 200 ms,
+// but they leave the worker mostly idle; only a saturated worker lets the backlog grow.
+import { performance } from 'node:perf_hooks';
 import { materialiseEvents, type EventStoreDb } from '@/server/episodes/materialise';
 import type { Catalog } from '@/server/engine';
 
 /** How often the worker looks whether its recorder was idle since the last look. */
 export const IDLE_LOOK_MS = 200;
+/** Below this share of the last look spent busy, the worker counts as idle though requests came. */
+export const IDLE_UTILISATION = 0.5;
 /** Episodes replayed and stored per chunk. */
 export const IDLE_CHUNK = 32;
 /** After a failure (logged), the wait before trying again. */
@@ -24,10 +30,12 @@ export function startIdleMaterialiser(opts: {
   catalog: Catalog;
   /** A count that moves with every reset and step the recorder is given. */
   activity: () => number;
+  /** The event loop's busy share since the last call (0–1); node's eventLoopUtilization by default. */
+  utilisation?: () => number;
   lookMs?: number;
   chunk?: number;
 }): IdleMaterialiser {
-  const { db, catalog, activity, lookMs = IDLE_LOOK_MS, chunk = IDLE_CHUNK } = opts;
+  const { db, catalog, activity, utilisation = eventLoopShare(), lookMs = IDLE_LOOK_MS, chunk = IDLE_CHUNK } = opts;
   let seen = activity();
   let running: Promise<void> | null = null;
   let pausedUntil = 0;
@@ -62,7 +70,8 @@ export function startIdleMaterialiser(opts: {
 
   const timer = setInterval(() => {
     const now = activity();
-    const idle = now === seen;
+    const busyShare = utilisation();
+    const idle = now === seen || busyShare < IDLE_UTILISATION;
     seen = now;
     if (!idle || running || stopped || Date.now() < pausedUntil) return;
     running = drain().finally(() => (running = null));
@@ -75,5 +84,16 @@ export function startIdleMaterialiser(opts: {
       clearInterval(timer);
       await running;
     },
+  };
+}
+
+/** The event loop's busy share between calls. */
+function eventLoopShare(): () => number {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const share = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    return share;
   };
 }

@@ -182,17 +182,33 @@ describe('the idle materialiser', () => {
     const waiting = () =>
       (sql.prepare(`SELECT count(*) AS n FROM "Episode" WHERE "eventsStored" < "eventCount"`).get() as { n: number }).n;
     expect(waiting()).toBe(ids.length);
-    // A recorder that keeps receiving steps: nothing is materialised.
+    // A recorder that keeps receiving steps on a busy worker: nothing is materialised.
     let activity = 0;
     const busy = startIdleMaterialiser({
       db: inspector,
       catalog: testCatalog(),
       activity: () => ++activity,
+      utilisation: () => 0.9,
       lookMs: 5,
     });
     await new Promise((r) => setTimeout(r, 60));
     await busy.stop();
     expect(waiting()).toBe(ids.length);
+    // Steps keep coming but the worker is mostly idle (a trainer waiting on its model): one
+    // chunk per look, since every look sees a new request.
+    let looks = 0;
+    const trickle = startIdleMaterialiser({
+      db: inspector,
+      catalog: testCatalog(),
+      activity: () => ++activity,
+      utilisation: () => (looks++, 0.2),
+      lookMs: 5,
+      chunk: 1,
+    });
+    for (let i = 0; i < 200 && waiting() > ids.length - 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await trickle.stop();
+    expect(waiting()).toBeLessThanOrEqual(ids.length - 2);
+    expect(looks).toBeGreaterThanOrEqual(ids.length - waiting());
     // Idle: everything, in chunks of two.
     const idle = startIdleMaterialiser({
       db: inspector,
