@@ -1,4 +1,4 @@
-// npm run serve:env [-- --port 3141 --mode production --max-sessions 256 --idle-timeout 600 --catalog synthetic-s1-n20000 --persist off --workers 2 --sqlite-writer inline]
+// npm run serve:env [-- --port 3141 --mode production --max-sessions 256 --idle-timeout 600 --catalog synthetic-s1-n20000 --persist off --workers 2 --sqlite-writer inline --events stored]
 // The trainer-facing env server (OpenEnv shape). Settings: docs/env-server.md.
 
 import cluster from 'node:cluster';

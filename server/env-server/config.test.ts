@@ -31,6 +31,15 @@ describe('env server config', () => {
     expect(() => loadConfig({}, ['--persist', 'maybe'], 'c')).toThrow('--persist must be on or off, got "maybe"');
   });
 
+  it('defers recorded events by default; ECOMRLVE_EVENTS or --events stores them with each step', () => {
+    expect(loadConfig({}, [], 'c').events).toBe('deferred');
+    expect(loadConfig({ ECOMRLVE_EVENTS: 'stored' }, [], 'c').events).toBe('stored');
+    expect(loadConfig({ ECOMRLVE_EVENTS: 'stored' }, ['--events', 'deferred'], 'c').events).toBe('deferred');
+    expect(() => loadConfig({}, ['--events', 'later'], 'c')).toThrow(
+      '--events must be "deferred" or "stored", got "later"',
+    );
+  });
+
   it('writes a SQLite store on a writer thread unless ECOMRLVE_SQLITE_WRITER or --sqlite-writer says inline', () => {
     expect(loadConfig({}, [], 'c').sqliteWriter).toBe('thread');
     expect(loadConfig({ ECOMRLVE_SQLITE_WRITER: 'inline' }, [], 'c').sqliteWriter).toBe('inline');

@@ -31,6 +31,12 @@ export interface EnvServerConfig {
    * off the serving event loop; "inline" = on it (one thread less; compare the two with bench:api).
    */
   sqliteWriter: 'thread' | 'inline';
+  /**
+   * When a recorded step's events are stored: "deferred" = per step only the action and the
+   * row's progress, the events replayed and stored when a worker idles or a reader asks (the
+   * step is cheaper; the replay costs more CPU later); "stored" = written with each step.
+   */
+  events: 'deferred' | 'stored';
   /** Processes serving the port (node cluster); a WebSocket session stays on the worker that accepted it. */
   workers: number;
   adminToken?: string;
@@ -47,6 +53,7 @@ export const DEFAULTS = {
   persist: true,
   durability: 'process',
   sqliteWriter: 'thread',
+  events: 'deferred',
   workers: 1,
 } as const;
 
@@ -63,6 +70,7 @@ const SETTINGS = [
   { key: 'persist', env: 'ECOMRLVE_PERSIST', flag: '--persist' },
   { key: 'durability', env: 'ECOMRLVE_DURABILITY', flag: '--durability' },
   { key: 'sqliteWriter', env: 'ECOMRLVE_SQLITE_WRITER', flag: '--sqlite-writer' },
+  { key: 'events', env: 'ECOMRLVE_EVENTS', flag: '--events' },
   { key: 'workers', env: 'ECOMRLVE_WORKERS', flag: '--workers' },
 ] as const;
 
@@ -99,6 +107,9 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
   const sqliteWriter = raw.sqliteWriter?.value ?? DEFAULTS.sqliteWriter;
   if (sqliteWriter !== 'thread' && sqliteWriter !== 'inline')
     throw new ConfigError(`${raw.sqliteWriter!.name} must be "thread" or "inline", got "${sqliteWriter}"`);
+  const events = raw.events?.value ?? DEFAULTS.events;
+  if (events !== 'deferred' && events !== 'stored')
+    throw new ConfigError(`${raw.events!.name} must be "deferred" or "stored", got "${events}"`);
   return {
     mode,
     host: raw.host?.value ?? DEFAULTS.host,
@@ -114,6 +125,7 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
     persist: ['on', '1', 'true'].includes(persist),
     durability,
     sqliteWriter,
+    events,
     workers: raw.workers ? positiveInt(raw.workers.value, raw.workers.name) : DEFAULTS.workers,
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
     tokenSecret: env.ECOMRLVE_TOKEN_SECRET || undefined,

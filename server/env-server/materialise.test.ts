@@ -18,6 +18,7 @@ import { openSqliteWriter } from './sqlite-writer';
 import { createTokenService } from './tokens';
 import { testConfig } from './test/helpers';
 import { startIdleMaterialiser } from './idle-materialiser';
+import { buildEnvService } from './server';
 
 let db: TestDb;
 let sql: Database.Database;
@@ -168,6 +169,25 @@ describe('materialising', () => {
     expect(rowOf(id).eventsStored).toBe(0);
     sql.prepare('DELETE FROM "Episode" WHERE "id" = ?').run(id);
     writer.close();
+  });
+});
+
+describe('serve:env --events', () => {
+  it.each(['deferred', 'stored'] as const)('%s: the server stores a step’s events then or later', async (events) => {
+    const built = buildEnvService(testConfig({ persist: true, events }), testCatalog(), {
+      prisma: db.prisma,
+      idleMaterialise: false,
+    });
+    try {
+      const id = await play(built.service, 'PD', 'oracle', 71);
+      const row = rowOf(id);
+      const eventCount = Number(row.eventCount);
+      expect(eventCount).toBeGreaterThan(2);
+      expect(eventsOf(id)).toHaveLength(events === 'stored' ? eventCount : 0);
+      expect(row.eventsStored).toBe(events === 'stored' ? null : 0);
+    } finally {
+      await built.closeStore();
+    }
   });
 });
 

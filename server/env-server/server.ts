@@ -105,12 +105,12 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
     idleTimeoutMs: config.idleTimeoutMs,
     evictRunning: store !== null,
   });
-  // Per step only the action and the row's progress are stored; the events are materialised
-  // when this worker idles (idle-materialiser.ts) or when a reader asks (materialise.ts).
-  const recorder = store ? new Recorder(store.target) : null;
+  // By default per step only the action and the row's progress are stored; the events are
+  // materialised when this worker idles (idle-materialiser.ts) or when a reader asks (materialise.ts).
+  const recorder = store ? new Recorder(store.target, { events: config.events }) : null;
   const log = store ? prismaEpisodeLog(store.reader) : null;
   const idle =
-    store && recorder && options.idleMaterialise !== false
+    store && recorder && config.events === 'deferred' && options.idleMaterialise !== false
       ? startIdleMaterialiser({ db: store.sql, catalog, activity: () => recorder.stats.enqueued })
       : null;
   return {
