@@ -3,14 +3,17 @@
 // rows the eager path stores, in every env, for a finished and a running episode, with both
 // writers (SQLite's own statements and Prisma).
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRandomAgent, listEnvs, oracleAgent, type EnvId } from '@/server/engine';
+import type { EpisodeEvent } from '@/server/engine/types';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { sqliteFile } from '@/server/db-path';
 import { materialiseEvents } from '@/server/episodes/materialise';
 import { prismaSqlDb } from '@/server/episodes/prisma-sql';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { openSqlite, sqliteInspectorDb } from '@/server/inspector/db';
+import { listInputSchema } from '@/server/inspector/filters';
+import { episodeIds, listEpisodes } from '@/server/inspector/query';
 import { createEnvService } from './protocol';
 import { Recorder, type BatchWriter } from './recorder';
 import { SessionStore } from './sessions';
@@ -43,6 +46,9 @@ function recording(target: BatchWriter | TestDb['prisma'], events: 'deferred' | 
   });
 }
 
+/** The events each played episode has in memory (what its stored rows must come to). */
+const played = new Map<string, readonly EpisodeEvent[]>();
+
 /** Plays the same episode into a recorder; `stopAfter` leaves it running after that many steps. */
 async function play(
   service: ReturnType<typeof recording>,
@@ -63,6 +69,7 @@ async function play(
     await service.durable(r);
     observation = r.observation;
   }
+  played.set(live.id, live.episode.events);
   return live.id;
 }
 
@@ -243,4 +250,55 @@ describe('the idle materialiser', () => {
     for (const id of ids) expect(rowOf(id).eventsStored).toBe(rowOf(id).eventCount);
     writer.close();
   });
+});
+
+describe('a reader under a backlog (a budget per read)', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('takes a chunk per read, says how many still wait, and a search finds them all once none does', async () => {
+    const writer = openSqliteWriter(db.url);
+    const deferred = recording(writer, 'deferred');
+    const inspector = sqliteInspectorDb(openSqlite(db.url));
+    await materialiseEvents(inspector, 'all pending', () => testCatalog());
+    const mine = new Map<string, Set<string>>(); // id → the tools it called
+    for (let seed = 1000; seed < 1200; seed++) {
+      const id = await play(deferred, 'STATUS', 'oracle', seed);
+      mine.set(id, new Set());
+    }
+    for (const id of mine.keys())
+      for (const e of played.get(id)!) if (e.kind === 'tool_call') mine.get(id)!.add(e.name);
+    // a tool every episode called: the word a search looks for
+    const [word] = [...mine.values()].reduce((a, b) => new Set([...a].filter((t) => b.has(t))));
+    expect(word).toBeTruthy();
+    const stored = () => [...mine.keys()].filter((id) => rowOf(id).eventsStored === rowOf(id).eventCount);
+    const toolCounted = () =>
+      [...mine.keys()].filter(
+        (id) =>
+          (sql.prepare('SELECT "toolCalls" FROM "Episode" WHERE "id" = ?').get(id) as { toolCalls: number }).toolCalls >
+          0,
+      );
+    const found = async () =>
+      (await episodeIds(inspector, listInputSchema.parse({ filter: { q: word } }))).filter((id) => mine.has(id));
+
+    // the smallest budget still stores one chunk of 64, and counts the rest
+    const first = await materialiseEvents(inspector, 'all pending', () => testCatalog(), { budgetMs: 0 });
+    expect(first).toMatchObject({ episodes: 64, failed: [], pending: 136 });
+    expect(stored()).toHaveLength(64);
+    vi.stubEnv('ECOMRLVE_LIST_MATERIALISE_MS', '0');
+    vi.stubEnv('ECOMRLVE_SEARCH_MATERIALISE_MS', '0');
+    // each list takes the next chunk and says what waits; tool calls are counted for the stored only
+    expect((await listEpisodes(inspector, listInputSchema.parse({}))).eventsPending).toBe(72);
+    expect(stored()).toHaveLength(128);
+    expect(toolCounted().sort()).toEqual(stored().sort());
+    // a search finds exactly the stored ones (one more chunk: 8 left)
+    const some = await found();
+    expect(some.sort()).toEqual(stored().sort());
+    expect(some).toHaveLength(192);
+    expect((await listEpisodes(inspector, listInputSchema.parse({}))).eventsPending).toBe(0);
+    expect((await found()).sort()).toEqual([...mine.keys()].sort());
+    expect(toolCounted()).toHaveLength(200);
+    // without a budget, nothing is counted
+    expect((await materialiseEvents(inspector, 'all pending', () => testCatalog())).pending).toBeNull();
+    writer.close();
+  }, 60_000);
 });

@@ -53,6 +53,8 @@ export interface Materialised {
   failed: Array<{ id: string; error: string }>;
   /** The last episode id looked at ('all pending' reads in id order: pass it as `after` to go on). */
   last: string | null;
+  /** 'all pending' with a budget only: the episodes still waiting after this call (null otherwise). */
+  pending: number | null;
 }
 
 /** A row is pending when its watermark is below its event count (NULL: all stored). */
@@ -123,8 +125,11 @@ async function pendingRows(db: EventStoreDb, which: readonly string[] | 'all pen
 /**
  * Stores the events (and the goal's current text) of the given episodes, or of every episode
  * whose events wait, that are not stored yet. Every reader of events calls this first. Returns
- * what it stored. `limit` bounds the episodes of one call with 'all pending' (the idle
- * materialiser takes a few at a time; a reader takes everything).
+ * what it stored. With 'all pending' it works a chunk (EPISODES_PER_TX) at a time in id order:
+ * `limit` bounds the episodes of one call (the idle materialiser takes a few at a time), and
+ * `budgetMs` stops it after the chunk that crosses that time (at least one chunk, so every call
+ * makes progress) and has it count what still waits (`pending`): a list under a trainer that
+ * never lets the server idle must not wait for the whole backlog.
  *
  * An episode played under rules or on a catalog this process cannot replay is left as it is
  * (its reader sees the events stored so far). A log that does not replay (the replay does not
@@ -136,41 +141,75 @@ export async function materialiseEvents(
   db: EventStoreDb,
   which: readonly string[] | 'all pending',
   catalogOf: CatalogSource,
-  { limit = Number.MAX_SAFE_INTEGER, after = '' }: { limit?: number; after?: string } = {},
+  {
+    limit = Number.MAX_SAFE_INTEGER,
+    after = '',
+    budgetMs = Infinity,
+  }: { limit?: number; after?: string; budgetMs?: number } = {},
 ): Promise<Materialised> {
-  const done: Materialised = { episodes: 0, events: 0, failed: [], last: null };
-  if (which !== 'all pending' && which.length === 0) return done;
-  const rows = await pendingRows(db, which, limit, after);
-  done.last = rows.at(-1)?.id ?? null;
-  for (let at = 0; at < rows.length; at += EPISODES_PER_TX) {
-    const writes: Array<{ row: PendingRow; rows: EventRow[]; goal: string }> = [];
-    for (const row of rows.slice(at, at + EPISODES_PER_TX)) {
-      try {
-        const catalog = await catalogOf(row.catalogId);
-        if (cannotDerive(row, catalog) !== null) continue;
-        writes.push({ row, ...(await replayed(db, row, catalog)) });
-      } catch (e) {
-        if (which !== 'all pending') throw e;
-        done.failed.push({ id: row.id, error: (e as Error).message });
-      }
-    }
-    await db.transaction(async (tx) => {
-      for (const { row, rows: events, goal } of writes) {
-        const stored = Number(row.eventsStored);
-        await insertEvents(tx, row.id, events.slice(stored));
-        // Forward only; the goal only when these events are all the episode has (a step
-        // committed meanwhile has its own, newer goal to come).
-        await tx.run(
-          `UPDATE "Episode" SET "eventsStored" = ?, "hiddenGoal" = CASE WHEN "eventCount" = ? THEN ? ELSE "hiddenGoal" END
-           WHERE "id" = ? AND "eventsStored" < ?`,
-          [events.length, events.length, goal, row.id, events.length],
-        );
-        done.episodes++;
-        done.events += events.length - stored;
-      }
-    });
+  const done: Materialised = { episodes: 0, events: 0, failed: [], last: null, pending: null };
+  if (which !== 'all pending') {
+    const rows = await pendingRows(db, which, 0, '');
+    done.last = rows.at(-1)?.id ?? null;
+    for (let at = 0; at < rows.length; at += EPISODES_PER_TX)
+      await storeChunk(db, rows.slice(at, at + EPISODES_PER_TX), catalogOf, done, true);
+    return done;
   }
+  const started = performance.now();
+  for (let left = limit; left > 0;) {
+    const rows = await pendingRows(db, which, Math.min(EPISODES_PER_TX, left), done.last ?? after);
+    if (rows.length === 0) break;
+    done.last = rows.at(-1)!.id;
+    await storeChunk(db, rows, catalogOf, done, false);
+    left -= rows.length;
+    if (rows.length < EPISODES_PER_TX || performance.now() - started >= budgetMs) break;
+  }
+  if (budgetMs !== Infinity) done.pending = await countEventsPending(db);
   return done;
+}
+
+/** Episodes whose events wait (a count over the partial index Episode_events_pending_idx). */
+export async function countEventsPending(db: EventStoreDb): Promise<number> {
+  const [row] = await db.all<{ n: number | bigint | string }>(
+    `SELECT count(*) AS "n" FROM "Episode" WHERE ${EVENTS_PENDING}`,
+  );
+  return Number(row.n);
+}
+
+/** Replays a chunk of waiting episodes and stores their events in one transaction. */
+async function storeChunk(
+  db: EventStoreDb,
+  rows: readonly PendingRow[],
+  catalogOf: CatalogSource,
+  done: Materialised,
+  byId: boolean,
+): Promise<void> {
+  const writes: Array<{ row: PendingRow; rows: EventRow[]; goal: string }> = [];
+  for (const row of rows) {
+    try {
+      const catalog = await catalogOf(row.catalogId);
+      if (cannotDerive(row, catalog) !== null) continue;
+      writes.push({ row, ...(await replayed(db, row, catalog)) });
+    } catch (e) {
+      if (byId) throw e;
+      done.failed.push({ id: row.id, error: (e as Error).message });
+    }
+  }
+  await db.transaction(async (tx) => {
+    for (const { row, rows: events, goal } of writes) {
+      const stored = Number(row.eventsStored);
+      await insertEvents(tx, row.id, events.slice(stored));
+      // Forward only; the goal only when these events are all the episode has (a step
+      // committed meanwhile has its own, newer goal to come).
+      await tx.run(
+        `UPDATE "Episode" SET "eventsStored" = ?, "hiddenGoal" = CASE WHEN "eventCount" = ? THEN ? ELSE "hiddenGoal" END
+         WHERE "id" = ? AND "eventsStored" < ?`,
+        [events.length, events.length, goal, row.id, events.length],
+      );
+      done.episodes++;
+      done.events += events.length - stored;
+    }
+  });
 }
 
 /**

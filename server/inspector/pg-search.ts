@@ -33,27 +33,45 @@ export const wordsLiteral = (words: Iterable<string>): string => [...new Set(wor
 const sqliteIndexes = new WeakMap<Sqlite, TextIndex>();
 
 /**
+ * How long a reader materialises waiting trainer episodes (materialise.ts) before it answers:
+ * a list or chart 300 ms, a search 2 s (it is the one that misses their text). Under a trainer
+ * that keeps the server from idling the backlog grows by thousands of episodes a minute; each
+ * read takes its share and says how many still wait. ECOMRLVE_LIST_MATERIALISE_MS and
+ * ECOMRLVE_SEARCH_MATERIALISE_MS change them (0: one chunk of 64 episodes a read).
+ */
+export function materialiseBudgetMs(forSearch: boolean): number {
+  const [name, fallback] = forSearch ? ['ECOMRLVE_SEARCH_MATERIALISE_MS', 2000] : ['ECOMRLVE_LIST_MATERIALISE_MS', 300];
+  const set = Number(process.env[name]);
+  return process.env[name] && Number.isFinite(set) && set >= 0 ? set : fallback;
+}
+
+/**
  * Makes every committed event searchable before a query reads the index. SQLite: writers leave
  * indexing (and the toolCalls count) to a catch-up (server/episodes/sqlite-store/text-index.ts),
  * so it runs before every list. PostgreSQL counts toolCalls by trigger: its queue is drained
- * only for a search.
+ * only for a search. Returns how many trainer episodes still wait for their events (their
+ * text is not searchable and their toolCalls not counted yet).
  */
 export async function indexCommitted(
   db: InspectorDb,
   forSearch: boolean,
   catalogOf: CatalogSource = loadCatalog,
-): Promise<void> {
-  // Trainer episodes' events wait to be stored (materialise.ts): first every one of them, so
-  // that the text and the tool-call counts are there to index.
-  await materialiseEvents(db, 'all pending', catalogOf);
+): Promise<{ eventsPending: number }> {
+  // Trainer episodes' events wait to be stored (materialise.ts): first as many as the budget
+  // allows, so that their text and tool-call counts are there to index.
+  const { pending } = await materialiseEvents(db, 'all pending', catalogOf, {
+    budgetMs: materialiseBudgetMs(forSearch),
+  });
+  const eventsPending = pending ?? 0;
   if (db.dialect === 'postgresql') {
     if (forSearch) await catchUpSearchIndex(db);
-    return;
+    return { eventsPending };
   }
   const sqlite = db.sqlite!;
   let index = sqliteIndexes.get(sqlite);
   if (!index) sqliteIndexes.set(sqlite, (index = prepareTextIndex(sqlite)));
   index.catchUpBeforeQuery();
+  return { eventsPending };
 }
 
 /**

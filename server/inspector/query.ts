@@ -29,6 +29,18 @@ export interface EpisodeListRow {
   rescoredReward: number | null;
 }
 
+export interface EpisodeList {
+  rows: EpisodeListRow[];
+  total: number;
+  capped: boolean;
+  /**
+   * Trainer episodes whose events are still to be stored (materialise.ts; a read materialises
+   * within a budget, pg-search.ts): a search does not find their text yet, and their toolCalls
+   * is not counted. Their other columns are current.
+   */
+  eventsPending: number;
+}
+
 export interface Where {
   sql: string;
   args: unknown[];
@@ -129,18 +141,18 @@ export function orderKeys(dialect: Dialect, sort: string, dir: 'asc' | 'desc'): 
   ];
 }
 
-/** The filter's WHERE and ORDER BY, after every committed event is indexed (pg-search.ts). */
+/** The filter's WHERE and ORDER BY, after committed events are indexed (pg-search.ts: within a budget). */
 async function prepare(db: InspectorDb, input: Pick<ListInput, 'filter' | 'sort' | 'dir'>) {
-  await indexCommitted(db, Boolean(input.filter.q));
-  return { w: whereOf(db.dialect, input.filter), order: orderOf(db.dialect, input.sort, input.dir) };
+  const { eventsPending } = await indexCommitted(db, Boolean(input.filter.q));
+  return { w: whereOf(db.dialect, input.filter), order: orderOf(db.dialect, input.sort, input.dir), eventsPending };
 }
 
 export async function listEpisodes(
   db: InspectorDb,
   input: ListInput,
   searchCountCap = SEARCH_COUNT_CAP,
-): Promise<{ rows: EpisodeListRow[]; total: number; capped: boolean }> {
-  const { w, order } = await prepare(db, input);
+): Promise<EpisodeList> {
+  const { w, order, eventsPending } = await prepare(db, input);
   const search = input.filter.q ? searchQuery(db.dialect, input.filter.q) : null;
   const cover = sqlFor(db.dialect).coverHint;
   const page = [input.size, (input.page - 1) * input.size];
@@ -174,7 +186,7 @@ export async function listEpisodes(
               [search, ...plain.args, ...page],
             )
           : await read(on, sqlFor(db.dialect).dateOrderHint(input.sort), w);
-      return { rows: rows.map(toListRow), total: Math.min(hits.length, searchCountCap), capped };
+      return { rows: rows.map(toListRow), total: Math.min(hits.length, searchCountCap), capped, eventsPending };
     };
     if (db.dialect === 'sqlite') return searchPage(db);
     // PostgreSQL would read a common word's episodes by scanning every episode's words (each row
@@ -190,7 +202,12 @@ export async function listEpisodes(
     `SELECT count(*) AS "n" FROM (SELECT 1 FROM "Episode" e ${cover} ${w.sql} LIMIT ${COUNT_CAP + 1}) AS matching`,
     w.args,
   ))!;
-  return { rows: rows.map(toListRow), total: Math.min(counted.n, COUNT_CAP), capped: counted.n > COUNT_CAP };
+  return {
+    rows: rows.map(toListRow),
+    total: Math.min(counted.n, COUNT_CAP),
+    capped: counted.n > COUNT_CAP,
+    eventsPending,
+  };
 }
 
 /** Ids of every episode matching the filter, in list order (for export and [ ] navigation). */
