@@ -29,6 +29,8 @@ async function serve(config: EnvServerConfig) {
   const server = await startEnvServer(config, catalog, {
     storeUpkeep: recordedSqliteFile(config) ? 'elsewhere' : 'inline',
     sqliteWriter: config.sqliteWriter,
+    // One worker stores the deferred events: two would replay the same episodes and one would lose every insert.
+    idleMaterialise: process.env.ECOMRLVE_IDLE_MATERIALISER !== 'off',
   });
   const detail = `mode ${config.mode}, catalog ${catalog.id} loaded in ${Math.round(performance.now() - t)} ms, admin ${config.adminToken ? 'on' : 'off'}, persistence ${config.persist ? 'on' : 'off'}`;
   if (cluster.isWorker) process.send!({ listening: server.url, detail });
@@ -54,7 +56,7 @@ function primary(config: EnvServerConfig) {
   let listening = 0;
   let stopping = false;
   for (let i = 0; i < config.workers; i++) {
-    const worker = cluster.fork({ ECOMRLVE_TOKEN_SECRET: secret });
+    const worker = cluster.fork({ ECOMRLVE_TOKEN_SECRET: secret, ECOMRLVE_IDLE_MATERIALISER: i === 0 ? 'on' : 'off' });
     worker.on('message', (m: { listening?: string; detail?: string }) => {
       if (m.listening && ++listening === config.workers)
         console.log(`env server listening on ${m.listening} (${config.workers} workers, ${m.detail})`);
