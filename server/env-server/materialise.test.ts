@@ -287,9 +287,20 @@ describe('a reader under a backlog (a budget per read)', () => {
     vi.stubEnv('ECOMRLVE_LIST_MATERIALISE_MS', '0');
     vi.stubEnv('ECOMRLVE_SEARCH_MATERIALISE_MS', '0');
     // each list takes the next chunk and says what waits; tool calls are counted for the stored only
-    expect((await listEpisodes(inspector, listInputSchema.parse({}))).eventsPending).toBe(72);
+    const listed = await listEpisodes(inspector, listInputSchema.parse({ size: 200 }));
+    expect(listed.eventsPending).toBe(72);
     expect(stored()).toHaveLength(128);
     expect(toolCounted().sort()).toEqual(stored().sort());
+    // the list shows a pending episode's tool calls as not counted yet (null), a stored one's as its count
+    const listedMine = listed.rows.filter((r) => mine.has(r.id));
+    expect(listedMine).toHaveLength(200);
+    expect(
+      listedMine
+        .filter((r) => r.toolCalls === null)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([...mine.keys()].filter((id) => !stored().includes(id)).sort());
+    for (const r of listedMine) if (r.toolCalls !== null) expect(r.toolCalls).toBeGreaterThan(0);
     // a search finds exactly the stored ones (one more chunk: 8 left)
     const some = await found();
     expect(some.sort()).toEqual(stored().sort());

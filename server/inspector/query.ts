@@ -19,7 +19,8 @@ export interface EpisodeListRow {
   reward: number | null;
   isCorrect: boolean | null;
   turn: number;
-  toolCalls: number;
+  /** null while a trainer episode's events are still being stored (materialise.ts): not counted yet */
+  toolCalls: number | null;
   player: string;
   origin: string;
   runLabel: string | null;
@@ -95,7 +96,7 @@ export function whereOf(dialect: Dialect, f: EpisodeFilter): Where {
 const selectRows = (
   dialect: Dialect,
 ) => `SELECT e."id", e."createdAt", e."envId", e."d", e."seed", e."catalogId", e."status", e."terminationReason",
-  e."reward", e."isCorrect", e."turn", e."toolCalls", e."player", e."origin", e."runLabel", e."curriculumRunId", e."goalRevealed",
+  e."reward", e."isCorrect", e."turn", CASE WHEN e."eventsStored" < e."eventCount" THEN NULL ELSE e."toolCalls" END AS "toolCalls", e."player", e."origin", e."runLabel", e."curriculumRunId", e."goalRevealed",
   ${sqlFor(dialect).jsonNumber('e."rescored"', 'reward')} AS "rescoredReward" FROM "Episode" e`;
 
 type RawRow = Omit<EpisodeListRow, 'isCorrect' | 'goalRevealed'> & {
