@@ -18,6 +18,7 @@ import { Button, Card, CardHeader, Empty } from '@/components/ui/primitives';
 import { RunCurves } from './RunCurves';
 import { RunHeatmap } from './RunHeatmap';
 import { fmtDateTime } from '@/lib/format';
+import { RUN_BOUNDS } from '@/lib/run-bounds';
 
 /** How many episodes the form would start: envs × d values × seeds (what the server plays). */
 function runSize(f: { envs: string[]; dFrom: number; dTo: number; seeds: number }): string {
@@ -119,20 +120,24 @@ export function RunsDashboard() {
               </label>
             ))}
           </fieldset>
-          <NumberField label="d from" min={0} max={12} value={form.dFrom} onChange={num('dFrom')} testId="run-d-from" />
-          <NumberField label="to" min={0} max={12} value={form.dTo} onChange={num('dTo')} testId="run-d-to" />
+          <NumberField
+            label="d from"
+            {...RUN_BOUNDS.d}
+            value={form.dFrom}
+            onChange={num('dFrom')}
+            testId="run-d-from"
+          />
+          <NumberField label="to" {...RUN_BOUNDS.d} value={form.dTo} onChange={num('dTo')} testId="run-d-to" />
           <NumberField
             label="seeds per env × d"
-            min={1}
-            max={50}
+            {...RUN_BOUNDS.seeds}
             value={form.seeds}
             onChange={num('seeds')}
             testId="run-seeds"
           />
           <NumberField
             label="episodes at once"
-            min={1}
-            max={8}
+            {...RUN_BOUNDS.concurrency}
             value={form.concurrency}
             onChange={num('concurrency')}
           />

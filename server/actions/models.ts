@@ -3,6 +3,7 @@
 // turn's players, forks and batch runs. A turn itself is streamed by /play/[episodeId]/model-turn.
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
+import { boundText, RUN_BOUNDS } from '@/lib/run-bounds';
 import { setEpisodeCookie } from './episode-cookie';
 import { serverAction, type ActionResult } from './server-action';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
@@ -111,10 +112,10 @@ export async function listRunsAction(): Promise<ActionResult<RunRow[]>> {
   });
 }
 
-const D_RANGE_TEXT = 'a whole number from 0 to 12';
-const dLevel = z.int(D_RANGE_TEXT).min(0, D_RANGE_TEXT).max(12, D_RANGE_TEXT);
-const SEEDS_TEXT = 'a whole number from 1 to 50';
-const CONCURRENCY_TEXT = 'a whole number from 1 to 8';
+/** A whole number within one of RUN_BOUNDS, every failure worded the same way. */
+const bounded = (b: { min: number; max: number }) =>
+  z.int(boundText(b)).min(b.min, boundText(b)).max(b.max, boundText(b));
+const dLevel = bounded(RUN_BOUNDS.d);
 // Strict: an unknown environment or field is refused, not dropped, and nothing is clamped.
 const runInput = z
   .strictObject({
@@ -125,8 +126,8 @@ const runInput = z
       .refine((envs) => new Set(envs).size === envs.length, 'an environment is named twice'),
     dFrom: dLevel,
     dTo: dLevel,
-    seeds: z.int(SEEDS_TEXT).min(1, SEEDS_TEXT).max(50, SEEDS_TEXT),
-    concurrency: z.int(CONCURRENCY_TEXT).min(1, CONCURRENCY_TEXT).max(8, CONCURRENCY_TEXT).optional(),
+    seeds: bounded(RUN_BOUNDS.seeds),
+    concurrency: bounded(RUN_BOUNDS.concurrency).optional(),
   })
   .refine((r) => r.dFrom <= r.dTo, { message: 'the difficulty range is empty: d from is above d to', path: ['dTo'] })
   .describe('batch run');
