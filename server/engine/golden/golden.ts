@@ -12,6 +12,7 @@ import { createRandomAgent } from '../agents/random';
 import type { Agent } from '../agents/types';
 import type { Catalog } from '../catalog/types';
 import { Episode } from '../episode';
+import { withoutEvidence } from '../evidence-replay';
 import { ENV_IDS, type Action, type EnvId, type EpisodeConfig } from '../types';
 
 export type GoldenAgent = 'oracle' | 'heuristic' | 'random';
@@ -29,6 +30,12 @@ export interface GoldenRecord extends GoldenCase {
   termination: string | null;
   /** sha256 of the observations, the event log and the breakdown (see `transcriptOf`). */
   digest: string;
+  /**
+   * sha256 of the same transcript with every evidence list left out (`behaviourDigestOf`):
+   * everything a reward, an observation or an event carries except the evidence's wording. An
+   * evidence-only re-record (`npm run golden:record -- --evidence-only`) keeps it as it was.
+   */
+  behaviourDigest: string;
 }
 
 export interface GoldenFile {
@@ -94,6 +101,13 @@ export function digestOf(t: Transcript): string {
   return createHash('sha256').update(JSON.stringify(t)).digest('hex');
 }
 
+/** The digest of a transcript with the evidence left out: what an evidence rewording must not change. */
+export function behaviourDigestOf(t: Transcript): string {
+  return createHash('sha256')
+    .update(JSON.stringify(withoutEvidence(t)))
+    .digest('hex');
+}
+
 /** Plays one golden case with its agent, keeping the actions. */
 export function recordCase(c: GoldenCase, catalog: Catalog): { record: GoldenRecord; transcript: Transcript } {
   const agent = makeAgent(c.agent, c.config.seed);
@@ -115,6 +129,7 @@ export function recordCase(c: GoldenCase, catalog: Catalog): { record: GoldenRec
       reward: episode.breakdown!.total,
       termination: episode.termination,
       digest: digestOf(transcript),
+      behaviourDigest: behaviourDigestOf(transcript),
     },
     transcript,
   };
@@ -129,4 +144,20 @@ export function replayRecord(r: GoldenRecord, catalog: Catalog): { episode: Epis
     observations.push(plain(episode.step(action).observation));
   }
   return { episode, transcript: transcriptOf(episode, observations) };
+}
+
+/** The paths (`events[5].breakdown.total`) where two plain-JSON values differ, at most `limit` of them. */
+export function differingPaths(a: unknown, b: unknown, limit = 20, path = '', out: string[] = []): string[] {
+  if (out.length >= limit) return out;
+  if (a === b) return out;
+  const bothObjects = a !== null && b !== null && typeof a === 'object' && typeof b === 'object';
+  if (!bothObjects || Array.isArray(a) !== Array.isArray(b)) {
+    out.push(path || '(root)');
+    return out;
+  }
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  for (const k of new Set([...Object.keys(ra), ...Object.keys(rb)]))
+    differingPaths(ra[k], rb[k], limit, Array.isArray(a) ? `${path}[${k}]` : path ? `${path}.${k}` : k, out);
+  return out;
 }
