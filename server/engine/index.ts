@@ -7,6 +7,7 @@ export { createEpisode, playEpisode, replayEpisode } from './play';
 export { parseAction, MAX_ACTION_CHARS } from './action';
 export { ENGINE_VERSION, REPLAYABLE_VERSIONS, replayRefusal } from './version';
 export { REWARD_REVISION } from './reward';
+export { sameEventButEvidence, withoutEvidence } from './evidence-replay';
 export { AXES, AXIS_NAMES, axesFor, envKnobs, type AxisValues, type AxisName } from './difficulty';
 export { listEnvs, toolSpecsFor, type EnvInfo } from './envs/registry';
 export { oracleAgent } from './agents/oracle';

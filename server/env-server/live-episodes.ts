@@ -5,7 +5,14 @@
 // server/episodes/materialise.ts, so fewer or none may be stored yet). The store is the shared
 // truth; a worker's copy is only a cache.
 
-import { replayEpisode, replayRefusal, type Action, type Catalog, type StepResult } from '@/server/engine';
+import {
+  replayEpisode,
+  replayRefusal,
+  sameEventButEvidence,
+  type Action,
+  type Catalog,
+  type StepResult,
+} from '@/server/engine';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import { actionArgument, configOfRow, createEpisodeStore } from '@/server/episodes/store';
 import { EnvServerError } from './errors';
@@ -98,7 +105,7 @@ export function rebuildEpisode(
   // Whole: the row's event count. Up to a step: the events stored before it (a prefix of the log).
   const count = stepIndex === undefined ? stored.eventCount : episode.events.length;
   const expected = stored.events.slice(0, count);
-  const same = episode.events.length === count && expected.every((e, i) => JSON.stringify(episode.events[i]) === e);
+  const same = episode.events.length === count && expected.every((e, i) => sameEventButEvidence(episode.events[i], e));
   if (!same)
     throw unusable(
       stored.id,

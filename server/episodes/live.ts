@@ -1,6 +1,6 @@
 // The episode service's live Episode objects: a small LRU in memory, and the rebuild by replay
 // of an episode that is not in it (server restart, eviction), checked against the stored log.
-import { replayEpisode, type createEpisode } from '@/server/engine';
+import { replayEpisode, sameEventButEvidence, type createEpisode } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { actionArgument, configOfRow, type StoredAction } from './store';
@@ -37,7 +37,8 @@ export type LiveEpisodes = ReturnType<typeof createLiveEpisodes>;
 
 /**
  * The stored episode rebuilt by replaying its actions; its event log must equal the stored one
- * event for event (else REPLAY_MISMATCH: the engine no longer reproduces it).
+ * event for event (else REPLAY_MISMATCH: the engine no longer reproduces it). The reward event's
+ * evidence is explanation and may be worded differently by this engine (sameEventButEvidence).
  */
 export function rebuildStored(
   row: EpisodeRow,
@@ -54,7 +55,7 @@ export function rebuildStored(
     );
   }
   for (let i = 0; i < events.length; i++) {
-    if (JSON.stringify(ep.events[i]) !== events[i].payload) {
+    if (!sameEventButEvidence(ep.events[i], events[i].payload)) {
       throw new EpisodeServiceError(
         'REPLAY_MISMATCH',
         `replaying episode ${row.id} diverged at event ${i} (${ep.events[i].kind}, turn ${ep.events[i].turn})`,

@@ -133,6 +133,30 @@ describeEachStore(() => {
     );
   });
 
+  it('a finished episode whose stored evidence is worded differently still rebuilds; a changed number does not', async () => {
+    const ep = await service.startEpisode({ envId: 'STATUS', d: 0, seed: 5 });
+    await service.submitAction(ep.id, {
+      assistant_message: 'Here it is.',
+      tool_calls: [],
+      answer: { env: 'STATUS', done: true, selected_order_id: 'nope', order_status: 'SHIPPED' },
+    });
+    const row = await db.prisma.episodeEvent.findFirstOrThrow({ where: { episodeId: ep.id, kind: 'reward' } });
+    const edit = async (change: (reward: any) => void) => {
+      const reward = JSON.parse(row.payload);
+      change(reward);
+      await db.prisma.episodeEvent.update({ where: { id: row.id }, data: { payload: JSON.stringify(reward) } });
+      service.clearLive();
+    };
+    // an older engine of the same version wrote other evidence (round 11 reworded it): explanation, not reward
+    await edit((r) => {
+      r.breakdown.evidence.task[0].text = 'evidence as an older engine worded it';
+      r.breakdown.evidence.task[0].ok = !r.breakdown.evidence.task[0].ok;
+    });
+    await expect(service.getWorld(ep.id)).resolves.toBeTruthy();
+    await edit((r) => (r.breakdown.total += 0.5));
+    await expectServiceError(service.getWorld(ep.id), 'REPLAY_MISMATCH', /diverged at event \d+ \(reward/);
+  });
+
   it('stores the engine version, and JOURNEY the env set it drew from', async () => {
     const journey = await service.startEpisode({ envId: 'JOURNEY', d: 4, seed: 3 });
     const pd = await service.startEpisode({ envId: 'PD', d: 0, seed: 3 });
