@@ -35,8 +35,8 @@ describe('failureReasons', () => {
     expect(failureReasons(ruleOf('PD'), breakdown(true, [item('x → r_rank = 1', true)]), 'answered')).toBeNull();
   });
 
-  it('explains a RETURN whose r_task is 0.952 but whose replacement failed', () => {
-    // The shape the RETURN verifier writes: the total line is ok (≥ 0.95), the replacement's is not.
+  it('explains a RETURN stored before round 11 (r_task 0.952, replacement failed, no roles)', () => {
+    // The shape the RETURN verifier wrote then: the total line ok (≥ 0.95), the replacement's not.
     const task = [
       item('selected ORD-1 / ORD-1-L3; the item is ORD-1 / ORD-1-L3 → r_sel = 1', true, [3]),
       item('replacement: #1 syn_9 "Screwdriver": s = 1; out of stock', false, [1]),
@@ -56,14 +56,34 @@ describe('failureReasons', () => {
     expect(why.more).toBe(0);
   });
 
-  it('puts a JOURNEY sub-task verdict before its details and adds hallucinated ids', () => {
+  it('puts a JOURNEY sub-task verdict first, then the outer lines, then the nested (no roles stored)', () => {
     const task = [
       item('  sub-task 1 (PD): #1 syn_1 "Lamp": s = 0.5', false, [2]),
       item('sub-task 1 (PD): r_task 0.400 (fail)', false, [2]),
     ];
     const hall = [item('syn_7 was never retrieved', false, [2])];
     const why = failureReasons(ruleOf('JOURNEY'), breakdown(false, task, hall), 'answered')!;
-    expect(why.reasons.map((e) => e.text)).toEqual([task[1].text, task[0].text, hall[0].text]);
+    expect(why.reasons.map((e) => e.text)).toEqual([task[1].text, hall[0].text, task[0].text]);
+  });
+
+  it("round 11: the engine's RETURN evidence leads with its verdict, then r_rep, then the replacement", () => {
+    const task: EvidenceItem[] = [
+      { ...item('selected ORD-1 / ORD-1-L3; the item is ORD-1 / ORD-1-L3 → r_sel = 1', true, [3]), role: 'part' },
+      { ...item('replacement: #2 syn_9 "Screwdriver": s = 1; out of stock', false, [1]), depth: 1 },
+      { ...item('replacement: nDCG@2 = 0.613 → r_rank = 0.226', false), role: 'part', depth: 1 },
+      { ...item('replacement: r_task = … = 0.574 (pass ≥ 0.95) → fail', false), role: 'verdict', depth: 1 },
+      {
+        ...item('the replacement does not pass on its own (its r_task 0.574 < 0.95) → r_rep = 0.574', false),
+        role: 'part',
+      },
+      {
+        ...item('r_task = … = 0.957 → fail: the replacement does not pass on its own', false),
+        role: 'verdict',
+      },
+    ];
+    const why = failureReasons(ruleOf('RETURN'), breakdown(false, task), 'answered')!;
+    expect(why.reasons.map((e) => e.text)).toEqual([task[5].text, task[4].text, task[3].text, task[2].text]);
+    expect(why.more).toBe(1);
   });
 
   it('names a hard fail, which decides the reward whatever the evidence says', () => {

@@ -1,5 +1,6 @@
 // The failing evidence lines that explain a fail, beside the env's pass rule (which the engine
 // states: EnvInfo.passRule), so the replay can say why an episode failed at a glance.
+import { decisiveFirst } from '@/server/engine/evidence';
 import type { EvidenceItem, RewardBreakdown, TerminationReason } from '@/server/engine/types';
 
 /** Shown at most; the rest stay in the evidence lists of the breakdown. */
@@ -16,10 +17,6 @@ export interface FailureReasons {
   more: number;
 }
 
-// A line that derives a component ("… → r_rank = -1") or a sub-task verdict ("… (fail)")
-// explains more than a per-product line, so it comes first.
-const derives = (e: EvidenceItem) => e.text.includes('→') || e.text.includes('(fail)');
-
 export function failureReasons(
   /** the engine's pass rule for the episode's env (listEnvs()'s passRule) */
   passRule: string,
@@ -27,8 +24,9 @@ export function failureReasons(
   termination: TerminationReason | null,
 ): FailureReasons | null {
   if (b.isCorrect) return null;
-  const failing = [...b.evidence.task, ...b.evidence.hall].filter((e) => !e.ok);
-  const ordered = [...failing.filter(derives), ...failing.filter((e) => !derives(e))];
+  // The decisive line first (round 11): the env's verdict, then the components that failed, then
+  // the items; nested lines (RETURN's replacement, JOURNEY's sub-tasks) after their parents'.
+  const ordered = decisiveFirst([...b.evidence.task, ...b.evidence.hall].filter((e) => !e.ok));
   return {
     rule: passRule,
     ended: termination !== null && termination !== 'answered' ? termination : null,

@@ -89,7 +89,12 @@ describe('reward composition', () => {
     expect(r.task.isCorrect).toBe(true);
     expect(r.rHall).toBe(-0.5);
     expect(r.isCorrect).toBe(false);
-    expect(r.evidence.hall.some((e) => !e.ok && e.text.includes('not a pass'))).toBe(true);
+    expect(r.evidence.hall.at(-1)).toEqual({
+      text: 'the task was solved, but 1 recommended id(s) were never retrieved → fail: a pass needs r_hall = 0',
+      turns: [base.answerTurn],
+      ok: false,
+      role: 'verdict',
+    });
   });
 
   it('computes the hallucination share over distinct recommended ids', () => {

@@ -5,6 +5,7 @@
 // customer-caused only when the agent made no successful tool call in it; IsCorrect also
 // needs r_hall = 0.
 
+import { num, verdict } from './evidence';
 import type { EvidenceItem, RewardBreakdown, RewardWeights, TaskResult, UserAct } from './types';
 
 /** An answer passes (is_correct) when its r_task reaches this (SPEC §5); the envs' verifiers use it. */
@@ -73,7 +74,14 @@ export function computeReward(input: RewardInput): RewardBreakdown {
     rTask: -1,
     isCorrect: false,
     metrics: {},
-    evidence: [{ text: 'no answer was given before the episode ended: r_task = −1', turns: [], ok: false }],
+    evidence: [
+      {
+        text: `no answer was given before the episode ended: r_task = −1${verdict(false)}`,
+        turns: [],
+        ok: false,
+        role: 'verdict',
+      },
+    ],
   };
   const rTask = clip(task.rTask);
   const w = input.weights;
@@ -85,7 +93,7 @@ export function computeReward(input: RewardInput): RewardBreakdown {
     return { text: `turn ${i + 1}: ${why}`, turns: [i + 1], ok: caused };
   });
   effEvidence.push({
-    text: `T_eff = max(1, ${input.turns} − ${tUser}) = ${tEff}; T_ref = ${T_REF_PER_SUBTASK}·${Math.max(1, input.nSub)} = ${tRef} → r_eff = ${rEff.toFixed(3)}`,
+    text: `T_eff = max(1, ${input.turns} − ${tUser}) = ${tEff}; T_ref = ${T_REF_PER_SUBTASK}·${Math.max(1, input.nSub)} = ${tRef} → r_eff = ${num(rEff, 3)}`,
     turns: [],
     ok: rEff > 0,
   });
@@ -96,9 +104,10 @@ export function computeReward(input: RewardInput): RewardBreakdown {
   );
   if (hallucinated.length > 0 && task.isCorrect)
     hallEvidence.push({
-      text: `the task was solved, but ${hallucinated.length} recommended id(s) were never retrieved: not a pass`,
+      text: `the task was solved, but ${hallucinated.length} recommended id(s) were never retrieved${verdict(false, ['a pass needs r_hall = 0'])}`,
       turns: [input.answerTurn],
       ok: false,
+      role: 'verdict',
     });
 
   return {

@@ -95,12 +95,20 @@ export type EpisodeEvent =
   | { kind: 'termination'; turn: number; reason: TerminationReason }
   | { kind: 'reward'; turn: number; breakdown: RewardBreakdown };
 
+/** What a line of evidence states: the env's pass or fail, or one component of r_task (absent: an item's detail). */
+export type EvidenceRole = 'verdict' | 'part';
+
 export interface EvidenceItem {
   /** Human-readable statement, e.g. "cart key p1::p1_v_color_red matched 2 of 2". */
   text: string;
   /** Turns that earned or lost this part (1-based agent turns). */
   turns: number[];
+  /** The part this line states cannot be a reason for a fail (evidence.ts explains per kind of line). */
   ok: boolean;
+  /** Round 11; absent on an item's detail and on evidence stored before. */
+  role?: EvidenceRole;
+  /** Nesting under a parent line (RETURN's replacement, JOURNEY's sub-tasks); absent = 0. */
+  depth?: number;
 }
 
 export interface TaskResult {

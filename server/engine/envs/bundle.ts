@@ -16,6 +16,7 @@ import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Product } from '../catalog/types';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
+import { num, verdict } from '../evidence';
 import type { EvidenceItem, TaskResult } from '../types';
 import { productStock } from '../world/stock';
 import { categoryNoun } from './cart';
@@ -218,11 +219,14 @@ export function verifyBundle(goal: BundleGoal, ids: readonly string[], ctx: Veri
   const recall = goal.categories.length === 0 ? 0 : matched.size / goal.categories.length;
   const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
   const over = goal.budget ? Math.max(0, (cost - goal.budget) / goal.budget) : 0;
-  const rTask = Math.min(1, Math.max(-1, 2 * f1 - 1 - over));
+  const raw = 2 * f1 - 1 - over;
+  const rTask = Math.min(1, Math.max(-1, raw));
+  const pass = f1 === 1 && over === 0;
   evidence.push({
     text: `categories covered ${matched.size} of ${goal.categories.length}; precision ${matched.size}/${recs.length}, recall ${matched.size}/${goal.categories.length}, F1_cat = ${f1.toFixed(3)}`,
     turns: [],
     ok: f1 === 1,
+    role: 'part',
   });
   evidence.push({
     text: goal.budget
@@ -230,16 +234,26 @@ export function verifyBundle(goal: BundleGoal, ids: readonly string[], ctx: Veri
       : `cost ${money(cost)}; no budget`,
     turns: [],
     ok: over === 0,
+    role: 'part',
   });
-  for (const c of ctx.world.stockChanges.filter((c) => recs.includes(c.id)))
+  evidence.push({
+    text: `r_task = 2·F1_cat − 1 − over = 2·${f1.toFixed(3)} − 1 − ${over.toFixed(3)} = ${num(raw, 3)}${raw === rTask ? '' : `, clipped to ${num(rTask, 3)}`}${verdict(pass, [f1 === 1 ? '' : 'F1_cat < 1', over === 0 ? '' : 'over budget'].filter(Boolean))}`,
+    turns: [],
+    ok: pass,
+    role: 'verdict',
+  });
+  for (const c of ctx.world.stockChanges.filter((c) => recs.includes(c.id))) {
+    const counted = ctx.turn === undefined || ctx.turn > c.turn;
     evidence.push({
-      text: `${c.id} went out of stock at turn ${c.turn}; ${ctx.turn === undefined || ctx.turn > c.turn ? 'counted' : 'not counted (answered in the same turn)'}`,
+      text: `${c.id} went out of stock at turn ${c.turn}; ${counted ? 'counted' : 'not counted (answered in the same turn)'}`,
       turns: [c.turn],
-      ok: true,
+      // a counted change of a recommended product cost the bundle that product's category
+      ok: !counted,
     });
+  }
   return {
     rTask,
-    isCorrect: f1 === 1 && over === 0,
+    isCorrect: pass,
     metrics: {
       f1,
       precision,

@@ -6,6 +6,7 @@ import { categoryNoun, isDeniedCategory } from '../catalog/taxonomy';
 import type { Product } from '../catalog/types';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
+import { num, verdict } from '../evidence';
 import type { EvidenceItem, TaskResult } from '../types';
 import { fieldReader } from '../world/catalog-columns';
 import { cartKey, type CartLine } from '../world/state';
@@ -241,14 +242,17 @@ function verify(original: CartGoal, state: CartState, ctx: EnvContext): TaskResu
       turns: [],
       ok: true,
     });
+  const rTask = 2 * f.f1 - 1;
+  const pass = f.f1 === 1;
   evidence.push({
-    text: `matched ${f.matched} units; precision ${f.matched}/${f.cartTotal}, recall ${f.matched}/${f.requiredTotal}, F1 = ${f.f1.toFixed(3)}`,
+    text: `matched ${f.matched} units; precision ${f.matched}/${f.cartTotal}, recall ${f.matched}/${f.requiredTotal}, F1 = ${f.f1.toFixed(3)}; r_task = 2·F1 − 1 = ${num(rTask, 3)}${verdict(pass, ['F1 < 1'])}`,
     turns: [],
-    ok: f.f1 === 1,
+    ok: pass,
+    role: 'verdict',
   });
   return {
-    rTask: 2 * f.f1 - 1,
-    isCorrect: f.f1 === 1,
+    rTask,
+    isCorrect: pass,
     metrics: { f1: f.f1, precision: f.precision, recall: f.recall },
     evidence,
   };

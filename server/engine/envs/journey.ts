@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { safeParseFast } from '../fast-parse';
 import { Rng } from '../random';
 import type { AxisValues } from '../difficulty';
+import { nested, num, verdict } from '../evidence';
 import type { EnvId, EvidenceItem, TaskResult } from '../types';
 import type { ToolName } from '../tools';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
@@ -247,22 +248,31 @@ function verify(
     const label = `sub-task ${i + 1} (${sub.envId})`;
     const given = answers[i];
     if (!given) {
-      evidence.push({ text: `${label}: no answer → −1`, turns: [], ok: false });
+      evidence.push({ text: `${label}: no answer → −1`, turns: [], ok: false, role: 'part' });
       return -1;
     }
     evidence.push({
-      text: `${label}: r_task ${given.result.rTask.toFixed(3)}${given.result.isCorrect ? ' (pass)' : ' (fail)'}`,
+      text: `${label}: r_task ${num(given.result.rTask, 3)}${given.result.isCorrect ? ' (pass)' : ' (fail)'}`,
       turns: [given.turn],
       ok: given.result.isCorrect,
+      role: 'part',
     });
-    for (const e of given.result.evidence) evidence.push(Object.assign({}, e, { text: `  ${label}: ${e.text}` }));
+    evidence.push(...nested(given.result.evidence, `  ${label}: `));
     return given.result.rTask;
   });
   const rTask = scores.reduce((a, b) => a + b, 0) / Math.max(1, scores.length);
   const passed = answers.filter((a) => a?.result.isCorrect).length;
+  const pass = passed === goal.subtasks.length;
+  const failing = goal.subtasks.map((_, i) => i + 1).filter((n) => !answers[n - 1]?.result.isCorrect);
+  evidence.push({
+    text: `r_task = mean of ${scores.length} sub-task r_task = ${num(rTask, 3)}${verdict(pass, [`sub-task${failing.length > 1 ? 's' : ''} ${failing.join(', ')} did not pass`])}`,
+    turns: [],
+    ok: pass,
+    role: 'verdict',
+  });
   return {
     rTask,
-    isCorrect: passed === goal.subtasks.length,
+    isCorrect: pass,
     metrics: { subtasks: goal.subtasks.length, answered: answers.filter(Boolean).length, passed },
     evidence,
   };

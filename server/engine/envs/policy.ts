@@ -18,6 +18,7 @@ import { z } from 'zod';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
 import { PASS_THRESHOLD } from '../reward';
+import { exact, num, verdict } from '../evidence';
 import type { EvidenceItem, TaskResult } from '../types';
 import {
   applicableRules,
@@ -326,11 +327,11 @@ function verify(goal: PolicyGoal, answer: Answer | null, ctx: VerifyContext): Ta
     how =
       x === null
         ? 'no number in the answer → −1'
-        : `2·(min/max)^4 − 1 with ${x} vs ${goal.answer} → ${rTask.toFixed(4)}`;
+        : `2·(min/max)^4 − 1 with ${exact(x)} vs ${exact(goal.answer as number)} → ${num(rTask, 4)}`;
   } else {
     const a = given === undefined ? '' : normaliseText(String(given));
     rTask = a === normaliseText(String(goal.answer)) ? 1 : -1;
-    how = `normalised "${a}" vs "${normaliseText(String(goal.answer))}" → ${rTask}`;
+    how = `normalised "${a}" vs "${normaliseText(String(goal.answer))}" → ${num(rTask)}`;
   }
   const factsText = Object.entries(goal.facts)
     .map(([f, v]) => `${f} = ${v}`)
@@ -342,9 +343,10 @@ function verify(goal: PolicyGoal, answer: Answer | null, ctx: VerifyContext): Ta
       ok: true,
     },
     {
-      text: `answered ${JSON.stringify(given ?? null)}: ${how} (pass ≥ ${PASS_THRESHOLD})`,
+      text: `answered ${JSON.stringify(given ?? null)}: ${how} (pass ≥ ${PASS_THRESHOLD})${verdict(rTask >= PASS_THRESHOLD)}`,
       turns: [ctx.turn],
       ok: rTask >= PASS_THRESHOLD,
+      role: 'verdict',
     },
   ];
   return { rTask, isCorrect: rTask >= PASS_THRESHOLD, metrics: { rTask }, evidence };

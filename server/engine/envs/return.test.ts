@@ -187,3 +187,87 @@ describe('RETURN verifier: r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep', ()
     expect(verify(world, goal, { return_ineligible: true }).metrics.rRet).toBe(-1);
   });
 });
+
+describe('RETURN evidence (round 11): the total line carries the verdict, negative factors in parentheses', () => {
+  /** Three in-stock products of one category: two the customer wants (pool), one it does not. */
+  function replacementProducts(): [Product, Product, Product] {
+    const byCategory = new Map<string, Product[]>();
+    for (let i = 0; i < catalog.size; i++) {
+      const p = catalog.at(i);
+      if (p.stockQty <= 5) continue;
+      const list = byCategory.get(p.category) ?? [];
+      list.push(p);
+      if (list.length === 3) return list as [Product, Product, Product];
+      byCategory.set(p.category, list);
+    }
+    throw new Error('no category with three in-stock products');
+  }
+
+  it('r_task 0.957 ≥ 0.95 with a replacement that fails on its own: the total line says fail (✗), r_rep says why', () => {
+    const { world, goal } = scenario(3);
+    const [a, b, other] = replacementProducts();
+    const entry = (p: Product) => ({ id: p.id, s: 1, u: 1, sim: 1, rel: 1, stock: p.stockQty });
+    goal.replacement = {
+      mode: 'pd',
+      referenceId: a.id,
+      category: a.category,
+      constraints: [],
+      compatibility: [],
+      persona: { weights: { price: 1, rating: 0, ship: 0, brand: 0, sim: 0 }, brand: null, priceLow: 0, priceHigh: 1 },
+      k: 2,
+      alpha: 1,
+      lambdaSim: 0,
+      weights: { rank: 0.55, cons: 0.35, oos: 0.1 },
+      passThreshold: 0.95,
+      excludeIds: [],
+      pool: [entry(a), entry(b)],
+    } as unknown as ReturnGoal['replacement'];
+    initiate(world, 'ORD-30000-L1');
+    const r = verify(world, goal, { replacement_product_ids: [a.id, other.id] });
+    // By hand: nDCG@2 = (1/log2 2) / (1/log2 2 + 1/log2 3) = 1/1.63093 = 0.61315 → r_rank = 0.22629;
+    // r_cons = 1 (no constraints), r_oos = 1 → the replacement's r_task = 0.55·0.22629 + 0.35 + 0.1
+    // = 0.57446 < 0.95; RETURN r_task = 0.45 + 0.45 + 0.1·0.57446 = 0.95745.
+    expect(r.metrics.rRep).toBeCloseTo(0.57446, 5);
+    expect(r.rTask).toBeCloseTo(0.95745, 5);
+    expect(r.isCorrect).toBe(false);
+    const total = r.evidence.at(-1)!;
+    expect(total).toEqual({
+      text: 'r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep = 0.45·1 + 0.45·1 + 0.10·0.574 = 0.957 → fail: the replacement does not pass on its own',
+      turns: [],
+      ok: false,
+      role: 'verdict',
+    });
+    expect(r.evidence.find((e) => e.text.includes('→ r_rep'))).toEqual({
+      text: 'the replacement does not pass on its own (its r_task 0.574 < 0.95) → r_rep = 0.574',
+      turns: [],
+      ok: false,
+      role: 'part',
+    });
+    const repVerdict = r.evidence.find((e) => e.text.startsWith('replacement: r_task'))!;
+    expect(repVerdict).toMatchObject({ ok: false, role: 'verdict', depth: 1 });
+    expect(repVerdict.text).toBe(
+      'replacement: r_task = 0.55·r_rank + 0.35·r_cons + 0.1·r_oos = 0.55·0.226 + 0.35·1 + 0.1·1 = 0.574 (pass ≥ 0.95) → fail',
+    );
+    // the r_rank line is ✗: nDCG 0.613 lost points (✓ only when r_rank = 1)
+    expect(r.evidence.find((e) => e.text.includes('→ r_rank'))!.ok).toBe(false);
+  });
+
+  it('wrong line, nothing returned: "0.45·(−1) + 0.45·(−1) + 0.10·1.000 = −0.800 → fail: r_sel = −1; r_ret = −1"', () => {
+    const { world, goal } = scenario(3);
+    const r = verify(world, goal, { selected_line_id: 'ORD-30000-L2' });
+    expect(r.evidence.at(-1)!.text).toBe(
+      'r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep = 0.45·(−1) + 0.45·(−1) + 0.10·1.000 = −0.800 → fail: r_sel = −1; r_ret = −1',
+    );
+    expect(r.evidence[0].text).toMatch(/→ r_sel = −1$/);
+    expect(r.evidence.map((e) => e.text).join('\n')).not.toMatch(/[=·(] ?-\d/);
+  });
+
+  it('a pass says so on the total line, ✓', () => {
+    const { world, goal } = scenario(3);
+    initiate(world, 'ORD-30000-L1');
+    expect(verify(world, goal, {}).evidence.at(-1)).toMatchObject({
+      text: 'r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep = 0.45·1 + 0.45·1 + 0.10·1.000 = 1.000 → pass',
+      ok: true,
+    });
+  });
+});

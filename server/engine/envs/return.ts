@@ -18,7 +18,7 @@
 import { z } from 'zod';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
-import { PASS_THRESHOLD } from '../reward';
+import { factor, nested, num, verdict } from '../evidence';
 import type { EvidenceItem, TaskResult } from '../types';
 import { brandAndNoun, timeAgoPhrase } from '../world/order-phrases';
 import { byNewestOrder, daysSincePlaced, generateOrderHistory, setOrderStatus } from '../world/orders';
@@ -228,9 +228,10 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
   const selLine = answer?.selected_line_id ?? null;
   const rSel = selOrder === goal.orderId && selLine === goal.lineId ? 1 : -1;
   evidence.push({
-    text: `selected ${selOrder ?? '(none)'} / ${selLine ?? '(none)'}; the item is ${goal.orderId} / ${goal.lineId} → r_sel = ${rSel}`,
+    text: `selected ${selOrder ?? '(none)'} / ${selLine ?? '(none)'}; the item is ${goal.orderId} / ${goal.lineId} → r_sel = ${num(rSel)}`,
     turns: [ctx.turn],
     ok: rSel === 1,
+    role: 'part',
   });
 
   const rRet = scoreReturnAction(goal, answer, ctx, evidence);
@@ -249,16 +250,30 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
     );
     rRep = rep.rTask;
     repPass = rep.isCorrect;
-    for (const e of rep.evidence) evidence.push(Object.assign({}, e, { text: `replacement: ${e.text}` }));
-  } else evidence.push({ text: 'no replacement wanted → r_rep = 1', turns: [], ok: true });
+    evidence.push(...nested(rep.evidence, 'replacement: '));
+    // The replacement must pass on its own (SPEC §7): its own verdict, not its weight in r_task.
+    evidence.push({
+      text: `the replacement ${repPass ? 'passes' : 'does not pass'} on its own (its r_task ${num(rRep, 3)} ${repPass ? '≥' : '<'} ${spec.passThreshold}) → r_rep = ${num(rRep, 3)}`,
+      turns: [],
+      ok: repPass,
+      role: 'part',
+    });
+  } else evidence.push({ text: 'no replacement wanted → r_rep = 1', turns: [], ok: true, role: 'part' });
 
   const rTask = 0.45 * rSel + 0.45 * rRet + 0.1 * rRep;
+  const pass = rSel === 1 && rRet === 1 && repPass;
+  const reasons = [
+    rSel === 1 ? '' : `r_sel = ${num(rSel)}`,
+    rRet === 1 ? '' : `r_ret = ${num(rRet)}`,
+    repPass ? '' : 'the replacement does not pass on its own',
+  ].filter(Boolean);
   evidence.push({
-    text: `r_task = 0.45·${rSel} + 0.45·${rRet} + 0.10·${rRep.toFixed(3)} = ${rTask.toFixed(3)}`,
+    text: `r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep = 0.45·${factor(rSel)} + 0.45·${factor(rRet)} + 0.10·${factor(rRep, 3)} = ${num(rTask, 3)}${verdict(pass, reasons)}`,
     turns: [],
-    ok: rTask >= PASS_THRESHOLD,
+    ok: pass,
+    role: 'verdict',
   });
-  return { rTask, isCorrect: rSel === 1 && rRet === 1 && repPass, metrics: { rSel, rRet, rRep }, evidence };
+  return { rTask, isCorrect: pass, metrics: { rSel, rRet, rRep }, evidence };
 }
 
 export const returnEnv: EnvDefinition<ReturnGoal, CustomerNotes> = {

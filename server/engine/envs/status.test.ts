@@ -49,6 +49,13 @@ describe('STATUS verifier: r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1', () => 
     const { r } = verifyWith({ selected_order_id: target.order_id, order_status: 'SHIPPED' });
     expect(r.rTask).toBe(0);
     expect(r.isCorrect).toBe(false);
+    // round 11: the verdict line names what failed
+    expect(r.evidence.at(-1)).toEqual({
+      text: 'r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1 = 2·(0.5·1 + 0.5·0) − 1 = 0 → fail: r_stat = 0 (another status)',
+      turns: [],
+      ok: false,
+      role: 'verdict',
+    });
   });
 
   it("wrong order with the target's status → 0; wrong order with its own status → −1", () => {
@@ -57,6 +64,9 @@ describe('STATUS verifier: r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1', () => 
     const { r } = verifyWith({ selected_order_id: other.order_id, order_status: 'DELIVERED' });
     expect(r.rTask).toBe(-1);
     expect(r.evidence[1].text).toMatch(/answered status DELIVERED; the order is IN_TRANSIT → r_stat = 0/);
+    expect(r.evidence.at(-1)!.text).toBe(
+      'r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1 = 2·(0.5·0 + 0.5·0) − 1 = −1 → fail: r_oid = 0 (another order); r_stat = 0 (another status)',
+    );
   });
 
   it("reads the order's live status", () => {

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
+import { num, verdict } from '../evidence';
 import type { EvidenceItem, TaskResult } from '../types';
 import { brandAndNoun, categoryUniqueInHistory, productNoun, timeAgoPhrase } from '../world/order-phrases';
 import {
@@ -182,17 +183,21 @@ function verify(goal: StatusGoal, answer: Answer | null, ctx: VerifyContext): Ta
   const rOid = selected === goal.orderId ? 1 : 0;
   const rStat = stated === actual ? 1 : 0;
   const rTask = 2 * (0.5 * rOid + 0.5 * rStat) - 1;
+  const pass = rOid === 1 && rStat === 1;
+  const reasons = [rOid === 1 ? '' : 'r_oid = 0 (another order)', rStat === 1 ? '' : 'r_stat = 0 (another status)'];
   const seenAt = ctx.seen.get(goal.productId);
   const evidence: EvidenceItem[] = [
     {
       text: `selected order ${selected ?? '(none)'}; the customer meant ${goal.orderId}${goal.indirect ? ` (named as "the ${goal.itemPhrase}")` : ''} → r_oid = ${rOid}`,
       turns: [ctx.turn],
       ok: rOid === 1,
+      role: 'part',
     },
     {
       text: `answered status ${stated ?? '(none)'}; the order is ${actual} → r_stat = ${rStat}`,
       turns: [ctx.turn],
       ok: rStat === 1,
+      role: 'part',
     },
     {
       text:
@@ -202,9 +207,14 @@ function verify(goal: StatusGoal, answer: Answer | null, ctx: VerifyContext): Ta
       turns: seenAt === undefined ? [] : [seenAt],
       ok: seenAt !== undefined,
     },
-    { text: `r_task = 2·(0.5·${rOid} + 0.5·${rStat}) − 1 = ${rTask}`, turns: [], ok: rTask === 1 },
+    {
+      text: `r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1 = 2·(0.5·${rOid} + 0.5·${rStat}) − 1 = ${num(rTask)}${verdict(pass, reasons.filter(Boolean))}`,
+      turns: [],
+      ok: pass,
+      role: 'verdict',
+    },
   ];
-  return { rTask, isCorrect: rOid === 1 && rStat === 1, metrics: { rOid, rStat }, evidence };
+  return { rTask, isCorrect: pass, metrics: { rOid, rStat }, evidence };
 }
 
 // ---------- customer reactions ----------

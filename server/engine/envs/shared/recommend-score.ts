@@ -2,6 +2,7 @@
 // from the evaluation pool, nDCG@k against it, and the PD-style r_task with its evidence.
 // The choices are described at the top of recommend.ts and in docs/environments.md.
 
+import { factor, num, verdict } from '../../evidence';
 import type { EvidenceItem, TaskResult } from '../../types';
 import type { VerifyContext } from '../types';
 import { constraintMet, describeConstraint, satisfaction } from './persona';
@@ -39,7 +40,9 @@ export function ndcgAt(rels: readonly number[], idealRels: readonly number[], k:
   return Math.min(1, dcg(rels.slice(0, k)) / ideal);
 }
 
-const fmt = (x: number) => (Math.round(x * 1000) / 1000).toString();
+const fmt = (x: number) => num(x);
+/** nDCG at the ideal (float noise aside): r_rank lost nothing. */
+const NDCG_FULL = 1 - 1e-9;
 
 /** The verifier: PD-style r_task (weights by mode) with evidence per recommended id. */
 export function scoreRecommendations(spec: RecommendationSpec, ids: readonly string[], ctx: VerifyContext): TaskResult {
@@ -111,35 +114,47 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
         : `no in-stock product meets every constraint: the customer settles for the ${wanted.length} closest match(es) (s = ${fmt(sMax)}); `) +
       `nDCG@${spec.k} = ${fmt(ndcg)} against the ideal of ${ideal.length} (pool ${spec.pool.length}) → r_rank = ${fmt(rRank)}`,
     turns: [],
-    ok: ndcg >= 0.95,
+    ok: ndcg >= NDCG_FULL,
+    role: 'part',
   });
   if (w.cons > 0)
     evidence.push({
       text: `best satisfaction s_best = ${fmt(sBest)} of a reachable ${fmt(sMax)}, α = ${spec.alpha} → r_cons = ${fmt(rCons)}`,
       turns: [],
       ok: sRatio >= 1 - 1e-12,
+      role: 'part',
     });
   evidence.push({
     text: `${unavailable} of ${recs.length} recommendation(s) out of stock or unknown → r_oos = ${fmt(rOos)}`,
     turns: [],
     ok: unavailable === 0 && recs.length > 0,
+    role: 'part',
   });
-  for (const c of ctx.world.stockChanges.filter((c) => poolById.has(c.id)))
+  for (const c of ctx.world.stockChanges.filter((c) => poolById.has(c.id))) {
+    const counted = ctx.turn === undefined || ctx.turn > c.turn;
     evidence.push({
-      text: `${c.id} went out of stock at turn ${c.turn}; ${ctx.turn === undefined || ctx.turn > c.turn ? 'counted (the answer came later, the agent could re-check)' : 'not counted (the answer came in the same turn)'}`,
+      text: `${c.id} went out of stock at turn ${c.turn}; ${counted ? 'counted (the answer came later, the agent could re-check)' : 'not counted (the answer came in the same turn)'}`,
       turns: [c.turn],
-      ok: true,
+      // a counted change of a recommended product cost the answer (r_oos, no relevance)
+      ok: !(counted && recs.includes(c.id)),
     });
+  }
   const formula =
     w.cons > 0 ? `${w.rank}·r_rank + ${w.cons}·r_cons + ${w.oos}·r_oos` : `${w.rank}·r_rank + ${w.oos}·r_oos`;
+  const values =
+    w.cons > 0
+      ? `${w.rank}·${factor(rRank)} + ${w.cons}·${factor(rCons)} + ${w.oos}·${factor(rOos)}`
+      : `${w.rank}·${factor(rRank)} + ${w.oos}·${factor(rOos)}`;
+  const pass = rTask >= spec.passThreshold - 1e-9;
   evidence.push({
-    text: `r_task = ${formula} = ${fmt(rTask)} (pass ≥ ${spec.passThreshold})`,
+    text: `r_task = ${formula} = ${values} = ${fmt(rTask)} (pass ≥ ${spec.passThreshold})${verdict(pass)}`,
     turns: [],
-    ok: rTask >= spec.passThreshold,
+    ok: pass,
+    role: 'verdict',
   });
   return {
     rTask,
-    isCorrect: rTask >= spec.passThreshold - 1e-9,
+    isCorrect: pass,
     metrics: {
       ndcg,
       rRank,

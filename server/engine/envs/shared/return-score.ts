@@ -2,6 +2,7 @@
 // initiated (revision 2: a refused call on the target line counts), and the replacement ids an
 // answer names. Beside return.ts (its generator and verifier).
 
+import { num } from '../../evidence';
 import type { EvidenceItem } from '../../types';
 import type { Answer, VerifyContext } from '../types';
 import type { ReturnGoal } from '../return';
@@ -62,16 +63,18 @@ export function scoreReturnAction(
   if (goal.eligible) {
     rRet = records.some(isTarget) && others.length === 0 && !claimsIneligible ? 1 : -1;
     evidence.push({
-      text: `the item is eligible (${goal.eligibilityReason}); ${records.some(isTarget) ? 'a return/exchange was initiated for it' : 'nothing was initiated for it'}${others.length ? `, ${others.length} other line(s) initiated` : ''}${claimsIneligible ? ', but the answer calls it ineligible' : ''} → r_ret = ${rRet}`,
+      text: `the item is eligible (${goal.eligibilityReason}); ${records.some(isTarget) ? 'a return/exchange was initiated for it' : 'nothing was initiated for it'}${others.length ? `, ${others.length} other line(s) initiated` : ''}${claimsIneligible ? ', but the answer calls it ineligible' : ''} → r_ret = ${num(rRet)}`,
       turns: records.map((r) => r.turn),
       ok: rRet === 1,
+      role: 'part',
     });
   } else {
     rRet = records.length === 0 && claimsIneligible ? 1 : -1;
     evidence.push({
-      text: `the item is NOT eligible (${goal.eligibilityReason}); ${records.length ? `${records.length} return/exchange(s) initiated` : 'nothing initiated'}; answer ${claimsIneligible ? 'says' : 'does not say'} return_ineligible → r_ret = ${rRet}`,
+      text: `the item is NOT eligible (${goal.eligibilityReason}); ${records.length ? `${records.length} return/exchange(s) initiated` : 'nothing initiated'}; answer ${claimsIneligible ? 'says' : 'does not say'} return_ineligible → r_ret = ${num(rRet)}`,
       turns: [ctx.turn],
       ok: rRet === 1,
+      role: 'part',
     });
   }
   return rRet;
