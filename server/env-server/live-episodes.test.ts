@@ -2,11 +2,11 @@
 // database play the same episodes turn by turn, alternating, and every answer equals the
 // in-process run; a stale copy never forks an episode; a step key holds across workers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listEnvs, type EnvId } from '@/server/engine';
+import { ENGINE_VERSION, listEnvs, replayEpisode, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { EnvServerError } from './errors';
-import { prismaEpisodeLog, runOfPlayer, type EpisodeLog } from './live-episodes';
+import { prismaEpisodeLog, rebuildEpisode, runOfPlayer, type EpisodeLog, type StoredEpisode } from './live-episodes';
 import { createEnvService, type EnvService } from './protocol';
 import { Recorder } from './recorder';
 import { SessionStore } from './sessions';
@@ -179,5 +179,45 @@ describe('stateless workers over one store', () => {
     expect(runOfPlayer('trainer:grpo-7')).toBe('grpo-7');
     expect(runOfPlayer('trainer:unnamed')).toBeNull();
     expect(runOfPlayer('human')).toBeNull();
+  });
+});
+
+describe('rebuilding a stored trainer episode (round 11: evidence is explanation)', () => {
+  /** A finished RETURN episode as the store keeps it, its reward event changed by `edit`. */
+  function stored(edit: (reward: any) => void): StoredEpisode {
+    const config = { envId: 'RETURN' as const, d: 2, seed: 9 };
+    const episode = replayEpisode(config, testCatalog(), oracleRun(config).actions);
+    const events = episode.events.map((e) => {
+      if (e.kind !== 'reward') return JSON.stringify(e);
+      const copy = JSON.parse(JSON.stringify(e));
+      edit(copy);
+      return JSON.stringify(copy);
+    });
+    return {
+      id: 'ep_rebuild',
+      config,
+      player: 'trainer:evidence',
+      catalogId: testCatalog().id,
+      engineVersion: ENGINE_VERSION,
+      eventCount: events.length,
+      events,
+      actions: oracleRun(config).actions,
+      stepKeys: oracleRun(config).actions.map(() => null),
+    };
+  }
+
+  it('accepts stored evidence worded by an older engine of the same version, refuses a changed number', () => {
+    const reworded = stored((r) => {
+      r.breakdown.evidence.task.at(-1).text = 'r_task = 0.45·1 + 0.45·1 + 0.10·1.000 = 1.000';
+      r.breakdown.evidence.task.at(-1).ok = true;
+      delete r.breakdown.evidence.task.at(-1).role;
+    });
+    expect(rebuildEpisode(reworded, testCatalog()).live.episode.done).toBe(true);
+    expect(() =>
+      rebuildEpisode(
+        stored((r) => (r.breakdown.rTask -= 0.01)),
+        testCatalog(),
+      ),
+    ).toThrow(/does not reproduce its \d+ recorded events/);
   });
 });
