@@ -99,6 +99,14 @@ describe('BUNDLE verifier', () => {
     expect(r.metrics.overBudget).toBeCloseTo(0.2, 12);
     expect(r.rTask).toBeCloseTo(0.8, 12);
     expect(r.isCorrect).toBe(false);
+    // round 11: a verdict line that names the failing condition (F1 alone would read as a pass)
+    expect(r.evidence.find((e) => e.role === 'verdict')).toEqual({
+      text: 'r_task = 2·F1_cat − 1 − over = 2·1.000 − 1 − 0.200 = 0.800 → fail: over budget',
+      turns: [],
+      ok: false,
+      role: 'verdict',
+    });
+    expect(r.evidence.find((e) => e.text.startsWith('categories covered'))).toMatchObject({ ok: true, role: 'part' });
   });
 
   it('a missing category: precision 1, recall 2/3 → F1 = 0.8, r_task = 0.6', () => {
@@ -119,6 +127,14 @@ describe('BUNDLE verifier', () => {
     expect(verify(goal(100), ['X1', 'Y1', 'Z1'], ['Z1']).metrics.f1).toBeCloseTo(2 / 3, 12);
     expect(verify(goal(100), ['X1', 'Y1', 'Z1'], ['Z1'], 3, 3).rTask).toBe(1);
     expect(verify(goal(100), ['X1', 'Y1', 'Z1'], ['Z1'], 4, 3).isCorrect).toBe(false);
+    // the stock change of a recommended product: ✗ when it counted (it cost the bundle c/z), ✓ when not
+    const change = (turn: number) =>
+      verify(goal(100), ['X1', 'Y1', 'Z1'], ['Z1'], turn, 3).evidence.find((e) => e.text.startsWith('Z1 went out'))!;
+    expect(change(4)).toMatchObject({ text: 'Z1 went out of stock at turn 3; counted', ok: false });
+    expect(change(3)).toMatchObject({
+      text: 'Z1 went out of stock at turn 3; not counted (answered in the same turn)',
+      ok: true,
+    });
   });
 
   it('no budget: cost never penalised', () => {

@@ -71,6 +71,12 @@ describe('CART verifier (unit-level F1, r_task = 2·F1 − 1)', () => {
     const r = verify([line(1, 'A', 'A_v_color_red', 1), line(2, 'B', null, 1)]);
     expect(r.metrics.f1).toBeCloseTo(0.8, 12);
     expect(r.rTask).toBeCloseTo(0.6, 12);
+    expect(r.evidence.at(-1)).toEqual({
+      text: 'matched 2 units; precision 2/2, recall 2/3, F1 = 0.800; r_task = 2·F1 − 1 = 0.600 → fail: F1 < 1',
+      turns: [],
+      ok: false,
+      role: 'verdict',
+    });
   });
 
   it('extra item: precision 3/4, recall 1 → F1 = 6/7', () => {
@@ -88,6 +94,9 @@ describe('CART verifier (unit-level F1, r_task = 2·F1 − 1)', () => {
     const r = verify([]);
     expect(r.metrics.f1).toBe(0);
     expect(r.rTask).toBe(-1);
+    expect(r.evidence.at(-1)!.text).toBe(
+      'matched 0 units; precision 0/0, recall 0/3, F1 = 0.000; r_task = 2·F1 − 1 = −1.000 → fail: F1 < 1',
+    );
   });
 
   it('any variant counts for an item whose goal names none', () => {

@@ -104,6 +104,26 @@ describe('scoreRecommendations (PD weights 0.55 / 0.35 / 0.10)', () => {
     expect(r.isCorrect).toBe(false);
   });
 
+  it('round 11: a fail whose only loss is rank (nDCG 0.951) shows r_rank ✗ and the verdict with its values', () => {
+    // B's relevance 0.64, swapped: nDCG = (0.64 + 0.8/log2 3)/(0.8 + 0.64/log2 3) = 1.144744/1.203795 = 0.950946,
+    // r_rank = 0.901892, r_task = 0.55·0.901892 + 0.35 + 0.1 = 0.946040 < 0.95. Before, r_rank was ✓ (nDCG ≥ 0.95).
+    const r = scoreRecommendations(spec({ pool: [entry('A', 0.8, 1), entry('B', 0.64, 1)] }), ['B', 'A'], ctx());
+    expect(r.metrics.ndcg).toBeCloseTo(0.950946, 5);
+    expect(r.rTask).toBeCloseTo(0.94604, 5);
+    expect(r.isCorrect).toBe(false);
+    expect(r.evidence.find((e) => e.text.includes('→ r_rank'))).toMatchObject({ ok: false, role: 'part' });
+    expect(r.evidence.at(-1)).toEqual({
+      text: 'r_task = 0.55·r_rank + 0.35·r_cons + 0.1·r_oos = 0.55·0.902 + 0.35·1 + 0.1·1 = 0.946 (pass ≥ 0.95) → fail',
+      turns: [],
+      ok: false,
+      role: 'verdict',
+    });
+    // nDCG 1 is the only ✓ rank: the ideal list
+    expect(scoreRecommendations(spec(), ['A', 'B'], ctx()).evidence.find((e) => e.text.includes('→ r_rank'))!.ok).toBe(
+      true,
+    );
+  });
+
   it('an out-of-stock recommendation: relevance 0, r_oos = 1 − 2·share; the ideal shrinks to the one in-stock item meeting everything', () => {
     const r = scoreRecommendations(spec(), ['A', 'B'], ctx({ oos: ['A'] }));
     // wanted: B only (C misses a constraint) → IDCG = 0.6; DCG = 0 + 0.6/log2 3
