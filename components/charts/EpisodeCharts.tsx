@@ -14,7 +14,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { ChartsData } from '@/server/inspector/charts';
-import { fmtReward } from '@/lib/format';
+import { fmtFixed, fmtReward } from '@/lib/format';
 import { Heatmap } from './Heatmap';
 
 function Panel({ title, children, testId }: { title: string; children: React.ReactNode; testId: string }) {
@@ -26,7 +26,7 @@ function Panel({ title, children, testId }: { title: string; children: React.Rea
   );
 }
 
-const fmt = (v: unknown) => (typeof v === 'number' ? v.toFixed(3) : String(v));
+const fmt = (v: unknown) => (typeof v === 'number' ? fmtFixed(v) : String(v));
 
 export function EpisodeCharts({ data }: { data: ChartsData }) {
   if (data.heatmap.length === 0)

@@ -6,6 +6,7 @@ import { useState, useTransition } from 'react';
 import type { EpisodeSummary } from '@/server/episodes/types';
 import { forkEpisodeAction } from '@/server/actions/models';
 import { Button, Card, CardHeader } from '@/components/ui/primitives';
+import { fmtReward } from '@/lib/format';
 
 export function EpisodeFamily({
   episodeId,
@@ -56,7 +57,7 @@ export function EpisodeFamily({
                 <Link className="text-sky-700 underline" href={`/episodes/${f.id}`}>
                   {f.id}
                 </Link>{' '}
-                after turn {f.forkTurn} · {f.status === 'done' ? `reward ${f.reward?.toFixed(2)}` : 'active'}
+                after turn {f.forkTurn} · {f.status === 'done' ? `reward ${fmtReward(f.reward)}` : 'active'}
               </li>
             ))}
           </ul>

@@ -12,6 +12,7 @@ import {
   YAxis,
 } from 'recharts';
 import type { RewardBreakdown } from '@/server/engine/types';
+import { fmtFixed } from '@/lib/format';
 
 export function RewardChart({ breakdown }: { breakdown: RewardBreakdown }) {
   const w = breakdown.weights;
@@ -31,7 +32,7 @@ export function RewardChart({ breakdown }: { breakdown: RewardBreakdown }) {
           <XAxis dataKey="name" tick={{ fontSize: 12, fill: '#475569' }} />
           <YAxis domain={[-1, 1]} ticks={[-1, -0.5, 0, 0.5, 1]} tick={{ fontSize: 11, fill: '#64748b' }} />
           <ReferenceLine y={0} stroke="#94a3b8" />
-          <Tooltip formatter={(v) => (typeof v === 'number' ? v.toFixed(3) : String(v))} />
+          <Tooltip formatter={(v) => (typeof v === 'number' ? fmtFixed(v) : String(v))} />
           <Bar dataKey="value" isAnimationActive={false} radius={[3, 3, 0, 0]}>
             {data.map((d) => (
               <Cell
@@ -44,7 +45,7 @@ export function RewardChart({ breakdown }: { breakdown: RewardBreakdown }) {
             <LabelList
               dataKey="value"
               position="top"
-              formatter={(v: unknown) => (typeof v === 'number' ? v.toFixed(3) : '')}
+              formatter={(v: unknown) => (typeof v === 'number' ? fmtFixed(v) : '')}
               style={{ fontSize: 11, fill: '#334155' }}
             />
           </Bar>

@@ -1,6 +1,7 @@
 'use client';
 // policy.search: the matching rules, best first, with their category and score.
 import { Badge } from '@/components/ui/primitives';
+import { fmtFixed } from '@/lib/format';
 
 export interface PolicyHitData {
   rule_id: string;
@@ -46,7 +47,7 @@ export function PolicyHits({ hits }: { hits: PolicyHitData[] }) {
               <span className="inline-block h-1.5 w-14 overflow-hidden rounded bg-slate-100">
                 <span className="block h-full bg-sky-400" style={{ width: `${Math.max(4, (h.score / top) * 100)}%` }} />
               </span>
-              {h.score.toFixed(2)}
+              {fmtFixed(h.score, 2)}
             </span>
           </div>
           <p className="mt-1 text-sm text-slate-700">{h.text}</p>

@@ -1,6 +1,7 @@
 'use client';
 // catalog.rerank: the candidate ids re-ordered by relevance, with their scores. Titles are
 // shown when a tool result of the episode showed the product (else looked up, marked).
+import { fmtFixed } from '@/lib/format';
 import { ProductTitle, useProductTitle } from '../product-titles';
 import { ProductActions } from './ProductCards';
 
@@ -46,7 +47,7 @@ function RerankRow({ hit, rank }: { hit: RerankHit; rank: number }) {
         <span className="inline-block h-1.5 w-14 overflow-hidden rounded bg-slate-100">
           <span className="block h-full bg-sky-400" style={{ width: `${Math.max(4, hit.score * 100)}%` }} />
         </span>
-        {hit.score.toFixed(2)}
+        {fmtFixed(hit.score, 2)}
       </span>
       <div className="flex w-full justify-end pl-8 sm:w-auto">
         <ProductActions productId={hit.product_id} compact />
