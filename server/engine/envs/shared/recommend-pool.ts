@@ -96,6 +96,7 @@ export function columnCandidates(
     return out;
   }
 
+  let prices: ArrayLike<number> | null = null; // a large category's merge, kept: the spec reads two percentiles
   return {
     brands() {
       if (category.brands) return category.brands;
@@ -107,7 +108,7 @@ export function columnCandidates(
     },
     sortedPrices() {
       if (category.sortedPrices) return category.sortedPrices;
-      return mergeSorted(category.docPrices, c.price.slice(category.docs.length).sort());
+      return (prices ??= mergeSorted(category.docPrices, c.price.slice(category.docs.length).sort()));
     },
     pool(constraints, persona, compatibility, excludeIds, relevance, discovery, size) {
       const indices = c.index;
