@@ -30,7 +30,10 @@ export interface PoolEntry {
   stock: number;
 }
 
-/** relevanceOf of recommend.ts for one candidate. */
+/**
+ * relevanceOf of recommend.ts for one candidate. It must not decrease when u or sim grows (a sum or
+ * product with a larger term is not smaller, in floating point too): the pool's bounds rely on it.
+ */
 export type Relevance = (s: number, u: number, sim: number, compatible: boolean) => number;
 
 export interface ColumnCandidates {
@@ -131,9 +134,9 @@ export function columnCandidates(
       // utilityOf(…, 0): utilityOf(…, sim) adds w_sim·clip01(sim) to it last, the same floats in the same order
       const u0 = new Float64Array(n);
       const wSim = persona.weights.similarity;
-      // discovery: the entries' sort keys (s, u) with the similarity at 0 and at 1 (see mayEnterPool);
-      // substitute pools leave few out (relevance spans λ_sim) and score every candidate
-      const bounds = { major: new Float64Array(discovery ? 2 * n : 0), minor: new Float64Array(discovery ? 2 * n : 0) };
+      // the entries' sort keys with the similarity at 0 and at 1 (see mayEnterPool): discovery's (s, u);
+      // substitute's relevance (minor 0), where an incompatible candidate's is 0 whatever its similarity
+      const bounds = { major: new Float64Array(2 * n), minor: new Float64Array(2 * n) };
       let m = 0;
       for (let k = 0; k < n; k++) {
         if (skip !== null && skip[k]) continue;
@@ -145,13 +148,16 @@ export function columnCandidates(
           bounds.major[2 * m] = bounds.major[2 * m + 1] = sk;
           bounds.minor[2 * m] = u0[m];
           bounds.minor[2 * m + 1] = u0[m] + wSim * clip01(1);
+        } else {
+          bounds.major[2 * m] = relevance(sk, u0[m], 0, compatible[k] === 1);
+          bounds.major[2 * m + 1] = relevance(sk, u0[m] + wSim * clip01(1), 1, compatible[k] === 1);
         }
         at[m] = k;
         s[m] = sk;
         m++;
       }
       // only entries that may enter the pool need their similarity (and so their bag)
-      const may = discovery ? mayEnterPool(bounds, m, size) : new Uint8Array(m).fill(1);
+      const may = mayEnterPool(bounds, m, size);
       const need = new Uint8Array(n);
       for (let e = 0; e < m; e++) need[at[e]] = may[e];
       const sims = store.similarities(category, refIndex, c, need);
