@@ -10,11 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { createSyntheticCatalog } from '../../catalog/synthetic';
 import { Rng } from '../../random';
 import { makeConstraints, samplePersonaWeights, type Persona } from './persona';
+import { bagStoreOf } from './pool-bags';
 import { constraintFilters } from './recommend';
 import { columnCandidates, type Relevance } from './recommend-pool';
 
 const catalog = createSyntheticCatalog({ seed: 5, size: 20_000 });
 const SCAN = 150; // most categories are large ones: a stride sample of 150 plus the filtered search's finds
+// no category keeps its own copy of values (as at 2M): substitute pools are bounded only then
+bagStoreOf(catalog, SCAN, undefined, undefined, 0);
 const FULL = 20; // few finds meet every constraint: the pool is mostly sample entries of lower s, where similarity decides
 const SIZE = 60;
 const substitute =

@@ -135,8 +135,12 @@ export function columnCandidates(
       const u0 = new Float64Array(n);
       const wSim = persona.weights.similarity;
       // the entries' sort keys with the similarity at 0 and at 1 (see mayEnterPool): discovery's (s, u);
-      // substitute's relevance (minor 0), where an incompatible candidate's is 0 whatever its similarity
-      const bounds = { major: new Float64Array(2 * n), minor: new Float64Array(2 * n) };
+      // substitute's relevance (minor 0), where an incompatible candidate's is 0 whatever its similarity.
+      // A substitute pool over a category's own copy (pool.local: up to 6,000 products, every category
+      // at 100k) scores every candidate: its bags are few and in cache, and the bounds cost about what
+      // they save; at 2M a large category's bags are spread over megabytes and each cosine misses.
+      const bounded = discovery || category.local === null;
+      const bounds = { major: new Float64Array(bounded ? 2 * n : 0), minor: new Float64Array(bounded ? 2 * n : 0) };
       let m = 0;
       for (let k = 0; k < n; k++) {
         if (skip !== null && skip[k]) continue;
@@ -148,7 +152,7 @@ export function columnCandidates(
           bounds.major[2 * m] = bounds.major[2 * m + 1] = sk;
           bounds.minor[2 * m] = u0[m];
           bounds.minor[2 * m + 1] = u0[m] + wSim * clip01(1);
-        } else {
+        } else if (bounded) {
           bounds.major[2 * m] = relevance(sk, u0[m], 0, compatible[k] === 1);
           bounds.major[2 * m + 1] = relevance(sk, u0[m] + wSim * clip01(1), 1, compatible[k] === 1);
         }
@@ -157,7 +161,7 @@ export function columnCandidates(
         m++;
       }
       // only entries that may enter the pool need their similarity (and so their bag)
-      const may = mayEnterPool(bounds, m, size);
+      const may = bounded ? mayEnterPool(bounds, m, size) : new Uint8Array(m).fill(1);
       const need = new Uint8Array(n);
       for (let e = 0; e < m; e++) need[at[e]] = may[e];
       const sims = store.similarities(category, refIndex, c, need);
