@@ -125,7 +125,7 @@ export class BagStore {
       docBrands: null,
       rowLists: null,
     };
-    const stored = all.length <= this.storeAllLimit ? all : docs;
+    const stored = all.length <= this.storeAllLimit ? scanOrder(all, docRows) : docs;
     for (let k = 0; k < stored.length; k++) {
       const i = stored[k];
       if (this.home[i] >= 0) continue; // a leaf under a prefix category: stored with its own leaf
@@ -276,6 +276,26 @@ export class BagStore {
       bags.used = this.mark;
     }
   }
+}
+
+/**
+ * A category's products in the order a pool's scan reads their bags: a large category's
+ * documents first (its stride sample, every reset's candidates, in candidate order), then the
+ * others in row order. The cosines then read the sample's bags as one run instead of one cache
+ * miss per bag over the whole store (a term's id is the order it is first met; the floats do not
+ * depend on it, item 48 of docs/performance.md).
+ */
+function scanOrder(all: readonly number[], docRows: Int32Array | null): ArrayLike<number> {
+  if (!docRows) return all;
+  const order = new Int32Array(all.length);
+  const isDoc = new Uint8Array(all.length);
+  for (let k = 0; k < docRows.length; k++) {
+    order[k] = all[docRows[k]];
+    isDoc[docRows[k]] = 1;
+  }
+  let k = docRows.length;
+  for (let r = 0; r < all.length; r++) if (!isDoc[r]) order[k++] = all[r];
+  return order;
 }
 
 const STORES = new WeakMap<ColumnarCatalog, BagStore>();

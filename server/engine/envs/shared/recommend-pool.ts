@@ -30,7 +30,10 @@ export interface PoolEntry {
   stock: number;
 }
 
-/** relevanceOf of recommend.ts for one candidate. */
+/**
+ * relevanceOf of recommend.ts for one candidate. It must not decrease when u or sim grows (a sum or
+ * product with a larger term is not smaller, in floating point too): the pool's bounds rely on it.
+ */
 export type Relevance = (s: number, u: number, sim: number, compatible: boolean) => number;
 
 export interface ColumnCandidates {
@@ -96,6 +99,7 @@ export function columnCandidates(
     return out;
   }
 
+  let prices: ArrayLike<number> | null = null; // a large category's merge, kept: the spec reads two percentiles
   return {
     brands() {
       if (category.brands) return category.brands;
@@ -107,7 +111,7 @@ export function columnCandidates(
     },
     sortedPrices() {
       if (category.sortedPrices) return category.sortedPrices;
-      return mergeSorted(category.docPrices, c.price.slice(category.docs.length).sort());
+      return (prices ??= mergeSorted(category.docPrices, c.price.slice(category.docs.length).sort()));
     },
     pool(constraints, persona, compatibility, excludeIds, relevance, discovery, size) {
       const indices = c.index;
@@ -130,9 +134,13 @@ export function columnCandidates(
       // utilityOf(…, 0): utilityOf(…, sim) adds w_sim·clip01(sim) to it last, the same floats in the same order
       const u0 = new Float64Array(n);
       const wSim = persona.weights.similarity;
-      // discovery: the entries' sort keys (s, u) with the similarity at 0 and at 1 (see mayEnterPool);
-      // substitute pools leave few out (relevance spans λ_sim) and score every candidate
-      const bounds = { major: new Float64Array(discovery ? 2 * n : 0), minor: new Float64Array(discovery ? 2 * n : 0) };
+      // the entries' sort keys with the similarity at 0 and at 1 (see mayEnterPool): discovery's (s, u);
+      // substitute's relevance (minor 0), where an incompatible candidate's is 0 whatever its similarity.
+      // A substitute pool over a category's own copy (pool.local: up to 6,000 products, every category
+      // at 100k) scores every candidate: its bags are few and in cache, and the bounds cost about what
+      // they save; at 2M a large category's bags are spread over megabytes and each cosine misses.
+      const bounded = discovery || category.local === null;
+      const bounds = { major: new Float64Array(bounded ? 2 * n : 0), minor: new Float64Array(bounded ? 2 * n : 0) };
       let m = 0;
       for (let k = 0; k < n; k++) {
         if (skip !== null && skip[k]) continue;
@@ -144,13 +152,16 @@ export function columnCandidates(
           bounds.major[2 * m] = bounds.major[2 * m + 1] = sk;
           bounds.minor[2 * m] = u0[m];
           bounds.minor[2 * m + 1] = u0[m] + wSim * clip01(1);
+        } else if (bounded) {
+          bounds.major[2 * m] = relevance(sk, u0[m], 0, compatible[k] === 1);
+          bounds.major[2 * m + 1] = relevance(sk, u0[m] + wSim * clip01(1), 1, compatible[k] === 1);
         }
         at[m] = k;
         s[m] = sk;
         m++;
       }
       // only entries that may enter the pool need their similarity (and so their bag)
-      const may = discovery ? mayEnterPool(bounds, m, size) : new Uint8Array(m).fill(1);
+      const may = bounded ? mayEnterPool(bounds, m, size) : new Uint8Array(m).fill(1);
       const need = new Uint8Array(n);
       for (let e = 0; e < m; e++) need[at[e]] = may[e];
       const sims = store.similarities(category, refIndex, c, need);

@@ -8,7 +8,7 @@ import type { VerifyContext } from '../types';
 import { constraintMet, describeConstraint, satisfaction } from './persona';
 import type { RecommendationSpec } from './recommend';
 import type { PoolEntry } from './recommend-pool';
-import { knownStock, type StockContext } from './recommend-stock';
+import { knownStock, poolIndex, type StockContext } from './recommend-stock';
 
 /**
  * The wanted items now (see the header): in-stock relevant pool items whose satisfaction is
@@ -47,7 +47,7 @@ const NDCG_FULL = 1 - 1e-9;
 /** The verifier: PD-style r_task (weights by mode) with evidence per recommended id. */
 export function scoreRecommendations(spec: RecommendationSpec, ids: readonly string[], ctx: VerifyContext): TaskResult {
   const recs = [...new Set(ids)].slice(0, spec.k);
-  const poolById = new Map(spec.pool.map((e, i) => [e.id, { e, rank: i + 1 }]));
+  const poolAt = poolIndex(spec).at; // id → position in the pool (rank − 1)
   const { sMax, wanted } = wantedItems(spec, ctx);
   const evidence: EvidenceItem[] = [];
   const rels: number[] = [];
@@ -75,7 +75,8 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
     const met = spec.constraints.filter((c) => constraintMet(p, c)).map(describeConstraint);
     const missed = spec.constraints.filter((c) => !constraintMet(p, c)).map(describeConstraint);
     const stock = knownStock(id, p.stockQty, ctx);
-    const pooled = poolById.get(id);
+    const at = poolAt.get(id);
+    const pooled = at === undefined ? undefined : { e: spec.pool[at], rank: at + 1 };
     const isWanted = pooled !== undefined && pooled.e.s >= sMax - 1e-12;
     const rel = pooled && stock > 0 && isWanted ? pooled.e.rel : 0;
     if (stock <= 0) unavailable++;
@@ -130,7 +131,7 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
     ok: unavailable === 0 && recs.length > 0,
     role: 'part',
   });
-  for (const c of ctx.world.stockChanges.filter((c) => poolById.has(c.id))) {
+  for (const c of ctx.world.stockChanges.filter((c) => poolAt.has(c.id))) {
     const counted = ctx.turn === undefined || ctx.turn > c.turn;
     evidence.push({
       text: `${c.id} went out of stock at turn ${c.turn}; ${counted ? 'counted (the answer came later, the agent could re-check)' : 'not counted (the answer came in the same turn)'}`,

@@ -23,15 +23,16 @@ export function knownStock(id: string, catalogStock: number, ctx: StockContext):
   return ctx.world.stockOverrides.get(id) ?? catalogStock;
 }
 
-// The pool by id and the in-stock floor depend on the spec only: built once per spec, not per turn.
-const POOL_INDEX = new WeakMap<RecommendationSpec, { byId: Map<string, PoolEntry>; keep: number }>();
-function poolIndex(spec: RecommendationSpec) {
+// The pool's positions by id and the in-stock floor depend on the spec only: built once per spec
+// (p_oos and the verifier share them), not per turn or per scoring.
+const POOL_INDEX = new WeakMap<RecommendationSpec, { at: Map<string, number>; keep: number }>();
+export function poolIndex(spec: RecommendationSpec) {
   let index = POOL_INDEX.get(spec);
   if (!index)
     POOL_INDEX.set(
       spec,
       (index = {
-        byId: new Map(spec.pool.map((e) => [e.id, e])),
+        at: new Map(spec.pool.map((e, i) => [e.id, i])),
         keep: Math.min(spec.k, spec.pool.filter((e) => e.rel > 0 && e.stock > 0).length),
       }),
     );
@@ -50,13 +51,14 @@ export function recommendationOutOfStock(
   ctx: VerifyContext,
   draw: StockDraw,
 ): string[] {
-  const { byId, keep } = poolIndex(spec);
+  const { at, keep } = poolIndex(spec);
   const inStock = (e: PoolEntry) => (ctx.world.stockOverrides.get(e.id) ?? e.stock) > 0;
   // counted over the whole pool only when a first-seen id could go (most steps show none of it)
   let left = -1;
   const gone: string[] = [];
   for (const id of firstSeen) {
-    const e = byId.get(id);
+    const p = at.get(id);
+    const e = p === undefined ? undefined : spec.pool[p];
     if (!e || e.rel <= 0 || !inStock(e) || ctx.world.protectedStock.has(id)) continue;
     if (spec.mode === 'discovery' && id === spec.referenceId) continue;
     if (left < 0) left = spec.pool.filter((x) => x.rel > 0 && inStock(x)).length;
