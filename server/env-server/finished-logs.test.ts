@@ -296,4 +296,28 @@ describe('the queue and the idle worker', () => {
     for (const id of finished) expect(await stored(id)).toBe(true);
     await materialiseEvents(store.reader, [running], () => testCatalog());
   });
+
+  it('writes what is still queued when it stops (a graceful shutdown of a busy worker)', async () => {
+    const store = stores.sqlite!;
+    const logs = new FinishedLogs();
+    const deferred = recording(store, 'deferred', logs);
+    const ids = [await play(deferred, 'CART', 'oracle', 61), await play(deferred, 'POLICY', 'oracle', 62)];
+    let activity = 0;
+    const busy = startIdleMaterialiser({
+      db: store.worker,
+      catalog: testCatalog(),
+      activity: () => ++activity,
+      utilisation: () => 0.9,
+      lookMs: 5,
+      logs,
+    });
+    await new Promise((r) => setTimeout(r, 30));
+    expect(logs.size).toBe(2); // never idle: nothing written yet
+    await busy.stop();
+    expect(logs.size).toBe(0);
+    for (const id of ids) {
+      const row = await rowOf(store.worker, id);
+      expect(row.eventsStored).toBe(row.eventCount);
+    }
+  });
 });

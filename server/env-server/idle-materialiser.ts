@@ -26,7 +26,7 @@ export const IDLE_CHUNK = 32;
 const BACKOFF_MS = 10_000;
 
 export interface IdleMaterialiser {
-  /** Stops looking; resolves once a chunk in progress has committed. */
+  /** Stops looking; resolves once a chunk in progress has committed and the queued logs are written. */
   stop(): Promise<void>;
 }
 
@@ -113,6 +113,12 @@ export function startIdleMaterialiser(opts: {
       stopped = true;
       clearInterval(timer);
       await running;
+      // A graceful stop writes the logs still queued (a crash leaves them to the replay).
+      try {
+        while (logs && logs.size > 0) await storeEventLogs(db, logs.take(chunk));
+      } catch (e) {
+        console.error(`[env-server] the finished episodes' logs were not written: ${(e as Error).message}`);
+      }
     },
   };
 }

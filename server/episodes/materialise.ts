@@ -5,6 +5,8 @@
 // row's config and its actions (the golden test pins the engine), so its events are replayed
 // and stored here: when the server idles (env-server/idle-materialiser.ts) and before any read
 // of events (every reader calls `materialiseEvents` first, as search catches up its index).
+// Since round 11 the worker that finished an episode writes out the log it still holds instead
+// (storeEventLogs, env-server/finished-logs.ts: no replay); the replay is for everything else.
 // The rows are byte for byte what the eager writers store (eventRows: JSON.stringify of each
 // event), and the goal's text (summary + revealed slots, written only at reset and at the end
 // by the recorder) is brought up to date with them.
