@@ -5,7 +5,9 @@
 // operations per transaction; the parts are timed on their own: the rows' JSON (events, goal,
 // breakdown), the statements, the commit, and afterwards the deferred events' materialisation
 // (round 10: the recorder stores actions only) and the full-text catch-up; and with the
-// writer on its own thread (as serve:env runs it), what stays on the serving thread.
+// writer on its own thread (as serve:env runs it), what stays on the serving thread. Round 11:
+// the same with the finished episodes' logs kept (finished-logs.ts) and written out afterwards
+// without a replay, against the replay.
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
@@ -18,7 +20,8 @@ import { openSqliteWriter, openSqliteWriterThread } from '../server/env-server/s
 import { migratedTempDatabase } from '../server/env-server/spawn';
 import { sqliteFile } from '../server/db-path';
 import { prepareTextIndex } from '../server/episodes/sqlite-store/text-index';
-import { materialiseEvents } from '../server/episodes/materialise';
+import { materialiseEvents, storeEventLogs } from '../server/episodes/materialise';
+import { FinishedLogs } from '../server/env-server/finished-logs';
 import { sqliteInspectorDb } from '../server/inspector/db';
 import { median, recordScript, type Script } from './bench-api-lib';
 import { benchOptions, positive } from './bench-options';
@@ -41,19 +44,22 @@ function mainThreadMs(): number {
 }
 
 /** Plays every script, `batch` episodes interleaved per turn; returns CPU ms of the whole pass. */
-async function pass(writer: BatchWriter | null): Promise<number> {
-  return (await timedPass(writer)).process;
+async function pass(writer: BatchWriter | null, finishedLogs: FinishedLogs | null = null): Promise<number> {
+  return (await timedPass(writer, finishedLogs)).process;
 }
 
 /** A pass's CPU ms: the whole process, and its main thread alone. */
-async function timedPass(writer: BatchWriter | null): Promise<{ process: number; main: number }> {
+async function timedPass(
+  writer: BatchWriter | null,
+  finishedLogs: FinishedLogs | null = null,
+): Promise<{ process: number; main: number }> {
   const config = loadConfig({}, ['--max-sessions', '100000', '--persist', writer ? 'on' : 'off'], DEFAULT_CATALOG_ID);
   const svc = createEnvService({
     config,
     catalog,
     tokens: createTokenService({ secret: 'bench' }),
     sessions: new SessionStore({ maxSessions: 100_000, idleTimeoutMs: 3_600_000, evictRunning: false }),
-    recorder: writer ? new Recorder(writer) : null,
+    recorder: writer ? new Recorder(writer, { finishedLogs }) : null,
   });
   const recorder = svc.recorder;
   const start = process.cpuUsage();
@@ -133,6 +139,26 @@ for (let p = 0; p < passes; p++) {
     const t = process.cpuUsage();
     index.catchUp();
     add('full-text catch-up afterwards (indexer)', cpuMs(process.cpuUsage(t)));
+    conn.close();
+    db.remove();
+  }
+  {
+    // Round 11: the finished episodes' logs kept by the recorder, written out afterwards (no replay).
+    const db = migratedTempDatabase();
+    const writer = openSqliteWriter(db.url, { upkeep: 'elsewhere' });
+    const logs = new FinishedLogs({ maxEpisodes: 1e9, maxBytes: 1e12 });
+    add('persistence on, synchronous=NORMAL, finished logs kept (service + writer + logs)', await pass(writer, logs));
+    writer.close();
+    const conn = new Database(sqliteFile(db.url)!);
+    const sql = sqliteInspectorDb(conn);
+    const m = process.cpuUsage();
+    while (logs.size > 0) await storeEventLogs(sql, logs.take(32));
+    add(
+      'writing the kept logs afterwards (no replay; as the idle worker, 32 a transaction)',
+      cpuMs(process.cpuUsage(m)),
+    );
+    const left = await materialiseEvents(sql, 'all pending', () => catalog);
+    if (left.episodes !== 0) throw new Error(`${left.episodes} episodes were left to the replay`);
     conn.close();
     db.remove();
   }

@@ -29,8 +29,9 @@ async function serve(config: EnvServerConfig) {
   const server = await startEnvServer(config, catalog, {
     storeUpkeep: recordedSqliteFile(config) ? 'elsewhere' : 'inline',
     sqliteWriter: config.sqliteWriter,
-    // One worker stores the deferred events: two would replay the same episodes and one would lose every insert.
-    idleMaterialise: process.env.ECOMRLVE_IDLE_MATERIALISER !== 'off',
+    // Every worker writes out its own finished episodes' logs; one replays the rest (two would
+    // replay the same episodes and one would lose every insert).
+    idleReplay: process.env.ECOMRLVE_IDLE_MATERIALISER !== 'off',
   });
   const detail = `mode ${config.mode}, catalog ${catalog.id} loaded in ${Math.round(performance.now() - t)} ms, admin ${config.adminToken ? 'on' : 'off'}, persistence ${config.persist ? 'on' : 'off'}`;
   if (cluster.isWorker) process.send!({ listening: server.url, detail });

@@ -37,6 +37,13 @@ export interface EnvServerConfig {
    * step is cheaper; the replay costs more CPU later); "stored" = written with each step.
    */
   events: 'deferred' | 'stored';
+  /**
+   * Deferred events: finished episodes' logs a worker keeps (serialised) to write out when it
+   * idles instead of replaying them (finished-logs.ts), at most this many and this many MB of
+   * event text per worker; beyond that, episodes are replayed. 0 keeps none.
+   */
+  finishedLogs: number;
+  finishedLogsMb: number;
   /** Processes serving the port (node cluster); a WebSocket session stays on the worker that accepted it. */
   workers: number;
   adminToken?: string;
@@ -54,6 +61,8 @@ export const DEFAULTS = {
   durability: 'process',
   sqliteWriter: 'thread',
   events: 'deferred',
+  finishedLogs: 4096,
+  finishedLogsMb: 64,
   workers: 1,
 } as const;
 
@@ -71,6 +80,8 @@ const SETTINGS = [
   { key: 'durability', env: 'ECOMRLVE_DURABILITY', flag: '--durability' },
   { key: 'sqliteWriter', env: 'ECOMRLVE_SQLITE_WRITER', flag: '--sqlite-writer' },
   { key: 'events', env: 'ECOMRLVE_EVENTS', flag: '--events' },
+  { key: 'finishedLogs', env: 'ECOMRLVE_FINISHED_LOGS', flag: '--finished-logs' },
+  { key: 'finishedLogsMb', env: 'ECOMRLVE_FINISHED_LOGS_MB', flag: '--finished-logs-mb' },
   { key: 'workers', env: 'ECOMRLVE_WORKERS', flag: '--workers' },
 ] as const;
 
@@ -126,6 +137,12 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
     durability,
     sqliteWriter,
     events,
+    finishedLogs: raw.finishedLogs
+      ? positiveInt(raw.finishedLogs.value, raw.finishedLogs.name, 0)
+      : DEFAULTS.finishedLogs,
+    finishedLogsMb: raw.finishedLogsMb
+      ? positiveInt(raw.finishedLogsMb.value, raw.finishedLogsMb.name, 0)
+      : DEFAULTS.finishedLogsMb,
     workers: raw.workers ? positiveInt(raw.workers.value, raw.workers.name) : DEFAULTS.workers,
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
     tokenSecret: env.ECOMRLVE_TOKEN_SECRET || undefined,

@@ -7,9 +7,14 @@
 // "Idle" is either no request since the last look, or an event loop busy less than half of it:
 // a training loop waits on its model most of the time, so its requests never stop for 200 ms,
 // but they leave the worker mostly idle; only a saturated worker lets the backlog grow.
+// Since the eleventh round it first writes out the finished episodes' logs this worker still
+// holds (finished-logs.ts: no replay, every worker its own), then replays what is left (one
+// worker of a server: `replay`), passing over the episodes this worker is still playing (their
+// logs will come from memory when they end; a reader that wants them sooner replays them).
 import { performance } from 'node:perf_hooks';
-import { materialiseEvents, type EventStoreDb } from '@/server/episodes/materialise';
+import { materialiseEvents, storeEventLogs, type EventStoreDb } from '@/server/episodes/materialise';
 import type { Catalog } from '@/server/engine';
+import type { FinishedLogs } from './finished-logs';
 
 /** How often the worker looks whether its recorder was idle since the last look. */
 export const IDLE_LOOK_MS = 200;
@@ -21,7 +26,7 @@ export const IDLE_CHUNK = 32;
 const BACKOFF_MS = 10_000;
 
 export interface IdleMaterialiser {
-  /** Stops looking; resolves once a chunk in progress has committed. */
+  /** Stops looking; resolves once a chunk in progress has committed and the queued logs are written. */
   stop(): Promise<void>;
 }
 
@@ -34,30 +39,54 @@ export function startIdleMaterialiser(opts: {
   utilisation?: () => number;
   lookMs?: number;
   chunk?: number;
+  /** Finished episodes' logs this worker holds, written first (no replay). */
+  logs?: FinishedLogs | null;
+  /** Replay the other waiting episodes too (default true; one worker of a server does). */
+  replay?: boolean;
+  /** Whether this worker is playing the episode (not replayed: its log comes when it ends). */
+  held?: (id: string) => boolean;
 }): IdleMaterialiser {
   const { db, catalog, activity, utilisation = eventLoopShare(), lookMs = IDLE_LOOK_MS, chunk = IDLE_CHUNK } = opts;
+  const { logs = null, replay = true, held = () => false } = opts;
   let seen = activity();
   let running: Promise<void> | null = null;
   let pausedUntil = 0;
   let stopped = false;
 
-  /** Episode ids whose log failed to replay: logged once (each idle pass tries them again, and goes past them). */
+  /** Episode ids whose log failed to replay: logged once and passed over after (a reader still tries, and says why). */
   const failed = new Set<string>();
+
+  /** Lets requests that arrived meanwhile run; true when one did (time to stop). */
+  async function interrupted(before: number): Promise<boolean> {
+    await new Promise<void>((r) => setImmediate(r));
+    return stopped || activity() !== before;
+  }
 
   async function drain(): Promise<void> {
     try {
+      while (logs && logs.size > 0) {
+        const before = activity();
+        await storeEventLogs(db, logs.take(chunk));
+        if (await interrupted(before)) return;
+      }
+      if (!replay) return;
       let after = '';
+      const skip = (id: string) => held(id) || failed.has(id);
       for (;;) {
         const before = activity();
-        const done = await materialiseEvents(db, 'all pending', () => catalog, { limit: chunk, after });
+        const done = await materialiseEvents(db, 'all pending', () => catalog, {
+          limit: chunk,
+          after,
+          catalogId: catalog.id,
+          skip,
+        });
         for (const f of done.failed)
           if (!failed.has(f.id)) {
             failed.add(f.id);
             console.error(`[env-server] cannot materialise the events of ${f.id}: ${f.error}`);
           }
-        // let requests that arrived meanwhile run; stop when one did or nothing is left
-        await new Promise<void>((r) => setImmediate(r));
-        if (stopped || done.last === null || activity() !== before) return;
+        // stop when a request came or nothing is left
+        if ((await interrupted(before)) || done.last === null) return;
         after = done.last;
       }
     } catch (e) {
@@ -74,6 +103,7 @@ export function startIdleMaterialiser(opts: {
     const idle = now === seen || busyShare < IDLE_UTILISATION;
     seen = now;
     if (!idle || running || stopped || Date.now() < pausedUntil) return;
+    if (!replay && !logs?.size) return;
     running = drain().finally(() => (running = null));
   }, lookMs);
   timer.unref();
@@ -83,6 +113,12 @@ export function startIdleMaterialiser(opts: {
       stopped = true;
       clearInterval(timer);
       await running;
+      // A graceful stop writes the logs still queued (a crash leaves them to the replay).
+      try {
+        while (logs && logs.size > 0) await storeEventLogs(db, logs.take(chunk));
+      } catch (e) {
+        console.error(`[env-server] the finished episodes' logs were not written: ${(e as Error).message}`);
+      }
     },
   };
 }

@@ -15,6 +15,7 @@ import {
   type SerialisedBreakdown,
 } from '@/server/episodes/sqlite-store/rows';
 import { goalWithoutDataJson } from '@/server/episodes/stored-goal';
+import type { FinishedLogs } from './finished-logs';
 import type { LiveEpisode } from './sessions';
 
 /** Where the episode stands (the SQLite store's progress columns). */
@@ -184,6 +185,11 @@ export interface RecorderOptions {
    * 'stored': the events are written with each step. Default 'deferred'.
    */
   events?: 'deferred' | 'stored';
+  /**
+   * Deferred only: where a finished episode's log goes once its last step has committed, for the
+   * idle materialiser to write out without a replay (finished-logs.ts). Absent: replayed later.
+   */
+  finishedLogs?: FinishedLogs | null;
 }
 
 export class Recorder {
@@ -197,11 +203,13 @@ export class Recorder {
   readonly stats: RecorderStats = { enqueued: 0, batches: 0, ops: 0, largestBatch: 0 };
 
   private readonly deferred: boolean;
+  private readonly finishedLogs: FinishedLogs | null;
 
   /** A Prisma client (any store Prisma serves), or a writer of its own (the SQLite fast path). */
   constructor(target: PrismaClient | BatchWriter, options: RecorderOptions = {}) {
     this.writer = isWriter(target) ? target : prismaWriter(target);
     this.deferred = (options.events ?? 'deferred') === 'deferred';
+    this.finishedLogs = this.deferred ? (options.finishedLogs ?? null) : null;
   }
 
   /** The new episode and its opening events. */
@@ -249,7 +257,7 @@ export class Recorder {
       : live.episode.done
         ? rowUpdate(live, eventCount)
         : progressNow(live, eventCount);
-    return this.enqueue({
+    const written = this.enqueue({
       kind: 'step',
       id: live.id,
       action:
@@ -259,6 +267,11 @@ export class Recorder {
       events: this.deferred ? [] : eventRows(result.events, firstSeq, serialisedBreakdown(live, update)),
       update,
     });
+    const logs = this.finishedLogs;
+    if (!logs || !live.episode.done) return written;
+    // Only a committed log is kept (a conflicting or failed write keeps nothing), and before the
+    // caller is answered, so the episode is never both out of the worker's hands and unqueued.
+    return written.then(() => void logs.offer(live.id, live.episode.events));
   }
 
   private withGoal(live: LiveEpisode, update: EpisodeRowUpdate): EpisodeRowUpdate {

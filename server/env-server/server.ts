@@ -13,6 +13,7 @@ import { prismaEpisodeLog } from './live-episodes';
 import { Recorder, type BatchWriter } from './recorder';
 import { openSqliteWriter, openSqliteWriterThread } from './sqlite-writer';
 import { startIdleMaterialiser } from './idle-materialiser';
+import { FinishedLogs } from './finished-logs';
 import type { EventStoreDb } from '@/server/episodes/materialise';
 import { prismaSqlDb } from '@/server/episodes/prisma-sql';
 import { openSqlite, sqliteInspectorDb } from '@/server/inspector/db';
@@ -85,6 +86,12 @@ export interface EnvServerOptions {
   sqliteWriter?: 'inline' | 'thread';
   /** Materialise recorded episodes' events when the recorder idles (default true; tests that look at the deferred rows turn it off). */
   idleMaterialise?: boolean;
+  /**
+   * When idle, also replay the waiting episodes this worker holds no log of (default true).
+   * serve:env --workers N: only the first worker does (two would replay the same episodes);
+   * every worker writes out its own finished episodes' logs.
+   */
+  idleReplay?: boolean;
 }
 
 /** The service with its token service, session store and (when persisting) recorder, as configured. */
@@ -107,11 +114,24 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
   });
   // By default per step only the action and the row's progress are stored; the events are
   // materialised when this worker idles (idle-materialiser.ts) or when a reader asks (materialise.ts).
-  const recorder = store ? new Recorder(store.target, { events: config.events }) : null;
+  const idleMaterialise = store !== null && config.events === 'deferred' && options.idleMaterialise !== false;
+  // Finished episodes' logs, written out by the idle materialiser without a replay (finished-logs.ts).
+  const finishedLogs =
+    idleMaterialise && config.finishedLogs > 0 && config.finishedLogsMb > 0
+      ? new FinishedLogs({ maxEpisodes: config.finishedLogs, maxBytes: config.finishedLogsMb * 1024 * 1024 })
+      : null;
+  const recorder = store ? new Recorder(store.target, { events: config.events, finishedLogs }) : null;
   const log = store ? prismaEpisodeLog(store.reader) : null;
   const idle =
-    store && recorder && config.events === 'deferred' && options.idleMaterialise !== false
-      ? startIdleMaterialiser({ db: store.sql, catalog, activity: () => recorder.stats.enqueued })
+    store && recorder && idleMaterialise
+      ? startIdleMaterialiser({
+          db: store.sql,
+          catalog,
+          activity: () => recorder.stats.enqueued,
+          logs: finishedLogs,
+          replay: options.idleReplay !== false,
+          held: (id) => sessions.peek(id) !== undefined,
+        })
       : null;
   return {
     tokens,
@@ -120,6 +140,8 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
       await idle?.stop();
       await store?.close();
     },
+    /** The finished episodes' logs waiting to be written (null: none kept). */
+    finishedLogs,
     service: createEnvService({ config, catalog, tokens, sessions, recorder, log }),
   };
 }

@@ -5,6 +5,8 @@
 // row's config and its actions (the golden test pins the engine), so its events are replayed
 // and stored here: when the server idles (env-server/idle-materialiser.ts) and before any read
 // of events (every reader calls `materialiseEvents` first, as search catches up its index).
+// Since round 11 the worker that finished an episode writes out the log it still holds instead
+// (storeEventLogs, env-server/finished-logs.ts: no replay); the replay is for everything else.
 // The rows are byte for byte what the eager writers store (eventRows: JSON.stringify of each
 // event), and the goal's text (summary + revealed slots, written only at reset and at the end
 // by the recorder) is brought up to date with them.
@@ -69,11 +71,7 @@ function cannotDerive(row: PendingRow, catalog: Catalog): string | null {
 }
 
 /** Every event of the episode as stored, and its goal's text, replayed from config + actions. */
-async function replayed(db: EventStoreDb, row: PendingRow, catalog: Catalog) {
-  const actions = await db.all<{ format: string; raw: string; eventEnd: number | null }>(
-    'SELECT "format", "raw", "eventEnd" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"',
-    [row.id],
-  );
+function replayed(row: PendingRow, catalog: Catalog, actions: readonly StoredAction[]) {
   const episode = replayEpisode(
     configOfRow(row),
     catalog,
@@ -89,6 +87,23 @@ async function replayed(db: EventStoreDb, row: PendingRow, catalog: Catalog) {
   return { rows: eventRows(episode.events, 0), goal: goalWithoutDataJson(episode.hiddenGoal()) };
 }
 
+type StoredAction = { episodeId: string; format: string; raw: string; eventEnd: number | null };
+
+/** The actions of a chunk's episodes in one query (round 10 read them one episode at a time), by episode, in order. */
+async function actionsOf(db: EventStoreDb, ids: readonly string[]): Promise<Map<string, StoredAction[]>> {
+  const byEpisode = new Map<string, StoredAction[]>(ids.map((id) => [id, []]));
+  for (let at = 0; at < ids.length; at += IDS_PER_QUERY) {
+    const part = ids.slice(at, at + IDS_PER_QUERY);
+    const rows = await db.all<StoredAction>(
+      `SELECT "episodeId", "format", "raw", "eventEnd" FROM "EpisodeAction"
+       WHERE "episodeId" IN (${part.map(() => '?').join(',')}) ORDER BY "episodeId", "seq"`,
+      part,
+    );
+    for (const r of rows) byEpisode.get(r.episodeId)!.push(r);
+  }
+  return byEpisode;
+}
+
 async function insertEvents(tx: EventStoreDb, episodeId: string, rows: readonly EventRow[]): Promise<void> {
   for (let at = 0; at < rows.length; at += EVENTS_PER_INSERT) {
     const chunk = rows.slice(at, at + EVENTS_PER_INSERT);
@@ -102,19 +117,31 @@ async function insertEvents(tx: EventStoreDb, episodeId: string, rows: readonly 
   }
 }
 
-async function pendingRows(db: EventStoreDb, which: readonly string[] | 'all pending', limit: number, after: string) {
+async function pendingRows(
+  db: EventStoreDb,
+  which: readonly string[] | 'all pending',
+  limit: number,
+  after: string,
+  catalogId: string | null = null,
+) {
   if (which === 'all pending')
-    return db.all<PendingRow>(
-      `SELECT ${PENDING_COLUMNS} FROM "Episode" WHERE ${EVENTS_PENDING} AND "id" > ? ORDER BY "id" LIMIT ?`,
-      [after, limit],
-    );
+    return catalogId === null
+      ? db.all<PendingRow>(
+          `SELECT ${PENDING_COLUMNS} FROM "Episode" WHERE ${EVENTS_PENDING} AND "id" > ? ORDER BY "id" LIMIT ?`,
+          [after, limit],
+        )
+      : db.all<PendingRow>(
+          `SELECT ${PENDING_COLUMNS} FROM "Episode" WHERE ${EVENTS_PENDING} AND "catalogId" = ? AND "id" > ? ORDER BY "id" LIMIT ?`,
+          [catalogId, after, limit],
+        );
+  // in id order, as every writer of events goes (PostgreSQL's row locks then never cross)
   const rows: PendingRow[] = [];
-  const ids = [...new Set(which)];
+  const ids = [...new Set(which)].sort();
   for (let at = 0; at < ids.length; at += IDS_PER_QUERY) {
     const part = ids.slice(at, at + IDS_PER_QUERY);
     rows.push(
       ...(await db.all<PendingRow>(
-        `SELECT ${PENDING_COLUMNS} FROM "Episode" WHERE "id" IN (${part.map(() => '?').join(',')}) AND ${EVENTS_PENDING}`,
+        `SELECT ${PENDING_COLUMNS} FROM "Episode" WHERE "id" IN (${part.map(() => '?').join(',')}) AND ${EVENTS_PENDING} ORDER BY "id"`,
         part,
       )),
     );
@@ -145,7 +172,17 @@ export async function materialiseEvents(
     limit = Number.MAX_SAFE_INTEGER,
     after = '',
     budgetMs = Infinity,
-  }: { limit?: number; after?: string; budgetMs?: number } = {},
+    catalogId = null,
+    skip = null,
+  }: {
+    limit?: number;
+    after?: string;
+    budgetMs?: number;
+    /** 'all pending' only: only episodes played on this catalog (a worker replays no others). */
+    catalogId?: string | null;
+    /** 'all pending' only: episodes to pass over (read, not replayed): a worker's live ones, known failures. */
+    skip?: ((id: string) => boolean) | null;
+  } = {},
 ): Promise<Materialised> {
   const done: Materialised = { episodes: 0, events: 0, failed: [], last: null, pending: null };
   if (which !== 'all pending') {
@@ -157,10 +194,10 @@ export async function materialiseEvents(
   }
   const started = performance.now();
   for (let left = limit; left > 0;) {
-    const rows = await pendingRows(db, which, Math.min(EPISODES_PER_TX, left), done.last ?? after);
+    const rows = await pendingRows(db, which, Math.min(EPISODES_PER_TX, left), done.last ?? after, catalogId);
     if (rows.length === 0) break;
     done.last = rows.at(-1)!.id;
-    await storeChunk(db, rows, catalogOf, done, false);
+    await storeChunk(db, skip ? rows.filter((r) => !skip(r.id)) : rows, catalogOf, done, false);
     left -= rows.length;
     if (rows.length < EPISODES_PER_TX || performance.now() - started >= budgetMs) break;
   }
@@ -184,32 +221,80 @@ async function storeChunk(
   done: Materialised,
   byId: boolean,
 ): Promise<void> {
-  const writes: Array<{ row: PendingRow; rows: EventRow[]; goal: string }> = [];
+  const derivable: Array<{ row: PendingRow; catalog: Catalog }> = [];
+  const fail = (row: PendingRow, e: unknown) => {
+    if (byId) throw e;
+    done.failed.push({ id: row.id, error: (e as Error).message });
+  };
   for (const row of rows) {
     try {
       const catalog = await catalogOf(row.catalogId);
-      if (cannotDerive(row, catalog) !== null) continue;
-      writes.push({ row, ...(await replayed(db, row, catalog)) });
+      if (cannotDerive(row, catalog) === null) derivable.push({ row, catalog });
     } catch (e) {
-      if (byId) throw e;
-      done.failed.push({ id: row.id, error: (e as Error).message });
+      fail(row, e);
+    }
+  }
+  if (derivable.length === 0) return;
+  const actions = await actionsOf(
+    db,
+    derivable.map((d) => d.row.id),
+  );
+  const writes: Array<{ id: string; from: number; rows: EventRow[]; goal: string }> = [];
+  for (const { row, catalog } of derivable) {
+    try {
+      writes.push({ id: row.id, from: Number(row.eventsStored), ...replayed(row, catalog, actions.get(row.id)!) });
+    } catch (e) {
+      fail(row, e);
     }
   }
   await db.transaction(async (tx) => {
-    for (const { row, rows: events, goal } of writes) {
-      const stored = Number(row.eventsStored);
-      await insertEvents(tx, row.id, events.slice(stored));
+    for (const w of writes) {
+      await insertEvents(tx, w.id, w.rows.slice(w.from));
       // Forward only; the goal only when these events are all the episode has (a step
       // committed meanwhile has its own, newer goal to come).
       await tx.run(
         `UPDATE "Episode" SET "eventsStored" = ?, "hiddenGoal" = CASE WHEN "eventCount" = ? THEN ? ELSE "hiddenGoal" END
          WHERE "id" = ? AND "eventsStored" < ?`,
-        [events.length, events.length, goal, row.id, events.length],
+        [w.rows.length, w.rows.length, w.goal, w.id, w.rows.length],
       );
       done.episodes++;
-      done.events += events.length - stored;
+      done.events += w.rows.length - w.from;
     }
   });
+}
+
+/**
+ * Stores finished episodes' event logs that a worker still held (env-server/finished-logs.ts):
+ * the rows as the eager path writes them, no replay. In one transaction, in id order (two
+ * writers of the same episodes then take PostgreSQL's row locks in the same order). A log is
+ * written only while its row still waits and its event count is the log's length: the episode
+ * is over, so anything else means the row is not what this worker played (left to the replay,
+ * which checks and reports). Events a reader stored meanwhile are skipped (the watermark) or
+ * collide harmlessly (same bytes, ON CONFLICT DO NOTHING); the watermark only moves forward.
+ */
+export async function storeEventLogs(
+  db: EventStoreDb,
+  logs: ReadonlyArray<{ id: string; rows: readonly EventRow[] }>,
+): Promise<{ episodes: number; events: number }> {
+  const done = { episodes: 0, events: 0 };
+  if (logs.length === 0) return done;
+  const logOf = new Map(logs.map((l) => [l.id, l]));
+  await db.transaction(async (tx) => {
+    for (const row of await pendingRows(tx, [...logOf.keys()], 0, '')) {
+      const log = logOf.get(row.id)!;
+      if (Number(row.eventCount) !== log.rows.length) continue;
+      const from = Number(row.eventsStored);
+      await insertEvents(tx, log.id, log.rows.slice(from));
+      await tx.run(`UPDATE "Episode" SET "eventsStored" = ? WHERE "id" = ? AND "eventsStored" < ?`, [
+        log.rows.length,
+        log.id,
+        log.rows.length,
+      ]);
+      done.episodes++;
+      done.events += log.rows.length - from;
+    }
+  });
+  return done;
 }
 
 /**
