@@ -1,7 +1,7 @@
 // A structured action is parsed without its JSON text (issue 13): the result must be exactly
 // the text path's, raw text included, for valid actions, limits and every field error.
 import { describe, expect, it } from 'vitest';
-import { jsonDataError, MAX_ACTION_CHARS, parseAction } from './action';
+import { jsonDataError, jsonStringLength, MAX_ACTION_CHARS, parseAction } from './action';
 import { Rng } from './random';
 
 /** What parseAction gave before: the action judged as its JSON text. */
@@ -78,6 +78,36 @@ describe('parseAction of a structured action', () => {
   it('gives what its JSON text gives (2,000 random actions with escapes, undefined, -0, null prototypes)', () => {
     const rng = Rng.from('action-object', 1);
     for (let i = 0; i < 2000; i++) expectSame(randomAction(rng));
+  });
+
+  it('counts a string as long as its JSON text, short (by the loop) or long (regex first)', () => {
+    const units = [
+      'a',
+      'Z',
+      '0',
+      ' ',
+      '_',
+      '"',
+      '\\',
+      '\n',
+      '\t',
+      '\b',
+      '\f',
+      '\r',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      'é',
+      '€',
+    ];
+    const surrogates = ['\ud83d\ude00', '\ud800', '\udc00', '\udbff\udfff'];
+    const rng = Rng.from('json-string-length', 1);
+    for (let i = 0; i < 5000; i++) {
+      const length = rng.int(0, 60);
+      let s = '';
+      while (s.length < length) s += rng.bernoulli(0.1) ? rng.pick(surrogates) : rng.pick(units);
+      expect(jsonStringLength(s), JSON.stringify(s)).toBe(JSON.stringify(s).length);
+    }
   });
 
   it('applies the size limits exactly as the text does, around the limit', () => {

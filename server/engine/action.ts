@@ -133,9 +133,12 @@ function toText(input: unknown): { text: string } | { error: string; raw: string
 // eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+/** Below this length the character loop beats a regex test (keys, ids, short values). */
+const SHORT_STRING = 24;
+
 /** Length of JSON.stringify(s) (quotes included). */
-function jsonStringLength(s: string): number {
-  if (!NEEDS_ESCAPE.test(s)) return s.length + 2;
+export function jsonStringLength(s: string): number {
+  if (s.length > SHORT_STRING && !NEEDS_ESCAPE.test(s)) return s.length + 2;
   let n = 2;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
