@@ -104,6 +104,15 @@ describe('parseAction of a structured action', () => {
         answer: Object.fromEntries(Array.from({ length: Math.floor(n / 9) }, (_, k) => [`k${k}`, 1])),
       });
     }
+    // the longest numbers (25 characters for an estimate of 1) and widest escapes, where the exact
+    // length is measured only because the estimate times its bound passes the limit
+    for (const longest of [-0.0000012345678901234567, -2.2250738585072014e-308])
+      for (const delta of [-1, 0, 1]) {
+        const n = Math.floor((MAX_ACTION_CHARS - 30) / (String(longest).length + 1)) + delta;
+        expectSame({ assistant_message: 'x', tool_calls: new Array(n).fill(longest) });
+        expectSame({ assistant_message: 'x', answer: { env: 'PD', done: true, ids: new Array(n).fill(longest) } });
+      }
+    for (const delta of [-1, 0, 1]) expectSame({ ['\u0001'.repeat(10_918 + delta)]: 1, assistant_message: 'x' });
     // the walk's estimate counts a quote once, the text twice: only the exact length catches it
     const over = parseAction({ assistant_message: '"'.repeat(40_000) });
     expect(over.ok ? '' : over.error).toBe(`action is 80024 characters; the limit is ${MAX_ACTION_CHARS}`);

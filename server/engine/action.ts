@@ -126,38 +126,25 @@ function toText(input: unknown): { text: string } | { error: string; raw: string
 // ---------- structured actions without a JSON round trip ----------
 // A plain-object action is copied by one walk that gives what JSON.parse(JSON.stringify(x)) gives
 // (undefined object fields dropped, undefined list entries null, -0 as 0, plain prototypes) and
-// counts its exact JSON length and jsonDataError's budget over that copy, so the limits and
-// messages are those of the text path. The text itself is only built when something refers to
+// counts jsonDataError's budget over that copy; its exact JSON length is measured when it could
+// pass the limit. So the limits and messages are those of the text path. The text itself is only built when something refers to
 // it (a failure, an answer error). The round trip cost ~35 µs per step inside an episode (issue 13).
 
-// eslint-disable-next-line no-control-regex -- the control characters are what JSON escapes
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** Length of JSON.stringify(s) (quotes included). */
-function jsonStringLength(s: string): number {
-  if (!NEEDS_ESCAPE.test(s)) return s.length + 2;
-  let n = 2;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d) n += 2;
-    else if (c < 0x20) n += 6;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        n += 2;
-        i++;
-      } else n += 6;
-    } else if (c >= 0xdc00 && c <= 0xdfff) n += 6;
-    else n += 1;
-  }
-  return n;
-}
+/**
+ * jsonDataError's budget use of the copy made by jsonCopy (`estimate`), and jsonDataError's own budget
+ * use over the input (`data`: it also counts fields that are undefined). The copy's exact JSON length
+ * is at most EXACT_PER_ESTIMATE times its estimate (below), so it is only measured when that bound
+ * passes the limit (issue 13, eleventh round: counting it per string and key cost ~2 % of a step).
+ */
+const sizes = { estimate: 0, data: 0 };
 
 /**
- * Exact JSON length and jsonDataError's budget use of the copy made by jsonCopy (`estimate`), and
- * jsonDataError's own budget use over the input (`data`: it also counts fields that are undefined).
+ * The most JSON characters one unit of the estimate can stand for: a number counts 1 and prints at
+ * most 25 characters (-0.0000012345678901234567); a string or key character at most 6 (\u0001);
+ * true/false 1 for 4–5; null, brackets, colons and commas no more than they count. So the exact
+ * length is at most 25 × the estimate.
  */
-const sizes = { exact: 0, estimate: 0, data: 0 };
+const EXACT_PER_ESTIMATE = 25;
 
 /** Thrown by jsonCopy where jsonDataError would give an error: the text path words it. */
 const NOT_JSON_DATA = new Error('not plain JSON data within the limits');
@@ -172,18 +159,15 @@ const NOT_JSON_DATA = new Error('not plain JSON data within the limits');
 function jsonCopy(v: unknown, depth: number): unknown {
   switch (typeof v) {
     case 'string':
-      sizes.exact += jsonStringLength(v);
       sizes.estimate += v.length + 2;
       sizes.data += v.length + 2;
       return v;
     case 'number':
       if (!Number.isFinite(v)) throw NOT_JSON_DATA;
-      sizes.exact += String(v).length;
       sizes.estimate += 1;
       sizes.data += 1;
       return v === 0 ? 0 : v;
     case 'boolean':
-      sizes.exact += v ? 4 : 5;
       sizes.estimate += 1;
       sizes.data += 1;
       return v;
@@ -192,13 +176,11 @@ function jsonCopy(v: unknown, depth: number): unknown {
       return undefined;
     case 'object': {
       if (v === null) {
-        sizes.exact += 4;
         sizes.estimate += 4;
         sizes.data += 4;
         return null;
       }
       if (depth >= MAX_ACTION_DEPTH || sizes.data > MAX_ACTION_CHARS) throw NOT_JSON_DATA;
-      sizes.exact += 2;
       sizes.estimate += 2;
       sizes.data += 2;
       if (Array.isArray(v)) {
@@ -208,28 +190,21 @@ function jsonCopy(v: unknown, depth: number): unknown {
         for (let i = 0; i < v.length; i++) {
           if ((sizes.data += 1) > MAX_ACTION_CHARS) throw NOT_JSON_DATA; // stop early on a huge list
           const e = jsonCopy(v[i], depth + 1);
-          if (e === undefined) {
-            sizes.exact += 4;
-            sizes.estimate += 4;
-          }
+          if (e === undefined) sizes.estimate += 4;
           out[i] = e === undefined ? null : e;
           sizes.estimate += 1;
-          if (i > 0) sizes.exact += 1;
         }
         return out;
       }
       if (!isPlainProto(v)) throw NOT_JSON_DATA;
       const out: Record<string, unknown> = {};
-      let members = 0;
       for (const key of Object.keys(v)) {
         if (RESERVED_KEYS.has(key)) throw NOT_JSON_DATA;
         if ((sizes.data += key.length + 4) > MAX_ACTION_CHARS) throw NOT_JSON_DATA;
         const e = jsonCopy((v as Record<string, unknown>)[key], depth + 1);
         if (e === undefined) continue;
         out[key] = e;
-        sizes.exact += jsonStringLength(key) + 1 + (members > 0 ? 1 : 0);
         sizes.estimate += key.length + 4;
-        members++;
       }
       return out;
     }
@@ -258,16 +233,17 @@ class ParsedObjectAction {
  * text path must decide.
  */
 function parseObjectAction(input: object): ParsedAction | null {
-  sizes.exact = 0;
   sizes.estimate = 0;
   sizes.data = 0;
   // Throws NOT_JSON_DATA (or whatever a getter throws) for what is not plain JSON data:
   // parseAction catches it and takes the text path, which words the refusal.
   const value = jsonCopy(input, 0) as Record<string, unknown>;
   if (sizes.data > MAX_ACTION_CHARS) return null; // jsonDataError's budget: the text path words it
+  // the copy is plain JSON data: its text's length is the exact length (only near the limit)
+  const exact = sizes.estimate * EXACT_PER_ESTIMATE > MAX_ACTION_CHARS ? JSON.stringify(value).length : 0;
   const error =
-    sizes.exact > MAX_ACTION_CHARS
-      ? `action is ${sizes.exact} characters; the limit is ${MAX_ACTION_CHARS}`
+    exact > MAX_ACTION_CHARS
+      ? `action is ${exact} characters; the limit is ${MAX_ACTION_CHARS}`
       : sizes.estimate > MAX_ACTION_CHARS
         ? `action is larger than ${MAX_ACTION_CHARS} characters as JSON; the limit is ${MAX_ACTION_CHARS}`
         : actionShapeError(value);

@@ -299,6 +299,9 @@ const OUT_OF_STOCK_WORDS =
 
 /** p_oos at first sight of a target product: its required variant (not yet in the cart) goes out of stock when another variant can stand in. */
 function outOfStock(task: CartTask, firstSeen: readonly string[], ctx: VerifyContext, draw: StockDraw): string[] {
+  // Most steps show no target product for the first time: nothing to build then (an accepted
+  // alternative changes an item's variant, never its product).
+  if (!task.goal.items.some((i) => firstSeen.includes(i.productId))) return [];
   const goal = currentCartGoal(task.goal, task.state);
   const inCart = cartUnits(goal, ctx.world.cart);
   const gone: string[] = [];

@@ -165,7 +165,7 @@ function delegate(
  * Which open sub-task each sub-answer of an answer is for: by subtask_index when given, else
  * the current sub-task if its env matches, else the first open one of that env. Pure.
  */
-function route(
+export function route(
   goal: JourneyGoal,
   state: JourneyState,
   answer: Answer | null,
@@ -362,12 +362,19 @@ export function createJourneyEnv(
     confirm: (task, info, ctx) => delegate(envs, 'confirm', task, info, ctx),
     respond: (task, info, ctx) => maybeSwitch(task, info, ctx) ?? delegate(envs, 'respond', task, info, ctx),
     outOfStock(task, firstSeen, ctx, draw) {
-      // every step: a Set filled by loops, not flatMap (a slow path in node 20, issue 13)
-      const ids = new Set<string>();
-      task.state.tasks.forEach((sub, i) => {
-        for (const id of envOf(envs, task.goal, i).outOfStock?.(sub, firstSeen, ctx, draw) ?? []) ids.add(id);
-      });
-      return [...ids];
+      // Every step, for every sub-task (answered ones too: their items' stock is the world's). A
+      // plain loop, and a list only once an id goes: the ids in the order a Set of them had, with
+      // no Set, closure or spread per step (issue 13; flatMap is a slow path in node 20).
+      const { tasks } = task.state;
+      let ids: string[] | null = null;
+      for (let i = 0; i < tasks.length; i++) {
+        const env = envOf(envs, task.goal, i);
+        if (!env.outOfStock) continue;
+        for (const id of env.outOfStock(tasks[i], firstSeen, ctx, draw))
+          if (ids === null) ids = [id];
+          else if (!ids.includes(id)) ids.push(id);
+      }
+      return ids ?? [];
     },
     onAnswer: (task, answer, info, ctx) => onAnswer(envs, task, answer, info, ctx),
     turnBudget: (task, axes: AxisValues) => axes.T_max * task.goal.subtasks.length,
@@ -375,14 +382,21 @@ export function createJourneyEnv(
     nudges: ['Any progress on that?', 'Can you help with that?', 'What do you think?'],
     verify: (goal, state, answer, ctx) => verify(envs, goal, state, answer, ctx),
     recommendedIds(answer, ctx, goal, state) {
-      const given = state.answers.flatMap((a, i) => (a ? [{ index: i, fields: a.fields }] : []));
-      return [
-        ...new Set(
-          [...given, ...route(goal, state, answer)].flatMap(({ index, fields }) =>
-            envOf(envs, goal, index).recommendedIds(fields, ctx, goal.subtasks[index].goal, state.tasks[index].state),
-          ),
-        ),
-      ];
+      // The recorded sub-answers' ids, then the final answer's, once each in that order: loops
+      // into one Set, not two flatMaps and spreads (a slow path in node 20, issue 13; run in every
+      // episode's finish). The sub-envs' recommendedIds and route are pure: the order of the calls
+      // does not matter.
+      const ids = new Set<string>();
+      const add = (index: number, fields: Answer) => {
+        const env = envOf(envs, goal, index);
+        for (const id of env.recommendedIds(fields, ctx, goal.subtasks[index].goal, state.tasks[index].state))
+          ids.add(id);
+      };
+      state.answers.forEach((a, i) => {
+        if (a) add(i, a.fields);
+      });
+      for (const { index, fields } of route(goal, state, answer)) add(index, fields);
+      return [...ids];
     },
     summarize: (goal, ctx, state) => {
       const lines: string[] = [];

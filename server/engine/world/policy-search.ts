@@ -47,15 +47,40 @@ const idf = (t: string) => {
 // query visits only the rules sharing a term with it instead of all ~400 (issue 13). Each score
 // adds the same terms in the same order with the same expressions, so it is bit-identical.
 const NORM = DOCS.map((d) => K1 * (1 - B + (B * d.length) / AVG_LENGTH));
-const POSTINGS = new Map<string, Array<{ doc: number; f: number }>>();
+const TERM_DOCS = new Map<string, Array<{ doc: number; f: number }>>();
 DOCS.forEach((d, doc) => {
   for (const [t, f] of d.tf) {
-    let list = POSTINGS.get(t);
-    if (!list) POSTINGS.set(t, (list = []));
+    let list = TERM_DOCS.get(t);
+    if (!list) TERM_DOCS.set(t, (list = []));
     list.push({ doc, f });
   }
 });
 const IDF = new Map([...DF.keys()].map((t) => [t, idf(t)]));
+
+/**
+ * A term's postings as two flat arrays: the rules, and what the term adds to each rule's score.
+ * The addend is the expression a query evaluated per posting, `(w · f · (K1 + 1)) / (f + norm)`,
+ * with the same operands, so it is the same double, computed once here instead of per query
+ * (policy.search is on JOURNEY's and POLICY's step path; issue 13, eleventh round).
+ */
+interface Postings {
+  docs: Int32Array;
+  adds: Float64Array;
+}
+const POSTINGS = new Map<string, Postings>();
+for (const [t, list] of TERM_DOCS) {
+  const w = IDF.get(t)!;
+  const docs = new Int32Array(list.length);
+  const adds = new Float64Array(list.length);
+  list.forEach(({ doc, f }, j) => {
+    docs[j] = doc;
+    adds[j] = (w * f * (K1 + 1)) / (f + NORM[doc]);
+  });
+  POSTINGS.set(t, { docs, adds });
+}
+
+/** One score per rule, kept between queries: a query sets back to 0 the rules it touched. */
+const SCORES = new Float64Array(DOCS.length);
 
 export interface PolicyHit {
   rule_id: string;
@@ -68,15 +93,16 @@ export interface PolicyHit {
 /** The top_k rules by BM25 score (rules that share no term with the query are left out). */
 export function searchPolicies(query: string, topK: number): PolicyHit[] {
   const terms = [...new Set(policyTokens(query))];
-  const scores = new Float64Array(DOCS.length);
+  const scores = SCORES;
   const touched: number[] = [];
   for (const t of terms) {
     const postings = POSTINGS.get(t);
     if (!postings) continue;
-    const w = IDF.get(t)!;
-    for (const { doc, f } of postings) {
+    const { docs, adds } = postings;
+    for (let j = 0; j < docs.length; j++) {
+      const doc = docs[j];
       if (scores[doc] === 0) touched.push(doc);
-      scores[doc] += (w * f * (K1 + 1)) / (f + NORM[doc]);
+      scores[doc] += adds[j];
     }
   }
   // best first, ties to the lower rule id; only the top k are kept (insertion into a short list)
@@ -92,7 +118,7 @@ export function searchPolicies(query: string, topK: number): PolicyHit[] {
     }
     top[i] = doc;
   }
-  return top.map((doc) => {
+  const hits = top.map((doc) => {
     const { rule } = DOCS[doc];
     return {
       rule_id: rule.rule_id,
@@ -102,4 +128,6 @@ export function searchPolicies(query: string, topK: number): PolicyHit[] {
       score: Math.round(scores[doc] * 1000) / 1000,
     };
   });
+  for (const doc of touched) scores[doc] = 0;
+  return hits;
 }

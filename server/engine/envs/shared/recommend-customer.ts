@@ -94,9 +94,11 @@ function findMentioned(notes: CustomerNotes, info: TurnInfo, ctx: EnvContext): P
   const found: Array<{ at: number; id: string }> = [];
   namedIds(info.agentMessage, ctx.catalog, found);
   const lower = info.agentMessage.toLowerCase();
-  for (const [title, id] of Object.entries(notes.titles)) {
+  // for-in: the table's own keys in Object.entries' order, without a [key, value] pair per title
+  const { titles } = notes;
+  for (const title in titles) {
     const at = lower.indexOf(title);
-    if (at >= 0) found.push({ at, id });
+    if (at >= 0) found.push({ at, id: titles[title] });
   }
   found.sort((a, b) => a.at - b.at);
   const ids = [...new Set(found.map((f) => f.id))];
