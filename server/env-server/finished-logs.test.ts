@@ -4,7 +4,7 @@
 // PostgreSQL), and the watermark must stay right when a reader's replay or another writer
 // stores the same episode before, after or (PostgreSQL) at the same time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRandomAgent, listEnvs, oracleAgent, type EnvId } from '@/server/engine';
+import { listEnvs, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
 import { materialiseEvents, storeEventLogs, type EventStoreDb } from '@/server/episodes/materialise';
@@ -17,7 +17,7 @@ import { Recorder, type BatchWriter } from './recorder';
 import { SessionStore } from './sessions';
 import { openSqliteWriter } from './sqlite-writer';
 import { createTokenService } from './tokens';
-import { testConfig } from './test/helpers';
+import { playRecorded, testConfig } from './test/helpers';
 import { findPostgresBin } from './test/postgres';
 import { testPostgres, type TestPostgres } from './test/shared-postgres';
 
@@ -76,21 +76,9 @@ async function play(
   envId: EnvId,
   agent: 'oracle' | 'random',
   seed: number,
-  { stopAfter = Infinity, midway }: { stopAfter?: number; midway?: (id: string) => Promise<unknown> } = {},
+  options: { stopAfter?: number; midway?: (id: string) => Promise<unknown> } = {},
 ) {
-  const { live, response } = service.reset({ env: envId, d: 5, seed });
-  await service.durable(response);
-  const random = createRandomAgent({ seed, pInvalid: 0.3, pPartialAnswer: 0.2 });
-  let observation = response.observation;
-  for (let i = 0; i < stopAfter && !live.episode.done; i++) {
-    const action =
-      agent === 'oracle' ? oracleAgent.act(observation, live.episode) : random.act(observation, live.episode);
-    const r = service.stepLive(live, i % 2 ? JSON.stringify(action) : action);
-    await service.durable(r);
-    observation = r.observation;
-    if (i === 0) await midway?.(live.id);
-  }
-  return live.id;
+  return (await playRecorded(service, envId, agent, seed, options)).id;
 }
 
 const eventsOf = (db: EventStoreDb, id: string) =>

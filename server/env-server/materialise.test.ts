@@ -4,7 +4,7 @@
 // writers (SQLite's own statements and Prisma).
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRandomAgent, listEnvs, oracleAgent, type EnvId } from '@/server/engine';
+import { listEnvs, oracleAgent, type EnvId } from '@/server/engine';
 import type { EpisodeEvent } from '@/server/engine/types';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { sqliteFile } from '@/server/db-path';
@@ -19,7 +19,7 @@ import { Recorder, type BatchWriter } from './recorder';
 import { SessionStore } from './sessions';
 import { openSqliteWriter } from './sqlite-writer';
 import { createTokenService } from './tokens';
-import { testConfig } from './test/helpers';
+import { playRecorded, testConfig } from './test/helpers';
 import { startIdleMaterialiser } from './idle-materialiser';
 import { buildEnvService } from './server';
 
@@ -57,18 +57,7 @@ async function play(
   seed: number,
   stopAfter = Infinity,
 ) {
-  const { live, response } = service.reset({ env: envId, d: 5, seed });
-  await service.durable(response);
-  const random = createRandomAgent({ seed, pInvalid: 0.3, pPartialAnswer: 0.2 });
-  let observation = response.observation;
-  for (let i = 0; i < stopAfter && !live.episode.done; i++) {
-    const action =
-      agent === 'oracle' ? oracleAgent.act(observation, live.episode) : random.act(observation, live.episode);
-    // alternate text and structured actions: both are replayed as stored
-    const r = service.stepLive(live, i % 2 ? JSON.stringify(action) : action);
-    await service.durable(r);
-    observation = r.observation;
-  }
+  const live = await playRecorded(service, envId, agent, seed, { stopAfter });
   played.set(live.id, live.episode.events);
   return live.id;
 }

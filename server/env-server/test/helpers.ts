@@ -1,10 +1,18 @@
 // Shared by the env-server tests: a service over the engine's test catalog, the secrets of an
 // episode's hidden goal (the rule of server/engine/properties.test.ts), and oracle actions.
 
-import { createEpisode, oracleAgent, type Action, type Episode, type EpisodeConfig } from '@/server/engine';
+import {
+  createEpisode,
+  createRandomAgent,
+  oracleAgent,
+  type Action,
+  type EnvId,
+  type Episode,
+  type EpisodeConfig,
+} from '@/server/engine';
 import { goalSecrets, testCatalog } from '@/server/engine/testing';
 import { DEFAULTS, type EnvServerConfig } from '../config';
-import { createEnvService } from '../protocol';
+import { createEnvService, type EnvService } from '../protocol';
 import { SessionStore } from '../sessions';
 import { createTokenService } from '../tokens';
 
@@ -58,4 +66,32 @@ export function oracleRun(config: EpisodeConfig): OracleRun {
     for (const s of goalSecrets(episode)) secrets.add(s);
   }
   return { episode, actions, observations, rewards, secrets };
+}
+
+/**
+ * Plays one episode through a recording service at d 5, waiting for each answer to be durable:
+ * the oracle, or a random agent with invalid and partial actions. Text and structured actions
+ * alternate (both are replayed as stored). `stopAfter` leaves it running after that many steps;
+ * `midway` runs after the first step.
+ */
+export async function playRecorded(
+  service: EnvService,
+  envId: EnvId,
+  agent: 'oracle' | 'random',
+  seed: number,
+  { stopAfter = Infinity, midway }: { stopAfter?: number; midway?: (id: string) => Promise<unknown> } = {},
+) {
+  const { live, response } = service.reset({ env: envId, d: 5, seed });
+  await service.durable(response);
+  const random = createRandomAgent({ seed, pInvalid: 0.3, pPartialAnswer: 0.2 });
+  let observation = response.observation;
+  for (let i = 0; i < stopAfter && !live.episode.done; i++) {
+    const action =
+      agent === 'oracle' ? oracleAgent.act(observation, live.episode) : random.act(observation, live.episode);
+    const r = service.stepLive(live, i % 2 ? JSON.stringify(action) : action);
+    await service.durable(r);
+    observation = r.observation;
+    if (i === 0) await midway?.(live.id);
+  }
+  return live;
 }
