@@ -1,20 +1,41 @@
 import { defineConfig } from '@playwright/test';
 
-// E2E runs against `next start` on its own port and its own fresh database.
+// E2E runs against `next start` and a fresh database of its own: two of each, one per project, so
+// the two halves of the journeys run side by side without seeing each other's episodes (the
+// inspector's lists see every episode in their database). One journey at a time left most of the
+// two cores idle (≈ 0.4 core busy: the browser and the server wait on each other).
 // `next build` must have run first (npm test does it).
-const PORT = Number(process.env.E2E_PORT ?? 3100);
-const E2E_DB = 'file:./prisma/e2e.db';
+const PORT = Number(process.env.E2E_PORT ?? 3100); // and PORT + 1
+
+/** Spec files of the first half (≈ half the time); every other spec file runs in the second. */
+const FIRST_HALF = ['envs.spec.ts', 'inspector.spec.ts', 'cart.spec.ts', 'curriculum.spec.ts'];
+
+const server = (name: string, port: number) => ({
+  name: `server ${name}`,
+  command: `rm -f prisma/e2e-${name}.db prisma/e2e-${name}.db-journal && npx prisma migrate deploy && npx next start -p ${port} -H 127.0.0.1`,
+  url: `http://127.0.0.1:${port}`,
+  env: {
+    DATABASE_URL: `file:./prisma/e2e-${name}.db`,
+    CHECKPOINT_DISABLE: '1',
+    PRISMA_HIDE_UPDATE_MESSAGE: '1',
+    NEXT_TELEMETRY_DISABLED: '1',
+  },
+  reuseExistingServer: false,
+  timeout: 120_000,
+  stdout: 'ignore' as const,
+  stderr: 'pipe' as const,
+});
 
 export default defineConfig({
   testDir: './e2e',
   outputDir: './test-results/playwright',
-  workers: 1,
+  // one worker per project (its server and database), the two projects at once
+  workers: 2,
   fullyParallel: false,
   reporter: 'list',
   timeout: 90_000,
   expect: { timeout: 15_000 },
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
     viewport: { width: 1440, height: 1000 },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
@@ -32,18 +53,9 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `rm -f prisma/e2e.db prisma/e2e.db-journal && npx prisma migrate deploy && npx next start -p ${PORT} -H 127.0.0.1`,
-    url: `http://127.0.0.1:${PORT}`,
-    env: {
-      DATABASE_URL: E2E_DB,
-      CHECKPOINT_DISABLE: '1',
-      PRISMA_HIDE_UPDATE_MESSAGE: '1',
-      NEXT_TELEMETRY_DISABLED: '1',
-    },
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
+  projects: [
+    { name: 'a', workers: 1, testMatch: FIRST_HALF, use: { baseURL: `http://127.0.0.1:${PORT}` } },
+    { name: 'b', workers: 1, testIgnore: FIRST_HALF, use: { baseURL: `http://127.0.0.1:${PORT + 1}` } },
+  ],
+  webServer: [server('a', PORT), server('b', PORT + 1)],
 });

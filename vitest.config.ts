@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './vitest.sequencer';
 
 const ENGINE = 'server/engine/**/*.test.ts';
 
@@ -14,6 +15,8 @@ export default defineConfig({
     testTimeout: 60_000,
     // Suites that start servers (serve:env, PostgreSQL, the agent server) do it in beforeAll: slow under load.
     hookTimeout: 120_000,
+    // longest files first (vitest.sequencer.ts): a fresh CI machine has no durations cached
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         extends: true,
