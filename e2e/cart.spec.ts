@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
+import { rewardValue } from './play-helpers';
 
 // A person plays CART at d = 0 in the browser: reads the opening, searches with the tool
 // form, adds the right product/variant/quantity with the tool forms, finishes, checks the
@@ -85,7 +86,7 @@ test('a person builds the cart at d = 0, finishes, and inspects the replay', asy
   // ---- the end: reward near the maximum (0.9), termination, breakdown with evidence
   const breakdown = page.getByTestId('reward-breakdown');
   await expect(breakdown).toBeVisible();
-  const total = Number((await page.getByTestId('reward-total').textContent())!.replace('+', ''));
+  const total = rewardValue(await page.getByTestId('reward-total').textContent());
   expect(total).toBeGreaterThanOrEqual(0.75);
   expect(total).toBeLessThanOrEqual(0.9);
   await expect(breakdown).toContainText('pass');

@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { rewardValue } from './play-helpers';
 
 // The inspector across many rollouts: a heuristic agent's CART episodes are imported, the
 // failed ones at d ≥ 6 found, one scrubbed and compared with the oracle on the same seed; the
@@ -206,9 +207,9 @@ test('import the 32 reference traces and see each recorded and re-scored reward'
   for (let i = 0; i < 32; i++) {
     const cells = rows.nth(i).locator('td');
     const name = (await cells.nth(0).textContent())!.replace(/:1$/, '');
-    const shown = Number((await cells.nth(2).textContent())!.replace('+', ''));
+    const shown = rewardValue(await cells.nth(2).textContent());
     expect(shown).toBeCloseTo(recorded.get(name)!, 3);
-    await expect(cells.nth(3)).toHaveText(/^[+-]\d\.\d{3}$/);
+    await expect(cells.nth(3)).toHaveText(/^[+\u2212]\d\.\d{3}$/);
   }
   await shoot(page, 'import');
   // PD d=6 oracle: recorded 0.85; SPEC §8 rev. 2 (T_ref = 4) gives r_eff 1/3 → 0.8

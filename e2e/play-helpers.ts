@@ -92,13 +92,18 @@ export function toolCall(page: Page, tool: string, turn?: number) {
   return scope.locator(`[data-testid="tool-call"][data-tool="${tool}"]`).last();
 }
 
+/** A reward as the UI prints it ("+0.850", "−1.000" with a real minus) as a number. */
+export function rewardValue(text: string | null): number {
+  return Number(text!.replace('+', '').replace('\u2212', '-'));
+}
+
 /** The episode passed: the breakdown and the header say so. */
 export async function expectPass(page: Page) {
   const breakdown = page.getByTestId('reward-breakdown');
   await expect(breakdown).toBeVisible();
   await expect(breakdown.getByText('pass', { exact: true })).toBeVisible();
   await expect(breakdown).toContainText('answered');
-  const total = Number((await page.getByTestId('reward-total').textContent())!.replace('+', ''));
+  const total = rewardValue(await page.getByTestId('reward-total').textContent());
   expect(total).toBeGreaterThan(0.5);
   expect(total).toBeLessThanOrEqual(0.9);
   return total;
