@@ -1,21 +1,13 @@
-// Small display helpers shared by pages and components.
+// Small display helpers shared by pages and components. Numbers print as the engine's evidence
+// prints them (evidence.ts): a real minus ("−1.000"), no sign on a value that rounds to zero.
 
-// A real minus sign, as the engine's evidence prints it ("−1.000", not "-1.000"): a hyphen
-// before a figure reads as a dash in proportional fonts.
-const MINUS = '\u2212';
-
-/** `text` (a toFixed result) with "−" for a negative value and no sign on one that rounds to zero. */
-function signed(text: string): string {
-  if (!text.startsWith('-')) return text;
-  const magnitude = text.slice(1);
-  return /[1-9]/.test(magnitude) ? MINUS + magnitude : magnitude;
-}
+import { exact, num } from '@/server/engine/evidence';
 
 /** A reward: always signed, "+0.850", "−1.000", "+0.000" for a value that rounds to zero. */
 export function fmtReward(r: number | null | undefined): string {
   if (r === null || r === undefined) return '—';
-  const text = signed(r.toFixed(3));
-  return text.startsWith(MINUS) ? text : `+${text}`;
+  const text = num(r, 3);
+  return /^\d/.test(text) ? `+${text}` : text;
 }
 
 export function fmtPrice(p: number | null | undefined): string {
@@ -25,12 +17,12 @@ export function fmtPrice(p: number | null | undefined): string {
 
 /** `v` fixed to `digits` decimals, with a real minus: chart labels, scores. */
 export function fmtFixed(v: number, digits = 3): string {
-  return signed(v.toFixed(digits));
+  return num(v, digits);
 }
 
 export function fmtNumber(v: number, integer = false): string {
-  if (integer || Number.isInteger(v)) return signed(String(v));
-  return signed(v.toFixed(3).replace(/0+$/, '').replace(/\.$/, ''));
+  if (integer || Number.isInteger(v)) return exact(v);
+  return num(v, 3).replace(/0+$/, '').replace(/\.$/, '');
 }
 
 export function fmtDateTime(iso: string): string {
