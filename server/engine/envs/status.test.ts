@@ -69,6 +69,26 @@ describe('STATUS verifier: r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1', () => 
     );
   });
 
+  it('the items line is ✗ only when the answer is wrong and the items were never looked up', () => {
+    const { target, other } = verifyWith({});
+    const itemsLine = (answer: Record<string, unknown>) => verifyWith(answer).r.evidence[2];
+    // nothing was shown in verifyWith's context: never looked up
+    expect(itemsLine({ selected_order_id: target.order_id, order_status: 'IN_TRANSIT' })).toEqual({
+      text: "the order's items were never looked up (the answer was right without them)",
+      turns: [],
+      ok: true,
+    });
+    expect(itemsLine({ selected_order_id: other.order_id, order_status: 'IN_TRANSIT' })).toEqual({
+      text: "the order's items were never looked up",
+      turns: [],
+      ok: false,
+    });
+    const { goal, ctx } = verifyWith({});
+    ctx.seen.set(goal.productId, 1);
+    const seen = statusEnv.verify(goal, null, { selected_order_id: other.order_id, order_status: 'SHIPPED' }, ctx);
+    expect(seen.evidence[2]).toEqual({ text: "the order's item was first shown at turn 1", turns: [1], ok: true });
+  });
+
   it("reads the order's live status", () => {
     const { target, world, goal, ctx } = verifyWith({});
     world.orders.find((o) => o.order_id === target.order_id)!.status = 'DELIVERED';

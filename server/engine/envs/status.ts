@@ -200,12 +200,15 @@ function verify(goal: StatusGoal, answer: Answer | null, ctx: VerifyContext): Ta
       role: 'part',
     },
     {
+      // A detail, never part of the pass rule: ✗ only as a likely cause of a wrong answer.
       text:
-        seenAt === undefined
-          ? `the order's items were never looked up`
-          : `the order's item was first shown at turn ${seenAt}`,
+        seenAt !== undefined
+          ? `the order's item was first shown at turn ${seenAt}`
+          : pass
+            ? `the order's items were never looked up (the answer was right without them)`
+            : `the order's items were never looked up`,
       turns: seenAt === undefined ? [] : [seenAt],
-      ok: seenAt !== undefined,
+      ok: seenAt !== undefined || pass,
     },
     {
       text: `r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1 = 2·(0.5·${rOid} + 0.5·${rStat}) − 1 = ${num(rTask)}${verdict(pass, reasons.filter(Boolean))}`,
