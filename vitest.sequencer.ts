@@ -6,25 +6,27 @@
 // the next file in the queue is an engine file too).
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/** Seconds per file in the run of 1 Dec 2026 13:38 (load ≈ 8); only the order matters. */
+/** Seconds per file in the quiet runs of 1 Dec 2026 15:37 (app) and 16:28 (engine); only the order matters. */
 export const KNOWN_SLOW: Record<string, number> = {
-  'server/engine/agents/heuristic-dial.test.ts': 81,
-  'server/engine/envs/shared/pool-equivalence.test.ts': 38,
-  'server/models/goal-scan.test.ts': 31,
-  'scripts/ninth-env.test.ts': 27,
-  'server/models/agent-server/parity.test.ts': 22,
-  'server/models/run-worker.test.ts': 17,
-  'server/engine/agents/exploits/ceilings.test.ts': 17,
-  'server/env-server/served-crash.test.ts': 14,
-  'server/engine/catalog/synthetic.test.ts': 13,
-  'server/engine/catalog/search.test.ts': 9,
-  'server/env-server/pg-workers.test.ts': 8,
-  'server/engine/envs/pd.test.ts': 8,
-  'server/models/customer-voice.test.ts': 8,
-  'server/env-server/served.test.ts': 7,
-  'scripts/eval.test.ts': 7,
-  'server/engine/envs/journey.test.ts': 6,
-  'server/inspector/pg-parity.test.ts': 6,
+  'server/engine/agents/heuristic-dial.test.ts': 51,
+  'server/engine/envs/shared/pool-equivalence.test.ts': 37,
+  'server/env-server/pg-workers.test.ts': 21,
+  'scripts/ninth-env.test.ts': 16,
+  'server/models/goal-scan.test.ts': 15,
+  'server/inspector/pg-parity.test.ts': 10,
+  'server/models/run-worker.test.ts': 9,
+  'server/engine/agents/exploits/ceilings.test.ts': 7,
+  'server/models/agent-server/parity.test.ts': 6,
+  'server/env-server/served-crash.test.ts': 6,
+  'server/engine/catalog/synthetic.test.ts': 6,
+  'server/env-server/finished-logs.test.ts': 6,
+  'server/engine/catalog/search.test.ts': 4,
+  'server/env-server/materialise.test.ts': 4,
+  'server/curriculum/worker-player.test.ts': 4,
+  'server/engine/golden/golden.test.ts': 4,
+  'server/env-server/recorder.test.ts': 3,
+  'scripts/eval.test.ts': 3,
+  'server/env-server/served.test.ts': 3,
 };
 
 export class SlowFirstSequencer extends BaseSequencer {

@@ -84,8 +84,8 @@ describe('STATUS verifier: r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1', () => 
       ok: false,
     });
     const { goal, ctx } = verifyWith({});
-    ctx.seen.set(goal.productId, 1);
-    const seen = statusEnv.verify(goal, null, { selected_order_id: other.order_id, order_status: 'SHIPPED' }, ctx);
+    const seenCtx = { ...ctx, seen: new Map([[goal.productId, 1]]) };
+    const seen = statusEnv.verify(goal, null, { selected_order_id: other.order_id, order_status: 'SHIPPED' }, seenCtx);
     expect(seen.evidence[2]).toEqual({ text: "the order's item was first shown at turn 1", turns: [1], ok: true });
   });
 
