@@ -73,9 +73,33 @@ describe('the commit window', () => {
   afterEach(() => vi.useRealTimers());
   const window: CommitWindow = { minOps: 4, maxWaitMs: 5 };
 
-  it('never holds a lone operation longer than maxWaitMs, and acknowledges it only after its commit', async () => {
+  /** A group commit whose last batch held two operations (others are about: the window is on). */
+  async function busy(w: ReturnType<typeof heldWriter>) {
+    const gc = new GroupCommit<number>(w.write, failure, window);
+    gc.add(-1);
+    gc.add(-2);
+    await vi.advanceTimersByTimeAsync(0);
+    w.writes.shift()!.commit();
+    await gc.drain();
+    return gc;
+  }
+
+  it('never holds a lone client stepping one request at a time (batches of one)', async () => {
     const w = heldWriter();
     const gc = new GroupCommit<number>(w.write, failure, window);
+    for (let i = 0; i < 3; i++) {
+      const state = watch([gc.add(i)]);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(w.writes.map((x) => x.ops)).toEqual([[i]]);
+      w.writes.shift()!.commit();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(state).toEqual(['ok']);
+    }
+  });
+
+  it('never holds a lone operation longer than maxWaitMs, and acknowledges it only after its commit', async () => {
+    const w = heldWriter();
+    const gc = await busy(w);
     const state = watch([gc.add(1)]);
     await vi.advanceTimersByTimeAsync(3);
     expect(w.writes).toHaveLength(0); // it does wait for company
@@ -89,7 +113,7 @@ describe('the commit window', () => {
 
   it('writes as soon as minOps operations are queued, without waiting out the window', async () => {
     const w = heldWriter();
-    const gc = new GroupCommit<number>(w.write, failure, window);
+    const gc = await busy(w);
     gc.add(1);
     await vi.advanceTimersByTimeAsync(1);
     gc.add(2);
@@ -103,7 +127,7 @@ describe('the commit window', () => {
 
   it('counts the bound from the oldest queued operation: one that waited out a slow write goes at once', async () => {
     const w = heldWriter();
-    const gc = new GroupCommit<number>(w.write, failure, window);
+    const gc = await busy(w);
     for (let i = 1; i <= 4; i++) gc.add(i);
     await vi.advanceTimersByTimeAsync(0);
     gc.add(5); // arrives while the first batch is being written
@@ -117,7 +141,8 @@ describe('the commit window', () => {
     const sizes = async (win: CommitWindow | null) => {
       const w = heldWriter();
       const gc = new GroupCommit<number>(w.write, failure, win);
-      // an operation every millisecond, each write committing 1 ms after it starts
+      // two at once, then an operation every millisecond, each write committing within 1 ms
+      gc.add(-1);
       for (let i = 0; i < 40; i++) {
         gc.add(i);
         await vi.advanceTimersByTimeAsync(1);
@@ -126,7 +151,7 @@ describe('the commit window', () => {
       for (;;) {
         await vi.advanceTimersByTimeAsync(10);
         for (const x of w.writes) x.commit();
-        if (gc.stats.ops === 40) break;
+        if (gc.stats.ops === 41) break;
       }
       return gc.stats.batches;
     };

@@ -10,7 +10,9 @@
  * holds (the last page of every append-ordered index, the header page, the sequence row, the
  * transaction itself), so larger batches cost less per operation. A batch is written once it
  * holds `minOps` operations or its oldest operation has waited `maxWaitMs`, whichever comes
- * first; maxWaitMs 0 (or minOps ≤ 1) is no window: the batch is what arrived meanwhile.
+ * first; maxWaitMs 0 (or minOps ≤ 1) is no window: the batch is what arrived meanwhile. The
+ * window applies only after a batch of two or more operations: a lone client stepping one
+ * request at a time (batches of one) would only wait for company that never comes.
  */
 export interface CommitWindow {
   minOps: number;
@@ -38,6 +40,8 @@ export class GroupCommit<Op> {
   private readonly window: CommitWindow | null;
   /** Ends the window's wait early (the batch reached minOps). */
   private gathered: (() => void) | null = null;
+  /** Operations in the last batch written: the window waits only when others came together. */
+  private lastBatch = 0;
   readonly stats: GroupCommitStats = { batches: 0, ops: 0, largestBatch: 0 };
 
   /**
@@ -74,6 +78,7 @@ export class GroupCommit<Op> {
       await this.gather();
       const batch = this.queue;
       this.queue = [];
+      this.lastBatch = batch.length;
       try {
         await this.write(batch.map((q) => q.op));
         this.counted(batch.length);
@@ -104,10 +109,13 @@ export class GroupCommit<Op> {
     this.stats.largestBatch = Math.max(this.stats.largestBatch, ops);
   }
 
-  /** The commit window: waits until the queue holds minOps or its oldest op has waited maxWaitMs. */
+  /**
+   * The commit window: after a batch of two or more, waits until the queue holds minOps or its
+   * oldest op has waited maxWaitMs.
+   */
   private async gather(): Promise<void> {
     const w = this.window;
-    if (!w || this.queue.length >= w.minOps) return;
+    if (!w || this.queue.length >= w.minOps || this.lastBatch < 2) return;
     const left = this.queue[0].at + w.maxWaitMs - performance.now();
     if (left <= 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
