@@ -67,6 +67,23 @@ describe('env server config', () => {
     expect(() => loadConfig({}, ['--workers', '0'], 'c')).toThrow('--workers must be an integer ≥ 1, got "0"');
   });
 
+  it('gives group commits a window unless ECOMRLVE_COMMIT_WINDOW_MS or --commit-window-ms is 0', () => {
+    expect(loadConfig({}, [], 'c')).toMatchObject({
+      commitWindowMs: DEFAULTS.commitWindowMs,
+      commitMinOps: DEFAULTS.commitMinOps,
+    });
+    expect(DEFAULTS.commitWindowMs).toBeGreaterThan(0);
+    const c = loadConfig(
+      { ECOMRLVE_COMMIT_WINDOW_MS: '5', ECOMRLVE_COMMIT_MIN_OPS: '8' },
+      ['--commit-window-ms', '0'],
+      'c',
+    );
+    expect(c).toMatchObject({ commitWindowMs: 0, commitMinOps: 8 });
+    expect(() => loadConfig({}, ['--commit-min-ops', '0'], 'c')).toThrow(
+      '--commit-min-ops must be an integer ≥ 1, got "0"',
+    );
+  });
+
   it('names the bad setting', () => {
     expect(() => loadConfig({ ECOMRLVE_MAX_SESSIONS: 'lots' }, [], 'c')).toThrow(
       'ECOMRLVE_MAX_SESSIONS must be an integer ≥ 1, got "lots"',

@@ -44,6 +44,12 @@ export interface EnvServerConfig {
    */
   finishedLogs: number;
   finishedLogsMb: number;
+  /**
+   * The recorder's commit window (recorder.ts, CommitWindow): a group commit waits until it holds
+   * commitMinOps resets and steps or its oldest has waited commitWindowMs (0: no wait).
+   */
+  commitWindowMs: number;
+  commitMinOps: number;
   /** Processes serving the port (node cluster); a WebSocket session stays on the worker that accepted it. */
   workers: number;
   adminToken?: string;
@@ -63,6 +69,8 @@ export const DEFAULTS = {
   events: 'deferred',
   finishedLogs: 4096,
   finishedLogsMb: 64,
+  commitWindowMs: 2,
+  commitMinOps: 32,
   workers: 1,
 } as const;
 
@@ -82,6 +90,8 @@ const SETTINGS = [
   { key: 'events', env: 'ECOMRLVE_EVENTS', flag: '--events' },
   { key: 'finishedLogs', env: 'ECOMRLVE_FINISHED_LOGS', flag: '--finished-logs' },
   { key: 'finishedLogsMb', env: 'ECOMRLVE_FINISHED_LOGS_MB', flag: '--finished-logs-mb' },
+  { key: 'commitWindowMs', env: 'ECOMRLVE_COMMIT_WINDOW_MS', flag: '--commit-window-ms' },
+  { key: 'commitMinOps', env: 'ECOMRLVE_COMMIT_MIN_OPS', flag: '--commit-min-ops' },
   { key: 'workers', env: 'ECOMRLVE_WORKERS', flag: '--workers' },
 ] as const;
 
@@ -143,6 +153,10 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
     finishedLogsMb: raw.finishedLogsMb
       ? positiveInt(raw.finishedLogsMb.value, raw.finishedLogsMb.name, 0)
       : DEFAULTS.finishedLogsMb,
+    commitWindowMs: raw.commitWindowMs
+      ? positiveInt(raw.commitWindowMs.value, raw.commitWindowMs.name, 0)
+      : DEFAULTS.commitWindowMs,
+    commitMinOps: raw.commitMinOps ? positiveInt(raw.commitMinOps.value, raw.commitMinOps.name) : DEFAULTS.commitMinOps,
     workers: raw.workers ? positiveInt(raw.workers.value, raw.workers.name) : DEFAULTS.workers,
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
     tokenSecret: env.ECOMRLVE_TOKEN_SECRET || undefined,

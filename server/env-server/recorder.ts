@@ -1,9 +1,10 @@
 // Records trainer episodes in the app's store (Episode / EpisodeEvent / EpisodeAction, the
 // same rows the playground writes, so /episodes lists them and the replay page opens them),
 // tagged player = "trainer:<run>". Since round 10 a step stores only its action and the row's
-// progress; the events are derived from them and stored later (server/episodes/materialise.ts). Group commit: every reset and step enqueues its rows; one
-// transaction at a time writes everything queued, and each caller's promise resolves only once
-// the transaction holding its rows has committed. The server acknowledges after that promise:
+// progress; the events are derived from them and stored later (server/episodes/materialise.ts).
+// Group commit (group-commit.ts): every reset and step enqueues its rows; one transaction at a
+// time writes everything queued, and each caller's promise resolves only once the transaction
+// holding its rows has committed. The server acknowledges after that promise:
 // acknowledged = durable, without one transaction per step.
 
 import type { PrismaClient } from '@/server/generated/prisma/client';
@@ -16,6 +17,7 @@ import {
 } from '@/server/episodes/sqlite-store/rows';
 import { goalWithoutDataJson } from '@/server/episodes/stored-goal';
 import type { FinishedLogs } from './finished-logs';
+import { GroupCommit, type CommitWindow } from './group-commit';
 import type { LiveEpisode } from './sessions';
 
 /** Where the episode stands (the SQLite store's progress columns). */
@@ -61,12 +63,6 @@ export type RecordOp =
 /** Writes a batch of operations in one transaction: all of them, or (throwing) none. */
 export interface BatchWriter {
   write(ops: RecordOp[]): Promise<void> | void;
-}
-
-interface Queued {
-  op: RecordOp;
-  resolve: () => void;
-  reject: (e: Error) => void;
 }
 
 export interface RecorderStats {
@@ -190,24 +186,29 @@ export interface RecorderOptions {
    * idle materialiser to write out without a replay (finished-logs.ts). Absent: replayed later.
    */
   finishedLogs?: FinishedLogs | null;
+  /** How long a batch may gather (group-commit.ts); default none. serve:env sets its configured one (config.ts). */
+  commitWindow?: CommitWindow | null;
 }
 
 export class Recorder {
-  private queue: Queued[] = [];
-  private flushing: Promise<void> | null = null;
+  private readonly commits: GroupCommit<RecordOp>;
   /** Events recorded so far per live episode (Episode.events copies the whole log on each read). */
   private eventCounts = new WeakMap<LiveEpisode, number>();
   /** The hidden goal as last enqueued per live episode: a step rewrites it only when it changed. */
   private goals = new WeakMap<LiveEpisode, string>();
-  private readonly writer: BatchWriter;
-  readonly stats: RecorderStats = { enqueued: 0, batches: 0, ops: 0, largestBatch: 0 };
+  private enqueued = 0;
 
   private readonly deferred: boolean;
   private readonly finishedLogs: FinishedLogs | null;
 
   /** A Prisma client (any store Prisma serves), or a writer of its own (the SQLite fast path). */
   constructor(target: PrismaClient | BatchWriter, options: RecorderOptions = {}) {
-    this.writer = isWriter(target) ? target : prismaWriter(target);
+    const writer = isWriter(target) ? target : prismaWriter(target);
+    this.commits = new GroupCommit<RecordOp>(
+      (ops) => writer.write(ops),
+      (op, e) => (op.kind === 'step' && isUniqueViolation(e) ? new StepConflictError(op.id) : recordError(e)),
+      options.commitWindow ?? null,
+    );
     this.deferred = (options.events ?? 'deferred') === 'deferred';
     this.finishedLogs = this.deferred ? (options.finishedLogs ?? null) : null;
   }
@@ -286,50 +287,17 @@ export class Recorder {
     return update;
   }
 
+  get stats(): RecorderStats {
+    return { enqueued: this.enqueued, ...this.commits.stats };
+  }
+
   /** Resolves when everything enqueued so far is committed. */
-  async drain(): Promise<void> {
-    while (this.flushing) await this.flushing;
+  drain(): Promise<void> {
+    return this.commits.drain();
   }
 
   private enqueue(op: RecordOp): Promise<void> {
-    this.stats.enqueued++;
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ op, resolve, reject });
-      if (!this.flushing) this.flushing = this.flush();
-    });
-  }
-
-  /** Writes batches back to back until the queue is empty; what arrives during a write joins the next batch. */
-  private async flush(): Promise<void> {
-    // Let the current tick's requests join the batch.
-    await new Promise<void>((r) => setImmediate(r));
-    while (this.queue.length > 0) {
-      const batch = this.queue;
-      this.queue = [];
-      try {
-        await this.writer.write(batch.map((q) => q.op));
-        this.stats.batches++;
-        this.stats.ops += batch.length;
-        this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
-        for (const q of batch) q.resolve();
-      } catch {
-        // One bad operation (say, a reused episode_id) must not fail its neighbours: write the
-        // batch again one operation per transaction, in order, and fail only what fails.
-        for (const q of batch) {
-          try {
-            await this.writer.write([q.op]);
-            this.stats.batches++;
-            this.stats.ops++;
-            q.resolve();
-          } catch (e) {
-            q.reject(q.op.kind === 'step' && isUniqueViolation(e) ? new StepConflictError(q.op.id) : recordError(e));
-          }
-        }
-      }
-      // A synchronous writer (better-sqlite3) holds the thread while it commits: let the
-      // requests that arrived meanwhile run before the next batch.
-      if (this.queue.length > 0) await new Promise<void>((r) => setImmediate(r));
-    }
-    this.flushing = null;
+    this.enqueued++;
+    return this.commits.add(op);
   }
 }

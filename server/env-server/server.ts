@@ -120,7 +120,13 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
     idleMaterialise && config.finishedLogs > 0 && config.finishedLogsMb > 0
       ? new FinishedLogs({ maxEpisodes: config.finishedLogs, maxBytes: config.finishedLogsMb * 1024 * 1024 })
       : null;
-  const recorder = store ? new Recorder(store.target, { events: config.events, finishedLogs }) : null;
+  const recorder = store
+    ? new Recorder(store.target, {
+        events: config.events,
+        finishedLogs,
+        commitWindow: { minOps: config.commitMinOps, maxWaitMs: config.commitWindowMs },
+      })
+    : null;
   const log = store ? prismaEpisodeLog(store.reader) : null;
   const idle =
     store && recorder && idleMaterialise
