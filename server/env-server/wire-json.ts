@@ -73,6 +73,23 @@ export function responseJson(body: unknown): string {
   return JSON.stringify(body);
 }
 
+// Answers are cut from a shared slab instead of one ArrayBuffer each (Buffer.allocUnsafe has no
+// pool above 4 KB): a slab is never written twice, each answer keeps it alive until sent.
+const SLAB_BYTES = 256 * 1024;
+let slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+let slabUsed = 0;
+
+function answerBuffer(size: number): Buffer {
+  if (size > SLAB_BYTES / 8) return Buffer.allocUnsafe(size);
+  if (slabUsed + size > SLAB_BYTES) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const out = slab.subarray(slabUsed, slabUsed + size);
+  slabUsed += (size + 7) & ~7; // 8-byte aligned, as Buffer's own pool
+  return out;
+}
+
 /**
  * The UTF-8 of `${prefix}${responseJson(body)}${suffix}`: for a reset/step answer, a Buffer with
  * the env's tool specs copied in as ready bytes; for anything else, that text as it is (the
@@ -89,7 +106,7 @@ export function wireBytes(body: unknown, prefix = '', suffix = ''): Buffer | str
       const tail = `${obsTail}${bodyTail}${suffix}`;
       const tools = toolsJson(envId).bytes;
       const headLength = Buffer.byteLength(head, 'utf8');
-      const out = Buffer.allocUnsafe(headLength + tools.length + Buffer.byteLength(tail, 'utf8'));
+      const out = answerBuffer(headLength + tools.length + Buffer.byteLength(tail, 'utf8'));
       out.write(head, 0, 'utf8');
       tools.copy(out, headLength);
       out.write(tail, headLength + tools.length, 'utf8');
