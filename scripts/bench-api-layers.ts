@@ -5,7 +5,7 @@
 // threads, after a warm-up) and the GC count and time of the counted steps.
 //   seq          one episode after another (bench:api's inproc×1 row)
 //   interleaved  64 sessions, one message of each in turn, as a server sees them
-//   json         + the request's JSON.parse and the answer's JSON (wire-json.ts)
+//   json         + the request's JSON.parse and the answer's JSON and UTF-8 (wire-json.ts)
 //   held         + finished episodes kept until the LRU is full (--max-sessions, 1,024), as a
 //                worker without a store keeps them; with a store they are dropped once durable
 // Run each layer in its own process, alternating, several times; read medians (docs/env-server.md).
@@ -15,7 +15,7 @@ import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
 import { loadConfig } from '../server/env-server/config';
 import { buildEnvService } from '../server/env-server/server';
 import type { LiveEpisode } from '../server/env-server/sessions';
-import { responseJson } from '../server/env-server/wire-json';
+import { wireBytes } from '../server/env-server/wire-json';
 import { recordScript, type Script } from './bench-api-lib';
 import { benchOptions, oneOf, positive } from './bench-options';
 
@@ -43,7 +43,11 @@ interface Cursor {
 }
 let bytes = 0;
 const answer = (body: unknown) => {
-  if (withJson) bytes += Buffer.byteLength(responseJson(body));
+  if (withJson) {
+    // what the WebSocket session hands to `ws` (a string is encoded by the socket's write: byteLength stands for it)
+    const sent = wireBytes(body, '{"type":"observation","data":', '}');
+    bytes += typeof sent === 'string' ? Buffer.byteLength(sent) : sent.length;
+  }
 };
 const request = (type: string, data: string) =>
   withJson ? (JSON.parse(`{"type":"${type}","data":${data}}`) as { data: unknown }).data : JSON.parse(data);

@@ -19,7 +19,7 @@ import { prismaSqlDb } from '@/server/episodes/prisma-sql';
 import { openSqlite, sqliteInspectorDb } from '@/server/inspector/db';
 import { SessionStore } from './sessions';
 import { createTokenService } from './tokens';
-import { responseJson } from './wire-json';
+import { wireBytes } from './wire-json';
 import { createWsGateway } from './ws';
 
 export interface RunningEnvServer {
@@ -153,12 +153,12 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
 }
 
 function sendJson(res: ServerResponse, result: HttpResult) {
-  const text = responseJson(result.body);
+  const bytes = wireBytes(result.body);
   res.writeHead(result.status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
+    'content-length': typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length,
   });
-  res.end(text);
+  res.end(bytes);
 }
 
 /** Reads the body up to the limit; null when it is over (the rest is drained, not buffered). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRandomAgent, listEnvs, oracleAgent, type EnvId } from '@/server/engine';
 import type { StepResponse } from './protocol';
 import { makeService } from './test/helpers';
-import { observationJson, responseJson } from './wire-json';
+import { observationJson, responseJson, wireBytes } from './wire-json';
 
 const ENVS = listEnvs().map((e) => e.id as EnvId);
 
@@ -77,5 +77,40 @@ describe('responseJson', () => {
       null,
     ])
       expect(responseJson(body)).toBe(JSON.stringify(body));
+  });
+});
+
+describe('wireBytes', () => {
+  const utf8 = (x: Buffer | string) => (typeof x === 'string' ? Buffer.from(x, 'utf8') : x);
+
+  it('gives the UTF-8 of JSON.stringify for every answer of every env, wrapped as the WebSocket message, without copying the tool specs', () => {
+    let nonAscii = 0;
+    // every answer's bytes kept until the end: one answer's buffer never overwrites another's (the slab)
+    const sent: [Buffer | string, string][] = [];
+    const check = (r: StepResponse) => {
+      const fast = wireBytes(r, '{"type":"observation","data":', '}');
+      expect(Buffer.isBuffer(fast)).toBe(true); // the fast path was taken…
+      expect(toolsIsGetter(r)).toBe(true); // …without reading the tools
+      const text = `{"type":"observation","data":${JSON.stringify(r)}}`;
+      sent.push([fast, text], [wireBytes(r), JSON.stringify(r)]);
+      if (Buffer.byteLength(text) > text.length) nonAscii++;
+    };
+    for (const envId of ENVS)
+      for (let seed = 1; seed <= 4; seed++)
+        for (const agent of ['oracle', 'random'] as const) answers(envId, (seed * 5) % 13, seed, agent, check);
+    expect(sent.length).toBeGreaterThan(400);
+    const wrong = sent.filter(([bytes, text]) => !utf8(bytes).equals(Buffer.from(text, 'utf8')));
+    expect(wrong).toEqual([]);
+    expect(nonAscii).toBeGreaterThan(0); // multi-byte characters are among them (the specs' "1–365")
+  });
+
+  it('encodes multi-byte text around the specs, and falls back to the text for anything else', () => {
+    const [r] = answers('STATUS', 4, 11, 'oracle');
+    const odd = { note: 'prix: 12 €, “quoted” 🛒', observation: r.observation, tail: 'ü' };
+    expect(utf8(wireBytes(odd, '«', '»')).toString('utf8')).toBe(`«${JSON.stringify(odd)}»`);
+    void r.observation.tools; // read: no longer the engine's untouched specs
+    expect(wireBytes(r, '[', ']')).toBe(`[${JSON.stringify(r)}]`);
+    for (const body of [{ episode_id: null, error: { code: 'X', message: 'é' } }, { observation: null }, null])
+      expect(wireBytes(body)).toBe(JSON.stringify(body));
   });
 });
