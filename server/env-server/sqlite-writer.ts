@@ -10,7 +10,13 @@ import { sqliteFile } from '@/server/db-path';
 import { openSqliteConnection } from '@/server/lib/sqlite-connection';
 import { prepareEpisodeRows, sqlDateTime } from '@/server/episodes/sqlite-store/rows';
 import { backgroundIndexer, prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
+import { storeEventLogs, type EventStoreDb } from '@/server/episodes/event-log-store';
+import { sqliteInspectorDb } from '@/server/inspector/db';
+import { logRows, type FinishedLog } from './finished-logs';
 import type { BatchWriter, RecordOp, StepRowUpdate } from './recorder';
+
+/** Finished episodes' logs written out: how many episodes and events were stored. */
+export type LogsStored = { episodes: number; events: number };
 
 /**
  * A step after which the episode runs on: its status, outcome and breakdown are still what the
@@ -37,7 +43,12 @@ export interface SqliteWriterOptions {
 export function openSqliteWriter(
   url: string,
   options: SqliteWriterOptions = {},
-): BatchWriter & { write(ops: RecordOp[]): void; close(): void } {
+): BatchWriter & {
+  write(ops: RecordOp[]): void;
+  /** Writes finished episodes' logs (storeEventLogs) on this connection, the rows built here. */
+  storeLogs(logs: readonly FinishedLog[]): Promise<LogsStored>;
+  close(): void;
+} {
   const file = sqliteFile(url);
   if (!file) throw new Error(`the SQLite writer needs a file: URL, got "${url}"`);
   // WAL, synchronous NORMAL (or FULL with --durability power), the driver's 16 MB page cache:
@@ -83,10 +94,19 @@ export function openSqliteWriter(
     }
   });
 
+  // The idle writes of finished logs go through this same connection (round 12): no second
+  // connection of the worker waits for this one's write lock, or makes it wait.
+  let logStore: EventStoreDb | null = null;
+
   return {
     write: (ops) => {
       writeBatch(ops);
       prepared?.indexer?.touch();
+    },
+    storeLogs: async (logs) => {
+      const done = await storeEventLogs((logStore ??= sqliteInspectorDb(db)), logs.map(logRows));
+      if (done.events > 0) prepared?.indexer?.touch();
+      return done;
     },
     close: () => {
       prepared?.indexer?.close();
@@ -97,7 +117,7 @@ export function openSqliteWriter(
 
 /** The writer thread's answer to one batch. */
 export type WriterThreadAnswer =
-  { id: number; ok: true } | { id: number; ok: false; message: string; code: string | null };
+  { id: number; ok: true; stored?: LogsStored } | { id: number; ok: false; message: string; code: string | null };
 
 const THREAD_MODULE = new URL('./sqlite-writer-thread.ts', import.meta.url).href;
 
@@ -113,14 +133,14 @@ const THREAD_MODULE = new URL('./sqlite-writer-thread.ts', import.meta.url).href
 export function openSqliteWriterThread(
   url: string,
   options: SqliteWriterOptions = {},
-): BatchWriter & { close(): Promise<void> } {
+): BatchWriter & { storeLogs(logs: readonly FinishedLog[]): Promise<LogsStored>; close(): Promise<void> } {
   // serve:env runs TypeScript through tsx, whose loader does not reach worker threads by itself
   // (as in store-upkeep.ts).
   const worker = new Worker(
     `import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(THREAD_MODULE)}, ${JSON.stringify(import.meta.url)}))`,
     { eval: true, workerData: { url, options } },
   );
-  const waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  const waiting = new Map<number, { resolve: (stored?: LogsStored) => void; reject: (e: Error) => void }>();
   let next = 0;
   let stopped: Error | null = null;
   const stop = (e: Error) => {
@@ -131,19 +151,23 @@ export function openSqliteWriterThread(
   worker.on('message', (a: WriterThreadAnswer) => {
     const w = waiting.get(a.id);
     waiting.delete(a.id);
-    if (a.ok) return w?.resolve();
+    if (a.ok) return w?.resolve(a.stored);
     w?.reject(Object.assign(new Error(a.message), { code: a.code ?? undefined }));
   });
   worker.on('error', (e) => stop(new Error(`the SQLite writer thread stopped: ${e.message}`)));
   worker.on('exit', (code) => stop(new Error(`the SQLite writer thread exited (${code})`)));
+  const post = (message: { ops: RecordOp[] } | { logs: readonly FinishedLog[] }) =>
+    new Promise<LogsStored | undefined>((resolve, reject) => {
+      if (stopped) return reject(stopped);
+      const id = next++;
+      waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, ...message });
+    });
   return {
-    write: (ops) =>
-      new Promise<void>((resolve, reject) => {
-        if (stopped) return reject(stopped);
-        const id = next++;
-        waiting.set(id, { resolve, reject });
-        worker.postMessage({ id, ops });
-      }),
+    write: async (ops) => void (await post({ ops })),
+    // The event objects are cloned over (about half what serialising them here cost) and the
+    // thread builds the rows: neither the text nor the inserts run on the serving thread.
+    storeLogs: async (logs) => (await post({ logs }))!,
     close: () =>
       new Promise<void>((resolve) => {
         if (stopped) return resolve();
