@@ -10,9 +10,10 @@
 // Twelfth round: the queue holds the engine's event objects (immutable once the episode is
 // over), not their stored text. Serialising at the offer cost the serving thread ~65 ms of CPU
 // per 1,000 steps at the last step; now the rows are built when the log is written (logRows),
-// on the writer thread under serve:env. Held as objects a log takes about the heap its text did
-// (measured 13.6 KB against 15.0 KB an episode over the bench mix), so the bound's meaning
-// stays "text of this size", counted as an estimate per event (EVENT_BYTES_ESTIMATE).
+// by the idle worker, and under serve:env inserted by the SQLite writer thread. Held as objects
+// a log takes about the heap its text did (measured 13.6 KB against 15.0 KB an episode over
+// the bench mix), so the bound's meaning stays "text of this size", counted as an estimate per
+// event (EVENT_BYTES_ESTIMATE).
 import type { EpisodeEvent } from '@/server/engine/types';
 import { eventRows, type EventRow, type SerialisedBreakdown } from '@/server/episodes/sqlite-store/rows';
 
