@@ -16,7 +16,7 @@ import { materialiseEvents, storeEventLogs, type EventStoreDb } from '@/server/e
 import type { Catalog } from '@/server/engine';
 import { logRows, type FinishedLog, type FinishedLogs } from './finished-logs';
 
-/** Writes finished episodes' logs out (storeEventLogs), here or on the SQLite writer's thread. */
+/** Writes finished episodes' logs out (storeEventLogs), on this thread or the SQLite writer's. */
 export type LogStore = (logs: FinishedLog[]) => Promise<unknown>;
 
 /** How often the worker looks whether its recorder was idle since the last look. */
@@ -46,7 +46,7 @@ export function startIdleMaterialiser(opts: {
   logs?: FinishedLogs | null;
   /**
    * Where the logs are written: by default storeEventLogs on `db`, on this thread; serve:env's
-   * SQLite writer thread takes them instead (one connection, the rows built there).
+   * SQLite writer thread inserts them instead (the rows built here, one connection per worker).
    */
   storeLogs?: LogStore;
   /** Replay the other waiting episodes too (default true; one worker of a server does). */

@@ -48,7 +48,7 @@ export function openSqliteWriter(
   options: SqliteWriterOptions = {},
 ): BatchWriter & {
   write(ops: RecordOp[]): void;
-  /** Writes finished episodes' logs (storeEventLogs) on this connection, the rows built here. */
+  /** Writes finished episodes' logs (storeEventLogs) on this connection (rows built by logRows). */
   storeLogs(logs: readonly FinishedLog[]): Promise<LogsStored>;
   /** The same with the rows already built (what the writer thread is handed). */
   storeLogRows(logs: readonly LogRows[]): Promise<LogsStored>;
