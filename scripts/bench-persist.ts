@@ -7,7 +7,9 @@
 // (round 10: the recorder stores actions only) and the full-text catch-up; and with the
 // writer on its own thread (as serve:env runs it), what stays on the serving thread. Round 11:
 // the same with the finished episodes' logs kept (finished-logs.ts) and written out afterwards
-// without a replay, against the replay.
+// without a replay, against the replay. Round 12: the writer-thread pass again with the logs
+// kept (as serve:env runs), and their writing out through the writer thread, each with the
+// serving (main) thread's share.
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
