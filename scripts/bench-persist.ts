@@ -7,7 +7,9 @@
 // (round 10: the recorder stores actions only) and the full-text catch-up; and with the
 // writer on its own thread (as serve:env runs it), what stays on the serving thread. Round 11:
 // the same with the finished episodes' logs kept (finished-logs.ts) and written out afterwards
-// without a replay, against the replay.
+// without a replay, against the replay. Round 12: the writer-thread pass again with the logs
+// kept (as serve:env runs), and their writing out through the writer thread, each with the
+// serving (main) thread's share.
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
@@ -21,7 +23,7 @@ import { migratedTempDatabase } from '../server/env-server/spawn';
 import { sqliteFile } from '../server/db-path';
 import { prepareTextIndex } from '../server/episodes/sqlite-store/text-index';
 import { materialiseEvents, storeEventLogs } from '../server/episodes/materialise';
-import { FinishedLogs } from '../server/env-server/finished-logs';
+import { FinishedLogs, logRows } from '../server/env-server/finished-logs';
 import { sqliteInspectorDb } from '../server/inspector/db';
 import { median, recordScript, type Script } from './bench-api-lib';
 import { benchOptions, positive } from './bench-options';
@@ -118,6 +120,19 @@ for (let p = 0; p < passes; p++) {
     const t = await timedPass(writer);
     add('persistence on, writer thread (serve:env): whole process', t.process);
     add('  of which the serving (main) thread', t.main);
+    // As serve:env runs it (round 12): the finished episodes' logs kept, then written out as the
+    // idle worker does, 32 a transaction (since round 12 through the writer thread).
+    const logs = new FinishedLogs({ maxEpisodes: 1e9, maxBytes: 1e12 });
+    const k = await timedPass(writer, logs);
+    add('persistence on, writer thread, finished logs kept: whole process', k.process);
+    add('  of which the serving (main) thread (logs kept)', k.main);
+    const m = { process: process.cpuUsage(), main: mainThreadMs() };
+    while (logs.size > 0) await writer.storeLogs(logs.take(32));
+    add(
+      'writing the kept logs afterwards (through the writer thread): whole process',
+      cpuMs(process.cpuUsage(m.process)),
+    );
+    add('  of which the serving (main) thread (writing the logs)', mainThreadMs() - m.main);
     await writer.close();
     db.remove();
   }
@@ -152,7 +167,7 @@ for (let p = 0; p < passes; p++) {
     const conn = new Database(sqliteFile(db.url)!);
     const sql = sqliteInspectorDb(conn);
     const m = process.cpuUsage();
-    while (logs.size > 0) await storeEventLogs(sql, logs.take(32));
+    while (logs.size > 0) await storeEventLogs(sql, logs.take(32).map(logRows));
     add(
       'writing the kept logs afterwards (no replay; as the idle worker, 32 a transaction)',
       cpuMs(process.cpuUsage(m)),

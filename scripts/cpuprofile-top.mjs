@@ -1,4 +1,4 @@
-// node scripts/cpuprofile-top.mjs file.cpuprofile [--top 25] [--under reset,step]
+// node scripts/cpuprofile-top.mjs file.cpuprofile [--top 25] [--under reset,step] [--inclusive flush,offer]
 // Summarises a V8 CPU profile (node --cpu-prof) by self time per function, so a profile
 // can be read without DevTools. Recipe: docs/performance.md.
 
@@ -77,3 +77,27 @@ console.log(`\nby file (self time), top ${Math.min(top, byFile.size)}`);
   .sort((a, b) => b[1] - a[1])
   .slice(0, top)
   .forEach(line);
+
+// --inclusive f,g: time with each of these functions anywhere on the stack (a sample counts once
+// per function, recursion included), e.g. the recorder's parts on a worker's main thread
+const inclusiveAt = process.argv.indexOf('--inclusive');
+if (inclusiveAt > 0) {
+  const names = process.argv[inclusiveAt + 1].split(',');
+  const spent = new Map(names.map((n) => [n, 0]));
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    if (!isKept(id)) return;
+    const seen = new Set();
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const name = byId.get(at).callFrame.functionName;
+      if (spent.has(name) && !seen.has(name)) {
+        seen.add(name);
+        spent.set(name, spent.get(name) + dt);
+      }
+    }
+  });
+  const busy = total - (self.get('(idle)') ?? 0);
+  console.log(`\ninclusive time (share of the ${(busy / 1000).toFixed(0)} ms not idle)`);
+  for (const [n, us] of spent)
+    console.log(`${((100 * us) / busy).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${n}`);
+}

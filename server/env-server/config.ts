@@ -38,9 +38,9 @@ export interface EnvServerConfig {
    */
   events: 'deferred' | 'stored';
   /**
-   * Deferred events: finished episodes' logs a worker keeps (serialised) to write out when it
-   * idles instead of replaying them (finished-logs.ts), at most this many and this many MB of
-   * event text per worker; beyond that, episodes are replayed. 0 keeps none.
+   * Deferred events: finished episodes' logs a worker keeps to write out when it idles instead
+   * of replaying them (finished-logs.ts), at most this many and this many MB of event text per
+   * worker (estimated at 1 KB an event); beyond that, episodes are replayed. 0 keeps none.
    */
   finishedLogs: number;
   finishedLogsMb: number;

@@ -10,12 +10,12 @@ import { createPrismaClient, type PrismaClient } from '@/server/db';
 import { materialiseEvents, storeEventLogs, type EventStoreDb } from '@/server/episodes/materialise';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { openSqlite, pgInspectorDb, sqliteInspectorDb, type InspectorDb } from '@/server/inspector/db';
-import { FinishedLogs } from './finished-logs';
+import { EVENT_BYTES_ESTIMATE, FinishedLogs, logRows, type FinishedLog } from './finished-logs';
 import { startIdleMaterialiser } from './idle-materialiser';
 import { createEnvService } from './protocol';
 import { Recorder, type BatchWriter } from './recorder';
 import { SessionStore } from './sessions';
-import { openSqliteWriter } from './sqlite-writer';
+import { openSqliteWriterThread, type LogsStored } from './sqlite-writer';
 import { createTokenService } from './tokens';
 import { playRecorded, testConfig } from './test/helpers';
 import { findPostgresBin } from './test/postgres';
@@ -28,6 +28,8 @@ if ('missing' in postgres) console.error(`[finished-logs] PostgreSQL cases NOT R
 /** A store under test: its writer, and SQL connections as a worker and a reader hold them. */
 interface Store {
   writer: BatchWriter | PrismaClient;
+  /** How a worker writes its finished logs (SQLite: serve:env's writer thread; PostgreSQL: the worker's connection). */
+  storeLogs(logs: readonly FinishedLog[]): Promise<LogsStored>;
   /** The worker's connection (idle materialiser) and a reader's (another process in production). */
   worker: InspectorDb;
   reader: InspectorDb;
@@ -36,25 +38,36 @@ interface Store {
 let sqlite: TestDb;
 let pg: TestPostgres | null = null;
 let pgPrisma: PrismaClient | null = null;
+let closeWriter: () => Promise<void> = async () => {};
 const stores: Record<'sqlite' | 'postgresql', Store | null> = { sqlite: null, postgresql: null };
 
 beforeAll(async () => {
   sqlite = createTestDb();
+  const writer = openSqliteWriterThread(sqlite.url);
+  closeWriter = () => writer.close();
   stores.sqlite = {
-    writer: openSqliteWriter(sqlite.url),
+    writer,
+    storeLogs: (logs) => writer.storeLogs(logs),
     worker: sqliteInspectorDb(openSqlite(sqlite.url)),
     reader: sqliteInspectorDb(openSqlite(sqlite.url)),
   };
   if ('missing' in postgres) return;
   pg = await testPostgres('finished_logs');
   pgPrisma = createPrismaClient(pg.url);
-  stores.postgresql = { writer: pgPrisma, worker: pgInspectorDb(pg.url), reader: pgInspectorDb(pg.url) };
+  const worker = pgInspectorDb(pg.url);
+  stores.postgresql = {
+    writer: pgPrisma,
+    storeLogs: (logs) => storeEventLogs(worker, logs.map(logRows)),
+    worker,
+    reader: pgInspectorDb(pg.url),
+  };
 }, 300_000);
 afterAll(async () => {
   for (const s of Object.values(stores)) {
     await s?.worker.close();
     await s?.reader.close();
   }
+  await closeWriter();
   await pgPrisma?.$disconnect();
   await pg?.drop();
   await sqlite?.cleanup();
@@ -136,14 +149,14 @@ describe('finished logs written out without a replay', () => {
     const before = await Promise.all(queued.map((l) => rowOf(store.worker, l.id)));
     const waiting = before.filter((r) => Number(r.eventsStored) < Number(r.eventCount));
     expect(waiting.length).toBeGreaterThanOrEqual(2);
-    const done = await storeEventLogs(store.worker, queued);
+    const done = await store.storeLogs(queued);
     const events = waiting.reduce((n, r) => n + Number(r.eventCount) - Number(r.eventsStored), 0);
     expect(done).toEqual({ episodes: waiting.length, events });
     for (const p of pairs.filter((p) => p.finished)) await expectSameAsEager(store.worker, p.lazy, p.eager);
     // The running one still waits (its events come from a replay or its own log when it ends).
     expect(await rowOf(store.worker, pairs[2].lazy)).toMatchObject({ eventsStored: 0 });
     // Written again (a retry, another writer): nothing to do, nothing changes.
-    expect(await storeEventLogs(store.worker, queued)).toEqual({ episodes: 0, events: 0 });
+    expect(await store.storeLogs(queued)).toEqual({ episodes: 0, events: 0 });
     expect(
       await materialiseEvents(
         store.reader,
@@ -175,7 +188,7 @@ describe('finished logs written out without a replay', () => {
       // the reader first for half of them, the log for all, the reader again for all
       const first = await materialiseEvents(store.reader, ids.slice(0, 4), () => testCatalog());
       expect(first.episodes).toBe(4);
-      expect(await storeEventLogs(store.worker, queued)).toMatchObject({ episodes: ids.length - 4 });
+      expect(await store.storeLogs(queued)).toMatchObject({ episodes: ids.length - 4 });
       expect(await materialiseEvents(store.reader, ids, () => testCatalog())).toMatchObject({ episodes: 0 });
       for (const p of pairs) await expectSameAsEager(store.worker, p.lazy, p.eager);
     },
@@ -203,12 +216,12 @@ describe('finished logs written out without a replay', () => {
           const queued = logs.take(100);
           const ids = queued.map((l) => l.id);
           const [a, b, c] = await Promise.all([
-            storeEventLogs(store.worker, queued),
+            store.storeLogs(queued),
             materialiseEvents(store.reader, [...ids].reverse(), () => testCatalog()),
-            storeEventLogs(another, [...queued].reverse()),
+            storeEventLogs(another, [...queued].reverse().map(logRows)),
           ]);
           // every event stored once between them, whatever the interleaving
-          const total = queued.reduce((n, l) => n + l.rows.length, 0);
+          const total = queued.reduce((n, l) => n + l.events.length, 0);
           expect(a.events + b.events + c.events).toBeGreaterThanOrEqual(total);
           for (const id of ids) {
             const row = await rowOf(store.worker, id);
@@ -217,7 +230,7 @@ describe('finished logs written out without a replay', () => {
           for (const p of pairs) await expectSameAsEager(store.worker, p.lazy, p.eager);
           for (const log of queued)
             expect((await eventsOf(store.worker, log.id)).map((e) => (e as { payload: string }).payload)).toEqual(
-              log.rows.map((r) => r.payload),
+              logRows(log).rows.map((r) => r.payload),
             );
         }
       } finally {
@@ -228,19 +241,29 @@ describe('finished logs written out without a replay', () => {
 });
 
 describe('the queue and the idle worker', () => {
-  it('keeps logs up to its count and byte bounds, serialising none it cannot keep', () => {
+  it('keeps logs up to its count and its estimated bytes (EVENT_BYTES_ESTIMATE an event)', () => {
     const events = [{ kind: 'user_message', turn: 0, text: 'x'.repeat(100) }] as never;
     const byCount = new FinishedLogs({ maxEpisodes: 2, maxBytes: 1e9 });
     expect([1, 2, 3].map((i) => byCount.offer(`e${i}`, events))).toEqual([true, true, false]);
     expect(byCount.take(1).map((l) => l.id)).toEqual(['e1']);
     expect(byCount.offer('e4', events)).toBe(true);
     expect(byCount.take(5).map((l) => l.id)).toEqual(['e2', 'e4']);
-    const byBytes = new FinishedLogs({ maxEpisodes: 100, maxBytes: 300 });
+    const byBytes = new FinishedLogs({ maxEpisodes: 100, maxBytes: 2 * EVENT_BYTES_ESTIMATE + 100 });
     expect([1, 2, 3].map((i) => byBytes.offer(`e${i}`, events))).toEqual([true, true, false]);
-    expect(byBytes.bytes).toBeGreaterThan(200);
+    expect(byBytes.bytes).toBe(2 * EVENT_BYTES_ESTIMATE);
     expect(byBytes.stats).toEqual({ kept: 2, refused: 1, taken: 0 });
     byBytes.take(2);
     expect([byBytes.size, byBytes.bytes]).toEqual([0, 0]);
+  });
+
+  it('serialises nothing at the offer: the rows are built when the log is written', () => {
+    let serialised = 0;
+    const event = { kind: 'user_message', turn: 0, text: 'hi', toJSON: () => (serialised++, { kind: 'user_message' }) };
+    const logs = new FinishedLogs();
+    expect(logs.offer('e1', [event] as never)).toBe(true);
+    expect(serialised).toBe(0);
+    expect(logRows(logs.take(1)[0]).rows.map((r) => r.payload)).toEqual(['{"kind":"user_message"}']);
+    expect(serialised).toBe(1);
   });
 
   it('writes its logs when idle without replaying, and replays only what it does not hold', async () => {
@@ -251,13 +274,15 @@ describe('the queue and the idle worker', () => {
     const running = await play(deferred, 'STATUS', 'oracle', 53, { stopAfter: 0 });
     const abandoned = await play(deferred, 'STATUS', 'oracle', 54, { stopAfter: 0 });
     const catalog = testCatalog();
-    // Logs only (a second worker of serve:env): the finished ones are stored, nothing is replayed.
+    // Logs only (a second worker of serve:env, its logs through the writer thread): the finished
+    // ones are stored, nothing is replayed.
     const logsOnly = startIdleMaterialiser({
       db: store.worker,
       catalog,
       activity: () => 0,
       lookMs: 5,
       logs,
+      storeLogs: store.storeLogs,
       replay: false,
     });
     for (let i = 0; i < 200 && logs.size > 0; i++) await new Promise((r) => setTimeout(r, 10));
@@ -298,6 +323,7 @@ describe('the queue and the idle worker', () => {
       utilisation: () => 0.9,
       lookMs: 5,
       logs,
+      storeLogs: store.storeLogs,
     });
     await new Promise((r) => setTimeout(r, 30));
     expect(logs.size).toBe(2); // never idle: nothing written yet

@@ -14,7 +14,10 @@
 import { performance } from 'node:perf_hooks';
 import { materialiseEvents, storeEventLogs, type EventStoreDb } from '@/server/episodes/materialise';
 import type { Catalog } from '@/server/engine';
-import type { FinishedLogs } from './finished-logs';
+import { logRows, type FinishedLog, type FinishedLogs } from './finished-logs';
+
+/** Writes finished episodes' logs out (storeEventLogs), on this thread or the SQLite writer's. */
+export type LogStore = (logs: FinishedLog[]) => Promise<unknown>;
 
 /** How often the worker looks whether its recorder was idle since the last look. */
 export const IDLE_LOOK_MS = 200;
@@ -41,6 +44,11 @@ export function startIdleMaterialiser(opts: {
   chunk?: number;
   /** Finished episodes' logs this worker holds, written first (no replay). */
   logs?: FinishedLogs | null;
+  /**
+   * Where the logs are written: by default storeEventLogs on `db`, on this thread; serve:env's
+   * SQLite writer thread inserts them instead (the rows built here, one connection per worker).
+   */
+  storeLogs?: LogStore;
   /** Replay the other waiting episodes too (default true; one worker of a server does). */
   replay?: boolean;
   /** Whether this worker is playing the episode (not replayed: its log comes when it ends). */
@@ -48,6 +56,7 @@ export function startIdleMaterialiser(opts: {
 }): IdleMaterialiser {
   const { db, catalog, activity, utilisation = eventLoopShare(), lookMs = IDLE_LOOK_MS, chunk = IDLE_CHUNK } = opts;
   const { logs = null, replay = true, held = () => false } = opts;
+  const storeLogs: LogStore = opts.storeLogs ?? ((taken) => storeEventLogs(db, taken.map(logRows)));
   let seen = activity();
   let running: Promise<void> | null = null;
   let pausedUntil = 0;
@@ -66,7 +75,7 @@ export function startIdleMaterialiser(opts: {
     try {
       while (logs && logs.size > 0) {
         const before = activity();
-        await storeEventLogs(db, logs.take(chunk));
+        await storeLogs(logs.take(chunk));
         if (await interrupted(before)) return;
       }
       if (!replay) return;
@@ -115,7 +124,7 @@ export function startIdleMaterialiser(opts: {
       await running;
       // A graceful stop writes the logs still queued (a crash leaves them to the replay).
       try {
-        while (logs && logs.size > 0) await storeEventLogs(db, logs.take(chunk));
+        while (logs && logs.size > 0) await storeLogs(logs.take(chunk));
       } catch (e) {
         console.error(`[env-server] the finished episodes' logs were not written: ${(e as Error).message}`);
       }

@@ -272,7 +272,10 @@ export class Recorder {
     if (!logs || !live.episode.done) return written;
     // Only a committed log is kept (a conflicting or failed write keeps nothing), and before the
     // caller is answered, so the episode is never both out of the worker's hands and unqueued.
-    return written.then(() => void logs.offer(live.id, live.episode.events));
+    // The events are filed as they are (serialised when written out, finished-logs.ts), with the
+    // row's breakdown text for the reward event.
+    const breakdown = serialisedBreakdown(live, update);
+    return written.then(() => void logs.offer(live.id, live.episode.events, breakdown));
   }
 
   private withGoal(live: LiveEpisode, update: EpisodeRowUpdate): EpisodeRowUpdate {

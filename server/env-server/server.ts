@@ -12,7 +12,7 @@ import { sqliteFile } from '@/server/db-path';
 import { prismaEpisodeLog } from './live-episodes';
 import { Recorder, type BatchWriter } from './recorder';
 import { openSqliteWriter, openSqliteWriterThread } from './sqlite-writer';
-import { startIdleMaterialiser } from './idle-materialiser';
+import { startIdleMaterialiser, type LogStore } from './idle-materialiser';
 import { FinishedLogs } from './finished-logs';
 import type { EventStoreDb } from '@/server/episodes/materialise';
 import { prismaSqlDb } from '@/server/episodes/prisma-sql';
@@ -43,8 +43,10 @@ function recordTarget(
   target: PrismaClient | BatchWriter;
   /** Reads stored episodes back (a worker rebuilding one it does not hold). */
   reader: PrismaClient;
-  /** Where the idle materialiser writes events (a SQLite connection of its own, else Prisma's). */
+  /** Where the idle materialiser replays events (a SQLite connection of its own, else Prisma's). */
   sql: EventStoreDb;
+  /** Where finished episodes' logs are written (SQLite: the writer's own connection); absent: `sql`. */
+  storeLogs?: LogStore;
   close(): Promise<void>;
 } {
   if (prisma) return { target: prisma, reader: prisma, sql: prismaSqlDb(prisma), close: async () => {} };
@@ -60,6 +62,7 @@ function recordTarget(
       target: writer,
       reader: client,
       sql: sqliteInspectorDb(sqlite),
+      storeLogs: (logs) => writer.storeLogs(logs),
       close: async () => {
         await writer.close();
         sqlite.close();
@@ -135,6 +138,7 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
           catalog,
           activity: () => recorder.stats.enqueued,
           logs: finishedLogs,
+          storeLogs: store.storeLogs,
           replay: options.idleReplay !== false,
           held: (id) => sessions.peek(id) !== undefined,
         })
