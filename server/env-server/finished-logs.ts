@@ -17,14 +17,15 @@
 import type { EpisodeEvent } from '@/server/engine/types';
 import { eventRows, type EventRow, type SerialisedBreakdown } from '@/server/episodes/sqlite-store/rows';
 
-/** Default bounds: ~20 s of a saturated two-core server's finished episodes (~45 KB of text each). */
+/** Default bounds: ~20 s of a saturated two-core server's finished episodes (~15 KB of text each, round 12). */
 export const FINISHED_LOGS_DEFAULTS = { maxEpisodes: 4096, maxBytes: 64 * 1024 * 1024 } as const;
 
 /**
  * Stored text an event is counted for by the byte bound: 1 KB. Measured over the bench mix
  * (512 oracle episodes, every env): 814 characters an event on average; per env the mean is
  * 439 (CART) to 2,008 (STATUS), one episode's mean 291 to 4,581. The bound is an estimate, not
- * the exact text (that would mean serialising on the serving thread, which this round moved).
+ * the exact text (that would mean serialising on the serving thread, which this round moved):
+ * STATUS-heavy traffic holds ~2× the bound's text, its longest episodes up to ~4.5×.
  */
 export const EVENT_BYTES_ESTIMATE = 1024;
 

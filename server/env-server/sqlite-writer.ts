@@ -110,6 +110,10 @@ export function openSqliteWriter(
 
   return {
     write: (ops) => {
+      // A batch inside the logs' transaction would become a savepoint, committed only with it:
+      // its steps would be acknowledged before they are durable. Fail instead (the recorder
+      // then fails the steps rather than acknowledging them).
+      if (db.inTransaction) throw new Error('the SQLite writer is inside another transaction');
       writeBatch(ops);
       prepared?.indexer?.touch();
     },

@@ -107,10 +107,10 @@ export function wireBytes(body: unknown, prefix = '', suffix = ''): Buffer | str
       const tools = toolsJson(envId).bytes;
       const headLength = Buffer.byteLength(head, 'utf8');
       const out = answerBuffer(headLength + tools.length + Buffer.byteLength(tail, 'utf8'));
-      out.write(head, 0, 'utf8');
-      tools.copy(out, headLength);
-      out.write(tail, headLength + tools.length, 'utf8');
-      return out;
+      const written =
+        out.write(head, 0, 'utf8') + tools.copy(out, headLength) + out.write(tail, headLength + tools.length, 'utf8');
+      // Never send a byte not written (the slab is uninitialised memory): the text instead.
+      if (written === out.length) return out;
     }
   }
   return `${prefix}${JSON.stringify(body)}${suffix}`;
