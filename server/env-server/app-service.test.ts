@@ -40,7 +40,11 @@ describe('/api/env in the Next app', () => {
       reset.token,
     );
     expect(step.status).toBe(200);
-    expect(await step.json()).toMatchObject({ episode_id: reset.episode_id, observation: { turn: 1 } });
+    // the body is JSON.stringify's exact text, tool specs included (sent as wire-json's bytes)
+    const stepText = await step.text();
+    const stepBody = JSON.parse(stepText);
+    expect(stepText).toBe(JSON.stringify(stepBody));
+    expect(stepBody).toMatchObject({ episode_id: reset.episode_id, observation: { turn: 1 } });
     const state = await handleFetchRequest(
       new Request(`http://app.test/api/env/state?episode_id=${reset.episode_id}`, {
         headers: { authorization: `Bearer ${reset.token}` },
