@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { startEnvServer, type RunningEnvServer } from '@/server/env-server/server';
 import { testConfig } from '@/server/env-server/test/helpers';
-import { httpSession, recordScript, wsSession, type ReplaySession } from './bench-api-lib';
+import { cpuBudgetPer1k, cpuCeiling, httpSession, recordScript, wsSession, type ReplaySession } from './bench-api-lib';
 
 // The bench's light clients must speak the protocol for real: every recorded episode, replayed
 // through them against a running server, ends with the reward it had in-process.
@@ -32,4 +32,21 @@ describe('bench:api sessions', () => {
       expect(timings.filter((k) => k === 'reset')).toHaveLength(16);
       expect(timings.filter((k) => k === 'step').length).toBeGreaterThan(16);
     });
+});
+
+describe('the CPU-bound ceiling printed beside each row', () => {
+  it('is the cores over the CPU a step costs, server and client together', () => {
+    // 2 cores, 0.80 s + 0.10 s per 1k steps = 0.9 ms a step: 2 / 0.0009 = 2,222.2 steps/s
+    expect(cpuCeiling(2, 0.8, 0.1)).toBeCloseTo(2222.22, 1);
+    // 4 cores at 0.5 ms a step: 8,000
+    expect(cpuCeiling(4, 0.45, 0.05)).toBeCloseTo(8000, 6);
+    // the server's CPU not measured (no --pid): no ceiling rather than a client-only one
+    expect(cpuCeiling(2, NaN, 0.1)).toBeNaN();
+    expect(cpuCeiling(2, 0, 0)).toBeNaN();
+  });
+
+  it('gives the budget a target leaves: 3,000 steps/s on 2 cores is 0.667 s per 1k steps in all', () => {
+    expect(cpuBudgetPer1k(2, 3000)).toBeCloseTo(0.6667, 4);
+    expect(cpuCeiling(2, cpuBudgetPer1k(2, 3000), 0)).toBeCloseTo(3000, 6);
+  });
 });

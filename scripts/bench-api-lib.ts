@@ -213,3 +213,17 @@ export const quantile = (xs: number[], q: number) => {
 };
 
 export const median = (xs: number[]) => quantile(xs, 0.5);
+
+/**
+ * The steps/s a CPU-bound row could reach if every core were busy at its measured cost: cores ÷
+ * (server + client CPU seconds per step). The server and the bench share the cores, so a row
+ * whose steps/s is near this figure is limited by CPU, not by waiting; a target above it needs
+ * less CPU per step, not less waiting. NaN when the server's CPU was not measured.
+ */
+export function cpuCeiling(cores: number, serverCpuPer1k: number, clientCpuPer1k: number): number {
+  const perStep = (serverCpuPer1k + clientCpuPer1k) / 1000;
+  return perStep > 0 ? cores / perStep : NaN;
+}
+
+/** The CPU per 1,000 steps (server + client, seconds) at which `cores` give `stepsPerSecond` with every core busy. */
+export const cpuBudgetPer1k = (cores: number, stepsPerSecond: number) => (cores / stepsPerSecond) * 1000;

@@ -21,6 +21,8 @@ import { loadConfig } from '../server/env-server/config';
 import { buildEnvService } from '../server/env-server/server';
 import { migratedTempDatabase, spawnEnvServer } from '../server/env-server/spawn';
 import {
+  cpuBudgetPer1k,
+  cpuCeiling,
   httpSession,
   median,
   processTreeCpu,
@@ -198,6 +200,7 @@ function printRow(label: string, persist: string, agent: string, r: RowResult) {
       r.load.toFixed(1).padStart(6),
       String(r.mismatches).padStart(9),
       `${r.switches.voluntary.toFixed(2)} / ${r.switches.involuntary.toFixed(2)}`.padStart(12),
+      cpuCeiling(cpus().length, r.serverCpu, r.clientCpu).toFixed(0).padStart(8),
     ].join(' '),
   );
 }
@@ -255,10 +258,14 @@ async function main() {
   console.log('latency: client-side round trip. cpu: CPU seconds per 1,000 steps (server process tree / bench client)');
   console.log('load: 1-minute load average during the row. mismatch: episodes whose reward differs from in-process');
   console.log(
-    "switches/step: the server's context switches per step, voluntary / involuntary (preempted), all its threads\n",
+    "switches/step: the server's context switches per step, voluntary / involuntary (preempted), all its threads",
   );
   console.log(
-    'transport    persist agent      steps/s resets/s  step p50  step p99 reset p50 reset p99 server cpu client cpu   load mismatch switches/step',
+    `ceiling: the steps/s these ${cpus().length} cores would give at the row's CPU per step (server + client), every core busy;` +
+      ` 3,000 steps/s here leaves ${cpuBudgetPer1k(cpus().length, 3000).toFixed(3)} s per 1k steps in all\n`,
+  );
+  console.log(
+    'transport    persist agent      steps/s resets/s  step p50  step p99 reset p50 reset p99 server cpu client cpu   load mismatch switches/step ceiling',
   );
   const remote = transports.filter((x) => x !== 'inproc');
   // --pid: the running server's process (its workers included), so its CPU is measured too
