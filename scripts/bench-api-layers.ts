@@ -8,7 +8,7 @@
 //   json         + the request's JSON.parse and the answer's JSON and UTF-8 (wire-json.ts)
 //   held         + finished episodes kept until the LRU is full (--max-sessions, 1,024), as a
 //                worker without a store keeps them; with a store they are dropped once durable
-// Run each layer in its own process, alternating, several times; read medians (docs/env-server.md).
+// Run each layer in its own process, alternating, several times; read medians (docs/env-server-rounds.md).
 
 import { PerformanceObserver } from 'node:perf_hooks';
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';

@@ -5,7 +5,7 @@
 // socket's write encodes it) or as wireBytes' UTF-8 with the tool specs copied in. A child
 // process echoes each answer with a request for the next, so the server's CPU per answer
 // (process.cpuUsage, all its threads) covers the JSON, the encoding, `ws` and the syscalls.
-// The ways alternate ABBA per round; the first two rounds are warm-up. docs/env-server.md.
+// The ways alternate ABBA per round; the first two rounds are warm-up. docs/env-server-rounds.md.
 
 import { fork } from 'node:child_process';
 import { WebSocket, WebSocketServer } from 'ws';

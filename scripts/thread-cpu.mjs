@@ -3,7 +3,7 @@
 // during a window: which thread of serve:env spends what (a worker's main thread, its SQLite
 // writer thread, the upkeep thread, V8's GC/compiler threads, libuv's pool). Linux only.
 // Node names every thread "node", so a thread is told apart by its id: the main thread's id is
-// the process id; the others are listed by how much they used. Recipe: docs/env-server.md.
+// the process id; the others are listed by how much they used. Recipe: docs/env-server-rounds.md.
 
 import { readFileSync, readdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';

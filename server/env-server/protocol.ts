@@ -259,7 +259,7 @@ export function createEnvService(deps: EnvServiceDeps) {
         const response = await durable(stepLive(live, action, stepKey));
         // A finished episode is in the store now: holding it (~50 KB each, up to the LRU's
         // capacity) would only make the garbage collector copy and mark it; a later state read
-        // or step-key retry rebuilds it like any miss (docs/env-server.md, "Ninth round").
+        // or step-key retry rebuilds it like any miss (docs/env-server-rounds.md, "Ninth round").
         if (log && live.episode.done) sessions.drop(id);
         else if (stepKey) live.answered.set(stepKey, response);
         return response;
