@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { startEnvServer, type RunningEnvServer } from '@/server/env-server/server';
 import { testConfig } from '@/server/env-server/test/helpers';
-import { cpuBudgetPer1k, cpuCeiling, httpSession, recordScript, wsSession, type ReplaySession } from './bench-api-lib';
+import {
+  cpuBudgetPer1k,
+  cpuCeiling,
+  httpSession,
+  median,
+  quantile,
+  recordScript,
+  wsSession,
+  type ReplaySession,
+} from './bench-api-lib';
 
 // The bench's light clients must speak the protocol for real: every recorded episode, replayed
 // through them against a running server, ends with the reward it had in-process.
@@ -48,5 +57,21 @@ describe('the CPU-bound ceiling printed beside each row', () => {
   it('gives the budget a target leaves: 3,000 steps/s on 2 cores is 0.667 s per 1k steps in all', () => {
     expect(cpuBudgetPer1k(2, 3000)).toBeCloseTo(0.6667, 4);
     expect(cpuCeiling(2, cpuBudgetPer1k(2, 3000), 0)).toBeCloseTo(3000, 6);
+  });
+});
+
+describe('medians and quantiles of the rows', () => {
+  it('takes the middle row, or the mean of the two middle rows', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([1490, 1741])).toBe(1615.5);
+    expect(median([0.93, 1.08, 1.25, 1.66])).toBeCloseTo(1.165, 10);
+    expect(median([])).toBeNaN();
+  });
+
+  it('gives latency quantiles by nearest rank (p99 of 100 samples is the 100th)', () => {
+    const xs = Array.from({ length: 100 }, (_, i) => 100 - i); // 100 … 1, unsorted on purpose
+    expect(quantile(xs, 0.5)).toBe(51);
+    expect(quantile(xs, 0.99)).toBe(100);
+    expect(quantile([], 0.5)).toBeNaN();
   });
 });

@@ -212,7 +212,12 @@ export const quantile = (xs: number[], q: number) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
 };
 
-export const median = (xs: number[]) => quantile(xs, 0.5);
+/** The middle value; of an even count, the mean of the two middle ones (not the upper one: a median of 2 rows is their mean). */
+export const median = (xs: number[]) => {
+  const s = Float64Array.from(xs).sort();
+  const mid = s.length >> 1;
+  return s.length === 0 ? NaN : s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+};
 
 /**
  * The steps/s a CPU-bound row could reach if every core were busy at its measured cost: cores ÷
