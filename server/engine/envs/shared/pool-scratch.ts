@@ -24,9 +24,10 @@ export const Slot = {
   SortFrom: 15,
   SortTo: 16,
   Memo: 17,
+  EntryRows: 18,
 } as const;
 export type Slot = (typeof Slot)[keyof typeof Slot];
-const SLOTS = 18;
+const SLOTS = 19;
 
 export class PoolScratch {
   private readonly f64s: (Float64Array | undefined)[] = new Array(SLOTS);

@@ -15,6 +15,7 @@ import { bagStoreOf, type Candidates } from './pool-bags';
 import { attrCodes, largeCandidates } from './pool-candidates';
 import { filterRows } from './pool-columns';
 import { poolScratch, Slot } from './pool-scratch';
+import { positionsByRow, type PoolPositions } from './pool-positions';
 import { mayEnterPool, orderByRelevance, selectTop } from './pool-select';
 
 export interface PoolEntry {
@@ -30,6 +31,11 @@ export interface PoolEntry {
   /** catalog stock (the episode's overrides apply on top) */
   stock: number;
 }
+
+const POSITIONS = new WeakMap<readonly PoolEntry[], PoolPositions>();
+
+/** The positions by id of a pool pool() returned, when it keeps them (else undefined: build a Map). */
+export const poolPositions = (pool: readonly PoolEntry[]): PoolPositions | undefined => POSITIONS.get(pool);
 
 /**
  * relevanceOf of recommend.ts for one candidate. It must not decrease when u or sim grows (a sum or
@@ -220,10 +226,17 @@ export function columnCandidates(
         for (const e of order) relOf(e);
         order.sort((a, b) => rel[b] - rel[a] || byId(a, b));
       }
-      return order.map((e) => {
+      const entries = order.map((e): PoolEntry => {
         const k = at[e];
         return { id: idOf(e), s: s[e], u: u[e], sim: sims[k], rel: rel[e], stock: c.stock[k] };
       });
+      if (c === category.local) {
+        // a category's own copy lives as long as the catalog: its id → row Map is built once (pool-positions.ts)
+        const rowOfEntry = scratch.i32(Slot.EntryRows, order.length);
+        for (let j = 0; j < order.length; j++) rowOfEntry[j] = at[order[j]];
+        POSITIONS.set(entries, positionsByRow(c, rowOfEntry, order.length));
+      }
+      return entries;
     },
   };
 }
