@@ -204,17 +204,40 @@ function anyValue(field: PolicyField, rng: Rng): FactValue {
  * the same topic (so a reader matching field names, not values, picks the wrong rule), each with
  * a value that keeps `rule` the single most specific applicable rule.
  */
+const ALL_FIELDS = Object.keys(FIELD_KEYWORDS) as PolicyField[];
+
+/**
+ * The condition fields of the rule's siblings (the other rules of its topic), and of those that
+ * extend it (same conditions and more), in rule order: they depend on the rule only (the policy
+ * tables are constants), so they are listed once per rule; each episode shuffles its own copy.
+ */
+export function siblingFields(rule: PolicyRule): { longer: PolicyField[]; lookAlike: PolicyField[] } {
+  let fields = SIBLING_FIELDS.get(rule);
+  if (fields === undefined) {
+    const siblings = rulesOfTopic(rule.topic).filter((r) => r !== rule);
+    // first the extra fields of rules that extend this one: stated with a value that fails them,
+    // they make the wrong, longer rule the closest match in words
+    const extends_ = siblings.filter((r) =>
+      rule.conditions.every((c) =>
+        r.conditions.some((o) => o.field === c.field && o.op === c.op && o.value === c.value),
+      ),
+    );
+    fields = {
+      longer: extends_.flatMap((r) => r.conditions.map((c) => c.field)),
+      lookAlike: siblings.flatMap((r) => r.conditions.map((c) => c.field)),
+    };
+    SIBLING_FIELDS.set(rule, fields);
+  }
+  return fields;
+}
+const SIBLING_FIELDS = new WeakMap<PolicyRule, { longer: PolicyField[]; lookAlike: PolicyField[] }>();
+
 export function distractorsFor(rule: PolicyRule, facts: Facts, count: number, rng: Rng): Facts {
   const used = new Set<PolicyField>(rule.conditions.map((c) => c.field));
-  const siblings = rulesOfTopic(rule.topic).filter((r) => r !== rule);
-  // first the extra fields of rules that extend this one (same conditions and more): stated with
-  // a value that fails them, they make the wrong, longer rule the closest match in words
-  const extends_ = siblings.filter((r) =>
-    rule.conditions.every((c) => r.conditions.some((o) => o.field === c.field && o.op === c.op && o.value === c.value)),
-  );
-  const longer = rng.shuffle(extends_.flatMap((r) => r.conditions.map((c) => c.field)));
-  const lookAlike = rng.shuffle(siblings.flatMap((r) => r.conditions.map((c) => c.field)));
-  const others = rng.shuffle(Object.keys(FIELD_KEYWORDS) as PolicyField[]);
+  const fields = siblingFields(rule);
+  const longer = rng.shuffle(fields.longer);
+  const lookAlike = rng.shuffle(fields.lookAlike);
+  const others = rng.shuffle(ALL_FIELDS);
   const out: Facts = {};
   for (const field of [...new Set([...longer, ...lookAlike, ...others])]) {
     if (Object.keys(out).length >= count) break;

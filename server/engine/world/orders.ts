@@ -2,11 +2,11 @@
 // generated per episode from the episode's Rng; every date is relative to
 // world.today, never the wall clock.
 
-import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Catalog, Product } from '../catalog/types';
 import type { Rng } from '../random';
-import { fieldReader, type FieldReader } from './catalog-columns';
+import { fieldReader } from './catalog-columns';
 import { ensureCustomerProfile } from './customer-profile';
+import { describeKeyOf, orderableKeys, type OrderableKeys } from './describe-keys';
 import { addDays, daysBetween, type WorldState } from './state';
 
 export const ORDER_STATUSES = ['CONFIRMED', 'SHIPPED', 'IN_TRANSIT', 'DELIVERED', 'CANCELLED'] as const;
@@ -62,33 +62,6 @@ const CARRIER_PREFIX: Readonly<Record<string, string>> = Object.fromEntries(
 /** Two lines of one history never share brand and category, so "the {brand} {noun}" names exactly one line. */
 export const describeKey = (p: Pick<Product, 'brand' | 'category'>) => describeKeyOf(p.brand, p.category);
 
-function describeKeyOf(brand: string, category: string): string {
-  // Built once per brand and category: every sampling attempt of every history asks (bounded).
-  let byCategory = DESCRIBE_KEYS.get(brand);
-  if (byCategory === undefined) {
-    byCategory = new Map();
-    if (DESCRIBE_KEYS.size < 100_000) DESCRIBE_KEYS.set(brand, byCategory);
-  }
-  let key = byCategory.get(category);
-  if (key === undefined) {
-    key = `${lower(brand)}|${lower(category)}`;
-    if (byCategory.size < 1_000) byCategory.set(category, key);
-  }
-  return key;
-}
-const DESCRIBE_KEYS = new Map<string, Map<string, string>>();
-
-// Brands and categories repeat across millions of lookups: each lower-cased once (bounded).
-const LOWER = new Map<string, string>();
-function lower(s: string): string {
-  let out = LOWER.get(s);
-  if (out === undefined) {
-    out = s.toLowerCase();
-    if (LOWER.size < 100_000) LOWER.set(s, out);
-  }
-  return out;
-}
-
 export function usedDescribeKeys(world: WorldState, catalog: Catalog): Set<string> {
   const keys = new Set<string>();
   const fields = fieldReader(catalog);
@@ -115,27 +88,26 @@ export function sampleProduct(
   // The same tests as `!isDeniedCategory(p.category) && p.price > 0 && accept(p) &&
   // !used.has(describeKey(p))` (all pure, so their order is free), the column ones first: a
   // rejected index builds no Product.
-  const fields = fieldReader(catalog);
+  const keys = orderableKeys(catalog);
   for (let attempt = 0; attempt < 4000; attempt++) {
     const index = rng.int(0, catalog.size - 1);
-    if (!orderableUnused(fields, index, used)) continue;
+    if (!orderableUnused(keys, index, used)) continue;
     const p = catalog.at(index);
     if (accept(p)) return p;
   }
   return null;
 }
 
-function orderableUnused(fields: FieldReader, index: number, used: Set<string>): boolean {
-  const category = fields.category(index);
-  if (isDeniedCategory(category) || !(fields.price(index) > 0)) return false;
-  return !used.has(describeKeyOf(fields.brand(index), category));
+function orderableUnused(keys: OrderableKeys, index: number, used: Set<string>): boolean {
+  const key = keys.keyOf(index);
+  return key !== null && !used.has(key);
 }
 
 /** sampleProduct without accept, as an index (the same draws): a history line needs no Product. */
-function sampleIndex(catalog: Catalog, fields: FieldReader, rng: Rng, used: Set<string>): number {
+function sampleIndex(catalog: Catalog, keys: OrderableKeys, rng: Rng, used: Set<string>): number {
   for (let attempt = 0; attempt < 4000; attempt++) {
     const index = rng.int(0, catalog.size - 1);
-    if (orderableUnused(fields, index, used)) return index;
+    if (orderableUnused(keys, index, used)) return index;
   }
   return -1;
 }
@@ -147,11 +119,11 @@ export function sampleFromCategories(
   categories: readonly string[],
   used: Set<string>,
 ): Product | null {
-  const fields = fieldReader(catalog);
+  const keys = orderableKeys(catalog);
   for (const category of rng.shuffle(categories)) {
     // orderable and unused (orderableUnused) by column: only the product kept is built
     for (const ix of rng.sample(catalog.indicesInCategory(category), 40))
-      if (orderableUnused(fields, ix, used)) return catalog.at(ix);
+      if (orderableUnused(keys, ix, used)) return catalog.at(ix);
   }
   return null;
 }
@@ -308,6 +280,7 @@ export function generateOrderHistory({ catalog, world, rng, count }: HistoryOpti
   const used = usedDescribeKeys(world, catalog);
   const taken = new Set(allOrders(world).map((o) => o.order_id));
   const fields = fieldReader(catalog);
+  const keys = orderableKeys(catalog);
   const created: Order[] = [];
   for (let i = 0; i < count; i++) {
     const orderId = newOrderId(taken, rng);
@@ -316,10 +289,10 @@ export function generateOrderHistory({ catalog, world, rng, count }: HistoryOpti
     for (let n = 1; n <= nLines; n++) {
       // makeLine's fields by column: materialising each line's product was most of a STATUS
       // reset at 100k products (issue 13)
-      const index = sampleIndex(catalog, fields, rng, used);
+      const index = sampleIndex(catalog, keys, rng, used);
       if (index < 0) break;
       const category = fields.category(index);
-      used.add(describeKeyOf(fields.brand(index), category));
+      used.add(keys.keyOf(index)!);
       lines.push({
         line_id: `${orderId}-L${n}`,
         product_id: fields.id(index),

@@ -254,9 +254,15 @@ export class BagStore {
   /**
    * similarities() of similarity.ts: the reference's TF-IDF cosine to each candidate, idf from
    * the pool's documents plus the reference, every float in similarities()' order (0 for the
-   * candidates `need` leaves out).
+   * candidates `need` leaves out), into `out` when given.
    */
-  similarities(pool: CategoryPool, refIndex: number, c: Candidates, need?: Uint8Array): Float64Array {
+  similarities(
+    pool: CategoryPool,
+    refIndex: number,
+    c: Candidates,
+    need?: Uint8Array,
+    out?: Float64Array,
+  ): Float64Array {
     const bags = this.bags;
     this.mark = bags.used;
     try {
@@ -271,7 +277,7 @@ export class BagStore {
       }
       const refAt = this.bagAt(pool, refIndex);
       if (this.refPos.length < pool.vocab.size) this.refPos = new Int32Array(2 * pool.vocab.size);
-      return cosines(bags, pool.idf, refAt, this.bagLength, at, len, this.refPos, need);
+      return cosines(bags, pool.idf, refAt, this.bagLength, at, len, this.refPos, need, out);
     } finally {
       bags.used = this.mark;
     }

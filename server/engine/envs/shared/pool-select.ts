@@ -109,12 +109,18 @@ function swap(a: number[], i: number, j: number): void {
 /**
  * The positions 0..n-1 ordered by rel descending, then key ascending (keys distinct): a merge
  * sort with the comparison written out, which for the pool's 500 entries costs a fraction of
- * Array.prototype.sort with a comparator function.
+ * Array.prototype.sort with a comparator function. n defaults to rel.length; `from` and `to` (at
+ * least n entries; recommend-pool.ts's scratch) spare the two allocations. The order is in the
+ * first n entries of the array returned (one of the two). (Insertion-sorted runs of 8 before the
+ * merges measured ~15 % slower at n = 300: round 13.)
  */
-export function orderByRelevance(rel: Float64Array, key: Float64Array): Int32Array {
-  const n = rel.length;
-  let from = new Int32Array(n);
-  let to = new Int32Array(n);
+export function orderByRelevance(
+  rel: Float64Array,
+  key: Float64Array,
+  n: number = rel.length,
+  from: Int32Array = new Int32Array(n),
+  to: Int32Array = new Int32Array(n),
+): Int32Array {
   for (let j = 0; j < n; j++) from[j] = j;
   for (let width = 1; width < n; width *= 2) {
     for (let lo = 0; lo < n; lo += 2 * width) {

@@ -194,11 +194,15 @@ export class BagTerms {
   }
 }
 
+/** The reference's idf and weights in cosines(), reused (cosines runs to its end without re-entering). */
+let refScratch = new Float64Array(256);
+
 /**
  * similarities() of similarity.ts over stored bags: the reference's TF-IDF cosine to each
  * candidate (bag k at at[k], len[k] terms), idf from the pool's documents plus the reference,
  * every float in similarities()' order; 0 for the candidates `need` leaves out. refPos: zeros,
- * at least one entry per vocabulary term (left zero again).
+ * at least one entry per vocabulary term (left zero again). Written into `out` when given (its
+ * first at.length entries; recommend-pool.ts's scratch), else into a new array.
  */
 export function cosines(
   { terms, tfs }: BagTerms,
@@ -209,9 +213,11 @@ export function cosines(
   len: Uint16Array,
   refPos: Int32Array,
   need?: Uint8Array,
+  out?: Float64Array,
 ): Float64Array {
-  const refIdf = new Float64Array(refLen);
-  const refW = new Float64Array(refLen);
+  if (refScratch.length < 2 * refLen) refScratch = new Float64Array(4 * refLen);
+  const refIdf = refScratch; // [0, refLen)
+  const refW = refScratch.subarray(refLen);
   let refSq = 0;
   for (let j = 0; j < refLen; j++) {
     const t = terms[refAt + j];
@@ -223,9 +229,12 @@ export function cosines(
   }
   const refNorm = Math.sqrt(refSq);
   const outsideIdf = idfOf(n, 0, false); // a term no document of the pool has
-  const sims = new Float64Array(at.length);
+  const sims = out ?? new Float64Array(at.length);
   for (let k = 0; k < at.length; k++) {
-    if (need && !need[k]) continue;
+    if (need && !need[k]) {
+      sims[k] = 0;
+      continue;
+    }
     let dot = 0;
     let sq = 0;
     for (let j = at[k]; j < at[k] + len[k]; j++) {

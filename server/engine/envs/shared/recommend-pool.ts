@@ -14,6 +14,8 @@ import { clip01, constraintMet, isPreferredBrand, utilityOf, type Constraint, ty
 import { bagStoreOf, type Candidates } from './pool-bags';
 import { attrCodes, largeCandidates } from './pool-candidates';
 import { filterRows } from './pool-columns';
+import { poolScratch, Slot } from './pool-scratch';
+import { positionsByRow, type PoolPositions } from './pool-positions';
 import { mayEnterPool, orderByRelevance, selectTop } from './pool-select';
 
 export interface PoolEntry {
@@ -29,6 +31,11 @@ export interface PoolEntry {
   /** catalog stock (the episode's overrides apply on top) */
   stock: number;
 }
+
+const POSITIONS = new WeakMap<readonly PoolEntry[], PoolPositions>();
+
+/** The positions by id of a pool pool() returned, when it keeps them (else undefined: build a Map). */
+export const poolPositions = (pool: readonly PoolEntry[]): PoolPositions | undefined => POSITIONS.get(pool);
 
 /**
  * relevanceOf of recommend.ts for one candidate. It must not decrease when u or sim grows (a sum or
@@ -116,31 +123,37 @@ export function columnCandidates(
     pool(constraints, persona, compatibility, excludeIds, relevance, discovery, size) {
       const indices = c.index;
       const n = indices.length;
+      const scratch = poolScratch; // typed arrays reused by every pool: each written before it is read
       const skip = excludedPositions(catalog, indices, excludeIds);
       // per candidate: how many constraints it meets, and whether it meets every compatibility one
-      const masks = constraints.map((constraint) => constraintMask(catalog, c, constraint));
-      const met = new Uint8Array(n);
+      const masks = constraints.map((constraint, j) => constraintMask(catalog, c, constraint, scratch.mask(j, n)));
+      const met = scratch.u8(Slot.Met, n).fill(0, 0, n);
       for (const mask of masks) for (let k = 0; k < n; k++) met[k] += mask[k];
-      const compatible = new Uint8Array(n).fill(1);
+      const compatible = scratch.u8(Slot.Compatible, n).fill(1, 0, n);
       for (const a of compatibility) {
         const j = constraints.findIndex((x) => x.attr === a);
         if (j < 0) throw new Error(`evaluation pool: compatibility attribute "${a}" has no constraint`);
         for (let k = 0; k < n; k++) compatible[k] &= masks[j][k];
       }
-      const preferred = new Int8Array(cols.brandTable.length).fill(-1); // isPreferredBrand per brand code
-      const at = new Int32Array(n); // candidate position k of each scored entry
-      const s = new Float64Array(n);
-      const u = new Float64Array(n);
+      const brands = cols.brandTable.length;
+      const preferred = scratch.i8(Slot.Preferred, brands).fill(-1, 0, brands); // isPreferredBrand per brand code
+      const at = scratch.i32(Slot.At, n); // candidate position k of each scored entry
+      const s = scratch.f64(Slot.S, n);
+      const u = scratch.f64(Slot.U, n);
       // utilityOf(…, 0): utilityOf(…, sim) adds w_sim·clip01(sim) to it last, the same floats in the same order
-      const u0 = new Float64Array(n);
+      const u0 = scratch.f64(Slot.U0, n);
       const wSim = persona.weights.similarity;
       // the entries' sort keys with the similarity at 0 and at 1 (see mayEnterPool): discovery's (s, u);
       // substitute's relevance (minor 0), where an incompatible candidate's is 0 whatever its similarity.
       // A substitute pool over a category's own copy (pool.local: up to 6,000 products, every category
       // at 100k) scores every candidate: its bags are few and in cache, and the bounds cost about what
       // they save; at 2M a large category's bags are spread over megabytes and each cosine misses.
-      const bounded = discovery || category.local === null;
-      const bounds = { major: new Float64Array(bounded ? 2 * n : 0), minor: new Float64Array(bounded ? 2 * n : 0) };
+      // With no more candidates than the pool holds every one enters it (mayEnterPool would say so): no bounds.
+      const bounded = (discovery || category.local === null) && n > size;
+      const bounds = {
+        major: scratch.f64(Slot.BoundsMajor, bounded ? 2 * n : 0),
+        minor: scratch.f64(Slot.BoundsMinor, bounded ? 2 * n : 0),
+      };
       let m = 0;
       for (let k = 0; k < n; k++) {
         if (skip !== null && skip[k]) continue;
@@ -148,26 +161,31 @@ export function columnCandidates(
         const b = c.brand[k];
         if (preferred[b] < 0) preferred[b] = isPreferredBrand(cols.brandTable[b], persona) ? 1 : 0;
         u0[m] = utilityOf(c.price[k], c.rating[k], c.shipDays[k], preferred[b] === 1, persona, 0);
-        if (discovery) {
+        if (bounded && discovery) {
           bounds.major[2 * m] = bounds.major[2 * m + 1] = sk;
           bounds.minor[2 * m] = u0[m];
           bounds.minor[2 * m + 1] = u0[m] + wSim * clip01(1);
         } else if (bounded) {
           bounds.major[2 * m] = relevance(sk, u0[m], 0, compatible[k] === 1);
           bounds.major[2 * m + 1] = relevance(sk, u0[m] + wSim * clip01(1), 1, compatible[k] === 1);
+          bounds.minor[2 * m] = bounds.minor[2 * m + 1] = 0; // the scratch holds an older pool's values
         }
         at[m] = k;
         s[m] = sk;
         m++;
       }
-      // only entries that may enter the pool need their similarity (and so their bag)
-      const may = bounded ? mayEnterPool(bounds, m, size) : new Uint8Array(m).fill(1);
-      const need = new Uint8Array(n);
-      for (let e = 0; e < m; e++) need[at[e]] = may[e];
-      const sims = store.similarities(category, refIndex, c, need);
+      // only entries that may enter the pool need their similarity (and so their bag); all do when
+      // nothing was bounded or excluded (may and need null)
+      const may = bounded ? mayEnterPool(bounds, m, size) : null;
+      let need: Uint8Array | undefined;
+      if (may !== null || m < n) {
+        need = scratch.u8(Slot.Need, n).fill(0, 0, n);
+        for (let e = 0; e < m; e++) need[at[e]] = may === null ? 1 : may[e];
+      }
+      const sims = store.similarities(category, refIndex, c, need, scratch.f64(Slot.Sims, n));
       let kept = 0;
       for (let e = 0; e < m; e++) {
-        if (!may[e]) continue;
+        if (may !== null && !may[e]) continue;
         const k = at[e];
         at[kept] = k;
         s[kept] = s[e];
@@ -176,7 +194,7 @@ export function columnCandidates(
       }
       m = kept;
       // relevance when first compared (discovery compares it only on ties in s and u)
-      const rel = new Float64Array(m).fill(NaN);
+      const rel = scratch.f64(Slot.Rel, m).fill(NaN, 0, m);
       const relOf = (e: number) =>
         Number.isNaN(rel[e]) ? (rel[e] = relevance(s[e], u[e], sims[at[e]], compatible[at[e]] === 1)) : rel[e];
       // ties in relevance are broken by id, as recommend.ts does
@@ -194,28 +212,36 @@ export function columnCandidates(
       // the pool's own order: every relevance of it computed once, compared from an array
       if (catalog.text.idsAscend) {
         const top = order;
-        const rels = new Float64Array(top.length);
-        const keys = new Float64Array(top.length);
-        for (let j = 0; j < top.length; j++) {
+        const t = top.length;
+        const rels = scratch.f64(Slot.Rels, t);
+        const keys = scratch.f64(Slot.Keys, t);
+        for (let j = 0; j < t; j++) {
           rels[j] = relOf(top[j]);
           keys[j] = indices[at[top[j]]];
         }
-        const sorted = orderByRelevance(rels, keys);
+        const sorted = orderByRelevance(rels, keys, t, scratch.i32(Slot.SortFrom, t), scratch.i32(Slot.SortTo, t));
         order = new Array(top.length);
         for (let j = 0; j < top.length; j++) order[j] = top[sorted[j]];
       } else {
         for (const e of order) relOf(e);
         order.sort((a, b) => rel[b] - rel[a] || byId(a, b));
       }
-      return order.map((e) => {
+      const entries = order.map((e): PoolEntry => {
         const k = at[e];
         return { id: idOf(e), s: s[e], u: u[e], sim: sims[k], rel: rel[e], stock: c.stock[k] };
       });
+      if (c === category.local) {
+        // a category's own copy lives as long as the catalog: its id → row Map is built once (pool-positions.ts)
+        const rowOfEntry = scratch.i32(Slot.EntryRows, order.length);
+        for (let j = 0; j < order.length; j++) rowOfEntry[j] = at[order[j]];
+        POSITIONS.set(entries, positionsByRow(c, rowOfEntry, order.length));
+      }
+      return entries;
     },
   };
 }
 
-/** Positions of `indices` holding a product of excludeIds (1), or null when none is there. */
+/** Positions of `indices` holding a product of excludeIds (1; the scratch's Skip array), or null when none is there. */
 function excludedPositions(
   catalog: ColumnarCatalog,
   indices: ArrayLike<number>,
@@ -225,7 +251,8 @@ function excludedPositions(
   const list = indices as unknown as { indexOf(x: number, from?: number): number };
   for (const id of excludeIds) {
     const i = catalog.indexOf(id);
-    for (let k = list.indexOf(i); k >= 0; k = list.indexOf(i, k + 1)) (skip ??= new Uint8Array(indices.length))[k] = 1;
+    for (let k = list.indexOf(i); k >= 0; k = list.indexOf(i, k + 1))
+      (skip ??= poolScratch.u8(Slot.Skip, indices.length).fill(0, 0, indices.length))[k] = 1;
   }
   return skip;
 }
@@ -257,10 +284,9 @@ const compareIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * Per candidate, 1 when it meets a constraint: constraintMet on a probe holding its value. Values
  * from a string table (brand, attributes) are judged once per table entry.
  */
-function constraintMask(catalog: ColumnarCatalog, c: Candidates, constraint: Constraint): Uint8Array {
+function constraintMask(catalog: ColumnarCatalog, c: Candidates, constraint: Constraint, mask: Uint8Array): Uint8Array {
   const cols = catalog.cols;
   const n = c.index.length;
-  const mask = new Uint8Array(n);
   const probe = {
     price: 0,
     rating: 0,
@@ -284,7 +310,7 @@ function constraintMask(catalog: ColumnarCatalog, c: Candidates, constraint: Con
     return mask;
   };
   const byCode = (codes: ArrayLike<number>, tableSize: number, set: (v: number) => void, lacking = -1) => {
-    const memo = new Int8Array(tableSize).fill(-1);
+    const memo = poolScratch.i8(Slot.Memo, tableSize).fill(-1, 0, tableSize);
     if (lacking >= 0) memo[lacking] = 0; // the product lacks the attribute: undefined never meets a constraint
     for (let k = 0; k < n; k++) {
       const v = codes[k];
@@ -304,7 +330,7 @@ function constraintMask(catalog: ColumnarCatalog, c: Candidates, constraint: Con
       return byCode(c.brand, cols.brandTable.length, (v) => (probe.brand = cols.brandTable[v]));
   }
   const a = cols.attrNames.indexOf(constraint.attr);
-  if (a < 0) return mask; // no product has the attribute: undefined never meets a constraint
+  if (a < 0) return mask.fill(0, 0, n); // no product has the attribute: undefined never meets a constraint
   const table = cols.attrTables[a];
   const numeric = cols.attrNumeric[a];
   const set = (v: number) => (probe.attrs[constraint.attr] = numeric ? parseFloat(table[v - 1]) : table[v - 1]);

@@ -183,6 +183,24 @@ export function relevanceOf(
   return compatible ? spec.lambdaSim * sim + (1 - spec.lambdaSim) * s : 0;
 }
 
+/**
+ * relevanceOf in discovery mode for one pool: u·s^α with s^α computed once per value of s (s is the
+ * share of constraints met, so a pool has a handful of them; Math.pow was ~2 % of a reset). The
+ * same s gives the same power, so every relevance is the same float.
+ */
+function discoveryRelevance(alpha: number): (s: number, u: number) => number {
+  const seen: number[] = [];
+  const powers: number[] = [];
+  return (s, u) => {
+    let j = seen.indexOf(s);
+    if (j < 0) {
+      j = seen.push(s) - 1;
+      powers.push(Math.pow(s, alpha));
+    }
+    return u * powers[j];
+  };
+}
+
 const byRel = (a: PoolEntry, b: PoolEntry) => b.rel - a.rel || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** The generator side: constraints, persona and the evaluation pool for one reference product. */
@@ -252,7 +270,7 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
       persona,
       compatibility,
       excludeIds,
-      (s, u, sim, compatible) => relevanceOf(spec, s, u, sim, compatible),
+      mode === 'discovery' ? discoveryRelevance(spec.alpha) : (s, u, sim, c) => relevanceOf(spec, s, u, sim, c),
       mode === 'discovery',
       POOL_SIZE,
     );
