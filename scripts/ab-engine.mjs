@@ -3,6 +3,8 @@
 // plays the same seeds on both (order alternating), so both see the same machine load. Prints
 // the median engine time of each and the median of the per-round ratios B/A (the figure to quote
 // on a shared machine). Recipe: docs/performance.md, "Comparing two versions".
+import { median, pairedRounds } from './ab-paired.mjs';
+
 const [a, b] = await Promise.all([import(process.argv[2]), import(process.argv[3])]);
 const rounds = Number(process.argv[4] ?? 15);
 const n = Number(process.argv[5] ?? 20);
@@ -12,21 +14,7 @@ a.setup(size);
 b.setup(size);
 a.run(20, 1e6, envs); // warm-up: JIT and lazy caches
 b.run(20, 1e6, envs);
-const ta = [];
-const tb = [];
-const ratios = [];
-for (let r = 0; r < rounds; r++) {
-  const seed = 10_000 + r * 1000;
-  const first = r % 2 ? b : a;
-  const second = r % 2 ? a : b;
-  const x = first.run(n, seed, envs);
-  const y = second.run(n, seed, envs);
-  const [msA, msB] = r % 2 ? [y, x] : [x, y];
-  ta.push(msA);
-  tb.push(msB);
-  ratios.push(msB / msA);
-}
-const median = (v) => [...v].sort((p, q) => p - q)[v.length >> 1];
+const { ta, tb, ratios } = pairedRounds(rounds, (v, r) => (v === 'a' ? a : b).run(n, 10_000 + r * 1000, envs));
 const eps = (ms) => ((n * (envs?.length ?? 8)) / (ms / 1000)).toFixed(0);
 console.log(
   `A median ${median(ta).toFixed(1)} ms (${eps(median(ta))} episodes/s) · B median ${median(tb).toFixed(1)} ms (${eps(median(tb))} episodes/s) · B/A paired median ${median(ratios).toFixed(3)} (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)})`,

@@ -68,7 +68,7 @@ describe('medians and quantiles of the rows', () => {
     expect(median([])).toBeNaN();
   });
 
-  it('gives latency quantiles by nearest rank (p99 of 100 samples is the 100th)', () => {
+  it('gives latency quantiles as the sorted sample at index ⌊q·n⌋ (p99 of 100 samples is the largest)', () => {
     const xs = Array.from({ length: 100 }, (_, i) => 100 - i); // 100 … 1, unsorted on purpose
     expect(quantile(xs, 0.5)).toBe(51);
     expect(quantile(xs, 0.99)).toBe(100);

@@ -15,7 +15,7 @@
 // server's so its share is visible. The "inproc" row replays the same scripts through the
 // protocol calls in this process (no JSON, no sockets, one session): the engine's ceiling.
 
-import { cpus, loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
 import { loadConfig } from '../server/env-server/config';
 import { buildEnvService } from '../server/env-server/server';
@@ -183,7 +183,9 @@ async function runRow(
 }
 
 const ms = (x: number) => `${x < 10 ? x.toFixed(2) : x.toFixed(0)} ms`.padStart(9);
-function printRow(label: string, persist: string, agent: string, r: RowResult) {
+/** `cores`: what the row could use (an inproc row is one thread). */
+function printRow(label: string, persist: string, agent: string, r: RowResult, cores: number) {
+  const ceiling = cpuCeiling(cores, r.serverCpu, r.clientCpu);
   console.log(
     [
       label.padEnd(12),
@@ -200,7 +202,7 @@ function printRow(label: string, persist: string, agent: string, r: RowResult) {
       r.load.toFixed(1).padStart(6),
       String(r.mismatches).padStart(9),
       `${r.switches.voluntary.toFixed(2)} / ${r.switches.involuntary.toFixed(2)}`.padStart(12),
-      cpuCeiling(cpus().length, r.serverCpu, r.clientCpu).toFixed(0).padStart(8),
+      (Number.isNaN(ceiling) ? '—' : ceiling.toFixed(0)).padStart(8),
     ].join(' '),
   );
 }
@@ -215,13 +217,14 @@ async function rows(
   let first = true;
   for (const transport of rowTransports)
     for (const agent of agents) {
+      const cores = transport === 'inproc' ? 1 : availableParallelism();
       const results: RowResult[] = [];
       for (let k = 0; k < repeat; k++) {
         // The process is warm after its first row; later rows only refill the pipeline.
         const r = await runRow(transport, url, pid, scripts.get(agent)!, first ? warmup : Math.ceil(warmup / 10));
         first = false;
         results.push(r);
-        printRow(transport === 'inproc' ? 'inproc×1' : transport, persist, agent, r);
+        printRow(transport === 'inproc' ? 'inproc×1' : transport, persist, agent, r, cores);
       }
       if (repeat > 1) {
         const numbers = Object.keys(results[0]).filter((key) => key !== 'switches') as (keyof RowResult)[];
@@ -231,8 +234,10 @@ async function rows(
             voluntary: median(results.map((r) => r.switches.voluntary)),
             involuntary: median(results.map((r) => r.switches.involuntary)),
           },
+          // any mismatch is a bug: the median line counts them all
+          mismatches: results.reduce((n, r) => n + r.mismatches, 0),
         } as RowResult;
-        printRow(`  median of ${repeat}`, persist, agent, med);
+        printRow(`  median of ${repeat}`, persist, agent, med, cores);
       }
     }
 }
@@ -241,7 +246,7 @@ async function main() {
   const external = options.url;
   const catalog = getCatalog(DEFAULT_CATALOG_ID);
   console.log(
-    `node ${process.version}; ${cpus().length} cores; ${external ? `env server ${external}` : `serve:env spawned per persistence mode, ${workers} worker(s)`}`,
+    `node ${process.version}; ${availableParallelism()} cores; ${external ? `env server ${external}` : `serve:env spawned per persistence mode, ${workers} worker(s)`}`,
   );
   const t = performance.now();
   const scripts = new Map<AgentKind, Script[][]>();
@@ -261,8 +266,8 @@ async function main() {
     "switches/step: the server's context switches per step, voluntary / involuntary (preempted), all its threads",
   );
   console.log(
-    `ceiling: the steps/s these ${cpus().length} cores would give at the row's CPU per step (server + client), every core busy;` +
-      ` 3,000 steps/s here leaves ${cpuBudgetPer1k(cpus().length, 3000).toFixed(3)} s per 1k steps in all\n`,
+    `ceiling: the steps/s these ${availableParallelism()} cores would give at the row's CPU per step (server + client), every core busy;` +
+      ` 3,000 steps/s here leaves ${cpuBudgetPer1k(availableParallelism(), 3000).toFixed(3)} s per 1k steps in all\n`,
   );
   console.log(
     'transport    persist agent      steps/s resets/s  step p50  step p99 reset p50 reset p99 server cpu client cpu   load mismatch switches/step ceiling',

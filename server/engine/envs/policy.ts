@@ -199,11 +199,6 @@ function anyValue(field: PolicyField, rng: Rng): FactValue {
   return rng.int(0, 30); // membership_months
 }
 
-/**
- * Distractor facts: `count` fields the rule does not use, taken first from look-alike rules of
- * the same topic (so a reader matching field names, not values, picks the wrong rule), each with
- * a value that keeps `rule` the single most specific applicable rule.
- */
 const ALL_FIELDS = Object.keys(FIELD_KEYWORDS) as PolicyField[];
 
 /**
@@ -211,7 +206,7 @@ const ALL_FIELDS = Object.keys(FIELD_KEYWORDS) as PolicyField[];
  * extend it (same conditions and more), in rule order: they depend on the rule only (the policy
  * tables are constants), so they are listed once per rule; each episode shuffles its own copy.
  */
-export function siblingFields(rule: PolicyRule): { longer: PolicyField[]; lookAlike: PolicyField[] } {
+export function siblingFields(rule: PolicyRule): SiblingFields {
   let fields = SIBLING_FIELDS.get(rule);
   if (fields === undefined) {
     const siblings = rulesOfTopic(rule.topic).filter((r) => r !== rule);
@@ -222,16 +217,23 @@ export function siblingFields(rule: PolicyRule): { longer: PolicyField[]; lookAl
         r.conditions.some((o) => o.field === c.field && o.op === c.op && o.value === c.value),
       ),
     );
-    fields = {
-      longer: extends_.flatMap((r) => r.conditions.map((c) => c.field)),
-      lookAlike: siblings.flatMap((r) => r.conditions.map((c) => c.field)),
-    };
+    // frozen: every episode of this rule reads the same lists
+    fields = Object.freeze({
+      longer: Object.freeze(extends_.flatMap((r) => r.conditions.map((c) => c.field))),
+      lookAlike: Object.freeze(siblings.flatMap((r) => r.conditions.map((c) => c.field))),
+    });
     SIBLING_FIELDS.set(rule, fields);
   }
   return fields;
 }
-const SIBLING_FIELDS = new WeakMap<PolicyRule, { longer: PolicyField[]; lookAlike: PolicyField[] }>();
+type SiblingFields = Readonly<{ longer: readonly PolicyField[]; lookAlike: readonly PolicyField[] }>;
+const SIBLING_FIELDS = new WeakMap<PolicyRule, SiblingFields>();
 
+/**
+ * Distractor facts: `count` fields the rule does not use, taken first from look-alike rules of
+ * the same topic (so a reader matching field names, not values, picks the wrong rule), each with
+ * a value that keeps `rule` the single most specific applicable rule.
+ */
 export function distractorsFor(rule: PolicyRule, facts: Facts, count: number, rng: Rng): Facts {
   const used = new Set<PolicyField>(rule.conditions.map((c) => c.field));
   const fields = siblingFields(rule);

@@ -16,6 +16,11 @@ const substitute: Relevance = (s, _u, sim, compatible) => (compatible ? 0.7 * si
 describe('poolPositions', () => {
   it('answers as a Map of the pool ids would, 300 pools of both modes (20k products)', () => {
     let kept = 0;
+    const built: {
+      trial: number;
+      positions: NonNullable<ReturnType<typeof poolPositions>>;
+      want: Map<string, number>;
+    }[] = [];
     for (let trial = 0; trial < 300; trial++) {
       const rng = new Rng(4000 + trial);
       const reference = catalog.at(rng.int(0, catalog.size - 1));
@@ -61,7 +66,11 @@ describe('poolPositions', () => {
         expect(positions.get(id), `trial ${trial}: ${id}`).toBe(want.get(id));
         expect(positions.has(id), `trial ${trial}: ${id}`).toBe(want.has(id));
       }
+      built.push({ trial, positions, want });
     }
+    // again after every later pool was built: a pool's positions are its own, not a reused array
+    for (const { trial, positions, want } of built)
+      for (const [id, at] of want) expect(positions.get(id), `trial ${trial} later: ${id}`).toBe(at);
     expect(kept).toBe(300); // every category of this catalog keeps its own copy: every pool keeps its positions
   });
 });

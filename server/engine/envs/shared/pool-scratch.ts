@@ -27,7 +27,7 @@ export const Slot = {
   EntryRows: 18,
 } as const;
 export type Slot = (typeof Slot)[keyof typeof Slot];
-const SLOTS = 19;
+const SLOTS = Object.keys(Slot).length;
 
 export class PoolScratch {
   private readonly f64s: (Float64Array | undefined)[] = new Array(SLOTS);
