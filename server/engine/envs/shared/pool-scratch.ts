@@ -35,34 +35,40 @@ export class PoolScratch {
   private readonly u8s: (Uint8Array | undefined)[] = new Array(SLOTS);
   private readonly i8s: (Int8Array | undefined)[] = new Array(SLOTS);
   /** one mask per constraint */
-  private readonly masks: Uint8Array[] = [];
+  private readonly masks: (Uint8Array | undefined)[] = [];
 
   /** At least n entries; grown by doubling so a growing catalog settles after a few resets. */
   f64(slot: Slot, n: number): Float64Array {
-    const a = this.f64s[slot];
-    return a !== undefined && a.length >= n ? a : (this.f64s[slot] = new Float64Array(room(a, n)));
+    return kept(this.f64s, slot, n, Float64Array);
   }
 
   i32(slot: Slot, n: number): Int32Array {
-    const a = this.i32s[slot];
-    return a !== undefined && a.length >= n ? a : (this.i32s[slot] = new Int32Array(room(a, n)));
+    return kept(this.i32s, slot, n, Int32Array);
   }
 
   u8(slot: Slot, n: number): Uint8Array {
-    const a = this.u8s[slot];
-    return a !== undefined && a.length >= n ? a : (this.u8s[slot] = new Uint8Array(room(a, n)));
+    return kept(this.u8s, slot, n, Uint8Array);
   }
 
   i8(slot: Slot, n: number): Int8Array {
-    const a = this.i8s[slot];
-    return a !== undefined && a.length >= n ? a : (this.i8s[slot] = new Int8Array(room(a, n)));
+    return kept(this.i8s, slot, n, Int8Array);
   }
 
   /** The mask of constraint j (at least n entries). */
   mask(j: number, n: number): Uint8Array {
-    const a = this.masks[j];
-    return a !== undefined && a.length >= n ? a : (this.masks[j] = new Uint8Array(room(a, n)));
+    return kept(this.masks, j, n, Uint8Array);
   }
+}
+
+/** The array kept at `at`, or a larger one put in its place when it holds fewer than n entries. */
+function kept<A extends ArrayLike<number>>(
+  arrays: (A | undefined)[],
+  at: number,
+  n: number,
+  Make: new (length: number) => A,
+): A {
+  const a = arrays[at];
+  return a !== undefined && a.length >= n ? a : (arrays[at] = new Make(room(a, n)));
 }
 
 const room = (old: ArrayLike<number> | undefined, n: number) => Math.max(n, 2 * (old?.length ?? 0), 64);
