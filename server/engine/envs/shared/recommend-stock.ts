@@ -25,23 +25,26 @@ export function knownStock(id: string, catalogStock: number, ctx: StockContext):
   return ctx.world.stockOverrides.get(id) ?? catalogStock;
 }
 
+/** id → position, set one by one (`new Map(pool.map((e, i) => [e.id, i]))` made a pair array per entry: ~40 % more CPU). */
+function idPositions(pool: readonly PoolEntry[]): Map<string, number> {
+  const at = new Map<string, number>();
+  for (let i = 0; i < pool.length; i++) at.set(pool[i].id, i);
+  return at;
+}
+
 // The pool's positions by id and the in-stock floor depend on the spec only: built once per spec
 // (p_oos and the verifier share them), not per turn or per scoring.
 const POOL_INDEX = new WeakMap<RecommendationSpec, { at: PoolPositions; keep: number }>();
 export function poolIndex(spec: RecommendationSpec) {
   let index = POOL_INDEX.get(spec);
   if (!index) {
-    // the column path's positions when it kept them (pool-positions.ts), else a Map set one by one
-    // (`new Map(pool.map((e, i) => [e.id, i]))` made a pair array per entry: ~40 % more CPU)
-    const kept = poolPositions(spec.pool);
-    const at = kept ?? new Map<string, number>();
     let inStock = 0;
-    for (let i = 0; i < spec.pool.length; i++) {
-      const e = spec.pool[i];
-      if (!kept) (at as Map<string, number>).set(e.id, i);
-      if (e.rel > 0 && e.stock > 0) inStock++;
-    }
-    POOL_INDEX.set(spec, (index = { at, keep: Math.min(spec.k, inStock) }));
+    for (const e of spec.pool) if (e.rel > 0 && e.stock > 0) inStock++;
+    // the column path's positions when it kept them (pool-positions.ts), else a Map of the ids
+    POOL_INDEX.set(
+      spec,
+      (index = { at: poolPositions(spec.pool) ?? idPositions(spec.pool), keep: Math.min(spec.k, inStock) }),
+    );
   }
   return index;
 }
