@@ -57,7 +57,6 @@ export default tseslint.config(
                 './server/generated',
                 './server/episodes',
                 './server/trpc',
-                './server/actions',
                 './server/db.ts',
               ],
               message: 'the engine is pure TypeScript: it imports nothing from the app, Prisma or the service layer',

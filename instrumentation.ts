@@ -1,11 +1,8 @@
-// Runs once when the server starts: puts the body-size guard in front of Next's HTTP server
-// (oversized uploads refused before anything reads them), and gives a clear message when the
-// database cannot be used (missing directory that cannot be created, read-only file, no tables yet,
-// or migrations not applied after an upgrade).
+// Runs once when the server starts: starts loading large catalogs, and gives a clear message when
+// the database cannot be used (missing directory that cannot be created, read-only file, no tables
+// yet, or migrations not applied after an upgrade). Nothing here stands between a request and Next.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { installRequestGuard } = await import('@/server/lib/request-guard');
-  installRequestGuard(); // needs no database: oversized uploads are refused whatever its state
   // large catalogs are read in a worker thread: a request never waits on a 265 MB file (docs/security.md)
   const { loadCatalogsOffThread } = await import('@/server/catalogs');
   loadCatalogsOffThread();
@@ -16,13 +13,7 @@ export async function register() {
     console.error(
       `[ecomrlve] the database ${url} is unusable: ${problem}. Pages that read episodes will fail until this is fixed.`,
     );
-    return;
   }
-  const { serveSeatStep } = await import('@/server/episodes/seat-step');
-  const { episodeService } = await import('@/server/episodes');
-  // POST /play/<id>/step is served before Next: its request handling cost more CPU than the step
-  // (docs/security.md, "Web path speed"); app/play/[episodeId]/step/route.ts serves it otherwise.
-  installRequestGuard({ direct: (req, res) => serveSeatStep(req, res, episodeService) });
 }
 
 const MIGRATE_HINT = 'run `npx prisma migrate deploy` (npm run app does it)';

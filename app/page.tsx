@@ -1,10 +1,5 @@
 import Link from 'next/link';
-import { headers } from 'next/headers';
-import { authConfig, credentialsFrom, isAdmin } from '@/server/auth';
-import { listEnvs } from '@/server/engine';
-import { episodeService } from '@/server/episodes';
-import { axisRows } from '@/server/episodes/axes';
-import { listCatalogs } from '@/server/catalogs';
+import { serverCaller } from '@/server/trpc/server-caller';
 import { StartForm } from '@/components/home/StartForm';
 import { EpisodeTable } from '@/components/episodes/EpisodeTable';
 import { Card, CardHeader, Empty } from '@/components/ui/primitives';
@@ -12,14 +7,15 @@ import { Card, CardHeader, Empty } from '@/components/ui/primitives';
 export const dynamic = 'force-dynamic';
 
 export default async function HomePage() {
-  const envs = listEnvs().map(({ id, name, description }) => ({
-    id,
-    name,
-    description,
-  }));
+  const trpc = await serverCaller();
+  const [envs, axes, catalogs, session] = await Promise.all([
+    trpc.envs.list(),
+    trpc.difficulty.preview({ d: 0 }),
+    trpc.catalog.list(),
+    trpc.auth.session(),
+  ]);
   // the list of episodes is the inspector's (auth on: admin only)
-  const admin = isAdmin(authConfig(), credentialsFrom(await headers()));
-  const recent = admin ? await episodeService.listEpisodes({ limit: 10 }) : null;
+  const recent = session.admin ? await trpc.episodes.list({ limit: 10 }) : null;
   return (
     <div className="space-y-6">
       <div>
@@ -29,7 +25,11 @@ export default async function HomePage() {
           the episode with its verifiable reward, and every episode is stored and can be replayed turn by turn.
         </p>
       </div>
-      <StartForm envs={envs} initialAxes={axisRows(0)} initialCatalogs={listCatalogs()} />
+      <StartForm
+        envs={envs.map(({ id, name, description }) => ({ id, name, description }))}
+        initialAxes={axes}
+        initialCatalogs={catalogs}
+      />
       {recent && (
         <Card>
           <CardHeader

@@ -1,12 +1,12 @@
-import { headers } from 'next/headers';
-import { authConfig, credentialsFrom, isAdmin } from '@/server/auth';
+import { pageData } from '@/server/trpc/server-caller';
 import { AccessDenied } from '@/components/common/AccessDenied';
 import { RunsDashboard } from '@/components/runs/RunsDashboard';
 
 export const dynamic = 'force-dynamic';
 
 export default async function RunsPage() {
-  if (!isAdmin(authConfig(), credentialsFrom(await headers())))
+  const page = await pageData((trpc) => trpc.runs.list());
+  if (page.denied !== null)
     return <AccessDenied message="Batch runs are an admin page: sign in with the admin token." />;
-  return <RunsDashboard />;
+  return <RunsDashboard initialRuns={page.data} />;
 }

@@ -2,11 +2,12 @@
 // The admin signs in with the admin token (auth on); the token itself is never stored in the browser.
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { signInAction } from '@/server/actions/auth';
+import { attempt, useTRPCClient } from '@/lib/trpc';
 import { Button, Card, CardHeader } from '@/components/ui/primitives';
 
 export function SignInForm({ next }: { next: string }) {
   const router = useRouter();
+  const trpc = useTRPCClient();
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -18,7 +19,7 @@ export function SignInForm({ next }: { next: string }) {
         onSubmit={(e) => {
           e.preventDefault();
           startTransition(async () => {
-            const res = await signInAction(token);
+            const res = await attempt(trpc.auth.signIn.mutate({ token }));
             if (!res.ok) setError(res.error ?? 'sign-in failed');
             else router.push(next);
           });

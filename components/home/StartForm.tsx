@@ -1,12 +1,11 @@
 'use client';
 // Start an episode: environment, difficulty (with the twelve axes it implies), seed, catalog.
 import { useEffect, useState, useTransition } from 'react';
+import { useRouter } from 'next/navigation';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { startEpisodeAction } from '@/server/actions/episodes';
-import { tablePlayersAction } from '@/server/actions/models';
 import type { AxisRow } from '@/server/episodes/axes';
 import type { CatalogChoice } from '@/server/catalogs';
-import { useTRPC } from '@/lib/trpc';
+import { attempt, useTRPC, useTRPCClient } from '@/lib/trpc';
 import { AxisTable } from '@/components/difficulty/AxisTable';
 import { Button, Card, CardHeader } from '@/components/ui/primitives';
 
@@ -29,6 +28,8 @@ export function StartForm({
   initialCatalogs: CatalogChoice[];
 }) {
   const trpc = useTRPC();
+  const client = useTRPCClient();
+  const router = useRouter();
   const [envId, setEnvId] = useState(envs[0]?.id ?? '');
   const [d, setD] = useState(0);
   const [randomSeed, setRandomSeed] = useState(true);
@@ -39,8 +40,8 @@ export function StartForm({
   const [voices, setVoices] = useState<string[]>([]);
   const [customerVoice, setCustomerVoice] = useState('');
   useEffect(() => {
-    void tablePlayersAction().then((res) => res.ok && setVoices(res.data.connections));
-  }, []);
+    void attempt(client.models.players.query()).then((res) => res.ok && setVoices(res.data.connections));
+  }, [client]);
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const preview = useQuery({
@@ -62,14 +63,17 @@ export function StartForm({
       seedValue = n;
     }
     startTransition(async () => {
-      const res = await startEpisodeAction({
-        envId,
-        d,
-        seed: seedValue,
-        ...(catalogId ? { catalogId } : {}),
-        ...(customerVoice ? { customerVoice } : {}),
-      });
-      if (res && !res.ok) setError(res.error);
+      const res = await attempt(
+        client.play.start.mutate({
+          envId,
+          d,
+          seed: seedValue,
+          ...(catalogId ? { catalogId } : {}),
+          ...(customerVoice ? { customerVoice } : {}),
+        }),
+      );
+      if (!res.ok) setError(res.error);
+      else router.push(`/play/${res.data.id}`);
     });
   }
 

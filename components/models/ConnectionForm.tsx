@@ -2,7 +2,7 @@
 // One connection's fields. Numbers are sent as numbers; empty optional fields are left out,
 // so the server's schema applies its defaults and names any mistake in one sentence.
 import { useState } from 'react';
-import type { ConnectionRow } from '@/server/actions/models';
+import type { ConnectionRow } from '@/server/trpc/models';
 import { Button, Card, CardHeader } from '@/components/ui/primitives';
 
 export interface ConnectionFormValues {

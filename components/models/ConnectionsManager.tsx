@@ -2,45 +2,34 @@
 // Model connections: register, edit, delete; saving runs the conformance check and each
 // failing check shows as a badge. The API key is never entered here: only the NAME of the
 // server's environment variable that holds it.
-import { useEffect, useState, useTransition } from 'react';
-import {
-  deleteConnectionAction,
-  listConnectionsAction,
-  saveConnectionAction,
-  type ConnectionRow,
-} from '@/server/actions/models';
+import { useState, useTransition } from 'react';
+import type { ConnectionRow } from '@/server/trpc/models';
+import { attempt, useTRPCClient } from '@/lib/trpc';
 import { Badge, Button, Card, CardHeader, Empty } from '@/components/ui/primitives';
 import { ConnectionForm, type ConnectionFormValues } from './ConnectionForm';
 
-export function ConnectionsManager() {
-  const [rows, setRows] = useState<ConnectionRow[] | null>(null);
+export function ConnectionsManager({ initial }: { initial: ConnectionRow[] }) {
+  const trpc = useTRPCClient();
+  const [rows, setRows] = useState<ConnectionRow[] | null>(initial);
   const [editing, setEditing] = useState<ConnectionRow | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   // Its own transition: the form said "Saving and checking…" while the list was only loading.
   const [saving, startSaving] = useTransition();
 
-  const reload = () =>
-    startTransition(async () => {
-      const res = await listConnectionsAction();
-      if (res.ok) setRows(res.data);
-      else setError(res.error);
-    });
-  useEffect(reload, []);
-
   const save = (values: ConnectionFormValues) =>
     startSaving(async () => {
       setError(null);
-      const res = await saveConnectionAction(values);
+      const res = await attempt(trpc.models.save.mutate(values));
       if (!res.ok) return setError(res.error);
       setEditing(null);
-      const list = await listConnectionsAction();
+      const list = await attempt(trpc.models.connections.query());
       if (list.ok) setRows(list.data);
     });
 
   const remove = (name: string) =>
     startTransition(async () => {
-      const res = await deleteConnectionAction(name);
+      const res = await attempt(trpc.models.delete.mutate({ name }));
       if (!res.ok) return setError(res.error);
       setRows((r) => r?.filter((c) => c.name !== name) ?? null);
     });

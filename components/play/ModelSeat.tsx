@@ -4,7 +4,7 @@
 // A model's turn appears as it streams (display-only; the turn counts once committed).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SeatView } from '@/server/episodes/seat';
-import { tablePlayersAction } from '@/server/actions/models';
+import { attempt, useTRPCClient } from '@/lib/trpc';
 import { streamTurn, type TurnPartial } from '@/lib/turn-stream';
 import { Button, Card, CardHeader } from '@/components/ui/primitives';
 
@@ -37,15 +37,16 @@ export function ModelSeat({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const playingRef = useRef(false);
+  const trpc = useTRPCClient();
   const active = episode.status === 'active';
 
   useEffect(() => {
-    void tablePlayersAction().then((res) => {
+    void attempt(trpc.models.players.query()).then((res) => {
       if (!res.ok) return setError(res.error);
       setOptions(res.data);
       setPlayer((p) => p || (res.data.connections[0] ? `connection:${res.data.connections[0]}` : 'agent:heuristic'));
     });
-  }, []);
+  }, [trpc]);
 
   const step = useCallback(async (): Promise<boolean> => {
     setBusy(true);

@@ -8,8 +8,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { Action, ToolSpec } from '@/server/engine/types';
 import type { EnvInfo } from '@/server/engine';
 import type { SeatView } from '@/server/episodes/seat';
-import { revealGoalAction } from '@/server/actions/episodes';
-import { postStep, retryLostStep } from '@/lib/seat-step';
+import { postStep, retryLostStep, revealGoal } from '@/lib/seat-step';
 import { usePlayStore } from '@/lib/stores/play';
 import { Transcript } from '@/components/transcript/Transcript';
 import { ToolPrefillContext, type ToolPrefill } from '@/components/transcript/prefill';
@@ -49,7 +48,7 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
   };
   const [revealing, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
-  // Steps go to the lean route (no server action on the hot path); a lost answer is retried with the same key.
+  // Steps go to the agent seat (tRPC seat.step under /play/<id>); a lost answer is retried with the same key.
   const step = useMutation({
     mutationFn: (turn: { action: Action | string; stepKey: string }) => postStep(id, turn.action, turn.stepKey),
     retry: retryLostStep,
@@ -92,9 +91,9 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
   function reveal() {
     setError(null);
     startTransition(async () => {
-      const res = await revealGoalAction(id);
-      if (!res.ok) return setError(res.error);
-      setEp(res.data);
+      const view = await revealGoal(id).catch((e: Error) => void setError(e.message));
+      if (!view) return;
+      setEp(view);
       if (!usePlayStore.getState().revealGoal) usePlayStore.getState().toggleReveal();
     });
   }

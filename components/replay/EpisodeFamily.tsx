@@ -2,9 +2,10 @@
 // The replay's family box: the episode this one was forked from, its forks, and a form to
 // fork it at any turn (a new episode that replays the first k turns, then someone continues).
 import Link from 'next/link';
+import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import type { EpisodeSummary } from '@/server/episodes/types';
-import { forkEpisodeAction } from '@/server/actions/models';
+import { attempt, useTRPCClient } from '@/lib/trpc';
 import { Button, Card, CardHeader } from '@/components/ui/primitives';
 import { fmtReward } from '@/lib/format';
 
@@ -22,14 +23,17 @@ export function EpisodeFamily({
   parent: EpisodeSummary | null;
   forks: EpisodeSummary[];
 }) {
+  const trpc = useTRPCClient();
+  const router = useRouter();
   const [k, setK] = useState(Math.min(2, turns));
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const fork = () =>
     startTransition(async () => {
       setError(null);
-      const res = await forkEpisodeAction(episodeId, k);
-      if (res && !res.ok) setError(res.error); // on success the action redirects to the fork's playground
+      const res = await attempt(trpc.replay.fork.mutate({ id: episodeId, turn: k }));
+      if (!res.ok) setError(res.error);
+      else router.push(`/play/${res.data.id}`); // the fork's playground: this browser holds its seat
     });
   return (
     <Card data-testid="episode-family">

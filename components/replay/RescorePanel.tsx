@@ -2,7 +2,7 @@
 // The reward revision an episode was scored under, and re-scoring it under the current one:
 // the stored reward and the re-score side by side, component by component (issue 7.1).
 import { useState, useTransition } from 'react';
-import { rescoreEpisodeAction } from '@/server/actions/rescore';
+import { attempt, useTRPCClient } from '@/lib/trpc';
 import type { ComponentDiff, RescoreView } from '@/server/episodes/rescore';
 import { Badge, Button, Card, CardHeader, cx } from '@/components/ui/primitives';
 import { fmtReward, fmtTermination } from '@/lib/format';
@@ -28,6 +28,7 @@ export function RescorePanel({
   done: boolean;
   initial: RescoreView | null;
 }) {
+  const trpc = useTRPCClient();
   const [latest, setLatest] = useState<RescoreView | null>(initial);
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -35,7 +36,7 @@ export function RescorePanel({
   const rescore = () =>
     startTransition(async () => {
       setError(null);
-      const r = await rescoreEpisodeAction(episodeId);
+      const r = await attempt(trpc.replay.rescore.mutate({ id: episodeId }));
       if (r.ok) setLatest(r.data);
       else setError(r.error);
     });

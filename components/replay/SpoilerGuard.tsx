@@ -3,17 +3,18 @@
 // guard. Showing them is a reveal: recorded on the episode, which leaves the statistics.
 import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
-import { revealGoalAction } from '@/server/actions/episodes';
+import { attempt, useTRPCClient } from '@/lib/trpc';
 import { Button, Card, CardHeader } from '@/components/ui/primitives';
 
 export function SpoilerGuard({ episodeId }: { episodeId: string }) {
   const router = useRouter();
+  const trpc = useTRPCClient();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   function reveal() {
     setError(null);
     startTransition(async () => {
-      const res = await revealGoalAction(episodeId);
+      const res = await attempt(trpc.seat.reveal.mutate({ id: episodeId }));
       if (!res.ok) setError(res.error);
       else router.refresh();
     });

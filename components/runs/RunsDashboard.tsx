@@ -5,15 +5,8 @@ import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
 import { ENV_IDS, type EnvId } from '@/server/engine/types';
 import type { FlippedTask, RunCellStats } from '@/server/models/runs';
-import {
-  cancelRunAction,
-  flippedTasksAction,
-  listRunsAction,
-  runStatsAction,
-  startRunAction,
-  tablePlayersAction,
-  type RunRow,
-} from '@/server/actions/models';
+import type { RunRow } from '@/server/trpc/runs';
+import { attempt, useTRPCClient } from '@/lib/trpc';
 import { Button, Card, CardHeader, Empty } from '@/components/ui/primitives';
 import { RunCurves } from './RunCurves';
 import { RunHeatmap } from './RunHeatmap';
@@ -27,8 +20,9 @@ function runSize(f: { envs: string[]; dFrom: number; dTo: number; seeds: number 
   return `${f.envs.length} env${f.envs.length === 1 ? '' : 's'} × ${ds} d × ${f.seeds} seed${f.seeds === 1 ? '' : 's'} = ${f.envs.length * ds * f.seeds} episodes`;
 }
 
-export function RunsDashboard() {
-  const [runs, setRuns] = useState<RunRow[]>([]);
+export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
+  const trpc = useTRPCClient();
+  const [runs, setRuns] = useState<RunRow[]>(initialRuns);
   const [players, setPlayers] = useState<string[]>([]);
   const [form, setForm] = useState({
     player: 'agent:heuristic',
@@ -45,18 +39,18 @@ export function RunsDashboard() {
   const [error, setError] = useState<string | null>(null);
 
   const reload = useCallback(async () => {
-    const res = await listRunsAction();
+    const res = await attempt(trpc.runs.list.query());
     if (res.ok) setRuns(res.data);
     else setError(res.error);
-  }, []);
+  }, [trpc]);
   useEffect(() => {
     void reload();
-    void tablePlayersAction().then(
+    void attempt(trpc.models.players.query()).then(
       (r) =>
         r.ok &&
         setPlayers([...r.data.connections.map((c) => `connection:${c}`), ...r.data.agents.map((a) => `agent:${a}`)]),
     );
-  }, [reload]);
+  }, [reload, trpc]);
   // progress: poll while a run is going
   const running = runs.some((r) => r.state === 'running');
   useEffect(() => {
@@ -67,19 +61,19 @@ export function RunsDashboard() {
   const selectedRow = runs.find((r) => r.id === selected);
   useEffect(() => {
     if (!selected) return;
-    void runStatsAction(selected).then((r) => (r.ok ? setStats(r.data) : setError(r.error)));
-  }, [selected, selectedRow?.done]);
+    void attempt(trpc.runs.stats.query({ id: selected })).then((r) => (r.ok ? setStats(r.data) : setError(r.error)));
+  }, [selected, selectedRow?.done, trpc]);
   useEffect(() => {
     setFlips(null);
     if (selected && other)
-      void flippedTasksAction(other, selected).then((r) => (r.ok ? setFlips(r.data) : setError(r.error)));
-  }, [selected, other]);
+      void attempt(trpc.runs.flipped.query({ a: other, b: selected })).then((r) => (r.ok ? setFlips(r.data) : setError(r.error)));
+  }, [selected, other, trpc]);
 
   const start = async () => {
     setError(null);
-    const res = await startRunAction(form);
+    const res = await attempt(trpc.runs.start.mutate(form));
     if (!res.ok) return setError(res.error);
-    setSelected(res.data);
+    setSelected(res.data.id);
     await reload();
   };
 
@@ -180,7 +174,7 @@ export function RunsDashboard() {
                   )}
                 </span>
                 {r.state === 'running' && (
-                  <Button size="sm" onClick={() => void cancelRunAction(r.id).then(reload)}>
+                  <Button size="sm" onClick={() => void attempt(trpc.runs.cancel.mutate({ id: r.id })).then(reload)}>
                     Cancel
                   </Button>
                 )}

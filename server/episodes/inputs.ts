@@ -66,7 +66,7 @@ export const listSchema = z.strictObject({
 
 /**
  * Parses a value from outside, or throws one BAD_INPUT worded `what: path: problem; path: problem`.
- * The service names every problem; a server action (server/actions/server-action.ts) only the
+ * The service names every problem; a form's tRPC input (server/trpc/init.ts `described`) only the
  * first (`firstProblemOnly`), since a form shows one line.
  */
 export function parse<T>(

@@ -1,2 +1,2 @@
-export { appRouter, type AppRouter } from './routers';
+export { appRouter, seatMount, type AppRouter, type SeatMount } from './routers';
 export { createContext, createCallerFactory } from './init';

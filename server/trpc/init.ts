@@ -3,6 +3,7 @@
 // admin), inspectorProcedure and adminProcedure (the admin token). With auth off every
 // procedure is open (a local tool).
 import { initTRPC, TRPCError } from '@trpc/server';
+import type { z } from 'zod';
 import {
   authConfig,
   credentialsFrom,
@@ -13,18 +14,38 @@ import {
   type Credentials,
 } from '@/server/auth';
 import { episodeService } from '@/server/episodes';
+import { parse } from '@/server/episodes/inputs';
 import { isAppError, toPublicError, type ErrorCode } from '@/server/lib/errors';
+
+type HeaderReader = { get(name: string): string | null };
 
 export interface TrpcContext {
   auth: AuthConfig;
   creds: Credentials;
+  /** The request's headers (null: none, as for tests without a request). */
+  headers: HeaderReader | null;
+  /** Where a procedure sets cookies (Set-Cookie): the route handler's response; null for server-side callers. */
+  resHeaders: Headers | null;
+  /** Who takes a seat's turns through this mount ('human': the browser playground), recorded per turn. */
+  actor?: string;
 }
 
-/** From a fetch request (the route handler), or none (tests and server-side callers). */
-export const createContext = (opts?: { req?: Request; auth?: AuthConfig }): TrpcContext => ({
-  auth: opts?.auth ?? authConfig(),
-  creds: opts?.req ? credentialsFrom(opts.req.headers) : NO_CREDENTIALS,
-});
+/**
+ * From a fetch request (the route handlers), or request headers alone (a server component's
+ * caller), or none (tests).
+ */
+export const createContext = (
+  opts: { req?: Request; headers?: HeaderReader; resHeaders?: Headers; auth?: AuthConfig; actor?: string } = {},
+): TrpcContext => {
+  const headers = opts.req?.headers ?? opts.headers ?? null;
+  return {
+    auth: opts.auth ?? authConfig(),
+    creds: headers ? credentialsFrom(headers) : NO_CREDENTIALS,
+    headers,
+    resHeaders: opts.resHeaders ?? null,
+    ...(opts.actor ? { actor: opts.actor } : {}),
+  };
+};
 
 const t = initTRPC.context<TrpcContext>().create({
   errorFormatter({ shape }) {
@@ -93,3 +114,13 @@ export const adminProcedure = publicProcedure.use(({ ctx, next }) => {
 });
 
 export const createCallerFactory = t.createCallerFactory;
+
+/**
+ * An input parser for forms and the browser's mutations: one BAD_REQUEST naming the input, the
+ * path inside it and the first problem, worded as the episode service words its own
+ * (server/episodes/inputs.ts), e.g. "batch run: seeds: a whole number from 1 to 50".
+ */
+export const described =
+  <T>(schema: z.ZodType<T>, what: string) =>
+  (raw: unknown): T =>
+    parse(schema, raw, what, { firstProblemOnly: true });

@@ -12,7 +12,7 @@ import { importFiles } from '@/server/inspector/import';
 import { playOracleTwin } from '@/server/inspector/twin';
 import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from '@/server/inspector/query';
 import { eventsIn, MAX_WINDOW_TURNS } from '@/server/inspector/turn-window';
-import { replayEvents } from '@/server/episodes/page-data';
+import { replayEvents } from './replay';
 import { voicedEvents } from '@/server/episodes/seat';
 import { inspectorProcedure, router } from './init';
 

@@ -11,6 +11,11 @@ import { inspectorProcedure, publicProcedure, router } from './init';
 import { curriculumRouter } from './curriculum';
 import { seatRouter } from './seat';
 import { inspectorRouter } from './inspector';
+import { playRouter } from './play';
+import { replayRouter } from './replay';
+import { modelsRouter } from './models';
+import { runsRouter } from './runs';
+import { authRouter } from './auth';
 
 const envIdSchema = z.enum(ENV_IDS);
 
@@ -63,6 +68,19 @@ export const appRouter = router({
   catalog: catalogRouter,
   curriculum: curriculumRouter,
   inspector: inspectorRouter,
+  play: playRouter,
+  replay: replayRouter,
+  models: modelsRouter,
+  runs: runsRouter,
+  auth: authRouter,
 });
 
 export type AppRouter = typeof appRouter;
+
+/**
+ * The agent seat mounted under an episode's playground (/play/<id>/trpc): the browser's
+ * capability cookie is scoped to that path, so the playground's turns and reveals go here.
+ */
+export const seatMount = router({ seat: seatRouter });
+
+export type SeatMount = typeof seatMount;

@@ -1,14 +1,20 @@
 // The agent seat over tRPC: the same payloads the playground gets (server/episodes/seat.ts).
 // Any program acting as the agent uses these; the capability token from `start` goes in the
-// x-episode-token header of every later call.
+// x-episode-token header of every later call. The browser playground reaches the same router
+// under /play/<id>/trpc, where the episode's capability cookie (path /play/<id>) comes along.
 import { z } from 'zod';
 import { requireAdmin } from '@/server/auth';
 import { episodeService } from '@/server/episodes';
 import { toSeatView } from '@/server/episodes/seat';
-import { stepFields } from '@/server/episodes/seat-step';
 import { agentProcedure, publicProcedure, router } from './init';
 
 const episodeRef = z.object({ id: z.string().min(1).max(64) });
+
+/** One turn: raw agent text or a structured action, and an optional step key. */
+const stepInput = episodeRef.extend({
+  action: z.union([z.string(), z.record(z.string(), z.unknown())]),
+  stepKey: z.string().min(1).max(100).optional(),
+});
 
 export const seatRouter = router({
   /** Starts an episode. Axis overrides are an admin operation. */
@@ -36,11 +42,14 @@ export const seatRouter = router({
     .input(episodeRef)
     .query(async ({ input }) => toSeatView(await episodeService.getEpisode(input.id))),
   /** One turn: raw agent text or a structured action; `stepKey` makes a retry return the stored result. */
-  step: agentProcedure
-    .input(episodeRef.extend(stepFields))
-    .mutation(async ({ input }) =>
-      toSeatView(await episodeService.submitAction(input.id, input.action as never, { stepKey: input.stepKey })),
+  step: agentProcedure.input(stepInput).mutation(async ({ ctx, input }) =>
+    toSeatView(
+      await episodeService.submitAction(input.id, input.action as never, {
+        stepKey: input.stepKey,
+        ...(ctx.actor ? { actor: ctx.actor } : {}),
+      }),
     ),
+  ),
   /** Reveals the hidden goal on purpose: recorded, and the episode leaves the statistics. */
   reveal: agentProcedure
     .input(episodeRef)

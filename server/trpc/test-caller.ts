@@ -5,13 +5,17 @@ import { beforeAll } from 'vitest';
 import { appDatabaseForFile } from '@/server/episodes/test-app-db';
 import type { AuthConfig } from '@/server/auth';
 
-async function makeCaller(opts: { auth?: AuthConfig; headers?: Record<string, string> } = {}) {
+async function makeCaller(
+  opts: { auth?: AuthConfig; headers?: Record<string, string>; resHeaders?: Headers } = {},
+) {
   const { appRouter, createCallerFactory, createContext } = await import('@/server/trpc');
   const req = opts.headers ? new Request('http://127.0.0.1/api/trpc', { headers: opts.headers }) : undefined;
-  return createCallerFactory(appRouter)(createContext({ req, auth: opts.auth }));
+  return createCallerFactory(appRouter)(
+    createContext({ req, auth: opts.auth, resHeaders: opts.resHeaders ?? new Headers() }),
+  );
 }
 
-/** A caller with auth settings and request headers of its own (role tests). */
+/** A caller with auth settings, request headers and a response's headers (cookies set) of its own (role tests). */
 export const callerWith = makeCaller;
 
 export type TestCaller = Awaited<ReturnType<typeof makeCaller>>;

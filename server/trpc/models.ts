@@ -1,0 +1,46 @@
+// Models at the table: saved connections (admin when auth is on; keys never leave the server)
+// and the players a playground offers. A model's turn itself streams from
+// /play/<id>/model-turn (a route handler: server-sent events).
+import { z } from 'zod';
+import { getCatalog } from '@/server/catalogs';
+import { prisma } from '@/server/db';
+import type { ConformanceReport } from '@/server/models/conformance';
+import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
+import { listConnections, saveConnection, type PublicConnection } from '@/server/models/service';
+import { BUILT_IN_AGENTS } from '@/server/models/table';
+import { adminProcedure, described, publicProcedure, router } from './init';
+
+const store = () => createPrismaConnectionStore(prisma);
+
+// The last conformance report per connection, in this server process (shown as badges).
+const g = globalThis as unknown as { __ecomConformance?: Map<string, ConformanceReport> };
+const reports = (g.__ecomConformance ??= new Map());
+
+export type ConnectionRow = PublicConnection & { conformance: ConformanceReport | null };
+
+export const modelsRouter = router({
+  connections: adminProcedure.query(
+    async (): Promise<ConnectionRow[]> =>
+      (await listConnections(store())).map((c) => ({ ...c, conformance: reports.get(c.name) ?? null })),
+  ),
+  /** Saves (insert or replace by name), then runs the conformance check; a bad connection is BAD_REQUEST. */
+  save: adminProcedure
+    // checked by parseConnection, whose messages never echo a value that could be a key
+    .input((raw: unknown) => raw)
+    .mutation(async ({ input }): Promise<ConnectionRow> => {
+      const { connection, conformance } = await saveConnection(store(), input, getCatalog());
+      reports.set(connection.name, conformance);
+      return { ...connection, conformance };
+    }),
+  delete: adminProcedure
+    .input(described(z.object({ name: z.string() }), 'connection'))
+    .mutation(async ({ input }) => {
+      reports.delete(input.name);
+      return store().remove(input.name);
+    }),
+  /** The players the playground offers: connection names (no connection details) and the built-in agents. */
+  players: publicProcedure.query(async () => ({
+    connections: (await store().list()).map((c) => c.name),
+    agents: BUILT_IN_AGENTS,
+  })),
+});

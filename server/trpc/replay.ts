@@ -1,0 +1,90 @@
+// The inspector's replay of one episode (/episodes/<id>): what the page renders, forking it at a
+// turn, and re-scoring it under the current reward revision. The goal, the world and the
+// evidence stay behind the spoiler guard while the episode is active and not revealed.
+import { z } from 'zod';
+import { TRPCError } from '@trpc/server';
+import { listEnvs } from '@/server/engine';
+import { episodeService, rescoreService } from '@/server/episodes';
+import { axisRows } from '@/server/episodes/axes';
+import { goalMayLeave, voicedEvents } from '@/server/episodes/seat';
+import type { EpisodeView } from '@/server/episodes/types';
+import { inspector } from '@/server/inspector';
+import { listInputFromParams } from '@/server/inspector/filters';
+import { neighbours } from '@/server/inspector/query';
+import { eventsIn, windowAround } from '@/server/inspector/turn-window';
+import { setEpisodeCookie } from './cookies';
+import { described, inspectorProcedure, router } from './init';
+
+const id = z.string().min(1).max(64);
+
+/** The events the replay may show: behind the spoiler guard, none of the world's changes. */
+export const replayEvents = (full: EpisodeView) =>
+  goalMayLeave(full) ? full.events : full.events.filter((e) => e.kind !== 'world_change');
+
+export const replayRouter = router({
+  /**
+   * The replay page: the stored view (the world is fetched per selected turn), and of a long
+   * episode only the turns around the selected one. `list` is the episode list's query string
+   * (previous / next in that list).
+   */
+  page: inspectorProcedure
+    .input(
+      z.object({ id, turn: z.int().min(0).max(100_000).nullish(), list: z.string().max(2000).nullish() }),
+    )
+    .query(async ({ input }) => {
+      const stored = await episodeService.getEpisode(input.id);
+      // the LLM customer's messages as recorded, each with the template it stands for
+      const full = { ...stored, events: voicedEvents(stored.events, stored.customerRewrites, true) };
+      const open = goalMayLeave(full);
+      // behind the spoiler guard nothing of the goal is sent
+      const view = open ? full : { ...full, hiddenGoal: null, events: replayEvents(full) };
+      const ins = inspector();
+      const extras = await ins.data.extras(view.id, view.events);
+      if (!extras) throw new TRPCError({ code: 'NOT_FOUND', message: `no episode with id "${input.id}"` });
+      const [turnRecords, family, rescores] = await Promise.all([
+        episodeService.turnRecords(view.id),
+        episodeService.family(view.id),
+        open && full.status === 'done' ? rescoreService.listRescores(full.id) : [],
+      ]);
+      const list =
+        input.list != null
+          ? {
+              params: input.list,
+              ...(await neighbours(ins.db, listInputFromParams(new URLSearchParams(input.list)), view.id)),
+            }
+          : null;
+      const lastTurn = extras.marks.length - 1;
+      const window = windowAround(input.turn ?? lastTurn, lastTurn);
+      const env = listEnvs().find((e) => e.id === full.envId);
+      return {
+        ep: { ...view, events: eventsIn(view.events, window) },
+        envName: env?.name,
+        passRule: env?.passRule,
+        axes: axisRows(view.d, view.axes, view.axisOverrides),
+        initialTurn: input.turn ?? null,
+        extras,
+        list,
+        guarded: !open,
+        rescores,
+        currentRevision: rescoreService.currentRevision,
+        turnRecords: turnRecords.filter((r) => r.turn >= window.from && r.turn <= window.to),
+        window,
+        family,
+        otherActors: [...new Set(turnRecords.map((r) => r.actor))].filter(
+          (a): a is string => a !== null && a !== view.player,
+        ),
+      };
+    }),
+  /** A new episode from the first `turn` turns of this one; answers its id and hands this browser its seat. */
+  fork: inspectorProcedure
+    .input(described(z.object({ id: z.string(), turn: z.number() }), 'fork'))
+    .mutation(async ({ ctx, input }) => {
+      const { capabilityToken, ...view } = await episodeService.forkEpisode(input.id, input.turn);
+      setEpisodeCookie(ctx, view.id, capabilityToken);
+      return { id: view.id };
+    }),
+  /** Re-scores a finished episode under the current reward revision (the stored reward is kept). */
+  rescore: inspectorProcedure
+    .input(described(z.object({ id: z.string() }), 'episode'))
+    .mutation(({ input }) => rescoreService.rescoreEpisode(input.id)),
+});

@@ -1,0 +1,91 @@
+// Batch runs (admin when auth is on): a player over environments × difficulties × seeds, played
+// in a worker; their stats per cell and the tasks two runs disagree on.
+import { z } from 'zod';
+import { boundText, RUN_BOUNDS } from '@/lib/run-bounds';
+import { DEFAULT_CATALOG_ID } from '@/server/catalogs';
+import { prisma } from '@/server/db';
+import { ENV_IDS } from '@/server/engine/types';
+import { AppError } from '@/server/lib/errors';
+import { cancelStoredRun, flippedTasks, runStats, startStoredRun } from '@/server/models/runs';
+import { workerRunPlayer } from '@/server/models/run-player';
+import { BUILT_IN_AGENTS, type BuiltInAgent, type TablePlayer } from '@/server/models/table';
+import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
+import { adminProcedure, described, router } from './init';
+
+export interface RunRow {
+  id: string;
+  createdAt: string;
+  player: string;
+  state: string;
+  total: number;
+  done: number;
+  infraFailures: number;
+}
+
+/** A whole number within one of RUN_BOUNDS, every failure worded the same way. */
+const bounded = (b: { min: number; max: number }) =>
+  z.int(boundText(b)).min(b.min, boundText(b)).max(b.max, boundText(b));
+const dLevel = bounded(RUN_BOUNDS.d);
+// Strict: an unknown environment or field is refused, not dropped, and nothing is clamped.
+export const runInput = z
+  .strictObject({
+    player: z.string().min(1, 'choose who plays').max(200),
+    envs: z
+      .array(z.enum(ENV_IDS, { error: (i) => `unknown environment ${JSON.stringify(i.input)}` }))
+      .min(1, `choose at least one environment (${ENV_IDS.join(', ')})`)
+      .refine((envs) => new Set(envs).size === envs.length, 'an environment is named twice'),
+    dFrom: dLevel,
+    dTo: dLevel,
+    seeds: bounded(RUN_BOUNDS.seeds),
+    concurrency: bounded(RUN_BOUNDS.concurrency).optional(),
+  })
+  .refine((r) => r.dFrom <= r.dTo, { message: 'the difficulty range is empty: d from is above d to', path: ['dTo'] });
+
+const runId = described(z.object({ id: z.string() }), 'run');
+
+async function playerFor(name: string): Promise<TablePlayer> {
+  if (name.startsWith('agent:')) {
+    const agent = name.slice(6) as BuiltInAgent;
+    if (!BUILT_IN_AGENTS.includes(agent)) throw new AppError('BAD_INPUT', `unknown built-in agent "${agent}"`);
+    return { kind: 'agent', agent };
+  }
+  const connection = await createPrismaConnectionStore(prisma).get(name.replace(/^connection:/, ''));
+  if (!connection) throw new AppError('NOT_FOUND', `no model connection named "${name}"`);
+  return { kind: 'model', connection };
+}
+
+export const runsRouter = router({
+  list: adminProcedure.query(async (): Promise<RunRow[]> => {
+    const rows = await prisma.modelRun.findMany({ orderBy: { createdAt: 'desc' }, take: 50 });
+    return rows.map(({ id, createdAt, player, state, total, done, infraFailures }) => ({
+      id,
+      createdAt: createdAt.toISOString(),
+      player,
+      state,
+      total,
+      done,
+      infraFailures,
+    }));
+  }),
+  /** Starts a run in the background; answers its id. */
+  start: adminProcedure.input(described(runInput, 'batch run')).mutation(async ({ input }) => {
+    const { envs, dFrom, dTo, concurrency = 1 } = input;
+    const player = await playerFor(input.player);
+    const ds = Array.from({ length: dTo - dFrom + 1 }, (_, i) => dFrom + i);
+    const seeds = Array.from({ length: input.seeds }, (_, i) => i + 1);
+    const run = await startStoredRun({ prisma, runPlayer: workerRunPlayer(), catalogId: DEFAULT_CATALOG_ID }, player, {
+      envs,
+      ds,
+      seeds,
+      concurrency,
+    });
+    void run.finished.catch((e) => console.error(`batch run ${run.id} stopped: ${(e as Error).message}`));
+    return { id: run.id };
+  }),
+  cancel: adminProcedure.input(runId).mutation(({ input }) => cancelStoredRun(input.id)),
+  stats: adminProcedure.input(runId).query(({ input }) => runStats(prisma, input.id)),
+  /** Tasks that passed in one run and failed in the other. */
+  flipped: adminProcedure
+    .input(described(z.object({ a: z.string(), b: z.string() }), 'runs'))
+    .query(({ input }) => flippedTasks(prisma, input.a, input.b)),
+});
