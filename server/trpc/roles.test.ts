@@ -1,7 +1,8 @@
 // Which role reaches which tRPC procedure, with auth on: one row per procedure. A procedure
 // added without a row fails the first test, so every new route gets its role written down here
-// (and in docs/security.md). HTTP routes outside tRPC: server/env-server/app-service.test.ts
-// (/api/env) and server/inspector/export-route.test.ts.
+// (and in docs/security.md). The browser's mutations with the inputs it sends: mutations.test.ts.
+// HTTP routes outside tRPC: server/env-server/app-service.test.ts (/api/env),
+// server/inspector/export-route.test.ts and server/models/turn-stream.test.ts (/play/<id>/model-turn).
 import { describe, expect, it } from 'vitest';
 import type { AuthConfig, Role } from '@/server/auth';
 import { callerWith, useTestCaller, type TestCaller } from './test-caller';
@@ -44,6 +45,22 @@ const ROLE: Record<string, Role> = {
   'inspector.turns': 'admin',
   'inspector.playOracle': 'admin',
   'inspector.import': 'admin',
+  'play.start': 'public', // default axes; overrides are checked inside (admin), see mutations.test.ts
+  'play.page': 'agent',
+  'replay.page': 'admin',
+  'replay.fork': 'admin',
+  'replay.rescore': 'admin',
+  'models.connections': 'admin',
+  'models.save': 'admin',
+  'models.delete': 'admin',
+  'models.players': 'public',
+  'runs.list': 'admin',
+  'runs.start': 'admin',
+  'runs.cancel': 'admin',
+  'runs.stats': 'admin',
+  'runs.flipped': 'admin',
+  'auth.signIn': 'public',
+  'auth.session': 'public',
 };
 
 const auth: AuthConfig = { enabled: true, adminToken: 'admin-secret-token' };

@@ -98,7 +98,13 @@ describe('POST /play/<id>/trpc/seat.step', () => {
     expect(huge.status).toBe(413);
     expect(huge.headers.get('connection')).toBe('close');
     expect(((await huge.json()) as { error: { message: string } }).error.message).toMatch(
-      /^request body is \d+ bytes; the limit is 262144 bytes/,
+      /^request body is larger than .*the limit is 262144 bytes/,
+    );
+    // a declared length over the cap is refused before a byte is read
+    const declared = await call(ep.id, 'seat.step', '{}', { ...ep.cookie, 'content-length': String(2 * 1024 * 1024) });
+    expect(declared.status).toBe(413);
+    expect(((await declared.json()) as { error: { message: string } }).error.message).toBe(
+      `request body is ${2 * 1024 * 1024} bytes; the limit is 262144 bytes. Nothing was read or run.`,
     );
     expect((await episodeService.getEpisode(ep.id)).turn).toBe(0);
   });
