@@ -35,7 +35,9 @@ async function call(run: Promise<unknown>): Promise<SeatView> {
 
 /** One turn. The step key makes a retry (a lost answer) return the stored turn instead of taking another. */
 export const postStep = (episodeId: string, action: Action | string, stepKey: string): Promise<SeatView> =>
-  call(seat(episodeId).seat.step.mutate({ id: episodeId, action: action as string | Record<string, unknown>, stepKey }));
+  call(
+    seat(episodeId).seat.step.mutate({ id: episodeId, action: action as string | Record<string, unknown>, stepKey }),
+  );
 
 /** The player reveals the hidden goal on purpose (recorded; the episode leaves the statistics). */
 export const revealGoal = (episodeId: string): Promise<SeatView> =>
@@ -43,4 +45,3 @@ export const revealGoal = (episodeId: string): Promise<SeatView> =>
 
 /** Retry only what a step key makes safe to retry: a request that never got an answer (network error). */
 export const retryLostStep = (failures: number, e: Error) => failures < 2 && !(e instanceof StepError);
-

@@ -66,7 +66,9 @@ export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
   useEffect(() => {
     setFlips(null);
     if (selected && other)
-      void attempt(trpc.runs.flipped.query({ a: other, b: selected })).then((r) => (r.ok ? setFlips(r.data) : setError(r.error)));
+      void attempt(trpc.runs.flipped.query({ a: other, b: selected })).then((r) =>
+        r.ok ? setFlips(r.data) : setError(r.error),
+      );
   }, [selected, other, trpc]);
 
   const start = async () => {

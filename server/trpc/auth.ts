@@ -7,17 +7,15 @@ import { setAdminCookie } from './cookies';
 import { described, publicProcedure, router } from './init';
 
 export const authRouter = router({
-  signIn: publicProcedure
-    .input(described(z.object({ token: z.string() }), 'sign in'))
-    .mutation(({ ctx, input }) => {
-      if (!ctx.auth.enabled) return { admin: true };
-      if (!ctx.auth.adminToken)
-        throw new AppError('FORBIDDEN', 'this server has no admin token: set ECOMRLVE_ADMIN_TOKEN and restart it');
-      if (!isAdmin(ctx.auth, { ...ctx.creds, bearer: input.token.trim().slice(0, 200) }))
-        throw new AppError('UNAUTHORIZED', 'that is not the admin token');
-      setAdminCookie(ctx, ctx.auth.adminToken);
-      return { admin: true };
-    }),
+  signIn: publicProcedure.input(described(z.object({ token: z.string() }), 'sign in')).mutation(({ ctx, input }) => {
+    if (!ctx.auth.enabled) return { admin: true };
+    if (!ctx.auth.adminToken)
+      throw new AppError('FORBIDDEN', 'this server has no admin token: set ECOMRLVE_ADMIN_TOKEN and restart it');
+    if (!isAdmin(ctx.auth, { ...ctx.creds, bearer: input.token.trim().slice(0, 200) }))
+      throw new AppError('UNAUTHORIZED', 'that is not the admin token');
+    setAdminCookie(ctx, ctx.auth.adminToken);
+    return { admin: true };
+  }),
   /** Whether this caller is the admin (always, with auth off): pages offer admin views by it. */
   session: publicProcedure.query(({ ctx }) => ({ admin: isAdmin(ctx.auth, ctx.creds) })),
 });

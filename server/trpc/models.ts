@@ -19,9 +19,8 @@ const reports = (g.__ecomConformance ??= new Map());
 export type ConnectionRow = PublicConnection & { conformance: ConformanceReport | null };
 
 export const modelsRouter = router({
-  connections: adminProcedure.query(
-    async (): Promise<ConnectionRow[]> =>
-      (await listConnections(store())).map((c) => ({ ...c, conformance: reports.get(c.name) ?? null })),
+  connections: adminProcedure.query(async (): Promise<ConnectionRow[]> =>
+    (await listConnections(store())).map((c) => ({ ...c, conformance: reports.get(c.name) ?? null })),
   ),
   /** Saves (insert or replace by name), then runs the conformance check; a bad connection is BAD_REQUEST. */
   save: adminProcedure
@@ -32,12 +31,10 @@ export const modelsRouter = router({
       reports.set(connection.name, conformance);
       return { ...connection, conformance };
     }),
-  delete: adminProcedure
-    .input(described(z.object({ name: z.string() }), 'connection'))
-    .mutation(async ({ input }) => {
-      reports.delete(input.name);
-      return store().remove(input.name);
-    }),
+  delete: adminProcedure.input(described(z.object({ name: z.string() }), 'connection')).mutation(async ({ input }) => {
+    reports.delete(input.name);
+    return store().remove(input.name);
+  }),
   /** The players the playground offers: connection names (no connection details) and the built-in agents. */
   players: publicProcedure.query(async () => ({
     connections: (await store().list()).map((c) => c.name),

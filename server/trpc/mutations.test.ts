@@ -146,7 +146,9 @@ describe('cookies the browser mutations set (auth on)', () => {
     expect(Object.keys(started)).toEqual(['id']);
     const [cookie] = cookiesOf(resHeaders);
     expect(cookie).toMatch(
-      new RegExp(`^ecomrlve_ep_${started.id}=[A-Za-z0-9_-]{32}; Path=/play/${started.id}; Max-Age=\\d+; HttpOnly; SameSite=Strict$`),
+      new RegExp(
+        `^ecomrlve_ep_${started.id}=[A-Za-z0-9_-]{32}; Path=/play/${started.id}; Max-Age=\\d+; HttpOnly; SameSite=Strict$`,
+      ),
     );
     expect(cookiesOf(resHeaders)).toHaveLength(1);
     // the cookie opens this episode's seat, and only this one's

@@ -28,9 +28,7 @@ export const replayRouter = router({
    * (previous / next in that list).
    */
   page: inspectorProcedure
-    .input(
-      z.object({ id, turn: z.int().min(0).max(100_000).nullish(), list: z.string().max(2000).nullish() }),
-    )
+    .input(z.object({ id, turn: z.int().min(0).max(100_000).nullish(), list: z.string().max(2000).nullish() }))
     .query(async ({ input }) => {
       const stored = await episodeService.getEpisode(input.id);
       // the LLM customer's messages as recorded, each with the template it stands for

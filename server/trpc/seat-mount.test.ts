@@ -27,7 +27,10 @@ function call(id: string, proc: string, body: unknown, headers: Record<string, s
 }
 
 async function answer(res: Response) {
-  const body = (await res.json()) as { result?: { data: unknown }; error?: { message: string; data: { code: string } } };
+  const body = (await res.json()) as {
+    result?: { data: unknown };
+    error?: { message: string; data: { code: string } };
+  };
   return body.result ? { data: body.result.data } : { code: body.error!.data.code, message: body.error!.message };
 }
 

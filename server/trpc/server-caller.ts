@@ -12,7 +12,9 @@ const createCaller = createCallerFactory(appRouter);
 export type ServerCaller = ReturnType<typeof createCaller>;
 
 /** One caller per request (React's cache), with that request's headers. */
-export const serverCaller = cache(async (): Promise<ServerCaller> => createCaller(createContext({ headers: await headers() })));
+export const serverCaller = cache(async (): Promise<ServerCaller> =>
+  createCaller(createContext({ headers: await headers() })),
+);
 
 /**
  * A page's data: an unknown or malformed id answers the page's 404, a missing role comes back as

@@ -5,9 +5,7 @@ import { beforeAll } from 'vitest';
 import { appDatabaseForFile } from '@/server/episodes/test-app-db';
 import type { AuthConfig } from '@/server/auth';
 
-async function makeCaller(
-  opts: { auth?: AuthConfig; headers?: Record<string, string>; resHeaders?: Headers } = {},
-) {
+async function makeCaller(opts: { auth?: AuthConfig; headers?: Record<string, string>; resHeaders?: Headers } = {}) {
   const { appRouter, createCallerFactory, createContext } = await import('@/server/trpc');
   const req = opts.headers ? new Request('http://127.0.0.1/api/trpc', { headers: opts.headers }) : undefined;
   return createCallerFactory(appRouter)(
