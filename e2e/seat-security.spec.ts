@@ -4,8 +4,8 @@ import { SHOTS, shot } from './play-helpers';
 
 // The agent seat over HTTP, as a security engineer probes it: full episodes of all eight
 // environments through every agent-seat route (tRPC seat.start / seat.get / seat.step, the
-// trainer API mounted at /api/env (reset / step / state), the playground's HTML, the
-// playground's step route POST /play/<id>/step and server actions), scanning every response body for the
+// trainer API mounted at /api/env (reset / step / state), the playground's HTML, and every tRPC
+// call the playground makes (its turns go to seat.step under /play/<id>/trpc), scanning every response body for the
 // hidden goal's values. The goal is read from the inspector (auth is off on this local server).
 
 const ENVS = ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE', 'JOURNEY'] as const;
@@ -144,17 +144,17 @@ test('/api/env (the trainer API inside the app) never carries the hidden goal (a
 });
 
 for (const envId of ENVS) {
-  test(`${envId}: the playground's HTML, step route and server actions never carry the goal before a reveal`, async ({
+  test(`${envId}: the playground's HTML and tRPC answers never carry the goal before a reveal`, async ({
     page,
     request,
   }) => {
-    let actionBodies: Array<Promise<string>> = [];
+    let trpcBodies: Array<Promise<string>> = [];
     let stepPosts = 0;
     page.on('response', (res) => {
       const path = new URL(res.url()).pathname;
-      if (res.request().method() !== 'POST' || !path.startsWith('/play/')) return;
-      if (path.endsWith('/step')) stepPosts++;
-      actionBodies.push(res.text().catch(() => ''));
+      if (!path.includes('/trpc/')) return;
+      if (/^\/play\/[^/]+\/trpc\/seat\.step$/.test(path)) stepPosts++;
+      trpcBodies.push(res.text().catch(() => ''));
     });
     {
       await page.goto('/');
@@ -165,9 +165,9 @@ for (const envId of ENVS) {
       await page.waitForURL(/\/play\/[^/]+$/);
       const id = page.url().split('/').pop()!;
       const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
-      actionBodies = [];
+      trpcBodies = [];
       stepPosts = 0;
-      // a turn through the playground's own step route (more idle turns and the customer leaves)
+      // a turn through the playground's agent seat (more idle turns and the customer leaves)
       for (let turn = 0; turn < 1; turn++) {
         const replies = await page.getByTestId('customer-message').count();
         await page.locator('#assistant-message').fill(CHAT.assistant_message);
@@ -187,9 +187,9 @@ for (const envId of ENVS) {
       expect(secrets.length, envId).toBeGreaterThan(0);
       expect(seat.status, `${envId} is still active`).toBe('active');
       expect(leakedValues(html, secrets), `${envId} playground HTML`).toEqual([]);
-      expect(stepPosts, `${envId}: the turn went through POST /play/<id>/step`).toBeGreaterThanOrEqual(1);
-      for (const body of await Promise.all(actionBodies))
-        expect(leakedValues(body, secrets), `${envId} step route or server action`).toEqual([]);
+      expect(stepPosts, `${envId}: the turn went through POST /play/<id>/trpc/seat.step`).toBeGreaterThanOrEqual(1);
+      for (const body of await Promise.all(trpcBodies))
+        expect(leakedValues(body, secrets), `${envId} tRPC answer`).toEqual([]);
       await expect(page.getByTestId('hidden-goal')).toHaveCount(0);
       if (envId === 'STATUS') await shot(page, 'seat-playground-before-reveal');
     }

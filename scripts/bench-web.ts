@@ -1,6 +1,7 @@
 // Steps/s and creations/s through the HTTP layer (`next start`, its own database): creations via
-// tRPC seat.start, steps via the playground's lean route POST /play/<id>/step and via tRPC
-// seat.step; response sizes and the server's CPU per request. Needs `next build` first.
+// tRPC seat.start, steps through tRPC seat.step as the playground sends them (under
+// /play/<id>/trpc) and at /api/trpc; response sizes and the server's CPU per request. Needs
+// `next build` first.
 //   npm run bench:web [-- --seconds 10 --clients 8 --port 3102 --rounds 3]
 import fs from 'node:fs';
 import { serverCpuSeconds, withNextServer } from './next-server';
@@ -22,8 +23,9 @@ async function call<T>(
   proc: string,
   input: unknown,
   headers: Record<string, string> = {},
+  endpoint = '/api/trpc',
 ): Promise<{ data: T; bytes: number }> {
-  const res = await fetch(`${BASE}/api/trpc/${proc}`, {
+  const res = await fetch(`${BASE}${endpoint}/${proc}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(input),
@@ -54,23 +56,13 @@ async function creations(): Promise<number> {
   return n / SECONDS;
 }
 
-type StepVia = 'route' | 'trpc';
+type StepVia = 'playground' | 'trpc';
 
-/** One step through the lean route (what the playground uses) or tRPC; returns the status and the answer's size. */
+/** One step as the playground sends it (/play/<id>/trpc) or at /api/trpc; returns the status and the answer's size. */
 async function stepOnce(via: StepVia, id: string, token: string): Promise<{ status: string; bytes: number }> {
-  const headers = { 'x-episode-token': token };
-  if (via === 'trpc') {
-    const r = await call<{ status: string }>('seat.step', { id, action: CHAT }, headers);
-    return { status: r.data.status, bytes: r.bytes };
-  }
-  const res = await fetch(`${BASE}/play/${id}/step`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify({ action: CHAT }),
-  });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`step route: ${res.status} ${text.slice(0, 200)}`);
-  return { status: (JSON.parse(text) as { status: string }).status, bytes: text.length };
+  const endpoint = via === 'playground' ? `/play/${id}/trpc` : '/api/trpc';
+  const r = await call<{ status: string }>('seat.step', { id, action: CHAT }, { 'x-episode-token': token }, endpoint);
+  return { status: r.data.status, bytes: r.bytes };
 }
 
 async function steps(via: StepVia): Promise<{ perSec: number; meanBytes: number; count: number }> {
@@ -109,14 +101,14 @@ async function main() {
     const c: number[] = [];
     const cpuPerCreation: number[] = [];
     const by = {
-      route: { s: [] as number[], b: [] as number[], cpu: [] as number[] },
+      playground: { s: [] as number[], b: [] as number[], cpu: [] as number[] },
       trpc: { s: [] as number[], b: [] as number[], cpu: [] as number[] },
     };
     for (let r = 0; r < ROUNDS; r++) {
       let cpu = serverCpuSeconds(PORT);
       c.push(await creations());
       cpuPerCreation.push(((serverCpuSeconds(PORT) - cpu) * 1000) / lastCreations);
-      for (const via of ['route', 'trpc'] as const) {
+      for (const via of ['playground', 'trpc'] as const) {
         cpu = serverCpuSeconds(PORT);
         const st = await steps(via);
         // the steps phase also starts its episodes; counted against the steps (an upper bound per step)
@@ -125,7 +117,7 @@ async function main() {
         by[via].b.push(st.meanBytes);
       }
     }
-    const { s, b, cpu: cpuPerStep } = by.route;
+    const { s, b, cpu: cpuPerStep } = by.playground;
     const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
     console.log(
       `bench:web  ${CLIENTS} clients, ${SECONDS} s per measurement, ${ROUNDS} rounds (median), next start on :${PORT}`,
@@ -134,11 +126,11 @@ async function main() {
       `creations/s  ${median(c).toFixed(1)}   (rounds: ${c.map((x) => x.toFixed(1)).join(', ')})   target ≥ 100`,
     );
     console.log(
-      `steps/s      ${median(s).toFixed(1)}   (rounds: ${s.map((x) => x.toFixed(1)).join(', ')})   target ≥ 300   POST /play/<id>/step (the playground's)`,
+      `steps/s      ${median(s).toFixed(1)}   (rounds: ${s.map((x) => x.toFixed(1)).join(', ')})   target ≥ 300   seat.step under /play/<id>/trpc (the playground's)`,
     );
     const t = by.trpc;
     console.log(
-      `  via tRPC   ${median(t.s).toFixed(1)}   (rounds: ${t.s.map((x) => x.toFixed(1)).join(', ')})   seat.step, ${median(t.cpu).toFixed(1)} ms server CPU per step`,
+      `  /api/trpc  ${median(t.s).toFixed(1)}   (rounds: ${t.s.map((x) => x.toFixed(1)).join(', ')})   seat.step, ${median(t.cpu).toFixed(1)} ms server CPU per step`,
     );
     console.log(`step response  ${Math.round(median(b))} bytes on average`);
     console.log(
