@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import http from 'node:http';
 import { fieldNames, leakedValues, secretValues } from '../server/episodes/goal-scan';
 import { SHOTS, shot } from './play-helpers';
 
@@ -278,4 +279,59 @@ test('abusive requests are refused with one precise message', async ({ request }
   const missing = await request.get(`/api/trpc/seat.get?input=${encodeURIComponent(JSON.stringify({ id: 'nope' }))}`);
   expect(missing.status()).toBe(404);
   expect(await missing.text()).toMatch(/no episode with id \\"nope\\"/);
+});
+
+/**
+ * Uploads `total` bytes (declared, or chunked) until the server answers or closes; resolves with
+ * the answer's status and how much left the client. Nothing stands in front of Next: each path
+ * bounds its own body (docs/security.md, "Request bodies").
+ */
+function upload(url: string, total: number, chunked: boolean) {
+  return new Promise<{ status: number | null; sentMB: number; ms: number }>((resolve) => {
+    const t = performance.now();
+    const req = http.request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': total }) },
+    });
+    let status: number | null = null;
+    let sent = 0;
+    let over = false;
+    const finish = () => {
+      if (over) return;
+      over = true;
+      req.destroy();
+      resolve({ status, sentMB: sent / 2 ** 20, ms: performance.now() - t });
+    };
+    req.on('response', (res) => {
+      status = res.statusCode ?? null;
+      res.resume();
+      setTimeout(finish, 15_000); // the client keeps offering the rest: does the server read it?
+    });
+    req.on('error', finish);
+    req.on('close', finish);
+    const chunk = Buffer.alloc(2 ** 20, 120);
+    const write = () => {
+      while (!over && sent < total) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once('drain', write);
+      }
+      if (!over) req.end();
+    };
+    write();
+  });
+}
+
+test('300 MB uploads are refused or left unread, never drained', async ({ baseURL }) => {
+  test.setTimeout(120_000);
+  const total = 300 * 2 ** 20;
+  for (const chunked of [false, true]) {
+    // tRPC: 413 with the precise message, and the connection closed: the upload is cut off
+    const trpc = await upload(`${baseURL}/api/trpc/seat.step`, total, chunked);
+    expect(trpc.status, `tRPC, chunked ${chunked}`).toBe(413);
+    expect(trpc.sentMB, `tRPC, chunked ${chunked}`).toBeLessThan(100);
+    // a page takes no body: it answers without reading it, and the rest is never read
+    const page = await upload(`${baseURL}/episodes`, total, chunked);
+    expect(page.status, `a page, chunked ${chunked}`).toBe(200);
+    expect(page.sentMB, `a page, chunked ${chunked}`).toBeLessThan(100);
+  }
 });
