@@ -6,9 +6,6 @@ import { HTTP_STATUS } from './errors';
 /** tRPC requests: one action is ≤ 64 KB; a batch of a few calls fits with room to spare. */
 export const MAX_TRPC_BODY_BYTES = 256 * 1024;
 
-/** Every other POST (server actions): one action is ≤ 64 KB, so 1 MB is generous. */
-export const MAX_POST_BYTES = 1024 * 1024;
-
 /** The inspector's import (an admin operation) uploads whole JSONL files; its own check is 25 MB. */
 export const MAX_IMPORT_BODY_BYTES = 25 * 1024 * 1024;
 
@@ -26,7 +23,9 @@ export const CLOSE_CONNECTION = { connection: 'close' } as const;
 
 /** The one message of every 413: what arrived (when declared) and the limit. */
 export function tooLargeMessage(limit: number, got?: number): string {
-  return `request body ${got !== undefined ? `is ${got} bytes; ` : 'is larger than '}the limit is ${limit} bytes. Nothing was read or run.`;
+  const size =
+    got !== undefined ? `is ${got} bytes; the limit is ${limit} bytes` : `passed the limit of ${limit} bytes`;
+  return `request body ${size}. Nothing was read or run.`;
 }
 
 export function tooLargeResponse(limit: number, got?: number): Response {
