@@ -1,12 +1,10 @@
 'use client';
 // The admin signs in with the admin token (auth on); the token itself is never stored in the browser.
-import { useRouter } from 'next/navigation';
 import { useState, useTransition } from 'react';
 import { attempt, useTRPCClient } from '@/lib/trpc';
 import { Button, Card, CardHeader } from '@/components/ui/primitives';
 
 export function SignInForm({ next }: { next: string }) {
-  const router = useRouter();
   const trpc = useTRPCClient();
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -21,7 +19,8 @@ export function SignInForm({ next }: { next: string }) {
           startTransition(async () => {
             const res = await attempt(trpc.auth.signIn.mutate({ token }));
             if (!res.ok) setError(res.error ?? 'sign-in failed');
-            else router.push(next);
+            // a full load: the router's cached prefetches of admin pages still hold the redirect to /login
+            else window.location.assign(next);
           });
         }}
       >
