@@ -14,7 +14,6 @@
 // (ctx.journeyEnvs): a ninth env added later does not change a stored JOURNEY's seeds.
 
 import { z } from 'zod';
-import { safeParseFast } from '../fast-parse';
 import { Rng } from '../random';
 import type { AxisValues } from '../difficulty';
 import { nested, num, verdict } from '../evidence';
@@ -299,7 +298,7 @@ function parseAnswerFast(bySubEnv: ReadonlyMap<string, z.ZodObject>, answer: unk
   const parsed: unknown[] = [];
   for (const sub of subtasks) {
     const schema = typeof sub === 'object' && sub !== null ? bySubEnv.get((sub as Answer).env as string) : undefined;
-    const result = schema && safeParseFast(schema, sub);
+    const result = schema && schema.safeParse(sub);
     if (!result?.success) return undefined;
     parsed.push(result.data);
   }
