@@ -288,7 +288,8 @@ const ANSWER_KEYS = new Set(['subtasks', 'env', 'done']);
 /**
  * The answer check without the union: a sub-answer can only pass the schema of the env it names
  * (each has env: z.literal), so parsing it with that schema alone gives what the union gives,
- * without building a failed parse per other env (issue 13). Anything unusual falls back.
+ * without building a failed parse per other env. Anything unusual falls back to the union.
+ * Kept for speed: with the union alone JOURNEY's step p50 on bench:engine went ~0.11 → ~0.17 ms.
  */
 function parseAnswerFast(bySubEnv: ReadonlyMap<string, z.ZodObject>, answer: unknown): Answer | undefined {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return undefined;
