@@ -6,8 +6,17 @@ export async function register() {
   // large catalogs are read in a worker thread: a request never waits on a 265 MB file (docs/security.md)
   const { loadCatalogsOffThread } = await import('@/server/catalogs');
   loadCatalogsOffThread();
-  const { prisma, DEFAULT_DATABASE_URL } = await import('@/server/db');
+  const { prisma, DEFAULT_DATABASE_URL } = await import('@/server/db'); // opens nothing until used
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  // an empty SQLite file (a fresh clone) is migrated; one that cannot serve stops the server
+  const { DatabaseRefused, readySqliteDatabase } = await import('@/server/lib/database-ready');
+  try {
+    if (readySqliteDatabase(url) === 'migrated') console.log(`[ecomrlve] migrated the empty database ${url}`);
+  } catch (e) {
+    if (!(e instanceof DatabaseRefused)) throw e;
+    console.error(`[ecomrlve] ${e.message}`);
+    process.exit(1);
+  }
   const problem = await databaseProblem(prisma, url);
   if (problem) {
     console.error(

@@ -12,7 +12,8 @@ const FIRST_HALF = ['envs.spec.ts', 'inspector.spec.ts', 'cart.spec.ts', 'curric
 
 const server = (name: string, port: number) => ({
   name: `server ${name}`,
-  command: `rm -f prisma/e2e-${name}.db prisma/e2e-${name}.db-journal && npx prisma migrate deploy && npx next start -p ${port} -H 127.0.0.1`,
+  // no `prisma migrate deploy`: next start migrates the empty database itself (server/lib/database-ready.ts)
+  command: `rm -f prisma/e2e-${name}.db* && npx next start -p ${port} -H 127.0.0.1`,
   url: `http://127.0.0.1:${port}`,
   env: {
     DATABASE_URL: `file:./prisma/e2e-${name}.db`,

@@ -25,7 +25,7 @@ export default defineConfig({
           include: [ENGINE],
           // The engine is pure and deterministic (no globals, mocks or env): its files share a worker's
           // module cache instead of importing the engine (and building the 20k test catalog) once per
-          // file. That halved the engine files' CPU time (docs/testing.md, "Test time").
+          // file. That halved the engine files' CPU time (docs/testing.md).
           isolate: false,
         },
       },

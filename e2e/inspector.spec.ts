@@ -10,7 +10,7 @@ import { rewardValue } from './play-helpers';
 // traces are imported with their recorded and re-scored rewards.
 const OUT = 'test-results/inspector';
 const SHOTS = 'test-results/screenshots';
-const REF_DIR = path.resolve('../shared/fixtures/reference-traces');
+const REF_DIR = path.resolve('fixtures/reference-traces');
 const ENV = { ...process.env, CHECKPOINT_DISABLE: '1', PRISMA_HIDE_UPDATE_MESSAGE: '1' };
 
 type Ev = {

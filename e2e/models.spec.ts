@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { startFakeEndpoint, type FakeEndpoint } from '../server/models/testing/fake-endpoint';
+import { startFakeEndpoint, type FakeEndpoint } from '../server/models/test/fake-endpoint';
 import { shot, watchProblems } from './play-helpers';
 
 // Models at the table (issue 9), end to end over real HTTP: the heuristic behind

@@ -18,11 +18,5 @@ case "$HOST" in
        exit 1
      fi ;;
 esac
-# glibc's malloc, tuned for a server that frees a lot at once (a stored curriculum, an unloaded
-# catalog): a fixed mmap/trim threshold returns freed native memory to the system instead of
-# keeping it in the heap, and two arenas bound the worker threads' (docs/security.md, "Memory").
-export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
-export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-131072}"
-export MALLOC_TRIM_THRESHOLD_="${MALLOC_TRIM_THRESHOLD_:-131072}"
 echo "› serving on http://$HOST:$PORT"
 exec npx next start -p "$PORT" -H "$HOST"

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
-import { mallocTrimByGdb, serverCpuSeconds, serverMemorySplitMb, serverRssMb, withNextServer } from './next-server';
+import { serverCpuSeconds, serverMemorySplitMb, serverRssMb, withNextServer } from './next-server';
 
 const PORT = Number(process.argv[process.argv.indexOf('--port') + 1]) || 3104;
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -260,14 +260,6 @@ async function main() {
         ? `file ${m.file.toFixed(0)}, malloc heap ${m.mallocHeap.toFixed(0)}, other anonymous ${m.otherAnon.toFixed(0)}`
         : '?';
     console.log(`  RSS at start: ${split(splitStart)} MB; after settling: ${split(splitSettled)} MB`);
-    // Diagnostic (BENCH_ABUSE_TRIM=1, needs gdb): how much of what stayed is free memory glibc
-    // keeps (malloc_trim(0) returns it) rather than memory still in use.
-    if (process.env.BENCH_ABUSE_TRIM === '1') {
-      const trimmed = mallocTrimByGdb(PORT);
-      console.log(
-        `  after malloc_trim(0) through gdb: ${trimmed ? `RSS ${serverRssMb(PORT).toFixed(0)} MB, ${split(serverMemorySplitMb(PORT))} MB` : 'gdb failed'}`,
-      );
-    }
   });
 }
 

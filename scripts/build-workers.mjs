@@ -24,5 +24,3 @@ await build({
   logLevel: 'warning',
 });
 console.log('› bundled the worker threads into .next/workers/');
-// The server's one native addon, built beside the workers (optional: scripts/build-malloc-trim.mjs).
-await import('./build-malloc-trim.mjs');

@@ -1,6 +1,6 @@
 // npm run golden:record — plays the golden episodes (server/engine/golden/golden.ts) on the
 // current engine and writes their fixtures. Run it only when behaviour changes on purpose
-// (a reward or observation change), and say so in the commit; see docs/performance.md.
+// (a reward or observation change), and say so in the commit; see docs/engine.md, "Golden episodes".
 //
 // npm run golden:record -- --evidence-only — for a change of evidence wording alone: replays
 // the recorded actions (no agent), refuses to write unless every episode's behaviour digest

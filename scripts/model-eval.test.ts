@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startFakeEndpoint, type FakeEndpoint } from '../server/models/testing/fake-endpoint';
+import { startFakeEndpoint, type FakeEndpoint } from '../server/models/test/fake-endpoint';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '..');

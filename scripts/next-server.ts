@@ -4,16 +4,6 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 
 /**
- * glibc malloc settings of `npm run app` (scripts/app.sh): freed native memory goes back to the
- * system. A variable set empty (`MALLOC_ARENA_MAX= npm run bench:abuse`) is left out: glibc's default.
- */
-export const SERVER_MALLOC_ENV: Record<string, string | undefined> = Object.fromEntries(
-  Object.entries({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' }).map(
-    ([name, value]) => [name, process.env[name] === '' ? undefined : (process.env[name] ?? value)],
-  ),
-);
-
-/**
  * Starts the server on `port` with the database `db` (wiped and migrated), runs `body`, stops the
  * server. BENCH_SERVER_LOG=<file> keeps the server's output (to see why a server went away).
  */
@@ -24,8 +14,6 @@ export async function withNextServer<T>(port: number, db: string, body: () => Pr
     CHECKPOINT_DISABLE: '1',
     PRISMA_HIDE_UPDATE_MESSAGE: '1',
     NEXT_TELEMETRY_DISABLED: '1',
-    // the malloc settings `npm run app` starts the server with (scripts/app.sh; docs/security.md)
-    ...SERVER_MALLOC_ENV,
   };
   for (const suffix of ['', '-journal', '-wal', '-shm']) fs.rmSync(db + suffix, { force: true });
   execFileSync('npx', ['prisma', 'migrate', 'deploy'], { env, stdio: 'ignore' });
@@ -95,19 +83,4 @@ export function serverMemorySplitMb(port: number): { file: number; mallocHeap: n
   }
   const anon = kb('RssAnon');
   return { file: (kb('RssFile') + kb('RssShmem')) / 1024, mallocHeap: heap / 1024, otherAnon: (anon - heap) / 1024 };
-}
-
-/** Calls glibc's malloc_trim(0) inside the server through gdb (a diagnostic); false if that failed. */
-export function mallocTrimByGdb(port: number): boolean {
-  const proc = serverProc(port);
-  if (!proc) return false;
-  try {
-    const out = execFileSync('gdb', ['-p', proc.slice('/proc/'.length), '-batch', '-ex', 'call (int)malloc_trim(0)'], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 60_000,
-    }).toString();
-    return /\$1 = [01]/.test(out);
-  } catch {
-    return false;
-  }
 }

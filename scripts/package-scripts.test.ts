@@ -19,7 +19,7 @@ function namedIn(file: string): string[] {
 describe('package scripts named in the docs', () => {
   it('the docs name at least the benchmarks', () => {
     const all = docs.flatMap(namedIn);
-    for (const bench of ['bench:engine', 'bench:web', 'bench:api', 'bench:inspector', 'bench:store'])
+    for (const bench of ['bench:engine', 'bench:web', 'bench:api', 'bench:inspector', 'bench:catalog', 'bench:abuse'])
       expect(all).toContain(bench);
   });
   for (const file of docs)

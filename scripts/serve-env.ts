@@ -9,6 +9,7 @@ import { startEnvServer } from '../server/env-server/server';
 import { startStoreUpkeep } from '../server/env-server/store-upkeep';
 import { DEFAULT_DATABASE_URL } from '../server/db';
 import { sqliteFile } from '../server/db-path';
+import { DatabaseRefused, readySqliteDatabase } from '../server/lib/database-ready';
 
 /** The SQLite file the workers record into (null: persistence off, or another database). */
 const recordedSqliteFile = (config: EnvServerConfig) =>
@@ -82,6 +83,17 @@ function primary(config: EnvServerConfig) {
   process.on('SIGTERM', stop);
 }
 
+/** An empty SQLite database is migrated; one that cannot serve stops the server with one sentence. */
+function readyDatabase(url: string) {
+  try {
+    if (readySqliteDatabase(url) === 'migrated') console.log(`serve:env: migrated the empty database ${url}`);
+  } catch (e) {
+    if (!(e instanceof DatabaseRefused)) throw e;
+    console.error(`serve:env: ${e.message}`);
+    process.exit(2);
+  }
+}
+
 function main() {
   let config;
   try {
@@ -97,6 +109,7 @@ function main() {
     console.error(
       'serve:env: ECOMRLVE_TOKEN_SECRET is not set, so this worker signs tokens with a secret of its own and other workers will refuse them; give every worker the same secret',
     );
+  if (config.persist && cluster.isPrimary) readyDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
   if (config.workers > 1 && cluster.isPrimary) primary(config);
   else void serve(config);
 }

@@ -21,7 +21,6 @@ import { prepareEvaluationPoolsInSlices } from '@/server/engine/envs/shared/reco
 import type { ColumnarCatalog } from '@/server/engine/catalog/columnar-catalog';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { AppError } from '@/server/lib/errors';
-import { releaseMemory } from '@/server/lib/release-memory';
 
 export const DEFAULT_SYNTHETIC = { seed: 1, size: 20_000 } as const;
 export const DEFAULT_CATALOG_ID = syntheticCatalogId(DEFAULT_SYNTHETIC.seed, DEFAULT_SYNTHETIC.size);
@@ -139,10 +138,8 @@ function scheduleIdleSweep(): void {
     () => {
       state.idleTimer = null;
       const evicted = evictIdle(Date.now(), idleMs);
-      if (evicted.length > 0) {
+      if (evicted.length > 0)
         console.log(`[ecomrlve] catalog ${evicted.join(', ')} unloaded after ${idleMs / 1000} s unused`);
-        releaseMemory();
-      }
       if ([...cache.keys()].some((id) => id !== DEFAULT_CATALOG_ID)) scheduleIdleSweep();
     },
     Math.min(idleMs, 60_000) / 2 + 1,

@@ -43,15 +43,23 @@ export function createPrismaClient(url = process.env.DATABASE_URL ?? DEFAULT_DAT
   }
   const problem = prepareDatabaseDir(url);
   if (problem) console.error(`[ecomrlve] database unusable: ${problem}`);
-  const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
+  const client = new PrismaClient({ adapter: new PragmaSQLite3({ url }) });
   urls.set(client, url);
-  // The pragmas of every app-server connection (WAL, synchronous=NORMAL, the bounded page cache:
-  // server/lib/sqlite-connection.ts), sent through SQL since the adapter opens the connection.
-  // Sent without waiting; each is best effort (a read-only file keeps its journal mode).
-  void (async () => {
-    for (const pragma of sqliteConnectionPragmas()) await client.$queryRawUnsafe(`PRAGMA ${pragma}`).catch(noop);
-  })();
   return client;
+}
+
+/**
+ * The adapter that sends the pragmas of every app-server connection (WAL, synchronous=NORMAL, the
+ * bounded page cache: server/lib/sqlite-connection.ts) when Prisma connects, on its first query:
+ * creating the client opens no file (`next build` imports it with no database).
+ * Each is best effort (a read-only file keeps its journal mode).
+ */
+class PragmaSQLite3 extends PrismaBetterSQLite3 {
+  override async connect() {
+    const connection = await super.connect();
+    for (const pragma of sqliteConnectionPragmas()) await connection.executeScript(`PRAGMA ${pragma}`).catch(noop);
+    return connection;
+  }
 }
 
 // One client per process, kept on globalThis: dev's hot reload re-evaluates this module, and

@@ -5,18 +5,20 @@ import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { createCurriculumService, type CurriculumService } from './service';
 import { openCurriculumSqlite } from './sqlite-batch';
 import { workerPlayer } from './worker-player';
+import { lazyObject } from '@/server/lib/lazy';
 
 const g = globalThis as unknown as { __ecomCurriculumService?: CurriculumService };
 
-export const curriculumService: CurriculumService =
-  g.__ecomCurriculumService ??
-  createCurriculumService({
-    prisma,
-    getCatalog,
-    defaultCatalogId: DEFAULT_CATALOG_ID,
-    player: workerPlayer(),
-    sqlite: openCurriculumSqlite(databaseUrlOf(prisma)), // the same file as the Prisma client
-  });
-g.__ecomCurriculumService = curriculumService;
+/** Made on first use: importing this module opens no database (`next build` imports every route). */
+export const curriculumService: CurriculumService = lazyObject(
+  () =>
+    (g.__ecomCurriculumService ??= createCurriculumService({
+      prisma,
+      getCatalog,
+      defaultCatalogId: DEFAULT_CATALOG_ID,
+      player: workerPlayer(),
+      sqlite: openCurriculumSqlite(databaseUrlOf(prisma)), // the same file as the Prisma client
+    })),
+);
 
 export type { CurriculumRunSummary, CurriculumRunView, StepRunResult } from './types';

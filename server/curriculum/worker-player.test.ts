@@ -11,7 +11,7 @@ import { playableEnvs } from './runner';
 import { createCurriculumService, type CurriculumService } from './service';
 import { builtWorkerFile, workerEntry } from '@/server/lib/worker-thread';
 import { workerIdleMs, workerPlayer } from './worker-player';
-import { macrotaskProbe } from '@/server/lib/macrotask-probe';
+import { macrotaskProbe } from '@/server/lib/test/macrotask-probe';
 
 let db: TestDb;
 let inThread: CurriculumService;

@@ -2,7 +2,6 @@
 
 import { z } from 'zod';
 import type { Answer, EnvDefinition } from './envs/types';
-import { safeParseFast } from './fast-parse';
 
 // The answer schema with env and done, built once per env: zod compiles a schema on its first
 // parse, and building it per answer cost 0.3–0.5 ms (issue 13).
@@ -19,7 +18,7 @@ export function fullAnswerSchema(env: EnvDefinition<unknown>): z.ZodObject {
 export function checkAnswer(env: EnvDefinition<unknown>, answer: unknown): Answer | string {
   const fast = env.parseAnswer?.(answer);
   if (fast) return fast;
-  const parsed = safeParseFast(fullAnswerSchema(env), answer);
+  const parsed = fullAnswerSchema(env).safeParse(answer);
   if (parsed.success) return parsed.data as Answer;
   const issues = parsed.error.issues.map((i) =>
     i.code === 'unrecognized_keys'

@@ -6,7 +6,6 @@ import { normaliseToolName } from './action';
 import type { Catalog } from './catalog/types';
 import type { AxisValues } from './difficulty';
 import type { EnvDefinition } from './envs/types';
-import { safeParseFast } from './fast-parse';
 import { Rng } from './random';
 import { findTool } from './tools';
 import { describeArgsError, ToolError } from './tools/registry';
@@ -61,7 +60,7 @@ export function runCall(scope: CallScope, call: unknown, index: number, turn: nu
   const toolName = normaliseToolName(name, offered);
   const tool = offered(toolName) ? findTool(toolName) : undefined;
   if (!tool) return failed(name, args, `unknown tool "${name}"; available tools: ${env.tools.join(', ')}`);
-  const parsed = safeParseFast(tool.args, args);
+  const parsed = tool.args.safeParse(args);
   if (!parsed.success) return failed(toolName, args, describeArgsError(tool, parsed.error, args));
   try {
     const result = tool.run(parsed.data, {

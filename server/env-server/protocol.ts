@@ -10,7 +10,6 @@ import { EnvServerError, asEnvServerError } from './errors';
 import {
   MAX_SEED,
   describeIssues,
-  plainResetRequest,
   resetRequestSchema,
   stepRequestSchema,
   wireActionSchema,
@@ -127,7 +126,7 @@ export function createEnvService(deps: EnvServiceDeps) {
   }
 
   function reset(body: unknown): { live: LiveEpisode; response: ResetResponse } {
-    const req: ResetRequest = plainResetRequest(body ?? {}) ?? parse(resetRequestSchema, body ?? {}, 'reset');
+    const req: ResetRequest = parse(resetRequestSchema, body ?? {}, 'reset');
     if (req.axis_overrides && config.mode === 'production')
       throw new EnvServerError(
         'PRODUCTION_MODE',
@@ -259,7 +258,7 @@ export function createEnvService(deps: EnvServiceDeps) {
         const response = await durable(stepLive(live, action, stepKey));
         // A finished episode is in the store now: holding it (~50 KB each, up to the LRU's
         // capacity) would only make the garbage collector copy and mark it; a later state read
-        // or step-key retry rebuilds it like any miss (docs/env-server-rounds.md, "Ninth round").
+        // or step-key retry rebuilds it like any miss.
         if (log && live.episode.done) sessions.drop(id);
         else if (stepKey) live.answered.set(stepKey, response);
         return response;

@@ -28,33 +28,6 @@ export const resetRequestSchema = z.strictObject({
 });
 export type ResetRequest = z.output<typeof resetRequestSchema>;
 
-const ENV_IDS = new Set<string>(envIds);
-const EPISODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const PLAIN_RESET_KEYS = new Set(['env', 'd', 'seed', 'episode_id', 'run']);
-const intIn = (v: unknown, max: number) => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= max;
-
-/**
- * The common reset body (no axis_overrides), checked without zod: every message of an episode
- * loop starts with one, and zod's object walk was ~3 % of a serving worker. The result is what
- * resetRequestSchema returns; null for anything else (then the schema decides, with its error
- * messages). A test compares both over many valid and invalid bodies.
- */
-export function plainResetRequest(body: unknown): ResetRequest | null {
-  if (typeof body !== 'object' || body === null || Object.getPrototypeOf(body) !== Object.prototype) return null;
-  const b = body as Record<string, unknown>;
-  for (const k in b) if (!PLAIN_RESET_KEYS.has(k)) return null;
-  if (b.env !== undefined && !(typeof b.env === 'string' && ENV_IDS.has(b.env))) return null;
-  if (b.d !== undefined && !intIn(b.d, 100)) return null;
-  if (b.seed !== undefined && !intIn(b.seed, MAX_SEED)) return null;
-  if (b.episode_id !== undefined && !(typeof b.episode_id === 'string' && EPISODE_ID.test(b.episode_id))) return null;
-  if (b.run !== undefined && !(typeof b.run === 'string' && b.run.length >= 1 && b.run.length <= 100)) return null;
-  const req: ResetRequest = { env: (b.env as string | undefined) ?? 'PD', d: (b.d as number | undefined) ?? 0 };
-  if (b.seed !== undefined) req.seed = b.seed as number;
-  if (b.episode_id !== undefined) req.episode_id = b.episode_id as string;
-  if (b.run !== undefined) req.run = b.run as string;
-  return req;
-}
-
 /** An action: a structured object, or the model's raw text (parsed by the engine; bad text is the agent's mistake). */
 export const wireActionSchema = z.union([z.string(), z.record(z.string(), z.unknown())], {
   error: 'must be a JSON object or a string of model text',

@@ -58,8 +58,8 @@ export function sortableTime(ms: number): string {
  * "ep_", 8 characters of the time and 12 base64url characters (72 random bits). Time first:
  * every index the store keys by episode id (the Episode primary key, the inspector's search
  * filter, the events' and actions' (episode, seq)) then grows at its end, so a group commit of
- * dozens of new episodes dirties a few pages instead of one random page per episode and index
- * (docs/env-server-rounds.md, "Eighth round"). The id is a name, not a capability (the token is).
+ * dozens of new episodes dirties a few pages instead of one random page per episode and index.
+ * The id is a name, not a capability (the token is).
  */
 export function newEpisodeId(now = Date.now()): string {
   if (idPoolUsed === idPool.length) {

@@ -178,7 +178,7 @@ export function openSqliteWriterThread(
     write: async (ops) => void (await post({ ops })),
     // The rows are built here and handed over as strings (a copy); the inserts run on the thread.
     // Cloning the event objects instead and building the rows there took less of this thread
-    // (39 against ~100 ms per 1,000 steps) but ~50 ms more CPU in all (docs/env-server-rounds.md).
+    // (39 against ~100 ms per 1,000 steps) but ~50 ms more CPU in all.
     storeLogs: async (logs) => (await post({ logRows: logs.map(logRows) }))!,
     close: () =>
       new Promise<void>((resolve) => {

@@ -6,12 +6,13 @@ import { createPrismaConnectionStore } from '@/server/models/prisma-connection-s
 import { createEpisodeService, type EpisodeService } from './service';
 import { sqliteHotPathFor } from './sqlite-hot-path';
 import { pgReadsFor } from './pg-reads';
+import { lazyObject } from '@/server/lib/lazy';
 
 const g = globalThis as unknown as { __ecomEpisodeService?: EpisodeService };
 
-export const episodeService: EpisodeService =
-  g.__ecomEpisodeService ??
-  createEpisodeService({
+function makeEpisodeService(): EpisodeService {
+  if (g.__ecomEpisodeService) return g.__ecomEpisodeService;
+  const service = createEpisodeService({
     prisma,
     getCatalog,
     loadCatalog,
@@ -20,14 +21,19 @@ export const episodeService: EpisodeService =
     pgReads: pgReadsFor(process.env.DATABASE_URL),
     customerVoice: createCustomerVoice(createPrismaConnectionStore(prisma)),
   });
-if (!g.__ecomEpisodeService) onCatalogEvicted((id) => episodeService.forgetCatalog(id));
-g.__ecomEpisodeService = episodeService;
+  onCatalogEvicted((id) => service.forgetCatalog(id));
+  return (g.__ecomEpisodeService = service);
+}
+
+/** Made on first use: importing this module opens no database (`next build` imports every route). */
+export const episodeService: EpisodeService = lazyObject(makeEpisodeService);
 
 export { EpisodeServiceError } from './types';
 export type { EpisodeView, EpisodeSummary, HiddenGoal, WorldView, StartEpisodeInput } from './types';
 
 import { createRescoreService, type RescoreService } from './rescore-service';
 const r = globalThis as unknown as { __ecomRescoreService?: RescoreService };
-export const rescoreService: RescoreService = r.__ecomRescoreService ?? createRescoreService({ prisma, getCatalog });
-r.__ecomRescoreService = rescoreService;
+export const rescoreService: RescoreService = lazyObject(
+  () => (r.__ecomRescoreService ??= createRescoreService({ prisma, getCatalog })),
+);
 export type { RescoreView, ComponentDiff } from './rescore';

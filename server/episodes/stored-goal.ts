@@ -6,8 +6,7 @@
 // episodes a second, so its recorder stores the goal WITHOUT its data, marked
 // `"dataFromConfig":true`, and every reader derives the data again by resetting the engine on
 // the row's config (the engine is deterministic; the golden test pins it). Measured: that data
-// was ~21 KB written per trainer step, ~45 % of the writer's transaction (docs/env-server-rounds.md,
-// seventh round). Writers that store few episodes (the web playground, imports, curriculum)
+// was ~21 KB written per trainer step, ~45 % of the writer's transaction. Writers that store few episodes (the web playground, imports, curriculum)
 // keep writing the data itself; both shapes read back alike.
 import { createEpisode, replayRefusal } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';

@@ -285,7 +285,7 @@ describe('export and import', () => {
   });
 
   it('imports the 32 reference traces with their recorded reward and a re-score', async () => {
-    const dir = path.resolve(__dirname, '../../../shared/fixtures/reference-traces');
+    const dir = path.resolve(__dirname, '../../fixtures/reference-traces');
     const files = readdirSync(dir).map((name) => ({ name, text: readFileSync(path.join(dir, name), 'utf8') }));
     const fresh = createInspectorTestDb();
     try {

@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
-import { mallocTrim } from './malloc-trim';
 
 /** Each worker's TypeScript source (scripts/build-workers.mjs bundles the same list). */
 export const WORKER_SOURCES = {
@@ -40,8 +39,5 @@ export function startWorkerThread(
     workerData: entry.built ? undefined : { entry: path.join(/* turbopackIgnore: true */ root, WORKER_SOURCES[name]) },
     resourceLimits: opts.resourceLimits,
   });
-  // A worker ends after a burst (a curriculum or a run played, a catalog read): the native memory
-  // the burst freed, on this thread too, goes back to the system (malloc-trim.ts; a few ms).
-  worker.once('exit', () => mallocTrim());
   return worker;
 }

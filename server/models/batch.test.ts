@@ -3,8 +3,8 @@ import { createHeuristicAgent, playEpisode } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { expandCells, formatBatchTable, progressBar, runBatch, summarizeBatch, type BatchRow } from './batch';
 import { parseConnection } from './connection';
-import { useHeuristicAgentServer } from './testing/agent-server-fixture';
-import { startFakeEndpoint } from './testing/fake-endpoint';
+import { useHeuristicAgentServer } from './test/agent-server-fixture';
+import { startFakeEndpoint } from './test/fake-endpoint';
 
 const agentServer = useHeuristicAgentServer();
 const fakes = agentServer.fakes;

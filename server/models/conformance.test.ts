@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { parseConnection, type ConnectionInput } from './connection';
 import { checkConformance } from './conformance';
-import { useHeuristicAgentServer } from './testing/agent-server-fixture';
-import { startFakeEndpoint, type FakeStep } from './testing/fake-endpoint';
+import { useHeuristicAgentServer } from './test/agent-server-fixture';
+import { startFakeEndpoint, type FakeStep } from './test/fake-endpoint';
 
 const agentServer = useHeuristicAgentServer();
 const endpoints = agentServer.fakes;

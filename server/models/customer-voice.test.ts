@@ -13,7 +13,7 @@ import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { createMemoryConnectionStore, type ConnectionStore } from './connection';
 import { CUSTOMER_VOICE_PROMPT, createCustomerVoice, factCheck } from './customer-voice';
 import { playTableTurn } from './table';
-import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from './testing/fake-endpoint';
+import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from './test/fake-endpoint';
 
 let db: TestDb;
 let service: EpisodeService;

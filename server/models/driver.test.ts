@@ -6,7 +6,7 @@ import type { EpisodeConfig } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { parseConnection, type ConnectionInput } from './connection';
 import { playModelEpisode, type DriverOptions } from './driver';
-import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from './testing/fake-endpoint';
+import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from './test/fake-endpoint';
 
 // A fresh endpoint per episode, so a request still in flight from one test cannot take another's step.
 let fake: FakeEndpoint;

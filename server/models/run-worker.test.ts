@@ -15,7 +15,7 @@ import { workerRunPlayer } from './run-player';
 import { cancelStoredRun, startStoredRun, type RunSpec } from './runs';
 import { actorOf, playTableEpisode, type TablePlayer } from './table';
 import { createAgentServer, listen } from './agent-server/server';
-import { macrotaskProbe } from '@/server/lib/macrotask-probe';
+import { macrotaskProbe } from '@/server/lib/test/macrotask-probe';
 
 let db: TestDb;
 let service: EpisodeService;

@@ -7,7 +7,7 @@ import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { parseConnection } from './connection';
 import { inProcessRunPlayer } from './run-player';
 import { flippedTasks, runStats, startStoredRun } from './runs';
-import { startFakeEndpoint, type FakeEndpoint } from './testing/fake-endpoint';
+import { startFakeEndpoint, type FakeEndpoint } from './test/fake-endpoint';
 
 let db: TestDb;
 let fake: FakeEndpoint | undefined;

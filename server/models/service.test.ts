@@ -10,8 +10,8 @@ import {
   startBatchRun,
   waitForBatchRun,
 } from './service';
-import { useHeuristicAgentServer } from './testing/agent-server-fixture';
-import { startFakeEndpoint } from './testing/fake-endpoint';
+import { useHeuristicAgentServer } from './test/agent-server-fixture';
+import { startFakeEndpoint } from './test/fake-endpoint';
 
 const agentServer = useHeuristicAgentServer();
 const fakes = agentServer.fakes;

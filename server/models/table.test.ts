@@ -12,7 +12,7 @@ import { createTestDb, type TestDb } from '@/server/episodes/test-db';
 import { createAgentServer, listen } from './agent-server/server';
 import { parseConnection } from './connection';
 import { playTableEpisode, playTableTurn, type TablePlayer } from './table';
-import { startFakeEndpoint, type FakeEndpoint } from './testing/fake-endpoint';
+import { startFakeEndpoint, type FakeEndpoint } from './test/fake-endpoint';
 
 const MARKER = 'sk-MARKER-table-5c1e7a';
 const env = { LOCAL_KEY: MARKER };

@@ -10,7 +10,7 @@ import { AppError } from '@/server/lib/errors';
 import { readTurnStream, type TurnPartial } from '@/lib/turn-stream';
 import { createMemoryConnectionStore, type ConnectionStore } from './connection';
 import { playTableTurn } from './table';
-import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from './testing/fake-endpoint';
+import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from './test/fake-endpoint';
 import { resolveTablePlayer, turnEventStream } from './turn-stream';
 
 let db: TestDb;

@@ -1,7 +1,7 @@
 // Replays the recorded golden episodes (golden.ts, episodes.json) and asserts the engine
 // still produces the very same observations, event logs and rewards. A failure means
 // behaviour changed: a bug in an optimisation, or a deliberate change that needs
-// `npm run golden:record` (docs/performance.md).
+// `npm run golden:record` (docs/engine.md, "Golden episodes").
 
 import fs from 'node:fs';
 import path from 'node:path';

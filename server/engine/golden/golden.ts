@@ -3,7 +3,7 @@
 // golden.test.ts. They pin the engine's behaviour while its internals change (the
 // speed work of issue 13): any difference in a reward, an observation or an event
 // fails the test. When behaviour changes on purpose, re-record with
-// `npm run golden:record` and say so in the commit (docs/performance.md).
+// `npm run golden:record` and say so in the commit (docs/engine.md, "Golden episodes").
 
 import { createHash } from 'node:crypto';
 import { createHeuristicAgent } from '../agents/heuristic';

@@ -1,6 +1,6 @@
 // Which indexes of the Episode table each progress update writes. SQLite maintains an index on
 // UPDATE only when the SET list names one of its columns; the running-step update exists to
-// leave the search-filter index alone (docs/env-server-rounds.md, "Eighth round"). Read from the
+// leave the search-filter index alone. Read from the
 // statements' compiled programs: which opened index cursors an IdxInsert / IdxDelete uses.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

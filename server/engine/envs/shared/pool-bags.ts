@@ -7,7 +7,7 @@
 //
 // Every product's bag is stored (tenth round, 2M products: writing the filtered-search
 // candidates' bags per reset was ~30% of a PD/SUB reset; storing all 2M bags costs ~2.5 s more
-// CPU at the build and ~190 MB, docs/performance.md). Tests lower storeAllLimit to keep only a
+// CPU at the build and ~190 MB). Tests lower storeAllLimit to keep only a
 // large category's sample, as the ninth round did: other bags are then kept as resets need them,
 // up to KEPT_TERMS more terms, and beyond it written per call into the store's tail and dropped.
 
@@ -289,7 +289,7 @@ export class BagStore {
  * documents first (its stride sample, every reset's candidates, in candidate order), then the
  * others in row order. The cosines then read the sample's bags as one run instead of one cache
  * miss per bag over the whole store (a term's id is the order it is first met; the floats do not
- * depend on it, item 48 of docs/performance.md).
+ * depend on it).
  */
 function scanOrder(all: readonly number[], docRows: Int32Array | null): ArrayLike<number> {
   if (!docRows) return all;

@@ -29,21 +29,10 @@
 import type { Product, SearchFilters } from '../../catalog/types';
 import type { Rng } from '../../random';
 import { PASS_THRESHOLD } from '../../reward';
-import {
-  constraintMet,
-  makeConstraints,
-  percentileOfSorted,
-  pricePercentile,
-  samplePersonaWeights,
-  satisfaction,
-  utility,
-  type Constraint,
-  type Persona,
-} from './persona';
+import { makeConstraints, percentileOfSorted, samplePersonaWeights, type Constraint, type Persona } from './persona';
 import { ColumnarCatalog } from '../../catalog/columnar-catalog';
 import { columnCandidates, type PoolEntry } from './recommend-pool';
 import { bagStoreInSlices, bagStoreOf } from './pool-bags';
-import { similarities } from './similarity';
 import type { EnvContext } from '../types';
 
 export type { Constraint, Persona } from './persona';
@@ -110,18 +99,6 @@ export function constraintFilters(category: string, constraints: readonly Constr
   return f as SearchFilters;
 }
 
-// Materialised products of a category (catalog data is immutable; nothing here mutates them), per catalog object.
-const CATEGORY_CACHE = new WeakMap<object, Map<string, Product[]>>();
-
-function categoryProducts(catalog: EnvContext['catalog'], category: string, indices: readonly number[]): Product[] {
-  // cacheKey `category` holds the whole category; `category#sample` a stride sample
-  let byCategory = CATEGORY_CACHE.get(catalog);
-  if (!byCategory) CATEGORY_CACHE.set(catalog, (byCategory = new Map()));
-  let list = byCategory.get(category);
-  if (!list) byCategory.set(category, (list = indices.map((i) => catalog.at(i))));
-  return list;
-}
-
 /**
  * Builds the catalog's evaluation-pool store now (the first PD/SUB/RETURN/JOURNEY reset does it
  * otherwise: about a second at 100k products). storeAllLimit, keptTerms and localLimit are for tests (pool-bags.ts).
@@ -138,38 +115,6 @@ export function prepareEvaluationPools(
 /** prepareEvaluationPools one category at a time, awaiting `pause` in between (a server's event loop). */
 export async function prepareEvaluationPoolsInSlices(catalog: ColumnarCatalog, pause: () => Promise<void>) {
   await bagStoreInSlices(catalog, SCAN_LIMIT, pause);
-}
-
-/** The candidates, and the documents IDF is computed over (the whole category, or its cached stride sample). */
-function candidateProducts(
-  ctx: EnvContext,
-  reference: Product,
-  constraints: readonly Constraint[],
-): { candidates: Product[]; idfDocs: Product[] } {
-  const { catalog } = ctx;
-  const all = catalog.indicesInCategory(reference.category);
-  if (all.length <= SCAN_LIMIT) {
-    const whole = categoryProducts(catalog, reference.category, all);
-    return { candidates: whole, idfDocs: whole };
-  }
-  const out = new Map<string, Product>();
-  for (const hit of catalog.search({
-    query: '',
-    filters: constraintFilters(reference.category, constraints),
-    topK: FULL_LIMIT,
-  })) {
-    const p = catalog.get(hit.productId);
-    if (p) out.set(p.id, p);
-  }
-  const stride = all.length / SCAN_LIMIT;
-  const sample = categoryProducts(
-    catalog,
-    `${reference.category}#sample`,
-    Array.from({ length: SCAN_LIMIT }, (_, j) => all[Math.floor(j * stride)]),
-  );
-  for (const p of sample) if (!out.has(p.id)) out.set(p.id, p);
-  out.set(reference.id, reference);
-  return { candidates: [...out.values()], idfDocs: sample };
 }
 
 export function relevanceOf(
@@ -201,8 +146,6 @@ function discoveryRelevance(alpha: number): (s: number, u: number) => number {
   };
 }
 
-const byRel = (a: PoolEntry, b: PoolEntry) => b.rel - a.rel || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
 /** The generator side: constraints, persona and the evaluation pool for one reference product. */
 export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: RecommendationOptions): RecommendationSpec {
   const { reference, mode } = opts;
@@ -213,35 +156,24 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
     constraints.some((c) => c.attr === a && c.op === 'eq'),
   );
   const excludeIds = [...new Set([...(opts.excludeIds ?? []), ...(mode === 'substitute' ? [reference.id] : [])])];
-  // Column reads on the one real catalog type (recommend-pool.ts); products otherwise. Same results.
-  const columns =
-    ctx.catalog instanceof ColumnarCatalog
-      ? columnCandidates(
-          ctx.catalog,
-          reference,
-          () => constraintFilters(reference.category, constraints),
-          SCAN_LIMIT,
-          FULL_LIMIT,
-        )
-      : null;
-  const { candidates, idfDocs } = columns
-    ? { candidates: [], idfDocs: [] }
-    : candidateProducts(ctx, reference, constraints);
+  if (!(ctx.catalog instanceof ColumnarCatalog))
+    throw new Error('the evaluation pool reads catalog columns: the catalog must be a ColumnarCatalog');
+  const columns = columnCandidates(
+    ctx.catalog,
+    reference,
+    () => constraintFilters(reference.category, constraints),
+    SCAN_LIMIT,
+    FULL_LIMIT,
+  );
   const weights = samplePersonaWeights(rng, constraints, mode === 'substitute' ? ['similarity'] : []);
   const brandConstraint = constraints.find((c) => c.attr === 'brand');
-  const brands = columns ? columns.brands() : [...new Set(candidates.map((p) => p.brand))].sort();
+  const brands = columns.brands();
   const preferredBrand = brandConstraint
     ? String(brandConstraint.value)
     : rng.bernoulli(0.5) || brands.length === 0
       ? reference.brand
       : rng.pick(brands);
-  const percentile = columns
-    ? (q: number) => percentileOfSorted(columns.sortedPrices(), q)
-    : (q: number) =>
-        pricePercentile(
-          candidates.map((p) => p.price),
-          q,
-        );
+  const percentile = (q: number) => percentileOfSorted(columns.sortedPrices(), q);
   const priceLow = percentile(0.1);
   const persona: Persona = {
     weights,
@@ -264,43 +196,15 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
     excludeIds,
     pool: [],
   };
-  if (columns) {
-    spec.pool = columns.pool(
-      constraints,
-      persona,
-      compatibility,
-      excludeIds,
-      mode === 'discovery' ? discoveryRelevance(spec.alpha) : (s, u, sim, c) => relevanceOf(spec, s, u, sim, c),
-      mode === 'discovery',
-      POOL_SIZE,
-    );
-    return spec;
-  }
-  const entries: PoolEntry[] = [];
-  const sims = similarities(reference, candidates, ctx.catalog, idfDocs);
-  const excluded = new Set(excludeIds);
-  candidates.forEach((p, i) => {
-    if (excluded.has(p.id)) return;
-    const s = satisfaction(p, constraints);
-    const u = utility(p, persona, sims[i]);
-    const compatible = compatibility.every((a) =>
-      constraintMet(
-        p,
-        constraints.find((c) => c.attr === a)!,
-      ),
-    );
-    entries.push({
-      id: p.id,
-      s,
-      u,
-      sim: sims[i],
-      rel: relevanceOf(spec, s, u, sims[i], compatible),
-      stock: p.stockQty,
-    });
-  });
-  if (mode === 'discovery') entries.sort((a, b) => b.s - a.s || b.u - a.u || byRel(a, b));
-  else entries.sort(byRel);
-  spec.pool = entries.slice(0, POOL_SIZE).sort(byRel);
+  spec.pool = columns.pool(
+    constraints,
+    persona,
+    compatibility,
+    excludeIds,
+    mode === 'discovery' ? discoveryRelevance(spec.alpha) : (s, u, sim, c) => relevanceOf(spec, s, u, sim, c),
+    mode === 'discovery',
+    POOL_SIZE,
+  );
   return spec;
 }
 
