@@ -132,7 +132,9 @@ export async function httpSession(url: string): Promise<ReplaySession> {
       timed('reset', performance.now() - t);
       if (answer.status !== 200)
         throw new Error(`bench: reset answered ${answer.status}: ${answer.text.slice(0, 300)}`);
-      const { episode_id, token } = JSON.parse(answer.text) as { episode_id: string; token: string };
+      const { episode_id, token } = (
+        JSON.parse(answer.text) as { observation: { metadata: { episode_id: string; token: string } } }
+      ).observation.metadata;
       for (const action of script.actions) {
         t = performance.now();
         answer = await post('/step', `{"episode_id":"${episode_id}","action":${action}}`, token);

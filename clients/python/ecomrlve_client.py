@@ -8,7 +8,10 @@
         r = env.step(r["episode_id"], action)
     print(r["reward"], r["termination"])
 
-Every response carries "episode_id". Errors raise EnvServerError with the server's code and message.
+The server answers reset and step in OpenEnv's shape ({observation, reward, done}, with ours in
+observation["metadata"]); this client hands them back flat: the metadata's fields (episode_id,
+token, env, d, seed, run, termination, reward_parts) beside observation, reward and done.
+Errors raise EnvServerError with the server's code and message.
 """
 
 from __future__ import annotations
@@ -21,6 +24,13 @@ from typing import Any, Dict, Optional, Union
 __all__ = ["EcomRLVEClient", "EnvServerError"]
 
 Action = Union[Dict[str, Any], str]
+
+
+def flat(result: Dict[str, Any]) -> Dict[str, Any]:
+    """An OpenEnv reset/step answer with observation["metadata"]'s fields moved beside it."""
+    observation = dict(result["observation"])
+    metadata = observation.pop("metadata", {})
+    return {**metadata, "observation": observation, "reward": result["reward"], "done": result["done"]}
 
 
 class EnvServerError(Exception):
@@ -62,13 +72,13 @@ class EcomRLVEClient:
             body["run"] = run
         if episode_id is not None:
             body["episode_id"] = episode_id
-        result = self._call("POST", "/reset", body)
+        result = flat(self._call("POST", "/reset", body))
         self._tokens[result["episode_id"]] = result["token"]
         return result
 
     def step(self, episode_id: str, action: Action) -> Dict[str, Any]:
         """One turn: observation, reward (0 until the end), done, termination, reward_parts."""
-        return self._call("POST", "/step", {"episode_id": episode_id, "action": action}, self._tokens.get(episode_id))
+        return flat(self._call("POST", "/step", {"episode_id": episode_id, "action": action}, self._tokens.get(episode_id)))
 
     def state(self, episode_id: str) -> Dict[str, Any]:
         token = self._admin_token or self._tokens.get(episode_id)

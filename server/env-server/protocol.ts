@@ -21,8 +21,9 @@ import { rebuildEpisode, type EpisodeLog, type StoredEpisode } from './live-epis
 import { StepConflictError, type Recorder } from './recorder';
 import type { TokenService } from './tokens';
 import { createEpisodeAccess } from './episode-access';
+import { checkAction } from './action-check';
 import { adminState, agentState } from './episode-state';
-import { healthOf, metadataOf, schemaFor } from './server-info';
+import { healthOf, infoOf, metadataOf, schemaFor } from './server-info';
 import type { z } from 'zod';
 
 export { SERVER_VERSION } from './server-info';
@@ -133,6 +134,12 @@ export function createEnvService(deps: EnvServiceDeps) {
         'PRODUCTION_MODE',
         'axis_overrides is simulation control; this server runs in production mode',
       );
+    // Production mode hides the seed: the open engine regenerates the hidden goal from it.
+    if (req.seed !== undefined && config.mode === 'production')
+      throw new EnvServerError(
+        'PRODUCTION_MODE',
+        'seed is simulation control; in production mode the server draws the seed and keeps it',
+      );
     const seed = req.seed ?? randomInt(0, MAX_SEED + 1);
     const id = req.episode_id ?? newEpisodeId();
     if (sessions.has(id))
@@ -177,6 +184,7 @@ export function createEnvService(deps: EnvServiceDeps) {
   /** One turn of a held episode (the caller has already proven it may act on it). */
   function stepLive(live: LiveEpisode, action: unknown, stepKey: string | null = null): StepResponse {
     const parsedAction = wireAction(action, live.id);
+    checkAction(live.config.envId, parsedAction, live.id);
     if (live.episode.done)
       throw new EnvServerError(
         'EPISODE_DONE',
@@ -316,14 +324,17 @@ export function createEnvService(deps: EnvServiceDeps) {
     stepLive,
     stepEpisode,
     stepRequest,
+    /** The episode for a caller that acts on it (MCP: its env decides the tools), rebuilt on a miss. */
+    holdEpisode: (id: string, token: string | null, connection = false) => hold(id, token, false, connection),
     durable,
     state,
     stateRequest,
     agentState,
     adminState: (live: LiveEpisode) => adminState(live, config.mode),
     schema: schemaFor,
-    metadata: () => metadataOf(config, catalog, tokens, recorder !== null),
-    health: () => healthOf(sessions),
+    metadata: () => metadataOf(config),
+    info: () => infoOf(config, catalog, tokens, recorder !== null, sessions),
+    health: healthOf,
   };
 }
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createRandomAgent, listEnvs, oracleAgent, type EnvId } from '@/server/engine';
 import type { StepResponse } from './protocol';
 import { makeService } from './test/helpers';
+import { EnvServerError } from './errors';
+import { wireStep } from './openenv-wire';
 import { observationJson, responseJson, wireBytes } from './wire-json';
 
 const ENVS = listEnvs().map((e) => e.id as EnvId);
@@ -23,7 +25,14 @@ function answers(envId: EnvId, d: number, seed: number, agent: 'oracle' | 'rando
         : turn % 4 === 3
           ? '{"assistant_message": "not json'
           : random.act(observation, live.episode);
-    const r = s.stepLive(live, action);
+    let r: StepResponse;
+    try {
+      r = s.stepLive(live, action);
+    } catch (e) {
+      // a structured action that breaks the schema is refused; sent as the model's text it is scored
+      if (!(e instanceof EnvServerError && e.code === 'VALIDATION_ERROR')) throw e;
+      r = s.stepLive(live, JSON.stringify(action));
+    }
     seen?.(r);
     out.push(r);
     observation = r.observation;
@@ -35,6 +44,11 @@ describe('responseJson', () => {
   it('gives JSON.stringify’s bytes for every answer of every env (oracle and a random agent with broken actions), without copying the tool specs', () => {
     let checked = 0;
     const check = (r: StepResponse) => {
+      // the OpenEnv shape the transports send (the observation with its metadata) keeps the fast path
+      const wire = wireStep(r);
+      const fastWire = responseJson(wire);
+      expect(toolsIsGetter(wire as unknown as StepResponse)).toBe(true);
+      expect(fastWire).toBe(JSON.stringify(wire));
       expect(toolsIsGetter(r)).toBe(true);
       const fast = responseJson(r);
       // the fast path was taken: the tools getter (a deep copy) was never called
