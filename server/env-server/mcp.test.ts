@@ -69,7 +69,7 @@ function callsFor(action: Action): Array<{ name: string; arguments: Record<strin
   const calls = action.tool_calls.map((c) => ({
     name: c.name,
     arguments: { ...c.args, assistant_message: message },
-    turn: { assistant_message: message, tool_calls: [c], answer: null },
+    turn: { assistant_message: message, tool_calls: [c], answer: null } as Action,
   }));
   if (action.answer) {
     const { env: _env, ...fields } = action.answer;
