@@ -1,6 +1,6 @@
 """HTTP client for the EcomRLVE env server (OpenEnv shape). Python standard library only.
 
-    from ecomrlve_client import EcomRLVEClient
+    from ecomrlve import EcomRLVEClient
     env = EcomRLVEClient("http://127.0.0.1:3141")
     r = env.reset(env="PD", d=3, seed=7, run="grpo-run-1")   # episode_id, token, observation, reward, done
     while not r["done"]:
@@ -21,7 +21,7 @@ import json
 import urllib.parse
 from typing import Any, Dict, Optional, Union
 
-__all__ = ["EcomRLVEClient", "EnvServerError"]
+__all__ = ["EcomRLVEClient", "EnvServerError", "flat"]
 
 Action = Union[Dict[str, Any], str]
 
@@ -93,6 +93,18 @@ class EcomRLVEClient:
     def health(self) -> Dict[str, Any]:
         return self._call("GET", "/health")
 
+    def info(self) -> Dict[str, Any]:
+        """Ours: mode, catalog, envs, limits, active sessions."""
+        return self._call("GET", "/info")
+
+    def mcp(self, method: str, params: Optional[Dict[str, Any]] = None, token: Optional[str] = None,
+            request_id: int = 1) -> Dict[str, Any]:
+        """One MCP JSON-RPC request (POST /mcp); the episode token scopes the tools."""
+        body: Dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params is not None:
+            body["params"] = params
+        return self._call("POST", "/mcp", body, token)
+
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
@@ -142,5 +154,7 @@ class EcomRLVEClient:
                                  response.status, None) from None
         if response.status >= 400:
             err = payload.get("error") or {}
+            if not isinstance(err, dict):
+                err = {}
             raise EnvServerError(err.get("code", "HTTP_ERROR"), err.get("message", text), response.status, payload.get("episode_id"))
         return payload
