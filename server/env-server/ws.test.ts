@@ -151,6 +151,21 @@ describe('WebSocket session', () => {
     await first.close();
   });
 
+  it('caps the sessions one client holds, and frees its slot when one closes', async () => {
+    const { url } = await serve({ maxSessions: 10, maxSessionsPerClient: 2 });
+    const [a, b] = await Promise.all([EnvWsClient.connect(url), EnvWsClient.connect(url)]);
+    const third = await rawSocket(url);
+    expect(await third.closed).toBe(1013);
+    expect(third.frames[0]).toMatchObject({
+      type: 'error',
+      data: { code: 'CAPACITY_REACHED', message: /MAX_SESSIONS_PER_CLIENT=2/ },
+    });
+    await a.close();
+    const again = await EnvWsClient.connect(url);
+    expect((await again.reset({ env: 'PD', seed: 1 })).episode_id).toMatch(/^ep_/);
+    await Promise.all([b.close(), again.close()]);
+  });
+
   it('closes an idle session with SESSION_TIMEOUT and close code 4008', async () => {
     const { url } = await serve({ idleTimeoutMs: 300 });
     const { frames, closed } = await rawSocket(url);
