@@ -48,7 +48,8 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
         message: err.message,
         code: err.code,
         episode_id: err.episodeId ?? current?.id ?? null,
-        ...(err.detail ? { errors: err.detail.map((d) => ({ ...d, loc: d.loc.slice(1) })) } : {}),
+        // as OpenEnv's WS errors: where in the action (its HTTP `detail` says ["body", "action", …])
+        ...(err.detail ? { errors: err.detail.map((d) => ({ ...d, loc: d.loc.slice(2) })) } : {}),
       });
     };
     const client = request.socket.remoteAddress ?? '?';
