@@ -1,7 +1,8 @@
-// A structured action is checked against the published action schema (GET /schema) before the
-// engine sees it, as OpenEnv checks one against its action class: one that breaks the schema is
-// refused (HTTP 422 with a `detail` list, WebSocket VALIDATION_ERROR) and the episode goes on
-// untouched. The model's raw text (a string action) is not checked here: the engine parses it
+// A structured action sent over a transport (HTTP, WebSocket, MCP: protocol.ts's stepEpisode) is
+// checked against the published action schema (GET /schema) before the engine sees it, as OpenEnv
+// checks one against its action class: one that breaks the schema is refused (HTTP 422 with a
+// `detail` list, WebSocket VALIDATION_ERROR) and the episode goes on untouched. In-process
+// callers (stepLive) may still step anything: the engine scores it. The model's raw text (a string action) is not checked here: the engine parses it
 // and scores text it cannot use with its format rule (format_invalid), the learning signal.
 
 import type { z } from 'zod';

@@ -184,7 +184,6 @@ export function createEnvService(deps: EnvServiceDeps) {
   /** One turn of a held episode (the caller has already proven it may act on it). */
   function stepLive(live: LiveEpisode, action: unknown, stepKey: string | null = null): StepResponse {
     const parsedAction = wireAction(action, live.id);
-    checkAction(live.config.envId, parsedAction, live.id);
     if (live.episode.done)
       throw new EnvServerError(
         'EPISODE_DONE',
@@ -263,6 +262,9 @@ export function createEnvService(deps: EnvServiceDeps) {
       const { live, stored } = await hold(id, token, false, connection);
       const answered = (stepKey && live.answered.get(stepKey)) || storedAnswer(stored, stepKey);
       if (answered) return answered as StepResponse;
+      // A transport's structured action must match the published schema (in-process callers may step anything).
+      if (typeof action === 'object' && action !== null && !Array.isArray(action))
+        checkAction(live.config.envId, action, id);
       try {
         const response = await durable(stepLive(live, action, stepKey));
         // A finished episode is in the store now: holding it (~50 KB each, up to the LRU's

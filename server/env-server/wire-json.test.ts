@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { createRandomAgent, listEnvs, oracleAgent, type EnvId } from '@/server/engine';
 import type { StepResponse } from './protocol';
 import { makeService } from './test/helpers';
-import { EnvServerError } from './errors';
 import { wireStep } from './openenv-wire';
 import { observationJson, responseJson, wireBytes } from './wire-json';
 
@@ -25,14 +24,7 @@ function answers(envId: EnvId, d: number, seed: number, agent: 'oracle' | 'rando
         : turn % 4 === 3
           ? '{"assistant_message": "not json'
           : random.act(observation, live.episode);
-    let r: StepResponse;
-    try {
-      r = s.stepLive(live, action);
-    } catch (e) {
-      // a structured action that breaks the schema is refused; sent as the model's text it is scored
-      if (!(e instanceof EnvServerError && e.code === 'VALIDATION_ERROR')) throw e;
-      r = s.stepLive(live, JSON.stringify(action));
-    }
+    const r = s.stepLive(live, action);
     seen?.(r);
     out.push(r);
     observation = r.observation;
