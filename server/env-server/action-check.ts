@@ -29,6 +29,10 @@ export function validationDetail(error: z.ZodError, loc: (string | number)[] = [
   }));
 }
 
+/** Whether a structured action matches the env's published action schema (transports refuse it otherwise). */
+export const matchesActionSchema = (envId: string, action: unknown): boolean =>
+  schemaOf(envId).safeParse(action).success;
+
 /** Throws VALIDATION_ERROR (with the failed checks) when a structured action breaks the env's action schema. */
 export function checkAction(envId: string, action: unknown, episodeId: string): void {
   if (typeof action === 'string') return;
