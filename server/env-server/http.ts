@@ -13,6 +13,17 @@ import { openApiDocument } from './openapi';
 import type { EnvService } from './protocol';
 import { describeIssues, wireStepRequestSchema } from './schemas';
 import { bearerToken } from './tokens';
+import { createClientCaps, type ClientCaps } from './client-caps';
+
+const capsByService = new WeakMap<EnvService, ClientCaps>();
+function capsOf(service: EnvService): ClientCaps {
+  let caps = capsByService.get(service);
+  if (!caps) {
+    caps = createClientCaps(service.config.maxSessionsPerClient);
+    capsByService.set(service, caps);
+  }
+  return caps;
+}
 
 export interface HttpRequestLike {
   method: string;
@@ -22,6 +33,8 @@ export interface HttpRequestLike {
   authorization: string | null;
   /** The body as text (already size-checked by the transport), or null when empty. */
   body: string | null;
+  /** The client's address, for the per-client cap on episodes it starts (absent: not capped). */
+  client?: string | null;
 }
 
 export interface HttpResult {
@@ -61,7 +74,7 @@ function parseJson(text: string | null): unknown {
  * POST /step. Without an episode_id it answers as OpenEnv's stateless HTTP does (a fresh
  * environment takes the action): a new PD d 0 episode, whose id and token the answer carries.
  */
-async function step(service: EnvService, body: unknown, bearer: string | null) {
+async function step(service: EnvService, body: unknown, bearer: string | null, client: string | null) {
   const parsed = wireStepRequestSchema.safeParse(body);
   if (!parsed.success)
     throw new EnvServerError(
@@ -75,13 +88,20 @@ async function step(service: EnvService, body: unknown, bearer: string | null) {
     return wireStep(
       await service.stepEpisode(req.episode_id, bearer ?? req.token ?? null, req.action, req.step_key ?? null),
     );
+  capsOf(service).admit(client, service.sessions);
   const { response: reset } = service.reset({});
+  capsOf(service).started(client, reset.episode_id);
   await service.durable(reset);
   const r = await service.stepEpisode(reset.episode_id, reset.token, req.action, req.step_key ?? null);
   return wireReset({ ...reset, ...r }, service.config.mode);
 }
 
-async function mcp(service: EnvService, text: string | null, bearer: string | null): Promise<HttpResult> {
+async function mcp(
+  service: EnvService,
+  text: string | null,
+  bearer: string | null,
+  client: string | null,
+): Promise<HttpResult> {
   let message: unknown;
   try {
     message = JSON.parse(text ?? '');
@@ -92,7 +112,13 @@ async function mcp(service: EnvService, text: string | null, bearer: string | nu
     };
   }
   const episode = bearer?.startsWith('ept1.') ? { id: bearer.split('.')[1], token: bearer } : null;
-  const answer = await handleMcp(service, message, { episode, connection: false });
+  const caps = capsOf(service);
+  const answer = await handleMcp(service, message, {
+    episode,
+    connection: false,
+    admit: () => caps.admit(client, service.sessions),
+    started: (started) => caps.started(client, started.id),
+  });
   return answer === null ? { status: 202, body: undefined } : { status: 200, body: answer };
 }
 
@@ -114,13 +140,17 @@ export async function handleHttp(service: EnvService, req: HttpRequestLike): Pro
     if (req.method !== method)
       throw new EnvServerError('METHOD_NOT_ALLOWED', `${path} takes ${method}, not ${req.method}`);
     const token = bearerToken(req.authorization);
+    const client = req.client ?? null;
     switch (path) {
       case '/reset': {
-        const { response } = service.reset(parseJson(req.body));
+        const body = parseJson(req.body);
+        capsOf(service).admit(client, service.sessions);
+        const { response } = service.reset(body);
+        capsOf(service).started(client, response.episode_id);
         return { status: 200, body: wireReset(await service.durable(response), mode) };
       }
       case '/step':
-        return { status: 200, body: await step(service, parseJson(req.body), token) };
+        return { status: 200, body: await step(service, parseJson(req.body), token, client) };
       case '/state': {
         const id = req.query.get('episode_id');
         if (id === null) return { status: 200, body: NO_EPISODE_STATE };
@@ -133,7 +163,7 @@ export async function handleHttp(service: EnvService, req: HttpRequestLike): Pro
       case '/openapi.json':
         return { status: 200, body: openApiDocument(mode) };
       case '/mcp':
-        return await mcp(service, req.body, token);
+        return await mcp(service, req.body, token, client);
       case '/info':
         return { status: 200, body: service.info() };
       default:

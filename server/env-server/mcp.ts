@@ -37,6 +37,8 @@ export interface McpCaller {
   episode: { id: string; token: string } | null;
   /** The WebSocket session that started the episode (the connection is the capability). */
   connection: boolean;
+  /** Before openenv/session/create starts an episode: throws when the caller may not (per-client cap). */
+  admit?(): void;
   /** openenv/session/create started an episode: the WebSocket makes it its current one. */
   started?(episode: { id: string; token: string }): void;
 }
@@ -183,6 +185,7 @@ export async function handleMcp(service: EnvService, message: unknown, caller: M
       case 'tools/call':
         return await callTool(service, caller, id, params);
       case 'openenv/session/create': {
+        caller.admit?.();
         const { response } = service.reset(params);
         await service.durable(response);
         caller.started?.({ id: response.episode_id, token: response.token });

@@ -273,6 +273,45 @@ describe('session cap and idle timeout', () => {
   });
 });
 
+describe('per-client cap on episodes started over HTTP', () => {
+  it('refuses a client its next reset or MCP session at the cap, counts only running episodes, and leaves others alone', async () => {
+    const s = makeService({ maxSessionsPerClient: 2 });
+    const call = (client: string, path: string, body: unknown, token?: string) =>
+      handleHttp(s, {
+        method: 'POST',
+        path,
+        query: new URLSearchParams(),
+        authorization: token ? `Bearer ${token}` : null,
+        body: JSON.stringify(body),
+        client,
+      });
+    const first = await call('10.0.0.1', '/reset', { env: 'PD' });
+    const viaMcp = await call('10.0.0.1', '/mcp', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'openenv/session/create',
+      params: { env: 'CART' },
+    });
+    expect(viaMcp.body).toHaveProperty('result.session_id');
+    expect(await call('10.0.0.1', '/reset', { env: 'PD' })).toMatchObject({
+      status: 503,
+      body: { error: { code: 'CAPACITY_REACHED', message: /MAX_SESSIONS_PER_CLIENT=2/ } },
+    });
+    expect(
+      await call('10.0.0.1', '/mcp', { jsonrpc: '2.0', id: 2, method: 'openenv/session/create', params: {} }),
+    ).toMatchObject({
+      body: { error: { data: { code: 'CAPACITY_REACHED' } } },
+    });
+    expect((await call('10.0.0.2', '/reset', { env: 'PD' })).status).toBe(200);
+    // a finished episode stops counting
+    const meta = (first.body as { observation: { metadata: { episode_id: string; token: string } } }).observation
+      .metadata;
+    const ended = await call('10.0.0.1', '/step', { episode_id: meta.episode_id, action: 'not an action' }, meta.token);
+    expect(ended.body).toMatchObject({ done: true });
+    expect((await call('10.0.0.1', '/reset', { env: 'PD' })).status).toBe(200);
+  });
+});
+
 describe('schema, metadata, health', () => {
   it('publishes an action schema the oracle’s actions satisfy, in every env', () => {
     for (const envId of ENVS) {

@@ -207,6 +207,7 @@ export async function startEnvServer(
           query: url.searchParams,
           authorization: req.headers.authorization ?? null,
           body,
+          client: req.socket.remoteAddress ?? null,
         }),
       );
     } catch (e) {
