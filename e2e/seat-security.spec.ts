@@ -107,12 +107,11 @@ test('/api/env (the trainer API inside the app) never carries the hidden goal (a
     const reset = await request.post('/api/env/reset', { data: { env: envId, d: 6, seed: 1 } });
     const resetBody = await reset.text();
     expect(reset.status(), resetBody.slice(0, 300)).toBe(200);
-    const r = JSON.parse(resetBody) as {
-      episode_id: string;
-      token: string;
+    const wire = JSON.parse(resetBody) as {
       done: boolean;
-      observation: { messages?: Array<{ role: string; content: string }> };
+      observation: { metadata: { episode_id: string; token: string } };
     };
+    const r = { ...wire.observation.metadata, done: wire.done };
     const auth = { authorization: `Bearer ${r.token}` };
     const bodies = [resetBody];
     let done = r.done;

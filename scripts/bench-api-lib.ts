@@ -9,6 +9,7 @@ import WebSocket from 'ws';
 import { availableEnvs } from '../server/engine/envs/registry';
 import { createEpisode, oracleAgent, type Catalog, type EnvId } from '../server/engine';
 import { createHeuristicEpisodeAgent } from '../server/engine/agents/heuristic';
+import { matchesActionSchema } from '../server/env-server/action-check';
 
 export type AgentKind = 'heuristic' | 'oracle';
 const ENVS = availableEnvs().map((e) => e.id as EnvId);
@@ -36,7 +37,9 @@ export function recordScript(catalog: Catalog, agent: AgentKind, session: number
   const actions: string[] = [];
   while (!r.done) {
     const action = agent === 'oracle' ? oracleAgent.act(r.observation, episode) : heuristic(r.observation);
-    actions.push(JSON.stringify(action));
+    // one the transports would refuse (the heuristic's empty query) goes as the model's text: scored the same
+    const json = JSON.stringify(action);
+    actions.push(matchesActionSchema(config.envId, action) ? json : JSON.stringify(json));
     r = episode.step(action);
   }
   return {
@@ -132,7 +135,9 @@ export async function httpSession(url: string): Promise<ReplaySession> {
       timed('reset', performance.now() - t);
       if (answer.status !== 200)
         throw new Error(`bench: reset answered ${answer.status}: ${answer.text.slice(0, 300)}`);
-      const { episode_id, token } = JSON.parse(answer.text) as { episode_id: string; token: string };
+      const { episode_id, token } = (
+        JSON.parse(answer.text) as { observation: { metadata: { episode_id: string; token: string } } }
+      ).observation.metadata;
       for (const action of script.actions) {
         t = performance.now();
         answer = await post('/step', `{"episode_id":"${episode_id}","action":${action}}`, token);

@@ -1,10 +1,12 @@
 // A TypeScript client for the env server: HTTP (one request per call, any episode) and
-// WebSocket (one connection, one episode at a time, lowest latency). Both return the server's
-// messages as they are; `onMessage` sees each raw server→client message (for logging or audits).
+// WebSocket (one connection, one episode at a time, lowest latency). Reset and step answers come
+// in OpenEnv's shape ({observation (with our metadata), reward, done}) and are handed back flat
+// (fromWire); everything else as it is. `onMessage` sees each raw server→client message.
 
 import WebSocket from 'ws';
 import type { AgentState, ResetResponse, StepResponse } from '@/server/env-server/protocol';
 import type { Action } from '@/server/engine';
+import { fromWire, type WireResult } from '@/server/env-server/openenv-wire';
 
 export type { AgentState, ResetResponse, StepResponse };
 
@@ -71,7 +73,11 @@ export class EnvHttpClient {
       );
     }
     if (!res.ok) {
-      const err = parsed as { episode_id?: string | null; error?: { code?: string; message?: string } };
+      const err = parsed as {
+        episode_id?: string | null;
+        error?: { code?: string; message?: string };
+        detail?: unknown;
+      };
       throw new EnvClientError(
         err.error?.code ?? 'HTTP_ERROR',
         err.error?.message ?? text,
@@ -83,13 +89,15 @@ export class EnvHttpClient {
   }
 
   async reset(options: ResetOptions = {}): Promise<ResetResponse> {
-    const r = await this.call<ResetResponse>('POST', '/reset', options);
+    const r = fromWire(await this.call<WireResult>('POST', '/reset', options)) as ResetResponse;
     this.tokens.set(r.episode_id, r.token);
     return r;
   }
 
-  step(episodeId: string, action: WireAction): Promise<StepResponse> {
-    return this.call('POST', '/step', { episode_id: episodeId, action }, this.tokens.get(episodeId));
+  async step(episodeId: string, action: WireAction): Promise<StepResponse> {
+    return fromWire(
+      await this.call<WireResult>('POST', '/step', { episode_id: episodeId, action }, this.tokens.get(episodeId)),
+    );
   }
 
   /** Agent-visible state with the episode's token; the full state when the client holds the admin token. */
@@ -106,8 +114,13 @@ export class EnvHttpClient {
     return this.call('GET', '/metadata');
   }
 
-  health(): Promise<{ status: string; active_sessions: number; max_sessions: number }> {
+  health(): Promise<{ status: string }> {
     return this.call('GET', '/health');
+  }
+
+  /** Ours: mode, catalog, envs, limits, active sessions. */
+  info(): Promise<Record<string, unknown>> {
+    return this.call('GET', '/info');
   }
 }
 
@@ -167,13 +180,13 @@ export class EnvWsClient {
   }
 
   async reset(options: ResetOptions = {}): Promise<ResetResponse> {
-    const r = await this.request<ResetResponse>('reset', options);
+    const r = fromWire(await this.request<WireResult>('reset', options)) as ResetResponse;
     this.episodeId = r.episode_id;
     return r;
   }
 
-  step(action: WireAction): Promise<StepResponse> {
-    return this.request('step', action);
+  async step(action: WireAction): Promise<StepResponse> {
+    return fromWire(await this.request<WireResult>('step', action));
   }
 
   state(): Promise<AgentState & Record<string, unknown>> {

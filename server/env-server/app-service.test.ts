@@ -32,8 +32,9 @@ const post = (path: string, body: unknown, token?: string) =>
 
 describe('/api/env in the Next app', () => {
   it('resets, steps and reads state like the standalone server, and records the episode in the app’s store', async () => {
-    const reset = await (await post('/reset', { env: 'PD', d: 1, seed: 12, run: 'next' })).json();
-    expect(reset).toMatchObject({ env: 'PD', seed: 12, run: 'next', done: false });
+    const resetBody = await (await post('/reset', { env: 'PD', d: 1, seed: 12, run: 'next' })).json();
+    expect(resetBody).toMatchObject({ done: false, observation: { metadata: { env: 'PD', seed: 12, run: 'next' } } });
+    const reset = resetBody.observation.metadata as { episode_id: string; token: string };
     const step = await post(
       '/step',
       { episode_id: reset.episode_id, action: { assistant_message: 'Hello', tool_calls: [], answer: null } },
@@ -44,7 +45,7 @@ describe('/api/env in the Next app', () => {
     const stepText = await step.text();
     const stepBody = JSON.parse(stepText);
     expect(stepText).toBe(JSON.stringify(stepBody));
-    expect(stepBody).toMatchObject({ episode_id: reset.episode_id, observation: { turn: 1 } });
+    expect(stepBody).toMatchObject({ observation: { turn: 1, metadata: { episode_id: reset.episode_id } } });
     const state = await handleFetchRequest(
       new Request(`http://app.test/api/env/state?episode_id=${reset.episode_id}`, {
         headers: { authorization: `Bearer ${reset.token}` },
@@ -99,7 +100,7 @@ describe('/api/env in the Next app', () => {
         'admin-secret-token',
       );
       expect(byAdmin.status).toBe(200);
-      const { episode_id } = await plain.json();
+      const { episode_id } = (await plain.json()).observation.metadata;
       const chat = { assistant_message: 'Hello', tool_calls: [], answer: null };
       expect((await post('/step', { episode_id, action: chat })).status).toBe(401); // no capability
     } finally {

@@ -63,6 +63,7 @@ export async function handleFetchRequest(req: Request, subPath: string): Promise
           authorization: req.headers.get('authorization'),
           body: text,
         })));
+  if (result.body === undefined) return new Response(null, { status: result.status });
   // The bytes serve:env sends (wire-json.ts); a Buffer's memory is a plain ArrayBuffer, never shared.
   const answer = wireBytes(result.body);
   const body =

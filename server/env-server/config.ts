@@ -11,6 +11,8 @@ export interface EnvServerConfig {
   port: number;
   /** Episodes held in memory at once (finished ones are evicted first when full); also caps WebSocket connections. */
   maxSessions: number;
+  /** WebSocket sessions one client (remote address) may hold at once, so one client cannot take every slot. */
+  maxSessionsPerClient: number;
   /** An episode or WebSocket untouched this long is dropped. */
   idleTimeoutMs: number;
   /** Largest request body / WebSocket message accepted. */
@@ -61,6 +63,7 @@ export const DEFAULTS = {
   host: '127.0.0.1',
   port: 3141,
   maxSessions: 1024,
+  maxSessionsPerClient: 512,
   idleTimeoutMs: 15 * 60_000,
   maxBodyBytes: 256 * 1024,
   persist: true,
@@ -83,6 +86,7 @@ const SETTINGS = [
   { key: 'host', env: 'ECOMRLVE_ENV_HOST', flag: '--host' },
   { key: 'port', env: 'ECOMRLVE_ENV_PORT', flag: '--port' },
   { key: 'maxSessions', env: 'ECOMRLVE_MAX_SESSIONS', flag: '--max-sessions' },
+  { key: 'maxSessionsPerClient', env: 'ECOMRLVE_MAX_SESSIONS_PER_CLIENT', flag: '--max-sessions-per-client' },
   { key: 'idleTimeoutS', env: 'ECOMRLVE_IDLE_TIMEOUT_S', flag: '--idle-timeout' },
   { key: 'maxBodyBytes', env: 'ECOMRLVE_MAX_BODY_BYTES', flag: '--max-body-bytes' },
   { key: 'catalogId', env: 'ECOMRLVE_CATALOG', flag: '--catalog' },
@@ -138,6 +142,9 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
     host: raw.host?.value ?? DEFAULTS.host,
     port: raw.port ? positiveInt(raw.port.value, raw.port.name, 0) : DEFAULTS.port,
     maxSessions: raw.maxSessions ? positiveInt(raw.maxSessions.value, raw.maxSessions.name) : DEFAULTS.maxSessions,
+    maxSessionsPerClient: raw.maxSessionsPerClient
+      ? positiveInt(raw.maxSessionsPerClient.value, raw.maxSessionsPerClient.name)
+      : DEFAULTS.maxSessionsPerClient,
     idleTimeoutMs: raw.idleTimeoutS
       ? positiveInt(raw.idleTimeoutS.value, raw.idleTimeoutS.name) * 1000
       : DEFAULTS.idleTimeoutMs,

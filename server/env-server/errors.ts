@@ -34,11 +34,20 @@ const STATUS: Record<ErrorCode, number> = {
   EXECUTION_ERROR: 500,
 };
 
+/** One failed check of a request, in the shape FastAPI/pydantic answers a 422 with (OpenEnv's `detail` list). */
+export interface ValidationDetail {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+}
+
 export class EnvServerError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly episodeId: string | null = null,
+    /** For a VALIDATION_ERROR: each failed check (HTTP `detail`, WebSocket `errors`). */
+    readonly detail: ValidationDetail[] | null = null,
   ) {
     super(message);
   }
@@ -47,13 +56,21 @@ export class EnvServerError extends Error {
     return STATUS[this.code];
   }
 
-  /** The body every transport sends: `{ episode_id, error: { code, message } }`. */
+  /**
+   * The HTTP error body: FastAPI's `detail` (the list of failed checks for a validation error,
+   * else the sentence) beside ours, `{ episode_id, error: { code, message } }`.
+   */
   toBody(): ErrorBody {
-    return { episode_id: this.episodeId, error: { code: this.code, message: this.message } };
+    return {
+      detail: this.detail ?? this.message,
+      episode_id: this.episodeId,
+      error: { code: this.code, message: this.message },
+    };
   }
 }
 
 export interface ErrorBody {
+  detail: ValidationDetail[] | string;
   episode_id: string | null;
   error: { code: ErrorCode; message: string };
 }

@@ -1,11 +1,29 @@
-// HTTP routes (OpenEnv's shape): POST /reset, POST /step, GET /state, GET /schema,
-// GET /metadata, GET /health. Reset and step answer once their rows are committed (when
-// recording). Transport-free: the node:http server and the Next route both
+// HTTP routes, OpenEnv's: POST /reset, POST /step, GET /state (simulation mode only, as in
+// OpenEnv), GET /schema, /metadata, /health, /openapi.json, POST /mcp; and ours, GET /info.
+// Bodies are OpenEnv's response models (openenv-wire.ts). Reset and step answer once their rows
+// are committed (when recording). Transport-free: the node:http server and the Next route both
 // hand a parsed request here and send back the status and JSON body it returns.
 
+import type { ServerMode } from './config';
 import { EnvServerError, asEnvServerError } from './errors';
+import { validationDetail } from './action-check';
+import { handleMcp, RPC } from './mcp';
+import { NO_EPISODE_STATE, wireReset, wireState, wireStep } from './openenv-wire';
+import { openApiDocument } from './openapi';
 import type { EnvService } from './protocol';
+import { describeIssues, wireStepRequestSchema } from './schemas';
 import { bearerToken } from './tokens';
+import { createClientCaps, type ClientCaps } from './client-caps';
+
+const capsByService = new WeakMap<EnvService, ClientCaps>();
+function capsOf(service: EnvService): ClientCaps {
+  let caps = capsByService.get(service);
+  if (!caps) {
+    caps = createClientCaps(service.config.maxSessionsPerClient);
+    capsByService.set(service, caps);
+  }
+  return caps;
+}
 
 export interface HttpRequestLike {
   method: string;
@@ -15,10 +33,13 @@ export interface HttpRequestLike {
   authorization: string | null;
   /** The body as text (already size-checked by the transport), or null when empty. */
   body: string | null;
+  /** The client's address, for the per-client cap on episodes it starts (absent: not capped). */
+  client?: string | null;
 }
 
 export interface HttpResult {
   status: number;
+  /** undefined: no body (202 to an MCP notification). */
   body: unknown;
 }
 
@@ -29,7 +50,16 @@ const ROUTES: Record<string, 'GET' | 'POST'> = {
   '/schema': 'GET',
   '/metadata': 'GET',
   '/health': 'GET',
+  '/openapi.json': 'GET',
+  '/mcp': 'POST',
+  '/info': 'GET',
 };
+/** OpenEnv registers these in simulation mode only; production mode plays over /ws and /mcp. */
+const SIMULATION_ONLY = new Set(['/reset', '/step', '/state']);
+
+export function routesFor(mode: ServerMode): Record<string, 'GET' | 'POST'> {
+  return Object.fromEntries(Object.entries(ROUTES).filter(([p]) => mode === 'simulation' || !SIMULATION_ONLY.has(p)));
+}
 
 function parseJson(text: string | null): unknown {
   if (text === null || text.trim() === '') return undefined;
@@ -40,33 +70,102 @@ function parseJson(text: string | null): unknown {
   }
 }
 
+/**
+ * POST /step. Without an episode_id it answers as OpenEnv's stateless HTTP does (a fresh
+ * environment takes the action): a new PD d 0 episode, whose id and token the answer carries.
+ */
+async function step(service: EnvService, body: unknown, bearer: string | null, client: string | null) {
+  const parsed = wireStepRequestSchema.safeParse(body);
+  if (!parsed.success)
+    throw new EnvServerError(
+      'VALIDATION_ERROR',
+      `step: ${describeIssues(parsed.error)}`,
+      null,
+      validationDetail(parsed.error, ['body']),
+    );
+  const req = parsed.data;
+  if (req.episode_id !== undefined)
+    return wireStep(
+      await service.stepEpisode(req.episode_id, bearer ?? req.token ?? null, req.action, req.step_key ?? null),
+    );
+  capsOf(service).admit(client, service.sessions);
+  const { response: reset } = service.reset({});
+  capsOf(service).started(client, reset.episode_id);
+  await service.durable(reset);
+  const r = await service.stepEpisode(reset.episode_id, reset.token, req.action, req.step_key ?? null);
+  return wireReset({ ...reset, ...r }, service.config.mode);
+}
+
+async function mcp(
+  service: EnvService,
+  text: string | null,
+  bearer: string | null,
+  client: string | null,
+): Promise<HttpResult> {
+  let message: unknown;
+  try {
+    message = JSON.parse(text ?? '');
+  } catch {
+    return {
+      status: 200,
+      body: { jsonrpc: '2.0', id: null, error: { code: RPC.PARSE_ERROR, message: 'Parse error' } },
+    };
+  }
+  const episode = bearer?.startsWith('ept1.') ? { id: bearer.split('.')[1], token: bearer } : null;
+  const caps = capsOf(service);
+  const answer = await handleMcp(service, message, {
+    episode,
+    connection: false,
+    admit: () => caps.admit(client, service.sessions),
+    started: (started) => caps.started(client, started.id),
+  });
+  return answer === null ? { status: 202, body: undefined } : { status: 200, body: answer };
+}
+
 export async function handleHttp(service: EnvService, req: HttpRequestLike): Promise<HttpResult> {
   const path = req.path.replace(/\/+$/, '') || '/';
+  const mode = service.config.mode;
   try {
-    const method = ROUTES[path];
+    const routes = routesFor(mode);
+    const method = routes[path];
     if (!method)
       throw new EnvServerError(
         'NOT_FOUND',
-        `no route ${req.method} ${path}; routes: ${Object.entries(ROUTES)
+        `no route ${req.method} ${path}${SIMULATION_ONLY.has(path) ? ' in production mode (play over WebSocket /ws or MCP /mcp)' : ''}; routes: ${Object.entries(
+          routes,
+        )
           .map(([p, m]) => `${m} ${p}`)
           .join(', ')}, WebSocket /ws`,
       );
     if (req.method !== method)
       throw new EnvServerError('METHOD_NOT_ALLOWED', `${path} takes ${method}, not ${req.method}`);
     const token = bearerToken(req.authorization);
+    const client = req.client ?? null;
     switch (path) {
       case '/reset': {
         const body = parseJson(req.body);
-        return { status: 200, body: await service.durable(service.reset(body).response) };
+        capsOf(service).admit(client, service.sessions);
+        const { response } = service.reset(body);
+        capsOf(service).started(client, response.episode_id);
+        return { status: 200, body: wireReset(await service.durable(response), mode) };
       }
       case '/step':
-        return { status: 200, body: await service.stepRequest(parseJson(req.body), token) };
-      case '/state':
-        return { status: 200, body: await service.stateRequest(req.query.get('episode_id'), token) };
+        return { status: 200, body: await step(service, parseJson(req.body), token, client) };
+      case '/state': {
+        const id = req.query.get('episode_id');
+        if (id === null) return { status: 200, body: NO_EPISODE_STATE };
+        return { status: 200, body: wireState(await service.stateRequest(id, token), mode) };
+      }
       case '/schema':
         return { status: 200, body: service.schema(req.query.get('env')) };
       case '/metadata':
         return { status: 200, body: service.metadata() };
+      case '/openapi.json':
+        return { status: 200, body: openApiDocument(mode) };
+      case '/mcp':
+        return await mcp(service, req.body, token, client);
+      case '/info':
+        return { status: 200, body: service.info() };
       default:
         return { status: 200, body: service.health() };
     }

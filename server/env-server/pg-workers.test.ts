@@ -13,6 +13,7 @@ import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
 import { actionArgument, configOfRow } from '@/server/episodes/store';
 import { spawnEnvServer, type SpawnedServer } from './spawn';
+import { fromWire, type WireResult } from './openenv-wire';
 import { oracleRun, type OracleRun } from './test/helpers';
 import { findPostgresBin } from './test/postgres';
 import { testPostgres, type TestPostgres } from './test/shared-postgres';
@@ -90,10 +91,10 @@ describe.skipIf('missing' in postgres)('two workers over one PostgreSQL', () => 
         });
         if (w === 0 && route === '/step' && killedWith < 0 && acked >= total / 3) killSoon();
         const res = await pending;
-        const json = (await res.json()) as Reply & { error?: { code: string; message: string } };
+        const json = (await res.json()) as WireResult & { error?: { code: string; message: string } };
         if (!res.ok) throw new Error(`worker ${w} ${route}: ${res.status} ${JSON.stringify(json.error)}`);
         ackedBy[w]++;
-        return json;
+        return fromWire(json) as Reply;
       } finally {
         inflight[w]--;
       }

@@ -196,7 +196,7 @@ describe('step', () => {
     const a = s.reset({ env: 'PD', seed: 1 }).response;
     step(s, a.episode_id, a.token, {
       assistant_message: 'done',
-      answer: { env: 'PD', done: true, recommended_ids: [] },
+      answer: { env: 'PD', done: true, recommended_product_ids: [] },
     });
     expectError(
       () => step(s, a.episode_id, a.token, { assistant_message: 'more' }),
@@ -231,10 +231,11 @@ describe('state', () => {
 
   it('never gives the goal in production mode, even to the admin token', () => {
     const s = makeService({ mode: 'production' });
-    const a = s.reset({ env: 'PD', seed: 5 }).response;
+    expectError(() => s.reset({ env: 'PD', seed: 5 }), 'PRODUCTION_MODE', 'the server draws the seed');
+    const a = s.reset({ env: 'PD' }).response;
     expectError(() => s.state(a.episode_id, ADMIN), 'PRODUCTION_MODE');
     expect(s.state(a.episode_id, a.token)).not.toHaveProperty('hidden_goal');
-    expect(s.metadata().admin).toBe(false);
+    expect(s.info().admin).toBe(false);
   });
 });
 
@@ -246,7 +247,7 @@ describe('session cap and idle timeout', () => {
     expectError(() => s.reset({ env: 'PD', seed: 3 }), 'CAPACITY_REACHED', 'ECOMRLVE_MAX_SESSIONS=2');
     step(s, a.episode_id, a.token, {
       assistant_message: 'bye',
-      answer: { env: 'PD', done: true, recommended_ids: [] },
+      answer: { env: 'PD', done: true, recommended_product_ids: [] },
     });
     const c = s.reset({ env: 'PD', seed: 3 }).response;
     expect(s.sessions.size).toBe(2);
@@ -269,6 +270,45 @@ describe('session cap and idle timeout', () => {
       /dropped after 60 s idle/,
     );
     expect(s.sessions.size).toBe(1);
+  });
+});
+
+describe('per-client cap on episodes started over HTTP', () => {
+  it('refuses a client its next reset or MCP session at the cap, counts only running episodes, and leaves others alone', async () => {
+    const s = makeService({ maxSessionsPerClient: 2 });
+    const call = (client: string, path: string, body: unknown, token?: string) =>
+      handleHttp(s, {
+        method: 'POST',
+        path,
+        query: new URLSearchParams(),
+        authorization: token ? `Bearer ${token}` : null,
+        body: JSON.stringify(body),
+        client,
+      });
+    const first = await call('10.0.0.1', '/reset', { env: 'PD' });
+    const viaMcp = await call('10.0.0.1', '/mcp', {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'openenv/session/create',
+      params: { env: 'CART' },
+    });
+    expect(viaMcp.body).toHaveProperty('result.session_id');
+    expect(await call('10.0.0.1', '/reset', { env: 'PD' })).toMatchObject({
+      status: 503,
+      body: { error: { code: 'CAPACITY_REACHED', message: /MAX_SESSIONS_PER_CLIENT=2/ } },
+    });
+    expect(
+      await call('10.0.0.1', '/mcp', { jsonrpc: '2.0', id: 2, method: 'openenv/session/create', params: {} }),
+    ).toMatchObject({
+      body: { error: { data: { code: 'CAPACITY_REACHED' } } },
+    });
+    expect((await call('10.0.0.2', '/reset', { env: 'PD' })).status).toBe(200);
+    // a finished episode stops counting
+    const meta = (first.body as { observation: { metadata: { episode_id: string; token: string } } }).observation
+      .metadata;
+    const ended = await call('10.0.0.1', '/step', { episode_id: meta.episode_id, action: 'not an action' }, meta.token);
+    expect(ended.body).toMatchObject({ done: true });
+    expect((await call('10.0.0.1', '/reset', { env: 'PD' })).status).toBe(200);
   });
 });
 
@@ -295,7 +335,7 @@ describe('schema, metadata, health', () => {
       body: null,
     });
     expect(schema.status).toBe(200);
-    expect(Object.keys(schema.body as object)).toEqual(expect.arrayContaining(['action', 'observation', 'state']));
+    expect(Object.keys(schema.body as object)).toEqual(['action', 'observation', 'state']);
     expect(
       (
         await handleHttp(s, {
@@ -316,8 +356,21 @@ describe('schema, metadata, health', () => {
         body: null,
       })
     ).body as Record<string, unknown>;
-    expect(meta).toMatchObject({ name: 'EcomRLVE-GYM', mode: 'simulation', catalog: testCatalog().id, admin: true });
-    expect((meta.envs as unknown[]).length).toBe(ENVS.length);
+    expect(Object.keys(meta).sort()).toEqual(
+      ['author', 'description', 'documentation_url', 'name', 'readme_content', 'version'].sort(),
+    );
+    expect(meta.readme_content).toContain('JOURNEY');
+    const info = (
+      await handleHttp(s, {
+        method: 'GET',
+        path: '/info',
+        query: new URLSearchParams(),
+        authorization: null,
+        body: null,
+      })
+    ).body as Record<string, unknown>;
+    expect(info).toMatchObject({ name: 'EcomRLVE-GYM', mode: 'simulation', catalog: testCatalog().id, admin: true });
+    expect((info.envs as unknown[]).length).toBe(ENVS.length);
     expect(
       (
         await handleHttp(s, {
@@ -328,7 +381,7 @@ describe('schema, metadata, health', () => {
           body: null,
         })
       ).body,
-    ).toMatchObject({ status: 'healthy' });
+    ).toEqual({ status: 'healthy' });
   });
 
   it('maps bad HTTP requests to one precise error each', async () => {
@@ -344,10 +397,53 @@ describe('schema, metadata, health', () => {
       body: { error: { code: 'METHOD_NOT_ALLOWED', message: '/reset takes POST, not GET' } },
     });
     expect(await call('GET', '/nope')).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
-    expect(await call('POST', '/reset', '')).toMatchObject({ status: 200, body: { env: 'PD', d: 0 } });
+    expect(await call('POST', '/reset', '')).toMatchObject({
+      status: 200,
+      body: { observation: { metadata: { env: 'PD', d: 0 } } },
+    });
     expect(await call('POST', '/step', '{"episode_id":"ep_x","action":{}}')).toMatchObject({
       status: 404,
       body: { episode_id: 'ep_x', error: { code: 'UNKNOWN_EPISODE' } },
+    });
+    // OpenEnv's answers to calls that name no episode: a fresh episode takes the step; a fresh state.
+    const stateless = await call('POST', '/step', '{"action":{"assistant_message":"Hello"},"timeout_s":5}');
+    expect(stateless).toMatchObject({
+      status: 200,
+      body: { observation: { turn: 1, metadata: { env: 'PD', d: 0 } }, done: false },
+    });
+    const meta = (stateless.body as { observation: { metadata: { episode_id: string; token: string } } }).observation
+      .metadata;
+    expect(s.sessions.peek(meta.episode_id)!.episode.turn).toBe(1);
+    expect(await call('GET', '/state')).toEqual({ status: 200, body: { episode_id: null, step_count: 0 } });
+    // A structured action that breaks the schema: 422 with FastAPI's detail list; the episode is unchanged.
+    const bad = await handleHttp(s, {
+      method: 'POST',
+      path: '/step',
+      query: new URLSearchParams(),
+      authorization: `Bearer ${meta.token}`,
+      body: JSON.stringify({
+        episode_id: meta.episode_id,
+        action: { assistant_message: 'x', tool_calls: [{ name: 'nope' }] },
+      }),
+    });
+    expect(bad.status).toBe(422);
+    expect((bad.body as { detail: { loc: unknown[] }[] }).detail[0].loc.slice(0, 3)).toEqual([
+      'body',
+      'action',
+      'tool_calls',
+    ]);
+    expect(s.sessions.peek(meta.episode_id)!.episode.turn).toBe(1);
+    // Raw text is never refused: the engine scores it (format rule).
+    const text = await handleHttp(s, {
+      method: 'POST',
+      path: '/step',
+      query: new URLSearchParams(),
+      authorization: `Bearer ${meta.token}`,
+      body: JSON.stringify({ episode_id: meta.episode_id, action: 'not json at all' }),
+    });
+    expect(text).toMatchObject({
+      status: 200,
+      body: { done: true, observation: { metadata: { termination: 'format_invalid' } } },
     });
   });
 });

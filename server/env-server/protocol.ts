@@ -20,8 +20,9 @@ import { rebuildEpisode, type EpisodeLog, type StoredEpisode } from './live-epis
 import { StepConflictError, type Recorder } from './recorder';
 import type { TokenService } from './tokens';
 import { createEpisodeAccess } from './episode-access';
+import { checkAction } from './action-check';
 import { adminState, agentState } from './episode-state';
-import { healthOf, metadataOf, schemaFor } from './server-info';
+import { healthOf, infoOf, metadataOf, schemaFor } from './server-info';
 import type { z } from 'zod';
 
 export { SERVER_VERSION } from './server-info';
@@ -131,6 +132,12 @@ export function createEnvService(deps: EnvServiceDeps) {
       throw new EnvServerError(
         'PRODUCTION_MODE',
         'axis_overrides is simulation control; this server runs in production mode',
+      );
+    // Production mode hides the seed: the open engine regenerates the hidden goal from it.
+    if (req.seed !== undefined && config.mode === 'production')
+      throw new EnvServerError(
+        'PRODUCTION_MODE',
+        'seed is simulation control; in production mode the server draws the seed and keeps it',
       );
     const seed = req.seed ?? randomInt(0, MAX_SEED + 1);
     const id = req.episode_id ?? newEpisodeId();
@@ -254,6 +261,9 @@ export function createEnvService(deps: EnvServiceDeps) {
       const { live, stored } = await hold(id, token, false, connection);
       const answered = (stepKey && live.answered.get(stepKey)) || storedAnswer(stored, stepKey);
       if (answered) return answered as StepResponse;
+      // A transport's structured action must match the published schema (in-process callers may step anything).
+      if (typeof action === 'object' && action !== null && !Array.isArray(action))
+        checkAction(live.config.envId, action, id);
       try {
         const response = await durable(stepLive(live, action, stepKey));
         // A finished episode is in the store now: holding it (~50 KB each, up to the LRU's
@@ -315,14 +325,17 @@ export function createEnvService(deps: EnvServiceDeps) {
     stepLive,
     stepEpisode,
     stepRequest,
+    /** The episode for a caller that acts on it (MCP: its env decides the tools), rebuilt on a miss. */
+    holdEpisode: (id: string, token: string | null, connection = false) => hold(id, token, false, connection),
     durable,
     state,
     stateRequest,
     agentState,
     adminState: (live: LiveEpisode) => adminState(live, config.mode),
     schema: schemaFor,
-    metadata: () => metadataOf(config, catalog, tokens, recorder !== null),
-    health: () => healthOf(sessions),
+    metadata: () => metadataOf(config),
+    info: () => infoOf(config, catalog, tokens, recorder !== null, sessions),
+    health: healthOf,
   };
 }
 

@@ -96,13 +96,49 @@ export const agentStateSchema = z.strictObject({
   step_count: z.int(),
   env: z.string(),
   d: z.int(),
-  seed: z.int(),
+  seed: z.int().optional().describe('simulation mode only; production mode keeps the seed'),
   run: z.string().nullable(),
   turn: z.int(),
   t_max: z.int(),
   done: z.boolean(),
   termination: z.string().nullable(),
   reward: z.number().nullable(),
+});
+
+/** Ours, in OpenEnv's observation `metadata` (openenv-wire.ts). */
+export const wireMetadataSchema = z.strictObject({
+  episode_id: z.string(),
+  token: z.string().optional().describe('reset only: the capability token for step, state and MCP'),
+  env: z.string().optional().describe('reset only'),
+  d: z.int().optional().describe('reset only'),
+  seed: z.int().optional().describe('reset in simulation mode only'),
+  run: z.string().nullable().optional().describe('reset only'),
+  termination: z.string().nullable(),
+  reward_parts: rewardPartsSchema
+    .nullable()
+    .describe('the reward’s parts once done (numbers only; evidence is inspector-side)'),
+});
+
+/** OpenEnv's Observation (done, reward, metadata) with our fields. */
+export const wireObservationSchema = observationSchema.extend({
+  reward: z.number().nullable().optional(),
+  metadata: wireMetadataSchema,
+});
+
+/** OpenEnv's ResetResponse / StepResponse. */
+export const wireResultSchema = z.strictObject({
+  observation: wireObservationSchema,
+  reward: z.number().nullable(),
+  done: z.boolean(),
+});
+
+/** What POST /step takes: ours (episode_id, token, step_key) and OpenEnv's StepRequest fields. */
+export const wireStepRequestSchema = stepRequestSchema.extend({
+  episode_id: episodeIdSchema
+    .optional()
+    .describe('absent: a fresh PD d 0 episode takes this action (OpenEnv’s stateless HTTP)'),
+  timeout_s: z.number().positive().optional().describe('OpenEnv’s; accepted, not used (a step takes milliseconds)'),
+  request_id: z.string().max(255).optional().describe('OpenEnv’s; accepted, not used (see step_key)'),
 });
 
 /** The answer the environment accepts, with its env tag and the done flag. */
@@ -123,7 +159,7 @@ export function actionSchemaFor(envId: string) {
   });
 }
 
-const jsonSchema = (schema: z.ZodType): Record<string, unknown> => {
+export const jsonSchema = (schema: z.ZodType): Record<string, unknown> => {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete out.$schema;
   return out;
@@ -131,7 +167,7 @@ const jsonSchema = (schema: z.ZodType): Record<string, unknown> => {
 
 const schemaCache = new Map<string, unknown>();
 
-/** OpenEnv's SchemaResponse {action, observation, state}, plus reset/step/reset-response shapes. */
+/** OpenEnv's SchemaResponse {action, observation, state}: the action of one env, or any env's. */
 export function publishedSchemas(envId: string | null) {
   const key = envId ?? '*';
   const hit = schemaCache.get(key);
@@ -139,16 +175,7 @@ export function publishedSchemas(envId: string | null) {
   const action = envId
     ? jsonSchema(actionSchemaFor(envId))
     : { anyOf: envIds.map((id) => ({ title: `${id} action`, ...jsonSchema(actionSchemaFor(id)) })) };
-  const out = {
-    env: envId,
-    action,
-    observation: jsonSchema(observationSchema),
-    state: jsonSchema(agentStateSchema),
-    reset_request: jsonSchema(resetRequestSchema),
-    reset_response: jsonSchema(resetResponseSchema),
-    step_request: jsonSchema(stepRequestSchema),
-    step_response: jsonSchema(stepResponseSchema),
-  };
+  const out = { action, observation: jsonSchema(wireObservationSchema), state: jsonSchema(agentStateSchema) };
   schemaCache.set(key, out);
   return out;
 }

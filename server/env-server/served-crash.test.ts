@@ -34,10 +34,13 @@ describe('serve:env under kill -9', () => {
     let acked = 0;
     const killed = new Promise<void>((resolve) => {
       socket.on('message', (raw) => {
-        const msg = JSON.parse(raw.toString()) as { type: string; data: { episode_id: string } };
+        const msg = JSON.parse(raw.toString()) as {
+          type: string;
+          data: { observation: { metadata: { episode_id: string } } };
+        };
         expect(msg.type).toBe('observation');
         if (!episodeId) {
-          episodeId = msg.data.episode_id;
+          episodeId = msg.data.observation.metadata.episode_id;
           // The burst: 40 steps sent at once, answered one by one as their batches commit.
           for (let i = 0; i < 40; i++) socket.send(JSON.stringify({ type: 'step', data: search(`lamp ${i}`) }));
           return;

@@ -39,7 +39,7 @@ describe('the Python client', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'ecomrlve-py-'));
     try {
       const out = path.join(dir, 'transcripts.json');
-      const script = path.resolve(__dirname, '../../clients/python/example_loop.py');
+      const script = path.resolve(__dirname, '../../clients/python/examples/example_loop.py');
       const { stdout } = await run(
         'python3',
         [script, '--url', server.url, '--env', 'all', '--d', '3', '--seed', '5', '--transcripts', out],

@@ -1,4 +1,6 @@
-// The describing endpoints: GET /schema (the published JSON Schemas), /metadata and /health.
+// The describing endpoints. GET /schema, /metadata and /health answer exactly OpenEnv's
+// SchemaResponse, EnvironmentMetadata and HealthResponse (extra fields forbidden); what is ours
+// about the server (mode, catalog, envs, limits, sessions) is at GET /info.
 import { listEnvs, type Catalog } from '@/server/engine';
 import type { EnvServerConfig } from './config';
 import { EnvServerError } from './errors';
@@ -6,7 +8,7 @@ import { publishedSchemas } from './schemas';
 import type { SessionStore } from './sessions';
 import type { TokenService } from './tokens';
 
-export const SERVER_VERSION = '1';
+export const SERVER_VERSION = '2';
 
 export function schemaFor(envId: string | null) {
   if (envId !== null && !listEnvs().some((e) => e.id === envId))
@@ -19,28 +21,59 @@ export function schemaFor(envId: string | null) {
   return publishedSchemas(envId);
 }
 
-export function metadataOf(config: EnvServerConfig, catalog: Catalog, tokens: TokenService, persistence: boolean) {
+const DESCRIPTION =
+  'Eight shopping-assistant environments with verifiable rewards: one JSON action per turn (message, tool calls, answer).';
+
+function readme(config: EnvServerConfig): string {
+  const envs = listEnvs()
+    .map((e) => `- **${e.id}** (${e.name}): ${e.description}`)
+    .join('\n');
+  const control =
+    config.mode === 'simulation'
+      ? 'Simulation mode: HTTP `/reset`, `/step`, `/state` (stateful: the reset answer carries the episode id and token in `observation.metadata`), WebSocket `/ws`, MCP `/mcp`.'
+      : 'Production mode: WebSocket `/ws` and MCP `/mcp` (`openenv/session/create`, then `tools/call` with the episode token); the server draws every seed and keeps it.';
+  return `# EcomRLVE-GYM\n\n${DESCRIPTION}\n\n${control}\n\nReset parameters: \`env\`, \`d\` (0–100), \`run\`, \`episode_id\`${config.mode === 'simulation' ? ', `seed`, `axis_overrides`' : ''}. Server details: \`GET /info\`.\n\n## Environments\n\n${envs}\n`;
+}
+
+/** OpenEnv's EnvironmentMetadata. */
+export function metadataOf(config: EnvServerConfig) {
   return {
     name: 'EcomRLVE-GYM',
-    description:
-      'Eight shopping-assistant environments with verifiable rewards: one JSON action per turn (message, tool calls, answer).',
+    description: DESCRIPTION,
+    readme_content: readme(config),
     version: SERVER_VERSION,
-    readme_content: null,
     author: null,
     documentation_url: null,
+  };
+}
+
+/** Ours: what a trainer needs to plan against this server. */
+export function infoOf(
+  config: EnvServerConfig,
+  catalog: Catalog,
+  tokens: TokenService,
+  persistence: boolean,
+  sessions: SessionStore,
+) {
+  return {
+    name: 'EcomRLVE-GYM',
+    version: SERVER_VERSION,
     mode: config.mode,
     catalog: catalog.id,
     envs: listEnvs().map((e) => ({ id: e.id, name: e.name, description: e.description, tools: e.tools })),
     limits: {
       max_sessions: config.maxSessions,
+      max_sessions_per_client: config.maxSessionsPerClient,
       idle_timeout_s: config.idleTimeoutMs / 1000,
       max_body_bytes: config.maxBodyBytes,
     },
+    active_sessions: sessions.size,
     admin: tokens.adminEnabled && config.mode === 'simulation',
     persistence,
   };
 }
 
-export function healthOf(sessions: SessionStore) {
-  return { status: 'healthy' as const, active_sessions: sessions.size, max_sessions: sessions.capacity };
+/** OpenEnv's HealthResponse. */
+export function healthOf() {
+  return { status: 'healthy' as const };
 }

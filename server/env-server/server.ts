@@ -157,6 +157,10 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
 }
 
 function sendJson(res: ServerResponse, result: HttpResult) {
+  if (result.body === undefined) {
+    res.writeHead(result.status, { 'content-length': 0 });
+    return res.end();
+  }
   const bytes = wireBytes(result.body);
   res.writeHead(result.status, {
     'content-type': 'application/json; charset=utf-8',
@@ -203,6 +207,7 @@ export async function startEnvServer(
           query: url.searchParams,
           authorization: req.headers.authorization ?? null,
           body,
+          client: req.socket.remoteAddress ?? null,
         }),
       );
     } catch (e) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRandomAgent, listEnvs, oracleAgent, type EnvId } from '@/server/engine';
 import type { StepResponse } from './protocol';
 import { makeService } from './test/helpers';
+import { wireStep } from './openenv-wire';
 import { observationJson, responseJson, wireBytes } from './wire-json';
 
 const ENVS = listEnvs().map((e) => e.id as EnvId);
@@ -35,6 +36,11 @@ describe('responseJson', () => {
   it('gives JSON.stringify’s bytes for every answer of every env (oracle and a random agent with broken actions), without copying the tool specs', () => {
     let checked = 0;
     const check = (r: StepResponse) => {
+      // the OpenEnv shape the transports send (the observation with its metadata) keeps the fast path
+      const wire = wireStep(r);
+      const fastWire = responseJson(wire);
+      expect(toolsIsGetter(wire as unknown as StepResponse)).toBe(true);
+      expect(fastWire).toBe(JSON.stringify(wire));
       expect(toolsIsGetter(r)).toBe(true);
       const fast = responseJson(r);
       // the fast path was taken: the tools getter (a deep copy) was never called

@@ -53,7 +53,7 @@ describe('WebSocket session', () => {
     await expectCode(
       ws.sendRaw('{"type": "jump"}'),
       'UNKNOWN_TYPE',
-      'unknown message type "jump"; types: reset, step, state, close',
+      'unknown message type "jump"; types: reset, step, state, mcp, close',
     );
     await expectCode(ws.sendRaw('[1]'), 'UNKNOWN_TYPE', 'the message needs a "type"');
     await expectCode(ws.step({ assistant_message: 'hi', tool_calls: [], answer: null }), 'NO_EPISODE');
@@ -64,12 +64,19 @@ describe('WebSocket session', () => {
       'step: action: must be a JSON object or a string of model text',
     );
     expect(err.episodeId).toBe(r.episode_id);
+    // a structured action that breaks the schema: VALIDATION_ERROR with pydantic-style errors; the episode goes on
+    const refused = await ws.sendRaw<never>(JSON.stringify({ type: 'step', data: { assistant_message: '' } })).then(
+      () => null,
+      (e: EnvClientError) => e,
+    );
+    expect(refused?.code).toBe('VALIDATION_ERROR');
     const s = await ws.step({ assistant_message: 'Hello!', tool_calls: [], answer: null });
     expect(s.episode_id).toBe(r.episode_id);
+    expect(s.observation.turn).toBe(1);
     await ws.close();
   });
 
-  it('puts episode_id on every frame', async () => {
+  it('puts episode_id on every frame (in the observation metadata, the state, the error)', async () => {
     const { url } = await serve();
     const { socket, frames } = await rawSocket(url);
     const send = (m: unknown) => socket.send(typeof m === 'string' ? m : JSON.stringify(m));
@@ -82,11 +89,19 @@ describe('WebSocket session', () => {
     send('not json');
     send({ type: 'step', data: 'not json either' });
     await expect.poll(() => frames.length).toBe(5);
-    const id = frames[0].data.episode_id;
+    const idOf = (f: (typeof frames)[number]) =>
+      f.type === 'observation'
+        ? (f.data.observation as { metadata: { episode_id: string } }).metadata.episode_id
+        : f.data.episode_id;
+    const id = idOf(frames[0]);
     expect(id).toMatch(/^ep_/);
     expect(frames.map((f) => f.type)).toEqual(['observation', 'observation', 'state', 'error', 'observation']);
-    for (const f of frames) expect(f.data.episode_id).toBe(id);
-    expect(frames[4].data).toMatchObject({ done: true, termination: 'format_invalid', reward: -1 });
+    for (const f of frames) expect(idOf(f)).toBe(id);
+    expect(frames[4].data).toMatchObject({
+      done: true,
+      reward: -1,
+      observation: { metadata: { termination: 'format_invalid' } },
+    });
     socket.close();
   });
 
@@ -104,9 +119,10 @@ describe('WebSocket session', () => {
     for (const { frames, closed } of sessions) {
       expect(await closed).toBe(1000);
       expect(frames.map((f) => f.type)).toEqual(['observation', 'observation', 'state']);
-      expect(frames[2].data).toMatchObject({ episode_id: frames[0].data.episode_id, turn: 1 });
+      const meta = (frames[0].data.observation as { metadata: { episode_id: string } }).metadata;
+      expect(frames[2].data).toMatchObject({ episode_id: meta.episode_id, turn: 1 });
     }
-    expect(sessions[0].frames[0].data.episode_id).not.toBe(sessions[1].frames[0].data.episode_id);
+    expect(sessions[0].frames[2].data.episode_id).not.toBe(sessions[1].frames[2].data.episode_id);
   });
 
   it('gives the admin connection the hidden goal in simulation mode only', async () => {
@@ -119,7 +135,8 @@ describe('WebSocket session', () => {
     expect(await agent.state()).not.toHaveProperty('hidden_goal');
     const prod = await serve({ mode: 'production' });
     const prodAdmin = await EnvWsClient.connect(prod.url, { adminToken: ADMIN });
-    await prodAdmin.reset({ env: 'PD', seed: 4 });
+    await expectCode(prodAdmin.reset({ env: 'PD', seed: 4 }), 'PRODUCTION_MODE', 'the server draws the seed');
+    await prodAdmin.reset({ env: 'PD' });
     await expectCode(prodAdmin.state(), 'PRODUCTION_MODE');
     await expectCode(prodAdmin.reset({ env: 'PD', axis_overrides: { T_max: 2 } }), 'PRODUCTION_MODE');
     await Promise.all([admin.close(), agent.close(), prodAdmin.close()]);
@@ -132,6 +149,21 @@ describe('WebSocket session', () => {
     expect(await closed).toBe(1013);
     expect(frames[0]).toMatchObject({ type: 'error', data: { code: 'CAPACITY_REACHED' } });
     await first.close();
+  });
+
+  it('caps the sessions one client holds, and frees its slot when one closes', async () => {
+    const { url } = await serve({ maxSessions: 10, maxSessionsPerClient: 2 });
+    const [a, b] = await Promise.all([EnvWsClient.connect(url), EnvWsClient.connect(url)]);
+    const third = await rawSocket(url);
+    expect(await third.closed).toBe(1013);
+    expect(third.frames[0]).toMatchObject({
+      type: 'error',
+      data: { code: 'CAPACITY_REACHED', message: /MAX_SESSIONS_PER_CLIENT=2/ },
+    });
+    await a.close();
+    const again = await EnvWsClient.connect(url);
+    expect((await again.reset({ env: 'PD', seed: 1 })).episode_id).toMatch(/^ep_/);
+    await Promise.all([b.close(), again.close()]);
   });
 
   it('closes an idle session with SESSION_TIMEOUT and close code 4008', async () => {
@@ -195,7 +227,7 @@ describe('HTTP transport', () => {
       stranger.step(a.episode_id, { assistant_message: 'hi', tool_calls: [], answer: null }),
       'BAD_TOKEN',
     );
-    expect((await client.health()).active_sessions).toBe(2);
+    expect((await client.info()).active_sessions).toBe(2);
   });
 
   it('answers a WebSocket upgrade elsewhere than /ws with 404', async () => {

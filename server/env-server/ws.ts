@@ -1,6 +1,9 @@
 // The WebSocket session (OpenEnv's /ws): one connection plays one episode at a time.
 // In:  {type:"reset", data:{env,d,seed,run,…}} | {type:"step", data:<action>} | {type:"state"} | {type:"close"}
-// Out: {type:"observation", data:{episode_id,…}} | {type:"state", data:{episode_id,…}} | {type:"error", data:{episode_id,code,message}}
+//      | {type:"mcp", data:<JSON-RPC request>}
+// Out: {type:"observation", data:{observation,reward,done}} | {type:"state", data:{episode_id,step_count,…}}
+//      | {type:"mcp", data:<JSON-RPC response>} | {type:"error", data:{message,code,episode_id,errors?}}
+// (OpenEnv's models; the episode id and token are in observation.metadata, openenv-wire.ts.)
 // The connection itself is the capability for its episode; a connection opened with the admin
 // token as "Authorization: Bearer …" reads the full state (simulation mode only).
 
@@ -11,6 +14,8 @@ import { EnvServerError, asEnvServerError } from './errors';
 import type { EnvService } from './protocol';
 import { bearerToken, type TokenService } from './tokens';
 import { wireBytes } from './wire-json';
+import { handleMcp } from './mcp';
+import { wireReset, wireState, wireStep } from './openenv-wire';
 
 /** Close codes: 1013 = try again later (capacity), 4008 = idle timeout. */
 export const WS_CLOSE = { capacity: 1013, idle: 4008 } as const;
@@ -21,6 +26,8 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
   const { config } = service;
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxBodyBytes });
   let open = 0;
+  /** Open sessions by client address: one client may not take every slot. */
+  const byClient = new Map<string, number>();
 
   wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     // Protocol violations (an oversized frame: 1009) close the socket by themselves; without a
@@ -37,8 +44,15 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     };
     const sendError = (e: unknown) => {
       const err = asEnvServerError(e, current?.id ?? null);
-      send('error', { episode_id: err.episodeId ?? current?.id ?? null, code: err.code, message: err.message });
+      send('error', {
+        message: err.message,
+        code: err.code,
+        episode_id: err.episodeId ?? current?.id ?? null,
+        // as OpenEnv's WS errors: where in the action (its HTTP `detail` says ["body", "action", …])
+        ...(err.detail ? { errors: err.detail.map((d) => ({ ...d, loc: d.loc.slice(2) })) } : {}),
+      });
     };
+    const client = request.socket.remoteAddress ?? '?';
 
     if (open >= config.maxSessions) {
       sendError(
@@ -50,7 +64,19 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
       socket.close(WS_CLOSE.capacity, 'capacity reached');
       return;
     }
+    const mine = byClient.get(client) ?? 0;
+    if (mine >= config.maxSessionsPerClient) {
+      sendError(
+        new EnvServerError(
+          'CAPACITY_REACHED',
+          `this client has ${mine} WebSocket sessions open, its limit (ECOMRLVE_MAX_SESSIONS_PER_CLIENT=${config.maxSessionsPerClient})`,
+        ),
+      );
+      socket.close(WS_CLOSE.capacity, 'per-client capacity reached');
+      return;
+    }
     open++;
+    byClient.set(client, mine + 1);
 
     // Re-armed on every message (refresh: no new timer per message).
     const idle = setTimeout(() => {
@@ -90,15 +116,32 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
             current = null;
             const { response } = service.reset(data ?? {});
             current = { id: response.episode_id, token: response.token };
-            return send('observation', await service.durable(response));
+            return send('observation', wireReset(await service.durable(response), config.mode));
           }
           case 'step': {
             if (!current) throw new EnvServerError('NO_EPISODE', 'send {"type":"reset"} before stepping');
-            return send('observation', await service.stepEpisode(current.id, current.token, data, null, true));
+            return send(
+              'observation',
+              wireStep(await service.stepEpisode(current.id, current.token, data, null, true)),
+            );
           }
           case 'state': {
             if (!current) throw new EnvServerError('NO_EPISODE', 'send {"type":"reset"} before asking for state');
-            return send('state', await service.stateRequest(current.id, admin ? bearer : current.token));
+            return send(
+              'state',
+              wireState(await service.stateRequest(current.id, admin ? bearer : current.token), config.mode),
+            );
+          }
+          case 'mcp': {
+            const answer = await handleMcp(service, data, {
+              episode: current,
+              connection: true,
+              started: (episode) => {
+                abandon();
+                current = episode;
+              },
+            });
+            return answer === null ? undefined : send('mcp', answer);
           }
           case 'close':
             return socket.close(1000, 'closed by client');
@@ -106,8 +149,8 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
             throw new EnvServerError(
               'UNKNOWN_TYPE',
               typeof type === 'string'
-                ? `unknown message type "${type}"; types: reset, step, state, close`
-                : 'the message needs a "type": reset, step, state or close',
+                ? `unknown message type "${type}"; types: reset, step, state, mcp, close`
+                : 'the message needs a "type": reset, step, state, mcp or close',
             );
         }
       } catch (e) {
@@ -118,6 +161,9 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     socket.on('close', () => {
       clearTimeout(idle);
       open--;
+      const left = (byClient.get(client) ?? 1) - 1;
+      if (left > 0) byClient.set(client, left);
+      else byClient.delete(client);
       abandon();
     });
   });

@@ -8,7 +8,8 @@ import type { EpisodeEvent } from '@/server/engine/types';
 import { materialiseEvents } from '@/server/episodes/materialise';
 import type { InspectorDb } from './db';
 import { flag } from './dialect';
-import { FORMAT_NAME, FORMAT_VERSION } from './format';
+import { FORMAT_NAME, FORMAT_VERSION, type EpisodeLine } from './format';
+import { toCollectRecord } from './openenv-collect';
 
 interface Row {
   id: string;
@@ -155,13 +156,17 @@ export function createExporter(db: InspectorDb, catalogOf: (catalogId: string) =
   return { episodeLine, chatLine };
 }
 
-/** JSONL text for these ids, in order (unknown ids are left out). */
-export async function exportJsonl(db: InspectorDb, ids: string[], kind: 'episodes' | 'chat'): Promise<string> {
+/** JSONL text for these ids, in order (unknown ids are left out); 'openenv': OpenEnv collect's results.jsonl. */
+export async function exportJsonl(
+  db: InspectorDb,
+  ids: string[],
+  kind: 'episodes' | 'chat' | 'openenv',
+): Promise<string> {
   const ex = createExporter(db);
   const lines: string[] = [];
   for (const id of ids) {
     const l = kind === 'chat' ? await ex.chatLine(id) : await ex.episodeLine(id);
-    if (l) lines.push(JSON.stringify(l));
+    if (l) lines.push(JSON.stringify(kind === 'openenv' ? toCollectRecord(l as EpisodeLine) : l));
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }

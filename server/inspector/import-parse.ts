@@ -9,6 +9,7 @@ import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import { episodeLineSchema, FORMAT_NAME, type EpisodeLine } from './format';
 import type { ImportLineReport, ImportOptions } from './import';
 import { chatLineSchema } from './import-openai';
+import { collectRecordSchema, fromCollectRecord } from './openenv-collect';
 import { prepareEpisode, type EpisodeRecord, type PreparedEpisode } from './insert';
 import { partsOf, pendingRescore, rescoreByReplay, noRescore } from './rescore';
 import type { z } from 'zod';
@@ -120,8 +121,17 @@ export type ParsedLine = { line: number; kind?: ImportKind } & (
 /** How an own-format line becomes something to store (a closure on the importing thread, rows in the worker). */
 export type OwnLine = (episode: EpisodeLine) => { ready: ReadyEpisode } | { make: () => EpisodeRecord };
 
+/** Replays an OpenEnv results.jsonl line that does not carry its episode (openenv-collect.ts). */
+export type CatalogAccess = { getCatalog: (id: string) => Catalog; defaultCatalogId: string };
+const NO_CATALOG: CatalogAccess = {
+  getCatalog: () => {
+    throw new Error('replaying an OpenEnv record needs the catalog, which the parsing worker does not load');
+  },
+  defaultCatalogId: '',
+};
+
 /** The lines of a JSONL file, parsed and checked, in order (blank lines skipped). */
-export function* parseJsonl(text: string, own: OwnLine): Generator<ParsedLine> {
+export function* parseJsonl(text: string, own: OwnLine, catalogs: CatalogAccess = NO_CATALOG): Generator<ParsedLine> {
   const lines = text.split('\n');
   for (const [i, raw] of lines.entries()) {
     if (!raw.trim()) continue;
@@ -149,6 +159,25 @@ export function* parseJsonl(text: string, own: OwnLine): Generator<ParsedLine> {
           yield { line, kind: 'ecomrlve', error: (e as Error).message };
         }
       }
+    } else if (o && Array.isArray(o.tool_trace) && typeof o.episode_id === 'string') {
+      const parsed = collectRecordSchema.safeParse(o);
+      if (!parsed.success)
+        yield {
+          line,
+          kind: 'openenv',
+          error: `not a valid OpenEnv collect record: ${zodMessage(parsed.error.issues)}`,
+        };
+      else {
+        try {
+          yield {
+            line,
+            kind: 'openenv',
+            ...own(fromCollectRecord(parsed.data, catalogs.getCatalog, catalogs.defaultCatalogId)),
+          };
+        } catch (e) {
+          yield { line, kind: 'openenv', error: (e as Error).message };
+        }
+      }
     } else if (o && Array.isArray(o.messages)) {
       const parsed = chatLineSchema.safeParse(o);
       if (!parsed.success)
@@ -157,7 +186,7 @@ export function* parseJsonl(text: string, own: OwnLine): Generator<ParsedLine> {
     } else
       yield {
         line,
-        error: `unknown line: expected {"format":"${FORMAT_NAME}",…}, an OpenAI chat transcript {"messages":[…]}, or a reference trace file`,
+        error: `unknown line: expected {"format":"${FORMAT_NAME}",…}, an OpenEnv collect record {"episode_id","messages","tool_trace",…}, an OpenAI chat transcript {"messages":[…]}, or a reference trace file`,
       };
   }
 }

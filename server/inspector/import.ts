@@ -15,7 +15,7 @@ export interface ImportLineReport {
   /** 1-based line in a JSONL file; 1 for a whole-file JSON */
   line: number;
   ok: boolean;
-  kind?: 'ecomrlve' | 'openai' | 'reference';
+  kind?: 'ecomrlve' | 'openenv' | 'openai' | 'reference';
   id?: string;
   message: string;
   recordedReward?: number | null;
@@ -169,7 +169,7 @@ async function importInside(
       const lines =
         worker && jsonl.includes(f)
           ? worker.linesOf(f)
-          : parseJsonl(f.text, (ep) => ({ make: () => ownToRecord(ep, opts, f.name, replayNow) }));
+          : parseJsonl(f.text, (ep) => ({ make: () => ownToRecord(ep, opts, f.name, replayNow) }), opts);
       for await (const p of lines) await store(f.name, p);
     }
     await writer.flush();

@@ -1,6 +1,6 @@
 """HTTP client for the EcomRLVE env server (OpenEnv shape). Python standard library only.
 
-    from ecomrlve_client import EcomRLVEClient
+    from ecomrlve import EcomRLVEClient
     env = EcomRLVEClient("http://127.0.0.1:3141")
     r = env.reset(env="PD", d=3, seed=7, run="grpo-run-1")   # episode_id, token, observation, reward, done
     while not r["done"]:
@@ -8,7 +8,10 @@
         r = env.step(r["episode_id"], action)
     print(r["reward"], r["termination"])
 
-Every response carries "episode_id". Errors raise EnvServerError with the server's code and message.
+The server answers reset and step in OpenEnv's shape ({observation, reward, done}, with ours in
+observation["metadata"]); this client hands them back flat: the metadata's fields (episode_id,
+token, env, d, seed, run, termination, reward_parts) beside observation, reward and done.
+Errors raise EnvServerError with the server's code and message.
 """
 
 from __future__ import annotations
@@ -18,9 +21,16 @@ import json
 import urllib.parse
 from typing import Any, Dict, Optional, Union
 
-__all__ = ["EcomRLVEClient", "EnvServerError"]
+__all__ = ["EcomRLVEClient", "EnvServerError", "flat"]
 
 Action = Union[Dict[str, Any], str]
+
+
+def flat(result: Dict[str, Any]) -> Dict[str, Any]:
+    """An OpenEnv reset/step answer with observation["metadata"]'s fields moved beside it."""
+    observation = dict(result["observation"])
+    metadata = observation.pop("metadata", {})
+    return {**metadata, "observation": observation, "reward": result["reward"], "done": result["done"]}
 
 
 class EnvServerError(Exception):
@@ -62,13 +72,13 @@ class EcomRLVEClient:
             body["run"] = run
         if episode_id is not None:
             body["episode_id"] = episode_id
-        result = self._call("POST", "/reset", body)
+        result = flat(self._call("POST", "/reset", body))
         self._tokens[result["episode_id"]] = result["token"]
         return result
 
     def step(self, episode_id: str, action: Action) -> Dict[str, Any]:
         """One turn: observation, reward (0 until the end), done, termination, reward_parts."""
-        return self._call("POST", "/step", {"episode_id": episode_id, "action": action}, self._tokens.get(episode_id))
+        return flat(self._call("POST", "/step", {"episode_id": episode_id, "action": action}, self._tokens.get(episode_id)))
 
     def state(self, episode_id: str) -> Dict[str, Any]:
         token = self._admin_token or self._tokens.get(episode_id)
@@ -82,6 +92,18 @@ class EcomRLVEClient:
 
     def health(self) -> Dict[str, Any]:
         return self._call("GET", "/health")
+
+    def info(self) -> Dict[str, Any]:
+        """Ours: mode, catalog, envs, limits, active sessions."""
+        return self._call("GET", "/info")
+
+    def mcp(self, method: str, params: Optional[Dict[str, Any]] = None, token: Optional[str] = None,
+            request_id: int = 1) -> Dict[str, Any]:
+        """One MCP JSON-RPC request (POST /mcp); the episode token scopes the tools."""
+        body: Dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params is not None:
+            body["params"] = params
+        return self._call("POST", "/mcp", body, token)
 
     def close(self) -> None:
         if self._conn is not None:
@@ -132,5 +154,7 @@ class EcomRLVEClient:
                                  response.status, None) from None
         if response.status >= 400:
             err = payload.get("error") or {}
+            if not isinstance(err, dict):
+                err = {}
             raise EnvServerError(err.get("code", "HTTP_ERROR"), err.get("message", text), response.status, payload.get("episode_id"))
         return payload

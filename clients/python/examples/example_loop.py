@@ -1,7 +1,7 @@
 """Plays episodes against an env server with a deliberately simple policy.
 
-    python3 example_loop.py --url http://127.0.0.1:3141 --env PD --d 2 --seed 7
-    python3 example_loop.py --url http://127.0.0.1:3141 --env all --transcripts out.json
+    python3 examples/example_loop.py --url http://127.0.0.1:3141 --env PD --d 2 --seed 7
+    python3 examples/example_loop.py --url http://127.0.0.1:3141 --env all --transcripts out.json
 
 The policy: search once with the customer's words (or list orders / search the policy), then,
 if the answer only needs product ids, recommend the top hits; otherwise keep asking until the
@@ -16,7 +16,11 @@ import json
 import sys
 from typing import Any, Dict, List
 
-from ecomrlve_client import EcomRLVEClient
+import os
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))  # the package, uninstalled
+
+from ecomrlve import EcomRLVEClient  # noqa: E402
 
 ALL_ENVS = ["PD", "SUB", "CART", "RETURN", "STATUS", "POLICY", "BUNDLE", "JOURNEY"]
 

@@ -1,0 +1,47 @@
+// A structured action sent over a transport (HTTP, WebSocket, MCP: protocol.ts's stepEpisode) is
+// checked against the published action schema (GET /schema) before the engine sees it, as OpenEnv
+// checks one against its action class: one that breaks the schema is refused (HTTP 422 with a
+// `detail` list, WebSocket VALIDATION_ERROR) and the episode goes on untouched. In-process
+// callers (stepLive) may still step anything: the engine scores it. The model's raw text (a string action) is not checked here: the engine parses it
+// and scores text it cannot use with its format rule (format_invalid), the learning signal.
+
+import type { z } from 'zod';
+import { EnvServerError, type ValidationDetail } from './errors';
+import { actionSchemaFor, describeIssues } from './schemas';
+
+const schemas = new Map<string, z.ZodType>();
+
+function schemaOf(envId: string): z.ZodType {
+  let schema = schemas.get(envId);
+  if (!schema) {
+    schema = actionSchemaFor(envId);
+    schemas.set(envId, schema);
+  }
+  return schema;
+}
+
+/** Zod's issues as pydantic's error list: the check, where (below `loc`), and why. */
+export function validationDetail(error: z.ZodError, loc: (string | number)[] = []): ValidationDetail[] {
+  return error.issues.map((i) => ({
+    type: i.code,
+    loc: [...loc, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+    msg: i.message,
+  }));
+}
+
+/** Whether a structured action matches the env's published action schema (transports refuse it otherwise). */
+export const matchesActionSchema = (envId: string, action: unknown): boolean =>
+  schemaOf(envId).safeParse(action).success;
+
+/** Throws VALIDATION_ERROR (with the failed checks) when a structured action breaks the env's action schema. */
+export function checkAction(envId: string, action: unknown, episodeId: string): void {
+  if (typeof action === 'string') return;
+  const r = schemaOf(envId).safeParse(action);
+  if (r.success) return;
+  throw new EnvServerError(
+    'VALIDATION_ERROR',
+    `step: the action does not match the ${envId} action schema (GET /schema?env=${envId}): ${describeIssues(r.error)}; the episode is unchanged`,
+    episodeId,
+    validationDetail(r.error, ['body', 'action']),
+  );
+}

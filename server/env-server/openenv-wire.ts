@@ -1,0 +1,99 @@
+// Our operation results in OpenEnv's response models (openenv/core/env_server/types.py), which
+// forbid extra fields: ResetResponse / StepResponse are exactly {observation, reward, done}, so
+// what is ours (episode id, capability token, env, d, seed, run, termination, reward parts) moves
+// into the observation's `metadata` (OpenEnv's Observation has that field for it); the state's
+// extras stay beside episode_id and step_count (OpenEnv's State allows extra fields). The map is
+// documented in docs/env-server.md ("OpenEnv mapping"). Production mode never carries the seed.
+
+import type { ServerMode } from './config';
+import type { AgentState } from './episode-state';
+import type { ResetResponse, StepResponse } from './protocol';
+
+/** What OpenEnv's observation `metadata` holds for us. */
+export interface WireMetadata {
+  episode_id: string;
+  /** Reset only: the capability token for step, state and MCP. */
+  token?: string;
+  env?: string;
+  d?: number;
+  /** Reset in simulation mode only. */
+  seed?: number;
+  run?: string | null;
+  termination: string | null;
+  reward_parts: StepResponse['reward_parts'];
+}
+
+/** OpenEnv's ResetResponse / StepResponse (and the WebSocket observation frame's data). */
+export interface WireResult {
+  observation: Record<string, unknown>;
+  reward: number;
+  done: boolean;
+}
+
+/**
+ * The engine's observation with `metadata` added, its properties copied as they are: the tool
+ * specs stay behind the engine's copy-on-read getter, so wire-json.ts still splices in their
+ * ready JSON instead of copying and serialising them every step.
+ */
+function withMetadata(observation: object, metadata: WireMetadata): Record<string, unknown> {
+  const out = Object.defineProperties({}, Object.getOwnPropertyDescriptors(observation));
+  Object.defineProperty(out, 'metadata', { value: metadata, enumerable: true, writable: true, configurable: true });
+  return out as Record<string, unknown>;
+}
+
+export function wireStep(r: StepResponse): WireResult {
+  return {
+    observation: withMetadata(r.observation, {
+      episode_id: r.episode_id,
+      termination: r.termination,
+      reward_parts: r.reward_parts,
+    }),
+    reward: r.reward,
+    done: r.done,
+  };
+}
+
+export function wireReset(r: ResetResponse, mode: ServerMode): WireResult {
+  const metadata: WireMetadata = {
+    episode_id: r.episode_id,
+    token: r.token,
+    env: r.env,
+    d: r.d,
+    ...(mode === 'simulation' ? { seed: r.seed } : {}),
+    run: r.run,
+    termination: r.termination,
+    reward_parts: r.reward_parts,
+  };
+  return { observation: withMetadata(r.observation, metadata), reward: r.reward, done: r.done };
+}
+
+/** The state as sent: production mode leaves the seed out (the server keeps it). */
+export function wireState<S extends Partial<AgentState>>(state: S, mode: ServerMode): S {
+  if (mode === 'simulation') return state;
+  const { seed: _seed, ...rest } = state;
+  return rest as S;
+}
+
+/** OpenEnv's State for a call that names no episode: what a fresh environment reports. */
+export const NO_EPISODE_STATE = { episode_id: null, step_count: 0 } as const;
+
+/** A wire reset or step answer back in our flat shape (the TypeScript client's view). */
+export function fromWire(body: WireResult): StepResponse & Partial<ResetResponse> {
+  const { metadata, ...observation } = body.observation as { metadata: WireMetadata } & Record<string, unknown>;
+  const out: StepResponse & Partial<ResetResponse> = {
+    episode_id: metadata.episode_id,
+    observation: observation as unknown as StepResponse['observation'],
+    reward: body.reward,
+    done: body.done,
+    termination: metadata.termination,
+    reward_parts: metadata.reward_parts,
+  };
+  if (metadata.token !== undefined) {
+    out.token = metadata.token;
+    out.env = metadata.env;
+    out.d = metadata.d;
+    if (metadata.seed !== undefined) out.seed = metadata.seed;
+    out.run = metadata.run ?? null;
+  }
+  return out;
+}

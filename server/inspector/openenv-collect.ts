@@ -1,0 +1,194 @@
+// OpenEnv `collect` interchange (openenv/core/harness/collect.py, EpisodeRecord): an episode as
+// one results.jsonl line, and back. The OpenEnv fields are the agent's view (messages in the
+// OpenAI chat shape TRL's SFTTrainer reads, tool_trace, reward, done); the whole episode in the
+// project's own format rides in `extra.ecomrlve`, so importing it back stores exactly what was
+// exported (and re-scores it by replay). A results.jsonl written by OpenEnv's own collector
+// against this server's MCP tools has no such extra: its tool_trace (one tools/call per turn,
+// as mcp.ts maps them) is replayed from `task` {env, d, seed} into an episode.
+
+import { z } from 'zod';
+import { createEpisode, REWARD_REVISION, type Catalog, type EnvId } from '@/server/engine';
+import type { EpisodeEvent } from '@/server/engine/types';
+import { actionForCall } from '@/server/env-server/mcp';
+import { episodeLineSchema, FORMAT_NAME, FORMAT_VERSION, type EpisodeLine } from './format';
+
+export const RESULTS_FILENAME = 'results.jsonl';
+
+/** OpenEnv's EpisodeRecord, as one line of results.jsonl. */
+export interface CollectRecord {
+  episode_id: string;
+  messages: Array<Record<string, unknown>>;
+  reward: number;
+  done: boolean;
+  tool_trace: Array<{ tool_name: string; arguments: Record<string, unknown>; result: Record<string, unknown> }>;
+  metrics: Record<string, unknown>;
+  verify_metrics: Record<string, unknown>;
+  artifacts: Record<string, unknown>;
+  task: unknown;
+  extra: Record<string, unknown>;
+}
+
+export const collectRecordSchema = z.object({
+  episode_id: z.string(),
+  messages: z.array(z.record(z.string(), z.unknown())),
+  reward: z.number(),
+  done: z.boolean(),
+  tool_trace: z.array(
+    z.object({
+      tool_name: z.string(),
+      arguments: z.record(z.string(), z.unknown()),
+      result: z.record(z.string(), z.unknown()),
+    }),
+  ),
+  metrics: z.record(z.string(), z.unknown()),
+  verify_metrics: z.record(z.string(), z.unknown()),
+  artifacts: z.record(z.string(), z.unknown()),
+  task: z.unknown(),
+  extra: z.record(z.string(), z.unknown()).default({}),
+});
+
+const taskSchema = z.object({
+  env: z.string(),
+  d: z.int().min(0).max(100),
+  seed: z.int().min(0),
+  catalog: z.string().optional(),
+});
+
+/** An exported episode (the project's line) as OpenEnv's EpisodeRecord. */
+export function toCollectRecord(line: EpisodeLine): CollectRecord {
+  const events = line.events as EpisodeEvent[];
+  const messages: CollectRecord['messages'] = [
+    {
+      role: 'system',
+      content: `You are a shopping assistant in the EcomRLVE ${line.envId} environment (d=${line.d}). Each tool call is one turn.`,
+    },
+  ];
+  const trace: CollectRecord['tool_trace'] = [];
+  for (let t = 0; t <= line.turn; t++) {
+    const here = events.filter((e) => e.turn === t);
+    const said = here.find((e) => e.kind === 'agent_message');
+    const calls = here.filter((e) => e.kind === 'tool_call');
+    const answer = here.find((e) => e.kind === 'answer');
+    const done = here.some((e) => e.kind === 'termination');
+    if (t > 0) {
+      const toolCalls = [
+        ...calls.map((c, i) => ({ name: c.name, args: c.args as Record<string, unknown>, id: `call_${t}_${i}` })),
+        ...(answer ? [{ name: 'answer', args: answer.answer, id: `call_${t}_answer` }] : []),
+      ];
+      messages.push({
+        role: 'assistant',
+        content: said?.text ?? '',
+        ...(toolCalls.length
+          ? {
+              tool_calls: toolCalls.map((c) => ({
+                id: c.id,
+                type: 'function',
+                function: { name: c.name, arguments: JSON.stringify(c.args ?? {}) },
+              })),
+            }
+          : {}),
+      });
+      for (const [i, c] of calls.entries()) {
+        const data = c.error === null ? c.result : { error: c.error };
+        messages.push({ role: 'tool', tool_call_id: `call_${t}_${i}`, name: c.name, content: JSON.stringify(data) });
+        trace.push({
+          tool_name: c.name,
+          arguments: (c.args ?? {}) as Record<string, unknown>,
+          result: { data: c.result, done: false, metadata: { turn: t }, error: c.error },
+        });
+      }
+      if (answer) {
+        messages.push({
+          role: 'tool',
+          tool_call_id: `call_${t}_answer`,
+          name: 'answer',
+          content: JSON.stringify({ done }),
+        });
+        trace.push({
+          tool_name: 'answer',
+          arguments: answer.answer,
+          result: { data: null, done, metadata: { turn: t }, error: null },
+        });
+      }
+    }
+    const reply = here.find((e) => e.kind === 'customer_message');
+    if (reply) messages.push({ role: 'user', content: reply.text });
+  }
+  const b = line.breakdown as { rTask?: number; rEff?: number; rHall?: number } | null;
+  return {
+    episode_id: line.id ?? '',
+    messages,
+    reward: line.reward ?? 0,
+    done: line.status === 'done',
+    tool_trace: trace,
+    metrics: { turns: line.turn, tool_calls: trace.length },
+    verify_metrics: { step_count: line.turn },
+    artifacts: {
+      termination: line.terminationReason,
+      is_correct: line.isCorrect,
+      reward_parts: b ? { r_task: b.rTask, r_eff: b.rEff, r_hall: b.rHall } : null,
+    },
+    task: { env: line.envId, d: line.d, seed: line.seed, catalog: line.catalogId },
+    extra: { ecomrlve: line },
+  };
+}
+
+/**
+ * A results.jsonl line back as the project's line: the carried one when present, else the
+ * episode replayed from `task` and the tool trace (one tools/call per turn, as MCP plays it).
+ */
+export function fromCollectRecord(
+  record: z.output<typeof collectRecordSchema>,
+  getCatalog: (id: string) => Catalog,
+  defaultCatalogId: string,
+): EpisodeLine {
+  const carried = (record.extra as { ecomrlve?: { format?: unknown } }).ecomrlve;
+  if (carried && carried.format === FORMAT_NAME) {
+    const parsed = episodeLineSchema.safeParse(carried);
+    if (!parsed.success) throw new Error(`extra.ecomrlve is not a valid ${FORMAT_NAME} line`);
+    return parsed.data;
+  }
+  const task = taskSchema.safeParse(record.task);
+  if (!task.success) throw new Error('an OpenEnv record needs task {env, d, seed} (or extra.ecomrlve) to replay');
+  const { env, d, seed } = task.data;
+  const catalogId = task.data.catalog ?? defaultCatalogId;
+  const episode = createEpisode({ envId: env as EnvId, d, seed }, getCatalog(catalogId));
+  episode.reset();
+  const actions: EpisodeLine['actions'] = [];
+  for (const call of record.tool_trace) {
+    if (episode.done) throw new Error('the tool trace goes on after the episode ended');
+    const action = actionForCall(env, call.tool_name, call.arguments);
+    if (!action) throw new Error(`tool "${call.tool_name}" is not a ${env} tool`);
+    actions.push({ format: 'json', raw: JSON.stringify(action), turn: episode.turn + 1 });
+    episode.step(action);
+  }
+  const breakdown = episode.breakdown;
+  if (breakdown && Math.abs(breakdown.total - record.reward) > 1e-9)
+    throw new Error(`the replay's reward ${breakdown.total} is not the record's ${record.reward}`);
+  return {
+    format: FORMAT_NAME,
+    version: FORMAT_VERSION,
+    id: /^[A-Za-z0-9_-]{1,64}$/.test(record.episode_id) ? record.episode_id : undefined,
+    envId: env as EnvId,
+    d,
+    seed,
+    axisOverrides: {},
+    weights: null,
+    catalogId,
+    player: 'openenv-collect',
+    runLabel: null,
+    goalRevealed: false,
+    status: episode.done ? 'done' : 'active',
+    terminationReason: episode.termination,
+    turn: episode.turn,
+    reward: breakdown ? breakdown.total : null,
+    isCorrect: breakdown ? breakdown.isCorrect : null,
+    breakdown: breakdown as unknown as Record<string, unknown> | null,
+    hiddenGoal: episode.hiddenGoal() as EpisodeLine['hiddenGoal'],
+    events: episode.events.map((e) => ({ ...e })),
+    actions,
+    prompts: null,
+    origin: 'engine',
+    rewardRevision: REWARD_REVISION,
+  };
+}
