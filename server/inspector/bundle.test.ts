@@ -9,6 +9,8 @@ import { bundlePayload, MAX_BUNDLE_EPISODES, type BundlePayload } from './bundle
 import { bundleHtml, payloadOfHtml } from './bundle-html';
 import { createEpisodeData } from './episode-data';
 import { createExporter } from './export';
+import { listInputFromParams } from './filters';
+import { episodeIds } from './query';
 import { createInspectorTestDb, getTestCatalog, type InspectorTestDb } from './test-helpers';
 
 let db: InspectorTestDb;
@@ -112,5 +114,13 @@ describe('demo bundle', () => {
   it('leaves unknown ids out and refuses more episodes than a bundle holds', async () => {
     expect((await build(false, ['nope', ids[0]])).episodes.map((e) => e.id)).toEqual([ids[0]]);
     await expect(build(false, Array(MAX_BUNDLE_EPISODES + 1).fill(ids[0]))).rejects.toThrow(/at most 200/);
+  });
+
+  it('--run NAME finds a batch run by its id, as it finds a labelled run', async () => {
+    db.sqlite.prepare('UPDATE "Episode" SET "runId" = ? WHERE "id" IN (?, ?)').run('batch-1', ids[0], ids[2]);
+    db.sqlite.prepare('UPDATE "Episode" SET "runLabel" = ? WHERE "id" = ?').run('trainer-a', ids[1]);
+    const run = (name: string) => episodeIds(db.store, listInputFromParams(new URLSearchParams({ run: name })));
+    expect((await run('batch-1')).sort()).toEqual([ids[0], ids[2]].sort());
+    expect(await run('trainer-a')).toEqual([ids[1]]);
   });
 });
