@@ -150,6 +150,7 @@ export const VIEWER_JS = String.raw`
       el('span', { class: 'facts', text: [ep.seed !== null ? 'seed ' + ep.seed : null, ep.player, ep.runLabel ? 'run ' + ep.runLabel : null,
         ep.terminationReason ? 'ended: ' + ep.terminationReason : ep.status, ep.turnsTaken + ' turn(s)'].filter(Boolean).join(' · ') }),
       el('span', { class: 'reward ' + (pass ? 'pass' : 'fail'), 'data-testid': 'bundle-reward', text: 'reward ' + ep.shown.reward }),
+      el('span', { class: 'muted', 'data-testid': 'bundle-episode-id', text: ep.id }),
       ep.isCorrect === null ? null : el('span', { class: 'badge ' + (pass ? 'pass' : 'fail'), text: pass ? 'pass' : 'fail' }),
     ]));
     var select = eps.length > 1 ? el('select', { 'aria-label': 'episode', onchange: function (ev) { go(Number(ev.target.value), 0); } },
@@ -215,8 +216,9 @@ export const VIEWER_JS = String.raw`
     render();
   }
   document.addEventListener('keydown', function (ev) {
+    // a focused control keeps its own keys (space presses a button, arrows move a select or the slider)
     var tag = ev.target && ev.target.tagName;
-    if (tag === 'INPUT' && ev.target.type !== 'range') return;
+    if (tag === 'BUTTON' || tag === 'SELECT' || tag === 'INPUT') return;
     if (ev.key === 'ArrowRight') { ev.preventDefault(); step(1); }
     else if (ev.key === 'ArrowLeft') { ev.preventDefault(); step(-1); }
     else if (ev.key === ' ') { ev.preventDefault(); toggle(); }
