@@ -57,8 +57,8 @@ test('a run as one HTML file: offline, every turn, the replay’s rewards; the g
   const rewards = new Map<string, string>();
   for (let ep = 0; ep < 8; ep++) {
     const id = (await d.getByTestId('bundle-episode-id').textContent())!;
-    await expect(d.getByTestId('turn-position')).toHaveText(/^Opening of \d+$/);
-    const last = Number((await d.getByTestId('turn-position').textContent())!.match(/of (\d+)$/)![1]);
+    await expect(d.getByTestId('turn-position')).toHaveText(/^Opening · \d+ turns?$/);
+    const last = Number((await d.getByTestId('turn-position').textContent())!.match(/(\d+) turns?$/)![1]);
     expect(last).toBeGreaterThan(0);
     for (let t = 1; t <= last; t++) {
       await d.keyboard.press('ArrowRight');
@@ -83,7 +83,7 @@ test('a run as one HTML file: offline, every turn, the replay’s rewards; the g
   await expect(d.getByTestId('turn-position')).toHaveText(/^Turn \d+ of \d+$/);
   // autoplay: space starts it, the turn moves without a key, space stops it
   await d.locator('select[aria-label="episode"]').selectOption('0'); // re-rendered: the focus is back on the page
-  await expect(d.getByTestId('turn-position')).toHaveText(/^Opening of/);
+  await expect(d.getByTestId('turn-position')).toHaveText(/^Opening · /);
   await d.keyboard.press(' ');
   await expect(d.getByTestId('autoplay')).toHaveText('❚❚ pause');
   await expect(d.getByTestId('turn-position')).toHaveText(/^Turn 1 of/, { timeout: 5_000 });

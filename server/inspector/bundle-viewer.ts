@@ -26,7 +26,9 @@ main{max-width:1400px;margin:0 auto;padding:12px 20px 40px}
 .controls .pos{font-weight:600;font-variant-numeric:tabular-nums;min-width:9em}
 .controls .hint{color:#64748b;font-size:12px}
 .grid{display:grid;grid-template-columns:minmax(0,7fr) minmax(0,5fr);gap:16px;align-items:start}
-@media (max-width:960px){.grid{grid-template-columns:minmax(0,1fr)}}
+.controls .jumps{display:none;gap:12px;font-size:12px}.controls .jumps a{color:#0369a1}
+@media (max-width:960px){.grid{grid-template-columns:minmax(0,1fr)}.controls .jumps{display:inline-flex}}
+#world,#reward{scroll-margin-top:64px}
 .card{background:#fff;border:1px solid #e2e8f0;border-radius:8px;padding:10px 12px;margin-bottom:12px}
 .card h3{margin:0 0 6px;font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:#475569}
 .turn{border-left:3px solid #e2e8f0;padding:4px 0 4px 10px;margin-bottom:10px}
@@ -52,7 +54,7 @@ export const VIEWER_JS = String.raw`
   'use strict';
   var data = JSON.parse(document.getElementById('bundle-data').textContent);
   var eps = data.episodes;
-  var state = { ep: 0, turn: 0, playing: false, timer: null, delay: 1800 };
+  var state = { ep: 0, turn: 0, playing: false, timer: null, delay: 1800, moved: false };
 
   function el(tag, attrs, kids) {
     var n = document.createElement(tag);
@@ -124,7 +126,7 @@ export const VIEWER_JS = String.raw`
     ]));
     var metrics = Object.keys(b.task.metrics || {});
     if (metrics.length)
-      card.appendChild(el('p', { class: 'muted', text: metrics.map(function (k) { return k + ' ' + b.task.metrics[k]; }).join(' · ') }));
+      card.appendChild(el('p', { class: 'muted', text: 'metrics: ' + metrics.map(function (k) { return k + ' ' + Number(b.task.metrics[k].toFixed(3)); }).join(' · ') }));
     ['task', 'eff', 'hall'].forEach(function (part) {
       var lines = b.evidence[part] || [];
       if (!lines.length) return;
@@ -150,8 +152,8 @@ export const VIEWER_JS = String.raw`
       el('span', { class: 'facts', text: [ep.seed !== null ? 'seed ' + ep.seed : null, ep.player, ep.runLabel ? 'run ' + ep.runLabel : null,
         ep.terminationReason ? 'ended: ' + ep.terminationReason : ep.status, ep.turnsTaken + ' turn(s)'].filter(Boolean).join(' · ') }),
       el('span', { class: 'reward ' + (pass ? 'pass' : 'fail'), 'data-testid': 'bundle-reward', text: 'reward ' + ep.shown.reward }),
-      el('span', { class: 'muted', 'data-testid': 'bundle-episode-id', text: ep.id }),
       ep.isCorrect === null ? null : el('span', { class: 'badge ' + (pass ? 'pass' : 'fail'), text: pass ? 'pass' : 'fail' }),
+      el('span', { class: 'muted', 'data-testid': 'bundle-episode-id', text: ep.id }),
     ]));
     var select = eps.length > 1 ? el('select', { 'aria-label': 'episode', onchange: function (ev) { go(Number(ev.target.value), 0); } },
       eps.map(function (e, i) {
@@ -164,11 +166,13 @@ export const VIEWER_JS = String.raw`
     root.appendChild(el('div', { class: 'controls' }, [
       select,
       el('button', { type: 'button', 'data-testid': 'prev-turn', onclick: function () { step(-1); } }, ['← back']),
-      el('span', { class: 'pos', 'data-testid': 'turn-position', text: (state.turn === 0 ? 'Opening' : 'Turn ' + state.turn) + ' of ' + last }),
+      el('span', { class: 'pos', 'data-testid': 'turn-position', text: state.turn === 0 ? 'Opening · ' + last + ' turn' + (last === 1 ? '' : 's') : 'Turn ' + state.turn + ' of ' + last }),
       el('button', { type: 'button', 'data-testid': 'next-turn', onclick: function () { step(1); } }, ['next →']),
       el('button', { type: 'button', class: state.playing ? 'on' : '', 'data-testid': 'autoplay', onclick: toggle }, [state.playing ? '❚❚ pause' : '▶ autoplay']),
       slider,
       el('span', { class: 'hint', text: '←/→ step · space autoplay' + (eps.length > 1 ? ' · episode ' + (state.ep + 1) + ' of ' + eps.length : '') }),
+      // one column on a narrow screen: the world and the reward sit below the transcript
+      el('span', { class: 'jumps' }, [el('a', { href: '#world', text: 'world ↓' }), el('a', { href: '#reward', text: 'reward ↓' })]),
     ]));
     var t = transcript(ep);
     var world = ep.turns[state.turn].world;
@@ -186,13 +190,14 @@ export const VIEWER_JS = String.raw`
       ]) : null,
     ]);
     root.appendChild(el('div', { class: 'grid' }, [t.box, side]));
-    if (t.cur && state.playing) t.cur.scrollIntoView({ block: 'nearest' });
+    if (t.cur && state.moved) t.cur.scrollIntoView({ block: 'nearest' });
   }
 
   function go(epIndex, turn) {
     state.ep = Math.max(0, Math.min(epIndex, eps.length - 1));
     var last = eps[state.ep] ? eps[state.ep].turns.length - 1 : 0;
     state.turn = Math.max(0, Math.min(turn, last));
+    state.moved = true; // from now on the selected turn is scrolled into view
     render();
   }
   // Steps run on into the next episode (and back into the previous one's last turn).
