@@ -29,8 +29,12 @@ const db = openInspectorDb();
 const params = new URLSearchParams(filter ?? '');
 if (run !== undefined) params.set('run', run);
 const ids = positional.length ? positional : await episodeIds(db, listInputFromParams(params), MAX_BUNDLE_EPISODES + 1);
-if (ids.length === 0) {
-  console.error('no episodes matched: nothing written');
+if (ids.length === 0 || ids.length > MAX_BUNDLE_EPISODES) {
+  console.error(
+    ids.length === 0
+      ? 'no episodes matched: nothing written'
+      : `a demo bundle holds at most ${MAX_BUNDLE_EPISODES} episodes and more matched: narrow the filter (e.g. env=CART&dMin=6)`,
+  );
   process.exit(1);
 }
 const payload = await bundlePayload(db, createEpisodeData(db, getCatalog), ids, {

@@ -192,7 +192,7 @@ export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
             title={`${selectedRow.player}: pass rate (mean reward) per env × d`}
             right={
               <span className="flex flex-wrap items-center gap-3">
-                <BundleButton query={`run=${encodeURIComponent(selectedRow.id)}`} />
+                <BundleButton query={`run=${encodeURIComponent(selectedRow.id)}`} count={selectedRow.total} />
                 <Link
                   className="text-xs text-sky-700 underline"
                   href={`/episodes?run=${encodeURIComponent(selectedRow.id)}`}

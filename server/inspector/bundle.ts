@@ -6,15 +6,15 @@
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import { retrievedWorld } from '@/server/episodes/seat';
 import type { HiddenGoal } from '@/server/episodes/types';
+import { MAX_BUNDLE_EPISODES } from '@/lib/bundle-limit';
 import { fmtReward } from '@/lib/format';
 import type { InspectorDb } from './db';
 import type { createEpisodeData } from './episode-data';
 import { createExporter } from './export';
 
+export { MAX_BUNDLE_EPISODES };
 export const BUNDLE_FORMAT = 'ecomrlve-demo-bundle';
 export const BUNDLE_VERSION = 1;
-/** A bundle is for showing: a few hundred episodes at most keep the file small enough to mail. */
-export const MAX_BUNDLE_EPISODES = 200;
 
 export interface BundleTurn {
   turn: number;
