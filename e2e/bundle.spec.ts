@@ -46,6 +46,7 @@ test('a run as one HTML file: offline, every turn, the replay’s rewards; the g
   await expect(page.getByTestId('run-size')).toHaveText('8 envs × 1 d × 1 seed = 8 episodes');
   await page.getByTestId('run-start').click();
   await expect(page.getByTestId('runs')).toContainText('finished', { timeout: 90_000 });
+  await page.screenshot({ path: `${SHOTS}/bundle-runs-button-1440.png` });
   const runFile = await download(page, 'run.html');
   const html = readFileSync(runFile, 'utf8');
   expect(html).toContain('"withGoal":false');
@@ -110,6 +111,7 @@ test('a run as one HTML file: offline, every turn, the replay’s rewards; the g
   const plain = readFileSync(await download(page, 'one.html'), 'utf8');
   for (const line of goal.summary) expect(plain).not.toContain(JSON.stringify(line).slice(1, -1));
   await page.getByTestId('bundle-with-goal').check();
+  await page.screenshot({ path: `${SHOTS}/bundle-replay-button-1440.png` });
   const withGoalFile = await download(page, 'one-with-goal.html');
   const open = await openFromDisk(browser, withGoalFile, 800);
   await expect(open.page.locator('#bundle-goal')).toHaveText('hidden goal included');
