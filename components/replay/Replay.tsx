@@ -14,6 +14,7 @@ import { AxisTable } from '@/components/difficulty/AxisTable';
 import { EpisodeHeader } from '@/components/play/EpisodeHeader';
 import { HiddenGoalCard } from '@/components/play/HiddenGoal';
 import { ShortcutsOverlay } from '@/components/episodes/ShortcutsOverlay';
+import { BundleButton } from '@/components/episodes/BundleButton';
 import { Card, CardHeader } from '@/components/ui/primitives';
 import { useShortcuts } from '@/lib/keyboard';
 import { fmtReward } from '@/lib/format';
@@ -146,7 +147,12 @@ export function Replay({
         <Link href={`/episodes/compare?a=${ep.id}`} className="text-sky-700 underline" data-testid="compare-link">
           compare…
         </Link>
-        <button type="button" className="ml-auto text-slate-500 hover:text-slate-900" onClick={() => setHelp(true)}>
+        {!guarded && <BundleButton query={`ids=${ep.id}`} className="ml-auto" />}
+        <button
+          type="button"
+          className={guarded ? 'ml-auto text-slate-500 hover:text-slate-900' : 'text-slate-500 hover:text-slate-900'}
+          onClick={() => setHelp(true)}
+        >
           keyboard: ?
         </button>
       </div>

@@ -8,6 +8,7 @@ import type { FlippedTask, RunCellStats } from '@/server/models/runs';
 import type { RunRow } from '@/server/trpc/runs';
 import { attempt, useTRPCClient } from '@/lib/trpc';
 import { Button, Card, CardHeader, Empty } from '@/components/ui/primitives';
+import { BundleButton } from '@/components/episodes/BundleButton';
 import { RunCurves } from './RunCurves';
 import { RunHeatmap } from './RunHeatmap';
 import { fmtDateTime } from '@/lib/format';
@@ -190,9 +191,15 @@ export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
           <CardHeader
             title={`${selectedRow.player}: pass rate (mean reward) per env × d`}
             right={
-              <Link className="text-xs text-sky-700 underline" href="/episodes">
-                episodes
-              </Link>
+              <span className="flex flex-wrap items-center gap-3">
+                <BundleButton query={`run=${encodeURIComponent(selectedRow.id)}`} count={selectedRow.total} />
+                <Link
+                  className="text-xs text-sky-700 underline"
+                  href={`/episodes?run=${encodeURIComponent(selectedRow.id)}`}
+                >
+                  episodes
+                </Link>
+              </span>
             }
           />
           <div className="space-y-4 overflow-x-auto p-4">

@@ -76,7 +76,8 @@ function conditionsOf(dialect: Dialect, f: EpisodeFilter): Where {
     args.push(...f.term);
   }
   if (f.player) add('e."player" = ?', f.player);
-  if (f.run) add('(e."runLabel" = ? OR e."curriculumRunId" = ?)', f.run, f.run);
+  // a run by label (trainer, import), a curriculum run, or a batch run by its id
+  if (f.run) add('(e."runLabel" = ? OR e."curriculumRunId" = ? OR e."runId" = ?)', f.run, f.run, f.run);
   if (f.catalog) add('e."catalogId" = ?', f.catalog);
   if (f.origin) add('e."origin" = ?', f.origin);
   if (f.revealed) add('e."goalRevealed" = ?', f.revealed === 'yes');
