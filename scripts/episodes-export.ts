@@ -1,7 +1,7 @@
 // npm run episodes:export -- [--ids a,b] [--filter "env=CART&dMin=6&pass=fail"] [--chat] [--out FILE]
 // Writes the project's episode JSONL (or chat messages for SFT with --chat) to stdout or FILE.
 import { writeFileSync } from 'node:fs';
-import { openInspectorDb } from '@/server/inspector/db';
+import { openSqlDb } from '@/server/db/sql';
 import { exportJsonl } from '@/server/inspector/export';
 import { listInputFromParams } from '@/server/inspector/filters';
 import { episodeIds } from '@/server/inspector/query';
@@ -11,7 +11,7 @@ const flag = (name: string) => {
   const i = argv.indexOf(`--${name}`);
   return i < 0 ? undefined : argv[i + 1];
 };
-const db = openInspectorDb();
+const db = openSqlDb();
 const ids = flag('ids')
   ? flag('ids')!.split(',')
   : await episodeIds(db, listInputFromParams(new URLSearchParams(flag('filter') ?? '')));

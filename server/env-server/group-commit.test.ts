@@ -1,8 +1,7 @@
-// The group commit and its commit window (group-commit.ts): an operation is acknowledged only
-// once the write holding it has committed; the window makes batches larger but never holds an
-// operation longer than its bound; a failing operation fails alone.
+// The group commit (group-commit.ts): an operation is acknowledged only once the write holding
+// it has committed; a failing operation fails alone.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GroupCommit, type CommitWindow } from './group-commit';
+import { GroupCommit } from './group-commit';
 
 /** A writer whose writes stay pending until the test commits (or fails) them. */
 function heldWriter(failing: (op: number) => boolean = () => false) {
@@ -56,7 +55,7 @@ describe('group commit', () => {
 
   it('a failing operation fails alone: the batch is written again one operation at a time', async () => {
     const w = heldWriter((op) => op === 2);
-    const gc = new GroupCommit<number>(w.write, failure, { minOps: 3, maxWaitMs: 5 });
+    const gc = new GroupCommit<number>(w.write, failure);
     const state = watch([gc.add(1), gc.add(2), gc.add(3)]);
     for (let i = 0; i < 4; i++) {
       await vi.advanceTimersByTimeAsync(0);
@@ -65,99 +64,5 @@ describe('group commit', () => {
     await gc.drain();
     expect(w.writes.map((x) => x.ops)).toEqual([[1, 2, 3], [1], [2], [3]]);
     expect(state).toEqual(['ok', '2: op 2 is bad', 'ok']);
-  });
-});
-
-describe('the commit window', () => {
-  beforeEach(() => vi.useFakeTimers());
-  afterEach(() => vi.useRealTimers());
-  const window: CommitWindow = { minOps: 4, maxWaitMs: 5 };
-
-  /** A group commit whose last batch held two operations (others are about: the window is on). */
-  async function busy(w: ReturnType<typeof heldWriter>) {
-    const gc = new GroupCommit<number>(w.write, failure, window);
-    gc.add(-1);
-    gc.add(-2);
-    await vi.advanceTimersByTimeAsync(0);
-    w.writes.shift()!.commit();
-    await gc.drain();
-    return gc;
-  }
-
-  it('never holds a lone client stepping one request at a time (batches of one)', async () => {
-    const w = heldWriter();
-    const gc = new GroupCommit<number>(w.write, failure, window);
-    for (let i = 0; i < 3; i++) {
-      const state = watch([gc.add(i)]);
-      await vi.advanceTimersByTimeAsync(0);
-      expect(w.writes.map((x) => x.ops)).toEqual([[i]]);
-      w.writes.shift()!.commit();
-      await vi.advanceTimersByTimeAsync(0);
-      expect(state).toEqual(['ok']);
-    }
-  });
-
-  it('never holds a lone operation longer than maxWaitMs, and acknowledges it only after its commit', async () => {
-    const w = heldWriter();
-    const gc = await busy(w);
-    const state = watch([gc.add(1)]);
-    await vi.advanceTimersByTimeAsync(3);
-    expect(w.writes).toHaveLength(0); // it does wait for company
-    await vi.advanceTimersByTimeAsync(2);
-    expect(w.writes.map((x) => x.ops)).toEqual([[1]]);
-    expect(state).toEqual(['waiting']);
-    w.writes[0].commit();
-    await gc.drain();
-    expect(state).toEqual(['ok']);
-  });
-
-  it('writes as soon as minOps operations are queued, without waiting out the window', async () => {
-    const w = heldWriter();
-    const gc = await busy(w);
-    gc.add(1);
-    await vi.advanceTimersByTimeAsync(1);
-    gc.add(2);
-    gc.add(3);
-    await vi.advanceTimersByTimeAsync(1);
-    expect(w.writes).toHaveLength(0);
-    gc.add(4);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(w.writes.map((x) => x.ops)).toEqual([[1, 2, 3, 4]]);
-  });
-
-  it('counts the bound from the oldest queued operation: one that waited out a slow write goes at once', async () => {
-    const w = heldWriter();
-    const gc = await busy(w);
-    for (let i = 1; i <= 4; i++) gc.add(i);
-    await vi.advanceTimersByTimeAsync(0);
-    gc.add(5); // arrives while the first batch is being written
-    await vi.advanceTimersByTimeAsync(20);
-    w.writes[0].commit();
-    await vi.advanceTimersByTimeAsync(0);
-    expect(w.writes.map((x) => x.ops)).toEqual([[1, 2, 3, 4], [5]]);
-  });
-
-  it('gathers a larger batch than without the window', async () => {
-    const sizes = async (win: CommitWindow | null) => {
-      const w = heldWriter();
-      const gc = new GroupCommit<number>(w.write, failure, win);
-      // two at once, then an operation every millisecond, each write committing within 1 ms
-      gc.add(-1);
-      for (let i = 0; i < 40; i++) {
-        gc.add(i);
-        await vi.advanceTimersByTimeAsync(1);
-        for (const x of w.writes) x.commit();
-      }
-      for (;;) {
-        await vi.advanceTimersByTimeAsync(10);
-        for (const x of w.writes) x.commit();
-        if (gc.stats.ops === 41) break;
-      }
-      return gc.stats.batches;
-    };
-    const without = await sizes(null);
-    const withWindow = await sizes({ minOps: 8, maxWaitMs: 6 });
-    expect(without).toBeGreaterThan(20);
-    expect(withWindow).toBeLessThanOrEqual(8);
   });
 });

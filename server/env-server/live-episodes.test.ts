@@ -28,7 +28,7 @@ function worker(lru = 100, log: EpisodeLog = prismaEpisodeLog(db.prisma)): EnvSe
     catalog: testCatalog(),
     tokens: createTokenService({ secret: 'shared-secret' }),
     sessions: new SessionStore({ maxSessions: lru, idleTimeoutMs: 60_000, evictRunning: true }),
-    recorder: new Recorder(db.prisma),
+    recorder: new Recorder(db.sql),
     log,
   });
 }

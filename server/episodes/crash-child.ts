@@ -4,14 +4,12 @@ import { writeSync } from 'node:fs';
 import { createPrismaClient } from '@/server/db';
 import { getCatalog, DEFAULT_CATALOG_ID } from '@/server/catalogs';
 import { createEpisodeService } from './service';
-import { sqliteHotPathFor } from './sqlite-hot-path';
 
 const [url, episodeId] = process.argv.slice(2);
 const service = createEpisodeService({
   prisma: createPrismaClient(url),
   getCatalog,
   defaultCatalogId: DEFAULT_CATALOG_ID,
-  hotPath: sqliteHotPathFor(url), // as the app runs: its steps are written by the SQLite hot path
 });
 const action = {
   assistant_message: 'Tell me more, please.',

@@ -1,14 +1,12 @@
 // Shared setup of the episode service tests (service.test.ts: the lifecycle; service-guards.test.ts:
-// refusals, caps, concurrency): a small catalog, a migrated SQLite file, and describeEachStore, which
-// runs every case on the Prisma store and on the SQLite hot path (prepared statements for the
-// queries of every start and step): both must store and return exactly the same.
+// refusals, caps, concurrency): a small catalog, a migrated SQLite file and its SQL connection
+// (the episode writer's), and describeEachStore, the suite around their cases.
 import { afterAll, beforeAll, beforeEach, describe, expect } from 'vitest';
 import type { Action } from '@/server/engine/types';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { createEpisodeService, type EpisodeService, type EpisodeServiceDeps } from './service';
 import { createTestDb, type TestDb } from './test-db';
-import { sqliteHotPathFor, type EpisodeHotPath } from './sqlite-hot-path';
 
 // A small catalog keeps the tests fast; the service does not care about its size.
 export const CATALOG_ID = 'synthetic-s1-n3000';
@@ -16,8 +14,6 @@ export let catalog: Catalog;
 export let db: TestDb;
 /** The service under test (on the store describeEachStore is running). */
 export let service: EpisodeService;
-/** The SQLite hot path describeEachStore is running on (null: the Prisma store). */
-export let hotPath: EpisodeHotPath | null = null;
 export const catalogOf = (id?: string) => {
   if (id !== CATALOG_ID) throw new Error(`unknown catalog ${id}`);
   return catalog;
@@ -29,7 +25,7 @@ export function serviceWith(options: Partial<EpisodeServiceDeps> = {}): EpisodeS
     prisma: db.prisma,
     getCatalog: catalogOf,
     defaultCatalogId: CATALOG_ID,
-    hotPath,
+    db: db.sql,
     ...options,
   });
 }
@@ -48,17 +44,7 @@ export function setupServiceTests(): void {
 }
 
 export function describeEachStore(body: () => void): void {
-  describe.each([
-    ['Prisma store', false],
-    ['SQLite hot path', true],
-  ])('episode service (%s)', (_name, fast) => {
-    beforeAll(() => {
-      hotPath = fast ? sqliteHotPathFor(db.url) : null;
-      service = serviceWith();
-    });
-    afterAll(() => hotPath?.close());
-    body();
-  });
+  describe('episode service', body);
 }
 
 export type GoalItem = { productId: string; variantId: string | null; qty: number; title: string };

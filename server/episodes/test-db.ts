@@ -6,11 +6,14 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
 import { copyMigratedSqlite } from '@/server/lib/migrated-sqlite';
+import { sqlDbFor, type SqlDb } from '@/server/db/sql';
 import { EpisodeServiceError } from './types';
 
 export interface TestDb {
   url: string;
   prisma: PrismaClient;
+  /** the SQL layer's connection to the file (the episode writer's) */
+  sql: SqlDb;
   cleanup(): Promise<void>;
 }
 
@@ -20,10 +23,13 @@ export function createTestDb(): TestDb {
   copyMigratedSqlite(file);
   const url = `file:${file}`;
   const prisma = createPrismaClient(url);
+  const sql = sqlDbFor(url);
   return {
     url,
     prisma,
+    sql,
     async cleanup() {
+      await sql.close();
       await prisma.$disconnect();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ENV_IDS } from '@/server/engine/types';
 import { testPostgres, type TestPostgres } from '@/server/env-server/test/shared-postgres';
-import { pgInspectorDb, type InspectorDb } from './db';
+import { pgSqlDb, type SqlDb } from '@/server/db/sql';
 import { exportJsonl } from './export';
 import { listInputSchema } from './filters';
 import { importFiles } from './import';
@@ -16,11 +16,11 @@ import { createInspectorTestDb, getTestCatalog, TEST_CATALOG_ID, type InspectorT
 const opts = { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID };
 
 export let pg: TestPostgres;
-export let pgDb: InspectorDb;
+export let pgDb: SqlDb;
 /** Where the episodes were played (the export's source). */
 export let source: InspectorTestDb;
 export let lite: InspectorTestDb;
-export let liteDb: InspectorDb;
+export let liteDb: SqlDb;
 /** The imported file's text. */
 export let text: string;
 export const both = () => [liteDb, pgDb] as const;
@@ -39,7 +39,7 @@ export function setupParity(): void {
   beforeAll(async () => {
     // en-US collation: a locale-sorting database (the inspector sorts text byte-wise on both stores)
     pg = await testPostgres('inspector', { icuLocale: 'en-US' });
-    pgDb = pgInspectorDb(pg.url);
+    pgDb = pgSqlDb(pg.url);
     source = createInspectorTestDb();
     // every env, both agents on the same seeds (run compare has pairs), several d
     for (const [i, envId] of ENV_IDS.entries())

@@ -8,7 +8,7 @@ import type { EpisodeEvent } from '@/server/engine/types';
 import { lexeme, tsvectorLiteral } from './pg-search';
 import { ftsQuery, tsQuery } from './search';
 import { createHeuristicAgent, ENV_IDS, oracleAgent, playEpisode } from '@/server/engine';
-import { SEARCH_TEXT_SQL } from '@/server/episodes/sqlite-store/text-index';
+import { SEARCH_TEXT_SQL } from '@/server/episodes/writer';
 import { eventPayloadAndSearchText, eventSearchText, searchTerms, searchWords } from './search-text';
 import { testCatalog } from './test-helpers';
 

@@ -6,7 +6,7 @@ import type { Catalog } from '@/server/engine/catalog/types';
 import type { EnvId } from '@/server/engine/types';
 import { createEpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test-db';
-import { openSqlite, sqliteInspectorDb, type InspectorDb, type Sqlite } from './db';
+import { openSqlite, sqliteSqlDb, type SqlDb, type Sqlite } from '@/server/db/sql';
 
 export const TEST_CATALOG_ID = 'synthetic-s1-n3000';
 let catalog: Catalog | null = null;
@@ -20,7 +20,7 @@ export interface InspectorTestDb extends TestDb {
   /** the raw connection, for checks in SQL */
   sqlite: Sqlite;
   /** the same connection as the inspector's store */
-  store: InspectorDb;
+  store: SqlDb;
   play(envId: EnvId, d: number, seed: number, agent: 'oracle' | 'heuristic'): Promise<string>;
 }
 
@@ -35,7 +35,7 @@ export function createInspectorTestDb(): InspectorTestDb {
   return {
     ...db,
     sqlite,
-    store: sqliteInspectorDb(sqlite),
+    store: sqliteSqlDb(sqlite),
     async play(envId, d, seed, agentName) {
       const agent: Agent = agentName === 'oracle' ? oracleAgent : heuristicAgent;
       const view = await service.startEpisode({ envId, d, seed, player: agentName });

@@ -1,13 +1,13 @@
-// The inspector's connection to the store: SQLite (better-sqlite3, the same file Prisma uses)
-// or PostgreSQL (a small pg pool), behind one async interface so every query is written once.
-// Its filters, full-text search and bulk imports are SQL the ORM cannot express or would make
-// slow. SQL is written with `?` placeholders (numbered for PostgreSQL here) and the few
-// dialect differences come from `sqlFor(dialect)` (server/inspector/dialect.ts).
+// The SQL layer: one connection to the store per process besides Prisma's, SQLite
+// (better-sqlite3, the same file Prisma uses) or PostgreSQL (a small pg pool), behind one async
+// interface so every query is written once. The episode writer (server/episodes/writer.ts) and
+// the inspector's filters and search use it. SQL is written with `?` placeholders (numbered for
+// PostgreSQL here); the few dialect differences come from `sqlFor(dialect)` (dialect.ts).
 import type Database from 'better-sqlite3';
 import pg from 'pg';
-import { databaseKind, pgConnectionConfig, type DatabaseKind } from '@/server/db-url';
-import { sqliteFile } from '@/server/db-path';
-import { openSqliteConnection } from '@/server/lib/sqlite-connection';
+import { databaseKind, pgConnectionConfig, type DatabaseKind } from '@/server/db/url';
+import { sqliteFile } from '@/server/db/path';
+import { openSqliteConnection } from '@/server/db/sqlite-connection';
 
 // Same default as server/db.ts (not imported: that module opens a Prisma client on import).
 const DEFAULT_DATABASE_URL = 'file:./prisma/dev.db';
@@ -15,14 +15,28 @@ const DEFAULT_DATABASE_URL = 'file:./prisma/dev.db';
 export type Sqlite = Database.Database;
 export type Dialect = DatabaseKind;
 
-export interface InspectorDb {
+/** One statement of a batch; `expect`: the number of rows it must change, else the batch is rolled back. */
+export interface Stmt {
+  sql: string;
+  args: unknown[];
+  expect?: { changes: number; error: () => Error };
+}
+
+export interface SqlDb {
   dialect: Dialect;
+  /**
+   * Runs the statements in ONE transaction, all or (throwing) none. SQLite: one synchronous
+   * call, so nothing else runs in between; PostgreSQL: one pooled client, BEGIN … COMMIT.
+   */
+  batch(stmts: readonly Stmt[]): Promise<void>;
+  /** A DateTime column's value as Prisma stores it (SQLite: its text form; PostgreSQL: UTC timestamp text). */
+  timestamp(d: Date): string;
   all<T>(sql: string, args?: unknown[]): Promise<T[]>;
   get<T>(sql: string, args?: unknown[]): Promise<T | undefined>;
   /** Runs a statement; returns the number of rows changed. */
   run(sql: string, args?: unknown[]): Promise<number>;
   /** Runs `fn` in one transaction (a savepoint when already inside one); rolled back if it throws. */
-  transaction<T>(fn: (tx: InspectorDb) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: SqlDb) => Promise<T>): Promise<T>;
   close(): Promise<void>;
   /** SQLite only: the raw connection (the bulk writer's prepared statements). */
   sqlite?: Sqlite;
@@ -34,6 +48,9 @@ export function openSqlite(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_UR
   return openSqliteConnection(file);
 }
 
+/** Prisma's DateTime text in SQLite ("2026-11-30T15:04:49.823+00:00"). */
+export const sqliteTimestamp = (d: Date) => d.toISOString().replace('Z', '+00:00');
+
 // better-sqlite3 binds no booleans: SQLite stores them as 0/1.
 const sqliteArgs = (args: unknown[]) => args.map((a) => (typeof a === 'boolean' ? (a ? 1 : 0) : a));
 
@@ -41,7 +58,7 @@ const sqliteArgs = (args: unknown[]) => args.map((a) => (typeof a === 'boolean' 
  * SQLite behind the async interface. Every call completes synchronously (the promise is already
  * settled), so a transaction's statements are not interleaved with another request's I/O.
  */
-export function sqliteInspectorDb(sqlite: Sqlite): InspectorDb {
+export function sqliteSqlDb(sqlite: Sqlite): SqlDb {
   let depth = 0;
   // Prepared once per distinct SQL text (imports run the same few statements thousands of times).
   const statements = new Map<string, Database.Statement>();
@@ -51,9 +68,17 @@ export function sqliteInspectorDb(sqlite: Sqlite): InspectorDb {
     if (statements.size > 500) statements.delete(statements.keys().next().value!);
     return s;
   };
-  const db: InspectorDb = {
+  const checked = (s: Stmt) => {
+    const changes = st(s.sql).run(...sqliteArgs(s.args)).changes;
+    if (s.expect && changes !== s.expect.changes) throw s.expect.error();
+  };
+  const batch = sqlite.transaction((stmts: readonly Stmt[]) => stmts.forEach(checked));
+  const db: SqlDb = {
     dialect: 'sqlite',
     sqlite,
+    // Inside a transaction a batch is a savepoint of it (better-sqlite3 nests it so): all or none.
+    batch: async (stmts) => void (sqlite.inTransaction ? batch(stmts) : batch.immediate(stmts)),
+    timestamp: sqliteTimestamp,
     all: async <T>(sql: string, args: unknown[] = []) => st(sql).all(...sqliteArgs(args)) as T[],
     get: async <T>(sql: string, args: unknown[] = []) => st(sql).get(...sqliteArgs(args)) as T | undefined,
     run: async (sql, args = []) => st(sql).run(...sqliteArgs(args)).changes,
@@ -93,9 +118,19 @@ const pgTypes = {
   }) as typeof pg.types.getTypeParser,
 };
 
-function pgClientDb(run: (sql: string, args: unknown[]) => Promise<pg.QueryResult>): Omit<InspectorDb, 'transaction'> {
+async function runChecked(run: (sql: string, args: unknown[]) => Promise<pg.QueryResult>, stmts: readonly Stmt[]) {
+  for (const s of stmts) {
+    const changes = (await run(numberedParams(s.sql), s.args)).rowCount ?? 0;
+    if (s.expect && changes !== s.expect.changes) throw s.expect.error();
+  }
+}
+
+function pgClientDb(
+  run: (sql: string, args: unknown[]) => Promise<pg.QueryResult>,
+): Omit<SqlDb, 'transaction' | 'batch'> {
   return {
     dialect: 'postgresql',
+    timestamp: (d) => d.toISOString(),
     all: async <T>(sql: string, args: unknown[] = []) => (await run(numberedParams(sql), args)).rows as T[],
     get: async <T>(sql: string, args: unknown[] = []) =>
       (await run(numberedParams(sql), args)).rows[0] as T | undefined,
@@ -105,12 +140,14 @@ function pgClientDb(run: (sql: string, args: unknown[]) => Promise<pg.QueryResul
 }
 
 /** PostgreSQL: queries go to the pool; a transaction holds one client until it ends. */
-export function pgInspectorDb(url: string, max = 4): InspectorDb {
+export function pgSqlDb(url: string, max = 4): SqlDb {
   const pool = new pg.Pool({ ...pgConnectionConfig(url), max, types: pgTypes });
-  const inTx = (client: pg.PoolClient, depth: number): InspectorDb => {
+  pool.on('error', () => undefined); // an idle connection lost (server restart): the next query opens another
+  const inTx = (client: pg.PoolClient, depth: number): SqlDb => {
     const base = pgClientDb((sql, args) => client.query(sql, args));
-    const tx: InspectorDb = {
+    const tx: SqlDb = {
       ...base,
+      batch: (stmts) => tx.transaction(() => runChecked((sql, args) => client.query(sql, args), stmts)),
       transaction: async (fn) => {
         const name = `sp${depth}`;
         await client.query(`SAVEPOINT ${name}`);
@@ -126,16 +163,32 @@ export function pgInspectorDb(url: string, max = 4): InspectorDb {
     };
     return tx;
   };
+  const transaction: SqlDb['transaction'] = async (fn) => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      try {
+        const out = await fn(inTx(client, 1));
+        await client.query('COMMIT');
+        return out;
+      } catch (e) {
+        await client.query('ROLLBACK');
+        throw e;
+      }
+    } finally {
+      client.release();
+    }
+  };
   return {
     ...pgClientDb((sql, args) => pool.query(sql, args)),
-    transaction: async (fn) => {
+    transaction,
+    batch: async (stmts) => {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
         try {
-          const out = await fn(inTx(client, 1));
+          await runChecked((sql, args) => client.query(sql, args), stmts);
           await client.query('COMMIT');
-          return out;
         } catch (e) {
           await client.query('ROLLBACK');
           throw e;
@@ -149,12 +202,27 @@ export function pgInspectorDb(url: string, max = 4): InspectorDb {
 }
 
 /** The inspector's store for a DATABASE_URL (file:… → SQLite, postgres://… → PostgreSQL). */
-export function openInspectorDb(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): InspectorDb {
-  return databaseKind(url) === 'postgresql' ? pgInspectorDb(url) : sqliteInspectorDb(openSqlite(url));
+export function openSqlDb(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): SqlDb {
+  return databaseKind(url) === 'postgresql' ? pgSqlDb(url) : sqliteSqlDb(openSqlite(url));
 }
 
-const g = globalThis as unknown as { __ecomInspectorDb?: InspectorDb };
-/** The process-wide connection (opened on first use). */
-export function inspectorDb(): InspectorDb {
-  return (g.__ecomInspectorDb ??= openInspectorDb());
+// One connection per store and process, kept on globalThis (dev's hot reload and Next's bundle
+// chunks evaluate this module more than once).
+const g = globalThis as unknown as { __ecomSqlDbs?: Map<string, SqlDb> };
+
+/** The process's connection to the store at `url` (opened on first use). */
+export function sqlDbFor(url: string): SqlDb {
+  const open = (g.__ecomSqlDbs ??= new Map());
+  let db = open.get(url);
+  if (!db) {
+    const opened = openSqlDb(url);
+    db = { ...opened, close: () => (open.delete(url), opened.close()) };
+    open.set(url, db);
+  }
+  return db;
+}
+
+/** The process's connection to DATABASE_URL's store. */
+export function sqlDb(): SqlDb {
+  return sqlDbFor(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
 }

@@ -1,6 +1,6 @@
 // The few places where the inspector's SQL differs between SQLite and PostgreSQL. Everything
 // else (filters, sorts, aggregates, compare) is one statement for both.
-import type { Dialect } from './db';
+import type { Dialect } from './sql';
 
 export interface SqlDialect {
   /** a number inside a JSON text column, or NULL */

@@ -21,22 +21,22 @@ describe('the Prisma client', () => {
     vi.stubEnv('NODE_ENV', 'production');
     vi.stubEnv('DATABASE_URL', `file:${path.join(dir, 'one.db')}`);
     delete g.__ecomPrisma;
-    const first = (await import('./db')).prisma;
+    const first = (await import('./index')).prisma;
     vi.resetModules();
-    const second = (await import('./db')).prisma;
+    const second = (await import('./index')).prisma;
     expect(second).toBe(first);
     expect(g.__ecomPrisma).toBe(first);
     // the SQLite fast paths ask the module for the client's file: every evaluation must know it
-    expect((await import('./db')).databaseUrlOf(first as never)).toBe(`file:${path.join(dir, 'one.db')}`);
+    expect((await import('./index')).databaseUrlOf(first as never)).toBe(`file:${path.join(dir, 'one.db')}`);
     await (first as { $disconnect(): Promise<void> }).$disconnect();
     delete g.__ecomPrisma;
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("sets its SQLite connection's pragmas as every app-server connection's (server/lib/sqlite-connection.ts)", async () => {
+  it("sets its SQLite connection's pragmas as every app-server connection's (server/db/sqlite-connection.ts)", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'ecomrlve-db-'));
-    const { createPrismaClient } = await import('./db');
-    const { SQLITE_CACHE_KIB } = await import('./lib/sqlite-connection');
+    const { createPrismaClient } = await import('./index');
+    const { SQLITE_CACHE_KIB } = await import('./sqlite-connection');
     const client = createPrismaClient(`file:${path.join(dir, 'cache.db')}`);
     const pragma = async (name: string) => {
       const [value] = Object.values(

@@ -9,7 +9,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyMigratedSqlite } from '@/server/lib/migrated-sqlite';
-import { prepareEpisodeRows, sqlDateTime } from './rows';
+import { sqliteSqlDb, sqliteTimestamp as sqlDateTime } from '@/server/db/sql';
+import { episodeStatements, type EpisodeInsert } from './writer';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ecomrlve-null-idx-'));
 const file = path.join(dir, 'store.db');
@@ -21,40 +22,44 @@ afterAll(() => {
 });
 
 const TRAINER_ROWS = 300;
-beforeAll(() => {
-  const rows = prepareEpisodeRows(db);
+beforeAll(async () => {
+  const sql = sqliteSqlDb(db);
+  const writes = episodeStatements(sql);
   const now = sqlDateTime(new Date('2026-12-01T12:00:00Z'));
   db.prepare(
     `INSERT INTO "CurriculumRun" ("id","createdAt","updatedAt","name","collection","seed","catalogId","state") VALUES ('cr1',?,?,'c','C1',1,'cat','{}')`,
   ).run(now, now);
-  const row = (id: string, extra: object) =>
-    rows.insertEpisode({
-      id,
-      createdAt: now,
-      envId: 'PD',
-      d: 1,
-      seed: 1,
-      axisOverrides: '{}',
-      axes: '{}',
-      weights: null,
-      catalogId: 'cat',
-      player: 'trainer:x',
-      turn: 0,
-      status: 'active',
-      terminationReason: null,
-      reward: null,
-      isCorrect: null,
-      breakdown: null,
-      hiddenGoal: '{}',
-      eventCount: 1,
-      ...extra,
-    });
-  db.transaction(() => {
-    for (let i = 0; i < TRAINER_ROWS; i++) row(`ep_t${String(i).padStart(4, '0')}`, {});
-    row('ep_parent', { runId: 'run1' });
-    row('ep_fork', { parentId: 'ep_parent', runId: 'run1' });
-    row('ep_curr', { curriculumRunId: 'cr1' });
-  })();
+  const row = (id: string, extra: Partial<EpisodeInsert>) =>
+    writes.newEpisode(
+      {
+        id,
+        createdAt: new Date(now),
+        envId: 'PD',
+        d: 1,
+        seed: 1,
+        axisOverrides: '{}',
+        axes: '{}',
+        weights: null,
+        catalogId: 'cat',
+        player: 'trainer:x',
+        turn: 0,
+        status: 'active',
+        terminationReason: null,
+        reward: null,
+        isCorrect: null,
+        breakdown: null,
+        hiddenGoal: '{}',
+        eventCount: 1,
+        ...extra,
+      },
+      [],
+    );
+  await sql.batch([
+    ...Array.from({ length: TRAINER_ROWS }, (_, i) => row(`ep_t${String(i).padStart(4, '0')}`, {})).flat(),
+    ...row('ep_parent', { runId: 'run1' }),
+    ...row('ep_fork', { parentId: 'ep_parent', runId: 'run1' }),
+    ...row('ep_curr', { curriculumRunId: 'cr1' }),
+  ]);
 });
 
 const INDEXES = ['Episode_parentId_idx', 'Episode_runId_idx', 'Episode_curriculumRunId_idx'];

@@ -4,8 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openCurriculumSqlite } from '@/server/curriculum/sqlite-batch';
-import { openSqlite } from '@/server/inspector/db';
+import { openSqlite } from '@/server/db/sql';
 import { openSqliteConnection, SQLITE_CACHE_KIB, sqliteConnectionPragmas } from './sqlite-connection';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sqlite-connection-'));
@@ -82,20 +81,14 @@ describe("an app-server SQLite connection's pragmas", () => {
     const inspector = openSqlite(`file:${file('f.db')}`);
     expect(settings(inspector)).toEqual(APP);
     inspector.close();
-    const curriculum = openCurriculumSqlite(`file:${file('f.db')}`)!;
-    expect(settings(curriculum)).toEqual({ ...APP, busyTimeout: 0 });
-    curriculum.close();
-    expect(openCurriculumSqlite('postgres://u@h/db')).toBeUndefined();
   });
 });
 
-// A fourth connection opened with `new Database` would miss the cache bound without any test
-// noticing; so the app server's sources open none outside this module. Excepted: serve:env's
-// writer and upkeep connections (their own pragmas, the driver's cache: docs/security.md), and
-// the WAL checkpoint's thread, plain CommonJS, which gets its pragmas from here in workerData.
+// A connection opened with `new Database` would miss the cache bound without any test noticing;
+// so the app server's sources open none outside this module.
 describe('every app-server SQLite connection', () => {
   const ROOT = path.resolve(__dirname, '../..');
-  const OPENERS = new Set(['server/lib/sqlite-connection.ts', 'server/inspector/wal-checkpoint.ts']);
+  const OPENERS = new Set(['server/db/sqlite-connection.ts']);
   const sources = ['server', 'app', 'components', 'lib'].flatMap((top) =>
     fs.existsSync(path.join(ROOT, top))
       ? (fs.readdirSync(path.join(ROOT, top), { recursive: true }) as string[])
@@ -108,6 +101,6 @@ describe('every app-server SQLite connection', () => {
     expect(sources.length).toBeGreaterThan(100);
     const opening = sources.filter((f) => /new Database\(/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
     expect(opening.filter((f) => !OPENERS.has(f))).toEqual([]);
-    expect(opening).toContain('server/lib/sqlite-connection.ts'); // the scan sees an opener
+    expect(opening).toContain('server/db/sqlite-connection.ts'); // the scan sees an opener
   });
 });

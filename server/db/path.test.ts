@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pendingMigrations, prepareDatabaseDir, sqliteFile } from './db-path';
+import { pendingMigrations, prepareDatabaseDir, sqliteFile } from './path';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ecomrlve-dbpath-'));
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));

@@ -7,9 +7,9 @@ import { PrismaClient } from '@/server/generated/prisma/client';
 import { PrismaClient as PgPrismaClient } from '@/server/generated/prisma-pg/client';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { databaseKind, pgConnectionConfig, type DatabaseKind } from './db-url';
-import { prepareDatabaseDir } from './db-path';
-import { sqliteConnectionPragmas } from './lib/sqlite-connection';
+import { databaseKind, pgConnectionConfig, type DatabaseKind } from './url';
+import { prepareDatabaseDir } from './path';
+import { sqliteConnectionPragmas } from './sqlite-connection';
 
 export const DEFAULT_DATABASE_URL = 'file:./prisma/dev.db';
 
@@ -28,8 +28,8 @@ function pgPoolSize(): number {
   return Number.isInteger(n) && n > 0 ? n : 10;
 }
 
-// The URL each client was made for: the episode service's SQLite hot path and the curriculum's
-// batch writer open the same file. Kept on globalThis like the client itself: a module-level map
+// The URL each client was made for: the episode writer's connection (server/db/sql.ts) opens
+// the same store. Kept on globalThis like the client itself: a module-level map
 // in another bundle chunk did not know the shared client, and those paths fell back to Prisma.
 const urls = ((globalThis as unknown as { __ecomPrismaUrls?: WeakMap<PrismaClient, string> }).__ecomPrismaUrls ??=
   new WeakMap<PrismaClient, string>());
@@ -39,14 +39,16 @@ export function createPrismaClient(url = process.env.DATABASE_URL ?? DEFAULT_DAT
   if (databaseKind(url) === 'postgresql') {
     const adapter = new PrismaPg({ ...pgConnectionConfig(url), max: pgPoolSize() });
     // Same models, same generated API: the PostgreSQL client is used through the SQLite client's type.
-    return new PgPrismaClient({ adapter }) as unknown as PrismaClient;
+    const pgClient = new PgPrismaClient({ adapter }) as unknown as PrismaClient;
+    urls.set(pgClient, url);
+    return pgClient;
   }
   const problem = prepareDatabaseDir(url);
   if (problem) console.error(`[ecomrlve] database unusable: ${problem}`);
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
   urls.set(client, url);
   // The pragmas of every app-server connection (WAL, synchronous=NORMAL, the bounded page cache:
-  // server/lib/sqlite-connection.ts), sent through SQL since the adapter opens the connection.
+  // server/db/sqlite-connection.ts), sent through SQL since the adapter opens the connection.
   // Sent without waiting; each is best effort (a read-only file keeps its journal mode).
   void (async () => {
     for (const pragma of sqliteConnectionPragmas()) await client.$queryRawUnsafe(`PRAGMA ${pragma}`).catch(noop);
@@ -57,7 +59,7 @@ export function createPrismaClient(url = process.env.DATABASE_URL ?? DEFAULT_DAT
 // One client per process, kept on globalThis: dev's hot reload re-evaluates this module, and
 // `next start` evaluates it once per bundle chunk that includes it. Two clients are two SQLite
 // connections: a transaction on one (a curriculum batch) and a write on the other (a step)
-// deadlock the event loop for SQLite's busy timeout, and the step fails (server/db.test.ts).
+// deadlock the event loop for SQLite's busy timeout, and the step fails (server/db/index.test.ts).
 const g = globalThis as unknown as { __ecomPrisma?: PrismaClient };
 export const prisma: PrismaClient = (g.__ecomPrisma ??= createPrismaClient());
 
