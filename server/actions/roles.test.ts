@@ -3,7 +3,7 @@
 // headers a test sets, so the actions' own checks decide (not a page or a route around them).
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { authOnForFile } from '@/server/auth/test-auth-on';
-import { appDatabaseForFile } from '@/server/episodes/test-app-db';
+import { appDatabaseForFile } from '@/server/episodes/test/app-db';
 
 let requestHeaders = new Headers();
 vi.mock('next/headers', () => ({

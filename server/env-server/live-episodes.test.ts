@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_VERSION, listEnvs, replayEpisode, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { EnvServerError } from './errors';
 import { prismaEpisodeLog, rebuildEpisode, runOfPlayer, type EpisodeLog, type StoredEpisode } from './live-episodes';
 import { createEnvService, type EnvService } from './protocol';

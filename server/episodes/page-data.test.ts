@@ -3,7 +3,7 @@
 // these loaders and render `denied` as an access-denied page, so the roles are decided here.
 import { describe, expect, it } from 'vitest';
 import { authOnForFile } from '@/server/auth/test-auth-on';
-import { appDatabaseForFile } from './test-app-db';
+import { appDatabaseForFile } from './test/app-db';
 
 appDatabaseForFile();
 const { episodeService } = await import('@/server/episodes');

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authOnForFile } from '@/server/auth/test-auth-on';
 import { installRequestGuard } from '@/server/lib/request-guard';
-import { appDatabaseForFile } from './test-app-db';
+import { appDatabaseForFile } from './test/app-db';
 
 appDatabaseForFile();
 const { POST } = await import('@/app/play/[episodeId]/step/route');

@@ -5,8 +5,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_ACTION_BYTES } from './service';
-import { expectServiceError } from './test-db';
-import { db, describeEachStore, searchAction, service, serviceWith, setupServiceTests } from './service-test-kit';
+import { expectServiceError } from './test/db';
+import { db, describeEachStore, searchAction, service, serviceWith, setupServiceTests } from './test/service-kit';
 
 setupServiceTests();
 

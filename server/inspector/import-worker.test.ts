@@ -2,12 +2,12 @@
 // parsed on its own thread does: same report line by line (errors included), same rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heuristicAgent, oracleAgent } from '@/server/engine';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { openSqlite, sqliteSqlDb, type Sqlite } from '@/server/db/sql';
 import { importFiles, type ImportLineReport } from './import';
 import { parseInWorker } from './import-worker';
 import { playToLine } from './play';
-import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test-helpers';
+import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test/helpers';
 
 let dbs: Array<{ db: TestDb; sqlite: Sqlite }> = [];
 beforeAll(() => {

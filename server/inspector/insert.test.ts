@@ -3,14 +3,14 @@
 // was written is searchable at the next query (its catch-up).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oracleAgent } from '@/server/engine';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { openSqlite, sqliteSqlDb, type Sqlite } from '@/server/db/sql';
 import { listInputSchema } from './filters';
 import { createInserter, type EpisodeRecord } from './insert';
 import { indexCommitted } from './pg-search';
 import { playToLine } from './play';
 import { deleteEpisodes, listEpisodes } from './query';
-import { testCatalog } from './test-helpers';
+import { testCatalog } from './test/helpers';
 
 let db: TestDb;
 let sqlite: Sqlite;

@@ -11,7 +11,7 @@ import { importFiles } from './import';
 import { parseInWorker } from './import-worker';
 import { catchUpSearchIndex } from './pg-search';
 import { playToLine } from './play';
-import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test-helpers';
+import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test/helpers';
 
 const postgres = findPostgresBin();
 const opts = { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID, rescore: false as const };

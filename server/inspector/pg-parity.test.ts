@@ -12,7 +12,7 @@ import type { EnvId } from '@/server/engine/types';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
 import { createEpisodeService } from '@/server/episodes/service';
 import { findPostgresBin } from '@/server/env-server/test/postgres';
-import { both, lite, liteDb, pg, pgDb, rounded, setupParity, text } from './pg-parity-fixture';
+import { both, lite, liteDb, pg, pgDb, rounded, setupParity, text } from './test/pg-parity-fixture';
 import { facets } from './index';
 import { chartsData } from './charts';
 import { compareRuns } from './compare';
@@ -23,7 +23,7 @@ import { SORT_COLUMNS, listInputSchema, type EpisodeFilter } from './filters';
 import { createInserter, type EpisodeRecord } from './insert';
 import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from './query';
 import { tsQuery } from './search';
-import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test-helpers';
+import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test/helpers';
 
 const postgres = findPostgresBin();
 if ('missing' in postgres) console.error(`[pg-parity] PostgreSQL inspector parity test NOT RUN: ${postgres.missing}`);

@@ -10,7 +10,7 @@ import { ftsQuery, tsQuery } from './search';
 import { createHeuristicAgent, ENV_IDS, oracleAgent, playEpisode } from '@/server/engine';
 import { SEARCH_TEXT_SQL } from '@/server/episodes/writer';
 import { eventPayloadAndSearchText, eventSearchText, searchTerms, searchWords } from './search-text';
-import { testCatalog } from './test-helpers';
+import { testCatalog } from './test/helpers';
 
 describe('the text of an event', () => {
   it('is a message text, or a tool call name, arguments, result and error', () => {

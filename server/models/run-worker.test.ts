@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import type { EnvId } from '@/server/engine';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { expandCells } from './batch';
 import { parseConnection } from './connection';
 import { workerRunPlayer } from './run-player';

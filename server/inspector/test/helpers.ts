@@ -5,7 +5,7 @@ import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EnvId } from '@/server/engine/types';
 import { createEpisodeService } from '@/server/episodes/service';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { openSqlite, sqliteSqlDb, type SqlDb, type Sqlite } from '@/server/db/sql';
 
 export const TEST_CATALOG_ID = 'synthetic-s1-n3000';

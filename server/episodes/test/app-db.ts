@@ -2,7 +2,7 @@
 // so the app's one Prisma client (server/db.ts). That client is made from DATABASE_URL when
 // server/db.ts is first evaluated: the file's database must be set before then, so call this
 // at the top of the file and import the app's modules dynamically after it. This module loads
-// nothing that loads server/db.ts (test-db.ts does: a test file that imported it statically
+// nothing that loads server/db/index.ts (test/db.ts does: a test file that imported it statically
 // had the app write into prisma/dev.db).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { ENV_IDS } from '@/server/engine/types';
 import { testPostgres, type TestPostgres } from '@/server/env-server/test/shared-postgres';
 import { pgSqlDb, type SqlDb } from '@/server/db/sql';
-import { exportJsonl } from './export';
-import { listInputSchema } from './filters';
-import { importFiles } from './import';
-import { episodeIds } from './query';
-import { createInspectorTestDb, getTestCatalog, TEST_CATALOG_ID, type InspectorTestDb } from './test-helpers';
+import { exportJsonl } from '../export';
+import { listInputSchema } from '../filters';
+import { importFiles } from '../import';
+import { episodeIds } from '../query';
+import { createInspectorTestDb, getTestCatalog, TEST_CATALOG_ID, type InspectorTestDb } from './helpers';
 
 const opts = { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID };
 

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
 import { copyMigratedSqlite } from '@/server/lib/migrated-sqlite';
 import { sqlDbFor, type SqlDb } from '@/server/db/sql';
-import { EpisodeServiceError } from './types';
+import { EpisodeServiceError } from '../types';
 
 export interface TestDb {
   url: string;

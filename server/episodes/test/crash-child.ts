@@ -3,7 +3,7 @@
 import { writeSync } from 'node:fs';
 import { createPrismaClient } from '@/server/db';
 import { getCatalog, DEFAULT_CATALOG_ID } from '@/server/catalogs';
-import { createEpisodeService } from './service';
+import { createEpisodeService } from '../service';
 
 const [url, episodeId] = process.argv.slice(2);
 const service = createEpisodeService({

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect } from 'vitest';
 import type { Action } from '@/server/engine/types';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import type { Catalog } from '@/server/engine/catalog/types';
-import { createEpisodeService, type EpisodeService, type EpisodeServiceDeps } from './service';
-import { createTestDb, type TestDb } from './test-db';
+import { createEpisodeService, type EpisodeService, type EpisodeServiceDeps } from '../service';
+import { createTestDb, type TestDb } from './db';
 
 // A small catalog keeps the tests fast; the service does not care about its size.
 export const CATALOG_ID = 'synthetic-s1-n3000';
