@@ -1,6 +1,8 @@
 // Server settings: defaults, then environment variables, then command-line flags (flags win).
 // Bad values stop the server with one sentence naming the setting.
 
+import { capabilitySecret } from '@/server/episodes/tokens';
+
 export type ServerMode = 'simulation' | 'production';
 
 export interface EnvServerConfig {
@@ -105,6 +107,7 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
     durability,
     workers: raw.workers ? positiveInt(raw.workers.value, raw.workers.name) : DEFAULTS.workers,
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
-    tokenSecret: env.ECOMRLVE_TOKEN_SECRET || undefined,
+    // the episode service's secret (server/episodes/tokens.ts): a token opens its episode on either
+    tokenSecret: capabilitySecret(env),
   };
 }

@@ -5,7 +5,7 @@
 
 import { EnvServerError, asEnvServerError } from './errors';
 import type { EnvService } from './protocol';
-import { bearerToken } from './tokens';
+import { bearerToken } from '@/server/episodes/tokens';
 
 export interface HttpRequestLike {
   method: string;

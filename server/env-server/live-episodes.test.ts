@@ -10,7 +10,7 @@ import { prismaEpisodeLog, rebuildEpisode, runOfPlayer, type EpisodeLog, type St
 import { createEnvService, type EnvService } from './protocol';
 import { Recorder } from './recorder';
 import { SessionStore } from './sessions';
-import { createTokenService } from './tokens';
+import { createTokenService } from '@/server/episodes/tokens';
 import { oracleRun, testConfig } from './test/helpers';
 
 let db: TestDb;

@@ -9,7 +9,7 @@ import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createEnvService } from './protocol';
 import { Recorder, StepConflictError, hiddenGoalJson } from './recorder';
 import { SessionStore } from './sessions';
-import { createTokenService } from './tokens';
+import { createTokenService } from '@/server/episodes/tokens';
 import { oracleRun, testConfig } from './test/helpers';
 import { openSqlDb, openSqlite, sqliteSqlDb, type SqlDb } from '@/server/db/sql';
 import { listInputSchema } from '@/server/inspector/filters';

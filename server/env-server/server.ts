@@ -13,7 +13,7 @@ import { sqlDbOf } from '@/server/episodes/service';
 import { prismaEpisodeLog } from './live-episodes';
 import { Recorder } from './recorder';
 import { SessionStore } from './sessions';
-import { createTokenService } from './tokens';
+import { createTokenService } from '@/server/episodes/tokens';
 import { createWsGateway } from './ws';
 
 export interface RunningEnvServer {

@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EnvServerError, asEnvServerError } from './errors';
 import type { EnvService } from './protocol';
-import { bearerToken, type TokenService } from './tokens';
+import { bearerToken, type TokenService } from '@/server/episodes/tokens';
 
 /** Close codes: 1013 = try again later (capacity), 4008 = idle timeout. */
 export const WS_CLOSE = { capacity: 1013, idle: 4008 } as const;

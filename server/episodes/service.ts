@@ -7,7 +7,6 @@
 //   fails, the live object (already stepped in memory) is evicted, so the next request
 //   rebuilds from what is really stored.
 // - Steps of one episode are serialised by a per-episode lock.
-import { sameDigest, sha256Hex } from '@/server/auth/secrets';
 import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { isAppError } from '@/server/lib/errors';
 import { replayRefusal } from '@/server/engine';
@@ -22,6 +21,7 @@ import { forkEpisode, type ForkOptions } from './fork';
 import { startEpisode, type StartContext } from './start';
 import { submitAction, type StepContext } from './step';
 import { goalDataIsDerived } from './stored-goal';
+import { processTokens, type TokenService } from './tokens';
 import { sqlDbFor, type SqlDb } from '@/server/db/sql';
 import {
   EpisodeServiceError,
@@ -58,6 +58,8 @@ export interface EpisodeServiceDeps {
   /** Per-episode caps (defaults MAX_EPISODE_EVENTS, MAX_EPISODE_BYTES). */
   maxEvents?: number;
   maxBytes?: number;
+  /** Capability tokens (default: the process's, tokens.ts): one scheme for every seat. */
+  tokens?: TokenService;
   /** The optional LLM customer (issue 9 item 8); without it, episodes use the templates only. */
   customerVoice?: CustomerVoice;
 }
@@ -65,8 +67,7 @@ export interface EpisodeServiceDeps {
 export function createEpisodeService(deps: EpisodeServiceDeps) {
   const live = createLiveEpisodes(deps.maxLive ?? 500);
   const store: EpisodeStore = createEpisodeStore(deps.prisma, deps.db ?? sqlDbOf(deps.prisma));
-  /** Capability hashes by episode id (they never change once issued): saves a read per agent call. */
-  const capabilityHashes = new Map<string, string>();
+  const tokens = deps.tokens ?? processTokens();
   const maxEvents = deps.maxEvents ?? MAX_EPISODE_EVENTS;
   const maxBytes = deps.maxBytes ?? MAX_EPISODE_BYTES;
   /** Run fn after every earlier call for the same episode has finished. */
@@ -94,11 +95,6 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     if (missing > 0) await store.addEvents(row.id, ep.events.slice(events.length), events.length);
     live.set(row.id, ep);
     return ep;
-  }
-
-  function rememberCapability(id: string, hash: string): void {
-    capabilityHashes.set(id, hash);
-    if (capabilityHashes.size > 50_000) capabilityHashes.delete(capabilityHashes.keys().next().value!);
   }
 
   /** Waits while a catalog that is not in memory loads (other requests go on meanwhile). */
@@ -180,7 +176,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     catalogFor,
     voiced,
     rewriteCustomer,
-    rememberCapability,
+    tokens,
   };
 
   return {
@@ -219,17 +215,10 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       return this.getEpisode(row.id);
     },
 
-    /** Whether this token is the episode's capability (constant-time comparison of hashes). */
+    /** Whether this token is the episode's capability (its HMAC signature, checked in constant time). */
     async checkCapability(episodeId: string, token: string | null | undefined): Promise<boolean> {
       if (!token || token.length > 200 || !idSchema.safeParse(episodeId).success) return false;
-      let hash = capabilityHashes.get(episodeId);
-      if (!hash) {
-        const row = await store.getRow(episodeId);
-        if (!row?.capabilityHash) return false;
-        hash = row.capabilityHash;
-        rememberCapability(episodeId, hash);
-      }
-      return sameDigest(hash, sha256Hex(token));
+      return tokens.allows(token, episodeId);
     },
 
     async getEpisode(episodeId: string): Promise<EpisodeView> {
@@ -283,7 +272,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
      * active and continued by whoever plays it next.
      */
     forkEpisode: (parentId: string, turns: number, opts: ForkOptions = {}) =>
-      forkEpisode({ store, live, requireRow, loadCatalog, catalogFor, voiced }, parentId, turns, opts),
+      forkEpisode({ store, live, requireRow, loadCatalog, catalogFor, voiced, tokens }, parentId, turns, opts),
 
     /** Parent and forks of an episode (the replay's family box). */
     async family(episodeId: string): Promise<{ parent: EpisodeSummary | null; forks: EpisodeSummary[] }> {

@@ -55,7 +55,6 @@ export interface NewEpisodeRecord extends EpisodeSetup, EpisodeProgress {
   journeyEnvs: readonly string[] | null;
   /** reward revision of the engine that played it (REWARD_REVISION in server/engine/reward.ts) */
   rewardRevision: number;
-  capabilityHash: string | null;
   /** issue 9 item 8: the LLM customer's connection, and rewrites copied from the parent (a fork) */
   customerVoice?: string | null;
   /** issue 9: fork origin, batch run, and actions copied from the parent (a fork) */
@@ -131,7 +130,6 @@ export function createEpisodeStore(prisma: PrismaClient, db: SqlDb) {
             engineVersion: rec.engineVersion,
             journeyEnvs: jsonOrNull(rec.journeyEnvs),
             rewardRevision: rec.rewardRevision,
-            capabilityHash: rec.capabilityHash,
             storedBytes: storedBytesOf(events, actions),
             parentId: rec.parentId ?? null,
             forkTurn: rec.forkTurn ?? null,

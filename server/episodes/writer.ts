@@ -69,7 +69,6 @@ export interface EpisodeInsert extends ProgressColumns {
   engineVersion?: number;
   rewardRevision?: number;
   journeyEnvs?: string | null;
-  capabilityHash?: string | null;
   storedBytes?: number;
   parentId?: string | null;
   forkTurn?: number | null;
@@ -147,7 +146,6 @@ const EPISODE_COLUMNS = [
   'engineVersion',
   'rewardRevision',
   'journeyEnvs',
-  'capabilityHash',
   'storedBytes',
   'parentId',
   'forkTurn',
@@ -216,7 +214,6 @@ export function episodeStatements(db: Pick<SqlDb, 'timestamp'>) {
         engineVersion: row.engineVersion ?? 1,
         rewardRevision: row.rewardRevision ?? 1,
         journeyEnvs: row.journeyEnvs ?? null,
-        capabilityHash: row.capabilityHash ?? null,
         storedBytes: row.storedBytes ?? 0,
         parentId: row.parentId ?? null,
         forkTurn: row.forkTurn ?? null,

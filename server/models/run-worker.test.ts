@@ -56,7 +56,7 @@ function comparableRecord(text: string) {
   };
 }
 
-/** Everything stored of a run's episodes but ids, times and the capability, by cell. */
+/** Everything stored of a run's episodes but ids and times, by cell. */
 async function storedRun(runId: string) {
   const rows = await db.prisma.episode.findMany({
     where: { runId },
@@ -69,7 +69,6 @@ async function storedRun(runId: string) {
       createdAt: undefined,
       updatedAt: undefined,
       runId: undefined,
-      capabilityHash: typeof r.capabilityHash,
       events: r.events.map(({ seq, turn, kind, payload }) => ({ seq, turn, kind, payload })),
       actions: r.actions.map(({ seq, turn, format, raw, eventEnd, actor, stepKey, modelRecord }) => ({
         ...{ seq, turn, format, raw, eventEnd, actor, stepKey },

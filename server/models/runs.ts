@@ -4,8 +4,6 @@
 // batch with the run's progress in one transaction. Summaries count only scored episodes;
 // infrastructure failures are counted apart.
 
-import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '@/server/auth/secrets';
 import type { EnvId } from '@/server/engine';
 import { playedEpisodeColumns } from '@/server/curriculum/episode-row';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
@@ -62,8 +60,6 @@ function episodeData(played: PlayedRunEpisode, run: { id: string; actor: string;
     catalogId: run.catalogId,
     player: run.actor,
     eventCount: events.length,
-    // a run's episodes never reach an agent seat, but every episode carries a capability like the service's
-    capabilityHash: sha256Hex(randomBytes(24).toString('base64url')),
     storedBytes: storedBytesOf(events, actions),
     runId: run.id,
     infraError: played.infra ? JSON.stringify(played.infra) : null,

@@ -4,3 +4,8 @@
 -- (by replay) the first time it rebuilds it (server/episodes/live.ts).
 DROP INDEX IF EXISTS "Episode_events_pending_idx";
 ALTER TABLE "Episode" DROP COLUMN "eventsStored";
+
+-- One capability-token scheme for every seat: HMAC-signed tokens (server/episodes/tokens.ts),
+-- nothing stored. Tokens issued against a stored hash before this migration no longer open
+-- their episode's agent seat (the admin still does).
+ALTER TABLE "Episode" DROP COLUMN "capabilityHash";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bearerToken, createTokenService, matchesDigest, tokenDigest } from './tokens';
+import { bearerToken, capabilitySecret, createTokenService, matchesDigest, tokenDigest } from './tokens';
+import { loadConfig } from '@/server/env-server/config';
 
 describe('capability tokens', () => {
   const tokens = createTokenService({ secret: 's3cret', adminToken: 'admin-123' });
@@ -47,5 +48,25 @@ describe('capability tokens', () => {
     expect(bearerToken('bearer  xyz ')).toBe('xyz');
     expect(bearerToken('Basic abc')).toBe(null);
     expect(bearerToken(undefined)).toBe(null);
+  });
+});
+
+describe('one capability scheme for every seat', () => {
+  it('signs with ECOMRLVE_TOKEN_SECRET, else a secret derived from the admin token, else none (random)', () => {
+    expect(capabilitySecret({ ECOMRLVE_TOKEN_SECRET: 's1', ECOMRLVE_ADMIN_TOKEN: 'a' })).toBe('s1');
+    const derived = capabilitySecret({ ECOMRLVE_ADMIN_TOKEN: 'a' });
+    expect(derived).toMatch(/^[0-9a-f]{64}$/);
+    expect(capabilitySecret({ ECOMRLVE_ADMIN_TOKEN: 'b' })).not.toBe(derived);
+    expect(capabilitySecret({})).toBeUndefined();
+  });
+
+  it('the playground’s token and the trainer API’s are the same for an episode (same secret: same token)', () => {
+    const env = { ECOMRLVE_ADMIN_TOKEN: 'admin-x' };
+    const seat = createTokenService({ secret: capabilitySecret(env) });
+    const trainer = createTokenService({ secret: loadConfig(env, [], 'c').tokenSecret });
+    const token = seat.issue('ep_1');
+    expect(trainer.allows(token, 'ep_1')).toBe(true);
+    expect(trainer.allows(token, 'ep_2')).toBe(false);
+    expect(createTokenService({ secret: 'other' }).allows(token, 'ep_1')).toBe(false);
   });
 });

@@ -1,7 +1,10 @@
-// Capability tokens. Resetting an episode hands back a token that lets its holder step it and
-// read its agent-visible state, and nothing else. Tokens are HMAC-signed (no storage), so any
-// worker that shares ECOMRLVE_TOKEN_SECRET accepts them. The admin token (ECOMRLVE_ADMIN_TOKEN)
-// reads every episode's full state, hidden goal included; without it set, there is no admin.
+// Capability tokens, one scheme for every seat: starting an episode (the playground, a connected
+// model, a trainer's reset) hands back a token that lets its holder act on that episode and read
+// its agent-visible state, and nothing else. Tokens are HMAC-signed (nothing stored), so any
+// process that shares the secret accepts them: ECOMRLVE_TOKEN_SECRET, else one derived from
+// ECOMRLVE_ADMIN_TOKEN (so an exposed app's tokens survive a restart), else a random one per
+// process. The admin token reads every episode's full state, hidden goal included; without it
+// set, there is no admin.
 
 import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { sameSecret } from '@/server/auth/secrets';
@@ -24,6 +27,23 @@ export interface TokenOptions {
   /** Signing secret; a random one per process when absent (tokens then die with the process). */
   secret?: string;
   adminToken?: string;
+}
+
+/** The signing secret of this process's capability tokens (see above); undefined: a random one. */
+export function capabilitySecret(env: Record<string, string | undefined> = process.env): string | undefined {
+  const set = env.ECOMRLVE_TOKEN_SECRET?.trim();
+  if (set) return set;
+  const admin = env.ECOMRLVE_ADMIN_TOKEN?.trim();
+  return admin ? createHmac('sha256', admin).update('ecomrlve capability tokens').digest('hex') : undefined;
+}
+
+const g = globalThis as unknown as { __ecomTokens?: TokenService };
+/** The process's token service (its secret from the environment, see above). */
+export function processTokens(): TokenService {
+  return (g.__ecomTokens ??= createTokenService({
+    secret: capabilitySecret(),
+    adminToken: process.env.ECOMRLVE_ADMIN_TOKEN?.trim() || undefined,
+  }));
 }
 
 export function createTokenService(options: TokenOptions = {}): TokenService {
