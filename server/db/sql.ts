@@ -52,7 +52,8 @@ export function openSqlite(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_UR
 export const sqliteTimestamp = (d: Date) => d.toISOString().replace('Z', '+00:00');
 
 // better-sqlite3 binds no booleans: SQLite stores them as 0/1.
-const sqliteArgs = (args: unknown[]) => args.map((a) => (typeof a === 'boolean' ? (a ? 1 : 0) : a));
+const sqliteArgs = (args: unknown[]) =>
+  args.some((a) => typeof a === 'boolean') ? args.map((a) => (typeof a === 'boolean' ? (a ? 1 : 0) : a)) : args;
 
 /**
  * SQLite behind the async interface. Every call completes synchronously (the promise is already

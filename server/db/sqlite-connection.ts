@@ -2,25 +2,21 @@
 //
 // - WAL: readers do not wait for the writer, and a commit is one append. The mode is stored in
 //   the file, so whichever connection opens it first sets it (best effort: a locked or read-only
-//   file keeps its mode; Prisma's connection sets it too, server/db.ts).
+//   file keeps its mode; Prisma's connection sets it too, server/db/index.ts).
 // - synchronous=NORMAL: every commit survives a process crash (kill -9); only a power loss could
 //   drop the last ones. It is also what better-sqlite3 gives a connection to a file already in
 //   WAL (SQLITE_DEFAULT_WAL_SYNCHRONOUS=1); set here so a fresh file behaves the same.
-// - busy timeout: how long a statement waits for another connection's lock (5 s; 0 where a wait
-//   would block the event loop while the lock's holder needs it: the hot path, the curriculum).
+// - busy timeout: how long a statement waits for another connection's lock (5 s; 0 fails at once).
 //   It is set last: the setup itself waits up to the driver's 5 s (switching a fresh file to WAL
 //   needs the lock for a moment; Prisma's connection may be doing the same at start-up).
 // - a bounded page cache. better-sqlite3 is built with SQLITE_DEFAULT_CACHE_SIZE=-16000: each
 //   connection may keep 16 MB of pages, in small blocks of the server thread's malloc heap. The
-//   server has several connections to one file (Prisma's, the episode hot path with its search
-//   indexer, the curriculum's batch writer, the inspector's), and a stored 1000-episode
-//   curriculum fills them: that was most of the ~80 MB the heap kept after a burst
+//   server had several connections to one file, and a stored 1000-episode curriculum filled
+//   them: that was most of the ~80 MB the heap kept after a burst
 //   (docs/security.md, "Memory after a burst"). Giving the pages back later does not work:
 //   `PRAGMA shrink_memory` left the heap's resident size unchanged in a probe (freed blocks among
 //   live ones stay resident with glibc). So each connection is bounded from the start, to SQLite's
-//   own default; a page not cached is read from the OS page cache. `serve:env`'s writer and
-//   upkeep connections keep the driver's 16 MB on purpose (`pageCache: 'driver-default'`): they
-//   are the trainer's write path, not the app server's (docs/security.md).
+//   own default; a page not cached is read from the OS page cache.
 import Database from 'better-sqlite3';
 
 export const SQLITE_CACHE_KIB = 2000;

@@ -1,6 +1,6 @@
 // The episode service refuses what it must and writes nothing then: a failed step
 // transaction, finished episodes, oversized or malformed input, the caps; it serialises
-// concurrent steps, bounds the live episodes, and its SQLite hot path yields to a held write lock.
+// concurrent steps, bounds the live episodes, and its writer waits out another process's write lock.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

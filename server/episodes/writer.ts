@@ -172,6 +172,12 @@ const UPDATE_PROGRESS = `UPDATE "Episode" SET "updatedAt" = ?, "turn" = ?, "stat
 /** Rows per multi-row insert (10 parameters at most each; SQLite allows 32,766, PostgreSQL 65,535). */
 const ROWS_PER_INSERT = 64;
 
+/** `INSERT … VALUES (…),(…)` for 1..ROWS_PER_INSERT rows, made once (a step's insert is one of them). */
+const multiRow = (head: string, row: string) =>
+  Array.from({ length: ROWS_PER_INSERT + 1 }, (_, n) => `${head} VALUES ${Array(n).fill(row).join(',')}`);
+const INSERT_EVENTS = multiRow(`INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload")`, '(?,?,?,?,?)');
+const INSERT_ACTIONS = multiRow(`INSERT INTO "EpisodeAction" (${ACTION_COLUMNS})`, '(?,?,?,?,?,?,?,?,?,?)');
+
 function chunks<T>(rows: readonly T[]): T[][] {
   const out: T[][] = [];
   for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) out.push(rows.slice(at, at + ROWS_PER_INSERT));
@@ -182,12 +188,12 @@ function chunks<T>(rows: readonly T[]): T[][] {
 export function episodeStatements(db: Pick<SqlDb, 'timestamp'>) {
   const events = (episodeId: string, rows: readonly EventRow[]): Stmt[] =>
     chunks(rows).map((part) => ({
-      sql: `INSERT INTO "EpisodeEvent" ("episodeId","seq","turn","kind","payload") VALUES ${part.map(() => '(?,?,?,?,?)').join(',')}`,
+      sql: INSERT_EVENTS[part.length],
       args: part.flatMap((r) => [episodeId, r.seq, r.turn, r.kind, r.payload]),
     }));
   const actions = (episodeId: string, rows: readonly ActionInsert[], now: string): Stmt[] =>
     chunks(rows).map((part) => ({
-      sql: `INSERT INTO "EpisodeAction" (${ACTION_COLUMNS}) VALUES ${part.map(() => '(?,?,?,?,?,?,?,?,?,?)').join(',')}`,
+      sql: INSERT_ACTIONS[part.length],
       args: part.flatMap((a) => [
         episodeId,
         a.seq,
