@@ -2,7 +2,7 @@
 // the in-process engine agree byte for byte; no server→agent message carries the hidden goal.
 
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -178,5 +178,18 @@ describe('the hidden goal', () => {
       [...reference.secrets].some((s) => messages.at(-1)!.includes(s)),
       envId,
     ).toBe(true);
+  });
+
+  it('holds two connections to the SQLite file: Prisma’s and the episode writer’s', async () => {
+    // the Python client's episodes above were written and read back through both
+    const file = sqliteFile(db.url)!;
+    const fds = readdirSync(`/proc/${server.child.pid}/fd`).filter((fd) => {
+      try {
+        return readlinkSync(`/proc/${server.child.pid}/fd/${fd}`) === file;
+      } catch {
+        return false; // closed meanwhile
+      }
+    });
+    expect(fds).toHaveLength(2);
   });
 });

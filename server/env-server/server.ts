@@ -7,8 +7,7 @@ import type { Catalog } from '@/server/engine';
 import type { EnvServerConfig } from './config';
 import { handleHttp, tooLarge, type HttpResult } from './http';
 import { createEnvService, type EnvService } from './protocol';
-import { createPrismaClient, DEFAULT_DATABASE_URL, type PrismaClient } from '@/server/db';
-import { openSqlDb } from '@/server/db/sql';
+import { prisma as processPrisma, type PrismaClient } from '@/server/db';
 import { sqlDbOf } from '@/server/episodes/service';
 import { prismaEpisodeLog } from './live-episodes';
 import { Recorder } from './recorder';
@@ -30,19 +29,11 @@ export interface RunningEnvServer {
  */
 function openStore(prisma: PrismaClient | undefined, durability: EnvServerConfig['durability']) {
   if (prisma) return { db: sqlDbOf(prisma), reader: prisma, close: async () => {} };
-  const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  const client = createPrismaClient(url);
-  const db = openSqlDb(url);
+  // the process's own client (server/db: one per process) and the SQL layer's connection
+  const db = sqlDbOf(processPrisma);
   // every group commit waits for fsync: survives a power loss, not only a crash
   if (durability === 'power') db.sqlite?.pragma('synchronous = FULL');
-  return {
-    db,
-    reader: client,
-    close: async () => {
-      await db.close();
-      await client.$disconnect();
-    },
-  };
+  return { db, reader: processPrisma, close: () => db.close() };
 }
 
 /** How the server runs beside others. */
