@@ -44,21 +44,11 @@ export interface StoredEpisode {
 export function prismaEpisodeLog(prisma: PrismaClient): EpisodeLog {
   const store = episodeReads(prisma);
   return {
-    async eventCount(id) {
-      const row = await prisma.episode.findUnique({ where: { id }, select: { eventCount: true } });
-      return row?.eventCount ?? null;
-    },
+    eventCount: (id) => store.eventCount(id),
     async load(id) {
       const row = await store.getRow(id);
       if (!row) return null;
-      const [events, actions] = await Promise.all([
-        store.getEvents(id),
-        prisma.episodeAction.findMany({
-          where: { episodeId: id },
-          orderBy: { seq: 'asc' },
-          select: { seq: true, turn: true, format: true, raw: true, actor: true, stepKey: true },
-        }),
-      ]);
+      const [events, actions] = await Promise.all([store.getEvents(id), store.getActions(id)]);
       return {
         id,
         config: configOfRow(row),
@@ -67,7 +57,7 @@ export function prismaEpisodeLog(prisma: PrismaClient): EpisodeLog {
         engineVersion: row.engineVersion,
         eventCount: row.eventCount,
         events: events.map((e) => e.payload),
-        actions: actions.map((a) => actionArgument({ ...a, format: a.format === 'json' ? 'json' : 'text' })),
+        actions: actions.map(actionArgument),
         stepKeys: actions.map((a) => a.stepKey),
       };
     },

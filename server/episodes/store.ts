@@ -93,6 +93,8 @@ export interface StoredAction {
   format: 'text' | 'json';
   raw: string;
   actor: string | null;
+  /** the client's idempotency key of the step (null: none sent) */
+  stepKey: string | null;
 }
 
 export interface CustomerRewriteRow {
@@ -222,7 +224,7 @@ export function episodeReads(prisma: PrismaClient) {
       const rows = await prisma.episodeAction.findMany({
         where: { episodeId: id },
         orderBy: { seq: 'asc' },
-        select: { seq: true, turn: true, format: true, raw: true, actor: true },
+        select: { seq: true, turn: true, format: true, raw: true, actor: true, stepKey: true },
       });
       return rows.map((r) => ({ ...r, format: r.format === 'json' ? 'json' : 'text' }));
     },
@@ -258,6 +260,12 @@ export function episodeReads(prisma: PrismaClient) {
 
     async setInfraError(id: string, infra: string | null): Promise<void> {
       await prisma.episode.update({ where: { id }, data: { infraError: infra } });
+    },
+
+    /** How many events the row says the episode has (null: no such episode). */
+    async eventCount(id: string): Promise<number | null> {
+      const row = await prisma.episode.findUnique({ where: { id }, select: { eventCount: true } });
+      return row?.eventCount ?? null;
     },
 
     async countActions(id: string): Promise<number> {
