@@ -135,6 +135,12 @@ const UPDATE_PROGRESS = `UPDATE "Episode" SET "updatedAt" = ?, "turn" = ?, "stat
   "reward" = ?, "isCorrect" = ?, "breakdown" = ?, "hiddenGoal" = coalesce(?, "hiddenGoal"), "eventCount" = ?,
   "storedBytes" = "storedBytes" + ?, "infraError" = NULL
   WHERE "id" = ? AND "eventCount" = ?`;
+// A step after which the episode runs on changes only where it stands: SQLite rewrites an index
+// on UPDATE only when the SET list names one of its columns, so this leaves the search-filter
+// index alone (status, reward, … stay as created until the episode ends).
+const UPDATE_RUNNING = `UPDATE "Episode" SET "updatedAt" = ?, "turn" = ?, "hiddenGoal" = coalesce(?, "hiddenGoal"),
+  "eventCount" = ?, "storedBytes" = "storedBytes" + ?, "infraError" = NULL
+  WHERE "id" = ? AND "eventCount" = ? AND "status" = 'active'`;
 
 /** Rows per multi-row insert (10 parameters at most each; SQLite allows 32,766, PostgreSQL 65,535). */
 const ROWS_PER_INSERT = 64;
@@ -212,23 +218,21 @@ export function episodeStatements(db: Pick<SqlDb, 'timestamp'>) {
     step(s: StepWrite): Stmt[] {
       const now = db.timestamp(new Date());
       const p = s.progress;
+      const running =
+        p.status === 'active' &&
+        p.terminationReason === null &&
+        p.reward === null &&
+        p.isCorrect === null &&
+        p.breakdown === null;
+      const where = [s.episodeId, s.prevEventCount];
       return [
         {
-          sql: UPDATE_PROGRESS,
-          args: [
-            now,
-            p.turn,
-            p.status,
-            p.terminationReason,
-            p.reward,
-            p.isCorrect,
-            p.breakdown,
-            p.hiddenGoal,
-            p.eventCount,
-            s.addedBytes,
-            s.episodeId,
-            s.prevEventCount,
-          ],
+          sql: running ? UPDATE_RUNNING : UPDATE_PROGRESS,
+          args: running
+            ? [now, p.turn, p.hiddenGoal, p.eventCount, s.addedBytes, ...where]
+            : [now, p.turn, p.status, p.terminationReason, p.reward, p.isCorrect, p.breakdown, p.hiddenGoal]
+                .concat([p.eventCount, s.addedBytes])
+                .concat(where),
           expect: { changes: 1, error: () => new StaleEpisodeWrite(s.episodeId) },
         },
         ...actions(s.episodeId, [s.action], now),
