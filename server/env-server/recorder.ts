@@ -1,7 +1,7 @@
 // Records trainer episodes in the app's store (the same rows the playground writes, through
 // the one episode writer, server/episodes/writer.ts), tagged player = "trainer:<run>": each
 // reset stores the row and its opening events, each step its action, events and progress.
-// Group commit (group-commit.ts): every reset and step enqueues its statements; one transaction
+// Group commit (server/episodes/group-commit.ts): every reset and step enqueues its statements; one transaction
 // at a time writes everything queued, and each caller's promise resolves only once the
 // transaction holding its rows has committed. The server acknowledges after that promise:
 // acknowledged = durable (and searchable), without one transaction per step.
@@ -16,7 +16,7 @@ import {
   type ProgressColumns,
 } from '@/server/episodes/writer';
 import { goalWithoutDataJson } from '@/server/episodes/stored-goal';
-import { GroupCommit } from './group-commit';
+import { GroupCommit } from '@/server/episodes/group-commit';
 import type { LiveEpisode } from './sessions';
 
 /** What one reset or step adds to the store: its statements. */
