@@ -43,8 +43,8 @@ async function databaseProblem(
         : 'it cannot be opened';
   }
   try {
-    const { pendingMigrations } = await import('@/server/db-path');
-    const { databaseKind } = await import('@/server/db-url');
+    const { pendingMigrations } = await import('@/server/db/path');
+    const { databaseKind } = await import('@/server/db/url');
     const rows = await prisma.$queryRawUnsafe<Array<{ name: string }>>(
       'SELECT "migration_name" AS "name" FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL',
     );

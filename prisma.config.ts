@@ -1,7 +1,7 @@
 import { defineConfig } from 'prisma/config';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { MigratePg } from './prisma/pg/migrate-adapter';
-import { databaseKind } from './server/db-url';
+import { databaseKind } from './server/db/url';
 
 // Same default as server/db.ts; the path is relative to the process cwd (the repo root).
 // postgres:// or postgresql:// selects the PostgreSQL schema derived from prisma/schema.prisma

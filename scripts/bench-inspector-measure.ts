@@ -3,10 +3,9 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { ENV_IDS } from '@/server/engine';
-import type { InspectorDb } from '@/server/inspector/db';
+import type { SqlDb } from '@/server/db/sql';
 import { listInputSchema } from '@/server/inspector/filters';
 import { listEpisodes } from '@/server/inspector/query';
-import { lastCheckpoint } from '@/server/inspector/wal-checkpoint';
 
 export const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
@@ -46,10 +45,10 @@ export const load = () =>
     .join(' ');
 
 /**
- * SQLite: the checkpoint a thread makes after the import (wal-checkpoint.ts), and what a reader
- * pays while the WAL still holds the import (each page is looked up in the WAL's index first).
+ * SQLite: what a reader pays while the WAL still holds the import (each page is looked up in the
+ * WAL's index first), and after the checkpoint that copies it back.
  */
-export async function measureCheckpoint(on: InspectorDb, importEndedAt: number) {
+export async function measureCheckpoint(on: SqlDb, importEndedAt: number) {
   const reads = async () => {
     const xs: Array<[number, number]> = [];
     for (const env of ENV_IDS)
@@ -63,12 +62,15 @@ export async function measureCheckpoint(on: InspectorDb, importEndedAt: number) 
     ).toFixed(1)} ms CPU`;
   };
   const during = await reads();
-  const cp = await lastCheckpoint(on.sqlite!);
+  const cp = on.sqlite!.pragma('wal_checkpoint(TRUNCATE)', { simple: false }) as Array<{
+    log: number;
+    checkpointed: number;
+  }>;
   const doneAt = Date.now();
   const after = await reads();
   console.log(
-    cp
-      ? `  WAL checkpoint (a thread, after the commit): ${cp.checkpointed} of ${cp.log} pages copied back, done ${((doneAt - importEndedAt) / 1000).toFixed(1)} s after the import returned; a list query (one env, by reward) meanwhile: ${during}; after it: ${after}`
+    cp[0]
+      ? `  WAL checkpoint (after the import): ${cp[0].checkpointed} of ${cp[0].log} pages copied back, done ${((doneAt - importEndedAt) / 1000).toFixed(1)} s after the import returned; a list query (one env, by reward) meanwhile: ${during}; after it: ${after}`
       : '  WAL checkpoint: left to the next commit (the WAL was small)',
   );
 }

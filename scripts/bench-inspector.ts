@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createEpisode, createHeuristicAgent, oracleAgent, ENV_IDS } from '@/server/engine';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
-import { openSqlite, pgInspectorDb, sqliteInspectorDb, type InspectorDb } from '@/server/inspector/db';
+import { openSqlite, pgSqlDb, sqliteSqlDb, type SqlDb } from '@/server/db/sql';
 import { copyMigratedSqlite } from '@/server/lib/migrated-sqlite';
 import { exportJsonl } from '@/server/inspector/export';
 import { importFiles } from '@/server/inspector/import';
@@ -51,20 +51,19 @@ async function freshStore(
   file: string,
   name: string,
   keepIn?: string,
-): Promise<{ store: InspectorDb; url: string; stop(): void; reused?: boolean }> {
+): Promise<{ store: SqlDb; url: string; stop(): void; reused?: boolean }> {
   if (PG) {
     const { startTempPostgres } = await import('@/server/env-server/test/postgres');
     const server = await startTempPostgres(name, { keepIn });
-    const store = pgInspectorDb(server.url);
+    const store = pgSqlDb(server.url);
     return { store, url: server.url, stop: () => void store.close().finally(server.stop), reused: server.reused };
   }
   rmSync(file, { force: true });
   copyMigratedSqlite(file);
   const sqlite = openSqlite(`file:${file}`);
-  return { store: sqliteInspectorDb(sqlite), url: `file:${file}`, stop: () => sqlite.close() };
+  return { store: sqliteSqlDb(sqlite), url: `file:${file}`, stop: () => sqlite.close() };
 }
-const countEpisodes = async (on: InspectorDb) =>
-  (await on.get<{ n: number }>('SELECT count(*) AS "n" FROM "Episode"'))!.n;
+const countEpisodes = async (on: SqlDb) => (await on.get<{ n: number }>('SELECT count(*) AS "n" FROM "Episode"'))!.n;
 
 mkdirSync(DIR, { recursive: true });
 console.log(`load average ${load()} on ${os.cpus().length} cores${PG ? ', store PostgreSQL' : ''}`);
@@ -128,7 +127,7 @@ const opened = pgKept
   : reused
     ? (() => {
         const sqlite = openSqlite(`file:${DB}`);
-        return { store: sqliteInspectorDb(sqlite), url: `file:${DB}`, stop: () => sqlite.close() };
+        return { store: sqliteSqlDb(sqlite), url: `file:${DB}`, stop: () => sqlite.close() };
       })()
     : await freshStore(DB, 'bench');
 const store = opened.store;
@@ -150,7 +149,7 @@ try {
 console.log(`load average ${load()}`);
 
 /** ", n.n s CPU in the PostgreSQL server" since the call (nothing on SQLite). */
-async function serverCpuSince(on: InspectorDb): Promise<() => string> {
+async function serverCpuSince(on: SqlDb): Promise<() => string> {
   const read = PG ? await pgServerCpu(on) : null;
   const start = read?.() ?? 0;
   return () => (read ? `, ${(read() - start).toFixed(1)} s CPU in the PostgreSQL server` : '');
@@ -194,7 +193,7 @@ async function seedStore() {
 }
 
 // ---- filtered lists
-async function measureList(on: InspectorDb, label: string) {
+async function measureList(on: SqlDb, label: string) {
   const sorts = ['createdAt', 'reward', 'd', 'turn', 'toolCalls', 'envId'] as const;
   const listTimes: number[] = [];
   const listCpu: number[] = [];
@@ -222,7 +221,7 @@ async function measureList(on: InspectorDb, label: string) {
 }
 
 // ---- full-text search: words from customer messages and tool results, alone and with filters
-async function measureSearch(on: InspectorDb, label: string) {
+async function measureSearch(on: SqlDb, label: string) {
   const words = [
     'monitor',
     'blue',

@@ -82,8 +82,6 @@ const server = await spawnEnvServer(
     String(N + 64),
     '--max-sessions-per-client',
     String(N + 64),
-    '--sqlite-writer',
-    'inline',
   ],
   db ? { DATABASE_URL: db.url } : {},
 );

@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { getCatalog } from '@/server/catalogs';
 import { bundlePayload, MAX_BUNDLE_EPISODES } from '@/server/inspector/bundle';
 import { bundleHtml } from '@/server/inspector/bundle-html';
-import { openInspectorDb } from '@/server/inspector/db';
+import { openSqlDb } from '@/server/db/sql';
 import { createEpisodeData } from '@/server/inspector/episode-data';
 import { listInputFromParams } from '@/server/inspector/filters';
 import { episodeIds } from '@/server/inspector/query';
@@ -25,7 +25,7 @@ if (!out || [positional.length > 0, run !== undefined, filter !== undefined].fil
   );
   process.exit(2);
 }
-const db = openInspectorDb();
+const db = openSqlDb();
 const params = new URLSearchParams(filter ?? '');
 if (run !== undefined) params.set('run', run);
 const ids = positional.length ? positional : await episodeIds(db, listInputFromParams(params), MAX_BUNDLE_EPISODES + 1);

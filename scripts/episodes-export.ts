@@ -4,7 +4,7 @@
 // with --openenv, OpenEnv collect's DIR/results.jsonl and DIR/metadata.json (docs/inspector.md).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { openInspectorDb } from '@/server/inspector/db';
+import { openSqlDb } from '@/server/db/sql';
 import { exportJsonl } from '@/server/inspector/export';
 import { listInputFromParams } from '@/server/inspector/filters';
 import { episodeIds } from '@/server/inspector/query';
@@ -14,7 +14,7 @@ const flag = (name: string) => {
   const i = argv.indexOf(`--${name}`);
   return i < 0 ? undefined : argv[i + 1];
 };
-const db = openInspectorDb();
+const db = openSqlDb();
 const ids = flag('ids')
   ? flag('ids')!.split(',')
   : await episodeIds(db, listInputFromParams(new URLSearchParams(flag('filter') ?? '')));

@@ -5,9 +5,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
-import { openInspectorDb } from '@/server/inspector/db';
+import { openSqlDb } from '@/server/db/sql';
 import { importFiles, type ImportFile } from '@/server/inspector/import';
-import { lastCheckpoint } from '@/server/inspector/wal-checkpoint';
 import { parseInWorker } from '@/server/inspector/import-worker';
 
 const argv = process.argv.slice(2);
@@ -31,7 +30,7 @@ for (const p of paths) {
     : [p];
   for (const n of names) files.push({ name: path.basename(n), text: readFileSync(n, 'utf8') });
 }
-const db = openInspectorDb();
+const db = openSqlDb();
 const t0 = performance.now();
 const report = await importFiles(db, files, {
   getCatalog,
@@ -43,8 +42,5 @@ const ms = performance.now() - t0;
 for (const r of report) console.log(`${r.ok ? 'ok  ' : 'SKIP'} ${r.file}:${r.line}  ${r.id ?? ''}  ${r.message}`);
 const ok = report.filter((r) => r.ok).length;
 console.log(`${ok} imported, ${report.length - ok} skipped in ${(ms / 1000).toFixed(1)} s`);
-// SQLite: the WAL's copy back to the database file runs in a thread after the commit; exiting
-// would stop it and leave the next opener to read the whole WAL back in.
-if (db.sqlite) await lastCheckpoint(db.sqlite);
 await db.close();
 process.exit(ok === report.length ? 0 : 1);

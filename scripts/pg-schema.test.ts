@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { derivePgSchema, PG_SCHEMA_PATH, SQLITE_SCHEMA_PATH } from '@/prisma/pg/derive';
-import { databaseKind, pgConnectionConfig } from '@/server/db-url';
+import { databaseKind, pgConnectionConfig } from '@/server/db/url';
 
 const models = (schema: string) => schema.slice(schema.indexOf('\nmodel '));
 

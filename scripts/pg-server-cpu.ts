@@ -2,7 +2,7 @@
 // now (backends, checkpointer, WAL writer…) and those that ended. A bench prints it beside its
 // own CPU: on a loaded machine the wall clock says little, and the server's work is not ours.
 import { readdirSync, readFileSync } from 'node:fs';
-import type { InspectorDb } from '@/server/inspector/db';
+import type { SqlDb } from '@/server/db/sql';
 
 const statOf = (pid: number | string) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -10,7 +10,7 @@ const statOf = (pid: number | string) => {
 };
 
 /** A reader of the server's CPU seconds so far, or null where /proc cannot tell. */
-export async function pgServerCpu(db: InspectorDb): Promise<(() => number) | null> {
+export async function pgServerCpu(db: SqlDb): Promise<(() => number) | null> {
   try {
     const { pid } = (await db.get<{ pid: number }>('SELECT pg_backend_pid() AS "pid"'))!;
     const postmaster = statOf(pid).ppid;

@@ -1,4 +1,4 @@
-// npm run serve:env [-- --port 3141 --mode production --max-sessions 256 --idle-timeout 600 --catalog synthetic-s1-n20000 --persist off --workers 2 --sqlite-writer inline --events stored]
+// npm run serve:env [-- --port 3141 --mode production --max-sessions 256 --idle-timeout 600 --catalog synthetic-s1-n20000 --persist off --workers 2]
 // The trainer-facing env server (OpenEnv shape). Settings: docs/env-server.md.
 
 import cluster from 'node:cluster';
@@ -6,43 +6,19 @@ import { randomBytes } from 'node:crypto';
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
 import { ConfigError, loadConfig, type EnvServerConfig } from '../server/env-server/config';
 import { startEnvServer } from '../server/env-server/server';
-import { startStoreUpkeep } from '../server/env-server/store-upkeep';
 import { DEFAULT_DATABASE_URL } from '../server/db';
-import { sqliteFile } from '../server/db-path';
 import { DatabaseRefused, readySqliteDatabase } from '../server/lib/database-ready';
-
-/** The SQLite file the workers record into (null: persistence off, or another database). */
-const recordedSqliteFile = (config: EnvServerConfig) =>
-  config.persist ? sqliteFile(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL) : null;
-
-/** One upkeep thread per server (indexing, checkpoints) for a SQLite store, not one per worker. */
-function storeUpkeep(config: EnvServerConfig) {
-  const file = recordedSqliteFile(config);
-  return file ? startStoreUpkeep(file) : null;
-}
 
 /** Serves the port in this process; a cluster worker tells the primary its address instead of printing it. */
 async function serve(config: EnvServerConfig) {
   const t = performance.now();
   const catalog = getCatalog(config.catalogId);
-  // A cluster worker leaves upkeep to the primary's thread; a single process starts its own.
-  const upkeep = cluster.isWorker ? null : storeUpkeep(config);
-  const server = await startEnvServer(config, catalog, {
-    storeUpkeep: recordedSqliteFile(config) ? 'elsewhere' : 'inline',
-    sqliteWriter: config.sqliteWriter,
-    // Every worker writes out its own finished episodes' logs; one replays the rest (two would
-    // replay the same episodes and one would lose every insert).
-    idleReplay: process.env.ECOMRLVE_IDLE_MATERIALISER !== 'off',
-  });
+  const server = await startEnvServer(config, catalog);
   const detail = `mode ${config.mode}, catalog ${catalog.id} loaded in ${Math.round(performance.now() - t)} ms, admin ${config.adminToken ? 'on' : 'off'}, persistence ${config.persist ? 'on' : 'off'}`;
   if (cluster.isWorker) process.send!({ listening: server.url, detail });
   // Tests and scripts read this line for the port (it may have been 0 = any free port).
   else console.log(`env server listening on ${server.url} (${detail})`);
-  const stop = () =>
-    void server
-      .close()
-      .then(() => upkeep?.close())
-      .then(() => process.exit(0));
+  const stop = () => void server.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
@@ -54,19 +30,16 @@ async function serve(config: EnvServerConfig) {
  */
 function primary(config: EnvServerConfig) {
   const secret = config.tokenSecret ?? randomBytes(32).toString('hex');
-  const upkeep = storeUpkeep(config);
   let listening = 0;
   let stopping = false;
   for (let i = 0; i < config.workers; i++) {
-    const worker = cluster.fork({ ECOMRLVE_TOKEN_SECRET: secret, ECOMRLVE_IDLE_MATERIALISER: i === 0 ? 'on' : 'off' });
+    const worker = cluster.fork({ ECOMRLVE_TOKEN_SECRET: secret });
     worker.on('message', (m: { listening?: string; detail?: string }) => {
       if (m.listening && ++listening === config.workers)
         console.log(`env server listening on ${m.listening} (${config.workers} workers, ${m.detail})`);
     });
   }
   cluster.on('exit', (worker, code, signal) => {
-    // The last worker gone: a last upkeep pass, then the primary can end.
-    if (Object.keys(cluster.workers ?? {}).length === 0) void upkeep?.close();
     if (stopping) return;
     // A worker lost: its WebSocket sessions and in-memory episodes are gone; say so and stop,
     // rather than serve on with a hole (a supervisor restarts the whole server).

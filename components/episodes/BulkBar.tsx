@@ -3,22 +3,10 @@
 import Link from 'next/link';
 import { Button } from '@/components/ui/primitives';
 
-/** What the list bar says while trainer episodes' events wait to be stored (server/episodes/materialise.ts). */
-export function eventsPendingNote(n: number): string | null {
-  if (n <= 0) return null;
-  const many = n !== 1;
-  return (
-    `${n.toLocaleString()} trainer episode${many ? 's are' : ' is'} still storing ${many ? 'their' : 'its'} events: ` +
-    `search and tool-call counts skip ${many ? 'them' : 'it'} until then (stored when the env server idles, ` +
-    'or a little at each list)'
-  );
-}
-
 export function BulkBar({
   selected,
   total,
   capped,
-  eventsPending,
   listParams,
   onDelete,
   onClear,
@@ -28,8 +16,6 @@ export function BulkBar({
   /** null while the list loads (a "0 episodes match" beside "Loading…" read as an empty store) */
   total: number | null;
   capped: boolean;
-  /** trainer episodes whose events are not stored yet (the list's `eventsPending`) */
-  eventsPending: number;
   listParams: string;
   onDelete: () => void;
   onClear: () => void;
@@ -38,7 +24,6 @@ export function BulkBar({
   const n = selected.length;
   const ids = selected.join(',');
   const q = listParams ? `${listParams}&` : '';
-  const pendingNote = eventsPendingNote(eventsPending);
   return (
     <div
       className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-slate-50 px-4 py-2 text-sm"
@@ -51,11 +36,6 @@ export function BulkBar({
             ? 'counting episodes…'
             : `${capped ? `${total.toLocaleString()}+` : total.toLocaleString()} episode${total === 1 ? '' : 's'} match`}
       </span>
-      {pendingNote && (
-        <span className="text-amber-700" data-testid="events-pending">
-          {pendingNote}
-        </span>
-      )}
       {n === 2 && (
         <Link
           href={`/episodes/compare?a=${selected[0]}&b=${selected[1]}`}

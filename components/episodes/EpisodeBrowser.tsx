@@ -121,7 +121,6 @@ export function EpisodeBrowser() {
           selected={[...selected]}
           total={list.data ? total : null}
           capped={list.data?.capped ?? false}
-          eventsPending={list.data?.eventsPending ?? 0}
           listParams={listParams}
           deleting={del.isPending}
           onClear={() => setSelected(new Set())}

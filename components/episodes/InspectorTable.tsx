@@ -112,14 +112,7 @@ export function InspectorTable({
               </td>
               <td className={cx('px-2 py-1.5 text-slate-600', WIDE)}>{fmtTermination(e.terminationReason)}</td>
               <td className="px-2 py-1.5 text-right tabular-nums">{e.turn}</td>
-              <td
-                className={cx('px-2 py-1.5 text-right tabular-nums', WIDE)}
-                title={
-                  e.toolCalls === null ? 'not counted yet: this episode’s events are still being stored' : undefined
-                }
-              >
-                {e.toolCalls ?? '…'}
-              </td>
+              <td className={cx('px-2 py-1.5 text-right tabular-nums', WIDE)}>{e.toolCalls}</td>
               <td
                 className="max-w-40 truncate px-2 py-1.5 text-slate-600"
                 title={e.runLabel ? `run ${e.runLabel}` : undefined}

@@ -4,7 +4,7 @@
 // name[]), and it drops the shadow database before closing its pool. Runtime clients need neither.
 import { PrismaPg } from '@prisma/adapter-pg';
 import { randomUUID } from 'node:crypto';
-import { pgConnectionConfig } from '../../server/db-url';
+import { pgConnectionConfig } from '../../server/db/url';
 
 // name → text, "char" → text, name[] / int2vector → text[]
 const OID_MAP: Record<number, number> = { 19: 25, 18: 25, 1003: 1009, 1002: 1009 };

@@ -1,20 +1,14 @@
-// The Episode row of one played curriculum episode, shared by both writers: the synchronous
-// SQLite batch (sqlite-batch.ts) and Prisma's transaction on PostgreSQL (store.ts). Its columns
-// of a played episode also serve the batch runs' writer (server/models/runs.ts).
+// The Episode row of one played curriculum episode, as the episode writer stores it
+// (server/episodes/writer.ts). Its columns of a played episode also serve the batch runs
+// (server/models/runs.ts).
 import { REWARD_REVISION } from '@/server/engine/reward';
 import { ENGINE_VERSION } from '@/server/engine/version';
-import {
-  eventRows,
-  jsonOrNull,
-  storedBytesOf,
-  type EpisodeRowInsert,
-  type EventRow,
-} from '@/server/episodes/sqlite-store/rows';
+import { eventRows, jsonOrNull, storedBytesOf, type EpisodeInsert, type EventRow } from '@/server/episodes/writer';
 import type { CurriculumStep, PlayedEpisodeRecord } from './runner';
 
 export interface CurriculumEpisodeRows {
-  /** the Episode columns, without its id and createdAt (each writer sets those) */
-  episode: Omit<EpisodeRowInsert, 'id' | 'createdAt'>;
+  /** the Episode columns, without its id */
+  episode: Omit<EpisodeInsert, 'id'>;
   events: EventRow[];
   /** each step() call took one structured action at turn = index (turns start at 0 before the first step) */
   actions: Array<{ seq: number; turn: number; format: 'json'; raw: string }>;

@@ -1,9 +1,8 @@
 // The process-wide curriculum service (default Prisma client and catalog registry). Its episodes
 // are played in a worker thread: a long step never holds the server's event loop.
-import { databaseUrlOf, prisma } from '@/server/db';
+import { prisma } from '@/server/db';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { createCurriculumService, type CurriculumService } from './service';
-import { openCurriculumSqlite } from './sqlite-batch';
 import { workerPlayer } from './worker-player';
 import { lazyObject } from '@/server/lib/lazy';
 
@@ -17,7 +16,6 @@ export const curriculumService: CurriculumService = lazyObject(
       getCatalog,
       defaultCatalogId: DEFAULT_CATALOG_ID,
       player: workerPlayer(),
-      sqlite: openCurriculumSqlite(databaseUrlOf(prisma)), // the same file as the Prisma client
     })),
 );
 

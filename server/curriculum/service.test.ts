@@ -3,7 +3,7 @@ import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { createCurriculum, recordResult } from '@/server/engine/curriculum';
 import { createEpisodeService } from '@/server/episodes/service';
-import { createTestDb, expectServiceError, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, expectServiceError, type TestDb } from '@/server/episodes/test/db';
 import { builtInAgentNames } from './agents';
 import { playableEnvs, playCurriculumEpisode } from './runner';
 import { createCurriculumService, type CurriculumService } from './service';

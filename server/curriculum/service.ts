@@ -1,7 +1,8 @@
 // The curriculum service: create runs, advance them by playing episodes in-process with a
 // built-in agent, and read them back. The state lives in CurriculumRun.state (JSON) and is
 // written with the episodes it has seen, one transaction per batch of up to 25 episodes.
-import type { Database } from 'better-sqlite3';
+import type { SqlDb } from '@/server/db/sql';
+import { sqlDbOf } from '@/server/episodes/service';
 import { toPublicError } from '@/server/lib/errors';
 import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { randomInt } from 'node:crypto';
@@ -73,8 +74,8 @@ export interface CurriculumServiceDeps {
   now?: () => Date;
   /** Who plays the episodes (default: this thread, yielding between episodes; the app: a worker thread). */
   player?: EpisodePlayer;
-  /** A connection to the same SQLite file: batches are written through it synchronously (store.ts). */
-  sqlite?: Database;
+  /** The SQL layer's connection to the same store (default: the process's for the client's URL). */
+  db?: SqlDb;
 }
 
 export interface StepJob {
@@ -96,7 +97,7 @@ export interface StepProgress {
 }
 
 export function createCurriculumService(deps: CurriculumServiceDeps) {
-  const store = createCurriculumStore(deps.prisma, { sqlite: deps.sqlite });
+  const store = createCurriculumStore(deps.prisma, deps.db ?? sqlDbOf(deps.prisma));
   const now = deps.now ?? (() => new Date());
   const player = deps.player ?? inProcessPlayer((id) => deps.getCatalog(id), now);
   /** Cancel signals of the steps in progress, by run id. */

@@ -1,16 +1,15 @@
-// Prisma persistence of curriculum runs. One transaction per batch of played episodes writes
-// the episodes (same row layout as server/episodes/store.ts, so /episodes lists it and the
-// replay rebuilds it) and the run's new state; on SQLite that transaction is a synchronous one
-// through the rows module (sqlite-batch.ts), on PostgreSQL Prisma's. The run update is conditional on the
+// Persistence of curriculum runs. One transaction per batch of played episodes writes the
+// run's new state and the episodes (through the episode writer, server/episodes/writer.ts, so
+// /episodes lists them and the replay rebuilds them). The run update is conditional on the
 // episode count it started from, so two writers can never both advance the same state.
-import type { Database } from 'better-sqlite3';
 import type { CurriculumState } from '@/server/engine/curriculum';
 import type { CurriculumRun as RunRow, PrismaClient } from '@/server/generated/prisma/client';
+import type { SqlDb } from '@/server/db/sql';
 import { toSummary } from '@/server/episodes/store';
+import { episodeStatements, newEpisodeId } from '@/server/episodes/writer';
 import type { EpisodeSummary } from '@/server/episodes/types';
 import type { CurriculumStep } from './runner';
 import { curriculumEpisodeRows } from './episode-row';
-import { sqliteBatchWriter } from './sqlite-batch';
 
 export interface NewRunRecord {
   name: string;
@@ -18,25 +17,6 @@ export interface NewRunRecord {
   seed: number;
   catalogId: string;
   state: CurriculumState;
-}
-
-/** A batch's transaction: up to 30 s to finish, and to wait for a step's transaction to end. */
-const BATCH_TX_LIMITS = { timeout: 30_000, maxWait: 10_000 };
-
-type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
-
-async function insertEpisode(tx: Tx, run: { runId: string; catalogId: string; player: string }, step: CurriculumStep) {
-  const { episode, events, actions } = curriculumEpisodeRows(step, run);
-  await tx.episode.create({
-    data: {
-      ...episode,
-      // createMany: one statement per table instead of one per row (a batch of 25 episodes held the
-      // server thread for seconds under load)
-      events: { createMany: { data: events } },
-      actions: { createMany: { data: actions } },
-    },
-    select: { id: true },
-  });
 }
 
 export interface SaveStepsArgs {
@@ -49,12 +29,9 @@ export interface SaveStepsArgs {
   store: boolean;
 }
 
-/**
- * `sqlite`: a connection to the same SQLite file; batches are then written through it in one
- * synchronous transaction (server/curriculum/sqlite-batch.ts). Without it (PostgreSQL), Prisma.
- */
-export function createCurriculumStore(prisma: PrismaClient, opts: { sqlite?: Database } = {}) {
-  const sqliteBatch = opts.sqlite ? sqliteBatchWriter(opts.sqlite) : null;
+/** Runs through Prisma; a batch of played episodes through the SQL layer (`db`), in one transaction. */
+export function createCurriculumStore(prisma: PrismaClient, db: SqlDb) {
+  const writes = episodeStatements(db);
   return {
     async createRun(rec: NewRunRecord): Promise<string> {
       const row = await prisma.curriculumRun.create({
@@ -77,16 +54,26 @@ export function createCurriculumStore(prisma: PrismaClient, opts: { sqlite?: Dat
      * episode count the batch started from (else Prisma's P2025), then the episodes (when `store`).
      */
     async saveSteps(args: SaveStepsArgs): Promise<void> {
-      if (sqliteBatch) return sqliteBatch.saveSteps(args);
-      await prisma.$transaction(async (tx) => {
-        await tx.curriculumRun.update({
-          where: { id: args.runId, episodeCount: args.prevEpisodes },
-          data: { state: JSON.stringify(args.state), episodeCount: args.state.episodes },
-        });
-        if (args.store) {
-          for (const step of args.steps) await insertEpisode(tx, args, step);
-        }
-      }, BATCH_TX_LIMITS);
+      const stale = () => Object.assign(new Error(`curriculum run ${args.runId} moved on`), { code: 'P2025' });
+      await db.batch([
+        {
+          sql: `UPDATE "CurriculumRun" SET "state" = ?, "episodeCount" = ?, "updatedAt" = ? WHERE "id" = ? AND "episodeCount" = ?`,
+          args: [
+            JSON.stringify(args.state),
+            args.state.episodes,
+            db.timestamp(new Date()),
+            args.runId,
+            args.prevEpisodes,
+          ],
+          expect: { changes: 1, error: stale },
+        },
+        ...(args.store
+          ? args.steps.flatMap((step) => {
+              const { episode, events, actions } = curriculumEpisodeRows(step, args);
+              return writes.newEpisode({ id: newEpisodeId(), ...episode }, events, actions);
+            })
+          : []),
+      ]);
     },
 
     /**

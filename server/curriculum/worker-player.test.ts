@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createCurriculum } from '@/server/engine/curriculum';
 import { playableEnvs } from './runner';
 import { createCurriculumService, type CurriculumService } from './service';

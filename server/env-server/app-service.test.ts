@@ -41,7 +41,7 @@ describe('/api/env in the Next app', () => {
       reset.token,
     );
     expect(step.status).toBe(200);
-    // the body is JSON.stringify's exact text, tool specs included (sent as wire-json's bytes)
+    // the body is JSON.stringify's exact text, tool specs included
     const stepText = await step.text();
     const stepBody = JSON.parse(stepText);
     expect(stepText).toBe(JSON.stringify(stepBody));

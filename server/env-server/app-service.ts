@@ -11,7 +11,6 @@ import { buildEnvService } from './server';
 import { CLOSE_CONNECTION, readCapped } from '@/server/lib/body-limit';
 import { authConfig, credentialsFrom, isAdmin } from '@/server/auth';
 import { EnvServerError } from './errors';
-import { wireBytes } from './wire-json';
 
 const g = globalThis as unknown as { __ecomEnvService?: EnvService };
 
@@ -64,12 +63,7 @@ export async function handleFetchRequest(req: Request, subPath: string): Promise
           body: text,
         })));
   if (result.body === undefined) return new Response(null, { status: result.status });
-  // The bytes serve:env sends (wire-json.ts); a Buffer's memory is a plain ArrayBuffer, never shared.
-  const answer = wireBytes(result.body);
-  const body =
-    typeof answer === 'string'
-      ? answer
-      : new Uint8Array(answer.buffer as ArrayBuffer, answer.byteOffset, answer.length);
+  const body = JSON.stringify(result.body);
   return new Response(body, {
     status: result.status,
     headers: { 'content-type': 'application/json', ...(result.status === 413 ? CLOSE_CONNECTION : {}) },

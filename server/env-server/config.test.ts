@@ -31,26 +31,6 @@ describe('env server config', () => {
     expect(() => loadConfig({}, ['--persist', 'maybe'], 'c')).toThrow('--persist must be on or off, got "maybe"');
   });
 
-  it('defers recorded events by default; ECOMRLVE_EVENTS or --events stores them with each step', () => {
-    expect(loadConfig({}, [], 'c').events).toBe('deferred');
-    expect(loadConfig({ ECOMRLVE_EVENTS: 'stored' }, [], 'c').events).toBe('stored');
-    expect(loadConfig({ ECOMRLVE_EVENTS: 'stored' }, ['--events', 'deferred'], 'c').events).toBe('deferred');
-    expect(() => loadConfig({}, ['--events', 'later'], 'c')).toThrow(
-      '--events must be "deferred" or "stored", got "later"',
-    );
-  });
-
-  it('writes a SQLite store on a writer thread unless ECOMRLVE_SQLITE_WRITER or --sqlite-writer says inline', () => {
-    expect(loadConfig({}, [], 'c').sqliteWriter).toBe('thread');
-    expect(loadConfig({ ECOMRLVE_SQLITE_WRITER: 'inline' }, [], 'c').sqliteWriter).toBe('inline');
-    expect(loadConfig({ ECOMRLVE_SQLITE_WRITER: 'inline' }, ['--sqlite-writer', 'thread'], 'c').sqliteWriter).toBe(
-      'thread',
-    );
-    expect(() => loadConfig({}, ['--sqlite-writer', 'fast'], 'c')).toThrow(
-      '--sqlite-writer must be "thread" or "inline", got "fast"',
-    );
-  });
-
   it('acknowledges what survives a process crash unless ECOMRLVE_DURABILITY or --durability asks for power loss too', () => {
     expect(loadConfig({}, [], 'c').durability).toBe('process');
     expect(loadConfig({ ECOMRLVE_DURABILITY: 'power' }, [], 'c').durability).toBe('power');
@@ -67,22 +47,9 @@ describe('env server config', () => {
     expect(() => loadConfig({}, ['--workers', '0'], 'c')).toThrow('--workers must be an integer ≥ 1, got "0"');
   });
 
-  it('gives group commits a window only when ECOMRLVE_COMMIT_WINDOW_MS or --commit-window-ms asks (off by default)', () => {
-    expect(loadConfig({}, [], 'c')).toMatchObject({
-      commitWindowMs: DEFAULTS.commitWindowMs,
-      commitMinOps: DEFAULTS.commitMinOps,
-    });
-    expect(DEFAULTS.commitWindowMs).toBe(0);
-    expect(loadConfig({}, ['--commit-window-ms', '2'], 'c').commitWindowMs).toBe(2);
-    const c = loadConfig(
-      { ECOMRLVE_COMMIT_WINDOW_MS: '5', ECOMRLVE_COMMIT_MIN_OPS: '8' },
-      ['--commit-window-ms', '0'],
-      'c',
-    );
-    expect(c).toMatchObject({ commitWindowMs: 0, commitMinOps: 8 });
-    expect(() => loadConfig({}, ['--commit-min-ops', '0'], 'c')).toThrow(
-      '--commit-min-ops must be an integer ≥ 1, got "0"',
-    );
+  it('knows no tuning options of the removed writer thread, deferred events or commit window', () => {
+    for (const flag of ['--sqlite-writer', '--events', '--finished-logs', '--commit-window-ms', '--commit-min-ops'])
+      expect(() => loadConfig({}, [flag, '1'], 'c')).toThrow(`unknown option "${flag}"`);
   });
 
   it('names the bad setting', () => {

@@ -1,6 +1,8 @@
 // Server settings: defaults, then environment variables, then command-line flags (flags win).
 // Bad values stop the server with one sentence naming the setting.
 
+import { capabilitySecret } from '@/server/episodes/tokens';
+
 export type ServerMode = 'simulation' | 'production';
 
 export interface EnvServerConfig {
@@ -28,30 +30,6 @@ export interface EnvServerConfig {
    * for fsync: synchronous=FULL). PostgreSQL commits are durable either way.
    */
   durability: 'process' | 'power';
-  /**
-   * Where serve:env runs a SQLite store's group commits: "thread" = a writer thread per worker,
-   * off the serving event loop; "inline" = on it (one thread less; compare the two with bench:api).
-   */
-  sqliteWriter: 'thread' | 'inline';
-  /**
-   * When a recorded step's events are stored: "deferred" = per step only the action and the
-   * row's progress, the events replayed and stored when a worker idles or a reader asks (the
-   * step is cheaper; the replay costs more CPU later); "stored" = written with each step.
-   */
-  events: 'deferred' | 'stored';
-  /**
-   * Deferred events: finished episodes' logs a worker keeps to write out when it idles instead
-   * of replaying them (finished-logs.ts), at most this many and this many MB of event text per
-   * worker (estimated at 1 KB an event); beyond that, episodes are replayed. 0 keeps none.
-   */
-  finishedLogs: number;
-  finishedLogsMb: number;
-  /**
-   * The recorder's commit window (group-commit.ts, CommitWindow): a group commit waits until it holds
-   * commitMinOps resets and steps or its oldest has waited commitWindowMs (0: no wait).
-   */
-  commitWindowMs: number;
-  commitMinOps: number;
   /** Processes serving the port (node cluster); a WebSocket session stays on the worker that accepted it. */
   workers: number;
   adminToken?: string;
@@ -68,14 +46,6 @@ export const DEFAULTS = {
   maxBodyBytes: 256 * 1024,
   persist: true,
   durability: 'process',
-  sqliteWriter: 'thread',
-  events: 'deferred',
-  finishedLogs: 4096,
-  finishedLogsMb: 64,
-  // Off by default (round 12): no gain showed above the noise in paired bench:api rows, and N < minOps
-  // clients stepping in lockstep would wait out the whole window on every batch.
-  commitWindowMs: 0,
-  commitMinOps: 32,
   workers: 1,
 } as const;
 
@@ -92,12 +62,6 @@ const SETTINGS = [
   { key: 'catalogId', env: 'ECOMRLVE_CATALOG', flag: '--catalog' },
   { key: 'persist', env: 'ECOMRLVE_PERSIST', flag: '--persist' },
   { key: 'durability', env: 'ECOMRLVE_DURABILITY', flag: '--durability' },
-  { key: 'sqliteWriter', env: 'ECOMRLVE_SQLITE_WRITER', flag: '--sqlite-writer' },
-  { key: 'events', env: 'ECOMRLVE_EVENTS', flag: '--events' },
-  { key: 'finishedLogs', env: 'ECOMRLVE_FINISHED_LOGS', flag: '--finished-logs' },
-  { key: 'finishedLogsMb', env: 'ECOMRLVE_FINISHED_LOGS_MB', flag: '--finished-logs-mb' },
-  { key: 'commitWindowMs', env: 'ECOMRLVE_COMMIT_WINDOW_MS', flag: '--commit-window-ms' },
-  { key: 'commitMinOps', env: 'ECOMRLVE_COMMIT_MIN_OPS', flag: '--commit-min-ops' },
   { key: 'workers', env: 'ECOMRLVE_WORKERS', flag: '--workers' },
 ] as const;
 
@@ -131,12 +95,6 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
   const durability = raw.durability?.value ?? DEFAULTS.durability;
   if (durability !== 'process' && durability !== 'power')
     throw new ConfigError(`${raw.durability!.name} must be "process" or "power", got "${durability}"`);
-  const sqliteWriter = raw.sqliteWriter?.value ?? DEFAULTS.sqliteWriter;
-  if (sqliteWriter !== 'thread' && sqliteWriter !== 'inline')
-    throw new ConfigError(`${raw.sqliteWriter!.name} must be "thread" or "inline", got "${sqliteWriter}"`);
-  const events = raw.events?.value ?? DEFAULTS.events;
-  if (events !== 'deferred' && events !== 'stored')
-    throw new ConfigError(`${raw.events!.name} must be "deferred" or "stored", got "${events}"`);
   return {
     mode,
     host: raw.host?.value ?? DEFAULTS.host,
@@ -154,20 +112,9 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
     catalogId: raw.catalogId?.value ?? defaultCatalogId,
     persist: ['on', '1', 'true'].includes(persist),
     durability,
-    sqliteWriter,
-    events,
-    finishedLogs: raw.finishedLogs
-      ? positiveInt(raw.finishedLogs.value, raw.finishedLogs.name, 0)
-      : DEFAULTS.finishedLogs,
-    finishedLogsMb: raw.finishedLogsMb
-      ? positiveInt(raw.finishedLogsMb.value, raw.finishedLogsMb.name, 0)
-      : DEFAULTS.finishedLogsMb,
-    commitWindowMs: raw.commitWindowMs
-      ? positiveInt(raw.commitWindowMs.value, raw.commitWindowMs.name, 0)
-      : DEFAULTS.commitWindowMs,
-    commitMinOps: raw.commitMinOps ? positiveInt(raw.commitMinOps.value, raw.commitMinOps.name) : DEFAULTS.commitMinOps,
     workers: raw.workers ? positiveInt(raw.workers.value, raw.workers.name) : DEFAULTS.workers,
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
-    tokenSecret: env.ECOMRLVE_TOKEN_SECRET || undefined,
+    // the episode service's secret (server/episodes/tokens.ts): a token opens its episode on either
+    tokenSecret: capabilitySecret(env),
   };
 }

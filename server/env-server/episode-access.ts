@@ -3,7 +3,7 @@
 // it (the connection is the capability). One error message per refusal.
 import { EnvServerError } from './errors';
 import type { LiveEpisode, SessionStore } from './sessions';
-import { matchesDigest, tokenDigest, type TokenService } from './tokens';
+import { matchesDigest, tokenDigest, type TokenService } from '@/server/episodes/tokens';
 
 export function createEpisodeAccess(tokens: TokenService, sessions: SessionStore) {
   /** Whether the token is the episode's capability (a held episode remembers its verified token's digest). */

@@ -12,7 +12,7 @@ import { NO_EPISODE_STATE, wireReset, wireState, wireStep } from './openenv-wire
 import { openApiDocument } from './openapi';
 import type { EnvService } from './protocol';
 import { describeIssues, wireStepRequestSchema } from './schemas';
-import { bearerToken } from './tokens';
+import { bearerToken } from '@/server/episodes/tokens';
 import { createClientCaps, type ClientCaps } from './client-caps';
 
 const capsByService = new WeakMap<EnvService, ClientCaps>();

@@ -4,13 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_VERSION, listEnvs, replayEpisode, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { EnvServerError } from './errors';
 import { prismaEpisodeLog, rebuildEpisode, runOfPlayer, type EpisodeLog, type StoredEpisode } from './live-episodes';
 import { createEnvService, type EnvService } from './protocol';
 import { Recorder } from './recorder';
 import { SessionStore } from './sessions';
-import { createTokenService } from './tokens';
+import { createTokenService } from '@/server/episodes/tokens';
 import { oracleRun, testConfig } from './test/helpers';
 
 let db: TestDb;
@@ -28,7 +28,7 @@ function worker(lru = 100, log: EpisodeLog = prismaEpisodeLog(db.prisma)): EnvSe
     catalog: testCatalog(),
     tokens: createTokenService({ secret: 'shared-secret' }),
     sessions: new SessionStore({ maxSessions: lru, idleTimeoutMs: 60_000, evictRunning: true }),
-    recorder: new Recorder(db.prisma),
+    recorder: new Recorder(db.sql),
     log,
   });
 }

@@ -1,9 +1,8 @@
 // Stateless workers: any worker can take any step of any recorded episode. On a miss in a
 // worker's LRU of live episodes (server/env-server/sessions.ts), the episode is rebuilt from
 // the store by replaying its recorded actions, and the rebuilt event log must have the row's
-// event count and equal every stored event (a trainer episode's events are stored later, by
-// server/episodes/materialise.ts, so fewer or none may be stored yet). The store is the shared
-// truth; a worker's copy is only a cache.
+// event count and equal every stored event. The store is the shared truth; a worker's copy is
+// only a cache.
 
 import {
   replayEpisode,
@@ -14,7 +13,7 @@ import {
   type StepResult,
 } from '@/server/engine';
 import type { PrismaClient } from '@/server/generated/prisma/client';
-import { actionArgument, configOfRow, createEpisodeStore } from '@/server/episodes/store';
+import { actionArgument, configOfRow, episodeReads } from '@/server/episodes/store';
 import { EnvServerError } from './errors';
 import type { LiveEpisode } from './sessions';
 
@@ -33,7 +32,7 @@ export interface StoredEpisode {
   engineVersion: number;
   /** The row's event count: how many events the recorded actions gave. */
   eventCount: number;
-  /** Each event stored so far as JSON text, in order (the first eventsStored of them). */
+  /** Each stored event as JSON text, in order. */
   events: string[];
   /** Each step's argument, in order (raw text or a structured action). */
   actions: Array<string | Action>;
@@ -43,23 +42,13 @@ export interface StoredEpisode {
 
 /** The episode log on the app's Prisma store (SQLite or PostgreSQL). */
 export function prismaEpisodeLog(prisma: PrismaClient): EpisodeLog {
-  const store = createEpisodeStore(prisma);
+  const store = episodeReads(prisma);
   return {
-    async eventCount(id) {
-      const row = await prisma.episode.findUnique({ where: { id }, select: { eventCount: true } });
-      return row?.eventCount ?? null;
-    },
+    eventCount: (id) => store.eventCount(id),
     async load(id) {
       const row = await store.getRow(id);
       if (!row) return null;
-      const [events, actions] = await Promise.all([
-        store.getEvents(id),
-        prisma.episodeAction.findMany({
-          where: { episodeId: id },
-          orderBy: { seq: 'asc' },
-          select: { seq: true, turn: true, format: true, raw: true, actor: true, stepKey: true },
-        }),
-      ]);
+      const [events, actions] = await Promise.all([store.getEvents(id), store.getActions(id)]);
       return {
         id,
         config: configOfRow(row),
@@ -68,7 +57,7 @@ export function prismaEpisodeLog(prisma: PrismaClient): EpisodeLog {
         engineVersion: row.engineVersion,
         eventCount: row.eventCount,
         events: events.map((e) => e.payload),
-        actions: actions.map((a) => actionArgument({ ...a, format: a.format === 'json' ? 'json' : 'text' })),
+        actions: actions.map(actionArgument),
         stepKeys: actions.map((a) => a.stepKey),
       };
     },

@@ -32,8 +32,7 @@ export interface WireResult {
 
 /**
  * The engine's observation with `metadata` added, its properties copied as they are: the tool
- * specs stay behind the engine's copy-on-read getter, so wire-json.ts still splices in their
- * ready JSON instead of copying and serialising them every step.
+ * specs stay behind the engine's copy-on-read getter (no deep copy made per step).
  */
 function withMetadata(observation: object, metadata: WireMetadata): Record<string, unknown> {
   const out = Object.defineProperties({}, Object.getOwnPropertyDescriptors(observation));

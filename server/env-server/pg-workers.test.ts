@@ -5,8 +5,6 @@
 // once, the stored log replaying to the same events. Needs PostgreSQL's binaries: when they are
 // missing (and scripts/test-all.sh could not install them) this suite is skipped, which the
 // summary line counts as a failure and names (scripts/test-summary.mjs).
-import { materialiseEvents } from '@/server/episodes/materialise';
-import { prismaSqlDb } from '@/server/episodes/prisma-sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEnvs, replayEpisode, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
@@ -184,8 +182,7 @@ describe.skipIf('missing' in postgres)('two workers over one PostgreSQL', () => 
         what,
       ).toEqual(ref.actions.map((a) => JSON.stringify(a)));
       expect(actions.map((a) => a.stepKey)).toEqual(ref.actions.map((_, i) => `${id}:${i}`));
-      // Events are stored from the actions later (idle workers or this read: materialise.ts).
-      await materialiseEvents(prismaSqlDb(prisma, 'postgresql'), [id], () => catalog);
+      // Events are stored with their step.
       const events = await prisma.episodeEvent.findMany({ where: { episodeId: id }, orderBy: { seq: 'asc' } });
       expect(
         events.map((x) => x.payload),

@@ -18,7 +18,7 @@ import {
 import { SessionStore, newEpisodeId, type LiveEpisode } from './sessions';
 import { rebuildEpisode, type EpisodeLog, type StoredEpisode } from './live-episodes';
 import { StepConflictError, type Recorder } from './recorder';
-import type { TokenService } from './tokens';
+import type { TokenService } from '@/server/episodes/tokens';
 import { createEpisodeAccess } from './episode-access';
 import { checkAction } from './action-check';
 import { adminState, agentState } from './episode-state';

@@ -2,27 +2,19 @@
 // rebuilt by replay) by the app's episode service; acknowledged only once committed.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
-import { sqliteFile } from '@/server/db-path';
-import { prepareTextIndex } from '@/server/episodes/sqlite-store/text-index';
-import { UPKEEP_CHECKPOINT_MS, UPKEEP_MAX_BACKLOG, UPKEEP_MAX_DEFER_MS, upkeepPass, upkeepPlan } from './store-upkeep';
-import { createRandomAgent, listEnvs, type EnvId } from '@/server/engine';
+import { listEnvs, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService } from '@/server/episodes/service';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
-import { createPrismaClient } from '@/server/db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createEnvService } from './protocol';
-import { Recorder, StepConflictError, hiddenGoalJson, type BatchWriter } from './recorder';
-import { openSqliteWriter, openSqliteWriterThread } from './sqlite-writer';
+import { Recorder, StepConflictError, hiddenGoalJson } from './recorder';
 import { SessionStore } from './sessions';
-import { createTokenService } from './tokens';
+import { createTokenService } from '@/server/episodes/tokens';
 import { oracleRun, testConfig } from './test/helpers';
-import { openSqlite, sqliteInspectorDb } from '@/server/inspector/db';
+import { openSqlDb, openSqlite, sqliteSqlDb, type SqlDb } from '@/server/db/sql';
 import { listInputSchema } from '@/server/inspector/filters';
 import { listEpisodes } from '@/server/inspector/query';
 import { createExporter } from '@/server/inspector/export';
-import { materialiseEvents } from '@/server/episodes/materialise';
-import { prismaSqlDb } from '@/server/episodes/prisma-sql';
 
 let db: TestDb;
 beforeAll(() => {
@@ -32,21 +24,15 @@ afterAll(async () => {
   await db?.cleanup();
 });
 
-// Both writers the server uses: Prisma (any database) and SQLite's own prepared statements, here
-// on the writer thread serve:env runs them on (the thread runs the same writer embeddings run on
-// their serving thread: live-episodes.test.ts and the store upkeep test below use that one).
+// The one writer (server/episodes/writer.ts) through the SQL layer's connection.
 const WRITERS = {
-  prisma: (url: string) => {
-    const client = url === db.url ? db.prisma : createPrismaClient(url);
-    return { target: client, close: () => (client === db.prisma ? Promise.resolve() : client.$disconnect()) };
-  },
-  sqlite: (url: string) => {
-    const writer = openSqliteWriterThread(url);
-    return { target: writer as BatchWriter, close: () => writer.close() };
+  sql: (url: string) => {
+    const target = url === db.url ? db.sql : openSqlDb(url);
+    return { target, close: () => (target === db.sql ? Promise.resolve() : target.close()) };
   },
 };
 
-function recordingService(target: ReturnType<(typeof WRITERS)[keyof typeof WRITERS]>['target']) {
+function recordingService(target: SqlDb) {
   const config = testConfig({ persist: true });
   const recorder = new Recorder(target);
   const service = createEnvService({
@@ -73,7 +59,7 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
     const { service } = recordingService(writer.target);
     const ids: string[] = [];
     const sqlite = openSqlite(db.url);
-    const inspector = sqliteInspectorDb(sqlite);
+    const inspector = sqliteSqlDb(sqlite);
     for (const envId of listEnvs().map((e) => e.id as EnvId)) {
       const reference = oracleRun({ envId, d: 4, seed: 21 });
       const { live, response } = service.reset({ env: envId, d: 4, seed: 21, run: 'grpo-7' });
@@ -143,8 +129,7 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
     );
     const sqlite = openSqlite(db.url);
     try {
-      const found = (await listEpisodes(sqliteInspectorDb(sqlite), listInputSchema.parse({ filter: { q: word } })))
-        .rows;
+      const found = (await listEpisodes(sqliteSqlDb(sqlite), listInputSchema.parse({ filter: { q: word } }))).rows;
       expect(found.map((r) => [r.id, r.status, r.toolCalls])).toEqual([[live.id, 'active', 1]]);
     } finally {
       sqlite.close();
@@ -153,9 +138,7 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
 
   it('keeps the stored hidden goal current, step by step and when one batch holds several steps of an episode', async () => {
     const { service } = recordingService(writer.target);
-    // As a reader gets it: mid-episode the goal's text comes with the events (materialise.ts).
     const stored = async (id: string) => {
-      await materialiseEvents(prismaSqlDb(db.prisma, 'sqlite'), [id], () => testCatalog());
       return (await db.prisma.episode.findUniqueOrThrow({ where: { id }, select: { hiddenGoal: true } })).hiddenGoal;
     };
     let changed = 0;
@@ -263,125 +246,4 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
       await unmigrated.close();
     }
   });
-});
-
-// The SQLite writer updates a running episode's row with a narrower statement than the Prisma
-// writer's (sqlite-store/rows.ts, UPDATE_RUNNING_SQL); the rows must still be the same after
-// every acknowledged step, running or finished.
-it('leaves the same Episode row as the Prisma writer after every step (running and last steps)', async () => {
-  const sqlite = openSqliteWriter(db.url); // the thread's writer, run inline (no thread start-up)
-  try {
-    const services = [recordingService(db.prisma).service, recordingService(sqlite).service];
-    const row = async (id: string) => {
-      const {
-        id: _id,
-        createdAt: _c,
-        updatedAt: _u,
-        ...rest
-      } = await db.prisma.episode.findUniqueOrThrow({
-        where: { id },
-      });
-      return rest;
-    };
-    let running = 0;
-    for (const [envId, seed] of [
-      ['PD', 41],
-      ['RETURN', 44],
-    ] as const) {
-      const agent = createRandomAgent({ seed, pInvalid: 0.2, pPartialAnswer: 0.2 });
-      const played = services.map((s) => s.reset({ env: envId, d: 4, seed }));
-      await Promise.all(played.map((p, i) => services[i].durable(p.response)));
-      let observation = played[0].response.observation;
-      while (!played[0].live.episode.done) {
-        const action = agent.act(observation, played[0].live.episode);
-        const answers = played.map((p, i) => services[i].stepLive(p.live, action));
-        await Promise.all(answers.map((a, i) => services[i].durable(a)));
-        observation = answers[0].observation;
-        if (!played[0].live.episode.done) running++;
-        expect(await row(played[1].live.id)).toEqual(await row(played[0].live.id));
-      }
-    }
-    expect(running).toBeGreaterThan(4);
-  } finally {
-    sqlite.close();
-  }
-});
-
-// The upkeep pass serve:env's thread runs (store-upkeep.ts): it indexes what the serving writers
-// committed and checkpoints the WAL they only append to (wal_autocheckpoint = 0 with upkeep elsewhere).
-describe('store upkeep', () => {
-  it('indexes when the writers idle, the backlog reaches its bound or the longest deferral has passed; checkpoints once a second', () => {
-    const look = (pendingEvents: number, newEvents: number, msSinceCheckpoint: number, msSinceIndex = 0) =>
-      upkeepPlan({ pendingEvents, newEvents, msSinceIndex, msSinceCheckpoint });
-    // writers busy, backlog under the bound: nothing, until a second has passed (checkpoint only)
-    expect(look(UPKEEP_MAX_BACKLOG - 1, 500, UPKEEP_CHECKPOINT_MS - 1)).toEqual({ index: false, checkpoint: false });
-    expect(look(UPKEEP_MAX_BACKLOG - 1, 500, UPKEEP_CHECKPOINT_MS)).toEqual({ index: false, checkpoint: true });
-    // backlog at the bound: indexed (and checkpointed after) although the writers are busy
-    expect(look(UPKEEP_MAX_BACKLOG, 500, 0)).toEqual({ index: true, checkpoint: true });
-    // writers that never pause: indexed once the longest deferral has passed
-    expect(look(50, 5, 0, UPKEEP_MAX_DEFER_MS - 1)).toEqual({ index: false, checkpoint: false });
-    expect(look(50, 5, 0, UPKEEP_MAX_DEFER_MS)).toEqual({ index: true, checkpoint: true });
-    // writers idle since the last look: whatever waits is indexed at once
-    expect(look(1, 0, 0)).toEqual({ index: true, checkpoint: true });
-    // nothing waits: a checkpoint once a second (the WAL may hold other writes), nothing else
-    expect(look(0, 0, UPKEEP_CHECKPOINT_MS - 1, UPKEEP_MAX_DEFER_MS)).toEqual({ index: false, checkpoint: false });
-    expect(look(0, 0, UPKEEP_CHECKPOINT_MS)).toEqual({ index: false, checkpoint: true });
-  });
-
-  it('leaves indexing and checkpoints to the upkeep pass, which does both within its budget', async () => {
-    const writer = openSqliteWriter(db.url, { upkeep: 'elsewhere' });
-    const service = createEnvService({
-      config: testConfig({ persist: true }),
-      catalog: testCatalog(),
-      tokens: createTokenService({ secret: 'x' }),
-      sessions: new SessionStore({ maxSessions: 100, idleTimeoutMs: 60_000 }),
-      // events written with the steps, as the web path and the materialiser write them
-      recorder: new Recorder(writer, { events: 'stored' }),
-    });
-    const word = 'quorblentine';
-    for (const seed of [1, 2, 3]) {
-      const reference = oracleRun({ envId: 'PD', d: 3, seed });
-      const { live, response } = service.reset({ env: 'PD', d: 3, seed, run: 'upkeep' });
-      await service.durable(response);
-      await service.durable(
-        service.stepLive(live, {
-          assistant_message: `Looking for ${word}.`,
-          tool_calls: [{ name: 'catalog.search', args: { query: word } }],
-          answer: null,
-        }),
-      );
-      for (const action of reference.actions.slice(1))
-        if (!live.episode.done) await service.durable(service.stepLive(live, action));
-    }
-
-    const conn = new Database(sqliteFile(db.url)!);
-    try {
-      const index = prepareTextIndex(conn);
-      const pending = index.pending();
-      expect(pending).toBeGreaterThan(10); // the writer indexed nothing itself
-      const found = () =>
-        conn
-          .prepare(
-            `SELECT count(DISTINCT o."episodeId") AS n FROM "EpisodeText" t JOIN "EpisodeTextOwner" o ON o."rowid" = t.rowid
-             WHERE "EpisodeText" MATCH ?`,
-          )
-          .get(word) as { n: number };
-      expect(found().n).toBe(0);
-
-      // No budget: nothing indexed (but the WAL is checkpointed: every frame copied back).
-      const idle = upkeepPass(conn, index, 0);
-      expect(idle.indexed).toBe(0);
-      expect(idle.walPages).toBeGreaterThan(0);
-      expect(idle.checkpointed).toBe(idle.walPages);
-      const pass = upkeepPass(conn, index);
-      expect(pass.indexed).toBe(pending);
-      expect(index.pending()).toBe(0);
-      expect(found().n).toBe(3);
-      // The index's own writes were checkpointed too.
-      expect(pass.checkpointed).toBe(pass.walPages);
-    } finally {
-      conn.close();
-      writer.close();
-    }
-  }, 60_000);
 });

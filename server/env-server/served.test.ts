@@ -2,7 +2,7 @@
 // the in-process engine agree byte for byte; no server→agent message carries the hidden goal.
 
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -12,7 +12,9 @@ import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { EnvHttpClient, EnvWsClient } from '@/server/client/env-client';
 import Database from 'better-sqlite3';
 import { createPrismaClient } from '@/server/db';
-import { sqliteFile } from '@/server/db-path';
+import { sqliteFile } from '@/server/db/path';
+import { openSqlDb } from '@/server/db/sql';
+import { indexCommitted } from '@/server/inspector/pg-search';
 import { ADMIN, oracleRun } from './test/helpers';
 import { migratedTempDatabase, spawnEnvServer, type SpawnedServer } from './spawn';
 
@@ -85,8 +87,11 @@ describe('the Python client', () => {
       } finally {
         await prisma.$disconnect();
       }
-      // Indexed for search by the server's upkeep thread (nothing else indexes in this test):
-      // the mark reaches the last event, and the tool-call counts it keeps match the events.
+      // Indexed for search by the catch-up every inspector query runs first: the mark reaches
+      // the last event, and the tool-call counts it keeps match the events.
+      const sql = openSqlDb(db.url);
+      await indexCommitted(sql, false);
+      await sql.close();
       const file = new Database(sqliteFile(db.url)!, { readonly: true });
       try {
         const mark = () =>
@@ -95,7 +100,6 @@ describe('the Python client', () => {
               'SELECT (SELECT "upTo" FROM "EpisodeTextIndexed") AS upTo, (SELECT max("id") FROM "EpisodeEvent") AS last',
             )
             .get() as { upTo: number; last: number };
-        for (let i = 0; i < 100 && mark().upTo < mark().last; i++) await new Promise((r) => setTimeout(r, 100));
         expect(mark().upTo).toBe(mark().last);
         const counts = file
           .prepare(
@@ -174,5 +178,18 @@ describe('the hidden goal', () => {
       [...reference.secrets].some((s) => messages.at(-1)!.includes(s)),
       envId,
     ).toBe(true);
+  });
+
+  it('holds two connections to the SQLite file: Prisma’s and the episode writer’s', async () => {
+    // the Python client's episodes above were written and read back through both
+    const file = sqliteFile(db.url)!;
+    const fds = readdirSync(`/proc/${server.child.pid}/fd`).filter((fd) => {
+      try {
+        return readlinkSync(`/proc/${server.child.pid}/fd/${fd}`) === file;
+      } catch {
+        return false; // closed meanwhile
+      }
+    });
+    expect(fds).toHaveLength(2);
   });
 });

@@ -6,7 +6,7 @@ import type { EnvServerConfig } from './config';
 import { EnvServerError } from './errors';
 import { publishedSchemas } from './schemas';
 import type { SessionStore } from './sessions';
-import type { TokenService } from './tokens';
+import type { TokenService } from '@/server/episodes/tokens';
 
 export const SERVER_VERSION = '2';
 

@@ -7,19 +7,12 @@ import type { Catalog } from '@/server/engine';
 import type { EnvServerConfig } from './config';
 import { handleHttp, tooLarge, type HttpResult } from './http';
 import { createEnvService, type EnvService } from './protocol';
-import { createPrismaClient, DEFAULT_DATABASE_URL, type PrismaClient } from '@/server/db';
-import { sqliteFile } from '@/server/db-path';
+import { prisma as processPrisma, type PrismaClient } from '@/server/db';
+import { sqlDbOf } from '@/server/episodes/service';
 import { prismaEpisodeLog } from './live-episodes';
-import { Recorder, type BatchWriter } from './recorder';
-import { openSqliteWriter, openSqliteWriterThread } from './sqlite-writer';
-import { startIdleMaterialiser, type LogStore } from './idle-materialiser';
-import { FinishedLogs } from './finished-logs';
-import type { EventStoreDb } from '@/server/episodes/materialise';
-import { prismaSqlDb } from '@/server/episodes/prisma-sql';
-import { openSqlite, sqliteInspectorDb } from '@/server/inspector/db';
+import { Recorder } from './recorder';
 import { SessionStore } from './sessions';
-import { createTokenService } from './tokens';
-import { wireBytes } from './wire-json';
+import { createTokenService } from '@/server/episodes/tokens';
 import { createWsGateway } from './ws';
 
 export interface RunningEnvServer {
@@ -30,84 +23,29 @@ export interface RunningEnvServer {
 }
 
 /**
- * Where the recorder writes: a given Prisma client (the Next mount shares the app's), else a
- * SQLite file through its own prepared statements (the fast path), else a Prisma client for
- * DATABASE_URL (any other database Prisma serves).
+ * The store episodes are recorded in: the one SQL connection of the process (the episode
+ * writer's) and a Prisma client for reads, for a given client (the Next mount shares the app's)
+ * or DATABASE_URL.
  */
-function recordTarget(
-  prisma: PrismaClient | undefined,
-  upkeep: 'inline' | 'elsewhere',
-  writerThread: boolean,
-  durability: EnvServerConfig['durability'],
-): {
-  target: PrismaClient | BatchWriter;
-  /** Reads stored episodes back (a worker rebuilding one it does not hold). */
-  reader: PrismaClient;
-  /** Where the idle materialiser replays events (a SQLite connection of its own, else Prisma's). */
-  sql: EventStoreDb;
-  /** Where finished episodes' logs are written (SQLite: the writer's own connection); absent: `sql`. */
-  storeLogs?: LogStore;
-  close(): Promise<void>;
-} {
-  if (prisma) return { target: prisma, reader: prisma, sql: prismaSqlDb(prisma), close: async () => {} };
-  const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  const client = createPrismaClient(url);
-  if (sqliteFile(url)) {
-    const options = { upkeep, synchronous: durability === 'power' ? ('FULL' as const) : ('NORMAL' as const) };
-    const writer = writerThread ? openSqliteWriterThread(url, options) : openSqliteWriter(url, options);
-    const sqlite = openSqlite(url);
-    // like the writer's: with the upkeep thread, this connection only appends to the WAL
-    if (upkeep === 'elsewhere') sqlite.pragma('wal_autocheckpoint = 0');
-    return {
-      target: writer,
-      reader: client,
-      sql: sqliteInspectorDb(sqlite),
-      storeLogs: (logs) => writer.storeLogs(logs),
-      close: async () => {
-        await writer.close();
-        sqlite.close();
-        await client.$disconnect();
-      },
-    };
-  }
-  return { target: client, reader: client, sql: prismaSqlDb(client), close: () => client.$disconnect() };
+function openStore(prisma: PrismaClient | undefined, durability: EnvServerConfig['durability']) {
+  if (prisma) return { db: sqlDbOf(prisma), reader: prisma, close: async () => {} };
+  // the process's own client (server/db: one per process) and the SQL layer's connection
+  const db = sqlDbOf(processPrisma);
+  // every group commit waits for fsync: survives a power loss, not only a crash
+  if (durability === 'power') db.sqlite?.pragma('synchronous = FULL');
+  return { db, reader: processPrisma, close: () => db.close() };
 }
 
 /** How the server runs beside others. */
 export interface EnvServerOptions {
   /** A Prisma client to record through (the Next mount shares the app's). */
   prisma?: PrismaClient;
-  /**
-   * SQLite store upkeep (search indexing, WAL checkpoints): 'inline' (default) in this process;
-   * 'elsewhere' when serve:env runs the upkeep thread for all its workers (store-upkeep.ts).
-   */
-  storeUpkeep?: 'inline' | 'elsewhere';
-  /**
-   * A SQLite store's writes: 'thread' (serve:env) runs each group commit on a writer thread of
-   * this process, off the serving event loop; 'inline' (default: tests, embeddings) on it.
-   */
-  sqliteWriter?: 'inline' | 'thread';
-  /** Materialise recorded episodes' events when the recorder idles (default true; tests that look at the deferred rows turn it off). */
-  idleMaterialise?: boolean;
-  /**
-   * When idle, also replay the waiting episodes this worker holds no log of (default true).
-   * serve:env --workers N: only the first worker does (two would replay the same episodes);
-   * every worker writes out its own finished episodes' logs.
-   */
-  idleReplay?: boolean;
 }
 
 /** The service with its token service, session store and (when persisting) recorder, as configured. */
 export function buildEnvService(config: EnvServerConfig, catalog: Catalog, options: EnvServerOptions = {}) {
   const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
-  const store = config.persist
-    ? recordTarget(
-        options.prisma,
-        options.storeUpkeep ?? 'inline',
-        options.sqliteWriter === 'thread',
-        config.durability,
-      )
-    : null;
+  const store = config.persist ? openStore(options.prisma, config.durability) : null;
   // With a store, the session map is an LRU cache of live episodes: any of them can be rebuilt
   // from the store (stateless workers), so a running one may be evicted to make room.
   const sessions = new SessionStore({
@@ -115,43 +53,14 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
     idleTimeoutMs: config.idleTimeoutMs,
     evictRunning: store !== null,
   });
-  // By default per step only the action and the row's progress are stored; the events are
-  // materialised when this worker idles (idle-materialiser.ts) or when a reader asks (materialise.ts).
-  const idleMaterialise = store !== null && config.events === 'deferred' && options.idleMaterialise !== false;
-  // Finished episodes' logs, written out by the idle materialiser without a replay (finished-logs.ts).
-  const finishedLogs =
-    idleMaterialise && config.finishedLogs > 0 && config.finishedLogsMb > 0
-      ? new FinishedLogs({ maxEpisodes: config.finishedLogs, maxBytes: config.finishedLogsMb * 1024 * 1024 })
-      : null;
-  const recorder = store
-    ? new Recorder(store.target, {
-        events: config.events,
-        finishedLogs,
-        commitWindow: { minOps: config.commitMinOps, maxWaitMs: config.commitWindowMs },
-      })
-    : null;
+  const recorder = store ? new Recorder(store.db) : null;
   const log = store ? prismaEpisodeLog(store.reader) : null;
-  const idle =
-    store && recorder && idleMaterialise
-      ? startIdleMaterialiser({
-          db: store.sql,
-          catalog,
-          activity: () => recorder.stats.enqueued,
-          logs: finishedLogs,
-          storeLogs: store.storeLogs,
-          replay: options.idleReplay !== false,
-          held: (id) => sessions.peek(id) !== undefined,
-        })
-      : null;
   return {
     tokens,
     /** Closes the store this built (not a Prisma client it was given). */
     closeStore: async () => {
-      await idle?.stop();
       await store?.close();
     },
-    /** The finished episodes' logs waiting to be written (null: none kept). */
-    finishedLogs,
     service: createEnvService({ config, catalog, tokens, sessions, recorder, log }),
   };
 }
@@ -161,10 +70,10 @@ function sendJson(res: ServerResponse, result: HttpResult) {
     res.writeHead(result.status, { 'content-length': 0 });
     return res.end();
   }
-  const bytes = wireBytes(result.body);
+  const bytes = JSON.stringify(result.body);
   res.writeHead(result.status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': typeof bytes === 'string' ? Buffer.byteLength(bytes) : bytes.length,
+    'content-length': Buffer.byteLength(bytes),
   });
   res.end(bytes);
 }

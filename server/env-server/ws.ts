@@ -12,8 +12,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EnvServerError, asEnvServerError } from './errors';
 import type { EnvService } from './protocol';
-import { bearerToken, type TokenService } from './tokens';
-import { wireBytes } from './wire-json';
+import { bearerToken, type TokenService } from '@/server/episodes/tokens';
 import { handleMcp } from './mcp';
 import { wireReset, wireState, wireStep } from './openenv-wire';
 
@@ -39,8 +38,7 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     // The connection's episode and its capability token (the episode itself may be rebuilt).
     let current: { id: string; token: string } | null = null;
     const send = (type: string, data: unknown) => {
-      // A Buffer goes out as a text frame too (binary: false); the bytes are the JSON's UTF-8.
-      if (socket.readyState === socket.OPEN) socket.send(wireBytes(data, `{"type":"${type}","data":`, '}'), TEXT);
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type, data }), TEXT);
     };
     const sendError = (e: unknown) => {
       const err = asEnvServerError(e, current?.id ?? null);

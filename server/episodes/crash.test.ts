@@ -7,7 +7,7 @@ import { getCatalog, DEFAULT_CATALOG_ID } from '@/server/catalogs';
 import { replayEpisode } from '@/server/engine';
 import { createEpisodeService } from './service';
 import { actionArgument } from './store';
-import { createTestDb, type TestDb } from './test-db';
+import { createTestDb, type TestDb } from './test/db';
 
 let db: TestDb;
 beforeAll(() => {
@@ -22,7 +22,7 @@ describe('crash safety', () => {
 
     const root = path.resolve(__dirname, '../..');
     // node itself (not the tsx CLI, which runs the script in a second process the kill would miss)
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/episodes/crash-child.ts', db.url, ep.id], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/episodes/test/crash-child.ts', db.url, ep.id], {
       cwd: root,
     });
     let acked = 0;

@@ -1,8 +1,6 @@
 // Forking an episode: a new episode whose first `turns` turns are the parent's, replayed. Its
 // events are byte-identical to the parent's up to that point and its actions (with who took them,
 // and a model's records) are copied; the LLM customer's messages of those turns are the parent's.
-import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '@/server/auth/secrets';
 import { ENGINE_VERSION, replayEpisode, replayRefusal } from '@/server/engine';
 import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Catalog } from '@/server/engine/catalog/types';
@@ -11,6 +9,7 @@ import type { LiveEpisodes } from './live';
 import { actionArgument, configOfRow, viewOf, type EpisodeStore } from './store';
 import { EpisodeServiceError, type EpisodeView } from './types';
 import { storedGoalOf } from './stored-goal';
+import type { TokenService } from './tokens';
 
 export interface ForkOptions {
   player?: string;
@@ -25,10 +24,11 @@ export interface ForkContext {
   loadCatalog(catalogId: string): Promise<void>;
   catalogFor(catalogId: string): Catalog;
   voiced(view: EpisodeView): Promise<EpisodeView>;
+  tokens: TokenService;
 }
 
 export async function forkEpisode(
-  { store, live, requireRow, loadCatalog, catalogFor, voiced }: ForkContext,
+  { store, live, requireRow, loadCatalog, catalogFor, voiced, tokens }: ForkContext,
   parentId: string,
   turns: number,
   opts: ForkOptions = {},
@@ -55,7 +55,6 @@ export async function forkEpisode(
       `the parent episode ended at turn ${ep.turn}: fork at an earlier turn to continue it`,
     );
   const ends = await store.getActionEnds(parent.id);
-  const capabilityToken = randomBytes(24).toString('base64url');
   const row = await store.createEpisode({
     envId: parent.envId,
     d: parent.d,
@@ -76,7 +75,6 @@ export async function forkEpisode(
     breakdown: null,
     hiddenGoal: storedGoalOf(ep),
     events: ep.events,
-    capabilityHash: sha256Hex(capabilityToken),
     parentId: parent.id,
     forkTurn: turns,
     runId: opts.runId ?? null,
@@ -93,5 +91,5 @@ export async function forkEpisode(
   // the LLM customer's messages of the copied turns are the parent's, as recorded
   for (const { turn, template, text, by, fallback, record } of await store.getRewrites(parent.id))
     if (turn <= turns) await store.addRewrite({ episodeId: row.id, turn, template, text, by, fallback, record });
-  return { ...(await voiced(viewOf(row, [...ep.events], catalogFor))), capabilityToken };
+  return { ...(await voiced(viewOf(row, [...ep.events], catalogFor))), capabilityToken: tokens.issue(row.id) };
 }

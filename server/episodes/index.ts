@@ -1,11 +1,10 @@
 // The process-wide episode service (default Prisma client and catalog registry).
-import { databaseUrlOf, prisma } from '@/server/db';
+import { prisma } from '@/server/db';
+import { sqlDb } from '@/server/db/sql';
 import { DEFAULT_CATALOG_ID, getCatalog, loadCatalog, onCatalogEvicted } from '@/server/catalogs';
 import { createCustomerVoice } from '@/server/models/customer-voice';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { createEpisodeService, type EpisodeService } from './service';
-import { sqliteHotPathFor } from './sqlite-hot-path';
-import { pgReadsFor } from './pg-reads';
 import { lazyObject } from '@/server/lib/lazy';
 
 const g = globalThis as unknown as { __ecomEpisodeService?: EpisodeService };
@@ -17,8 +16,7 @@ function makeEpisodeService(): EpisodeService {
     getCatalog,
     loadCatalog,
     defaultCatalogId: DEFAULT_CATALOG_ID,
-    hotPath: sqliteHotPathFor(databaseUrlOf(prisma)), // the same file as the Prisma client
-    pgReads: pgReadsFor(process.env.DATABASE_URL),
+    db: sqlDb(), // the same store as the Prisma client (DATABASE_URL)
     customerVoice: createCustomerVoice(createPrismaConnectionStore(prisma)),
   });
   onCatalogEvicted((id) => service.forgetCatalog(id));

@@ -39,15 +39,17 @@ export type LiveEpisodes = ReturnType<typeof createLiveEpisodes>;
  * The stored episode rebuilt by replaying its actions; its event log must equal the stored one
  * event for event (else REPLAY_MISMATCH: the engine no longer reproduces it). The reward event's
  * evidence is explanation and may be worded differently by this engine (sameEventButEvidence).
+ * An episode recorded by a deferred-events server (before migration 20261202000000) may have
+ * only a prefix of its row's `eventCount` events stored: `missing` is the rest, to be stored.
  */
 export function rebuildStored(
   row: EpisodeRow,
   actions: readonly StoredAction[],
   events: ReadonlyArray<{ payload: string }>,
   catalog: Catalog,
-): LiveEpisode {
+): { ep: LiveEpisode; missing: number } {
   const ep = replayEpisode(configOfRow(row), catalog, actions.map(actionArgument));
-  if (ep.events.length !== events.length || ep.events.length !== row.eventCount) {
+  if (ep.events.length < events.length || ep.events.length !== row.eventCount) {
     throw new EpisodeServiceError(
       'REPLAY_MISMATCH',
       `replaying episode ${row.id} gave ${ep.events.length} events, but ${events.length} are stored ` +
@@ -62,5 +64,5 @@ export function rebuildStored(
       );
     }
   }
-  return ep;
+  return { ep, missing: ep.events.length - events.length };
 }

@@ -4,10 +4,8 @@ import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { RewardBreakdown, TerminationReason } from '@/server/engine/types';
 import { rescoreActions, toRescoreView, type RescoreView } from './rescore';
-import { actionArgument, configOfRow, createEpisodeStore } from './store';
+import { actionArgument, configOfRow, episodeReads } from './store';
 import { EpisodeServiceError } from './types';
-import { materialisingReads } from './materialise';
-import { prismaSqlDb } from './prisma-sql';
 
 export interface RescoreDeps {
   prisma: PrismaClient;
@@ -23,10 +21,7 @@ export interface RescoreAllResult {
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function createRescoreService(deps: RescoreDeps) {
-  // Trainer episodes' events are stored later (materialise.ts): read them materialised.
-  const store = materialisingReads(createEpisodeStore(deps.prisma), prismaSqlDb(deps.prisma), (id) =>
-    deps.getCatalog(id),
-  );
+  const store = episodeReads(deps.prisma);
 
   async function rescoreEpisode(episodeId: string): Promise<RescoreView> {
     if (typeof episodeId !== 'string' || !ID.test(episodeId))

@@ -10,7 +10,7 @@ import { compareScores, rescoreActions } from './rescore';
 import { parseRescoreArgs, runRescoreCli } from './rescore-cli';
 import { createRescoreService, type RescoreService } from './rescore-service';
 import { createEpisodeService, type EpisodeService } from './service';
-import { createTestDb, type TestDb } from './test-db';
+import { createTestDb, type TestDb } from './test/db';
 import { EpisodeServiceError } from './types';
 
 const CATALOG_ID = 'synthetic-s1-n3000';

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { createEpisode, ENGINE_VERSION, replayEpisode } from '@/server/engine';
 import { type EpisodeService } from './service';
 import type { Action } from '@/server/engine/types';
-import { expectServiceError } from './test-db';
+import { expectServiceError } from './test/db';
 import {
   catalog,
   db,
@@ -15,7 +15,7 @@ import {
   service,
   setupServiceTests,
   storedPayloads,
-} from './service-test-kit';
+} from './test/service-kit';
 
 setupServiceTests();
 

@@ -7,7 +7,6 @@
 //   fails, the live object (already stepped in memory) is evicted, so the next request
 //   rebuilds from what is really stored.
 // - Steps of one episode are serialised by a per-episode lock.
-import { sameDigest, sha256Hex } from '@/server/auth/secrets';
 import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { isAppError } from '@/server/lib/errors';
 import { replayRefusal } from '@/server/engine';
@@ -17,15 +16,13 @@ import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { idSchema, listSchema, parse } from './inputs';
 import { createEpisodeStore, toView, type EpisodeStore } from './store';
-import { withHotPath, type EpisodeHotPath } from './sqlite-hot-path';
 import { createLiveEpisodes, rebuildStored, type LiveEpisode } from './live';
 import { forkEpisode, type ForkOptions } from './fork';
 import { startEpisode, type StartContext } from './start';
 import { submitAction, type StepContext } from './step';
 import { goalDataIsDerived } from './stored-goal';
-import type { PgReads } from './pg-reads';
-import { materialisingReads } from './materialise';
-import { prismaSqlDb } from './prisma-sql';
+import { processTokens, type TokenService } from './tokens';
+import { sqlDbFor, type SqlDb } from '@/server/db/sql';
 import {
   EpisodeServiceError,
   type ActionInput,
@@ -42,8 +39,16 @@ export { MAX_ACTION_BYTES, MAX_SEED } from './inputs';
 export const MAX_EPISODE_EVENTS = 2_000;
 export const MAX_EPISODE_BYTES = 8 * 1024 * 1024;
 
+/** The SQL layer's connection to the store a Prisma client talks to (server/db/index.ts remembers its URL). */
+export function sqlDbOf(prisma: PrismaClient): SqlDb {
+  const url = (globalThis as { __ecomPrismaUrls?: WeakMap<PrismaClient, string> }).__ecomPrismaUrls?.get(prisma);
+  return sqlDbFor(url ?? process.env.DATABASE_URL ?? 'file:./prisma/dev.db');
+}
+
 export interface EpisodeServiceDeps {
   prisma: PrismaClient;
+  /** The SQL layer's connection to the same store: every episode write goes through it (writer.ts). Default: the process's for the client's URL. */
+  db?: SqlDb;
   getCatalog: (catalogId?: string) => Catalog;
   /** Loads a catalog without blocking this thread (the app's registry: a worker thread); awaited before getCatalog. */
   loadCatalog?: (catalogId: string) => Promise<unknown>;
@@ -53,27 +58,16 @@ export interface EpisodeServiceDeps {
   /** Per-episode caps (defaults MAX_EPISODE_EVENTS, MAX_EPISODE_BYTES). */
   maxEvents?: number;
   maxBytes?: number;
-  /** SQLite only: prepared statements for the queries of every start and step (sqlite-hot-path.ts). */
-  hotPath?: EpisodeHotPath | null;
-  /** PostgreSQL only: the replay's large reads through `pg` (pg-reads.ts). */
-  pgReads?: PgReads | null;
+  /** Capability tokens (default: the process's, tokens.ts): one scheme for every seat. */
+  tokens?: TokenService;
   /** The optional LLM customer (issue 9 item 8); without it, episodes use the templates only. */
   customerVoice?: CustomerVoice;
 }
 
 export function createEpisodeService(deps: EpisodeServiceDeps) {
   const live = createLiveEpisodes(deps.maxLive ?? 500);
-  // Trainer episodes' events are stored later (materialise.ts): every row and event read materialises first.
-  const store: EpisodeStore = materialisingReads(
-    { ...withHotPath(createEpisodeStore(deps.prisma), deps.hotPath), ...deps.pgReads },
-    prismaSqlDb(deps.prisma),
-    async (catalogId) => {
-      await loadCatalog(catalogId);
-      return catalogFor(catalogId);
-    },
-  );
-  /** Capability hashes by episode id (they never change once issued): saves a read per agent call. */
-  const capabilityHashes = new Map<string, string>();
+  const store: EpisodeStore = createEpisodeStore(deps.prisma, deps.db ?? sqlDbOf(deps.prisma));
+  const tokens = deps.tokens ?? processTokens();
   const maxEvents = deps.maxEvents ?? MAX_EPISODE_EVENTS;
   const maxBytes = deps.maxBytes ?? MAX_EPISODE_BYTES;
   /** Run fn after every earlier call for the same episode has finished. */
@@ -97,14 +91,10 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       store.getEvents(row.id),
       loadCatalog(row.catalogId),
     ]);
-    const ep = rebuildStored(row, actions, events, deps.getCatalog(row.catalogId));
+    const { ep, missing } = rebuildStored(row, actions, events, deps.getCatalog(row.catalogId));
+    if (missing > 0) await store.addEvents(row.id, ep.events.slice(events.length), events.length);
     live.set(row.id, ep);
     return ep;
-  }
-
-  function rememberCapability(id: string, hash: string): void {
-    capabilityHashes.set(id, hash);
-    if (capabilityHashes.size > 50_000) capabilityHashes.delete(capabilityHashes.keys().next().value!);
   }
 
   /** Waits while a catalog that is not in memory loads (other requests go on meanwhile). */
@@ -186,7 +176,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     catalogFor,
     voiced,
     rewriteCustomer,
-    rememberCapability,
+    tokens,
   };
 
   return {
@@ -225,22 +215,20 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       return this.getEpisode(row.id);
     },
 
-    /** Whether this token is the episode's capability (constant-time comparison of hashes). */
+    /** Whether this token is the episode's capability (its HMAC signature, checked in constant time). */
     async checkCapability(episodeId: string, token: string | null | undefined): Promise<boolean> {
       if (!token || token.length > 200 || !idSchema.safeParse(episodeId).success) return false;
-      let hash = capabilityHashes.get(episodeId);
-      if (!hash) {
-        const row = await store.getRow(episodeId);
-        if (!row?.capabilityHash) return false;
-        hash = row.capabilityHash;
-        rememberCapability(episodeId, hash);
-      }
-      return sameDigest(hash, sha256Hex(token));
+      return tokens.allows(token, episodeId);
     },
 
     async getEpisode(episodeId: string): Promise<EpisodeView> {
       const row = await requireRow(episodeId);
-      const events = await store.getEvents(row.id);
+      let events = await store.getEvents(row.id);
+      if (events.length < row.eventCount) {
+        // recorded by a deferred-events server: the rebuild stores the rest (live.ts)
+        await withLock(row.id, () => liveEpisode(row));
+        events = await store.getEvents(row.id);
+      }
       if (goalDataIsDerived(row.hiddenGoal)) await loadCatalog(row.catalogId);
       return voiced(toView(row, events, catalogFor));
     },
@@ -284,7 +272,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
      * active and continued by whoever plays it next.
      */
     forkEpisode: (parentId: string, turns: number, opts: ForkOptions = {}) =>
-      forkEpisode({ store, live, requireRow, loadCatalog, catalogFor, voiced }, parentId, turns, opts),
+      forkEpisode({ store, live, requireRow, loadCatalog, catalogFor, voiced, tokens }, parentId, turns, opts),
 
     /** Parent and forks of an episode (the replay's family box). */
     async family(episodeId: string): Promise<{ parent: EpisodeSummary | null; forks: EpisodeSummary[] }> {

@@ -1,8 +1,8 @@
 // Starting an episode: the request checked (environment, axis overrides, the LLM customer),
 // the episode generated and reset, its row written with the hidden goal and the hash of the
 // capability token, which is returned once, here.
-import { randomBytes, randomInt } from 'node:crypto';
-import { sha256Hex } from '@/server/auth/secrets';
+import { randomInt } from 'node:crypto';
+import type { TokenService } from './tokens';
 import { createEpisode, ENGINE_VERSION, listEnvs } from '@/server/engine';
 import { axesFor, AXIS_NAMES, type AxisValues } from '@/server/engine/difficulty';
 import { REWARD_REVISION } from '@/server/engine/reward';
@@ -24,14 +24,14 @@ export interface StartContext {
   catalogFor(catalogId: string): Catalog;
   voiced(view: EpisodeView): Promise<EpisodeView>;
   rewriteCustomer(episodeId: string, voice: string | null, events: readonly EpisodeEvent[]): Promise<void>;
-  rememberCapability(id: string, hash: string): void;
+  tokens: TokenService;
 }
 
 export async function startEpisode(
   ctx: StartContext,
   input: StartEpisodeInput,
 ): Promise<EpisodeView & { capabilityToken: string }> {
-  const { store, live, loadCatalog, catalogFor, voiced, rewriteCustomer, rememberCapability } = ctx;
+  const { store, live, loadCatalog, catalogFor, voiced, rewriteCustomer, tokens } = ctx;
   const inp = parse(startSchema, input, 'start episode');
   const envs = listEnvs();
   if (!envs.some((e) => e.id === inp.envId)) {
@@ -68,7 +68,6 @@ export async function startEpisode(
   };
   const ep = createEpisode(config, catalog);
   ep.reset();
-  const capabilityToken = randomBytes(24).toString('base64url');
   const row = await store.createEpisode({
     envId: config.envId,
     d: config.d,
@@ -89,11 +88,10 @@ export async function startEpisode(
     engineVersion: ENGINE_VERSION,
     journeyEnvs: ep.config.journeyEnvs ?? null,
     rewardRevision: REWARD_REVISION,
-    capabilityHash: sha256Hex(capabilityToken),
     customerVoice: inp.customerVoice ?? null,
   });
   live.set(row.id, ep);
-  if (row.capabilityHash) rememberCapability(row.id, row.capabilityHash);
+  const capabilityToken = tokens.issue(row.id);
   await rewriteCustomer(row.id, row.customerVoice, ep.events);
   return { ...(await voiced(viewOf(row, [...ep.events], catalogFor))), capabilityToken };
 }

@@ -1,5 +1,5 @@
-// Prisma persistence of episodes. JSON values are TEXT columns; this file is the
-// only place that (de)serialises them.
+// Persistence of episodes: writes through the one writer (writer.ts, the SQL layer's
+// connection), reads through Prisma. JSON values are TEXT columns (de)serialised here.
 //
 // Layout: Episode (config, effective axes, status, reward, breakdown, hidden goal),
 // EpisodeEvent (the engine's event log verbatim, one row per event, ordered by seq)
@@ -20,7 +20,8 @@ import type {
   TerminationReason,
 } from '@/server/engine/types';
 import { episodeBudgets } from './budgets';
-import { eventRows } from './sqlite-store/rows';
+import type { SqlDb } from '@/server/db/sql';
+import { episodeStatements, eventRows, jsonOrNull, newEpisodeId, storedBytesOf } from './writer';
 import { deriveGoalData, readStoredGoal } from './stored-goal';
 import type { EpisodeSetup, EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal, InfraFailure } from './types';
 
@@ -54,7 +55,6 @@ export interface NewEpisodeRecord extends EpisodeSetup, EpisodeProgress {
   journeyEnvs: readonly string[] | null;
   /** reward revision of the engine that played it (REWARD_REVISION in server/engine/reward.ts) */
   rewardRevision: number;
-  capabilityHash: string | null;
   /** issue 9 item 8: the LLM customer's connection, and rewrites copied from the parent (a fork) */
   customerVoice?: string | null;
   /** issue 9: fork origin, batch run, and actions copied from the parent (a fork) */
@@ -93,6 +93,8 @@ export interface StoredAction {
   format: 'text' | 'json';
   raw: string;
   actor: string | null;
+  /** the client's idempotency key of the step (null: none sent) */
+  stepKey: string | null;
 }
 
 export interface CustomerRewriteRow {
@@ -104,84 +106,86 @@ export interface CustomerRewriteRow {
   record: string | null;
 }
 
-export function createEpisodeStore(prisma: PrismaClient) {
+export function createEpisodeStore(prisma: PrismaClient, db: SqlDb) {
+  const writes = episodeStatements(db);
   return {
-    /** Episode row and its opening events, in one transaction (a nested create). */
+    ...episodeReads(prisma),
+    /** Episode row, its opening events (and a fork's copied actions), in one transaction. */
     async createEpisode(rec: NewEpisodeRecord): Promise<EpisodeRow> {
-      const rows = eventRows(rec.events, 0);
-      const row = await prisma.episode.create({
-        data: {
-          envId: rec.envId,
-          d: rec.d,
-          seed: rec.seed,
-          axisOverrides: JSON.stringify(rec.axisOverrides),
-          axes: JSON.stringify(rec.axes),
-          weights: rec.weights ? JSON.stringify(rec.weights) : null,
-          catalogId: rec.catalogId,
-          player: rec.player,
-          ...progressColumns(rec),
-          engineVersion: rec.engineVersion,
-          journeyEnvs: rec.journeyEnvs ? JSON.stringify(rec.journeyEnvs) : null,
-          eventCount: rec.events.length,
-          rewardRevision: rec.rewardRevision,
-          capabilityHash: rec.capabilityHash,
-          storedBytes:
-            rows.reduce((n, r) => n + r.payload.length, 0) + (rec.actions ?? []).reduce((n, a) => n + a.raw.length, 0),
-          events: { create: rows },
-          parentId: rec.parentId ?? null,
-          forkTurn: rec.forkTurn ?? null,
-          runId: rec.runId ?? null,
-          customerVoice: rec.customerVoice ?? null,
-          ...(rec.actions?.length
-            ? { actions: { create: rec.actions.map((a, seq) => ({ seq, turn: seq, ...a })) } }
-            : {}),
-        },
-      });
-      return row;
+      const id = newEpisodeId();
+      const events = eventRows(rec.events, 0);
+      const actions = (rec.actions ?? []).map((a, seq) => ({ seq, turn: seq, ...a }));
+      await db.batch(
+        writes.newEpisode(
+          {
+            id,
+            envId: rec.envId,
+            d: rec.d,
+            seed: rec.seed,
+            axisOverrides: JSON.stringify(rec.axisOverrides),
+            axes: JSON.stringify(rec.axes),
+            weights: jsonOrNull(rec.weights),
+            catalogId: rec.catalogId,
+            player: rec.player,
+            ...progressColumns(rec),
+            eventCount: events.length,
+            engineVersion: rec.engineVersion,
+            journeyEnvs: jsonOrNull(rec.journeyEnvs),
+            rewardRevision: rec.rewardRevision,
+            storedBytes: storedBytesOf(events, actions),
+            parentId: rec.parentId ?? null,
+            forkTurn: rec.forkTurn ?? null,
+            runId: rec.runId ?? null,
+            customerVoice: rec.customerVoice ?? null,
+          },
+          events,
+          actions,
+        ),
+      );
+      return (await prisma.episode.findUnique({ where: { id } }))!;
     },
 
     /**
      * Everything one step wrote, in ONE transaction: the action, the new events and the
      * episode's status/reward. The episode update is conditional on the event count the
-     * step started from, so two writers can never interleave turns.
+     * step started from, so two writers can never interleave turns (else StaleEpisodeWrite).
      */
     async appendStep(rec: StepRecord): Promise<void> {
-      await prisma.$transaction(
-        async (tx) => {
-          await tx.episodeAction.create({
-            data: {
-              episodeId: rec.episodeId,
-              seq: rec.actionSeq,
-              turn: rec.turnBefore,
-              format: rec.action.format,
-              raw: rec.action.raw,
-              stepKey: rec.stepKey,
-              eventEnd: rec.prevEventCount + rec.events.length,
-              actor: rec.actor ?? null,
-              modelRecord: rec.modelRecord ?? null,
-            },
-          });
-          if (rec.events.length > 0) {
-            await tx.episodeEvent.createMany({
-              data: eventRows(rec.events, rec.prevEventCount).map((r) => ({ ...r, episodeId: rec.episodeId })),
-            });
-          }
-          await tx.episode.update({
-            where: { id: rec.episodeId, eventCount: rec.prevEventCount },
-            data: {
-              ...progressColumns(rec),
-              eventCount: rec.prevEventCount + rec.events.length,
-              storedBytes: { increment: rec.bytes },
-              infraError: null, // a turn was taken: any earlier infrastructure failure is behind us
-            },
-          });
-          // a curriculum batch may hold the one connection for seconds under load: wait for it, don't fail the turn
-        },
-        { maxWait: 30_000 },
+      const eventCount = rec.prevEventCount + rec.events.length;
+      await db.batch(
+        writes.step({
+          episodeId: rec.episodeId,
+          prevEventCount: rec.prevEventCount,
+          action: {
+            seq: rec.actionSeq,
+            turn: rec.turnBefore,
+            ...rec.action,
+            stepKey: rec.stepKey,
+            eventEnd: eventCount,
+            actor: rec.actor ?? null,
+            modelRecord: rec.modelRecord ?? null,
+          },
+          events: eventRows(rec.events, rec.prevEventCount),
+          progress: { ...progressColumns(rec), eventCount },
+          addedBytes: rec.bytes,
+        }),
       );
     },
 
-    /** The action stored under this step key, if any (idempotent retries). */
+    /** Events of an episode stored after the fact, from seq `firstSeq` (live.ts: a deferred-events server's episodes). */
+    async addEvents(id: string, events: readonly EpisodeEvent[], firstSeq: number): Promise<void> {
+      await db.batch(writes.events(id, eventRows(events, firstSeq)));
+    },
+
+    async addRewrite(rec: CustomerRewriteRow & { episodeId: string }): Promise<void> {
+      await db.batch([writes.rewrite(rec)]);
+    },
+  };
+}
+
+/** The store's reads (Prisma): what re-scoring and replays need without writing. */
+export function episodeReads(prisma: PrismaClient) {
+  return {
     /** The LLM customer's recorded messages (issue 9 item 8), by turn. */
     async getRewrites(episodeId: string): Promise<CustomerRewriteRow[]> {
       return prisma.customerRewrite.findMany({
@@ -191,10 +195,7 @@ export function createEpisodeStore(prisma: PrismaClient) {
       });
     },
 
-    async addRewrite(rec: CustomerRewriteRow & { episodeId: string }): Promise<void> {
-      await prisma.customerRewrite.create({ data: rec });
-    },
-
+    /** The action stored under this step key, if any (idempotent retries). */
     async findStep(episodeId: string, stepKey: string): Promise<{ eventEnd: number | null } | null> {
       return prisma.episodeAction.findUnique({
         where: { episodeId_stepKey: { episodeId, stepKey } },
@@ -223,7 +224,7 @@ export function createEpisodeStore(prisma: PrismaClient) {
       const rows = await prisma.episodeAction.findMany({
         where: { episodeId: id },
         orderBy: { seq: 'asc' },
-        select: { seq: true, turn: true, format: true, raw: true, actor: true },
+        select: { seq: true, turn: true, format: true, raw: true, actor: true, stepKey: true },
       });
       return rows.map((r) => ({ ...r, format: r.format === 'json' ? 'json' : 'text' }));
     },
@@ -259,6 +260,12 @@ export function createEpisodeStore(prisma: PrismaClient) {
 
     async setInfraError(id: string, infra: string | null): Promise<void> {
       await prisma.episode.update({ where: { id }, data: { infraError: infra } });
+    },
+
+    /** How many events the row says the episode has (null: no such episode). */
+    async eventCount(id: string): Promise<number | null> {
+      const row = await prisma.episode.findUnique({ where: { id }, select: { eventCount: true } });
+      return row?.eventCount ?? null;
     },
 
     async countActions(id: string): Promise<number> {

@@ -2,7 +2,7 @@
 // nothing to bundle and for more than a bundle holds.
 import { describe, expect, it } from 'vitest';
 import { authOnForFile } from '@/server/auth/test-auth-on';
-import { appDatabaseForFile } from '@/server/episodes/test-app-db';
+import { appDatabaseForFile } from '@/server/episodes/test/app-db';
 
 appDatabaseForFile();
 const { GET } = await import('@/app/api/inspector/bundle/route');

@@ -11,7 +11,7 @@ import { createEpisodeData } from './episode-data';
 import { createExporter } from './export';
 import { listInputFromParams } from './filters';
 import { episodeIds } from './query';
-import { createInspectorTestDb, getTestCatalog, type InspectorTestDb } from './test-helpers';
+import { createInspectorTestDb, getTestCatalog, type InspectorTestDb } from './test/helpers';
 
 let db: InspectorTestDb;
 const ids: string[] = [];

@@ -8,7 +8,7 @@ import { retrievedWorld } from '@/server/episodes/seat';
 import type { HiddenGoal } from '@/server/episodes/types';
 import { MAX_BUNDLE_EPISODES } from '@/lib/bundle-limit';
 import { fmtReward } from '@/lib/format';
-import type { InspectorDb } from './db';
+import type { SqlDb } from '@/server/db/sql';
 import type { createEpisodeData } from './episode-data';
 import { createExporter } from './export';
 
@@ -65,7 +65,7 @@ function withoutTaskEvidence(b: RewardBreakdown): RewardBreakdown {
 }
 
 export async function bundleEpisode(
-  db: InspectorDb,
+  db: SqlDb,
   data: EpisodeData,
   id: string,
   withGoal: boolean,
@@ -117,7 +117,7 @@ export async function bundleEpisode(
 
 /** The bundle's data for these ids, in order (unknown ids are left out). */
 export async function bundlePayload(
-  db: InspectorDb,
+  db: SqlDb,
   data: EpisodeData,
   ids: readonly string[],
   opts: { withGoal: boolean; title?: string; now?: Date },

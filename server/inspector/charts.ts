@@ -1,6 +1,6 @@
 // Aggregates for the episodes page's charts, over the current filter (finished episodes).
-import type { InspectorDb } from './db';
-import { sqlFor } from './dialect';
+import type { SqlDb } from '@/server/db/sql';
+import { sqlFor } from '@/server/db/dialect';
 import type { EpisodeFilter } from './filters';
 import { indexCommitted } from './pg-search';
 import { whereOf } from './query';
@@ -14,7 +14,7 @@ export interface ChartsData {
   toolCalls: Array<{ value: number; n: number }>;
 }
 
-export async function chartsData(db: InspectorDb, filter: EpisodeFilter): Promise<ChartsData> {
+export async function chartsData(db: SqlDb, filter: EpisodeFilter): Promise<ChartsData> {
   await indexCommitted(db, Boolean(filter.q));
   const w = whereOf(db.dialect, filter);
   const where = `${w.sql ? `${w.sql} AND` : 'WHERE'} e."status" = 'done'`;

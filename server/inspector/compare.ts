@@ -1,7 +1,7 @@
 // Comparing two episodes turn by turn, and two runs or agents over the same seeds.
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
-import type { InspectorDb } from './db';
-import { flag, sqlFor } from './dialect';
+import type { SqlDb } from '@/server/db/sql';
+import { flag, sqlFor } from '@/server/db/dialect';
 import { diffParts, partsOf, type Rescore } from './rescore';
 
 export interface TurnSide {
@@ -94,7 +94,7 @@ export interface RunCompare {
 }
 
 /** Pairs the newest finished episode of each side per (env, d, seed) and lists what flipped. */
-export async function compareRuns(db: InspectorDb, A: RunSide, B: RunSide, limit = 500): Promise<RunCompare> {
+export async function compareRuns(db: SqlDb, A: RunSide, B: RunSide, limit = 500): Promise<RunCompare> {
   const side = (s: RunSide) => (s.by === 'player' ? `e."player" = ?` : `(e."runLabel" = ? OR e."curriculumRunId" = ?)`);
   const args = (s: RunSide) => (s.by === 'player' ? [s.value] : [s.value, s.value]);
   const id = sqlFor(db.dialect).bytewise('e."id"');

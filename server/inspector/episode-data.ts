@@ -3,9 +3,8 @@
 import { createEpisode } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { Action, EnvId, EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
-import { materialiseEvents } from '@/server/episodes/materialise';
-import type { InspectorDb } from './db';
-import { flag } from './dialect';
+import type { SqlDb } from '@/server/db/sql';
+import { flag } from '@/server/db/dialect';
 import { noRescore, partsOf, rescoreByReplay, type Rescore } from './rescore';
 import {
   mistakesOf,
@@ -52,7 +51,7 @@ export interface InspectorExtras {
   hasPrompts: boolean;
 }
 
-export function createEpisodeData(db: InspectorDb, getCatalog: (id: string) => Catalog) {
+export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog) {
   const row = (id: string) =>
     db.get<Row>(
       `SELECT "id","envId","d","seed","axisOverrides","weights","catalogId","axes","breakdown","origin","runLabel","curriculumRunId",
@@ -121,8 +120,6 @@ export function createEpisodeData(db: InspectorDb, getCatalog: (id: string) => C
     return stored;
   }
   const events = async (id: string) => {
-    // A trainer episode's events may wait to be stored (materialise.ts).
-    await materialiseEvents(db, [id], getCatalog);
     const rows = await db.all<{ payload: string }>(
       'SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"',
       [id],

@@ -1,7 +1,7 @@
 // The inspector's export route: episodes with their hidden goals, so the admin's only when auth is on.
 import { describe, expect, it } from 'vitest';
 import { authOnForFile } from '@/server/auth/test-auth-on';
-import { appDatabaseForFile } from '@/server/episodes/test-app-db';
+import { appDatabaseForFile } from '@/server/episodes/test/app-db';
 
 appDatabaseForFile();
 const { GET } = await import('@/app/api/inspector/export/route');

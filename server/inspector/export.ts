@@ -5,9 +5,8 @@ import { configOfRow } from '@/server/episodes/store';
 import { deriveGoalData, goalDataIsDerived, readStoredGoal } from '@/server/episodes/stored-goal';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeEvent } from '@/server/engine/types';
-import { materialiseEvents } from '@/server/episodes/materialise';
-import type { InspectorDb } from './db';
-import { flag } from './dialect';
+import type { SqlDb } from '@/server/db/sql';
+import { flag } from '@/server/db/dialect';
 import { FORMAT_NAME, FORMAT_VERSION, type EpisodeLine } from './format';
 import { toCollectRecord } from './openenv-collect';
 
@@ -46,11 +45,9 @@ const parse = (s: string | null) => (s === null ? null : JSON.parse(s));
  * `catalogOf` is read only for a trainer episode, whose goal is stored without its data
  * (server/episodes/stored-goal.ts); the default is the app's catalog registry.
  */
-export function createExporter(db: InspectorDb, catalogOf: (catalogId: string) => Promise<Catalog> = loadCatalog) {
+export function createExporter(db: SqlDb, catalogOf: (catalogId: string) => Promise<Catalog> = loadCatalog) {
   /** One episode as a line object of the project's format, or null when the id is unknown. */
   async function episodeLine(id: string): Promise<Record<string, unknown> | null> {
-    // A trainer episode's events (and its goal's text) may wait to be stored (materialise.ts).
-    await materialiseEvents(db, [id], catalogOf);
     const r = await db.get<Row>('SELECT * FROM "Episode" WHERE "id" = ?', [id]);
     if (!r) return null;
     // A trainer episode's goal is stored without its data (stored-goal.ts): derived here.
@@ -158,7 +155,7 @@ export function createExporter(db: InspectorDb, catalogOf: (catalogId: string) =
 
 /** JSONL text for these ids, in order (unknown ids are left out); 'openenv': OpenEnv collect's results.jsonl. */
 export async function exportJsonl(
-  db: InspectorDb,
+  db: SqlDb,
   ids: string[],
   kind: 'episodes' | 'chat' | 'openenv',
 ): Promise<string> {

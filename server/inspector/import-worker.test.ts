@@ -2,12 +2,12 @@
 // parsed on its own thread does: same report line by line (errors included), same rows.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heuristicAgent, oracleAgent } from '@/server/engine';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
-import { openSqlite, sqliteInspectorDb, type Sqlite } from './db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
+import { openSqlite, sqliteSqlDb, type Sqlite } from '@/server/db/sql';
 import { importFiles, type ImportLineReport } from './import';
 import { parseInWorker } from './import-worker';
 import { playToLine } from './play';
-import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test-helpers';
+import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test/helpers';
 
 let dbs: Array<{ db: TestDb; sqlite: Sqlite }> = [];
 beforeAll(() => {
@@ -41,7 +41,7 @@ describe('parsing in a worker thread', () => {
       { name: 'b.jsonl', text: `\n${JSON.stringify(good[2])}\n\n{"format":"ecomrlve.episode"}\n` },
     ];
     const opts = { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID, rescore: false as const };
-    const here = await importFiles(sqliteInspectorDb(dbs[0].sqlite), files, opts);
+    const here = await importFiles(sqliteSqlDb(dbs[0].sqlite), files, opts);
     const fromWorker: string[] = []; // the lines the worker really parsed
     const watched: typeof parseInWorker = (fs, o) => {
       const source = parseInWorker(fs, o);
@@ -52,7 +52,7 @@ describe('parsing in a worker thread', () => {
         close: source.close,
       };
     };
-    const there = await importFiles(sqliteInspectorDb(dbs[1].sqlite), files, { ...opts, parseInWorker: watched });
+    const there = await importFiles(sqliteSqlDb(dbs[1].sqlite), files, { ...opts, parseInWorker: watched });
 
     const generated = (rs: ImportLineReport[]) => rs.find((r) => r.file === 'b.jsonl' && r.ok)!.id!;
     const same = (r: ImportLineReport, gen: string) => ({ ...r, id: r.id === gen ? 'generated' : r.id });
@@ -100,7 +100,7 @@ describe('parsing in a worker thread', () => {
     const before = dbs[1].sqlite.prepare('SELECT count(*) FROM "Episode"').pluck().get();
     await expect(
       importFiles(
-        sqliteInspectorDb(dbs[1].sqlite),
+        sqliteSqlDb(dbs[1].sqlite),
         [
           {
             name: 'c.jsonl',

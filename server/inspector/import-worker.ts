@@ -12,7 +12,6 @@ import { readFileSync } from 'node:fs';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { ImportFile, ImportOptions } from './import';
 import { ownToRecord, parseJsonl, readyEpisode, type ParsedLine } from './import-parse';
-import { pgSearchRows } from './pg-batch';
 
 /** Worker threads parsing at once (the writing thread is the third). */
 export const PARSE_WORKERS = 2;
@@ -29,7 +28,6 @@ interface Job {
   runLabel: ImportOptions['runLabel'];
   /** [0]: batches the writing thread has taken from this worker */
   taken: Int32Array;
-  pgSearch?: boolean;
 }
 /** What a worker did, sent with its last batch (times are epoch ms, CPU in seconds). */
 export interface WorkerTimes {
@@ -68,8 +66,7 @@ export function threadCpu(): number | null {
   }
 }
 
-/** `pgSearch`: the import goes into PostgreSQL, whose search rows the worker makes too (pg-batch.ts). */
-export type WorkerOptions = Pick<ImportOptions, 'rescore' | 'runLabel'> & { pgSearch?: boolean };
+export type WorkerOptions = Pick<ImportOptions, 'rescore' | 'runLabel'>;
 
 /** One worker parsing its share of the files; `next` gives its batches in order. */
 function startWorker(files: ImportFile[], opts: WorkerOptions, stats: LineSourceStats) {
@@ -79,7 +76,6 @@ function startWorker(files: ImportFile[], opts: WorkerOptions, stats: LineSource
     fileCount: files.length,
     rescore: opts.rescore,
     runLabel: opts.runLabel,
-    pgSearch: opts.pgSearch,
     taken,
   };
   // The worker loads this TypeScript file through tsx, whether or not the parent runs under it.
@@ -167,7 +163,7 @@ const charsOf = (p: ParsedLine) =>
       : 100;
 
 /** In a worker: parse its files as they arrive, post the lines in batches and one `end` per file. */
-async function run({ fileCount, rescore, runLabel, taken, pgSearch }: Job) {
+async function run({ fileCount, rescore, runLabel, taken }: Job) {
   const arrived: ImportFile[] = [];
   let wake: (() => void) | null = null;
   const onFile = (f: ImportFile) => {
@@ -198,7 +194,6 @@ async function run({ fileCount, rescore, runLabel, taken, pgSearch }: Job) {
     let chars = 0;
     const ready = (ep: Parameters<typeof ownToRecord>[0]) => {
       const r = readyEpisode(ownToRecord(ep, own, f.name, false));
-      if (pgSearch) r.prepared.pgSearch = pgSearchRows(r.prepared);
       return { ready: r };
     };
     for (const p of parseJsonl(f.text, ready)) {

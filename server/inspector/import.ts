@@ -2,7 +2,7 @@
 // reference implementation's trace files (one JSON object per file). Each episode is stored
 // whole or not at all; the report has one entry per line (or file) saying what happened.
 import type { Catalog } from '@/server/engine/catalog/types';
-import type { InspectorDb } from './db';
+import type { SqlDb } from '@/server/db/sql';
 import { chatToRecord } from './import-openai';
 import { ownToRecord, parseJsonl, readyEpisode, zodMessage, type ParsedLine } from './import-parse';
 import { parseReferenceManifest, referenceToRecord, referenceTraceSchema, type ManifestRow } from './import-reference';
@@ -52,11 +52,7 @@ export interface ImportFile {
  * statement); a failing episode leaves nothing of it stored (insert.ts: its rows deleted again on
  * SQLite, a savepoint on PostgreSQL) and the others go in.
  */
-export async function importFiles(
-  db: InspectorDb,
-  files: ImportFile[],
-  opts: ImportOptions,
-): Promise<ImportLineReport[]> {
+export async function importFiles(db: SqlDb, files: ImportFile[], opts: ImportOptions): Promise<ImportLineReport[]> {
   const inserter = createInserter(db);
   const report = await inserter.bulk((tx) => importInside(tx, inserter, files, opts));
   await catchUpSearchIndex(db); // PostgreSQL: the imported events are searchable at once
@@ -84,7 +80,7 @@ function linesUpTo(files: ImportFile[], limit: number): number {
 }
 
 async function importInside(
-  tx: InspectorDb,
+  tx: SqlDb,
   inserter: ReturnType<typeof createInserter>,
   files: ImportFile[],
   opts: ImportOptions,
@@ -127,10 +123,7 @@ async function importInside(
 
   const isWholeJson = (text: string) => text.startsWith('{') && !text.includes('\n{');
   const jsonl = files.filter((f) => f !== readme && f.text.trim() && !isWholeJson(f.text.trim()));
-  const worker =
-    !replayNow && opts.parseInWorker && jsonl.length
-      ? opts.parseInWorker(jsonl, { ...opts, pgSearch: tx.dialect === 'postgresql' })
-      : null;
+  const worker = !replayNow && opts.parseInWorker && jsonl.length ? opts.parseInWorker(jsonl, opts) : null;
   try {
     for (const f of files) {
       if (f === readme) continue;

@@ -1,20 +1,20 @@
 // The process-wide inspector: one store connection (SQLite or PostgreSQL) and the catalog registry.
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
-import { inspectorDb, type InspectorDb } from './db';
-import { sqlFor } from './dialect';
+import { sqlDb, type SqlDb } from '@/server/db/sql';
+import { sqlFor } from '@/server/db/dialect';
 import { createEpisodeData } from './episode-data';
 
 const g = globalThis as unknown as { __ecomInspector?: ReturnType<typeof make> };
 
 function make() {
-  const db = inspectorDb();
+  const db = sqlDb();
   return { db, data: createEpisodeData(db, getCatalog), getCatalog, defaultCatalogId: DEFAULT_CATALOG_ID };
 }
 
 export const inspector = () => (g.__ecomInspector ??= make());
 
 /** Distinct values for the filter menus (small: players, runs, catalogs, origins). */
-export async function facets(db: InspectorDb = inspector().db) {
+export async function facets(db: SqlDb = inspector().db) {
   const col = async (expr: string, limit: number) =>
     (
       await db.all<{ v: string }>(

@@ -8,7 +8,7 @@ import { ftsQuery } from './search';
 import { exportJsonl } from './export';
 import { importFiles, REPLAY_NOW_LIMIT } from './import';
 import { createEpisodeData } from './episode-data';
-import { createInspectorTestDb, getTestCatalog, TEST_CATALOG_ID, type InspectorTestDb } from './test-helpers';
+import { createInspectorTestDb, getTestCatalog, TEST_CATALOG_ID, type InspectorTestDb } from './test/helpers';
 
 let db: InspectorTestDb;
 const ids: Record<string, string> = {};

@@ -13,7 +13,7 @@ import {
   testCatalog,
   TEST_CATALOG_ID,
   type InspectorTestDb,
-} from './test-helpers';
+} from './test/helpers';
 
 const RECORD_FIELDS = [
   'artifacts',

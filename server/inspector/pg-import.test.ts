@@ -1,19 +1,17 @@
-// An import into PostgreSQL writes its episodes in batches, one statement per table, with the
-// search rows made from the parsing worker's text (pg-batch.ts): the same rows the drain makes
-// from the stored events, the same per-line report as one by one, nothing of a failing line.
+// An import into PostgreSQL writes each episode through the episode writer and makes them
+// searchable before it returns: the same rows the drain makes from the stored events for any
+// writer, the per-line report of each line alone, nothing of a failing line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heuristicAgent, oracleAgent } from '@/server/engine';
 import { ENV_IDS } from '@/server/engine/types';
 import { findPostgresBin } from '@/server/env-server/test/postgres';
 import { testPostgres, type TestPostgres } from '@/server/env-server/test/shared-postgres';
-import { pgInspectorDb, type InspectorDb } from './db';
+import { pgSqlDb, type SqlDb } from '@/server/db/sql';
 import { importFiles } from './import';
-import { createInserter, prepareEpisode, type EpisodeRecord, type WriteOutcome } from './insert';
 import { parseInWorker } from './import-worker';
-import { tsvectorBinary } from './pg-binary';
-import { catchUpSearchIndex, tsvectorLiteral, wordsLiteral } from './pg-search';
+import { catchUpSearchIndex } from './pg-search';
 import { playToLine } from './play';
-import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test-helpers';
+import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test/helpers';
 
 const postgres = findPostgresBin();
 const opts = { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID, rescore: false as const };
@@ -28,15 +26,15 @@ const lineOf = (i: number, extra: Record<string, unknown> = {}) =>
     id: `imp-${i}`,
     ...extra,
   });
-const count = async (db: InspectorDb, sql: string, args: unknown[] = []) =>
+const count = async (db: SqlDb, sql: string, args: unknown[] = []) =>
   (await db.get<{ n: number }>(`SELECT count(*) AS "n" FROM ${sql}`, args))!.n;
 
 describe.skipIf('missing' in postgres)('an import into PostgreSQL', () => {
   let pg: TestPostgres;
-  let db: InspectorDb;
+  let db: SqlDb;
   beforeAll(async () => {
     pg = await testPostgres('imports');
-    db = pgInspectorDb(pg.url);
+    db = pgSqlDb(pg.url);
   }, 120_000);
   afterAll(async () => {
     try {
@@ -46,18 +44,15 @@ describe.skipIf('missing' in postgres)('an import into PostgreSQL', () => {
     }
   });
 
-  it('writes the search rows and tool-call counts the triggers and the drain would', async () => {
+  it('leaves the search rows and tool-call counts the drain makes for any writer', async () => {
     const lines = Array.from({ length: 8 }, (_, i) => lineOf(i));
-    // half parsed in place, half by the parsing worker (which makes the search rows there)
+    // half parsed in place, half by the parsing worker
     const report = [
       ...(await importFiles(db, [{ name: 'a.jsonl', text: lines.slice(0, 4).join('\n') }], opts)),
       ...(await importFiles(db, [{ name: 'b.jsonl', text: lines.slice(4).join('\n') }], { ...opts, parseInWorker })),
     ];
     expect(report.map((r) => [r.ok, r.id])).toEqual(lines.map((_, i) => [true, `imp-${i}`]));
     expect(await count(db, '"EpisodeSearchPending"')).toBe(0); // nothing left to the drain
-    // one statement wrote every row (one command id), not one per episode (nor a trigger's update)
-    for (const table of ['"Episode"', '"EpisodeEvent"', '"EpisodeSearch"'])
-      expect(await count(db, `(SELECT DISTINCT cmin::text FROM ${table}) AS c`), table).toBe(1);
     for (const [i, l] of lines.entries()) {
       const ep = JSON.parse(l) as { events: Array<{ kind: string }>; actions: unknown[] };
       const id = `imp-${i}`;
@@ -127,70 +122,5 @@ describe.skipIf('missing' in postgres)('an import into PostgreSQL', () => {
       expect(toolCalls).toBe(n);
     }
     expect(await count(db, '"Episode"')).toBe(11);
-  }, 60_000);
-
-  it('writes batches one after another while the next is gathered: a failing batch alone falls back to one by one', async () => {
-    const ins = createInserter(db, { pgBatchEpisodes: 2 });
-    const rec = (i: number, extra: Record<string, unknown> = {}) =>
-      prepareEpisode(JSON.parse(lineOf(i, { id: `pipe-${i}`, ...extra })) as EpisodeRecord);
-    const episodes = [rec(20), rec(21), rec(22, { player: 'bad\u0000player' }), rec(23), rec(20), rec(24)];
-    const outcomes: WriteOutcome[] = [];
-    const order: number[] = [];
-    await db.transaction(async (tx) => {
-      const writer = ins.writer(tx);
-      for (const [i, p] of episodes.entries())
-        await writer.add(p, (o) => {
-          outcomes[i] = o;
-          order.push(i);
-        });
-      await writer.flush();
-    });
-    // batches [20, 21] [22 refused, 23] [20 again, 24]: every outcome as one by one, settled in order
-    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(outcomes.map((o) => (typeof o === 'string' ? o : 'error'))).toEqual([
-      'stored',
-      'stored',
-      'error',
-      'stored',
-      'exists',
-      'stored',
-    ]);
-    const stored = await db.all<{ id: string; n: number }>(
-      `SELECT e."id", (SELECT count(*) FROM "EpisodeEvent" v WHERE v."episodeId" = e."id") AS "n"
-       FROM "Episode" e WHERE e."id" LIKE 'pipe-%' ORDER BY e."id"`,
-    );
-    // the large values are compressed with LZ4, not pglz (pg-batch.ts importSettingsPg; the server has it)
-    const methods = await db.all<{ m: string }>(
-      `SELECT DISTINCT pg_column_compression("payload") AS "m" FROM "EpisodeEvent"
-       WHERE "episodeId" LIKE 'pipe-%' AND pg_column_compression("payload") IS NOT NULL`,
-    );
-    expect(methods).toEqual([{ m: 'lz4' }]);
-    expect(stored).toEqual(
-      [20, 21, 23, 24].map((i) => ({
-        id: `pipe-${i}`,
-        n: episodes.find((p) => p.row.id === `pipe-${i}`)!.events.length,
-      })),
-    );
-  }, 60_000);
-
-  it('sends tsvectors in binary equal to what the server makes of the literals the drain writes', async () => {
-    const many = Array.from({ length: 17_000 }, (_, i) => (i % 3 ? `w${i % 50}` : 'late'));
-    const cases: string[][] = [
-      [],
-      ['blue', 'cart', 'blue', 'a', 'ab', 'abc', 'ab'],
-      // UTF-8 byte order is not UTF-16's: U+FF5A sorts before U+1D49C in bytes, after it in code units
-      ['ｚ', '𝒜', 'é', 'e', 'straße', 'ω', '中文', 'z'],
-      Array.from({ length: 300 }, () => 'again'), // at most 256 positions a lexeme
-      many, // positions past 16,383 are 16,383, and none after it
-    ];
-    for (const words of cases)
-      for (const positions of [true, false]) {
-        const literal = positions ? tsvectorLiteral(words) : wordsLiteral(words);
-        const [fromText, fromBinary] = await Promise.all([
-          db.get<{ v: string }>('SELECT ?::tsvector::text AS "v"', [literal]),
-          db.get<{ v: string }>('SELECT ?::tsvector::text AS "v"', [Buffer.from(tsvectorBinary(words, positions))]),
-        ]);
-        expect(fromBinary!.v, `${words.slice(0, 8).join(' ')} ${positions}`).toBe(fromText!.v);
-      }
   }, 60_000);
 });

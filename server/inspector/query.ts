@@ -1,8 +1,8 @@
 // Episode queries for the inspector: filtered, sorted, paged lists; ids of a filtered set;
 // bulk delete. All filters run in SQL on indexed columns; the same statements on SQLite and
 // PostgreSQL (dialect.ts has the differences).
-import type { Dialect, InspectorDb } from './db';
-import { flag, sqlFor } from './dialect';
+import type { Dialect, SqlDb } from '@/server/db/sql';
+import { flag, sqlFor } from '@/server/db/dialect';
 import type { EpisodeFilter, ListInput } from './filters';
 import { indexCommitted } from './pg-search';
 import { checkedPageSql, matchingEpisodesSql, matchingIdsSql, searchQuery } from './search';
@@ -19,8 +19,7 @@ export interface EpisodeListRow {
   reward: number | null;
   isCorrect: boolean | null;
   turn: number;
-  /** null while a trainer episode's events are still being stored (materialise.ts): not counted yet */
-  toolCalls: number | null;
+  toolCalls: number;
   player: string;
   origin: string;
   runLabel: string | null;
@@ -34,12 +33,6 @@ export interface EpisodeList {
   rows: EpisodeListRow[];
   total: number;
   capped: boolean;
-  /**
-   * Trainer episodes whose events are still to be stored (materialise.ts; a read materialises
-   * within a budget, pg-search.ts): a search does not find their text yet, and their toolCalls
-   * is not counted. Their other columns are current.
-   */
-  eventsPending: number;
 }
 
 export interface Where {
@@ -48,7 +41,7 @@ export interface Where {
 }
 
 /** Prisma (better-sqlite3 adapter) stores DateTime as ISO text "2026-11-30T11:48:41.426+00:00". */
-export { sqlDateTime } from '@/server/episodes/sqlite-store/rows';
+export { sqliteTimestamp as sqlDateTime } from '@/server/db/sql';
 
 const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 
@@ -97,7 +90,7 @@ export function whereOf(dialect: Dialect, f: EpisodeFilter): Where {
 const selectRows = (
   dialect: Dialect,
 ) => `SELECT e."id", e."createdAt", e."envId", e."d", e."seed", e."catalogId", e."status", e."terminationReason",
-  e."reward", e."isCorrect", e."turn", CASE WHEN e."eventsStored" < e."eventCount" THEN NULL ELSE e."toolCalls" END AS "toolCalls", e."player", e."origin", e."runLabel", e."curriculumRunId", e."goalRevealed",
+  e."reward", e."isCorrect", e."turn", e."toolCalls", e."player", e."origin", e."runLabel", e."curriculumRunId", e."goalRevealed",
   ${sqlFor(dialect).jsonNumber('e."rescored"', 'reward')} AS "rescoredReward" FROM "Episode" e`;
 
 type RawRow = Omit<EpisodeListRow, 'isCorrect' | 'goalRevealed'> & {
@@ -143,22 +136,22 @@ export function orderKeys(dialect: Dialect, sort: string, dir: 'asc' | 'desc'): 
   ];
 }
 
-/** The filter's WHERE and ORDER BY, after committed events are indexed (pg-search.ts: within a budget). */
-async function prepare(db: InspectorDb, input: Pick<ListInput, 'filter' | 'sort' | 'dir'>) {
-  const { eventsPending } = await indexCommitted(db, Boolean(input.filter.q));
-  return { w: whereOf(db.dialect, input.filter), order: orderOf(db.dialect, input.sort, input.dir), eventsPending };
+/** The filter's WHERE and ORDER BY, after committed events are indexed (pg-search.ts). */
+async function prepare(db: SqlDb, input: Pick<ListInput, 'filter' | 'sort' | 'dir'>) {
+  await indexCommitted(db, Boolean(input.filter.q));
+  return { w: whereOf(db.dialect, input.filter), order: orderOf(db.dialect, input.sort, input.dir) };
 }
 
 export async function listEpisodes(
-  db: InspectorDb,
+  db: SqlDb,
   input: ListInput,
   searchCountCap = SEARCH_COUNT_CAP,
 ): Promise<EpisodeList> {
-  const { w, order, eventsPending } = await prepare(db, input);
+  const { w, order } = await prepare(db, input);
   const search = input.filter.q ? searchQuery(db.dialect, input.filter.q) : null;
   const cover = sqlFor(db.dialect).coverHint;
   const page = [input.size, (input.page - 1) * input.size];
-  const read = (on: InspectorDb, from: string, where: Where) =>
+  const read = (on: SqlDb, from: string, where: Where) =>
     on.all<RawRow>(
       `${selectRows(db.dialect)} WHERE e."id" IN (SELECT e."id" FROM "Episode" e ${from} ${where.sql} ${order} LIMIT ? OFFSET ?) ${order}`,
       [...where.args, ...page],
@@ -167,7 +160,7 @@ export async function listEpisodes(
     // Up to the cap, the matching ids themselves: the page is read from them by id. Past it, a
     // common word: in date order the date index is walked and the page found early.
     const plain = conditionsOf(db.dialect, input.filter);
-    const searchPage = async (on: InspectorDb) => {
+    const searchPage = async (on: SqlDb) => {
       const hits = await on.all<{ id: string }>(matchingIdsSql(db.dialect, plain.sql, searchCountCap), [
         search,
         ...plain.args,
@@ -188,7 +181,7 @@ export async function listEpisodes(
               [search, ...plain.args, ...page],
             )
           : await read(on, sqlFor(db.dialect).dateOrderHint(input.sort), w);
-      return { rows: rows.map(toListRow), total: Math.min(hits.length, searchCountCap), capped, eventsPending };
+      return { rows: rows.map(toListRow), total: Math.min(hits.length, searchCountCap), capped };
     };
     if (db.dialect === 'sqlite') return searchPage(db);
     // PostgreSQL would read a common word's episodes by scanning every episode's words (each row
@@ -208,13 +201,12 @@ export async function listEpisodes(
     rows: rows.map(toListRow),
     total: Math.min(counted.n, COUNT_CAP),
     capped: counted.n > COUNT_CAP,
-    eventsPending,
   };
 }
 
 /** Ids of every episode matching the filter, in list order (for export and [ ] navigation). */
 export async function episodeIds(
-  db: InspectorDb,
+  db: SqlDb,
   input: Pick<ListInput, 'filter' | 'sort' | 'dir'>,
   limit = 100_000,
 ): Promise<string[]> {
@@ -228,7 +220,7 @@ export async function episodeIds(
 
 /** The episodes before and after one in the list order of a filter (for [ and ]). */
 export async function neighbours(
-  db: InspectorDb,
+  db: SqlDb,
   input: Pick<ListInput, 'filter' | 'sort' | 'dir'>,
   id: string,
 ): Promise<{ prev: string | null; next: string | null }> {
@@ -239,7 +231,7 @@ export async function neighbours(
 }
 
 /** Deletes episodes (events, actions and index rows go with them). Returns how many. */
-export function deleteEpisodes(db: InspectorDb, ids: string[]): Promise<number> {
+export function deleteEpisodes(db: SqlDb, ids: string[]): Promise<number> {
   return db.transaction(async (tx) => {
     let n = 0;
     for (const id of ids) n += await tx.run('DELETE FROM "Episode" WHERE "id" = ?', [id]);

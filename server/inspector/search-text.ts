@@ -1,7 +1,7 @@
 // The text of an event for full-text search, and how text splits into words. Pure: the
 // PostgreSQL index is built from it (server/inspector/pg-search.ts) and it mirrors what SQLite's
-// EpisodeText trigger indexes (name, args, result and error of a tool call; the text of a
-// message), so a search finds the same episodes on both stores.
+// index holds (server/episodes/writer.ts: name, args, result and error of a tool call; the text
+// of a message), so a search finds the same episodes on both stores.
 import type { EpisodeEvent } from '@/server/engine/types';
 
 /** Event kinds whose text is searchable. */
@@ -15,30 +15,6 @@ export function eventSearchText(e: EpisodeEvent): string | null {
   if (e.kind === 'tool_call') return [e.name, e.args, e.result, e.error].map(part).join(' ');
   if (e.kind === 'customer_message' || e.kind === 'agent_message') return part(e.text);
   return null;
-}
-
-/**
- * An event's stored JSON (exactly `JSON.stringify(e)`) and its search text, serialising a tool
- * call's arguments and result once for both (they are most of an import's bytes).
- */
-export function eventPayloadAndSearchText(e: EpisodeEvent): { payload: string; text: string | null } {
-  if (e.kind !== 'tool_call') return { payload: JSON.stringify(e), text: eventSearchText(e) };
-  // JSON.stringify of a plain object: its own keys in order, each "key":value, undefined values left out.
-  const json = new Map<string, string>();
-  const members: string[] = [];
-  for (const [k, v] of Object.entries(e)) {
-    const value = JSON.stringify(v) as string | undefined;
-    if (value === undefined) continue;
-    json.set(k, value);
-    members.push(`${JSON.stringify(k)}:${value}`);
-  }
-  const text = (['name', 'args', 'result', 'error'] as const)
-    .map((k) => {
-      const v = e[k];
-      return v === null || v === undefined ? '' : typeof v === 'string' ? v : json.get(k)!;
-    })
-    .join(' ');
-  return { payload: `{${members.join(',')}}`, text };
 }
 
 /**

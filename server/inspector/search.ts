@@ -2,8 +2,8 @@
 // the SQL that turns it into matching episodes. SQLite: FTS5 table EpisodeText (rowid = event
 // id). PostgreSQL: tsvector tables EpisodeSearchDoc (per episode) and EpisodeSearch (per event)
 // with GIN indexes (pg-search.ts fills them).
-import type { Dialect } from './db';
-import { sqlFor } from './dialect';
+import type { Dialect } from '@/server/db/sql';
+import { sqlFor } from '@/server/db/dialect';
 import { lexeme } from './pg-search';
 import { searchTerms } from './search-text';
 

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { pendingMigrations, prepareDatabaseDir, sqliteFile } from '@/server/db-path';
+import { pendingMigrations, prepareDatabaseDir, sqliteFile } from '@/server/db/path';
 
 const MIGRATE = 'run `npx prisma migrate deploy` (npm run app does it)';
 

@@ -9,7 +9,7 @@ import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { fieldNames, leakedValues, secretValues } from '@/server/episodes/goal-scan';
 import { toSeatView } from '@/server/episodes/seat';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createMemoryConnectionStore, type ConnectionStore } from './connection';
 import { CUSTOMER_VOICE_PROMPT, createCustomerVoice, factCheck } from './customer-voice';
 import { playTableTurn } from './table';

@@ -11,7 +11,7 @@ import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { fieldNames, leakedValues, secretValues } from '@/server/episodes/goal-scan';
 import { toSeatView } from '@/server/episodes/seat';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createAgentServer, listen } from './agent-server/server';
 import { createMemoryConnectionStore } from './connection';
 import { systemPrompt } from './prompt';

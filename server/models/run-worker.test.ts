@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import type { EnvId } from '@/server/engine';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { expandCells } from './batch';
 import { parseConnection } from './connection';
 import { workerRunPlayer } from './run-player';
@@ -56,7 +56,7 @@ function comparableRecord(text: string) {
   };
 }
 
-/** Everything stored of a run's episodes but ids, times and the capability, by cell. */
+/** Everything stored of a run's episodes but ids and times, by cell. */
 async function storedRun(runId: string) {
   const rows = await db.prisma.episode.findMany({
     where: { runId },
@@ -69,7 +69,6 @@ async function storedRun(runId: string) {
       createdAt: undefined,
       updatedAt: undefined,
       runId: undefined,
-      capabilityHash: typeof r.capabilityHash,
       events: r.events.map(({ seq, turn, kind, payload }) => ({ seq, turn, kind, payload })),
       actions: r.actions.map(({ seq, turn, format, raw, eventEnd, actor, stepKey, modelRecord }) => ({
         ...{ seq, turn, format, raw, eventEnd, actor, stepKey },

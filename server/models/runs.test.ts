@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeuristicAgent, createRandomAgent, playEpisode, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { parseConnection } from './connection';
 import { inProcessRunPlayer } from './run-player';
 import { flippedTasks, runStats, startStoredRun } from './runs';

@@ -4,12 +4,12 @@
 // batch with the run's progress in one transaction. Summaries count only scored episodes;
 // infrastructure failures are counted apart.
 
-import { randomBytes } from 'node:crypto';
-import { sha256Hex } from '@/server/auth/secrets';
 import type { EnvId } from '@/server/engine';
 import { playedEpisodeColumns } from '@/server/curriculum/episode-row';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
-import { eventRows, storedBytesOf } from '@/server/episodes/sqlite-store/rows';
+import { episodeStatements, eventRows, newEpisodeId, storedBytesOf } from '@/server/episodes/writer';
+import { sqlDbOf } from '@/server/episodes/service';
+import type { SqlDb } from '@/server/db/sql';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import { expandCells } from './batch';
 import type { PlayedRunEpisode, RunJob } from './run-play';
@@ -39,7 +39,7 @@ export const RUN_BATCH = { size: 25, flushMs: 500 } as const;
 
 const live = new Map<string, AbortController>();
 
-/** The Episode row (with its events and actions) the episode service would have left after these turns. */
+/** The Episode row, events and actions the episode service would have left after these turns. */
 function episodeData(played: PlayedRunEpisode, run: { id: string; actor: string; catalogId: string }) {
   const events = eventRows(played.events, 0);
   const actions = played.actions.map((a, seq) => ({
@@ -51,7 +51,8 @@ function episodeData(played: PlayedRunEpisode, run: { id: string; actor: string;
     actor: run.actor,
     modelRecord: a.modelRecord,
   }));
-  return {
+  const episode = {
+    id: newEpisodeId(),
     envId: played.cell.envId,
     d: played.cell.d,
     seed: played.cell.seed,
@@ -59,23 +60,22 @@ function episodeData(played: PlayedRunEpisode, run: { id: string; actor: string;
     catalogId: run.catalogId,
     player: run.actor,
     eventCount: events.length,
-    // a run's episodes never reach an agent seat, but every episode carries a capability like the service's
-    capabilityHash: sha256Hex(randomBytes(24).toString('base64url')),
     storedBytes: storedBytesOf(events, actions),
     runId: run.id,
     infraError: played.infra ? JSON.stringify(played.infra) : null,
-    events: { createMany: { data: events } },
-    ...(actions.length ? { actions: { createMany: { data: actions } } } : {}),
   };
+  return { episode, events, actions };
 }
 
 /** Creates the run and plays it in the background; returns its id at once. */
 export async function startStoredRun(
-  deps: { prisma: PrismaClient; runPlayer: RunPlayer; catalogId: string },
+  deps: { prisma: PrismaClient; runPlayer: RunPlayer; catalogId: string; db?: SqlDb },
   player: TablePlayer,
   spec: RunSpec,
 ): Promise<{ id: string; finished: Promise<void> }> {
   const { prisma } = deps;
+  const db = deps.db ?? sqlDbOf(prisma);
+  const writes = episodeStatements(db);
   const cells = expandCells(spec.envs, spec.ds, spec.seeds);
   const actor = actorOf(player);
   const run = await prisma.modelRun.create({
@@ -95,17 +95,15 @@ export async function startStoredRun(
   };
   const write = async (episodes: PlayedRunEpisode[]) => {
     const failures = episodes.filter((e) => e.infra).length;
-    await prisma.$transaction([
-      ...episodes.map((e) =>
-        prisma.episode.create({
-          data: episodeData(e, { id: run.id, actor, catalogId: deps.catalogId }),
-          select: { id: true },
-        }),
-      ),
-      prisma.modelRun.update({
-        where: { id: run.id },
-        data: { done: { increment: episodes.length }, infraFailures: { increment: failures } },
+    await db.batch([
+      ...episodes.flatMap((e) => {
+        const { episode, events, actions } = episodeData(e, { id: run.id, actor, catalogId: deps.catalogId });
+        return writes.newEpisode(episode, events, actions);
       }),
+      {
+        sql: `UPDATE "ModelRun" SET "done" = "done" + ?, "infraFailures" = "infraFailures" + ?, "updatedAt" = ? WHERE "id" = ?`,
+        args: [episodes.length, failures, db.timestamp(new Date()), run.id],
+      },
     ]);
   };
   const end = (state: 'finished' | 'cancelled' | 'failed') => {

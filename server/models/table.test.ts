@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeuristicAgent, ENV_IDS, playEpisode, type Action } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createAgentServer, listen } from './agent-server/server';
 import { parseConnection } from './connection';
 import { playTableEpisode, playTableTurn, type TablePlayer } from './table';

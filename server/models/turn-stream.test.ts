@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
-import { createTestDb, type TestDb } from '@/server/episodes/test-db';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { AppError } from '@/server/lib/errors';
 import { readTurnStream, type TurnPartial } from '@/lib/turn-stream';
 import { createMemoryConnectionStore, type ConnectionStore } from './connection';

@@ -3,7 +3,7 @@
 // id; a form's input names the input, the path inside it and the first problem.
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { appDatabaseForFile } from '@/server/episodes/test-app-db';
+import { appDatabaseForFile } from '@/server/episodes/test/app-db';
 
 appDatabaseForFile();
 const { createContext, described, publicProcedure, router, createCallerFactory } = await import('./init');

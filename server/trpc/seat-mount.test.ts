@@ -4,7 +4,7 @@
 // person's, one precise error for bad input, and the body cap.
 import { describe, expect, it } from 'vitest';
 import { authOnForFile } from '@/server/auth/test-auth-on';
-import { appDatabaseForFile } from '@/server/episodes/test-app-db';
+import { appDatabaseForFile } from '@/server/episodes/test/app-db';
 
 appDatabaseForFile();
 const { POST } = await import('@/app/play/[episodeId]/trpc/[trpc]/route');

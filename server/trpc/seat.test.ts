@@ -121,7 +121,7 @@ describe('roles (auth on)', () => {
     await expect(c.difficulty.preview({ d: 3 })).resolves.toHaveLength(12);
     await expect(c.catalog.list()).resolves.not.toHaveLength(0);
     const started = await c.seat.start({ envId: 'PD', d: 1, seed: 1 });
-    expect(started.capabilityToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(started.capabilityToken).toMatch(new RegExp(`^ept1\\.${started.episode.id}\\.[A-Za-z0-9_-]{43}$`));
     const denied = { code: 'UNAUTHORIZED' };
     await expect(c.seat.start({ envId: 'PD', d: 1, axisOverrides: { T_max: 3 } })).rejects.toMatchObject(denied);
     await expect(c.episodes.list({})).rejects.toMatchObject(denied);

@@ -1,8 +1,8 @@
 // Test helper: a tRPC caller over a fresh SQLite database. The routers use the process-wide
 // services and Prisma client, which read DATABASE_URL when first imported, so the URL is set
-// before importing them (server/episodes/test-app-db.ts). Call inside a test file, at top level.
+// before importing them (server/episodes/test/app-db.ts). Call inside a test file, at top level.
 import { beforeAll } from 'vitest';
-import { appDatabaseForFile } from '@/server/episodes/test-app-db';
+import { appDatabaseForFile } from '@/server/episodes/test/app-db';
 import type { AuthConfig } from '@/server/auth';
 
 async function makeCaller(opts: { auth?: AuthConfig; headers?: Record<string, string>; resHeaders?: Headers } = {}) {

@@ -14,7 +14,7 @@ import { goalSecrets, testCatalog } from '@/server/engine/testing';
 import { DEFAULTS, type EnvServerConfig } from '../config';
 import { createEnvService, type EnvService } from '../protocol';
 import { SessionStore } from '../sessions';
-import { createTokenService } from '../tokens';
+import { createTokenService } from '@/server/episodes/tokens';
 
 export const ADMIN = 'test-admin-token';
 
