@@ -75,14 +75,7 @@ const resetOf = (i: number) =>
 
 const db = persist === 'on' ? migratedTempDatabase() : null;
 const server = await spawnEnvServer(
-  [
-    '--persist',
-    persist,
-    '--max-sessions',
-    String(N + 64),
-    '--max-sessions-per-client',
-    String(N + 64),
-  ],
+  ['--persist', persist, '--max-sessions', String(N + 64), '--max-sessions-per-client', String(N + 64)],
   db ? { DATABASE_URL: db.url } : {},
 );
 const pid = server.child.pid!;

@@ -154,11 +154,7 @@ export function createExporter(db: SqlDb, catalogOf: (catalogId: string) => Prom
 }
 
 /** JSONL text for these ids, in order (unknown ids are left out); 'openenv': OpenEnv collect's results.jsonl. */
-export async function exportJsonl(
-  db: SqlDb,
-  ids: string[],
-  kind: 'episodes' | 'chat' | 'openenv',
-): Promise<string> {
+export async function exportJsonl(db: SqlDb, ids: string[], kind: 'episodes' | 'chat' | 'openenv'): Promise<string> {
   const ex = createExporter(db);
   const lines: string[] = [];
   for (const id of ids) {
