@@ -4,8 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { pendingMigrations, prepareDatabaseDir, sqliteFile } from '@/server/db/path';
+import { openSqliteConnection } from '@/server/db/sqlite-connection';
 
 const MIGRATE = 'run `npx prisma migrate deploy` (npm run app does it)';
 
@@ -14,7 +14,7 @@ export class DatabaseRefused extends Error {}
 /** Tables of a SQLite file, or null when the file does not exist. Throws when it cannot be read. */
 function tablesOf(file: string): string[] | null {
   if (!fs.existsSync(/*turbopackIgnore: true*/ file)) return null;
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openSqliteConnection(file, { readonly: true });
   try {
     return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map(
       (r) => r.name,
@@ -25,7 +25,7 @@ function tablesOf(file: string): string[] | null {
 }
 
 function appliedMigrations(file: string): string[] {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openSqliteConnection(file, { readonly: true });
   try {
     const rows = db.prepare('SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL');
     return (rows.all() as Array<{ name: string }>).map((r) => r.name);
