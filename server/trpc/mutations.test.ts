@@ -147,7 +147,7 @@ describe('cookies the browser mutations set (auth on)', () => {
     const [cookie] = cookiesOf(resHeaders);
     expect(cookie).toMatch(
       new RegExp(
-        `^ecomrlve_ep_${started.id}=[A-Za-z0-9_-]{32}; Path=/play/${started.id}; Max-Age=\\d+; HttpOnly; SameSite=Strict$`,
+        `^ecomrlve_ep_${started.id}=ept1\\.${started.id}\\.[A-Za-z0-9_-]{43}; Path=/play/${started.id}; Max-Age=\\d+; HttpOnly; SameSite=Strict$`,
       ),
     );
     expect(cookiesOf(resHeaders)).toHaveLength(1);
