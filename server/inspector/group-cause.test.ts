@@ -79,6 +79,12 @@ describe('groupCause', () => {
     const texts = groupCause(group).causes.map((c) => c.text);
     expect(texts).toContain('same hallucinated id: p_made_up was recommended but never retrieved');
     expect(texts.join('\n')).not.toContain('p_a_other');
+    // different made-up ids share nothing
+    const apart = ['c', 'd'].map((id) =>
+      rolloutOf(id, [act({ tool_calls: [search], answer: answer([`p_${id}_fake`]) })]),
+    );
+    expect(apart.every((r) => r.breakdown!.hallucinatedIds.length === 1)).toBe(true);
+    expect(groupCause(apart).causes.some((c) => c.kind === 'hallucinated_id')).toBe(false);
   });
 
   it('a shared format error, and a rollout that ended earlier diverges at its missing turn', () => {
