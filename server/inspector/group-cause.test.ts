@@ -119,6 +119,15 @@ describe('toolErrorSignature', () => {
     );
     expect(toolErrorSignature('order.get: no order o_9')).toBe('order.get: no order o_9');
   });
+
+  it("reads the engine's own message for an unknown filter key (the engine refuses it, it drops nothing)", () => {
+    const call = { name: 'catalog.search', args: { query: 'usb', filters: { colour: 'red' } } };
+    const r = rolloutOf('f', [act({ tool_calls: [call] })]);
+    const errors = r.events.flatMap((e) => (e.kind === 'tool_call' && e.error ? [e.error] : []));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/allowed: /);
+    expect(toolErrorSignature(errors[0])).toBe('catalog.search: unknown argument "colour"');
+  });
 });
 
 describe('stableJson', () => {
