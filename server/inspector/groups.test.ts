@@ -3,7 +3,7 @@ import { emptyAgent } from '../engine/agents/empty';
 import { createRandomAgent } from '../engine/agents/random';
 import { playEpisode } from '../engine/play';
 import { testCatalog } from '../engine/testing';
-import type { EnvId } from '../engine/types';
+import { ENV_IDS, type EnvId } from '../engine/types';
 import { failureSignature, terminationOf } from './group-cause';
 import { effectivePromptRatios, formGroups, groupKey, type GroupRolloutInput } from './groups';
 
@@ -174,5 +174,23 @@ describe('groups of real engine episodes', () => {
     const norm = g.rollouts.map((r) => r.normalizedAdvantage);
     expect(norm.reduce((a, b) => a + b * b, 0) / norm.length).toBeCloseTo(1, 12);
     expect(effectivePromptRatios([g])[0]).toMatchObject({ groups: 1, effective: 1, ratio: 1 });
+  });
+
+  it('a GRPO-style run over the 8 envs (G = 4, two steps) agrees with a direct count of groups whose rewards differ', () => {
+    // step 1: sampled agents; step 2: an agent that always does the same thing (no variance anywhere)
+    const agentFor = (step: number, g: number) =>
+      step === 1 ? createRandomAgent({ seed: g, pInvalid: 0.3 }) : emptyAgent;
+    const rs = ENV_IDS.flatMap((env) =>
+      [1, 2].flatMap((step) => [1, 2, 3, 4].map((g) => play(env, 20 + step, agentFor(step, g), step))),
+    );
+    const cells = effectivePromptRatios(formGroups(rs));
+    expect(cells).toHaveLength(16);
+    for (const cell of cells) {
+      const rewards = rs.filter((r) => r.env === cell.env && r.trainStep === cell.trainStep).map((r) => r.reward);
+      expect(rewards).toHaveLength(4);
+      expect(cell.effective).toBe(new Set(rewards).size > 1 ? 1 : 0);
+    }
+    expect(cells.filter((c) => c.trainStep === 2).every((c) => c.effective === 0)).toBe(true);
+    expect(cells.filter((c) => c.trainStep === 1).some((c) => c.effective === 1)).toBe(true);
   });
 });
