@@ -93,8 +93,11 @@ export function attributeFailure(input: AttributionInput): Attribution {
     };
   }
   const lastTurn = Math.max(0, ...events.map((e) => e.turn));
-  const goalChange = events.find((e) => e.kind === 'world_change' && e.data.hidden === true && e.turn === lastTurn);
-  if (goalChange && goalChange.kind === 'world_change')
+  const goalChange = events.find(
+    (e): e is Extract<EpisodeEvent, { kind: 'world_change' }> =>
+      e.kind === 'world_change' && e.data.hidden === true && e.turn === lastTurn,
+  );
+  if (goalChange)
     return {
       party: 'customer',
       reason: 'goal_changed_at_end',
@@ -102,8 +105,7 @@ export function attributeFailure(input: AttributionInput): Attribution {
       turns: [goalChange.turn],
     };
   if (breakdown.hallucinatedIds.length > 0) {
-    const answer =
-      events.find((e) => e.kind === 'answer' && e.turn === lastTurn) ?? events.findLast((e) => e.kind === 'answer');
+    const answer = events.findLast((e) => e.kind === 'answer');
     return {
       party: 'agent',
       reason: 'hallucination',
