@@ -46,9 +46,13 @@ describe('a trainer episode over WebSocket', () => {
       }
       // no wait, no idle time: the acknowledgement is the store's commit
       expect(await search('zorblefrax')).toEqual([[id, 'done']]);
-      expect(await search(String(actions[0].assistant_message).split(/\W+/).find((w) => w.length > 4)!)).toEqual(
-        expect.arrayContaining([[id, 'done']]),
-      );
+      expect(
+        await search(
+          String(actions[0].assistant_message)
+            .split(/\W+/)
+            .find((w) => w.length > 4)!,
+        ),
+      ).toEqual(expect.arrayContaining([[id, 'done']]));
     } finally {
       ws.close();
     }
