@@ -19,7 +19,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
 import { loadConfig } from '../server/env-server/config';
 import { buildEnvService } from '../server/env-server/server';
-import { migratedTempDatabase, spawnEnvServer } from '../server/env-server/spawn';
+import { migratedTempDatabase, spawnEnvServer } from '../server/env-server/test/spawn';
 import {
   cpuBudgetPer1k,
   cpuCeiling,

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import WebSocket from 'ws';
 import { listEnvs } from '../server/engine';
-import { migratedTempDatabase, spawnEnvServer } from '../server/env-server/spawn';
+import { migratedTempDatabase, spawnEnvServer } from '../server/env-server/test/spawn';
 import { processTreeCpu, quantile } from './bench-api-lib';
 import { benchOptions, oneOf, positive } from './bench-options';
 

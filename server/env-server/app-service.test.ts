@@ -1,7 +1,7 @@
 // The Next route's adapter: the same protocol through fetch-API Request/Response objects.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
-const tempDb = await vi.hoisted(async () => (await import('./spawn')).migratedTempDatabase());
+const tempDb = await vi.hoisted(async () => (await import('./test/spawn')).migratedTempDatabase());
 
 vi.mock('@/server/catalogs', async () => {
   const { testCatalog } = await import('@/server/engine/testing/catalog-fixture');

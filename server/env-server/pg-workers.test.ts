@@ -10,7 +10,7 @@ import { listEnvs, replayEpisode, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
 import { actionArgument, configOfRow } from '@/server/episodes/store';
-import { spawnEnvServer, type SpawnedServer } from './spawn';
+import { spawnEnvServer, type SpawnedServer } from './test/spawn';
 import { fromWire, type WireResult } from './openenv-wire';
 import { oracleRun, type OracleRun } from './test/helpers';
 import { findPostgresBin } from './test/postgres';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnEnvServer, type SpawnedServer } from './spawn';
+import { spawnEnvServer, type SpawnedServer } from './test/spawn';
 
 const run = promisify(execFile);
 const PACKAGE = path.resolve(__dirname, '../../clients/python');

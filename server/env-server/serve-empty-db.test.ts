@@ -10,7 +10,7 @@ import { EnvHttpClient } from '@/server/client/env-client';
 import { createPrismaClient } from '@/server/db';
 import { copyMigratedSqlite } from '../lib/migrated-sqlite';
 import { ADMIN } from './test/helpers';
-import { spawnEnvServer } from './spawn';
+import { spawnEnvServer } from './test/spawn';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ecomrlve-empty-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

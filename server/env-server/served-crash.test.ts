@@ -9,7 +9,7 @@ import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { createEpisode, oracleAgent, type Action, type Observation } from '@/server/engine';
 import { EnvWsClient } from '@/server/client/env-client';
 import { openSqlite } from '@/server/db/sql';
-import { migratedTempDatabase, spawnEnvServer } from './spawn';
+import { migratedTempDatabase, spawnEnvServer } from './test/spawn';
 
 let db: ReturnType<typeof migratedTempDatabase>;
 beforeAll(() => {

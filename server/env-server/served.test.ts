@@ -16,7 +16,7 @@ import { sqliteFile } from '@/server/db/path';
 import { openSqlDb } from '@/server/db/sql';
 import { indexCommitted } from '@/server/inspector/pg-search';
 import { ADMIN, oracleRun } from './test/helpers';
-import { migratedTempDatabase, spawnEnvServer, type SpawnedServer } from './spawn';
+import { migratedTempDatabase, spawnEnvServer, type SpawnedServer } from './test/spawn';
 
 const ENVS = listEnvs().map((e) => e.id as EnvId);
 const run = promisify(execFile);

@@ -244,4 +244,19 @@ describeEachStore(() => {
     expect(seen).toEqual(all.items.map((e) => e.id));
     await expectServiceError(service.listEpisodes({ limit: 0 }), 'BAD_INPUT', /limit/);
   });
+
+  it('stores the rest of an episode a deferred-events server left with only some of its events', async () => {
+    const ep = await service.startEpisode({ envId: 'CART', d: 0, seed: 11, axisOverrides: { T_max: 20 } });
+    await service.submitAction(ep.id, searchAction('lamp'));
+    await service.submitAction(ep.id, searchAction('tent'));
+    const all = await storedPayloads(ep.id);
+    // as such a server left it: the actions and the row's count, only the opening events stored
+    await db.prisma.episodeEvent.deleteMany({ where: { episodeId: ep.id, seq: { gte: 2 } } });
+    service.clearLive();
+    const view = await service.getEpisode(ep.id);
+    expect(view.events.map((e) => JSON.stringify(e))).toEqual(all.map((e) => JSON.stringify(e)));
+    expect(await storedPayloads(ep.id)).toEqual(all);
+    // and it plays on from there
+    expect((await service.submitAction(ep.id, searchAction('desk'))).turn).toBe(3);
+  });
 });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { copyMigratedSqlite } from '../lib/migrated-sqlite';
+import { copyMigratedSqlite } from '../../lib/migrated-sqlite';
 
 export interface SpawnedServer {
   url: string;
@@ -14,7 +14,7 @@ export interface SpawnedServer {
   stop(): Promise<void>;
 }
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 export function spawnEnvServer(args: string[] = [], env: Record<string, string> = {}): Promise<SpawnedServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve-env.ts', '--port', '0', ...args], {
