@@ -57,7 +57,7 @@ export default tseslint.config(
                 './server/generated',
                 './server/episodes',
                 './server/trpc',
-                './server/db.ts',
+                './server/db',
               ],
               message: 'the engine is pure TypeScript: it imports nothing from the app, Prisma or the service layer',
             },
