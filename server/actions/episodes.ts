@@ -10,6 +10,9 @@ import { authConfig, requireAdmin } from '@/server/auth';
 import { episodeService, type StartEpisodeInput } from '@/server/episodes';
 import { startSchema } from '@/server/episodes/inputs';
 import { toSeatView, type SeatView } from '@/server/episodes/seat';
+import { prisma } from '@/server/db';
+import { requireConnectionUse } from '@/server/models/access';
+import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 
 const episodeId = z.string().describe('episode id');
 
@@ -21,6 +24,16 @@ export async function startEpisodeAction(input: StartEpisodeInput): Promise<Acti
   const started = await serverAction('public', [startSchema.describe('start episode')], [input], async (start) => {
     if (Object.keys(start.axisOverrides ?? {}).length > 0)
       requireAdmin(authConfig(), await callerCredentials(), 'axis overrides');
+    // the customer's voice calls a model endpoint with the admin's key: a public connection or the admin
+    if (start.customerVoice) {
+      const creds = await callerCredentials();
+      await requireConnectionUse(
+        createPrismaConnectionStore(prisma),
+        start.customerVoice,
+        (what) => requireAdmin(authConfig(), creds, what),
+        'the customer voice',
+      );
+    }
     const { capabilityToken, ...view } = await episodeService.startEpisode({
       ...start,
       player: start.player ?? 'human',

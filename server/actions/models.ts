@@ -5,7 +5,9 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { boundText, RUN_BOUNDS } from '@/lib/run-bounds';
 import { setEpisodeCookie } from './episode-cookie';
-import { serverAction, type ActionResult } from './server-action';
+import { callerCredentials, serverAction, type ActionResult } from './server-action';
+import { authConfig, isAdmin } from '@/server/auth';
+import { tableConnectionNames } from '@/server/models/access';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import { episodeService } from '@/server/episodes';
@@ -59,12 +61,15 @@ export async function deleteConnectionAction(name: string): Promise<ActionResult
   });
 }
 
-/** The players the playground offers: connection names (no connection details) and the built-in agents. */
+/**
+ * The players the playground offers: connection names (no connection details; to a non-admin
+ * with auth on only the public ones) and the built-in agents.
+ */
 export async function tablePlayersAction(): Promise<
   ActionResult<{ connections: string[]; agents: readonly BuiltInAgent[] }>
 > {
   return serverAction('public', [], [], async () => ({
-    connections: (await store().list()).map((c) => c.name),
+    connections: await tableConnectionNames(store(), isAdmin(authConfig(), await callerCredentials())),
     agents: BUILT_IN_AGENTS,
   }));
 }

@@ -24,6 +24,8 @@ const rescore = await import('./rescore');
 const { rescoreEpisodeAction } = rescore;
 const auth = await import('./auth');
 const { episodeService } = await import('@/server/episodes');
+const { prisma } = await import('@/server/db');
+const { createPrismaConnectionStore } = await import('@/server/models/prisma-connection-store');
 
 const ADMIN = 'admin-secret-token';
 authOnForFile(ADMIN);
@@ -51,6 +53,11 @@ describe('roles per server action (auth on)', () => {
     const ep = await episodeService.startEpisode({ envId: 'CART', d: 1, seed: 3 });
     episodeId = ep.id;
     agentToken = ep.capabilityToken;
+    // nothing listens on port 9: a voice that is called falls back to the template at once
+    const connections = createPrismaConnectionStore(prisma);
+    const conn = { baseUrl: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0, timeoutMs: 500 };
+    await connections.save({ name: 'private-voice', ...conn });
+    await connections.save({ name: 'public-voice', ...conn, public: true });
   });
   const as: Record<Caller, () => Headers> = {
     anonymous: () => new Headers(),
@@ -65,6 +72,16 @@ describe('roles per server action (auth on)', () => {
       'startEpisodeAction (axis overrides)',
       () => episodes.startEpisodeAction({ envId: 'CART', d: 1, axisOverrides: { top_k: 5 } }),
       'admin',
+    ],
+    [
+      'startEpisodeAction (a private connection as the customer voice)',
+      () => episodes.startEpisodeAction({ envId: 'CART', d: 1, customerVoice: 'private-voice' }),
+      'admin',
+    ],
+    [
+      'startEpisodeAction (a public connection as the customer voice)',
+      () => episodes.startEpisodeAction({ envId: 'CART', d: 1, customerVoice: 'public-voice' }),
+      'public',
     ],
     ['revealGoalAction', () => episodes.revealGoalAction(episodeId), 'agent'],
     ['rescoreEpisodeAction', () => rescoreEpisodeAction(episodeId), 'admin'],
@@ -102,6 +119,16 @@ describe('roles per server action (auth on)', () => {
       want[who] = reaches(need, who) ? 'reached' : 'refused';
     }
     expect(got).toEqual(want);
+  });
+
+  it('tablePlayersAction shows a non-admin the public connections only', async () => {
+    requestHeaders = as.anonymous();
+    expect(await models.tablePlayersAction()).toMatchObject({ ok: true, data: { connections: ['public-voice'] } });
+    requestHeaders = as.admin();
+    expect(await models.tablePlayersAction()).toMatchObject({
+      ok: true,
+      data: { connections: ['private-voice', 'public-voice'] },
+    });
   });
 
   it('malformed input from a caller who may ask gets one precise error, never an internal one', async () => {

@@ -38,6 +38,11 @@ export const ConnectionSchema = z
      * local agent server (its oracle and seeded random agent need it); off for real models.
      */
     sendEpisodeHeader: z.boolean().default(false),
+    /**
+     * With auth on, anyone may play this connection or let it voice the customer (spending its
+     * key); otherwise only the admin may, and only the admin sees its name (server/models/access.ts).
+     */
+    public: z.boolean().default(false),
   })
   .strict();
 
