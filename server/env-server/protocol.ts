@@ -24,6 +24,8 @@ import { createEpisodeAccess } from './episode-access';
 import { adminState, agentState } from './episode-state';
 import { healthOf, metadataOf, schemaFor } from './server-info';
 import type { z } from 'zod';
+import { actionValueProblem } from '@/server/lib/action-value';
+import { MAX_ACTION_BYTES } from '@/server/episodes/inputs';
 
 export { SERVER_VERSION } from './server-info';
 export type { AgentState } from './episode-state';
@@ -76,10 +78,27 @@ function parse<S extends z.ZodType>(
  * error message.
  */
 function wireAction(action: unknown, episodeId: string): unknown {
-  if (typeof action === 'string') return action;
+  if (typeof action === 'string') return storable(action, Buffer.byteLength(action, 'utf8'), episodeId);
   if (typeof action === 'object' && action !== null && Object.getPrototypeOf(action) === Object.prototype)
-    return action;
+    return storable(action, null, episodeId);
   return parse(wireActionSchema, action, 'step: action', episodeId);
+}
+
+/**
+ * What the recorder stores must replay as sent and stay within the stored-action limit: an
+ * action that would not (server/lib/action-value.ts) or is larger is refused before the engine.
+ */
+function storable(action: unknown, bytes: number | null, episodeId: string): unknown {
+  const problem = actionValueProblem(action);
+  if (problem) throw new EnvServerError('VALIDATION_ERROR', `step: ${problem}`, episodeId);
+  const size = bytes ?? Buffer.byteLength(JSON.stringify(action), 'utf8');
+  if (size > MAX_ACTION_BYTES)
+    throw new EnvServerError(
+      'BODY_TOO_LARGE',
+      `step: the action is ${size} bytes; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was stored.`,
+      episodeId,
+    );
+  return action;
 }
 
 function respond(live: Pick<LiveEpisode, 'id'>, result: StepResult): StepResponse {
