@@ -5,6 +5,7 @@ import { listEnvs } from '@/server/engine';
 import { episodeService } from '@/server/episodes';
 import { axisRows } from '@/server/episodes/axes';
 import { listCatalogs } from '@/server/catalogs';
+import { guardRow } from '@/server/inspector/spoiler';
 import { StartForm } from '@/components/home/StartForm';
 import { EpisodeTable } from '@/components/episodes/EpisodeTable';
 import { Card, CardHeader, Empty } from '@/components/ui/primitives';
@@ -19,7 +20,9 @@ export default async function HomePage() {
   }));
   // the list of episodes is the inspector's (auth on: admin only)
   const admin = isAdmin(authConfig(), credentialsFrom(await headers()));
-  const recent = admin ? await episodeService.listEpisodes({ limit: 10 }) : null;
+  const page = admin ? await episodeService.listEpisodes({ limit: 10 }) : null;
+  // an active episode's seed would regenerate its goal: withheld until it ends or is revealed
+  const recent = page && { items: page.items.map((e) => guardRow(e, e.revealed)) };
   return (
     <div className="space-y-6">
       <div>

@@ -56,8 +56,8 @@ export async function loadReplayPage(
   // the LLM customer's messages as recorded, each with the template it stands for
   const full = { ...stored, events: voicedEvents(stored.events, stored.customerRewrites, true) };
   const open = goalMayLeave(full);
-  // behind the spoiler guard nothing of the goal is rendered into the page
-  const view = open ? full : { ...full, hiddenGoal: null, events: replayEvents(full) };
+  // behind the spoiler guard nothing of the goal is rendered into the page (nor the seed, which regenerates it)
+  const view = open ? full : { ...full, hiddenGoal: null, seed: null, events: replayEvents(full) };
   // the inspector's replay fetches the world per selected turn; replaying the whole episode here is skipped
   const world = open && opts.world !== false ? await episodeService.getWorld(full.id).catch(() => null) : null;
   const rescores = open && full.status === 'done' ? await rescoreService.listRescores(full.id) : [];

@@ -15,6 +15,7 @@ afterAll(() => db?.cleanup());
 const search = (query: string) => ({
   assistant_message: 'Searching.',
   tool_calls: [{ name: 'catalog.search', args: { query } }],
+  answer: null,
 });
 
 describe('verifyEpisodes', () => {
