@@ -3,7 +3,7 @@
 // agent-facing message from the hidden goal: observations come from the engine (which never
 // puts the goal in one), and only adminState — simulation mode, admin token — adds it.
 
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { createEpisode, type Catalog, type StepResult } from '@/server/engine';
 import type { EnvServerConfig } from './config';
 import { EnvServerError, asEnvServerError } from './errors';
@@ -101,6 +101,30 @@ function storable(action: unknown, bytes: number | null, episodeId: string): unk
   return action;
 }
 
+const UNIQUE_VIOLATION = /unique constraint|duplicate key/i;
+
+/**
+ * A failed write in one sentence without the database's text: a reset whose episode_id is
+ * already stored (another worker's, or one from before a restart) is a 409; anything else is
+ * logged with a reference the answer names.
+ */
+function writeFailure(e: unknown, episodeId: string): EnvServerError {
+  const message = String((e as Error)?.message ?? e);
+  if (UNIQUE_VIOLATION.test(message))
+    return new EnvServerError(
+      'EPISODE_EXISTS',
+      `episode_id "${episodeId}" is already stored; reset with another episode_id, or none to get a new one`,
+      episodeId,
+    );
+  const ref = randomUUID().slice(0, 8);
+  console.error(`[serve:env] error ${ref}: episode ${episodeId}: ${message}`);
+  return new EnvServerError(
+    'EXECUTION_ERROR',
+    `the episode could not be stored (error ${ref} in the server log); it is closed, reset to start another`,
+    episodeId,
+  );
+}
+
 function respond(live: Pick<LiveEpisode, 'id'>, result: StepResult): StepResponse {
   const b = result.breakdown;
   return {
@@ -134,11 +158,7 @@ export function createEnvService(deps: EnvServiceDeps) {
     } catch (e) {
       sessions.drop(response.episode_id);
       if (e instanceof StepConflictError) throw e; // stepEpisode rebuilds and tries again
-      throw new EnvServerError(
-        'EXECUTION_ERROR',
-        `${(e as Error).message}; the episode is closed, reset to start another`,
-        response.episode_id,
-      );
+      throw writeFailure(e, response.episode_id);
     } finally {
       if (writes.get(response.episode_id) === write) writes.delete(response.episode_id);
     }
@@ -154,8 +174,7 @@ export function createEnvService(deps: EnvServiceDeps) {
       );
     const seed = req.seed ?? randomInt(0, MAX_SEED + 1);
     const id = req.episode_id ?? newEpisodeId();
-    if (sessions.has(id))
-      throw new EnvServerError('VALIDATION_ERROR', `reset: episode_id "${id}" is already in use`, id);
+    if (sessions.has(id)) throw new EnvServerError('EPISODE_EXISTS', `reset: episode_id "${id}" is already in use`, id);
     const episodeConfig = {
       envId: req.env as never,
       d: req.d,
