@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { callerCredentials, serverAction, type ActionResult } from './server-action';
 import { ADMIN_COOKIE, adminCookieValue, authConfig, isAdmin } from '@/server/auth';
 import { AppError } from '@/server/lib/errors';
+import { callerAddress, loginThrottle } from '@/server/auth/login-throttle';
 
 export async function signInAction(token: string): Promise<ActionResult<boolean>> {
   return serverAction('public', [z.string().describe('admin token')], [token], async (token) => {
@@ -13,8 +14,13 @@ export async function signInAction(token: string): Promise<ActionResult<boolean>
     if (!cfg.enabled) return true;
     if (!cfg.adminToken)
       throw new AppError('FORBIDDEN', 'this server has no admin token: set ECOMRLVE_ADMIN_TOKEN and restart it');
-    if (!isAdmin(cfg, { ...(await callerCredentials()), bearer: token.trim().slice(0, 200) }))
+    const address = callerAddress(await headers());
+    loginThrottle().check(address);
+    if (!isAdmin(cfg, { ...(await callerCredentials()), bearer: token.trim().slice(0, 200) })) {
+      loginThrottle().failed(address);
       throw new AppError('UNAUTHORIZED', 'that is not the admin token');
+    }
+    loginThrottle().succeeded(address);
     const secure = (await headers()).get('x-forwarded-proto') === 'https';
     (await cookies()).set(ADMIN_COOKIE, adminCookieValue(cfg.adminToken), {
       path: '/',

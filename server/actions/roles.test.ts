@@ -121,6 +121,14 @@ describe('roles per server action (auth on)', () => {
     expect(got).toEqual(want);
   });
 
+  it('signInAction is throttled per address: after 10 wrong tokens even the right one waits (429)', async () => {
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.9' });
+    for (let i = 0; i < 10; i++) expect(await auth.signInAction(`guess-${i}`)).toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(await auth.signInAction(ADMIN)).toMatchObject({ ok: false, code: 'RATE_LIMITED' });
+    requestHeaders = new Headers({ 'x-forwarded-for': '203.0.113.10' });
+    expect(await auth.signInAction(ADMIN)).toEqual({ ok: true, data: true });
+  });
+
   it('tablePlayersAction shows a non-admin the public connections only', async () => {
     requestHeaders = as.anonymous();
     expect(await models.tablePlayersAction()).toMatchObject({ ok: true, data: { connections: ['public-voice'] } });
