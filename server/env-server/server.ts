@@ -166,19 +166,24 @@ function sendJson(res: ServerResponse, result: HttpResult) {
   res.end(bytes);
 }
 
-/** Reads the body up to the limit; null when it is over (the rest is drained, not buffered). */
+/**
+ * Reads the body up to the limit; null as soon as it is over (declared or counted): the rest is
+ * never read, the caller answers 413 and closes the connection.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
+    if (Number(req.headers['content-length'] ?? 0) > limit) return resolve(null);
     let size = 0;
-    let over = declared > limit;
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) over = true;
-      if (!over) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(over ? null : Buffer.concat(chunks).toString('utf8')));
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(null);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }
@@ -219,7 +224,12 @@ export async function startEnvServer(
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const body = await readBody(req, config.maxBodyBytes);
-      if (body === null) return sendJson(res, tooLarge(config.maxBodyBytes));
+      if (body === null) {
+        // the rest of an oversized body is not read: answer, then close the connection
+        res.shouldKeepAlive = false;
+        res.once('finish', () => req.destroy());
+        return sendJson(res, tooLarge(config.maxBodyBytes));
+      }
       sendJson(
         res,
         await handleHttp(service, {
