@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EnvServerError, asEnvServerError } from './errors';
+import { createFrameQueue } from './frame-queue';
 import type { EnvService } from './protocol';
 import { bearerToken, type TokenService } from './tokens';
 import { wireBytes } from './wire-json';
@@ -67,11 +68,15 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     };
 
     // Messages are handled one after another, so answers keep the order of the requests even
-    // while a step waits for its write to commit.
-    let queue: Promise<void> = Promise.resolve();
+    // while a step waits for its write to commit; fairly, so one socket's flood waits for its
+    // own answers, not everyone's (frame-queue.ts).
+    const frames = createFrameQueue<[Buffer, boolean]>(([raw, isBinary]) => handle(raw, isBinary), {
+      pause: () => socket.pause(),
+      resume: () => socket.resume(),
+    });
     socket.on('message', (raw, isBinary) => {
       idle.refresh();
-      queue = queue.then(() => handle(raw as Buffer, isBinary));
+      frames.push([raw as Buffer, isBinary]);
     });
 
     const handle = async (raw: Buffer, isBinary: boolean) => {
