@@ -151,6 +151,16 @@ describe('POST /play/<id>/step served before Next (the direct path instrumentati
     expect(fellThrough).toEqual([]);
   });
 
+  it('leaves a cross-site POST to Next (proxy.ts refuses it there): it takes no turn', async () => {
+    const ep = await started(21);
+    fellThrough = [];
+    const cookie = { cookie: `ecomrlve_ep_${ep.id}=${ep.token}` };
+    const page = { 'content-type': 'text/plain', origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' };
+    expect(await (await post(`/play/${ep.id}/step`, { action: CHAT }, { ...cookie, ...page })).text()).toBe('next');
+    expect(fellThrough).toEqual([`POST /play/${ep.id}/step`]);
+    expect((await episodeService.getEpisode(ep.id)).turn).toBe(0);
+  });
+
   it('leaves every other request to the server (Next)', async () => {
     fellThrough = [];
     expect(await (await post('/play/x/model-turn', {})).text()).toBe('next');

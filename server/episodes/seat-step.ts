@@ -6,6 +6,7 @@
 // Next's request handling cost more CPU than the step itself), and as an app route handler
 // (`handleSeatStep`, app/play/[episodeId]/step/route.ts) wherever the direct path is not installed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { localRequestRefusal } from '@/server/lib/local-request';
 import { z } from 'zod';
 import { authConfig, credentialsFrom, requireAgent } from '@/server/auth';
 import { MAX_TRPC_BODY_BYTES, readCapped, tooLargeMessage } from '@/server/lib/body-limit';
@@ -107,6 +108,14 @@ export function serveSeatStep(req: IncomingMessage, res: ServerResponse, service
     const v = req.headers[n.toLowerCase()];
     return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
   };
+  // a foreign Host or a cross-site POST goes on to Next, whose proxy.ts refuses it (403)
+  const facts = {
+    method: 'POST',
+    host: header('host'),
+    origin: header('origin'),
+    secFetchSite: header('sec-fetch-site'),
+  };
+  if (localRequestRefusal(facts, process.env.ECOMRLVE_BIND?.trim() || '127.0.0.1', process.env)) return false;
   void seatStep({ header, body: (limit) => nodeBody(req, limit) }, m[1], service).then(
     ({ status, body }) => {
       const text = JSON.stringify(body);
