@@ -1,13 +1,14 @@
 // The issue's abusive requests against `next start` (its own database) while a heartbeat
 // request runs every 25 ms from a separate thread: how long each took, its status, the heartbeat's p50/p99 during the
 // abuse, and the server's RSS before and after. Needs `next build` first.
-//   npm run bench:abuse [-- --port 3104]
+//   npm run bench:abuse [-- --port 3104] [--env-only: serve:env's part only, no build needed]
 import fs from 'node:fs';
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { MAX_ACTION_BYTES } from '@/server/episodes/inputs';
 import { LOGIN_LIMITS } from '@/server/auth/login-throttle';
 import { MAX_ACTION_DEPTH } from '@/server/lib/action-value';
+import { envServerAbuse } from './bench-abuse-env';
 import { mallocTrimByGdb, serverCpuSeconds, serverMemorySplitMb, serverRssMb, withNextServer } from './next-server';
 
 const PORT = Number(process.argv[process.argv.indexOf('--port') + 1]) || 3104;
@@ -335,7 +336,13 @@ async function main() {
   });
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+// serve:env's part (bench-abuse-env.ts) after the app's; `-- --env-only` runs it alone
+(process.argv.includes('--env-only') ? Promise.resolve() : main())
+  .then(() => {
+    console.log('serve:env (a child process, persistence off):');
+    return envServerAbuse();
+  })
+  .catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
