@@ -1,12 +1,23 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { fieldNames, leakedValues, secretValues } from '../server/episodes/goal-scan';
+import { createEpisode, type EnvId } from '../server/engine';
+import { testCatalog } from '../server/engine/testing/catalog-fixture';
+import { storedGoalOf } from '../server/episodes/stored-goal';
 import { SHOTS, shot } from './play-helpers';
+
+/** The hidden goal the server stored for (env, d, seed) with default axes on the default catalog. */
+function goalOf(envId: string, d: number, seed: number): Goal {
+  const ep = createEpisode({ envId: envId as EnvId, d, seed }, testCatalog());
+  ep.reset();
+  return storedGoalOf(ep) as unknown as Goal;
+}
 
 // The agent seat over HTTP, as a security engineer probes it: full episodes of all eight
 // environments through every agent-seat route (tRPC seat.start / seat.get / seat.step, the
 // trainer API mounted at /api/env (reset / step / state), the playground's HTML, the
 // playground's step route POST /play/<id>/step and server actions), scanning every response body for the
-// hidden goal's values. The goal is read from the inspector (auth is off on this local server).
+// hidden goal's values. The inspector withholds an active episode's goal (its spoiler guard, auth
+// on or off), so the goal of an active episode is computed here as the server did (goalOf).
 
 const ENVS = ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE', 'JOURNEY'] as const;
 const CHAT = {
@@ -78,7 +89,7 @@ test('tRPC agent-seat routes never carry the hidden goal of an active episode (a
     });
     const id = started.data.episode.id;
     const auth = { 'x-episode-token': started.data.capabilityToken };
-    const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
+    const goal = goalOf(envId, 6, 1);
     const bodies = [started.body];
     let seat = started.data.episode;
     while (seat.status === 'active') {
@@ -164,7 +175,8 @@ for (const envId of ENVS) {
       await page.getByTestId('start-episode').click();
       await page.waitForURL(/\/play\/[^/]+$/);
       const id = page.url().split('/').pop()!;
-      const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
+      const started = (await trpc<Seat & { d: number }>(request, 'seat.get', { id }, {}, 'GET')).data;
+      const goal = goalOf(envId, started.d, 2);
       actionBodies = [];
       stepPosts = 0;
       // a turn through the playground's own step route (more idle turns and the customer leaves)
@@ -206,7 +218,12 @@ test('a reveal is on purpose and recorded; the replay of an active episode keeps
     seed: 3,
   });
   const id = started.data.episode.id;
-  const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
+  const goal = goalOf('STATUS', 4, 3);
+  // the inspector withholds it while the episode is active and unrevealed (its spoiler guard)
+  const guarded = (
+    await trpc<{ hiddenGoal: Goal | null; seed: number | null }>(request, 'episodes.get', { id }, {}, 'GET')
+  ).data;
+  expect({ goal: guarded.hiddenGoal, seed: guarded.seed }).toEqual({ goal: null, seed: null });
   const secrets = secretValues(goal, await publicTextFor(request, 'STATUS', started.data.episode));
 
   // the replay's HTML holds nothing of the goal until the guard is clicked
