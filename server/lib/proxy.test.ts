@@ -54,6 +54,47 @@ describe('proxy.ts', () => {
   });
 });
 
+describe('write budgets (auth on, not the admin)', () => {
+  const post = (address: string, headers: Record<string, string> = {}) =>
+    proxy(
+      at('http://127.0.0.1:3000/api/trpc/seat.start', {
+        method: 'POST',
+        headers: { 'x-forwarded-for': address, 'content-length': '100', ...headers },
+      }),
+    );
+
+  it('refuses an anonymous client past 600 changes a minute with 429 and Retry-After; the admin is not counted', async () => {
+    process.env.ECOMRLVE_AUTH = 'on';
+    process.env.ECOMRLVE_ADMIN_TOKEN = 'admin-secret';
+    for (let i = 0; i < 600; i++) expect(post('198.51.100.7').status).toBe(200);
+    const refused = post('198.51.100.7');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await refused.json()).error.code).toBe('RATE_LIMITED');
+    expect(post('198.51.100.8').status).toBe(200); // another client
+    expect(post('198.51.100.7', { authorization: 'Bearer admin-secret' }).status).toBe(200);
+  });
+
+  it('stops an anonymous client’s bytes at 64 MB an hour with 413', async () => {
+    process.env.ECOMRLVE_AUTH = 'on';
+    process.env.ECOMRLVE_ADMIN_TOKEN = 'admin-secret';
+    const big = { 'content-length': String(500 * 1024) };
+    let status = 200;
+    let sent = 0;
+    while (status === 200 && sent < 200) {
+      status = post('198.51.100.9', big).status;
+      sent++;
+    }
+    expect(status).toBe(413);
+    expect(sent).toBe(Math.floor((64 * 1024) / 500) + 1); // 131 fit, the 132nd passes the quota
+  });
+
+  it('counts nothing with auth off (a local tool)', () => {
+    process.env.ECOMRLVE_AUTH = 'off';
+    for (let i = 0; i < 700; i++) expect(post('198.51.100.10').status).toBe(200);
+  });
+});
+
 describe('security headers (next.config.ts)', () => {
   it('every page is sent with frame, sniffing and referrer rules', async () => {
     const rules = await nextConfig.headers!();
