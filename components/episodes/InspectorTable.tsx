@@ -31,7 +31,8 @@ export function InspectorTable({
   onSelect,
   listParams,
 }: {
-  rows: EpisodeListRow[];
+  /** an active episode's seed is null until it ends or is revealed (server/inspector/spoiler.ts) */
+  rows: Array<Omit<EpisodeListRow, 'seed'> & { seed: number | null }>;
   sort: SortColumn;
   dir: 'asc' | 'desc';
   onSort: (col: SortColumn) => void;
@@ -98,7 +99,12 @@ export function InspectorTable({
               </td>
               <td className="px-2 py-1.5 font-medium">{e.envId}</td>
               <td className="px-2 py-1.5 tabular-nums">{e.d}</td>
-              <td className="px-2 py-1.5 font-mono text-xs">{e.seed}</td>
+              <td
+                className="px-2 py-1.5 font-mono text-xs"
+                title={e.seed === null ? 'withheld while it is played' : undefined}
+              >
+                {e.seed ?? '—'}
+              </td>
               <td className="px-2 py-1.5 text-right tabular-nums">
                 {fmtReward(e.reward)}
                 {e.rescoredReward !== null && Math.abs(e.rescoredReward - (e.reward ?? 0)) > 1e-9 && (

@@ -54,7 +54,8 @@ export function Replay({
   otherActors = [],
 }: {
   /** `events` holds the turns of `window` only (long episodes are sent in windows) */
-  ep: Omit<EpisodeView, 'hiddenGoal'> & { hiddenGoal: EpisodeView['hiddenGoal'] | null };
+  /** behind the spoiler guard the goal and the seed are null */
+  ep: Omit<EpisodeView, 'hiddenGoal' | 'seed'> & { hiddenGoal: EpisodeView['hiddenGoal'] | null; seed: number | null };
   envName?: string;
   /** the env's pass rule as the engine states it (EnvInfo.passRule) */
   passRule?: string;

@@ -8,6 +8,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EnvServerError, asEnvServerError } from './errors';
+import { createFrameQueue } from './frame-queue';
+import { SocketShare } from './socket-share';
 import type { EnvService } from './protocol';
 import { bearerToken, type TokenService } from './tokens';
 import { wireBytes } from './wire-json';
@@ -20,7 +22,8 @@ const TEXT = { binary: false } as const;
 export function createWsGateway(service: EnvService, tokens: TokenService) {
   const { config } = service;
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxBodyBytes });
-  let open = 0;
+  // WebSocket sessions held, shared fairly between clients (addresses) when full (socket-share.ts)
+  const share = new SocketShare(config.maxSessions);
 
   wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     // Protocol violations (an oversized frame: 1009) close the socket by themselves; without a
@@ -40,17 +43,19 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
       send('error', { episode_id: err.episodeId ?? current?.id ?? null, code: err.code, message: err.message });
     };
 
-    if (open >= config.maxSessions) {
-      sendError(
-        new EnvServerError(
-          'CAPACITY_REACHED',
-          `the server has ${open} WebSocket sessions open, its limit (ECOMRLVE_MAX_SESSIONS=${config.maxSessions})`,
-        ),
-      );
+    const full = (why: string) => {
+      sendError(new EnvServerError('CAPACITY_REACHED', why));
       socket.close(WS_CLOSE.capacity, 'capacity reached');
-      return;
-    }
-    open++;
+    };
+    const place = share.admit(request.socket.remoteAddress ?? 'unknown', () =>
+      full(
+        `the server is full (ECOMRLVE_MAX_SESSIONS=${config.maxSessions}) and another client needed a place; this client holds the most sessions, and this was its least recently active`,
+      ),
+    );
+    if (!place)
+      return full(
+        `the server has ${share.size} WebSocket sessions open, its limit (ECOMRLVE_MAX_SESSIONS=${config.maxSessions})`,
+      );
 
     // Re-armed on every message (refresh: no new timer per message).
     const idle = setTimeout(() => {
@@ -67,11 +72,16 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     };
 
     // Messages are handled one after another, so answers keep the order of the requests even
-    // while a step waits for its write to commit.
-    let queue: Promise<void> = Promise.resolve();
+    // while a step waits for its write to commit; fairly, so one socket's flood waits for its
+    // own answers, not everyone's (frame-queue.ts).
+    const frames = createFrameQueue<[Buffer, boolean]>(([raw, isBinary]) => handle(raw, isBinary), {
+      pause: () => socket.pause(),
+      resume: () => socket.resume(),
+    });
     socket.on('message', (raw, isBinary) => {
       idle.refresh();
-      queue = queue.then(() => handle(raw as Buffer, isBinary));
+      share.touch(place);
+      frames.push([raw as Buffer, isBinary]);
     });
 
     const handle = async (raw: Buffer, isBinary: boolean) => {
@@ -117,7 +127,7 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
 
     socket.on('close', () => {
       clearTimeout(idle);
-      open--;
+      share.release(place);
       abandon();
     });
   });
@@ -127,7 +137,7 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
     },
     get open() {
-      return open;
+      return share.size;
     },
     close() {
       for (const client of wss.clients) client.terminate();

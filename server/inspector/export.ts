@@ -9,6 +9,7 @@ import { materialiseEvents } from '@/server/episodes/materialise';
 import type { InspectorDb } from './db';
 import { flag } from './dialect';
 import { FORMAT_NAME, FORMAT_VERSION } from './format';
+import { goalOpen } from './spoiler';
 
 interface Row {
   id: string;
@@ -155,11 +156,15 @@ export function createExporter(db: InspectorDb, catalogOf: (catalogId: string) =
   return { episodeLine, chatLine };
 }
 
-/** JSONL text for these ids, in order (unknown ids are left out). */
+/**
+ * JSONL text for these ids, in order (unknown ids are left out, and so are episodes still being
+ * played whose goal was not revealed: their goal and seed would spoil them, spoiler.ts).
+ */
 export async function exportJsonl(db: InspectorDb, ids: string[], kind: 'episodes' | 'chat'): Promise<string> {
   const ex = createExporter(db);
   const lines: string[] = [];
   for (const id of ids) {
+    if (!(await goalOpen(db, id))) continue;
     const l = kind === 'chat' ? await ex.chatLine(id) : await ex.episodeLine(id);
     if (l) lines.push(JSON.stringify(l));
   }
