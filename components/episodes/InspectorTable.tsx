@@ -3,7 +3,7 @@
 import type { EpisodeListRow } from '@/server/inspector/query';
 import type { SortColumn } from '@/server/inspector/filters';
 import { cx } from '@/components/ui/primitives';
-import { differingNames } from '@/components/reward/part-labels';
+import { differsPhrase } from '@/components/reward/part-labels';
 import { fmtDateTime, fmtReward, fmtTermination } from '@/lib/format';
 import { EpisodeLink, ResultBadge } from './EpisodeCells';
 
@@ -114,8 +114,7 @@ export function InspectorTable({
                     this engine {fmtReward(e.rescoredReward)}
                     {e.rescoredDiffers && (
                       <span className="block text-[11px] text-violet-600">
-                        {differingNames(e.rescoredDiffers.split(',')).join(', ')} differ
-                        {differingNames(e.rescoredDiffers.split(',')).length === 1 ? 's' : ''}
+                        {differsPhrase(e.rescoredDiffers.split(','))}
                       </span>
                     )}
                   </span>

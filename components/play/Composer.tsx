@@ -227,7 +227,7 @@ export function Composer({
                 </Button>
                 <Button
                   size="sm"
-                  variant="accent"
+                  variant="danger"
                   disabled={pending}
                   onClick={() => (setRawProblem(null), onSend(rawText))}
                   data-testid="raw-send-anyway"

@@ -10,7 +10,7 @@ import type { AxisRow } from '@/server/episodes/axes';
 import type { InspectorExtras } from '@/server/inspector/episode-data';
 import { partsOf } from '@/server/inspector/rescore';
 import { RewardBreakdownPanel } from '@/components/reward/RewardBreakdownPanel';
-import { differingNames } from '@/components/reward/part-labels';
+import { differsPhrase } from '@/components/reward/part-labels';
 import { AxisTable } from '@/components/difficulty/AxisTable';
 import { EpisodeHeader } from '@/components/play/EpisodeHeader';
 import { HiddenGoalCard } from '@/components/play/HiddenGoal';
@@ -185,7 +185,7 @@ export function Replay({
                 <span className="font-semibold text-violet-800" data-testid="summary-rescored">
                   this engine {fmtReward(extras.rescored.reward)}
                   {extras.rescored.differs.length > 0 &&
-                    ` (${differingNames(extras.rescored.differs.map((d) => d.part)).join(', ')} differ${extras.rescored.differs.length === 1 ? 's' : ''})`}
+                    ` (${differsPhrase(extras.rescored.differs.map((d) => d.part))})`}
                 </span>
               )}
             </span>

@@ -33,3 +33,9 @@ export const PART_MEANINGS: Record<string, string> = {
   'T_eff / T_ref': 'turns counted (T − T_user, at least 1) / the turns a good agent needs (4 per sub-task)',
   'T_eff / T_max': 'turns counted (T − T_user, at least 1) / the turn budget (reward revision 1)',
 };
+
+/** "r_eff differs", "r_eff, T_eff differ": the differing parts as a short phrase. */
+export function differsPhrase(parts: readonly string[]): string {
+  const names = differingNames(parts);
+  return `${names.join(', ')} differ${names.length === 1 ? 's' : ''}`;
+}

@@ -8,7 +8,10 @@ import { policyAnswerOf } from './policy-answer';
 
 const listName = (key: string) => key.replace(/_?product_ids?$/, '').replace(/_/g, ' ') || 'answer';
 
-/** "+ Answer" on a product: adds its id to the answer's product list (click again to take it out). */
+/**
+ * "+ Answer" on a product: adds its id to the answer's product list (click again to take it out).
+ * In a JOURNEY it can also start a new sub-answer of a fitting env ("+ PD (new)").
+ */
 export function AddToAnswer({ productId }: { productId: string }) {
   const targets = useAnswerTargets();
   const update = usePlayStore((s) => s.updateAnswerValues);
@@ -40,7 +43,7 @@ export function AddToAnswer({ productId }: { productId: string }) {
                   : appendToList(targets.values[t.path], productId),
               )
             }
-            data-testid="add-to-answer"
+            data-testid={t.init ? 'new-sub-answer' : 'add-to-answer'}
             data-target={t.path}
             aria-pressed={rank >= 0}
           >
@@ -70,10 +73,11 @@ function slotButton(
       variant={filled ? 'answered' : 'answer'}
       onClick={() => onFill(fill)}
       title={fill.map(([p, v]) => `${p} = ${v}`).join('; ')}
-      data-testid="use-in-answer"
+      data-testid={slot.init ? 'new-sub-answer' : 'use-in-answer'}
+      data-target={slot.order.path}
     >
       {filled ? '✓ in answer' : `Use ${what} in answer`}
-      {many && slot.label ? ` (${slot.label})` : ''}
+      {(many || slot.init) && slot.label ? ` (${slot.label})` : ''}
     </Button>
   );
 }
@@ -134,10 +138,11 @@ export function UseRuleInAnswer({ text }: { text: string }) {
             variant={filled ? 'answered' : 'answer'}
             title={`${t.label} = ${answer}`}
             onClick={() => update((v) => ({ ...v, ...t.init, [t.path]: String(answer) }))}
-            data-testid="use-rule-in-answer"
+            data-testid={t.init ? 'new-sub-answer' : 'use-rule-in-answer'}
+            data-target={t.path}
           >
             {filled ? '✓ in answer' : `Use ${answer} in answer`}
-            {many ? ` (${t.label.replace(/ › .*$/, '')})` : ''}
+            {many || t.init ? ` (${t.label.replace(/ › .*$/, '')})` : ''}
           </Button>
         );
       })}
