@@ -175,7 +175,7 @@ export function Replay({
                 className={ep.breakdown.isCorrect ? 'font-semibold text-emerald-700' : 'font-semibold text-rose-700'}
                 data-testid="reward-summary-link"
               >
-                {imported && extras.rescored ? 'recorded' : 'reward'} {fmtReward(ep.breakdown.total)} ·{' '}
+                {extras.rescored ? 'recorded' : 'reward'} {fmtReward(ep.breakdown.total)} ·{' '}
                 {ep.breakdown.isCorrect ? 'pass' : 'fail · why?'}
               </a>
               <span>r_task {fmtReward(ep.breakdown.rTask)}</span>
