@@ -67,17 +67,20 @@ describe('engine version', () => {
     for (const env of ENV_IDS) expect(replayRefusal(ENGINE_VERSION, env)).toBeNull();
   });
 
-  it('replays v1 episodes except JOURNEY, whose CART items are now protected from other sub-tasks', () => {
-    for (const env of ENV_IDS.filter((e) => e !== 'JOURNEY')) expect(replayRefusal(1, env)).toBeNull();
-    expect(replayRefusal(1, 'JOURNEY')).toBe(
-      `this episode was played under engine rules v1; this engine (v${ENGINE_VERSION}) changed JOURNEY's rules since then, ` +
-        'so it cannot be rebuilt or continued (its stored events are shown as recorded)',
-    );
+  it('replays v1 and v2 episodes of STATUS only: v3 changed the catalog and policy tools and return fees', () => {
+    for (const version of [1, 2]) {
+      expect(replayRefusal(version, 'STATUS')).toBeNull();
+      for (const env of ENV_IDS.filter((e) => e !== 'STATUS'))
+        expect(replayRefusal(version, env)).toBe(
+          `this episode was played under engine rules v${version}; this engine (v${ENGINE_VERSION}) changed ${env}'s rules since then, ` +
+            'so it cannot be rebuilt or continued (its stored events are shown as recorded)',
+        );
+    }
   });
 
   it('refuses another version with a plain sentence', () => {
     expect(replayRefusal(ENGINE_VERSION + 1, 'PD')).toBe(
-      `this episode was played under engine rules v${ENGINE_VERSION + 1}; this engine (v${ENGINE_VERSION}) replays v1, v2 only, ` +
+      `this episode was played under engine rules v${ENGINE_VERSION + 1}; this engine (v${ENGINE_VERSION}) replays v1, v2, v3 only, ` +
         'so it cannot be rebuilt or continued (its stored events are shown as recorded)',
     );
   });

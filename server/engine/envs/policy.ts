@@ -33,6 +33,7 @@ import {
   type PolicyField,
   type PolicyRule,
 } from '../world/policy-kb';
+import { WORLD_TOPICS } from '../world/policy-tables';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 import { summaryByStock } from './shared/summary-cache';
 
@@ -155,8 +156,14 @@ const joinAnd = (parts: string[]) =>
 
 // ---------- generator ----------
 
-/** The topics questions are asked about (every one has rules of 1..MAX_CLAUSES clauses, policy-tables.ts). */
-export const POLICY_TOPICS: readonly string[] = [...new Set(POLICY_RULES.map((r) => r.topic))];
+/**
+ * The topics questions are asked about (every one has rules of 1..MAX_CLAUSES clauses,
+ * policy-tables.ts). Not the RETURN world's own facts (return windows and fees): those follow
+ * the department alone, with no look-alike rules, so they would be guessable (issue 31).
+ */
+export const POLICY_TOPICS: readonly string[] = [...new Set(POLICY_RULES.map((r) => r.topic))].filter(
+  (t) => !WORLD_TOPICS.includes(t),
+);
 
 /** Rules of a topic with exactly `clauses` conditions, else the largest count below it. */
 export function rulesWithClauses(topic: string, clauses: number): PolicyRule[] {

@@ -71,7 +71,7 @@ export const catalogSearch = defineTool({
   run(args, ctx) {
     const topK = Math.min(args.top_k ?? 10, ctx.axes.top_k);
     const hits = ctx.catalog.search({ query: args.query, filters: args.filters, topK });
-    const noisy = applyRetrievalNoise(hits, ctx.axes.eps_rank, ctx.rng, ctx.catalog);
+    const noisy = applyRetrievalNoise(hits, ctx.axes.eps_rank, ctx.rng, ctx.catalog, args.filters);
     return noisy.map((h) => productCard(requireProduct(ctx.catalog, h.productId), ctx.world));
   },
   seen: idsOfCards,

@@ -86,12 +86,12 @@ describe('return.check_eligibility', () => {
 });
 
 describe('return.initiate', () => {
-  it('records a return; mail costs 5.99, in store is free; a line cannot be returned twice', () => {
+  it('records a return; mail costs 5.99 (free for a defective item), in store is free; a line cannot be returned twice', () => {
     const { world } = setup(3);
     const { result } = call(
       world,
       'return.initiate',
-      { order_id: 'ORD-20000', line_id: 'ORD-20000-L1', reason_code: 'defective', method: 'mail' },
+      { order_id: 'ORD-20000', line_id: 'ORD-20000-L1', reason_code: 'changed_mind', method: 'mail' },
       2,
     );
     expect(result).toMatchObject({

@@ -9,6 +9,7 @@ import {
   nextRecordId,
   RETURN_FEES,
   RETURN_METHODS,
+  returnFee,
   RETURN_REASONS,
   type ExchangeRecord,
   type ReturnRecord,
@@ -54,7 +55,7 @@ export const returnCheckEligibility = defineTool({
 
 export const returnInitiate = defineTool({
   name: 'return.initiate',
-  description: `Start a return of an order line for a refund. Fails when the line is not eligible. Fees: mail ${RETURN_FEES.mail}, in_store 0, pickup 0.`,
+  description: `Start a return of an order line for a refund. Fails when the line is not eligible. Fees: mail ${RETURN_FEES.mail} (free when the reason is defective), in_store ${RETURN_FEES.in_store}, pickup ${RETURN_FEES.pickup}.`,
   args: z.strictObject({
     ...lineArgs,
     reason_code: z.enum(RETURN_REASONS),
@@ -65,7 +66,7 @@ export const returnInitiate = defineTool({
     const { order, line } = requireLine(world, args.order_id, args.line_id);
     const eligibility = checkEligibility(world, order, line);
     if (!eligibility.eligible) throw new ToolError(`line ${line.line_id} cannot be returned: ${eligibility.reason}`);
-    const fee = RETURN_FEES[args.method];
+    const fee = returnFee(args.method, args.reason_code);
     const record: ReturnRecord = {
       return_id: nextRecordId('RET', world),
       order_id: order.order_id,

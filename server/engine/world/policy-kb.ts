@@ -4,7 +4,7 @@
 // conditions applies (checked for every rule by policy-kb.test.ts), so a
 // question built from one rule's conditions has exactly one right answer.
 
-import { CATEGORY_QUALIFIERS, TABLE_DEPARTMENTS, TABLE_SHAPE, TOPIC_TABLES } from './policy-tables';
+import { CATEGORY_QUALIFIERS, RETURN_WORLD_RULES, TABLE_DEPARTMENTS, TABLE_SHAPE, TOPIC_TABLES } from './policy-tables';
 
 export type PolicyCategory = 'returns' | 'shipping' | 'pricing' | 'membership' | 'warranty';
 export const POLICY_CATEGORIES: readonly PolicyCategory[] = [
@@ -275,7 +275,8 @@ function rule(
   if (!def) throw new Error(`policy rule ${rule_id}: unknown topic ${topic}`);
   const conditions = clauses.map(([field, op, value]) => ({ field, op, value }));
   const sentence = def.sentence(formatAnswer(def, answer));
-  const text = `Applies to ${joinAnd(conditions.map(describeCondition))}: ${sentence}.`;
+  const applies = conditions.length ? joinAnd(conditions.map(describeCondition)) : 'items no more specific rule covers';
+  const text = `Applies to ${applies}: ${sentence}.`;
   return {
     rule_id,
     title,
@@ -444,43 +445,8 @@ const HAND_RULES: readonly PolicyRule[] = [
     ],
     24.99,
   ),
-  // returns
-  rule(
-    'RET-01',
-    'returns',
-    'return_window_days',
-    'Return window for electronics',
-    [['department', 'eq', 'electronics']],
-    15,
-  ),
-  rule('RET-02', 'returns', 'return_window_days', 'Return window for clothing', [['department', 'eq', 'clothing']], 30),
-  rule(
-    'RET-03',
-    'returns',
-    'return_window_days',
-    'Grocery items cannot be returned',
-    [['department', 'eq', 'grocery']],
-    0,
-  ),
-  rule(
-    'RET-04',
-    'returns',
-    'return_shipping_fee',
-    'Return shipping fee for mail returns',
-    [['return_method', 'eq', 'mail']],
-    5.99,
-  ),
-  rule(
-    'RET-05',
-    'returns',
-    'return_shipping_fee',
-    'Free mail returns for defective items',
-    [
-      ['return_method', 'eq', 'mail'],
-      ['item_condition', 'eq', 'defective'],
-    ],
-    0,
-  ),
+  // returns: windows and return shipping fees are the RETURN world's facts (policy-tables.ts)
+  ...RETURN_WORLD_RULES.map((r) => rule(r.id, 'returns', r.topic, r.title, r.clauses as Clause[], r.answer)),
   rule(
     'RET-06',
     'returns',
