@@ -357,6 +357,7 @@ export class Episode {
       seen: this.seen,
       weights: this.config.weights!,
       answerTurn: this.answerTurn || this.turn,
+      inventionScoredPerSubtask: this.env.scoresInventionPerSubtask === true,
     });
     this.done = true;
     this.termination = reason;

@@ -18,6 +18,7 @@ import { safeParseFast } from '../fast-parse';
 import { Rng } from '../random';
 import type { AxisValues } from '../difficulty';
 import { nested, num, verdict } from '../evidence';
+import { capInvention } from '../reward';
 import type { EnvId, EvidenceItem, TaskResult } from '../types';
 import type { ToolName } from '../tools';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
@@ -196,12 +197,12 @@ function score(
   fields: Answer,
   ctx: VerifyContext,
 ): SubAnswer {
-  const result = envOf(envs, goal, index).verify(
-    goal.subtasks[index].goal,
-    state.tasks[index].state,
-    Object.assign({}, fields, { done: true }),
-    ctx,
-  );
+  const env = envOf(envs, goal, index);
+  const { goal: subGoal } = goal.subtasks[index];
+  const subState = state.tasks[index].state;
+  const verified = env.verify(subGoal, subState, Object.assign({}, fields, { done: true }), ctx);
+  // SPEC §8 rev 3: a sub-answer naming a never-retrieved id scores at most 0
+  const result = capInvention(verified, env.recommendedIds(fields, ctx, subGoal, subState), ctx.seen, ctx.turn);
   return { fields, turn: ctx.turn, result };
 }
 
@@ -381,6 +382,7 @@ export function createJourneyEnv(
     subtaskCount: (task) => task.goal.subtasks.length,
     nudges: ['Any progress on that?', 'Can you help with that?', 'What do you think?'],
     verify: (goal, state, answer, ctx) => verify(envs, goal, state, answer, ctx),
+    scoresInventionPerSubtask: true,
     recommendedIds(answer, ctx, goal, state) {
       // The recorded sub-answers' ids, then the final answer's, once each in that order: loops
       // into one Set, not two flatMaps and spreads (a slow path in node 20, issue 13; run in every

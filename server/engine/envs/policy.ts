@@ -33,6 +33,8 @@ import {
   type PolicyField,
   type PolicyRule,
 } from '../world/policy-kb';
+import { searchPolicies } from '../world/policy-search';
+import { POLICY_TOP_K_DEFAULT } from '../tools/policy-tools';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 import { summaryByStock } from './shared/summary-cache';
 
@@ -342,6 +344,20 @@ export function numericScore(given: number | null, expected: number): number {
   return hi === 0 ? 1 : 2 * Math.pow(lo / hi, 4) - 1;
 }
 
+/**
+ * The first turn at which `ruleId` appeared in a policy.search result of this episode, or null.
+ * policy.search is pure, so each successful call is run again from its recorded arguments.
+ */
+export function groundedAt(ruleId: string, ctx: Pick<VerifyContext, 'calls'>): number | null {
+  for (const call of ctx.calls) {
+    if (call.name !== 'policy.search' || call.error !== null) continue;
+    const args = call.args as { query: string; top_k?: number };
+    if (searchPolicies(args.query, args.top_k ?? POLICY_TOP_K_DEFAULT).some((hit) => hit.rule_id === ruleId))
+      return call.turn;
+  }
+  return null;
+}
+
 function verify(goal: PolicyGoal, answer: Answer | null, ctx: VerifyContext): TaskResult {
   const given = answer?.policy_answer;
   let rTask: number;
@@ -358,6 +374,10 @@ function verify(goal: PolicyGoal, answer: Answer | null, ctx: VerifyContext): Ta
     rTask = a === normaliseText(String(goal.answer)) ? 1 : -1;
     how = `normalised "${a}" vs "${normaliseText(String(goal.answer))}" → ${num(rTask)}`;
   }
+  // SPEC §8 rev 3: only an answer grounded in the deciding rule, as retrieved, can earn or pass
+  const grounded = groundedAt(goal.ruleId, ctx);
+  const earned = rTask;
+  if (grounded === null) rTask = Math.min(rTask, 0);
   const factsText = Object.entries(goal.facts)
     .map(([f, v]) => `${f} = ${v}`)
     .join(', ');
@@ -367,6 +387,13 @@ function verify(goal: PolicyGoal, answer: Answer | null, ctx: VerifyContext): Ta
       turns: [],
       ok: true,
     },
+    grounded === null
+      ? {
+          text: `rule ${goal.ruleId} never appeared in a policy.search result: the answer is not grounded, r_task = min(${num(earned, 4)}, 0)`,
+          turns: [],
+          ok: false,
+        }
+      : { text: `rule ${goal.ruleId} was retrieved by policy.search at turn ${grounded}`, turns: [grounded], ok: true },
     {
       text: `answered ${JSON.stringify(given ?? null)}: ${how} (pass ≥ ${PASS_THRESHOLD})${verdict(rTask >= PASS_THRESHOLD)}`,
       turns: [ctx.turn],

@@ -108,6 +108,8 @@ export interface EnvDefinition<G = unknown, S = unknown> {
   nudges: readonly string[];
   /** A pure function: the same inputs give the same result, and nothing is changed. */
   verify(goal: G, state: S, answer: Answer | null, ctx: VerifyContext): TaskResult;
+  /** JOURNEY: the verifier applies the invention rule (SPEC §8 rev 3) to each sub-answer itself. */
+  scoresInventionPerSubtask?: true;
   /** Product ids the answer recommends (for the hallucination and safety checks). */
   recommendedIds(answer: Answer | null, ctx: EnvContext, goal: G, state: S): string[];
   /** Plain-language lines describing the hidden goal, for the inspector. */
