@@ -15,7 +15,7 @@ import { recordedConfig, streamKeyOf } from './episode-config';
 import { frozenBreakdown, observation } from './episode-output';
 import { runCall, type CallScope } from './episode-tools';
 import { namesDeniedProduct, productsBought } from './episode-safety';
-import { computeReward } from './reward';
+import { capInvention, computeReward } from './reward';
 import { getTool } from './tools';
 import { toolSpec } from './tools/registry';
 import { viewCart } from './tools/cart-tools';
@@ -211,12 +211,12 @@ export class Episode {
    */
   scoreTask(): TaskResult | null {
     if (!this.task || this.answer === null) return null;
-    return this.env.verify(
-      this.task.goal,
-      this.task.state,
-      this.answer,
-      this.verifyContext(this.answerTurn || this.turn),
-    );
+    const { goal, state } = this.task;
+    const ctx = this.verifyContext(this.answerTurn || this.turn);
+    const result = this.env.verify(goal, state, this.answer, ctx);
+    // SPEC §8 rev 3: an answer naming a never-retrieved id earns at most 0 (JOURNEY: per sub-answer)
+    if (this.env.scoresInventionPerSubtask) return result;
+    return capInvention(result, this.env.recommendedIds(this.answer, this.ctx, goal, state), this.seen, ctx.turn);
   }
 
   /** The agent-visible world, for display. */
@@ -357,7 +357,6 @@ export class Episode {
       seen: this.seen,
       weights: this.config.weights!,
       answerTurn: this.answerTurn || this.turn,
-      inventionScoredPerSubtask: this.env.scoresInventionPerSubtask === true,
     });
     this.done = true;
     this.termination = reason;

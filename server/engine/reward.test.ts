@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeReward, efficiency, hallucination, REWARD_REVISION } from './reward';
+import { capInvention, computeReward, efficiency, hallucination, REWARD_REVISION } from './reward';
 import { DEFAULT_WEIGHTS, type TaskResult } from './types';
 
 const task = (rTask: number, isCorrect = rTask === 1): TaskResult => ({ rTask, isCorrect, metrics: {}, evidence: [] });
@@ -88,13 +88,6 @@ describe('reward composition', () => {
     const r = computeReward({ ...base, recommendedIds: ['a', 'zz'] });
     expect(r.rHall).toBe(-0.5);
     expect(r.isCorrect).toBe(false);
-    expect(r.task.isCorrect).toBe(false);
-    expect(r.evidence.task.at(-1)).toEqual({
-      text: '1 id(s) were never retrieved (zz): r_task = min(1.000, 0) = 0.000 → fail: an answer with invented ids does not pass',
-      turns: [base.answerTurn],
-      ok: false,
-      role: 'verdict',
-    });
   });
 
   it('computes the hallucination share over distinct recommended ids', () => {
@@ -148,29 +141,29 @@ describe('reward composition', () => {
   });
 
   it('caps r_task at 0 when the answer names a never-retrieved id (rev 3 invention)', () => {
+    const capped = capInvention(task(1, true), ['a', 'zz'], seen, 3);
+    expect(capped).toMatchObject({ rTask: 0, isCorrect: false });
+    expect(capped.evidence.at(-1)).toEqual({
+      text: '1 id(s) were never retrieved (zz): r_task = min(1.000, 0) = 0.000 → fail: an answer with invented ids does not pass',
+      turns: [3],
+      ok: false,
+      role: 'verdict',
+    });
     // a perfect list of 2 ids, neither retrieved: r_task 1 → 0, r_eff +1 → 0, r_hall −1 → −0.10
-    const invented = computeReward({ ...base, recommendedIds: ['x', 'y'] });
+    const invented = computeReward({
+      ...base,
+      task: capInvention(task(1), ['x', 'y'], seen, 1),
+      recommendedIds: ['x', 'y'],
+    });
     expect(invented.rTask).toBe(0);
     expect(invented.rHall).toBe(-1);
     expect(invented.total).toBeCloseTo(-0.1, 12);
-    expect(invented.total).toBeLessThanOrEqual(0);
     expect(invented.isCorrect).toBe(false);
-    // one invented id of two: r_task 1 → 0, r_hall −0.5 → −0.05
-    expect(computeReward({ ...base, recommendedIds: ['a', 'z'] }).total).toBeCloseTo(-0.05, 12);
-    // a negative r_task is left as it is
-    expect(computeReward({ ...base, task: task(-0.6), recommendedIds: ['z'] }).rTask).toBe(-0.6);
-    // JOURNEY scores invention per sub-answer; the whole is left alone
-    const journey = computeReward({ ...base, task: task(0.5), recommendedIds: ['z'], inventionScoredPerSubtask: true });
-    expect(journey.rTask).toBe(0.5);
+    // a negative r_task is left as it is; a list of seen ids is left alone (the same object)
+    expect(capInvention(task(-0.6), ['z'], seen, 1).rTask).toBe(-0.6);
+    const clean = task(1);
+    expect(capInvention(clean, ['a', 'b'], seen, 1)).toBe(clean);
   });
-
-  for (const hardFail of ['format_invalid', 'tool_invalid', 'safety_violation'] as const) {
-    it(`is −1 on ${hardFail}, whatever the task score`, () => {
-      const r = computeReward({ ...base, hardFail });
-      expect(r.total).toBe(-1);
-      expect(r.isCorrect).toBe(false);
-    });
-  }
 
   it('uses the weights it is given and records them', () => {
     const weights = { task: 1, eff: 0, hall: 0 };

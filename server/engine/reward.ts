@@ -5,7 +5,8 @@
 // customer-caused only when the agent made no successful tool call in it; IsCorrect also
 // needs r_hall = 0.
 // Revision 3: no efficiency bonus without progress (r_eff enters as min(r_eff, 0) when
-// r_task ≤ 0), and an answer naming any never-retrieved id has r_task = min(r_task, 0).
+// r_task ≤ 0), and an answer naming any never-retrieved id has r_task = min(r_task, 0)
+// (capInvention: the episode applies it to the verifier's result, JOURNEY per sub-answer).
 // POLICY's grounding rule lives in its verifier (envs/policy.ts).
 
 import { num, verdict } from './evidence';
@@ -37,8 +38,6 @@ export interface RewardInput {
   weights: RewardWeights;
   /** Turn of the answer that recommended the ids (for evidence). */
   answerTurn: number;
-  /** The env applied the invention rule per sub-answer already (JOURNEY), so the whole is left alone. */
-  inventionScoredPerSubtask?: boolean;
 }
 
 export const clip = (x: number, lo = -1, hi = 1) => Math.min(hi, Math.max(lo, x));
@@ -110,10 +109,8 @@ export function computeReward(input: RewardInput): RewardBreakdown {
       },
     ],
   };
-  const task =
-    input.task && !input.inventionScoredPerSubtask
-      ? capInvention(scored, input.recommendedIds, input.seen, input.answerTurn)
-      : scored;
+  // the task result already carries the invention rule (capInvention, applied by the episode)
+  const task = scored;
   const rTask = clip(task.rTask);
   // no efficiency bonus without progress: only its penalty counts when r_task ≤ 0
   const effUsed = rTask > 0 ? rEff : Math.min(rEff, 0);
