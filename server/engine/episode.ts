@@ -11,7 +11,7 @@ import { getEnv } from './envs/registry';
 import type { Answer, CallRecord, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './envs/types';
 import { Rng } from './random';
 import { deepFreeze, frozenCopy, plainCopy } from './copy';
-import { recordedConfig, streamKeyOf } from './episode-config';
+import { recordedConfig, rulesOf, streamKeyOf } from './episode-config';
 import { frozenBreakdown, observation } from './episode-output';
 import { runCall, type CallScope } from './episode-tools';
 import { namesDeniedProduct, productsBought } from './episode-safety';
@@ -39,6 +39,8 @@ export class Episode {
   readonly config: EpisodeConfig;
   readonly axes: AxisValues;
   readonly catalogId: string;
+  /** The engine rules this episode plays under (its config's engineVersion, else the current). */
+  readonly engineVersion: number;
   turn = 0;
   done = false;
   termination: TerminationReason | null = null;
@@ -77,7 +79,8 @@ export class Episode {
   ) {
     this.env = getEnv(config.envId);
     this.config = recordedConfig(config);
-    this.axes = Object.freeze(axesFor(config.d, config.axisOverrides));
+    this.engineVersion = rulesOf(this.config);
+    this.axes = Object.freeze(axesFor(config.d, config.axisOverrides, this.engineVersion));
     this.catalogId = catalog.id;
     this.streamKey = streamKeyOf(config);
     this.state = createWorld(dateFromUnit(Rng.from('today', config.seed).next()));
@@ -88,11 +91,19 @@ export class Episode {
       knobs: envKnobs(config.d),
       world: this.state,
       journeyEnvs: this.config.journeyEnvs,
+      engineVersion: this.engineVersion,
     };
     this.customerRng = Rng.from('customer', this.streamKey);
     this.noiseRng = Rng.from('noise', this.streamKey);
     this.tools = this.env.tools.map((name) => toolSpec(getTool(name)));
-    this.scope = { env: this.env, catalog, world: this.state, axes: this.axes, streamKey: this.streamKey };
+    this.scope = {
+      env: this.env,
+      catalog,
+      world: this.state,
+      axes: this.axes,
+      streamKey: this.streamKey,
+      engineVersion: this.engineVersion,
+    };
     this.tMax = this.axes.T_max;
   }
 
@@ -313,7 +324,7 @@ export class Episode {
    */
   private verifyContext(turn: number): VerifyContext {
     if (this.lastVerifyContext?.turn !== turn) {
-      const { catalog, axes, d, knobs, world, journeyEnvs } = this.ctx;
+      const { catalog, axes, d, knobs, world, journeyEnvs, engineVersion } = this.ctx;
       this.lastVerifyContext = {
         catalog,
         axes,
@@ -321,6 +332,7 @@ export class Episode {
         knobs,
         world,
         journeyEnvs,
+        engineVersion,
         seen: this.seen,
         calls: this.calls,
         turn,

@@ -67,7 +67,7 @@ describe('reward revision', () => {
     const { id } = await storeOracleEpisode();
     const view = await episodes.getEpisode(id);
     expect(view.rewardRevision).toBe(REWARD_REVISION);
-    expect(REWARD_REVISION).toBe(2);
+    expect(REWARD_REVISION).toBe(3);
     expect((await episodes.listEpisodes()).items.find((e) => e.id === id)?.rewardRevision).toBe(REWARD_REVISION);
   });
 

@@ -18,6 +18,8 @@ export interface EnvContext {
   world: WorldState;
   /** JOURNEY: the env ids this episode draws its sub-tasks from (EpisodeConfig.journeyEnvs). */
   journeyEnvs?: readonly EnvId[];
+  /** The engine rules the episode plays under (version.ts); absent means the current ones. */
+  engineVersion?: number;
 }
 
 /**

@@ -7,6 +7,7 @@ import { applyRetrievalNoise } from '../catalog/noise';
 import { tokenize } from '../catalog/tokenize';
 import { productStock, currentVariants } from '../world/stock';
 import type { WorldState } from '../world/state';
+import { ENGINE_VERSION, REV3_RULES } from '../version';
 import { defineTool, ToolError } from './registry';
 
 export interface ProductCard {
@@ -98,7 +99,9 @@ export const catalogRerank = defineTool({
       return { product_id: id, score: Math.round(score * 1000) / 1000 };
     });
     scored.sort((a, b) => b.score - a.score || a.product_id.localeCompare(b.product_id));
-    return scored.slice(0, args.top_k ?? scored.length);
+    // SPEC §6 rev 3: the episode's retrieval depth caps rerank too (engine v3 on)
+    const cap = (ctx.engineVersion ?? ENGINE_VERSION) >= REV3_RULES ? ctx.axes.top_k : Infinity;
+    return scored.slice(0, Math.min(args.top_k ?? scored.length, cap));
   },
   // No `seen`: rerank only echoes ids the agent supplied, so guessed ids (they are sequential)
   // must not join Seen through it (issue 7.5). Retrieval is search, get_product, get_variants.
