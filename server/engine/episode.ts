@@ -20,7 +20,8 @@ import { getTool } from './tools';
 import { toolSpec } from './tools/registry';
 import { viewCart } from './tools/cart-tools';
 import { customerRecords } from './world/orders';
-import { stockFor, stockOfId } from './world/stock';
+import { currentVariants, stockFor, stockOfId } from './world/stock';
+import { REV3_RULES } from './version';
 import { cartContents, cartHolds, createWorld, dateFromUnit, type WorldState } from './world/state';
 import {
   type EpisodeConfig,
@@ -247,6 +248,11 @@ export class Episode {
     return stockFor(this.state, this.catalog, productId, variantId);
   }
 
+  /** A catalog product by id (for the built-in agents: what the catalog tools would show). */
+  catalogProduct(productId: string) {
+    return this.catalog.get(productId);
+  }
+
   get seenIds(): ReadonlyMap<string, number> {
     return new Map(this.seen);
   }
@@ -298,24 +304,42 @@ export class Episode {
     return { name, args: event.args, result: event.result, error };
   }
 
-  /** p_oos at first sight (SPEC §6): the env decides for each id first seen this turn. */
+  /**
+   * p_oos at first sight (SPEC §6): the env decides for each id first seen this turn; from engine
+   * v3 the products its goal would not reward go out at the same rate (otherStock).
+   */
   private applyOutOfStock(turn: number) {
     const firstSeen = this.seenThisTurn;
     this.seenThisTurn = [];
     if (!this.env.outOfStock || firstSeen.length === 0) return;
     const draw = (id: string) => Rng.from('oos', this.streamKey, id);
-    for (const id of this.env.outOfStock(this.task!, firstSeen, this.verifyContext(turn), draw)) {
-      const before = stockOfId(this.state, this.catalog, id);
-      if (before <= 0) continue;
-      this.state.stockOverrides.set(id, 0);
-      this.state.stockChanges.push({ id, turn, before });
-      this.log({
-        kind: 'world_change',
-        turn,
-        description: `${id} went out of stock`,
-        data: { stockId: id, stockBefore: before, stockAfter: 0 },
-      });
+    const ctx = this.verifyContext(turn);
+    for (const id of this.env.outOfStock(this.task!, firstSeen, ctx, draw)) this.strike(id, turn);
+    if (this.engineVersion < REV3_RULES || !this.env.otherStock) return;
+    for (const id of firstSeen) {
+      const how = this.env.otherStock(this.task!, id, ctx);
+      const product = how && this.catalog.get(id);
+      if (!product) continue;
+      const rng = draw(id);
+      if (!rng.bernoulli(this.axes.p_oos)) continue;
+      const variants = how === 'variant' ? currentVariants(this.state, product).filter((v) => v.stock_qty > 0) : [];
+      const stockId = variants.length > 0 ? rng.pick(variants).variant_id : id;
+      if (!this.state.protectedStock.has(stockId)) this.strike(stockId, turn);
     }
+  }
+
+  /** Sets a product's or variant's stock to 0 and records the change (nothing when already out). */
+  private strike(id: string, turn: number) {
+    const before = stockOfId(this.state, this.catalog, id);
+    if (before <= 0) return;
+    this.state.stockOverrides.set(id, 0);
+    this.state.stockChanges.push({ id, turn, before });
+    this.log({
+      kind: 'world_change',
+      turn,
+      description: `${id} went out of stock`,
+      data: { stockId: id, stockBefore: before, stockAfter: 0 },
+    });
   }
 
   /**

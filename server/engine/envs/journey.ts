@@ -377,6 +377,18 @@ export function createJourneyEnv(
       }
       return ids ?? [];
     },
+    otherStock(task, id, ctx) {
+      // rewarded when any sub-task's goal would reward it; a variant strike when any sub-task strikes so
+      let how: 'product' | 'variant' | null = 'product';
+      for (let i = 0; i < task.state.tasks.length; i++) {
+        const env = envOf(envs, task.goal, i);
+        if (!env.otherStock) continue;
+        const sub = env.otherStock(task.state.tasks[i], id, ctx);
+        if (sub === null) return null;
+        if (sub === 'variant') how = 'variant';
+      }
+      return how;
+    },
     onAnswer: (task, answer, info, ctx) => onAnswer(envs, task, answer, info, ctx),
     turnBudget: (task, axes: AxisValues) => axes.T_max * task.goal.subtasks.length,
     subtaskCount: (task) => task.goal.subtasks.length,

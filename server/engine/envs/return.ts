@@ -32,6 +32,7 @@ import {
   type RecommendationSpec,
 } from './shared/recommend';
 import { newCustomerNotes, type CustomerNotes } from './shared/recommend-customer';
+import { rewardsProduct } from './shared/recommend-stock';
 import { joinList, withArticle } from './shared/phrasing';
 import { confirmReturn, respondToReturn } from './shared/return-customer';
 import {
@@ -301,6 +302,7 @@ export const returnEnv: EnvDefinition<ReturnGoal, CustomerNotes> = {
   confirm: confirmReturn,
   respond: respondToReturn,
   outOfStock,
+  otherStock: (task, id) => (task.goal.replacement && rewardsProduct(task.goal.replacement, id) ? null : 'product'),
   nudges: ['What can you do for me?', 'How does my return look?', 'Any luck with my return?'],
   verify: (goal, _state, answer, ctx) => verify(goal, answer, ctx),
   recommendedIds: (answer, _ctx, goal) => replacementIdsOf(answer).slice(0, goal.replacement?.k ?? 0), // the scored ids (see PD)
