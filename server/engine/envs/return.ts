@@ -21,7 +21,10 @@ import type { Rng } from '../random';
 import { factor, nested, num, verdict } from '../evidence';
 import type { EvidenceItem, TaskResult } from '../types';
 import { brandAndNoun, timeAgoPhrase } from '../world/order-phrases';
-import { byNewestOrder, daysSincePlaced, generateOrderHistory, setOrderStatus } from '../world/orders';
+import { byNewestOrder, daysSincePlaced, generateOrderHistory, setOrderStatus, type Order } from '../world/orders';
+import { addLine, historySize, lookAlikeProduct } from '../world/look-alike-orders';
+import type { Product } from '../catalog/types';
+import { ENGINE_VERSION, REV3_RULES } from '../version';
 import { checkEligibility, returnWindowDays, type ReturnReason } from '../world/returns';
 import { categoryNoun } from './cart';
 import { constraintSlots, statedPhrases, summarizeSpec } from './pd';
@@ -104,15 +107,31 @@ const OTHER_REASONS: ReturnReason[] = [
 
 function generate(ctx: EnvContext, rng: Rng): ReturnTask {
   const { world, catalog } = ctx;
-  // Alone: the target is one of the H_orders orders. In a JOURNEY whose world already has a history: one more order.
+  // In a JOURNEY whose world already has a history: one more order. Alone, before engine v3: the
+  // target is one of the H_orders orders (it was the newest delivered one 46–91% of the time).
+  // From v3 (SPEC §6 rev 3): 5·H_orders + 5 orders as STATUS's, H_orders + 1 candidates drawn
+  // from them, the target uniform among the candidates and the others look-alikes, delivered
+  // like a target would be and holding a product of its category or brand.
   const fresh = world.orders.length === 0;
-  const created = generateOrderHistory({ catalog, world, rng, count: fresh ? ctx.axes.H_orders : 1 });
-  const order = fresh ? rng.pick(world.orders) : created[0];
+  const rev3 = fresh && (ctx.engineVersion ?? ENGINE_VERSION) >= REV3_RULES;
+  const H = ctx.axes.H_orders;
+  const count = !fresh ? 1 : rev3 ? historySize(H) : H;
+  const created = generateOrderHistory({ catalog, world, rng, count });
+  const candidates = rev3 ? rng.sample(world.orders, Math.min(world.orders.length, H + 1)) : [];
+  const order = rev3 ? rng.pick(candidates) : fresh ? rng.pick(world.orders) : created[0];
   const lineIndex = rng.int(0, order.lines.length - 1);
   const kase = shapeTargetProduct(ctx, rng, order, lineIndex, pickCase(ctx, rng));
   const line = order.lines[lineIndex];
   const window = returnWindowDays(line.category);
   setOrderStatus(order, 'DELIVERED', world.today, rng, deliveredDaysAgo(kase, window, rng));
+  if (rev3)
+    addReturnLookAlikes(
+      ctx,
+      rng,
+      candidates.filter((o) => o !== order),
+      catalog.get(line.product_id)!,
+      window,
+    );
   world.orders.sort(byNewestOrder);
   const eligibility = checkEligibility(world, order, line);
   if (eligibility.eligible !== (kase === 'eligible' || kase === 'edge_minus_1' || kase === 'edge_0'))
@@ -200,6 +219,21 @@ function generate(ctx: EnvContext, rng: Rng): ReturnTask {
     opening,
     slots,
   };
+}
+
+/** Each look-alike order: delivered as a target of a drawn case would be, with a line like the target's product. */
+function addReturnLookAlikes(ctx: EnvContext, rng: Rng, orders: readonly Order[], product: Product, window: number) {
+  for (const o of orders) {
+    setOrderStatus(
+      o,
+      'DELIVERED',
+      ctx.world.today,
+      rng,
+      deliveredDaysAgo(pickCase(ctx, rng), Math.max(2, window), rng),
+    );
+    const twin = lookAlikeProduct(ctx.catalog, ctx.world, product, rng, false);
+    if (twin) addLine(o, twin);
+  }
 }
 
 // ---------- verifier ----------

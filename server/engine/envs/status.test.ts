@@ -198,13 +198,39 @@ describe('STATUS look-alike orders (difficulty beyond the axes)', () => {
     expect(withTwin).toBeGreaterThanOrEqual(24);
   });
 
-  it('is rare at d = 0 (σ(−4) ≈ 2% of indirect references; at most 3 in 100 seeds)', () => {
+  it('engine v2: rare at d = 0 (σ(−4) ≈ 2% of indirect references; at most 3 in 100 seeds)', () => {
     let lookAlikes = 0;
     for (let seed = 0; seed < 100; seed++) {
-      const e = new Episode({ envId: 'STATUS', d: 0, seed }, catalog);
+      const e = new Episode({ envId: 'STATUS', d: 0, seed, engineVersion: 2 }, catalog);
       e.reset();
       if ((e.hiddenGoal().data as StatusGoal).lookAlikeOrderId !== null) lookAlikes++;
     }
     expect(lookAlikes).toBeLessThanOrEqual(3);
+  });
+
+  it('engine v3: an indirect reference has H_orders look-alike orders, each placed at another time', () => {
+    let indirect = 0;
+    for (const d of [0, 6, 12])
+      for (let seed = 0; seed < 30; seed++) {
+        const e = new Episode({ envId: 'STATUS', d, seed }, catalog);
+        e.reset();
+        const goal = e.hiddenGoal().data as StatusGoal;
+        const orders = e.world().orders;
+        expect(orders).toHaveLength(5 * e.axes.H_orders + 5);
+        if (!goal.indirect) {
+          expect(goal.lookAlikeOrderIds).toEqual([]);
+          continue;
+        }
+        indirect++;
+        expect(goal.lookAlikeOrderIds).toHaveLength(e.axes.H_orders);
+        const target = orders.find((o) => o.order_id === goal.orderId)!;
+        const category = catalog.get(goal.productId)!.category;
+        for (const id of goal.lookAlikeOrderIds!) {
+          const o = orders.find((x) => x.order_id === id)!;
+          expect(o.placed_date).not.toBe(target.placed_date);
+          expect(o.lines.some((l) => l.product_id !== goal.productId && l.category === category)).toBe(true);
+        }
+      }
+    expect(indirect).toBeGreaterThan(40);
   });
 });
