@@ -8,7 +8,8 @@
 //          Revision 2: a return.initiate or return.exchange call naming the target
 //          line counts as initiating it even when the tool refuses it.
 //   r_rep = the shared PD verifier (recommend.ts) of the replacement ids against
-//          the replacement constraints when a replacement is wanted, else 1.
+//          the replacement constraints when a replacement is wanted, else r_sel (reward
+//          revision 3: 1 for the right line, −1 for another; it was 1 whatever was selected).
 //   r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep; pass = r_sel = 1, r_ret = 1, r_rep passes.
 // With p_edge the delivery lies at the window boundary (window −1, 0, +1 days);
 // the window counts from delivery and day = window is the last eligible day
@@ -293,7 +294,16 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
       ok: repPass,
       role: 'part',
     });
-  } else evidence.push({ text: 'no replacement wanted → r_rep = 1', turns: [], ok: true, role: 'part' });
+  } else {
+    // reward revision 3: no free share for the wrong line ("I don't know" scored r_task −0.8, above −0.75 in reward)
+    rRep = rSel;
+    evidence.push({
+      text: `no replacement wanted → r_rep = r_sel = ${num(rRep)}`,
+      turns: [],
+      ok: rRep === 1,
+      role: 'part',
+    });
+  }
 
   const rTask = 0.45 * rSel + 0.45 * rRet + 0.1 * rRep;
   const pass = rSel === 1 && rRet === 1 && repPass;

@@ -58,12 +58,14 @@ describe('STATUS verifier: r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1', () => 
     });
   });
 
-  it("wrong order with the target's status → 0; wrong order with its own status → −1", () => {
+  it("wrong order → −1 whatever the status (rev 3: the target's status named for another order no longer earns 0)", () => {
     const { other } = verifyWith({});
-    expect(verifyWith({ selected_order_id: other.order_id, order_status: 'IN_TRANSIT' }).r.rTask).toBe(0);
+    const guessed = verifyWith({ selected_order_id: other.order_id, order_status: 'IN_TRANSIT' }).r;
+    expect(guessed.rTask).toBe(-1);
+    expect(guessed.evidence[1].text).toContain('another order was selected: its status does not count');
     const { r } = verifyWith({ selected_order_id: other.order_id, order_status: 'DELIVERED' });
     expect(r.rTask).toBe(-1);
-    expect(r.evidence[1].text).toMatch(/answered status DELIVERED; the order is IN_TRANSIT → r_stat = 0/);
+    expect(r.evidence[1].text).toMatch(/answered status DELIVERED; the order is IN_TRANSIT .*→ r_stat = 0/);
     expect(r.evidence.at(-1)!.text).toBe(
       'r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1 = 2·(0.5·0 + 0.5·0) − 1 = −1 → fail: r_oid = 0 (another order); r_stat = 0 (another status)',
     );

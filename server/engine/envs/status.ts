@@ -3,7 +3,8 @@
 // the agent must find it with order.list. FIX: order_status is a real answer
 // field. r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1 with r_oid, r_stat ∈ {0, 1};
 // pass = both right. r_stat compares the answered status with the target
-// order's real status (independently of the selected order).
+// order's real status, and counts only for the right order (reward revision 3: a guessed status
+// for another order, or for "unknown", earned r_task 0 before).
 
 import { z } from 'zod';
 import { makeSlot, type Slot } from '../customer/slots';
@@ -214,7 +215,8 @@ function verify(goal: StatusGoal, answer: Answer | null, ctx: VerifyContext): Ta
   const selected = typeof answer?.selected_order_id === 'string' ? answer.selected_order_id : null;
   const stated = typeof answer?.order_status === 'string' ? answer.order_status : null;
   const rOid = selected === goal.orderId ? 1 : 0;
-  const rStat = stated === actual ? 1 : 0;
+  // reward revision 3: the status of another order (or of none) is not the status asked about
+  const rStat = rOid === 1 && stated === actual ? 1 : 0;
   const rTask = 2 * (0.5 * rOid + 0.5 * rStat) - 1;
   const pass = rOid === 1 && rStat === 1;
   const reasons = [rOid === 1 ? '' : 'r_oid = 0 (another order)', rStat === 1 ? '' : 'r_stat = 0 (another status)'];
@@ -227,7 +229,7 @@ function verify(goal: StatusGoal, answer: Answer | null, ctx: VerifyContext): Ta
       role: 'part',
     },
     {
-      text: `answered status ${stated ?? '(none)'}; the order is ${actual} → r_stat = ${rStat}`,
+      text: `answered status ${stated ?? '(none)'}; the order is ${actual}${rOid === 1 ? '' : ' (another order was selected: its status does not count)'} → r_stat = ${rStat}`,
       turns: [ctx.turn],
       ok: rStat === 1,
       role: 'part',
