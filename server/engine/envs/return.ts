@@ -129,6 +129,7 @@ function generate(ctx: EnvContext, rng: Rng): ReturnTask {
     addReturnLookAlikes(
       ctx,
       rng,
+      order,
       candidates.filter((o) => o !== order),
       catalog.get(line.product_id)!,
       window,
@@ -222,17 +223,25 @@ function generate(ctx: EnvContext, rng: Rng): ReturnTask {
   };
 }
 
-/** Each look-alike order: delivered as a target of a drawn case would be, with a line like the target's product. */
-function addReturnLookAlikes(ctx: EnvContext, rng: Rng, orders: readonly Order[], product: Product, window: number) {
+/**
+ * Each look-alike order: delivered as a target of a drawn case would be, with a line like the
+ * target's product — of the same brand and kind when the order was placed at another time than
+ * the target (then only "when" tells them apart), else of its category or brand only.
+ */
+function addReturnLookAlikes(
+  ctx: EnvContext,
+  rng: Rng,
+  target: Order,
+  orders: readonly Order[],
+  product: Product,
+  window: number,
+) {
+  const { world, catalog } = ctx;
+  const when = timeAgoPhrase(daysSincePlaced(target, world.today));
   for (const o of orders) {
-    setOrderStatus(
-      o,
-      'DELIVERED',
-      ctx.world.today,
-      rng,
-      deliveredDaysAgo(pickCase(ctx, rng), Math.max(2, window), rng),
-    );
-    const twin = lookAlikeProduct(ctx.catalog, ctx.world, product, rng, false);
+    setOrderStatus(o, 'DELIVERED', world.today, rng, deliveredDaysAgo(pickCase(ctx, rng), Math.max(2, window), rng));
+    const otherTime = timeAgoPhrase(daysSincePlaced(o, world.today)) !== when;
+    const twin = lookAlikeProduct(catalog, world, product, rng, otherTime);
     if (twin) addLine(o, twin);
   }
 }
