@@ -90,7 +90,11 @@ export function capInvention(
     ok: false,
     role: 'verdict',
   };
-  return { ...task, rTask, isCorrect: false, evidence: [...task.evidence, evidence] };
+  // the verifier's own verdict becomes a component line: the task keeps one verdict, this one
+  const before = task.evidence.map((e) =>
+    e.role === 'verdict' && !e.depth ? Object.assign({}, e, { role: 'part' as const }) : e,
+  );
+  return { ...task, rTask, isCorrect: false, evidence: [...before, evidence] };
 }
 
 export function computeReward(input: RewardInput): RewardBreakdown {
