@@ -281,7 +281,7 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
 
   const rRet = scoreReturnAction(goal, answer, ctx, evidence);
 
-  let rRep = 1;
+  let rRep: number;
   let repPass = true;
   if (goal.replacement) {
     // An exchange alone names one product: score it as a list of one (k = 1), so the best
