@@ -46,7 +46,7 @@ export const returnCheckEligibility = defineTool({
       line_id: line.line_id,
       product_id: line.product_id,
       title: line.title,
-      ...checkEligibility(ctx.world, order, line),
+      ...checkEligibility(ctx.world, order, line, ctx.engineVersion),
     };
   },
   seen: (result) => [(result as { product_id: string }).product_id],
@@ -64,9 +64,9 @@ export const returnInitiate = defineTool({
   run(args, ctx) {
     const { world } = ctx;
     const { order, line } = requireLine(world, args.order_id, args.line_id);
-    const eligibility = checkEligibility(world, order, line);
+    const eligibility = checkEligibility(world, order, line, ctx.engineVersion);
     if (!eligibility.eligible) throw new ToolError(`line ${line.line_id} cannot be returned: ${eligibility.reason}`);
-    const fee = returnFee(args.method, args.reason_code);
+    const fee = returnFee(args.method, args.reason_code, ctx.engineVersion);
     const record: ReturnRecord = {
       return_id: nextRecordId('RET', world),
       order_id: order.order_id,
@@ -101,7 +101,7 @@ export const returnExchange = defineTool({
   run(args, ctx) {
     const { world, catalog } = ctx;
     const { order, line } = requireLine(world, args.order_id, args.line_id);
-    const eligibility = checkEligibility(world, order, line);
+    const eligibility = checkEligibility(world, order, line, ctx.engineVersion);
     if (!eligibility.eligible) throw new ToolError(`line ${line.line_id} cannot be exchanged: ${eligibility.reason}`);
     const product = catalog.get(args.new_product_id);
     if (!product) throw new ToolError(`unknown new_product_id "${args.new_product_id}"`);

@@ -65,3 +65,21 @@ describe('catalog.search honours stated filters at every d', () => {
     });
   }
 });
+
+describe('an engine v1/v2 episode replays its own noise (config.engineVersion)', () => {
+  it('v2 noise swaps in products of the category whatever the filters, as it was played', () => {
+    const axes = axesFor(12);
+    let broken = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const rng = new Rng(seed * 101 + 12);
+      const p = catalog.at(rng.int(0, catalog.size - 1));
+      const filters = filtersLike(p, rng);
+      const query = p.title.split(' ').slice(-2).join(' ');
+      const args = search.args.parse({ query, filters, top_k: 20 });
+      const ctx = { catalog, world: createWorld('2026-03-15'), axes, turn: 1, rng: new Rng(seed), engineVersion: 2 };
+      const cards = search.run(args, ctx) as Array<{ product_id: string }>;
+      broken += cards.filter((c) => violations(catalog.get(c.product_id)!, filters).length > 0).length;
+    }
+    expect(broken).toBeGreaterThan(0);
+  });
+});

@@ -8,6 +8,7 @@
 // 30-day window day 30 is the last day and day 31 is too late.
 
 import type { Order, OrderLine } from './orders';
+import { ENGINE_VERSION, REV3_RULES } from '../version';
 import { applicableRules, type Facts } from './policy-kb';
 import { addDays, daysBetween, type WorldState } from './state';
 
@@ -49,8 +50,12 @@ function policyAnswer(topic: string, facts: Facts): number {
   return Number(rule.answer);
 }
 
-/** Return shipping fee by method; the policy rules make mail returns of defective items free. */
-export function returnFee(method: ReturnMethod, reason?: ReturnReason): number {
+/**
+ * Return shipping fee by method; the policy rules make mail returns of defective items free
+ * (engine v3). Engines v1/v2 charged by method alone, whatever the reason.
+ */
+export function returnFee(method: ReturnMethod, reason?: ReturnReason, engineVersion = ENGINE_VERSION): number {
+  if (engineVersion < REV3_RULES) return RETURN_FEES[method];
   return policyAnswer('return_shipping_fee', {
     return_method: method,
     ...(reason === 'defective' ? { item_condition: 'defective' } : {}),
@@ -92,8 +97,8 @@ export interface Eligibility {
   /** Methods available now (empty when ineligible). */
   methods: ReturnMethod[];
   fees: Record<ReturnMethod, number>;
-  /** The fees when the item is returned as defective (policy RET-05: free mail returns). */
-  fees_if_defective: Record<ReturnMethod, number>;
+  /** The fees when the item is returned as defective (policy RET-05: free mail returns; engine v3 on). */
+  fees_if_defective?: Record<ReturnMethod, number>;
   reason: string;
 }
 
@@ -138,8 +143,16 @@ export function initiatedFor(
   return world.returns.find(match) ?? world.exchanges.find(match);
 }
 
-/** Eligibility of one line as of world.today (the same function serves tools and verifiers). */
-export function checkEligibility(world: WorldState, order: Order, line: OrderLine): Eligibility {
+/**
+ * Eligibility of one line as of world.today (the same function serves tools and verifiers), as
+ * an episode of `engineVersion` shows it.
+ */
+export function checkEligibility(
+  world: WorldState,
+  order: Order,
+  line: OrderLine,
+  engineVersion = ENGINE_VERSION,
+): Eligibility {
   const window = returnWindowDays(line.category);
   const sinceDelivery = order.delivered_date ? daysBetween(order.delivered_date, world.today) : null;
   const base = {
@@ -149,7 +162,7 @@ export function checkEligibility(world: WorldState, order: Order, line: OrderLin
     delivered_date: order.delivered_date,
     return_by: order.delivered_date && window > 0 ? addDays(order.delivered_date, window) : null,
     fees: { ...RETURN_FEES },
-    fees_if_defective: { ...DEFECTIVE_RETURN_FEES },
+    ...(engineVersion >= REV3_RULES ? { fees_if_defective: { ...DEFECTIVE_RETURN_FEES } } : {}),
   };
   const no = (reason: string): Eligibility => Object.assign({}, base, { eligible: false, methods: [], reason });
   if (initiatedFor(world, order.order_id, line.line_id))
