@@ -248,13 +248,7 @@ const SIBLING_FIELDS = new WeakMap<PolicyRule, SiblingFields>();
  * the same topic (so a reader matching field names, not values, picks the wrong rule), each with
  * a value that keeps `rule` the single most specific applicable rule.
  */
-export function distractorsFor(
-  rule: PolicyRule,
-  facts: Facts,
-  count: number,
-  rng: Rng,
-  engineVersion?: number,
-): Facts {
+export function distractorsFor(rule: PolicyRule, facts: Facts, count: number, rng: Rng, engineVersion?: number): Facts {
   const used = new Set<PolicyField>(rule.conditions.map((c) => c.field));
   const fields = siblingFields(rule, engineVersion);
   const longer = rng.shuffle(fields.longer);
@@ -376,8 +370,7 @@ export function groundedAt(ruleId: string, ctx: Pick<VerifyContext, 'calls' | 'e
     if (call.name !== 'policy.search' || call.error !== null) continue;
     const args = call.args as { query: string; top_k?: number };
     const hits = searchPolicies(args.query, args.top_k ?? POLICY_TOP_K_DEFAULT, ctx.engineVersion);
-    if (hits.some((hit) => hit.rule_id === ruleId))
-      return call.turn;
+    if (hits.some((hit) => hit.rule_id === ruleId)) return call.turn;
   }
   return null;
 }

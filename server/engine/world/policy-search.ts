@@ -125,7 +125,8 @@ export function searchPolicies(query: string, topK: number, engineVersion?: numb
   }
   // best first, ties to the lower rule id; only the top k are kept (insertion into a short list)
   const before = (a: number, b: number) =>
-    scores[a] > scores[b] || (scores[a] === scores[b] && index.docs[a].rule.rule_id.localeCompare(index.docs[b].rule.rule_id) < 0);
+    scores[a] > scores[b] ||
+    (scores[a] === scores[b] && index.docs[a].rule.rule_id.localeCompare(index.docs[b].rule.rule_id) < 0);
   const top: number[] = [];
   for (const doc of touched) {
     if (!(scores[doc] > 0) || (top.length === topK && !before(doc, top[topK - 1]))) continue;

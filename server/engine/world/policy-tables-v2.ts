@@ -28,4 +28,12 @@ export const TOPIC_TABLES_V2: Readonly<Record<string, TopicTable>> = Object.from
 );
 
 /** Hand-written rules engine v3 added for the return tools' facts (not in v1/v2's rule book). */
-export const RULE_IDS_SINCE_V3: ReadonlySet<string> = new Set(['RET-14', 'RET-15', 'RET-16', 'RET-17', 'RET-18', 'RET-19', 'RET-20']);
+export const RULE_IDS_SINCE_V3: ReadonlySet<string> = new Set([
+  'RET-14',
+  'RET-15',
+  'RET-16',
+  'RET-17',
+  'RET-18',
+  'RET-19',
+  'RET-20',
+]);
