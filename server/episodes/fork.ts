@@ -60,7 +60,8 @@ export async function forkEpisode(
     envId: parent.envId,
     d: parent.d,
     seed: parent.seed,
-    engineVersion: ENGINE_VERSION,
+    // a fork continues under its parent's rules
+    engineVersion: ep.config.engineVersion ?? ENGINE_VERSION,
     journeyEnvs: ep.config.journeyEnvs ?? null,
     rewardRevision: REWARD_REVISION,
     axisOverrides: JSON.parse(parent.axisOverrides),

@@ -10,6 +10,7 @@ import type { InspectorDb } from './db';
 import { flag } from './dialect';
 import { FORMAT_NAME, FORMAT_VERSION, type EpisodeLine } from './format';
 import { toCollectRecord } from './openenv-collect';
+import { goalOpen } from './spoiler';
 
 interface Row {
   id: string;
@@ -156,7 +157,11 @@ export function createExporter(db: InspectorDb, catalogOf: (catalogId: string) =
   return { episodeLine, chatLine };
 }
 
-/** JSONL text for these ids, in order (unknown ids are left out); 'openenv': OpenEnv collect's results.jsonl. */
+/**
+ * JSONL text for these ids, in order (unknown ids are left out, and so are episodes still being
+ * played whose goal was not revealed: their goal and seed would spoil them, spoiler.ts);
+ * 'openenv': OpenEnv collect's results.jsonl.
+ */
 export async function exportJsonl(
   db: InspectorDb,
   ids: string[],
@@ -165,6 +170,7 @@ export async function exportJsonl(
   const ex = createExporter(db);
   const lines: string[] = [];
   for (const id of ids) {
+    if (!(await goalOpen(db, id))) continue;
     const l = kind === 'chat' ? await ex.chatLine(id) : await ex.episodeLine(id);
     if (l) lines.push(JSON.stringify(kind === 'openenv' ? toCollectRecord(l as EpisodeLine) : l));
   }

@@ -28,6 +28,8 @@ export interface EpisodeListRow {
   goalRevealed: boolean;
   /** imports: the reward this engine gives it (null when not re-scored) */
   rescoredReward: number | null;
+  /** imports: the reward parts whose re-score differs from the recorded value, comma separated (null: none) */
+  rescoredDiffers: string | null;
 }
 
 export interface EpisodeList {
@@ -98,7 +100,8 @@ const selectRows = (
   dialect: Dialect,
 ) => `SELECT e."id", e."createdAt", e."envId", e."d", e."seed", e."catalogId", e."status", e."terminationReason",
   e."reward", e."isCorrect", e."turn", CASE WHEN e."eventsStored" < e."eventCount" THEN NULL ELSE e."toolCalls" END AS "toolCalls", e."player", e."origin", e."runLabel", e."curriculumRunId", e."goalRevealed",
-  ${sqlFor(dialect).jsonNumber('e."rescored"', 'reward')} AS "rescoredReward" FROM "Episode" e`;
+  ${sqlFor(dialect).jsonNumber('e."rescored"', 'reward')} AS "rescoredReward",
+  ${sqlFor(dialect).differingParts('e."rescored"')} AS "rescoredDiffers" FROM "Episode" e`;
 
 type RawRow = Omit<EpisodeListRow, 'isCorrect' | 'goalRevealed'> & {
   isCorrect: number | boolean | null;

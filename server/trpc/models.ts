@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
+import { isAdmin } from '@/server/auth';
+import { tableConnectionNames } from '@/server/models/access';
 import type { ConformanceReport } from '@/server/models/conformance';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { listConnections, saveConnection, type PublicConnection } from '@/server/models/service';
@@ -35,9 +37,12 @@ export const modelsRouter = router({
     reports.delete(input.name);
     return store().remove(input.name);
   }),
-  /** The players the playground offers: connection names (no connection details) and the built-in agents. */
-  players: publicProcedure.query(async () => ({
-    connections: (await store().list()).map((c) => c.name),
+  /**
+   * The players the playground offers: connection names (no connection details; to a non-admin
+   * with auth on only the public ones) and the built-in agents.
+   */
+  players: publicProcedure.query(async ({ ctx }) => ({
+    connections: await tableConnectionNames(store(), isAdmin(ctx.auth, ctx.creds)),
     agents: BUILT_IN_AGENTS,
   })),
 });

@@ -34,8 +34,8 @@ export const replayRouter = router({
       // the LLM customer's messages as recorded, each with the template it stands for
       const full = { ...stored, events: voicedEvents(stored.events, stored.customerRewrites, true) };
       const open = goalMayLeave(full);
-      // behind the spoiler guard nothing of the goal is sent
-      const view = open ? full : { ...full, hiddenGoal: null, events: replayEvents(full) };
+      // behind the spoiler guard nothing of the goal is sent (nor the seed, which regenerates it)
+      const view = open ? full : { ...full, hiddenGoal: null, seed: null, events: replayEvents(full) };
       const ins = inspector();
       const extras = await ins.data.extras(view.id, view.events);
       if (!extras) throw new TRPCError({ code: 'NOT_FOUND', message: `no episode with id "${input.id}"` });
