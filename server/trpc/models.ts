@@ -2,6 +2,7 @@
 // and the players a playground offers. A model's turn itself streams from
 // /play/<id>/model-turn (a route handler: server-sent events).
 import { z } from 'zod';
+import { isAdmin } from '@/server/auth';
 import { getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import type { ConformanceReport } from '@/server/models/conformance';
@@ -35,9 +36,13 @@ export const modelsRouter = router({
     reports.delete(input.name);
     return store().remove(input.name);
   }),
-  /** The players the playground offers: connection names (no connection details) and the built-in agents. */
-  players: publicProcedure.query(async () => ({
+  /**
+   * The players the playground offers: connection names (no connection details) and the built-in
+   * agents. The oracle reads the hidden goal: it is offered to the inspector (the admin when auth
+   * is on) only, and the model-turn route refuses it to anyone else.
+   */
+  players: publicProcedure.query(async ({ ctx }) => ({
     connections: (await store().list()).map((c) => c.name),
-    agents: BUILT_IN_AGENTS,
+    agents: BUILT_IN_AGENTS.filter((a) => a !== 'oracle' || isAdmin(ctx.auth, ctx.creds)),
   })),
 });
