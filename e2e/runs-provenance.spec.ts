@@ -86,7 +86,9 @@ test('two batch runs of the same grid: named, linked by URL, compared cell by ce
     await page.getByTestId('run-start').click();
     await page.waitForURL(/\/runs\?run=[^&]+$/);
     const id = new URL(page.url()).searchParams.get('run')!;
-    await expect(page.getByTestId('runs')).toContainText('8/8 · finished', { timeout: 90_000 });
+    await expect(page.locator(`[data-testid="runs"] [data-run-id="${id}"]`)).toContainText('8/8 · finished', {
+      timeout: 90_000,
+    });
     return id;
   };
   const first = await startRun('baseline grid');

@@ -203,6 +203,7 @@ export function RunsDashboard({
               <li
                 key={r.id}
                 className={`flex flex-wrap items-center gap-3 px-4 py-2 ${r.id === selected ? 'bg-sky-50' : ''}`}
+                data-run-id={r.id}
               >
                 <a
                   href={runsUrl(r.id, '')}
