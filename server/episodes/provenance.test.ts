@@ -31,16 +31,16 @@ describe('the player derived from the turns', () => {
 describe('stored players', { timeout: 120_000 }, () => {
   /**
    * Plays the episode to its end with the oracle's actions, taken by the given actors in turn;
-   * `greet` first has a person say hello (one turn, no tools).
+   * `greeter` first says hello (one turn, no tools).
    */
-  async function play(actors: string[], greet = false): Promise<string> {
+  async function play(actors: string[], greeter: string | null = null): Promise<string> {
     const view = await service.startEpisode({ envId: 'PD', d: 2, seed: 7, player: 'human' });
     const twin = createEpisode({ envId: 'PD', d: 2, seed: 7 }, catalog);
     let obs = twin.reset().observation;
-    if (greet) {
+    if (greeter) {
       const hello = { assistant_message: 'Hello! Let me look.', tool_calls: [], answer: null };
       obs = twin.step(hello).observation;
-      await service.submitAction(view.id, hello, { actor: 'human' });
+      await service.submitAction(view.id, hello, { actor: greeter });
     }
     for (let i = 0; !twin.done; i++) {
       const action = oracleAgent.act(obs, twin);
@@ -53,21 +53,25 @@ describe('stored players', { timeout: 120_000 }, () => {
 
   it('stores human, oracle or mixed from the turns, and the human filter keeps only the person’s', async () => {
     const human = await play(['human']);
-    const oracle = await play(['oracle']);
-    const mixed = await play(['oracle'], true);
+    const oracle = await play(['oracle'], 'oracle');
+    const mixed = await play(['oracle'], 'human');
     expect([await stored(human), await stored(oracle), await stored(mixed)]).toEqual([
       'human',
       'oracle',
       'mixed:human+oracle',
     ]);
     expect((await service.getEpisode(mixed)).player).toBe('mixed:human+oracle');
+    // a fork's player comes from the turns it copies
+    const humanFork = (await service.forkEpisode(mixed, 1)).id;
+    const oracleFork = (await service.forkEpisode(oracle, 1)).id;
+    expect([await stored(humanFork), await stored(oracleFork)]).toEqual(['human', 'oracle']);
     const sqlite = openSqlite(db.url);
     try {
       const store = sqliteInspectorDb(sqlite);
       const ids = async (filter: Record<string, unknown>) =>
         (await listEpisodes(store, listInputSchema.parse({ filter }))).rows.map((r) => r.id).sort();
-      expect(await ids({ turns: 'human' })).toEqual([human]);
-      expect(await ids({})).toEqual([human, oracle, mixed].sort());
+      expect(await ids({ turns: 'human' })).toEqual([human, humanFork].sort());
+      expect(await ids({})).toEqual([human, oracle, mixed, humanFork, oracleFork].sort());
     } finally {
       sqlite.close();
     }
