@@ -113,7 +113,7 @@ export function RunPicker({ a, b }: { a?: Side; b?: Side }) {
   const pick = (v: string, set: (s: string) => void, name: string) => (
     <select
       aria-label={name}
-      className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
+      className="min-w-0 max-w-full rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
       value={v}
       onChange={(e) => set(e.target.value)}
     >
@@ -136,7 +136,9 @@ export function RunPicker({ a, b }: { a?: Side; b?: Side }) {
           if (sa && sb) router.push(`/episodes/compare?ra=${encodeURIComponent(sa)}&rb=${encodeURIComponent(sb)}`);
         }}
       >
-        A {pick(sa, setSa, 'side A')} B {pick(sb, setSb, 'side B')}
+        {/* each side's letter stays with its menu when the row wraps */}
+        <span className="flex min-w-0 items-center gap-1">A {pick(sa, setSa, 'side A')}</span>
+        <span className="flex min-w-0 items-center gap-1">B {pick(sb, setSb, 'side B')}</span>
         <Button type="submit" disabled={!sa || !sb}>
           Compare
         </Button>
