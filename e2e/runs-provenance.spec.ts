@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { createServer, type AddressInfo } from 'node:net';
 import { send, shot, startEpisode, watchProblems } from './play-helpers';
 
 // Issue 31: honest provenance and runs as linkable things. The inspector lets the oracle play
@@ -122,5 +123,57 @@ test('two batch runs of the same grid: named, linked by URL, compared cell by ce
   await expect(page.getByLabel('run')).toHaveValue(`batch:${first}`);
   await expect(page.getByLabel('run').locator('option:checked')).toHaveText('batch: baseline grid');
   await shots(page, 'runs-episodes');
+  expect(problems).toEqual([]);
+});
+
+test('a run whose model is unreachable ends its episodes infrastructure-aborted, badged', async ({ page }) => {
+  test.setTimeout(150_000);
+  const problems = watchProblems(page);
+  // a port that was free a moment ago: nothing answers there
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = probe.address() as AddressInfo;
+      probe.close(() => resolve(p));
+    });
+  });
+  await page.goto('/models');
+  await page.getByTestId('conn-name').fill('unreachable');
+  await page.getByTestId('conn-base-url').fill(`http://127.0.0.1:${port}/v1`);
+  await page.getByTestId('conn-model').fill('heuristic');
+  await page.getByTestId('conn-save').click();
+  await expect(
+    page.locator('[data-testid="connection-row"][data-name="unreachable"]').getByTestId('conformance-reasons'),
+  ).toBeVisible({ timeout: 60_000 });
+
+  await page.goto('/runs');
+  await expect(page.getByTestId('run-player')).toBeEnabled();
+  await page.getByTestId('run-player').selectOption('connection:unreachable');
+  for (const box of await page.getByRole('checkbox').all()) {
+    const env = await box.evaluate((el) => el.parentElement?.textContent?.trim());
+    if (env === 'PD') await box.check();
+    else await box.uncheck();
+  }
+  await page.getByTestId('run-d-from').fill('0');
+  await page.getByTestId('run-d-to').fill('0');
+  await page.getByTestId('run-seeds').fill('2');
+  await page.getByTestId('run-start').click();
+  await page.waitForURL(/\/runs\?run=[^&]+$/);
+  const id = new URL(page.url()).searchParams.get('run')!;
+  const card = page.locator(`[data-testid="runs"] [data-run-id="${id}"]`);
+  await expect(card).toContainText('2/2 · finished', { timeout: 90_000 });
+  await expect(card).toContainText('2 infrastructure failures');
+  await expect(card).toContainText('unreachable × PD × d0 × 2 seeds');
+
+  await page.getByTestId('run-episodes-link').click();
+  await expect(page.getByTestId('episode-row')).toHaveCount(2);
+  for (const r of await page.getByTestId('episode-row').all()) {
+    await expect(r.getByTestId('infra-badge')).toHaveText('infrastructure-aborted');
+    await expect(r).not.toContainText('active');
+  }
+  await shots(page, 'runs-infra-aborted');
+  // its replay opens (the stored events; no reward)
+  await page.getByTestId('replay-link').first().click();
+  await page.waitForURL(/\/episodes\/[^/?]+/);
+  await expect(page.getByTestId('episode-player')).toHaveText('player model:unreachable');
   expect(problems).toEqual([]);
 });
