@@ -100,4 +100,28 @@ describe('batch runs in the inspector', { timeout: 180_000 }, () => {
       flips.map((f) => `${f.envId}@${f.d}#${f.seed}:${f.a.id}/${f.b.id}`).sort(),
     );
   });
+
+  it('offers curriculum, trainer and import runs too, each finding its own episodes', async () => {
+    const [e1, e2, e3] = await db.prisma.episode.findMany({ where: { runId: r }, take: 3, orderBy: { id: 'asc' } });
+    const cur = await db.prisma.curriculumRun.create({
+      data: { name: 'C4 warm-up', collection: 'C4', seed: 1, catalogId: testCatalog().id, state: '{}' },
+    });
+    await db.prisma.episode.update({ where: { id: e1.id }, data: { runId: null, curriculumRunId: cur.id } });
+    await db.prisma.episode.update({ where: { id: e2.id }, data: { runId: null, player: 'trainer:ppo-7' } });
+    await db.prisma.episode.update({ where: { id: e3.id }, data: { runId: null, runLabel: 'traces.jsonl' } });
+    const runs = (await facets(store)).runs.map((x) => `${x.kind}|${x.key}|${x.name}`);
+    expect(runs).toEqual(
+      expect.arrayContaining([
+        `curriculum|curriculum:${cur.id}|C4 warm-up`,
+        'trainer|trainer:ppo-7|ppo-7',
+        'import|import:traces.jsonl|traces.jsonl',
+      ]),
+    );
+    const ids = async (run: string) => (await list({ run })).rows.map((x) => x.id);
+    expect(await ids(`curriculum:${cur.id}`)).toEqual([e1.id]);
+    expect(await ids('trainer:ppo-7')).toEqual([e2.id]);
+    expect(await ids('import:traces.jsonl')).toEqual([e3.id]);
+    expect(await ids('traces.jsonl')).toEqual([e3.id]); // a link from before run kinds
+    expect(await ids(`batch:${r}`)).toHaveLength(9);
+  });
 });
