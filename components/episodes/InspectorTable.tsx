@@ -5,7 +5,7 @@ import type { SortColumn } from '@/server/inspector/filters';
 import { cx } from '@/components/ui/primitives';
 import { differsPhrase } from '@/components/reward/part-labels';
 import { fmtDateTime, fmtReward, fmtTermination } from '@/lib/format';
-import { EpisodeLink, ResultBadge } from './EpisodeCells';
+import { EpisodeLink, PlayerCell, ResultBadge } from './EpisodeCells';
 
 // `wide` columns are hidden below 1024 px so the replay link stays on screen at 800 px.
 const COLUMNS: Array<{ key: SortColumn; label: string; right?: boolean; wide?: boolean }> = [
@@ -127,7 +127,7 @@ export function InspectorTable({
                 )}
               </td>
               <td className="px-2 py-1.5">
-                <ResultBadge status={e.status} isCorrect={e.isCorrect} />
+                <ResultBadge status={e.status} isCorrect={e.isCorrect} infra={e.infra} />
               </td>
               <td className={cx('px-2 py-1.5 text-slate-600', WIDE)}>{fmtTermination(e.terminationReason)}</td>
               <td className="px-2 py-1.5 text-right tabular-nums">{e.turn}</td>
@@ -140,10 +140,10 @@ export function InspectorTable({
                 {e.toolCalls ?? '…'}
               </td>
               <td
-                className="max-w-40 truncate px-2 py-1.5 text-slate-600"
+                className="max-w-56 truncate px-2 py-1.5 text-slate-600"
                 title={e.runLabel ? `run ${e.runLabel}` : undefined}
               >
-                {e.player}
+                <PlayerCell player={e.player} />
                 {e.origin !== 'engine' && (
                   <span className="ml-1 text-xs text-slate-400">({e.origin.replace('import:', 'imported ')})</span>
                 )}

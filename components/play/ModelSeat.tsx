@@ -135,11 +135,19 @@ export function ModelSeat({
                 model {c}
               </option>
             ))}
-            {options?.agents.map((a) => (
-              <option key={a} value={`agent:${a}`}>
-                built-in {a}
-              </option>
-            ))}
+            {options?.agents
+              .filter((a) => a !== 'oracle')
+              .map((a) => (
+                <option key={a} value={`agent:${a}`}>
+                  built-in {a}
+                </option>
+              ))}
+            {/* offered to the inspector only (the server lists it for the admin alone) */}
+            {options?.agents.includes('oracle') && (
+              <optgroup label="inspector only">
+                <option value="agent:oracle">oracle: reads the hidden goal, marks the episode spoiled</option>
+              </optgroup>
+            )}
           </select>
         </label>
         <label className="flex items-center gap-2">

@@ -11,6 +11,7 @@ import type { LiveEpisodes } from './live';
 import { actionArgument, configOfRow, viewOf, type EpisodeStore } from './store';
 import { EpisodeServiceError, type EpisodeView } from './types';
 import { storedGoalOf } from './stored-goal';
+import { playerOf } from './provenance';
 
 export interface ForkOptions {
   player?: string;
@@ -68,7 +69,11 @@ export async function forkEpisode(
     axes: ep.axes,
     weights: parent.weights ? JSON.parse(parent.weights) : null,
     catalogId: parent.catalogId,
-    player: opts.player ?? 'human',
+    // derived from who took the copied turns, like any episode's (provenance.ts)
+    player: playerOf(
+      opts.player ?? 'human',
+      stored.slice(0, turns).map((r) => r?.actor ?? null),
+    ),
     turn: ep.turn,
     status: 'active',
     terminationReason: null,

@@ -258,6 +258,11 @@ export function createEpisodeStore(prisma: PrismaClient) {
       return { parent: parent ? toSummary(parent) : null, forks: forks.map(toSummary) };
     },
 
+    /** The player derived from the turns' actors (server/episodes/provenance.ts). */
+    async setPlayer(id: string, player: string): Promise<void> {
+      await prisma.episode.update({ where: { id }, data: { player } });
+    },
+
     async setInfraError(id: string, infra: string | null): Promise<void> {
       await prisma.episode.update({ where: { id }, data: { infraError: infra } });
     },

@@ -2,9 +2,9 @@
 // and the players a playground offers. A model's turn itself streams from
 // /play/<id>/model-turn (a route handler: server-sent events).
 import { z } from 'zod';
+import { isAdmin } from '@/server/auth';
 import { getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
-import { isAdmin } from '@/server/auth';
 import { tableConnectionNames } from '@/server/models/access';
 import type { ConformanceReport } from '@/server/models/conformance';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
@@ -39,10 +39,15 @@ export const modelsRouter = router({
   }),
   /**
    * The players the playground offers: connection names (no connection details; to a non-admin
-   * with auth on only the public ones) and the built-in agents.
+   * with auth on only the public ones) and the built-in agents. The oracle reads the hidden goal:
+   * it is offered to the inspector (the admin when auth is on) only, and the model-turn route
+   * refuses it to anyone else.
    */
-  players: publicProcedure.query(async ({ ctx }) => ({
-    connections: await tableConnectionNames(store(), isAdmin(ctx.auth, ctx.creds)),
-    agents: BUILT_IN_AGENTS,
-  })),
+  players: publicProcedure.query(async ({ ctx }) => {
+    const admin = isAdmin(ctx.auth, ctx.creds);
+    return {
+      connections: await tableConnectionNames(store(), admin),
+      agents: BUILT_IN_AGENTS.filter((a) => a !== 'oracle' || admin),
+    };
+  }),
 });

@@ -14,6 +14,7 @@ import { neighbours } from '@/server/inspector/query';
 import { eventsIn, windowAround } from '@/server/inspector/turn-window';
 import { setEpisodeCookie } from './cookies';
 import { described, inspectorProcedure, router } from './init';
+import { actorsOf } from '@/server/episodes/provenance';
 
 const id = z.string().min(1).max(64);
 
@@ -69,7 +70,7 @@ export const replayRouter = router({
         window,
         family,
         otherActors: [...new Set(turnRecords.map((r) => r.actor))].filter(
-          (a): a is string => a !== null && a !== view.player,
+          (a): a is string => a !== null && !actorsOf(view.player).includes(a),
         ),
       };
     }),
