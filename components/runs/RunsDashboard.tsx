@@ -242,7 +242,10 @@ export function RunsDashboard({
             title={`${selectedRow.name}: pass rate (mean reward) per env × d`}
             right={
               <span className="flex flex-wrap items-center gap-3">
-                <BundleButton query={`run=${encodeURIComponent(`batch:${selectedRow.id}`)}`} count={selectedRow.total} />
+                <BundleButton
+                  query={`run=${encodeURIComponent(`batch:${selectedRow.id}`)}`}
+                  count={selectedRow.total}
+                />
                 <Link
                   className="text-xs text-sky-700 underline"
                   href={`/episodes?run=${encodeURIComponent(`batch:${selectedRow.id}`)}`}
