@@ -92,10 +92,15 @@ describe("an app-server SQLite connection's pragmas", () => {
 // A fourth connection opened with `new Database` would miss the cache bound without any test
 // noticing; so the app server's sources open none outside this module. Excepted: serve:env's
 // writer and upkeep connections (their own pragmas, the driver's cache: docs/security.md), and
-// the WAL checkpoint's thread, plain CommonJS, which gets its pragmas from here in workerData.
+// the WAL checkpoint's thread, plain CommonJS, which gets its pragmas from here in workerData;
+// and the start-up check (database-ready.ts), whose read-only connections close before serving.
 describe('every app-server SQLite connection', () => {
   const ROOT = path.resolve(__dirname, '../..');
-  const OPENERS = new Set(['server/lib/sqlite-connection.ts', 'server/inspector/wal-checkpoint.ts']);
+  const OPENERS = new Set([
+    'server/lib/sqlite-connection.ts',
+    'server/inspector/wal-checkpoint.ts',
+    'server/lib/database-ready.ts',
+  ]);
   const sources = ['server', 'app', 'components', 'lib'].flatMap((top) =>
     fs.existsSync(path.join(ROOT, top))
       ? (fs.readdirSync(path.join(ROOT, top), { recursive: true }) as string[])
