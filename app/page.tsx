@@ -14,7 +14,8 @@ export default async function HomePage() {
     trpc.catalog.list(),
     trpc.auth.session(),
   ]);
-  // the list of episodes is the inspector's (auth on: admin only)
+  // the list of episodes is the inspector's (auth on: admin only); an active episode's seed is
+  // withheld there (it would regenerate the goal) until it ends or is revealed
   const recent = session.admin ? await trpc.episodes.list({ limit: 10 }) : null;
   return (
     <div className="space-y-6">

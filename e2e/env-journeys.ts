@@ -135,6 +135,7 @@ export async function addToAnswer(
 /** The order in the replay's world panel; a STATUS history (5·H_orders + 5 orders) shows the first few until "Show all". */
 export async function expectWorldOrder(page: Page, orderId: string) {
   const orders = page.getByTestId('world-orders');
+  await expect(orders).toBeVisible(); // the world at the turn loads after the page: count "Show all" once it is there
   const showAll = orders.getByRole('button', { name: /^Show all/ });
   if ((await showAll.count()) > 0) await showAll.click();
   await expect(orders.locator(`[data-order-id="${orderId}"]`)).toBeVisible();

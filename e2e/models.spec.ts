@@ -105,8 +105,9 @@ test('register the local agent server, let it play, take over, inspect and fork'
   expect(actors.length).toBeGreaterThan(2);
   expect(actors.slice(2).every((a) => a === 'human')).toBe(true);
   await expect(page.getByTestId('model-turn-panel')).toHaveCount(2);
-  // the header names the model that took turns beside the human who started the episode
-  await expect(page.getByTestId('other-actor')).toHaveText('+ model:local-heuristic');
+  // the player is derived from who took the turns: the model, then the person (issue 31)
+  await expect(page.getByTestId('episode-player')).toHaveText('player mixed:human+model:local-heuristic');
+  await expect(page.getByTestId('other-actor')).toHaveCount(0);
 
   // ---- fork the finished (taken-over) episode at turn 2: identical first two turns (both read in the replay)
   const firstTurns = (p: Page) =>

@@ -1,13 +1,24 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import http from 'node:http';
 import { fieldNames, leakedValues, secretValues } from '../server/episodes/goal-scan';
+import { createEpisode, type EnvId } from '../server/engine';
+import { testCatalog } from '../server/engine/testing/catalog-fixture';
+import { storedGoalOf } from '../server/episodes/stored-goal';
 import { SHOTS, shot } from './play-helpers';
+
+/** The hidden goal the server stored for (env, d, seed) with default axes on the default catalog. */
+function goalOf(envId: string, d: number, seed: number): Goal {
+  const ep = createEpisode({ envId: envId as EnvId, d, seed }, testCatalog());
+  ep.reset();
+  return storedGoalOf(ep) as unknown as Goal;
+}
 
 // The agent seat over HTTP, as a security engineer probes it: full episodes of all eight
 // environments through every agent-seat route (tRPC seat.start / seat.get / seat.step, the
 // trainer API mounted at /api/env (reset / step / state), the playground's HTML, and every tRPC
 // call the playground makes (its turns go to seat.step under /play/<id>/trpc), scanning every response body for the
-// hidden goal's values. The goal is read from the inspector (auth is off on this local server).
+// hidden goal's values. The inspector withholds an active episode's goal (its spoiler guard, auth
+// on or off), so the goal of an active episode is computed here as the server did (goalOf).
 
 const ENVS = ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE', 'JOURNEY'] as const;
 const CHAT = {
@@ -79,7 +90,7 @@ test('tRPC agent-seat routes never carry the hidden goal of an active episode (a
     });
     const id = started.data.episode.id;
     const auth = { 'x-episode-token': started.data.capabilityToken };
-    const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
+    const goal = goalOf(envId, 6, 1);
     const bodies = [started.body];
     let seat = started.data.episode;
     while (seat.status === 'active') {
@@ -164,7 +175,8 @@ for (const envId of ENVS) {
       await page.getByTestId('start-episode').click();
       await page.waitForURL(/\/play\/[^/]+$/);
       const id = page.url().split('/').pop()!;
-      const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
+      const started = (await trpc<Seat & { d: number }>(request, 'seat.get', { id }, {}, 'GET')).data;
+      const goal = goalOf(envId, started.d, 2);
       trpcBodies = [];
       stepPosts = 0;
       // a turn through the playground's agent seat (more idle turns and the customer leaves)
@@ -206,7 +218,12 @@ test('a reveal is on purpose and recorded; the replay of an active episode keeps
     seed: 3,
   });
   const id = started.data.episode.id;
-  const goal = (await trpc<{ hiddenGoal: Goal }>(request, 'episodes.get', { id }, {}, 'GET')).data.hiddenGoal;
+  const goal = goalOf('STATUS', 4, 3);
+  // the inspector withholds it while the episode is active and unrevealed (its spoiler guard)
+  const guarded = (
+    await trpc<{ hiddenGoal: Goal | null; seed: number | null }>(request, 'episodes.get', { id }, {}, 'GET')
+  ).data;
+  expect({ goal: guarded.hiddenGoal, seed: guarded.seed }).toEqual({ goal: null, seed: null });
   const secrets = secretValues(goal, await publicTextFor(request, 'STATUS', started.data.episode));
 
   // the replay's HTML holds nothing of the goal until the guard is clicked
@@ -333,4 +350,68 @@ test('300 MB uploads are refused or left unread, never drained', async ({ baseUR
     expect(page.status, `a page, chunked ${chunked}`).toBe(200);
     expect(page.sentMB, `a page, chunked ${chunked}`).toBeLessThan(100);
   }
+});
+
+/** One raw request with exactly these headers (Playwright's client sets Host itself). */
+function raw(url: string, method: string, headers: Record<string, string>, body?: string) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = http.request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+test('local means local, with a body or without (proxy.ts, or the route that reads the body)', async ({
+  baseURL,
+  request,
+}) => {
+  const rebound = { host: `rebound.example:${new URL(baseURL!).port}` };
+  // without a body proxy.ts answers; with one, the page or route itself (the proxy skips bodies)
+  expect((await raw(`${baseURL}/`, 'GET', rebound)).status).toBe(403);
+  const pagePost = await raw(`${baseURL}/`, 'POST', { ...rebound, 'content-type': 'text/plain' }, 'x');
+  expect(pagePost.status).toBeGreaterThanOrEqual(400);
+  expect(pagePost.text).not.toContain('start-episode');
+  const envReset = await raw(
+    `${baseURL}/api/env/reset`,
+    'POST',
+    { ...rebound, 'content-type': 'application/json' },
+    '{"env":"PD"}',
+  );
+  expect(envReset.status).toBe(403);
+  expect(envReset.text).toContain('FOREIGN_HOST');
+
+  // a cross-site text/plain POST of the playground's turn takes no turn (auth off)
+  const started = await trpc<{ episode: Seat; capabilityToken: string }>(request, 'seat.start', {
+    envId: 'CART',
+    d: 1,
+  });
+  const id = started.data.episode.id;
+  const crossSite = {
+    'content-type': 'text/plain',
+    origin: 'http://evil.example',
+    'sec-fetch-site': 'cross-site',
+    cookie: `ecomrlve_ep_${id}=${started.data.capabilityToken}`,
+  };
+  const step = await raw(
+    `${baseURL}/play/${id}/trpc/seat.step`,
+    'POST',
+    crossSite,
+    JSON.stringify({ id, action: CHAT }),
+  );
+  expect(step.status).toBe(403);
+  expect(step.text).toContain('CROSS_SITE');
+  const turn = await raw(`${baseURL}/play/${id}/model-turn`, 'POST', crossSite, '{"player":{"agent":"oracle"}}');
+  expect(turn.status).toBe(403);
+  const seat = await trpc<{ turn: number }>(
+    request,
+    'seat.get',
+    { id },
+    { 'x-episode-token': started.data.capabilityToken },
+    'GET',
+  );
+  expect(seat.data.turn).toBe(0);
 });

@@ -16,7 +16,9 @@ case "$HOST" in
   *) if [ -z "${ECOMRLVE_ADMIN_TOKEN:-}" ] && [ "${ECOMRLVE_AUTH:-}" != "off" ]; then
        echo "HOST=$HOST exposes the app, so auth is on: set ECOMRLVE_ADMIN_TOKEN (a long random string) and run again." >&2
        exit 1
-     fi ;;
+     fi
+     # requests must name this server: an address, or a name listed here (docs/security.md)
+     [ -n "${ECOMRLVE_PUBLIC_HOSTS:-}" ] || echo "note: only addresses and loopback names reach the app; list the host names people use in ECOMRLVE_PUBLIC_HOSTS (comma-separated)" >&2 ;;
 esac
 echo "› serving on http://$HOST:$PORT"
 exec npx next start -p "$PORT" -H "$HOST"

@@ -1,10 +1,14 @@
 // The issue's abusive requests against `next start` (its own database) while a heartbeat
 // request runs every 25 ms from a separate thread: how long each took, its status, the heartbeat's p50/p99 during the
 // abuse, and the server's RSS before and after. Needs `next build` first.
-//   npm run bench:abuse [-- --port 3104]
+//   npm run bench:abuse [-- --port 3104] [--env-only: serve:env's part only, no build needed]
 import fs from 'node:fs';
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
+import { MAX_ACTION_BYTES } from '@/server/episodes/inputs';
+import { LOGIN_LIMITS } from '@/server/auth/login-throttle';
+import { MAX_ACTION_DEPTH } from '@/server/lib/action-value';
+import { envServerAbuse } from './bench-abuse-env';
 import { serverCpuSeconds, serverMemorySplitMb, serverRssMb, withNextServer } from './next-server';
 
 const PORT = Number(process.argv[process.argv.indexOf('--port') + 1]) || 3104;
@@ -66,6 +70,33 @@ function earlyAnswer(path: string, body: Uint8Array): Promise<Response> {
     write(0);
   });
 }
+
+/** A request with headers fetch will not send as given (Host). */
+function rawRequest(method: string, path: string, headers: Record<string, string>, body = ''): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${BASE}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve(new Response(Buffer.concat(chunks), { status: res.statusCode })));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** An episode started through tRPC, and a seat.step with its token whose body is `actionJson` as text. */
+async function stepWith(actionJson: string): Promise<Response> {
+  const started = (await (await post('seat.start', JSON.stringify({ envId: 'CART', d: 1 }))).json()) as {
+    result: { data: { episode: { id: string }; capabilityToken: string } };
+  };
+  const { episode, capabilityToken } = started.result.data;
+  return post('seat.step', `{"id":${JSON.stringify(episode.id)},"action":${actionJson}}`, {
+    'x-episode-token': capabilityToken,
+  });
+}
+
+const search = (args: string) =>
+  `{"assistant_message":"Searching.","tool_calls":[{"name":"catalog.search","args":${args}}],"answer":null}`;
 
 /** Waits until the server uses under 5 % of a core over half a second (at most 60 s); returns the wait in ms. */
 async function serverIdle(port: number): Promise<number> {
@@ -152,6 +183,40 @@ async function main() {
         '300 MB chunked POST to tRPC (no length)',
         () => post('seat.step', hugeStream(300 * 1024 * 1024) as unknown as BodyInit),
       ],
+      // issue 29's classes: each refused at once with a 4xx, nothing stored
+      [
+        'foreign Host (DNS rebinding): GET / with Host rebound.example',
+        () => rawRequest('GET', '/', { host: 'rebound.example' }),
+      ],
+      [
+        'foreign Host with a body (skips proxy.ts): POST / with Host rebound.example',
+        () => rawRequest('POST', '/', { host: 'rebound.example', 'content-type': 'text/plain' }, 'x'),
+      ],
+      [
+        'cross-site text/plain POST to the playground seat.step (/play/x/trpc, auth off)',
+        () =>
+          rawRequest(
+            'POST',
+            '/play/x/trpc/seat.step',
+            { 'content-type': 'text/plain', origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
+            '{"action":"hi"}',
+          ),
+      ],
+      ['1e309 in a tool argument (seat.step)', () => stepWith(search('{"query":"lamp","limit":1e309}'))],
+      ['lone surrogate in a tool argument (seat.step)', () => stepWith(search('{"query":"l\\ud800mp"}'))],
+      [
+        '100k-deep nesting in a tool argument (seat.step)',
+        () => stepWith(search(`{"query":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)),
+      ],
+      [
+        'reset with an existing episode_id (/api/env/reset twice)',
+        async () => {
+          const body = JSON.stringify({ env: 'PD', episode_id: `bench-abuse-${Date.now()}` });
+          const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body };
+          await (await fetch(`${BASE}/api/env/reset`, init)).text();
+          return fetch(`${BASE}/api/env/reset`, init);
+        },
+      ],
       [
         'curriculum.step {episodes: 1000} (worker thread; cancelled)',
         async () => {
@@ -169,6 +234,10 @@ async function main() {
         },
       ],
     ];
+    // the bounds these requests meet (docs/security.md, "Bounds")
+    console.log(
+      `bounds: an action ≤ ${MAX_ACTION_BYTES} bytes, nesting ≤ ${MAX_ACTION_DEPTH} levels, finite numbers, no lone surrogates; admin sign-in ${LOGIN_LIMITS.perAddress} wrong tokens per address and ${LOGIN_LIMITS.overall} overall per ${LOGIN_LIMITS.windowMs / 1000} s, then 429; Host: loopback, the bound address, ECOMRLVE_PUBLIC_HOSTS; apiKeyEnv: *_API_KEY or ECOMRLVE_MODEL_KEY_VARS; redirects from model endpoints not followed`,
+    );
     console.log(
       `bench:abuse against next start on :${PORT} (load average ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}; the server settled ${(settled / 1000).toFixed(1)} s after its first requests)`,
     );
@@ -263,7 +332,13 @@ async function main() {
   });
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+// serve:env's part (bench-abuse-env.ts) after the app's; `-- --env-only` runs it alone
+(process.argv.includes('--env-only') ? Promise.resolve() : main())
+  .then(() => {
+    console.log('serve:env (a child process, persistence off):');
+    return envServerAbuse();
+  })
+  .catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });

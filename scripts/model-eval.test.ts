@@ -30,7 +30,7 @@ async function modelEval(fake: FakeEndpoint, out: string, extra: string[] = []) 
     '--model-name',
     'fake',
     '--api-key-env',
-    'MARKER_KEY',
+    'MARKER_API_KEY',
     '--envs',
     'PD',
     '--d',
@@ -45,7 +45,7 @@ async function modelEval(fake: FakeEndpoint, out: string, extra: string[] = []) 
   ];
   const { stdout, stderr } = await run('node', args, {
     cwd: root,
-    env: { ...process.env, MARKER_KEY: MARKER },
+    env: { ...process.env, MARKER_API_KEY: MARKER },
     timeout: 120_000,
   });
   return { stdout, stderr, file: readFileSync(out, 'utf8') };

@@ -4,10 +4,16 @@
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
-import { ConfigError, loadConfig, type EnvServerConfig } from '../server/env-server/config';
+import { ConfigError, helpText, loadConfig, type EnvServerConfig } from '../server/env-server/config';
 import { startEnvServer } from '../server/env-server/server';
+import { persistedTokenSecret } from '../server/env-server/token-secret';
 import { DEFAULT_DATABASE_URL } from '../server/db';
+import { sqliteFile } from '../server/db/path';
 import { DatabaseRefused, readySqliteDatabase } from '../server/lib/database-ready';
+
+/** The SQLite file the workers record into (null: persistence off, or another database). */
+const recordedSqliteFile = (config: EnvServerConfig) =>
+  config.persist ? sqliteFile(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL) : null;
 
 /** Serves the port in this process; a cluster worker tells the primary its address instead of printing it. */
 async function serve(config: EnvServerConfig) {
@@ -68,6 +74,10 @@ function readyDatabase(url: string) {
 }
 
 function main() {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    console.log(helpText());
+    return;
+  }
   let config;
   try {
     config = loadConfig(process.env, process.argv.slice(2), DEFAULT_CATALOG_ID);
@@ -78,10 +88,21 @@ function main() {
     }
     throw e;
   }
-  if (config.persist && !config.tokenSecret && /^postgres(ql)?:/.test(process.env.DATABASE_URL ?? ''))
+  // without ECOMRLVE_TOKEN_SECRET a recorded SQLite server keeps a generated one beside the
+  // database, so a restart accepts the tokens it issued (token-secret.ts)
+  const dbFile = recordedSqliteFile(config);
+  if (!config.tokenSecret && dbFile) config = { ...config, tokenSecret: persistedTokenSecret(dbFile) };
+  if (config.persist && !config.tokenSecret && /^postgres(ql)?:/.test(process.env.DATABASE_URL ?? '')) {
+    if (config.mode === 'production') {
+      console.error(
+        'serve:env: set ECOMRLVE_TOKEN_SECRET (the same on every worker): in production mode a PostgreSQL-backed server does not start without it, since a restart would strand every episode in flight',
+      );
+      process.exit(2);
+    }
     console.error(
       'serve:env: ECOMRLVE_TOKEN_SECRET is not set, so this worker signs tokens with a secret of its own and other workers will refuse them; give every worker the same secret',
     );
+  }
   if (config.persist && cluster.isPrimary) readyDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
   if (config.workers > 1 && cluster.isPrimary) primary(config);
   else void serve(config);

@@ -4,9 +4,21 @@ import { RunsDashboard } from '@/components/runs/RunsDashboard';
 
 export const dynamic = 'force-dynamic';
 
-export default async function RunsPage() {
-  const page = await pageData((trpc) => trpc.runs.list());
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** /runs?run=<id>&vs=<id>: the run selected, and the run compared with it. */
+export default async function RunsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
+  const sp = await searchParams;
+  const page = await pageData(async (trpc) => ({ runs: await trpc.runs.list(), players: await trpc.models.players() }));
   if (page.denied !== null)
     return <AccessDenied message="Batch runs are an admin page: sign in with the admin token." />;
-  return <RunsDashboard initialRuns={page.data} />;
+  const { runs, players } = page.data;
+  return (
+    <RunsDashboard
+      initialRuns={runs}
+      players={[...players.connections.map((c) => `connection:${c}`), ...players.agents.map((a) => `agent:${a}`)]}
+      initialRun={one(sp.run) ?? null}
+      initialVs={one(sp.vs) ?? ''}
+    />
+  );
 }

@@ -1,6 +1,7 @@
 'use client';
 // "Play N episodes with agent X": the server plays them in the background; the page follows
 // with a progress bar (polling), can cancel, and refreshes the run's charts as it goes.
+import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC } from '@/lib/trpc';
@@ -8,6 +9,14 @@ import { fmtReward } from '@/lib/format';
 import { Button } from '@/components/ui/primitives';
 
 const MAX = 1000;
+
+/** What each built-in agent is, so the list explains itself (unknown names show without a note). */
+const AGENT_NOTES: Record<string, string> = {
+  oracle: 'reads the hidden goal: an upper bound, not a player',
+  heuristic: 'plays from what it sees, as a scripted shopper assistant',
+  random: 'random well-formed actions: a noise baseline',
+  empty: 'answers nothing on its first turn: the floor (scores at most −0.5)',
+};
 
 export function PlayControl({ runId, agents }: { runId: string; agents: string[] }) {
   const trpc = useTRPC();
@@ -83,6 +92,7 @@ export function PlayControl({ runId, agents }: { runId: string; agents: string[]
           {agents.map((a) => (
             <option key={a} value={a}>
               {a}
+              {AGENT_NOTES[a] ? ` — ${AGENT_NOTES[a]}` : ''}
             </option>
           ))}
         </select>
@@ -90,6 +100,14 @@ export function PlayControl({ runId, agents }: { runId: string; agents: string[]
           {running ? 'Playing…' : 'Play'}
         </Button>
       </form>
+      <p className="text-xs text-slate-500" data-testid="play-agent-note">
+        The curriculum plays built-in agents on the server. To play a connected model over a grid of envs and d, start a
+        batch run on{' '}
+        <Link href="/runs" className="text-sky-700 underline">
+          Runs
+        </Link>
+        .
+      </p>
       {job && running && (
         <div className="flex items-center gap-3" data-testid="play-progress">
           <progress

@@ -4,7 +4,10 @@ import { Badge } from '@/components/ui/primitives';
 import { fmtDateTime, fmtReward, fmtTermination } from '@/lib/format';
 import { EpisodeLink, ResultBadge } from './EpisodeCells';
 
-export function EpisodeTable({ episodes }: { episodes: EpisodeSummary[] }) {
+/** An active episode's seed is withheld (null) until it ends or is revealed (server/inspector/spoiler.ts). */
+type Row = Omit<EpisodeSummary, 'seed'> & { seed: number | null };
+
+export function EpisodeTable({ episodes }: { episodes: Row[] }) {
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-left text-sm" data-testid="episode-table">
@@ -27,7 +30,12 @@ export function EpisodeTable({ episodes }: { episodes: EpisodeSummary[] }) {
             <tr key={e.id} className="hover:bg-slate-50" data-testid="episode-row">
               <td className="px-4 py-2 font-medium">{e.envId}</td>
               <td className="px-2 py-2 tabular-nums">{e.d}</td>
-              <td className="px-2 py-2 font-mono text-xs">{e.seed}</td>
+              <td
+                className="px-2 py-2 font-mono text-xs"
+                title={e.seed === null ? 'withheld while it is played' : undefined}
+              >
+                {e.seed ?? '—'}
+              </td>
               <td className="px-2 py-2 text-right tabular-nums">{fmtReward(e.reward)}</td>
               <td className="px-2 py-2">
                 <ResultBadge status={e.status} isCorrect={e.isCorrect} />

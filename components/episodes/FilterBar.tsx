@@ -3,12 +3,13 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { ENV_IDS } from '@/server/engine/types';
 import { TERMINATIONS, type EpisodeFilter } from '@/server/inspector/filters';
+import type { RunOption } from '@/server/inspector/run-keys';
 import { cx } from '@/components/ui/primitives';
 import { TERMINATION_LABELS } from '@/lib/format';
 
 export interface Facets {
   players: string[];
-  runs: string[];
+  runs: RunOption[];
   catalogs: string[];
   origins: string[];
 }
@@ -84,6 +85,8 @@ function Select({
       onChange={(e) => onChange(e.target.value || undefined)}
     >
       <option value="">{all}</option>
+      {/* a value from a link that the menu does not list (yet) still shows as chosen */}
+      {value && !options.some(([v]) => v === value) && <option value={value}>{value}</option>}
       {options.map(([v, l]) => (
         <option key={v} value={v}>
           {l}
@@ -219,7 +222,20 @@ export function FilterBar({
           />
         </Field>
         <Field label="run">
-          <Select label="run" value={filter.run} options={pairs(facets?.runs)} onChange={(v) => set('run', v)} />
+          <Select
+            label="run"
+            value={filter.run}
+            options={(facets?.runs ?? []).map((r) => [r.key, `${r.kind}: ${r.name}`] as [string, string])}
+            onChange={(v) => set('run', v)}
+          />
+        </Field>
+        <Field label="turns by">
+          <Select
+            label="turns by"
+            value={filter.turns}
+            options={[['human', 'human only']]}
+            onChange={(v) => set('turns', v as EpisodeFilter['turns'])}
+          />
         </Field>
         <Field label="catalog">
           <Select

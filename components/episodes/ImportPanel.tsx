@@ -1,6 +1,7 @@
 'use client';
 // Import episode files (the project's JSONL, OpenAI chat transcripts, reference traces with
-// their README) and show the per-line report.
+// their README) and show the per-line report. Choosing files lists them first; nothing is
+// imported until "Import" is pressed (issue 31).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
@@ -8,18 +9,24 @@ import { useTRPC } from '@/lib/trpc';
 import { Badge, Button } from '@/components/ui/primitives';
 import { fmtReward } from '@/lib/format';
 
+const fmtBytes = (n: number) =>
+  n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+
 export function ImportPanel() {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const [open, setOpen] = useState(false);
+  const [chosen, setChosen] = useState<File[]>([]);
+  const [inputKey, setInputKey] = useState(0);
   const m = useMutation(
     trpc.inspector.import.mutationOptions({
       onSuccess: () => qc.invalidateQueries({ queryKey: trpc.inspector.pathKey() }),
     }),
   );
-  const onFiles = async (list: FileList | null) => {
-    if (!list || list.length === 0) return;
-    const files = await Promise.all([...list].map(async (f) => ({ name: f.name, text: await f.text() })));
+  const reset = () => (setChosen([]), setInputKey((k) => k + 1));
+  const importChosen = async () => {
+    const files = await Promise.all(chosen.map(async (f) => ({ name: f.name, text: await f.text() })));
+    reset();
     m.mutate({ files });
   };
   const report = m.data ?? [];
@@ -37,13 +44,37 @@ export function ImportPanel() {
             split steps exactly). Each episode is stored whole or not at all.
           </p>
           <input
+            key={inputKey}
             type="file"
             multiple
             accept=".jsonl,.json,.md,.txt"
             aria-label="Files to import"
-            onChange={(e) => onFiles(e.target.files)}
+            onChange={(e) => setChosen([...(e.target.files ?? [])])}
             data-testid="import-input"
           />
+          {chosen.length > 0 && (
+            <div className="rounded-md border border-sky-200 bg-sky-50/60 p-2" data-testid="import-confirm">
+              <p className="mb-1 text-xs font-medium text-slate-700">
+                Import {chosen.length} file{chosen.length === 1 ? '' : 's'}?
+              </p>
+              <ul className="mb-2 max-h-40 overflow-auto text-xs text-slate-700" data-testid="import-file-list">
+                {chosen.map((f) => (
+                  <li key={f.name} className="flex justify-between gap-3 font-mono">
+                    <span className="truncate">{f.name}</span>
+                    <span className="shrink-0 tabular-nums text-slate-500">{fmtBytes(f.size)}</span>
+                  </li>
+                ))}
+              </ul>
+              <div className="flex gap-2">
+                <Button size="sm" variant="primary" onClick={() => void importChosen()} data-testid="import-go">
+                  Import
+                </Button>
+                <Button size="sm" variant="ghost" onClick={reset} data-testid="import-cancel">
+                  Cancel
+                </Button>
+              </div>
+            </div>
+          )}
           {m.isPending && <p className="text-xs text-slate-500">Importing…</p>}
           {m.isError && <p className="text-xs text-rose-700">{m.error.message}</p>}
           {report.length > 0 && (

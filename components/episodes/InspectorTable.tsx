@@ -3,8 +3,9 @@
 import type { EpisodeListRow } from '@/server/inspector/query';
 import type { SortColumn } from '@/server/inspector/filters';
 import { cx } from '@/components/ui/primitives';
+import { differsPhrase } from '@/components/reward/part-labels';
 import { fmtDateTime, fmtReward, fmtTermination } from '@/lib/format';
-import { EpisodeLink, ResultBadge } from './EpisodeCells';
+import { EpisodeLink, PlayerCell, ResultBadge } from './EpisodeCells';
 
 // `wide` columns are hidden below 1024 px so the replay link stays on screen at 800 px.
 const COLUMNS: Array<{ key: SortColumn; label: string; right?: boolean; wide?: boolean }> = [
@@ -31,7 +32,8 @@ export function InspectorTable({
   onSelect,
   listParams,
 }: {
-  rows: EpisodeListRow[];
+  /** an active episode's seed is null until it ends or is revealed (server/inspector/spoiler.ts) */
+  rows: Array<Omit<EpisodeListRow, 'seed'> & { seed: number | null }>;
   sort: SortColumn;
   dir: 'asc' | 'desc';
   onSort: (col: SortColumn) => void;
@@ -98,26 +100,43 @@ export function InspectorTable({
               </td>
               <td className="px-2 py-1.5 font-medium">{e.envId}</td>
               <td className="px-2 py-1.5 tabular-nums">{e.d}</td>
-              <td className="px-2 py-1.5 font-mono text-xs">{e.seed}</td>
+              <td
+                className="px-2 py-1.5 font-mono text-xs"
+                title={e.seed === null ? 'withheld while it is played' : undefined}
+              >
+                {e.seed ?? '—'}
+              </td>
               <td className="px-2 py-1.5 text-right tabular-nums">
+                {e.rescoredReward !== null && Math.abs(e.rescoredReward - (e.reward ?? 0)) > 1e-9 && (
+                  <span className="text-[11px] text-slate-500">recorded </span>
+                )}
                 {fmtReward(e.reward)}
                 {e.rescoredReward !== null && Math.abs(e.rescoredReward - (e.reward ?? 0)) > 1e-9 && (
-                  <span className="block text-xs text-violet-700" title="this engine's re-score">
-                    re-scored {fmtReward(e.rescoredReward)}
+                  <span
+                    className="block text-xs text-violet-700"
+                    title="the reward as recorded (above) and as this engine scores the same turns"
+                    data-testid="list-rescored"
+                  >
+                    this engine {fmtReward(e.rescoredReward)}
+                    {e.rescoredDiffers && (
+                      <span className="block text-[11px] text-violet-600">
+                        {differsPhrase(e.rescoredDiffers.split(','))}
+                      </span>
+                    )}
                   </span>
                 )}
               </td>
               <td className="px-2 py-1.5">
-                <ResultBadge status={e.status} isCorrect={e.isCorrect} />
+                <ResultBadge status={e.status} isCorrect={e.isCorrect} infra={e.infra} />
               </td>
               <td className={cx('px-2 py-1.5 text-slate-600', WIDE)}>{fmtTermination(e.terminationReason)}</td>
               <td className="px-2 py-1.5 text-right tabular-nums">{e.turn}</td>
               <td className={cx('px-2 py-1.5 text-right tabular-nums', WIDE)}>{e.toolCalls}</td>
               <td
-                className="max-w-40 truncate px-2 py-1.5 text-slate-600"
+                className="max-w-56 truncate px-2 py-1.5 text-slate-600"
                 title={e.runLabel ? `run ${e.runLabel}` : undefined}
               >
-                {e.player}
+                <PlayerCell player={e.player} />
                 {e.origin !== 'engine' && (
                   <span className="ml-1 text-xs text-slate-400">({e.origin.replace('import:', 'imported ')})</span>
                 )}

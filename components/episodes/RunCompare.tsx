@@ -10,11 +10,17 @@ import { Badge, Button, Card, CardHeader, Empty } from '@/components/ui/primitiv
 import { fmtReward } from '@/lib/format';
 
 type Side = { by: 'player' | 'run'; value: string };
-const label = (s: Side) => `${s.by} ${s.value}`;
+type Facets = { runs: Array<{ key: string; kind: string; name: string }> } | undefined;
+/** A side as a person reads it: a run by its name. */
+const label = (s: Side, facets: Facets) => {
+  const run = s.by === 'run' ? facets?.runs.find((r) => r.key === s.value) : undefined;
+  return run ? `${run.kind} run “${run.name}”` : `${s.by} ${s.value}`;
+};
 
 export function RunCompare({ a, b }: { a: Side; b: Side }) {
   const trpc = useTRPC();
   const q = useQuery(trpc.inspector.compareRuns.queryOptions({ a, b }));
+  const facets = useQuery(trpc.inspector.facets.queryOptions());
   if (q.isLoading) return <Empty>Loading…</Empty>;
   if (q.isError) return <Empty>{q.error.message}</Empty>;
   const { cells, flipped } = q.data!;
@@ -22,7 +28,7 @@ export function RunCompare({ a, b }: { a: Side; b: Side }) {
     <div className="space-y-4">
       <RunPicker a={a} b={b} />
       <Card>
-        <CardHeader title={`A = ${label(a)} · B = ${label(b)}: same env, d and seed`} />
+        <CardHeader title={`A = ${label(a, facets.data)} · B = ${label(b, facets.data)}: same env, d and seed`} />
         {cells.length === 0 ? (
           <Empty>No (env, d, seed) was played by both.</Empty>
         ) : (
@@ -99,21 +105,23 @@ export function RunPicker({ a, b }: { a?: Side; b?: Side }) {
   const facets = useQuery(trpc.inspector.facets.queryOptions());
   const [sa, setSa] = useState(a ? `${a.by}:${a.value}` : '');
   const [sb, setSb] = useState(b ? `${b.by}:${b.value}` : '');
-  const options = [
-    ...(facets.data?.players ?? []).map((p) => `player:${p}`),
-    ...(facets.data?.runs ?? []).map((r) => `run:${r}`),
+  const options: Array<[string, string]> = [
+    ...(facets.data?.players ?? []).map((p) => [`player:${p}`, `player ${p}`] as [string, string]),
+    ...(facets.data?.runs ?? []).map((r) => [`run:${r.key}`, `${r.kind} run ${r.name}`] as [string, string]),
   ];
+  const names = new Map(options);
   const pick = (v: string, set: (s: string) => void, name: string) => (
     <select
       aria-label={name}
-      className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
+      className="min-w-0 max-w-full rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
       value={v}
       onChange={(e) => set(e.target.value)}
     >
       <option value="">choose…</option>
-      {options.map((o) => (
+      {v && !names.has(v) && <option value={v}>{v.replace(':', ' ')}</option>}
+      {options.map(([o, name]) => (
         <option key={o} value={o}>
-          {o.replace(':', ' ')}
+          {name}
         </option>
       ))}
     </select>
@@ -128,7 +136,9 @@ export function RunPicker({ a, b }: { a?: Side; b?: Side }) {
           if (sa && sb) router.push(`/episodes/compare?ra=${encodeURIComponent(sa)}&rb=${encodeURIComponent(sb)}`);
         }}
       >
-        A {pick(sa, setSa, 'side A')} B {pick(sb, setSb, 'side B')}
+        {/* each side's letter stays with its menu when the row wraps */}
+        <span className="flex min-w-0 items-center gap-1">A {pick(sa, setSa, 'side A')}</span>
+        <span className="flex min-w-0 items-center gap-1">B {pick(sb, setSb, 'side B')}</span>
         <Button type="submit" disabled={!sa || !sb}>
           Compare
         </Button>

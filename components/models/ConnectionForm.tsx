@@ -18,6 +18,7 @@ export interface ConnectionFormValues {
   apiKeyEnv?: string;
   stream?: boolean;
   sendEpisodeHeader?: boolean;
+  public?: boolean;
 }
 
 const NUMBER_FIELDS = [
@@ -49,6 +50,7 @@ export function ConnectionForm({
   const [actionMode, setActionMode] = useState<'tools' | 'json'>(initial?.actionMode ?? 'tools');
   const [stream, setStream] = useState(initial?.stream ?? false);
   const [episodeHeader, setEpisodeHeader] = useState(initial?.sendEpisodeHeader ?? false);
+  const [shared, setShared] = useState(initial?.public ?? false);
   const set = (k: string) => (e: React.ChangeEvent<HTMLInputElement>) =>
     setText((t) => ({ ...t, [k]: e.target.value }));
 
@@ -66,6 +68,7 @@ export function ConnectionForm({
       ...(text.apiKeyEnv.trim() ? { apiKeyEnv: text.apiKeyEnv.trim() } : {}),
       stream,
       sendEpisodeHeader: episodeHeader,
+      public: shared,
     });
   };
 
@@ -144,6 +147,13 @@ export function ConnectionForm({
         >
           <input type="checkbox" checked={episodeHeader} onChange={(e) => setEpisodeHeader(e.target.checked)} /> Send
           the episode header (local agent server only)
+        </label>
+        <label
+          className="flex items-center gap-2"
+          title="With auth on, anyone may then play it or let it voice the customer, spending its key"
+        >
+          <input type="checkbox" checked={shared} onChange={(e) => setShared(e.target.checked)} /> Public (anyone may
+          play it when auth is on)
         </label>
         <div className="flex gap-2 sm:col-span-2">
           <Button type="submit" variant="primary" disabled={pending} data-testid="conn-save">

@@ -2,7 +2,9 @@
 // This turn's action: queued tool calls, the message to the customer, and the answer.
 import { useMemo, useState } from 'react';
 import type { Action } from '@/server/engine/types';
+import { parseAction } from '@/server/engine/action';
 import { usePlayStore } from '@/lib/stores/play';
+import { MAX_MESSAGE_CHARS, messageLengthError } from '@/lib/play-limits';
 import { Button, Card, CardHeader } from '@/components/ui/primitives';
 import { SchemaForm } from './SchemaForm';
 import { answerTargets } from './answer-targets';
@@ -39,9 +41,11 @@ export function Composer({
   const unqueued = selectedTool !== null && Object.values(formValues).some((v) => v.trim() !== '');
   const [answerErrors, setAnswerErrors] = useState<Record<string, string>>({});
   const [msgError, setMsgError] = useState<string | null>(null);
+  // why the raw text does not parse, while the person decides whether to send it anyway
+  const [rawProblem, setRawProblem] = useState<string | null>(null);
   const answerFields = useMemo(() => fieldsOf(answerSchema), [answerSchema]);
   const targets = useMemo(() => answerTargets(answerFields, answerValues), [answerFields, answerValues]);
-  const hasTargets = targets.productLists.length + targets.orderSlots.length > 0;
+  const hasTargets = targets.productLists.length + targets.orderSlots.length + targets.policyAnswers.length > 0;
 
   /** turn: no answer; answer: the answer with done: false (the episode goes on); finish: done: true. */
   function send(mode: 'turn' | 'answer' | 'finish') {
@@ -51,6 +55,8 @@ export function Composer({
       setMsgError('Write a message to the customer (assistant_message is required).');
       return;
     }
+    const tooLong = messageLengthError(state.message);
+    if (tooLong) return setMsgError(tooLong);
     setMsgError(null);
     let answer: Action['answer'] = null;
     if (mode !== 'turn') {
@@ -64,6 +70,13 @@ export function Composer({
       tool_calls: state.queue.map((c) => ({ name: c.name, args: c.args })),
       answer,
     });
+  }
+
+  /** Raw text that parses goes as it is; text that does not asks first (the bad-action path stays one click on). */
+  function sendRaw() {
+    const parsed = parseAction(rawText);
+    if (parsed.ok) onSend(rawText);
+    else setRawProblem(parsed.error);
   }
 
   return (
@@ -106,7 +119,19 @@ export function Composer({
             placeholder="e.g. Let me look that up for you."
             className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-slate-500 focus:outline-none focus:ring-1 focus:ring-slate-500"
           />
-          {msgError && <p className="mt-1 text-xs text-rose-600">{msgError}</p>}
+          {message.length > MAX_MESSAGE_CHARS * 0.8 && (
+            <p
+              className={`text-right text-[11px] tabular-nums ${message.length > MAX_MESSAGE_CHARS ? 'text-rose-600' : 'text-slate-500'}`}
+              data-testid="message-length"
+            >
+              {message.length.toLocaleString('en-US')} / {MAX_MESSAGE_CHARS.toLocaleString('en-US')} characters
+            </p>
+          )}
+          {msgError && (
+            <p className="mt-1 text-xs text-rose-600" role="alert" data-testid="message-error">
+              {msgError}
+            </p>
+          )}
         </div>
         {answerFields.length > 0 ? (
           <section
@@ -179,13 +204,43 @@ export function Composer({
           <textarea
             rows={4}
             value={rawText}
-            onChange={(e) => setRawText(e.target.value)}
+            onChange={(e) => (setRawText(e.target.value), setRawProblem(null))}
             placeholder='{"assistant_message": "...", "tool_calls": [], "answer": null}'
             className="mt-2 w-full rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
+            aria-label="Raw agent text"
+            data-testid="raw-text"
           />
-          <Button size="sm" disabled={pending} onClick={() => onSend(rawText)} className="mt-1">
-            Send raw text
-          </Button>
+          {rawProblem ? (
+            <div
+              className="mt-1 space-y-1.5 rounded-md border border-amber-300 bg-amber-50 px-2.5 py-2 text-amber-900"
+              role="alertdialog"
+              aria-label="The raw text is not a valid action"
+              data-testid="raw-confirm"
+            >
+              <p>
+                This text is not a valid action: <span className="font-medium">{rawProblem}</span>. Sent as it is, the
+                turn is a bad action: the episode ends with reward −1.
+              </p>
+              <div className="flex gap-2">
+                <Button size="sm" onClick={() => setRawProblem(null)} data-testid="raw-keep-editing">
+                  Keep editing
+                </Button>
+                <Button
+                  size="sm"
+                  variant="danger"
+                  disabled={pending}
+                  onClick={() => (setRawProblem(null), onSend(rawText))}
+                  data-testid="raw-send-anyway"
+                >
+                  Send it anyway (bad action)
+                </Button>
+              </div>
+            </div>
+          ) : (
+            <Button size="sm" disabled={pending} onClick={() => sendRaw()} className="mt-1" data-testid="raw-send">
+              Send raw text
+            </Button>
+          )}
         </details>
       </div>
     </Card>

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import type { SeatView } from '@/server/episodes/seat';
 import { Badge } from '@/components/ui/primitives';
 import { fmtReward, fmtTermination } from '@/lib/format';
+import { isSpoiled } from '@/server/episodes/provenance';
 
 /** What the header shows; the agent seat's view and the inspector's view both have it. */
 export type HeaderEpisode = Pick<
@@ -46,7 +47,17 @@ export function EpisodeHeader({
           <Badge>d = {ep.d}</Badge>
           {ep.seed !== null && <Badge>seed {ep.seed}</Badge>}
           <Badge>{ep.catalogId}</Badge>
-          <Badge>player {ep.player}</Badge>
+          <span data-testid="episode-player">
+            <Badge>player {ep.player}</Badge>
+          </span>
+          {isSpoiled(ep.player) && (
+            <Badge
+              tone="amber"
+              title="The oracle (which reads the hidden goal) took a turn: not a measure of a player."
+            >
+              oracle · spoiled
+            </Badge>
+          )}
           {otherActors.map((a) => (
             <span key={a} data-testid="other-actor">
               <Badge tone="blue" title="took turns in this episode">

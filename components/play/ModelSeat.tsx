@@ -2,6 +2,7 @@
 // Let a model or a built-in agent play: choose who, Step (one turn), Play (autoplay at a
 // speed), Pause; Take over hands the next turns to the person, Hand back returns them.
 // A model's turn appears as it streams (display-only; the turn counts once committed).
+// Labels say the real state: "you are playing", "<model> is playing", "<model> paused".
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { SeatView } from '@/server/episodes/seat';
 import { attempt, useTRPCClient } from '@/lib/trpc';
@@ -16,22 +17,32 @@ const SPEEDS = [
 
 export type Control = 'person' | 'model';
 
+/** The player select's value for a stored turn's actor ("model:x" → "connection:x", "heuristic" → "agent:heuristic"). */
+export const playerOfActor = (actor: string) =>
+  actor.startsWith('model:') ? `connection:${actor.slice('model:'.length)}` : `agent:${actor}`;
+
 export function ModelSeat({
   episode,
   control,
   onControl,
+  handedOver,
+  initialPlayer,
   onTurn,
   onPartial,
 }: {
   episode: SeatView;
   control: Control;
   onControl: (c: Control) => void;
+  /** A model or agent has taken turns here before: Play hands control back to it. */
+  handedOver: boolean;
+  /** The player of the last stored model turn (a reload keeps it chosen). */
+  initialPlayer?: string;
   onTurn: (episode: SeatView, actor: string) => void;
   /** The model's reply so far while its turn streams (null when none): display-only. */
   onPartial: (partial: TurnPartial | null) => void;
 }) {
   const [options, setOptions] = useState<{ connections: string[]; agents: readonly string[] } | null>(null);
-  const [player, setPlayer] = useState('');
+  const [player, setPlayer] = useState(initialPlayer ?? '');
   const [speed, setSpeed] = useState(1);
   const [playing, setPlaying] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -44,7 +55,11 @@ export function ModelSeat({
     void attempt(trpc.models.players.query()).then((res) => {
       if (!res.ok) return setError(res.error);
       setOptions(res.data);
-      setPlayer((p) => p || (res.data.connections[0] ? `connection:${res.data.connections[0]}` : 'agent:heuristic'));
+      const offered = [
+        ...res.data.connections.map((c) => `connection:${c}`),
+        ...res.data.agents.map((a) => `agent:${a}`),
+      ];
+      setPlayer((p) => (p && offered.includes(p) ? p : (offered[0] ?? '')));
     });
   }, [trpc]);
 
@@ -93,8 +108,14 @@ export function ModelSeat({
       <CardHeader
         title="Let a model play"
         right={
-          <span className="text-xs text-slate-500">
-            {!active ? 'episode over' : control === 'person' ? 'you are playing' : `${label} is playing`}
+          <span className="text-xs text-slate-500" data-testid="seat-state">
+            {!active
+              ? 'episode over'
+              : control === 'person'
+                ? 'you are playing'
+                : playing || busy
+                  ? `${label} is playing`
+                  : `${label} paused`}
           </span>
         }
       />
@@ -114,11 +135,19 @@ export function ModelSeat({
                 model {c}
               </option>
             ))}
-            {options?.agents.map((a) => (
-              <option key={a} value={`agent:${a}`}>
-                built-in {a}
-              </option>
-            ))}
+            {options?.agents
+              .filter((a) => a !== 'oracle')
+              .map((a) => (
+                <option key={a} value={`agent:${a}`}>
+                  built-in {a}
+                </option>
+              ))}
+            {/* offered to the inspector only (the server lists it for the admin alone) */}
+            {options?.agents.includes('oracle') && (
+              <optgroup label="inspector only">
+                <option value="agent:oracle">oracle: reads the hidden goal, marks the episode spoiled</option>
+              </optgroup>
+            )}
           </select>
         </label>
         <label className="flex items-center gap-2">
@@ -155,7 +184,7 @@ export function ModelSeat({
               disabled={!active || !player || busy}
               data-testid="model-play"
             >
-              {control === 'person' && episode.turn > 0 ? 'Hand back and play' : 'Play'}
+              {control === 'person' && handedOver ? 'Hand back and play' : 'Play'}
             </Button>
           )}
           <Button

@@ -21,7 +21,7 @@ import { EpisodeHeader } from './EpisodeHeader';
 import { PlayGoalCard } from './HiddenGoal';
 import { ToolPalette } from './ToolPalette';
 import { WorldPanel } from './WorldPanel';
-import { ModelSeat, type Control } from './ModelSeat';
+import { ModelSeat, playerOfActor, type Control } from './ModelSeat';
 import { StreamingTurn } from './StreamingTurn';
 import type { TurnPartial } from '@/lib/turn-stream';
 import { valuesFromArgs } from './schema-build';
@@ -35,11 +35,30 @@ export interface PlaygroundProps {
   actors?: Record<number, string | null>;
 }
 
+const CONTROL_KEY = 'ecomrlve:control:';
+
+/** The actor of the latest stored turn (null: no turn, or an unrecorded actor). */
+function lastActorOf(actors: Record<number, string | null>): string | null {
+  const turns = Object.keys(actors).map(Number);
+  return turns.length ? (actors[Math.max(...turns)] ?? null) : null;
+}
+
 export function Playground({ initial, tools, env, actors: initialActors = {} }: PlaygroundProps) {
   const id = initial.id;
   const [ep, setEp] = useState<SeatView>(initial);
   const [actors, setActors] = useState(initialActors);
-  const [control, setControl] = useState<Control>('person');
+  // Who holds the seat survives a reload: the last stored turn's actor, unless this browser
+  // recorded a take-over since (localStorage, read after hydration).
+  const lastActor = lastActorOf(initialActors);
+  const [control, setControl] = useState<Control>(lastActor && lastActor !== 'human' ? 'model' : 'person');
+  useEffect(() => {
+    const kept = window.localStorage.getItem(CONTROL_KEY + id);
+    if (kept === 'person' || kept === 'model') setControl(kept);
+  }, [id]);
+  const changeControl = (c: Control) => {
+    setControl(c);
+    window.localStorage.setItem(CONTROL_KEY + id, c);
+  };
   const [streaming, setStreaming] = useState<TurnPartial | null>(null);
   const took = (view: SeatView, actor: string) => {
     // a turn's first actor stays (an infrastructure failure does not take a turn)
@@ -141,7 +160,15 @@ export function Playground({ initial, tools, env, actors: initialActors = {} }: 
             )}
           </div>
           <aside className="space-y-4 lg:sticky lg:top-4 lg:col-span-5 lg:max-h-[calc(100vh-2rem)] lg:self-start lg:overflow-y-auto lg:pb-4">
-            <ModelSeat episode={ep} control={control} onControl={setControl} onTurn={took} onPartial={setStreaming} />
+            <ModelSeat
+              episode={ep}
+              control={control}
+              onControl={changeControl}
+              handedOver={Object.values(actors).some((a) => a !== null && a !== 'human')}
+              initialPlayer={lastActor && lastActor !== 'human' ? playerOfActor(lastActor) : undefined}
+              onTurn={took}
+              onPartial={setStreaming}
+            />
             {active && control === 'person' && (
               <>
                 <div id="tool-palette" className="scroll-mt-2">

@@ -10,8 +10,12 @@ export function efficiencyText(b: RewardBreakdown): string {
   const r = ref ?? b.tMax;
   const counted = `${b.tEff} of ${b.turns} turn${b.turns === 1 ? '' : 's'} counted`;
   if (r <= 1) return `${counted} → r_eff = ${fmtReward(b.rEff)} (${refName} = ${r})`;
-  const clipped = Math.abs(1 - (2 * (b.tEff - 1)) / (r - 1) - b.rEff) > 1e-9 ? ' (clipped)' : '';
-  return `${counted} → r_eff = 1 − 2·${b.tEff - 1}/${r - 1} = ${fmtReward(b.rEff)}${clipped}  (${refName} = ${r})`;
+  const formula = 1 - (2 * (b.tEff - 1)) / (r - 1);
+  const value = Math.max(-1, Math.min(1, formula));
+  const clipped = Math.abs(formula - value) > 1e-9 ? ' (clipped)' : '';
+  // an imported breakdown may carry another engine's r_eff: say so instead of a wrong equation
+  const recorded = Math.abs(value - b.rEff) > 1e-9 ? `; recorded r_eff ${fmtReward(b.rEff)} (other rules)` : '';
+  return `${counted} → r_eff = 1 − 2·${b.tEff - 1}/${r - 1} = ${fmtReward(value)}${clipped}${recorded}  (${refName} = ${r})`;
 }
 
 export function EfficiencyLine({ breakdown }: { breakdown: RewardBreakdown }) {

@@ -1,6 +1,6 @@
 // Imported episodes: the reward as recorded beside this engine's, component by component.
 import type { InspectorExtras } from '@/server/inspector/episode-data';
-import { PART_LABELS } from '@/components/reward/part-labels';
+import { differingNames, PART_LABELS } from '@/components/reward/part-labels';
 import type { RewardParts } from '@/server/inspector/rescore';
 import { Badge, Card, CardHeader, cx } from '@/components/ui/primitives';
 import { fmtReward } from '@/lib/format';
@@ -54,6 +54,12 @@ export function ImportRescorePanel({
             </div>
           </div>
         </div>
+        {rs.differs.length > 0 && (
+          <p className="text-sm text-amber-900" data-testid="rescore-differs">
+            They differ in <strong>{differingNames(rs.differs.map((d) => d.part)).join(', ')}</strong>: the same turns,
+            scored by the recorded run and by this engine&apos;s reward rules.
+          </p>
+        )}
         {rs.parts && (
           <table className="w-full text-xs tabular-nums" data-testid="rescore-table">
             <thead className="text-slate-500">

@@ -10,6 +10,7 @@ import type { AxisRow } from '@/server/episodes/axes';
 import type { InspectorExtras } from '@/server/inspector/episode-data';
 import { partsOf } from '@/server/inspector/rescore';
 import { RewardBreakdownPanel } from '@/components/reward/RewardBreakdownPanel';
+import { differsPhrase } from '@/components/reward/part-labels';
 import { AxisTable } from '@/components/difficulty/AxisTable';
 import { EpisodeHeader } from '@/components/play/EpisodeHeader';
 import { HiddenGoalCard } from '@/components/play/HiddenGoal';
@@ -21,7 +22,6 @@ import { fmtReward } from '@/lib/format';
 import { ReplayTranscript } from './ReplayTranscript';
 import { TurnMinimap } from './TurnMinimap';
 import { WorldAtTurn } from './WorldAtTurn';
-import { EfficiencyLine } from './EfficiencyLine';
 import { ImportRescorePanel } from './ImportRescorePanel';
 import { RescorePanel } from './RescorePanel';
 import { SpoilerGuard } from './SpoilerGuard';
@@ -55,7 +55,8 @@ export function Replay({
   otherActors = [],
 }: {
   /** `events` holds the turns of `window` only (long episodes are sent in windows) */
-  ep: Omit<EpisodeView, 'hiddenGoal'> & { hiddenGoal: EpisodeView['hiddenGoal'] | null };
+  /** behind the spoiler guard the goal and the seed are null */
+  ep: Omit<EpisodeView, 'hiddenGoal' | 'seed'> & { hiddenGoal: EpisodeView['hiddenGoal'] | null; seed: number | null };
   envName?: string;
   /** the env's pass rule as the engine states it (EnvInfo.passRule) */
   passRule?: string;
@@ -181,13 +182,18 @@ export function Replay({
                 className={ep.breakdown.isCorrect ? 'font-semibold text-emerald-700' : 'font-semibold text-rose-700'}
                 data-testid="reward-summary-link"
               >
-                reward {fmtReward(ep.breakdown.total)} · {ep.breakdown.isCorrect ? 'pass' : 'fail · why?'}
+                {extras.rescored ? 'recorded' : 'reward'} {fmtReward(ep.breakdown.total)} ·{' '}
+                {ep.breakdown.isCorrect ? 'pass' : 'fail · why?'}
               </a>
               <span>r_task {fmtReward(ep.breakdown.rTask)}</span>
               <span>r_eff {fmtReward(ep.breakdown.rEff)}</span>
               <span>r_hall {fmtReward(ep.breakdown.rHall)}</span>
               {extras.rescored?.reward !== null && extras.rescored?.reward !== undefined && (
-                <span className="font-semibold text-violet-800">this engine {fmtReward(extras.rescored.reward)}</span>
+                <span className="font-semibold text-violet-800" data-testid="summary-rescored">
+                  this engine {fmtReward(extras.rescored.reward)}
+                  {extras.rescored.differs.length > 0 &&
+                    ` (${differsPhrase(extras.rescored.differs.map((d) => d.part))})`}
+                </span>
               )}
             </span>
           )}
@@ -222,7 +228,15 @@ export function Replay({
           className="min-w-0 space-y-4 lg:col-span-5 lg:sticky lg:top-16 lg:max-h-[calc(100vh-5rem)] lg:self-start lg:overflow-y-auto"
           data-testid="replay-aside"
         >
-          {/* Why the episode scored what it did comes first; tools for re-scoring and forking last. */}
+          {/* Why the episode scored what it did comes first (for an import, its recorded reward beside
+              this engine's); tools for re-scoring and forking last. */}
+          {extras.rescored && (
+            <ImportRescorePanel
+              extras={extras}
+              recordedReward={ep.reward}
+              storedParts={ep.breakdown ? partsOf(ep.breakdown) : null}
+            />
+          )}
           {ep.breakdown ? (
             <RewardBreakdownPanel
               envId={ep.envId}
@@ -234,15 +248,7 @@ export function Replay({
           ) : (
             <Card className="px-4 py-3 text-sm text-slate-500">No reward yet: the episode is still active.</Card>
           )}
-          {ep.breakdown && <EfficiencyLine breakdown={ep.breakdown} />}
           {guarded || !ep.hiddenGoal ? <SpoilerGuard episodeId={ep.id} /> : <HiddenGoalCard goal={ep.hiddenGoal} />}
-          {extras.rescored && (
-            <ImportRescorePanel
-              extras={extras}
-              recordedReward={ep.reward}
-              storedParts={ep.breakdown ? partsOf(ep.breakdown) : null}
-            />
-          )}
           {!guarded && <WorldAtTurn episodeId={ep.id} turn={turn} events={shown.events} catalogId={ep.catalogId} />}
           {!guarded && !imported && (
             <RescorePanel

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import type { EnvId, EvidenceItem, RewardBreakdown, TerminationReason } from '@/server/engine/types';
 import { Badge, Card, CardHeader } from '@/components/ui/primitives';
 import { fmtNumber, fmtReward, fmtTermination } from '@/lib/format';
+import { EfficiencyLine } from '@/components/replay/EfficiencyLine';
 import { RewardChart } from './RewardChart';
 import { WhyFailed } from './WhyFailed';
 import { PART_MEANINGS } from './part-labels';
@@ -141,6 +142,8 @@ export function RewardBreakdownPanel({
             ))}
           </dl>
         </div>
+        {/* r_eff with its formula and numbers, wherever r_eff is shown (playground and replay) */}
+        <EfficiencyLine breakdown={b} />
         <RewardChart breakdown={b} />
         {Object.keys(b.task.metrics).length > 0 && (
           <div className="flex flex-wrap gap-2 text-xs">

@@ -1,8 +1,11 @@
 'use client';
 // Batch runs: start one (player × envs × d × seeds), watch its progress, cancel it; the
-// selected run's heatmap and per-d curves; two runs side by side (which tasks flipped).
+// selected run's heatmap and per-d curves; two runs side by side (which tasks flipped). The
+// selected run and the one compared with it live in the URL (/runs?run=<id>&vs=<id>), so a run
+// summary or a comparison can be linked.
 import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
+import { defaultRunName } from '@/server/inspector/run-keys';
 import { ENV_IDS, type EnvId } from '@/server/engine/types';
 import type { FlippedTask, RunCellStats } from '@/server/models/runs';
 import type { RunRow } from '@/server/trpc/runs';
@@ -21,20 +24,49 @@ function runSize(f: { envs: string[]; dFrom: number; dTo: number; seeds: number 
   return `${f.envs.length} env${f.envs.length === 1 ? '' : 's'} × ${ds} d × ${f.seeds} seed${f.seeds === 1 ? '' : 's'} = ${f.envs.length * ds * f.seeds} episodes`;
 }
 
-export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
+/** The URL of the runs page with this run selected and compared (linkable). */
+const runsUrl = (run: string | null, vs: string) => {
+  const p = new URLSearchParams();
+  if (run) p.set('run', run);
+  if (run && vs) p.set('vs', vs);
+  return p.size ? `/runs?${p}` : '/runs';
+};
+
+export function RunsDashboard({
+  initialRuns,
+  players,
+  initialRun = null,
+  initialVs = '',
+}: {
+  initialRuns: RunRow[];
+  /** who can play ('connection:<name>' | 'agent:<name>'), read on the server: the choice never waits for a fetch */
+  players: string[];
+  initialRun?: string | null;
+  initialVs?: string;
+}) {
   const trpc = useTRPCClient();
   const [runs, setRuns] = useState<RunRow[]>(initialRuns);
-  const [players, setPlayers] = useState<string[]>([]);
+  // the form's controls stay disabled until React owns them: a choice made before hydration would be lost
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const [form, setForm] = useState({
-    player: 'agent:heuristic',
+    name: '',
+    player: players.includes('agent:heuristic') ? 'agent:heuristic' : (players[0] ?? ''),
     envs: [...ENV_IDS] as EnvId[],
     dFrom: 0,
     dTo: 12,
     seeds: 5,
     concurrency: 4,
   });
-  const [selected, setSelected] = useState<string | null>(null);
-  const [other, setOther] = useState<string>('');
+  const [selected, setSelectedState] = useState<string | null>(initialRun);
+  const [other, setOtherState] = useState<string>(initialVs);
+  const go = (run: string | null, vs: string) => {
+    setSelectedState(run);
+    setOtherState(vs);
+    window.history.replaceState(null, '', runsUrl(run, vs));
+  };
+  const setSelected = (run: string) => go(run, other === run ? '' : other);
+  const setOther = (vs: string) => go(selected, vs);
   const [stats, setStats] = useState<RunCellStats[]>([]);
   const [flips, setFlips] = useState<FlippedTask[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -46,12 +78,7 @@ export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
   }, [trpc]);
   useEffect(() => {
     void reload();
-    void attempt(trpc.models.players.query()).then(
-      (r) =>
-        r.ok &&
-        setPlayers([...r.data.connections.map((c) => `connection:${c}`), ...r.data.agents.map((a) => `agent:${a}`)]),
-    );
-  }, [reload, trpc]);
+  }, [reload]);
   // progress: poll while a run is going
   const running = runs.some((r) => r.state === 'running');
   useEffect(() => {
@@ -74,9 +101,9 @@ export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
 
   const start = async () => {
     setError(null);
-    const res = await attempt(trpc.runs.start.mutate(form));
+    const res = await attempt(trpc.runs.start.mutate({ ...form, name: form.name.trim() || undefined }));
     if (!res.ok) return setError(res.error);
-    setSelected(res.data.id);
+    go(res.data.id, '');
     await reload();
   };
 
@@ -94,8 +121,10 @@ export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
               className="rounded-md border border-slate-300 px-2 py-1"
               value={form.player}
               onChange={(e) => setForm((f) => ({ ...f, player: e.target.value }))}
+              disabled={!hydrated}
               data-testid="run-player"
             >
+              {players.length === 0 && <option value="">no player available</option>}
               {players.map((p) => (
                 <option key={p} value={p}>
                   {p.replace('connection:', 'model ').replace('agent:', 'built-in ')}
@@ -138,7 +167,18 @@ export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
             value={form.concurrency}
             onChange={num('concurrency')}
           />
-          <Button variant="primary" onClick={() => void start()} data-testid="run-start">
+          <label className="space-y-1">
+            <span className="block text-slate-600">Name</span>
+            <input
+              className="w-72 max-w-full rounded-md border border-slate-300 px-2 py-1"
+              value={form.name}
+              maxLength={120}
+              placeholder={defaultName(form)}
+              onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))}
+              data-testid="run-name"
+            />
+          </label>
+          <Button variant="primary" onClick={() => void start()} disabled={!hydrated} data-testid="run-start">
             Start
           </Button>
           <span className="pb-1.5 text-xs text-slate-500" data-testid="run-size">
@@ -164,10 +204,20 @@ export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
               <li
                 key={r.id}
                 className={`flex flex-wrap items-center gap-3 px-4 py-2 ${r.id === selected ? 'bg-sky-50' : ''}`}
+                data-run-id={r.id}
               >
-                <button type="button" className="font-medium text-sky-700 underline" onClick={() => setSelected(r.id)}>
-                  {r.player}
-                </button>
+                <a
+                  href={runsUrl(r.id, '')}
+                  className="font-medium text-sky-700 underline"
+                  onClick={(e) => {
+                    e.preventDefault();
+                    setSelected(r.id);
+                  }}
+                  data-testid="run-name-link"
+                >
+                  {r.name}
+                </a>
+                <span className="text-xs text-slate-500">{r.player}</span>
                 <span className="text-xs text-slate-500">{fmtDateTime(r.createdAt)}</span>
                 <progress max={r.total} value={r.done} className="w-40" data-testid="run-progress" />
                 <span className="text-xs">
@@ -189,13 +239,17 @@ export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
       {selectedRow && (
         <Card>
           <CardHeader
-            title={`${selectedRow.player}: pass rate (mean reward) per env × d`}
+            title={`${selectedRow.name}: pass rate (mean reward) per env × d`}
             right={
               <span className="flex flex-wrap items-center gap-3">
-                <BundleButton query={`run=${encodeURIComponent(selectedRow.id)}`} count={selectedRow.total} />
+                <BundleButton
+                  query={`run=${encodeURIComponent(`batch:${selectedRow.id}`)}`}
+                  count={selectedRow.total}
+                />
                 <Link
                   className="text-xs text-sky-700 underline"
-                  href={`/episodes?run=${encodeURIComponent(selectedRow.id)}`}
+                  href={`/episodes?run=${encodeURIComponent(`batch:${selectedRow.id}`)}`}
+                  data-testid="run-episodes-link"
                 >
                   episodes
                 </Link>
@@ -218,7 +272,7 @@ export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
                   .filter((r) => r.id !== selected)
                   .map((r) => (
                     <option key={r.id} value={r.id}>
-                      {r.player} ({fmtDateTime(r.createdAt)})
+                      {r.name} ({fmtDateTime(r.createdAt)})
                     </option>
                   ))}
               </select>
@@ -226,7 +280,14 @@ export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
             {flips && (
               <div className="text-sm" data-testid="run-flips">
                 <p className="text-slate-600">
-                  {flips.length} task(s) flipped between the two runs (tasks scored in both).
+                  {flips.length} task(s) flipped between the two runs (tasks scored in both).{' '}
+                  <Link
+                    className="text-sky-700 underline"
+                    href={`/episodes/compare?ra=${encodeURIComponent(`run:batch:${other}`)}&rb=${encodeURIComponent(`run:batch:${selected}`)}`}
+                    data-testid="run-compare-link"
+                  >
+                    compare cell by cell
+                  </Link>
                 </p>
                 <ul className="mt-1 list-disc pl-5">
                   {flips.map((f) => (
@@ -249,6 +310,14 @@ export function RunsDashboard({ initialRuns }: { initialRuns: RunRow[] }) {
       )}
     </div>
   );
+}
+
+/** The name a run gets when none is typed (the server's default, shown as the placeholder). */
+function defaultName(f: { player: string; envs: string[]; dFrom: number; dTo: number; seeds: number }): string {
+  if (!f.player || f.envs.length === 0 || f.dTo < f.dFrom || f.seeds < 1) return '';
+  const who = f.player.replace(/^connection:/, '').replace(/^agent:/, '');
+  const ds = Array.from({ length: f.dTo - f.dFrom + 1 }, (_, i) => f.dFrom + i);
+  return defaultRunName(who, { envs: f.envs, ds, seeds: Array.from({ length: f.seeds }, (_, i) => i + 1) });
 }
 
 function NumberField(props: {

@@ -69,6 +69,8 @@ const BUTTON_VARIANTS = {
   answer: 'bg-emerald-50 text-emerald-800 ring-1 ring-inset ring-emerald-300 hover:bg-emerald-100',
   /** it is in the answer form */
   answered: 'bg-emerald-600 text-white hover:bg-emerald-500',
+  /** does something that cannot be taken back (a bad action that ends the episode) */
+  danger: 'bg-rose-600 text-white hover:bg-rose-500 disabled:bg-rose-200',
 } as const;
 
 export function Button({

@@ -1,7 +1,9 @@
 // Playground UI state: the tool form, the calls queued for this turn, the message,
-// the answer fields and the "reveal hidden goal" toggle. Reset when the episode changes.
+// the answer fields and the "reveal hidden goal" toggle. Reset when the episode changes; the
+// turn's draft (queue, message, raw text, answer) is kept per episode in localStorage (drafts.ts).
 import { create } from 'zustand';
 import type { FormValues } from '@/lib/form-values';
+import { loadDraft, saveDraft } from './drafts';
 
 export interface QueuedCall {
   id: number;
@@ -43,7 +45,8 @@ export const usePlayStore = create<PlayState>()((set) => ({
   revealGoal: false,
   nextId: 1,
   ...fresh,
-  init: (episodeId) => set((s) => (s.episodeId === episodeId ? s : { ...fresh, episodeId, revealGoal: false })),
+  init: (episodeId) =>
+    set((s) => (s.episodeId === episodeId ? s : { ...fresh, ...loadDraft(episodeId), episodeId, revealGoal: false })),
   toggleReveal: () => set((s) => ({ revealGoal: !s.revealGoal })),
   selectTool: (name) => set({ selectedTool: name, formValues: {} }),
   prefill: (name, values) => set({ selectedTool: name, formValues: values }),
@@ -59,3 +62,22 @@ export const usePlayStore = create<PlayState>()((set) => ({
   clearTurn: (answerSent) =>
     set((s) => ({ queue: [], message: '', rawText: '', answerValues: answerSent ? {} : s.answerValues })),
 }));
+
+// Every change to the draft's parts is written through to the episode's localStorage entry.
+usePlayStore.subscribe((s, prev) => {
+  if (!s.episodeId || s.episodeId !== prev.episodeId) return;
+  if (
+    s.queue === prev.queue &&
+    s.message === prev.message &&
+    s.rawText === prev.rawText &&
+    s.answerValues === prev.answerValues
+  )
+    return;
+  saveDraft(s.episodeId, {
+    queue: s.queue,
+    nextId: s.nextId,
+    message: s.message,
+    rawText: s.rawText,
+    answerValues: s.answerValues,
+  });
+});

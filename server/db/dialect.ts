@@ -5,6 +5,8 @@ import type { Dialect } from './sql';
 export interface SqlDialect {
   /** a number inside a JSON text column, or NULL */
   jsonNumber(column: string, key: string): string;
+  /** the "part" of each entry of a JSON column's "differs" list, comma separated, or NULL */
+  differingParts(column: string): string;
   /** makes text sort byte-wise, as SQLite's BINARY collation does (PostgreSQL sorts by locale otherwise) */
   bytewise(expr: string): string;
   /** SQLite: use the narrow covering index for the list (its planner would pick a wider one) */
@@ -17,6 +19,8 @@ export interface SqlDialect {
 
 const sqlite: SqlDialect = {
   jsonNumber: (c, k) => `json_extract(${c}, '$.${k}')`,
+  differingParts: (c) =>
+    `(SELECT group_concat(json_extract(j.value, '$.part'), ',') FROM json_each(${c}, '$.differs') j)`,
   bytewise: (e) => e,
   coverHint: 'INDEXED BY "Episode_inspector_cover_idx"',
   dateOrderHint: (sort) =>
@@ -26,6 +30,7 @@ const sqlite: SqlDialect = {
 
 const postgresql: SqlDialect = {
   jsonNumber: (c, k) => `(${c}::jsonb ->> '${k}')::float8`,
+  differingParts: (c) => `(SELECT string_agg(x ->> 'part', ',') FROM jsonb_array_elements(${c}::jsonb -> 'differs') x)`,
   bytewise: (e) => `${e} COLLATE "C"`,
   coverHint: '',
   dateOrderHint: () => '',

@@ -10,7 +10,7 @@ const TABLE: Record<number, Record<string, number>> = {
     p_missing: 0.09536234,
     p_noise: 0,
     p_switch: 0.04551491,
-    top_k: 200,
+    top_k: 20,
     eps_rank: 0,
     p_oos: 0,
     H_orders: 1,
@@ -24,7 +24,7 @@ const TABLE: Record<number, Record<string, number>> = {
     p_missing: 0.4,
     p_noise: 0.03,
     p_switch: 0.16136485,
-    top_k: 170,
+    top_k: 17,
     eps_rank: 0.06,
     p_oos: 0.15,
     H_orders: 2,
@@ -38,7 +38,7 @@ const TABLE: Record<number, Record<string, number>> = {
     p_missing: 0.70463766,
     p_noise: 0.06,
     p_switch: 0.3734756,
-    top_k: 140,
+    top_k: 13,
     eps_rank: 0.12,
     p_oos: 0.3,
     H_orders: 4,
@@ -52,7 +52,7 @@ const TABLE: Record<number, Record<string, number>> = {
     p_missing: 0.78561103,
     p_noise: 0.09,
     p_switch: 0.52847825,
-    top_k: 110,
+    top_k: 9,
     eps_rank: 0.18,
     p_oos: 0.45,
     H_orders: 5,
@@ -66,7 +66,7 @@ const TABLE: Record<number, Record<string, number>> = {
     p_missing: 0.7980219,
     p_noise: 0.12,
     p_switch: 0.58241266,
-    top_k: 80,
+    top_k: 5,
     eps_rank: 0.24,
     p_oos: 0.5,
     H_orders: 7,
@@ -88,7 +88,7 @@ describe('difficulty axes', () => {
   it('saturate where the SPEC caps them', () => {
     const far = axesFor(D_RANGE.max);
     expect(far.k_rec).toBe(10);
-    expect(far.top_k).toBe(20);
+    expect(far.top_k).toBe(5);
     expect(far.eps_rank).toBe(0.4);
     expect(far.p_oos).toBe(0.5);
     expect(far.p_noise).toBe(0.125);

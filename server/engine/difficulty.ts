@@ -1,5 +1,7 @@
 // One dial, twelve axes (SPEC §6). The formulas live here and nowhere else.
 
+import { ENGINE_VERSION, REV3_RULES } from './version';
+
 export const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 export interface AxisValues {
@@ -97,9 +99,9 @@ export const AXES: readonly AxisInfo[] = [
     min: 1,
     max: 200,
     label: 'retrieval depth cap',
-    formula: 'max(20, 200 − 10·d)',
+    formula: 'max(5, 20 − ⌊5d/4⌋)',
     integer: true,
-    compute: (d) => Math.max(20, 200 - 10 * d),
+    compute: (d) => Math.max(5, 20 - Math.floor((5 * d) / 4)),
   },
   {
     name: 'eps_rank',
@@ -182,8 +184,14 @@ export function overrideError(name: string, value: unknown): string | null {
   return ok ? null : `axis override ${name} (${axis.label}) must be ${range}, got ${show(value)}`;
 }
 
-/** The effective axis values of an episode: formulas at d, then overrides. Throws one precise error. */
-export function axesFor(d: number, overrides: Partial<AxisValues> = {}): AxisValues {
+/** top_k before engine v3 (SPEC §6 rev 1–2): it never bound; older episodes replay with it. */
+const topKBeforeRev3 = (d: number) => Math.max(20, 200 - 10 * d);
+
+/**
+ * The effective axis values of an episode: formulas at d (under the rules of `engineVersion`),
+ * then overrides. Throws one precise error.
+ */
+export function axesFor(d: number, overrides: Partial<AxisValues> = {}, engineVersion = ENGINE_VERSION): AxisValues {
   const dError = difficultyError(d);
   if (dError) throw new Error(dError);
   if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
@@ -192,6 +200,7 @@ export function axesFor(d: number, overrides: Partial<AxisValues> = {}): AxisVal
     );
   const values = {} as AxisValues;
   for (const axis of AXES) values[axis.name] = axis.compute(d);
+  if (engineVersion < REV3_RULES) values.top_k = topKBeforeRev3(d);
   for (const [name, value] of Object.entries(overrides)) {
     const error = overrideError(name, value);
     if (error) throw new Error(error);

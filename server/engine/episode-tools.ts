@@ -18,6 +18,7 @@ export interface CallScope {
   world: WorldState;
   axes: AxisValues;
   streamKey: string;
+  engineVersion: number;
 }
 
 /** A call's outcome: the name as run (normalised), its result or error, the ids it showed. */
@@ -69,6 +70,7 @@ export function runCall(scope: CallScope, call: unknown, index: number, turn: nu
       axes,
       turn,
       rng: Rng.from('tool', scope.streamKey, turn, index),
+      engineVersion: scope.engineVersion,
     });
     const seen = tool.seen?.(result) ?? NONE;
     return { name: toolName, args, result, error: null, fresh: tool.freshResult === true, seen };

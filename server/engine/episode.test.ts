@@ -123,10 +123,10 @@ describe('episode protocol', () => {
     expect(() => episode.step(act())).toThrow(/the episode is over \(format_invalid\)/);
   });
 
-  it('scores an answer with nothing in the cart at −0.6 (r_task −1, one turn)', () => {
+  it('scores an answer with nothing in the cart at −0.75 (r_task −1, no efficiency bonus without progress)', () => {
     const { episode } = start();
     const r = episode.step(act({ answer: { env: 'CART', done: true } }));
-    expect(r.reward).toBeCloseTo(-0.75 + 0.15, 12);
+    expect(r.reward).toBeCloseTo(-0.75, 12);
   });
 
   it('counts a product only seen in a cart result as hallucinated', () => {

@@ -11,16 +11,17 @@ import { getEnv } from './envs/registry';
 import type { Answer, CallRecord, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './envs/types';
 import { Rng } from './random';
 import { deepFreeze, frozenCopy, plainCopy } from './copy';
-import { recordedConfig, streamKeyOf } from './episode-config';
+import { recordedConfig, rulesOf, streamKeyOf } from './episode-config';
 import { frozenBreakdown, observation } from './episode-output';
 import { runCall, type CallScope } from './episode-tools';
 import { namesDeniedProduct, productsBought } from './episode-safety';
-import { computeReward } from './reward';
+import { capInvention, computeReward } from './reward';
 import { getTool } from './tools';
 import { toolSpec } from './tools/registry';
 import { viewCart } from './tools/cart-tools';
 import { customerRecords } from './world/orders';
-import { stockFor, stockOfId } from './world/stock';
+import { currentVariants, stockFor, stockOfId } from './world/stock';
+import { REV3_RULES } from './version';
 import { cartContents, cartHolds, createWorld, dateFromUnit, type WorldState } from './world/state';
 import {
   type EpisodeConfig,
@@ -39,6 +40,8 @@ export class Episode {
   readonly config: EpisodeConfig;
   readonly axes: AxisValues;
   readonly catalogId: string;
+  /** The engine rules this episode plays under (its config's engineVersion, else the current). */
+  readonly engineVersion: number;
   turn = 0;
   done = false;
   termination: TerminationReason | null = null;
@@ -77,7 +80,8 @@ export class Episode {
   ) {
     this.env = getEnv(config.envId);
     this.config = recordedConfig(config);
-    this.axes = Object.freeze(axesFor(config.d, config.axisOverrides));
+    this.engineVersion = rulesOf(this.config);
+    this.axes = Object.freeze(axesFor(config.d, config.axisOverrides, this.engineVersion));
     this.catalogId = catalog.id;
     this.streamKey = streamKeyOf(config);
     this.state = createWorld(dateFromUnit(Rng.from('today', config.seed).next()));
@@ -88,11 +92,19 @@ export class Episode {
       knobs: envKnobs(config.d),
       world: this.state,
       journeyEnvs: this.config.journeyEnvs,
+      engineVersion: this.engineVersion,
     };
     this.customerRng = Rng.from('customer', this.streamKey);
     this.noiseRng = Rng.from('noise', this.streamKey);
     this.tools = this.env.tools.map((name) => toolSpec(getTool(name)));
-    this.scope = { env: this.env, catalog, world: this.state, axes: this.axes, streamKey: this.streamKey };
+    this.scope = {
+      env: this.env,
+      catalog,
+      world: this.state,
+      axes: this.axes,
+      streamKey: this.streamKey,
+      engineVersion: this.engineVersion,
+    };
     this.tMax = this.axes.T_max;
   }
 
@@ -211,12 +223,12 @@ export class Episode {
    */
   scoreTask(): TaskResult | null {
     if (!this.task || this.answer === null) return null;
-    return this.env.verify(
-      this.task.goal,
-      this.task.state,
-      this.answer,
-      this.verifyContext(this.answerTurn || this.turn),
-    );
+    const { goal, state } = this.task;
+    const ctx = this.verifyContext(this.answerTurn || this.turn);
+    const result = this.env.verify(goal, state, this.answer, ctx);
+    // SPEC §8 rev 3: an answer naming a never-retrieved id earns at most 0 (JOURNEY: per sub-answer)
+    if (this.env.scoresInventionPerSubtask) return result;
+    return capInvention(result, this.env.recommendedIds(this.answer, this.ctx, goal, state), this.seen, ctx.turn);
   }
 
   /** The agent-visible world, for display. */
@@ -234,6 +246,11 @@ export class Episode {
   /** Stock as the tools would show it now (agent-visible). */
   stockOf(productId: string, variantId: string | null): number | undefined {
     return stockFor(this.state, this.catalog, productId, variantId);
+  }
+
+  /** A catalog product by id (for the built-in agents: what the catalog tools would show). */
+  catalogProduct(productId: string) {
+    return this.catalog.get(productId);
   }
 
   get seenIds(): ReadonlyMap<string, number> {
@@ -287,24 +304,42 @@ export class Episode {
     return { name, args: event.args, result: event.result, error };
   }
 
-  /** p_oos at first sight (SPEC §6): the env decides for each id first seen this turn. */
+  /**
+   * p_oos at first sight (SPEC §6): the env decides for each id first seen this turn; from engine
+   * v3 the products its goal would not reward go out at the same rate (otherStock).
+   */
   private applyOutOfStock(turn: number) {
     const firstSeen = this.seenThisTurn;
     this.seenThisTurn = [];
     if (!this.env.outOfStock || firstSeen.length === 0) return;
     const draw = (id: string) => Rng.from('oos', this.streamKey, id);
-    for (const id of this.env.outOfStock(this.task!, firstSeen, this.verifyContext(turn), draw)) {
-      const before = stockOfId(this.state, this.catalog, id);
-      if (before <= 0) continue;
-      this.state.stockOverrides.set(id, 0);
-      this.state.stockChanges.push({ id, turn, before });
-      this.log({
-        kind: 'world_change',
-        turn,
-        description: `${id} went out of stock`,
-        data: { stockId: id, stockBefore: before, stockAfter: 0 },
-      });
+    const ctx = this.verifyContext(turn);
+    for (const id of this.env.outOfStock(this.task!, firstSeen, ctx, draw)) this.strike(id, turn);
+    if (this.engineVersion < REV3_RULES || !this.env.otherStock) return;
+    for (const id of firstSeen) {
+      const how = this.env.otherStock(this.task!, id, ctx);
+      const product = how && this.catalog.get(id);
+      if (!product) continue;
+      const rng = draw(id);
+      if (!rng.bernoulli(this.axes.p_oos)) continue;
+      const variants = how === 'variant' ? currentVariants(this.state, product).filter((v) => v.stock_qty > 0) : [];
+      const stockId = variants.length > 0 ? rng.pick(variants).variant_id : id;
+      if (!this.state.protectedStock.has(stockId)) this.strike(stockId, turn);
     }
+  }
+
+  /** Sets a product's or variant's stock to 0 and records the change (nothing when already out). */
+  private strike(id: string, turn: number) {
+    const before = stockOfId(this.state, this.catalog, id);
+    if (before <= 0) return;
+    this.state.stockOverrides.set(id, 0);
+    this.state.stockChanges.push({ id, turn, before });
+    this.log({
+      kind: 'world_change',
+      turn,
+      description: `${id} went out of stock`,
+      data: { stockId: id, stockBefore: before, stockAfter: 0 },
+    });
   }
 
   /**
@@ -313,7 +348,7 @@ export class Episode {
    */
   private verifyContext(turn: number): VerifyContext {
     if (this.lastVerifyContext?.turn !== turn) {
-      const { catalog, axes, d, knobs, world, journeyEnvs } = this.ctx;
+      const { catalog, axes, d, knobs, world, journeyEnvs, engineVersion } = this.ctx;
       this.lastVerifyContext = {
         catalog,
         axes,
@@ -321,6 +356,7 @@ export class Episode {
         knobs,
         world,
         journeyEnvs,
+        engineVersion,
         seen: this.seen,
         calls: this.calls,
         turn,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeReward, efficiency, hallucination, REWARD_REVISION } from './reward';
+import { capInvention, computeReward, efficiency, hallucination, REWARD_REVISION } from './reward';
 import { DEFAULT_WEIGHTS, type TaskResult } from './types';
 
 const task = (rTask: number, isCorrect = rTask === 1): TaskResult => ({ rTask, isCorrect, metrics: {}, evidence: [] });
@@ -80,21 +80,14 @@ describe('reward composition', () => {
   });
 
   it('records the reward revision', () => {
-    expect(REWARD_REVISION).toBe(2);
-    expect(computeReward(base).revision).toBe(2);
+    expect(REWARD_REVISION).toBe(3);
+    expect(computeReward(base).revision).toBe(3);
   });
 
   it('is not a pass when a recommended id was never retrieved, even with a perfect r_task', () => {
     const r = computeReward({ ...base, recommendedIds: ['a', 'zz'] });
-    expect(r.task.isCorrect).toBe(true);
     expect(r.rHall).toBe(-0.5);
     expect(r.isCorrect).toBe(false);
-    expect(r.evidence.hall.at(-1)).toEqual({
-      text: 'the task was solved, but 1 recommended id(s) were never retrieved → fail: a pass needs r_hall = 0',
-      turns: [base.answerTurn],
-      ok: false,
-      role: 'verdict',
-    });
   });
 
   it('computes the hallucination share over distinct recommended ids', () => {
@@ -103,35 +96,74 @@ describe('reward composition', () => {
   });
 
   it('combines the parts with the weights: 0.75·r_task + 0.15·r_eff + 0.10·r_hall', () => {
-    // r_task 0.2, 2 turns with a "continue" reply (T_eff 2, T_ref 4 → r_eff 1/3), 1 of 2 ids unseen
+    // r_task 0.2, 2 turns with a "continue" reply (T_eff 2, T_ref 4 → r_eff 1/3), both ids seen
     const r = computeReward({
       ...base,
       task: task(0.2),
       turns: 2,
       replyActs: ['continue', null],
       workedTurns: [true, true],
-      recommendedIds: ['a', 'z'],
+      recommendedIds: ['a', 'b'],
     });
     expect(r.rEff).toBeCloseTo(1 / 3, 12);
-    expect(r.rHall).toBe(-0.5);
-    expect(r.total).toBeCloseTo(0.75 * 0.2 + 0.15 / 3 - 0.05, 12);
-    expect(r.hallucinatedIds).toEqual(['z']);
+    expect(r.rHall).toBe(0);
+    expect(r.total).toBeCloseTo(0.75 * 0.2 + 0.15 / 3, 12);
   });
 
-  it('scores r_task −1 when no answer was given', () => {
+  it('scores r_task −1 when no answer was given, with no efficiency bonus: −0.75 (rev 3)', () => {
     const r = computeReward({ ...base, task: null, recommendedIds: [] });
     expect(r.rTask).toBe(-1);
-    expect(r.total).toBeCloseTo(-0.75 + 0.15, 12);
+    expect(r.rEff).toBe(0);
+    expect(r.total).toBeCloseTo(-0.75, 12);
     expect(r.isCorrect).toBe(false);
   });
 
-  for (const hardFail of ['format_invalid', 'tool_invalid', 'safety_violation'] as const) {
-    it(`is −1 on ${hardFail}, whatever the task score`, () => {
-      const r = computeReward({ ...base, hardFail });
-      expect(r.total).toBe(-1);
-      expect(r.isCorrect).toBe(false);
+  it('gives no efficiency bonus without progress, but keeps its penalty (rev 3)', () => {
+    // an empty one-turn answer: r_task −1, r_eff would be +1 → counts 0 → −0.75 (rev 2: −0.60)
+    const empty = computeReward({ ...base, task: task(-1), recommendedIds: [] });
+    expect(empty.total).toBeCloseTo(-0.75, 12);
+    expect(empty.evidence.eff.at(-1)?.text).toContain('no efficiency bonus without progress');
+    // r_task exactly 0 is no progress either
+    expect(computeReward({ ...base, task: task(0), recommendedIds: [] }).total).toBeCloseTo(0, 12);
+    // 4 working turns (T_eff 4 → r_eff −1) with r_task −0.5: the penalty stays, −0.375 − 0.15
+    const slow = computeReward({
+      ...base,
+      task: task(-0.5),
+      turns: 4,
+      replyActs: ['continue', 'continue', 'continue', null],
+      workedTurns: [true, true, true, true],
+      recommendedIds: [],
     });
-  }
+    expect(slow.rEff).toBe(-1);
+    expect(slow.total).toBeCloseTo(-0.375 - 0.15, 12);
+    // with progress the bonus counts as before: r_task 0.4 in one turn → 0.3 + 0.15
+    expect(computeReward({ ...base, task: task(0.4) }).total).toBeCloseTo(0.45, 12);
+  });
+
+  it('caps r_task at 0 when the answer names a never-retrieved id (rev 3 invention)', () => {
+    const capped = capInvention(task(1, true), ['a', 'zz'], seen, 3);
+    expect(capped).toMatchObject({ rTask: 0, isCorrect: false });
+    expect(capped.evidence.at(-1)).toEqual({
+      text: '1 id(s) were never retrieved (zz): r_task = min(1.000, 0) = 0.000 → fail: an answer with invented ids does not pass',
+      turns: [3],
+      ok: false,
+      role: 'verdict',
+    });
+    // a perfect list of 2 ids, neither retrieved: r_task 1 → 0, r_eff +1 → 0, r_hall −1 → −0.10
+    const invented = computeReward({
+      ...base,
+      task: capInvention(task(1), ['x', 'y'], seen, 1),
+      recommendedIds: ['x', 'y'],
+    });
+    expect(invented.rTask).toBe(0);
+    expect(invented.rHall).toBe(-1);
+    expect(invented.total).toBeCloseTo(-0.1, 12);
+    expect(invented.isCorrect).toBe(false);
+    // a negative r_task is left as it is; a list of seen ids is left alone (the same object)
+    expect(capInvention(task(-0.6), ['z'], seen, 1).rTask).toBe(-0.6);
+    const clean = task(1);
+    expect(capInvention(clean, ['a', 'b'], seen, 1)).toBe(clean);
+  });
 
   it('uses the weights it is given and records them', () => {
     const weights = { task: 1, eff: 0, hall: 0 };

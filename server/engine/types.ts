@@ -26,6 +26,11 @@ export interface EpisodeConfig {
    * is created and stored with it, so an env added later does not change a stored JOURNEY's seeds.
    */
   journeyEnvs?: EnvId[];
+  /**
+   * The engine rules to play under (version.ts): absent for a new episode (the current rules);
+   * a stored episode of an older version passes its own so it replays as it was played.
+   */
+  engineVersion?: number;
 }
 
 export interface ToolCall {

@@ -77,8 +77,56 @@ describe('engine version', () => {
 
   it('refuses another version with a plain sentence', () => {
     expect(replayRefusal(ENGINE_VERSION + 1, 'PD')).toBe(
-      `this episode was played under engine rules v${ENGINE_VERSION + 1}; this engine (v${ENGINE_VERSION}) replays v1, v2 only, ` +
+      `this episode was played under engine rules v${ENGINE_VERSION + 1}; this engine (v${ENGINE_VERSION}) replays v1, v2, v3 only, ` +
         'so it cannot be rebuilt or continued (its stored events are shown as recorded)',
+    );
+  });
+});
+
+describe('an older episode plays under the rules it recorded (EpisodeConfig.engineVersion)', () => {
+  it('top_k: max(5, 20 − ⌊5d/4⌋) from v3, max(20, 200 − 10·d) before', () => {
+    expect(new Episode({ envId: 'PD', d: 12, seed: 1 }, catalog).axes.top_k).toBe(5);
+    expect(new Episode({ envId: 'PD', d: 12, seed: 1, engineVersion: 3 }, catalog).axes.top_k).toBe(5);
+    expect(new Episode({ envId: 'PD', d: 12, seed: 1, engineVersion: 2 }, catalog).axes.top_k).toBe(80);
+    expect(new Episode({ envId: 'PD', d: 2, seed: 1, engineVersion: 1 }, catalog).axes.top_k).toBe(180);
+    // an override wins under every version
+    expect(
+      new Episode({ envId: 'PD', d: 12, seed: 1, engineVersion: 2, axisOverrides: { top_k: 7 } }, catalog).axes.top_k,
+    ).toBe(7);
+  });
+
+  it('catalog.search and catalog.rerank return at most top_k results from v3 (search capped before too)', () => {
+    const results = (engineVersion: number | undefined) => {
+      const e = new Episode({ envId: 'PD', d: 12, seed: 1, ...(engineVersion ? { engineVersion } : {}) }, catalog);
+      e.reset();
+      const ids = Array.from({ length: 30 }, (_, i) => catalog.at(i).id);
+      const r = e.step({
+        assistant_message: 'looking',
+        tool_calls: [
+          { name: 'catalog.search', args: { query: 'usb charger cable', top_k: 50 } },
+          { name: 'catalog.rerank', args: { query: 'usb charger', candidate_product_ids: ids, top_k: 50 } },
+        ],
+        answer: null,
+      });
+      return r.observation.toolResults.map((t) => (t.result as unknown[]).length);
+    };
+    const [search3, rerank3] = results(undefined);
+    expect(search3).toBeLessThanOrEqual(5);
+    expect(rerank3).toBe(5);
+    const [search2, rerank2] = results(2);
+    expect(search2).toBeGreaterThan(5);
+    expect(rerank2).toBe(30);
+  });
+
+  it('refuses an engineVersion it does not replay, in one sentence', () => {
+    expect(() => new Episode({ envId: 'JOURNEY', d: 1, seed: 1, engineVersion: 1 }, catalog)).toThrow(
+      /played under engine rules v1; .* changed JOURNEY's rules/,
+    );
+    expect(() => new Episode({ envId: 'PD', d: 1, seed: 1, engineVersion: 99 }, catalog)).toThrow(
+      /replays v1, v2, v3 only/,
+    );
+    expect(() => new Episode({ envId: 'PD', d: 1, seed: 1, engineVersion: 2.5 }, catalog)).toThrow(
+      'engineVersion must be an integer, got 2.5',
     );
   });
 });

@@ -9,12 +9,25 @@
 // v2: a CART item is protected from other sub-tasks' p_oos inside a JOURNEY (a PD pool could
 // empty it, leaving the journey unsolvable). Only JOURNEY episodes can replay differently, so
 // v1 episodes of the other seven envs still replay exactly.
-export const ENGINE_VERSION = 2;
+// v3 (SPEC §6 revision 3): top_k = max(5, 20 − ⌊5d/4⌋) caps every search and rerank; p_oos
+// strikes seen non-goal products at the goal's rate; RETURN histories are built as STATUS's
+// (H_orders look-alike orders, the target uniform among the candidates); STATUS's reference
+// responds to the axes. Also v3 (issue 31, facts that agree): retrieval noise never breaks a
+// stated catalog.search filter; the policy rules' return windows and return shipping fees are
+// the ones the return tools apply (mail returns of defective items are free); POLICY no longer
+// asks about those two topics. An older episode's config carries its version (EpisodeConfig
+// .engineVersion), and the engine plays it under those rules (both changes gated alike), so v1
+// and v2 still replay exactly.
+export const ENGINE_VERSION = 3;
+
+/** The first version of revision 3's generation and tool rules. */
+export const REV3_RULES = 3;
 
 /** Versions whose episodes this engine replays exactly, with the envs they are exact for (null: all). */
 const REPLAYS: ReadonlyMap<number, readonly string[] | null> = new Map([
   [1, ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE']],
   [2, null],
+  [3, null],
 ]);
 
 /** Versions whose episodes this engine replays exactly (for some or all envs). */

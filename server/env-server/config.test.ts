@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, loadConfig } from './config';
+import { DEFAULTS, helpText, loadConfig } from './config';
 
 describe('env server config', () => {
   it('uses the defaults when nothing is set', () => {
@@ -61,5 +61,15 @@ describe('env server config', () => {
     );
     expect(() => loadConfig({}, ['--prot', '1'], 'c')).toThrow('unknown option "--prot"');
     expect(() => loadConfig({}, ['--port'], 'c')).toThrow('--port needs a value');
+  });
+
+  it('refuses a port out of range in one sentence; --help lists every option with its variable', () => {
+    expect(() => loadConfig({}, ['--port', '99999'], 'c')).toThrow(
+      '--port must be a port number from 0 to 65535 (0 = any free port), got "99999"',
+    );
+    expect(() => loadConfig({ ECOMRLVE_ENV_PORT: '-1' }, [], 'c')).toThrow(/ECOMRLVE_ENV_PORT must be a port number/);
+    const help = helpText();
+    for (const line of ['--port <value>', 'ECOMRLVE_ENV_PORT', 'default 3141', '--max-sessions', '--help'])
+      expect(help).toContain(line);
   });
 });

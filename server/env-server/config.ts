@@ -67,6 +67,32 @@ const SETTINGS = [
 
 export class ConfigError extends Error {}
 
+/** `serve:env --help`: every option with its environment variable and default. */
+export function helpText(): string {
+  const defaults: Record<string, unknown> = { ...DEFAULTS, idleTimeoutS: DEFAULTS.idleTimeoutMs / 1000 };
+  const rows = SETTINGS.map((s) => {
+    const d = s.key === 'catalogId' ? 'the default catalog' : s.key === 'persist' ? 'on' : String(defaults[s.key]);
+    return `  ${`${s.flag} <value>`.padEnd(28)}${s.env.padEnd(30)}default ${d}`;
+  });
+  return [
+    'usage: npm run serve:env -- [options]   (the trainer API: docs/env-server.md)',
+    '',
+    `  ${'option'.padEnd(28)}${'environment variable'.padEnd(30)}`,
+    ...rows,
+    `  ${'--help'.padEnd(28)}${''.padEnd(30)}this text`,
+    '',
+    'Also: ECOMRLVE_ADMIN_TOKEN (admin state), ECOMRLVE_TOKEN_SECRET (signs episode tokens),',
+    'ECOMRLVE_PUBLIC_HOSTS (host names it answers to besides loopback and --host), DATABASE_URL.',
+  ].join('\n');
+}
+
+function portNumber(raw: string, name: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new ConfigError(`${name} must be a port number from 0 to 65535 (0 = any free port), got "${raw}"`);
+  return n;
+}
+
 function positiveInt(raw: string, name: string, min = 1): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
@@ -81,7 +107,9 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
   for (let i = 0; i < argv.length; i++) {
     const setting = SETTINGS.find((s) => s.flag === argv[i]);
     if (!setting)
-      throw new ConfigError(`unknown option "${argv[i]}"; options: ${SETTINGS.map((s) => s.flag).join(', ')}`);
+      throw new ConfigError(
+        `unknown option "${argv[i]}"; options: ${SETTINGS.map((s) => s.flag).join(', ')} (--help explains them)`,
+      );
     const value = argv[++i];
     if (value === undefined) throw new ConfigError(`${setting.flag} needs a value`);
     raw[setting.key] = { value, name: setting.flag };
@@ -98,7 +126,7 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
   return {
     mode,
     host: raw.host?.value ?? DEFAULTS.host,
-    port: raw.port ? positiveInt(raw.port.value, raw.port.name, 0) : DEFAULTS.port,
+    port: raw.port ? portNumber(raw.port.value, raw.port.name) : DEFAULTS.port,
     maxSessions: raw.maxSessions ? positiveInt(raw.maxSessions.value, raw.maxSessions.name) : DEFAULTS.maxSessions,
     maxSessionsPerClient: raw.maxSessionsPerClient
       ? positiveInt(raw.maxSessionsPerClient.value, raw.maxSessionsPerClient.name)

@@ -57,7 +57,7 @@ describe('reset', () => {
     expect(s.reset({ env: 'PD', episode_id: 'mine-1', seed: 1 }).response.episode_id).toBe('mine-1');
     expectError(
       () => s.reset({ env: 'PD', episode_id: 'mine-1' }),
-      'VALIDATION_ERROR',
+      'EPISODE_EXISTS',
       'episode_id "mine-1" is already in use',
     );
   });

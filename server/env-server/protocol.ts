@@ -3,7 +3,7 @@
 // agent-facing message from the hidden goal: observations come from the engine (which never
 // puts the goal in one), and only adminState — simulation mode, admin token — adds it.
 
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { createEpisode, type Catalog, type StepResult } from '@/server/engine';
 import type { EnvServerConfig } from './config';
 import { EnvServerError, asEnvServerError } from './errors';
@@ -24,6 +24,8 @@ import { checkAction } from './action-check';
 import { adminState, agentState } from './episode-state';
 import { healthOf, infoOf, metadataOf, schemaFor } from './server-info';
 import type { z } from 'zod';
+import { actionValueProblem } from '@/server/lib/action-value';
+import { MAX_ACTION_BYTES } from '@/server/episodes/inputs';
 
 export { SERVER_VERSION } from './server-info';
 export type { AgentState } from './episode-state';
@@ -76,10 +78,51 @@ function parse<S extends z.ZodType>(
  * error message.
  */
 function wireAction(action: unknown, episodeId: string): unknown {
-  if (typeof action === 'string') return action;
+  if (typeof action === 'string') return storable(action, Buffer.byteLength(action, 'utf8'), episodeId);
   if (typeof action === 'object' && action !== null && Object.getPrototypeOf(action) === Object.prototype)
-    return action;
+    return storable(action, null, episodeId);
   return parse(wireActionSchema, action, 'step: action', episodeId);
+}
+
+/**
+ * What the recorder stores must replay as sent and stay within the stored-action limit: an
+ * action that would not (server/lib/action-value.ts) or is larger is refused before the engine.
+ */
+function storable(action: unknown, bytes: number | null, episodeId: string): unknown {
+  const problem = actionValueProblem(action);
+  if (problem) throw new EnvServerError('VALIDATION_ERROR', `step: ${problem}`, episodeId);
+  const size = bytes ?? Buffer.byteLength(JSON.stringify(action), 'utf8');
+  if (size > MAX_ACTION_BYTES)
+    throw new EnvServerError(
+      'BODY_TOO_LARGE',
+      `step: the action is ${size} bytes; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was stored.`,
+      episodeId,
+    );
+  return action;
+}
+
+const UNIQUE_VIOLATION = /unique constraint|duplicate key/i;
+
+/**
+ * A failed write in one sentence without the database's text: a reset whose episode_id is
+ * already stored (another worker's, or one from before a restart) is a 409; anything else is
+ * logged with a reference the answer names.
+ */
+function writeFailure(e: unknown, episodeId: string): EnvServerError {
+  const message = String((e as Error)?.message ?? e);
+  if (UNIQUE_VIOLATION.test(message))
+    return new EnvServerError(
+      'EPISODE_EXISTS',
+      `episode_id "${episodeId}" is already stored; reset with another episode_id, or none to get a new one`,
+      episodeId,
+    );
+  const ref = randomUUID().slice(0, 8);
+  console.error(`[serve:env] error ${ref}: episode ${episodeId}: ${message}`);
+  return new EnvServerError(
+    'EXECUTION_ERROR',
+    `the episode could not be stored (error ${ref} in the server log); it is closed, reset to start another`,
+    episodeId,
+  );
 }
 
 function respond(live: Pick<LiveEpisode, 'id'>, result: StepResult): StepResponse {
@@ -115,11 +158,7 @@ export function createEnvService(deps: EnvServiceDeps) {
     } catch (e) {
       sessions.drop(response.episode_id);
       if (e instanceof StepConflictError) throw e; // stepEpisode rebuilds and tries again
-      throw new EnvServerError(
-        'EXECUTION_ERROR',
-        `${(e as Error).message}; the episode is closed, reset to start another`,
-        response.episode_id,
-      );
+      throw writeFailure(e, response.episode_id);
     } finally {
       if (writes.get(response.episode_id) === write) writes.delete(response.episode_id);
     }
@@ -141,8 +180,7 @@ export function createEnvService(deps: EnvServiceDeps) {
       );
     const seed = req.seed ?? randomInt(0, MAX_SEED + 1);
     const id = req.episode_id ?? newEpisodeId();
-    if (sessions.has(id))
-      throw new EnvServerError('VALIDATION_ERROR', `reset: episode_id "${id}" is already in use`, id);
+    if (sessions.has(id)) throw new EnvServerError('EPISODE_EXISTS', `reset: episode_id "${id}" is already in use`, id);
     const episodeConfig = {
       envId: req.env as never,
       d: req.d,

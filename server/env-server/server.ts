@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { Catalog } from '@/server/engine';
 import type { EnvServerConfig } from './config';
 import { handleHttp, tooLarge, type HttpResult } from './http';
+import { localRequestRefusal } from '@/server/lib/local-request';
 import { createEnvService, type EnvService } from './protocol';
 import { prisma as processPrisma, type PrismaClient } from '@/server/db';
 import { sqlDbOf } from '@/server/episodes/service';
@@ -78,21 +79,48 @@ function sendJson(res: ServerResponse, result: HttpResult) {
   res.end(bytes);
 }
 
-/** Reads the body up to the limit; null when it is over (the rest is drained, not buffered). */
+/**
+ * Reads the body up to the limit; null as soon as it is over (declared or counted): the rest is
+ * never read, the caller answers 413 and closes the connection.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
+    if (Number(req.headers['content-length'] ?? 0) > limit) return resolve(null);
     let size = 0;
-    let over = declared > limit;
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) over = true;
-      if (!over) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(over ? null : Buffer.concat(chunks).toString('utf8')));
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(null);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** A foreign Host or a cross-site write (or WebSocket), refused before anything is read (server/lib/local-request.ts). */
+function localRefusal(req: IncomingMessage, bind: string, upgrade = false): HttpResult | null {
+  const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
+  const refusal = localRequestRefusal(
+    {
+      // a WebSocket session acts (reset, step): another site's page may not open one
+      method: upgrade ? 'UPGRADE' : (req.method ?? 'GET'),
+      host: one(req.headers.host),
+      origin: one(req.headers.origin),
+      secFetchSite: one(req.headers['sec-fetch-site']),
+    },
+    bind,
+    process.env,
+  );
+  return (
+    refusal && {
+      status: refusal.status,
+      body: { episode_id: null, error: { code: refusal.code, message: refusal.message } },
+    }
+  );
 }
 
 export async function startEnvServer(
@@ -104,10 +132,17 @@ export async function startEnvServer(
   const gateway = createWsGateway(service, tokens);
 
   const server: Server = createServer(async (req, res) => {
+    const refusal = localRefusal(req, config.host);
+    if (refusal) return sendJson(res, refusal);
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const body = await readBody(req, config.maxBodyBytes);
-      if (body === null) return sendJson(res, tooLarge(config.maxBodyBytes));
+      if (body === null) {
+        // the rest of an oversized body is not read: answer, then close the connection
+        res.shouldKeepAlive = false;
+        res.once('finish', () => req.destroy());
+        return sendJson(res, tooLarge(config.maxBodyBytes));
+      }
       sendJson(
         res,
         await handleHttp(service, {
@@ -129,6 +164,11 @@ export async function startEnvServer(
   });
   server.keepAliveTimeout = 65_000;
   server.on('upgrade', (req, socket, head) => {
+    const refusal = localRefusal(req, config.host, true);
+    if (refusal) {
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(refusal.body)}`);
+      return;
+    }
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/ws') {
       socket.end('HTTP/1.1 404 Not Found\r\nContent-Type: text/plain\r\n\r\nWebSocket sessions are at /ws\n');
       return;

@@ -11,6 +11,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EnvServerError, asEnvServerError } from './errors';
+import { createFrameQueue } from './frame-queue';
+import { SocketShare } from './socket-share';
 import type { EnvService } from './protocol';
 import { bearerToken, type TokenService } from '@/server/episodes/tokens';
 import { handleMcp } from './mcp';
@@ -24,7 +26,8 @@ const TEXT = { binary: false } as const;
 export function createWsGateway(service: EnvService, tokens: TokenService) {
   const { config } = service;
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxBodyBytes });
-  let open = 0;
+  // WebSocket sessions held, shared fairly between clients (addresses) when full (socket-share.ts)
+  const share = new SocketShare(config.maxSessions);
   /** Open sessions by client address: one client may not take every slot. */
   const byClient = new Map<string, number>();
 
@@ -52,16 +55,10 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     };
     const client = request.socket.remoteAddress ?? '?';
 
-    if (open >= config.maxSessions) {
-      sendError(
-        new EnvServerError(
-          'CAPACITY_REACHED',
-          `the server has ${open} WebSocket sessions open, its limit (ECOMRLVE_MAX_SESSIONS=${config.maxSessions})`,
-        ),
-      );
+    const full = (why: string) => {
+      sendError(new EnvServerError('CAPACITY_REACHED', why));
       socket.close(WS_CLOSE.capacity, 'capacity reached');
-      return;
-    }
+    };
     const mine = byClient.get(client) ?? 0;
     if (mine >= config.maxSessionsPerClient) {
       sendError(
@@ -73,7 +70,15 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
       socket.close(WS_CLOSE.capacity, 'per-client capacity reached');
       return;
     }
-    open++;
+    const place = share.admit(client, () =>
+      full(
+        `the server is full (ECOMRLVE_MAX_SESSIONS=${config.maxSessions}) and another client needed a place; this client holds the most sessions, and this was its least recently active`,
+      ),
+    );
+    if (!place)
+      return full(
+        `the server has ${share.size} WebSocket sessions open, its limit (ECOMRLVE_MAX_SESSIONS=${config.maxSessions})`,
+      );
     byClient.set(client, mine + 1);
 
     // Re-armed on every message (refresh: no new timer per message).
@@ -91,11 +96,16 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     };
 
     // Messages are handled one after another, so answers keep the order of the requests even
-    // while a step waits for its write to commit.
-    let queue: Promise<void> = Promise.resolve();
+    // while a step waits for its write to commit; fairly, so one socket's flood waits for its
+    // own answers, not everyone's (frame-queue.ts).
+    const frames = createFrameQueue<[Buffer, boolean]>(([raw, isBinary]) => handle(raw, isBinary), {
+      pause: () => socket.pause(),
+      resume: () => socket.resume(),
+    });
     socket.on('message', (raw, isBinary) => {
       idle.refresh();
-      queue = queue.then(() => handle(raw as Buffer, isBinary));
+      share.touch(place);
+      frames.push([raw as Buffer, isBinary]);
     });
 
     const handle = async (raw: Buffer, isBinary: boolean) => {
@@ -158,7 +168,7 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
 
     socket.on('close', () => {
       clearTimeout(idle);
-      open--;
+      share.release(place);
       const left = (byClient.get(client) ?? 1) - 1;
       if (left > 0) byClient.set(client, left);
       else byClient.delete(client);
@@ -171,7 +181,7 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
       wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
     },
     get open() {
-      return open;
+      return share.size;
     },
     close() {
       for (const client of wss.clients) client.terminate();

@@ -10,6 +10,7 @@ import { actionArgument, configOfRow, viewOf, type EpisodeStore } from './store'
 import { EpisodeServiceError, type EpisodeView } from './types';
 import { storedGoalOf } from './stored-goal';
 import type { TokenService } from './tokens';
+import { playerOf } from './provenance';
 
 export interface ForkOptions {
   player?: string;
@@ -59,14 +60,19 @@ export async function forkEpisode(
     envId: parent.envId,
     d: parent.d,
     seed: parent.seed,
-    engineVersion: ENGINE_VERSION,
+    // a fork continues under its parent's rules
+    engineVersion: ep.config.engineVersion ?? ENGINE_VERSION,
     journeyEnvs: ep.config.journeyEnvs ?? null,
     rewardRevision: REWARD_REVISION,
     axisOverrides: JSON.parse(parent.axisOverrides),
     axes: ep.axes,
     weights: parent.weights ? JSON.parse(parent.weights) : null,
     catalogId: parent.catalogId,
-    player: opts.player ?? 'human',
+    // derived from who took the copied turns, like any episode's (provenance.ts)
+    player: playerOf(
+      opts.player ?? 'human',
+      stored.slice(0, turns).map((r) => r?.actor ?? null),
+    ),
     turn: ep.turn,
     status: 'active',
     terminationReason: null,

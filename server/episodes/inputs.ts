@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { AXIS_NAMES, AXIS_RANGES, D_RANGE, type AxisName } from '@/server/engine/difficulty';
 import type { Action } from '@/server/engine/types';
+import { actionValueProblem } from '@/server/lib/action-value';
 import { EpisodeServiceError, type ActionInput } from './types';
 
 export const MAX_SEED = 2_147_483_647;
@@ -82,6 +83,12 @@ export function parse<T>(
   throw new EpisodeServiceError('BAD_INPUT', `${what}: ${problems.join('; ')}`);
 }
 
+/** An action the store would not give back as sent (server/lib/action-value.ts) is bad input. */
+function refuseUnstorable(action: unknown): void {
+  const problem = actionValueProblem(action);
+  if (problem) throw new EpisodeServiceError('BAD_INPUT', `${problem}. Nothing was sent to the episode.`);
+}
+
 /** Checks an action's size and shape, and how it is stored (raw text or structured JSON). */
 export function actionRecord(action: ActionInput): {
   stepArg: string | Action;
@@ -95,11 +102,13 @@ export function actionRecord(action: ActionInput): {
         `action text is ${bytes} bytes; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was sent to the episode.`,
       );
     }
+    refuseUnstorable(action);
     return { stepArg: action, record: { format: 'text', raw: action } };
   }
   if (typeof action !== 'object' || action === null || Array.isArray(action)) {
     throw new EpisodeServiceError('BAD_INPUT', 'action must be the agent text (a string) or an action object');
   }
+  refuseUnstorable(action); // before the schema: a 100k-deep value would overflow it
   const obj = parse(actionObjectSchema, action, 'action') as Action;
   const raw = JSON.stringify(obj);
   const bytes = Buffer.byteLength(raw, 'utf8');

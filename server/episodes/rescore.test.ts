@@ -67,7 +67,7 @@ describe('reward revision', () => {
     const { id } = await storeOracleEpisode();
     const view = await episodes.getEpisode(id);
     expect(view.rewardRevision).toBe(REWARD_REVISION);
-    expect(REWARD_REVISION).toBe(2);
+    expect(REWARD_REVISION).toBe(3);
     expect((await episodes.listEpisodes()).items.find((e) => e.id === id)?.rewardRevision).toBe(REWARD_REVISION);
   });
 
@@ -230,7 +230,7 @@ describe('npm run rescore', () => {
     const all = await run(['--all', '--include-current']);
     expect(all.code).toBe(0);
     expect(all.out).toMatch(
-      /rescore: \d+ episode\(s\) re-scored under revision 2, 0 failed; pass changed in \d+; mean reward -?\d\.\d{3} → -?\d\.\d{3}/,
+      /rescore: \d+ episode\(s\) re-scored under revision 3, 0 failed; pass changed in \d+; mean reward -?\d\.\d{3} → -?\d\.\d{3}/,
     );
     const usage = await run([]);
     expect([usage.code, usage.err.split('\n')[0]]).toEqual([2, 'rescore: give an episode id or --all']);

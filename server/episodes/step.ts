@@ -10,6 +10,7 @@ import type { LiveEpisode, LiveEpisodes } from './live';
 import { viewOf, type EpisodeStore } from './store';
 import { EpisodeServiceError, type ActionInput, type EpisodeView } from './types';
 import { storedGoalOf } from './stored-goal';
+import { withActor } from './provenance';
 
 /** What a step needs of the episode service. */
 export interface StepContext {
@@ -97,9 +98,13 @@ export async function submitAction(
       }
       throw e;
     }
+    // the player is derived from who took the turns (a rare write: only when it changes)
+    const player = withActor(row.player, turnBefore, opts.actor ?? null);
+    if (player !== row.player) await store.setPlayer(id, player);
     await rewriteCustomer(id, row.customerVoice, result.events);
     const after: EpisodeRow = {
       ...row,
+      player,
       ...updated,
       breakdown: ep.breakdown ? JSON.stringify(ep.breakdown) : null,
       eventCount: ep.events.length,

@@ -10,6 +10,7 @@ import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { AxisValues } from '@/server/engine/difficulty';
+import { ENGINE_VERSION } from '@/server/engine/version';
 import type {
   Action,
   EnvId,
@@ -258,6 +259,11 @@ export function episodeReads(prisma: PrismaClient) {
       return { parent: parent ? toSummary(parent) : null, forks: forks.map(toSummary) };
     },
 
+    /** The player derived from the turns' actors (server/episodes/provenance.ts). */
+    async setPlayer(id: string, player: string): Promise<void> {
+      await prisma.episode.update({ where: { id }, data: { player } });
+    },
+
     async setInfraError(id: string, infra: string | null): Promise<void> {
       await prisma.episode.update({ where: { id }, data: { infraError: infra } });
     },
@@ -352,7 +358,7 @@ export function viewOf(
 
 /** The engine config an episode row was started with. */
 export function configOfRow(
-  row: Pick<EpisodeRow, 'envId' | 'd' | 'seed' | 'axisOverrides' | 'weights' | 'journeyEnvs'>,
+  row: Pick<EpisodeRow, 'envId' | 'd' | 'seed' | 'axisOverrides' | 'weights' | 'journeyEnvs' | 'engineVersion'>,
 ): EpisodeConfig {
   const overrides = JSON.parse(row.axisOverrides) as Partial<AxisValues>;
   return {
@@ -362,6 +368,8 @@ export function configOfRow(
     ...(Object.keys(overrides).length ? { axisOverrides: overrides } : {}),
     ...(row.weights ? { weights: JSON.parse(row.weights) as RewardWeights } : {}),
     ...(row.journeyEnvs ? { journeyEnvs: JSON.parse(row.journeyEnvs) as EnvId[] } : {}),
+    // an older episode replays under the rules it was played with (engine/version.ts)
+    ...(row.engineVersion !== ENGINE_VERSION ? { engineVersion: row.engineVersion } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { SqlDb } from '@/server/db/sql';
 import { flag, sqlFor } from '@/server/db/dialect';
+import { runCondition } from './run-keys';
 import { diffParts, partsOf, type Rescore } from './rescore';
 
 export interface TurnSide {
@@ -95,12 +96,12 @@ export interface RunCompare {
 
 /** Pairs the newest finished episode of each side per (env, d, seed) and lists what flipped. */
 export async function compareRuns(db: SqlDb, A: RunSide, B: RunSide, limit = 500): Promise<RunCompare> {
-  const side = (s: RunSide) => (s.by === 'player' ? `e."player" = ?` : `(e."runLabel" = ? OR e."curriculumRunId" = ?)`);
-  const args = (s: RunSide) => (s.by === 'player' ? [s.value] : [s.value, s.value]);
+  const side = (s: RunSide) => (s.by === 'player' ? `e."player" = ?` : runCondition(s.value).sql);
+  const args = (s: RunSide) => (s.by === 'player' ? [s.value] : runCondition(s.value).args);
   const id = sqlFor(db.dialect).bytewise('e."id"');
   const latest = (s: RunSide) => `SELECT e."envId", e."d", e."seed", e."id", e."isCorrect", e."reward",
       row_number() OVER (PARTITION BY e."envId", e."d", e."seed" ORDER BY e."createdAt" DESC, ${id} DESC) AS rn
-    FROM "Episode" e WHERE e."status" = 'done' AND ${side(s)}`;
+    FROM "Episode" e WHERE e."status" = 'done' AND e."infraError" IS NULL AND ${side(s)}`;
   const raw = await db.all<{
     envId: string;
     d: number;

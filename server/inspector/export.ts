@@ -9,6 +9,7 @@ import type { SqlDb } from '@/server/db/sql';
 import { flag } from '@/server/db/dialect';
 import { FORMAT_NAME, FORMAT_VERSION, type EpisodeLine } from './format';
 import { toCollectRecord } from './openenv-collect';
+import { goalOpen } from './spoiler';
 
 interface Row {
   id: string;
@@ -153,11 +154,16 @@ export function createExporter(db: SqlDb, catalogOf: (catalogId: string) => Prom
   return { episodeLine, chatLine };
 }
 
-/** JSONL text for these ids, in order (unknown ids are left out); 'openenv': OpenEnv collect's results.jsonl. */
+/**
+ * JSONL text for these ids, in order (unknown ids are left out, and so are episodes still being
+ * played whose goal was not revealed: their goal and seed would spoil them, spoiler.ts);
+ * 'openenv': OpenEnv collect's results.jsonl.
+ */
 export async function exportJsonl(db: SqlDb, ids: string[], kind: 'episodes' | 'chat' | 'openenv'): Promise<string> {
   const ex = createExporter(db);
   const lines: string[] = [];
   for (const id of ids) {
+    if (!(await goalOpen(db, id))) continue;
     const l = kind === 'chat' ? await ex.chatLine(id) : await ex.episodeLine(id);
     if (l) lines.push(JSON.stringify(kind === 'openenv' ? toCollectRecord(l as EpisodeLine) : l));
   }

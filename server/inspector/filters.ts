@@ -41,6 +41,9 @@ export const episodeFilterSchema = z.strictObject({
   pass: z.enum(['pass', 'fail', 'active']).optional(),
   term: csv(z.enum(TERMINATIONS)).optional(),
   player: z.string().max(80).optional(),
+  /** 'human': only episodes whose every turn a person took (the derived player is "human") */
+  turns: z.enum(['human']).optional(),
+  /** a run key (server/inspector/run-keys.ts): batch:<id>, curriculum:<id>, trainer:<name>, import:<label> */
   run: z.string().max(200).optional(),
   catalog: z.string().max(200).optional(),
   origin: z.string().max(40).optional(),

@@ -3,6 +3,7 @@ import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { sqlDb, type SqlDb } from '@/server/db/sql';
 import { sqlFor } from '@/server/db/dialect';
 import { createEpisodeData } from './episode-data';
+import { batchRunName, runKey, type RunOption } from './run-keys';
 
 const g = globalThis as unknown as { __ecomInspector?: ReturnType<typeof make> };
 
@@ -21,10 +22,32 @@ export async function facets(db: SqlDb = inspector().db) {
         `SELECT DISTINCT ${sqlFor(db.dialect).bytewise(expr)} AS "v" FROM "Episode" WHERE ${expr} IS NOT NULL ORDER BY 1 LIMIT ${limit}`,
       )
     ).map((r) => r.v);
+  const players = await col('"player"', 200);
   return {
-    players: await col('"player"', 200),
-    runs: await col('coalesce("runLabel", "curriculumRunId")', 200),
+    players,
+    runs: await runOptions(db, players),
     catalogs: await col('"catalogId"', 200),
     origins: await col('"origin"', 50),
   };
+}
+
+/** Every run the filters offer, newest batch and curriculum runs first. */
+async function runOptions(db: SqlDb, players: readonly string[]): Promise<RunOption[]> {
+  const batch = await db.all<{ id: string; player: string; spec: string }>(
+    `SELECT "id", "player", "spec" FROM "ModelRun" ORDER BY "createdAt" DESC LIMIT 100`,
+  );
+  const curriculum = await db.all<{ id: string; name: string }>(
+    `SELECT "id", "name" FROM "CurriculumRun" ORDER BY "createdAt" DESC LIMIT 100`,
+  );
+  const labels = await db.all<{ v: string }>(
+    `SELECT DISTINCT ${sqlFor(db.dialect).bytewise('"runLabel"')} AS "v" FROM "Episode" WHERE "runLabel" IS NOT NULL ORDER BY 1 LIMIT 100`,
+  );
+  return [
+    ...batch.map((r) => ({ key: runKey('batch', r.id), kind: 'batch' as const, name: batchRunName(r.player, r.spec) })),
+    ...curriculum.map((r) => ({ key: runKey('curriculum', r.id), kind: 'curriculum' as const, name: r.name })),
+    ...players
+      .filter((p) => p.startsWith('trainer:') && p !== 'trainer:unnamed')
+      .map((p) => ({ key: runKey('trainer', p.slice(8)), kind: 'trainer' as const, name: p.slice(8) })),
+    ...labels.map((r) => ({ key: runKey('import', r.v), kind: 'import' as const, name: r.v })),
+  ];
 }

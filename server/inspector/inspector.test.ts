@@ -307,6 +307,12 @@ describe('export and import', () => {
       // call, so rev. 2 counts them: T_eff 3 → r_eff = 1 − 2·2/3 = −1/3 → 0.75 − 0.05 = 0.7
       expect(byFile['episode_000007_RETURN_d0_s1.json'].recordedReward).toBe(0.9);
       expect(byFile['episode_000007_RETURN_d0_s1.json'].rescoredReward).toBeCloseTo(0.7, 12);
+      // the list names the part that differs (only the efficiency term, as above)
+      const rows = (await listEpisodes(fresh.store, listInputSchema.parse({ filter: {}, size: 100 }))).rows;
+      const row = (file: string) => rows.find((r) => r.id === byFile[file].id)!;
+      expect(row('episode_000002_PD_d6_s1.json').rescoredDiffers).toBe('total,rEff');
+      expect(row('episode_000005_CART_d0_s1.json').rescoredReward).toBe(0.8999999977499998);
+      expect(row('episode_000005_CART_d0_s1.json').rescoredDiffers).toBeNull();
       const steps = fresh.sqlite
         .prepare(`SELECT "turn", "toolCalls", "player" FROM "Episode" WHERE "id" = ?`)
         .get(byFile['episode_000007_RETURN_d0_s1.json'].id) as { turn: number; toolCalls: number; player: string };

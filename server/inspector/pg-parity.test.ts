@@ -62,6 +62,7 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
       { player: 'oracle' },
       { player: 'Human' },
       { run: 'run-a' },
+      { run: 'import:run-b' },
       { catalog: TEST_CATALOG_ID },
       { origin: 'engine' },
       { revealed: 'yes' },

@@ -6,6 +6,7 @@ import { flag, sqlFor } from '@/server/db/dialect';
 import type { EpisodeFilter, ListInput } from './filters';
 import { indexCommitted } from './pg-search';
 import { checkedPageSql, matchingEpisodesSql, matchingIdsSql, searchQuery } from './search';
+import { runCondition } from './run-keys';
 
 export interface EpisodeListRow {
   id: string;
@@ -25,8 +26,12 @@ export interface EpisodeListRow {
   runLabel: string | null;
   curriculumRunId: string | null;
   goalRevealed: boolean;
+  /** a model turn failed in the infrastructure (the episode is not scored) */
+  infra: boolean;
   /** imports: the reward this engine gives it (null when not re-scored) */
   rescoredReward: number | null;
+  /** imports: the reward parts whose re-score differs from the recorded value, comma separated (null: none) */
+  rescoredDiffers: string | null;
 }
 
 export interface EpisodeList {
@@ -69,8 +74,11 @@ function conditionsOf(dialect: Dialect, f: EpisodeFilter): Where {
     args.push(...f.term);
   }
   if (f.player) add('e."player" = ?', f.player);
-  // a run by label (trainer, import), a curriculum run, or a batch run by its id
-  if (f.run) add('(e."runLabel" = ? OR e."curriculumRunId" = ? OR e."runId" = ?)', f.run, f.run, f.run);
+  if (f.run) {
+    const run = runCondition(f.run);
+    add(run.sql, ...run.args);
+  }
+  if (f.turns === 'human') add('e."player" = ?', 'human');
   if (f.catalog) add('e."catalogId" = ?', f.catalog);
   if (f.origin) add('e."origin" = ?', f.origin);
   if (f.revealed) add('e."goalRevealed" = ?', f.revealed === 'yes');
@@ -91,10 +99,12 @@ const selectRows = (
   dialect: Dialect,
 ) => `SELECT e."id", e."createdAt", e."envId", e."d", e."seed", e."catalogId", e."status", e."terminationReason",
   e."reward", e."isCorrect", e."turn", e."toolCalls", e."player", e."origin", e."runLabel", e."curriculumRunId", e."goalRevealed",
-  ${sqlFor(dialect).jsonNumber('e."rescored"', 'reward')} AS "rescoredReward" FROM "Episode" e`;
+  CASE WHEN e."infraError" IS NULL THEN 0 ELSE 1 END AS "infra", ${sqlFor(dialect).jsonNumber('e."rescored"', 'reward')} AS "rescoredReward",
+  ${sqlFor(dialect).differingParts('e."rescored"')} AS "rescoredDiffers" FROM "Episode" e`;
 
-type RawRow = Omit<EpisodeListRow, 'isCorrect' | 'goalRevealed'> & {
+type RawRow = Omit<EpisodeListRow, 'isCorrect' | 'goalRevealed' | 'infra'> & {
   isCorrect: number | boolean | null;
+  infra: number;
   goalRevealed: number | boolean;
 };
 
@@ -104,6 +114,7 @@ export function toListRow(r: RawRow): EpisodeListRow {
     createdAt: new Date(Date.parse(r.createdAt)).toISOString(),
     isCorrect: flag(r.isCorrect),
     goalRevealed: flag(r.goalRevealed) === true,
+    infra: Number(r.infra) === 1,
   };
 }
 

@@ -2,8 +2,8 @@
 // from the reward the source recorded.
 //   replay:  env/d/seed/actions replayed by the engine on the same catalog → its breakdown.
 //   formula: the episode cannot be replayed (another implementation's catalog and generator),
-//            but its recorded parts can be re-combined under this project's SPEC §8 revision 2:
-//            r_task as the source's verifier gave it, r_eff and T_user recomputed, r_hall
+//            but its recorded parts can be re-combined under this project's SPEC §8 revision 3:
+//            r_task as the source's verifier gave it (at most 0 with a never-retrieved id), r_eff and T_user recomputed, r_hall
 //            recomputed from the recommended and retrieved ids.
 //   none:    neither is possible; the episode is shown as recorded.
 import { replayEpisode } from '@/server/engine';
@@ -160,11 +160,14 @@ export function rescoreByFormula(input: FormulaInput, recorded: RewardParts | nu
   const unique = [...new Set(input.recommended)];
   const hallucinated = unique.filter((id) => !input.seen.has(id));
   const rHall = hallucinated.length === 0 ? 0 : -Math.min(1, hallucinated.length / Math.max(1, unique.length));
+  // revision 3: an answer naming a never-retrieved id earns at most 0; no efficiency bonus without progress
+  const rTask = hallucinated.length > 0 ? Math.min(input.rTask, 0) : input.rTask;
+  const effUsed = rTask > 0 ? rEff : Math.min(rEff, 0);
   const w = input.weights;
-  const preClip = w.task * input.rTask + w.eff * rEff + w.hall * rHall;
+  const preClip = w.task * rTask + w.eff * effUsed + w.hall * rHall;
   const total = input.hardFail ? -1 : clip(preClip);
   const isCorrect = !input.hardFail && input.verdict && rHall === 0;
-  const parts: RewardParts = { total, rTask: input.rTask, rEff, rHall, isCorrect, turns: input.turns, tUser, tEff };
+  const parts: RewardParts = { total, rTask, rEff: effUsed, rHall, isCorrect, turns: input.turns, tUser, tEff };
   return {
     method: 'formula',
     reward: total,
@@ -173,7 +176,8 @@ export function rescoreByFormula(input: FormulaInput, recorded: RewardParts | nu
     breakdown: null,
     differs: diffParts(recorded, parts),
     note:
-      `re-combined under SPEC §8 rev. 2 from the recorded parts: r_task ${input.rTask} from the source's verifier; ` +
+      `re-combined under SPEC §8 rev. 3 from the recorded parts: r_task ${input.rTask} from the source's verifier` +
+      `${rTask !== input.rTask ? ` (capped at 0: ${hallucinated.length} id(s) never retrieved)` : ''}; ` +
       `r_eff = 1 − 2·(${tEff} − 1)/(${tRef} − 1) with T_user ${tUser}; r_hall from ${unique.length} recommended id(s), ${hallucinated.length} never retrieved`,
   };
 }

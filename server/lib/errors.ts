@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   'TOO_LARGE',
   'LIMIT',
   'BUSY',
+  /** too many requests from one client (a rate limit, server/lib/rate-limit.ts) */
+  'RATE_LIMITED',
   'REPLAY_MISMATCH',
   /** played under engine rules this engine no longer has (server/engine/version.ts) */
   'REPLAY_UNSUPPORTED',
@@ -31,6 +33,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   TOO_LARGE: 413,
   LIMIT: 422,
   BUSY: 503,
+  RATE_LIMITED: 429,
   REPLAY_MISMATCH: 500,
   REPLAY_UNSUPPORTED: 412,
   INTERNAL: 500,

@@ -89,7 +89,7 @@ export async function chatCompletion(
   const fail = (e: unknown): never => {
     if (options.signal?.aborted) throw new CancelledError();
     if (timeout.aborted) throw new InfraError('timeout', `no complete reply within ${connection.timeoutMs} ms`);
-    if (e instanceof InfraError) throw e;
+    if (e instanceof InfraError) throw new InfraError(e.kind, redact(e.message, key), e.status);
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     throw new InfraError(
       'connection',
@@ -108,11 +108,19 @@ export async function chatCompletion(
       },
       body: JSON.stringify(request),
       signal,
+      // a redirect could lead to a host the allow-list refuses, with the key: never followed
+      redirect: 'manual',
     });
   } catch (e) {
     return fail(e);
   }
   try {
+    if (response.status >= 300 && response.status < 400)
+      throw new InfraError(
+        'http',
+        `${endpoint} answered with a redirect (HTTP ${response.status}); redirects are not followed: give the final address as the base URL`,
+        response.status,
+      );
     if (!response.ok) {
       const body = await response.text();
       throw new InfraError(
@@ -122,11 +130,31 @@ export async function chatCompletion(
       );
     }
     const isStream = (response.headers.get('content-type') ?? '').includes('text/event-stream');
-    const reply = isStream ? await readStream(response, options.onPartial) : parseBody(await response.text());
-    return { ...reply, rawText: redact(reply.rawText, key), latencyMs: Math.round(performance.now() - started) };
+    const onPartial = options.onPartial && ((p: PartialReply) => options.onPartial!(redactReply(p, key)));
+    const reply = isStream ? await readStream(response, onPartial) : parseBody(await response.text());
+    return { ...redactReply(reply, key), latencyMs: Math.round(performance.now() - started) };
   } catch (e) {
     return fail(e);
   }
+}
+
+/**
+ * The reply without the key, wherever the endpoint put it (an echoing server): the text, each
+ * call's name and arguments, the raw body. Everything downstream (the agent's view, the stored
+ * action, replay, export) reads only this.
+ */
+function redactReply<T extends PartialReply & { rawText?: string }>(reply: T, key: string | null): T {
+  if (!key) return reply;
+  return {
+    ...reply,
+    content: reply.content === null ? null : redact(reply.content, key),
+    toolCalls: reply.toolCalls.map((c) => ({
+      ...c,
+      id: redact(c.id, key),
+      function: { name: redact(c.function.name, key), arguments: redact(c.function.arguments, key) },
+    })),
+    ...(reply.rawText === undefined ? {} : { rawText: redact(reply.rawText, key) }),
+  };
 }
 
 function parseBody(text: string): Omit<ChatReply, 'latencyMs'> {

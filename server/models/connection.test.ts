@@ -74,10 +74,12 @@ describe('connections', () => {
   });
 
   it('reads the key from its variable at call time, and names only the variable when missing', () => {
-    const c = parseConnection({ ...base, apiKeyEnv: 'MY_KEY' }, {});
-    expect(resolveApiKey(c, { MY_KEY: 'v1' })).toBe('v1');
-    expect(resolveApiKey(c, { MY_KEY: 'v2' })).toBe('v2');
-    expect(() => resolveApiKey(c, {})).toThrow('environment variable MY_KEY (the API key) is not set on the server');
+    const c = parseConnection({ ...base, apiKeyEnv: 'MY_API_KEY' }, {});
+    expect(resolveApiKey(c, { MY_API_KEY: 'v1' })).toBe('v1');
+    expect(resolveApiKey(c, { MY_API_KEY: 'v2' })).toBe('v2');
+    expect(() => resolveApiKey(c, {})).toThrow(
+      'environment variable MY_API_KEY (the API key) is not set on the server',
+    );
     expect(resolveApiKey(parseConnection(base, {}), {})).toBeNull();
   });
 

@@ -38,6 +38,11 @@ export const ConnectionSchema = z
      * local agent server (its oracle and seeded random agent need it); off for real models.
      */
     sendEpisodeHeader: z.boolean().default(false),
+    /**
+     * With auth on, anyone may play this connection or let it voice the customer (spending its
+     * key); otherwise only the admin may, and only the admin sees its name (server/models/access.ts).
+     */
+    public: z.boolean().default(false),
   })
   .strict();
 
@@ -73,6 +78,7 @@ export function parseConnection(input: unknown, env: Env = process.env): Connect
     throw new ConnectionError(`invalid connection: ${where}: ${what}`);
   }
   assertAllowedBaseUrl(parsed.data.baseUrl, env);
+  if (parsed.data.apiKeyEnv) assertKeyVariable(parsed.data.apiKeyEnv, env, '"apiKeyEnv": ');
   return parsed.data;
 }
 
@@ -130,9 +136,28 @@ export function assertAllowedBaseUrl(baseUrl: string, env: Env = process.env): U
 
 // ---------- API key ----------
 
+/**
+ * Only variables meant to hold a model key may be sent as one: names ending in _API_KEY, or the
+ * ones the operator lists in ECOMRLVE_MODEL_KEY_VARS (comma-separated). Anything else
+ * (DATABASE_URL, ECOMRLVE_ADMIN_TOKEN, PATH) would hand a server secret to the endpoint.
+ */
+export function isKeyVariable(name: string, env: Env = process.env): boolean {
+  if (name.endsWith('_API_KEY')) return true;
+  const listed = (env.ECOMRLVE_MODEL_KEY_VARS ?? '').split(',').map((v) => v.trim());
+  return listed.includes(name);
+}
+
+function assertKeyVariable(name: string, env: Env, prefix = ''): void {
+  if (!isKeyVariable(name, env))
+    throw new ConnectionError(
+      `${prefix}${name} is not a key variable: use a name ending in _API_KEY, or one the operator lists in ECOMRLVE_MODEL_KEY_VARS`,
+    );
+}
+
 /** The key, read from its environment variable now. Errors name the variable, never a value. */
 export function resolveApiKey(connection: Pick<Connection, 'apiKeyEnv'>, env: Env = process.env): string | null {
   if (!connection.apiKeyEnv) return null;
+  assertKeyVariable(connection.apiKeyEnv, env, 'apiKeyEnv ');
   const value = env[connection.apiKeyEnv];
   if (value === undefined || value === '')
     throw new ConnectionError(`environment variable ${connection.apiKeyEnv} (the API key) is not set on the server`);

@@ -31,12 +31,12 @@ beforeAll(async () => {
   db = createTestDb();
   store = createMemoryConnectionStore({});
   fake = await startFakeEndpoint([friendly]);
-  await store.save({ name: 'voice', baseUrl: fake.baseUrl, model: 'fake', maxRetries: 1, apiKeyEnv: 'VOICE_KEY' });
+  await store.save({ name: 'voice', baseUrl: fake.baseUrl, model: 'fake', maxRetries: 1, apiKeyEnv: 'VOICE_API_KEY' });
   service = createEpisodeService({
     prisma: db.prisma,
     getCatalog: testCatalog,
     defaultCatalogId: testCatalog().id,
-    customerVoice: createCustomerVoice(store, { env: { VOICE_KEY: MARKER }, backoffMs: 1 }),
+    customerVoice: createCustomerVoice(store, { env: { VOICE_API_KEY: MARKER }, backoffMs: 1 }),
   });
 }, 120_000);
 afterAll(async () => {

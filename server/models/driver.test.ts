@@ -207,12 +207,15 @@ describe("driver: the model's own output is scored, not retried", () => {
 describe('driver: API keys', () => {
   it('sends the key only as a header; records, errors and recorded bodies never contain it', async () => {
     const marker = 'sk-MARKER-9f2c1e';
-    const env = { MARKER_KEY: marker };
+    const env = { MARKER_API_KEY: marker };
     // the endpoint echoes the Authorization header back in its error body
     const echo: FakeStep = { kind: 'status', status: 500, body: (req) => `bad key ${req.headers.authorization}` };
     const logs: string[] = [];
     await freshEndpoint([echo, answerStep]);
-    const r = await playModelEpisode(PD, testCatalog(), connection({ apiKeyEnv: 'MARKER_KEY' }), { backoffMs: 1, env });
+    const r = await playModelEpisode(PD, testCatalog(), connection({ apiKeyEnv: 'MARKER_API_KEY' }), {
+      backoffMs: 1,
+      env,
+    });
     logs.push(JSON.stringify(r.records), JSON.stringify(r.actions), JSON.stringify(r.episode.events));
     expect(r.status).toBe('completed');
     expect(fake.requests.every((q) => q.headers.authorization === `Bearer ${marker}`)).toBe(true);
@@ -222,11 +225,11 @@ describe('driver: API keys', () => {
   });
 
   it('a missing key variable is a configuration failure naming the variable', async () => {
-    const r = await play([answerStep], { apiKeyEnv: 'NOT_SET_ANYWHERE' }, { env: {} });
+    const r = await play([answerStep], { apiKeyEnv: 'NOT_SET_ANYWHERE_API_KEY' }, { env: {} });
     expect(r.status).toBe('infra_error');
     expect(r.infra).toMatchObject({
       kind: 'config',
-      message: 'environment variable NOT_SET_ANYWHERE (the API key) is not set on the server',
+      message: 'environment variable NOT_SET_ANYWHERE_API_KEY (the API key) is not set on the server',
     });
     expect(fake.requests).toHaveLength(0);
   });

@@ -11,9 +11,14 @@ afterAll(() => db.cleanup());
 describe('Prisma connection store', () => {
   it('saves, replaces by name, lists, removes; rows hold no key', async () => {
     const marker = 'sk-MARKER-db-31';
-    const env = { MODEL_KEY: marker };
+    const env = { MODEL_API_KEY: marker };
     const store = createPrismaConnectionStore(db.prisma, env);
-    await store.save({ name: 'b', baseUrl: 'http://127.0.0.1:8011/v1', model: 'heuristic', apiKeyEnv: 'MODEL_KEY' });
+    await store.save({
+      name: 'b',
+      baseUrl: 'http://127.0.0.1:8011/v1',
+      model: 'heuristic',
+      apiKeyEnv: 'MODEL_API_KEY',
+    });
     await store.save({ name: 'a', baseUrl: 'http://localhost:11434/v1', model: 'qwen', temperature: 0.2 });
     await store.save({ name: 'a', baseUrl: 'http://localhost:11434/v1', model: 'qwen2', temperature: 0.2 });
     expect((await store.list()).map((c) => [c.name, c.model])).toEqual([
@@ -26,7 +31,7 @@ describe('Prisma connection store', () => {
     );
     const rows = await db.prisma.modelConnection.findMany();
     expect(JSON.stringify(rows)).not.toContain(marker);
-    expect(rows.find((r) => r.name === 'b')!.config).toContain('"apiKeyEnv":"MODEL_KEY"');
+    expect(rows.find((r) => r.name === 'b')!.config).toContain('"apiKeyEnv":"MODEL_API_KEY"');
     expect(await store.remove('a')).toBe(true);
     expect(await store.remove('a')).toBe(false);
     expect(await store.get('a')).toBeNull();

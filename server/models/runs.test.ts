@@ -87,7 +87,14 @@ describe('stored batch runs', { timeout: 180_000 }, () => {
     expect(await runStats(db.prisma, run.id)).toEqual([
       { envId: 'PD', d: 2, episodes: 3, scored: 0, passRate: null, meanReward: null, infraFailures: 3 },
     ]);
-    const episodes = await db.prisma.episode.findMany({ where: { runId: run.id }, select: { infraError: true } });
-    for (const e of episodes) expect(JSON.parse(e.infraError!)).toMatchObject({ kind: 'http', turn: 1 });
+    const episodes = await db.prisma.episode.findMany({
+      where: { runId: run.id },
+      select: { infraError: true, status: true, terminationReason: true, reward: true },
+    });
+    for (const e of episodes) {
+      expect(JSON.parse(e.infraError!)).toMatchObject({ kind: 'http', turn: 1 });
+      // ended as infrastructure-aborted, never left "active" and never scored
+      expect([e.status, e.terminationReason, e.reward]).toEqual(['done', 'aborted', null]);
+    }
   });
 });

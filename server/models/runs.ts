@@ -17,6 +17,8 @@ import type { RunPlayer } from './run-player';
 import { actorOf, type TablePlayer } from './table';
 
 export interface RunSpec {
+  /** the name given at start (absent: defaultRunName, server/inspector/run-keys.ts) */
+  name?: string;
   envs: EnvId[];
   ds: number[];
   seeds: number[];
@@ -57,6 +59,8 @@ function episodeData(played: PlayedRunEpisode, run: { id: string; actor: string;
     d: played.cell.d,
     seed: played.cell.seed,
     ...playedEpisodeColumns(played),
+    // a model that could not be reached ends its episode, unscored: infrastructure-aborted
+    ...(played.infra ? { status: 'done', terminationReason: 'aborted', reward: null, isCorrect: null } : {}),
     catalogId: run.catalogId,
     player: run.actor,
     eventCount: events.length,

@@ -15,7 +15,7 @@ import { playTableEpisode, playTableTurn, type TablePlayer } from './table';
 import { startFakeEndpoint, type FakeEndpoint } from './test/fake-endpoint';
 
 const MARKER = 'sk-MARKER-table-5c1e7a';
-const env = { LOCAL_KEY: MARKER };
+const env = { LOCAL_API_KEY: MARKER };
 let db: TestDb;
 let service: EpisodeService;
 let server: Server;
@@ -43,7 +43,7 @@ const model = (): TablePlayer => ({
       name: 'local',
       baseUrl: `http://127.0.0.1:${port}/v1`,
       model: 'heuristic',
-      apiKeyEnv: 'LOCAL_KEY',
+      apiKeyEnv: 'LOCAL_API_KEY',
       maxRetries: 0,
     },
     env,

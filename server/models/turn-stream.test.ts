@@ -27,7 +27,14 @@ beforeAll(async () => {
   fake = await startFakeEndpoint();
   store = createMemoryConnectionStore({});
   // stream is off in the connection: the playground asks for it anyway
-  await store.save({ name: 'slow', baseUrl: fake.baseUrl, model: 'fake', maxRetries: 0, timeoutMs: 1500 });
+  await store.save({
+    name: 'slow',
+    baseUrl: fake.baseUrl,
+    model: 'fake',
+    maxRetries: 0,
+    timeoutMs: 1500,
+    public: true,
+  });
 }, 120_000);
 afterAll(async () => {
   await fake?.close();
@@ -121,7 +128,7 @@ describe('who may take the turn', () => {
     await expect(resolveTablePlayer(store, { player: { agent: 'genius' } }, noAdmin)).rejects.toThrow(
       'unknown built-in agent "genius"; choose oracle, heuristic, random',
     );
-    await expect(resolveTablePlayer(store, { player: { connection: 'nope' } }, noAdmin)).rejects.toThrow(
+    await expect(resolveTablePlayer(store, { player: { connection: 'nope' } }, () => {})).rejects.toThrow(
       'no model connection named "nope"',
     );
     await expect(resolveTablePlayer(store, { player: { agent: 'oracle' } }, noAdmin)).rejects.toThrow(

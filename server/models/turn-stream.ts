@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import { AppError } from '@/server/lib/errors';
+import { requireConnectionUse } from './access';
 import type { PartialReply } from './client';
 import type { ConnectionStore } from './connection';
 import { BUILT_IN_AGENTS, type TablePlayer, type TableTurn } from './table';
@@ -48,8 +49,7 @@ export async function resolveTablePlayer(
     if (agent === 'oracle') requireAdminFor('the oracle (it reads the hidden goal)');
     return { kind: 'agent', agent };
   }
-  const connection = await store.get(player.connection);
-  if (!connection) throw new AppError('NOT_FOUND', `no model connection named "${player.connection}"`);
+  const connection = await requireConnectionUse(store, player.connection, requireAdminFor);
   return { kind: 'model', connection: { ...connection, stream: true } };
 }
 

@@ -2,6 +2,7 @@
 // kept in an HttpOnly cookie), and what the pages ask of the caller's role.
 import { z } from 'zod';
 import { isAdmin } from '@/server/auth';
+import { callerAddress, loginThrottle } from '@/server/auth/login-throttle';
 import { AppError } from '@/server/lib/errors';
 import { setAdminCookie } from './cookies';
 import { described, publicProcedure, router } from './init';
@@ -11,8 +12,14 @@ export const authRouter = router({
     if (!ctx.auth.enabled) return { admin: true };
     if (!ctx.auth.adminToken)
       throw new AppError('FORBIDDEN', 'this server has no admin token: set ECOMRLVE_ADMIN_TOKEN and restart it');
-    if (!isAdmin(ctx.auth, { ...ctx.creds, bearer: input.token.trim().slice(0, 200) }))
+    // throttled per address and overall (server/auth/login-throttle.ts), right token or wrong
+    const address = ctx.headers ? callerAddress(ctx.headers) : 'unknown';
+    loginThrottle().check(address);
+    if (!isAdmin(ctx.auth, { ...ctx.creds, bearer: input.token.trim().slice(0, 200) })) {
+      loginThrottle().failed(address);
       throw new AppError('UNAUTHORIZED', 'that is not the admin token');
+    }
+    loginThrottle().succeeded(address);
     setAdminCookie(ctx, ctx.auth.adminToken);
     return { admin: true };
   }),

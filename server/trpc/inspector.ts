@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { TRPCError } from '@trpc/server';
 import { episodeService } from '@/server/episodes';
-import { goalMayLeave } from '@/server/episodes/seat';
+import { goalHidden, guardRows, spoilerRefusal } from '@/server/inspector/spoiler';
 import { inspector, facets } from '@/server/inspector';
 import { chartsData } from '@/server/inspector/charts';
 import { alignTurns, breakdownDiff, compareRuns } from '@/server/inspector/compare';
@@ -33,11 +33,7 @@ export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
 
 const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: `no episode with id "${what}"` });
 
-/**
- * The world, the evidence and a same-seed oracle of an episode that is still being played would
- * spoil it (the two-seats rule): they wait for the end or a deliberate reveal, as the replay's
- * spoiler guard does.
- */
+/** The world, the evidence, the seed and a same-seed oracle of an active episode would spoil it (spoiler.ts). */
 async function assertNotSpoiler(...ids: string[]) {
   const { db } = inspector();
   for (const epId of ids) {
@@ -46,16 +42,15 @@ async function assertNotSpoiler(...ids: string[]) {
       [epId],
     );
     if (!r) throw notFound(epId);
-    if (!goalMayLeave({ status: r.status === 'done' ? 'done' : 'active', revealed: r.revealedAt !== null }))
-      throw new TRPCError({
-        code: 'FORBIDDEN',
-        message: `episode "${epId}" is still being played: its world and evidence are shown when it ends or after a reveal`,
-      });
+    if (goalHidden({ status: r.status, revealed: r.revealedAt !== null })) throw spoilerRefusal(epId);
   }
 }
 
 export const inspectorRouter = router({
-  list: inspectorProcedure.input(listInputSchema).query(({ input }) => listEpisodes(inspector().db, input)),
+  list: inspectorProcedure.input(listInputSchema).query(async ({ input }) => {
+    const list = await listEpisodes(inspector().db, input);
+    return { ...list, rows: await guardRows(inspector().db, list.rows) };
+  }),
   facets: inspectorProcedure.query(() => facets()),
   ids: inspectorProcedure
     .input(orderSchema.extend({ limit: z.int().min(1).max(100_000).default(10_000) }))
@@ -119,6 +114,7 @@ export const inspectorRouter = router({
   sameSeed: inspectorProcedure
     .input(z.object({ id, player: z.string().min(1).max(80).default('oracle') }))
     .query(async ({ input }) => {
+      await assertNotSpoiler(input.id); // the seed, and an oracle that passes it
       const { db } = inspector();
       const r = await db.get<{ envId: string; d: number; seed: number; axisOverrides: string }>(
         'SELECT "envId","d","seed","axisOverrides" FROM "Episode" WHERE "id" = ?',

@@ -2,8 +2,10 @@
 // and the players a playground offers. A model's turn itself streams from
 // /play/<id>/model-turn (a route handler: server-sent events).
 import { z } from 'zod';
+import { isAdmin } from '@/server/auth';
 import { getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
+import { tableConnectionNames } from '@/server/models/access';
 import type { ConformanceReport } from '@/server/models/conformance';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { listConnections, saveConnection, type PublicConnection } from '@/server/models/service';
@@ -35,9 +37,17 @@ export const modelsRouter = router({
     reports.delete(input.name);
     return store().remove(input.name);
   }),
-  /** The players the playground offers: connection names (no connection details) and the built-in agents. */
-  players: publicProcedure.query(async () => ({
-    connections: (await store().list()).map((c) => c.name),
-    agents: BUILT_IN_AGENTS,
-  })),
+  /**
+   * The players the playground offers: connection names (no connection details; to a non-admin
+   * with auth on only the public ones) and the built-in agents. The oracle reads the hidden goal:
+   * it is offered to the inspector (the admin when auth is on) only, and the model-turn route
+   * refuses it to anyone else.
+   */
+  players: publicProcedure.query(async ({ ctx }) => {
+    const admin = isAdmin(ctx.auth, ctx.creds);
+    return {
+      connections: await tableConnectionNames(store(), admin),
+      agents: BUILT_IN_AGENTS.filter((a) => a !== 'oracle' || admin),
+    };
+  }),
 });

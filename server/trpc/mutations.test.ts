@@ -33,6 +33,13 @@ describe('roles per browser mutation (auth on)', () => {
     const ep = await episodeService.startEpisode({ envId: 'CART', d: 1, seed: 3 });
     episodeId = ep.id;
     agentToken = ep.capabilityToken;
+    // nothing listens on port 9: a voice that is called falls back to the template at once
+    const { prisma } = await import('@/server/db');
+    const { createPrismaConnectionStore } = await import('@/server/models/prisma-connection-store');
+    const connections = createPrismaConnectionStore(prisma);
+    const conn = { baseUrl: 'http://127.0.0.1:9/v1', model: 'm', maxRetries: 0, timeoutMs: 500 };
+    await connections.save({ name: 'private-voice', ...conn });
+    await connections.save({ name: 'public-voice', ...conn, public: true });
   });
   const as: Record<Caller, () => Promise<TestCaller>> = {
     anonymous: () => callerWith({ auth, headers: {} }),
@@ -44,6 +51,21 @@ describe('roles per browser mutation (auth on)', () => {
   const ROWS: Array<[string, (c: TestCaller) => Promise<unknown>, 'public' | 'agent' | 'admin']> = [
     ['play.start (default axes)', (c) => c.play.start({ envId: 'CART', d: 1 }), 'public'],
     ['play.start (axis overrides)', (c) => c.play.start({ envId: 'CART', d: 1, axisOverrides: { top_k: 5 } }), 'admin'],
+    [
+      'play.start (a private connection as the customer voice)',
+      (c) => c.play.start({ envId: 'CART', d: 1, customerVoice: 'private-voice' }),
+      'admin',
+    ],
+    [
+      'play.start (a public connection as the customer voice)',
+      (c) => c.play.start({ envId: 'CART', d: 1, customerVoice: 'public-voice' }),
+      'public',
+    ],
+    [
+      'play.start (an unknown connection as the customer voice: answered as a private one)',
+      (c) => c.play.start({ envId: 'CART', d: 1, customerVoice: 'no-such-voice' }),
+      'admin',
+    ],
     ['seat.reveal', (c) => c.seat.reveal({ id: episodeId }), 'agent'],
     ['replay.rescore', (c) => c.replay.rescore({ id: episodeId }), 'admin'],
     ['replay.fork', (c) => c.replay.fork({ id: episodeId, turn: 0 }), 'admin'],
@@ -72,6 +94,24 @@ describe('roles per browser mutation (auth on)', () => {
       want[who] = reaches(need, who) ? 'reached' : 'refused';
     }
     expect(got).toEqual(want);
+  });
+
+  it('auth.signIn is throttled per address: after 10 wrong tokens even the right one waits (429)', async () => {
+    const from = (address: string) => callerWith({ auth, headers: { 'x-forwarded-for': address } });
+    const guesser = await from('203.0.113.9');
+    for (let i = 0; i < 10; i++)
+      await expect(guesser.auth.signIn({ token: `guess-${i}` })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(guesser.auth.signIn({ token: ADMIN })).rejects.toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+      message: expect.stringMatching(/^too many wrong admin tokens; try again in \d+ s$/),
+    });
+    await expect((await from('203.0.113.10')).auth.signIn({ token: ADMIN })).resolves.toEqual({ admin: true });
+  });
+
+  it('models.players shows a non-admin the public connections only', async () => {
+    expect((await (await as.anonymous()).models.players()).connections).toEqual(['public-voice']);
+    expect((await (await as.agent()).models.players()).connections).toEqual(['public-voice']);
+    expect((await (await as.admin()).models.players()).connections).toEqual(['private-voice', 'public-voice']);
   });
 
   it('refuses a caller without the role before it looks at the input', async () => {

@@ -4,9 +4,12 @@
 import { z } from 'zod';
 import { requireAdmin } from '@/server/auth';
 import { listEnvs, toolSpecsFor } from '@/server/engine';
+import { prisma } from '@/server/db';
 import { episodeService } from '@/server/episodes';
 import { startSchema } from '@/server/episodes/inputs';
 import { toSeatView } from '@/server/episodes/seat';
+import { requireConnectionUse } from '@/server/models/access';
+import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { setEpisodeCookie } from './cookies';
 import { agentProcedure, described, publicProcedure, router } from './init';
 
@@ -14,6 +17,14 @@ export const playRouter = router({
   /** Starts an episode for this browser and answers its id (the playground is /play/<id>). */
   start: publicProcedure.input(described(startSchema, 'start episode')).mutation(async ({ ctx, input }) => {
     if (Object.keys(input.axisOverrides ?? {}).length > 0) requireAdmin(ctx.auth, ctx.creds, 'axis overrides');
+    // the customer's voice calls a model endpoint with the admin's key: a public connection or the admin
+    if (input.customerVoice)
+      await requireConnectionUse(
+        createPrismaConnectionStore(prisma),
+        input.customerVoice,
+        (what) => requireAdmin(ctx.auth, ctx.creds, what),
+        'the customer voice',
+      );
     const { capabilityToken, ...view } = await episodeService.startEpisode({
       ...input,
       player: input.player ?? 'human',

@@ -14,6 +14,7 @@ import { neighbours } from '@/server/inspector/query';
 import { eventsIn, windowAround } from '@/server/inspector/turn-window';
 import { setEpisodeCookie } from './cookies';
 import { described, inspectorProcedure, router } from './init';
+import { actorsOf } from '@/server/episodes/provenance';
 
 const id = z.string().min(1).max(64);
 
@@ -34,8 +35,8 @@ export const replayRouter = router({
       // the LLM customer's messages as recorded, each with the template it stands for
       const full = { ...stored, events: voicedEvents(stored.events, stored.customerRewrites, true) };
       const open = goalMayLeave(full);
-      // behind the spoiler guard nothing of the goal is sent
-      const view = open ? full : { ...full, hiddenGoal: null, events: replayEvents(full) };
+      // behind the spoiler guard nothing of the goal is sent (nor the seed, which regenerates it)
+      const view = open ? full : { ...full, hiddenGoal: null, seed: null, events: replayEvents(full) };
       const ins = inspector();
       const extras = await ins.data.extras(view.id, view.events);
       if (!extras) throw new TRPCError({ code: 'NOT_FOUND', message: `no episode with id "${input.id}"` });
@@ -69,7 +70,7 @@ export const replayRouter = router({
         window,
         family,
         otherActors: [...new Set(turnRecords.map((r) => r.actor))].filter(
-          (a): a is string => a !== null && a !== view.player,
+          (a): a is string => a !== null && !actorsOf(view.player).includes(a),
         ),
       };
     }),

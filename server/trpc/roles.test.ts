@@ -96,3 +96,12 @@ describe('roles per tRPC procedure (auth on)', () => {
     expect(denied(await outcome(admin, path, input)), 'the admin').toBe(false);
   });
 });
+
+describe('the oracle is the inspector’s (auth on)', () => {
+  it('is offered to the admin only: a player’s playground lists the other built-in agents', async () => {
+    const anon = await callerWith({ auth, headers: {} });
+    const admin = await callerWith({ auth, headers: { authorization: 'Bearer admin-secret-token' } });
+    expect((await anon.models.players()).agents).toEqual(['heuristic', 'random']);
+    expect((await admin.models.players()).agents).toEqual(['oracle', 'heuristic', 'random']);
+  });
+});

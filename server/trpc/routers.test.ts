@@ -40,7 +40,13 @@ describe('tRPC routers', () => {
     const got = await getCaller().episodes.get({ id: ep.id });
     expect(got.id).toBe(ep.id);
     expect(got.events[0]).toMatchObject({ kind: 'customer_message', act: 'opening' });
-    expect(got.hiddenGoal.summary.length).toBeGreaterThan(0);
+    // active and not revealed: the spoiler guard withholds the goal and the seed (server/inspector/spoiler.ts)
+    expect({ goal: got.hiddenGoal, seed: got.seed }).toEqual({ goal: null, seed: null });
+    await expect(getCaller().episodes.world({ id: ep.id })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await episodeService.revealGoal(ep.id);
+    const revealed = await getCaller().episodes.get({ id: ep.id });
+    expect(revealed.hiddenGoal!.summary.length).toBeGreaterThan(0);
+    expect(revealed.seed).toBe(24);
     const list = await getCaller().episodes.list({ limit: 5 });
     expect(list.items[0].id).toBe(ep.id);
     await expect(getCaller().episodes.get({ id: 'missing' })).rejects.toMatchObject({

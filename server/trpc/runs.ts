@@ -5,6 +5,7 @@ import { boundText, RUN_BOUNDS } from '@/lib/run-bounds';
 import { DEFAULT_CATALOG_ID } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import { ENV_IDS } from '@/server/engine/types';
+import { batchRunName } from '@/server/inspector/run-keys';
 import { AppError } from '@/server/lib/errors';
 import { cancelStoredRun, flippedTasks, runStats, startStoredRun } from '@/server/models/runs';
 import { workerRunPlayer } from '@/server/models/run-player';
@@ -14,6 +15,8 @@ import { adminProcedure, described, router } from './init';
 
 export interface RunRow {
   id: string;
+  /** the name given at start, or the default: who × envs × d × seeds */
+  name: string;
   createdAt: string;
   player: string;
   state: string;
@@ -30,6 +33,8 @@ const dLevel = bounded(RUN_BOUNDS.d);
 export const runInput = z
   .strictObject({
     player: z.string().min(1, 'choose who plays').max(200),
+    /** empty or absent: the default name (who × envs × d × seeds) */
+    name: z.string().trim().max(120, 'a run name is at most 120 characters').optional(),
     envs: z
       .array(z.enum(ENV_IDS, { error: (i) => `unknown environment ${JSON.stringify(i.input)}` }))
       .min(1, `choose at least one environment (${ENV_IDS.join(', ')})`)
@@ -57,8 +62,9 @@ async function playerFor(name: string): Promise<TablePlayer> {
 export const runsRouter = router({
   list: adminProcedure.query(async (): Promise<RunRow[]> => {
     const rows = await prisma.modelRun.findMany({ orderBy: { createdAt: 'desc' }, take: 50 });
-    return rows.map(({ id, createdAt, player, state, total, done, infraFailures }) => ({
+    return rows.map(({ id, createdAt, player, spec, state, total, done, infraFailures }) => ({
       id,
+      name: batchRunName(player, spec),
       createdAt: createdAt.toISOString(),
       player,
       state,
@@ -74,6 +80,7 @@ export const runsRouter = router({
     const ds = Array.from({ length: dTo - dFrom + 1 }, (_, i) => dFrom + i);
     const seeds = Array.from({ length: input.seeds }, (_, i) => i + 1);
     const run = await startStoredRun({ prisma, runPlayer: workerRunPlayer(), catalogId: DEFAULT_CATALOG_ID }, player, {
+      ...(input.name ? { name: input.name } : {}),
       envs,
       ds,
       seeds,

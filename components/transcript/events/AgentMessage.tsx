@@ -1,3 +1,5 @@
+import { FoldedText } from './FoldedText';
+
 export function AgentMessage({ text }: { text: string }) {
   return (
     <div className="flex flex-row-reverse gap-3" data-testid="agent-message">
@@ -7,7 +9,7 @@ export function AgentMessage({ text }: { text: string }) {
       <div className="min-w-0 max-w-[85%]">
         <div className="mb-1 text-right text-xs font-medium text-slate-700">Agent</div>
         <p className="whitespace-pre-wrap rounded-lg rounded-tr-none bg-slate-800 px-3 py-2 text-sm text-white">
-          {text}
+          <FoldedText text={text} />
         </p>
       </div>
     </div>

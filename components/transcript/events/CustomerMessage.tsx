@@ -1,6 +1,7 @@
 import type { UserAct } from '@/server/engine/types';
 import type { VoicedCustomerMessage } from '@/server/episodes/seat';
 import { Badge, type Tone } from '@/components/ui/primitives';
+import { FoldedText } from './FoldedText';
 
 const ACT_TONES: Record<UserAct, Tone> = {
   opening: 'slate',
@@ -67,7 +68,7 @@ export function CustomerMessage({
           <UserActBadge act={act} />
         </div>
         <p className="whitespace-pre-wrap rounded-lg rounded-tl-none bg-sky-50 px-3 py-2 text-sm text-slate-900">
-          {text}
+          <FoldedText text={text} tone="light" />
         </p>
         {voice && <VoiceNote voice={voice} />}
       </div>

@@ -4,13 +4,19 @@ import { usePlayStore } from '@/lib/stores/play';
 import { Button } from '@/components/ui/primitives';
 import { appendToList, joinList, listItems } from '@/components/play/form-values';
 import { useAnswerTargets, type OrderSlot } from '../answer-prefill';
+import { policyAnswerOf } from './policy-answer';
 
 const listName = (key: string) => key.replace(/_?product_ids?$/, '').replace(/_/g, ' ') || 'answer';
 
-/** "+ Answer" on a product: adds its id to the answer's product list (click again to take it out). */
+/**
+ * "+ Answer" on a product: adds its id to the answer's product list (click again to take it out).
+ * In a JOURNEY it can also start a new sub-answer of a fitting env ("+ PD (new)").
+ */
 export function AddToAnswer({ productId }: { productId: string }) {
   const targets = useAnswerTargets();
-  const set = usePlayStore((s) => s.setAnswerField);
+  const update = usePlayStore((s) => s.updateAnswerValues);
+  const set = (t: { path: string; init?: Record<string, string> }, value: string) =>
+    update((v) => ({ ...v, ...t.init, [t.path]: value }));
   if (!targets || targets.productLists.length === 0) return null;
   const many = targets.productLists.length > 1;
   return (
@@ -31,13 +37,13 @@ export function AddToAnswer({ productId }: { productId: string }) {
             title={rank >= 0 ? `#${rank + 1} in ${t.label}; click to take it out` : `add ${productId} to ${t.label}`}
             onClick={() =>
               set(
-                t.path,
+                t,
                 rank >= 0
                   ? joinList(items.filter((x) => x !== productId))
                   : appendToList(targets.values[t.path], productId),
               )
             }
-            data-testid="add-to-answer"
+            data-testid={t.init ? 'new-sub-answer' : 'add-to-answer'}
             data-target={t.path}
             aria-pressed={rank >= 0}
           >
@@ -67,10 +73,11 @@ function slotButton(
       variant={filled ? 'answered' : 'answer'}
       onClick={() => onFill(fill)}
       title={fill.map(([p, v]) => `${p} = ${v}`).join('; ')}
-      data-testid="use-in-answer"
+      data-testid={slot.init ? 'new-sub-answer' : 'use-in-answer'}
+      data-target={slot.order.path}
     >
       {filled ? '✓ in answer' : `Use ${what} in answer`}
-      {many && slot.label ? ` (${slot.label})` : ''}
+      {(many || slot.init) && slot.label ? ` (${slot.label})` : ''}
     </Button>
   );
 }
@@ -98,16 +105,46 @@ export function UseInAnswer({
     (s) => (lineId ? s.line !== undefined : s.line === undefined) && (!ineligible || s.ineligible),
   );
   if (slots.length === 0) return null;
-  const onFill = (fill: Fill) => update((v) => ({ ...v, ...Object.fromEntries(fill) }));
   return (
     <>
       {slots.map((slot) => {
+        const onFill = (fill: Fill) => update((v) => ({ ...v, ...slot.init, ...Object.fromEntries(fill) }));
         const fill: Fill = [[slot.order.path, orderId]];
         if (lineId && slot.line) fill.push([slot.line.path, lineId]);
         if (status && slot.status?.enumValues?.includes(status)) fill.push([slot.status.path, status]);
         if (ineligible && slot.ineligible) fill.push([slot.ineligible.path, 'true']);
         const what = ineligible ? '“not returnable”' : lineId ? 'line' : status ? `order (${status})` : 'order';
         return slotButton(slot, slots.length > 1, fill, targets.values, what, onFill);
+      })}
+    </>
+  );
+}
+
+/** "Use in answer" on a policy rule: its answer (read off the rule's text) into policy_answer. */
+export function UseRuleInAnswer({ text }: { text: string }) {
+  const targets = useAnswerTargets();
+  const update = usePlayStore((s) => s.updateAnswerValues);
+  const answer = targets && targets.policyAnswers.length > 0 ? policyAnswerOf(text) : null;
+  if (!targets || answer === null) return null;
+  const many = targets.policyAnswers.length > 1;
+  return (
+    <>
+      {targets.policyAnswers.map((t) => {
+        const filled = targets.values[t.path] === String(answer);
+        return (
+          <Button
+            key={t.path}
+            size="sm"
+            variant={filled ? 'answered' : 'answer'}
+            title={`${t.label} = ${answer}`}
+            onClick={() => update((v) => ({ ...v, ...t.init, [t.path]: String(answer) }))}
+            data-testid={t.init ? 'new-sub-answer' : 'use-rule-in-answer'}
+            data-target={t.path}
+          >
+            {filled ? '✓ in answer' : `Use ${answer} in answer`}
+            {many || t.init ? ` (${t.label.replace(/ › .*$/, '')})` : ''}
+          </Button>
+        );
       })}
     </>
   );

@@ -2,6 +2,7 @@
 // policy.search: the matching rules, best first, with their category and score.
 import { Badge } from '@/components/ui/primitives';
 import { fmtFixed } from '@/lib/format';
+import { UseRuleInAnswer } from './AnswerButtons';
 
 export interface PolicyHitData {
   rule_id: string;
@@ -51,6 +52,9 @@ export function PolicyHits({ hits }: { hits: PolicyHitData[] }) {
             </span>
           </div>
           <p className="mt-1 text-sm text-slate-700">{h.text}</p>
+          <div className="mt-1 flex flex-wrap gap-1.5 empty:hidden">
+            <UseRuleInAnswer text={h.text} />
+          </div>
         </li>
       ))}
     </ol>

@@ -59,7 +59,18 @@ const FEATURES: PropertyDescriptor = {
   configurable: true,
 };
 
+// A brand, not `instanceof`: Next bundles the engine into several chunks that share one catalog
+// cache (server/catalogs.ts, on globalThis), so a catalog built by one chunk's class is not an
+// instance of another chunk's.
+const COLUMNAR: unique symbol = Symbol.for('ecomrlve.columnar-catalog');
+
+/** Whether `c` is a ColumnarCatalog, including one built by another copy of this module. */
+export function isColumnarCatalog(c: unknown): c is ColumnarCatalog {
+  return typeof c === 'object' && c !== null && (c as { [COLUMNAR]?: unknown })[COLUMNAR] === true;
+}
+
 export class ColumnarCatalog implements Catalog {
+  readonly [COLUMNAR] = true;
   readonly size: number;
   readonly index: SearchIndex;
   private readonly numeric: (Float64Array | null)[];

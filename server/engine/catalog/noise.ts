@@ -3,9 +3,13 @@
 // it replaces, never one already in the list. The replacement keeps the rank's
 // score so the list still reads as ranked. Draws come from the episode's Rng, so
 // the noise replays exactly.
+//
+// Decision (issue 31, engine v3): the replacement also satisfies the search's filters. Noise
+// blurs ranking and which matching products appear; a stated hard filter ("under $128",
+// "Silver") always holds, at every d, so a model never learns that filters lie.
 
 import type { Rng } from '../random';
-import type { Catalog, SearchHit } from './types';
+import type { Catalog, SearchFilters, SearchHit } from './types';
 
 /** Tries before giving up on finding an unused product of the category (tiny categories). */
 const MAX_TRIES = 8;
@@ -18,24 +22,39 @@ function categoryOf(catalog: Catalog, productId: string): string | undefined {
   return catalog.get(productId)?.category;
 }
 
+/** A category's products that pass the filters (ids), or all of it (indices) when there are none. */
+type Pool = { ids: readonly string[] } | { indices: readonly number[] };
+
+function poolOf(catalog: Catalog, category: string, filters: SearchFilters | undefined): Pool {
+  const indices = catalog.indicesInCategory(category);
+  if (!filters || Object.values(filters).every((v) => v === undefined || v === null)) return { indices };
+  const matching = catalog.search({ query: '', filters: { ...filters, category }, topK: indices.length });
+  return { ids: matching.map((h) => h.productId) };
+}
+
 export function applyRetrievalNoise(
   hits: readonly SearchHit[],
   epsRank: number,
   rng: Rng,
   catalog: Catalog,
+  filters?: SearchFilters,
 ): SearchHit[] {
   const out = hits.map((h) => ({ ...h }));
   if (!(epsRank > 0)) return out;
   const used = new Set(out.map((h) => h.productId));
+  const pools = new Map<string, Pool>();
   for (let r = 0; r < out.length; r++) {
     // one draw per rank whatever happens, so later ranks do not depend on earlier outcomes
     const u = rng.next();
     if (u >= epsRank) continue;
     const category = categoryOf(catalog, out[r].productId);
     if (!category) continue;
-    const pool = catalog.indicesInCategory(category);
-    for (let t = 0; t < MAX_TRIES && pool.length > 0; t++) {
-      const cand = catalog.at(pool[Math.floor(rng.next() * pool.length)]).id;
+    let pool = pools.get(category);
+    if (!pool) pools.set(category, (pool = poolOf(catalog, category, filters)));
+    const size = 'ids' in pool ? pool.ids.length : pool.indices.length;
+    for (let t = 0; t < MAX_TRIES && size > 0; t++) {
+      const at = Math.floor(rng.next() * size);
+      const cand = 'ids' in pool ? pool.ids[at] : catalog.at(pool.indices[at]).id;
       if (used.has(cand)) continue;
       used.delete(out[r].productId);
       used.add(cand);

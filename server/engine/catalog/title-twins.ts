@@ -3,14 +3,14 @@
 // of the title, so it sits in the postings of the title's rarest term: a few dozen products
 // to compare even at 2M products, where a full-text search per item cost milliseconds.
 
-import { ColumnarCatalog } from './columnar-catalog';
+import { isColumnarCatalog } from './columnar-catalog';
 import type { TitleParts } from './title-parts';
 import { tokenize } from './tokenize';
 import type { Catalog, Product } from './types';
 
 export function hasTitleTwin(catalog: Catalog, product: Product): boolean {
   const title = product.title.toLowerCase();
-  if (!(catalog instanceof ColumnarCatalog)) {
+  if (!isColumnarCatalog(catalog)) {
     return catalog
       .search({ query: product.title, topK: 50 })
       .some((h) => h.productId !== product.id && catalog.get(h.productId)?.title.toLowerCase() === title);

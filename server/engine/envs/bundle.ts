@@ -286,6 +286,14 @@ function outOfStock(task: BundleTask, firstSeen: readonly string[], ctx: VerifyC
   return gone;
 }
 
+/** A product the goal would reward: of a required category and within its share of the budget. */
+function otherStock(task: BundleTask, id: string, ctx: VerifyContext): 'product' | null {
+  const p = ctx.catalog.get(id);
+  const goal = task.goal;
+  const rewarded = p && goal.categories.includes(p.category) && !(goal.budget && p.price > goal.refPrices[p.category]);
+  return rewarded ? null : 'product';
+}
+
 // ---------- customer reactions ----------
 
 /** One in-stock named product per required category (first named wins). */
@@ -341,6 +349,7 @@ export const bundleEnv: EnvDefinition<BundleGoal, CustomerNotes> = {
   confirm,
   respond,
   outOfStock,
+  otherStock,
   nudges: ['What would you put in the bundle?', 'Can you pick the items for me?', 'Any suggestions for the set?'],
   verify: (goal, _state, answer: Answer | null, ctx) => verifyBundle(goal, recommendedIdsOf(answer), ctx),
   recommendedIds: (answer) => recommendedIdsOf(answer),

@@ -388,6 +388,8 @@ export const cartEnv: EnvDefinition<CartGoal, CartState> = {
   confirm,
   respond,
   outOfStock,
+  // a stock-out of a seen non-target product strikes one of its variants, as a target's does
+  otherStock: (task, id) => (task.goal.items.some((i) => i.productId === id) ? null : 'variant'),
   nudges: ['How is my cart coming along?', 'Can you put that in my cart for me?', 'Any luck finding what I asked for?'],
   verify: (goal, state, _answer, ctx) => verify(goal, state, ctx),
   recommendedIds: (_answer, ctx) => [...new Set(ctx.world.cart.map((l) => l.product_id))],

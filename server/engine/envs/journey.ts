@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { Rng } from '../random';
 import type { AxisValues } from '../difficulty';
 import { nested, num, verdict } from '../evidence';
+import { capInvention } from '../reward';
 import type { EnvId, EvidenceItem, TaskResult } from '../types';
 import type { ToolName } from '../tools';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
@@ -195,12 +196,12 @@ function score(
   fields: Answer,
   ctx: VerifyContext,
 ): SubAnswer {
-  const result = envOf(envs, goal, index).verify(
-    goal.subtasks[index].goal,
-    state.tasks[index].state,
-    Object.assign({}, fields, { done: true }),
-    ctx,
-  );
+  const env = envOf(envs, goal, index);
+  const { goal: subGoal } = goal.subtasks[index];
+  const subState = state.tasks[index].state;
+  const verified = env.verify(subGoal, subState, Object.assign({}, fields, { done: true }), ctx);
+  // SPEC §8 rev 3: a sub-answer naming a never-retrieved id scores at most 0
+  const result = capInvention(verified, env.recommendedIds(fields, ctx, subGoal, subState), ctx.seen, ctx.turn);
   return { fields, turn: ctx.turn, result };
 }
 
@@ -376,11 +377,24 @@ export function createJourneyEnv(
       }
       return ids ?? [];
     },
+    otherStock(task, id, ctx) {
+      // rewarded when any sub-task's goal would reward it; a variant strike when any sub-task strikes so
+      let how: 'product' | 'variant' | null = 'product';
+      for (let i = 0; i < task.state.tasks.length; i++) {
+        const env = envOf(envs, task.goal, i);
+        if (!env.otherStock) continue;
+        const sub = env.otherStock(task.state.tasks[i], id, ctx);
+        if (sub === null) return null;
+        if (sub === 'variant') how = 'variant';
+      }
+      return how;
+    },
     onAnswer: (task, answer, info, ctx) => onAnswer(envs, task, answer, info, ctx),
     turnBudget: (task, axes: AxisValues) => axes.T_max * task.goal.subtasks.length,
     subtaskCount: (task) => task.goal.subtasks.length,
     nudges: ['Any progress on that?', 'Can you help with that?', 'What do you think?'],
     verify: (goal, state, answer, ctx) => verify(envs, goal, state, answer, ctx),
+    scoresInventionPerSubtask: true,
     recommendedIds(answer, ctx, goal, state) {
       // The recorded sub-answers' ids, then the final answer's, once each in that order: loops
       // into one Set, not two flatMaps and spreads (a slow path in node 20, issue 13; run in every

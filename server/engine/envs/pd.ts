@@ -9,6 +9,7 @@ import type { Product } from '../catalog/types';
 import { makeSlot, type Slot } from '../customer/slots';
 import type { Rng } from '../random';
 import { categoryNoun } from './cart';
+import { rewardsProduct } from './shared/recommend-stock';
 import { constraintKeywords, describeConstraint, type Constraint } from './shared/persona';
 import {
   buildRecommendationSpec,
@@ -166,12 +167,13 @@ export function summarizeSpec(rec: RecommendationSpec, ctx: EnvContext): string[
 /** What PD and SUB share: the catalog tools, a ranked list as the answer, scored by the recommendation verifier. */
 export function rankedListEnv<G extends { rec: RecommendationSpec }>(): Pick<
   EnvDefinition<G, CustomerNotes>,
-  'tools' | 'answerSchema' | 'outOfStock' | 'verify' | 'recommendedIds'
+  'tools' | 'answerSchema' | 'outOfStock' | 'otherStock' | 'verify' | 'recommendedIds'
 > {
   return {
     tools: RECOMMENDATION_TOOLS,
     answerSchema: recommendationAnswerSchema,
     outOfStock: (task, firstSeen, ctx, draw) => recommendationOutOfStock(task.goal.rec, firstSeen, ctx, draw),
+    otherStock: (task, id) => (rewardsProduct(task.goal.rec, id) ? null : 'product'),
     verify: (goal, _state, answer, ctx) => scoreRecommendations(goal.rec, recommendedIdsOf(answer), ctx),
     // r_hall over the scored ids only: padding the list past k with retrieved ids must not dilute it.
     recommendedIds: (answer, _ctx, goal) => recommendedIdsOf(answer).slice(0, goal.rec.k),

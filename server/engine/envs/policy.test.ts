@@ -4,10 +4,17 @@ import { testCatalog, verifyContext } from '../testing';
 import type { Action } from '../types';
 import { applicableRules, getPolicyRule, POLICY_RULES, type PolicyField } from '../world/policy-kb';
 import { createWorld } from '../world/state';
-import { factPhrase, MAX_CLAUSES, numericScore, parseNumber, policyEnv, type PolicyGoal } from './policy';
+import type { VerifyContext } from './types';
+import { factPhrase, groundedAt, MAX_CLAUSES, numericScore, parseNumber, policyEnv, type PolicyGoal } from './policy';
 
 const catalog = testCatalog();
-const ctx = verifyContext(catalog, createWorld('2026-01-01'), 4);
+// both rules retrieved at turn 1 (SPEC §8 rev 3: only a grounded answer can earn)
+const ctx = verifyContext(catalog, createWorld('2026-01-01'), 4, {
+  calls: [
+    { turn: 1, name: 'policy.search', args: { query: 'free shipping minimum basic member' }, error: null },
+    { turn: 1, name: 'policy.search', args: { query: 'standard delivery time', top_k: 20 }, error: null },
+  ],
+});
 const numericGoal: PolicyGoal = {
   ruleId: 'SHP-01',
   topic: 'free_shipping_min',
@@ -67,6 +74,35 @@ describe('POLICY verifier, categorical: ±1 after normalising case, whitespace a
     expect(
       score({ ...textGoal, answer: 'replacement parts shipped free' }, 'Replacement parts, shipped free!').rTask,
     ).toBe(1);
+  });
+});
+
+describe('POLICY grounding (SPEC §8 rev 3)', () => {
+  const ungrounded = (calls: VerifyContext['calls']) => verifyContext(catalog, createWorld('2026-01-01'), 4, { calls });
+  const answer = { env: 'POLICY', done: true, policy_answer: 35 };
+
+  it('the calls above do retrieve both rules', () => {
+    expect(groundedAt('SHP-01', ctx)).toBe(1);
+    expect(groundedAt('SHP-05', ctx)).toBe(1);
+  });
+
+  it('a correct answer with no policy.search call fails with r_task 0', () => {
+    const r = policyEnv.verify(numericGoal, null, answer, ungrounded([]));
+    expect(r).toMatchObject({ rTask: 0, isCorrect: false });
+    expect(r.evidence.map((e) => e.text).join('\n')).toContain('never appeared in a policy.search result');
+  });
+
+  it('a search that did not return the deciding rule, or that failed, does not ground it', () => {
+    const otherTopic = { turn: 1, name: 'policy.search', args: { query: 'warranty electronics months' }, error: null };
+    expect(groundedAt('SHP-01', { calls: [otherTopic] })).toBeNull();
+    expect(policyEnv.verify(numericGoal, null, answer, ungrounded([otherTopic])).isCorrect).toBe(false);
+    const failed = { turn: 1, name: 'policy.search', args: { query: 'free shipping basic' }, error: 'budget' };
+    expect(policyEnv.verify(numericGoal, null, answer, ungrounded([failed])).rTask).toBe(0);
+  });
+
+  it('an ungrounded wrong answer keeps its negative score', () => {
+    const r = policyEnv.verify(numericGoal, null, { ...answer, policy_answer: 10 }, ungrounded([]));
+    expect(r.rTask).toBeCloseTo(2 * (10 / 35) ** 4 - 1, 12);
   });
 });
 

@@ -25,6 +25,7 @@ import {
   FIELD_VALUES,
   rulesOfTopic,
   NUMERIC_FIELDS,
+  policyBook,
   POLICY_RULES,
   TOPICS,
   type Facts,
@@ -33,6 +34,10 @@ import {
   type PolicyField,
   type PolicyRule,
 } from '../world/policy-kb';
+import { WORLD_TOPICS } from '../world/policy-tables';
+import { searchPolicies } from '../world/policy-search';
+import { POLICY_TOP_K_DEFAULT } from '../tools/policy-tools';
+import { REV3_RULES } from '../version';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 import { summaryByStock } from './shared/summary-cache';
 
@@ -155,12 +160,20 @@ const joinAnd = (parts: string[]) =>
 
 // ---------- generator ----------
 
-/** The topics questions are asked about (every one has rules of 1..MAX_CLAUSES clauses, policy-tables.ts). */
-export const POLICY_TOPICS: readonly string[] = [...new Set(POLICY_RULES.map((r) => r.topic))];
+/**
+ * The topics questions are asked about (every one has rules of 1..MAX_CLAUSES clauses,
+ * policy-tables.ts). Not the RETURN world's own facts (return windows and fees): those follow
+ * the department alone, with no look-alike rules, so they would be guessable (issue 31).
+ */
+export const POLICY_TOPICS: readonly string[] = [...new Set(POLICY_RULES.map((r) => r.topic))].filter(
+  (t) => !WORLD_TOPICS.includes(t),
+);
+/** Engines v1/v2 asked about every topic (their rule book had look-alike tables for all). */
+const POLICY_TOPICS_V2: readonly string[] = [...new Set(policyBook(REV3_RULES - 1).rules.map((r) => r.topic))];
 
 /** Rules of a topic with exactly `clauses` conditions, else the largest count below it. */
-export function rulesWithClauses(topic: string, clauses: number): PolicyRule[] {
-  const ofTopic = rulesOfTopic(topic);
+export function rulesWithClauses(topic: string, clauses: number, engineVersion?: number): PolicyRule[] {
+  const ofTopic = rulesOfTopic(topic, engineVersion);
   for (let n = Math.min(clauses, MAX_CLAUSES); n >= 1; n--) {
     const rules = ofTopic.filter((r) => r.conditions.length === n);
     if (rules.length > 0) return rules;
@@ -179,11 +192,11 @@ export function clauseCount(max: number, rng: Rng): number {
 }
 
 /** Facts under which `rule` is the single most specific applicable rule of its topic; null if none was found. */
-export function factsFor(rule: PolicyRule, rng: Rng): Facts | null {
+export function factsFor(rule: PolicyRule, rng: Rng, engineVersion?: number): Facts | null {
   for (let attempt = 0; attempt < 30; attempt++) {
     const facts: Facts = {};
     for (const c of rule.conditions) facts[c.field] = factFor(c, rng);
-    const [first, second] = applicableRules(rule.topic, facts);
+    const [first, second] = applicableRules(rule.topic, facts, engineVersion);
     if (first === rule && (!second || second.conditions.length < rule.conditions.length)) return facts;
   }
   return null;
@@ -206,10 +219,11 @@ const ALL_FIELDS = Object.keys(FIELD_KEYWORDS) as PolicyField[];
  * extend it (same conditions and more), in rule order: they depend on the rule only (the policy
  * tables are constants), so they are listed once per rule; each episode shuffles its own copy.
  */
-export function siblingFields(rule: PolicyRule): SiblingFields {
+export function siblingFields(rule: PolicyRule, engineVersion?: number): SiblingFields {
   let fields = SIBLING_FIELDS.get(rule);
   if (fields === undefined) {
-    const siblings = rulesOfTopic(rule.topic).filter((r) => r !== rule);
+    // a rule object belongs to one rule book, so the cache by rule holds per book
+    const siblings = rulesOfTopic(rule.topic, engineVersion).filter((r) => r !== rule);
     // first the extra fields of rules that extend this one: stated with a value that fails them,
     // they make the wrong, longer rule the closest match in words
     const extends_ = siblings.filter((r) =>
@@ -234,9 +248,9 @@ const SIBLING_FIELDS = new WeakMap<PolicyRule, SiblingFields>();
  * the same topic (so a reader matching field names, not values, picks the wrong rule), each with
  * a value that keeps `rule` the single most specific applicable rule.
  */
-export function distractorsFor(rule: PolicyRule, facts: Facts, count: number, rng: Rng): Facts {
+export function distractorsFor(rule: PolicyRule, facts: Facts, count: number, rng: Rng, engineVersion?: number): Facts {
   const used = new Set<PolicyField>(rule.conditions.map((c) => c.field));
-  const fields = siblingFields(rule);
+  const fields = siblingFields(rule, engineVersion);
   const longer = rng.shuffle(fields.longer);
   const lookAlike = rng.shuffle(fields.lookAlike);
   const others = rng.shuffle(ALL_FIELDS);
@@ -246,7 +260,11 @@ export function distractorsFor(rule: PolicyRule, facts: Facts, count: number, rn
     if (used.has(field)) continue;
     for (let attempt = 0; attempt < 8; attempt++) {
       const value = anyValue(field, rng);
-      const [first, second] = applicableRules(rule.topic, Object.assign({}, facts, out, { [field]: value }));
+      const [first, second] = applicableRules(
+        rule.topic,
+        Object.assign({}, facts, out, { [field]: value }),
+        engineVersion,
+      );
       if (first === rule && (!second || second.conditions.length < rule.conditions.length)) {
         out[field] = value;
         used.add(field);
@@ -260,14 +278,15 @@ export function distractorsFor(rule: PolicyRule, facts: Facts, count: number, rn
 function generate(ctx: EnvContext, rng: Rng): EnvTask<PolicyGoal, null> {
   // topic first, then the clause count, then a rule: every topic then has at least six equally
   // likely answers at B_branch ≥ 2, so neither the question nor the budgets give the answer away
-  const topic = rng.pick(POLICY_TOPICS);
+  const version = ctx.engineVersion;
+  const topic = rng.pick((version ?? REV3_RULES) >= REV3_RULES ? POLICY_TOPICS : POLICY_TOPICS_V2);
   const clauses = clauseCount(Math.max(1, Math.min(ctx.axes.B_branch, MAX_CLAUSES)), rng);
-  const candidates = rulesWithClauses(topic, clauses);
+  const candidates = rulesWithClauses(topic, clauses, version);
   let rule = rng.pick(candidates);
-  let facts = factsFor(rule, rng);
-  for (let i = 0; !facts && i < candidates.length; i++) facts = factsFor((rule = candidates[i]), rng);
+  let facts = factsFor(rule, rng, version);
+  for (let i = 0; !facts && i < candidates.length; i++) facts = factsFor((rule = candidates[i]), rng, version);
   if (!facts) throw new Error(`POLICY: no rule with ${clauses} clauses yields unambiguous facts`);
-  const distractors = distractorsFor(rule, facts, ctx.axes.B_branch + 1 - rule.conditions.length, rng);
+  const distractors = distractorsFor(rule, facts, ctx.axes.B_branch + 1 - rule.conditions.length, rng, version);
   const slots: Slot[] = rule.conditions.map((c, i) =>
     makeSlot(
       {
@@ -342,6 +361,20 @@ export function numericScore(given: number | null, expected: number): number {
   return hi === 0 ? 1 : 2 * Math.pow(lo / hi, 4) - 1;
 }
 
+/**
+ * The first turn at which `ruleId` appeared in a policy.search result of this episode, or null.
+ * policy.search is pure, so each successful call is run again from its recorded arguments.
+ */
+export function groundedAt(ruleId: string, ctx: Pick<VerifyContext, 'calls' | 'engineVersion'>): number | null {
+  for (const call of ctx.calls) {
+    if (call.name !== 'policy.search' || call.error !== null) continue;
+    const args = call.args as { query: string; top_k?: number };
+    const hits = searchPolicies(args.query, args.top_k ?? POLICY_TOP_K_DEFAULT, ctx.engineVersion);
+    if (hits.some((hit) => hit.rule_id === ruleId)) return call.turn;
+  }
+  return null;
+}
+
 function verify(goal: PolicyGoal, answer: Answer | null, ctx: VerifyContext): TaskResult {
   const given = answer?.policy_answer;
   let rTask: number;
@@ -358,6 +391,10 @@ function verify(goal: PolicyGoal, answer: Answer | null, ctx: VerifyContext): Ta
     rTask = a === normaliseText(String(goal.answer)) ? 1 : -1;
     how = `normalised "${a}" vs "${normaliseText(String(goal.answer))}" → ${num(rTask)}`;
   }
+  // SPEC §8 rev 3: only an answer grounded in the deciding rule, as retrieved, can earn or pass
+  const grounded = groundedAt(goal.ruleId, ctx);
+  const earned = rTask;
+  if (grounded === null) rTask = Math.min(rTask, 0);
   const factsText = Object.entries(goal.facts)
     .map(([f, v]) => `${f} = ${v}`)
     .join(', ');
@@ -367,6 +404,13 @@ function verify(goal: PolicyGoal, answer: Answer | null, ctx: VerifyContext): Ta
       turns: [],
       ok: true,
     },
+    grounded === null
+      ? {
+          text: `rule ${goal.ruleId} never appeared in a policy.search result: the answer is not grounded, r_task = min(${num(earned, 4)}, 0)`,
+          turns: [],
+          ok: false,
+        }
+      : { text: `rule ${goal.ruleId} was retrieved by policy.search at turn ${grounded}`, turns: [grounded], ok: true },
     {
       text: `answered ${JSON.stringify(given ?? null)}: ${how} (pass ≥ ${PASS_THRESHOLD})${verdict(rTask >= PASS_THRESHOLD)}`,
       turns: [ctx.turn],

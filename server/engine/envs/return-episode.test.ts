@@ -115,6 +115,49 @@ describe('RETURN replacement (r_rep: the shared PD verifier)', () => {
 });
 
 describe('RETURN generator', () => {
+  it('engine v2: H_orders orders, the target one of them', () => {
+    for (let seed = 0; seed < 10; seed++) {
+      const e = new Episode({ envId: 'RETURN', d: 6, seed, engineVersion: 2 }, catalog);
+      e.reset();
+      expect(e.world().orders).toHaveLength(e.axes.H_orders);
+    }
+  });
+
+  it('engine v3: 5·H_orders + 5 orders, H_orders delivered look-alikes holding a product of the target’s category or brand; the target is not told by recency', () => {
+    let newest = 0;
+    let n = 0;
+    let alikeCount = 0;
+    let hSum = 0;
+    for (const d of [3, 6, 9, 12])
+      for (let seed = 0; seed < 40; seed++) {
+        const e = new Episode({ envId: 'RETURN', d, seed }, catalog);
+        e.reset();
+        const goal = e.hiddenGoal().data as ReturnGoal;
+        const orders = e.world().orders;
+        expect(orders).toHaveLength(5 * e.axes.H_orders + 5);
+        const target = catalog.get(goal.productId)!;
+        const alike = orders.filter(
+          (o) =>
+            o.order_id !== goal.orderId &&
+            o.status === 'DELIVERED' &&
+            o.lines.some((l) => {
+              const p = catalog.get(l.product_id)!;
+              return p.id !== target.id && (p.category === target.category || p.brand === target.brand);
+            }),
+        );
+        // (the small test catalog can run out of unused brand-and-kind pairs: counted over all)
+        alikeCount += alike.length;
+        hSum += e.axes.H_orders;
+        const delivered = orders.filter((o) => o.status === 'DELIVERED');
+        const latest = delivered.reduce((a, b) => ((b.delivered_date ?? '') > (a.delivered_date ?? '') ? b : a));
+        if (latest.order_id === goal.orderId) newest++;
+        n++;
+      }
+    expect(alikeCount / hSum).toBeGreaterThan(0.95);
+    // rev 2: the newest delivered order was the target 46–91% of the time
+    expect(newest / n).toBeLessThan(0.3);
+  });
+
   it('H_orders orders; the target is a DELIVERED line whose eligibility matches its case; the opening names the product, not the order', () => {
     let replacements = 0;
     let n = 0;
@@ -124,7 +167,7 @@ describe('RETURN generator', () => {
         const opening = e.reset().observation.customerMessage!;
         const goal = e.hiddenGoal().data as ReturnGoal;
         const w = e.world();
-        expect(w.orders).toHaveLength(e.axes.H_orders);
+        expect(w.orders).toHaveLength(5 * e.axes.H_orders + 5);
         const order = w.orders.find((o) => o.order_id === goal.orderId)!;
         expect(order.status).toBe('DELIVERED');
         const line = order.lines.find((l) => l.line_id === goal.lineId)!;
@@ -226,9 +269,10 @@ describe('RETURN: an exchange alone can pass', () => {
 
 describe('RETURN through an episode', () => {
   it('the oracle names the best retrieved replacements when p_oos leaves picks it cannot fetch (20k catalog, d = 1, seed 895418551)', () => {
-    // several picks went out of stock at first sight: with T_max = 4 it fetched two of three ideal picks
+    // several picks went out of stock at first sight: with T_max = 4 it fetched two of three ideal
+    // picks (an engine v2 episode: v3 builds another history from this seed)
     const big = createSyntheticCatalog({ seed: 1, size: 20_000 });
-    const { episode } = playEpisode({ envId: 'RETURN', d: 1, seed: 895418551 }, big, oracleAgent);
+    const { episode } = playEpisode({ envId: 'RETURN', d: 1, seed: 895418551, engineVersion: 2 }, big, oracleAgent);
     const b = episode.breakdown!;
     expect(b.recommendedIds).toHaveLength(3);
     expect(b.hallucinatedIds).toEqual([]);

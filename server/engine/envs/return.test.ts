@@ -114,11 +114,11 @@ describe('RETURN verifier: r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep', ()
     expect(verify(world, goal, {}).metrics.rRet).toBe(1);
   });
 
-  it('wrong line selected: r_sel = −1 → 0.10, fail', () => {
+  it('wrong line selected: r_sel = −1 and r_rep = r_sel (rev 3) → −0.10, fail', () => {
     const { world, goal } = scenario(3);
     initiate(world, 'ORD-30000-L1');
     const r = verify(world, goal, { selected_line_id: 'ORD-30000-L2' });
-    expect(r.rTask).toBeCloseTo(0.1, 12);
+    expect(r.rTask).toBeCloseTo(-0.1, 12);
     expect(r.isCorrect).toBe(false);
   });
 
@@ -252,11 +252,11 @@ describe('RETURN evidence (round 11): the total line carries the verdict, negati
     expect(r.evidence.find((e) => e.text.includes('→ r_rank'))!.ok).toBe(false);
   });
 
-  it('wrong line, nothing returned: "0.45·(−1) + 0.45·(−1) + 0.10·1.000 = −0.800 → fail: r_sel = −1; r_ret = −1"', () => {
+  it('wrong line, nothing returned: "0.45·(−1) + 0.45·(−1) + 0.10·(−1.000) = −1.000 → fail: r_sel = −1; r_ret = −1"', () => {
     const { world, goal } = scenario(3);
     const r = verify(world, goal, { selected_line_id: 'ORD-30000-L2' });
     expect(r.evidence.at(-1)!.text).toBe(
-      'r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep = 0.45·(−1) + 0.45·(−1) + 0.10·1.000 = −0.800 → fail: r_sel = −1; r_ret = −1',
+      'r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep = 0.45·(−1) + 0.45·(−1) + 0.10·(−1.000) = −1.000 → fail: r_sel = −1; r_ret = −1',
     );
     expect(r.evidence[0].text).toMatch(/→ r_sel = −1$/);
     expect(r.evidence.map((e) => e.text).join('\n')).not.toMatch(/[=·(] ?-\d/);

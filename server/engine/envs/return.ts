@@ -8,7 +8,8 @@
 //          Revision 2: a return.initiate or return.exchange call naming the target
 //          line counts as initiating it even when the tool refuses it.
 //   r_rep = the shared PD verifier (recommend.ts) of the replacement ids against
-//          the replacement constraints when a replacement is wanted, else 1.
+//          the replacement constraints when a replacement is wanted, else r_sel (reward
+//          revision 3: 1 for the right line, −1 for another; it was 1 whatever was selected).
 //   r_task = 0.45·r_sel + 0.45·r_ret + 0.10·r_rep; pass = r_sel = 1, r_ret = 1, r_rep passes.
 // With p_edge the delivery lies at the window boundary (window −1, 0, +1 days);
 // the window counts from delivery and day = window is the last eligible day
@@ -21,7 +22,10 @@ import type { Rng } from '../random';
 import { factor, nested, num, verdict } from '../evidence';
 import type { EvidenceItem, TaskResult } from '../types';
 import { brandAndNoun, timeAgoPhrase } from '../world/order-phrases';
-import { byNewestOrder, daysSincePlaced, generateOrderHistory, setOrderStatus } from '../world/orders';
+import { byNewestOrder, daysSincePlaced, generateOrderHistory, setOrderStatus, type Order } from '../world/orders';
+import { addLine, historySize, lookAlikeProduct } from '../world/look-alike-orders';
+import type { Product } from '../catalog/types';
+import { ENGINE_VERSION, REV3_RULES } from '../version';
 import { checkEligibility, returnWindowDays, type ReturnReason } from '../world/returns';
 import { categoryNoun } from './cart';
 import { constraintSlots, statedPhrases, summarizeSpec } from './pd';
@@ -32,6 +36,7 @@ import {
   type RecommendationSpec,
 } from './shared/recommend';
 import { newCustomerNotes, type CustomerNotes } from './shared/recommend-customer';
+import { rewardsProduct } from './shared/recommend-stock';
 import { joinList, withArticle } from './shared/phrasing';
 import { confirmReturn, respondToReturn } from './shared/return-customer';
 import {
@@ -103,17 +108,34 @@ const OTHER_REASONS: ReturnReason[] = [
 
 function generate(ctx: EnvContext, rng: Rng): ReturnTask {
   const { world, catalog } = ctx;
-  // Alone: the target is one of the H_orders orders. In a JOURNEY whose world already has a history: one more order.
+  // In a JOURNEY whose world already has a history: one more order. Alone, before engine v3: the
+  // target is one of the H_orders orders (it was the newest delivered one 46–91% of the time).
+  // From v3 (SPEC §6 rev 3): 5·H_orders + 5 orders as STATUS's, H_orders + 1 candidates drawn
+  // from them, the target uniform among the candidates and the others look-alikes, delivered
+  // like a target would be and holding a product of its category or brand.
   const fresh = world.orders.length === 0;
-  const created = generateOrderHistory({ catalog, world, rng, count: fresh ? ctx.axes.H_orders : 1 });
-  const order = fresh ? rng.pick(world.orders) : created[0];
+  const rev3 = fresh && (ctx.engineVersion ?? ENGINE_VERSION) >= REV3_RULES;
+  const H = ctx.axes.H_orders;
+  const count = !fresh ? 1 : rev3 ? historySize(H) : H;
+  const created = generateOrderHistory({ catalog, world, rng, count });
+  const candidates = rev3 ? rng.sample(world.orders, Math.min(world.orders.length, H + 1)) : [];
+  const order = rev3 ? rng.pick(candidates) : fresh ? rng.pick(world.orders) : created[0];
   const lineIndex = rng.int(0, order.lines.length - 1);
   const kase = shapeTargetProduct(ctx, rng, order, lineIndex, pickCase(ctx, rng));
   const line = order.lines[lineIndex];
   const window = returnWindowDays(line.category);
   setOrderStatus(order, 'DELIVERED', world.today, rng, deliveredDaysAgo(kase, window, rng));
+  if (rev3)
+    addReturnLookAlikes(
+      ctx,
+      rng,
+      order,
+      candidates.filter((o) => o !== order),
+      catalog.get(line.product_id)!,
+      window,
+    );
   world.orders.sort(byNewestOrder);
-  const eligibility = checkEligibility(world, order, line);
+  const eligibility = checkEligibility(world, order, line, ctx.engineVersion);
   if (eligibility.eligible !== (kase === 'eligible' || kase === 'edge_minus_1' || kase === 'edge_0'))
     throw new Error(`RETURN: case ${kase} but eligibility says ${eligibility.reason}`);
 
@@ -201,6 +223,29 @@ function generate(ctx: EnvContext, rng: Rng): ReturnTask {
   };
 }
 
+/**
+ * Each look-alike order: delivered as a target of a drawn case would be, with a line like the
+ * target's product — of the same brand and kind when the order was placed at another time than
+ * the target (then only "when" tells them apart), else of its category or brand only.
+ */
+function addReturnLookAlikes(
+  ctx: EnvContext,
+  rng: Rng,
+  target: Order,
+  orders: readonly Order[],
+  product: Product,
+  window: number,
+) {
+  const { world, catalog } = ctx;
+  const when = timeAgoPhrase(daysSincePlaced(target, world.today));
+  for (const o of orders) {
+    setOrderStatus(o, 'DELIVERED', world.today, rng, deliveredDaysAgo(pickCase(ctx, rng), Math.max(2, window), rng));
+    const otherTime = timeAgoPhrase(daysSincePlaced(o, world.today)) !== when;
+    const twin = lookAlikeProduct(catalog, world, product, rng, otherTime);
+    if (twin) addLine(o, twin);
+  }
+}
+
 // ---------- verifier ----------
 
 export const returnAnswerSchema = z.strictObject({
@@ -236,7 +281,7 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
 
   const rRet = scoreReturnAction(goal, answer, ctx, evidence);
 
-  let rRep = 1;
+  let rRep: number;
   let repPass = true;
   if (goal.replacement) {
     // An exchange alone names one product: score it as a list of one (k = 1), so the best
@@ -258,7 +303,16 @@ function verify(goal: ReturnGoal, answer: Answer | null, ctx: VerifyContext): Ta
       ok: repPass,
       role: 'part',
     });
-  } else evidence.push({ text: 'no replacement wanted → r_rep = 1', turns: [], ok: true, role: 'part' });
+  } else {
+    // reward revision 3: no free share for the wrong line ("I don't know" scored r_task −0.8, above −0.75 in reward)
+    rRep = rSel;
+    evidence.push({
+      text: `no replacement wanted → r_rep = r_sel = ${num(rRep)}`,
+      turns: [],
+      ok: rRep === 1,
+      role: 'part',
+    });
+  }
 
   const rTask = 0.45 * rSel + 0.45 * rRet + 0.1 * rRep;
   const pass = rSel === 1 && rRet === 1 && repPass;
@@ -301,6 +355,7 @@ export const returnEnv: EnvDefinition<ReturnGoal, CustomerNotes> = {
   confirm: confirmReturn,
   respond: respondToReturn,
   outOfStock,
+  otherStock: (task, id) => (task.goal.replacement && rewardsProduct(task.goal.replacement, id) ? null : 'product'),
   nudges: ['What can you do for me?', 'How does my return look?', 'Any luck with my return?'],
   verify: (goal, _state, answer, ctx) => verify(goal, answer, ctx),
   recommendedIds: (answer, _ctx, goal) => replacementIdsOf(answer).slice(0, goal.replacement?.k ?? 0), // the scored ids (see PD)

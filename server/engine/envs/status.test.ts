@@ -58,12 +58,14 @@ describe('STATUS verifier: r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1', () => 
     });
   });
 
-  it("wrong order with the target's status → 0; wrong order with its own status → −1", () => {
+  it("wrong order → −1 whatever the status (rev 3: the target's status named for another order no longer earns 0)", () => {
     const { other } = verifyWith({});
-    expect(verifyWith({ selected_order_id: other.order_id, order_status: 'IN_TRANSIT' }).r.rTask).toBe(0);
+    const guessed = verifyWith({ selected_order_id: other.order_id, order_status: 'IN_TRANSIT' }).r;
+    expect(guessed.rTask).toBe(-1);
+    expect(guessed.evidence[1].text).toContain('another order was selected: its status does not count');
     const { r } = verifyWith({ selected_order_id: other.order_id, order_status: 'DELIVERED' });
     expect(r.rTask).toBe(-1);
-    expect(r.evidence[1].text).toMatch(/answered status DELIVERED; the order is IN_TRANSIT → r_stat = 0/);
+    expect(r.evidence[1].text).toMatch(/answered status DELIVERED; the order is IN_TRANSIT .*→ r_stat = 0/);
     expect(r.evidence.at(-1)!.text).toBe(
       'r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1 = 2·(0.5·0 + 0.5·0) − 1 = −1 → fail: r_oid = 0 (another order); r_stat = 0 (another status)',
     );
@@ -198,13 +200,39 @@ describe('STATUS look-alike orders (difficulty beyond the axes)', () => {
     expect(withTwin).toBeGreaterThanOrEqual(24);
   });
 
-  it('is rare at d = 0 (σ(−4) ≈ 2% of indirect references; at most 3 in 100 seeds)', () => {
+  it('engine v2: rare at d = 0 (σ(−4) ≈ 2% of indirect references; at most 3 in 100 seeds)', () => {
     let lookAlikes = 0;
     for (let seed = 0; seed < 100; seed++) {
-      const e = new Episode({ envId: 'STATUS', d: 0, seed }, catalog);
+      const e = new Episode({ envId: 'STATUS', d: 0, seed, engineVersion: 2 }, catalog);
       e.reset();
       if ((e.hiddenGoal().data as StatusGoal).lookAlikeOrderId !== null) lookAlikes++;
     }
     expect(lookAlikes).toBeLessThanOrEqual(3);
+  });
+
+  it('engine v3: an indirect reference has H_orders look-alike orders, each placed at another time', () => {
+    let indirect = 0;
+    for (const d of [0, 6, 12])
+      for (let seed = 0; seed < 30; seed++) {
+        const e = new Episode({ envId: 'STATUS', d, seed }, catalog);
+        e.reset();
+        const goal = e.hiddenGoal().data as StatusGoal;
+        const orders = e.world().orders;
+        expect(orders).toHaveLength(5 * e.axes.H_orders + 5);
+        if (!goal.indirect) {
+          expect(goal.lookAlikeOrderIds).toEqual([]);
+          continue;
+        }
+        indirect++;
+        expect(goal.lookAlikeOrderIds).toHaveLength(e.axes.H_orders);
+        const target = orders.find((o) => o.order_id === goal.orderId)!;
+        const category = catalog.get(goal.productId)!.category;
+        for (const id of goal.lookAlikeOrderIds!) {
+          const o = orders.find((x) => x.order_id === id)!;
+          expect(o.placed_date).not.toBe(target.placed_date);
+          expect(o.lines.some((l) => l.product_id !== goal.productId && l.category === category)).toBe(true);
+        }
+      }
+    expect(indirect).toBeGreaterThan(40);
   });
 });

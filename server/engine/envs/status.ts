@@ -3,7 +3,8 @@
 // the agent must find it with order.list. FIX: order_status is a real answer
 // field. r_task = 2·(0.5·r_oid + 0.5·r_stat) − 1 with r_oid, r_stat ∈ {0, 1};
 // pass = both right. r_stat compares the answered status with the target
-// order's real status (independently of the selected order).
+// order's real status, and counts only for the right order (reward revision 3: a guessed status
+// for another order, or for "unknown", earned r_task 0 before).
 
 import { z } from 'zod';
 import { makeSlot, type Slot } from '../customer/slots';
@@ -23,6 +24,8 @@ import {
 } from '../world/orders';
 import { isDeniedCategory } from '../catalog/taxonomy';
 import { pickLookAlike } from '../world/look-alike';
+import { addLine, historySize, lookAlikeProduct, roomyOrders } from '../world/look-alike-orders';
+import { ENGINE_VERSION, REV3_RULES } from '../version';
 import type { Product } from '../catalog/types';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 import { summaryByStock } from './shared/summary-cache';
@@ -39,6 +42,8 @@ export interface StatusGoal {
   placedDaysAgo: number;
   /** Another order holding a look-alike item (same brand and kind, or same kind), placed at another time: only "when" tells them apart. */
   lookAlikeOrderId: string | null;
+  /** Engine v3: every look-alike order (H_orders of them when the reference is indirect). */
+  lookAlikeOrderIds?: string[];
 }
 
 const DIRECT_OPENINGS = [
@@ -66,20 +71,29 @@ const INDIRECT_OPENINGS = [
  * 1/count, so at H_orders itself (2 orders at d = 3) it passed half the time (issue 7, ceilings).
  * Still grows with H_orders, so the axis keeps its effect. JOURNEY's shared history is unchanged.
  */
-export const statusHistorySize = (hOrders: number) => 5 * hOrders + 5;
+export const statusHistorySize = historySize;
 
 function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal, null> {
   const { world, catalog } = ctx;
-  if (world.orders.length === 0)
-    generateOrderHistory({ catalog, world, rng, count: statusHistorySize(ctx.axes.H_orders) });
+  const fresh = world.orders.length === 0;
+  if (fresh) generateOrderHistory({ catalog, world, rng, count: statusHistorySize(ctx.axes.H_orders) });
   const order = rng.pick(world.orders);
   const line = rng.pick(order.lines);
   const product = catalog.get(line.product_id)!;
   const indirect = rng.bernoulli(ctx.knobs.pRef);
   const placedDaysAgo = daysSincePlaced(order, world.today);
   const when = timeAgoPhrase(placedDaysAgo);
-  const lookAlike =
-    indirect && rng.bernoulli(lookAlikeChance(ctx.d)) ? addLookAlike(ctx, order, product, when, rng) : null;
+  // From engine v3 (SPEC §6 rev 3) an indirect reference has H_orders look-alikes, not one by chance
+  // (a JOURNEY's shared history keeps the old rule: its other goals rely on every line)
+  const rev3 = fresh && (ctx.engineVersion ?? ENGINE_VERSION) >= REV3_RULES;
+  const lookAlikes = !indirect
+    ? []
+    : rev3
+      ? addLookAlikes(ctx, order, product, when, rng, ctx.axes.H_orders)
+      : rng.bernoulli(lookAlikeChance(ctx.d))
+        ? [addLookAlike(ctx, order, product, when, rng)].filter((x) => x !== null)
+        : [];
+  const lookAlike = lookAlikes[0] ?? null;
   // The bare noun only when it is unambiguous in the history (harder to match than brand + noun),
   // or when the look-alike shares the kind but not the brand (so the noun alone is ambiguous).
   const itemPhrase =
@@ -133,6 +147,7 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal, null> {
       itemPhrase,
       placedDaysAgo,
       lookAlikeOrderId: lookAlike?.orderId ?? null,
+      ...(rev3 ? { lookAlikeOrderIds: lookAlikes.map((l) => l.orderId) } : {}),
     },
     state: null,
     opening,
@@ -169,6 +184,25 @@ function addLookAlike(ctx: EnvContext, target: Order, product: Product, when: st
   return { orderId: order.order_id, sameBrand: twin.brand === product.brand };
 }
 
+/**
+ * Engine v3: `count` look-alikes, each in a different order placed at another time than the
+ * target (so "when" still tells them apart), one product like the named one per order.
+ */
+function addLookAlikes(ctx: EnvContext, target: Order, product: Product, when: string, rng: Rng, count: number) {
+  const { world, catalog } = ctx;
+  const others = world.orders.filter(
+    (o) => o.order_id !== target.order_id && timeAgoPhrase(daysSincePlaced(o, world.today)) !== when,
+  );
+  const out: Array<{ orderId: string; sameBrand: boolean }> = [];
+  for (const order of rng.sample(roomyOrders(others), Math.min(count, others.length))) {
+    const twin = lookAlikeProduct(catalog, world, product, rng, true);
+    if (!twin) break;
+    addLine(order, twin);
+    out.push({ orderId: order.order_id, sameBrand: twin.brand === product.brand });
+  }
+  return out;
+}
+
 // ---------- verifier ----------
 
 export const statusAnswerSchema = z.strictObject({
@@ -181,7 +215,8 @@ function verify(goal: StatusGoal, answer: Answer | null, ctx: VerifyContext): Ta
   const selected = typeof answer?.selected_order_id === 'string' ? answer.selected_order_id : null;
   const stated = typeof answer?.order_status === 'string' ? answer.order_status : null;
   const rOid = selected === goal.orderId ? 1 : 0;
-  const rStat = stated === actual ? 1 : 0;
+  // reward revision 3: the status of another order (or of none) is not the status asked about
+  const rStat = rOid === 1 && stated === actual ? 1 : 0;
   const rTask = 2 * (0.5 * rOid + 0.5 * rStat) - 1;
   const pass = rOid === 1 && rStat === 1;
   const reasons = [rOid === 1 ? '' : 'r_oid = 0 (another order)', rStat === 1 ? '' : 'r_stat = 0 (another status)'];
@@ -194,7 +229,7 @@ function verify(goal: StatusGoal, answer: Answer | null, ctx: VerifyContext): Ta
       role: 'part',
     },
     {
-      text: `answered status ${stated ?? '(none)'}; the order is ${actual} → r_stat = ${rStat}`,
+      text: `answered status ${stated ?? '(none)'}; the order is ${actual}${rOid === 1 ? '' : ' (another order was selected: its status does not count)'} → r_stat = ${rStat}`,
       turns: [ctx.turn],
       ok: rStat === 1,
       role: 'part',
@@ -243,8 +278,12 @@ export const statusEnv: EnvDefinition<StatusGoal, null> = {
     goal.indirect
       ? `named indirectly as "the ${goal.itemPhrase}" (${goal.productId})`
       : `named by its order id (contains the ${goal.itemPhrase})`,
-    ...(goal.lookAlikeOrderId
-      ? [`look-alike item in order ${goal.lookAlikeOrderId}, placed at another time: only "when" tells them apart`]
-      : []),
+    ...(goal.lookAlikeOrderIds
+      ? goal.lookAlikeOrderIds.length > 0
+        ? [`look-alike items in orders ${goal.lookAlikeOrderIds.join(', ')}, placed at other times`]
+        : []
+      : goal.lookAlikeOrderId
+        ? [`look-alike item in order ${goal.lookAlikeOrderId}, placed at another time: only "when" tells them apart`]
+        : []),
   ]),
 };

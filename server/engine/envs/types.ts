@@ -18,6 +18,8 @@ export interface EnvContext {
   world: WorldState;
   /** JOURNEY: the env ids this episode draws its sub-tasks from (EpisodeConfig.journeyEnvs). */
   journeyEnvs?: readonly EnvId[];
+  /** The engine rules the episode plays under (version.ts); absent means the current ones. */
+  engineVersion?: number;
 }
 
 /**
@@ -98,6 +100,13 @@ export interface EnvDefinition<G = unknown, S = unknown> {
    * change (world.stockChanges). May change task.state (CART's pending alternatives).
    */
   outOfStock?(task: EnvTask<G, S>, firstSeen: readonly string[], ctx: VerifyContext, draw: StockDraw): string[];
+  /**
+   * p_oos on what the goal does not reward (SPEC §6 rev 3, engine v3 on): for a first-seen product,
+   * null when the goal would reward it (outOfStock decides those), else how a stock-out strikes
+   * it — its own stock ('product') or one in-stock variant ('variant', as CART strikes its
+   * targets) — at the goal items' rate, so a stock change says nothing about the goal.
+   */
+  otherStock?(task: EnvTask<G, S>, productId: string, ctx: VerifyContext): 'product' | 'variant' | null;
   /** An answer with done: false (JOURNEY answers the current sub-task); the customer's reply, or null for the default reply rules. */
   onAnswer?(task: EnvTask<G, S>, answer: Answer, info: TurnInfo, ctx: VerifyContext): CustomerReply | null;
   /** Sub-tasks in the episode (n_sub of T_ref = 4·n_sub); 1 when absent. */
@@ -108,6 +117,8 @@ export interface EnvDefinition<G = unknown, S = unknown> {
   nudges: readonly string[];
   /** A pure function: the same inputs give the same result, and nothing is changed. */
   verify(goal: G, state: S, answer: Answer | null, ctx: VerifyContext): TaskResult;
+  /** JOURNEY: the verifier applies the invention rule (SPEC §8 rev 3) to each sub-answer itself. */
+  scoresInventionPerSubtask?: true;
   /** Product ids the answer recommends (for the hallucination and safety checks). */
   recommendedIds(answer: Answer | null, ctx: EnvContext, goal: G, state: S): string[];
   /** Plain-language lines describing the hidden goal, for the inspector. */

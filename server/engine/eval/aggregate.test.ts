@@ -56,6 +56,28 @@ describe('summarize', () => {
   });
 });
 
+describe('ρ per block of 40 seeds (SPEC §11 rev 3)', () => {
+  // 80 seeds at d 0..2: seeds 0–39 fall with d, seeds 40–79 rise with d
+  const blockRows = [0, 1, 2].flatMap((d) =>
+    Array.from({ length: 80 }, (_, seed) => row('PD', d, seed, seed < 40 ? 0.5 - 0.1 * d : 0.1 * d)),
+  );
+  const env = summarize(blockRows).perEnv[0];
+
+  it('computes ρ on each block of consecutive seeds', () => {
+    expect(env.blockRhos).toEqual([
+      { firstSeed: 0, rho: -1 },
+      { firstSeed: 40, rho: 1 },
+    ]);
+  });
+
+  it('has no blocks below two blocks of seeds, and the report names the worst block', () => {
+    expect(summarize(rows).perEnv[0].blockRhos).toEqual([]);
+    expect(formatSummary(summarize(blockRows), { agent: 't', seconds: 1 })).toContain(
+      'worst ρ of 2 40-seed blocks=1.000 (seeds 40..79)',
+    );
+  });
+});
+
 describe('formatSummary', () => {
   it('prints the reward and pass tables, ρ per env and the speed', () => {
     const text = formatSummary(summarize(rows), { agent: 'test', seconds: 3 });

@@ -1,6 +1,6 @@
 // Plain-text rendering of an eval summary: env × d tables, per-env ρ.
 
-import type { EvalSummary } from './aggregate';
+import { BLOCK_SEEDS, type EvalSummary } from './aggregate';
 
 const fmt = (x: number, digits: number) => (Number.isNaN(x) ? '–' : x.toFixed(digits));
 
@@ -23,10 +23,17 @@ export function formatSummary(summary: EvalSummary, extra: { agent: string; seco
     const c = cell(env, d);
     return c ? fmt(c.passRate, 2) : '';
   });
+  // the worst 40-seed block's ρ and where it starts (SPEC §11 rev 3), when the run has blocks
+  const blocks = (e: EvalSummary['perEnv'][number]) => {
+    const known = e.blockRhos.filter((b) => b.rho !== null) as Array<{ firstSeed: number; rho: number }>;
+    if (known.length === 0) return '';
+    const worst = known.reduce((a, b) => (b.rho > a.rho ? b : a));
+    return `  worst ρ of ${e.blockRhos.length} ${BLOCK_SEEDS}-seed blocks=${worst.rho.toFixed(3)} (seeds ${worst.firstSeed}..${worst.firstSeed + BLOCK_SEEDS - 1})`;
+  };
   const envWidth = Math.max(3, ...summary.envs.map((e) => e.length));
   const perEnv = summary.perEnv.map(
     (e) =>
-      `${e.env.padEnd(envWidth)}  n=${String(e.n).padStart(5)}  mean=${fmt(e.meanReward, 3).padStart(6)}  pass=${fmt(e.passRate, 2)}  ρ(d, reward)=${e.rho === null ? '–' : e.rho.toFixed(3)}`,
+      `${e.env.padEnd(envWidth)}  n=${String(e.n).padStart(5)}  mean=${fmt(e.meanReward, 3).padStart(6)}  pass=${fmt(e.passRate, 2)}  ρ(d, reward)=${e.rho === null ? '–' : e.rho.toFixed(3)}${blocks(e)}`,
   );
   const o = summary.overall;
   const rate = extra.seconds > 0 ? o.n / extra.seconds : Number.NaN;

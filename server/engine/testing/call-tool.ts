@@ -12,12 +12,14 @@ export function callTool(
   name: ToolName,
   args: Record<string, unknown>,
   turn = 1,
+  engineVersion?: number,
 ): { result?: any; error?: string; seen?: string[] } {
   const tool = getTool(name);
   const parsed = tool.args.safeParse(args);
   if (!parsed.success) return { error: describeArgsError(tool, parsed.error, args) };
   try {
-    const result = tool.run(parsed.data, { catalog: testCatalog(), world, axes: axesFor(4), turn, rng: new Rng(turn) });
+    const ctx = { catalog: testCatalog(), world, axes: axesFor(4), turn, rng: new Rng(turn), engineVersion };
+    const result = tool.run(parsed.data, ctx);
     return { result, seen: tool.seen?.(result) ?? [] };
   } catch (e) {
     if (e instanceof ToolError) return { error: e.message };

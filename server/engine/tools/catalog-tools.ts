@@ -7,6 +7,7 @@ import { applyRetrievalNoise } from '../catalog/noise';
 import { tokenize } from '../catalog/tokenize';
 import { productStock, currentVariants } from '../world/stock';
 import type { WorldState } from '../world/state';
+import { ENGINE_VERSION, REV3_RULES } from '../version';
 import { defineTool, ToolError } from './registry';
 
 export interface ProductCard {
@@ -71,7 +72,9 @@ export const catalogSearch = defineTool({
   run(args, ctx) {
     const topK = Math.min(args.top_k ?? 10, ctx.axes.top_k);
     const hits = ctx.catalog.search({ query: args.query, filters: args.filters, topK });
-    const noisy = applyRetrievalNoise(hits, ctx.axes.eps_rank, ctx.rng, ctx.catalog);
+    // engine v3 (issue 31): noise keeps the stated filters; v1/v2 episodes replay with theirs
+    const kept = (ctx.engineVersion ?? ENGINE_VERSION) >= REV3_RULES ? args.filters : undefined;
+    const noisy = applyRetrievalNoise(hits, ctx.axes.eps_rank, ctx.rng, ctx.catalog, kept);
     return noisy.map((h) => productCard(requireProduct(ctx.catalog, h.productId), ctx.world));
   },
   seen: idsOfCards,
@@ -98,7 +101,9 @@ export const catalogRerank = defineTool({
       return { product_id: id, score: Math.round(score * 1000) / 1000 };
     });
     scored.sort((a, b) => b.score - a.score || a.product_id.localeCompare(b.product_id));
-    return scored.slice(0, args.top_k ?? scored.length);
+    // SPEC §6 rev 3: the episode's retrieval depth caps rerank too (engine v3 on)
+    const cap = (ctx.engineVersion ?? ENGINE_VERSION) >= REV3_RULES ? ctx.axes.top_k : Infinity;
+    return scored.slice(0, Math.min(args.top_k ?? scored.length, cap));
   },
   // No `seen`: rerank only echoes ids the agent supplied, so guessed ids (they are sequential)
   // must not join Seen through it (issue 7.5). Retrieval is search, get_product, get_variants.

@@ -20,6 +20,6 @@ export const policySearch = defineTool({
       .default(POLICY_TOP_K_DEFAULT)
       .describe(`number of rules (1–${POLICY_TOP_K_MAX}, default ${POLICY_TOP_K_DEFAULT})`),
   }),
-  run: (args): PolicyHit[] => searchPolicies(args.query, args.top_k),
+  run: (args, ctx): PolicyHit[] => searchPolicies(args.query, args.top_k, ctx.engineVersion),
   freshResult: true,
 });

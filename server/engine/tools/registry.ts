@@ -16,6 +16,8 @@ export interface ToolContext {
   turn: number;
   /** Randomness for this call only (retrieval noise), derived from the episode seed, turn and call index. */
   rng: Rng;
+  /** The engine rules the episode plays under (version.ts); absent means the current ones. */
+  engineVersion?: number;
 }
 
 /** A tool failure the agent should see as the call's result ("unknown product_id …"). */

@@ -86,12 +86,12 @@ describe('return.check_eligibility', () => {
 });
 
 describe('return.initiate', () => {
-  it('records a return; mail costs 5.99, in store is free; a line cannot be returned twice', () => {
+  it('records a return; mail costs 5.99 (free for a defective item), in store is free; a line cannot be returned twice', () => {
     const { world } = setup(3);
     const { result } = call(
       world,
       'return.initiate',
-      { order_id: 'ORD-20000', line_id: 'ORD-20000-L1', reason_code: 'defective', method: 'mail' },
+      { order_id: 'ORD-20000', line_id: 'ORD-20000-L1', reason_code: 'changed_mind', method: 'mail' },
       2,
     );
     expect(result).toMatchObject({
@@ -119,6 +119,18 @@ describe('return.initiate', () => {
       method: 'in_store',
     });
     expect(shirtReturn.result).toMatchObject({ return_id: 'RET-0002', fee: 0, refund_amount: shirt.price });
+  });
+
+  it('an engine v1/v2 episode replays its own fees: mail 5.99 whatever the reason, no defective fees shown', () => {
+    const base = { order_id: 'ORD-20000', line_id: 'ORD-20000-L1' };
+    const defectiveByMail = { ...base, reason_code: 'defective', method: 'mail' };
+    expect(call(setup(3).world, 'return.initiate', defectiveByMail, 1, 2).result).toMatchObject({ fee: 5.99 });
+    expect(call(setup(3).world, 'return.initiate', defectiveByMail, 1, 3).result).toMatchObject({ fee: 0 });
+    const v2 = call(setup(3).world, 'return.check_eligibility', base, 1, 2).result;
+    expect(v2.fees).toEqual({ mail: 5.99, in_store: 0, pickup: 0 });
+    expect(v2).not.toHaveProperty('fees_if_defective');
+    const v3 = call(setup(3).world, 'return.check_eligibility', base, 1, 3).result;
+    expect(v3.fees_if_defective).toEqual({ mail: 0, in_store: 0, pickup: 0 });
   });
 
   it('refuses ineligible lines with the reason (past the window, groceries)', () => {

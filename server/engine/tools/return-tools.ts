@@ -9,6 +9,7 @@ import {
   nextRecordId,
   RETURN_FEES,
   RETURN_METHODS,
+  returnFee,
   RETURN_REASONS,
   type ExchangeRecord,
   type ReturnRecord,
@@ -45,7 +46,7 @@ export const returnCheckEligibility = defineTool({
       line_id: line.line_id,
       product_id: line.product_id,
       title: line.title,
-      ...checkEligibility(ctx.world, order, line),
+      ...checkEligibility(ctx.world, order, line, ctx.engineVersion),
     };
   },
   seen: (result) => [(result as { product_id: string }).product_id],
@@ -54,7 +55,7 @@ export const returnCheckEligibility = defineTool({
 
 export const returnInitiate = defineTool({
   name: 'return.initiate',
-  description: `Start a return of an order line for a refund. Fails when the line is not eligible. Fees: mail ${RETURN_FEES.mail}, in_store 0, pickup 0.`,
+  description: `Start a return of an order line for a refund. Fails when the line is not eligible. Fees: mail ${RETURN_FEES.mail} (free when the reason is defective), in_store ${RETURN_FEES.in_store}, pickup ${RETURN_FEES.pickup}.`,
   args: z.strictObject({
     ...lineArgs,
     reason_code: z.enum(RETURN_REASONS),
@@ -63,9 +64,9 @@ export const returnInitiate = defineTool({
   run(args, ctx) {
     const { world } = ctx;
     const { order, line } = requireLine(world, args.order_id, args.line_id);
-    const eligibility = checkEligibility(world, order, line);
+    const eligibility = checkEligibility(world, order, line, ctx.engineVersion);
     if (!eligibility.eligible) throw new ToolError(`line ${line.line_id} cannot be returned: ${eligibility.reason}`);
-    const fee = RETURN_FEES[args.method];
+    const fee = returnFee(args.method, args.reason_code, ctx.engineVersion);
     const record: ReturnRecord = {
       return_id: nextRecordId('RET', world),
       order_id: order.order_id,
@@ -100,7 +101,7 @@ export const returnExchange = defineTool({
   run(args, ctx) {
     const { world, catalog } = ctx;
     const { order, line } = requireLine(world, args.order_id, args.line_id);
-    const eligibility = checkEligibility(world, order, line);
+    const eligibility = checkEligibility(world, order, line, ctx.engineVersion);
     if (!eligibility.eligible) throw new ToolError(`line ${line.line_id} cannot be exchanged: ${eligibility.reason}`);
     const product = catalog.get(args.new_product_id);
     if (!product) throw new ToolError(`unknown new_product_id "${args.new_product_id}"`);

@@ -1,13 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { factsFor, numericScore, POLICY_TOPICS, rulesWithClauses } from '../envs/policy';
 import { Rng } from '../random';
-import { applicableRules, FIELD_VALUES, NUMERIC_FIELDS, POLICY_CATEGORIES, POLICY_RULES, TOPICS } from './policy-kb';
+import {
+  applicableRules,
+  FIELD_VALUES,
+  NUMERIC_FIELDS,
+  POLICY_CATEGORIES,
+  POLICY_RULES,
+  policyBook,
+  TOPICS,
+} from './policy-kb';
 import { policyTokens, searchPolicies } from './policy-search';
 
 describe('policy knowledge base', () => {
   it('hand-written rules plus the department tables: 5 categories, 1–5 conditions, unique ids and titles', () => {
-    // 58 hand-written rules + 21 topics × 17 table rules (12 chain rules, 5 numeric twins)
-    expect(POLICY_RULES).toHaveLength(58 + 21 * 17);
+    // 65 hand-written rules + 19 topics × 17 table rules (12 chain rules, 5 numeric twins); return
+    // windows and return shipping fees have no tables (the RETURN world's facts, policy-tables.ts)
+    expect(POLICY_RULES).toHaveLength(65 + 19 * 17);
     expect(new Set(POLICY_RULES.map((r) => r.category))).toEqual(new Set(POLICY_CATEGORIES));
     for (let n = 1; n <= 5; n++)
       expect(POLICY_RULES.filter((r) => r.conditions.length === n).length).toBeGreaterThanOrEqual(5);
@@ -17,7 +26,7 @@ describe('policy knowledge base', () => {
 
   it('a department table rule and its numeric twin: same words but one, different answers, never both applicable', () => {
     const twins = POLICY_RULES.filter(
-      (r) => r.title.startsWith('Return window for office items') && r.conditions.length === 2,
+      (r) => r.title.startsWith('Restocking fee for office items') && r.conditions.length === 2,
     );
     expect(twins.map((r) => r.text.replace(/: .*/, ''))).toEqual([
       'Applies to office items and requests made 14 days or less after delivery',
@@ -25,7 +34,7 @@ describe('policy knowledge base', () => {
     ]);
     expect(twins[0].answer).not.toBe(twins[1].answer);
     for (const days of [3, 14, 15, 40]) {
-      const rules = applicableRules('return_window_days', { department: 'office', days_since_delivery: days });
+      const rules = applicableRules('restocking_fee_percent', { department: 'office', days_since_delivery: days });
       expect(rules.filter((r) => twins.includes(r))).toHaveLength(1);
     }
   });
@@ -87,6 +96,31 @@ describe('policy knowledge base', () => {
         expect(first.rule_id).toBe(r.rule_id);
         if (second) expect(second.conditions.length).toBeLessThan(r.conditions.length);
       }
+  });
+});
+
+describe('the rule book of an engine v1/v2 episode (config.engineVersion)', () => {
+  const v2 = policyBook(2);
+
+  it("is v2's: 58 hand-written rules + 21 topics × 17 table rules, return windows and fees with look-alike tables", () => {
+    expect(v2.rules).toHaveLength(58 + 21 * 17);
+    expect(policyBook(3).rules).toBe(POLICY_RULES);
+    const windows = v2.byTopic.get('return_window_days')!;
+    expect(windows.map((r) => r.rule_id).slice(0, 3)).toEqual(['RET-01', 'RET-02', 'RET-03']);
+    expect(windows).toHaveLength(3 + 17);
+    expect(v2.byId.has('RET-18')).toBe(false);
+    // rule ids are numbered over v2's table order: the same id names another rule in v3
+    expect(v2.byId.get('RET-101')!.topic).toBe('return_window_days');
+    expect(policyBook(3).byId.get('RET-101')!.topic).not.toBe('return_window_days');
+  });
+
+  it("policy.search searches the episode's book", () => {
+    const v2Hits = searchPolicies('return window office', 5, 2).map((h) => h.rule_id);
+    const v3Hits = searchPolicies('return window office', 5, 3).map((h) => h.rule_id);
+    expect(v2Hits.every((id) => v2.byId.has(id))).toBe(true);
+    expect(v3Hits).toContain('RET-16');
+    expect(v2Hits).not.toContain('RET-16');
+    expect(v2Hits.map((id) => v2.byId.get(id)!.topic)).toContain('return_window_days');
   });
 });
 

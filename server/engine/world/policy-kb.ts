@@ -4,7 +4,16 @@
 // conditions applies (checked for every rule by policy-kb.test.ts), so a
 // question built from one rule's conditions has exactly one right answer.
 
-import { CATEGORY_QUALIFIERS, TABLE_DEPARTMENTS, TABLE_SHAPE, TOPIC_TABLES } from './policy-tables';
+import { ENGINE_VERSION, REV3_RULES } from '../version';
+import {
+  CATEGORY_QUALIFIERS,
+  RETURN_WORLD_RULES,
+  TABLE_DEPARTMENTS,
+  TABLE_SHAPE,
+  TOPIC_TABLES,
+  type TopicTable,
+} from './policy-tables';
+import { RULE_IDS_SINCE_V3, TOPIC_TABLES_V2 } from './policy-tables-v2';
 
 export type PolicyCategory = 'returns' | 'shipping' | 'pricing' | 'membership' | 'warranty';
 export const POLICY_CATEGORIES: readonly PolicyCategory[] = [
@@ -275,7 +284,8 @@ function rule(
   if (!def) throw new Error(`policy rule ${rule_id}: unknown topic ${topic}`);
   const conditions = clauses.map(([field, op, value]) => ({ field, op, value }));
   const sentence = def.sentence(formatAnswer(def, answer));
-  const text = `Applies to ${joinAnd(conditions.map(describeCondition))}: ${sentence}.`;
+  const applies = conditions.length ? joinAnd(conditions.map(describeCondition)) : 'items no more specific rule covers';
+  const text = `Applies to ${applies}: ${sentence}.`;
   return {
     rule_id,
     title,
@@ -444,43 +454,8 @@ const HAND_RULES: readonly PolicyRule[] = [
     ],
     24.99,
   ),
-  // returns
-  rule(
-    'RET-01',
-    'returns',
-    'return_window_days',
-    'Return window for electronics',
-    [['department', 'eq', 'electronics']],
-    15,
-  ),
-  rule('RET-02', 'returns', 'return_window_days', 'Return window for clothing', [['department', 'eq', 'clothing']], 30),
-  rule(
-    'RET-03',
-    'returns',
-    'return_window_days',
-    'Grocery items cannot be returned',
-    [['department', 'eq', 'grocery']],
-    0,
-  ),
-  rule(
-    'RET-04',
-    'returns',
-    'return_shipping_fee',
-    'Return shipping fee for mail returns',
-    [['return_method', 'eq', 'mail']],
-    5.99,
-  ),
-  rule(
-    'RET-05',
-    'returns',
-    'return_shipping_fee',
-    'Free mail returns for defective items',
-    [
-      ['return_method', 'eq', 'mail'],
-      ['item_condition', 'eq', 'defective'],
-    ],
-    0,
-  ),
+  // returns: windows and return shipping fees are the RETURN world's facts (policy-tables.ts)
+  ...RETURN_WORLD_RULES.map((r) => rule(r.id, 'returns', r.topic, r.title, r.clauses as Clause[], r.answer)),
   rule(
     'RET-06',
     'returns',
@@ -933,10 +908,10 @@ const ID_PREFIX: Record<PolicyCategory, string> = {
  * + q1 + q2 … over departments its hand-written rules do not use, TABLE_SHAPE rules per clause
  * count, answers in table order. Ids continue each category's numbering from 101.
  */
-function tableRules(hand: readonly PolicyRule[]): PolicyRule[] {
+function tableRules(hand: readonly PolicyRule[], tables: Readonly<Record<string, TopicTable>>): PolicyRule[] {
   const out: PolicyRule[] = [];
   const next: Partial<Record<PolicyCategory, number>> = {};
-  for (const [topic, table] of Object.entries(TOPIC_TABLES)) {
+  for (const [topic, table] of Object.entries(tables)) {
     const category = hand.find((r) => r.topic === topic)!.category;
     const taken = new Set(
       hand
@@ -971,20 +946,40 @@ function tableRules(hand: readonly PolicyRule[]): PolicyRule[] {
   return out;
 }
 
-export const POLICY_RULES: readonly PolicyRule[] = [...HAND_RULES, ...tableRules(HAND_RULES)];
+/** A rule book: its rules, grouped by topic and by id once (generation asks dozens of times per episode). */
+export interface PolicyBook {
+  readonly rules: readonly PolicyRule[];
+  /** The rules of each topic, in rule order (shared: do not change them). */
+  readonly byTopic: ReadonlyMap<string, readonly PolicyRule[]>;
+  readonly byId: ReadonlyMap<string, PolicyRule>;
+}
 
-// Generation asks for a topic's rules dozens of times per episode: grouped once, in rule order.
-const RULES_BY_TOPIC = new Map<string, readonly PolicyRule[]>();
-for (const rule of POLICY_RULES) RULES_BY_TOPIC.set(rule.topic, [...(RULES_BY_TOPIC.get(rule.topic) ?? []), rule]);
+function book(rules: readonly PolicyRule[]): PolicyBook {
+  const byTopic = new Map<string, PolicyRule[]>();
+  for (const rule of rules) byTopic.set(rule.topic, [...(byTopic.get(rule.topic) ?? []), rule]);
+  const byId = new Map<string, PolicyRule>();
+  for (const rule of rules) if (!byId.has(rule.rule_id)) byId.set(rule.rule_id, rule);
+  return { rules, byTopic, byId };
+}
 
-/** The rules of a topic, in POLICY_RULES order (shared: do not change it). */
-export const rulesOfTopic = (topic: string): readonly PolicyRule[] => RULES_BY_TOPIC.get(topic) ?? [];
+const BOOK = book([...HAND_RULES, ...tableRules(HAND_RULES, TOPIC_TABLES)]);
+// engines v1/v2 (before issue 31): look-alike tables for return windows and fees, no RET-14..20
+const HAND_RULES_V2 = HAND_RULES.filter((r) => !RULE_IDS_SINCE_V3.has(r.rule_id));
+const BOOK_V2 = book([...HAND_RULES_V2, ...tableRules(HAND_RULES_V2, TOPIC_TABLES_V2)]);
 
-const RULE_BY_ID = new Map<string, PolicyRule>();
-for (const rule of POLICY_RULES) if (!RULE_BY_ID.has(rule.rule_id)) RULE_BY_ID.set(rule.rule_id, rule);
+/** The rule book an episode of `engineVersion` plays with (older episodes replay with theirs). */
+export const policyBook = (engineVersion = ENGINE_VERSION): PolicyBook =>
+  engineVersion >= REV3_RULES ? BOOK : BOOK_V2;
 
-export function getPolicyRule(ruleId: string): PolicyRule | undefined {
-  return RULE_BY_ID.get(ruleId);
+/** The current rule book's rules. */
+export const POLICY_RULES: readonly PolicyRule[] = BOOK.rules;
+
+/** The rules of a topic, in rule order (shared: do not change it). */
+export const rulesOfTopic = (topic: string, engineVersion?: number): readonly PolicyRule[] =>
+  policyBook(engineVersion).byTopic.get(topic) ?? [];
+
+export function getPolicyRule(ruleId: string, engineVersion?: number): PolicyRule | undefined {
+  return policyBook(engineVersion).byId.get(ruleId);
 }
 
 export type Facts = Partial<Record<PolicyField, FactValue>>;
@@ -1003,8 +998,8 @@ export function conditionHolds<F extends string>(
 }
 
 /** The rules of a topic that apply to the facts, most specific first; the first one decides (ties would be ambiguous). */
-export function applicableRules(topic: string, facts: Facts): PolicyRule[] {
-  return rulesOfTopic(topic)
+export function applicableRules(topic: string, facts: Facts, engineVersion?: number): PolicyRule[] {
+  return rulesOfTopic(topic, engineVersion)
     .filter((r) => r.conditions.every((c) => conditionHolds(c, facts)))
     .sort((a, b) => b.conditions.length - a.conditions.length);
 }

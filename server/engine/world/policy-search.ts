@@ -2,7 +2,7 @@
 // rule's title, text, category and topic, with light stemming so "members"
 // finds "member". Deterministic: ties go to the lower rule id.
 
-import { POLICY_RULES, type PolicyRule } from './policy-kb';
+import { policyBook, type PolicyBook, type PolicyRule } from './policy-kb';
 
 const STOPWORDS = new Set(
   'a an and are as at be by can could do does for from get have how i if in is it its me my of on or so than that the their them this to was what when where which will with would you your'.split(
@@ -26,37 +26,6 @@ interface Doc {
   length: number;
 }
 
-const DOCS: Doc[] = POLICY_RULES.map((rule) => {
-  const tokens = policyTokens(
-    `${rule.title} ${rule.title} ${rule.text} ${rule.category} ${rule.topic.replace(/_/g, ' ')}`,
-  );
-  const tf = new Map<string, number>();
-  for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-  return { rule, tf, length: tokens.length };
-});
-const AVG_LENGTH = DOCS.reduce((s, d) => s + d.length, 0) / DOCS.length;
-const DF = new Map<string, number>();
-for (const d of DOCS) for (const t of d.tf.keys()) DF.set(t, (DF.get(t) ?? 0) + 1);
-
-const idf = (t: string) => {
-  const df = DF.get(t) ?? 0;
-  return Math.log(1 + (DOCS.length - df + 0.5) / (df + 0.5));
-};
-
-// Postings (term → the rules holding it, with tf) and each rule's length norm, built once: a
-// query visits only the rules sharing a term with it instead of all ~400 (issue 13). Each score
-// adds the same terms in the same order with the same expressions, so it is bit-identical.
-const NORM = DOCS.map((d) => K1 * (1 - B + (B * d.length) / AVG_LENGTH));
-const TERM_DOCS = new Map<string, Array<{ doc: number; f: number }>>();
-DOCS.forEach((d, doc) => {
-  for (const [t, f] of d.tf) {
-    let list = TERM_DOCS.get(t);
-    if (!list) TERM_DOCS.set(t, (list = []));
-    list.push({ doc, f });
-  }
-});
-const IDF = new Map([...DF.keys()].map((t) => [t, idf(t)]));
-
 /**
  * A term's postings as two flat arrays: the rules, and what the term adds to each rule's score.
  * The addend is the expression a query evaluated per posting, `(w · f · (K1 + 1)) / (f + norm)`,
@@ -67,20 +36,65 @@ interface Postings {
   docs: Int32Array;
   adds: Float64Array;
 }
-const POSTINGS = new Map<string, Postings>();
-for (const [t, list] of TERM_DOCS) {
-  const w = IDF.get(t)!;
-  const docs = new Int32Array(list.length);
-  const adds = new Float64Array(list.length);
-  list.forEach(({ doc, f }, j) => {
-    docs[j] = doc;
-    adds[j] = (w * f * (K1 + 1)) / (f + NORM[doc]);
-  });
-  POSTINGS.set(t, { docs, adds });
+
+/** A rule book's search index, built once per book. */
+interface Index {
+  docs: Doc[];
+  postings: Map<string, Postings>;
+  /** One score per rule, kept between queries: a query sets back to 0 the rules it touched. */
+  scores: Float64Array;
 }
 
-/** One score per rule, kept between queries: a query sets back to 0 the rules it touched. */
-const SCORES = new Float64Array(DOCS.length);
+function indexOf(rules: readonly PolicyRule[]): Index {
+  const docs: Doc[] = rules.map((rule) => {
+    const tokens = policyTokens(
+      `${rule.title} ${rule.title} ${rule.text} ${rule.category} ${rule.topic.replace(/_/g, ' ')}`,
+    );
+    const tf = new Map<string, number>();
+    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+    return { rule, tf, length: tokens.length };
+  });
+  const avgLength = docs.reduce((s, d) => s + d.length, 0) / docs.length;
+  const df = new Map<string, number>();
+  for (const d of docs) for (const t of d.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  const idf = (t: string) => {
+    const n = df.get(t) ?? 0;
+    return Math.log(1 + (docs.length - n + 0.5) / (n + 0.5));
+  };
+  // Postings (term → the rules holding it, with tf) and each rule's length norm, built once: a
+  // query visits only the rules sharing a term with it instead of all ~400 (issue 13). Each score
+  // adds the same terms in the same order with the same expressions, so it is bit-identical.
+  const norm = docs.map((d) => K1 * (1 - B + (B * d.length) / avgLength));
+  const termDocs = new Map<string, Array<{ doc: number; f: number }>>();
+  docs.forEach((d, doc) => {
+    for (const [t, f] of d.tf) {
+      let list = termDocs.get(t);
+      if (!list) termDocs.set(t, (list = []));
+      list.push({ doc, f });
+    }
+  });
+  const postings = new Map<string, Postings>();
+  for (const [t, list] of termDocs) {
+    const w = idf(t);
+    const ids = new Int32Array(list.length);
+    const adds = new Float64Array(list.length);
+    list.forEach(({ doc, f }, j) => {
+      ids[j] = doc;
+      adds[j] = (w * f * (K1 + 1)) / (f + norm[doc]);
+    });
+    postings.set(t, { docs: ids, adds });
+  }
+  return { docs, postings, scores: new Float64Array(docs.length) };
+}
+
+const INDEXES = new WeakMap<PolicyBook, Index>();
+
+function indexFor(engineVersion?: number): Index {
+  const book = policyBook(engineVersion);
+  let index = INDEXES.get(book);
+  if (!index) INDEXES.set(book, (index = indexOf(book.rules)));
+  return index;
+}
 
 export interface PolicyHit {
   rule_id: string;
@@ -90,13 +104,17 @@ export interface PolicyHit {
   score: number;
 }
 
-/** The top_k rules by BM25 score (rules that share no term with the query are left out). */
-export function searchPolicies(query: string, topK: number): PolicyHit[] {
+/**
+ * The top_k rules by BM25 score (rules that share no term with the query are left out), in the
+ * rule book of `engineVersion` (default: the current one).
+ */
+export function searchPolicies(query: string, topK: number, engineVersion?: number): PolicyHit[] {
+  const index = indexFor(engineVersion);
+  const scores = index.scores;
   const terms = [...new Set(policyTokens(query))];
-  const scores = SCORES;
   const touched: number[] = [];
   for (const t of terms) {
-    const postings = POSTINGS.get(t);
+    const postings = index.postings.get(t);
     if (!postings) continue;
     const { docs, adds } = postings;
     for (let j = 0; j < docs.length; j++) {
@@ -107,7 +125,8 @@ export function searchPolicies(query: string, topK: number): PolicyHit[] {
   }
   // best first, ties to the lower rule id; only the top k are kept (insertion into a short list)
   const before = (a: number, b: number) =>
-    scores[a] > scores[b] || (scores[a] === scores[b] && DOCS[a].rule.rule_id.localeCompare(DOCS[b].rule.rule_id) < 0);
+    scores[a] > scores[b] ||
+    (scores[a] === scores[b] && index.docs[a].rule.rule_id.localeCompare(index.docs[b].rule.rule_id) < 0);
   const top: number[] = [];
   for (const doc of touched) {
     if (!(scores[doc] > 0) || (top.length === topK && !before(doc, top[topK - 1]))) continue;
@@ -119,7 +138,7 @@ export function searchPolicies(query: string, topK: number): PolicyHit[] {
     top[i] = doc;
   }
   const hits = top.map((doc) => {
-    const { rule } = DOCS[doc];
+    const { rule } = index.docs[doc];
     return {
       rule_id: rule.rule_id,
       title: rule.title,

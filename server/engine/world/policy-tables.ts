@@ -111,16 +111,6 @@ export const TOPIC_TABLES: Readonly<Record<string, TopicTable>> = {
       12.99,
     ],
   },
-  return_window_days: {
-    label: 'Return window',
-    answers: [7, 10, 14, 21, 45, 60, 90, 100, 120, 180, 5, 365, 3, 28, 40, 75, 150],
-  },
-  return_shipping_fee: {
-    label: 'Return shipping fee',
-    answers: [
-      2.99, 3.99, 4.99, 6.99, 7.99, 8.99, 9.99, 12.99, 1.99, 14.99, 19.99, 24.99, 10.99, 11.99, 16.99, 17.99, 29.99,
-    ],
-  },
   restocking_fee_percent: {
     label: 'Restocking fee',
     answers: [5, 10, 12, 18, 30, 35, 40, 8, 3, 50, 45, 22, 1, 2, 6, 28, 60],
@@ -257,3 +247,75 @@ export const TOPIC_TABLES: Readonly<Record<string, TopicTable>> = {
     ],
   },
 };
+
+/** A rule of the facts the RETURN world applies, as data (policy-kb.ts makes it a rule). */
+export interface WorldRule {
+  id: string;
+  topic: 'return_window_days' | 'return_shipping_fee';
+  title: string;
+  clauses: TableClause[];
+  answer: number;
+}
+
+/**
+ * The returns facts the RETURN world applies (SPEC §4): windows by department (electronics 15
+ * days, clothing 30, furniture 30, grocery 0 = not returnable, otherwise 30), mail returns 5.99
+ * (free for defective items), other methods free. policy.search finds them as rules and
+ * world/returns.ts reads the same rules, so the policy text and the return tools agree (issue 31).
+ * These topics have no department tables: a look-alike rule would contradict the tools.
+ */
+export const RETURN_WORLD_RULES: readonly WorldRule[] = [
+  ...(
+    [
+      ['RET-01', 'electronics', 'Return window for electronics', 15],
+      ['RET-02', 'clothing', 'Return window for clothing', 30],
+      ['RET-03', 'grocery', 'Grocery items cannot be returned', 0],
+      ['RET-14', 'furniture', 'Return window for furniture', 30],
+      ['RET-15', 'home_kitchen', 'Return window for home & kitchen', 30],
+      ['RET-16', 'office', 'Return window for office items', 30],
+      ['RET-17', 'tools', 'Return window for tools', 30],
+    ] as const
+  ).map(([id, department, title, answer]): WorldRule => ({
+    id,
+    topic: 'return_window_days',
+    title,
+    clauses: [['department', 'eq', department]],
+    answer,
+  })),
+  // no conditions: the least specific rule, for departments without a rule of their own
+  { id: 'RET-18', topic: 'return_window_days', title: 'Return window for all other items', clauses: [], answer: 30 },
+  {
+    id: 'RET-04',
+    topic: 'return_shipping_fee',
+    title: 'Return shipping fee for mail returns',
+    clauses: [['return_method', 'eq', 'mail']],
+    answer: 5.99,
+  },
+  {
+    id: 'RET-05',
+    topic: 'return_shipping_fee',
+    title: 'Free mail returns for defective items',
+    clauses: [
+      ['return_method', 'eq', 'mail'],
+      ['item_condition', 'eq', 'defective'],
+    ],
+    answer: 0,
+  },
+  {
+    id: 'RET-19',
+    topic: 'return_shipping_fee',
+    title: 'Free returns dropped off in store',
+    clauses: [['return_method', 'eq', 'in_store']],
+    answer: 0,
+  },
+  {
+    id: 'RET-20',
+    topic: 'return_shipping_fee',
+    title: 'Free returns by courier pickup',
+    clauses: [['return_method', 'eq', 'pickup']],
+    answer: 0,
+  },
+];
+
+/** Topics whose answers are the RETURN world's own facts: not asked as POLICY questions (no look-alikes). */
+export const WORLD_TOPICS: readonly string[] = [...new Set(RETURN_WORLD_RULES.map((r) => r.topic))];

@@ -8,6 +8,8 @@
 // 30-day window day 30 is the last day and day 31 is too late.
 
 import type { Order, OrderLine } from './orders';
+import { ENGINE_VERSION, REV3_RULES } from '../version';
+import { applicableRules, type Facts } from './policy-kb';
 import { addDays, daysBetween, type WorldState } from './state';
 
 export const RETURN_REASONS = [
@@ -25,31 +27,62 @@ export type ReturnReason = (typeof RETURN_REASONS)[number];
 export const RETURN_METHODS = ['mail', 'in_store', 'pickup'] as const;
 export type ReturnMethod = (typeof RETURN_METHODS)[number];
 
-export const RETURN_FEES: Readonly<Record<ReturnMethod, number>> = { mail: 5.99, in_store: 0, pickup: 0 };
+/**
+ * The KB department a catalog category belongs to (the first path segment, matched loosely so
+ * imported catalogs' names work too); undefined for departments the policy rules do not name.
+ */
+function policyDepartment(category: string): string | undefined {
+  const dept = category.toLowerCase().split('/')[0];
+  if (dept.includes('grocery') || dept.includes('food')) return 'grocery';
+  if (dept.includes('electronic')) return 'electronics';
+  if (dept.includes('cloth') || dept.includes('apparel')) return 'clothing';
+  if (dept.includes('furniture')) return 'furniture';
+  if (dept.startsWith('tool')) return 'tools';
+  if (dept.includes('home') || dept.includes('kitchen')) return 'home_kitchen';
+  if (dept.includes('office')) return 'office';
+  return undefined;
+}
+
+/** The answer of the most specific policy rule of a world topic (the rules always cover every case). */
+function policyAnswer(topic: string, facts: Facts): number {
+  const rule = applicableRules(topic, facts)[0];
+  if (!rule) throw new Error(`no ${topic} policy rule covers ${JSON.stringify(facts)}`);
+  return Number(rule.answer);
+}
+
+/**
+ * Return shipping fee by method; the policy rules make mail returns of defective items free
+ * (engine v3). Engines v1/v2 charged by method alone, whatever the reason.
+ */
+export function returnFee(method: ReturnMethod, reason?: ReturnReason, engineVersion = ENGINE_VERSION): number {
+  if (engineVersion < REV3_RULES) return RETURN_FEES[method];
+  return policyAnswer('return_shipping_fee', {
+    return_method: method,
+    ...(reason === 'defective' ? { item_condition: 'defective' } : {}),
+  });
+}
+
+const feesOf = (reason?: ReturnReason) =>
+  Object.fromEntries(RETURN_METHODS.map((m) => [m, returnFee(m, reason)])) as Record<ReturnMethod, number>;
+/** Fees per method for a return that is not of a defective item, and for one that is. */
+export const RETURN_FEES: Readonly<Record<ReturnMethod, number>> = feesOf();
+export const DEFECTIVE_RETURN_FEES: Readonly<Record<ReturnMethod, number>> = feesOf('defective');
 
 const WINDOW_DAYS = new Map<string, number>();
 
 /**
- * Return window in days by department (the first segment of the category path,
- * matched loosely so imported catalogs' names work too). 0 = not returnable.
+ * Return window in days of a catalog category, from the policy rules (policy-tables.ts,
+ * RETURN_WORLD_RULES): policy.search states the same window. 0 = not returnable.
  */
 export function returnWindowDays(category: string): number {
   // kept per category: order histories and eligibility ask for the same few categories all the time
   let days = WINDOW_DAYS.get(category);
   if (days === undefined) {
-    days = windowDaysOf(category);
+    const department = policyDepartment(category);
+    days = policyAnswer('return_window_days', department ? { department } : {});
     if (WINDOW_DAYS.size < 10_000) WINDOW_DAYS.set(category, days);
   }
   return days;
-}
-
-function windowDaysOf(category: string): number {
-  const dept = category.toLowerCase().split('/')[0];
-  if (dept.includes('grocery') || dept.includes('food')) return 0;
-  if (dept.includes('electronic')) return 15;
-  if (dept.includes('cloth') || dept.includes('apparel')) return 30;
-  if (dept.includes('furniture')) return 30;
-  return 30;
 }
 
 export interface Eligibility {
@@ -64,6 +97,8 @@ export interface Eligibility {
   /** Methods available now (empty when ineligible). */
   methods: ReturnMethod[];
   fees: Record<ReturnMethod, number>;
+  /** The fees when the item is returned as defective (policy RET-05: free mail returns; engine v3 on). */
+  fees_if_defective?: Record<ReturnMethod, number>;
   reason: string;
 }
 
@@ -108,8 +143,16 @@ export function initiatedFor(
   return world.returns.find(match) ?? world.exchanges.find(match);
 }
 
-/** Eligibility of one line as of world.today (the same function serves tools and verifiers). */
-export function checkEligibility(world: WorldState, order: Order, line: OrderLine): Eligibility {
+/**
+ * Eligibility of one line as of world.today (the same function serves tools and verifiers), as
+ * an episode of `engineVersion` shows it.
+ */
+export function checkEligibility(
+  world: WorldState,
+  order: Order,
+  line: OrderLine,
+  engineVersion = ENGINE_VERSION,
+): Eligibility {
   const window = returnWindowDays(line.category);
   const sinceDelivery = order.delivered_date ? daysBetween(order.delivered_date, world.today) : null;
   const base = {
@@ -119,6 +162,7 @@ export function checkEligibility(world: WorldState, order: Order, line: OrderLin
     delivered_date: order.delivered_date,
     return_by: order.delivered_date && window > 0 ? addDays(order.delivered_date, window) : null,
     fees: { ...RETURN_FEES },
+    ...(engineVersion >= REV3_RULES ? { fees_if_defective: { ...DEFECTIVE_RETURN_FEES } } : {}),
   };
   const no = (reason: string): Eligibility => Object.assign({}, base, { eligible: false, methods: [], reason });
   if (initiatedFor(world, order.order_id, line.line_id))

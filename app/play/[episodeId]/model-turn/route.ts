@@ -2,6 +2,7 @@
 // episode by that player, as server-sent events (server/models/turn-stream.ts). Under /play/<id>
 // so the episode's capability cookie (path /play/<id>) comes along; the agent seat's rules apply.
 import { authConfig, credentialsFrom, requireAdmin, requireAgent } from '@/server/auth';
+import { bodyRequestGate } from '@/server/auth/request-gate';
 import { getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import { episodeService } from '@/server/episodes';
@@ -18,6 +19,8 @@ const publicError = (e: unknown) => {
 };
 
 export async function POST(req: Request, { params }: { params: Promise<{ episodeId: string }> }) {
+  const refused = bodyRequestGate(req); // the proxy's gate, for a request it skipped (one with a body)
+  if (refused) return refused;
   const { episodeId } = await params;
   const creds = credentialsFrom(req.headers);
   let player;

@@ -75,16 +75,23 @@ function searchFilters(constraints: readonly Constraint[]): Record<string, strin
  * the top results meet them too (PD d = 1 seed 740320545: a filter-only search of monitors
  * showed 190 of the wrong resolution).
  */
-export function categorySearch(episode: Episode, spec: RecommendationSpec, withWords = false): ToolCall {
+export function categorySearch(
+  episode: Episode,
+  spec: RecommendationSpec,
+  withWords = false,
+  targets: readonly string[] = [],
+): ToolCall {
   const words = withWords
     ? spec.constraints
         .filter((c) => c.op === 'eq' && !EQ_FILTERS.has(c.attr) && typeof c.value === 'string')
         .map((c) => String(c.value))
     : [];
+  // top_k binds from engine v3 (as few as 5 results): the picks' own title words rank them first
+  for (const id of targets) words.push(...(episode.catalogProduct(id)?.title.split(/\s+/) ?? []));
   return {
     name: 'catalog.search',
     args: {
-      query: words.length ? words.join(' ') : '*',
+      query: words.length ? [...new Set(words)].join(' ') : '*',
       filters: { category: spec.category, in_stock: true, ...searchFilters(spec.constraints) },
       top_k: episode.axes.top_k,
     },
@@ -110,7 +117,7 @@ export function recommendationOracle(episode: Episode, spec: RecommendationSpec,
   if (tight && unseen.length > 1 && turnsLeft > 1 && !searchedAlready(episode))
     return {
       assistant_message: `Let me look through what is in stock. ${named} looks like a good fit.`,
-      tool_calls: [categorySearch(episode, spec, true)],
+      tool_calls: [categorySearch(episode, spec, true, unseen)],
       answer: null,
     };
   const calls = fetchUnseen(episode, best);

@@ -28,7 +28,7 @@ export function returnOracle(episode: Episode): Action {
   const oosSpare = episode.axes.p_oos > 0 ? 1 : 0;
   const tight = unseen.length + (goal.eligible ? 1 : 0) + oosSpare > episode.axes.B_tool * turnsLeft;
   if (goal.replacement && unseen.length > 1 && !searched && tight && turnsLeft > 1)
-    planned.push(categorySearch(episode, goal.replacement));
+    planned.push(categorySearch(episode, goal.replacement, false, unseen));
   else planned.push(...fetchUnseen(episode, unseen, unseen.length));
 
   const started = [...world.returns, ...world.exchanges].some(

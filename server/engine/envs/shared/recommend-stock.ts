@@ -49,6 +49,12 @@ export function poolIndex(spec: RecommendationSpec) {
   return index;
 }
 
+/** Whether the goal of `spec` would reward the product (a pool entry of positive relevance). */
+export function rewardsProduct(spec: RecommendationSpec, id: string): boolean {
+  const p = poolIndex(spec).at.get(id);
+  return p !== undefined && spec.pool[p].rel > 0;
+}
+
 /**
  * p_oos at first sight: each first-seen, in-stock, relevant pool item goes out of stock
  * when its draw hits (probability p_oos), except protected ids and the reference in

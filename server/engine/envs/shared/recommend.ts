@@ -30,7 +30,7 @@ import type { Product, SearchFilters } from '../../catalog/types';
 import type { Rng } from '../../random';
 import { PASS_THRESHOLD } from '../../reward';
 import { makeConstraints, percentileOfSorted, samplePersonaWeights, type Constraint, type Persona } from './persona';
-import { ColumnarCatalog } from '../../catalog/columnar-catalog';
+import { isColumnarCatalog, type ColumnarCatalog } from '../../catalog/columnar-catalog';
 import { columnCandidates, type PoolEntry } from './recommend-pool';
 import { bagStoreInSlices, bagStoreOf } from './pool-bags';
 import type { EnvContext } from '../types';
@@ -156,7 +156,7 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
     constraints.some((c) => c.attr === a && c.op === 'eq'),
   );
   const excludeIds = [...new Set([...(opts.excludeIds ?? []), ...(mode === 'substitute' ? [reference.id] : [])])];
-  if (!(ctx.catalog instanceof ColumnarCatalog))
+  if (!isColumnarCatalog(ctx.catalog))
     throw new Error('the evaluation pool reads catalog columns: the catalog must be a ColumnarCatalog');
   const columns = columnCandidates(
     ctx.catalog,

@@ -1,0 +1,26 @@
+// Who may make the server call a model endpoint. With auth on, a connection is the admin's (its
+// key, its cost) unless the admin marked it `public`: playing it at the table, letting it voice
+// the customer or seeing its name needs the admin otherwise. With auth off everyone is admin.
+import { AppError } from '@/server/lib/errors';
+import type { Connection, ConnectionStore } from './connection';
+
+/**
+ * The connection `name` if this caller may use it. `requireAdminFor` throws for a non-admin;
+ * an unknown name is answered to a non-admin as a private one is, so names cannot be probed.
+ */
+export async function requireConnectionUse(
+  store: ConnectionStore,
+  name: string,
+  requireAdminFor: (what: string) => void,
+  use = 'playing the model connection',
+): Promise<Connection> {
+  const connection = await store.get(name);
+  if (!connection?.public) requireAdminFor(`${use} "${name}"`);
+  if (!connection) throw new AppError('NOT_FOUND', `no model connection named "${name}"`);
+  return connection;
+}
+
+/** The connection names the table offers this caller: all for the admin, the public ones otherwise. */
+export async function tableConnectionNames(store: ConnectionStore, admin: boolean): Promise<string[]> {
+  return (await store.list()).filter((c) => admin || c.public).map((c) => c.name);
+}
