@@ -25,10 +25,15 @@ export let liteDb: SqlDb;
 export let text: string;
 export const both = () => [liteDb, pgDb] as const;
 
-/** Averages may be summed in another order: equal to 12 significant digits. */
+/**
+ * Averages may be summed in another order: equal to 12 significant digits, and a sum that
+ * cancels to zero (a mean r_eff of +x and −x) equal within 1e-12 of it.
+ */
 export const rounded = (v: unknown): unknown =>
   typeof v === 'number' && !Number.isInteger(v)
-    ? Number(v.toPrecision(12))
+    ? Math.abs(v) < 1e-12
+      ? 0
+      : Number(v.toPrecision(12))
     : Array.isArray(v)
       ? v.map(rounded)
       : v && typeof v === 'object'
