@@ -105,13 +105,13 @@ describe('each axis acts on episodes', () => {
     }
   });
 
-  it('B_branch: a POLICY question states B_branch + 1 facts and its rule rests on 1..B_branch of them', () => {
+  it('B_branch: a POLICY question states 2·B_branch + 1 facts and its rule rests on 1..B_branch of them', () => {
     for (const b of [1, 2, 3, 4])
       for (const seed of seeds.slice(0, 5)) {
         const { goal } = start('POLICY', 6, seed, { B_branch: b });
         expect(Object.keys(goal.facts).length).toBeGreaterThanOrEqual(1);
         expect(Object.keys(goal.facts).length).toBeLessThanOrEqual(b);
-        expect(Object.keys({ ...goal.facts, ...goal.distractors }).length).toBe(b + 1);
+        expect(Object.keys({ ...goal.facts, ...goal.distractors }).length).toBe(2 * b + 1);
       }
   });
 

@@ -18,7 +18,7 @@ describe('tRPC routers', () => {
     const rows = await getCaller().difficulty.preview({ d: 6 });
     expect(rows).toHaveLength(12);
     const byName = Object.fromEntries(rows.map((r) => [r.name, r.value]));
-    expect(byName).toMatchObject({ m: 5, k_rec: 5, T_max: 7, top_k: 140, H_orders: 4, B_branch: 3, B_tool: 4 });
+    expect(byName).toMatchObject({ m: 5, k_rec: 5, T_max: 7, top_k: 13, H_orders: 4, B_branch: 3, B_tool: 4 });
     expect(byName.eps_rank).toBeCloseTo(0.12);
     expect(rows.every((r) => r.formula && r.label)).toBe(true);
   });

@@ -107,7 +107,7 @@ describe('POLICY grounding (SPEC §8 rev 3)', () => {
 });
 
 describe('POLICY generator', () => {
-  it('the rule has 1..B_branch clauses; with the distractors the customer states B_branch + 1 facts; the rule stays the one that applies', () => {
+  it('the rule has 1..B_branch clauses; with the distractors the customer states 2·B_branch + 1 facts; the rule stays the one that applies', () => {
     for (let d = 0; d <= 14; d++)
       for (let seed = 0; seed < 12; seed++) {
         const e = new Episode({ envId: 'POLICY', d, seed, axisOverrides: { p_noise: 0, p_missing: 0 } }, catalog);
@@ -119,7 +119,7 @@ describe('POLICY generator', () => {
         expect(goal.answer).toBe(rule.answer);
         const all = { ...goal.facts, ...goal.distractors };
         expect(applicableRules(goal.topic, all)[0]).toBe(rule);
-        expect(Object.keys(all).length).toBe(e.axes.B_branch + 1);
+        expect(Object.keys(all).length).toBe(2 * e.axes.B_branch + 1);
         for (const [field, v] of Object.entries(all))
           expect(opening.toLowerCase()).toContain(factPhrase(field as PolicyField, v).toLowerCase());
         const slots = e.hiddenGoal().slots as Array<{ omitted: boolean; critical: boolean; revealText: string }>;
@@ -135,6 +135,20 @@ describe('POLICY generator', () => {
       counts.add(getPolicyRule((e.hiddenGoal().data as PolicyGoal).ruleId)!.conditions.length);
     }
     expect(counts.size).toBeGreaterThanOrEqual(4);
+  });
+
+  it('no clause count is the one the budgets point at: at d = 12 each of 1..5 is drawn about equally often', () => {
+    const counts = [0, 0, 0, 0, 0];
+    for (let seed = 0; seed < 500; seed++) {
+      const e = new Episode({ envId: 'POLICY', d: 12, seed }, catalog);
+      e.reset();
+      counts[getPolicyRule((e.hiddenGoal().data as PolicyGoal).ruleId)!.conditions.length - 1]++;
+    }
+    // uniform: 100 each, sd ≈ 9; under the v2 draw (P(c) ∝ c) five clauses came 167 times, one 33
+    for (const n of counts) {
+      expect(n).toBeGreaterThan(65);
+      expect(n).toBeLessThan(135);
+    }
   });
 
   it('distractors come from look-alike rules of the topic, with values that keep those rules from applying', () => {

@@ -1,9 +1,10 @@
 // POLICY: a store-policy question whose answer depends on up to B_branch
-// conditions (SPEC §7). The generator picks a topic uniformly, c ~ U{1..B_branch}, and a rule of
+// conditions (SPEC §7). The generator picks a topic uniformly, c ~ U{1..B_branch} (engine v3;
+// v1/v2: P(c) ∝ c), and a rule of
 // that topic with c clauses (world/policy-kb.ts; the department tables give every topic at
 // least six look-alike rules with different answers at c ≤ 2), and facts that make it the
-// most specific applicable rule of its topic; the customer states B_branch + 1
-// facts in a shuffled order: the rule's (all but the first may be left out with
+// most specific applicable rule of its topic; the customer states 2·B_branch + 1 facts
+// (engine v3; v1/v2: B_branch + 1) in a shuffled order: the rule's (all but the first may be left out with
 // p_missing and told when asked) plus distractors — fields of look-alike rules of
 // the topic, with values that leave those rules inapplicable where possible. So
 // neither the budgets nor the number of facts tell the clause count, and only the
@@ -182,14 +183,25 @@ export function rulesWithClauses(topic: string, clauses: number, engineVersion?:
 }
 
 /**
- * The clause count c ∈ 1..max with P(c) ∝ c (at max = 2: 1/3, 2/3). Uniform made the one-clause
- * rule, which a department word alone picks out, the best blind guess (23% at d = 3); the longer
- * rules have look-alike twins that only the stated numbers tell apart.
+ * The clause count c ∈ 1..max. Engine v3: uniform, so the budgets (which give B_branch) point at
+ * no count; under P(c) ∝ c (v1/v2) c = B_branch was the mode, and taking the topic's rule with
+ * B_branch clauses from one search passed 10% at d ≥ 3 (issue 27). The one-clause rule, which a
+ * department word picks out, is held off by the extra distractors (factsStated).
  */
-export function clauseCount(max: number, rng: Rng): number {
+export function clauseCount(max: number, rng: Rng, engineVersion?: number): number {
+  if ((engineVersion ?? REV3_RULES) >= REV3_RULES) return rng.int(1, max);
   let u = rng.int(1, (max * (max + 1)) / 2);
   for (let c = 1; ; c++) if ((u -= c) <= 0) return c;
 }
+
+/**
+ * How many facts the customer states (the rule's c plus distractors). Engine v3: 2·B_branch + 1,
+ * so at least B_branch + 1 look-alike facts compete in search with the rule's own. v1/v2:
+ * B_branch + 1, a single distractor at c = B_branch, and the top policy.search hit of the
+ * customer's words was the deciding rule in 6–7% of episodes at d ≥ 3 (issue 27).
+ */
+export const factsStated = (branch: number, engineVersion?: number) =>
+  (engineVersion ?? REV3_RULES) >= REV3_RULES ? 2 * branch + 1 : branch + 1;
 
 /** Facts under which `rule` is the single most specific applicable rule of its topic; null if none was found. */
 export function factsFor(rule: PolicyRule, rng: Rng, engineVersion?: number): Facts | null {
@@ -280,13 +292,19 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<PolicyGoal, null> {
   // likely answers at B_branch ≥ 2, so neither the question nor the budgets give the answer away
   const version = ctx.engineVersion;
   const topic = rng.pick((version ?? REV3_RULES) >= REV3_RULES ? POLICY_TOPICS : POLICY_TOPICS_V2);
-  const clauses = clauseCount(Math.max(1, Math.min(ctx.axes.B_branch, MAX_CLAUSES)), rng);
+  const clauses = clauseCount(Math.max(1, Math.min(ctx.axes.B_branch, MAX_CLAUSES)), rng, version);
   const candidates = rulesWithClauses(topic, clauses, version);
   let rule = rng.pick(candidates);
   let facts = factsFor(rule, rng, version);
   for (let i = 0; !facts && i < candidates.length; i++) facts = factsFor((rule = candidates[i]), rng, version);
   if (!facts) throw new Error(`POLICY: no rule with ${clauses} clauses yields unambiguous facts`);
-  const distractors = distractorsFor(rule, facts, ctx.axes.B_branch + 1 - rule.conditions.length, rng, version);
+  const distractors = distractorsFor(
+    rule,
+    facts,
+    factsStated(ctx.axes.B_branch, version) - rule.conditions.length,
+    rng,
+    version,
+  );
   const slots: Slot[] = rule.conditions.map((c, i) =>
     makeSlot(
       {
