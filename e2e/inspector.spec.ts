@@ -66,6 +66,7 @@ test('find failed CART at d ≥ 6, scrub, compare with the oracle, export and re
   await page.goto('/episodes');
   await page.getByRole('button', { name: /Import episodes/ }).click();
   await page.getByTestId('import-input').setInputFiles(`${OUT}/heuristic.jsonl`);
+  await page.getByTestId('import-go').click(); // the panel lists the chosen files and asks first
   await expect(page.getByTestId('import-report')).toContainText('16 of 16 imported', { timeout: 120_000 });
 
   // ---- filter: CART, d ≥ 6, failed; the state is in the URL
@@ -200,6 +201,7 @@ test('import the 32 reference traces and see each recorded and re-scored reward'
   await page.goto('/episodes');
   await page.getByRole('button', { name: /Import episodes/ }).click();
   await page.getByTestId('import-input').setInputFiles(names.map((n) => path.join(REF_DIR, n)));
+  await page.getByTestId('import-go').click();
   const report = page.getByTestId('import-report');
   await expect(report).toContainText('32 of 32 imported', { timeout: 120_000 });
   const rows = report.getByTestId('import-row');

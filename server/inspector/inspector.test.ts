@@ -120,6 +120,21 @@ describe('full-text search', () => {
     expect((await list({ q: productId })).rows.map((r) => r.id)).toContain(ids.cartOracle);
     expect((await list({ q: 'zzqxnotaword' })).rows).toEqual([]);
   });
+
+  it('two queries at once catch the index up once: neither fails, and the new episode is found', async () => {
+    await indexCommitted(db.store, true);
+    const id = await db.play('RETURN', 4, 7, 'oracle'); // committed, not indexed yet
+    const word = (
+      db.sqlite
+        .prepare(`SELECT json_extract("payload", '$.text') t FROM "EpisodeEvent" WHERE "episodeId" = ? AND "seq" = 0`)
+        .get(id) as { t: string }
+    ).t
+      .split(/\W+/)
+      .filter((w) => w.length > 6)[0];
+    await Promise.all([indexCommitted(db.store, true), indexCommitted(db.store, true)]);
+    expect((await list({ q: word })).rows.map((r) => r.id)).toContain(id);
+    await deleteEpisodes(db.store, [id]);
+  });
 });
 
 describe('export and import', () => {
