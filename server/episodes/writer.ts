@@ -302,8 +302,7 @@ export const INDEX_CHUNK = 2000;
 
 /** SQLite: indexes the events with ids in (from, to] and moves the mark from `from` to `to`. */
 const sqliteIndexRange = (from: number, to: number, expectMark: Stmt['expect']): Stmt[] => [
-  // The mark first: a concurrent catch-up that read the same mark (another query awaiting between
-  // its reads) fails here as "moved", not on the index rows this one already wrote.
+  // The mark first: a concurrent catch-up that read the same mark ends here as "moved".
   { sql: `UPDATE "EpisodeTextIndexed" SET "upTo" = ? WHERE "upTo" = ?`, args: [to, from], expect: expectMark },
   {
     sql: `INSERT INTO "EpisodeTextOwner" ("rowid", "episodeId") SELECT "id", "episodeId" FROM "EpisodeEvent"
