@@ -132,7 +132,7 @@ test('a person builds the cart at d = 0, finishes, and inspects the replay', asy
   await page.locator('#difficulty').fill('6');
   await expect(page.getByTestId('d-value')).toHaveText('d = 6');
   await expect(page.getByTestId('axis-value-T_max')).toHaveText('7');
-  await expect(page.getByTestId('axis-value-top_k')).toHaveText('140');
+  await expect(page.getByTestId('axis-value-top_k')).toHaveText('13');
   await shot(page, 'home-after');
 
   expect(problems).toEqual([]);

@@ -8,9 +8,9 @@ import { callTool, fillList, send, toolCall, watchProblems, type RecGoal } from 
 // answer. CART has its own journey (cart.spec.ts). Seeds checked to be solvable this way:
 export const SEEDS = {
   PD: 11,
-  SUB: 1,
+  SUB: 2,
   RETURN: 1,
-  RETURN_REPLACEMENT: 2,
+  RETURN_REPLACEMENT: 26,
   STATUS: 6,
   POLICY: 3,
   BUNDLE: 1,

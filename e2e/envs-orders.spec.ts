@@ -73,6 +73,7 @@ test('RETURN: find the order line, check eligibility, start the return, answer w
   await openReplay(page, id);
   await checkReplayAnswer(page, [goal.orderId, goal.lineId]);
   await expect(page.getByTestId('world-returns').getByTestId('return-record')).toBeVisible();
+  await expectWorldOrder(page, goal.orderId); // histories hold 5·H_orders + 5 orders: unfold them
   await expect(
     page.getByTestId('world-orders').locator(`[data-testid="order-line"][data-line-id="${goal.lineId}"]`),
   ).toContainText('return RET-');
