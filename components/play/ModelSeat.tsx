@@ -55,10 +55,12 @@ export function ModelSeat({
     void attempt(trpc.models.players.query()).then((res) => {
       if (!res.ok) return setError(res.error);
       setOptions(res.data);
-      const offered = [
-        ...res.data.connections.map((c) => `connection:${c}`),
-        ...res.data.agents.map((a) => `agent:${a}`),
+      // the oracle spoils the episode: offered, never the default
+      const agents = [
+        ...res.data.agents.filter((a) => a !== 'oracle'),
+        ...res.data.agents.filter((a) => a === 'oracle'),
       ];
+      const offered = [...res.data.connections.map((c) => `connection:${c}`), ...agents.map((a) => `agent:${a}`)];
       setPlayer((p) => (p && offered.includes(p) ? p : (offered[0] ?? '')));
     });
   }, [trpc]);
