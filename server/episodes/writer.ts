@@ -82,6 +82,8 @@ export interface EpisodeInsert extends ProgressColumns {
   recorded?: string | null;
   rescored?: string | null;
   prompts?: string | null;
+  trainStep?: number | null;
+  rolloutGroup?: string | null;
 }
 
 export interface ActionInsert {
@@ -124,7 +126,7 @@ export const isUniqueViolation = (e: unknown) => {
 };
 
 const EPISODE_COLUMNS =
-  'id createdAt updatedAt envId d seed axisOverrides axes weights catalogId player turn status terminationReason reward isCorrect breakdown hiddenGoal eventCount engineVersion rewardRevision journeyEnvs storedBytes parentId forkTurn runId customerVoice curriculumRunId infraError goalRevealed origin runLabel recorded rescored prompts'.split(
+  'id createdAt updatedAt envId d seed axisOverrides axes weights catalogId player turn status terminationReason reward isCorrect breakdown hiddenGoal eventCount engineVersion rewardRevision journeyEnvs storedBytes parentId forkTurn runId customerVoice curriculumRunId infraError goalRevealed origin runLabel recorded rescored prompts trainStep rolloutGroup'.split(
     ' ',
   );
 
@@ -206,6 +208,8 @@ export function episodeStatements(db: Pick<SqlDb, 'timestamp'>) {
         recorded: row.recorded ?? null,
         rescored: row.rescored ?? null,
         prompts: row.prompts ?? null,
+        trainStep: row.trainStep ?? null,
+        rolloutGroup: row.rolloutGroup ?? null,
       };
       return [
         { sql: INSERT_EPISODE, args: EPISODE_COLUMNS.map((c) => values[c]) },
