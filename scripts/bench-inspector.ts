@@ -21,7 +21,6 @@ import { openSqlite, pgSqlDb, sqliteSqlDb, type SqlDb } from '@/server/db/sql';
 import { copyMigratedSqlite } from '@/server/lib/migrated-sqlite';
 import { exportJsonl } from '@/server/inspector/export';
 import { importFiles } from '@/server/inspector/import';
-import { parseInWorker, type LineSource } from '@/server/inspector/import-worker';
 import { createInserter, type EpisodeRecord } from '@/server/inspector/insert';
 import { catchUpSearchIndex } from '@/server/inspector/pg-search';
 import { listInputSchema } from '@/server/inspector/filters';
@@ -351,32 +350,18 @@ async function measureImport() {
   const cpu0 = process.cpuUsage();
   const main0 = mainThreadCpu();
   const serverCpu = await serverCpuSince(fresh.store);
-  let source: LineSource | null = null;
   const rep = await importFiles(fresh.store, files, {
     getCatalog: () => catalog,
     defaultCatalogId: catalog.id,
-    ...(flag('parse-in-place') ? {} : { parseInWorker: (fs, o) => (source = parseInWorker(fs, o)) }),
   });
   const importMs = performance.now() - ti;
   const endedAt = Date.now();
   const main1 = mainThreadCpu();
   const ok = rep.filter((r) => r.ok).length;
   console.log(
-    `import ${ids.length.toLocaleString()} episodes (${(bytes / 1e6).toFixed(0)} MB JSONL in ${files.length} files${flag('parse-in-place') ? ', parsed in place' : ''})  ${(importMs / 1000).toFixed(1)} s (${cpuSeconds(cpu0)} s CPU${main0 !== null && main1 !== null ? `, ${(main1 - main0).toFixed(1)} s on the main thread` : ''}${serverCpu()}), ${ok} stored, target ≤ 20 s   ${importMs <= 20_000 && ok === ids.length ? 'OK' : 'OVER'}` +
+    `import ${ids.length.toLocaleString()} episodes (${(bytes / 1e6).toFixed(0)} MB JSONL in ${files.length} files)  ${(importMs / 1000).toFixed(1)} s (${cpuSeconds(cpu0)} s CPU${main0 !== null && main1 !== null ? `, ${(main1 - main0).toFixed(1)} s on the main thread` : ''}${serverCpu()}), ${ok} stored, target ≤ 20 s   ${importMs <= 20_000 && ok === ids.length ? 'OK' : 'OVER'}` +
       '\n  (a file this large is re-scored by replay when each episode is first opened; see docs/inspector.md)',
   );
-  const st = (source as LineSource | null)?.stats?.();
-  if (st) {
-    // The overlap: when each thread worked and waited, in seconds from the workers' start.
-    const at = (t: number | null) => (t === null ? '?' : `${((t - st.createdAt) / 1000).toFixed(1)} s`);
-    for (const [i, w] of st.workers.entries())
-      console.log(
-        `  parsing worker ${i + 1}: started at ${at(w.startedAt)}, done at ${at(w.doneAt)}, ${w.cpu?.toFixed(1) ?? '?'} s CPU, slept ${(w.blockedMs / 1000).toFixed(1)} s (ahead of the writer)`,
-      );
-    console.log(
-      `  writing thread: first line at ${at(st.firstLineAt)}, waited ${(st.waitMs / 1000).toFixed(1)} s for lines, import returned at ${at(endedAt)}`,
-    );
-  }
   if (!PG) await measureCheckpoint(fresh.store, endedAt);
   fresh.stop();
 }

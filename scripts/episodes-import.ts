@@ -7,7 +7,6 @@ import path from 'node:path';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { openSqlDb } from '@/server/db/sql';
 import { importFiles, type ImportFile } from '@/server/inspector/import';
-import { parseInWorker } from '@/server/inspector/import-worker';
 
 const argv = process.argv.slice(2);
 const rescore = !argv.includes('--no-rescore');
@@ -36,7 +35,6 @@ const report = await importFiles(db, files, {
   getCatalog,
   defaultCatalogId: DEFAULT_CATALOG_ID,
   rescore,
-  parseInWorker,
 });
 const ms = performance.now() - t0;
 for (const r of report) console.log(`${r.ok ? 'ok  ' : 'SKIP'} ${r.file}:${r.line}  ${r.id ?? ''}  ${r.message}`);

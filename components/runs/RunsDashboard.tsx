@@ -7,7 +7,8 @@ import Link from 'next/link';
 import { useCallback, useEffect, useState } from 'react';
 import { defaultRunName } from '@/server/inspector/run-keys';
 import { ENV_IDS, type EnvId } from '@/server/engine/types';
-import type { FlippedTask, RunCellStats } from '@/server/models/runs';
+import type { RunCompare } from '@/server/inspector/compare';
+import type { RunCellStats } from '@/server/models/runs';
 import type { RunRow } from '@/server/trpc/runs';
 import { attempt, useTRPCClient } from '@/lib/trpc';
 import { Button, Card, CardHeader, Empty } from '@/components/ui/primitives';
@@ -68,7 +69,7 @@ export function RunsDashboard({
   const setSelected = (run: string) => go(run, other === run ? '' : other);
   const setOther = (vs: string) => go(selected, vs);
   const [stats, setStats] = useState<RunCellStats[]>([]);
-  const [flips, setFlips] = useState<FlippedTask[] | null>(null);
+  const [flips, setFlips] = useState<RunCompare['flipped'] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const reload = useCallback(async () => {
@@ -293,12 +294,12 @@ export function RunsDashboard({
                   {flips.map((f) => (
                     <li key={`${f.envId}-${f.d}-${f.seed}`}>
                       {f.envId} d={f.d} seed={f.seed}:{' '}
-                      <Link className="underline" href={`/episodes/${f.a.id}`}>
-                        {f.a.isCorrect ? 'pass' : 'fail'}
+                      <Link className="underline" href={`/episodes/${f.a}`}>
+                        {f.aPass ? 'pass' : 'fail'}
                       </Link>{' '}
                       →{' '}
-                      <Link className="underline" href={`/episodes/${f.b.id}`}>
-                        {f.b.isCorrect ? 'pass' : 'fail'}
+                      <Link className="underline" href={`/episodes/${f.b}`}>
+                        {f.bPass ? 'pass' : 'fail'}
                       </Link>
                     </li>
                   ))}

@@ -5,7 +5,7 @@
 import type { CurriculumState } from '@/server/engine/curriculum';
 import type { CurriculumRun as RunRow, PrismaClient } from '@/server/generated/prisma/client';
 import type { SqlDb } from '@/server/db/sql';
-import { toSummary } from '@/server/episodes/store';
+import { curriculumOutcomeRows, curriculumRecentEpisodes } from '@/server/episodes/queries';
 import { episodeStatements, newEpisodeId } from '@/server/episodes/writer';
 import type { EpisodeSummary } from '@/server/episodes/types';
 import type { CurriculumStep } from './runner';
@@ -81,11 +81,7 @@ export function createCurriculumStore(prisma: PrismaClient, db: SqlDb) {
      * equal slices; `episode` is the number of episodes up to the slice's end.
      */
     async outcomes(runId: string, points = 60): Promise<RunOutcomePoint[]> {
-      const rows = await prisma.episode.findMany({
-        where: { curriculumRunId: runId, status: 'done' },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        select: { reward: true, isCorrect: true },
-      });
+      const rows = await curriculumOutcomeRows(prisma, runId);
       const size = Math.max(1, Math.ceil(rows.length / points));
       const out: RunOutcomePoint[] = [];
       for (let i = 0; i < rows.length; i += size) {
@@ -99,17 +95,8 @@ export function createCurriculumStore(prisma: PrismaClient, db: SqlDb) {
       return out;
     },
 
-    async recentEpisodes(runId: string, limit: number): Promise<{ items: EpisodeSummary[]; total: number }> {
-      const [rows, total] = await Promise.all([
-        prisma.episode.findMany({
-          where: { curriculumRunId: runId },
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          take: limit,
-        }),
-        prisma.episode.count({ where: { curriculumRunId: runId } }),
-      ]);
-      return { items: rows.map(toSummary), total };
-    },
+    recentEpisodes: (runId: string, limit: number): Promise<{ items: EpisodeSummary[]; total: number }> =>
+      curriculumRecentEpisodes(prisma, runId, limit),
   };
 }
 
@@ -118,5 +105,3 @@ export interface RunOutcomePoint {
   passRate: number;
   meanReward: number;
 }
-
-export type CurriculumStore = ReturnType<typeof createCurriculumStore>;

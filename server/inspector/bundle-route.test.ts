@@ -1,7 +1,7 @@
 // The demo bundle's route: the inspector's, so the admin's only when auth is on; clear errors for
 // nothing to bundle and for more than a bundle holds.
 import { describe, expect, it } from 'vitest';
-import { authOnForFile } from '@/server/auth/test-auth-on';
+import { authOnForFile } from '@/server/auth/test/auth-on';
 import { appDatabaseForFile } from '@/server/episodes/test/app-db';
 
 appDatabaseForFile();

@@ -1,7 +1,8 @@
 // Comparing two episodes turn by turn, and two runs or agents over the same seeds.
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { SqlDb } from '@/server/db/sql';
-import { flag, sqlFor } from '@/server/db/dialect';
+import { flag } from '@/server/db/dialect';
+import { pairedTasks } from '@/server/episodes/queries';
 import { runCondition } from './run-keys';
 import { diffParts, partsOf, type Rescore } from './rescore';
 
@@ -96,30 +97,8 @@ export interface RunCompare {
 
 /** Pairs the newest finished episode of each side per (env, d, seed) and lists what flipped. */
 export async function compareRuns(db: SqlDb, A: RunSide, B: RunSide, limit = 500): Promise<RunCompare> {
-  const side = (s: RunSide) => (s.by === 'player' ? `e."player" = ?` : runCondition(s.value).sql);
-  const args = (s: RunSide) => (s.by === 'player' ? [s.value] : runCondition(s.value).args);
-  const id = sqlFor(db.dialect).bytewise('e."id"');
-  const latest = (s: RunSide) => `SELECT e."envId", e."d", e."seed", e."id", e."isCorrect", e."reward",
-      row_number() OVER (PARTITION BY e."envId", e."d", e."seed" ORDER BY e."createdAt" DESC, ${id} DESC) AS rn
-    FROM "Episode" e WHERE e."status" = 'done' AND e."infraError" IS NULL AND ${side(s)}`;
-  const raw = await db.all<{
-    envId: string;
-    d: number;
-    seed: number;
-    aId: string;
-    bId: string;
-    aPass: number | boolean | null;
-    bPass: number | boolean | null;
-    aReward: number | null;
-    bReward: number | null;
-  }>(
-    `WITH a AS (${latest(A)}), b AS (${latest(B)})
-     SELECT a."envId" AS "envId", a."d" AS "d", a."seed" AS "seed", a."id" AS "aId", b."id" AS "bId", a."isCorrect" AS "aPass",
-       b."isCorrect" AS "bPass", a."reward" AS "aReward", b."reward" AS "bReward"
-     FROM a JOIN b ON a."envId" = b."envId" AND a."d" = b."d" AND a."seed" = b."seed" AND a.rn = 1 AND b.rn = 1
-     ORDER BY ${sqlFor(db.dialect).bytewise('a."envId"')}, a."d", a."seed"`,
-    [...args(A), ...args(B)],
-  );
+  const side = (s: RunSide) => (s.by === 'player' ? { sql: 'e."player" = ?', args: [s.value] } : runCondition(s.value));
+  const raw = await pairedTasks(db, side(A), side(B));
   const rows = raw.map((r) => ({ ...r, aPass: flag(r.aPass) === true, bPass: flag(r.bPass) === true }));
   const cells = new Map<string, FlipCell & { sumA: number; sumB: number }>();
   const flipped: RunCompare['flipped'] = [];

@@ -5,6 +5,13 @@ import type { Catalog } from '@/server/engine/catalog/types';
 import type { Action, EnvId, EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { SqlDb } from '@/server/db/sql';
 import { flag } from '@/server/db/dialect';
+import {
+  episodeActions,
+  episodeEvents,
+  episodeRow,
+  storeRescore,
+  type StoredEpisodeRow as Row,
+} from '@/server/episodes/queries';
 import { noRescore, partsOf, rescoreByReplay, type Rescore } from './rescore';
 import {
   mistakesOf,
@@ -17,26 +24,6 @@ import {
   type TurnMark,
   type TurnObservation,
 } from './turns';
-
-interface Row {
-  id: string;
-  envId: string;
-  d: number;
-  seed: number;
-  axisOverrides: string;
-  weights: string | null;
-  catalogId: string;
-  axes: string;
-  breakdown: string | null;
-  origin: string;
-  runLabel: string | null;
-  curriculumRunId: string | null;
-  recorded: string | null;
-  rescored: string | null;
-  prompts: string | null;
-  player: string;
-  goalRevealed: number | boolean;
-}
 
 export interface InspectorExtras {
   origin: string;
@@ -52,19 +39,9 @@ export interface InspectorExtras {
 }
 
 export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog) {
-  const row = (id: string) =>
-    db.get<Row>(
-      `SELECT "id","envId","d","seed","axisOverrides","weights","catalogId","axes","breakdown","origin","runLabel","curriculumRunId",
-    "recorded","rescored","prompts","player","goalRevealed" FROM "Episode" WHERE "id" = ?`,
-      [id],
-    );
+  const row = (id: string) => episodeRow(db, id);
   const actionsOf = async (id: string) =>
-    (
-      await db.all<{ format: string; raw: string }>(
-        'SELECT "format","raw" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"',
-        [id],
-      )
-    ).map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
+    (await episodeActions(db, id)).map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
 
   // One replay per episode gives the world after every turn; scrubbing then costs nothing.
   // A few episodes are kept (a 500-turn episode replays in seconds, its worlds are small).
@@ -116,16 +93,10 @@ export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog
       rs = noRescore(`catalog "${r.catalogId}" is not available here (${(e as Error).message})`);
     }
     const stored = { ...rs, breakdown: null };
-    await db.run('UPDATE "Episode" SET "rescored" = ? WHERE "id" = ?', [JSON.stringify(stored), r.id]);
+    await storeRescore(db, r.id, stored);
     return stored;
   }
-  const events = async (id: string) => {
-    const rows = await db.all<{ payload: string }>(
-      'SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"',
-      [id],
-    );
-    return rows.map((e) => JSON.parse(e.payload) as EpisodeEvent);
-  };
+  const events = (id: string) => episodeEvents(db, id);
   const parse = <T>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
 
   return {

@@ -1,6 +1,6 @@
 // The inspector's export route: episodes with their hidden goals, so the admin's only when auth is on.
 import { describe, expect, it } from 'vitest';
-import { authOnForFile } from '@/server/auth/test-auth-on';
+import { authOnForFile } from '@/server/auth/test/auth-on';
 import { appDatabaseForFile } from '@/server/episodes/test/app-db';
 
 appDatabaseForFile();

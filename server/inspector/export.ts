@@ -2,6 +2,7 @@
 // chat-format messages for supervised fine-tuning (one conversation per line).
 import { loadCatalog } from '@/server/catalogs';
 import { configOfRow } from '@/server/episodes/store';
+import { episodeActions, episodeEvents, episodeRow } from '@/server/episodes/queries';
 import { deriveGoalData, goalDataIsDerived, readStoredGoal } from '@/server/episodes/stored-goal';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeEvent } from '@/server/engine/types';
@@ -10,35 +11,6 @@ import { flag } from '@/server/db/dialect';
 import { FORMAT_NAME, FORMAT_VERSION, type EpisodeLine } from './format';
 import { toCollectRecord } from './openenv-collect';
 import { goalOpen } from './spoiler';
-
-interface Row {
-  id: string;
-  createdAt: string;
-  envId: string;
-  d: number;
-  seed: number;
-  axisOverrides: string;
-  axes: string;
-  weights: string | null;
-  journeyEnvs: string | null;
-  catalogId: string;
-  status: string;
-  terminationReason: string | null;
-  reward: number | null;
-  isCorrect: number | boolean | null;
-  breakdown: string | null;
-  turn: number;
-  player: string;
-  hiddenGoal: string;
-  goalRevealed: number | boolean;
-  origin: string;
-  rewardRevision: number;
-  engineVersion: number;
-  runLabel: string | null;
-  curriculumRunId: string | null;
-  recorded: string | null;
-  prompts: string | null;
-}
 
 const parse = (s: string | null) => (s === null ? null : JSON.parse(s));
 
@@ -49,21 +21,14 @@ const parse = (s: string | null) => (s === null ? null : JSON.parse(s));
 export function createExporter(db: SqlDb, catalogOf: (catalogId: string) => Promise<Catalog> = loadCatalog) {
   /** One episode as a line object of the project's format, or null when the id is unknown. */
   async function episodeLine(id: string): Promise<Record<string, unknown> | null> {
-    const r = await db.get<Row>('SELECT * FROM "Episode" WHERE "id" = ?', [id]);
+    const r = await episodeRow(db, id);
     if (!r) return null;
     // A trainer episode's goal is stored without its data (stored-goal.ts): derived here.
     const catalog = goalDataIsDerived(r.hiddenGoal) ? await catalogOf(r.catalogId) : null;
     const hiddenGoal = readStoredGoal(r.hiddenGoal, () =>
       deriveGoalData(configOfRow(r), () => catalog!, r.engineVersion),
     );
-    const events = await db.all<{ payload: string }>(
-      'SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"',
-      [id],
-    );
-    const actions = await db.all<{ format: string; raw: string; turn: number }>(
-      'SELECT "format", "raw", "turn" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"',
-      [id],
-    );
+    const [events, actions] = [await episodeEvents(db, id), await episodeActions(db, id)];
     return {
       format: FORMAT_NAME,
       version: FORMAT_VERSION,
@@ -86,7 +51,7 @@ export function createExporter(db: SqlDb, catalogOf: (catalogId: string) => Prom
       isCorrect: flag(r.isCorrect),
       breakdown: parse(r.breakdown),
       hiddenGoal,
-      events: events.map((e) => JSON.parse(e.payload)),
+      events,
       actions,
       prompts: parse(r.prompts),
       origin: r.origin,

@@ -1,6 +1,5 @@
 // Parsing import lines: JSON, which kind of line, its schema, the record and the rows it
-// becomes. Pure, so it runs on the importing thread or, for a bulk import, in the parsing
-// worker (import-worker.ts) while the importing thread writes.
+// becomes. Pure: no database.
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { Action, EnvId } from '@/server/engine/types';
 import { axesFor } from '@/server/engine/difficulty';
@@ -109,29 +108,20 @@ export function readyEpisode(rec: EpisodeRecord): ReadyEpisode {
   };
 }
 
-/**
- * One parsed line: an error for the report, or the episode to store: `ready` (rows made, as the
- * worker sends them), `make` (the record made when it is stored) or `chat` (a transcript, made
- * into a record on the importing thread: re-scoring it needs the catalog).
- */
-export type ParsedLine = { line: number; kind?: ImportKind } & (
-  { error: string } | { ready: ReadyEpisode } | { make: () => EpisodeRecord } | { chat: ChatLine }
-);
+/** One parsed line: an error for the report, or how to make the record to store. */
+export type ParsedLine = { line: number; kind?: ImportKind } & ({ error: string } | { make: () => EpisodeRecord });
 
-/** How an own-format line becomes something to store (a closure on the importing thread, rows in the worker). */
-export type OwnLine = (episode: EpisodeLine) => { ready: ReadyEpisode } | { make: () => EpisodeRecord };
-
-/** Replays an OpenEnv results.jsonl line that does not carry its episode (openenv-collect.ts). */
-export type CatalogAccess = { getCatalog: (id: string) => Catalog; defaultCatalogId: string };
-const NO_CATALOG: CatalogAccess = {
-  getCatalog: () => {
-    throw new Error('replaying an OpenEnv record needs the catalog, which the parsing worker does not load');
-  },
-  defaultCatalogId: '',
-};
+/** How each kind of line becomes a record (made when it is stored). */
+export interface LineMakers {
+  own: (episode: EpisodeLine) => EpisodeRecord;
+  chat: (chat: ChatLine) => EpisodeRecord;
+  /** replays an OpenEnv results.jsonl line that does not carry its episode (openenv-collect.ts) */
+  getCatalog: (id: string) => Catalog;
+  defaultCatalogId: string;
+}
 
 /** The lines of a JSONL file, parsed and checked, in order (blank lines skipped). */
-export function* parseJsonl(text: string, own: OwnLine, catalogs: CatalogAccess = NO_CATALOG): Generator<ParsedLine> {
+export function* parseJsonl(text: string, makers: LineMakers): Generator<ParsedLine> {
   const lines = text.split('\n');
   for (const [i, raw] of lines.entries()) {
     if (!raw.trim()) continue;
@@ -152,13 +142,7 @@ export function* parseJsonl(text: string, own: OwnLine, catalogs: CatalogAccess 
           kind: 'ecomrlve',
           error: `not a valid ${FORMAT_NAME} v1 line: ${zodMessage(parsed.error.issues)}`,
         };
-      else {
-        try {
-          yield { line, kind: 'ecomrlve', ...own(parsed.data) };
-        } catch (e) {
-          yield { line, kind: 'ecomrlve', error: (e as Error).message };
-        }
-      }
+      else yield { line, kind: 'ecomrlve', make: () => makers.own(parsed.data) };
     } else if (o && Array.isArray(o.tool_trace) && typeof o.episode_id === 'string') {
       const parsed = collectRecordSchema.safeParse(o);
       if (!parsed.success)
@@ -168,21 +152,19 @@ export function* parseJsonl(text: string, own: OwnLine, catalogs: CatalogAccess 
           error: `not a valid OpenEnv collect record: ${zodMessage(parsed.error.issues)}`,
         };
       else {
+        let episode: EpisodeLine | null = null;
         try {
-          yield {
-            line,
-            kind: 'openenv',
-            ...own(fromCollectRecord(parsed.data, catalogs.getCatalog, catalogs.defaultCatalogId)),
-          };
+          episode = fromCollectRecord(parsed.data, makers.getCatalog, makers.defaultCatalogId);
         } catch (e) {
           yield { line, kind: 'openenv', error: (e as Error).message };
         }
+        if (episode) yield { line, kind: 'openenv', make: () => makers.own(episode) };
       }
     } else if (o && Array.isArray(o.messages)) {
       const parsed = chatLineSchema.safeParse(o);
       if (!parsed.success)
         yield { line, kind: 'openai', error: `not a valid chat transcript: ${zodMessage(parsed.error.issues)}` };
-      else yield { line, kind: 'openai', chat: parsed.data };
+      else yield { line, kind: 'openai', make: () => makers.chat(parsed.data) };
     } else
       yield {
         line,

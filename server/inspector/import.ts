@@ -6,7 +6,6 @@ import type { SqlDb } from '@/server/db/sql';
 import { chatToRecord } from './import-openai';
 import { ownToRecord, parseJsonl, readyEpisode, zodMessage, type ParsedLine } from './import-parse';
 import { parseReferenceManifest, referenceToRecord, referenceTraceSchema, type ManifestRow } from './import-reference';
-import type { LineSource, WorkerOptions } from './import-worker';
 import { createInserter } from './insert';
 import { catchUpSearchIndex } from './pg-search';
 
@@ -33,11 +32,6 @@ export interface ImportOptions {
    * (a replay costs about as much as playing the episode again).
    */
   rescore?: boolean | 'auto';
-  /**
-   * Parses JSONL files in another thread while this one writes (`parseInWorker` of
-   * import-worker.ts; the CLI and the bench pass it). Used when no line is re-scored at once.
-   */
-  parseInWorker?: (files: ImportFile[], opts: WorkerOptions) => LineSource;
 }
 
 export const REPLAY_NOW_LIMIT = 500;
@@ -99,14 +93,7 @@ async function importInside(
       return;
     }
     try {
-      const ready =
-        'ready' in p
-          ? p.ready
-          : readyEpisode(
-              'chat' in p
-                ? chatToRecord(p.chat, opts.getCatalog, opts.defaultCatalogId, opts.runLabel ?? file)
-                : p.make(),
-            );
+      const ready = readyEpisode(p.make());
       const { id } = ready.prepared.row;
       const { recordedReward, rescoredReward, message } = ready;
       // its line's entry, settled when the writer has stored it (PostgreSQL writes in batches)
@@ -122,8 +109,6 @@ async function importInside(
   };
 
   const isWholeJson = (text: string) => text.startsWith('{') && !text.includes('\n{');
-  const jsonl = files.filter((f) => f !== readme && f.text.trim() && !isWholeJson(f.text.trim()));
-  const worker = !replayNow && opts.parseInWorker && jsonl.length ? opts.parseInWorker(jsonl, opts) : null;
   try {
     for (const f of files) {
       if (f === readme) continue;
@@ -159,16 +144,17 @@ async function importInside(
           continue;
         }
       }
-      const lines =
-        worker && jsonl.includes(f)
-          ? worker.linesOf(f)
-          : parseJsonl(f.text, (ep) => ({ make: () => ownToRecord(ep, opts, f.name, replayNow) }), opts);
-      for await (const p of lines) await store(f.name, p);
+      const lines = parseJsonl(f.text, {
+        own: (ep) => ownToRecord(ep, opts, f.name, replayNow),
+        chat: (chat) => chatToRecord(chat, opts.getCatalog, opts.defaultCatalogId, opts.runLabel ?? f.name),
+        getCatalog: opts.getCatalog,
+        defaultCatalogId: opts.defaultCatalogId,
+      });
+      for (const p of lines) await store(f.name, p);
     }
     await writer.flush();
   } finally {
     await writer.idle();
-    await worker?.close();
   }
   return report;
 }

@@ -1,7 +1,7 @@
 // The process-wide inspector: one store connection (SQLite or PostgreSQL) and the catalog registry.
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { sqlDb, type SqlDb } from '@/server/db/sql';
-import { sqlFor } from '@/server/db/dialect';
+import { distinctValues } from '@/server/episodes/queries';
 import { createEpisodeData } from './episode-data';
 import { batchRunName, runKey, type RunOption } from './run-keys';
 
@@ -16,18 +16,12 @@ export const inspector = () => (g.__ecomInspector ??= make());
 
 /** Distinct values for the filter menus (small: players, runs, catalogs, origins). */
 export async function facets(db: SqlDb = inspector().db) {
-  const col = async (expr: string, limit: number) =>
-    (
-      await db.all<{ v: string }>(
-        `SELECT DISTINCT ${sqlFor(db.dialect).bytewise(expr)} AS "v" FROM "Episode" WHERE ${expr} IS NOT NULL ORDER BY 1 LIMIT ${limit}`,
-      )
-    ).map((r) => r.v);
-  const players = await col('"player"', 200);
+  const players = await distinctValues(db, 'player', 200);
   return {
     players,
     runs: await runOptions(db, players),
-    catalogs: await col('"catalogId"', 200),
-    origins: await col('"origin"', 50),
+    catalogs: await distinctValues(db, 'catalogId', 200),
+    origins: await distinctValues(db, 'origin', 50),
   };
 }
 
@@ -39,15 +33,13 @@ async function runOptions(db: SqlDb, players: readonly string[]): Promise<RunOpt
   const curriculum = await db.all<{ id: string; name: string }>(
     `SELECT "id", "name" FROM "CurriculumRun" ORDER BY "createdAt" DESC LIMIT 100`,
   );
-  const labels = await db.all<{ v: string }>(
-    `SELECT DISTINCT ${sqlFor(db.dialect).bytewise('"runLabel"')} AS "v" FROM "Episode" WHERE "runLabel" IS NOT NULL ORDER BY 1 LIMIT 100`,
-  );
+  const labels = await distinctValues(db, 'runLabel', 100);
   return [
     ...batch.map((r) => ({ key: runKey('batch', r.id), kind: 'batch' as const, name: batchRunName(r.player, r.spec) })),
     ...curriculum.map((r) => ({ key: runKey('curriculum', r.id), kind: 'curriculum' as const, name: r.name })),
     ...players
       .filter((p) => p.startsWith('trainer:') && p !== 'trainer:unnamed')
       .map((p) => ({ key: runKey('trainer', p.slice(8)), kind: 'trainer' as const, name: p.slice(8) })),
-    ...labels.map((r) => ({ key: runKey('import', r.v), kind: 'import' as const, name: r.v })),
+    ...labels.map((v) => ({ key: runKey('import', v), kind: 'import' as const, name: v })),
   ];
 }

@@ -8,7 +8,6 @@ import { findPostgresBin } from '@/server/env-server/test/postgres';
 import { testPostgres, type TestPostgres } from '@/server/env-server/test/shared-postgres';
 import { pgSqlDb, type SqlDb } from '@/server/db/sql';
 import { importFiles } from './import';
-import { parseInWorker } from './import-worker';
 import { catchUpSearchIndex } from './pg-search';
 import { playToLine } from './play';
 import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test/helpers';
@@ -46,10 +45,10 @@ describe.skipIf('missing' in postgres)('an import into PostgreSQL', () => {
 
   it('leaves the search rows and tool-call counts the drain makes for any writer', async () => {
     const lines = Array.from({ length: 8 }, (_, i) => lineOf(i));
-    // half parsed in place, half by the parsing worker
+    // two imports, one after the other
     const report = [
       ...(await importFiles(db, [{ name: 'a.jsonl', text: lines.slice(0, 4).join('\n') }], opts)),
-      ...(await importFiles(db, [{ name: 'b.jsonl', text: lines.slice(4).join('\n') }], { ...opts, parseInWorker })),
+      ...(await importFiles(db, [{ name: 'b.jsonl', text: lines.slice(4).join('\n') }], opts)),
     ];
     expect(report.map((r) => [r.ok, r.id])).toEqual(lines.map((_, i) => [true, `imp-${i}`]));
     expect(await count(db, '"EpisodeSearchPending"')).toBe(0); // nothing left to the drain

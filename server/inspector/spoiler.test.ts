@@ -2,7 +2,7 @@
 // active episode's goal or seed is refused or withholds them until the episode ends or its goal
 // is revealed (a recorded reveal), so an unrevealed pass is an honest one (issue 29).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestCaller } from '@/server/trpc/test-caller';
+import { useTestCaller } from '@/server/trpc/test/caller';
 
 const caller = useTestCaller(); // auth off (the default for a local tool)
 let active = '';

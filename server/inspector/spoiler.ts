@@ -9,6 +9,7 @@ import { TRPCError } from '@trpc/server';
 import { goalMayLeave } from '@/server/episodes/seat';
 import type { EpisodeView } from '@/server/episodes/types';
 import type { SqlDb } from '@/server/db/sql';
+import { goalState, revealedAmong } from '@/server/episodes/queries';
 
 type Status = { status: string; revealed: boolean };
 
@@ -25,22 +26,17 @@ export function guardRow<T extends { seed: number; status: string }>(
 
 /** Inspector list rows: an active row's seed stays unless its player revealed the goal (revealedAt). */
 export async function guardRows<T extends { id: string; seed: number; status: string }>(db: SqlDb, rows: T[]) {
-  const active = rows.filter((r) => r.status !== 'done').map((r) => r.id);
-  const revealed = new Set<string>();
-  if (active.length) {
-    const sql = `SELECT "id" FROM "Episode" WHERE "revealedAt" IS NOT NULL AND "id" IN (${active.map(() => '?').join(',')})`;
-    for (const r of await db.all<{ id: string }>(sql, active)) revealed.add(r.id);
-  }
+  const revealed = await revealedAmong(
+    db,
+    rows.filter((r) => r.status !== 'done').map((r) => r.id),
+  );
   return rows.map((r) => guardRow(r, revealed.has(r.id)));
 }
 
 /** Whether this stored episode's goal may leave the server now (false for an unknown id). */
 export async function goalOpen(db: SqlDb, id: string): Promise<boolean> {
-  const r = await db.get<{ status: string; revealedAt: unknown }>(
-    'SELECT "status", "revealedAt" FROM "Episode" WHERE "id" = ?',
-    [id],
-  );
-  return r !== undefined && r !== null && !goalHidden({ status: r.status, revealed: r.revealedAt !== null });
+  const state = await goalState(db, id);
+  return state !== null && !goalHidden(state);
 }
 
 /** An episode as an inspector may see it now: without goal, seed and hidden events while they are hidden. */

@@ -1,5 +1,6 @@
 // Arguments of `npm run model-eval`, parsed into plain options (one precise error per mistake).
 
+import { parseArgs } from 'node:util';
 import { ENV_IDS, type EnvId } from '@/server/engine';
 import { ACTION_MODES, type ActionMode } from './connection';
 
@@ -47,102 +48,65 @@ function parseRange(text: string): number[] {
   return [...new Set(text.split(',').map(Number))];
 }
 
+const STRING_FLAGS = ['model', 'model-name', 'connections', 'envs', 'd', 'mode', 'api-key-env', 'out'] as const;
+const INT_FLAGS = { seeds: 1, 'seed-start': 0, concurrency: 1, 'timeout-ms': 100, retries: 0, 'catalog-size': 100 };
+const BOOL_FLAGS = ['stream', 'records', 'help'] as const;
+
+function parseEnvs(v: string): EnvId[] {
+  if (v === 'all') return [...ENV_IDS];
+  const envs = v.split(',').map((e) => e.trim().toUpperCase());
+  const bad = envs.filter((e) => !(ENV_IDS as readonly string[]).includes(e));
+  if (bad.length)
+    throw new UsageError(`--envs: unknown environment(s) ${bad.join(', ')}; known: ${ENV_IDS.join(', ')}`);
+  return envs as EnvId[];
+}
+
 export function parseModelEvalArgs(argv: string[]): ModelEvalOptions {
-  const o: ModelEvalOptions = {
-    model: '',
-    envs: [...ENV_IDS],
-    ds: parseRange('0..12'),
-    seeds: 5,
-    seedStart: 1,
-    concurrency: 4,
-    stream: false,
-    records: false,
-    catalogSize: 20_000,
-    help: false,
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    const value = () => {
-      const v = argv[++i];
-      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    const int = (min: number) => {
-      const v = value();
-      if (!/^\d+$/.test(v) || Number(v) < min)
-        throw new UsageError(`${flag} must be a whole number ≥ ${min}, got "${v}"`);
-      return Number(v);
-    };
-    switch (flag) {
-      case '--model':
-        o.model = value();
-        break;
-      case '--model-name':
-        o.modelName = value();
-        break;
-      case '--connections':
-        o.connections = value();
-        break;
-      case '--envs': {
-        const v = value();
-        if (v === 'all') o.envs = [...ENV_IDS];
-        else {
-          const envs = v.split(',').map((e) => e.trim().toUpperCase());
-          const bad = envs.filter((e) => !(ENV_IDS as readonly string[]).includes(e));
-          if (bad.length)
-            throw new UsageError(`--envs: unknown environment(s) ${bad.join(', ')}; known: ${ENV_IDS.join(', ')}`);
-          o.envs = envs as EnvId[];
-        }
-        break;
-      }
-      case '--d':
-        o.ds = parseRange(value());
-        break;
-      case '--seeds':
-        o.seeds = int(1);
-        break;
-      case '--seed-start':
-        o.seedStart = int(0);
-        break;
-      case '--concurrency':
-        o.concurrency = int(1);
-        break;
-      case '--mode': {
-        const v = value();
-        if (!(ACTION_MODES as readonly string[]).includes(v))
-          throw new UsageError(`--mode must be tools or json, got "${v}"`);
-        o.mode = v as ActionMode;
-        break;
-      }
-      case '--api-key-env':
-        o.apiKeyEnv = value();
-        break;
-      case '--timeout-ms':
-        o.timeoutMs = int(100);
-        break;
-      case '--retries':
-        o.retries = int(0);
-        break;
-      case '--stream':
-        o.stream = true;
-        break;
-      case '--records':
-        o.records = true;
-        break;
-      case '--out':
-        o.out = value();
-        break;
-      case '--catalog-size':
-        o.catalogSize = int(100);
-        break;
-      case '--help':
-      case '-h':
-        o.help = true;
-        break;
-      default:
-        throw new UsageError(`unknown option "${flag}"`);
-    }
+  const options = Object.fromEntries([
+    ...[...STRING_FLAGS, ...Object.keys(INT_FLAGS)].map((f) => [f, { type: 'string' as const }]),
+    ...BOOL_FLAGS.map((f) => [f, { type: 'boolean' as const, ...(f === 'help' ? { short: 'h' } : {}) }]),
+  ]);
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (e) {
+    const m = (e as Error).message;
+    const unknown = /Unknown option '([^']+)'/.exec(m);
+    const valueless = /Option '(--[^']+)'/.exec(m);
+    throw new UsageError(
+      unknown ? `unknown option "${unknown[1]}"` : valueless ? `${valueless[1].split(' ')[0]} needs a value` : m,
+    );
   }
+  const str = (f: (typeof STRING_FLAGS)[number]) => values[f] as string | undefined;
+  const int = (f: keyof typeof INT_FLAGS, fallback?: number) => {
+    const v = values[f] as string | undefined;
+    if (v === undefined) return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < INT_FLAGS[f])
+      throw new UsageError(`--${f} must be a whole number ≥ ${INT_FLAGS[f]}, got "${v}"`);
+    return Number(v);
+  };
+  const mode = str('mode');
+  if (mode !== undefined && !(ACTION_MODES as readonly string[]).includes(mode))
+    throw new UsageError(`--mode must be tools or json, got "${mode}"`);
+  const o: ModelEvalOptions = {
+    model: str('model') ?? '',
+    modelName: str('model-name'),
+    connections: str('connections'),
+    envs: parseEnvs(str('envs') ?? 'all'),
+    ds: parseRange(str('d') ?? '0..12'),
+    seeds: int('seeds', 5)!,
+    seedStart: int('seed-start', 1)!,
+    concurrency: int('concurrency', 4)!,
+    mode: mode as ActionMode | undefined,
+    apiKeyEnv: str('api-key-env'),
+    timeoutMs: int('timeout-ms'),
+    retries: int('retries'),
+    stream: values.stream === true,
+    records: values.records === true,
+    out: str('out'),
+    catalogSize: int('catalog-size', 20_000)!,
+    help: values.help === true,
+  };
   if (!o.help && !o.model) throw new UsageError('--model is required');
   return o;
 }

@@ -1,7 +1,7 @@
 // POST /play/<id>/model-turn with auth on: the episode's own agent cannot make the server call a
 // model endpoint the admin has not made public (issue 29: anyone could spend the admin's key).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authOnForFile } from '@/server/auth/test-auth-on';
+import { authOnForFile } from '@/server/auth/test/auth-on';
 import { appDatabaseForFile } from '@/server/episodes/test/app-db';
 import { startFakeEndpoint, type FakeEndpoint } from './test/fake-endpoint';
 

@@ -6,7 +6,9 @@ import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { parseConnection } from './connection';
 import { inProcessRunPlayer } from './run-player';
-import { flippedTasks, runStats, startStoredRun } from './runs';
+import { runStats, startStoredRun } from './runs';
+import { openSqlite, sqliteSqlDb } from '@/server/db/sql';
+import { compareRuns } from '@/server/inspector/compare';
 import { startFakeEndpoint, type FakeEndpoint } from './test/fake-endpoint';
 
 let db: TestDb;
@@ -61,7 +63,10 @@ describe('stored batch runs', { timeout: 180_000 }, () => {
     const run = await startStoredRun(deps(), { kind: 'agent', agent: 'random' }, spec);
     await run.finished;
     randomRun = run.id;
-    const flips = await flippedTasks(db.prisma, heuristicRun, randomRun);
+    const sqlite = openSqlite(db.url);
+    const side = (id: string) => ({ by: 'run' as const, value: `batch:${id}` });
+    const { flipped: flips } = await compareRuns(sqliteSqlDb(sqlite), side(heuristicRun), side(randomRun));
+    sqlite.close();
     const expected = spec.envs.flatMap((envId) =>
       spec.ds.flatMap((d) =>
         spec.seeds.flatMap((seed) => {
@@ -71,9 +76,7 @@ describe('stored batch runs', { timeout: 180_000 }, () => {
         }),
       ),
     );
-    expect(flips.map((f) => `${f.envId}@${f.d}#${f.seed}:${f.a.isCorrect}->${f.b.isCorrect}`).sort()).toEqual(
-      expected.sort(),
-    );
+    expect(flips.map((f) => `${f.envId}@${f.d}#${f.seed}:${f.aPass}->${f.bPass}`).sort()).toEqual(expected.sort());
     expect(expected.length).toBeGreaterThan(0);
   });
 

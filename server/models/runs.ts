@@ -9,6 +9,7 @@ import { playedEpisodeColumns } from '@/server/curriculum/episode-row';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
 import { episodeStatements, eventRows, newEpisodeId, storedBytesOf } from '@/server/episodes/writer';
 import { sqlDbOf } from '@/server/episodes/service';
+import { batchRunEpisodes } from '@/server/episodes/queries';
 import type { SqlDb } from '@/server/db/sql';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import { expandCells } from './batch';
@@ -133,10 +134,7 @@ export function cancelStoredRun(id: string): boolean {
 
 /** Pass rate and mean reward per env × d over scored episodes; infrastructure failures apart. */
 export async function runStats(prisma: PrismaClient, runId: string): Promise<RunCellStats[]> {
-  const rows = await prisma.episode.findMany({
-    where: { runId },
-    select: { envId: true, d: true, status: true, breakdown: true, isCorrect: true, infraError: true },
-  });
+  const rows = await batchRunEpisodes(prisma, runId);
   const cells = new Map<string, RunCellStats & { sum: number; passed: number }>();
   for (const r of rows) {
     const key = `${r.envId}|${r.d}`;
@@ -167,40 +165,4 @@ export async function runStats(prisma: PrismaClient, runId: string): Promise<Run
       meanReward: c.scored ? sum / c.scored : null,
     }))
     .sort((a, b) => a.envId.localeCompare(b.envId) || a.d - b.d);
-}
-
-export interface FlippedTask {
-  envId: string;
-  d: number;
-  seed: number;
-  a: { id: string; isCorrect: boolean };
-  b: { id: string; isCorrect: boolean };
-}
-
-/** Tasks (env, d, seed) scored in both runs whose pass/fail differs. */
-export async function flippedTasks(prisma: PrismaClient, runA: string, runB: string): Promise<FlippedTask[]> {
-  const scored = (runId: string) =>
-    prisma.episode.findMany({
-      where: { runId, status: 'done', infraError: null },
-      select: { id: true, envId: true, d: true, seed: true, isCorrect: true },
-    });
-  const [a, b] = await Promise.all([scored(runA), scored(runB)]);
-  const key = (e: { envId: string; d: number; seed: number }) => `${e.envId}|${e.d}|${e.seed}`;
-  const byKey = new Map(a.map((e) => [key(e), e]));
-  return b
-    .flatMap((eb) => {
-      const ea = byKey.get(key(eb));
-      return ea && Boolean(ea.isCorrect) !== Boolean(eb.isCorrect)
-        ? [
-            {
-              envId: eb.envId,
-              d: eb.d,
-              seed: eb.seed,
-              a: { id: ea.id, isCorrect: Boolean(ea.isCorrect) },
-              b: { id: eb.id, isCorrect: Boolean(eb.isCorrect) },
-            },
-          ]
-        : [];
-    })
-    .sort((x, y) => x.envId.localeCompare(y.envId) || x.d - y.d || x.seed - y.seed);
 }

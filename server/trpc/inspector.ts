@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { TRPCError } from '@trpc/server';
 import { episodeService } from '@/server/episodes';
+import { goalState, sameTaskEpisode } from '@/server/episodes/queries';
 import { goalHidden, guardRows, spoilerRefusal } from '@/server/inspector/spoiler';
 import { inspector, facets } from '@/server/inspector';
 import { chartsData } from '@/server/inspector/charts';
@@ -35,14 +36,10 @@ const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: `
 
 /** The world, the evidence, the seed and a same-seed oracle of an active episode would spoil it (spoiler.ts). */
 async function assertNotSpoiler(...ids: string[]) {
-  const { db } = inspector();
   for (const epId of ids) {
-    const r = await db.get<{ status: string; revealedAt: string | number | null }>(
-      'SELECT "status", "revealedAt" FROM "Episode" WHERE "id" = ?',
-      [epId],
-    );
-    if (!r) throw notFound(epId);
-    if (goalHidden({ status: r.status, revealed: r.revealedAt !== null })) throw spoilerRefusal(epId);
+    const state = await goalState(inspector().db, epId);
+    if (!state) throw notFound(epId);
+    if (goalHidden(state)) throw spoilerRefusal(epId);
   }
 }
 
@@ -115,17 +112,9 @@ export const inspectorRouter = router({
     .input(z.object({ id, player: z.string().min(1).max(80).default('oracle') }))
     .query(async ({ input }) => {
       await assertNotSpoiler(input.id); // the seed, and an oracle that passes it
-      const { db } = inspector();
-      const r = await db.get<{ envId: string; d: number; seed: number; axisOverrides: string }>(
-        'SELECT "envId","d","seed","axisOverrides" FROM "Episode" WHERE "id" = ?',
-        [input.id],
-      );
-      if (!r) throw notFound(input.id);
-      const hit = await db.get<{ id: string }>(
-        `SELECT "id" FROM "Episode" WHERE "envId" = ? AND "d" = ? AND "seed" = ? AND "axisOverrides" = ? AND "player" = ? AND "id" <> ? AND "status" = 'done' ORDER BY "createdAt" DESC LIMIT 1`,
-        [r.envId, r.d, r.seed, r.axisOverrides, input.player, input.id],
-      );
-      return { id: hit?.id ?? null, envId: r.envId, d: r.d, seed: r.seed };
+      const same = await sameTaskEpisode(inspector().db, input.id, input.player);
+      if (!same) throw notFound(input.id);
+      return same;
     }),
 
   /** Plays the oracle on the same env, d and seed (stored as an ordinary episode); returns its id. */

@@ -4,8 +4,8 @@
 // page scripts. roles.test.ts holds the role of every procedure with a generic input; these
 // rows call each with the input the browser sends.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authOnForFile } from '@/server/auth/test-auth-on';
-import { callerWith, useTestCaller, type TestCaller } from './test-caller';
+import { authOnForFile } from '@/server/auth/test/auth-on';
+import { callerWith, useTestCaller, type TestCaller } from './test/caller';
 
 useTestCaller();
 const ADMIN = 'admin-secret-token';

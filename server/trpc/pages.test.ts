@@ -3,8 +3,8 @@
 // them through a server-side caller with their request headers and render UNAUTHORIZED as an
 // access-denied page, NOT_FOUND as a 404 (server/trpc/server-caller.ts).
 import { describe, expect, it } from 'vitest';
-import { authOnForFile } from '@/server/auth/test-auth-on';
-import { callerWith, useTestCaller } from './test-caller';
+import { authOnForFile } from '@/server/auth/test/auth-on';
+import { callerWith, useTestCaller } from './test/caller';
 
 useTestCaller();
 const ADMIN = 'admin-secret-token';

@@ -5,7 +5,7 @@
 // server/inspector/export-route.test.ts and server/models/turn-stream.test.ts (/play/<id>/model-turn).
 import { describe, expect, it } from 'vitest';
 import type { AuthConfig, Role } from '@/server/auth';
-import { callerWith, useTestCaller, type TestCaller } from './test-caller';
+import { callerWith, useTestCaller, type TestCaller } from './test/caller';
 
 useTestCaller();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTestCaller } from './test-caller';
+import { useTestCaller } from './test/caller';
 
 const getCaller = useTestCaller();
 

@@ -5,9 +5,11 @@ import { boundText, RUN_BOUNDS } from '@/lib/run-bounds';
 import { DEFAULT_CATALOG_ID } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import { ENV_IDS } from '@/server/engine/types';
-import { batchRunName } from '@/server/inspector/run-keys';
+import { inspector } from '@/server/inspector';
+import { compareRuns } from '@/server/inspector/compare';
+import { batchRunName, runKey } from '@/server/inspector/run-keys';
 import { AppError } from '@/server/lib/errors';
-import { cancelStoredRun, flippedTasks, runStats, startStoredRun } from '@/server/models/runs';
+import { cancelStoredRun, runStats, startStoredRun } from '@/server/models/runs';
 import { workerRunPlayer } from '@/server/models/run-player';
 import { BUILT_IN_AGENTS, type BuiltInAgent, type TablePlayer } from '@/server/models/table';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
@@ -94,5 +96,8 @@ export const runsRouter = router({
   /** Tasks that passed in one run and failed in the other. */
   flipped: adminProcedure
     .input(described(z.object({ a: z.string(), b: z.string() }), 'runs'))
-    .query(({ input }) => flippedTasks(prisma, input.a, input.b)),
+    .query(async ({ input }) => {
+      const side = (id: string) => ({ by: 'run' as const, value: runKey('batch', id) });
+      return (await compareRuns(inspector().db, side(input.a), side(input.b))).flipped;
+    }),
 });

@@ -3,7 +3,7 @@
 // (the agent seat's view, as seat.get gives it), idempotent step keys, turns recorded as the
 // person's, one precise error for bad input, and the body cap.
 import { describe, expect, it } from 'vitest';
-import { authOnForFile } from '@/server/auth/test-auth-on';
+import { authOnForFile } from '@/server/auth/test/auth-on';
 import { appDatabaseForFile } from '@/server/episodes/test/app-db';
 
 appDatabaseForFile();

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { listEnvs, toolSpecsFor } from '@/server/engine';
 import { fieldNames, leakedValues, secretValues } from '@/server/episodes/goal-scan';
 import type { AuthConfig } from '@/server/auth';
-import { callerWith, useTestCaller } from './test-caller';
+import { callerWith, useTestCaller } from './test/caller';
 
 const getCaller = useTestCaller();
 const chat = { assistant_message: 'Could you tell me a bit more?', tool_calls: [], answer: null };
