@@ -1,4 +1,4 @@
-// npm run bench:inspector [-- --episodes 100000 --port 3112 --reuse --only list,search,page,import --dir .bench --pg --parse-in-place]
+// npm run bench:inspector [-- --episodes 100000 --port 3112 --reuse --only list,search,page,import --dir .bench --pg]
 // Seeds its own SQLite file (.bench/inspector.db) with 100,000 episodes (copies of a pool of
 // real heuristic and oracle episodes over all envs and d, with their own ids, seeds, dates,
 // players and runs) and prints medians and p95s:
@@ -9,7 +9,7 @@
 // PostgreSQL server (as the tests start one) instead: the same seeding (copies made inside the
 // server), list, search, the page served from it and the import into a second fresh server;
 // with --reuse the seeded server's directory is kept in <dir>/pg and started again next time
-// (the import's server is always fresh). --parse-in-place imports without the parsing worker (for an A/B).
+// (the import's server is always fresh).
 // The load average is printed with the figures: the machine may be shared.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';

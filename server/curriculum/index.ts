@@ -2,8 +2,8 @@
 // are played in a worker thread: a long step never holds the server's event loop.
 import { prisma } from '@/server/db';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
+import { workerPlayer } from './player';
 import { createCurriculumService, type CurriculumService } from './service';
-import { workerPlayer } from './worker-player';
 import { lazyObject } from '@/server/lib/lazy';
 
 const g = globalThis as unknown as { __ecomCurriculumService?: CurriculumService };

@@ -10,7 +10,8 @@ import { createCurriculum } from '@/server/engine/curriculum';
 import { playableEnvs } from './runner';
 import { createCurriculumService, type CurriculumService } from './service';
 import { builtWorkerFile, workerEntry } from '@/server/lib/worker-thread';
-import { workerIdleMs, workerPlayer } from './worker-player';
+import { workerIdleMs } from '@/server/lib/batch-worker';
+import { workerPlayer } from './player';
 import { macrotaskProbe } from '@/server/lib/test/macrotask-probe';
 
 let db: TestDb;

@@ -44,6 +44,9 @@ export interface StoredEpisodeRow {
 export const episodeRow = (db: SqlDb, id: string) =>
   db.get<StoredEpisodeRow>('SELECT * FROM "Episode" WHERE "id" = ?', [id]);
 
+export const episodeExists = async (db: SqlDb, id: string) =>
+  (await db.get('SELECT 1 AS "one" FROM "Episode" WHERE "id" = ?', [id])) !== undefined;
+
 export async function episodeEvents(db: SqlDb, id: string): Promise<EpisodeEvent[]> {
   const rows = await db.all<{ payload: string }>(
     'SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"',

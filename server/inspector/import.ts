@@ -84,7 +84,6 @@ async function importInside(
   const report: ImportLineReport[] = [];
   const replayNow =
     opts.rescore === true || (opts.rescore !== false && linesUpTo(files, REPLAY_NOW_LIMIT + 1) <= REPLAY_NOW_LIMIT);
-  const writer = inserter.writer(tx);
 
   const store = async (file: string, p: ParsedLine) => {
     const { line, kind } = p;
@@ -96,65 +95,58 @@ async function importInside(
       const ready = readyEpisode(p.make());
       const { id } = ready.prepared.row;
       const { recordedReward, rescoredReward, message } = ready;
-      // its line's entry, settled when the writer has stored it (PostgreSQL writes in batches)
-      const at = report.push({ file, line, ok: true, kind, id, recordedReward, rescoredReward, message }) - 1;
-      await writer.add(ready.prepared, (o) => {
-        if (o === 'exists')
-          report[at] = { file, line, ok: false, kind, id, message: `episode ${id} is already stored; skipped` };
-        else if (o !== 'stored') report[at] = { file, line, ok: false, kind, message: o.error };
-      });
+      const o = await inserter.writeOne(tx, ready.prepared);
+      if (o === 'exists')
+        report.push({ file, line, ok: false, kind, id, message: `episode ${id} is already stored; skipped` });
+      else if (o !== 'stored') report.push({ file, line, ok: false, kind, message: o.error });
+      else report.push({ file, line, ok: true, kind, id, recordedReward, rescoredReward, message });
     } catch (e) {
       report.push({ file, line, ok: false, kind, message: (e as Error).message });
     }
   };
 
   const isWholeJson = (text: string) => text.startsWith('{') && !text.includes('\n{');
-  try {
-    for (const f of files) {
-      if (f === readme) continue;
-      const trimmed = f.text.trim();
-      if (!trimmed) {
-        report.push({ file: f.name, line: 1, ok: false, message: 'the file is empty' });
+  for (const f of files) {
+    if (f === readme) continue;
+    const trimmed = f.text.trim();
+    if (!trimmed) {
+      report.push({ file: f.name, line: 1, ok: false, message: 'the file is empty' });
+      continue;
+    }
+    // A whole-file JSON object (a reference trace is pretty-printed over many lines).
+    if (isWholeJson(trimmed)) {
+      let obj: unknown;
+      try {
+        obj = JSON.parse(trimmed);
+      } catch {
+        obj = undefined;
+      }
+      if (obj && typeof obj === 'object' && 'reward_breakdown' in obj && 'conversation' in obj) {
+        const parsed = referenceTraceSchema.safeParse(obj);
+        if (!parsed.success)
+          report.push({
+            file: f.name,
+            line: 1,
+            ok: false,
+            kind: 'reference',
+            message: `not a valid reference trace: ${zodMessage(parsed.error.issues)}`,
+          });
+        else
+          await store(f.name, {
+            line: 1,
+            kind: 'reference',
+            make: () => referenceToRecord(parsed.data, f.name, manifest.get(f.name.split('/').pop()!)),
+          });
         continue;
       }
-      // A whole-file JSON object (a reference trace is pretty-printed over many lines).
-      if (isWholeJson(trimmed)) {
-        let obj: unknown;
-        try {
-          obj = JSON.parse(trimmed);
-        } catch {
-          obj = undefined;
-        }
-        if (obj && typeof obj === 'object' && 'reward_breakdown' in obj && 'conversation' in obj) {
-          const parsed = referenceTraceSchema.safeParse(obj);
-          if (!parsed.success)
-            report.push({
-              file: f.name,
-              line: 1,
-              ok: false,
-              kind: 'reference',
-              message: `not a valid reference trace: ${zodMessage(parsed.error.issues)}`,
-            });
-          else
-            await store(f.name, {
-              line: 1,
-              kind: 'reference',
-              make: () => referenceToRecord(parsed.data, f.name, manifest.get(f.name.split('/').pop()!)),
-            });
-          continue;
-        }
-      }
-      const lines = parseJsonl(f.text, {
-        own: (ep) => ownToRecord(ep, opts, f.name, replayNow),
-        chat: (chat) => chatToRecord(chat, opts.getCatalog, opts.defaultCatalogId, opts.runLabel ?? f.name),
-        getCatalog: opts.getCatalog,
-        defaultCatalogId: opts.defaultCatalogId,
-      });
-      for (const p of lines) await store(f.name, p);
     }
-    await writer.flush();
-  } finally {
-    await writer.idle();
+    const lines = parseJsonl(f.text, {
+      own: (ep) => ownToRecord(ep, opts, f.name, replayNow),
+      chat: (chat) => chatToRecord(chat, opts.getCatalog, opts.defaultCatalogId, opts.runLabel ?? f.name),
+      getCatalog: opts.getCatalog,
+      defaultCatalogId: opts.defaultCatalogId,
+    });
+    for (const p of lines) await store(f.name, p);
   }
   return report;
 }

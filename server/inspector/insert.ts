@@ -13,6 +13,7 @@ import {
   type EventRow,
 } from '@/server/episodes/writer';
 import type { SqlDb } from '@/server/db/sql';
+import { episodeExists } from '@/server/episodes/queries';
 
 export { newEpisodeId };
 
@@ -67,10 +68,7 @@ const rowOf = (r: EpisodeRecord, id: string): EpisodeInsert => ({
   prompts: jsonOrNull(r.prompts),
 });
 
-/**
- * An episode as the rows it becomes (JSON already serialised): what the import's parsing
- * worker hands the writing thread (strings clone cheaply; parsed events would not).
- */
+/** An episode as the rows it becomes (JSON already serialised). */
 export interface PreparedEpisode {
   row: EpisodeInsert & { id: string };
   events: EventRow[];
@@ -96,12 +94,10 @@ export function createInserter(db: SqlDb) {
   /** Runs `write` in one transaction (an import: one commit). */
   const bulk = <T>(write: (tx: SqlDb) => Promise<T>): Promise<T> => db.transaction(write);
 
-  const exists = async (tx: SqlDb, id: string) =>
-    (await tx.get('SELECT 1 AS "one" FROM "Episode" WHERE "id" = ?', [id])) !== undefined;
   /** One episode as an import always stored it: skipped when its id is taken, else whole or not at all. */
   const writeOne = async (tx: SqlDb, p: PreparedEpisode): Promise<WriteOutcome> => {
     try {
-      if (await exists(tx, p.row.id)) return 'exists';
+      if (await episodeExists(tx, p.row.id)) return 'exists';
       await insertPrepared(tx, p);
       return 'stored';
     } catch (e) {
@@ -110,17 +106,9 @@ export function createInserter(db: SqlDb) {
   };
 
   return {
-    exists,
-    /** Stores episodes in the order given, inside `bulk` (an import), telling `settle` what became of each. */
-    writer: (tx: SqlDb) => ({
-      add: async (p: PreparedEpisode, settle: (o: WriteOutcome) => void) => settle(await writeOne(tx, p)),
-      flush: async () => undefined,
-      idle: async () => undefined,
-    }),
+    writeOne,
     /** One episode in its own transaction, or in `bulk`'s: stored whole or not at all. */
     insert: insertOne,
-    /** The same for an episode already turned into rows (the import's parsing worker does that). */
-    insertPrepared,
     /** Many episodes in one transaction (bench seeding). */
     insertMany: (rs: EpisodeRecord[]) =>
       bulk(async (tx) => {

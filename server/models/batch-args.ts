@@ -68,7 +68,7 @@ export function parseModelEvalArgs(argv: string[]): ModelEvalOptions {
   ]);
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+    values = parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as typeof values;
   } catch (e) {
     const m = (e as Error).message;
     const unknown = /Unknown option '([^']+)'/.exec(m);

@@ -1,0 +1,131 @@
+// Episodes played in a worker thread and written on this one, for the curriculum and batch
+// runs: the worker posts finished batches and stays at most one batch ahead of the writer; a
+// cancel stops it after the episode in hand. One idle worker is kept for ECOMRLVE_WORKER_IDLE_S
+// seconds (default 60), so the next job does not rebuild its catalog copy.
+import { parentPort, type Worker } from 'node:worker_threads';
+import { startWorkerThread, type WorkerName } from './worker-thread';
+
+type ToWorker<J> = { type: 'job'; job: J } | { type: 'written' } | { type: 'cancel' };
+type FromWorker<B> = { type: 'batch'; batch: B } | { type: 'done' } | { type: 'error'; message: string };
+
+/** Plays `job`, awaiting `onBatch` for every batch; stops early once `signal` aborts. */
+export type BatchPlay<J, B> = (job: J, onBatch: (batch: B) => Promise<void>, signal: AbortSignal) => Promise<void>;
+
+/** Lets other tasks run (messages, requests) between two episodes or two batch writes. */
+export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** How long an idle worker is kept (`ECOMRLVE_WORKER_IDLE_S`, default 60 s). */
+export function workerIdleMs(env: Record<string, string | undefined> = process.env): number {
+  const s = Number(env.ECOMRLVE_WORKER_IDLE_S);
+  return env.ECOMRLVE_WORKER_IDLE_S && Number.isFinite(s) && s >= 0 ? s * 1000 : 60_000;
+}
+
+/** In the worker's entry: serves the parent's jobs, one at a time, with `play`. */
+export function serveBatchJobs<J, B>(play: BatchPlay<J, B>): void {
+  let cancel = new AbortController();
+  let written = 0;
+  let wake: (() => void) | null = null;
+  const post = (m: FromWorker<B>) => parentPort!.postMessage(m);
+  parentPort?.on('message', (m: ToWorker<J>) => {
+    if (m.type === 'job') {
+      cancel = new AbortController();
+      written = 0;
+      let sent = 0;
+      const { signal } = cancel;
+      const onBatch = async (batch: B) => {
+        post({ type: 'batch', batch });
+        sent++;
+        while (written < sent - 1 && !signal.aborted) await new Promise<void>((r) => (wake = r));
+      };
+      play(m.job, onBatch, signal).then(
+        () => post({ type: 'done' }),
+        (e: Error) => post({ type: 'error', message: e.message }),
+      );
+      return;
+    }
+    if (m.type === 'written') written++;
+    else cancel.abort();
+    wake?.();
+    wake = null;
+  });
+}
+
+/** The parent's side: runs each job in a worker thread `name` (its entry calls serveBatchJobs). */
+export function batchWorkerPlayer<J, B>(
+  name: WorkerName,
+  opts: { root?: string; idleMs?: number } = {},
+): { play: BatchPlay<J, B> } {
+  const idleMs = opts.idleMs ?? workerIdleMs();
+  let idle: { worker: Worker; timer: NodeJS.Timeout } | null = null;
+  // the worker's catalog is its own: a large one needs the same heap room as the server's
+  const start = () => startWorkerThread(name, { root: opts.root, resourceLimits: { maxOldGenerationSizeMb: 4096 } });
+  const take = (): Worker => {
+    if (!idle) return start();
+    clearTimeout(idle.timer);
+    const { worker } = idle;
+    idle = null;
+    return worker;
+  };
+  const release = (worker: Worker) => {
+    if (idle) return void worker.terminate();
+    const timer = setTimeout(() => {
+      if (idle?.worker === worker) idle = null;
+      void worker.terminate();
+    }, idleMs);
+    timer.unref();
+    worker.unref();
+    idle = { worker, timer };
+  };
+
+  return {
+    play(job, onBatch, signal) {
+      const worker = take();
+      worker.ref();
+      const send = (m: ToWorker<J>) => worker.postMessage(m);
+      const cancel = () => send({ type: 'cancel' });
+      signal.addEventListener('abort', cancel, { once: true });
+      return new Promise<void>((resolve, reject) => {
+        let writing = Promise.resolve();
+        let settled = false;
+        const finish = (err?: Error) => {
+          if (settled) return;
+          settled = true;
+          signal.removeEventListener('abort', cancel);
+          worker.off('message', onMessage);
+          worker.off('error', finish);
+          worker.off('exit', onExit);
+          if (err) {
+            void worker.terminate();
+            reject(err);
+          } else {
+            release(worker);
+            resolve();
+          }
+        };
+        const onMessage = (m: FromWorker<B>) => {
+          if (m.type === 'batch') {
+            writing = writing.then(async () => {
+              // batches queued while one was written would otherwise be written in one macrotask
+              await yieldToEventLoop();
+              if (settled) return;
+              await onBatch(m.batch);
+              send({ type: 'written' });
+            });
+            writing.catch((e: Error) => {
+              cancel();
+              finish(e);
+            });
+          } else if (m.type === 'done') writing.then(() => finish(), finish);
+          else finish(new Error(m.message));
+        };
+        const onExit = (code: number) =>
+          finish(new Error(`the ${name} worker exited (code ${code}) before it finished`));
+        worker.on('message', onMessage);
+        worker.on('error', finish);
+        worker.on('exit', onExit);
+        send({ type: 'job', job });
+        if (signal.aborted) cancel();
+      });
+    },
+  };
+}
