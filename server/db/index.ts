@@ -17,11 +17,6 @@ const noop = () => undefined;
 
 export { databaseKind, type DatabaseKind };
 
-/** The kind of database this process talks to. */
-export function currentDatabaseKind(): DatabaseKind {
-  return databaseKind(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
-}
-
 /** Connections per process to PostgreSQL (ECOMRLVE_PG_POOL, default 10). */
 function pgPoolSize(): number {
   const n = Number(process.env.ECOMRLVE_PG_POOL ?? 10);

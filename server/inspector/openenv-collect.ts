@@ -12,8 +12,6 @@ import type { EpisodeEvent } from '@/server/engine/types';
 import { actionForCall } from '@/server/env-server/mcp';
 import { episodeLineSchema, FORMAT_NAME, FORMAT_VERSION, type EpisodeLine } from './format';
 
-export const RESULTS_FILENAME = 'results.jsonl';
-
 /** OpenEnv's EpisodeRecord, as one line of results.jsonl. */
 export interface CollectRecord {
   episode_id: string;

@@ -5,8 +5,6 @@
 import type { EpisodeEvent } from '@/server/engine/types';
 
 /** Event kinds whose text is searchable. */
-export const SEARCHED_KINDS = ['customer_message', 'agent_message', 'tool_call'] as const;
-
 // As SQLite's json_extract gives it: a string as itself, anything else as JSON, null as ''.
 const part = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 
