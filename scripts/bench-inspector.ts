@@ -18,7 +18,7 @@ import path from 'node:path';
 import { createEpisode, createHeuristicAgent, oracleAgent, ENV_IDS } from '@/server/engine';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import { openSqlite, pgSqlDb, sqliteSqlDb, type SqlDb } from '@/server/db/sql';
-import { copyMigratedSqlite } from '@/server/lib/migrated-sqlite';
+import { copyMigratedSqlite } from '@/server/lib/test/migrated-sqlite';
 import { exportJsonl } from '@/server/inspector/export';
 import { importFiles } from '@/server/inspector/import';
 import { createInserter, type EpisodeRecord } from '@/server/inspector/insert';

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EnvHttpClient } from '@/server/client/env-client';
 import { createPrismaClient } from '@/server/db';
-import { copyMigratedSqlite } from '../lib/migrated-sqlite';
+import { copyMigratedSqlite } from '../lib/test/migrated-sqlite';
 import { ADMIN } from './test/helpers';
 import { spawnEnvServer } from './test/spawn';
 

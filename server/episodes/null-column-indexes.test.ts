@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyMigratedSqlite } from '@/server/lib/migrated-sqlite';
+import { copyMigratedSqlite } from '@/server/lib/test/migrated-sqlite';
 import { sqliteSqlDb, sqliteTimestamp as sqlDateTime } from '@/server/db/sql';
 import { episodeStatements, type EpisodeInsert } from './writer';
 

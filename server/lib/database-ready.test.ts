@@ -6,7 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DatabaseRefused, readySqliteDatabase } from './database-ready';
-import { copyMigratedSqlite } from './migrated-sqlite';
+import { copyMigratedSqlite } from './test/migrated-sqlite';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'ecomrlve-ready-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { copyMigratedSqlite } from '../../lib/migrated-sqlite';
+import { copyMigratedSqlite } from '../../lib/test/migrated-sqlite';
 
 export interface SpawnedServer {
   url: string;

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
-import { copyMigratedSqlite } from '@/server/lib/migrated-sqlite';
+import { copyMigratedSqlite } from '@/server/lib/test/migrated-sqlite';
 
 const g = globalThis as unknown as { __ecomPrisma?: unknown };
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { createPrismaClient, type PrismaClient } from '@/server/db';
-import { copyMigratedSqlite } from '@/server/lib/migrated-sqlite';
+import { copyMigratedSqlite } from '@/server/lib/test/migrated-sqlite';
 import { sqlDbFor, type SqlDb } from '@/server/db/sql';
 import { EpisodeServiceError } from '../types';
 
