@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@/server/lib/errors';
 import { requireConnectionUse, tableConnectionNames } from './access';
-import { createMemoryConnectionStore, parseConnection, type ConnectionStore } from './connection';
+import { parseConnection, type ConnectionStore } from './connection';
+import { createMemoryConnectionStore } from './test/memory-connection-store';
 import { startFakeEndpoint, type FakeEndpoint } from './test/fake-endpoint';
 import { resolveTablePlayer } from './turn-stream';
 

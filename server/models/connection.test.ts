@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  assertAllowedBaseUrl,
-  createMemoryConnectionStore,
-  parseConnection,
-  redact,
-  resolveApiKey,
-} from './connection';
+import { assertAllowedBaseUrl, parseConnection, redact, resolveApiKey } from './connection';
+import { createMemoryConnectionStore } from './test/memory-connection-store';
 import { toPublicError } from '@/server/lib/errors';
 
 const base = { name: 'local', baseUrl: 'http://127.0.0.1:8011/v1', model: 'heuristic' };

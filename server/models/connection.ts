@@ -170,33 +170,11 @@ export function redact(text: string, secret: string | null): string {
   return text.split(secret).join('[redacted]');
 }
 
-// ---------- store ----------
-
-/** Where connections live. The in-memory one serves the CLI and tests; a Prisma one can follow. */
+/** Where connections live: Prisma in the app (prisma-connection-store.ts), memory in tests (test/). */
 export interface ConnectionStore {
   list(): Promise<Connection[]>;
   get(name: string): Promise<Connection | null>;
   /** Validates, then inserts or replaces by name. */
   save(input: unknown): Promise<Connection>;
   remove(name: string): Promise<boolean>;
-}
-
-export function createMemoryConnectionStore(env: Env = process.env): ConnectionStore {
-  const byName = new Map<string, Connection>();
-  return {
-    async list() {
-      return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
-    },
-    async get(name) {
-      return byName.get(name) ?? null;
-    },
-    async save(input) {
-      const connection = parseConnection(input, env);
-      byName.set(connection.name, connection);
-      return connection;
-    },
-    async remove(name) {
-      return byName.delete(name);
-    },
-  };
 }

@@ -10,7 +10,8 @@ import { fieldNames, leakedValues, secretValues } from '@/server/episodes/goal-s
 import { toSeatView } from '@/server/episodes/seat';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
-import { createMemoryConnectionStore, type ConnectionStore } from './connection';
+import { type ConnectionStore } from './connection';
+import { createMemoryConnectionStore } from './test/memory-connection-store';
 import { CUSTOMER_VOICE_PROMPT, createCustomerVoice, factCheck } from './customer-voice';
 import { playTableTurn } from './table';
 import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from './test/fake-endpoint';

@@ -13,7 +13,7 @@ import { toSeatView } from '@/server/episodes/seat';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createAgentServer, listen } from './agent-server/server';
-import { createMemoryConnectionStore } from './connection';
+import { createMemoryConnectionStore } from './test/memory-connection-store';
 import { systemPrompt } from './prompt';
 import { playTableTurn } from './table';
 import { resolveTablePlayer, turnEventStream } from './turn-stream';

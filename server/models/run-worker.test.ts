@@ -13,7 +13,8 @@ import { expandCells } from './batch';
 import { parseConnection } from './connection';
 import { workerRunPlayer } from './run-player';
 import { cancelStoredRun, startStoredRun, type RunSpec } from './runs';
-import { actorOf, playTableEpisode, type TablePlayer } from './table';
+import { actorOf, type TablePlayer } from './table';
+import { playTableEpisode } from './test/table-episode';
 import { createAgentServer, listen } from './agent-server/server';
 import { macrotaskProbe } from '@/server/lib/test/macrotask-probe';
 

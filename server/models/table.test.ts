@@ -11,7 +11,8 @@ import { createEpisodeService, type EpisodeService } from '@/server/episodes/ser
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createAgentServer, listen } from './agent-server/server';
 import { parseConnection } from './connection';
-import { playTableEpisode, playTableTurn, type TablePlayer } from './table';
+import { playTableTurn, type TablePlayer } from './table';
+import { playTableEpisode } from './test/table-episode';
 import { startFakeEndpoint, type FakeEndpoint } from './test/fake-endpoint';
 
 const MARKER = 'sk-MARKER-table-5c1e7a';

@@ -138,17 +138,3 @@ export async function playTableTurn(
   const after = await service.submitAction(episodeId, choice.action, { actor, modelRecord: choice.modelRecord });
   return { ok: true, actor, episode: toSeatView(after) };
 }
-
-/** Plays turns until the episode ends, an infrastructure failure stops it, or the signal aborts. */
-export async function playTableEpisode(
-  service: EpisodeService,
-  catalog: (id: string) => Catalog,
-  episodeId: string,
-  player: TablePlayer,
-  options: TableOptions = {},
-): Promise<TableTurn> {
-  for (;;) {
-    const turn = await playTableTurn(service, catalog, episodeId, player, options);
-    if (!turn.ok || turn.episode.status === 'done' || options.signal?.aborted) return turn;
-  }
-}

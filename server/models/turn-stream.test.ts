@@ -8,7 +8,8 @@ import { createEpisodeService, type EpisodeService } from '@/server/episodes/ser
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { AppError } from '@/server/lib/errors';
 import { readTurnStream, type TurnPartial } from '@/lib/turn-stream';
-import { createMemoryConnectionStore, type ConnectionStore } from './connection';
+import { type ConnectionStore } from './connection';
+import { createMemoryConnectionStore } from './test/memory-connection-store';
 import { playTableTurn } from './table';
 import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from './test/fake-endpoint';
 import { resolveTablePlayer, turnEventStream } from './turn-stream';
