@@ -5,25 +5,27 @@
 import type { CurriculumState } from '@/server/engine/curriculum';
 import type { Catalog } from '@/server/engine';
 import type { EnvId } from '@/server/engine/types';
-import { findAgent } from './agents';
-import { playCurriculumEpisode, type CurriculumStep } from './runner';
+import type { TablePlayer } from '@/server/models/table';
+import { playCurriculumEpisode, type CurriculumStep, type EpisodeCaps } from './runner';
 
 export interface PlayJob {
   state: CurriculumState;
   runSeed: number;
-  /** a built-in agent's name (checked by the service before) */
-  agent: string;
+  /** a built-in agent or a connected model (a connection names its key's variable, never the key) */
+  player: TablePlayer;
   catalogId: string;
   playable: EnvId[];
   episodes: number;
   batchSize: number;
+  caps: EpisodeCaps;
 }
 
 export interface EpisodePlayer {
   /**
    * Plays up to `job.episodes` episodes from `job.state`, calling `onBatch` with every batch of
    * `job.batchSize` (the last may be shorter) and waiting for it. Stops after the current
-   * episode once `signal` is aborted.
+   * episode once `signal` is aborted (a model's turn in flight is aborted), and after the
+   * first infrastructure failure (that episode is in the last batch, unscored).
    */
   play(job: PlayJob, onBatch: (steps: CurriculumStep[]) => Promise<void>, signal: AbortSignal): Promise<void>;
 }
@@ -32,8 +34,7 @@ export interface EpisodePlayer {
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface PlayHooks {
-  /** Asked before every episode: false stops the loop (a cancel) after the episode in hand. */
-  mayGoOn: () => boolean;
+  signal: AbortSignal;
   /** Receives every full batch and the last, shorter one; the loop waits for it. */
   onBatch: (steps: CurriculumStep[]) => void | Promise<void>;
   /** Runs after every episode (the in-process player lets other requests run). */
@@ -43,21 +44,23 @@ export interface PlayHooks {
 
 /** The one play loop of a curriculum step, whichever thread runs it. */
 export async function playEpisodes(job: PlayJob, catalog: Catalog, hooks: PlayHooks): Promise<void> {
-  const agent = findAgent(job.agent);
-  if (!agent) throw new Error(`unknown agent "${job.agent}"`);
   let state = job.state;
   let batch: CurriculumStep[] = [];
-  for (let i = 0; i < job.episodes && hooks.mayGoOn(); i++) {
-    const step = playCurriculumEpisode({
+  for (let i = 0; i < job.episodes && !hooks.signal.aborted; i++) {
+    const step = await playCurriculumEpisode({
       state,
       runSeed: job.runSeed,
-      agent,
+      player: job.player,
       catalog,
+      caps: job.caps,
       playable: job.playable,
       at: (hooks.at?.() ?? new Date()).toISOString(),
+      signal: hooks.signal,
     });
-    state = step.outcome.state;
+    if (!step) break;
     batch.push(step);
+    if (!step.outcome) break; // an infrastructure failure: the next ones would most likely fail too
+    state = step.outcome.state;
     if (batch.length >= job.batchSize) {
       await hooks.onBatch(batch);
       batch = [];
@@ -71,11 +74,6 @@ export async function playEpisodes(job: PlayJob, catalog: Catalog, hooks: PlayHo
 export function inProcessPlayer(getCatalog: (catalogId: string) => Catalog, at?: () => Date): EpisodePlayer {
   return {
     play: async (job, onBatch, signal) =>
-      playEpisodes(job, getCatalog(job.catalogId), {
-        mayGoOn: () => !signal.aborted,
-        onBatch,
-        afterEpisode: yieldToEventLoop,
-        at,
-      }),
+      playEpisodes(job, getCatalog(job.catalogId), { signal, onBatch, afterEpisode: yieldToEventLoop, at }),
   };
 }

@@ -18,6 +18,10 @@ const WRITTEN = 1;
 async function play(job: WorkerRequest, post: (m: WorkerMessage) => void): Promise<void> {
   const control = new Int32Array(job.control);
   const cancelled = () => Atomics.load(control, CANCEL) !== 0;
+  // the flag is read after every episode, and polled while a model's turn is in flight (aborting it)
+  const abort = new AbortController();
+  const checkCancel = async () => void (cancelled() && abort.abort());
+  const poll = setInterval(checkCancel, 200);
   let sent = 0;
   const send = (steps: CurriculumStep[]) => {
     post({ type: 'batch', steps });
@@ -30,7 +34,15 @@ async function play(job: WorkerRequest, post: (m: WorkerMessage) => void): Promi
     )
       Atomics.wait(control, WRITTEN, seen, 1000);
   };
-  return playEpisodes(job, getCatalog(job.catalogId), { mayGoOn: () => !cancelled(), onBatch: send });
+  try {
+    await playEpisodes(job, getCatalog(job.catalogId), {
+      signal: abort.signal,
+      onBatch: send,
+      afterEpisode: checkCancel,
+    });
+  } finally {
+    clearInterval(poll);
+  }
 }
 
 parentPort?.on('message', (job: WorkerRequest) => {

@@ -26,6 +26,8 @@ import type { SeatHistory } from './transcript';
 
 export const BUILT_IN_AGENTS = ['oracle', 'heuristic', 'random'] as const;
 export type BuiltInAgent = (typeof BUILT_IN_AGENTS)[number];
+export const isBuiltInAgent = (name: string): name is BuiltInAgent =>
+  (BUILT_IN_AGENTS as readonly string[]).includes(name);
 
 export type TablePlayer = { kind: 'model'; connection: Connection } | { kind: 'agent'; agent: BuiltInAgent };
 
