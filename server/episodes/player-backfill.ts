@@ -1,0 +1,46 @@
+// Episodes stored before provenance (round 14) kept their starting player ("human" from the
+// playground) although a model, an agent or the oracle took some of their turns; every turn's
+// actor was already recorded. On start the app re-derives those players from the actors with the
+// rule live steps use (playerOf), so the "human turns only" filter and the oracle's "spoiled"
+// badge hold for old rows too. Decision: a backfill in code rather than a SQL migration — the
+// mixed players' names (sorted, joined with "+") would need each dialect's string aggregation,
+// and one rule in one place is what replay and the live path already share. It is idempotent:
+// a derived player is never a candidate again, so a second start finds nothing to do.
+import type { SqlDb } from '@/server/db/sql';
+import { playerOf } from './provenance';
+
+const CHUNK = 500;
+
+/** Candidates: a turn by someone the stored player does not name (mixed players are derived already). */
+const CANDIDATES = `SELECT DISTINCT a."episodeId" AS "id" FROM "EpisodeAction" a JOIN "Episode" e ON e."id" = a."episodeId"
+  WHERE a."actor" IS NOT NULL AND a."actor" <> e."player" AND e."player" NOT LIKE 'mixed:%' LIMIT ${CHUNK}`;
+
+/** Re-derives the player of every episode stored before provenance; answers how many changed. */
+export async function backfillPlayers(db: SqlDb): Promise<number> {
+  let changed = 0;
+  for (;;) {
+    const ids = (await db.all<{ id: string }>(CANDIDATES)).map((r) => r.id);
+    if (ids.length === 0) return changed;
+    const marks = ids.map(() => '?').join(',');
+    const rows = await db.all<{ id: string; player: string; actor: string | null }>(
+      `SELECT e."id" AS "id", e."player" AS "player", a."actor" AS "actor" FROM "Episode" e
+        JOIN "EpisodeAction" a ON a."episodeId" = e."id" WHERE e."id" IN (${marks}) ORDER BY e."id", a."seq"`,
+      ids,
+    );
+    const turns = new Map<string, { starter: string; actors: Array<string | null> }>();
+    for (const r of rows) {
+      const t = turns.get(r.id) ?? { starter: r.player, actors: [] };
+      t.actors.push(r.actor);
+      turns.set(r.id, t);
+    }
+    const updates = [...turns].flatMap(([id, t]) => {
+      const player = playerOf(t.starter, t.actors);
+      return player === t.starter
+        ? []
+        : [{ sql: `UPDATE "Episode" SET "player" = ? WHERE "id" = ?`, args: [player, id] }];
+    });
+    if (updates.length === 0) return changed; // nothing derivable left (never expected: candidates change)
+    await db.batch(updates);
+    changed += updates.length;
+  }
+}
