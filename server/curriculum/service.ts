@@ -1,6 +1,7 @@
 // The curriculum service: create runs, advance them by playing episodes with a built-in agent or
-// a connected model (off the request thread, as batch runs play), and read them back. The state lives in CurriculumRun.state (JSON) and is
-// written with the episodes it has seen, one transaction per batch of up to 25 episodes.
+// a connected model (off the request thread, as batch runs play), and read them back. The state
+// lives in CurriculumRun.state (JSON), written with the episodes it has seen, one transaction per
+// batch of up to 25 episodes.
 import type { SqlDb } from '@/server/db/sql';
 import { sqlDbOf } from '@/server/episodes/service';
 import { toPublicError } from '@/server/lib/errors';
