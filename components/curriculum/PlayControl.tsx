@@ -157,7 +157,7 @@ export function PlayControl({ runId, players }: { runId: string; players: Curric
           {inputError ?? step.error?.message ?? job?.error}
         </p>
       )}
-      {job && !running && job.status === 'done' && (
+      {job && !running && job.status === 'done' && !(job.error && job.played === 0) && (
         <p className="text-sm text-slate-600" data-testid="play-result">
           {job.cancelled ? 'Cancelled after' : 'Played'} {job.played} episode{job.played === 1 ? '' : 's'}: {job.passed}{' '}
           passed, mean reward {fmtReward(job.meanReward)}. The windows and charts below include them.
