@@ -1,11 +1,7 @@
-// Episodes stored before provenance (round 14) kept their starting player ("human" from the
-// playground) although a model, an agent or the oracle took some of their turns; every turn's
-// actor was already recorded. On start the app re-derives those players from the actors with the
-// rule live steps use (playerOf), so the "human turns only" filter and the oracle's "spoiled"
-// badge hold for old rows too. Decision: a backfill in code rather than a SQL migration — the
-// mixed players' names (sorted, joined with "+") would need each dialect's string aggregation,
-// and one rule in one place is what replay and the live path already share. It is idempotent:
-// a derived player is never a candidate again, so a second start finds nothing to do.
+// Episodes stored before provenance kept their starting player ("human") although a model or the
+// oracle took turns. On start the app re-derives their player from the recorded actors with the
+// live path's rule (playerOf). Idempotent: a derived player is never a candidate again. Why code
+// and not a SQL migration: docs/inspector.md, "Provenance".
 import type { SqlDb } from '@/server/db/sql';
 import { playerOf } from './provenance';
 
