@@ -22,7 +22,18 @@ export async function register() {
     console.error(
       `[ecomrlve] the database ${url} is unusable: ${problem}. Pages that read episodes will fail until this is fixed.`,
     );
+    return;
   }
+  // episodes stored before provenance get the player their turns' actors give (once; docs/inspector.md)
+  const [{ backfillPlayers }, { sqlDbOf }] = await Promise.all([
+    import('@/server/episodes/player-backfill'),
+    import('@/server/episodes/service'),
+  ]);
+  const changed = await backfillPlayers(sqlDbOf(prisma)).catch((e: Error) => {
+    console.error(`[ecomrlve] the player backfill failed: ${e.message}`);
+    return 0;
+  });
+  if (changed) console.log(`[ecomrlve] derived the player of ${changed} episode(s) stored before provenance`);
 }
 
 const MIGRATE_HINT = 'run `npx prisma migrate deploy` (npm run app does it)';

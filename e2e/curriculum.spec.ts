@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 const SHOTS = 'test-results/screenshots';
 
 test('create a curriculum run, play episodes with the oracle, see windows and the h chart', async ({ page }) => {
+  test.setTimeout(180_000); // 1,000 episodes: each oracle turn is chosen as a batch run's (a replay per turn)
   await page.goto('/');
   await page.getByRole('link', { name: 'Curriculum' }).click();
   await page.waitForURL(/\/curriculum$/);

@@ -1,8 +1,9 @@
-// Runs the adaptive curriculum (SPEC §10) with a built-in agent, in-process.
+// Runs the adaptive curriculum (SPEC §10) with a built-in agent or a connected model.
 //
 //   npm run curriculum -- --collection C4 --agent oracle --episodes 2000
 //
-// Options: --collection C1|C2|C4|ALL (C8 = ALL; default C4), --agent NAME (default oracle),
+// Options: --collection C1|C2|C4|ALL (C8 = ALL; default C4), --agent NAME (default oracle; a
+// built-in agent, or connection:NAME for a connected model: stored runs only),
 // --episodes N (default 2000), --seed N (run seed; default random), --name TEXT,
 // --run ID (continue a stored run), --store-episodes (also store every episode, so they
 // show in /episodes; default: only the run's state is stored), --memory (no database at all),
@@ -11,8 +12,9 @@ import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { createCurriculum, formatWindows, isCollectionId, type CurriculumState } from '@/server/engine/curriculum';
-import { builtInAgentNames, findAgent } from '@/server/curriculum/agents';
 import { playableEnvs, playCurriculumEpisode, type CurriculumStep } from '@/server/curriculum/runner';
+import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
+import { BUILT_IN_AGENTS, isBuiltInAgent } from '@/server/models/table';
 
 const { values: opt } = parseArgs({
   options: {
@@ -41,8 +43,9 @@ if (!Number.isInteger(every) || every < 1) fail(`--every must be a whole number 
 if (!opt.run && !isCollectionId(opt.collection))
   fail(`--collection must be one of C1, C2, C4, ALL (C8 = ALL), got "${opt.collection}"`);
 if (opt.sampling !== 'uniform' && opt.sampling !== 'round_robin') fail(`--sampling must be uniform or round_robin`);
-const agent =
-  findAgent(opt.agent) ?? fail(`unknown agent "${opt.agent}"; built-in agents: ${builtInAgentNames().join(', ')}`);
+if (opt.memory && !isBuiltInAgent(opt.agent))
+  fail(`--memory plays built-in agents only (${BUILT_IN_AGENTS.join(', ')}), got "${opt.agent}"`);
+const agent = { name: opt.agent };
 const seed = opt.seed !== undefined ? Number(opt.seed) : randomInt(0, 2_147_483_647);
 if (!Number.isInteger(seed) || seed < 0) fail(`--seed must be a whole number ≥ 0`);
 
@@ -54,6 +57,7 @@ const started = Date.now();
 function onStep(step: CurriculumStep, state: CurriculumState) {
   played++;
   if (step.passed) passed++;
+  if (!step.outcome) return console.log(`  infrastructure failure, not scored: ${JSON.stringify(step.episode.infra)}`);
   rewardSum += step.reward;
   if (step.outcome.moved) {
     const w = state.envs.find((e) => e.envId === step.task.envId)!;
@@ -89,15 +93,11 @@ async function main() {
     const catalog = getCatalog(DEFAULT_CATALOG_ID);
     const playable = playableEnvs(state);
     if (playable.length === 0) fail(`none of ${state.collection}'s environments can be played yet`);
+    const player = { kind: 'agent' as const, agent: opt.agent as (typeof BUILT_IN_AGENTS)[number] };
+    const caps = { maxEvents: MAX_EPISODE_EVENTS, maxBytes: MAX_EPISODE_BYTES };
     for (let i = 0; i < total; i++) {
-      const step = playCurriculumEpisode({
-        state,
-        runSeed: seed,
-        agent,
-        catalog,
-        playable,
-        at: new Date().toISOString(),
-      });
+      const step = await playCurriculumEpisode({ state, runSeed: seed, player, catalog, caps, playable });
+      if (!step?.outcome) break; // built-in agents are never cancelled nor cut off by infrastructure
       state = step.outcome.state;
       onStep(step, state);
     }

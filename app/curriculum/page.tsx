@@ -12,7 +12,7 @@ export default async function CurriculumPage({ searchParams }: { searchParams: P
   return (
     <CurriculumDashboard
       runId={run && /^[A-Za-z0-9_-]{1,64}$/.test(run) ? run : null}
-      agents={page.data.agents}
+      players={page.data.players}
       collections={page.data.collections}
     />
   );

@@ -1,6 +1,7 @@
 'use client';
-// "Play N episodes with agent X": the server plays them in the background; the page follows
-// with a progress bar (polling), can cancel, and refreshes the run's charts as it goes.
+// "Play N episodes with X" (a built-in agent or a connected model): the server plays them in the
+// background; the page follows with a progress bar (polling), can cancel, and refreshes the
+// run's charts as it goes.
 import Link from 'next/link';
 import { useEffect, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -15,14 +16,19 @@ const AGENT_NOTES: Record<string, string> = {
   oracle: 'reads the hidden goal: an upper bound, not a player',
   heuristic: 'plays from what it sees, as a scripted shopper assistant',
   random: 'random well-formed actions: a noise baseline',
-  empty: 'answers nothing on its first turn: the floor (scores at most −0.5)',
 };
 
-export function PlayControl({ runId, agents }: { runId: string; agents: string[] }) {
+/** The built-in agents and the model connections (by name) this page may play. */
+export interface CurriculumPlayers {
+  agents: string[];
+  connections: string[];
+}
+
+export function PlayControl({ runId, players }: { runId: string; players: CurriculumPlayers }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [episodes, setEpisodes] = useState('100');
-  const [agent, setAgent] = useState(agents[0] ?? 'oracle');
+  const [agent, setAgent] = useState(players.agents[0] ?? 'oracle');
   const [inputError, setInputError] = useState<string | null>(null);
   const progressKey = trpc.curriculum.progress.queryKey({ id: runId });
   const step = useMutation(
@@ -89,24 +95,40 @@ export function PlayControl({ runId, agents }: { runId: string; agents: string[]
           onChange={(e) => setAgent(e.target.value)}
           className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm shadow-sm"
         >
-          {agents.map((a) => (
-            <option key={a} value={a}>
-              {a}
-              {AGENT_NOTES[a] ? ` — ${AGENT_NOTES[a]}` : ''}
-            </option>
-          ))}
+          <optgroup label="Built-in agents">
+            {players.agents.map((a) => (
+              <option key={a} value={a}>
+                {a}
+                {AGENT_NOTES[a] ? ` — ${AGENT_NOTES[a]}` : ''}
+              </option>
+            ))}
+          </optgroup>
+          {players.connections.length > 0 && (
+            <optgroup label="Connected models">
+              {players.connections.map((c) => (
+                <option key={c} value={`connection:${c}`}>
+                  model {c}
+                </option>
+              ))}
+            </optgroup>
+          )}
         </select>
         <Button type="submit" variant="accent" disabled={step.isPending || running} data-testid="play-run">
           {running ? 'Playing…' : 'Play'}
         </Button>
       </form>
       <p className="text-xs text-slate-500" data-testid="play-agent-note">
-        The curriculum plays built-in agents on the server. To play a connected model over a grid of envs and d, start a
-        batch run on{' '}
-        <Link href="/runs" className="text-sky-700 underline">
-          Runs
-        </Link>
-        .
+        A connected model plays one episode at a time; a step stops at the first episode its endpoint cannot answer
+        (stored as infrastructure-aborted, not scored).{' '}
+        {players.connections.length === 0 && (
+          <>
+            No model is connected:{' '}
+            <Link href="/models" className="text-sky-700 underline">
+              connect one
+            </Link>{' '}
+            to offer it here.
+          </>
+        )}
       </p>
       {job && running && (
         <div className="flex items-center gap-3" data-testid="play-progress">
@@ -135,7 +157,7 @@ export function PlayControl({ runId, agents }: { runId: string; agents: string[]
           {inputError ?? step.error?.message ?? job?.error}
         </p>
       )}
-      {job && !running && job.status === 'done' && (
+      {job && !running && job.status === 'done' && !(job.error && job.played === 0) && (
         <p className="text-sm text-slate-600" data-testid="play-result">
           {job.cancelled ? 'Cancelled after' : 'Played'} {job.played} episode{job.played === 1 ? '' : 's'}: {job.passed}{' '}
           passed, mean reward {fmtReward(job.meanReward)}. The windows and charts below include them.

@@ -8,10 +8,10 @@ import { EpisodeTable } from '@/components/episodes/EpisodeTable';
 import { Badge, Card, CardHeader, Empty } from '@/components/ui/primitives';
 import { HChart } from './HChart';
 import { OutcomeChart } from './OutcomeChart';
-import { PlayControl } from './PlayControl';
+import { PlayControl, type CurriculumPlayers } from './PlayControl';
 import { WindowTable } from './WindowTable';
 
-export function RunPanel({ runId, agents }: { runId: string; agents: string[] }) {
+export function RunPanel({ runId, players }: { runId: string; players: CurriculumPlayers }) {
   const trpc = useTRPC();
   const q = useQuery(trpc.curriculum.get.queryOptions({ id: runId }));
   if (q.isLoading)
@@ -52,7 +52,7 @@ export function RunPanel({ runId, agents }: { runId: string; agents: string[] })
           </div>
         </div>
         <div className="p-4">
-          <PlayControl runId={run.id} agents={agents} />
+          <PlayControl runId={run.id} players={players} />
         </div>
       </Card>
 

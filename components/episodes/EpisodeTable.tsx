@@ -38,7 +38,7 @@ export function EpisodeTable({ episodes }: { episodes: Row[] }) {
               </td>
               <td className="px-2 py-2 text-right tabular-nums">{fmtReward(e.reward)}</td>
               <td className="px-2 py-2">
-                <ResultBadge status={e.status} isCorrect={e.isCorrect} />
+                <ResultBadge status={e.status} isCorrect={e.isCorrect} infra={e.infraError !== null} />
                 {e.revealed && (
                   <Badge
                     tone="amber"

@@ -1,60 +1,68 @@
-// The Episode row of one played curriculum episode, as the episode writer stores it
-// (server/episodes/writer.ts). Its columns of a played episode also serve the batch runs
-// (server/models/runs.ts).
+// The Episode row, events and actions of one episode played off the request thread (a batch
+// run's cell, server/models/runs.ts, or a curriculum episode, ./store.ts), as the episode writer
+// stores them (server/episodes/writer.ts): what the episode service would have left after these
+// turns, each turn with its actor.
 import { REWARD_REVISION } from '@/server/engine/reward';
 import { ENGINE_VERSION } from '@/server/engine/version';
-import { eventRows, jsonOrNull, storedBytesOf, type EpisodeInsert, type EventRow } from '@/server/episodes/writer';
-import type { CurriculumStep, PlayedEpisodeRecord } from './runner';
+import type { PlayedRunEpisode } from '@/server/models/run-play';
+import {
+  eventRows,
+  jsonOrNull,
+  newEpisodeId,
+  storedBytesOf,
+  type ActionInsert,
+  type EpisodeInsert,
+  type EventRow,
+} from '@/server/episodes/writer';
 
-export interface CurriculumEpisodeRows {
-  /** the Episode columns, without its id */
-  episode: Omit<EpisodeInsert, 'id'>;
+export interface PlayedEpisodeRows {
+  episode: EpisodeInsert;
   events: EventRow[];
-  /** each step() call took one structured action at turn = index (turns start at 0 before the first step) */
-  actions: Array<{ seq: number; turn: number; format: 'json'; raw: string }>;
+  actions: ActionInsert[];
 }
 
-/** The Episode columns that say how a played episode stands (no overrides, default weights). */
-export function playedEpisodeColumns(
-  ep: Pick<PlayedEpisodeRecord, 'axes' | 'turn' | 'done' | 'termination' | 'breakdown' | 'hiddenGoal' | 'journeyEnvs'>,
-) {
-  return {
+/** The rows of a played episode; `link` ties it to its batch run or curriculum run. */
+export function playedEpisodeRows(
+  played: PlayedRunEpisode,
+  run: { actor: string; catalogId: string; link: { runId: string } | { curriculumRunId: string } },
+): PlayedEpisodeRows {
+  const events = eventRows(played.events, 0);
+  const actions = played.actions.map((a, seq) => ({
+    seq,
+    turn: seq,
+    format: a.format,
+    raw: a.raw,
+    eventEnd: a.eventEnd,
+    actor: run.actor,
+    modelRecord: a.modelRecord,
+  }));
+  const { breakdown } = played;
+  const episode: EpisodeInsert = {
+    id: newEpisodeId(),
+    envId: played.cell.envId,
+    d: played.cell.d,
+    seed: played.cell.seed,
     axisOverrides: '{}',
-    axes: JSON.stringify(ep.axes),
+    axes: JSON.stringify(played.axes),
     weights: null,
-    turn: ep.turn,
-    status: ep.done ? 'done' : 'active',
-    terminationReason: ep.termination,
-    reward: ep.breakdown ? ep.breakdown.total : null,
-    isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
-    breakdown: jsonOrNull(ep.breakdown),
-    hiddenGoal: JSON.stringify(ep.hiddenGoal),
+    turn: played.turn,
+    status: played.done ? 'done' : 'active',
+    terminationReason: played.termination,
+    reward: breakdown ? breakdown.total : null,
+    isCorrect: breakdown ? breakdown.isCorrect : null,
+    breakdown: jsonOrNull(breakdown),
+    hiddenGoal: JSON.stringify(played.hiddenGoal),
     engineVersion: ENGINE_VERSION,
     rewardRevision: REWARD_REVISION,
-    journeyEnvs: jsonOrNull(ep.journeyEnvs),
+    journeyEnvs: jsonOrNull(played.journeyEnvs),
+    // a model that could not be reached ends its episode, unscored: infrastructure-aborted
+    ...(played.infra ? { status: 'done', terminationReason: 'aborted', reward: null, isCorrect: null } : {}),
+    catalogId: run.catalogId,
+    player: run.actor,
+    eventCount: events.length,
+    storedBytes: storedBytesOf(events, actions),
+    infraError: played.infra ? JSON.stringify(played.infra) : null,
+    ...run.link,
   };
-}
-
-export function curriculumEpisodeRows(
-  step: CurriculumStep,
-  run: { runId: string; catalogId: string; player: string },
-): CurriculumEpisodeRows {
-  const ep = step.episode;
-  const events = eventRows(ep.events, 0);
-  const actions = step.actions.map((a, seq) => ({ seq, turn: seq, format: 'json' as const, raw: JSON.stringify(a) }));
-  return {
-    episode: {
-      envId: step.task.envId,
-      d: step.task.d,
-      seed: step.seed,
-      ...playedEpisodeColumns(ep),
-      catalogId: run.catalogId,
-      player: run.player,
-      eventCount: events.length,
-      storedBytes: storedBytesOf(events, actions),
-      curriculumRunId: run.runId,
-    },
-    events,
-    actions,
-  };
+  return { episode, events, actions };
 }

@@ -6,25 +6,27 @@ import type { CurriculumState } from '@/server/engine/curriculum';
 import type { Catalog } from '@/server/engine';
 import type { EnvId } from '@/server/engine/types';
 import { batchWorkerPlayer, yieldToEventLoop } from '@/server/lib/batch-worker';
-import { findAgent } from './agents';
-import { playCurriculumEpisode, type CurriculumStep } from './runner';
+import type { TablePlayer } from '@/server/models/table';
+import { playCurriculumEpisode, type CurriculumStep, type EpisodeCaps } from './runner';
 
 export interface PlayJob {
   state: CurriculumState;
   runSeed: number;
-  /** a built-in agent's name (checked by the service before) */
-  agent: string;
+  /** a built-in agent or a connected model (a connection names its key's variable, never the key) */
+  player: TablePlayer;
   catalogId: string;
   playable: EnvId[];
   episodes: number;
   batchSize: number;
+  caps: EpisodeCaps;
 }
 
 export interface EpisodePlayer {
   /**
    * Plays up to `job.episodes` episodes from `job.state`, calling `onBatch` with every batch of
    * `job.batchSize` (the last may be shorter) and waiting for it. Stops after the current
-   * episode once `signal` is aborted.
+   * episode once `signal` is aborted (a model's turn in flight is aborted), and after the
+   * first infrastructure failure (that episode is in the last batch, unscored).
    */
   play(job: PlayJob, onBatch: (steps: CurriculumStep[]) => Promise<void>, signal: AbortSignal): Promise<void>;
 }
@@ -37,21 +39,23 @@ export async function playEpisodes(
   signal: AbortSignal,
   at: () => Date = () => new Date(),
 ): Promise<void> {
-  const agent = findAgent(job.agent);
-  if (!agent) throw new Error(`unknown agent "${job.agent}"`);
   let state = job.state;
   let batch: CurriculumStep[] = [];
   for (let i = 0; i < job.episodes && !signal.aborted; i++) {
-    const step = playCurriculumEpisode({
+    const step = await playCurriculumEpisode({
       state,
       runSeed: job.runSeed,
-      agent,
+      player: job.player,
       catalog,
+      caps: job.caps,
       playable: job.playable,
       at: at().toISOString(),
+      signal,
     });
-    state = step.outcome.state;
+    if (!step) break;
     batch.push(step);
+    if (!step.outcome) break; // an infrastructure failure: the next ones would most likely fail too
+    state = step.outcome.state;
     if (batch.length >= job.batchSize) {
       await onBatch(batch);
       batch = [];

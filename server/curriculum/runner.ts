@@ -1,8 +1,11 @@
-// One curriculum step without any storage: pick (env, d) from the state, play the episode
-// in-process with a built-in agent, record the result. Deterministic: the task and the
-// episode seed derive from the run's seed and the episode index, so a run resumed from its
-// stored state continues exactly as an uninterrupted one would.
-import { listEnvs, playEpisode, type Agent, type Catalog } from '@/server/engine';
+// One curriculum step without any storage: pick (env, d) from the state, play the episode with
+// the run's player (a built-in agent or a connected model, exactly as a batch run plays a cell:
+// server/models/run-play.ts), record the result. Deterministic for built-in agents: the task and
+// the episode seed derive from the run's seed and the episode index, so a run resumed from its
+// stored state continues exactly as an uninterrupted one would. An episode stopped by an
+// infrastructure failure (a model that could not be reached) is not scored: the state does not
+// move, and the next step plays the same task again.
+import { listEnvs, type Catalog } from '@/server/engine';
 import {
   nextTask,
   recordResult,
@@ -11,49 +14,21 @@ import {
   type RecordOutcome,
 } from '@/server/engine/curriculum';
 import { hashParts, Rng } from '@/server/engine/random';
-import type { Action, EnvId, EpisodeEvent } from '@/server/engine/types';
-import { storedGoalOf } from '@/server/episodes/stored-goal';
-
-type PlayedEpisode = ReturnType<typeof playEpisode>['episode'];
-
-/**
- * What is stored of a played episode, as plain data: it crosses from the worker thread that
- * plays it to the thread that writes it (structured clone; an Episode object would not).
- */
-export interface PlayedEpisodeRecord {
-  axes: PlayedEpisode['axes'];
-  turn: number;
-  done: boolean;
-  termination: PlayedEpisode['termination'];
-  breakdown: PlayedEpisode['breakdown'];
-  hiddenGoal: { envId: string; summary: string[]; data: unknown; slots?: unknown };
-  events: EpisodeEvent[];
-  journeyEnvs: EnvId[] | null;
-}
-
-function recordOf(ep: PlayedEpisode): PlayedEpisodeRecord {
-  return {
-    axes: ep.axes,
-    turn: ep.turn,
-    done: ep.done,
-    termination: ep.termination,
-    breakdown: ep.breakdown,
-    hiddenGoal: storedGoalOf(ep),
-    events: [...ep.events],
-    journeyEnvs: ep.config.journeyEnvs ? [...ep.config.journeyEnvs] : null,
-  };
-}
+import type { EnvId } from '@/server/engine/types';
+import { playRunCell, type PlayedRunEpisode } from '@/server/models/run-play';
+import type { TablePlayer } from '@/server/models/table';
 
 export interface CurriculumStep {
   /** 0-based index of this episode in the run. */
   index: number;
   task: CurriculumTask;
   seed: number;
-  episode: PlayedEpisodeRecord;
-  actions: Action[];
+  /** plain data: it crosses from the worker thread that plays it to the thread that writes it */
+  episode: PlayedRunEpisode;
   passed: boolean;
   reward: number;
-  outcome: RecordOutcome;
+  /** null when an infrastructure failure stopped the episode (not scored, the state unchanged) */
+  outcome: RecordOutcome | null;
 }
 
 /** Envs of the state's collection that the engine can run now (others are skipped). */
@@ -67,41 +42,39 @@ export function episodeSeed(runSeed: number, index: number): number {
   return hashParts('curriculum-episode', runSeed, index) >>> 1;
 }
 
-export function playCurriculumEpisode(args: {
+/** The per-episode caps of the episode service (MAX_EPISODE_EVENTS, MAX_EPISODE_BYTES). */
+export interface EpisodeCaps {
+  maxEvents: number;
+  maxBytes: number;
+}
+
+export async function playCurriculumEpisode(args: {
   state: CurriculumState;
   runSeed: number;
-  agent: Agent;
+  player: TablePlayer;
   catalog: Catalog;
+  caps: EpisodeCaps;
   /** Envs that may be chosen (default: playableEnvs(state)). */
   playable?: EnvId[];
   /** Timestamp stored with window changes. */
   at?: string | null;
-}): CurriculumStep {
-  const { state, runSeed, agent, catalog } = args;
+  /** Aborts a model's turn in flight (a cancel); built-in agents always finish the episode in hand. */
+  signal?: AbortSignal;
+}): Promise<CurriculumStep | null> {
+  const { state, runSeed, player, catalog } = args;
   const index = state.episodes;
   const task = nextTask(state, Rng.from('curriculum', runSeed, index), args.playable ?? playableEnvs(state));
   const seed = episodeSeed(runSeed, index);
-  let played: ReturnType<typeof playEpisode>;
-  try {
-    played = playEpisode({ envId: task.envId, d: task.d, seed }, catalog, agent);
-  } catch (e) {
-    throw new Error(
-      `agent "${agent.name}" failed on ${task.envId} at d = ${task.d}, seed ${seed}: ${(e as Error).message}`,
-      {
-        cause: e,
-      },
-    );
+  const cell = { envId: task.envId, d: task.d, seed };
+  const signal = player.kind === 'model' && args.signal ? args.signal : new AbortController().signal;
+  const episode = await playRunCell(cell, { player, ...args.caps }, catalog, signal);
+  if (signal.aborted && !episode.done) return null; // cancelled mid-episode: nothing to score or store
+  if (episode.infra?.kind === 'internal') {
+    const who = player.kind === 'model' ? `model "${player.connection.name}"` : `agent "${player.agent}"`;
+    throw new Error(`${who} failed on ${task.envId} at d = ${task.d}, seed ${seed}: ${episode.infra.message}`);
   }
-  const passed = played.episode.breakdown?.isCorrect ?? false;
+  if (episode.infra) return { index, task, seed, episode, passed: false, reward: 0, outcome: null };
+  const passed = episode.breakdown?.isCorrect ?? false;
   const outcome = recordResult(state, { envId: task.envId, d: task.d, passed, at: args.at ?? null });
-  return {
-    index,
-    task,
-    seed,
-    episode: recordOf(played.episode),
-    actions: played.actions,
-    passed,
-    reward: played.episode.breakdown?.total ?? -1,
-    outcome,
-  };
+  return { index, task, seed, episode, passed, reward: episode.breakdown?.total ?? -1, outcome };
 }

@@ -4,10 +4,9 @@ import type { Catalog } from '@/server/engine/catalog/types';
 import { createCurriculum, recordResult } from '@/server/engine/curriculum';
 import { createEpisodeService } from '@/server/episodes/service';
 import { createTestDb, expectServiceError, type TestDb } from '@/server/episodes/test/db';
-import { builtInAgentNames } from './agents';
 import { playableEnvs, playCurriculumEpisode } from './runner';
 import { createCurriculumService, type CurriculumService } from './service';
-import { oracleAgent } from '@/server/engine';
+import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
 
 // A small catalog keeps the test fast; the service does not care about its size.
 const CATALOG_ID = 'synthetic-s1-n3000';
@@ -47,8 +46,8 @@ describe('curriculum service', () => {
     expect(run.timeline).toEqual([{ episode: 0, PD: 0, SUB: 0, CART: 0, RETURN: 0 }]);
     expect(run.playable).toContain('CART');
     expect((await service.listRuns()).map((r) => r.id)).toContain(run.id);
-    expect(service.agents()).toContain('oracle');
-    expect(builtInAgentNames()[0]).toBe('oracle');
+    // the built-in agents the playground and batch runs offer, oracle first (no unexplained extras)
+    expect((await service.players(true)).agents).toEqual(['oracle', 'heuristic', 'random']);
   });
 
   it('plays episodes, saves the state after each, and reloads it', async () => {
@@ -95,14 +94,16 @@ describe('curriculum service', () => {
     let state = createCurriculum('C4');
     const playable = playableEnvs(state);
     for (let i = 0; i < 40; i++) {
-      state = playCurriculumEpisode({
+      const step = await playCurriculumEpisode({
         state,
         runSeed: 7,
-        agent: oracleAgent,
+        player: { kind: 'agent', agent: 'oracle' },
         catalog,
+        caps: { maxEvents: MAX_EPISODE_EVENTS, maxBytes: MAX_EPISODE_BYTES },
         playable,
         at: '2026-11-30T12:00:00.000Z',
-      }).outcome.state;
+      });
+      state = step!.outcome!.state;
     }
     expect(after.run.state).toEqual(state);
   });
@@ -138,7 +139,7 @@ describe('curriculum service', () => {
     await expectServiceError(
       service.stepRun(run.id, { episodes: 1, agent: 'nobody' }),
       'BAD_INPUT',
-      /unknown agent "nobody"/,
+      /unknown player "nobody"; choose one of oracle, heuristic, random/,
     );
     if (run.playable.length === 0) {
       await expectServiceError(service.stepRun(run.id, { episodes: 1 }), 'BAD_INPUT', /can be played yet/);
@@ -212,7 +213,7 @@ describe('curriculum service', () => {
     expect(after.episodes).toBe(p.played); // what was played before the cancel is kept
     expect(after.outcomes.at(-1)?.episode).toBe(p.played);
     // a finished job makes room for the next start; bad input is refused before anything starts
-    await expectServiceError(service.startStep(run.id, { episodes: 1, agent: 'nobody' }), 'BAD_INPUT', /agent/);
+    await expectServiceError(service.startStep(run.id, { episodes: 1, agent: 'nobody' }), 'BAD_INPUT', /player/);
     await expectServiceError(service.startStep('nope', { episodes: 1 }), 'NOT_FOUND', /no curriculum run/);
   });
 });

@@ -1,6 +1,7 @@
-// The curriculum service: create runs, advance them by playing episodes in-process with a
-// built-in agent, and read them back. The state lives in CurriculumRun.state (JSON) and is
-// written with the episodes it has seen, one transaction per batch of up to 25 episodes.
+// The curriculum service: create runs, advance them by playing episodes with a built-in agent or
+// a connected model (off the request thread, as batch runs play), and read them back. The state
+// lives in CurriculumRun.state (JSON), written with the episodes it has seen, one transaction per
+// batch of up to 25 episodes.
 import type { SqlDb } from '@/server/db/sql';
 import { sqlDbOf } from '@/server/episodes/service';
 import { toPublicError } from '@/server/lib/errors';
@@ -21,7 +22,11 @@ import {
 import type { EnvId } from '@/server/engine/types';
 import type { CurriculumRun as RunRow, PrismaClient } from '@/server/generated/prisma/client';
 import { EpisodeServiceError } from '@/server/episodes/types';
-import { builtInAgentNames, findAgent } from './agents';
+import { tableConnectionNames, tablePlayerFor } from '@/server/models/access';
+import type { ConnectionStore } from '@/server/models/connection';
+import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
+import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
+import { actorOf, BUILT_IN_AGENTS, type TablePlayer } from '@/server/models/table';
 import { inProcessPlayer, type EpisodePlayer } from './player';
 import { playableEnvs, type CurriculumStep } from './runner';
 import { createCurriculumStore } from './store';
@@ -47,7 +52,8 @@ const createSchema = z.strictObject({
 
 const stepSchema = z.strictObject({
   episodes: z.int().min(1).max(MAX_STEP_EPISODES),
-  agent: z.string().min(1).max(64).default('oracle'),
+  /** a built-in agent ("oracle", "agent:heuristic") or a connection ("connection:<name>") */
+  agent: z.string().min(1).max(200).default('oracle'),
   storeEpisodes: z.boolean().default(true),
 });
 
@@ -76,7 +82,12 @@ export interface CurriculumServiceDeps {
   player?: EpisodePlayer;
   /** The SQL layer's connection to the same store (default: the process's for the client's URL). */
   db?: SqlDb;
+  /** Connected models that may play (default: the ModelConnection table). */
+  connections?: ConnectionStore;
 }
+
+/** Who may use a connection (server/models/access.ts); the default lets everything through (the CLI). */
+export type RequireAdminFor = (what: string) => void;
 
 export interface StepJob {
   played: number;
@@ -87,7 +98,7 @@ export interface StepJob {
   status: 'running' | 'done' | 'failed';
   passed: number;
   meanReward: number | null;
-  /** the failure's message, when status is 'failed' */
+  /** the failure's message, when status is 'failed', or the infrastructure failure that stopped it */
   error: string | null;
 }
 
@@ -100,6 +111,21 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
   const store = createCurriculumStore(deps.prisma, deps.db ?? sqlDbOf(deps.prisma));
   const now = deps.now ?? (() => new Date());
   const player = deps.player ?? inProcessPlayer((id) => deps.getCatalog(id), now);
+  const connections = deps.connections ?? createPrismaConnectionStore(deps.prisma);
+  const anyone: RequireAdminFor = () => undefined;
+
+  async function playerOf(key: string, requireAdminFor: RequireAdminFor): Promise<TablePlayer> {
+    try {
+      return await tablePlayerFor(connections, key, requireAdminFor);
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'NOT_FOUND') throw e;
+      const known = [
+        ...BUILT_IN_AGENTS,
+        ...(await tableConnectionNames(connections, true)).map((n) => `connection:${n}`),
+      ];
+      throw new EpisodeServiceError('BAD_INPUT', `unknown player "${key}"; choose one of ${known.join(', ')}`);
+    }
+  }
   /** Cancel signals of the steps in progress, by run id. */
   const aborts = new Map<string, AbortController>();
   /** Steps of one run are serialised in this process (the DB check catches other processes). */
@@ -173,7 +199,11 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
   }
 
   const service = {
-    agents: builtInAgentNames,
+    /** The players a run may use: built-in agents, and the connections this caller may play. */
+    players: async (admin: boolean) => ({
+      agents: [...BUILT_IN_AGENTS],
+      connections: await tableConnectionNames(connections, admin),
+    }),
     collections: (): Array<{ id: CollectionId; envs: EnvId[] }> =>
       COLLECTION_IDS.map((id) => ({ id, envs: createCurriculum(id).envs.map((e) => e.envId) })),
 
@@ -219,16 +249,10 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       input: StepRunInput,
       onProgress?: (p: StepProgress) => void,
       startedJob?: StepJob,
+      requireAdminFor: RequireAdminFor = anyone,
     ): Promise<StepRunResult> {
       const inp = parse(stepSchema, input, 'step run');
-      const found = findAgent(inp.agent);
-      if (!found) {
-        throw new EpisodeServiceError(
-          'BAD_INPUT',
-          `unknown agent "${inp.agent}"; built-in agents: ${builtInAgentNames().join(', ')}`,
-        );
-      }
-      const agent = found;
+      const chosen = await playerOf(inp.agent, requireAdminFor);
       const safeId = parse(idSchema, id, 'run id');
       return withLock(safeId, async () => {
         const job = startedJob ?? newJob(inp.episodes);
@@ -259,7 +283,9 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
         }
         const moves: StepRunResult['moves'] = [];
         let passed = 0;
+        let scored = 0;
         let rewardSum = 0;
+        let infra: StepRunResult['infra'] = null;
         let pending: CurriculumStep[] = [];
         let savedState = state;
         const commit = async () => {
@@ -270,7 +296,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
               prevEpisodes: savedState.episodes,
               state,
               steps: pending,
-              player: agent.name,
+              player: actorOf(chosen),
               catalogId: row.catalogId,
               store: inp.storeEpisodes,
             });
@@ -283,7 +309,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
             }
             throw e;
           }
-          for (const step of pending) onProgress?.({ step, state: step.outcome.state });
+          for (const step of pending) onProgress?.({ step, state: step.outcome?.state ?? state });
           savedState = state;
           pending = [];
         };
@@ -295,16 +321,22 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
             {
               state,
               runSeed: row.seed,
-              agent: agent.name,
+              player: chosen,
               catalogId: row.catalogId,
               playable,
               episodes: inp.episodes,
               batchSize: COMMIT_EVERY,
+              caps: { maxEvents: MAX_EPISODE_EVENTS, maxBytes: MAX_EPISODE_BYTES },
             },
             async (steps) => {
               for (const step of steps) {
-                state = step.outcome.state;
                 pending.push(step);
+                if (!step.outcome) {
+                  infra = { ...step.episode.infra!, envId: step.task.envId, d: step.task.d, seed: step.seed };
+                  continue;
+                }
+                state = step.outcome.state;
+                scored++;
                 if (step.passed) passed++;
                 rewardSum += step.reward;
                 if (step.outcome.moved) {
@@ -313,9 +345,10 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
                 }
               }
               await commit();
-              job.played += steps.length;
+              job.played = scored;
               job.passed = passed;
-              job.meanReward = rewardSum / job.played;
+              job.meanReward = scored ? rewardSum / scored : null;
+              if (infra) job.error = infraMessage(chosen, infra);
             },
             abort.signal,
           );
@@ -331,6 +364,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
           moves,
           skippedEnvs,
           cancelled: job.cancelled,
+          infra,
         };
       }
     },
@@ -340,14 +374,9 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
      * between other requests (the loop yields after each), progress() tells how far it is and
      * cancel() stops it. Bad input and a run that is already playing are refused here.
      */
-    async startStep(id: string, input: StepRunInput): Promise<StepJob> {
+    async startStep(id: string, input: StepRunInput, requireAdminFor: RequireAdminFor = anyone): Promise<StepJob> {
       const inp = parse(stepSchema, input, 'step run');
-      if (!findAgent(inp.agent)) {
-        throw new EpisodeServiceError(
-          'BAD_INPUT',
-          `unknown agent "${inp.agent}"; built-in agents: ${builtInAgentNames().join(', ')}`,
-        );
-      }
+      await playerOf(inp.agent, requireAdminFor);
       const row = await requireRow(id);
       if (running.has(row.id) || starting.has(row.id))
         throw new EpisodeServiceError('CONFLICT', `curriculum run ${row.id} is already playing; cancel it or wait`);
@@ -355,7 +384,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       starting.add(row.id);
       running.set(row.id, job);
       void service
-        .stepRun(row.id, inp, undefined, job)
+        .stepRun(row.id, inp, undefined, job, requireAdminFor)
         .catch((e) => {
           // stepRun records its own failures on the job; this catches one before it took the job
           if (running.get(row.id) !== job) return;
@@ -383,6 +412,15 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
     },
   };
   return service;
+}
+
+/** What the page shows when an infrastructure failure stopped a step. */
+function infraMessage(player: TablePlayer, infra: NonNullable<StepRunResult['infra']>): string {
+  const who = player.kind === 'model' ? `model "${player.connection.name}"` : `agent "${player.agent}"`;
+  return (
+    `stopped: ${who} failed on ${infra.envId} d ${infra.d} (${infra.kind}: ${infra.message}). ` +
+    'That episode is stored as infrastructure-aborted and not scored; the windows did not move.'
+  );
 }
 
 export type CurriculumService = ReturnType<typeof createCurriculumService>;

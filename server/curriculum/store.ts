@@ -6,10 +6,10 @@ import type { CurriculumState } from '@/server/engine/curriculum';
 import type { CurriculumRun as RunRow, PrismaClient } from '@/server/generated/prisma/client';
 import type { SqlDb } from '@/server/db/sql';
 import { curriculumOutcomeRows, curriculumRecentEpisodes } from '@/server/episodes/queries';
-import { episodeStatements, newEpisodeId } from '@/server/episodes/writer';
+import { episodeStatements } from '@/server/episodes/writer';
 import type { EpisodeSummary } from '@/server/episodes/types';
 import type { CurriculumStep } from './runner';
-import { curriculumEpisodeRows } from './episode-row';
+import { playedEpisodeRows } from './episode-row';
 
 export interface NewRunRecord {
   name: string;
@@ -24,6 +24,7 @@ export interface SaveStepsArgs {
   prevEpisodes: number;
   state: CurriculumState;
   steps: CurriculumStep[];
+  /** the actor of every turn: a built-in agent's name or "model:<connection>" */
   player: string;
   catalogId: string;
   store: boolean;
@@ -69,8 +70,13 @@ export function createCurriculumStore(prisma: PrismaClient, db: SqlDb) {
         },
         ...(args.store
           ? args.steps.flatMap((step) => {
-              const { episode, events, actions } = curriculumEpisodeRows(step, args);
-              return writes.newEpisode({ id: newEpisodeId(), ...episode }, events, actions);
+              const link = { curriculumRunId: args.runId };
+              const { episode, events, actions } = playedEpisodeRows(step.episode, {
+                ...args,
+                actor: args.player,
+                link,
+              });
+              return writes.newEpisode(episode, events, actions);
             })
           : []),
       ]);

@@ -40,6 +40,7 @@ export interface CreateRunInput {
 
 export interface StepRunInput {
   episodes: number;
+  /** a built-in agent ("oracle", "agent:heuristic") or a connected model ("connection:<name>") */
   agent?: string;
   /** Store every episode (events + actions) so it shows in /episodes (default true). */
   storeEpisodes?: boolean;
@@ -55,4 +56,6 @@ export interface StepRunResult {
   skippedEnvs: EnvId[];
   /** stopped early by cancel() */
   cancelled: boolean;
+  /** the infrastructure failure (a model not reached) that stopped the step; that episode is not scored */
+  infra: { kind: string; message: string; turn: number; envId: EnvId; d: number; seed: number } | null;
 }

@@ -7,17 +7,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createCurriculum } from '@/server/engine/curriculum';
+import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
 import { playableEnvs } from './runner';
 import { createCurriculumService, type CurriculumService } from './service';
 import { builtWorkerFile, workerEntry } from '@/server/lib/worker-thread';
 import { workerIdleMs } from '@/server/lib/batch-worker';
 import { workerPlayer } from './player';
 import { macrotaskProbe } from '@/server/lib/test/macrotask-probe';
+import { createMemoryConnectionStore } from '@/server/models/test/memory-connection-store';
+import { useHeuristicAgentServer } from '@/server/models/test/agent-server-fixture';
 
 let db: TestDb;
 let inThread: CurriculumService;
 let inWorker: CurriculumService;
 const player = workerPlayer({ idleMs: 1000 });
+const agentServer = useHeuristicAgentServer();
 
 beforeAll(() => {
   db = createTestDb();
@@ -55,6 +59,20 @@ describe('curriculum in a worker thread', () => {
     expect(sb).toEqual(sa);
   }, 120_000);
 
+  it('plays a connected model from the worker thread, over HTTP, as this thread does', async () => {
+    const connections = createMemoryConnectionStore({});
+    await connections.save({ name: 'served', baseUrl: agentServer.baseUrl, model: 'heuristic' });
+    const deps = { prisma: db.prisma, getCatalog, defaultCatalogId: DEFAULT_CATALOG_ID, connections };
+    const here = createCurriculumService(deps);
+    const there = createCurriculumService({ ...deps, player });
+    const a = await here.createRun({ collection: 'C1', seed: 8 });
+    const b = await there.createRun({ collection: 'C1', seed: 8 });
+    const ra = await here.stepRun(a.id, { episodes: 4, agent: 'connection:served' });
+    const rb = await there.stepRun(b.id, { episodes: 4, agent: 'connection:served' });
+    expect([rb.played, rb.infra, rb.run.state]).toEqual([4, null, ra.run.state]);
+    expect(await rewardsOf(b.id)).toEqual(await rewardsOf(a.id));
+  }, 120_000);
+
   it('reports progress while it plays and stops on cancel, keeping what was played', async () => {
     const run = await inWorker.createRun({ collection: 'C1', seed: 3 });
     const job = await inWorker.startStep(run.id, { episodes: 1000, agent: 'oracle', storeEpisodes: false });
@@ -80,7 +98,14 @@ describe('curriculum in a worker thread', () => {
   // reset). Each batch's write starts in its own macrotask.
   it('lets other requests run between two batch writes', async () => {
     const state = createCurriculum('C1');
-    const job = { state, runSeed: 5, agent: 'oracle', catalogId: DEFAULT_CATALOG_ID, playable: playableEnvs(state) };
+    const job = {
+      state,
+      runSeed: 5,
+      player: { kind: 'agent' as const, agent: 'oracle' as const },
+      catalogId: DEFAULT_CATALOG_ID,
+      playable: playableEnvs(state),
+      caps: { maxEvents: MAX_EPISODE_EVENTS, maxBytes: MAX_EPISODE_BYTES },
+    };
     const probe = macrotaskProbe();
     let seen: number[];
     try {

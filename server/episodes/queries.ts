@@ -183,7 +183,7 @@ export const batchRunEpisodes = (prisma: PrismaClient, runId: string) =>
 /** A curriculum run's finished episodes in the order played (its outcome curve). */
 export const curriculumOutcomeRows = (prisma: PrismaClient, runId: string) =>
   prisma.episode.findMany({
-    where: { curriculumRunId: runId, status: 'done' },
+    where: { curriculumRunId: runId, status: 'done', infraError: null },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     select: { reward: true, isCorrect: true },
   });

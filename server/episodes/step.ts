@@ -11,6 +11,7 @@ import { viewOf, type EpisodeStore } from './store';
 import { EpisodeServiceError, type ActionInput, type EpisodeView } from './types';
 import { storedGoalOf } from './stored-goal';
 import { withActor } from './provenance';
+import { personActionError } from '@/lib/play-limits';
 
 /** What a step needs of the episode service. */
 export interface StepContext {
@@ -38,6 +39,8 @@ export async function submitAction(
   const id = parse(idSchema, episodeId, 'episode id');
   const stepKey = opts.stepKey == null ? null : parse(stepKeySchema, opts.stepKey, 'step key');
   const { stepArg, record } = actionRecord(action);
+  const tooLong = opts.actor === 'human' ? personActionError(stepArg) : null;
+  if (tooLong) throw new EpisodeServiceError('TOO_LARGE', `${tooLong} Nothing was sent to the episode.`);
 
   return withLock(id, async () => {
     const row = await requireRow(id);

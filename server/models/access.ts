@@ -3,6 +3,7 @@
 // the customer or seeing its name needs the admin otherwise. With auth off everyone is admin.
 import { AppError } from '@/server/lib/errors';
 import type { Connection, ConnectionStore } from './connection';
+import { BUILT_IN_AGENTS, isBuiltInAgent, type TablePlayer } from './table';
 
 /**
  * The connection `name` if this caller may use it. `requireAdminFor` throws for a non-admin;
@@ -23,4 +24,27 @@ export async function requireConnectionUse(
 /** The connection names the table offers this caller: all for the admin, the public ones otherwise. */
 export async function tableConnectionNames(store: ConnectionStore, admin: boolean): Promise<string[]> {
   return (await store.list()).filter((c) => admin || c.public).map((c) => c.name);
+}
+
+/**
+ * The player a run key names: "agent:<name>" (or a bare built-in agent's name) or
+ * "connection:<name>" (or any other name: a connection), checked as requireConnectionUse does.
+ * Batch runs and the curriculum resolve their player here.
+ */
+export async function tablePlayerFor(
+  store: ConnectionStore,
+  key: string,
+  requireAdminFor: (what: string) => void,
+): Promise<TablePlayer> {
+  const agent = key.startsWith('agent:') ? key.slice(6) : key;
+  if (isBuiltInAgent(agent)) return { kind: 'agent', agent };
+  if (key.startsWith('agent:'))
+    throw new AppError(
+      'BAD_INPUT',
+      `unknown built-in agent "${agent}"; built-in agents: ${BUILT_IN_AGENTS.join(', ')}`,
+    );
+  return {
+    kind: 'model',
+    connection: await requireConnectionUse(store, key.replace(/^connection:/, ''), requireAdminFor),
+  };
 }

@@ -80,7 +80,7 @@ export async function playRunCell(
         events: agentEvents(ep.events, false),
         budgets: episodeBudgets(cell.envId, storedGoalOf(ep).data, ep.axes),
       };
-      const choice = await chooseTableAction(job.player, seat, taken, config, () => catalog, { signal });
+      const choice = await chooseTableAction(job.player, seat, taken, config, () => catalog, { signal, episode: ep });
       if (!choice.ok) {
         infra = choice.infra;
         break;

@@ -5,9 +5,9 @@
 // infrastructure failures are counted apart.
 
 import type { EnvId } from '@/server/engine';
-import { playedEpisodeColumns } from '@/server/curriculum/episode-row';
+import { playedEpisodeRows } from '@/server/curriculum/episode-row';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
-import { episodeStatements, eventRows, newEpisodeId, storedBytesOf } from '@/server/episodes/writer';
+import { episodeStatements } from '@/server/episodes/writer';
 import { sqlDbOf } from '@/server/episodes/service';
 import { batchRunEpisodes } from '@/server/episodes/queries';
 import type { SqlDb } from '@/server/db/sql';
@@ -42,36 +42,6 @@ export const RUN_BATCH = { size: 25, flushMs: 500 } as const;
 
 const live = new Map<string, AbortController>();
 
-/** The Episode row, events and actions the episode service would have left after these turns. */
-function episodeData(played: PlayedRunEpisode, run: { id: string; actor: string; catalogId: string }) {
-  const events = eventRows(played.events, 0);
-  const actions = played.actions.map((a, seq) => ({
-    seq,
-    turn: seq,
-    format: a.format,
-    raw: a.raw,
-    eventEnd: a.eventEnd,
-    actor: run.actor,
-    modelRecord: a.modelRecord,
-  }));
-  const episode = {
-    id: newEpisodeId(),
-    envId: played.cell.envId,
-    d: played.cell.d,
-    seed: played.cell.seed,
-    ...playedEpisodeColumns(played),
-    // a model that could not be reached ends its episode, unscored: infrastructure-aborted
-    ...(played.infra ? { status: 'done', terminationReason: 'aborted', reward: null, isCorrect: null } : {}),
-    catalogId: run.catalogId,
-    player: run.actor,
-    eventCount: events.length,
-    storedBytes: storedBytesOf(events, actions),
-    runId: run.id,
-    infraError: played.infra ? JSON.stringify(played.infra) : null,
-  };
-  return { episode, events, actions };
-}
-
 /** Creates the run and plays it in the background; returns its id at once. */
 export async function startStoredRun(
   deps: { prisma: PrismaClient; runPlayer: RunPlayer; catalogId: string; db?: SqlDb },
@@ -102,7 +72,8 @@ export async function startStoredRun(
     const failures = episodes.filter((e) => e.infra).length;
     await db.batch([
       ...episodes.flatMap((e) => {
-        const { episode, events, actions } = episodeData(e, { id: run.id, actor, catalogId: deps.catalogId });
+        const link = { runId: run.id };
+        const { episode, events, actions } = playedEpisodeRows(e, { actor, catalogId: deps.catalogId, link });
         return writes.newEpisode(episode, events, actions);
       }),
       {

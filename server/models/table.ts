@@ -10,6 +10,7 @@ import {
   type Action,
   type Catalog,
   type EnvId,
+  type Episode,
   type EpisodeConfig,
   type EpisodeEvent,
   type Observation,
@@ -26,6 +27,8 @@ import type { SeatHistory } from './transcript';
 
 export const BUILT_IN_AGENTS = ['oracle', 'heuristic', 'random'] as const;
 export type BuiltInAgent = (typeof BUILT_IN_AGENTS)[number];
+export const isBuiltInAgent = (name: string): name is BuiltInAgent =>
+  (BUILT_IN_AGENTS as readonly string[]).includes(name);
 
 export type TablePlayer = { kind: 'model'; connection: Connection } | { kind: 'agent'; agent: BuiltInAgent };
 
@@ -76,6 +79,8 @@ export interface TableOptions {
   backoffMs?: number;
   env?: Env;
   onPartial?: (partial: PartialReply) => void;
+  /** The episode at this turn when the caller plays it in-process (the oracle reads it instead of a replay). */
+  episode?: Episode;
 }
 
 /** What a player chose for the turn in hand, or the infrastructure failure that stopped it. */
@@ -102,7 +107,7 @@ export async function chooseTableAction(
     const action = decide(
       player.agent as ServedAgent,
       { envId: seat.envId, mode: 'tools', observations: history.observations, actions },
-      { episodeConfig: config, allowOracle: true, catalog, randomSeed: 0 },
+      { episodeConfig: config, allowOracle: true, catalog, randomSeed: 0, episode: options.episode },
     );
     return { ok: true, action };
   }

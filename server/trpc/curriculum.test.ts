@@ -6,7 +6,7 @@ const getCaller = useTestCaller();
 describe('curriculum router', () => {
   it('creates, steps, lists and gets runs; errors keep their precise message', async () => {
     const meta = await getCaller().curriculum.meta();
-    expect(meta.agents).toContain('oracle');
+    expect(meta.players.agents).toEqual(['oracle', 'heuristic', 'random']);
     expect(meta.collections.map((c) => c.id)).toEqual(['C1', 'C2', 'C4', 'ALL']);
 
     const run = await getCaller().curriculum.create({ name: 'router', collection: 'C1', seed: 1 });
@@ -33,7 +33,7 @@ describe('curriculum router', () => {
     await expect(getCaller().curriculum.create({ collection: 'C5' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await expect(getCaller().curriculum.step({ id: run.id, episodes: 1, agent: 'nobody' })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
-      message: expect.stringMatching(/unknown agent "nobody"/),
+      message: expect.stringMatching(/unknown player "nobody"/),
     });
   });
 });

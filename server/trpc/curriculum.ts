@@ -1,13 +1,14 @@
 // The curriculum router: thin, the service validates and does the work.
 import { z } from 'zod';
+import { isAdmin, requireAdmin } from '@/server/auth';
 import { curriculumService } from '@/server/curriculum';
 import { adminProcedure, inspectorProcedure, router } from './init';
 
 const runId = z.object({ id: z.string().min(1).max(64) });
 
 export const curriculumRouter = router({
-  meta: inspectorProcedure.query(() => ({
-    agents: curriculumService.agents(),
+  meta: inspectorProcedure.query(async ({ ctx }) => ({
+    players: await curriculumService.players(isAdmin(ctx.auth, ctx.creds)),
     collections: curriculumService.collections(),
   })),
   list: inspectorProcedure
@@ -33,24 +34,30 @@ export const curriculumRouter = router({
     .input(
       runId.extend({
         episodes: z.int().min(1).max(1000),
-        agent: z.string().min(1).max(64).default('oracle'),
+        agent: z.string().min(1).max(200).default('oracle'),
       }),
     )
-    .mutation(({ input }) => curriculumService.startStep(input.id, { episodes: input.episodes, agent: input.agent })),
+    .mutation(({ ctx, input }) =>
+      curriculumService.startStep(input.id, { episodes: input.episodes, agent: input.agent }, (what) =>
+        requireAdmin(ctx.auth, ctx.creds, what),
+      ),
+    ),
   /** Plays and answers when done (the CLI and scripts). */
   step: adminProcedure
     .input(
       runId.extend({
         episodes: z.int().min(1).max(1000),
-        agent: z.string().min(1).max(64).default('oracle'),
+        agent: z.string().min(1).max(200).default('oracle'),
         storeEpisodes: z.boolean().default(true),
       }),
     )
-    .mutation(({ input }) =>
-      curriculumService.stepRun(input.id, {
-        episodes: input.episodes,
-        agent: input.agent,
-        storeEpisodes: input.storeEpisodes,
-      }),
+    .mutation(({ ctx, input }) =>
+      curriculumService.stepRun(
+        input.id,
+        { episodes: input.episodes, agent: input.agent, storeEpisodes: input.storeEpisodes },
+        undefined,
+        undefined,
+        (what) => requireAdmin(ctx.auth, ctx.creds, what),
+      ),
     ),
 });

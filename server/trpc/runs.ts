@@ -8,10 +8,10 @@ import { ENV_IDS } from '@/server/engine/types';
 import { inspector } from '@/server/inspector';
 import { compareRuns } from '@/server/inspector/compare';
 import { batchRunName, runKey } from '@/server/inspector/run-keys';
-import { AppError } from '@/server/lib/errors';
+import { requireAdmin } from '@/server/auth';
 import { cancelStoredRun, runStats, startStoredRun } from '@/server/models/runs';
 import { workerRunPlayer } from '@/server/models/run-player';
-import { BUILT_IN_AGENTS, type BuiltInAgent, type TablePlayer } from '@/server/models/table';
+import { tablePlayerFor } from '@/server/models/access';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { adminProcedure, described, router } from './init';
 
@@ -50,17 +50,6 @@ export const runInput = z
 
 const runId = described(z.object({ id: z.string() }), 'run');
 
-async function playerFor(name: string): Promise<TablePlayer> {
-  if (name.startsWith('agent:')) {
-    const agent = name.slice(6) as BuiltInAgent;
-    if (!BUILT_IN_AGENTS.includes(agent)) throw new AppError('BAD_INPUT', `unknown built-in agent "${agent}"`);
-    return { kind: 'agent', agent };
-  }
-  const connection = await createPrismaConnectionStore(prisma).get(name.replace(/^connection:/, ''));
-  if (!connection) throw new AppError('NOT_FOUND', `no model connection named "${name}"`);
-  return { kind: 'model', connection };
-}
-
 export const runsRouter = router({
   list: adminProcedure.query(async (): Promise<RunRow[]> => {
     const rows = await prisma.modelRun.findMany({ orderBy: { createdAt: 'desc' }, take: 50 });
@@ -76,9 +65,11 @@ export const runsRouter = router({
     }));
   }),
   /** Starts a run in the background; answers its id. */
-  start: adminProcedure.input(described(runInput, 'batch run')).mutation(async ({ input }) => {
+  start: adminProcedure.input(described(runInput, 'batch run')).mutation(async ({ ctx, input }) => {
     const { envs, dFrom, dTo, concurrency = 1 } = input;
-    const player = await playerFor(input.player);
+    const player = await tablePlayerFor(createPrismaConnectionStore(prisma), input.player, (what) =>
+      requireAdmin(ctx.auth, ctx.creds, what),
+    );
     const ds = Array.from({ length: dTo - dFrom + 1 }, (_, i) => dFrom + i);
     const seeds = Array.from({ length: input.seeds }, (_, i) => i + 1);
     const run = await startStoredRun({ prisma, runPlayer: workerRunPlayer(), catalogId: DEFAULT_CATALOG_ID }, player, {

@@ -112,6 +112,32 @@ describe('POST /play/<id>/trpc/seat.step', () => {
     expect((await episodeService.getEpisode(ep.id)).turn).toBe(0);
   });
 
+  it("caps a person's message to the customer at 4,000 characters: a clear error, nothing stored", async () => {
+    const ep = await started(13);
+    const over = 'a'.repeat(4001);
+    for (const action of [
+      { ...CHAT, assistant_message: over },
+      JSON.stringify({ ...CHAT, assistant_message: over }),
+      over,
+    ]) {
+      const res = await call(ep.id, 'seat.step', { id: ep.id, action }, ep.cookie);
+      expect(res.status).toBe(413);
+      expect(await answer(res)).toEqual({
+        code: 'PAYLOAD_TOO_LARGE',
+        message:
+          "The message is 4,001 characters; the playground's limit is 4,000. Shorten it. Nothing was sent to the episode.",
+      });
+    }
+    expect((await episodeService.getEpisode(ep.id)).turn).toBe(0);
+    expect(await episodeService.getActions(ep.id)).toHaveLength(0);
+    const atCap = { ...CHAT, assistant_message: 'a'.repeat(4000) };
+    expect((await call(ep.id, 'seat.step', { id: ep.id, action: atCap }, ep.cookie)).status).toBe(200);
+    // the cap is the person's: a program at the agent seat (its token, no person) keeps the 64 KB action cap
+    const other = await started(14);
+    const longer = { ...CHAT, assistant_message: over };
+    expect((await episodeService.submitAction(other.id, longer)).turn).toBe(1);
+  });
+
   it('reveal through the same mount; an unknown episode is 404 for the admin; only the seat router is mounted', async () => {
     const ep = await started(12);
     const revealed = await answer(await call(ep.id, 'seat.reveal', { id: ep.id }, ep.cookie));

@@ -156,7 +156,7 @@ describe('roles (auth on)', () => {
     await expect(c.episodes.get({ id: started.episode.id })).resolves.toMatchObject({ axes: { T_max: 3 } });
     await expect(c.episodes.list({})).resolves.toMatchObject({ items: expect.any(Array) });
     await expect(c.seat.get({ id: started.episode.id })).resolves.toMatchObject({ id: started.episode.id });
-    await expect(c.curriculum.meta()).resolves.toMatchObject({ agents: expect.any(Array) });
+    await expect(c.curriculum.meta()).resolves.toMatchObject({ players: { agents: expect.any(Array) } });
   });
 
   it('auth on without an admin token: nobody is admin, and the message says what to set', async () => {

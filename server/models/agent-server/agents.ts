@@ -67,6 +67,8 @@ export interface AgentContext {
   allowOracle: boolean;
   catalog: () => Catalog;
   randomSeed: number;
+  /** The oracle's episode when the caller plays it in-process already (else rebuilt by replay). */
+  episode?: Episode;
 }
 
 export function decide(agent: ServedAgent, conversation: Reconstructed, ctx: AgentContext): Action {
@@ -100,7 +102,7 @@ export function decide(agent: ServedAgent, conversation: Reconstructed, ctx: Age
         );
       if (!ctx.episodeConfig)
         throw new AgentRequestError('the oracle needs the episode config in the X-EcomRLVE-Episode header');
-      const episode = replayEpisode(ctx.episodeConfig, ctx.catalog(), conversation.actions);
+      const episode = ctx.episode ?? replayEpisode(ctx.episodeConfig, ctx.catalog(), conversation.actions);
       return oracleAgent.act(observations[observations.length - 1], episode);
     }
   }
