@@ -4,7 +4,7 @@
 // reaper, eviction) stop counting: each check prunes the client's set first.
 
 import { EnvServerError } from './errors';
-import type { SessionStore } from './sessions';
+import type { LiveEpisodes as SessionStore } from '@/server/episodes/live';
 
 export function createClientCaps(maxPerClient: number) {
   const byClient = new Map<string, Set<string>>();

@@ -6,8 +6,7 @@
 // documented in docs/env-server.md ("OpenEnv mapping"). Production mode never carries the seed.
 
 import type { ServerMode } from './config';
-import type { AgentState } from './episode-state';
-import type { ResetResponse, StepResponse } from './protocol';
+import type { AgentState, ResetResponse, StepResponse } from './protocol';
 
 /** What OpenEnv's observation `metadata` holds for us. */
 export interface WireMetadata {

@@ -15,20 +15,52 @@ import {
   wireActionSchema,
   type ResetRequest,
 } from './schemas';
-import { SessionStore, newEpisodeId, type LiveEpisode } from './sessions';
-import { rebuildEpisode, type EpisodeLog, type StoredEpisode } from './live-episodes';
 import { StepConflictError, type Recorder } from './recorder';
-import type { TokenService } from '@/server/episodes/tokens';
-import { createEpisodeAccess } from './episode-access';
+import { matchesDigest, tokenDigest, type TokenService } from '@/server/episodes/tokens';
+import { LiveEpisodes, rebuild, type LiveEpisode, type StoredLog } from '@/server/episodes/live';
+import type { episodeReads } from '@/server/episodes/store';
+import { newEpisodeId } from '@/server/episodes/writer';
+import { isAppError } from '@/server/lib/errors';
 import { checkAction } from './action-check';
-import { adminState, agentState } from './episode-state';
 import { healthOf, infoOf, metadataOf, schemaFor } from './server-info';
 import type { z } from 'zod';
 import { actionValueProblem } from '@/server/lib/action-value';
 import { MAX_ACTION_BYTES } from '@/server/episodes/inputs';
 
 export { SERVER_VERSION } from './server-info';
-export type { AgentState } from './episode-state';
+
+/** What GET /state answers for an episode's capability token (the admin token adds the goal, simulation mode only). */
+export interface AgentState {
+  episode_id: string;
+  step_count: number;
+  env: string;
+  d: number;
+  seed: number;
+  run: string | null;
+  turn: number;
+  t_max: number;
+  done: boolean;
+  termination: string | null;
+  reward: number | null;
+}
+
+export function agentState({ id, config, run, episode: e }: LiveEpisode): AgentState {
+  const { envId: env, d, seed } = config;
+  const reward = e.breakdown ? e.breakdown.total : null;
+  return {
+    episode_id: id,
+    step_count: e.turn,
+    env,
+    d,
+    seed,
+    run,
+    turn: e.turn,
+    t_max: e.tMax,
+    done: e.done,
+    termination: e.termination,
+    reward,
+  };
+}
 
 export interface StepResponse {
   episode_id: string;
@@ -51,11 +83,12 @@ export interface EnvServiceDeps {
   config: EnvServerConfig;
   catalog: Catalog;
   tokens: TokenService;
-  sessions: SessionStore;
+  /** The live episodes (server/episodes/live.ts): with a store, a cache; without, the only copy. */
+  live: LiveEpisodes;
   /** Absent: episodes live in memory only. */
   recorder?: Recorder | null;
   /** The store recorded episodes are rebuilt from on a miss (stateless workers); absent: no rebuild. */
-  log?: EpisodeLog | null;
+  reads?: ReturnType<typeof episodeReads> | null;
 }
 
 /** Attempts at a step whose write collides with another worker's (each rebuilds first). */
@@ -138,10 +171,78 @@ function respond(live: Pick<LiveEpisode, 'id'>, result: StepResult): StepRespons
 }
 
 export function createEnvService(deps: EnvServiceDeps) {
-  const { config, catalog, tokens, sessions } = deps;
-  const { authorise, checkToken } = createEpisodeAccess(tokens, sessions);
+  const { config, catalog, tokens, live: sessions } = deps;
   const recorder = deps.recorder ?? null;
-  const log = deps.log ?? null;
+  const reads = deps.reads ?? null;
+
+  /**
+   * Whether the caller may act on (or, with allowAdmin, read) the episode: its capability token
+   * (a held episode remembers the verified token's digest: one hash instead of an HMAC per
+   * step), or the admin token for reads. One sentence per refusal.
+   */
+  function checkToken(id: string, token: string | null, allowAdmin: boolean, live?: LiveEpisode): void {
+    if (!token)
+      throw new EnvServerError(
+        'BAD_TOKEN',
+        `episode "${id}": no capability token; send the token from reset as "Authorization: Bearer <token>"`,
+        id,
+      );
+    if (live?.issuedToken && !live.tokenDigest) live.tokenDigest = tokenDigest(live.issuedToken);
+    if (live?.tokenDigest ? matchesDigest(token, live.tokenDigest) : tokens.allows(token, id)) {
+      if (live) live.tokenDigest ??= tokenDigest(token);
+      return;
+    }
+    if (!tokens.isAdmin(token))
+      throw new EnvServerError('BAD_TOKEN', `episode "${id}": the token is not this episode's capability token`, id);
+    if (!allowAdmin)
+      throw new EnvServerError(
+        'BAD_TOKEN',
+        `episode "${id}": stepping needs the episode's capability token (the admin token only reads)`,
+        id,
+      );
+  }
+
+  const unknown = (id: string) =>
+    new EnvServerError(
+      'UNKNOWN_EPISODE',
+      `unknown episode_id "${id}": it was never started on this server, or it was dropped after ${Math.round(sessions.idleMs / 1000)} s idle or to make room`,
+      id,
+    );
+
+  /** A held episode for a caller; `connection`: the WebSocket session that reset it (the connection is the capability). */
+  function authorise(id: string, token: string | null, allowAdmin: boolean, connection = false): LiveEpisode {
+    const live = sessions.get(id);
+    if (!live) throw unknown(id);
+    if (!(connection && live.issuedToken === token)) checkToken(id, token, allowAdmin, live);
+    return live;
+  }
+
+  function held(entry: Omit<LiveEpisode, 'lastUsedAt'>): LiveEpisode {
+    const live = sessions.add(entry);
+    if (!live)
+      throw new EnvServerError(
+        'CAPACITY_REACHED',
+        `the server holds ${sessions.size} running episodes, its limit (ECOMRLVE_MAX_SESSIONS=${sessions.capacity}); finish or abandon some first`,
+      );
+    return live;
+  }
+
+  /** The episode rebuilt from its stored log (up to a step); a log this worker cannot continue is one sentence. */
+  function rebuilt(log: StoredLog, stepIndex?: number) {
+    const why = (reason: string) =>
+      new EnvServerError(
+        'EXECUTION_ERROR',
+        `episode "${log.row.id}" cannot be continued on this worker: ${reason}`,
+        log.row.id,
+      );
+    if (log.row.catalogId !== catalog.id)
+      throw why(`it was played on catalog ${log.row.catalogId}, this worker serves ${catalog.id}`);
+    try {
+      return rebuild(log, catalog, stepIndex);
+    } catch (e) {
+      throw isAppError(e) ? why(e.message) : e;
+    }
+  }
   /** Each episode's latest write, awaited by the transport before it answers (acknowledged = durable). */
   const writes = new Map<string, Promise<void>>();
   const track = (id: string, write: Promise<void>) => {
@@ -193,7 +294,7 @@ export function createEnvService(deps: EnvServiceDeps) {
     } catch (e) {
       throw new EnvServerError('VALIDATION_ERROR', `reset: ${(e as Error).message}`);
     }
-    const live = sessions.add({
+    const live = held({
       id,
       config: episodeConfig,
       run: req.run ?? null,
@@ -262,23 +363,23 @@ export function createEnvService(deps: EnvServiceDeps) {
     try {
       return { live: authorise(id, token, allowAdmin, connection), stored: null };
     } catch (e) {
-      if (!log || !(e instanceof EnvServerError && e.code === 'UNKNOWN_EPISODE')) throw e;
+      if (!reads || !(e instanceof EnvServerError && e.code === 'UNKNOWN_EPISODE')) throw e;
     }
     checkToken(id, token, allowAdmin);
-    const stored = await log.load(id);
-    if (!stored)
-      throw new EnvServerError('UNKNOWN_EPISODE', `unknown episode_id "${id}": no worker has recorded it`, id);
+    const row = await reads.getRow(id);
+    if (!row) throw new EnvServerError('UNKNOWN_EPISODE', `unknown episode_id "${id}": no worker has recorded it`, id);
+    const [events, actions] = await Promise.all([reads.getEvents(id), reads.getActions(id)]);
+    const stored: StoredLog = { row, events, actions };
     // Another request may have rebuilt it while this one read the store.
-    if (sessions.has(id)) return { live: sessions.get(id), stored };
-    return { live: sessions.add(rebuildEpisode(stored, catalog).live), stored };
+    return { live: sessions.get(id) ?? held(rebuilt(stored).live), stored };
   }
 
   /** The stored answer to a step already taken under this key, replayed (deterministic), or null. */
-  function storedAnswer(stored: StoredEpisode | null, stepKey: string | null): StepResponse | null {
-    const index = stored && stepKey ? stored.stepKeys.indexOf(stepKey) : -1;
+  function storedAnswer(stored: StoredLog | null, stepKey: string | null): StepResponse | null {
+    const index = stored && stepKey ? stored.actions.findIndex((a) => a.stepKey === stepKey) : -1;
     if (index < 0) return null;
-    const { result } = rebuildEpisode(stored!, catalog, index);
-    return respond(stored!, result!);
+    const { result } = rebuilt(stored!, index);
+    return respond(stored!.row, result!);
   }
 
   /**
@@ -307,7 +408,7 @@ export function createEnvService(deps: EnvServiceDeps) {
         // A finished episode is in the store now: holding it (~50 KB each, up to the LRU's
         // capacity) would only make the garbage collector copy and mark it; a later state read
         // or step-key retry rebuilds it like any miss.
-        if (log && live.episode.done) sessions.drop(id);
+        if (reads && live.episode.done) sessions.drop(id);
         else if (stepKey) live.answered.set(stepKey, response);
         return response;
       } catch (e) {
@@ -336,7 +437,26 @@ export function createEnvService(deps: EnvServiceDeps) {
   /** State of one episode this worker holds: agent-visible with its capability token, full with the admin token. */
   function state(episodeId: string | null, token: string | null) {
     const live = authorise(stateId(episodeId), token, true);
-    return tokens.isAdmin(token) ? adminState(live, config.mode) : agentState(live);
+    return tokens.isAdmin(token) ? adminState(live) : agentState(live);
+  }
+
+  /** Inspector-side state (hidden goal, axes, world, events, evidence): simulation mode only. */
+  function adminState(live: LiveEpisode) {
+    if (config.mode === 'production')
+      throw new EnvServerError(
+        'PRODUCTION_MODE',
+        'the full state (hidden goal, events) is simulation control; this server runs in production mode',
+        live.id,
+      );
+    const e = live.episode;
+    return {
+      ...agentState(live),
+      hidden_goal: e.hiddenGoal(),
+      axes: e.axes,
+      world: e.world(),
+      events: e.events,
+      breakdown: e.breakdown,
+    };
   }
 
   /**
@@ -347,11 +467,11 @@ export function createEnvService(deps: EnvServiceDeps) {
   async function stateRequest(episodeId: string | null, token: string | null) {
     const id = stateId(episodeId);
     let { live } = await hold(id, token, true);
-    if (log && !writes.has(id) && (await log.eventCount(id)) !== live.episode.events.length) {
+    if (reads && !writes.has(id) && (await reads.eventCount(id)) !== live.episode.events.length) {
       sessions.drop(id);
       ({ live } = await hold(id, token, true));
     }
-    return tokens.isAdmin(token) ? adminState(live, config.mode) : agentState(live);
+    return tokens.isAdmin(token) ? adminState(live) : agentState(live);
   }
 
   return {
@@ -369,7 +489,7 @@ export function createEnvService(deps: EnvServiceDeps) {
     state,
     stateRequest,
     agentState,
-    adminState: (live: LiveEpisode) => adminState(live, config.mode),
+    adminState,
     schema: schemaFor,
     metadata: () => metadataOf(config),
     info: () => infoOf(config, catalog, tokens, recorder !== null, sessions),

@@ -17,7 +17,7 @@ import {
 } from '@/server/episodes/writer';
 import { goalWithoutDataJson } from '@/server/episodes/stored-goal';
 import { GroupCommit } from '@/server/episodes/group-commit';
-import type { LiveEpisode } from './sessions';
+import type { LiveEpisode } from '@/server/episodes/live';
 
 /** What one reset or step adds to the store: its statements. */
 interface RecordOp {
