@@ -10,7 +10,7 @@ import { LiveEpisodes, rebuild, runOfPlayer, type StoredLog } from '@/server/epi
 import { episodeReads } from '@/server/episodes/store';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { createEnvService, type EnvService } from './protocol';
-import { Recorder } from './recorder';
+import { Recorder } from '@/server/episodes/recorder';
 import { createTokenService } from '@/server/episodes/tokens';
 import { oracleRun, testConfig } from './test/helpers';
 

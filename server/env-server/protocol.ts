@@ -3,81 +3,23 @@
 // agent-facing message from the hidden goal: observations come from the engine (which never
 // puts the goal in one), and only adminState — simulation mode, admin token — adds it.
 
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { createEpisode, type Catalog, type StepResult } from '@/server/engine';
 import type { EnvServerConfig } from './config';
-import { EnvServerError, asEnvServerError } from './errors';
-import {
-  MAX_SEED,
-  describeIssues,
-  resetRequestSchema,
-  stepRequestSchema,
-  wireActionSchema,
-  type ResetRequest,
-} from './schemas';
-import { StepConflictError, type Recorder } from './recorder';
+import { EnvServerError, asEnvServerError, writeFailure } from './errors';
+import { MAX_SEED, resetRequestSchema, stepRequestSchema, type ResetRequest } from './schemas';
+import { StepConflictError, type Recorder } from '@/server/episodes/recorder';
 import { matchesDigest, tokenDigest, type TokenService } from '@/server/episodes/tokens';
 import { LiveEpisodes, rebuild, type LiveEpisode, type StoredLog } from '@/server/episodes/live';
 import type { episodeReads } from '@/server/episodes/store';
 import { newEpisodeId } from '@/server/episodes/writer';
 import { isAppError } from '@/server/lib/errors';
-import { checkAction } from './action-check';
+import { checkAction, parse, wireAction } from './action-check';
 import { healthOf, infoOf, metadataOf, schemaFor } from './server-info';
-import type { z } from 'zod';
-import { actionValueProblem } from '@/server/lib/action-value';
-import { MAX_ACTION_BYTES } from '@/server/episodes/inputs';
+import { agentState, type ResetResponse, type StepResponse } from './openenv-wire';
 
 export { SERVER_VERSION } from './server-info';
-
-/** What GET /state answers for an episode's capability token (the admin token adds the goal, simulation mode only). */
-export interface AgentState {
-  episode_id: string;
-  step_count: number;
-  env: string;
-  d: number;
-  seed: number;
-  run: string | null;
-  turn: number;
-  t_max: number;
-  done: boolean;
-  termination: string | null;
-  reward: number | null;
-}
-
-export function agentState({ id, config, run, episode: e }: LiveEpisode): AgentState {
-  const { envId: env, d, seed } = config;
-  const reward = e.breakdown ? e.breakdown.total : null;
-  return {
-    episode_id: id,
-    step_count: e.turn,
-    env,
-    d,
-    seed,
-    run,
-    turn: e.turn,
-    t_max: e.tMax,
-    done: e.done,
-    termination: e.termination,
-    reward,
-  };
-}
-
-export interface StepResponse {
-  episode_id: string;
-  observation: StepResult['observation'];
-  reward: number;
-  done: boolean;
-  termination: string | null;
-  reward_parts: { r_task: number; r_eff: number; r_hall: number; is_correct: boolean } | null;
-}
-
-export interface ResetResponse extends StepResponse {
-  token: string;
-  env: string;
-  d: number;
-  seed: number;
-  run: string | null;
-}
+export type { AgentState, ResetResponse, StepResponse } from './openenv-wire';
 
 export interface EnvServiceDeps {
   config: EnvServerConfig;
@@ -93,70 +35,6 @@ export interface EnvServiceDeps {
 
 /** Attempts at a step whose write collides with another worker's (each rebuilds first). */
 const STEP_ATTEMPTS = 4;
-
-function parse<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  what: string,
-  episodeId: string | null = null,
-): z.output<S> {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new EnvServerError('VALIDATION_ERROR', `${what}: ${describeIssues(r.error)}`, episodeId);
-  return r.data;
-}
-
-/**
- * The wire action: text, or a plain object as JSON.parse makes them, taken as they are (what the
- * schema would return, without its per-key copy); anything else goes through the schema for its
- * error message.
- */
-function wireAction(action: unknown, episodeId: string): unknown {
-  if (typeof action === 'string') return storable(action, Buffer.byteLength(action, 'utf8'), episodeId);
-  if (typeof action === 'object' && action !== null && Object.getPrototypeOf(action) === Object.prototype)
-    return storable(action, null, episodeId);
-  return parse(wireActionSchema, action, 'step: action', episodeId);
-}
-
-/**
- * What the recorder stores must replay as sent and stay within the stored-action limit: an
- * action that would not (server/lib/action-value.ts) or is larger is refused before the engine.
- */
-function storable(action: unknown, bytes: number | null, episodeId: string): unknown {
-  const problem = actionValueProblem(action);
-  if (problem) throw new EnvServerError('VALIDATION_ERROR', `step: ${problem}`, episodeId);
-  const size = bytes ?? Buffer.byteLength(JSON.stringify(action), 'utf8');
-  if (size > MAX_ACTION_BYTES)
-    throw new EnvServerError(
-      'BODY_TOO_LARGE',
-      `step: the action is ${size} bytes; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was stored.`,
-      episodeId,
-    );
-  return action;
-}
-
-const UNIQUE_VIOLATION = /unique constraint|duplicate key/i;
-
-/**
- * A failed write in one sentence without the database's text: a reset whose episode_id is
- * already stored (another worker's, or one from before a restart) is a 409; anything else is
- * logged with a reference the answer names.
- */
-function writeFailure(e: unknown, episodeId: string): EnvServerError {
-  const message = String((e as Error)?.message ?? e);
-  if (UNIQUE_VIOLATION.test(message))
-    return new EnvServerError(
-      'EPISODE_EXISTS',
-      `episode_id "${episodeId}" is already stored; reset with another episode_id, or none to get a new one`,
-      episodeId,
-    );
-  const ref = randomUUID().slice(0, 8);
-  console.error(`[serve:env] error ${ref}: episode ${episodeId}: ${message}`);
-  return new EnvServerError(
-    'EXECUTION_ERROR',
-    `the episode could not be stored (error ${ref} in the server log); it is closed, reset to start another`,
-    episodeId,
-  );
-}
 
 function respond(live: Pick<LiveEpisode, 'id'>, result: StepResult): StepResponse {
   const b = result.breakdown;

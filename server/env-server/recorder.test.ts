@@ -7,7 +7,7 @@ import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createEnvService } from './protocol';
-import { Recorder, StepConflictError, hiddenGoalJson } from './recorder';
+import { Recorder, StepConflictError, hiddenGoalJson } from '@/server/episodes/recorder';
 import { LiveEpisodes } from '@/server/episodes/live';
 import { createTokenService } from '@/server/episodes/tokens';
 import { oracleRun, testConfig } from './test/helpers';

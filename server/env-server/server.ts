@@ -10,7 +10,7 @@ import { localRequestRefusal } from '@/server/lib/local-request';
 import { createEnvService, type EnvService } from './protocol';
 import { prisma as processPrisma, type PrismaClient } from '@/server/db';
 import { sqlDbOf } from '@/server/episodes/service';
-import { Recorder } from './recorder';
+import { Recorder } from '@/server/episodes/recorder';
 import { LiveEpisodes } from '@/server/episodes/live';
 import { episodeReads } from '@/server/episodes/store';
 import { createTokenService } from '@/server/episodes/tokens';
