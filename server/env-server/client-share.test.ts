@@ -1,35 +1,49 @@
 import { describe, expect, it } from 'vitest';
-import { SocketShare } from './socket-share';
+import { ClientShare } from './client-share';
 
-describe('SocketShare', () => {
+const share = (max: number, perClient = 100, now?: () => number) =>
+  new ClientShare({ max, perClient, what: 'sessions open', now });
+
+describe('ClientShare: one policy for per-client caps and fair sharing', () => {
   it('lets one client use every place, then makes room for another by closing its least recently active one', () => {
     let t = 0;
-    const share = new SocketShare(4, () => t++);
+    const s = share(4, 100, () => t++);
     const evicted: string[] = [];
-    const a = [0, 1, 2, 3].map((i) => share.admit('a', () => evicted.push(`a${i}`)));
-    expect(a.every(Boolean)).toBe(true);
-    share.touch(a[0]!); // a0 is now the most recently active
-    expect(share.admit('b', () => evicted.push('b0'))).not.toBeNull();
+    const a = [0, 1, 2, 3].map((i) => s.admit('a', { evict: () => evicted.push(`a${i}`) }));
+    s.touch(a[0]); // a0 is now the most recently active
+    s.admit('b', { evict: () => evicted.push('b0') });
     expect(evicted).toEqual(['a1']);
-    expect(share.size).toBe(4);
+    expect(s.size).toBe(4);
   });
 
-  it('refuses when no client holds more than the newcomer would (fair shares reached)', () => {
-    const share = new SocketShare(4);
-    share.admit('a', () => {});
-    share.admit('a', () => {});
-    share.admit('b', () => {});
-    share.admit('b', () => {});
-    expect(share.admit('b', () => {})).toBeNull(); // b already holds its half
-    expect(share.admit('c', () => {})).not.toBeNull(); // c holds none: a or b gives one up
-    expect(share.admit('a', () => {})).toBeNull();
+  it('refuses when no client holds more than the newcomer would (fair shares reached), or nothing may be evicted', () => {
+    const s = share(4);
+    const evict = () => {};
+    for (const c of ['a', 'a', 'b', 'b']) s.admit(c, { evict });
+    expect(() => s.admit('b', { evict })).toThrow(/has 4 sessions open, its limit \(ECOMRLVE_MAX_SESSIONS=4\)/);
+    s.admit('c', { evict }); // c holds none: a or b gives one up
+    expect(() => s.admit('a', { evict })).toThrow(/ECOMRLVE_MAX_SESSIONS=4/);
+    const fixed = share(1);
+    fixed.admit('a'); // no evict: never closed for another
+    expect(() => fixed.admit('b')).toThrow(/ECOMRLVE_MAX_SESSIONS=1/);
   });
 
-  it('frees a place when a session ends', () => {
-    const share = new SocketShare(1);
-    const one = share.admit('a', () => {})!;
-    expect(share.admit('a', () => {})).toBeNull();
-    share.release(one);
-    expect(share.admit('a', () => {})).not.toBeNull();
+  it('caps one client, and frees a place when it is released or no longer alive', () => {
+    const s = share(Infinity, 2);
+    let running = true;
+    const one = s.admit('a', { alive: () => running });
+    s.admit('a');
+    expect(() => s.admit('a')).toThrow(
+      /this client has 2 sessions open, its limit \(ECOMRLVE_MAX_SESSIONS_PER_CLIENT=2\)/,
+    );
+    s.admit('b'); // another client is not capped by a's places
+    running = false; // a's first episode ended
+    s.admit('a');
+    expect(() => s.admit('a')).toThrow(/PER_CLIENT=2/);
+    expect(one.alive?.()).toBe(false);
+    const s2 = share(1, 1);
+    const p = s2.admit('a');
+    s2.release(p);
+    expect(s2.admit('a').client).toBe('a');
   });
 });
