@@ -7,7 +7,9 @@
 
 import type { z } from 'zod';
 import { EnvServerError, type ValidationDetail } from './errors';
-import { actionSchemaFor, describeIssues } from './schemas';
+import { actionSchemaFor, describeIssues, wireActionSchema } from './schemas';
+import { actionValueProblem } from '@/server/lib/action-value';
+import { MAX_ACTION_BYTES } from '@/server/episodes/inputs';
 
 const schemas = new Map<string, z.ZodType>();
 
@@ -44,4 +46,44 @@ export function checkAction(envId: string, action: unknown, episodeId: string): 
     episodeId,
     validationDetail(r.error, ['body', 'action']),
   );
+}
+
+export function parse<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+  episodeId: string | null = null,
+): z.output<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new EnvServerError('VALIDATION_ERROR', `${what}: ${describeIssues(r.error)}`, episodeId);
+  return r.data;
+}
+
+/**
+ * The wire action: text, or a plain object as JSON.parse makes them, taken as they are (what the
+ * schema would return, without its per-key copy); anything else goes through the schema for its
+ * error message.
+ */
+export function wireAction(action: unknown, episodeId: string): unknown {
+  if (typeof action === 'string') return storable(action, Buffer.byteLength(action, 'utf8'), episodeId);
+  if (typeof action === 'object' && action !== null && Object.getPrototypeOf(action) === Object.prototype)
+    return storable(action, null, episodeId);
+  return parse(wireActionSchema, action, 'step: action', episodeId);
+}
+
+/**
+ * What the recorder stores must replay as sent and stay within the stored-action limit: an
+ * action that would not (server/lib/action-value.ts) or is larger is refused before the engine.
+ */
+function storable(action: unknown, bytes: number | null, episodeId: string): unknown {
+  const problem = actionValueProblem(action);
+  if (problem) throw new EnvServerError('VALIDATION_ERROR', `step: ${problem}`, episodeId);
+  const size = bytes ?? Buffer.byteLength(JSON.stringify(action), 'utf8');
+  if (size > MAX_ACTION_BYTES)
+    throw new EnvServerError(
+      'BODY_TOO_LARGE',
+      `step: the action is ${size} bytes; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was stored.`,
+      episodeId,
+    );
+  return action;
 }

@@ -1,7 +1,10 @@
 // The Next route's adapter: the same protocol through fetch-API Request/Response objects.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
-const tempDb = await vi.hoisted(async () => (await import('./test/spawn')).migratedTempDatabase());
+const tempDb = await vi.hoisted(async () => {
+  process.env.ECOMRLVE_MAX_SESSIONS_PER_CLIENT = '3';
+  return (await import('./test/spawn')).migratedTempDatabase();
+});
 
 vi.mock('@/server/catalogs', async () => {
   const { testCatalog } = await import('@/server/engine/testing/catalog-fixture');
@@ -31,6 +34,26 @@ const post = (path: string, body: unknown, token?: string) =>
   );
 
 describe('/api/env in the Next app', () => {
+  it('caps the running episodes one client (its forwarded address) starts, as serve:env does', async () => {
+    const reset = (client: string) =>
+      handleFetchRequest(
+        new Request('http://app.test/api/env/reset', {
+          method: 'POST',
+          body: JSON.stringify({ env: 'PD', d: 0 }),
+          headers: { 'x-forwarded-for': client },
+        }),
+        '/reset',
+      );
+    for (let i = 0; i < 3; i++) expect((await reset('198.51.100.7')).status).toBe(200);
+    const refused = await reset('198.51.100.7');
+    expect(refused.status).toBe(503);
+    expect((await refused.json()).error).toMatchObject({
+      code: 'CAPACITY_REACHED',
+      message: expect.stringContaining('ECOMRLVE_MAX_SESSIONS_PER_CLIENT=3'),
+    });
+    expect((await reset('198.51.100.8')).status).toBe(200); // another client still gets a place
+  });
+
   it('resets, steps and reads state like the standalone server, and records the episode in the app’s store', async () => {
     const resetBody = await (await post('/reset', { env: 'PD', d: 1, seed: 12, run: 'next' })).json();
     expect(resetBody).toMatchObject({ done: false, observation: { metadata: { env: 'PD', seed: 12, run: 'next' } } });

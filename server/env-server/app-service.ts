@@ -10,6 +10,7 @@ import type { EnvService } from './protocol';
 import { buildEnvService } from './server';
 import { CLOSE_CONNECTION, readCapped } from '@/server/lib/body-limit';
 import { authConfig, credentialsFrom, isAdmin } from '@/server/auth';
+import { callerAddress } from '@/server/auth/login-throttle';
 import { EnvServerError } from './errors';
 
 const g = globalThis as unknown as { __ecomEnvService?: EnvService };
@@ -61,6 +62,8 @@ export async function handleFetchRequest(req: Request, subPath: string): Promise
           query: new URL(req.url).searchParams,
           authorization: req.headers.get('authorization'),
           body: text,
+          // the per-client cap, as on serve:env: the address Next passes on
+          client: callerAddress(req.headers),
         })));
   if (result.body === undefined) return new Response(null, { status: result.status });
   const body = JSON.stringify(result.body);

@@ -1,6 +1,8 @@
 // Protocol errors: one code (OpenEnv's WSErrorCode names where they exist), one HTTP status,
 // one sentence a researcher can act on. Every transport renders these the same way.
 
+import { randomUUID } from 'node:crypto';
+
 export type ErrorCode =
   | 'INVALID_JSON'
   | 'VALIDATION_ERROR'
@@ -82,4 +84,28 @@ export function asEnvServerError(e: unknown, episodeId: string | null = null): E
   if (e instanceof EnvServerError) return e;
   const message = e instanceof Error ? e.message : String(e);
   return new EnvServerError('EXECUTION_ERROR', `the environment failed: ${message}`, episodeId);
+}
+
+const UNIQUE_VIOLATION = /unique constraint|duplicate key/i;
+
+/**
+ * A failed write in one sentence without the database's text: a reset whose episode_id is
+ * already stored (another worker's, or one from before a restart) is a 409; anything else is
+ * logged with a reference the answer names.
+ */
+export function writeFailure(e: unknown, episodeId: string): EnvServerError {
+  const message = String((e as Error)?.message ?? e);
+  if (UNIQUE_VIOLATION.test(message))
+    return new EnvServerError(
+      'EPISODE_EXISTS',
+      `episode_id "${episodeId}" is already stored; reset with another episode_id, or none to get a new one`,
+      episodeId,
+    );
+  const ref = randomUUID().slice(0, 8);
+  console.error(`[serve:env] error ${ref}: episode ${episodeId}: ${message}`);
+  return new EnvServerError(
+    'EXECUTION_ERROR',
+    `the episode could not be stored (error ${ref} in the server log); it is closed, reset to start another`,
+    episodeId,
+  );
 }

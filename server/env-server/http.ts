@@ -13,16 +13,49 @@ import { openApiDocument } from './openapi';
 import type { EnvService } from './protocol';
 import { describeIssues, wireStepRequestSchema } from './schemas';
 import { bearerToken } from '@/server/episodes/tokens';
-import { createClientCaps, type ClientCaps } from './client-caps';
+import { ClientShare, type Place } from './client-share';
 
-const capsByService = new WeakMap<EnvService, ClientCaps>();
-function capsOf(service: EnvService): ClientCaps {
-  let caps = capsByService.get(service);
-  if (!caps) {
-    caps = createClientCaps(service.config.maxSessionsPerClient);
-    capsByService.set(service, caps);
+/** Each service's places for episodes started over HTTP or MCP (client-share.ts): capped per client. */
+const sharesByService = new WeakMap<EnvService, ClientShare>();
+function shareOf(service: EnvService): ClientShare {
+  let share = sharesByService.get(service);
+  if (!share) {
+    const what = 'episodes started over HTTP running';
+    share = new ClientShare({ max: Infinity, perClient: service.config.maxSessionsPerClient, what });
+    sharesByService.set(service, share);
   }
-  return caps;
+  return share;
+}
+
+/** A client's place for an episode it starts; free again once the episode ends or is dropped. */
+function placeFor(service: EnvService, client: string | null) {
+  let id: string | null = null;
+  const running = () => {
+    const live = id === null ? undefined : service.sessions.peek(id);
+    return id === null || (!!live && !live.episode.done);
+  };
+  const place: Place | null = client === null ? null : shareOf(service).admit(client, { alive: running });
+  return {
+    started: (episodeId: string) => void (id = episodeId),
+    /** Frees the place when nothing was started (the start failed). */
+    settle: () => void (place && id === null && shareOf(service).release(place)),
+  };
+}
+
+/** Starts an episode in the client's place. */
+function startFor<T>(
+  service: EnvService,
+  client: string | null,
+  start: () => { response: T & { episode_id: string } },
+) {
+  const place = placeFor(service, client);
+  try {
+    const { response } = start();
+    place.started(response.episode_id);
+    return response;
+  } finally {
+    place.settle();
+  }
 }
 
 export interface HttpRequestLike {
@@ -88,9 +121,7 @@ async function step(service: EnvService, body: unknown, bearer: string | null, c
     return wireStep(
       await service.stepEpisode(req.episode_id, bearer ?? req.token ?? null, req.action, req.step_key ?? null),
     );
-  capsOf(service).admit(client, service.sessions);
-  const { response: reset } = service.reset({});
-  capsOf(service).started(client, reset.episode_id);
+  const reset = startFor(service, client, () => service.reset({}));
   await service.durable(reset);
   const r = await service.stepEpisode(reset.episode_id, reset.token, req.action, req.step_key ?? null);
   return wireReset({ ...reset, ...r }, service.config.mode);
@@ -112,13 +143,13 @@ async function mcp(
     };
   }
   const episode = bearer?.startsWith('ept1.') ? { id: bearer.split('.')[1], token: bearer } : null;
-  const caps = capsOf(service);
+  let place: ReturnType<typeof placeFor> | null = null;
   const answer = await handleMcp(service, message, {
     episode,
     connection: false,
-    admit: () => caps.admit(client, service.sessions),
-    started: (started) => caps.started(client, started.id),
-  });
+    admit: () => void (place = placeFor(service, client)),
+    started: (started) => place?.started(started.id),
+  }).finally(() => place?.settle());
   return answer === null ? { status: 202, body: undefined } : { status: 200, body: answer };
 }
 
@@ -144,9 +175,7 @@ export async function handleHttp(service: EnvService, req: HttpRequestLike): Pro
     switch (path) {
       case '/reset': {
         const body = parseJson(req.body);
-        capsOf(service).admit(client, service.sessions);
-        const { response } = service.reset(body);
-        capsOf(service).started(client, response.episode_id);
+        const response = startFor(service, client, () => service.reset(body));
         return { status: 200, body: wireReset(await service.durable(response), mode) };
       }
       case '/step':

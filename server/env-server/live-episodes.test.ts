@@ -6,10 +6,11 @@ import { ENGINE_VERSION, listEnvs, replayEpisode, type EnvId } from '@/server/en
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { EnvServerError } from './errors';
-import { prismaEpisodeLog, rebuildEpisode, runOfPlayer, type EpisodeLog, type StoredEpisode } from './live-episodes';
+import { LiveEpisodes, rebuild, runOfPlayer, type StoredLog } from '@/server/episodes/live';
+import { episodeReads } from '@/server/episodes/store';
+import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { createEnvService, type EnvService } from './protocol';
-import { Recorder } from './recorder';
-import { SessionStore } from './sessions';
+import { Recorder } from '@/server/episodes/recorder';
 import { createTokenService } from '@/server/episodes/tokens';
 import { oracleRun, testConfig } from './test/helpers';
 
@@ -22,14 +23,14 @@ afterAll(async () => {
 });
 
 /** A worker: its own LRU of `lru` live episodes, the shared store and token secret. */
-function worker(lru = 100, log: EpisodeLog = prismaEpisodeLog(db.prisma)): EnvService {
+function worker(lru = 100, reads = episodeReads(db.prisma)): EnvService {
   return createEnvService({
     config: testConfig({ persist: true, maxSessions: lru }),
     catalog: testCatalog(),
     tokens: createTokenService({ secret: 'shared-secret' }),
-    sessions: new SessionStore({ maxSessions: lru, idleTimeoutMs: 60_000, evictRunning: true }),
+    live: new LiveEpisodes({ max: lru, idleMs: 60_000 }),
     recorder: new Recorder(db.sql),
-    log,
+    reads,
   });
 }
 
@@ -160,8 +161,8 @@ describe('stateless workers over one store', () => {
 
   it('checks the token before reading the store, and says when no worker recorded the episode', async () => {
     let reads = 0;
-    const log = prismaEpisodeLog(db.prisma);
-    const w = worker(10, { ...log, load: (id) => (reads++, log.load(id)) });
+    const store = episodeReads(db.prisma);
+    const w = worker(10, { ...store, getRow: (id) => (reads++, store.getRow(id)) });
     const other = worker();
     const reset = await other.durable(other.reset({ env: 'PD', seed: 9 }).response);
     await rejects(w.stepRequest({ episode_id: reset.episode_id, action: {} }, 'ept1.forged.x'), 'BAD_TOKEN');
@@ -184,7 +185,7 @@ describe('stateless workers over one store', () => {
 
 describe('rebuilding a stored trainer episode (round 11: evidence is explanation)', () => {
   /** A finished RETURN episode as the store keeps it, its reward event changed by `edit`. */
-  function stored(edit: (reward: any) => void): StoredEpisode {
+  function stored(edit: (reward: any) => void): StoredLog {
     const config = { envId: 'RETURN' as const, d: 2, seed: 9 };
     const episode = replayEpisode(config, testCatalog(), oracleRun(config).actions);
     const events = episode.events.map((e) => {
@@ -193,17 +194,26 @@ describe('rebuilding a stored trainer episode (round 11: evidence is explanation
       edit(copy);
       return JSON.stringify(copy);
     });
-    return {
+    const row = {
+      ...config,
       id: 'ep_rebuild',
-      config,
+      axisOverrides: '{}',
+      weights: null,
+      journeyEnvs: null,
       player: 'trainer:evidence',
       catalogId: testCatalog().id,
       engineVersion: ENGINE_VERSION,
       eventCount: events.length,
-      events,
-      actions: oracleRun(config).actions,
-      stepKeys: oracleRun(config).actions.map(() => null),
-    };
+    } as unknown as EpisodeRow;
+    const actions = oracleRun(config).actions.map((a, seq) => ({
+      seq,
+      turn: seq,
+      format: 'json' as const,
+      raw: JSON.stringify(a),
+      actor: null,
+      stepKey: null,
+    }));
+    return { row, events: events.map((payload) => ({ payload })), actions };
   }
 
   it('accepts stored evidence worded by an older engine of the same version, refuses a changed number', () => {
@@ -212,12 +222,12 @@ describe('rebuilding a stored trainer episode (round 11: evidence is explanation
       r.breakdown.evidence.task.at(-1).ok = true;
       delete r.breakdown.evidence.task.at(-1).role;
     });
-    expect(rebuildEpisode(reworded, testCatalog()).live.episode.done).toBe(true);
+    expect(rebuild(reworded, testCatalog()).live.episode.done).toBe(true);
     expect(() =>
-      rebuildEpisode(
+      rebuild(
         stored((r) => (r.breakdown.rTask -= 0.01)),
         testCatalog(),
       ),
-    ).toThrow(/does not reproduce its \d+ recorded events/);
+    ).toThrow(/diverged at event \d+ \(reward/);
   });
 });

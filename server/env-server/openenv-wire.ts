@@ -6,8 +6,58 @@
 // documented in docs/env-server.md ("OpenEnv mapping"). Production mode never carries the seed.
 
 import type { ServerMode } from './config';
-import type { AgentState } from './episode-state';
-import type { ResetResponse, StepResponse } from './protocol';
+import type { StepResult } from '@/server/engine';
+import type { LiveEpisode } from '@/server/episodes/live';
+
+/** What GET /state answers for an episode's capability token (the admin token adds the goal, simulation mode only). */
+export interface AgentState {
+  episode_id: string;
+  step_count: number;
+  env: string;
+  d: number;
+  seed: number;
+  run: string | null;
+  turn: number;
+  t_max: number;
+  done: boolean;
+  termination: string | null;
+  reward: number | null;
+}
+
+export function agentState({ id, config, run, episode: e }: LiveEpisode): AgentState {
+  const { envId: env, d, seed } = config;
+  const reward = e.breakdown ? e.breakdown.total : null;
+  return {
+    episode_id: id,
+    step_count: e.turn,
+    env,
+    d,
+    seed,
+    run,
+    turn: e.turn,
+    t_max: e.tMax,
+    done: e.done,
+    termination: e.termination,
+    reward,
+  };
+}
+
+export interface StepResponse {
+  episode_id: string;
+  observation: StepResult['observation'];
+  reward: number;
+  done: boolean;
+  termination: string | null;
+  reward_parts: { r_task: number; r_eff: number; r_hall: number; is_correct: boolean } | null;
+}
+
+export interface ResetResponse extends StepResponse {
+  token: string;
+  env: string;
+  d: number;
+  seed: number;
+  run: string | null;
+}
 
 /** What OpenEnv's observation `metadata` holds for us. */
 export interface WireMetadata {

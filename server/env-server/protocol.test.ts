@@ -38,7 +38,7 @@ describe('reset', () => {
       termination: null,
       reward_parts: null,
     });
-    expect(response.episode_id).toMatch(/^ep_/);
+    expect(response.episode_id).toMatch(/^c[0-9a-z]{11}[0-9a-f]{12}$/);
     const local = createEpisode({ envId: 'CART', d: 3, seed: 42 }, testCatalog()).reset();
     expect(JSON.stringify(response.observation)).toBe(JSON.stringify(local.observation));
     expect(resetResponseSchema.safeParse(response).success).toBe(true);

@@ -3,127 +3,38 @@
 // agent-facing message from the hidden goal: observations come from the engine (which never
 // puts the goal in one), and only adminState — simulation mode, admin token — adds it.
 
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { createEpisode, type Catalog, type StepResult } from '@/server/engine';
 import type { EnvServerConfig } from './config';
-import { EnvServerError, asEnvServerError } from './errors';
-import {
-  MAX_SEED,
-  describeIssues,
-  resetRequestSchema,
-  stepRequestSchema,
-  wireActionSchema,
-  type ResetRequest,
-} from './schemas';
-import { SessionStore, newEpisodeId, type LiveEpisode } from './sessions';
-import { rebuildEpisode, type EpisodeLog, type StoredEpisode } from './live-episodes';
-import { StepConflictError, type Recorder } from './recorder';
-import type { TokenService } from '@/server/episodes/tokens';
-import { createEpisodeAccess } from './episode-access';
-import { checkAction } from './action-check';
-import { adminState, agentState } from './episode-state';
+import { EnvServerError, asEnvServerError, writeFailure } from './errors';
+import { MAX_SEED, resetRequestSchema, stepRequestSchema, type ResetRequest } from './schemas';
+import { StepConflictError, type Recorder } from '@/server/episodes/recorder';
+import { matchesDigest, tokenDigest, type TokenService } from '@/server/episodes/tokens';
+import { LiveEpisodes, rebuild, type LiveEpisode, type StoredLog } from '@/server/episodes/live';
+import type { episodeReads } from '@/server/episodes/store';
+import { newEpisodeId } from '@/server/episodes/writer';
+import { isAppError } from '@/server/lib/errors';
+import { checkAction, parse, wireAction } from './action-check';
 import { healthOf, infoOf, metadataOf, schemaFor } from './server-info';
-import type { z } from 'zod';
-import { actionValueProblem } from '@/server/lib/action-value';
-import { MAX_ACTION_BYTES } from '@/server/episodes/inputs';
+import { agentState, type ResetResponse, type StepResponse } from './openenv-wire';
 
 export { SERVER_VERSION } from './server-info';
-export type { AgentState } from './episode-state';
-
-export interface StepResponse {
-  episode_id: string;
-  observation: StepResult['observation'];
-  reward: number;
-  done: boolean;
-  termination: string | null;
-  reward_parts: { r_task: number; r_eff: number; r_hall: number; is_correct: boolean } | null;
-}
-
-export interface ResetResponse extends StepResponse {
-  token: string;
-  env: string;
-  d: number;
-  seed: number;
-  run: string | null;
-}
+export type { AgentState, ResetResponse, StepResponse } from './openenv-wire';
 
 export interface EnvServiceDeps {
   config: EnvServerConfig;
   catalog: Catalog;
   tokens: TokenService;
-  sessions: SessionStore;
+  /** The live episodes (server/episodes/live.ts): with a store, a cache; without, the only copy. */
+  live: LiveEpisodes;
   /** Absent: episodes live in memory only. */
   recorder?: Recorder | null;
   /** The store recorded episodes are rebuilt from on a miss (stateless workers); absent: no rebuild. */
-  log?: EpisodeLog | null;
+  reads?: ReturnType<typeof episodeReads> | null;
 }
 
 /** Attempts at a step whose write collides with another worker's (each rebuilds first). */
 const STEP_ATTEMPTS = 4;
-
-function parse<S extends z.ZodType>(
-  schema: S,
-  value: unknown,
-  what: string,
-  episodeId: string | null = null,
-): z.output<S> {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new EnvServerError('VALIDATION_ERROR', `${what}: ${describeIssues(r.error)}`, episodeId);
-  return r.data;
-}
-
-/**
- * The wire action: text, or a plain object as JSON.parse makes them, taken as they are (what the
- * schema would return, without its per-key copy); anything else goes through the schema for its
- * error message.
- */
-function wireAction(action: unknown, episodeId: string): unknown {
-  if (typeof action === 'string') return storable(action, Buffer.byteLength(action, 'utf8'), episodeId);
-  if (typeof action === 'object' && action !== null && Object.getPrototypeOf(action) === Object.prototype)
-    return storable(action, null, episodeId);
-  return parse(wireActionSchema, action, 'step: action', episodeId);
-}
-
-/**
- * What the recorder stores must replay as sent and stay within the stored-action limit: an
- * action that would not (server/lib/action-value.ts) or is larger is refused before the engine.
- */
-function storable(action: unknown, bytes: number | null, episodeId: string): unknown {
-  const problem = actionValueProblem(action);
-  if (problem) throw new EnvServerError('VALIDATION_ERROR', `step: ${problem}`, episodeId);
-  const size = bytes ?? Buffer.byteLength(JSON.stringify(action), 'utf8');
-  if (size > MAX_ACTION_BYTES)
-    throw new EnvServerError(
-      'BODY_TOO_LARGE',
-      `step: the action is ${size} bytes; the limit is ${MAX_ACTION_BYTES} bytes (64 KB). Nothing was stored.`,
-      episodeId,
-    );
-  return action;
-}
-
-const UNIQUE_VIOLATION = /unique constraint|duplicate key/i;
-
-/**
- * A failed write in one sentence without the database's text: a reset whose episode_id is
- * already stored (another worker's, or one from before a restart) is a 409; anything else is
- * logged with a reference the answer names.
- */
-function writeFailure(e: unknown, episodeId: string): EnvServerError {
-  const message = String((e as Error)?.message ?? e);
-  if (UNIQUE_VIOLATION.test(message))
-    return new EnvServerError(
-      'EPISODE_EXISTS',
-      `episode_id "${episodeId}" is already stored; reset with another episode_id, or none to get a new one`,
-      episodeId,
-    );
-  const ref = randomUUID().slice(0, 8);
-  console.error(`[serve:env] error ${ref}: episode ${episodeId}: ${message}`);
-  return new EnvServerError(
-    'EXECUTION_ERROR',
-    `the episode could not be stored (error ${ref} in the server log); it is closed, reset to start another`,
-    episodeId,
-  );
-}
 
 function respond(live: Pick<LiveEpisode, 'id'>, result: StepResult): StepResponse {
   const b = result.breakdown;
@@ -138,10 +49,78 @@ function respond(live: Pick<LiveEpisode, 'id'>, result: StepResult): StepRespons
 }
 
 export function createEnvService(deps: EnvServiceDeps) {
-  const { config, catalog, tokens, sessions } = deps;
-  const { authorise, checkToken } = createEpisodeAccess(tokens, sessions);
+  const { config, catalog, tokens, live: sessions } = deps;
   const recorder = deps.recorder ?? null;
-  const log = deps.log ?? null;
+  const reads = deps.reads ?? null;
+
+  /**
+   * Whether the caller may act on (or, with allowAdmin, read) the episode: its capability token
+   * (a held episode remembers the verified token's digest: one hash instead of an HMAC per
+   * step), or the admin token for reads. One sentence per refusal.
+   */
+  function checkToken(id: string, token: string | null, allowAdmin: boolean, live?: LiveEpisode): void {
+    if (!token)
+      throw new EnvServerError(
+        'BAD_TOKEN',
+        `episode "${id}": no capability token; send the token from reset as "Authorization: Bearer <token>"`,
+        id,
+      );
+    if (live?.issuedToken && !live.tokenDigest) live.tokenDigest = tokenDigest(live.issuedToken);
+    if (live?.tokenDigest ? matchesDigest(token, live.tokenDigest) : tokens.allows(token, id)) {
+      if (live) live.tokenDigest ??= tokenDigest(token);
+      return;
+    }
+    if (!tokens.isAdmin(token))
+      throw new EnvServerError('BAD_TOKEN', `episode "${id}": the token is not this episode's capability token`, id);
+    if (!allowAdmin)
+      throw new EnvServerError(
+        'BAD_TOKEN',
+        `episode "${id}": stepping needs the episode's capability token (the admin token only reads)`,
+        id,
+      );
+  }
+
+  const unknown = (id: string) =>
+    new EnvServerError(
+      'UNKNOWN_EPISODE',
+      `unknown episode_id "${id}": it was never started on this server, or it was dropped after ${Math.round(sessions.idleMs / 1000)} s idle or to make room`,
+      id,
+    );
+
+  /** A held episode for a caller; `connection`: the WebSocket session that reset it (the connection is the capability). */
+  function authorise(id: string, token: string | null, allowAdmin: boolean, connection = false): LiveEpisode {
+    const live = sessions.get(id);
+    if (!live) throw unknown(id);
+    if (!(connection && live.issuedToken === token)) checkToken(id, token, allowAdmin, live);
+    return live;
+  }
+
+  function held(entry: Omit<LiveEpisode, 'lastUsedAt'>): LiveEpisode {
+    const live = sessions.add(entry);
+    if (!live)
+      throw new EnvServerError(
+        'CAPACITY_REACHED',
+        `the server holds ${sessions.size} running episodes, its limit (ECOMRLVE_MAX_SESSIONS=${sessions.capacity}); finish or abandon some first`,
+      );
+    return live;
+  }
+
+  /** The episode rebuilt from its stored log (up to a step); a log this worker cannot continue is one sentence. */
+  function rebuilt(log: StoredLog, stepIndex?: number) {
+    const why = (reason: string) =>
+      new EnvServerError(
+        'EXECUTION_ERROR',
+        `episode "${log.row.id}" cannot be continued on this worker: ${reason}`,
+        log.row.id,
+      );
+    if (log.row.catalogId !== catalog.id)
+      throw why(`it was played on catalog ${log.row.catalogId}, this worker serves ${catalog.id}`);
+    try {
+      return rebuild(log, catalog, stepIndex);
+    } catch (e) {
+      throw isAppError(e) ? why(e.message) : e;
+    }
+  }
   /** Each episode's latest write, awaited by the transport before it answers (acknowledged = durable). */
   const writes = new Map<string, Promise<void>>();
   const track = (id: string, write: Promise<void>) => {
@@ -193,7 +172,7 @@ export function createEnvService(deps: EnvServiceDeps) {
     } catch (e) {
       throw new EnvServerError('VALIDATION_ERROR', `reset: ${(e as Error).message}`);
     }
-    const live = sessions.add({
+    const live = held({
       id,
       config: episodeConfig,
       run: req.run ?? null,
@@ -262,23 +241,23 @@ export function createEnvService(deps: EnvServiceDeps) {
     try {
       return { live: authorise(id, token, allowAdmin, connection), stored: null };
     } catch (e) {
-      if (!log || !(e instanceof EnvServerError && e.code === 'UNKNOWN_EPISODE')) throw e;
+      if (!reads || !(e instanceof EnvServerError && e.code === 'UNKNOWN_EPISODE')) throw e;
     }
     checkToken(id, token, allowAdmin);
-    const stored = await log.load(id);
-    if (!stored)
-      throw new EnvServerError('UNKNOWN_EPISODE', `unknown episode_id "${id}": no worker has recorded it`, id);
+    const row = await reads.getRow(id);
+    if (!row) throw new EnvServerError('UNKNOWN_EPISODE', `unknown episode_id "${id}": no worker has recorded it`, id);
+    const [events, actions] = await Promise.all([reads.getEvents(id), reads.getActions(id)]);
+    const stored: StoredLog = { row, events, actions };
     // Another request may have rebuilt it while this one read the store.
-    if (sessions.has(id)) return { live: sessions.get(id), stored };
-    return { live: sessions.add(rebuildEpisode(stored, catalog).live), stored };
+    return { live: sessions.get(id) ?? held(rebuilt(stored).live), stored };
   }
 
   /** The stored answer to a step already taken under this key, replayed (deterministic), or null. */
-  function storedAnswer(stored: StoredEpisode | null, stepKey: string | null): StepResponse | null {
-    const index = stored && stepKey ? stored.stepKeys.indexOf(stepKey) : -1;
+  function storedAnswer(stored: StoredLog | null, stepKey: string | null): StepResponse | null {
+    const index = stored && stepKey ? stored.actions.findIndex((a) => a.stepKey === stepKey) : -1;
     if (index < 0) return null;
-    const { result } = rebuildEpisode(stored!, catalog, index);
-    return respond(stored!, result!);
+    const { result } = rebuilt(stored!, index);
+    return respond(stored!.row, result!);
   }
 
   /**
@@ -307,7 +286,7 @@ export function createEnvService(deps: EnvServiceDeps) {
         // A finished episode is in the store now: holding it (~50 KB each, up to the LRU's
         // capacity) would only make the garbage collector copy and mark it; a later state read
         // or step-key retry rebuilds it like any miss.
-        if (log && live.episode.done) sessions.drop(id);
+        if (reads && live.episode.done) sessions.drop(id);
         else if (stepKey) live.answered.set(stepKey, response);
         return response;
       } catch (e) {
@@ -336,7 +315,26 @@ export function createEnvService(deps: EnvServiceDeps) {
   /** State of one episode this worker holds: agent-visible with its capability token, full with the admin token. */
   function state(episodeId: string | null, token: string | null) {
     const live = authorise(stateId(episodeId), token, true);
-    return tokens.isAdmin(token) ? adminState(live, config.mode) : agentState(live);
+    return tokens.isAdmin(token) ? adminState(live) : agentState(live);
+  }
+
+  /** Inspector-side state (hidden goal, axes, world, events, evidence): simulation mode only. */
+  function adminState(live: LiveEpisode) {
+    if (config.mode === 'production')
+      throw new EnvServerError(
+        'PRODUCTION_MODE',
+        'the full state (hidden goal, events) is simulation control; this server runs in production mode',
+        live.id,
+      );
+    const e = live.episode;
+    return {
+      ...agentState(live),
+      hidden_goal: e.hiddenGoal(),
+      axes: e.axes,
+      world: e.world(),
+      events: e.events,
+      breakdown: e.breakdown,
+    };
   }
 
   /**
@@ -347,11 +345,11 @@ export function createEnvService(deps: EnvServiceDeps) {
   async function stateRequest(episodeId: string | null, token: string | null) {
     const id = stateId(episodeId);
     let { live } = await hold(id, token, true);
-    if (log && !writes.has(id) && (await log.eventCount(id)) !== live.episode.events.length) {
+    if (reads && !writes.has(id) && (await reads.eventCount(id)) !== live.episode.events.length) {
       sessions.drop(id);
       ({ live } = await hold(id, token, true));
     }
-    return tokens.isAdmin(token) ? adminState(live, config.mode) : agentState(live);
+    return tokens.isAdmin(token) ? adminState(live) : agentState(live);
   }
 
   return {
@@ -369,7 +367,7 @@ export function createEnvService(deps: EnvServiceDeps) {
     state,
     stateRequest,
     agentState,
-    adminState: (live: LiveEpisode) => adminState(live, config.mode),
+    adminState,
     schema: schemaFor,
     metadata: () => metadataOf(config),
     info: () => infoOf(config, catalog, tokens, recorder !== null, sessions),

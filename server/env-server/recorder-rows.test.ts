@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createRandomAgent, ENGINE_VERSION, listEnvs, oracleAgent, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing';
 import { deriveGoalData, goalDataIsDerived, readStoredGoal } from '@/server/episodes/stored-goal';
-import { hiddenGoalJson } from './recorder';
+import { hiddenGoalJson } from '@/server/episodes/recorder';
 import { makeService } from './test/helpers';
 
 const ENVS = listEnvs().map((e) => e.id as EnvId);

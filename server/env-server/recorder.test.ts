@@ -7,8 +7,8 @@ import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createEnvService } from './protocol';
-import { Recorder, StepConflictError, hiddenGoalJson } from './recorder';
-import { SessionStore } from './sessions';
+import { Recorder, StepConflictError, hiddenGoalJson } from '@/server/episodes/recorder';
+import { LiveEpisodes } from '@/server/episodes/live';
 import { createTokenService } from '@/server/episodes/tokens';
 import { oracleRun, testConfig } from './test/helpers';
 import { openSqlDb, openSqlite, sqliteSqlDb, type SqlDb } from '@/server/db/sql';
@@ -39,7 +39,7 @@ function recordingService(target: SqlDb) {
     config,
     catalog: testCatalog(),
     tokens: createTokenService({ secret: 'x' }),
-    sessions: new SessionStore({ maxSessions: 1000, idleTimeoutMs: 60_000 }),
+    live: new LiveEpisodes({ max: 1000, idleMs: 60_000, evictRunning: false }),
     recorder,
   });
   return { service, recorder };

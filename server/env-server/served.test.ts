@@ -159,6 +159,14 @@ describe('the hidden goal', () => {
     const ws = await EnvWsClient.connect(server.url, { onMessage: (m) => messages.push(m) });
     const h = await http.reset({ env: envId, d: config.d, seed: config.seed, run: 'scan' });
     await ws.reset({ env: envId, d: config.d, seed: config.seed, run: 'scan' });
+    // every kind of WebSocket frame: a refused action's error frame and the MCP tool list too
+    await expect(ws.step({ assistant_message: '', tool_calls: [{ name: 'nope' }] } as never)).rejects.toThrow(
+      /action schema/,
+    );
+    const tools = await ws.sendRaw<{ result: { tools: unknown[] } }>(
+      JSON.stringify({ type: 'mcp', data: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }),
+    );
+    expect(tools.result.tools.length).toBeGreaterThan(2);
     for (const action of reference.actions) {
       await http.step(h.episode_id, action);
       await ws.step(action);
@@ -166,7 +174,7 @@ describe('the hidden goal', () => {
       await ws.state();
     }
     await ws.close();
-    expect(messages.length).toBe(2 + 4 * reference.actions.length);
+    expect(messages.length).toBe(4 + 4 * reference.actions.length);
     for (const message of messages)
       for (const secret of reference.secrets)
         expect(message.includes(secret), `${envId} leaks ${secret.slice(0, 100)}`).toBe(false);

@@ -5,7 +5,7 @@ import { listEnvs, type Catalog } from '@/server/engine';
 import type { EnvServerConfig } from './config';
 import { EnvServerError } from './errors';
 import { publishedSchemas } from './schemas';
-import type { SessionStore } from './sessions';
+import type { LiveEpisodes } from '@/server/episodes/live';
 import type { TokenService } from '@/server/episodes/tokens';
 
 export const SERVER_VERSION = '2';
@@ -53,7 +53,7 @@ export function infoOf(
   catalog: Catalog,
   tokens: TokenService,
   persistence: boolean,
-  sessions: SessionStore,
+  sessions: LiveEpisodes,
 ) {
   return {
     name: 'EcomRLVE-GYM',

@@ -10,9 +10,9 @@ import { localRequestRefusal } from '@/server/lib/local-request';
 import { createEnvService, type EnvService } from './protocol';
 import { prisma as processPrisma, type PrismaClient } from '@/server/db';
 import { sqlDbOf } from '@/server/episodes/service';
-import { prismaEpisodeLog } from './live-episodes';
-import { Recorder } from './recorder';
-import { SessionStore } from './sessions';
+import { Recorder } from '@/server/episodes/recorder';
+import { LiveEpisodes } from '@/server/episodes/live';
+import { episodeReads } from '@/server/episodes/store';
 import { createTokenService } from '@/server/episodes/tokens';
 import { createWsGateway } from './ws';
 
@@ -49,20 +49,20 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
   const store = config.persist ? openStore(options.prisma, config.durability) : null;
   // With a store, the session map is an LRU cache of live episodes: any of them can be rebuilt
   // from the store (stateless workers), so a running one may be evicted to make room.
-  const sessions = new SessionStore({
-    maxSessions: config.maxSessions,
-    idleTimeoutMs: config.idleTimeoutMs,
+  const live = new LiveEpisodes({
+    max: config.maxSessions,
+    idleMs: config.idleTimeoutMs,
     evictRunning: store !== null,
   });
   const recorder = store ? new Recorder(store.db) : null;
-  const log = store ? prismaEpisodeLog(store.reader) : null;
+  const reads = store ? episodeReads(store.reader) : null;
   return {
     tokens,
     /** Closes the store this built (not a Prisma client it was given). */
     closeStore: async () => {
       await store?.close();
     },
-    service: createEnvService({ config, catalog, tokens, sessions, recorder, log }),
+    service: createEnvService({ config, catalog, tokens, live, recorder, reads }),
   };
 }
 

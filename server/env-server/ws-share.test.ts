@@ -1,6 +1,6 @@
 // 64 idle WebSocket sessions from one client leave room for another (issue 29): when the server
 // is full, a client holding fewer sessions takes the place of the largest holder's least
-// recently active one (socket-share.ts). Two clients: 127.0.0.1 and 127.0.0.2.
+// recently active one (client-share.ts). Two clients: 127.0.0.1 and 127.0.0.2.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';

@@ -94,7 +94,7 @@ describe('WebSocket session', () => {
         ? (f.data.observation as { metadata: { episode_id: string } }).metadata.episode_id
         : f.data.episode_id;
     const id = idOf(frames[0]);
-    expect(id).toMatch(/^ep_/);
+    expect(id).toMatch(/^c[0-9a-z]+$/);
     expect(frames.map((f) => f.type)).toEqual(['observation', 'observation', 'state', 'error', 'observation']);
     for (const f of frames) expect(idOf(f)).toBe(id);
     expect(frames[4].data).toMatchObject({
@@ -162,7 +162,7 @@ describe('WebSocket session', () => {
     });
     await a.close();
     const again = await EnvWsClient.connect(url);
-    expect((await again.reset({ env: 'PD', seed: 1 })).episode_id).toMatch(/^ep_/);
+    expect((await again.reset({ env: 'PD', seed: 1 })).episode_id).toMatch(/^c[0-9a-z]+$/);
     await Promise.all([b.close(), again.close()]);
   });
 

@@ -12,7 +12,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EnvServerError, asEnvServerError } from './errors';
 import { createFrameQueue } from './frame-queue';
-import { SocketShare } from './socket-share';
+import { ClientShare } from './client-share';
 import type { EnvService } from './protocol';
 import { bearerToken, type TokenService } from '@/server/episodes/tokens';
 import { handleMcp } from './mcp';
@@ -26,10 +26,12 @@ const TEXT = { binary: false } as const;
 export function createWsGateway(service: EnvService, tokens: TokenService) {
   const { config } = service;
   const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxBodyBytes });
-  // WebSocket sessions held, shared fairly between clients (addresses) when full (socket-share.ts)
-  const share = new SocketShare(config.maxSessions);
-  /** Open sessions by client address: one client may not take every slot. */
-  const byClient = new Map<string, number>();
+  // WebSocket sessions held: capped per client, shared fairly between clients when full (client-share.ts)
+  const share = new ClientShare({
+    max: config.maxSessions,
+    perClient: config.maxSessionsPerClient,
+    what: 'WebSocket sessions open',
+  });
 
   wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     // Protocol violations (an oversized frame: 1009) close the socket by themselves; without a
@@ -55,31 +57,24 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     };
     const client = request.socket.remoteAddress ?? '?';
 
-    const full = (why: string) => {
-      sendError(new EnvServerError('CAPACITY_REACHED', why));
-      socket.close(WS_CLOSE.capacity, 'capacity reached');
-    };
-    const mine = byClient.get(client) ?? 0;
-    if (mine >= config.maxSessionsPerClient) {
-      sendError(
-        new EnvServerError(
-          'CAPACITY_REACHED',
-          `this client has ${mine} WebSocket sessions open, its limit (ECOMRLVE_MAX_SESSIONS_PER_CLIENT=${config.maxSessionsPerClient})`,
-        ),
-      );
-      socket.close(WS_CLOSE.capacity, 'per-client capacity reached');
-      return;
+    let place;
+    try {
+      place = share.admit(client, {
+        // closed to make room for a client holding fewer sessions
+        evict: () => {
+          sendError(
+            new EnvServerError(
+              'CAPACITY_REACHED',
+              `the server is full (ECOMRLVE_MAX_SESSIONS=${config.maxSessions}) and another client needed a place; this client holds the most sessions, and this was its least recently active`,
+            ),
+          );
+          socket.close(WS_CLOSE.capacity, 'capacity reached');
+        },
+      });
+    } catch (e) {
+      sendError(e);
+      return socket.close(WS_CLOSE.capacity, 'capacity reached');
     }
-    const place = share.admit(client, () =>
-      full(
-        `the server is full (ECOMRLVE_MAX_SESSIONS=${config.maxSessions}) and another client needed a place; this client holds the most sessions, and this was its least recently active`,
-      ),
-    );
-    if (!place)
-      return full(
-        `the server has ${share.size} WebSocket sessions open, its limit (ECOMRLVE_MAX_SESSIONS=${config.maxSessions})`,
-      );
-    byClient.set(client, mine + 1);
 
     // Re-armed on every message (refresh: no new timer per message).
     const idle = setTimeout(() => {
@@ -169,9 +164,6 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     socket.on('close', () => {
       clearTimeout(idle);
       share.release(place);
-      const left = (byClient.get(client) ?? 1) - 1;
-      if (left > 0) byClient.set(client, left);
-      else byClient.delete(client);
       abandon();
     });
   });

@@ -93,7 +93,7 @@ export async function forkEpisode(
       eventEnd: ends[i] ?? ep.events.length,
     })),
   });
-  live.set(row.id, ep);
+  live.keep(ep, row.id, turns);
   // the LLM customer's messages of the copied turns are the parent's, as recorded
   for (const { turn, template, text, by, fallback, record } of await store.getRewrites(parent.id))
     if (turn <= turns) await store.addRewrite({ episodeId: row.id, turn, template, text, by, fallback, record });

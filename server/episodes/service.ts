@@ -9,14 +9,14 @@
 // - Steps of one episode are serialised by a per-episode lock.
 import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { isAppError } from '@/server/lib/errors';
-import { replayRefusal } from '@/server/engine';
 import type { EpisodeEvent } from '@/server/engine/types';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { idSchema, listSchema, parse } from './inputs';
 import { createEpisodeStore, toView, type EpisodeStore } from './store';
-import { createLiveEpisodes, rebuildStored, type LiveEpisode } from './live';
+import { LiveEpisodes, rebuild } from './live';
+import type { Episode } from '@/server/engine';
 import { forkEpisode, type ForkOptions } from './fork';
 import { startEpisode, type StartContext } from './start';
 import { submitAction, type StepContext } from './step';
@@ -65,7 +65,7 @@ export interface EpisodeServiceDeps {
 }
 
 export function createEpisodeService(deps: EpisodeServiceDeps) {
-  const live = createLiveEpisodes(deps.maxLive ?? 500);
+  const live = new LiveEpisodes({ max: deps.maxLive ?? 500 });
   const store: EpisodeStore = createEpisodeStore(deps.prisma, deps.db ?? sqlDbOf(deps.prisma));
   const tokens = deps.tokens ?? processTokens();
   const maxEvents = deps.maxEvents ?? MAX_EPISODE_EVENTS;
@@ -81,20 +81,18 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
   }
 
   /** The live Episode, rebuilt by replay when it is not in memory. */
-  async function liveEpisode(row: EpisodeRow): Promise<LiveEpisode> {
+  async function liveEpisode(row: EpisodeRow): Promise<Episode> {
     const hit = live.get(row.id);
-    if (hit) return hit;
-    const refusal = replayRefusal(row.engineVersion, row.envId);
-    if (refusal) throw new EpisodeServiceError('REPLAY_UNSUPPORTED', `episode ${row.id}: ${refusal}`);
+    if (hit) return hit.episode;
     const [actions, events] = await Promise.all([
       store.getActions(row.id),
       store.getEvents(row.id),
       loadCatalog(row.catalogId),
     ]);
-    const { ep, missing } = rebuildStored(row, actions, events, deps.getCatalog(row.catalogId));
-    if (missing > 0) await store.addEvents(row.id, ep.events.slice(events.length), events.length);
-    live.set(row.id, ep);
-    return ep;
+    const { episode } = live.add(rebuild({ row, actions, events }, deps.getCatalog(row.catalogId)).live)!;
+    if (episode.events.length > events.length)
+      await store.addEvents(row.id, episode.events.slice(events.length), events.length);
+    return episode;
   }
 
   /** Waits while a catalog that is not in memory loads (other requests go on meanwhile). */
@@ -225,7 +223,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       const row = await requireRow(episodeId);
       let events = await store.getEvents(row.id);
       if (events.length < row.eventCount) {
-        // recorded by a deferred-events server: the rebuild stores the rest (live.ts)
+        // stored by a deferred-events server: the rebuild stores the rest
         await withLock(row.id, () => liveEpisode(row));
         events = await store.getEvents(row.id);
       }

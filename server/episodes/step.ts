@@ -6,7 +6,8 @@ import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeEvent } from '@/server/engine/types';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { actionRecord, idSchema, parse, stepKeySchema } from './inputs';
-import type { LiveEpisode, LiveEpisodes } from './live';
+import type { LiveEpisodes } from './live';
+import type { Episode } from '@/server/engine';
 import { viewOf, type EpisodeStore } from './store';
 import { EpisodeServiceError, type ActionInput, type EpisodeView } from './types';
 import { storedGoalOf } from './stored-goal';
@@ -21,7 +22,7 @@ export interface StepContext {
   maxBytes: number;
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
   requireRow(id: string): Promise<EpisodeRow>;
-  liveEpisode(row: EpisodeRow): Promise<LiveEpisode>;
+  liveEpisode(row: EpisodeRow): Promise<Episode>;
   viewAt(row: EpisodeRow, eventEnd: number | null): Promise<EpisodeView>;
   catalogFor(catalogId: string): Catalog;
   voiced(view: EpisodeView): Promise<EpisodeView>;
@@ -67,7 +68,7 @@ export async function submitAction(
     try {
       result = ep.step(stepArg);
     } catch (e) {
-      live.delete(id); // its state is unknown now; rebuild from the store next time
+      live.drop(id); // its state is unknown now; rebuild from the store next time
       throw e;
     }
     const bytes = record.raw.length + result.events.reduce((n, e) => n + JSON.stringify(e).length, 0);
@@ -95,7 +96,7 @@ export async function submitAction(
         modelRecord: opts.modelRecord ?? null,
       });
     } catch (e) {
-      live.delete(id); // memory is one step ahead of the store: drop it
+      live.drop(id); // memory is one step ahead of the store: drop it
       if ((e as { code?: string }).code === 'P2025') {
         throw new EpisodeServiceError('CONFLICT', `episode ${id} was changed by another writer; reload and try again`);
       }

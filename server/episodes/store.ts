@@ -274,10 +274,6 @@ export function episodeReads(prisma: PrismaClient) {
       return row?.eventCount ?? null;
     },
 
-    async countActions(id: string): Promise<number> {
-      return prisma.episodeAction.count({ where: { episodeId: id } });
-    },
-
     /** Newest first; `cursor` is the id of the last episode of the previous page. */
     async list({ cursor, limit }: { cursor?: string | null; limit: number }) {
       const rows = await prisma.episode.findMany({

@@ -13,7 +13,7 @@ import {
 import { goalSecrets, testCatalog } from '@/server/engine/testing';
 import { DEFAULTS, type EnvServerConfig } from '../config';
 import { createEnvService, type EnvService } from '../protocol';
-import { SessionStore } from '../sessions';
+import { LiveEpisodes } from '@/server/episodes/live';
 import { createTokenService } from '@/server/episodes/tokens';
 
 export const ADMIN = 'test-admin-token';
@@ -33,8 +33,8 @@ export function testConfig(overrides: Partial<EnvServerConfig> = {}): EnvServerC
 export function makeService(overrides: Partial<EnvServerConfig> = {}, now?: () => number) {
   const config = testConfig(overrides);
   const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
-  const sessions = new SessionStore({ maxSessions: config.maxSessions, idleTimeoutMs: config.idleTimeoutMs, now });
-  return createEnvService({ config, catalog: testCatalog(), tokens, sessions });
+  const live = new LiveEpisodes({ max: config.maxSessions, idleMs: config.idleTimeoutMs, evictRunning: false, now });
+  return createEnvService({ config, catalog: testCatalog(), tokens, live });
 }
 
 export interface OracleRun {

@@ -1,7 +1,7 @@
 // The group commit (group-commit.ts): an operation is acknowledged only once the write holding
 // it has committed; a failing operation fails alone.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { GroupCommit } from './group-commit';
+import { GroupCommit } from './recorder';
 
 /** A writer whose writes stay pending until the test commits (or fails) them. */
 function heldWriter(failing: (op: number) => boolean = () => false) {
