@@ -208,7 +208,8 @@ export function createEnvService(deps: EnvServiceDeps) {
       sessions.drop(id);
       throw asEnvServerError(e, id);
     }
-    if (recorder) track(id, recorder.reset(live, result));
+    if (recorder)
+      track(id, recorder.reset(live, result, { trainStep: req.train_step ?? null, rolloutGroup: req.group ?? null }));
     const token = tokens.issue(id);
     // A WebSocket session never presents it again (the connection is the capability): hash it on first use.
     live.issuedToken = token;

@@ -100,8 +100,12 @@ export class Recorder {
     );
   }
 
-  /** The new episode and its opening events. */
-  reset(live: LiveEpisode, result: StepResult): Promise<void> {
+  /** The new episode and its opening events, with the trainer's step and rollout group when sent. */
+  reset(
+    live: LiveEpisode,
+    result: StepResult,
+    training: { trainStep: number | null; rolloutGroup: string | null } = { trainStep: null, rolloutGroup: null },
+  ): Promise<void> {
     const e = live.episode;
     const events = eventRows(result.events, 0);
     this.eventCounts.set(live, events.length);
@@ -125,6 +129,7 @@ export class Recorder {
           weights: null,
           catalogId: e.catalogId,
           player: trainerPlayer(live.run),
+          ...training,
           ...progress,
         },
         events,

@@ -21,6 +21,15 @@ export const resetRequestSchema = z.strictObject({
   seed: z.int().min(0).max(MAX_SEED).optional().describe('task seed; a random one is chosen (and echoed) when absent'),
   episode_id: episodeIdSchema.optional().describe('your own id for the episode; generated when absent'),
   run: z.string().min(1).max(100).optional().describe('training run or trainer name, recorded with the episode'),
+  train_step: z.int().min(0).optional().describe('the trainer’s step for this rollout, recorded with the episode'),
+  group: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'rollout group: rollouts sharing (run, group) form one GRPO group; default (run, train_step, env, d, seed)',
+    ),
   axis_overrides: z
     .partialRecord(z.enum(AXIS_NAMES as [string, ...string[]]), z.number().min(0))
     .optional()

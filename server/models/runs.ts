@@ -23,6 +23,10 @@ export interface RunSpec {
   ds: number[];
   seeds: number[];
   concurrency: number;
+  /** G: rollouts per (env, d, seed), one GRPO group each (default 1: no groups) */
+  rolloutsPerSeed?: number;
+  /** the player's sampling temperature (absent: a connection's own; a built-in agent's is 0) */
+  temperature?: number;
 }
 
 export interface RunCellStats {
@@ -66,6 +70,9 @@ function episodeData(played: PlayedRunEpisode, run: { id: string; actor: string;
     eventCount: events.length,
     storedBytes: storedBytesOf(events, actions),
     runId: run.id,
+    // the group a rollout belongs to: its task (default grouping gives the same groups; stored for readers)
+    rolloutGroup:
+      played.cell.rollout === undefined ? null : `${played.cell.envId}:${played.cell.d}:${played.cell.seed}`,
     infraError: played.infra ? JSON.stringify(played.infra) : null,
   };
   return { episode, events, actions };
@@ -80,7 +87,10 @@ export async function startStoredRun(
   const { prisma } = deps;
   const db = deps.db ?? sqlDbOf(prisma);
   const writes = episodeStatements(db);
-  const cells = expandCells(spec.envs, spec.ds, spec.seeds);
+  const g = spec.rolloutsPerSeed ?? 1;
+  const cells = expandCells(spec.envs, spec.ds, spec.seeds).flatMap((c) =>
+    g > 1 ? Array.from({ length: g }, (_, rollout) => ({ ...c, rollout })) : [c],
+  );
   const actor = actorOf(player);
   const run = await prisma.modelRun.create({
     data: { player: actor, spec: JSON.stringify(spec), total: cells.length },
@@ -90,6 +100,7 @@ export async function startStoredRun(
   const job: RunJob = {
     cells,
     player,
+    ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
     catalogId: deps.catalogId,
     concurrency: spec.concurrency,
     maxEvents: MAX_EPISODE_EVENTS,

@@ -27,7 +27,18 @@ import type { SeatHistory } from './transcript';
 export const BUILT_IN_AGENTS = ['oracle', 'heuristic', 'random'] as const;
 export type BuiltInAgent = (typeof BUILT_IN_AGENTS)[number];
 
-export type TablePlayer = { kind: 'model'; connection: Connection } | { kind: 'agent'; agent: BuiltInAgent };
+/**
+ * Sampling for one rollout of a group: a temperature (absent: the connection's own; a built-in
+ * agent's is 0) and the rollout's seed (a model gets its connection's seed + this).
+ */
+export interface Sampling {
+  temperature?: number;
+  seed: number;
+}
+
+export type TablePlayer = ({ kind: 'model'; connection: Connection } | { kind: 'agent'; agent: BuiltInAgent }) & {
+  sampling?: Sampling;
+};
 
 export const actorOf = (p: TablePlayer) => (p.kind === 'model' ? `model:${p.connection.name}` : p.agent);
 
@@ -102,11 +113,25 @@ export async function chooseTableAction(
     const action = decide(
       player.agent as ServedAgent,
       { envId: seat.envId, mode: 'tools', observations: history.observations, actions },
-      { episodeConfig: config, allowOracle: true, catalog, randomSeed: 0 },
+      {
+        episodeConfig: config,
+        allowOracle: true,
+        catalog,
+        randomSeed: 0,
+        sampling: { temperature: player.sampling?.temperature ?? 0, seed: player.sampling?.seed ?? 0 },
+      },
     );
     return { ok: true, action };
   }
-  const turn = await modelTurn(player.connection, history, { ...options, episodeConfig: config });
+  const { connection, sampling } = player;
+  const sampled = sampling
+    ? {
+        ...connection,
+        temperature: sampling.temperature ?? connection.temperature,
+        seed: (connection.seed ?? 0) + sampling.seed,
+      }
+    : connection;
+  const turn = await modelTurn(sampled, history, { ...options, episodeConfig: config });
   if (!turn.ok) return { ok: false, infra: { ...turn.infra, turn: turn.record.turn } };
   return { ok: true, action: turn.action, modelRecord: JSON.stringify(turn.record) };
 }
