@@ -45,6 +45,9 @@ export interface ResetResponse extends StepResponse {
   d: number;
   seed: number;
   run: string | null;
+  /** echoed when sent: what the episode was recorded under */
+  train_step?: number;
+  group?: string;
 }
 
 export interface EnvServiceDeps {
@@ -215,7 +218,12 @@ export function createEnvService(deps: EnvServiceDeps) {
     live.issuedToken = token;
     return {
       live,
-      response: { ...respond(live, result), token, env: req.env, d: req.d, seed, run: live.run },
+      response: {
+        ...respond(live, result),
+        ...{ token, env: req.env, d: req.d, seed, run: live.run },
+        ...(req.train_step !== undefined ? { train_step: req.train_step } : {}),
+        ...(req.group !== undefined ? { group: req.group } : {}),
+      },
     };
   }
 

@@ -98,6 +98,8 @@ export const resetResponseSchema = stepResponseSchema.extend({
   d: z.int(),
   seed: z.int(),
   run: z.string().nullable(),
+  train_step: z.int().optional(),
+  group: z.string().optional(),
 });
 
 export const agentStateSchema = z.strictObject({
@@ -122,6 +124,8 @@ export const wireMetadataSchema = z.strictObject({
   d: z.int().optional().describe('reset only'),
   seed: z.int().optional().describe('reset in simulation mode only'),
   run: z.string().nullable().optional().describe('reset only'),
+  train_step: z.int().optional().describe('reset only, when sent'),
+  group: z.string().optional().describe('reset only, when sent'),
   termination: z.string().nullable(),
   reward_parts: rewardPartsSchema
     .nullable()
