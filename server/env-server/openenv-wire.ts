@@ -63,8 +63,8 @@ export function wireReset(r: ResetResponse, mode: ServerMode): WireResult {
     d: r.d,
     ...(mode === 'simulation' ? { seed: r.seed } : {}),
     run: r.run,
-    ...(r.train_step !== undefined ? { train_step: r.train_step } : {}),
-    ...(r.group !== undefined ? { group: r.group } : {}),
+    train_step: r.train_step,
+    group: r.group,
     termination: r.termination,
     reward_parts: r.reward_parts,
   };

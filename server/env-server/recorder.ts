@@ -13,6 +13,7 @@ import {
   eventRows,
   isUniqueViolation,
   StaleEpisodeWrite,
+  type EpisodeInsert,
   type ProgressColumns,
 } from '@/server/episodes/writer';
 import { goalWithoutDataJson } from '@/server/episodes/stored-goal';
@@ -101,11 +102,7 @@ export class Recorder {
   }
 
   /** The new episode and its opening events, with the trainer's step and rollout group when sent. */
-  reset(
-    live: LiveEpisode,
-    result: StepResult,
-    training: { trainStep: number | null; rolloutGroup: string | null } = { trainStep: null, rolloutGroup: null },
-  ): Promise<void> {
+  reset(live: LiveEpisode, result: StepResult, training: Pick<EpisodeInsert, 'trainStep' | 'rolloutGroup'> = {}) {
     const e = live.episode;
     const events = eventRows(result.events, 0);
     this.eventCounts.set(live, events.length);

@@ -100,7 +100,7 @@ export async function startStoredRun(
   const job: RunJob = {
     cells,
     player,
-    ...(spec.temperature !== undefined ? { temperature: spec.temperature } : {}),
+    temperature: spec.temperature,
     catalogId: deps.catalogId,
     concurrency: spec.concurrency,
     maxEvents: MAX_EPISODE_EVENTS,

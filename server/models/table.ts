@@ -18,7 +18,7 @@ import {
 import type { EpisodeService } from '@/server/episodes/service';
 import { toSeatView, type SeatView } from '@/server/episodes/seat';
 import { actionArgument } from '@/server/episodes/store';
-import { decide, type ServedAgent } from './agent-server/agents';
+import { decide, type Sampling, type ServedAgent } from './agent-server/agents';
 import type { PartialReply } from './client';
 import type { Connection, Env } from './connection';
 import { modelTurn } from './driver';
@@ -27,15 +27,7 @@ import type { SeatHistory } from './transcript';
 export const BUILT_IN_AGENTS = ['oracle', 'heuristic', 'random'] as const;
 export type BuiltInAgent = (typeof BUILT_IN_AGENTS)[number];
 
-/**
- * Sampling for one rollout of a group: a temperature (absent: the connection's own; a built-in
- * agent's is 0) and the rollout's seed (a model gets its connection's seed + this).
- */
-export interface Sampling {
-  temperature?: number;
-  seed: number;
-}
-
+/** `sampling`: a group's rollout (a model gets its connection's seed + sampling.seed, and the temperature if set). */
 export type TablePlayer = ({ kind: 'model'; connection: Connection } | { kind: 'agent'; agent: BuiltInAgent }) & {
   sampling?: Sampling;
 };
@@ -113,25 +105,13 @@ export async function chooseTableAction(
     const action = decide(
       player.agent as ServedAgent,
       { envId: seat.envId, mode: 'tools', observations: history.observations, actions },
-      {
-        episodeConfig: config,
-        allowOracle: true,
-        catalog,
-        randomSeed: 0,
-        sampling: { temperature: player.sampling?.temperature ?? 0, seed: player.sampling?.seed ?? 0 },
-      },
+      { episodeConfig: config, allowOracle: true, catalog, randomSeed: 0, sampling: player.sampling },
     );
     return { ok: true, action };
   }
-  const { connection, sampling } = player;
-  const sampled = sampling
-    ? {
-        ...connection,
-        temperature: sampling.temperature ?? connection.temperature,
-        seed: (connection.seed ?? 0) + sampling.seed,
-      }
-    : connection;
-  const turn = await modelTurn(sampled, history, { ...options, episodeConfig: config });
+  const { connection: c, sampling: s } = player;
+  const connection = s ? { ...c, temperature: s.temperature ?? c.temperature, seed: (c.seed ?? 0) + s.seed } : c;
+  const turn = await modelTurn(connection, history, { ...options, episodeConfig: config });
   if (!turn.ok) return { ok: false, infra: { ...turn.infra, turn: turn.record.turn } };
   return { ok: true, action: turn.action, modelRecord: JSON.stringify(turn.record) };
 }

@@ -92,8 +92,8 @@ export const runsRouter = router({
       ds,
       seeds,
       concurrency,
-      ...(input.rolloutsPerSeed ? { rolloutsPerSeed: input.rolloutsPerSeed } : {}),
-      ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
+      rolloutsPerSeed: input.rolloutsPerSeed,
+      temperature: input.temperature,
     });
     void run.finished.catch((e) => console.error(`batch run ${run.id} stopped: ${(e as Error).message}`));
     return { id: run.id };

@@ -67,12 +67,17 @@ export interface AgentContext {
   allowOracle: boolean;
   catalog: () => Catalog;
   randomSeed: number;
-  /**
-   * Sampling (a chat request's temperature and seed): each turn, with probability temperature / 2,
-   * the random agent seeded with `seed` acts instead. Drawn per (seed, episode, turn), so the
-   * rollouts of a GRPO group (one seed each) differ while each one replays exactly.
-   */
-  sampling?: { temperature: number; seed: number };
+  sampling?: Sampling;
+}
+
+/**
+ * Sampling (a request's temperature and seed; a group's rollout): each turn, with probability
+ * temperature / 2 (absent: 0), the random agent seeded with `seed` acts instead. Drawn per (seed,
+ * episode, turn), so the rollouts of a GRPO group (one seed each) differ yet each one replays.
+ */
+export interface Sampling {
+  temperature?: number;
+  seed: number;
 }
 
 /** The public config that keys seeded agents: the header's, else one derived from the opening message. */
@@ -94,7 +99,7 @@ function randomAction(conversation: Reconstructed, ctx: AgentContext, seed: numb
 
 export function decide(agent: ServedAgent, conversation: Reconstructed, ctx: AgentContext): Action {
   const own = decideOwn(agent, conversation, ctx);
-  const { temperature = 0, seed = 0 } = ctx.sampling ?? {};
+  const { temperature = 0, seed } = ctx.sampling ?? { seed: 0 };
   if (temperature <= 0) return own;
   const { envId, d, seed: episodeSeed } = publicConfig(conversation, ctx);
   const turn = conversation.observations.length;
