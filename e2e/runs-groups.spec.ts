@@ -48,6 +48,6 @@ test('a batch run of groups: G rollouts per seed with a temperature', async ({ p
   await expect(page.getByTestId('run-player')).toBeEnabled();
   await page.getByTestId('run-temperature').fill('3');
   await page.getByTestId('run-start').click();
-  await expect(page.getByRole('alert')).toContainText('the temperature is a number from 0 to 2');
+  await expect(page.locator('p[role="alert"]')).toHaveText('batch run: temperature: a number from 0 to 2');
   expect(problems).toEqual([]);
 });

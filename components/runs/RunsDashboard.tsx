@@ -187,7 +187,7 @@ export function RunsDashboard({
             testId="run-rollouts"
           />
           <label className="space-y-1" title="each rollout samples with its own seed; blank: the player's own setting">
-            <span className="block text-slate-600">Temperature</span>
+            <span className="block text-slate-600">temperature</span>
             <input
               className="w-20 rounded-md border border-slate-300 px-2 py-1"
               type="number"

@@ -29,7 +29,7 @@ export interface RunRow {
 const bounded = (b: { min: number; max: number }) =>
   z.int(boundText(b)).min(b.min, boundText(b)).max(b.max, boundText(b));
 const dLevel = bounded(RUN_BOUNDS.d);
-const temperatureText = `the temperature is a number from ${RUN_BOUNDS.temperature.min} to ${RUN_BOUNDS.temperature.max}`;
+const temperatureText = `a number from ${RUN_BOUNDS.temperature.min} to ${RUN_BOUNDS.temperature.max}`;
 // Strict: an unknown environment or field is refused, not dropped, and nothing is clamped.
 export const runInput = z
   .strictObject({
