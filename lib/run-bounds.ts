@@ -4,6 +4,9 @@ export const RUN_BOUNDS = {
   d: { min: 0, max: 12 },
   seeds: { min: 1, max: 50 },
   concurrency: { min: 1, max: 8 },
+  rolloutsPerSeed: { min: 1, max: 16 },
+  /** sampling temperature (not whole: see boundText's callers) */
+  temperature: { min: 0, max: 2 },
 } as const;
 
 /** How a bound reads in an error message: "a whole number from 1 to 50". */

@@ -18,11 +18,13 @@ import { RunHeatmap } from './RunHeatmap';
 import { fmtDateTime } from '@/lib/format';
 import { RUN_BOUNDS } from '@/lib/run-bounds';
 
-/** How many episodes the form would start: envs × d values × seeds (what the server plays). */
-function runSize(f: { envs: string[]; dFrom: number; dTo: number; seeds: number }): string {
+/** How many episodes the form would start: envs × d values × seeds × rollouts (what the server plays). */
+function runSize(f: { envs: string[]; dFrom: number; dTo: number; seeds: number; rolloutsPerSeed: number }): string {
   const ds = f.dTo - f.dFrom + 1;
-  if (f.envs.length === 0 || ds < 1 || f.seeds < 1) return '';
-  return `${f.envs.length} env${f.envs.length === 1 ? '' : 's'} × ${ds} d × ${f.seeds} seed${f.seeds === 1 ? '' : 's'} = ${f.envs.length * ds * f.seeds} episodes`;
+  const g = f.rolloutsPerSeed;
+  if (f.envs.length === 0 || ds < 1 || f.seeds < 1 || g < 1) return '';
+  const groups = g > 1 ? ` × ${g} rollouts (groups of ${g})` : '';
+  return `${f.envs.length} env${f.envs.length === 1 ? '' : 's'} × ${ds} d × ${f.seeds} seed${f.seeds === 1 ? '' : 's'}${groups} = ${f.envs.length * ds * f.seeds * g} episodes`;
 }
 
 /** The URL of the runs page with this run selected and compared (linkable). */
@@ -58,6 +60,9 @@ export function RunsDashboard({
     dTo: 12,
     seeds: 5,
     concurrency: 4,
+    rolloutsPerSeed: 1,
+    /** '' = the player's own (a connection's setting; 0 for a built-in agent) */
+    temperature: '',
   });
   const [selected, setSelectedState] = useState<string | null>(initialRun);
   const [other, setOtherState] = useState<string>(initialVs);
@@ -102,14 +107,21 @@ export function RunsDashboard({
 
   const start = async () => {
     setError(null);
-    const res = await attempt(trpc.runs.start.mutate({ ...form, name: form.name.trim() || undefined }));
+    const res = await attempt(
+      trpc.runs.start.mutate({
+        ...form,
+        name: form.name.trim() || undefined,
+        temperature: form.temperature.trim() === '' ? undefined : Number(form.temperature),
+      }),
+    );
     if (!res.ok) return setError(res.error);
     go(res.data.id, '');
     await reload();
   };
 
-  const num = (k: 'dFrom' | 'dTo' | 'seeds' | 'concurrency') => (e: React.ChangeEvent<HTMLInputElement>) =>
-    setForm((f) => ({ ...f, [k]: Number(e.target.value) }));
+  const num =
+    (k: 'dFrom' | 'dTo' | 'seeds' | 'concurrency' | 'rolloutsPerSeed') => (e: React.ChangeEvent<HTMLInputElement>) =>
+      setForm((f) => ({ ...f, [k]: Number(e.target.value) }));
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-slate-900">Batch runs</h1>
@@ -168,6 +180,26 @@ export function RunsDashboard({
             value={form.concurrency}
             onChange={num('concurrency')}
           />
+          <NumberField
+            label="rollouts per seed"
+            {...RUN_BOUNDS.rolloutsPerSeed}
+            value={form.rolloutsPerSeed}
+            onChange={num('rolloutsPerSeed')}
+            testId="run-rollouts"
+          />
+          <label className="space-y-1" title="each rollout samples with its own seed; blank: the player's own setting">
+            <span className="block text-slate-600">temperature</span>
+            <input
+              className="w-20 rounded-md border border-slate-300 px-2 py-1"
+              type="number"
+              step={0.1}
+              {...RUN_BOUNDS.temperature}
+              value={form.temperature}
+              placeholder="own"
+              onChange={(e) => setForm((f) => ({ ...f, temperature: e.target.value }))}
+              data-testid="run-temperature"
+            />
+          </label>
           <label className="space-y-1">
             <span className="block text-slate-600">Name</span>
             <input

@@ -15,6 +15,9 @@ export interface ResetOptions {
   d?: number;
   seed?: number;
   run?: string;
+  /** the trainer's step and rollout group, stored with the episode (GRPO groups) */
+  train_step?: number;
+  group?: string;
   episode_id?: string;
   axis_overrides?: Record<string, number>;
 }

@@ -62,6 +62,9 @@ export function playedEpisodeRows(
     eventCount: events.length,
     storedBytes: storedBytesOf(events, actions),
     infraError: played.infra ? JSON.stringify(played.infra) : null,
+    // the group a sampled rollout belongs to: its task (the default grouping gives the same groups; stored for readers)
+    rolloutGroup:
+      played.cell.rollout === undefined ? null : `${played.cell.envId}:${played.cell.d}:${played.cell.seed}`,
     ...run.link,
   };
   return { episode, events, actions };

@@ -73,7 +73,14 @@ const withoutMetadata = (observation: Record<string, unknown>) => {
 /** A full HTTP episode played with the oracle's actions, a schema-breaking action first. */
 async function httpEpisode(envId: EnvId, records: Rec[]) {
   const ref = oracleRun({ envId, d: 4, seed: 3 });
-  const reset = await http(sim.url, 'POST', '/reset', { env: envId, d: 4, seed: 3 });
+  const reset = await http(sim.url, 'POST', '/reset', {
+    env: envId,
+    d: 4,
+    seed: 3,
+    run: 'conformance',
+    train_step: 1,
+    group: envId,
+  });
   expect(reset.status).toBe(200);
   records.push({ kind: 'reset', text: reset.text });
   const { episode_id, token } = metaOf(reset.json) as { episode_id: string; token: string };

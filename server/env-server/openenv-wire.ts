@@ -57,6 +57,9 @@ export interface ResetResponse extends StepResponse {
   d: number;
   seed: number;
   run: string | null;
+  /** echoed when sent: what the episode was recorded under */
+  train_step?: number;
+  group?: string;
 }
 
 /** What OpenEnv's observation `metadata` holds for us. */
@@ -69,6 +72,9 @@ export interface WireMetadata {
   /** Reset in simulation mode only. */
   seed?: number;
   run?: string | null;
+  /** Reset only, when sent. */
+  train_step?: number;
+  group?: string;
   termination: string | null;
   reward_parts: StepResponse['reward_parts'];
 }
@@ -110,6 +116,8 @@ export function wireReset(r: ResetResponse, mode: ServerMode): WireResult {
     d: r.d,
     ...(mode === 'simulation' ? { seed: r.seed } : {}),
     run: r.run,
+    train_step: r.train_step,
+    group: r.group,
     termination: r.termination,
     reward_parts: r.reward_parts,
   };
@@ -143,6 +151,8 @@ export function fromWire(body: WireResult): StepResponse & Partial<ResetResponse
     out.d = metadata.d;
     if (metadata.seed !== undefined) out.seed = metadata.seed;
     out.run = metadata.run ?? null;
+    if (metadata.train_step !== undefined) out.train_step = metadata.train_step;
+    if (metadata.group !== undefined) out.group = metadata.group;
   }
   return out;
 }

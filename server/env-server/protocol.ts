@@ -187,13 +187,23 @@ export function createEnvService(deps: EnvServiceDeps) {
       sessions.drop(id);
       throw asEnvServerError(e, id);
     }
-    if (recorder) track(id, recorder.reset(live, result));
+    if (recorder) track(id, recorder.reset(live, result, { trainStep: req.train_step, rolloutGroup: req.group }));
     const token = tokens.issue(id);
     // A WebSocket session never presents it again (the connection is the capability): hash it on first use.
     live.issuedToken = token;
     return {
       live,
-      response: { ...respond(live, result), token, env: req.env, d: req.d, seed, run: live.run },
+      // train_step and group are echoed only when sent (JSON drops undefined)
+      response: {
+        ...respond(live, result),
+        token,
+        env: req.env,
+        d: req.d,
+        seed,
+        run: live.run,
+        train_step: req.train_step,
+        group: req.group,
+      },
     };
   }
 

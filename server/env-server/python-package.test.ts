@@ -32,9 +32,14 @@ describe('the ecomrlve Python package', () => {
       { env: { ...process.env, ECOMRLVE_URL: server.url }, timeout: 240_000 },
     );
     const ran = Number(/Ran (\d+) tests/.exec(stderr)?.[1]);
-    expect(ran).toBeGreaterThanOrEqual(9);
+    expect(ran).toBeGreaterThanOrEqual(11);
     expect(stderr).toMatch(/\nOK\s*$/);
-    for (const name of ['test_the_shape_trl_expects', 'test_one_group_of_one_seed_with_rewards_and_advantages'])
+    for (const name of [
+      'test_the_shape_trl_expects',
+      'test_one_group_of_one_seed_with_rewards_and_advantages',
+      'test_reset_records_run_train_step_and_group_over_both_transports',
+      'test_reset_sends_run_train_step_and_group_from_defaults_and_rows',
+    ])
       expect(stderr).toContain(`${name} `);
   }, 300_000);
 

@@ -21,6 +21,15 @@ export const resetRequestSchema = z.strictObject({
   seed: z.int().min(0).max(MAX_SEED).optional().describe('task seed; a random one is chosen (and echoed) when absent'),
   episode_id: episodeIdSchema.optional().describe('your own id for the episode; generated when absent'),
   run: z.string().min(1).max(100).optional().describe('training run or trainer name, recorded with the episode'),
+  train_step: z.int().min(0).optional().describe('the trainer’s step for this rollout, recorded with the episode'),
+  group: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'rollout group: rollouts sharing (run, group) form one GRPO group; default (run, train_step, env, d, seed)',
+    ),
   axis_overrides: z
     .partialRecord(z.enum(AXIS_NAMES as [string, ...string[]]), z.number().min(0))
     .optional()
@@ -89,6 +98,8 @@ export const resetResponseSchema = stepResponseSchema.extend({
   d: z.int(),
   seed: z.int(),
   run: z.string().nullable(),
+  train_step: z.int().optional(),
+  group: z.string().optional(),
 });
 
 export const agentStateSchema = z.strictObject({
@@ -113,6 +124,8 @@ export const wireMetadataSchema = z.strictObject({
   d: z.int().optional().describe('reset only'),
   seed: z.int().optional().describe('reset in simulation mode only'),
   run: z.string().nullable().optional().describe('reset only'),
+  train_step: z.int().optional().describe('reset only, when sent'),
+  group: z.string().optional().describe('reset only, when sent'),
   termination: z.string().nullable(),
   reward_parts: rewardPartsSchema
     .nullable()

@@ -9,7 +9,14 @@
 
 import { ENGINE_VERSION, REWARD_REVISION, type StepResult } from '@/server/engine';
 import type { SqlDb, Stmt } from '@/server/db/sql';
-import { episodeStatements, eventRows, isUniqueViolation, StaleEpisodeWrite, type ProgressColumns } from './writer';
+import {
+  episodeStatements,
+  eventRows,
+  isUniqueViolation,
+  StaleEpisodeWrite,
+  type EpisodeInsert,
+  type ProgressColumns,
+} from './writer';
 import { goalWithoutDataJson } from './stored-goal';
 import type { LiveEpisode } from './live';
 
@@ -87,8 +94,8 @@ export class Recorder {
     );
   }
 
-  /** The new episode and its opening events. */
-  reset(live: LiveEpisode, result: StepResult): Promise<void> {
+  /** The new episode and its opening events, with the trainer's step and rollout group when sent. */
+  reset(live: LiveEpisode, result: StepResult, training: Pick<EpisodeInsert, 'trainStep' | 'rolloutGroup'> = {}) {
     const e = live.episode;
     const events = eventRows(result.events, 0);
     this.eventCounts.set(live, events.length);
@@ -112,6 +119,7 @@ export class Recorder {
           weights: null,
           catalogId: e.catalogId,
           player: trainerPlayer(live.run),
+          ...training,
           ...progress,
         },
         events,

@@ -16,6 +16,8 @@ export interface RunCell {
   envId: EnvId;
   d: number;
   seed: number;
+  /** Which of the seed's G rollouts (a group's member): seeds the player's sampling. Absent: G = 1. */
+  rollout?: number;
 }
 
 export type RunInfra = { kind: string; message: string; turn: number };
@@ -40,6 +42,8 @@ export interface PlayedRunEpisode {
 export interface RunJob {
   cells: RunCell[];
   player: TablePlayer;
+  /** The run's sampling temperature (absent: the connection's own; a built-in agent's is 0). */
+  temperature?: number;
   catalogId: string;
   concurrency: number;
   /** per-episode caps of the episode service (MAX_EPISODE_EVENTS, MAX_EPISODE_BYTES) */
@@ -56,7 +60,7 @@ const eventBytes = (events: readonly EpisodeEvent[]) => events.reduce((n, e) => 
 /** Plays one cell until the episode ends, a model turn fails, a cap is reached or the signal aborts. */
 export async function playRunCell(
   cell: RunCell,
-  job: Pick<RunJob, 'player' | 'maxEvents' | 'maxBytes'>,
+  job: Pick<RunJob, 'player' | 'temperature' | 'maxEvents' | 'maxBytes'>,
   catalog: Catalog,
   signal: AbortSignal,
 ): Promise<PlayedRunEpisode> {
@@ -68,6 +72,10 @@ export async function playRunCell(
   const taken: Array<Action | string> = [];
   let bytes = eventBytes(ep.events);
   let infra: RunInfra | null = null;
+  const sampled = job.temperature !== undefined || cell.rollout !== undefined;
+  const player = sampled
+    ? { ...job.player, sampling: { temperature: job.temperature, seed: cell.rollout ?? 0 } }
+    : job.player;
   try {
     while (!ep.done) {
       if (ep.events.length >= job.maxEvents || bytes >= job.maxBytes) {
@@ -80,7 +88,7 @@ export async function playRunCell(
         events: agentEvents(ep.events, false),
         budgets: episodeBudgets(cell.envId, storedGoalOf(ep).data, ep.axes),
       };
-      const choice = await chooseTableAction(job.player, seat, taken, config, () => catalog, { signal, episode: ep });
+      const choice = await chooseTableAction(player, seat, taken, config, () => catalog, { signal, episode: ep });
       if (!choice.ok) {
         infra = choice.infra;
         break;

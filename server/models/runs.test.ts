@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHeuristicAgent, createRandomAgent, playEpisode, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
+import { createEpisodeService } from '@/server/episodes/service';
+import { verifyEpisodes } from '@/server/episodes/verify';
 import { parseConnection } from './connection';
 import { inProcessRunPlayer } from './run-player';
 import { runStats, startStoredRun } from './runs';
@@ -21,6 +23,13 @@ afterAll(async () => {
   await fake?.close();
   await db?.cleanup();
 });
+
+/** Rows by their stored rollout group. */
+function groupsOf<T extends { group: string }>(rows: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const r of rows) out.set(r.group, [...(out.get(r.group) ?? []), r]);
+  return out;
+}
 
 const spec = { envs: ['PD', 'CART'] as EnvId[], ds: [1, 4], seeds: [1, 2, 3], concurrency: 2 };
 const deps = () => ({
@@ -99,5 +108,59 @@ describe('stored batch runs', { timeout: 180_000 }, () => {
       // ended as infrastructure-aborted, never left "active" and never scored
       expect([e.status, e.terminationReason, e.reward]).toEqual(['done', 'aborted', null]);
     }
+  });
+
+  it('samples groups: G rollouts per seed, each with its own sampling seed, stored with its group and replayable', async () => {
+    const grouped = { envs: ['PD', 'STATUS'] as EnvId[], ds: [3], seeds: [1, 2], concurrency: 2, rolloutsPerSeed: 3 };
+    const rewardsOf = async (runId: string) =>
+      (await db.prisma.episode.findMany({ where: { runId }, select: { rolloutGroup: true, reward: true, id: true } }))
+        .map((e) => ({ group: e.rolloutGroup!, reward: e.reward!, id: e.id }))
+        .sort((a, b) => a.group.localeCompare(b.group) || a.reward - b.reward);
+    const play = async (temperature: number) => {
+      const run = await startStoredRun(deps(), { kind: 'agent', agent: 'heuristic' }, { ...grouped, temperature });
+      await run.finished;
+      expect((await db.prisma.modelRun.findUniqueOrThrow({ where: { id: run.id } })).total).toBe(12);
+      return rewardsOf(run.id);
+    };
+    const sampled = await play(0.8);
+    const byGroup = groupsOf(sampled);
+    expect([...byGroup.keys()].sort()).toEqual(['PD:3:1', 'PD:3:2', 'STATUS:3:1', 'STATUS:3:2']);
+    for (const members of byGroup.values()) expect(members).toHaveLength(3);
+    // the temperature makes rollouts of one task differ; at 0 the heuristic repeats itself
+    const spread = (rows: typeof sampled) =>
+      [...groupsOf(rows).values()].filter((m) => new Set(m.map((e) => e.reward)).size > 1).length;
+    expect(spread(sampled)).toBeGreaterThan(0);
+    expect(spread(await play(0))).toBe(0);
+    // deterministic per rollout: the same run again stores the same rewards
+    expect((await play(0.8)).map((e) => [e.group, e.reward])).toEqual(sampled.map((e) => [e.group, e.reward]));
+    // what is stored replays: the episode service rebuilds every stored episode from its actions to its events
+    const service = createEpisodeService({
+      prisma: db.prisma,
+      getCatalog: () => testCatalog(),
+      defaultCatalogId: testCatalog().id,
+    });
+    const report = await verifyEpisodes(service);
+    expect(report.diverged).toEqual([]);
+    expect(report.checked).toBeGreaterThanOrEqual(36);
+  });
+
+  it('a model rollout of a group gets the run’s temperature and its connection seed + rollout index', async () => {
+    fake = await startFakeEndpoint([{ kind: 'status', status: 500, body: 'boom' }]);
+    const connection = parseConnection(
+      { name: 'sampled', baseUrl: fake.baseUrl, model: 'x', maxRetries: 0, seed: 10, temperature: 0 },
+      {},
+    );
+    const cell = { envs: ['PD'] as EnvId[], ds: [1], seeds: [4], concurrency: 1 };
+    const run = await startStoredRun(
+      deps(),
+      { kind: 'model', connection },
+      { ...cell, rolloutsPerSeed: 3, temperature: 0.7 },
+    );
+    await run.finished;
+    expect(fake.requests.map((r) => [r.body?.temperature, r.body?.seed]).sort()).toEqual([
+      [0.7, 10],
+      [0.7, 11],
+      [0.7, 12],
+    ]);
   });
 });

@@ -24,6 +24,10 @@ export interface RunSpec {
   ds: number[];
   seeds: number[];
   concurrency: number;
+  /** G: rollouts per (env, d, seed), one GRPO group each (default 1: no groups) */
+  rolloutsPerSeed?: number;
+  /** the player's sampling temperature (absent: a connection's own; a built-in agent's is 0) */
+  temperature?: number;
 }
 
 export interface RunCellStats {
@@ -51,7 +55,10 @@ export async function startStoredRun(
   const { prisma } = deps;
   const db = deps.db ?? sqlDbOf(prisma);
   const writes = episodeStatements(db);
-  const cells = expandCells(spec.envs, spec.ds, spec.seeds);
+  const g = spec.rolloutsPerSeed ?? 1;
+  const cells = expandCells(spec.envs, spec.ds, spec.seeds).flatMap((c) =>
+    g > 1 ? Array.from({ length: g }, (_, rollout) => ({ ...c, rollout })) : [c],
+  );
   const actor = actorOf(player);
   const run = await prisma.modelRun.create({
     data: { player: actor, spec: JSON.stringify(spec), total: cells.length },
@@ -61,6 +68,7 @@ export async function startStoredRun(
   const job: RunJob = {
     cells,
     player,
+    temperature: spec.temperature,
     catalogId: deps.catalogId,
     concurrency: spec.concurrency,
     maxEvents: MAX_EPISODE_EVENTS,

@@ -19,7 +19,7 @@ import {
 import type { EpisodeService } from '@/server/episodes/service';
 import { toSeatView, type SeatView } from '@/server/episodes/seat';
 import { actionArgument } from '@/server/episodes/store';
-import { decide, type ServedAgent } from './agent-server/agents';
+import { decide, type Sampling, type ServedAgent } from './agent-server/agents';
 import type { PartialReply } from './client';
 import type { Connection, Env } from './connection';
 import { modelTurn } from './driver';
@@ -30,7 +30,10 @@ export type BuiltInAgent = (typeof BUILT_IN_AGENTS)[number];
 export const isBuiltInAgent = (name: string): name is BuiltInAgent =>
   (BUILT_IN_AGENTS as readonly string[]).includes(name);
 
-export type TablePlayer = { kind: 'model'; connection: Connection } | { kind: 'agent'; agent: BuiltInAgent };
+/** `sampling`: a group's rollout (a model gets its connection's seed + sampling.seed, and the temperature if set). */
+export type TablePlayer = ({ kind: 'model'; connection: Connection } | { kind: 'agent'; agent: BuiltInAgent }) & {
+  sampling?: Sampling;
+};
 
 export const actorOf = (p: TablePlayer) => (p.kind === 'model' ? `model:${p.connection.name}` : p.agent);
 
@@ -107,11 +110,20 @@ export async function chooseTableAction(
     const action = decide(
       player.agent as ServedAgent,
       { envId: seat.envId, mode: 'tools', observations: history.observations, actions },
-      { episodeConfig: config, allowOracle: true, catalog, randomSeed: 0, episode: options.episode },
+      {
+        episodeConfig: config,
+        allowOracle: true,
+        catalog,
+        randomSeed: 0,
+        episode: options.episode,
+        sampling: player.sampling,
+      },
     );
     return { ok: true, action };
   }
-  const turn = await modelTurn(player.connection, history, { ...options, episodeConfig: config });
+  const { connection: c, sampling: s } = player;
+  const connection = s ? { ...c, temperature: s.temperature ?? c.temperature, seed: (c.seed ?? 0) + s.seed } : c;
+  const turn = await modelTurn(connection, history, { ...options, episodeConfig: config });
   if (!turn.ok) return { ok: false, infra: { ...turn.infra, turn: turn.record.turn } };
   return { ok: true, action: turn.action, modelRecord: JSON.stringify(turn.record) };
 }

@@ -167,6 +167,11 @@ describe('roles per browser mutation (auth on)', () => {
       [{ seeds: 51 }, 'seeds: a whole number from 1 to 50'],
       [{ concurrency: 0 }, 'concurrency: a whole number from 1 to 8'],
       [{ concurrency: 20 }, 'concurrency: a whole number from 1 to 8'],
+      [{ rolloutsPerSeed: 0 }, 'rolloutsPerSeed: a whole number from 1 to 16'],
+      [{ rolloutsPerSeed: 2.5 }, 'rolloutsPerSeed: a whole number from 1 to 16'],
+      [{ temperature: -0.1 }, 'temperature: a number from 0 to 2'],
+      [{ temperature: 2.5 }, 'temperature: a number from 0 to 2'],
+      [{ temperature: 'hot' }, 'temperature: a number from 0 to 2'],
       [{ player: '' }, 'player: choose who plays'],
       [{ extra: 1 }, 'Unrecognized key: "extra"'],
     ];

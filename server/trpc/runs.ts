@@ -31,6 +31,7 @@ export interface RunRow {
 const bounded = (b: { min: number; max: number }) =>
   z.int(boundText(b)).min(b.min, boundText(b)).max(b.max, boundText(b));
 const dLevel = bounded(RUN_BOUNDS.d);
+const temperatureText = `a number from ${RUN_BOUNDS.temperature.min} to ${RUN_BOUNDS.temperature.max}`;
 // Strict: an unknown environment or field is refused, not dropped, and nothing is clamped.
 export const runInput = z
   .strictObject({
@@ -45,6 +46,12 @@ export const runInput = z
     dTo: dLevel,
     seeds: bounded(RUN_BOUNDS.seeds),
     concurrency: bounded(RUN_BOUNDS.concurrency).optional(),
+    rolloutsPerSeed: bounded(RUN_BOUNDS.rolloutsPerSeed).optional(),
+    temperature: z
+      .number(temperatureText)
+      .min(RUN_BOUNDS.temperature.min, temperatureText)
+      .max(RUN_BOUNDS.temperature.max, temperatureText)
+      .optional(),
   })
   .refine((r) => r.dFrom <= r.dTo, { message: 'the difficulty range is empty: d from is above d to', path: ['dTo'] });
 
@@ -78,6 +85,8 @@ export const runsRouter = router({
       ds,
       seeds,
       concurrency,
+      rolloutsPerSeed: input.rolloutsPerSeed,
+      temperature: input.temperature,
     });
     void run.finished.catch((e) => console.error(`batch run ${run.id} stopped: ${(e as Error).message}`));
     return { id: run.id };

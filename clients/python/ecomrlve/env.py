@@ -91,7 +91,7 @@ class EcomState:
     seed: Optional[int] = None  # simulation mode only
 
 
-METADATA_KEYS = ("episode_id", "token", "env", "d", "seed", "run", "termination", "reward_parts")
+METADATA_KEYS = ("episode_id", "token", "env", "d", "seed", "run", "train_step", "group", "termination", "reward_parts")
 
 
 class EcomRLVEEnv:
@@ -110,9 +110,11 @@ class EcomRLVEEnv:
         return StepResult(EcomObservation.from_wire(r["observation"], metadata), r["reward"], r["done"])
 
     def reset(self, env: str = "PD", d: int = 0, seed: Optional[int] = None, run: Optional[str] = None,
-              **extra: Any) -> StepResult:
+              train_step: Optional[int] = None, group: Optional[str] = None, **extra: Any) -> StepResult:
+        """Starts an episode; run, train_step and group are stored with it (the inspector's GRPO groups)."""
         client = self._ws or self._http
-        r = client.reset(env=env, d=d, seed=seed, run=run, **extra)  # type: ignore[union-attr]
+        r = client.reset(env=env, d=d, seed=seed, run=run, train_step=train_step, group=group,  # type: ignore[union-attr]
+                         **extra)
         self.episode_id, self.token = r["episode_id"], r["token"]
         return self._result(r)
 

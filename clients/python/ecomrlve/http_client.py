@@ -2,7 +2,7 @@
 
     from ecomrlve import EcomRLVEClient
     env = EcomRLVEClient("http://127.0.0.1:3141")
-    r = env.reset(env="PD", d=3, seed=7, run="grpo-run-1")   # episode_id, token, observation, reward, done
+    r = env.reset(env="PD", d=3, seed=7, run="grpo-run-1", train_step=0)   # episode_id, token, observation, …
     while not r["done"]:
         action = my_policy(r["observation"])                    # a dict, or the model's raw JSON text
         r = env.step(r["episode_id"], action)
@@ -10,7 +10,9 @@
 
 The server answers reset and step in OpenEnv's shape ({observation, reward, done}, with ours in
 observation["metadata"]); this client hands them back flat: the metadata's fields (episode_id,
-token, env, d, seed, run, termination, reward_parts) beside observation, reward and done.
+token, env, d, seed, run, train_step, group, termination, reward_parts) beside observation, reward and done.
+`run`, `train_step` and `group` are stored with the episode: rollouts sharing (run, group), by
+default (run, train_step, env, d, seed), form one GRPO group in the inspector.
 Errors raise EnvServerError with the server's code and message.
 """
 
@@ -21,9 +23,14 @@ import json
 import urllib.parse
 from typing import Any, Dict, Optional, Union
 
-__all__ = ["EcomRLVEClient", "EnvServerError", "flat"]
+__all__ = ["EcomRLVEClient", "EnvServerError", "flat", "reset_body"]
 
 Action = Union[Dict[str, Any], str]
+
+
+def reset_body(env: str, d: int, **fields: Any) -> Dict[str, Any]:
+    """A reset request: env and d, and every other field that is set (seed, run, train_step, group, …)."""
+    return {"env": env, "d": d, **{k: v for k, v in fields.items() if v is not None}}
 
 
 def flat(result: Dict[str, Any]) -> Dict[str, Any]:
@@ -63,15 +70,11 @@ class EcomRLVEClient:
     # ----- OpenEnv routes -----
 
     def reset(self, env: str = "PD", d: int = 0, seed: Optional[int] = None, run: Optional[str] = None,
-              episode_id: Optional[str] = None, **extra: Any) -> Dict[str, Any]:
+              episode_id: Optional[str] = None, train_step: Optional[int] = None, group: Optional[str] = None,
+              **extra: Any) -> Dict[str, Any]:
         """Starts an episode. The seed (chosen by the server when None) is echoed in the result."""
-        body: Dict[str, Any] = {"env": env, "d": d, **extra}
-        if seed is not None:
-            body["seed"] = seed
-        if run is not None:
-            body["run"] = run
-        if episode_id is not None:
-            body["episode_id"] = episode_id
+        body = reset_body(env, d, seed=seed, run=run, episode_id=episode_id, train_step=train_step, group=group,
+                          **extra)
         result = flat(self._call("POST", "/reset", body))
         self._tokens[result["episode_id"]] = result["token"]
         return result

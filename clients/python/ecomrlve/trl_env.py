@@ -7,7 +7,7 @@ the method's signature and Google-style docstring, and reads the episode's rewar
 `get_reward()` (or from reward functions, which get the instances as `environments=`).
 
     from ecomrlve import EcomRLVEToolEnv, env_reward
-    trainer = GRPOTrainer(model=..., train_dataset=dataset,          # rows may carry env/d/seed/run
+    trainer = GRPOTrainer(model=..., train_dataset=dataset,  # rows may carry env/d/seed/run/train_step/group
                           environment_factory=lambda: EcomRLVEToolEnv("http://127.0.0.1:3141", env="PD", d=3),
                           reward_funcs=env_reward)
 
@@ -27,7 +27,7 @@ from .http_client import EcomRLVEClient
 __all__ = ["EcomRLVEToolEnv", "env_reward"]
 
 JSON_TYPES = {"string": str, "integer": int, "number": float, "boolean": bool, "array": list, "object": dict}
-RESET_KEYS = ("d", "seed", "run")
+RESET_KEYS = ("d", "seed", "run", "train_step", "group")
 
 
 def _method_name(tool: str) -> str:
@@ -43,9 +43,13 @@ class EcomRLVEToolEnv:
     """One EcomRLVE episode per reset, played through its MCP tools."""
 
     def __init__(self, base_url: str = "http://127.0.0.1:3141", env: str = "PD", d: int = 0,
-                 seed: Optional[int] = None, run: Optional[str] = None, timeout: float = 60.0):
+                 seed: Optional[int] = None, run: Optional[str] = None, train_step: Optional[int] = None,
+                 group: Optional[str] = None, timeout: float = 60.0):
         self._client = EcomRLVEClient(base_url, timeout=timeout)
-        self._defaults: Dict[str, Any] = {"env": env, "d": d, "seed": seed, "run": run}
+        # run, train_step and group are stored with each episode: the inspector's GRPO groups are
+        # (run, group), by default (run, train_step, env, d, seed). Set `train_step` as training goes.
+        self._defaults: Dict[str, Any] = {"env": env, "d": d, "seed": seed, "run": run, "group": group}
+        self.train_step = train_step
         self._token: Optional[str] = None
         self._reward = 0.0
         self._done = False
@@ -61,12 +65,15 @@ class EcomRLVEToolEnv:
     # ----- what TRL calls -----
 
     def reset(self, **kwargs: Any) -> str:
-        """Starts an episode (a dataset row's env/d/seed/run override the defaults); returns the prompt."""
+        """Starts an episode (a dataset row's env/d/seed/run/train_step/group override the defaults); returns the prompt."""
         if "env" in kwargs and kwargs["env"] != self._defaults["env"]:
             raise ValueError(f"this instance plays {self._defaults['env']} (its tools are that env's), not {kwargs['env']}")
-        params = {k: kwargs.get(k, self._defaults[k]) for k in ("env",) + RESET_KEYS}
+        defaults = {**self._defaults, "train_step": self.train_step}
+        params = {k: kwargs.get(k, defaults[k]) for k in ("env",) + RESET_KEYS}
         created = self._rpc("openenv/session/create", {k: v for k, v in params.items() if v is not None})
         metadata = created["observation"]["metadata"]
+        # what the server recorded the episode under (episode_id, env, d, run, train_step, group, …)
+        self.metadata: Dict[str, Any] = {k: v for k, v in metadata.items() if k != "token"}
         self._token = metadata["token"]
         self.episode_id: str = metadata["episode_id"]
         self._reward, self._done = 0.0, bool(created["done"])

@@ -23,7 +23,7 @@ import struct
 import urllib.parse
 from typing import Any, Dict, Optional, Union
 
-from .http_client import EnvServerError, flat
+from .http_client import EnvServerError, flat, reset_body
 
 __all__ = ["EcomRLVEWsClient", "WebSocket"]
 
@@ -132,12 +132,8 @@ class EcomRLVEWsClient:
         return frame["data"]
 
     def reset(self, env: str = "PD", d: int = 0, seed: Optional[int] = None, run: Optional[str] = None,
-              **extra: Any) -> Dict[str, Any]:
-        data: Dict[str, Any] = {"env": env, "d": d, **extra}
-        if seed is not None:
-            data["seed"] = seed
-        if run is not None:
-            data["run"] = run
+              train_step: Optional[int] = None, group: Optional[str] = None, **extra: Any) -> Dict[str, Any]:
+        data = reset_body(env, d, seed=seed, run=run, train_step=train_step, group=group, **extra)
         result = flat(self._ask({"type": "reset", "data": data}))
         self.episode_id = result["episode_id"]
         return result

@@ -175,6 +175,8 @@ class EcomMetadata(Strict):
     d: Optional[int] = None
     seed: Optional[int] = None
     run: Optional[str] = None
+    train_step: Optional[int] = None
+    group: Optional[str] = None
     termination: Optional[str]
     reward_parts: Optional[RewardParts]
 

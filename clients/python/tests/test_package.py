@@ -42,6 +42,21 @@ class TypedClient(unittest.TestCase):
                 finals.append((r.reward, r.observation.customer_message))
         self.assertEqual(finals[0], finals[1])
 
+    def test_reset_records_run_train_step_and_group_over_both_transports(self):
+        for transport in ("ws", "http"):
+            with EcomRLVEEnv(URL, transport=transport) as env:
+                r = env.reset(env="PD", d=1, seed=2, run="py-run", train_step=3, group=f"g-{transport}")
+                self.assertEqual({k: r.observation.metadata[k] for k in ("run", "train_step", "group")},
+                                 {"run": "py-run", "train_step": 3, "group": f"g-{transport}"})
+                self.assertEqual(env.state().run, "py-run")
+        with EcomRLVEClient(URL) as client:
+            plain = client.reset(env="PD", d=1, seed=2, run="py-run")
+            self.assertNotIn("train_step", plain)  # echoed only when sent
+            with self.assertRaises(EnvServerError) as refused:
+                client.reset(env="PD", train_step=-1)
+            self.assertEqual(refused.exception.code, "VALIDATION_ERROR")
+            self.assertIn("train_step", str(refused.exception))
+
     def test_a_schema_breaking_action_is_refused_and_the_episode_goes_on(self):
         with EcomRLVEEnv(URL, transport="http") as env:
             env.reset(env="PD", d=1, seed=2)
@@ -103,6 +118,15 @@ class TrlEnvironment(unittest.TestCase):
             client._tokens[env.episode_id] = env._token
             self.assertEqual(client.state(env.episode_id)["reward"], result["reward"])
 
+    def test_reset_sends_run_train_step_and_group_from_defaults_and_rows(self):
+        env = EcomRLVEToolEnv(URL, env="PD", d=1, run="trl-run", train_step=0, group="fixed")
+        env.reset(seed=2)
+        self.assertEqual({k: env.metadata[k] for k in ("run", "train_step", "group")},
+                         {"run": "trl-run", "train_step": 0, "group": "fixed"})
+        env.train_step = 5  # as training goes on
+        env.reset(seed=2, group="row-group")  # a dataset row's fields win
+        self.assertEqual((env.metadata["train_step"], env.metadata["group"]), (5, "row-group"))
+
     def test_a_row_for_another_env_is_refused(self):
         env = EcomRLVEToolEnv(URL, env="PD")
         with self.assertRaises(ValueError):
@@ -113,8 +137,11 @@ class GrpoExample(unittest.TestCase):
     def test_one_group_of_one_seed_with_rewards_and_advantages(self):
         script = os.path.join(HERE, "..", "examples", "grpo_group.py")
         out = subprocess.run([sys.executable, script, "--url", URL, "--env", "PD", "--d", "3", "--seed", "7",
-                              "--group", "4", "--json"], check=True, capture_output=True, text=True, timeout=120)
+                              "--group", "4", "--run", "example-run", "--train-step", "2", "--json"],
+                             check=True, capture_output=True, text=True, timeout=120)
         group = json.loads(out.stdout)
+        # every rollout was recorded under the same run, step and group
+        self.assertEqual(group["recorded"], [{"run": "example-run", "train_step": 2, "group": "PD-d3-seed7-step2"}] * 4)
         self.assertEqual(len(group["rewards"]), 4)
         self.assertEqual(len(set(group["episodes"])), 4)
         mean = sum(group["rewards"]) / 4

@@ -16,7 +16,7 @@ import {
   type Observation,
 } from '@/server/engine';
 import { createHeuristicEpisodeAgent } from '@/server/engine/agents/heuristic';
-import { hashString } from '@/server/engine/random';
+import { hashString, Rng } from '@/server/engine/random';
 import type { Reconstructed } from './reconstruct';
 
 export const SERVED_AGENTS = ['heuristic', 'random', 'oracle'] as const;
@@ -69,9 +69,47 @@ export interface AgentContext {
   randomSeed: number;
   /** The oracle's episode when the caller plays it in-process already (else rebuilt by replay). */
   episode?: Episode;
+  sampling?: Sampling;
+}
+
+/**
+ * Sampling (a request's temperature and seed; a group's rollout): each turn, with probability
+ * temperature / 2 (absent: 0), the random agent seeded with `seed` acts instead. Drawn per (seed,
+ * episode, turn), so the rollouts of a GRPO group (one seed each) differ yet each one replays.
+ */
+export interface Sampling {
+  temperature?: number;
+  seed: number;
+}
+
+/** The public config that keys seeded agents: the header's, else one derived from the opening message. */
+function publicConfig(conversation: Reconstructed, ctx: AgentContext) {
+  const opening = conversation.observations[0].customerMessage ?? '';
+  return ctx.episodeConfig ?? { envId: conversation.envId, d: 0, seed: hashString(opening) };
+}
+
+/** The random agent's action for the last observation, its stream keyed by `seed` and the episode. */
+function randomAction(conversation: Reconstructed, ctx: AgentContext, seed: number): Action {
+  // The in-process random agent keys its stream by the episode's public config; without the
+  // header the opening message stands in for it (reproducible, but not the in-process stream).
+  const agent = createRandomAgent(seed);
+  const stand = { config: publicConfig(conversation, ctx) } as unknown as Episode;
+  let action: Action | undefined;
+  for (const observation of conversation.observations) action = agent.act(observation, stand);
+  return action!;
 }
 
 export function decide(agent: ServedAgent, conversation: Reconstructed, ctx: AgentContext): Action {
+  const own = decideOwn(agent, conversation, ctx);
+  const { temperature = 0, seed } = ctx.sampling ?? { seed: 0 };
+  if (temperature <= 0) return own;
+  const { envId, d, seed: episodeSeed } = publicConfig(conversation, ctx);
+  const turn = conversation.observations.length;
+  const explore = Rng.from('sampling', seed, envId, d, episodeSeed, turn).bernoulli(Math.min(1, temperature / 2));
+  return explore ? randomAction(conversation, ctx, seed) : own;
+}
+
+function decideOwn(agent: ServedAgent, conversation: Reconstructed, ctx: AgentContext): Action {
   const { envId, observations } = conversation;
   if (ctx.episodeConfig && ctx.episodeConfig.envId !== envId)
     throw new AgentRequestError(`the episode header says env ${ctx.episodeConfig.envId}, the conversation is ${envId}`);
@@ -84,16 +122,8 @@ export function decide(agent: ServedAgent, conversation: Reconstructed, ctx: Age
       ctx.cache?.put(DriverCache.key(observations), act);
       return action!;
     }
-    case 'random': {
-      // The in-process random agent keys its stream by the episode's public config; without the
-      // header the opening message stands in for it (reproducible, but not the in-process stream).
-      const config = ctx.episodeConfig ?? { envId, d: 0, seed: hashString(observations[0].customerMessage ?? '') };
-      const agent = createRandomAgent(ctx.randomSeed);
-      const stand = { config } as unknown as Episode;
-      let action: Action | undefined;
-      for (const observation of observations) action = agent.act(observation, stand);
-      return action!;
-    }
+    case 'random':
+      return randomAction(conversation, ctx, ctx.randomSeed);
     case 'oracle': {
       if (!ctx.allowOracle)
         throw new AgentRequestError(

@@ -11,12 +11,16 @@ import {
   ENV_IDS,
   oracleAgent,
   playEpisode,
+  type Action,
+  type Agent,
   type EpisodeConfig,
+  type Observation,
 } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { parseConnection, type ConnectionInput } from '../connection';
 import { playModelEpisode } from '../driver';
 import { createAgentServer, listen } from './server';
+import { decide } from './agents';
 
 const servers: Server[] = [];
 async function serve(agent: 'heuristic' | 'oracle' | 'random', allowOracle = false, cacheSize?: number) {
@@ -118,6 +122,39 @@ describe('agent server: heuristic over HTTP', () => {
     }
     const models = await (await fetch(`http://127.0.0.1:${port}/v1/models`)).json();
     expect(models.data.map((m: { id: string }) => m.id)).toEqual(['heuristic']);
+  });
+});
+
+describe('agent server: sampling', () => {
+  /** The heuristic with sampling in-process, deciding as the agent server does (decide over the observations). */
+  const sampledHeuristic = (seed: number): Agent => {
+    const observations: Observation[] = [];
+    const actions: Action[] = [];
+    return {
+      name: 'sampled-heuristic',
+      act(observation, episode) {
+        observations.push(observation);
+        const conversation = { envId: observation.envId, mode: 'tools' as const, observations, actions };
+        const ctx = { episodeConfig: episode.config, allowOracle: false, catalog: testCatalog, randomSeed: 0 };
+        const action = decide('heuristic', conversation, { ...ctx, sampling: { temperature: 1, seed } });
+        actions.push(action);
+        return action;
+      },
+    };
+  };
+
+  it('a request’s temperature and seed sample as in-process, and rollouts with other seeds differ', async () => {
+    const port = await serve('heuristic');
+    const configs = grid([3], [1]);
+    for (const seed of [1, 2]) {
+      const sampled = connect(port, 'heuristic', { temperature: 1, seed, sendEpisodeHeader: true });
+      await expectParity(configs, sampled, () => sampledHeuristic(seed));
+    }
+    const totals = (seed: number) =>
+      configs.map((c) => playEpisode(c, testCatalog(), sampledHeuristic(seed)).episode.breakdown!.total);
+    const greedy = configs.map((c) => playEpisode(c, testCatalog(), createHeuristicAgent()).episode.breakdown!.total);
+    expect(totals(1)).not.toEqual(totals(2));
+    expect(totals(1)).not.toEqual(greedy);
   });
 });
 

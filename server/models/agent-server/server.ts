@@ -92,6 +92,7 @@ export function createAgentServer(options: AgentServerOptions): Server {
       allowOracle: options.allowOracle ?? false,
       catalog: ctxCatalog,
       randomSeed: options.randomSeed ?? 0,
+      sampling: { temperature: request.temperature ?? 0, seed: request.seed ?? options.randomSeed ?? 0 },
       cache,
     });
     const turn = conversation.actions.length + 1;
