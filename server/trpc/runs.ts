@@ -6,12 +6,18 @@ import { DEFAULT_CATALOG_ID } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import { ENV_IDS } from '@/server/engine/types';
 import { batchRunName } from '@/server/inspector/run-keys';
+import { inspector } from '@/server/inspector';
+import { attributeFailure } from '@/server/inspector/attribution';
+import { groupCause } from '@/server/inspector/group-cause';
+import { formGroups } from '@/server/inspector/groups';
+import { compareGroups, parseGroupSlug, summarizeRun } from '@/server/inspector/run-view';
+import { readRunRollouts, rolloutLogs } from '@/server/episodes/run-rollouts';
 import { AppError } from '@/server/lib/errors';
 import { cancelStoredRun, flippedTasks, runStats, startStoredRun } from '@/server/models/runs';
 import { workerRunPlayer } from '@/server/models/run-player';
 import { BUILT_IN_AGENTS, type BuiltInAgent, type TablePlayer } from '@/server/models/table';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
-import { adminProcedure, described, router } from './init';
+import { adminProcedure, described, inspectorProcedure, router } from './init';
 
 export interface RunRow {
   id: string;
@@ -47,6 +53,11 @@ export const runInput = z
   .refine((r) => r.dFrom <= r.dTo, { message: 'the difficulty range is empty: d from is above d to', path: ['dTo'] });
 
 const runId = described(z.object({ id: z.string() }), 'run');
+const runKey = z.string().min(1).max(200);
+const step = z.int().min(0).optional();
+
+/** A run's groups (training runs, batch, curriculum and import runs alike). */
+const groupsOf = async (run: string) => formGroups(await readRunRollouts(inspector().db, run));
 
 async function playerFor(name: string): Promise<TablePlayer> {
   if (name.startsWith('agent:')) {
@@ -91,6 +102,39 @@ export const runsRouter = router({
   }),
   cancel: adminProcedure.input(runId).mutation(({ input }) => cancelStoredRun(input.id)),
   stats: adminProcedure.input(runId).query(({ input }) => runStats(prisma, input.id)),
+  /** The run view: figures per train step and env × d, zero-variance groups, the worst groups. */
+  view: inspectorProcedure
+    .input(z.object({ run: runKey }))
+    .query(async ({ input }) => summarizeRun(await groupsOf(input.run))),
+  /** One group: its rollouts with advantages, why it is flat, where its rollouts part, who failed each. */
+  group: inspectorProcedure
+    .input(z.object({ run: runKey, group: z.string().min(1).max(300) }))
+    .query(async ({ input }) => {
+      let selector;
+      try {
+        selector = parseGroupSlug(input.group);
+      } catch (e) {
+        throw new AppError('BAD_INPUT', (e as Error).message);
+      }
+      const [group] = formGroups(await readRunRollouts(inspector().db, input.run, selector));
+      if (!group)
+        throw new AppError('NOT_FOUND', `run "${input.run}" has no finished rollouts in group "${input.group}"`);
+      const logs = await rolloutLogs(
+        inspector().db,
+        group.rollouts.map((r) => r.id),
+      );
+      return {
+        group,
+        cause: groupCause(logs),
+        attributions: logs.map((l) => attributeFailure({ events: l.events, breakdown: l.breakdown, infraError: null })),
+      };
+    }),
+  /** Two runs (or two train steps of one) over the same prompts: variance gained or lost, tasks flipped. */
+  versus: inspectorProcedure
+    .input(z.object({ a: runKey, b: runKey, stepA: step, stepB: step }))
+    .query(async ({ input }) =>
+      compareGroups(await groupsOf(input.a), await groupsOf(input.b), { a: input.stepA, b: input.stepB }),
+    ),
   /** Tasks that passed in one run and failed in the other. */
   flipped: adminProcedure
     .input(described(z.object({ a: z.string(), b: z.string() }), 'runs'))
