@@ -4,6 +4,7 @@
 import type { SqlDb } from '@/server/db/sql';
 import { flag, sqlFor } from '@/server/db/dialect';
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
+import type { AttributionInput } from '@/server/inspector/attribution';
 import { failureSignature, type CauseRollout } from '@/server/inspector/group-cause';
 import { formGroups, type GroupRolloutInput } from '@/server/inspector/groups';
 import { runCondition } from '@/server/inspector/run-keys';
@@ -71,18 +72,18 @@ export async function readRunRollouts(db: SqlDb, run: string, only?: GroupSelect
   return rollouts.map((r) => (failures.has(r.id) ? { ...r, failure: failures.get(r.id) } : r));
 }
 
-/** Event logs (only the given kinds, when given) and breakdowns of these rollouts, in the order asked. */
-export async function rolloutLogs(
-  db: SqlDb,
-  ids: readonly string[],
-  kinds?: readonly string[],
-): Promise<CauseRollout[]> {
-  const logs = new Map<string, CauseRollout>();
+export interface RolloutLog extends CauseRollout {
+  infraError: AttributionInput['infraError'];
+}
+
+/** Event logs (only the given kinds, when given), breakdowns and infrastructure failures of these episodes, in the order asked. */
+export async function rolloutLogs(db: SqlDb, ids: readonly string[], kinds?: readonly string[]): Promise<RolloutLog[]> {
+  const logs = new Map<string, RolloutLog>();
   for (let at = 0; at < ids.length; at += 500) {
     const part = ids.slice(at, at + 500);
     const marks = part.map(() => '?').join(',');
-    const rows = await db.all<{ id: string; breakdown: string | null }>(
-      `SELECT "id", "breakdown" FROM "Episode" WHERE "id" IN (${marks})`,
+    const rows = await db.all<{ id: string; breakdown: string | null; infraError: string | null }>(
+      `SELECT "id", "breakdown", "infraError" FROM "Episode" WHERE "id" IN (${marks})`,
       part,
     );
     for (const r of rows)
@@ -90,6 +91,7 @@ export async function rolloutLogs(
         id: r.id,
         events: [],
         breakdown: r.breakdown ? (JSON.parse(r.breakdown) as RewardBreakdown) : null,
+        infraError: r.infraError ? JSON.parse(r.infraError) : null,
       });
     const events = await db.all<{ episodeId: string; payload: string }>(
       `SELECT "episodeId", "payload" FROM "EpisodeEvent" WHERE "episodeId" IN (${marks})` +

@@ -4,6 +4,7 @@ import { sqlFor } from '@/server/db/dialect';
 import type { EpisodeFilter } from './filters';
 import { indexCommitted } from './pg-search';
 import { whereOf } from './query';
+import { resolveFailedBy } from './failed-by';
 
 export interface ChartsData {
   /** pass rate and mean reward per env × d */
@@ -16,7 +17,7 @@ export interface ChartsData {
 
 export async function chartsData(db: SqlDb, filter: EpisodeFilter): Promise<ChartsData> {
   await indexCommitted(db, Boolean(filter.q));
-  const w = whereOf(db.dialect, filter);
+  const w = whereOf(db.dialect, await resolveFailedBy(db, filter, whereOf));
   const where = `${w.sql ? `${w.sql} AND` : 'WHERE'} e."status" = 'done'`;
   const part = (key: string) => `avg(${sqlFor(db.dialect).jsonNumber('e."breakdown"', key)}) AS "${key}"`;
   const heatmap = await db.all<ChartsData['heatmap'][number]>(

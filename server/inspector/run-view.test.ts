@@ -37,6 +37,7 @@ interface Stored {
   isCorrect: number;
 }
 let stored: Stored[] = [];
+let infraId = '';
 
 beforeAll(async () => {
   const { sqlDb } = await import('@/server/db/sql');
@@ -83,6 +84,34 @@ beforeAll(async () => {
   // another run's rollouts are not this run's
   await store('PD', 1, 1, 0, oracleAgent, null);
   await db.run(`UPDATE "Episode" SET "player" = 'trainer:other' WHERE "id" = (SELECT max("id") FROM "Episode")`);
+  // a rollout whose model endpoint timed out: not scored, the infrastructure's failure
+  infraId = newEpisodeId();
+  const { episode } = playEpisode({ envId: 'PD', d: 1, seed: 9 }, testCatalog(), unknownToolAgent);
+  await db.batch(
+    writes.newEpisode(
+      {
+        id: infraId,
+        envId: 'PD',
+        d: 1,
+        seed: 9,
+        axisOverrides: '{}',
+        axes: JSON.stringify(episode.axes),
+        weights: null,
+        catalogId: testCatalog().id,
+        player: 'trainer:other',
+        turn: 0,
+        status: 'done',
+        terminationReason: 'aborted',
+        reward: null,
+        isCorrect: null,
+        breakdown: null,
+        hiddenGoal: JSON.stringify(storedGoalOf(episode)),
+        eventCount: 0,
+        infraError: JSON.stringify({ kind: 'timeout', message: 'no answer in 30 s', turn: 1 }),
+      },
+      [],
+    ),
+  );
   stored = await db.all<Stored>(
     `SELECT "id", "envId", "d", "seed", "trainStep", "rolloutGroup", "reward", "isCorrect" FROM "Episode" WHERE "player" = ?`,
     [RUN],
@@ -98,6 +127,23 @@ function groupsByHand() {
   }
   return [...m.values()];
 }
+
+describe('the "failed by" filter on /episodes', () => {
+  it('finds the timed-out rollout under infrastructure and every scored failure under agent or customer', async () => {
+    const ids = async (failedBy: 'infrastructure' | 'environment' | 'agent' | 'customer') =>
+      (await caller().inspector.list({ filter: { failedBy }, size: 200 })).rows.map((r) => r.id).sort();
+    expect(await ids('infrastructure')).toEqual([infraId]);
+    expect(await ids('environment')).toEqual([]);
+    const agent = await ids('agent');
+    const failed = stored.filter((r) => !r.isCorrect).map((r) => r.id);
+    expect(agent).toEqual(
+      expect.arrayContaining(stored.filter((r) => r.rolloutGroup === 'flat-tools').map((r) => r.id)),
+    );
+    // every scored failure of the run is the agent's or the customer's (the other run's oracle passed)
+    expect([...agent, ...(await ids('customer'))].sort()).toEqual(failed.sort());
+    expect(agent).not.toContain(infraId);
+  });
+});
 
 describe('run view', () => {
   it('answers the effective prompt ratio per env × d × step that the stored rewards give', async () => {

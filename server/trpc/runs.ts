@@ -126,7 +126,7 @@ export const runsRouter = router({
       return {
         group,
         cause: groupCause(logs),
-        attributions: logs.map((l) => attributeFailure({ events: l.events, breakdown: l.breakdown, infraError: null })),
+        attributions: logs.map((l) => attributeFailure(l)),
       };
     }),
   /** Two runs (or two train steps of one) over the same prompts: variance gained or lost, tasks flipped. */
