@@ -73,7 +73,7 @@ test('a training run: /runs → run view → group view → best and worst compa
   await expect(page.getByTestId('group-title')).toContainText('PD d 1 seed 6');
   await expect(page.getByTestId('group-cause')).toContainText('shared format error');
   await expect(page.getByTestId('divergence')).toContainText('never act differently');
-  await expect(page.getByTestId('compare-best-worst')).toHaveCount(0); // all equal: nothing to compare
+  await expect(page.getByTestId('compare-best-worst')).toContainText('equal rewards'); // no best or worst
 
   await tabAndEnter(page, page.getByTestId('back-to-run'));
   await tabAndEnter(page, page.getByTestId('group-link').nth(1));
@@ -81,6 +81,7 @@ test('a training run: /runs → run view → group view → best and worst compa
   await expect(page.getByTestId('divergence')).toContainText('first act differently at turn 1');
   await expect(page.getByTestId('group-rollouts')).toContainText('advantage');
   await shots(page, 'runview-group');
+  await expect(page.getByTestId('compare-best-worst')).toContainText('Compare best');
   await tabAndEnter(page, page.getByTestId('compare-best-worst'));
   await expect(page).toHaveURL(/\/episodes\/compare\?a=.+&b=.+/);
   await expect(page.getByTestId('compare-turn').first()).toBeVisible();

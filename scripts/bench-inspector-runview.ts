@@ -1,14 +1,13 @@
 // bench:inspector --only runview: a training run of N rollouts (G = 4 per prompt, 10 train
 // steps, copies of a pool of real episodes played by three agents, so groups differ), seeded
-// once into the bench's store, then the run view's query (read, group, summarise) and a
+// once into the bench's store, then the run view's query (read and group, summarise) and a
 // group view's timed. Target: run view p95 ≤ 500 ms at 100,000 rollouts.
 import { createHeuristicAgent, createRandomAgent, oracleAgent, ENV_IDS } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { Rng } from '@/server/engine/random';
 import type { SqlDb } from '@/server/db/sql';
-import { readRunRollouts, rolloutLogs } from '@/server/episodes/run-rollouts';
+import { readRunGroups, rolloutLogs } from '@/server/episodes/run-rollouts';
 import { groupCause } from '@/server/inspector/group-cause';
-import { formGroups } from '@/server/inspector/groups';
 import type { createInserter, EpisodeRecord } from '@/server/inspector/insert';
 import { playToLine } from '@/server/inspector/play';
 import { parseGroupSlug, summarizeRun } from '@/server/inspector/run-view';
@@ -70,7 +69,7 @@ export async function measureRunView(store: SqlDb) {
   let summary: ReturnType<typeof summarizeRun> | null = null;
   for (let i = 0; i < 12; i++) {
     const [wall, c] = await timed(async () => {
-      summary = summarizeRun(formGroups(await readRunRollouts(store, BENCH_RUN)));
+      summary = summarizeRun(await readRunGroups(store, BENCH_RUN));
     });
     times.push(wall);
     cpu.push(c);
@@ -87,7 +86,7 @@ export async function measureRunView(store: SqlDb) {
     groupTimes.push(
       (
         await timed(async () => {
-          const [g] = formGroups(await readRunRollouts(store, BENCH_RUN, parseGroupSlug(row.slug)));
+          const [g] = await readRunGroups(store, BENCH_RUN, parseGroupSlug(row.slug));
           groupCause(
             await rolloutLogs(
               store,

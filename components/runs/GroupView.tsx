@@ -31,9 +31,9 @@ export function GroupView({
     ['reward', (r) => fmtReward(r.reward)],
     ['advantage (reward − mean)', (r) => signed(r.advantage)],
     ['normalised advantage (÷ std)', (r) => signed(r.normalizedAdvantage)],
-    ['r_task', (r) => fmtReward(r.components.rTask)],
-    ['r_eff', (r) => fmtReward(r.components.rEff)],
-    ['r_hall', (r) => fmtReward(r.components.rHall)],
+    ['r_task', (r) => fmtReward(r.components?.rTask)],
+    ['r_eff', (r) => fmtReward(r.components?.rEff)],
+    ['r_hall', (r) => fmtReward(r.components?.rHall)],
     ['passed', (r) => (r.isCorrect ? <Badge tone="green">pass</Badge> : <Badge tone="red">fail</Badge>)],
     ['termination', (r) => fmtTermination(r.termination)],
     ['turns', (r) => r.turns],
@@ -96,7 +96,9 @@ export function GroupView({
               className="inline-block rounded-md border border-slate-300 px-2 py-1 font-medium text-sky-700"
               data-testid="compare-best-worst"
             >
-              Compare best ({fmtReward(best.reward)}) and worst ({fmtReward(worst.reward)}) turn by turn →
+              {g.zeroVariance
+                ? 'Compare two of its rollouts turn by turn (equal rewards) →'
+                : `Compare best (${fmtReward(best.reward)}) and worst (${fmtReward(worst.reward)}) turn by turn →`}
             </Link>
           )}
         </div>

@@ -162,7 +162,9 @@ export function RunView(p: RunViewProps) {
             </Card>
           )}
           <Card>
-            <CardHeader title="Reward per env × d" />
+            <CardHeader
+              title={`Reward per env × d: passed green, failed red; dashed: the bin of the pass threshold ${p.passThreshold} (r_task)`}
+            />
             <div className="p-3">
               <RewardHistograms histograms={s.histograms} passThreshold={p.passThreshold} />
             </div>

@@ -6,7 +6,7 @@ import { flag, sqlFor } from '@/server/db/dialect';
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { AttributionInput } from '@/server/inspector/attribution';
 import { failureSignature, type CauseRollout } from '@/server/inspector/group-cause';
-import { formGroups, type GroupRolloutInput } from '@/server/inspector/groups';
+import { formGroups, zeroVarianceKind, type Group, type GroupRolloutInput } from '@/server/inspector/groups';
 import { runCondition } from '@/server/inspector/run-keys';
 
 /** One group of a run: its explicit name, or its prompt (trainStep, env, d, seed). */
@@ -24,13 +24,13 @@ interface RolloutRow {
   isCorrect: number | boolean | null;
   terminationReason: string | null;
   turn: number;
-  rTask: number | null;
-  rEff: number | null;
-  rHall: number | null;
+  rTask?: number;
+  rEff?: number;
+  rHall?: number;
 }
 
-/** The run's finished rollouts (one group's when `only` is given), failures signed where a group's kind needs it. */
-export async function readRunRollouts(db: SqlDb, run: string, only?: GroupSelector): Promise<GroupRolloutInput[]> {
+/** The run's groups of finished rollouts (one group, with reward parts, when `only` is given). */
+export async function readRunGroups(db: SqlDb, run: string, only?: GroupSelector): Promise<Group[]> {
   const where = runCondition(run);
   const c = [where.sql, `e."status" = 'done'`, 'e."reward" IS NOT NULL'];
   const args: unknown[] = [...where.args];
@@ -42,10 +42,11 @@ export async function readRunRollouts(db: SqlDb, run: string, only?: GroupSelect
     c.push(only.trainStep === null ? 'e."trainStep" IS NULL' : 'e."trainStep" = ?');
     args.push(only.env, only.d, only.seed, ...(only.trainStep === null ? [] : [only.trainStep]));
   }
+  // A whole run is read from Episode_run_rollouts_idx alone; the parts (in the breakdown) only for one group.
   const part = (k: string) => `${sqlFor(db.dialect).jsonNumber('e."breakdown"', k)} AS "${k}"`;
   const rows = await db.all<RolloutRow>(
     `SELECT e."id", e."envId", e."d", e."seed", e."trainStep", e."rolloutGroup", e."reward", e."isCorrect",
-       e."terminationReason", e."turn", ${part('rTask')}, ${part('rEff')}, ${part('rHall')}
+       e."terminationReason", e."turn"${only ? `, ${part('rTask')}, ${part('rEff')}, ${part('rHall')}` : ''}
      FROM "Episode" e WHERE ${c.join(' AND ')} ORDER BY e."createdAt", e."id"`,
     args,
   );
@@ -61,15 +62,22 @@ export async function readRunRollouts(db: SqlDb, run: string, only?: GroupSelect
     isCorrect: flag(r.isCorrect) === true,
     termination: r.terminationReason,
     turns: Number(r.turn),
-    components: { rTask: Number(r.rTask ?? 0), rEff: Number(r.rEff ?? 0), rHall: Number(r.rHall ?? 0) },
+    ...(only ? { components: { rTask: Number(r.rTask), rEff: Number(r.rEff), rHall: Number(r.rHall) } } : {}),
   }));
-  // "All fail the same way" compares how each failed: read only the logs of the groups that may be such.
-  const candidates = formGroups(rollouts).filter(
-    (g) => g.kind === 'same_termination' && g.rollouts.every((r) => !r.isCorrect),
+  // "All fail the same way" compares how each failed: only the logs of the groups that may be such are read.
+  const groups = formGroups(rollouts);
+  const candidates = groups.filter((g) => g.kind === 'same_termination' && g.rollouts.every((r) => !r.isCorrect));
+  const logs = await rolloutLogs(
+    db,
+    candidates.flatMap((g) => g.rollouts.map((r) => r.id)),
+    ['action_error'],
   );
-  const ids = candidates.flatMap((g) => g.rollouts.map((r) => r.id));
-  const failures = new Map((await rolloutLogs(db, ids, ['action_error'])).map((l) => [l.id, failureSignature(l)]));
-  return rollouts.map((r) => (failures.has(r.id) ? { ...r, failure: failures.get(r.id) } : r));
+  const failures = new Map(logs.map((l) => [l.id, failureSignature(l)]));
+  for (const g of candidates) {
+    for (const r of g.rollouts) r.failure = failures.get(r.id) ?? null;
+    g.kind = zeroVarianceKind(g.rollouts);
+  }
+  return groups;
 }
 
 export interface RolloutLog extends CauseRollout {

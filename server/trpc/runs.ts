@@ -9,9 +9,8 @@ import { batchRunName } from '@/server/inspector/run-keys';
 import { inspector } from '@/server/inspector';
 import { attributeFailure } from '@/server/inspector/attribution';
 import { groupCause } from '@/server/inspector/group-cause';
-import { formGroups } from '@/server/inspector/groups';
 import { compareGroups, parseGroupSlug, summarizeRun } from '@/server/inspector/run-view';
-import { readRunRollouts, rolloutLogs } from '@/server/episodes/run-rollouts';
+import { readRunGroups, rolloutLogs } from '@/server/episodes/run-rollouts';
 import { AppError } from '@/server/lib/errors';
 import { cancelStoredRun, flippedTasks, runStats, startStoredRun } from '@/server/models/runs';
 import { workerRunPlayer } from '@/server/models/run-player';
@@ -57,7 +56,7 @@ const runKey = z.string().min(1).max(200);
 const step = z.int().min(0).optional();
 
 /** A run's groups (training runs, batch, curriculum and import runs alike). */
-const groupsOf = async (run: string) => formGroups(await readRunRollouts(inspector().db, run));
+const groupsOf = (run: string) => readRunGroups(inspector().db, run);
 
 async function playerFor(name: string): Promise<TablePlayer> {
   if (name.startsWith('agent:')) {
@@ -116,7 +115,7 @@ export const runsRouter = router({
       } catch (e) {
         throw new AppError('BAD_INPUT', (e as Error).message);
       }
-      const [group] = formGroups(await readRunRollouts(inspector().db, input.run, selector));
+      const [group] = await readRunGroups(inspector().db, input.run, selector);
       if (!group)
         throw new AppError('NOT_FOUND', `run "${input.run}" has no finished rollouts in group "${input.group}"`);
       const logs = await rolloutLogs(
