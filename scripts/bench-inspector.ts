@@ -4,6 +4,7 @@
 // players and runs) and prints medians and p95s:
 //   filtered list, full-text search, a 500-turn replay page served by `next start` (needs a
 //   `next build`; skipped otherwise), and importing 10,000 episodes into a fresh database.
+// --only runview: a training run of --episodes rollouts, seeded on its own (see bench-inspector-runview.ts).
 // --reuse keeps a database seeded by an earlier run with the same --episodes (seeding 100k
 // takes minutes); --only runs some of the measurements. --pg runs it all on a throw-away
 // PostgreSQL server (as the tests start one) instead: the same seeding (copies made inside the
@@ -28,6 +29,7 @@ import { listEpisodes } from '@/server/inspector/query';
 import { playToLine } from '@/server/inspector/play';
 import { Rng } from '@/server/engine/random';
 import { pgServerCpu } from './pg-server-cpu';
+import { measureRunView, seedRun } from './bench-inspector-runview';
 import { cpuSeconds, load, mainThreadCpu, measureCheckpoint, report, timed } from './bench-inspector-measure';
 
 const arg = (name: string, dflt: number) => {
@@ -94,7 +96,8 @@ const pgSeeded = async () => {
 };
 const reused = PG ? await pgSeeded() : seededBefore();
 const pool: ReturnType<typeof playToLine>[] = [];
-if (!reused) {
+const seedsMain = ['list', 'search', 'page', 'import'].some((m) => only.has(m));
+if (!reused && seedsMain) {
   const t0 = performance.now();
   for (const envId of ENV_IDS)
     for (let d = 0; d <= 12; d += 2)
@@ -137,7 +140,11 @@ try {
       `reusing ${PG ? path.join(DIR, 'pg') : DB} (${(await countEpisodes(store)).toLocaleString()} episodes seeded by an earlier run)`,
     );
     await store.run('ANALYZE');
-  } else await seedStore();
+  } else if (seedsMain) await seedStore();
+  if (only.has('runview')) {
+    await seedRun(store, ins, catalog, N);
+    await measureRunView(store);
+  }
   if (only.has('list')) await measureList(store, 'filtered list (page of 50 + count)');
   if (only.has('search')) await measureSearch(store, 'full-text search (page + count)');
   if (only.has('page')) await servePage();

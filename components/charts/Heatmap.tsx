@@ -1,4 +1,5 @@
-// env × d grid; cell colour = pass rate (red 0 → green 1), text = pass rate and mean reward.
+// env × d grid; cell colour = pass rate (red 0 → green 1), text = pass rate and mean reward
+// (or another share 0–1 and its own second line).
 // One grid for the inspector's charts and the runs dashboard; each passes its own cell notes.
 import type { ReactNode } from 'react';
 import { fmtReward } from '@/lib/format';
@@ -18,6 +19,8 @@ export interface HeatCell {
   title: string;
   /** an extra line under the figures */
   note?: ReactNode;
+  /** the second line instead of the mean reward (a heatmap of another share) */
+  detail?: string;
 }
 
 export function Heatmap({ cells, testId }: { cells: HeatCell[]; testId?: string }) {
@@ -54,7 +57,7 @@ export function Heatmap({ cells, testId }: { cells: HeatCell[]; testId?: string 
                     <div className="font-semibold">
                       {c.passRate === null ? '—' : `${(100 * c.passRate).toFixed(0)}%`}
                     </div>
-                    <div className="text-slate-600">{fmtReward(c.meanReward)}</div>
+                    <div className="text-slate-600">{c.detail ?? fmtReward(c.meanReward)}</div>
                     {c.note}
                   </td>
                 ) : (

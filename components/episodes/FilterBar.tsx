@@ -213,6 +213,19 @@ export function FilterBar({
             onChange={(v) => set('term', v ? [v as (typeof TERMINATIONS)[number]] : undefined)}
           />
         </Field>
+        <Field label="failed by">
+          <Select
+            label="failed by"
+            value={filter.failedBy}
+            options={[
+              ['agent', 'agent'],
+              ['customer', 'customer simulator'],
+              ['environment', 'environment'],
+              ['infrastructure', 'infrastructure'],
+            ]}
+            onChange={(v) => set('failedBy', v as EpisodeFilter['failedBy'])}
+          />
+        </Field>
         <Field label="player / model">
           <Select
             label="player"

@@ -124,7 +124,7 @@ export function RunsDashboard({
       setForm((f) => ({ ...f, [k]: Number(e.target.value) }));
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-semibold text-slate-900">Batch runs</h1>
+      <h2 className="text-xl font-semibold text-slate-900">Batch runs</h2>
       <Card>
         <CardHeader title="Start a run" />
         <div className="flex flex-wrap items-end gap-3 px-4 py-3 text-sm">
@@ -250,6 +250,13 @@ export function RunsDashboard({
                 >
                   {r.name}
                 </a>
+                <Link
+                  href={`/runs/${encodeURIComponent(`batch:${r.id}`)}`}
+                  className="text-xs text-sky-700 underline"
+                  data-testid="run-view-link"
+                >
+                  run view
+                </Link>
                 <span className="text-xs text-slate-500">{r.player}</span>
                 <span className="text-xs text-slate-500">{fmtDateTime(r.createdAt)}</span>
                 <progress max={r.total} value={r.done} className="w-40" data-testid="run-progress" />

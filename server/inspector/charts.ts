@@ -4,6 +4,7 @@ import { outcomeAggregates } from '@/server/episodes/queries';
 import type { EpisodeFilter } from './filters';
 import { indexCommitted } from './pg-search';
 import { whereOf } from './query';
+import { resolveFailedBy } from './failed-by';
 
 export interface ChartsData {
   /** pass rate and mean reward per env × d */
@@ -16,5 +17,5 @@ export interface ChartsData {
 
 export async function chartsData(db: SqlDb, filter: EpisodeFilter): Promise<ChartsData> {
   await indexCommitted(db, Boolean(filter.q));
-  return outcomeAggregates(db, whereOf(db.dialect, filter));
+  return outcomeAggregates(db, whereOf(db.dialect, await resolveFailedBy(db, filter, whereOf)));
 }

@@ -18,7 +18,8 @@ export interface GroupRolloutInput {
   /** How the episode ended (the engine's TerminationReason); null when it did not end. */
   termination: string | null;
   turns: number;
-  components: { rTask: number; rEff: number; rHall: number };
+  /** The reward parts; left out where only groups are summarised (reading them costs the whole row). */
+  components?: { rTask: number; rEff: number; rHall: number };
   /**
    * How the rollout failed, e.g. its first failing evidence line (group-cause.ts's failureSignature);
    * absent when not known. Two failed rollouts fail "the same way" when termination and this agree.

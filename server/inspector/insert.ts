@@ -38,6 +38,9 @@ export interface EpisodeRecord extends EpisodeSetup {
   prompts: Array<string | null> | null;
   /** the reward revision the recorded reward was computed under (absent in older files: 1) */
   rewardRevision?: number;
+  /** training metadata (issue 30): the trainer's step and explicit group */
+  trainStep?: number | null;
+  rolloutGroup?: string | null;
 }
 
 const rowOf = (r: EpisodeRecord, id: string): EpisodeInsert => ({
@@ -66,6 +69,8 @@ const rowOf = (r: EpisodeRecord, id: string): EpisodeInsert => ({
   recorded: jsonOrNull(r.recorded),
   rescored: jsonOrNull(r.rescored),
   prompts: jsonOrNull(r.prompts),
+  trainStep: r.trainStep ?? null,
+  rolloutGroup: r.rolloutGroup ?? null,
 });
 
 /** An episode as the rows it becomes (JSON already serialised). */

@@ -3,10 +3,11 @@
 // PostgreSQL (dialect.ts has the differences).
 import type { Dialect, SqlDb } from '@/server/db/sql';
 import { flag, sqlFor } from '@/server/db/dialect';
-import type { EpisodeFilter, ListInput } from './filters';
+import type { ListInput } from './filters';
 import { indexCommitted } from './pg-search';
 import { checkedPageSql, matchingEpisodesSql, matchingIdsSql, searchQuery } from './search';
 import { runCondition } from './run-keys';
+import { resolveFailedBy, type ResolvedFilter } from './failed-by';
 
 export interface EpisodeListRow {
   id: string;
@@ -51,7 +52,7 @@ export { sqliteTimestamp as sqlDateTime } from '@/server/db/sql';
 const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /** The filter's conditions except the text search, ANDed (no WHERE; '' for none). */
-function conditionsOf(dialect: Dialect, f: EpisodeFilter): Where {
+function conditionsOf(dialect: Dialect, f: ResolvedFilter): Where {
   const c: string[] = [];
   const args: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {
@@ -84,10 +85,15 @@ function conditionsOf(dialect: Dialect, f: EpisodeFilter): Where {
   if (f.revealed) add('e."goalRevealed" = ?', f.revealed === 'yes');
   if (f.from) add('e."createdAt" >= ?', f.from);
   if (f.to) add('e."createdAt" < ?', nextDay(f.to));
+  if (f.failedBy) {
+    if (!f.failedByIds) throw new Error('the "failed by" filter is resolved first (resolveFailedBy)');
+    c.push(f.failedByIds.length ? `e."id" IN (${f.failedByIds.map(() => '?').join(',')})` : '1 = 0');
+    args.push(...f.failedByIds);
+  }
   return { sql: c.join(' AND '), args };
 }
 
-export function whereOf(dialect: Dialect, f: EpisodeFilter): Where {
+export function whereOf(dialect: Dialect, f: ResolvedFilter): Where {
   const plain = conditionsOf(dialect, f);
   const c = plain.sql ? [plain.sql] : [];
   const search = f.q ? searchQuery(dialect, f.q) : null;
@@ -150,7 +156,8 @@ export function orderKeys(dialect: Dialect, sort: string, dir: 'asc' | 'desc'): 
 /** The filter's WHERE and ORDER BY, after committed events are indexed (pg-search.ts). */
 async function prepare(db: SqlDb, input: Pick<ListInput, 'filter' | 'sort' | 'dir'>) {
   await indexCommitted(db, Boolean(input.filter.q));
-  return { w: whereOf(db.dialect, input.filter), order: orderOf(db.dialect, input.sort, input.dir) };
+  const filter = await resolveFailedBy(db, input.filter, whereOf);
+  return { w: whereOf(db.dialect, filter), order: orderOf(db.dialect, input.sort, input.dir), filter };
 }
 
 export async function listEpisodes(
@@ -158,7 +165,7 @@ export async function listEpisodes(
   input: ListInput,
   searchCountCap = SEARCH_COUNT_CAP,
 ): Promise<EpisodeList> {
-  const { w, order } = await prepare(db, input);
+  const { w, order, filter } = await prepare(db, input);
   const search = input.filter.q ? searchQuery(db.dialect, input.filter.q) : null;
   const cover = sqlFor(db.dialect).coverHint;
   const page = [input.size, (input.page - 1) * input.size];
@@ -170,7 +177,7 @@ export async function listEpisodes(
   if (search) {
     // Up to the cap, the matching ids themselves: the page is read from them by id. Past it, a
     // common word: in date order the date index is walked and the page found early.
-    const plain = conditionsOf(db.dialect, input.filter);
+    const plain = conditionsOf(db.dialect, filter);
     const searchPage = async (on: SqlDb) => {
       const hits = await on.all<{ id: string }>(matchingIdsSql(db.dialect, plain.sql, searchCountCap), [
         search,

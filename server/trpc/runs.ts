@@ -9,11 +9,16 @@ import { inspector } from '@/server/inspector';
 import { compareRuns } from '@/server/inspector/compare';
 import { batchRunName, runKey } from '@/server/inspector/run-keys';
 import { requireAdmin } from '@/server/auth';
+import { attributeFailure } from '@/server/inspector/attribution';
+import { groupCause } from '@/server/inspector/group-cause';
+import { compareGroups, parseGroupSlug, summarizeRun } from '@/server/inspector/run-view';
+import { readRunGroups, rolloutLogs } from '@/server/episodes/run-rollouts';
+import { AppError } from '@/server/lib/errors';
 import { cancelStoredRun, runStats, startStoredRun } from '@/server/models/runs';
 import { workerRunPlayer } from '@/server/models/run-player';
 import { tablePlayerFor } from '@/server/models/access';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
-import { adminProcedure, described, router } from './init';
+import { adminProcedure, described, inspectorProcedure, router } from './init';
 
 export interface RunRow {
   id: string;
@@ -56,6 +61,11 @@ export const runInput = z
   .refine((r) => r.dFrom <= r.dTo, { message: 'the difficulty range is empty: d from is above d to', path: ['dTo'] });
 
 const runId = described(z.object({ id: z.string() }), 'run');
+const runKeyInput = z.string().min(1).max(200);
+const step = z.int().min(0).optional();
+
+/** A run's groups (training runs, batch, curriculum and import runs alike). */
+const groupsOf = (run: string) => readRunGroups(inspector().db, run);
 
 export const runsRouter = router({
   list: adminProcedure.query(async (): Promise<RunRow[]> => {
@@ -93,6 +103,39 @@ export const runsRouter = router({
   }),
   cancel: adminProcedure.input(runId).mutation(({ input }) => cancelStoredRun(input.id)),
   stats: adminProcedure.input(runId).query(({ input }) => runStats(prisma, input.id)),
+  /** The run view: figures per train step and env × d, zero-variance groups, the worst groups. */
+  view: inspectorProcedure
+    .input(z.object({ run: runKeyInput }))
+    .query(async ({ input }) => summarizeRun(await groupsOf(input.run))),
+  /** One group: its rollouts with advantages, why it is flat, where its rollouts part, who failed each. */
+  group: inspectorProcedure
+    .input(z.object({ run: runKeyInput, group: z.string().min(1).max(300) }))
+    .query(async ({ input }) => {
+      let selector;
+      try {
+        selector = parseGroupSlug(input.group);
+      } catch (e) {
+        throw new AppError('BAD_INPUT', (e as Error).message);
+      }
+      const [group] = await readRunGroups(inspector().db, input.run, selector);
+      if (!group)
+        throw new AppError('NOT_FOUND', `run "${input.run}" has no finished rollouts in group "${input.group}"`);
+      const logs = await rolloutLogs(
+        inspector().db,
+        group.rollouts.map((r) => r.id),
+      );
+      return {
+        group,
+        cause: groupCause(logs),
+        attributions: logs.map((l) => attributeFailure(l)),
+      };
+    }),
+  /** Two runs (or two train steps of one) over the same prompts: variance gained or lost, tasks flipped. */
+  versus: inspectorProcedure
+    .input(z.object({ a: runKeyInput, b: runKeyInput, stepA: step, stepB: step }))
+    .query(async ({ input }) =>
+      compareGroups(await groupsOf(input.a), await groupsOf(input.b), { a: input.stepA, b: input.stepB }),
+    ),
   /** Tasks that passed in one run and failed in the other. */
   flipped: adminProcedure
     .input(described(z.object({ a: z.string(), b: z.string() }), 'runs'))
