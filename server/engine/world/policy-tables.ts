@@ -334,13 +334,13 @@ export const RETURN_WORLD_RULES: readonly WorldRule[] = [
         ],
         25,
       ],
-    ] as const
+    ] as Array<[string, string, TableClause[], number]>
   ).map(([id, title, clauses, answer]): WorldRule => ({
     id,
     topic: 'restocking_fee_percent',
     title,
     // "opened": any return not of a defective item (return.initiate's reason code tells)
-    clauses: clauses.length ? [...(clauses as readonly TableClause[]), ['item_condition', 'eq', 'opened']] : [],
+    clauses: clauses.length ? [...clauses, ['item_condition', 'eq', 'opened']] : [],
     answer,
   })),
 ];
