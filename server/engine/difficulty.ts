@@ -186,6 +186,7 @@ export function overrideError(name: string, value: unknown): string | null {
 
 /** top_k before engine v3 (SPEC §6 rev 1–2): it never bound; older episodes replay with it. */
 const topKBeforeRev3 = (d: number) => Math.max(20, 200 - 10 * d);
+export const TOP_K_FORMULA_BEFORE_REV3 = 'max(20, 200 − 10·d)';
 
 /**
  * The effective axis values of an episode: formulas at d (under the rules of `engineVersion`),

@@ -99,8 +99,3 @@ export function formatTitleSpec(attr: string, value: string): string {
   const f = TITLE_UNIT[attr];
   return f ? f(value) : value;
 }
-
-/** Parse a vocabulary string into the stored value (number for NUMERIC_ATTRS). */
-export function attrStoredValue(attr: string, value: string): string | number {
-  return NUMERIC_ATTRS.has(attr) ? Number(value) : value;
-}

@@ -126,11 +126,6 @@ export function isNumericAttr(attr: string): boolean {
   return NUMERIC_ATTRS.has(attr);
 }
 
-/** Brands that sell in a department. */
-export function brandsOf(department: string): readonly string[] {
-  return ALL_DEPARTMENTS.find((d) => d.name === department)?.brands ?? [];
-}
-
 const IRREGULAR_SINGULAR: Readonly<Record<string, string>> = {
   hoodies: 'hoodie',
   cookies: 'cookie',

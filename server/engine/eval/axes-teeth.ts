@@ -1,9 +1,12 @@
 // The axis-teeth report (SPEC §6 rev 3, issue 27): each axis raised alone from its d = 3 value to
 // its d = 12 value (the other axes and the env knobs at d = 3), and knocked out the other way (at
-// d = 12, that axis back at its d = 3 value). An axis has teeth in an env when raising it lowers
-// the heuristic's pass rate or mean reward beyond 2 standard errors, or knocking it out raises
-// them so. Arms use independent seeds' streams (an override changes every stream), so the
-// standard error is the unpaired one.
+// d = 12, that axis back at its d = 3 value). An axis has teeth in an env when moving it in its
+// harder direction lowers the heuristic's pass rate or mean reward beyond 2 standard errors.
+// The harder direction is towards the d = 12 value, except for the budgets (T_max, B_tool), which
+// grow with d: a budget has teeth when it binds, i.e. its d = 3 value lowers them.
+// An override changes every random stream of an episode, so arms are unpaired; each row has its
+// own base arms (the axis overridden to its own formula value: the same episode rules, fresh
+// streams), so one unlucky shared base cannot lend or take teeth from every row at once.
 
 import type { Agent } from '../agents/types';
 import type { Catalog } from '../catalog/types';
@@ -89,11 +92,11 @@ export function teethRows(
 ): TeethRow[] {
   const low = axesFor(LOW_D);
   const high = axesFor(HIGH_D);
-  const base3 = playArm(envId, LOW_D, {}, seeds, catalog, agent);
-  const base12 = playArm(envId, HIGH_D, {}, seeds, catalog, agent);
   const rows: TeethRow[] = [];
   for (const axis of AXES) {
     if (low[axis.name] === high[axis.name]) continue;
+    const base3 = playArm(envId, LOW_D, { [axis.name]: low[axis.name] }, seeds, catalog, agent);
+    const base12 = playArm(envId, HIGH_D, { [axis.name]: high[axis.name] }, seeds, catalog, agent);
     const raised = playArm(envId, LOW_D, { [axis.name]: high[axis.name] }, seeds, catalog, agent);
     onArm?.();
     const knocked = playArm(envId, HIGH_D, { [axis.name]: low[axis.name] }, seeds, catalog, agent);
@@ -110,11 +113,20 @@ export function teethRows(
   return rows;
 }
 
-/** Beyond 2 standard errors in the harder direction (a change lowering pass or reward). */
-export const bites = (c: Change) => c.delta < 0 && -c.delta > 2 * c.se;
+/** Axes that are budgets: they grow with d, so their harder direction is down. */
+export const BUDGET_AXES: ReadonlySet<AxisName> = new Set(['T_max', 'B_tool']);
+
+/** Beyond 2 standard errors in the harder direction (a change lowering pass or reward, or raising them for a budget). */
+export const bites = (c: Change, axis?: AxisName) => {
+  const harder = axis && BUDGET_AXES.has(axis) ? c.delta : -c.delta;
+  return harder > 0 && harder > 2 * c.se;
+};
 
 export const rowBites = (r: TeethRow) =>
-  bites(r.raisedPass) || bites(r.raisedReward) || bites(r.knockedPass) || bites(r.knockedReward);
+  bites(r.raisedPass, r.axis) ||
+  bites(r.raisedReward, r.axis) ||
+  bites(r.knockedPass, r.axis) ||
+  bites(r.knockedReward, r.axis);
 
 /** The verdicts: axes without teeth in any env, envs responding to fewer than two axes. */
 export function teethVerdict(rows: readonly TeethRow[]) {

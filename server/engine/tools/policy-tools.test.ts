@@ -26,7 +26,7 @@ describe('policy.search', () => {
   it('returns up to 5 rules by default, with id, title, text, category and score', () => {
     const { result } = call({ query: 'restocking fee opened electronics' });
     expect(result.length).toBe(5);
-    expect(result[0]).toMatchObject({ rule_id: 'RET-06', category: 'returns' });
+    expect(result[0]).toMatchObject({ rule_id: 'RET-22', category: 'returns' });
     expect(result[0].text).toMatch(/15%/);
   });
 

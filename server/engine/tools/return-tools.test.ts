@@ -86,7 +86,7 @@ describe('return.check_eligibility', () => {
 });
 
 describe('return.initiate', () => {
-  it('records a return; mail costs 5.99 (free for a defective item), in store is free; a line cannot be returned twice', () => {
+  it('records a return; mail costs 5.99 (free for a defective item), in store is free; the restocking fee is deducted; a line cannot be returned twice', () => {
     const { world } = setup(3);
     const { result } = call(
       world,
@@ -98,7 +98,9 @@ describe('return.initiate', () => {
       return_id: 'RET-0001',
       product_id: chargerA.id,
       fee: 5.99,
-      refund_amount: Math.round((chargerA.price - 5.99) * 100) / 100,
+      // an opened electronics item: the policy's 15% restocking fee (RET-22) is deducted too
+      restocking_fee: Math.round(chargerA.price * 15) / 100,
+      refund_amount: Math.max(0, Math.round((chargerA.price * 0.85 - 5.99) * 100) / 100),
       status: 'INITIATED',
       created_date: TODAY,
     });

@@ -11,12 +11,14 @@ import {
   RETURN_METHODS,
   returnFee,
   RETURN_REASONS,
+  restockingFeePercent,
   type ExchangeRecord,
   type ReturnRecord,
 } from '../world/returns';
 import type { WorldState } from '../world/state';
 import { stockFor, unitPrice } from '../world/stock';
 import { findVariant } from '../world/variants';
+import { ENGINE_VERSION, REV3_RULES } from '../version';
 import { requireOrder } from './order-tools';
 import { defineTool, ToolError } from './registry';
 
@@ -55,7 +57,7 @@ export const returnCheckEligibility = defineTool({
 
 export const returnInitiate = defineTool({
   name: 'return.initiate',
-  description: `Start a return of an order line for a refund. Fails when the line is not eligible. Fees: mail ${RETURN_FEES.mail} (free when the reason is defective), in_store ${RETURN_FEES.in_store}, pickup ${RETURN_FEES.pickup}.`,
+  description: `Start a return of an order line for a refund. Fails when the line is not eligible. Fees: mail ${RETURN_FEES.mail} (free when the reason is defective), in_store ${RETURN_FEES.in_store}, pickup ${RETURN_FEES.pickup}; the refund also deducts the restocking fee of the store policy.`,
   args: z.strictObject({
     ...lineArgs,
     reason_code: z.enum(RETURN_REASONS),
@@ -67,6 +69,12 @@ export const returnInitiate = defineTool({
     const eligibility = checkEligibility(world, order, line, ctx.engineVersion);
     if (!eligibility.eligible) throw new ToolError(`line ${line.line_id} cannot be returned: ${eligibility.reason}`);
     const fee = returnFee(args.method, args.reason_code, ctx.engineVersion);
+    const price = line.unit_price * line.qty;
+    // v3: the restocking fee the policy rules state is deducted too (v1/v2 refunds ignored it)
+    const restocking =
+      (ctx.engineVersion ?? ENGINE_VERSION) >= REV3_RULES
+        ? money((price * restockingFeePercent(line.category, order.total, args.method, args.reason_code)) / 100)
+        : null;
     const record: ReturnRecord = {
       return_id: nextRecordId('RET', world),
       order_id: order.order_id,
@@ -76,7 +84,9 @@ export const returnInitiate = defineTool({
       reason_code: args.reason_code,
       method: args.method,
       fee,
-      refund_amount: money(line.unit_price * line.qty - fee),
+      ...(restocking === null ? {} : { restocking_fee: restocking }),
+      // v3: never below zero (a fee larger than a cheap item's price refunds nothing)
+      refund_amount: money(restocking === null ? price - fee : Math.max(0, price - fee - restocking)),
       status: 'INITIATED',
       created_date: world.today,
       turn: ctx.turn,

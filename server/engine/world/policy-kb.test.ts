@@ -14,9 +14,10 @@ import { policyTokens, searchPolicies } from './policy-search';
 
 describe('policy knowledge base', () => {
   it('hand-written rules plus the department tables: 5 categories, 1–5 conditions, unique ids and titles', () => {
-    // 65 hand-written rules + 19 topics × 17 table rules (12 chain rules, 5 numeric twins); return
-    // windows and return shipping fees have no tables (the RETURN world's facts, policy-tables.ts)
-    expect(POLICY_RULES).toHaveLength(65 + 19 * 17);
+    // 65 hand-written rules + 18 topics × 17 table rules (12 chain rules, 5 numeric twins); return
+    // windows, return shipping fees and restocking fees have no tables (the RETURN world's facts,
+    // policy-tables.ts)
+    expect(POLICY_RULES).toHaveLength(65 + 18 * 17);
     expect(new Set(POLICY_RULES.map((r) => r.category))).toEqual(new Set(POLICY_CATEGORIES));
     for (let n = 1; n <= 5; n++)
       expect(POLICY_RULES.filter((r) => r.conditions.length === n).length).toBeGreaterThanOrEqual(5);
@@ -26,7 +27,7 @@ describe('policy knowledge base', () => {
 
   it('a department table rule and its numeric twin: same words but one, different answers, never both applicable', () => {
     const twins = POLICY_RULES.filter(
-      (r) => r.title.startsWith('Restocking fee for office items') && r.conditions.length === 2,
+      (r) => r.title.startsWith('Refund time for office items') && r.conditions.length === 2,
     );
     expect(twins.map((r) => r.text.replace(/: .*/, ''))).toEqual([
       'Applies to office items and requests made 14 days or less after delivery',
@@ -34,7 +35,7 @@ describe('policy knowledge base', () => {
     ]);
     expect(twins[0].answer).not.toBe(twins[1].answer);
     for (const days of [3, 14, 15, 40]) {
-      const rules = applicableRules('restocking_fee_percent', { department: 'office', days_since_delivery: days });
+      const rules = applicableRules('refund_time', { department: 'office', days_since_delivery: days });
       expect(rules.filter((r) => twins.includes(r))).toHaveLength(1);
     }
   });

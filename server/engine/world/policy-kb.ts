@@ -13,7 +13,7 @@ import {
   TOPIC_TABLES,
   type TopicTable,
 } from './policy-tables';
-import { RULE_IDS_SINCE_V3, TOPIC_TABLES_V2 } from './policy-tables-v2';
+import { RULE_IDS_BEFORE_V3, RULE_IDS_SINCE_V3, TOPIC_TABLES_V2 } from './policy-tables-v2';
 
 export type PolicyCategory = 'returns' | 'shipping' | 'pricing' | 'membership' | 'warranty';
 export const POLICY_CATEGORIES: readonly PolicyCategory[] = [
@@ -962,7 +962,8 @@ function book(rules: readonly PolicyRule[]): PolicyBook {
   return { rules, byTopic, byId };
 }
 
-const BOOK = book([...HAND_RULES, ...tableRules(HAND_RULES, TOPIC_TABLES)]);
+const HAND_RULES_V3 = HAND_RULES.filter((r) => !RULE_IDS_BEFORE_V3.has(r.rule_id));
+const BOOK = book([...HAND_RULES_V3, ...tableRules(HAND_RULES_V3, TOPIC_TABLES)]);
 // engines v1/v2 (before issue 31): look-alike tables for return windows and fees, no RET-14..20
 const HAND_RULES_V2 = HAND_RULES.filter((r) => !RULE_IDS_SINCE_V3.has(r.rule_id));
 const BOOK_V2 = book([...HAND_RULES_V2, ...tableRules(HAND_RULES_V2, TOPIC_TABLES_V2)]);

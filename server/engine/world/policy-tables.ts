@@ -111,10 +111,6 @@ export const TOPIC_TABLES: Readonly<Record<string, TopicTable>> = {
       12.99,
     ],
   },
-  restocking_fee_percent: {
-    label: 'Restocking fee',
-    answers: [5, 10, 12, 18, 30, 35, 40, 8, 3, 50, 45, 22, 1, 2, 6, 28, 60],
-  },
   refund_time: {
     label: 'Refund time',
     answers: [
@@ -251,7 +247,7 @@ export const TOPIC_TABLES: Readonly<Record<string, TopicTable>> = {
 /** A rule of the facts the RETURN world applies, as data (policy-kb.ts makes it a rule). */
 export interface WorldRule {
   id: string;
-  topic: 'return_window_days' | 'return_shipping_fee';
+  topic: 'return_window_days' | 'return_shipping_fee' | 'restocking_fee_percent';
   title: string;
   clauses: TableClause[];
   answer: number;
@@ -260,7 +256,8 @@ export interface WorldRule {
 /**
  * The returns facts the RETURN world applies (SPEC §4): windows by department (electronics 15
  * days, clothing 30, furniture 30, grocery 0 = not returnable, otherwise 30), mail returns 5.99
- * (free for defective items), other methods free. policy.search finds them as rules and
+ * (free for defective items), other methods free; restocking fees on items returned not
+ * defective (engine v3, issue 31: return.initiate deducts them). policy.search finds them as rules and
  * world/returns.ts reads the same rules, so the policy text and the return tools agree (issue 31).
  * These topics have no department tables: a look-alike rule would contradict the tools.
  */
@@ -315,6 +312,37 @@ export const RETURN_WORLD_RULES: readonly WorldRule[] = [
     clauses: [['return_method', 'eq', 'pickup']],
     answer: 0,
   },
+  ...(
+    [
+      ['RET-21', 'No restocking fee on returns', [], 0],
+      ['RET-22', 'Restocking fee for opened electronics', [['department', 'eq', 'electronics']], 15],
+      [
+        'RET-23',
+        'Restocking fee for opened electronics orders of $500 or more',
+        [
+          ['department', 'eq', 'electronics'],
+          ['order_total', 'gte', 500],
+        ],
+        20,
+      ],
+      [
+        'RET-24',
+        'Restocking fee for opened furniture returned by courier pickup',
+        [
+          ['department', 'eq', 'furniture'],
+          ['return_method', 'eq', 'pickup'],
+        ],
+        25,
+      ],
+    ] as Array<[string, string, TableClause[], number]>
+  ).map(([id, title, clauses, answer]): WorldRule => ({
+    id,
+    topic: 'restocking_fee_percent',
+    title,
+    // "opened": any return not of a defective item (return.initiate's reason code tells)
+    clauses: clauses.length ? [...clauses, ['item_condition', 'eq', 'opened']] : [],
+    answer,
+  })),
 ];
 
 /** Topics whose answers are the RETURN world's own facts: not asked as POLICY questions (no look-alikes). */

@@ -119,7 +119,46 @@ describe('policy.search and the return tools state the same facts', () => {
                 continue;
               }
               expect(result.fee, `${where}: ${rule!.rule_id}`).toBe(rule!.answer);
-              expect(result.refund_amount, where).toBe(Math.round((price - Number(rule!.answer)) * 100) / 100);
+              // the refund is the price less this fee and the restocking fee (tested below)
+              expect(Math.round((result.refund_amount + result.restocking_fee) * 100) / 100, where).toBe(
+                Math.round((price - Number(rule!.answer)) * 100) / 100,
+              );
+            }
+    });
+
+    it(`${dept}: the restocking fee policy.search gives is the one return.initiate deducts from the refund`, () => {
+      for (const reason of RETURN_REASONS)
+        for (const tier of TIERS)
+          for (const method of RETURN_METHODS)
+            for (const price of [...UNIT_PRICES, 600]) {
+              const world = worldWith(`${dept}/thing`, 1, price);
+              const facts: Facts = {
+                department: policyDepartment(dept),
+                member_tier: tier,
+                item_condition: condition(reason),
+                return_method: method,
+                days_since_delivery: 1,
+                order_total: price,
+                purchase_channel: 'online',
+              };
+              const query = `restocking fee for ${condition(reason)} ${label(dept)} returned ${METHOD_WORDS[method]}`;
+              const rule = searchedAnswer(query, 'restocking_fee_percent', facts);
+              const where = `${dept}, ${reason}, ${tier}, ${method}, $${price}`;
+              expect(rule, `${where}: no rule found`).toBeDefined();
+              const { result, error } = callTool(world, 'return.initiate', {
+                order_id: 'ORD-10001',
+                line_id: 'ORD-10001-L1',
+                reason_code: reason,
+                method,
+              });
+              if (dept === 'grocery') {
+                expect(error, where).toMatch(/not returnable/);
+                continue;
+              }
+              const restocking = Math.round(price * Number(rule!.answer)) / 100;
+              expect(result.restocking_fee, `${where}: ${rule!.rule_id}`).toBe(restocking);
+              expect(result.refund_amount, where).toBe(Math.round((price - result.fee - restocking) * 100) / 100);
+              expect(result.refund_amount, where).toBeGreaterThan(0);
             }
     });
   }

@@ -62,6 +62,20 @@ export function returnFee(method: ReturnMethod, reason?: ReturnReason, engineVer
   });
 }
 
+/**
+ * The restocking fee in percent of the line's price (engine v3): the policy rules charge it on
+ * items returned for any reason but a defect, by department, order total and method.
+ */
+export function restockingFeePercent(category: string, orderTotal: number, method: ReturnMethod, reason: ReturnReason) {
+  const department = policyDepartment(category);
+  return policyAnswer('restocking_fee_percent', {
+    ...(department ? { department } : {}),
+    item_condition: reason === 'defective' ? 'defective' : 'opened',
+    order_total: orderTotal,
+    return_method: method,
+  });
+}
+
 const feesOf = (reason?: ReturnReason) =>
   Object.fromEntries(RETURN_METHODS.map((m) => [m, returnFee(m, reason)])) as Record<ReturnMethod, number>;
 /** Fees per method for a return that is not of a defective item, and for one that is. */
@@ -111,6 +125,8 @@ export interface ReturnRecord {
   reason_code: ReturnReason;
   method: ReturnMethod;
   fee: number;
+  /** Engine v3: the restocking fee the policy rules charge, in dollars (deducted from the refund). */
+  restocking_fee?: number;
   refund_amount: number;
   status: 'INITIATED';
   created_date: string;

@@ -4,7 +4,7 @@
 // the facts those rules need when the customer has not given them.
 
 import { conditionHolds, type ConditionOp, type FactValue } from '../../world/policy-kb';
-import { deslang } from './text';
+import { deslang, sameWord, words } from './text';
 import type { Strategy, TurnInput, TurnOutput } from './types';
 
 type Facts = Record<string, string | number>;
@@ -161,11 +161,21 @@ const ASK: Record<string, string> = {
   membership_months: 'how many months you have been a member',
 };
 
+/** The customer's question: the sentences that end in "?" (the facts are stated around it). */
+const questionOf = (message: string) => (deslang(message).match(/[^.?!]*\?/g) ?? []).join(' ');
+
+/** How many of the question's words a rule's answer sentence shares (typos tolerated): its topic. */
+function topicScore(stem: string, question: string[]): number {
+  return words(stem).filter((w) => w.length > 3 && question.some((q) => sameWord(q, w))).length;
+}
+
 export function createPolicyStrategy(): Strategy {
   let facts: Facts = {};
   let rules: ReadRule[] = [];
   let turn = 0;
   let asked = false;
+  let question: string[] = [];
+  let focused = false;
 
   return {
     envId: 'POLICY',
@@ -173,6 +183,7 @@ export function createPolicyStrategy(): Strategy {
       turn++;
       facts = { ...facts, ...parseFacts(input.message) };
       if (turn === 1) {
+        question = words(questionOf(input.message));
         // the whole message: the facts' words help find the rules that mention them
         return {
           message: 'Let me check the policy.',
@@ -181,14 +192,29 @@ export function createPolicyStrategy(): Strategy {
       }
       for (const r of input.results)
         if (r.error === null && r.name === 'policy.search')
-          rules = (r.result as Array<{ rule_id: string; text: string }>)
-            .map(readRule)
-            .filter((x): x is ReadRule => x !== null);
+          rules = [
+            ...rules,
+            ...(r.result as Array<{ rule_id: string; text: string }>)
+              .map(readRule)
+              .filter((x): x is ReadRule => x !== null && !rules.some((k) => k.id === x.id)),
+          ];
       if (rules.length === 0)
         return { message: 'I could not find that policy.', calls: [], answer: { policy_answer: 'unknown' } };
-      // the question's topic: among topics with a rule the facts satisfy, the best-ranked; else the best-ranked
-      const fits = rules.find((r) => r.conditions.every((c) => conditionHolds(c, facts)));
-      const topic = rules.filter((r) => r.stem === (fits ?? rules[0]).stem);
+      // the question's topic: the rules whose answer sentence shares most words with the question;
+      // among them (or all, when none does) a rule the facts satisfy, else the best-ranked
+      const best = Math.max(...rules.map((r) => topicScore(r.stem, question)));
+      const onTopic = best > 0 ? rules.filter((r) => topicScore(r.stem, question) === best) : rules;
+      const fits = onTopic.find((r) => r.conditions.every((c) => conditionHolds(c, facts)));
+      const topic = rules.filter((r) => r.stem === (fits ?? onTopic[0]).stem);
+      // many stated facts crowd the first search: search once more with the topic and the facts
+      if (!focused && input.turnsLeft > 2) {
+        focused = true;
+        const query = `${topic[0].stem} ${Object.values(facts).join(' ')}`.replace(/_/g, ' ');
+        return {
+          message: 'Let me look up that policy.',
+          calls: [{ name: 'policy.search', args: { query, top_k: 20 } }],
+        };
+      }
       const missing = [...new Set(topic.flatMap((r) => r.conditions.map((c) => c.field)))].filter(
         (f) => facts[f] === undefined,
       );
