@@ -59,6 +59,9 @@ const ROLE: Record<string, Role> = {
   'runs.cancel': 'admin',
   'runs.stats': 'admin',
   'runs.flipped': 'admin',
+  'runs.view': 'admin',
+  'runs.group': 'admin',
+  'runs.versus': 'admin',
   'auth.signIn': 'public',
   'auth.session': 'public',
 };
