@@ -5,15 +5,17 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Catalog } from '@/server/engine';
 import type { EnvServerConfig } from './config';
+import { EnvServerError } from './errors';
 import { handleHttp, tooLarge, type HttpResult } from './http';
 import { localRequestRefusal } from '@/server/lib/local-request';
+import { createClientBudget } from '@/server/lib/client-budget';
 import { createEnvService, type EnvService } from './protocol';
 import { prisma as processPrisma, type PrismaClient } from '@/server/db';
 import { sqlDbOf } from '@/server/episodes/service';
 import { prismaEpisodeLog } from './live-episodes';
 import { Recorder } from './recorder';
 import { SessionStore } from './sessions';
-import { createTokenService } from '@/server/episodes/tokens';
+import { bearerToken, createTokenService } from '@/server/episodes/tokens';
 import { createWsGateway } from './ws';
 
 export interface RunningEnvServer {
@@ -66,17 +68,22 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
   };
 }
 
-function sendJson(res: ServerResponse, result: HttpResult) {
+/** Sends the answer; its size in bytes. */
+function sendJson(res: ServerResponse, result: HttpResult, headers: Record<string, string> = {}): number {
   if (result.body === undefined) {
-    res.writeHead(result.status, { 'content-length': 0 });
-    return res.end();
+    res.writeHead(result.status, { 'content-length': 0, ...headers });
+    res.end();
+    return 0;
   }
-  const bytes = JSON.stringify(result.body);
+  const text = JSON.stringify(result.body);
+  const bytes = Buffer.byteLength(text);
   res.writeHead(result.status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(bytes),
+    'content-length': bytes,
+    ...headers,
   });
-  res.end(bytes);
+  res.end(text);
+  return bytes;
 }
 
 /**
@@ -129,7 +136,9 @@ export async function startEnvServer(
   options: EnvServerOptions = {},
 ): Promise<RunningEnvServer> {
   const { tokens, closeStore, service } = buildEnvService(config, catalog, options);
-  const gateway = createWsGateway(service, tokens);
+  // per-client budgets when exposed (server/lib/client-budget.ts); the admin is not counted
+  const budget = config.clientBudget ? createClientBudget(config.clientBudget) : null;
+  const gateway = createWsGateway(service, tokens, budget);
 
   const server: Server = createServer(async (req, res) => {
     const refusal = localRefusal(req, config.host);
@@ -143,17 +152,29 @@ export async function startEnvServer(
         res.once('finish', () => req.destroy());
         return sendJson(res, tooLarge(config.maxBodyBytes));
       }
-      sendJson(
-        res,
-        await handleHttp(service, {
-          method: req.method ?? 'GET',
-          path: url.pathname,
-          query: url.searchParams,
-          authorization: req.headers.authorization ?? null,
-          body,
-          client: req.socket.remoteAddress ?? null,
-        }),
-      );
+      const client = req.socket.remoteAddress ?? '?';
+      const counted = budget && req.method === 'POST' && !tokens.isAdmin(bearerToken(req.headers.authorization));
+      const bodyBytes = Buffer.byteLength(body);
+      const refused = counted ? budget.charge(client, bodyBytes) : null;
+      if (refused)
+        return sendJson(
+          res,
+          { status: refused.status, body: new EnvServerError(refused.code, refused.message).toBody() },
+          {
+            'retry-after': String(refused.retryAfterS),
+          },
+        );
+      const result = await handleHttp(service, {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        authorization: req.headers.authorization ?? null,
+        body,
+        client,
+      });
+      const answerBytes = sendJson(res, result);
+      // what a write stored: its action or reset (as sent) and the events its answer shows
+      if (counted && result.status === 200) budget.stored(client, bodyBytes + answerBytes);
     } catch (e) {
       if (!res.headersSent)
         sendJson(res, {
