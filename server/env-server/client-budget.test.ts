@@ -1,5 +1,6 @@
 // serve:env's per-client budgets (server/lib/client-budget.ts, issue 29): writes a minute (429),
 // and the bytes stored for a client (413), over HTTP and WebSocket; the admin is not counted.
+// And admin tokens guessed as a bearer are throttled like the app's sign-in.
 import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import Database from 'better-sqlite3';
@@ -7,6 +8,7 @@ import { createPrismaClient } from '@/server/db';
 import { sqliteFile } from '@/server/db/path';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { clientBudgetLimits } from '@/server/lib/client-budget';
+import { LOGIN_LIMITS } from '@/server/auth/login-throttle';
 import { startEnvServer, type RunningEnvServer } from './server';
 import { ADMIN, testConfig } from './test/helpers';
 import { migratedTempDatabase } from './test/spawn';
@@ -92,4 +94,19 @@ describe('serve:env client budgets', () => {
     expect(bytes).toBeGreaterThan(QUOTA_MB * 1024 * 1024 * 0.3); // the quota, not something else, stopped it
     expect(bytes).toBeLessThanOrEqual(QUOTA_MB * 1024 * 1024);
   }, 60_000);
+
+  it('throttles admin tokens guessed as a bearer (HTTP and the WebSocket upgrade) like the sign-in', async () => {
+    const server = await startEnvServer(testConfig(), testCatalog());
+    open.push(server);
+    const state = (bearer: string) =>
+      fetch(`http://127.0.0.1:${server.port}/state?episode_id=x`, { headers: { authorization: `Bearer ${bearer}` } });
+    for (let i = 0; i < LOGIN_LIMITS.perAddress; i++) expect((await state(`guess-${i}`)).status).not.toBe(429);
+    const refused = await state(ADMIN); // the right token too, once throttled
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).error.code).toBe('RATE_LIMITED');
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws`, { headers: { authorization: 'Bearer guess' } });
+    const status = await new Promise((r) => ws.once('unexpected-response', (_req, res) => r(res.statusCode)));
+    expect(status).toBe(429);
+    expect((await state('ept1.an-episode.sig')).status).not.toBe(429); // episode tokens are not guesses
+  });
 });

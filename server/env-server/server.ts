@@ -9,6 +9,7 @@ import { EnvServerError } from './errors';
 import { handleHttp, tooLarge, type HttpResult } from './http';
 import { localRequestRefusal } from '@/server/lib/local-request';
 import { createClientBudget } from '@/server/lib/client-budget';
+import { bearerAttempt, createLoginThrottle, throttledMessage } from '@/server/auth/login-throttle';
 import { createEnvService, type EnvService } from './protocol';
 import { prisma as processPrisma, type PrismaClient } from '@/server/db';
 import { sqlDbOf } from '@/server/episodes/service';
@@ -139,10 +140,23 @@ export async function startEnvServer(
   // per-client budgets when exposed (server/lib/client-budget.ts); the admin is not counted
   const budget = config.clientBudget ? createClientBudget(config.clientBudget) : null;
   const gateway = createWsGateway(service, tokens, budget);
+  // a wrong admin token as a bearer is a failed sign-in (server/auth/login-throttle.ts): seconds to wait, or 0
+  const throttle = createLoginThrottle();
+  const guessWait = (req: IncomingMessage) =>
+    tokens.adminEnabled
+      ? bearerAttempt(throttle, req.socket.remoteAddress ?? '?', bearerToken(req.headers.authorization), tokens.isAdmin)
+      : 0;
 
   const server: Server = createServer(async (req, res) => {
     const refusal = localRefusal(req, config.host);
     if (refusal) return sendJson(res, refusal);
+    const wait = guessWait(req);
+    if (wait > 0)
+      return sendJson(
+        res,
+        { status: 429, body: new EnvServerError('RATE_LIMITED', throttledMessage(wait)).toBody() },
+        { 'retry-after': String(wait) },
+      );
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const body = await readBody(req, config.maxBodyBytes);
@@ -188,6 +202,13 @@ export async function startEnvServer(
     const refusal = localRefusal(req, config.host, true);
     if (refusal) {
       socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(refusal.body)}`);
+      return;
+    }
+    const wait = guessWait(req);
+    if (wait > 0) {
+      socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${wait}\r\nContent-Type: text/plain\r\n\r\n${throttledMessage(wait)}\n`,
+      );
       return;
     }
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/ws') {

@@ -4,7 +4,7 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { TRPCError } from '@trpc/server';
-import { requestGateRefusal } from '@/server/auth/request-gate';
+import { carriesBody, requestGateRefusal } from '@/server/auth/request-gate';
 import { createCallerFactory, createContext } from './init';
 import { appRouter } from './routers';
 
@@ -18,7 +18,7 @@ export type ServerCaller = ReturnType<typeof createCaller>;
  */
 export const serverCaller = cache(async (): Promise<ServerCaller> => {
   const h = await headers();
-  const refused = requestGateRefusal({ method: 'GET', headers: h });
+  const refused = carriesBody(h) ? requestGateRefusal({ method: 'GET', headers: h }) : null;
   if (refused) throw new TRPCError({ code: 'FORBIDDEN', message: refused.message });
   return createCaller(createContext({ headers: h }));
 });
