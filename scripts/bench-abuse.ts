@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { MAX_ACTION_BYTES } from '@/server/episodes/inputs';
 import { LOGIN_LIMITS } from '@/server/auth/login-throttle';
 import { MAX_ACTION_DEPTH } from '@/server/lib/action-value';
-import { envServerAbuse } from './bench-abuse-env';
+import { envServerAbuse, envServerBudgets } from './bench-abuse-env';
 import { serverCpuSeconds, serverMemorySplitMb, serverRssMb, withNextServer } from './next-server';
 
 const PORT = Number(process.argv[process.argv.indexOf('--port') + 1]) || 3104;
@@ -337,6 +337,10 @@ async function main() {
   .then(() => {
     console.log('serve:env (a child process, persistence off):');
     return envServerAbuse();
+  })
+  .then(() => {
+    console.log('serve:env exposed (its budgets and an admin token set; persistence on):');
+    return envServerBudgets();
   })
   .catch((e) => {
     console.error(e);

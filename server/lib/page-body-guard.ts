@@ -1,0 +1,76 @@
+// Pages take no body, and GETs carry none: those are answered before Next sees the request
+// (issue 29: a 300 MB upload to a page was left unread and cut off ~6 s after Next answered, and
+// a GET with a body skipped the proxy's gate). The routes that read a body (tRPC, /api/env, the
+// model turn, /api/inspector) cut it at their own limit before reading (body-limit.ts); this
+// guard does nothing for them. Installed on Node's HTTP server by instrumentation.ts: it answers
+// and closes the connection at once, so the rest of the upload is never read.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { CLOSE_CONNECTION } from './body-limit';
+
+/** What a page request may declare (as Next's server-action limit): pages read none of it. */
+export const MAX_PAGE_BODY_BYTES = 64 * 1024;
+
+const BODY_ROUTES = /^\/(api\/|play\/[^/]+\/(trpc|model-turn)(\/|$))/;
+
+/** Why the request is refused before anything reads it, or null to hand it to Next. */
+export function pageBodyRefusal(req: {
+  method?: string;
+  url?: string;
+  headers: IncomingMessage['headers'];
+}): { status: 400 | 413; message: string } | null {
+  const declared = req.headers['content-length'];
+  const chunked = req.headers['transfer-encoding'] !== undefined;
+  if (!chunked && (declared === undefined || Number(declared) === 0)) return null;
+  if (req.method === 'GET' || req.method === 'HEAD')
+    return { status: 400, message: `a ${req.method} request carries no body. Nothing was read or run.` };
+  const path = (req.url ?? '/').split('?')[0];
+  if (BODY_ROUTES.test(path)) return null;
+  if (chunked)
+    return {
+      status: 413,
+      message: 'a page takes no body (this one was chunked, of no declared length). Nothing was read or run.',
+    };
+  if (Number(declared) > MAX_PAGE_BODY_BYTES)
+    return {
+      status: 413,
+      message: `request body is ${declared} bytes; a page takes at most ${MAX_PAGE_BODY_BYTES} bytes. Nothing was read or run.`,
+    };
+  return null;
+}
+
+/** Answers a refused request at once and closes its connection (the rest of its body stays unread). */
+function refuse(req: IncomingMessage, res: ServerResponse, r: { status: number; message: string }) {
+  const body = JSON.stringify({ error: { code: r.status === 413 ? 'TOO_LARGE' : 'BAD_REQUEST', message: r.message } });
+  res.shouldKeepAlive = false;
+  res.writeHead(r.status, {
+    ...CLOSE_CONNECTION,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+  res.once('finish', () => req.destroy());
+}
+
+const GUARDED = Symbol.for('ecomrlve.pageBodyGuard');
+
+/**
+ * Puts the guard in front of every 'request' event of `target` (a server, or
+ * http.Server.prototype for every server of the process: Next's own, which the app cannot reach).
+ */
+export function installPageBodyGuard(target: Pick<Server, 'emit'>): void {
+  const t = target as Pick<Server, 'emit'> & { [GUARDED]?: true };
+  if (t[GUARDED]) return;
+  t[GUARDED] = true;
+  const emit = t.emit;
+  t.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
+    if (event === 'request') {
+      const [req, res] = args as [IncomingMessage, ServerResponse];
+      const refused = pageBodyRefusal(req);
+      if (refused) {
+        refuse(req, res, refused);
+        return true;
+      }
+    }
+    return (emit as (...a: unknown[]) => boolean).call(this, event, ...args);
+  } as Server['emit'];
+}
