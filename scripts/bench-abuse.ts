@@ -185,6 +185,10 @@ async function main() {
       ],
       // issue 29's classes: each refused at once with a 4xx, nothing stored
       [
+        'GET with a body on the export route (skips proxy.ts)',
+        () => rawRequest('GET', '/api/inspector/export?ids=x', { 'content-length': '1' }, 'x'),
+      ],
+      [
         'foreign Host (DNS rebinding): GET / with Host rebound.example',
         () => rawRequest('GET', '/', { host: 'rebound.example' }),
       ],
