@@ -7,9 +7,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { CLOSE_CONNECTION } from './body-limit';
 
-/** What a page request may declare (as Next's server-action limit): pages read none of it. */
-export const MAX_PAGE_BODY_BYTES = 64 * 1024;
-
 const BODY_ROUTES = /^\/(api\/|play\/[^/]+\/(trpc|model-turn)(\/|$))/;
 
 /** Why the request is refused before anything reads it, or null to hand it to Next. */
@@ -25,17 +22,9 @@ export function pageBodyRefusal(req: {
     return { status: 400, message: `a ${req.method} request carries no body. Nothing was read or run.` };
   const path = (req.url ?? '/').split('?')[0];
   if (BODY_ROUTES.test(path)) return null;
-  if (chunked)
-    return {
-      status: 413,
-      message: 'a page takes no body (this one was chunked, of no declared length). Nothing was read or run.',
-    };
-  if (Number(declared) > MAX_PAGE_BODY_BYTES)
-    return {
-      status: 413,
-      message: `request body is ${declared} bytes; a page takes at most ${MAX_PAGE_BODY_BYTES} bytes. Nothing was read or run.`,
-    };
-  return null;
+  // the app has no server actions: a page reads no body, so it takes none (and every page
+  // request then meets proxy.ts, which skips requests with a body)
+  return { status: 413, message: 'a page takes no body. Nothing was read or run.' };
 }
 
 /** Answers a refused request at once and closes its connection (the rest of its body stays unread). */
