@@ -4,8 +4,7 @@
 // model turn, /api/inspector) cut it at their own limit before reading (body-limit.ts); this
 // guard does nothing for them. Installed on Node's HTTP server by instrumentation.ts: it answers
 // and closes the connection at once, so the rest of the upload is never read.
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { CLOSE_CONNECTION } from './body-limit';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 
 const BODY_ROUTES = /^\/(api\/|play\/[^/]+\/(trpc|model-turn)(\/|$))/;
 
@@ -27,17 +26,20 @@ export function pageBodyRefusal(req: {
   return { status: 413, message: 'a page takes no body. Nothing was read or run.' };
 }
 
-/** Answers a refused request at once and closes its connection (the rest of its body stays unread). */
-function refuse(req: IncomingMessage, res: ServerResponse, r: { status: number; message: string }) {
+/**
+ * Answers a refused request at once on its socket and half-closes it: the client reads the answer
+ * while the rest of its upload stays unread (nobody reads the request, so Node stops reading the
+ * socket once its small buffer is full); the socket is dropped 2 s later. Closing it at once
+ * would reset a connection the client is still writing to, and it might never see the answer.
+ */
+function refuse(req: IncomingMessage, r: { status: number; message: string }) {
   const body = JSON.stringify({ error: { code: r.status === 413 ? 'TOO_LARGE' : 'BAD_REQUEST', message: r.message } });
-  res.shouldKeepAlive = false;
-  res.writeHead(r.status, {
-    ...CLOSE_CONNECTION,
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-  });
-  res.end(body);
-  res.once('finish', () => req.destroy());
+  const socket = req.socket;
+  socket.end(
+    `HTTP/1.1 ${r.status} ${STATUS_CODES[r.status]}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), 2000).unref();
 }
 
 const GUARDED = Symbol.for('ecomrlve.pageBodyGuard');
@@ -53,10 +55,9 @@ export function installPageBodyGuard(target: Pick<Server, 'emit'>): void {
   const emit = t.emit;
   t.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
     if (event === 'request') {
-      const [req, res] = args as [IncomingMessage, ServerResponse];
-      const refused = pageBodyRefusal(req);
+      const refused = pageBodyRefusal(args[0] as IncomingMessage);
       if (refused) {
-        refuse(req, res, refused);
+        refuse(args[0] as IncomingMessage, refused);
         return true;
       }
     }
