@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { MAX_ACTION_BYTES } from '@/server/episodes/inputs';
 import { LOGIN_LIMITS } from '@/server/auth/login-throttle';
 import { MAX_ACTION_DEPTH } from '@/server/lib/action-value';
-import { envServerAbuse } from './bench-abuse-env';
+import { envServerAbuse, envServerBudgets } from './bench-abuse-env';
 import { serverCpuSeconds, serverMemorySplitMb, serverRssMb, withNextServer } from './next-server';
 
 const PORT = Number(process.argv[process.argv.indexOf('--port') + 1]) || 3104;
@@ -185,6 +185,10 @@ async function main() {
       ],
       // issue 29's classes: each refused at once with a 4xx, nothing stored
       [
+        'GET with a body on the export route (skips proxy.ts)',
+        () => rawRequest('GET', '/api/inspector/export?ids=x', { 'content-length': '1' }, 'x'),
+      ],
+      [
         'foreign Host (DNS rebinding): GET / with Host rebound.example',
         () => rawRequest('GET', '/', { host: 'rebound.example' }),
       ],
@@ -337,6 +341,10 @@ async function main() {
   .then(() => {
     console.log('serve:env (a child process, persistence off):');
     return envServerAbuse();
+  })
+  .then(() => {
+    console.log('serve:env exposed (its budgets and an admin token set; persistence on):');
+    return envServerBudgets();
   })
   .catch((e) => {
     console.error(e);

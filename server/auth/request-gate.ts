@@ -4,9 +4,10 @@
 // - the route handlers that read a body (tRPC, /api/env, the model turn), before they read it.
 // Both checks read headers only: local means local first (a foreign Host or a cross-site write is
 // 403, auth on or off, server/lib/local-request.ts), then an exposed app's write budgets for
-// callers other than the admin (429 / 413, server/lib/client-budget.ts).
-import { authConfig, credentialsFrom, isAdmin } from '@/server/auth';
-import { callerAddress } from '@/server/auth/login-throttle';
+// callers other than the admin (429 / 413, server/lib/client-budget.ts); with auth on, an admin
+// token presented as a bearer counts as a sign-in attempt (429 past the throttle).
+import { authConfig, credentialsFrom, isAdmin, NO_CREDENTIALS } from '@/server/auth';
+import { bearerAttempt, callerAddress, loginThrottle, throttledMessage } from '@/server/auth/login-throttle';
 import { createClientBudget } from '@/server/lib/client-budget';
 import { localRequestRefusal } from '@/server/lib/local-request';
 
@@ -38,9 +39,16 @@ export function requestGateRefusal(req: { method: string; headers: HeaderReader 
     process.env,
   );
   if (local) return local;
-  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return null;
   const auth = authConfig();
-  if (!auth.enabled || isAdmin(auth, credentialsFrom(req.headers))) return null;
+  if (!auth.enabled) return null;
+  const creds = credentialsFrom(req.headers);
+  // an admin token guessed through Authorization on any route is a sign-in (login-throttle.ts)
+  const wait = bearerAttempt(loginThrottle(), callerAddress(req.headers), creds.bearer, (bearer) =>
+    isAdmin(auth, { ...NO_CREDENTIALS, bearer }),
+  );
+  if (wait > 0) return { status: 429, code: 'RATE_LIMITED', message: throttledMessage(wait), retryAfterS: wait };
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return null;
+  if (isAdmin(auth, creds)) return null;
   const size = Number(req.headers.get('content-length')) || 64 * 1024; // chunked: counted as an action's limit
   return (g.__ecomClientBudget ??= createClientBudget()).charge(callerAddress(req.headers), size);
 }

@@ -2,6 +2,7 @@
 // Bad values stop the server with one sentence naming the setting.
 
 import { capabilitySecret } from '@/server/episodes/tokens';
+import { serveEnvBudgetLimits, type ClientBudgetLimits } from '@/server/lib/client-budget';
 
 export type ServerMode = 'simulation' | 'production';
 
@@ -34,6 +35,8 @@ export interface EnvServerConfig {
   workers: number;
   adminToken?: string;
   tokenSecret?: string;
+  /** Per-client request, upload and storage budgets (server/lib/client-budget.ts); null: not counted. */
+  clientBudget?: ClientBudgetLimits | null;
 }
 
 export const DEFAULTS = {
@@ -123,9 +126,10 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
   const durability = raw.durability?.value ?? DEFAULTS.durability;
   if (durability !== 'process' && durability !== 'power')
     throw new ConfigError(`${raw.durability!.name} must be "process" or "power", got "${durability}"`);
+  const host = raw.host?.value ?? DEFAULTS.host;
   return {
     mode,
-    host: raw.host?.value ?? DEFAULTS.host,
+    host,
     port: raw.port ? portNumber(raw.port.value, raw.port.name) : DEFAULTS.port,
     maxSessions: raw.maxSessions ? positiveInt(raw.maxSessions.value, raw.maxSessions.name) : DEFAULTS.maxSessions,
     maxSessionsPerClient: raw.maxSessionsPerClient
@@ -144,5 +148,6 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
     // the episode service's secret (server/episodes/tokens.ts): a token opens its episode on either
     tokenSecret: capabilitySecret(env),
+    clientBudget: serveEnvBudgetLimits(host, env),
   };
 }

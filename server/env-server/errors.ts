@@ -18,6 +18,8 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'PRODUCTION_MODE'
   | 'SESSION_TIMEOUT'
+  | 'RATE_LIMITED'
+  | 'QUOTA'
   | 'EXECUTION_ERROR';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -35,6 +37,8 @@ const STATUS: Record<ErrorCode, number> = {
   METHOD_NOT_ALLOWED: 405,
   PRODUCTION_MODE: 403,
   SESSION_TIMEOUT: 408,
+  RATE_LIMITED: 429,
+  QUOTA: 413,
   EXECUTION_ERROR: 500,
 };
 

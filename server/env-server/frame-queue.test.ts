@@ -51,4 +51,25 @@ describe('createFrameQueue', () => {
     expect(events).toEqual(['pause at 4', 'resume at 2']);
     expect(q.size).toBe(0);
   });
+
+  it('pauses its source when its queued bytes reach highBytes, before the message count does', async () => {
+    const events: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const q = createFrameQueue<number>(
+      async (n) => {
+        if (n === 0) await gate;
+      },
+      {
+        highBytes: 1000,
+        pause: () => events.push(`pause at ${q.size}`),
+        resume: () => events.push(`resume at ${q.size}`),
+      },
+    );
+    for (let i = 0; i < 4; i++) q.push(i, 400); // 32 messages would be the count's mark
+    expect(events).toEqual(['pause at 3']); // 0 is being handled; 1..3 hold 1,200 bytes
+    release();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events).toEqual(['pause at 3', 'resume at 1']);
+  });
 });

@@ -5,15 +5,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Catalog } from '@/server/engine';
 import type { EnvServerConfig } from './config';
+import { EnvServerError } from './errors';
 import { handleHttp, tooLarge, type HttpResult } from './http';
 import { localRequestRefusal } from '@/server/lib/local-request';
+import { createClientBudget } from '@/server/lib/client-budget';
+import { bearerAttempt, createLoginThrottle, throttledMessage } from '@/server/auth/login-throttle';
 import { createEnvService, type EnvService } from './protocol';
 import { prisma as processPrisma, type PrismaClient } from '@/server/db';
 import { sqlDbOf } from '@/server/episodes/service';
 import { Recorder } from '@/server/episodes/recorder';
 import { LiveEpisodes } from '@/server/episodes/live';
 import { episodeReads } from '@/server/episodes/store';
-import { createTokenService } from '@/server/episodes/tokens';
+import { bearerToken, createTokenService } from '@/server/episodes/tokens';
 import { createWsGateway } from './ws';
 
 export interface RunningEnvServer {
@@ -66,17 +69,22 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
   };
 }
 
-function sendJson(res: ServerResponse, result: HttpResult) {
+/** Sends the answer; its size in bytes. */
+function sendJson(res: ServerResponse, result: HttpResult, headers: Record<string, string> = {}): number {
   if (result.body === undefined) {
-    res.writeHead(result.status, { 'content-length': 0 });
-    return res.end();
+    res.writeHead(result.status, { 'content-length': 0, ...headers });
+    res.end();
+    return 0;
   }
-  const bytes = JSON.stringify(result.body);
+  const text = JSON.stringify(result.body);
+  const bytes = Buffer.byteLength(text);
   res.writeHead(result.status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(bytes),
+    'content-length': bytes,
+    ...headers,
   });
-  res.end(bytes);
+  res.end(text);
+  return bytes;
 }
 
 /**
@@ -129,11 +137,26 @@ export async function startEnvServer(
   options: EnvServerOptions = {},
 ): Promise<RunningEnvServer> {
   const { tokens, closeStore, service } = buildEnvService(config, catalog, options);
-  const gateway = createWsGateway(service, tokens);
+  // per-client budgets when exposed (server/lib/client-budget.ts); the admin is not counted
+  const budget = config.clientBudget ? createClientBudget(config.clientBudget) : null;
+  const gateway = createWsGateway(service, tokens, budget);
+  // a wrong admin token as a bearer is a failed sign-in (server/auth/login-throttle.ts): seconds to wait, or 0
+  const throttle = createLoginThrottle();
+  const guessWait = (req: IncomingMessage) =>
+    tokens.adminEnabled
+      ? bearerAttempt(throttle, req.socket.remoteAddress ?? '?', bearerToken(req.headers.authorization), tokens.isAdmin)
+      : 0;
 
   const server: Server = createServer(async (req, res) => {
     const refusal = localRefusal(req, config.host);
     if (refusal) return sendJson(res, refusal);
+    const wait = guessWait(req);
+    if (wait > 0)
+      return sendJson(
+        res,
+        { status: 429, body: new EnvServerError('RATE_LIMITED', throttledMessage(wait)).toBody() },
+        { 'retry-after': String(wait) },
+      );
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const body = await readBody(req, config.maxBodyBytes);
@@ -143,17 +166,29 @@ export async function startEnvServer(
         res.once('finish', () => req.destroy());
         return sendJson(res, tooLarge(config.maxBodyBytes));
       }
-      sendJson(
-        res,
-        await handleHttp(service, {
-          method: req.method ?? 'GET',
-          path: url.pathname,
-          query: url.searchParams,
-          authorization: req.headers.authorization ?? null,
-          body,
-          client: req.socket.remoteAddress ?? null,
-        }),
-      );
+      const client = req.socket.remoteAddress ?? '?';
+      const counted = budget && req.method === 'POST' && !tokens.isAdmin(bearerToken(req.headers.authorization));
+      const bodyBytes = Buffer.byteLength(body);
+      const refused = counted ? budget.charge(client, bodyBytes) : null;
+      if (refused)
+        return sendJson(
+          res,
+          { status: refused.status, body: new EnvServerError(refused.code, refused.message).toBody() },
+          {
+            'retry-after': String(refused.retryAfterS),
+          },
+        );
+      const result = await handleHttp(service, {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        authorization: req.headers.authorization ?? null,
+        body,
+        client,
+      });
+      const answerBytes = sendJson(res, result);
+      // what a write stored: its action or reset (as sent) and the events its answer shows
+      if (counted && result.status === 200) budget.stored(client, bodyBytes + answerBytes);
     } catch (e) {
       if (!res.headersSent)
         sendJson(res, {
@@ -167,6 +202,13 @@ export async function startEnvServer(
     const refusal = localRefusal(req, config.host, true);
     if (refusal) {
       socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(refusal.body)}`);
+      return;
+    }
+    const wait = guessWait(req);
+    if (wait > 0) {
+      socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${wait}\r\nContent-Type: text/plain\r\n\r\n${throttledMessage(wait)}\n`,
+      );
       return;
     }
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/ws') {

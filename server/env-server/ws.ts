@@ -14,6 +14,7 @@ import { EnvServerError, asEnvServerError } from './errors';
 import { createFrameQueue } from './frame-queue';
 import { ClientShare } from './client-share';
 import type { EnvService } from './protocol';
+import type { ClientBudget } from '@/server/lib/client-budget';
 import { bearerToken, type TokenService } from '@/server/episodes/tokens';
 import { handleMcp } from './mcp';
 import { wireReset, wireState, wireStep } from './openenv-wire';
@@ -23,9 +24,16 @@ export const WS_CLOSE = { capacity: 1013, idle: 4008 } as const;
 
 const TEXT = { binary: false } as const;
 
-export function createWsGateway(service: EnvService, tokens: TokenService) {
+export function createWsGateway(service: EnvService, tokens: TokenService, budget: ClientBudget | null = null) {
   const { config } = service;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxBodyBytes });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: config.maxBodyBytes,
+    // one message per macrotask as ws parses them: a burst read at once (the socket resumed after
+    // a pause) does not emit hundreds of messages in one go (a flood of 200 KB frames held
+    // another client's /health 360–456 ms with synchronous events, 140–182 ms without; load 16)
+    allowSynchronousEvents: false,
+  });
   // WebSocket sessions held: capped per client, shared fairly between clients when full (client-share.ts)
   const share = new ClientShare({
     max: config.maxSessions,
@@ -42,8 +50,15 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     const admin = tokens.isAdmin(bearer);
     // The connection's episode and its capability token (the episode itself may be rebuilt).
     let current: { id: string; token: string } | null = null;
+    const counted = budget !== null && !admin;
+    let frameBytes = 0; // the message being answered
     const send = (type: string, data: unknown) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ type, data }), TEXT);
+      if (socket.readyState !== socket.OPEN) return;
+      const text = JSON.stringify({ type, data });
+      socket.send(text, TEXT);
+      // what a write stored: the message (as sent) and the events its answer shows
+      if (counted && (type === 'observation' || type === 'mcp'))
+        budget.stored(client, frameBytes + Buffer.byteLength(text));
     };
     const sendError = (e: unknown) => {
       const err = asEnvServerError(e, current?.id ?? null);
@@ -93,14 +108,22 @@ export function createWsGateway(service: EnvService, tokens: TokenService) {
     // Messages are handled one after another, so answers keep the order of the requests even
     // while a step waits for its write to commit; fairly, so one socket's flood waits for its
     // own answers, not everyone's (frame-queue.ts).
-    const frames = createFrameQueue<[Buffer, boolean]>(([raw, isBinary]) => handle(raw, isBinary), {
-      pause: () => socket.pause(),
-      resume: () => socket.resume(),
-    });
+    const frames = createFrameQueue<[Buffer, boolean]>(
+      async ([raw, isBinary]) => {
+        frameBytes = raw.length;
+        const refused = counted ? budget.charge(client, raw.length) : null;
+        if (refused) return sendError(new EnvServerError(refused.code, refused.message));
+        await handle(raw, isBinary);
+      },
+      {
+        pause: () => socket.pause(),
+        resume: () => socket.resume(),
+      },
+    );
     socket.on('message', (raw, isBinary) => {
       idle.refresh();
       share.touch(place);
-      frames.push([raw as Buffer, isBinary]);
+      frames.push([raw as Buffer, isBinary], (raw as Buffer).length);
     });
 
     const handle = async (raw: Buffer, isBinary: boolean) => {
