@@ -1,12 +1,8 @@
 // Runs once when the server starts: starts loading large catalogs, and gives a clear message when
 // the database cannot be used (missing directory that cannot be created, read-only file, no tables
-// yet, or migrations not applied after an upgrade), and puts the page body guard in front of Next.
+// yet, or migrations not applied after an upgrade). Nothing here stands between a request and Next.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  // pages take no body and GETs none: refused before Next reads a byte (server/lib/page-body-guard.ts)
-  const http = await import('node:http');
-  const { installPageBodyGuard } = await import('@/server/lib/page-body-guard');
-  installPageBodyGuard(http.Server.prototype);
   // large catalogs are read in a worker thread: a request never waits on a 265 MB file (docs/security.md)
   const { loadCatalogsOffThread } = await import('@/server/catalogs');
   loadCatalogsOffThread();

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { proxy } from '@/proxy';
 import { bodyRequestGate } from '@/server/auth/request-gate';
 import { LOGIN_LIMITS } from '@/server/auth/login-throttle';
-import { authOnForFile } from './test-auth-on';
+import { authOnForFile } from './test/auth-on';
 
 const ADMIN = 'bearer-throttle-admin-token';
 authOnForFile(ADMIN);

@@ -20,4 +20,16 @@ describe('/api/inspector/export roles', () => {
     expect(admin.status).toBe(200);
     expect(admin.headers.get('x-episode-count')).toBe('0');
   });
+
+  it('a GET carrying a body (it skipped the proxy gate) is refused unread: 400, even for the admin', async () => {
+    for (const headers of [{ 'content-length': '5' }, { 'transfer-encoding': 'chunked' }] as Record<string, string>[]) {
+      const res = await GET(
+        new Request('http://evil.example/api/inspector/export?ids=x', {
+          headers: { ...headers, authorization: 'Bearer admin-secret-token' },
+        }),
+      );
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { code: 'BAD_INPUT' } });
+    }
+  });
 });

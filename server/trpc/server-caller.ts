@@ -4,6 +4,7 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { TRPCError } from '@trpc/server';
+import { carriesBody, requestGateRefusal } from '@/server/auth/request-gate';
 import { createCallerFactory, createContext } from './init';
 import { appRouter } from './routers';
 
@@ -12,12 +13,15 @@ const createCaller = createCallerFactory(appRouter);
 export type ServerCaller = ReturnType<typeof createCaller>;
 
 /**
- * One caller per request (React's cache), with that request's headers. Every page request met
- * proxy.ts's gate: pages take no body (server/lib/page-body-guard.ts), so none skips it.
+ * One caller per request (React's cache), with that request's headers. A page requested with a
+ * body skipped proxy.ts, so its Host is checked here (a page only reads: the host check alone).
  */
-export const serverCaller = cache(async (): Promise<ServerCaller> =>
-  createCaller(createContext({ headers: await headers() })),
-);
+export const serverCaller = cache(async (): Promise<ServerCaller> => {
+  const h = await headers();
+  const refused = carriesBody(h) ? requestGateRefusal({ method: 'GET', headers: h }) : null;
+  if (refused) throw new TRPCError({ code: 'FORBIDDEN', message: refused.message });
+  return createCaller(createContext({ headers: h }));
+});
 
 /**
  * A page's data: an unknown or malformed id answers the page's 404, a missing role comes back as

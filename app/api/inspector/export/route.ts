@@ -9,6 +9,12 @@ import { episodeIds } from '@/server/inspector/query';
 export const dynamic = 'force-dynamic';
 
 export async function GET(req: Request) {
+  // a GET carries no body; one that does skipped the proxy's gate (proxy.ts): refused, unread
+  if (req.headers.has('transfer-encoding') || Number(req.headers.get('content-length') ?? 0) > 0)
+    return Response.json(
+      { error: { code: 'BAD_INPUT', message: 'a GET request carries no body: send the filter in the URL' } },
+      { status: 400, headers: { connection: 'close' } },
+    );
   // episodes with their hidden goals: the inspector's, the admin only when auth is on
   if (!isAdmin(authConfig(), credentialsFrom(req.headers)))
     return Response.json(
