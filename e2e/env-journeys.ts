@@ -12,7 +12,7 @@ export const SEEDS = {
   RETURN: 1,
   RETURN_REPLACEMENT: 26,
   STATUS: 6,
-  POLICY: 3,
+  POLICY: 4,
   BUNDLE: 1,
   JOURNEY: 39,
 } as const;

@@ -79,14 +79,24 @@ test('find failed CART at d ≥ 6, scrub, compare with the oracle, export and re
   await expect(page).toHaveURL(/pass=fail/);
   const rows = page.getByTestId('episode-row');
   await expect(rows.first()).toBeVisible();
-  // each filter change refetches the list: count the rows once the last fetch has settled
-  await page.waitForLoadState('networkidle');
-  const n = await rows.count();
-  for (let i = 0; i < n; i++) {
-    await expect(rows.nth(i).locator('td').nth(1)).toHaveText('CART');
-    expect(Number(await rows.nth(i).locator('td').nth(2).textContent())).toBeGreaterThanOrEqual(6);
-    await expect(rows.nth(i)).toContainText('fail');
-  }
+  // each filter change refetches the list: check the rows as one snapshot, again until a fetch has settled
+  let n = 0;
+  await expect(async () => {
+    const cells = await rows.evaluateAll((trs) =>
+      trs.map((tr) => ({
+        env: tr.children[1]?.textContent,
+        d: Number(tr.children[2]?.textContent),
+        text: tr.textContent,
+      })),
+    );
+    expect(cells.length).toBeGreaterThan(0);
+    n = cells.length;
+    for (const c of cells) {
+      expect(c.env).toBe('CART');
+      expect(c.d).toBeGreaterThanOrEqual(6);
+      expect(c.text).toContain('fail');
+    }
+  }).toPass({ timeout: 15_000 });
   await page.getByTestId('toggle-charts').click();
   await expect(page.getByTestId('chart-heatmap')).toBeVisible();
   await shoot(page, 'list');

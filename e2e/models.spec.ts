@@ -69,6 +69,8 @@ test('register the local agent server, let it play, take over, inspect and fork'
 
   // ---- a model plays PD d = 3 to the end
   await startPD(page, 5);
+  // other journeys register connections in the same database: choose this one by name
+  await page.getByTestId('model-player').selectOption('connection:local-heuristic');
   await expect(page.getByTestId('model-player')).toHaveValue('connection:local-heuristic');
   await page.getByTestId('model-speed').selectOption({ label: 'fast' });
   await page.getByTestId('model-play').click();
