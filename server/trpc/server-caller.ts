@@ -14,12 +14,13 @@ export type ServerCaller = ReturnType<typeof createCaller>;
 
 /**
  * One caller per request (React's cache), with that request's headers. A page requested with a
- * body skipped proxy.ts, so its Host is checked here (a page only reads: the host check alone).
+ * body skipped proxy.ts, so its Host is checked here (a page only reads: the host check alone);
+ * a foreign Host gets the page's 404: nothing rendered, a 4xx rather than an error page's 500.
  */
 export const serverCaller = cache(async (): Promise<ServerCaller> => {
   const h = await headers();
   const refused = carriesBody(h) ? requestGateRefusal({ method: 'GET', headers: h }) : null;
-  if (refused) throw new TRPCError({ code: 'FORBIDDEN', message: refused.message });
+  if (refused) notFound();
   return createCaller(createContext({ headers: h }));
 });
 
