@@ -81,6 +81,7 @@ test('register the local agent server, let it play, take over, inspect and fork'
 
   // ---- another: two model turns, take over, finish by hand
   const second = await startPD(page, 9);
+  await page.getByTestId('model-player').selectOption('connection:local-heuristic');
   await page.getByTestId('model-step').click();
   await expect(page.locator('[data-turn="1"] [data-testid="turn-actor"]')).toBeVisible({ timeout: 30_000 });
   await page.getByTestId('model-step').click();
