@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import http from 'node:http';
-import { fieldNames, leakedValues, secretValues } from '../server/episodes/goal-scan';
+import { fieldNames, leakedValues, secretValues } from '../server/episodes/test/goal-scan';
 import { createEpisode, type EnvId } from '../server/engine';
 import { testCatalog } from '../server/engine/testing/catalog-fixture';
 import { storedGoalOf } from '../server/episodes/stored-goal';

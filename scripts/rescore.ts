@@ -1,9 +1,9 @@
 // npm run rescore -- <episodeId> | --all [--include-current]
 // Re-scores stored episodes under the current reward revision; the logic is in
-// server/episodes/rescore-cli.ts.
+// scripts/rescore-cli.ts.
 import { getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
-import { runRescoreCli } from '@/server/episodes/rescore-cli';
+import { runRescoreCli } from './rescore-cli';
 import { createRescoreService } from '@/server/episodes/rescore-service';
 
 const service = createRescoreService({ prisma, getCatalog });

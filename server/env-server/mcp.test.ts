@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createEpisode, listEnvs, oracleAgent, type Action, type EnvId, type Observation } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
-import { fieldNames, leakedValues, secretValues } from '@/server/episodes/goal-scan';
+import { fieldNames, leakedValues, secretValues } from '@/server/episodes/test/goal-scan';
 import type { HiddenGoal } from '@/server/episodes/types';
 import { startEnvServer, type RunningEnvServer } from './server';
 import { ADMIN, testConfig } from './test/helpers';

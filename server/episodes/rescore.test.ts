@@ -7,7 +7,7 @@ import type { Catalog } from '@/server/engine/catalog/types';
 import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Action, EpisodeConfig, RewardBreakdown } from '@/server/engine/types';
 import { compareScores, rescoreActions } from './rescore';
-import { parseRescoreArgs, runRescoreCli } from './rescore-cli';
+import { parseRescoreArgs, runRescoreCli } from '@/scripts/rescore-cli';
 import { createRescoreService, type RescoreService } from './rescore-service';
 import { createEpisodeService, type EpisodeService } from './service';
 import { createTestDb, type TestDb } from './test/db';

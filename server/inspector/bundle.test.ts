@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEnvs, toolSpecsFor } from '@/server/engine';
 import type { EnvId, EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
-import { fieldNames, leakedValues, secretValues } from '@/server/episodes/goal-scan';
+import { fieldNames, leakedValues, secretValues } from '@/server/episodes/test/goal-scan';
 import type { HiddenGoal } from '@/server/episodes/types';
 import { bundlePayload, MAX_BUNDLE_EPISODES, type BundlePayload } from './bundle';
 import { bundleHtml, payloadOfHtml } from './bundle-html';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV_IDS } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
-import { fieldNames, leakedValues, secretValues } from '@/server/episodes/goal-scan';
+import { fieldNames, leakedValues, secretValues } from '@/server/episodes/test/goal-scan';
 import { toSeatView } from '@/server/episodes/seat';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';

@@ -3,7 +3,7 @@
 // idempotent, and each procedure admits exactly the roles it should.
 import { describe, expect, it } from 'vitest';
 import { listEnvs, toolSpecsFor } from '@/server/engine';
-import { fieldNames, leakedValues, secretValues } from '@/server/episodes/goal-scan';
+import { fieldNames, leakedValues, secretValues } from '@/server/episodes/test/goal-scan';
 import type { AuthConfig } from '@/server/auth';
 import { callerWith, useTestCaller } from './test/caller';
 

@@ -1,7 +1,7 @@
 // `npm run rescore -- <episodeId> | --all [--include-current]`: the CLI's logic, testable
 // without a process. It prints old and new reward side by side with the components that differ.
-import type { RescoreView } from './rescore';
-import type { RescoreService } from './rescore-service';
+import type { RescoreView } from '@/server/episodes/rescore';
+import type { RescoreService } from '@/server/episodes/rescore-service';
 
 export const RESCORE_USAGE = `usage: npm run rescore -- <episodeId> [<episodeId> …]
        npm run rescore -- --all [--include-current]

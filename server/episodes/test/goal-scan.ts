@@ -2,7 +2,7 @@
 // slots, summary lines) that must not appear in anything the agent seat receives. Values the
 // agent legitimately sees anyway (in the customer's messages or the public tool and env
 // descriptions) are left out, since their presence proves nothing.
-import type { HiddenGoal } from './types';
+import type { HiddenGoal } from '../types';
 
 function leaves(x: unknown, out: string[]): string[] {
   if (typeof x === 'string') out.push(x);
