@@ -1,13 +1,20 @@
-// Importing episode files: the project's JSONL format, OpenAI chat transcripts (JSONL) and the
-// reference implementation's trace files (one JSON object per file). Each episode is stored
-// whole or not at all; the report has one entry per line (or file) saying what happened.
+// Importing episode files: the project's JSONL format, OpenEnv collect results, OpenAI chat
+// transcripts (JSONL) and the reference implementation's trace files (one JSON object per file).
+// Every kind becomes one EpisodeRecord (insert.ts) the same way; each episode is stored whole or
+// not at all; the report has one entry per line (or file) saying what happened.
+import type { z } from 'zod';
 import type { Catalog } from '@/server/engine/catalog/types';
+import type { Action, EnvId, RewardBreakdown } from '@/server/engine/types';
+import { axesFor, type AxisValues } from '@/server/engine/difficulty';
 import type { SqlDb } from '@/server/db/sql';
-import { chatToRecord } from './import-openai';
-import { ownToRecord, parseJsonl, readyEpisode, zodMessage, type ParsedLine } from './import-parse';
+import { episodeExists } from '@/server/episodes/queries';
+import { episodeLineSchema, FORMAT_NAME, type EpisodeLine } from './format';
+import { chatLineSchema, chatToRecord } from './import-openai';
 import { parseReferenceManifest, referenceToRecord, referenceTraceSchema, type ManifestRow } from './import-reference';
-import { createInserter } from './insert';
+import { createInserter, type EpisodeRecord } from './insert';
+import { collectRecordSchema, fromCollectRecord } from './openenv-collect';
 import { catchUpSearchIndex } from './pg-search';
+import { noRescore, partsOf, pendingRescore, rescoreByReplay, type Rescore } from './rescore';
 
 export interface ImportLineReport {
   file: string;
@@ -42,13 +49,11 @@ export interface ImportFile {
 }
 
 /**
- * One outer bulk transaction per call (one commit, one sync to disk, search index built in one
- * statement); a failing episode leaves nothing of it stored (insert.ts: its rows deleted again on
- * SQLite, a savepoint on PostgreSQL) and the others go in.
+ * One outer transaction per call (one commit, one sync to disk); a failing episode leaves
+ * nothing of it stored (its batch is a savepoint) and the others go in.
  */
 export async function importFiles(db: SqlDb, files: ImportFile[], opts: ImportOptions): Promise<ImportLineReport[]> {
-  const inserter = createInserter(db);
-  const report = await inserter.bulk((tx) => importInside(tx, inserter, files, opts));
+  const report = await db.transaction((tx) => importInside(tx, files, opts));
   await catchUpSearchIndex(db); // PostgreSQL: the imported events are searchable at once
   return report;
 }
@@ -73,80 +78,183 @@ function linesUpTo(files: ImportFile[], limit: number): number {
   return n;
 }
 
-async function importInside(
-  tx: SqlDb,
-  inserter: ReturnType<typeof createInserter>,
-  files: ImportFile[],
-  opts: ImportOptions,
-): Promise<ImportLineReport[]> {
+const zodMessage = (issues: Array<{ path: PropertyKey[]; message: string }>) =>
+  issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`)
+    .join('; ') + (issues.length > 3 ? ` (+${issues.length - 3} more)` : '');
+
+/** The value checked against its format's schema, or the report's message thrown. */
+function checked<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new Error(`not a valid ${what}: ${zodMessage(r.error.issues)}`);
+  return r.data;
+}
+
+/** One file's JSON values with their line: a whole-file reference trace, else one per non-blank line. */
+function* valuesOf(text: string): Generator<{ line: number; value?: unknown; error?: string }> {
+  const trimmed = text.trim();
+  // A reference trace is one JSON object pretty-printed over many lines.
+  if (trimmed.startsWith('{') && !trimmed.includes('\n{')) {
+    try {
+      const whole = JSON.parse(trimmed) as Record<string, unknown>;
+      if (whole && 'reward_breakdown' in whole && 'conversation' in whole) {
+        yield { line: 1, value: whole };
+        return;
+      }
+    } catch {
+      /* not one object: read as lines */
+    }
+  }
+  for (const [i, raw] of text.split('\n').entries()) {
+    if (!raw.trim()) continue;
+    try {
+      yield { line: i + 1, value: JSON.parse(raw) };
+    } catch (e) {
+      yield { line: i + 1, error: `not JSON: ${(e as Error).message}` };
+    }
+  }
+}
+
+/** The project's own line as a record, re-scored by replay now, later (pending) or not at all. */
+function ownToRecord(line: EpisodeLine, opts: ImportOptions, file: string, replayNow: boolean): EpisodeRecord {
+  const breakdown = line.breakdown as RewardBreakdown | null;
+  let rescored: Rescore;
+  if (opts.rescore === false) rescored = noRescore('re-scoring was turned off for this import');
+  else if (line.actions.length === 0) rescored = noRescore('no actions were recorded, so the engine cannot replay it');
+  else if (!replayNow) rescored = pendingRescore();
+  else {
+    let catalog: Catalog | null = null;
+    try {
+      catalog = opts.getCatalog(line.catalogId);
+    } catch {
+      /* said below */
+    }
+    const acts = line.actions.map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
+    rescored = catalog
+      ? rescoreByReplay({ ...line, envId: line.envId as EnvId }, acts, catalog, breakdown ? partsOf(breakdown) : null)
+      : noRescore(`catalog "${line.catalogId}" is not available here`);
+  }
+  const axisOverrides = line.axisOverrides as Partial<AxisValues>;
+  return {
+    ...(line as unknown as EpisodeRecord),
+    axes: (line.axes as unknown as AxisValues | undefined) ?? axesFor(line.d, axisOverrides),
+    origin: line.origin ?? 'engine',
+    runLabel: line.runLabel ?? opts.runLabel ?? null,
+    recorded: line.recorded ?? null,
+    rescored: { ...rescored, breakdown: null, file },
+  };
+}
+
+type Kind = NonNullable<ImportLineReport['kind']>;
+interface ImportContext {
+  opts: ImportOptions;
+  file: string;
+  manifest: Map<string, ManifestRow>;
+  replayNow: boolean;
+}
+
+/** What kind of episode a JSON value is, and how it becomes a record (throwing the report's message). */
+function kindOf(value: unknown, c: ImportContext): { kind?: Kind; read: () => EpisodeRecord } {
+  const o = (value ?? {}) as Record<string, unknown>;
+  const { opts, file } = c;
+  if (o.format === FORMAT_NAME)
+    return {
+      kind: 'ecomrlve',
+      read: () => ownToRecord(checked(episodeLineSchema, o, `${FORMAT_NAME} v1 line`), opts, file, c.replayNow),
+    };
+  if (Array.isArray(o.tool_trace) && typeof o.episode_id === 'string')
+    return {
+      kind: 'openenv',
+      read: () => {
+        const record = checked(collectRecordSchema, o, 'OpenEnv collect record');
+        return ownToRecord(fromCollectRecord(record, opts.getCatalog, opts.defaultCatalogId), opts, file, c.replayNow);
+      },
+    };
+  if (Array.isArray(o.messages))
+    return {
+      kind: 'openai',
+      read: () =>
+        chatToRecord(
+          checked(chatLineSchema, o, 'chat transcript'),
+          opts.getCatalog,
+          opts.defaultCatalogId,
+          opts.runLabel ?? file,
+        ),
+    };
+  if ('reward_breakdown' in o && 'conversation' in o)
+    return {
+      kind: 'reference',
+      read: () =>
+        referenceToRecord(
+          checked(referenceTraceSchema, o, 'reference trace'),
+          file,
+          c.manifest.get(file.split('/').pop()!),
+        ),
+    };
+  return {
+    read: () => {
+      throw new Error(
+        `unknown line: expected {"format":"${FORMAT_NAME}",…}, an OpenEnv collect record {"episode_id","messages","tool_trace",…}, an OpenAI chat transcript {"messages":[…]}, or a reference trace file`,
+      );
+    },
+  };
+}
+
+/** What the report says of a stored episode. */
+function storedMessage(rec: EpisodeRecord): string {
+  const rs = rec.rescored as { method: string; note: string } | null;
+  const how = !rs
+    ? 'shown as recorded'
+    : rs.method === 'pending'
+      ? 're-scored when first opened'
+      : rs.method !== 'none'
+        ? `re-scored (${rs.method})`
+        : `shown as recorded: ${rs.note}`;
+  return `imported ${rec.envId} d=${rec.d} seed=${rec.seed}; ${how}`;
+}
+
+async function importInside(tx: SqlDb, files: ImportFile[], opts: ImportOptions): Promise<ImportLineReport[]> {
+  const inserter = createInserter(tx);
   const readme = files.find((f) => /readme\.md$/i.test(f.name));
-  const manifest: Map<string, ManifestRow> = readme ? parseReferenceManifest(readme.text) : new Map();
-  const report: ImportLineReport[] = [];
+  const manifest = readme ? parseReferenceManifest(readme.text) : new Map<string, ManifestRow>();
   const replayNow =
     opts.rescore === true || (opts.rescore !== false && linesUpTo(files, REPLAY_NOW_LIMIT + 1) <= REPLAY_NOW_LIMIT);
-
-  const store = async (file: string, p: ParsedLine) => {
-    const { line, kind } = p;
-    if ('error' in p) {
-      report.push({ file, line, ok: false, kind, message: p.error });
-      return;
-    }
-    try {
-      const ready = readyEpisode(p.make());
-      const { id } = ready.prepared.row;
-      const { recordedReward, rescoredReward, message } = ready;
-      const o = await inserter.writeOne(tx, ready.prepared);
-      if (o === 'exists')
-        report.push({ file, line, ok: false, kind, id, message: `episode ${id} is already stored; skipped` });
-      else if (o !== 'stored') report.push({ file, line, ok: false, kind, message: o.error });
-      else report.push({ file, line, ok: true, kind, id, recordedReward, rescoredReward, message });
-    } catch (e) {
-      report.push({ file, line, ok: false, kind, message: (e as Error).message });
-    }
-  };
-
-  const isWholeJson = (text: string) => text.startsWith('{') && !text.includes('\n{');
+  const report: ImportLineReport[] = [];
   for (const f of files) {
     if (f === readme) continue;
-    const trimmed = f.text.trim();
-    if (!trimmed) {
+    if (!f.text.trim()) {
       report.push({ file: f.name, line: 1, ok: false, message: 'the file is empty' });
       continue;
     }
-    // A whole-file JSON object (a reference trace is pretty-printed over many lines).
-    if (isWholeJson(trimmed)) {
-      let obj: unknown;
-      try {
-        obj = JSON.parse(trimmed);
-      } catch {
-        obj = undefined;
-      }
-      if (obj && typeof obj === 'object' && 'reward_breakdown' in obj && 'conversation' in obj) {
-        const parsed = referenceTraceSchema.safeParse(obj);
-        if (!parsed.success)
-          report.push({
-            file: f.name,
-            line: 1,
-            ok: false,
-            kind: 'reference',
-            message: `not a valid reference trace: ${zodMessage(parsed.error.issues)}`,
-          });
-        else
-          await store(f.name, {
-            line: 1,
-            kind: 'reference',
-            make: () => referenceToRecord(parsed.data, f.name, manifest.get(f.name.split('/').pop()!)),
-          });
+    for (const { line, value, error } of valuesOf(f.text)) {
+      const at = { file: f.name, line };
+      if (error) {
+        report.push({ ...at, ok: false, message: error });
         continue;
       }
+      const { kind, read } = kindOf(value, { opts, file: f.name, manifest, replayNow });
+      try {
+        const rec = read();
+        if (rec.id && (await episodeExists(tx, rec.id))) {
+          report.push({ ...at, ok: false, kind, id: rec.id, message: `episode ${rec.id} is already stored; skipped` });
+          continue;
+        }
+        const id = await inserter.insert(tx, rec);
+        const rescoredReward = (rec.rescored as Rescore | null)?.reward ?? null;
+        report.push({
+          ...at,
+          ok: true,
+          kind,
+          id,
+          recordedReward: rec.reward,
+          rescoredReward,
+          message: storedMessage(rec),
+        });
+      } catch (e) {
+        report.push({ ...at, ok: false, kind, message: (e as Error).message });
+      }
     }
-    const lines = parseJsonl(f.text, {
-      own: (ep) => ownToRecord(ep, opts, f.name, replayNow),
-      chat: (chat) => chatToRecord(chat, opts.getCatalog, opts.defaultCatalogId, opts.runLabel ?? f.name),
-      getCatalog: opts.getCatalog,
-      defaultCatalogId: opts.defaultCatalogId,
-    });
-    for (const p of lines) await store(f.name, p);
   }
   return report;
 }

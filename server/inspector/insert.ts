@@ -1,19 +1,10 @@
 // Writing whole episodes (imports, bench seeding) through the episode writer
 // (server/episodes/writer.ts): the Episode row, its events and actions in one transaction (a
-// savepoint inside an import's), so an episode is either stored completely or not at all. The
-// import makes its events searchable before it returns (search-index catch-up, pg-search.ts).
+// savepoint inside an import's), so an episode is either stored completely or not at all.
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { EpisodeSetup, HiddenGoal } from '@/server/episodes/types';
-import {
-  episodeStatements,
-  eventRows,
-  jsonOrNull,
-  newEpisodeId,
-  type EpisodeInsert,
-  type EventRow,
-} from '@/server/episodes/writer';
+import { episodeStatements, eventRows, jsonOrNull, newEpisodeId, type EpisodeInsert } from '@/server/episodes/writer';
 import type { SqlDb } from '@/server/db/sql';
-import { episodeExists } from '@/server/episodes/queries';
 
 export { newEpisodeId };
 
@@ -73,52 +64,26 @@ const rowOf = (r: EpisodeRecord, id: string): EpisodeInsert => ({
   rolloutGroup: r.rolloutGroup ?? null,
 });
 
-/** An episode as the rows it becomes (JSON already serialised). */
-export interface PreparedEpisode {
-  row: EpisodeInsert & { id: string };
-  events: EventRow[];
-  actions: EpisodeRecord['actions'];
-}
-
-/** What became of an episode given to a writer: stored, skipped (its id is stored already), or why it was not. */
-export type WriteOutcome = 'stored' | 'exists' | { error: string };
-
-export function prepareEpisode(r: EpisodeRecord): PreparedEpisode {
-  return { row: rowOf(r, r.id ?? newEpisodeId()), events: eventRows(r.events, 0), actions: r.actions };
-}
-
 /** Writes whole episodes on either store; `tx` is the transaction an episode goes into. */
 export function createInserter(db: SqlDb) {
   const writes = episodeStatements(db);
-  const actionsOf = (p: Pick<PreparedEpisode, 'actions'>) => p.actions.map((a, seq) => ({ seq, ...a }));
-  const insertPrepared = async (tx: SqlDb, p: PreparedEpisode): Promise<string> => {
-    await tx.batch(writes.newEpisode(p.row, p.events, actionsOf(p)));
-    return p.row.id;
+  /** One episode, in its own transaction or as a savepoint of `tx`'s: stored whole or not at all. */
+  const insert = async (tx: SqlDb, r: EpisodeRecord): Promise<string> => {
+    const row = rowOf(r, r.id ?? newEpisodeId());
+    const actions = r.actions.map((a, seq) => ({ seq, ...a }));
+    await tx.batch(writes.newEpisode(row, eventRows(r.events, 0), actions));
+    return row.id;
   };
-  const insertOne = (tx: SqlDb, r: EpisodeRecord) => insertPrepared(tx, prepareEpisode(r));
-  /** Runs `write` in one transaction (an import: one commit). */
+  /** Runs `write` in one transaction (one commit). */
   const bulk = <T>(write: (tx: SqlDb) => Promise<T>): Promise<T> => db.transaction(write);
 
-  /** One episode as an import always stored it: skipped when its id is taken, else whole or not at all. */
-  const writeOne = async (tx: SqlDb, p: PreparedEpisode): Promise<WriteOutcome> => {
-    try {
-      if (await episodeExists(tx, p.row.id)) return 'exists';
-      await insertPrepared(tx, p);
-      return 'stored';
-    } catch (e) {
-      return { error: (e as Error).message };
-    }
-  };
-
   return {
-    writeOne,
-    /** One episode in its own transaction, or in `bulk`'s: stored whole or not at all. */
-    insert: insertOne,
+    insert,
     /** Many episodes in one transaction (bench seeding). */
     insertMany: (rs: EpisodeRecord[]) =>
       bulk(async (tx) => {
         const ids: string[] = [];
-        for (const r of rs) ids.push(await insertOne(tx, r));
+        for (const r of rs) ids.push(await insert(tx, r));
         return ids;
       }),
     /**
@@ -145,6 +110,5 @@ export function createInserter(db: SqlDb) {
         }
         return ids;
       }),
-    bulk,
   };
 }

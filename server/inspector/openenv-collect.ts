@@ -7,10 +7,11 @@
 // as mcp.ts maps them) is replayed from `task` {env, d, seed} into an episode.
 
 import { z } from 'zod';
-import { createEpisode, REWARD_REVISION, type Catalog, type EnvId } from '@/server/engine';
-import type { EpisodeEvent } from '@/server/engine/types';
+import { createEpisode, type Catalog, type EnvId } from '@/server/engine';
+import type { Action, EpisodeEvent } from '@/server/engine/types';
 import { actionForCall } from '@/server/env-server/mcp';
-import { episodeLineSchema, FORMAT_NAME, FORMAT_VERSION, type EpisodeLine } from './format';
+import { episodeLineSchema, FORMAT_NAME, type EpisodeLine } from './format';
+import { lineOf } from './play';
 
 /** OpenEnv's EpisodeRecord, as one line of results.jsonl. */
 export interface CollectRecord {
@@ -152,41 +153,17 @@ export function fromCollectRecord(
   const catalogId = task.data.catalog ?? defaultCatalogId;
   const episode = createEpisode({ envId: env as EnvId, d, seed }, getCatalog(catalogId));
   episode.reset();
-  const actions: EpisodeLine['actions'] = [];
+  const actions: Action[] = [];
   for (const call of record.tool_trace) {
     if (episode.done) throw new Error('the tool trace goes on after the episode ended');
     const action = actionForCall(env, call.tool_name, call.arguments);
     if (!action) throw new Error(`tool "${call.tool_name}" is not a ${env} tool`);
-    actions.push({ format: 'json', raw: JSON.stringify(action), turn: episode.turn + 1 });
+    actions.push(action);
     episode.step(action);
   }
   const breakdown = episode.breakdown;
   if (breakdown && Math.abs(breakdown.total - record.reward) > 1e-9)
     throw new Error(`the replay's reward ${breakdown.total} is not the record's ${record.reward}`);
-  return {
-    format: FORMAT_NAME,
-    version: FORMAT_VERSION,
-    id: /^[A-Za-z0-9_-]{1,64}$/.test(record.episode_id) ? record.episode_id : undefined,
-    envId: env as EnvId,
-    d,
-    seed,
-    axisOverrides: {},
-    weights: null,
-    catalogId,
-    player: 'openenv-collect',
-    runLabel: null,
-    goalRevealed: false,
-    status: episode.done ? 'done' : 'active',
-    terminationReason: episode.termination,
-    turn: episode.turn,
-    reward: breakdown ? breakdown.total : null,
-    isCorrect: breakdown ? breakdown.isCorrect : null,
-    breakdown: breakdown as unknown as Record<string, unknown> | null,
-    hiddenGoal: episode.hiddenGoal() as EpisodeLine['hiddenGoal'],
-    events: episode.events.map((e) => ({ ...e })),
-    actions,
-    prompts: null,
-    origin: 'engine',
-    rewardRevision: REWARD_REVISION,
-  };
+  const id = /^[A-Za-z0-9_-]{1,64}$/.test(record.episode_id) ? record.episode_id : undefined;
+  return lineOf(episode, catalogId, actions, { player: 'openenv-collect', id });
 }
