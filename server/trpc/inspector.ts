@@ -3,30 +3,22 @@
 import { z } from 'zod';
 import { TRPCError } from '@trpc/server';
 import { episodeService } from '@/server/episodes';
+import { idSchema } from '@/server/episodes/inputs';
 import { goalState, sameTaskEpisode } from '@/server/episodes/queries';
 import { goalHidden, guardRows, spoilerRefusal } from '@/server/inspector/spoiler';
 import { inspector, facets } from '@/server/inspector';
 import { chartsData } from '@/server/inspector/charts';
 import { alignTurns, breakdownDiff, compareRuns } from '@/server/inspector/compare';
-import { episodeFilterSchema, listInputSchema, SORT_COLUMNS } from '@/server/inspector/filters';
+import { episodeFilterSchema, listInputSchema } from '@/server/inspector/filters';
 import { importFiles } from '@/server/inspector/import';
 import { playOracleTwin } from '@/server/inspector/twin';
-import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from '@/server/inspector/query';
+import { deleteEpisodes, listEpisodes } from '@/server/inspector/query';
 import { eventsIn, MAX_WINDOW_TURNS } from '@/server/inspector/turn-window';
 import { replayEvents } from './replay';
 import { voicedEvents } from '@/server/episodes/seat';
 import { inspectorProcedure, router } from './init';
 
-const id = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[A-Za-z0-9_-]+$/, 'episode id has invalid characters');
-const orderSchema = z.object({
-  filter: episodeFilterSchema.default({}),
-  sort: z.enum(SORT_COLUMNS).default('createdAt'),
-  dir: z.enum(['asc', 'desc']).default('desc'),
-});
+const id = idSchema;
 const runSide = z.object({ by: z.enum(['player', 'run']), value: z.string().min(1).max(200) });
 
 /** Total size of one import request (the CLI has no limit). */
@@ -49,12 +41,6 @@ export const inspectorRouter = router({
     return { ...list, rows: await guardRows(inspector().db, list.rows) };
   }),
   facets: inspectorProcedure.query(() => facets()),
-  ids: inspectorProcedure
-    .input(orderSchema.extend({ limit: z.int().min(1).max(100_000).default(10_000) }))
-    .query(({ input }) => episodeIds(inspector().db, input, input.limit)),
-  neighbours: inspectorProcedure
-    .input(orderSchema.extend({ id }))
-    .query(({ input }) => neighbours(inspector().db, input, input.id)),
   charts: inspectorProcedure
     .input(z.object({ filter: episodeFilterSchema.default({}) }))
     .query(({ input }) => chartsData(inspector().db, input.filter)),
@@ -62,12 +48,6 @@ export const inspectorRouter = router({
     .input(z.object({ ids: z.array(id).min(1).max(10_000) }))
     .mutation(async ({ input }) => ({ deleted: await deleteEpisodes(inspector().db, input.ids) })),
 
-  extras: inspectorProcedure.input(z.object({ id })).query(async ({ input }) => {
-    await assertNotSpoiler(input.id);
-    const x = await inspector().data.extras(input.id);
-    if (!x) throw notFound(input.id);
-    return x;
-  }),
   worldAt: inspectorProcedure.input(z.object({ id, turn: z.int().min(0).max(100_000) })).query(async ({ input }) => {
     await assertNotSpoiler(input.id);
     const w = await inspector().data.worldAt(input.id, input.turn);
