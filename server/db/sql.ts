@@ -164,12 +164,13 @@ export function pgSqlDb(url: string, max = 4): SqlDb {
     };
     return tx;
   };
-  const transaction: SqlDb['transaction'] = async (fn) => {
+  /** BEGIN … COMMIT on one pooled client (ROLLBACK if `fn` throws). */
+  const inOneClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
       try {
-        const out = await fn(inTx(client, 1));
+        const out = await fn(client);
         await client.query('COMMIT');
         return out;
       } catch (e) {
@@ -182,22 +183,8 @@ export function pgSqlDb(url: string, max = 4): SqlDb {
   };
   return {
     ...pgClientDb((sql, args) => pool.query(sql, args)),
-    transaction,
-    batch: async (stmts) => {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        try {
-          await runChecked((sql, args) => client.query(sql, args), stmts);
-          await client.query('COMMIT');
-        } catch (e) {
-          await client.query('ROLLBACK');
-          throw e;
-        }
-      } finally {
-        client.release();
-      }
-    },
+    transaction: (fn) => inOneClient((client) => fn(inTx(client, 1))),
+    batch: (stmts) => inOneClient((client) => runChecked((sql, args) => client.query(sql, args), stmts)),
     close: () => pool.end(),
   };
 }

@@ -14,19 +14,6 @@ import { episodeLineSchema, FORMAT_NAME, type EpisodeLine } from './format';
 import { lineOf } from './play';
 
 /** OpenEnv's EpisodeRecord, as one line of results.jsonl. */
-export interface CollectRecord {
-  episode_id: string;
-  messages: Array<Record<string, unknown>>;
-  reward: number;
-  done: boolean;
-  tool_trace: Array<{ tool_name: string; arguments: Record<string, unknown>; result: Record<string, unknown> }>;
-  metrics: Record<string, unknown>;
-  verify_metrics: Record<string, unknown>;
-  artifacts: Record<string, unknown>;
-  task: unknown;
-  extra: Record<string, unknown>;
-}
-
 export const collectRecordSchema = z.object({
   episode_id: z.string(),
   messages: z.array(z.record(z.string(), z.unknown())),
@@ -45,6 +32,8 @@ export const collectRecordSchema = z.object({
   task: z.unknown(),
   extra: z.record(z.string(), z.unknown()).default({}),
 });
+
+export type CollectRecord = z.infer<typeof collectRecordSchema>;
 
 const taskSchema = z.object({
   env: z.string(),
@@ -137,7 +126,7 @@ export function toCollectRecord(line: EpisodeLine): CollectRecord {
  * episode replayed from `task` and the tool trace (one tools/call per turn, as MCP plays it).
  */
 export function fromCollectRecord(
-  record: z.output<typeof collectRecordSchema>,
+  record: CollectRecord,
   getCatalog: (id: string) => Catalog,
   defaultCatalogId: string,
 ): EpisodeLine {

@@ -3,6 +3,7 @@
 // PostgreSQL (dialect.ts has the differences).
 import type { Dialect, SqlDb } from '@/server/db/sql';
 import { flag, sqlFor } from '@/server/db/dialect';
+import type { Where } from '@/server/episodes/queries';
 import type { ListInput } from './filters';
 import { indexCommitted } from './pg-search';
 import { checkedPageSql, matchingEpisodesSql, matchingIdsSql, searchQuery } from './search';
@@ -40,14 +41,6 @@ export interface EpisodeList {
   total: number;
   capped: boolean;
 }
-
-export interface Where {
-  sql: string;
-  args: unknown[];
-}
-
-/** Prisma (better-sqlite3 adapter) stores DateTime as ISO text "2026-11-30T11:48:41.426+00:00". */
-export { sqliteTimestamp as sqlDateTime } from '@/server/db/sql';
 
 const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 
