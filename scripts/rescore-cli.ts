@@ -1,5 +1,7 @@
 // `npm run rescore -- <episodeId> | --all [--include-current]`: the CLI's logic, testable
 // without a process. It prints old and new reward side by side with the components that differ.
+import type { PrismaClient } from '@/server/generated/prisma/client';
+import { REWARD_REVISION } from '@/server/engine/reward';
 import type { RescoreView } from '@/server/episodes/rescore';
 import type { RescoreService } from '@/server/episodes/rescore-service';
 
@@ -61,10 +63,49 @@ export function formatRescore(v: RescoreView, all = false): string {
   ].join('\n');
 }
 
+export interface RescoreAllResult {
+  rescored: RescoreView[];
+  /** episodes that could not be re-scored (missing catalog, config outside today's ranges …) */
+  failed: Array<{ episodeId: string; error: string }>;
+}
+
+/**
+ * Every finished episode scored under an older revision (or every finished one with
+ * `includeCurrent`), oldest first. One episode's failure is reported and the rest go on.
+ */
+export async function rescoreAll(
+  service: RescoreService,
+  prisma: PrismaClient,
+  options: {
+    includeCurrent?: boolean;
+    onProgress?: (view: RescoreView | { episodeId: string; error: string }) => void;
+  } = {},
+): Promise<RescoreAllResult> {
+  const rows = await prisma.episode.findMany({
+    where: { status: 'done', ...(options.includeCurrent ? {} : { rewardRevision: { lt: REWARD_REVISION } }) },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true },
+  });
+  const result: RescoreAllResult = { rescored: [], failed: [] };
+  for (const { id } of rows) {
+    try {
+      const view = await service.rescoreEpisode(id);
+      result.rescored.push(view);
+      options.onProgress?.(view);
+    } catch (e) {
+      const failure = { episodeId: id, error: (e as Error).message };
+      result.failed.push(failure);
+      options.onProgress?.(failure);
+    }
+  }
+  return result;
+}
+
 /** Runs the CLI; returns the exit code (0 ok, 1 some episode failed, 2 usage). */
 export async function runRescoreCli(
   argv: readonly string[],
   service: RescoreService,
+  prisma: PrismaClient,
   out: (line: string) => void,
   err: (line: string) => void,
 ): Promise<number> {
@@ -92,7 +133,7 @@ export async function runRescoreCli(
     }
     return failed > 0 ? 1 : 0;
   }
-  const result = await service.rescoreAll({
+  const result = await rescoreAll(service, prisma, {
     includeCurrent: args.includeCurrent,
     onProgress: (r) => ('error' in r ? err(`rescore: ${r.episodeId}: ${r.error}`) : out(formatRescore(r))),
   });

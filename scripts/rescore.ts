@@ -10,6 +10,7 @@ const service = createRescoreService({ prisma, getCatalog });
 runRescoreCli(
   process.argv.slice(2),
   service,
+  prisma,
   (l) => process.stdout.write(`${l}\n`),
   (l) => process.stderr.write(`${l}\n`),
 )

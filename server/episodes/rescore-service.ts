@@ -1,4 +1,5 @@
-// The re-score service: used by the replay page (server action) and `npm run rescore`.
+// The re-score service: used by the replay page (tRPC replay.rescore) and `npm run rescore`
+// (scripts/rescore-cli.ts, which also picks the episodes of `--all`).
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Catalog } from '@/server/engine/catalog/types';
@@ -10,12 +11,6 @@ import { EpisodeServiceError } from './types';
 export interface RescoreDeps {
   prisma: PrismaClient;
   getCatalog: (catalogId?: string) => Catalog;
-}
-
-export interface RescoreAllResult {
-  rescored: RescoreView[];
-  /** episodes that could not be re-scored (missing catalog, config outside today's ranges …) */
-  failed: Array<{ episodeId: string; error: string }>;
 }
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -92,36 +87,6 @@ export function createRescoreService(deps: RescoreDeps) {
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       });
       return rows.map((r) => toRescoreView(r, oldOf(row)));
-    },
-
-    /**
-     * Every finished episode scored under an older revision (or every finished one with
-     * `includeCurrent`), oldest first. One episode's failure is reported and the rest go on.
-     */
-    async rescoreAll(
-      options: {
-        includeCurrent?: boolean;
-        onProgress?: (view: RescoreView | { episodeId: string; error: string }) => void;
-      } = {},
-    ): Promise<RescoreAllResult> {
-      const rows = await deps.prisma.episode.findMany({
-        where: { status: 'done', ...(options.includeCurrent ? {} : { rewardRevision: { lt: REWARD_REVISION } }) },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-        select: { id: true },
-      });
-      const result: RescoreAllResult = { rescored: [], failed: [] };
-      for (const { id } of rows) {
-        try {
-          const view = await rescoreEpisode(id);
-          result.rescored.push(view);
-          options.onProgress?.(view);
-        } catch (e) {
-          const failure = { episodeId: id, error: (e as Error).message };
-          result.failed.push(failure);
-          options.onProgress?.(failure);
-        }
-      }
-      return result;
     },
   };
 }

@@ -7,7 +7,7 @@ import type { Catalog } from '@/server/engine/catalog/types';
 import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Action, EpisodeConfig, RewardBreakdown } from '@/server/engine/types';
 import { compareScores, rescoreActions } from './rescore';
-import { parseRescoreArgs, runRescoreCli } from '@/scripts/rescore-cli';
+import { parseRescoreArgs, rescoreAll, runRescoreCli } from '@/scripts/rescore-cli';
 import { createRescoreService, type RescoreService } from './rescore-service';
 import { createEpisodeService, type EpisodeService } from './service';
 import { createTestDb, type TestDb } from './test/db';
@@ -126,12 +126,12 @@ describe('re-scoring an episode (service)', () => {
       where: { status: 'done', rewardRevision: { lt: REWARD_REVISION } },
       select: { id: true },
     });
-    const result = await rescorer.rescoreAll();
+    const result = await rescoreAll(rescorer, db.prisma);
     expect(result.failed).toEqual([]);
     expect(result.rescored.map((r) => r.episodeId).sort()).toEqual(older.map((o) => o.id).sort());
     expect(result.rescored.some((r) => r.episodeId === a.id)).toBe(true);
     expect(result.rescored.some((r) => r.episodeId === b.id)).toBe(false);
-    const every = await rescorer.rescoreAll({ includeCurrent: true });
+    const every = await rescoreAll(rescorer, db.prisma, { includeCurrent: true });
     expect(every.rescored.some((r) => r.episodeId === b.id)).toBe(true);
     const same = every.rescored.find((r) => r.episodeId === b.id)!;
     expect(same.components.filter((c) => c.changed)).toEqual([]);
@@ -198,6 +198,7 @@ describe('npm run rescore', () => {
     const code = await runRescoreCli(
       argv,
       rescorer,
+      db.prisma,
       (l) => out.push(l),
       (l) => err.push(l),
     );
