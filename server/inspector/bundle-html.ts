@@ -1,7 +1,15 @@
 // One self-contained HTML file: the bundle's JSON and the viewer inlined, and a content security
 // policy that lets the page load nothing at all (no network, no server, opens from disk).
+import fs from 'node:fs';
+import path from 'node:path';
 import type { BundlePayload } from './bundle';
-import { VIEWER_CSS, VIEWER_JS } from './bundle-viewer';
+
+/** The viewer's script or styles: plain browser files beside this one, read from the repository (the process cwd). */
+const viewer = (ext: 'js' | 'css') =>
+  fs.readFileSync(
+    /*turbopackIgnore: true*/ path.join(process.cwd(), 'server/inspector', `bundle-viewer.${ext}`),
+    'utf8',
+  );
 
 /** JSON safe inside <script>: no "</script>", no "<!--", and the two line separators JS once rejected. */
 export function scriptJson(x: unknown): string {
@@ -21,13 +29,13 @@ export function bundleHtml(payload: BundlePayload): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'">
 <title>${escapeText(payload.title)}</title>
-<style>${VIEWER_CSS}</style>
+<style>${viewer('css')}</style>
 </head>
 <body>
 <header class="top"><h1 id="bundle-title"></h1><span class="meta" id="bundle-meta"></span><span id="bundle-goal"></span></header>
 <main id="app"><noscript>This demo needs JavaScript to replay the episodes.</noscript></main>
 <script type="application/json" id="bundle-data">${scriptJson(payload)}</script>
-<script>${VIEWER_JS}</script>
+<script>${viewer('js')}</script>
 </body>
 </html>
 `;
