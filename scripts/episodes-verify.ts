@@ -1,7 +1,7 @@
 // npm run episodes:verify: replays every stored episode (DATABASE_URL, default prisma/dev.db) and
 // lists the ones whose replay diverges from their stored log. Exit code 1 when any does.
 import { episodeService } from '@/server/episodes';
-import { verifyEpisodes } from '@/server/episodes/verify';
+import { verifyEpisodes } from './episodes-verify-lib';
 
 const report = await verifyEpisodes(episodeService, (n) => process.stderr.write(`\rchecked ${n}`));
 process.stderr.write('\n');

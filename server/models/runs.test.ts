@@ -5,7 +5,7 @@ import { createHeuristicAgent, createRandomAgent, playEpisode, type EnvId } from
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createEpisodeService } from '@/server/episodes/service';
-import { verifyEpisodes } from '@/server/episodes/verify';
+import { verifyEpisodes } from '@/scripts/episodes-verify-lib';
 import { parseConnection } from './connection';
 import { inProcessRunPlayer } from './run-player';
 import { runStats, startStoredRun } from './runs';

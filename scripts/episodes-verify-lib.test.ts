@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
-import { createEpisodeService, type EpisodeService } from './service';
-import { createTestDb, type TestDb } from './test/db';
-import { verifyEpisodes } from './verify';
+import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
+import { createTestDb, type TestDb } from '@/server/episodes/test/db';
+import { verifyEpisodes } from './episodes-verify-lib';
 
 let db: TestDb;
 let service: EpisodeService;

@@ -1,8 +1,8 @@
-// `npm run episodes:verify`: replays every stored episode through the episode service's own
+// `npm run episodes:verify` (scripts/episodes-verify.ts): replays every stored episode through the episode service's own
 // rebuild (engine replay of the stored actions, compared event by event with the stored log)
 // and reports the ones that diverge. Read-only; uses the service's public reads only.
 import { isAppError } from '@/server/lib/errors';
-import type { EpisodeService } from './service';
+import type { EpisodeService } from '@/server/episodes/service';
 
 export interface VerifyReport {
   checked: number;
