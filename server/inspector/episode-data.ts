@@ -12,7 +12,7 @@ import {
   storeRescore,
   type StoredEpisodeRow as Row,
 } from '@/server/episodes/queries';
-import { noRescore, partsOf, rescoreByReplay, type Rescore } from './rescore';
+import { rescoreOnCatalog, type Rescore } from './rescore';
 import {
   mistakesOf,
   observationBefore,
@@ -74,24 +74,17 @@ export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog
 
   /** Imports stored with a pending re-score (large files) are re-scored when first opened. */
   async function rescoreNow(r: Row, recorded: RewardBreakdown | null): Promise<Rescore> {
-    const actions = await actionsOf(r.id);
-    let rs: Rescore;
-    try {
-      rs = rescoreByReplay(
-        {
-          envId: r.envId as EnvId,
-          d: r.d,
-          seed: r.seed,
-          axisOverrides: JSON.parse(r.axisOverrides),
-          weights: r.weights ? JSON.parse(r.weights) : null,
-        },
-        actions,
-        getCatalog(r.catalogId),
-        recorded ? partsOf(recorded) : null,
-      );
-    } catch (e) {
-      rs = noRescore(`catalog "${r.catalogId}" is not available here (${(e as Error).message})`);
-    }
+    const rs = rescoreOnCatalog(
+      {
+        ...r,
+        envId: r.envId as EnvId,
+        axisOverrides: JSON.parse(r.axisOverrides),
+        weights: r.weights ? JSON.parse(r.weights) : null,
+      },
+      await episodeActions(db, r.id),
+      getCatalog,
+      recorded,
+    );
     const stored = { ...rs, breakdown: null };
     await storeRescore(db, r.id, stored);
     return stored;

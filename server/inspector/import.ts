@@ -4,7 +4,7 @@
 // not at all; the report has one entry per line (or file) saying what happened.
 import type { z } from 'zod';
 import type { Catalog } from '@/server/engine/catalog/types';
-import type { Action, EnvId, RewardBreakdown } from '@/server/engine/types';
+import type { EnvId, RewardBreakdown } from '@/server/engine/types';
 import { axesFor, type AxisValues } from '@/server/engine/difficulty';
 import type { SqlDb } from '@/server/db/sql';
 import { episodeExists } from '@/server/episodes/queries';
@@ -14,7 +14,7 @@ import { parseReferenceManifest, referenceToRecord, referenceTraceSchema, type M
 import { createInserter, type EpisodeRecord } from './insert';
 import { collectRecordSchema, fromCollectRecord } from './openenv-collect';
 import { catchUpSearchIndex } from './pg-search';
-import { noRescore, partsOf, pendingRescore, rescoreByReplay, type Rescore } from './rescore';
+import { noRescore, pendingRescore, rescoreOnCatalog, type Rescore } from './rescore';
 
 export interface ImportLineReport {
   file: string;
@@ -123,18 +123,7 @@ function ownToRecord(line: EpisodeLine, opts: ImportOptions, file: string, repla
   if (opts.rescore === false) rescored = noRescore('re-scoring was turned off for this import');
   else if (line.actions.length === 0) rescored = noRescore('no actions were recorded, so the engine cannot replay it');
   else if (!replayNow) rescored = pendingRescore();
-  else {
-    let catalog: Catalog | null = null;
-    try {
-      catalog = opts.getCatalog(line.catalogId);
-    } catch {
-      /* said below */
-    }
-    const acts = line.actions.map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
-    rescored = catalog
-      ? rescoreByReplay({ ...line, envId: line.envId as EnvId }, acts, catalog, breakdown ? partsOf(breakdown) : null)
-      : noRescore(`catalog "${line.catalogId}" is not available here`);
-  }
+  else rescored = rescoreOnCatalog({ ...line, envId: line.envId as EnvId }, line.actions, opts.getCatalog, breakdown);
   const axisOverrides = line.axisOverrides as Partial<AxisValues>;
   return {
     ...(line as unknown as EpisodeRecord),

@@ -119,6 +119,23 @@ export function rescoreByReplay(
   }
 }
 
+/** A stored or imported episode re-scored by replay on its own catalog, or why it cannot be. */
+export function rescoreOnCatalog(
+  config: Parameters<typeof rescoreByReplay>[0] & { catalogId: string },
+  actions: ReadonlyArray<{ format: string; raw: string }>,
+  getCatalog: (id: string) => Catalog,
+  recorded: RewardBreakdown | null,
+): Rescore {
+  let catalog: Catalog;
+  try {
+    catalog = getCatalog(config.catalogId);
+  } catch {
+    return noRescore(`catalog "${config.catalogId}" is not available here`);
+  }
+  const acts = actions.map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
+  return rescoreByReplay(config, acts, catalog, recorded ? partsOf(recorded) : null);
+}
+
 const clip = (x: number) => Math.min(1, Math.max(-1, x));
 
 /** SPEC §8 revision 2: r_eff with the fixed reference T_ref = 4·n_sub. */
