@@ -7,15 +7,13 @@ import { PrismaClient } from '@/server/generated/prisma/client';
 import { PrismaClient as PgPrismaClient } from '@/server/generated/prisma-pg/client';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { databaseKind, pgConnectionConfig, type DatabaseKind } from './url';
+import { databaseKind, databaseUrl, pgConnectionConfig, DEFAULT_DATABASE_URL, type DatabaseKind } from './url';
 import { prepareDatabaseDir } from './path';
 import { sqliteConnectionPragmas } from './sqlite-connection';
 
-export const DEFAULT_DATABASE_URL = 'file:./prisma/dev.db';
-
 const noop = () => undefined;
 
-export { databaseKind, type DatabaseKind };
+export { databaseKind, DEFAULT_DATABASE_URL, type DatabaseKind };
 
 /** Connections per process to PostgreSQL (ECOMRLVE_PG_POOL, default 10). */
 function pgPoolSize(): number {
@@ -30,7 +28,7 @@ const urls = ((globalThis as unknown as { __ecomPrismaUrls?: WeakMap<PrismaClien
   new WeakMap<PrismaClient, string>());
 export const databaseUrlOf = (client: PrismaClient): string | undefined => urls.get(client);
 
-export function createPrismaClient(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): PrismaClient {
+export function createPrismaClient(url = databaseUrl()): PrismaClient {
   if (databaseKind(url) === 'postgresql') {
     const adapter = new PrismaPg({ ...pgConnectionConfig(url), max: pgPoolSize() });
     // Same models, same generated API: the PostgreSQL client is used through the SQLite client's type.

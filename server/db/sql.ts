@@ -5,12 +5,9 @@
 // PostgreSQL here); the few dialect differences come from `sqlFor(dialect)` (dialect.ts).
 import type Database from 'better-sqlite3';
 import pg from 'pg';
-import { databaseKind, pgConnectionConfig, type DatabaseKind } from '@/server/db/url';
+import { databaseKind, databaseUrl, pgConnectionConfig, type DatabaseKind } from '@/server/db/url';
 import { sqliteFile } from '@/server/db/path';
 import { openSqliteConnection } from '@/server/db/sqlite-connection';
-
-// Same default as server/db.ts (not imported: that module opens a Prisma client on import).
-const DEFAULT_DATABASE_URL = 'file:./prisma/dev.db';
 
 export type Sqlite = Database.Database;
 export type Dialect = DatabaseKind;
@@ -42,7 +39,7 @@ export interface SqlDb {
   sqlite?: Sqlite;
 }
 
-export function openSqlite(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): Sqlite {
+export function openSqlite(url = databaseUrl()): Sqlite {
   const file = sqliteFile(url);
   if (!file) throw new Error(`not a SQLite DATABASE_URL (file:…): "${url.split('@').pop()}"`);
   return openSqliteConnection(file);
@@ -190,7 +187,7 @@ export function pgSqlDb(url: string, max = 4): SqlDb {
 }
 
 /** The inspector's store for a DATABASE_URL (file:… → SQLite, postgres://… → PostgreSQL). */
-export function openSqlDb(url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): SqlDb {
+export function openSqlDb(url = databaseUrl()): SqlDb {
   return databaseKind(url) === 'postgresql' ? pgSqlDb(url) : sqliteSqlDb(openSqlite(url));
 }
 
@@ -212,5 +209,5 @@ export function sqlDbFor(url: string): SqlDb {
 
 /** The process's connection to DATABASE_URL's store. */
 export function sqlDb(): SqlDb {
-  return sqlDbFor(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
+  return sqlDbFor(databaseUrl());
 }

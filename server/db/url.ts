@@ -3,6 +3,10 @@
 
 export type DatabaseKind = 'sqlite' | 'postgresql';
 
+export const DEFAULT_DATABASE_URL = 'file:./prisma/dev.db';
+/** The process's store: DATABASE_URL, else the SQLite file under prisma/ (relative to the repo root). */
+export const databaseUrl = () => process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+
 export function databaseKind(url: string): DatabaseKind {
   if (url.startsWith('file:')) return 'sqlite';
   if (/^postgres(ql)?:\/\//.test(url)) return 'postgresql';
