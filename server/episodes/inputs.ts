@@ -9,13 +9,10 @@ export const MAX_SEED = 2_147_483_647;
 /** Limit on one action's text (UTF-8 bytes), checked before the engine sees it. */
 export const MAX_ACTION_BYTES = 64 * 1024;
 
-/** Allowed range of each axis override: the engine's own (server/engine/difficulty.ts). */
-export const AXIS_OVERRIDE_RANGES = AXIS_RANGES;
-
 export const axisOverridesSchema = z.strictObject(
   Object.fromEntries(
     AXIS_NAMES.map((name) => {
-      const r = AXIS_OVERRIDE_RANGES[name];
+      const r = AXIS_RANGES[name]; // the engine's own range of each axis
       const n = (r.integer ? z.int() : z.number()).min(r.min).max(r.max);
       return [name, n.optional()];
     }),

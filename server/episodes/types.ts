@@ -104,8 +104,6 @@ export interface StartEpisodeInput {
 
 export type ActionInput = string | Action;
 
-export type ServiceErrorCode = ErrorCode;
-
 /** The service's errors: an AppError (recognised by code across bundles, see server/lib/errors). */
 export class EpisodeServiceError extends AppError {
   constructor(code: ErrorCode, message: string) {

@@ -168,6 +168,13 @@ export function referenceToRecord(
       ok: caused,
     };
   });
+  const taskEvidence: EvidenceItem[] = [
+    {
+      text: `r_task = ${rb.r_task} from the reference verifier (${rb.is_correct ? 'correct' : 'not correct'}); its evidence is not in the file`,
+      turns: [steps],
+      ok: rb.is_correct,
+    },
+  ];
   const breakdown: RewardBreakdown = {
     // recorded under the reference's rules: revision 1 (r_eff normalised by T_max)
     revision: 1,
@@ -186,26 +193,9 @@ export function referenceToRecord(
     tMax,
     recommendedIds: outputIds,
     hallucinatedIds: hallucinated,
-    task: {
-      rTask: rb.r_task,
-      isCorrect: rb.is_correct,
-      metrics: {},
-      evidence: [
-        {
-          text: `r_task = ${rb.r_task} from the reference verifier (${rb.is_correct ? 'correct' : 'not correct'}); its evidence is not in the file`,
-          turns: [steps],
-          ok: rb.is_correct,
-        },
-      ],
-    },
+    task: { rTask: rb.r_task, isCorrect: rb.is_correct, metrics: {}, evidence: taskEvidence },
     evidence: {
-      task: [
-        {
-          text: `r_task = ${rb.r_task} from the reference verifier (${rb.is_correct ? 'correct' : 'not correct'}); its evidence is not in the file`,
-          turns: [steps],
-          ok: rb.is_correct,
-        },
-      ],
+      task: taskEvidence,
       eff: effEvidence,
       hall: outputIds.map((id) =>
         seen.has(id)

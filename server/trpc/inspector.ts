@@ -14,8 +14,7 @@ import { importFiles } from '@/server/inspector/import';
 import { playOracleTwin } from '@/server/inspector/twin';
 import { deleteEpisodes, listEpisodes } from '@/server/inspector/query';
 import { eventsIn, MAX_WINDOW_TURNS } from '@/server/inspector/turn-window';
-import { replayEvents } from './replay';
-import { voicedEvents } from '@/server/episodes/seat';
+import { replayEvents, voicedEpisode } from './replay';
 import { inspectorProcedure, router } from './init';
 
 const id = idSchema;
@@ -64,9 +63,7 @@ export const inspectorRouter = router({
         }),
     )
     .query(async ({ input }) => {
-      const stored = await episodeService.getEpisode(input.id);
-      // the LLM customer's messages as recorded, as on the replay page's first window
-      const full = { ...stored, events: voicedEvents(stored.events, stored.customerRewrites, true) };
+      const full = await voicedEpisode(input.id); // as on the replay page's first window
       const inRange = (t: number) => t >= input.from && t <= input.to;
       const records = (await episodeService.turnRecords(full.id)).filter((r) => inRange(r.turn));
       return { from: input.from, to: input.to, events: eventsIn(replayEvents(full), input), records };

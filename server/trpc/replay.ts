@@ -22,6 +22,12 @@ const id = z.string().min(1).max(64);
 export const replayEvents = (full: EpisodeView) =>
   goalMayLeave(full) ? full.events : full.events.filter((e) => e.kind !== 'world_change');
 
+/** The stored episode with the LLM customer's messages as recorded, each with the template it stands for. */
+export async function voicedEpisode(id: string): Promise<EpisodeView> {
+  const stored = await episodeService.getEpisode(id);
+  return { ...stored, events: voicedEvents(stored.events, stored.customerRewrites, true) };
+}
+
 export const replayRouter = router({
   /**
    * The replay page: the stored view (the world is fetched per selected turn), and of a long
@@ -31,9 +37,7 @@ export const replayRouter = router({
   page: inspectorProcedure
     .input(z.object({ id, turn: z.int().min(0).max(100_000).nullish(), list: z.string().max(2000).nullish() }))
     .query(async ({ input }) => {
-      const stored = await episodeService.getEpisode(input.id);
-      // the LLM customer's messages as recorded, each with the template it stands for
-      const full = { ...stored, events: voicedEvents(stored.events, stored.customerRewrites, true) };
+      const full = await voicedEpisode(input.id);
       const open = goalMayLeave(full);
       // behind the spoiler guard nothing of the goal is sent (nor the seed, which regenerates it)
       const view = open ? full : { ...full, hiddenGoal: null, seed: null, events: replayEvents(full) };
