@@ -1,21 +1,14 @@
 // The model driver: from what the agent seat saw, one chat request; from the
 // reply, one engine action. Every turn records exactly what was sent and what
 // came back. A turn whose transport failed (after retries) is an infrastructure
-// failure: the episode is not stepped and no reward is given for it.
+// failure: the episode is not stepped and no reward is given for it. Episodes are
+// played turn by turn at the table (table.ts) or by the batch runs' loop (run-play.ts).
 
-import {
-  createEpisode,
-  type Action,
-  type Catalog,
-  type EpisodeConfig,
-  type Episode,
-  type Observation,
-} from '@/server/engine';
+import type { Action, EpisodeConfig } from '@/server/engine';
 import {
   chatCompletion,
   requestBody,
   withRetries,
-  CancelledError,
   InfraError,
   type AttemptRecord,
   type ChatReply,
@@ -116,48 +109,3 @@ const publicConfig = ({ envId, d, seed, axisOverrides }: EpisodeConfig) => ({
   seed,
   ...(axisOverrides ? { axisOverrides } : {}),
 });
-
-export type ModelEpisodeStatus = 'completed' | 'infra_error' | 'cancelled';
-
-export interface ModelEpisodeResult {
-  status: ModelEpisodeStatus;
-  episode: Episode;
-  records: ModelTurnRecord[];
-  /** The actions stepped, for replay. */
-  actions: Array<Action | string>;
-  /** Set when status is infra_error: the last attempt's failure. */
-  infra?: { kind: InfraKind; message: string; turn: number };
-}
-
-/** Plays one episode in-process with a connected model, to the end or to the first infrastructure failure. */
-export async function playModelEpisode(
-  config: EpisodeConfig,
-  catalog: Catalog,
-  connection: Connection,
-  options: DriverOptions = {},
-): Promise<ModelEpisodeResult> {
-  const episode = createEpisode(config, catalog);
-  const history: SeatHistory = { observations: [episode.reset().observation], actions: [] };
-  const records: ModelTurnRecord[] = [];
-  try {
-    while (!episode.done) {
-      const turn = await modelTurn(connection, history, { ...options, episodeConfig: config });
-      records.push(turn.record);
-      if (!turn.ok)
-        return {
-          status: 'infra_error',
-          episode,
-          records,
-          actions: history.actions,
-          infra: { ...turn.infra, turn: turn.record.turn },
-        };
-      const observation: Observation = episode.step(turn.action).observation;
-      history.actions.push(turn.action);
-      history.observations.push(observation);
-    }
-  } catch (e) {
-    if (e instanceof CancelledError) return { status: 'cancelled', episode, records, actions: history.actions };
-    throw e;
-  }
-  return { status: 'completed', episode, records, actions: history.actions };
-}

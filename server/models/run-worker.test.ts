@@ -9,7 +9,7 @@ import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import type { EnvId } from '@/server/engine';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
-import { expandCells } from './batch';
+import { expandCells } from './run-play';
 import { parseConnection } from './connection';
 import { workerRunPlayer } from './run-player';
 import { cancelStoredRun, startStoredRun, type RunSpec } from './runs';

@@ -157,13 +157,17 @@ describe('a reply as one action', () => {
       tool_calls: [],
       answer: { recommended_product_ids: ['p1'], env: 'PD', done: true },
     });
-    expect(actionFromReply('PD', 'tools', { content: '', tool_calls: [call('catalog_search', '{"query": ')] })).toEqual(
-      {
-        assistant_message: 'Let me check that for you.',
-        tool_calls: [{ name: 'catalog.search', args: '{"query": ' }],
-        answer: null,
-      },
-    );
+    // an action object holds objects only: this one goes to the engine (and the store) as its text
+    const unparsed = actionFromReply('PD', 'tools', {
+      content: '',
+      tool_calls: [call('catalog_search', '{"query": ')],
+    });
+    expect(typeof unparsed).toBe('string');
+    expect(JSON.parse(unparsed as string)).toEqual({
+      assistant_message: 'Let me check that for you.',
+      tool_calls: [{ name: 'catalog.search', args: '{"query": ' }],
+      answer: null,
+    });
   });
 
   it('text that is not an answer stays a message; JSON with foreign keys is not taken for an answer', () => {

@@ -18,7 +18,7 @@ import {
 } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { parseConnection, type ConnectionInput } from '../connection';
-import { playModelEpisode } from '../driver';
+import { playModelEpisode } from '../test/play-model';
 import { createAgentServer, listen } from './server';
 import { decide } from './agents';
 
