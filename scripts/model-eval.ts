@@ -10,7 +10,8 @@ import { createSyntheticCatalog } from '../server/engine/catalog/synthetic';
 import { parseConnection, type ConnectionInput } from '../server/models/connection';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '../server/episodes/service';
 import { cellStats, expandCells, playRunCells } from '../server/models/run-play';
-import { BUILT_IN_AGENTS, isBuiltInAgent, type TablePlayer } from '../server/models/table';
+import { BUILT_IN_AGENTS, isBuiltInAgent } from '../server/models/agents';
+import type { TablePlayer } from '../server/models/table';
 import {
   evalRow,
   formatTable,

@@ -3,7 +3,8 @@
 // the customer or seeing its name needs the admin otherwise. With auth off everyone is admin.
 import { AppError } from '@/server/lib/errors';
 import type { Connection, ConnectionStore } from './connection';
-import { BUILT_IN_AGENTS, isBuiltInAgent, type TablePlayer } from './table';
+import { BUILT_IN_AGENTS, isBuiltInAgent } from './agents';
+import type { TablePlayer } from './table';
 
 /**
  * The connection `name` if this caller may use it. `requireAdminFor` throws for a non-admin;

@@ -15,7 +15,7 @@ import { workerRunPlayer } from './run-player';
 import { cancelStoredRun, startStoredRun, type RunSpec } from './runs';
 import { actorOf, type TablePlayer } from './table';
 import { playTableEpisode } from './test/table-episode';
-import { createAgentServer, listen } from './agent-server/server';
+import { createAgentServer, listen } from '@/scripts/agent-server/server';
 import { macrotaskProbe } from '@/server/lib/test/macrotask-probe';
 
 let db: TestDb;

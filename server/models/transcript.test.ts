@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { toolSpecsFor, type Action, type Observation } from '@/server/engine';
-import { reconstruct } from './agent-server/reconstruct';
+import { reconstruct } from '@/scripts/agent-server/reconstruct';
 import type { ChatRequest } from './openai';
 import { answerParameters, openAiTools, parseGymLine, systemPrompt } from './prompt';
 import { actionFromReply, buildMessages, stripCodeFence } from './transcript';
@@ -192,7 +192,7 @@ describe('a reply as one action', () => {
 
 describe("the agent server's driver cache", () => {
   it('keys drivers by the observations read, hands each out once, and evicts the oldest', async () => {
-    const { DriverCache } = await import('./agent-server/agents');
+    const { DriverCache } = await import('./agents');
     const cache = new DriverCache(2);
     const a = obs(0, 'a');
     const b = obs(0, 'b');

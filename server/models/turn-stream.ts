@@ -8,7 +8,8 @@ import { AppError } from '@/server/lib/errors';
 import { requireConnectionUse } from './access';
 import type { PartialReply } from './client';
 import type { ConnectionStore } from './connection';
-import { BUILT_IN_AGENTS, type TablePlayer, type TableTurn } from './table';
+import { BUILT_IN_AGENTS } from './agents';
+import type { TablePlayer, TableTurn } from './table';
 
 export const turnRequestSchema = z.strictObject({
   player: z.union([z.strictObject({ connection: z.string().min(1).max(100) }), z.strictObject({ agent: z.string() })]),

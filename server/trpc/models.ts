@@ -9,7 +9,7 @@ import { tableConnectionNames } from '@/server/models/access';
 import type { ConformanceReport } from '@/server/models/conformance';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { listConnections, saveConnection, type PublicConnection } from '@/server/models/service';
-import { BUILT_IN_AGENTS } from '@/server/models/table';
+import { BUILT_IN_AGENTS } from '@/server/models/agents';
 import { adminProcedure, described, publicProcedure, router } from './init';
 
 const store = () => createPrismaConnectionStore(prisma);

@@ -1,8 +1,8 @@
-// The built-in agents behind the agent server. Heuristic and random need only
-// the conversation (replayed from the first observation; see DriverCache); the
-// oracle reads the hidden goal, so it is served only when the server was started
-// with --allow-oracle and the request carries the episode's config in a header,
-// from which the server rebuilds the episode in-process by replaying the actions.
+// The built-in agents, at the table (table.ts) and behind the agent server (scripts/agent-server/).
+// Heuristic and random need only the conversation (replayed from the first observation; see
+// DriverCache); the oracle reads the hidden goal, so the agent server serves it only when started
+// with --allow-oracle and the request carries the episode's config in a header, from which the
+// episode is rebuilt in-process by replaying the actions.
 
 import { createHash } from 'node:crypto';
 import {
@@ -11,16 +11,28 @@ import {
   replayEpisode,
   type Action,
   type Catalog,
+  type EnvId,
   type EpisodeConfig,
   type Episode,
   type Observation,
 } from '@/server/engine';
 import { createHeuristicEpisodeAgent } from '@/server/engine/agents/heuristic';
 import { hashString, Rng } from '@/server/engine/random';
-import type { Reconstructed } from './reconstruct';
+import type { ActionMode } from './connection';
 
-export const SERVED_AGENTS = ['heuristic', 'random', 'oracle'] as const;
-export type ServedAgent = (typeof SERVED_AGENTS)[number];
+/** What an agent decides from: the agent seat's observations and the actions already taken. */
+export interface Conversation {
+  envId: EnvId;
+  mode: ActionMode;
+  /** observations[k] is what the agent saw before its turn k+1; the last one is the turn to decide now. */
+  observations: Observation[];
+  actions: Array<Action | string>;
+}
+
+export const BUILT_IN_AGENTS = ['oracle', 'heuristic', 'random'] as const;
+export type BuiltInAgent = (typeof BUILT_IN_AGENTS)[number];
+export const isBuiltInAgent = (name: string): name is BuiltInAgent =>
+  (BUILT_IN_AGENTS as readonly string[]).includes(name);
 
 export class AgentRequestError extends Error {
   constructor(
@@ -83,13 +95,13 @@ export interface Sampling {
 }
 
 /** The public config that keys seeded agents: the header's, else one derived from the opening message. */
-function publicConfig(conversation: Reconstructed, ctx: AgentContext) {
+function publicConfig(conversation: Conversation, ctx: AgentContext) {
   const opening = conversation.observations[0].customerMessage ?? '';
   return ctx.episodeConfig ?? { envId: conversation.envId, d: 0, seed: hashString(opening) };
 }
 
 /** The random agent's action for the last observation, its stream keyed by `seed` and the episode. */
-function randomAction(conversation: Reconstructed, ctx: AgentContext, seed: number): Action {
+function randomAction(conversation: Conversation, ctx: AgentContext, seed: number): Action {
   // The in-process random agent keys its stream by the episode's public config; without the
   // header the opening message stands in for it (reproducible, but not the in-process stream).
   const agent = createRandomAgent(seed);
@@ -99,7 +111,7 @@ function randomAction(conversation: Reconstructed, ctx: AgentContext, seed: numb
   return action!;
 }
 
-export function decide(agent: ServedAgent, conversation: Reconstructed, ctx: AgentContext): Action {
+export function decide(agent: BuiltInAgent, conversation: Conversation, ctx: AgentContext): Action {
   const own = decideOwn(agent, conversation, ctx);
   const { temperature = 0, seed } = ctx.sampling ?? { seed: 0 };
   if (temperature <= 0) return own;
@@ -109,7 +121,7 @@ export function decide(agent: ServedAgent, conversation: Reconstructed, ctx: Age
   return explore ? randomAction(conversation, ctx, seed) : own;
 }
 
-function decideOwn(agent: ServedAgent, conversation: Reconstructed, ctx: AgentContext): Action {
+function decideOwn(agent: BuiltInAgent, conversation: Conversation, ctx: AgentContext): Action {
   const { envId, observations } = conversation;
   if (ctx.episodeConfig && ctx.episodeConfig.envId !== envId)
     throw new AgentRequestError(`the episode header says env ${ctx.episodeConfig.envId}, the conversation is ${envId}`);
