@@ -10,7 +10,8 @@ import type { Catalog, EpisodeConfig } from '@/server/engine';
 import { EPISODE_HEADER } from '@/server/models/driver';
 import type { ChatRequest, ChatResponse, Usage, WireToolCall } from '@/server/models/openai';
 import { assistantToolMessage } from '@/server/models/transcript';
-import { AgentRequestError, decide, DriverCache, type BuiltInAgent } from '@/server/models/agents';
+import { AgentRequestError, decide, type BuiltInAgent } from '@/server/models/agents';
+import { DriverCache } from './driver-cache';
 import { reconstruct, TranscriptError } from './reconstruct';
 
 export interface AgentServerOptions {

@@ -1,10 +1,9 @@
 // The built-in agents, at the table (table.ts) and behind the agent server (scripts/agent-server/).
 // Heuristic and random need only the conversation (replayed from the first observation; see
-// DriverCache); the oracle reads the hidden goal, so the agent server serves it only when started
+// HeuristicDrivers); the oracle reads the hidden goal, so the agent server serves it only when started
 // with --allow-oracle and the request carries the episode's config in a header, from which the
 // episode is rebuilt in-process by replaying the actions.
 
-import { createHash } from 'node:crypto';
 import {
   createRandomAgent,
   oracleAgent,
@@ -43,37 +42,21 @@ export class AgentRequestError extends Error {
   }
 }
 
-type HeuristicDriver = (observation: Observation) => Action;
+export type HeuristicDriver = (observation: Observation) => Action;
 
 /**
- * Heuristic drivers left after their last turn, keyed by the observations they have read. Only an
- * optimisation (a long JOURNEY would otherwise be replayed from turn 1 on every request): a miss
- * replays from the first observation, which gives the same action because the heuristic reads
- * nothing but its observations.
+ * Heuristic drivers kept between requests, by the observations they have read (the agent server's
+ * DriverCache). Only an optimisation: a miss replays from the first observation, which gives the
+ * same action because the heuristic reads nothing but its observations.
  */
-export class DriverCache {
-  private readonly drivers = new Map<string, HeuristicDriver>();
-  constructor(private readonly size: number) {}
-
-  static key(observations: Observation[]): string {
-    const seen = observations.map((o) => [o.envId, o.turn, o.budgets, o.customerMessage, o.toolResults]);
-    return createHash('sha256').update(JSON.stringify(seen)).digest('hex');
-  }
-  take(key: string): HeuristicDriver | undefined {
-    const driver = this.drivers.get(key);
-    this.drivers.delete(key);
-    return driver;
-  }
-  put(key: string, driver: HeuristicDriver) {
-    if (this.size <= 0) return;
-    this.drivers.set(key, driver);
-    while (this.drivers.size > this.size) this.drivers.delete(this.drivers.keys().next().value!);
-  }
+export interface HeuristicDrivers {
+  take(observations: Observation[]): HeuristicDriver | undefined;
+  put(observations: Observation[], driver: HeuristicDriver): void;
 }
 
 export interface AgentContext {
   /** Heuristic drivers to continue (none: replay every request from the first turn). */
-  cache?: DriverCache;
+  cache?: HeuristicDrivers;
   /** From the X-EcomRLVE-Episode header, when sent. */
   episodeConfig: EpisodeConfig | null;
   allowOracle: boolean;
@@ -127,11 +110,11 @@ function decideOwn(agent: BuiltInAgent, conversation: Conversation, ctx: AgentCo
     throw new AgentRequestError(`the episode header says env ${ctx.episodeConfig.envId}, the conversation is ${envId}`);
   switch (agent) {
     case 'heuristic': {
-      const cached = ctx.cache?.take(DriverCache.key(observations.slice(0, -1)));
+      const cached = ctx.cache?.take(observations.slice(0, -1));
       const act = cached ?? createHeuristicEpisodeAgent(envId);
       let action: Action | undefined;
       for (const observation of cached ? observations.slice(-1) : observations) action = act(observation);
-      ctx.cache?.put(DriverCache.key(observations), act);
+      ctx.cache?.put(observations, act);
       return action!;
     }
     case 'random':
