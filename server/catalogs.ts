@@ -280,19 +280,6 @@ export function evictOverCap(capBytes: number): string[] {
 
 export const loadedCatalogIds = (): string[] => [...cache.keys()];
 
-/** Builds a synthetic preset's disk cache (the prepare command; never called by a request). */
-export function prepareSyntheticCatalog(catalogId: string, log?: (m: string) => void): void {
-  const choice = listCatalogs().find((c) => c.id === catalogId && c.kind === 'synthetic');
-  if (!choice)
-    throw new UnknownCatalogError(
-      `"${catalogId}" is not a synthetic catalog of the registry; known: ${listCatalogs()
-        .filter((c) => c.kind === 'synthetic')
-        .map((c) => c.id)
-        .join(', ')}`,
-    );
-  loadOrCreateSyntheticCatalog({ seed: DEFAULT_SYNTHETIC.seed, size: choice.size, log });
-}
-
 /** What the home page offers: the default, larger synthetic presets, and every imported catalog. */
 export function listCatalogs(): CatalogChoice[] {
   const synthetic = [DEFAULT_SYNTHETIC.size, ...SYNTHETIC_PRESETS].map((size) => {
