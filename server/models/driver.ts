@@ -6,10 +6,8 @@
 
 import type { Action, EpisodeConfig } from '@/server/engine';
 import {
-  chatCompletion,
+  callModel,
   requestBody,
-  withRetries,
-  InfraError,
   type AttemptRecord,
   type ChatReply,
   type PartialReply,
@@ -67,38 +65,31 @@ export async function modelTurn(
 ): Promise<ModelTurn> {
   const envId = history.observations[0].envId;
   const request = buildRequest(connection, history);
+  const { signal, backoffMs, onPartial, env, episodeConfig } = options;
+  const headers =
+    connection.sendEpisodeHeader && episodeConfig
+      ? { [EPISODE_HEADER]: JSON.stringify(publicConfig(episodeConfig)) }
+      : undefined;
+  const { infra, attempts, reply } = await callModel(connection, request, {
+    signal,
+    backoffMs,
+    onPartial,
+    env,
+    headers,
+  });
   const record: ModelTurnRecord = {
     turn: history.actions.length + 1,
     actor: `model:${connection.name}`,
     mode: connection.actionMode,
     request,
-    attempts: [],
-    reply: null,
+    attempts,
+    reply,
     action: null,
   };
-  const headers =
-    connection.sendEpisodeHeader && options.episodeConfig
-      ? { [EPISODE_HEADER]: JSON.stringify(publicConfig(options.episodeConfig)) }
-      : undefined;
-  try {
-    record.reply = await withRetries(
-      () =>
-        chatCompletion(connection, request, {
-          signal: options.signal,
-          headers,
-          onPartial: options.onPartial,
-          env: options.env,
-        }),
-      { maxRetries: connection.maxRetries, backoffMs: options.backoffMs, signal: options.signal },
-      record.attempts,
-    );
-  } catch (e) {
-    if (e instanceof InfraError) return { ok: false, infra: { kind: e.kind, message: e.message }, record };
-    throw e;
-  }
+  if (infra) return { ok: false, infra: { kind: infra.kind, message: infra.message }, record };
   record.action = actionFromReply(envId, connection.actionMode, {
-    content: record.reply.content,
-    tool_calls: record.reply.toolCalls,
+    content: reply!.content,
+    tool_calls: reply!.toolCalls,
   });
   return { ok: true, action: record.action, record };
 }
