@@ -204,7 +204,7 @@ export function loadCatalog(catalogId: string = DEFAULT_CATALOG_ID): Promise<Cat
   let choice: CatalogChoice;
   try {
     choice = choiceFor(catalogId);
-    if (catalogId === DEFAULT_CATALOG_ID) return Promise.resolve(getDefault(choice));
+    if (catalogId === DEFAULT_CATALOG_ID) return Promise.resolve(getCatalog(catalogId)); // small: built here
   } catch (e) {
     return Promise.reject(e as Error);
   }
@@ -239,10 +239,6 @@ export function slicePause(budgetMs: number, now = () => performance.now()): () 
             resolve();
           }),
         );
-}
-
-function getDefault(choice: CatalogChoice): Catalog {
-  return remember(choice, loadOrCreateSyntheticCatalog({ seed: DEFAULT_SYNTHETIC.seed, size: choice.size }));
 }
 
 /** Ids being read by a worker thread right now. */
