@@ -36,13 +36,6 @@ export const BYTES_PER_PRODUCT = { synthetic: 300, imported: 600 } as const;
 const DEFAULT_MEMORY_CAP_MB = 1024;
 const DEFAULT_IDLE_S = 600;
 
-export class UnknownCatalogError extends AppError {
-  constructor(message: string) {
-    super('BAD_INPUT', message);
-    this.name = 'UnknownCatalogError';
-  }
-}
-
 export interface CatalogChoice {
   id: string;
   label: string;
@@ -99,7 +92,8 @@ function choiceFor(catalogId: string): CatalogChoice {
     const alias = /^synthetic-s\d+-n\d+$/.test(catalogId)
       ? ' (catalog ids are exact; synthetic catalogs are the listed presets)'
       : '';
-    throw new UnknownCatalogError(
+    throw new AppError(
+      'BAD_INPUT',
       `unknown catalog "${catalogId}"${alias}; known: ${listCatalogs()
         .map((c) => c.id)
         .join(', ')}`,
