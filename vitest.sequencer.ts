@@ -16,7 +16,7 @@ export const KNOWN_SLOW: Record<string, number> = {
   'server/inspector/pg-parity.test.ts': 10,
   'server/models/run-worker.test.ts': 9,
   'server/engine/agents/exploits/ceilings.test.ts': 7,
-  'server/models/agent-server/parity.test.ts': 6,
+  'scripts/agent-server/parity.test.ts': 6,
   'server/env-server/served-crash.test.ts': 6,
   'server/engine/catalog/synthetic.test.ts': 6,
   'server/engine/catalog/search.test.ts': 4,

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { createAgentServer, listen } from '../server/models/agent-server/server';
+import { createAgentServer, listen } from '../scripts/agent-server/server';
 import { shot, watchProblems } from './play-helpers';
 
 // A connected model plays the curriculum (issue 31): the built-in heuristic behind the

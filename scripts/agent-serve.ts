@@ -4,15 +4,15 @@
 // and only to requests that carry the episode's config in the X-EcomRLVE-Episode header.
 
 import { createSyntheticCatalog } from '../server/engine/catalog/synthetic';
-import { SERVED_AGENTS, type ServedAgent } from '../server/models/agent-server/agents';
-import { createAgentServer, listen } from '../server/models/agent-server/server';
+import { BUILT_IN_AGENTS, isBuiltInAgent, type BuiltInAgent } from '../server/models/agents';
+import { createAgentServer, listen } from './agent-server/server';
 
 const USAGE =
   'usage: npm run agent:serve -- --agent heuristic|random|oracle [--port 8011] [--allow-oracle] [--catalog-size 20000] [--seed 0] [--quiet]';
 
 function parse(argv: string[]) {
   const options = {
-    agent: 'heuristic' as ServedAgent,
+    agent: 'heuristic' as BuiltInAgent,
     port: 8011,
     allowOracle: false,
     catalogSize: 20_000,
@@ -32,9 +32,8 @@ function parse(argv: string[]) {
     };
     if (flag === '--agent') {
       const a = value();
-      if (!(SERVED_AGENTS as readonly string[]).includes(a))
-        throw new Error(`--agent must be one of ${SERVED_AGENTS.join(', ')}, got "${a}"`);
-      options.agent = a as ServedAgent;
+      if (!isBuiltInAgent(a)) throw new Error(`--agent must be one of ${BUILT_IN_AGENTS.join(', ')}, got "${a}"`);
+      options.agent = a;
     } else if (flag === '--port') options.port = int(value());
     else if (flag === '--allow-oracle') options.allowOracle = true;
     else if (flag === '--catalog-size') options.catalogSize = int(value());

@@ -14,7 +14,7 @@ import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { createCurriculum, formatWindows, isCollectionId, type CurriculumState } from '@/server/engine/curriculum';
 import { playableEnvs, playCurriculumEpisode, type CurriculumStep } from '@/server/curriculum/runner';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
-import { BUILT_IN_AGENTS, isBuiltInAgent } from '@/server/models/table';
+import { BUILT_IN_AGENTS, isBuiltInAgent } from '@/server/models/agents';
 
 const { values: opt } = parseArgs({
   options: {

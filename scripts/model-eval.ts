@@ -1,18 +1,27 @@
 // npm run model-eval -- --model <baseURL|connection name|heuristic|random|oracle> --envs all --d 0..12 --seeds 5 --concurrency 4
-// Plays the grid with a connected model over HTTP: a progress bar, Ctrl-C to cancel (the
-// episodes done so far are kept and summarised), an env × d table of mean reward and pass
-// rate, and infrastructure failures counted apart. Everything is also written as JSON.
-// A built-in agent name starts the agent server in this process on a free loopback port.
+// Plays the grid with a connected model over HTTP, or a built-in agent in this process, through
+// the batch runs' loop (server/models/run-play.ts): a progress bar, Ctrl-C to cancel (the
+// episodes done so far are kept and summarised), an env × d table of mean reward and pass rate,
+// and infrastructure failures counted apart. Everything is also written as JSON.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createSyntheticCatalog } from '../server/engine/catalog/synthetic';
-import { SERVED_AGENTS, type ServedAgent } from '../server/models/agent-server/agents';
-import { createAgentServer, listen } from '../server/models/agent-server/server';
-import { expandCells, formatBatchTable, progressBar, runBatch, summarizeBatch } from '../server/models/batch';
-import { MODEL_EVAL_USAGE, parseModelEvalArgs, UsageError, type ModelEvalOptions } from '../server/models/batch-args';
-import { parseConnection, type Connection, type ConnectionInput } from '../server/models/connection';
-import type { Catalog } from '../server/engine';
+import { parseConnection, type ConnectionInput } from '../server/models/connection';
+import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '../server/episodes/service';
+import { cellStats, expandCells, playRunCells } from '../server/models/run-play';
+import { BUILT_IN_AGENTS, isBuiltInAgent } from '../server/models/agents';
+import type { TablePlayer } from '../server/models/table';
+import {
+  evalRow,
+  formatTable,
+  MODEL_EVAL_USAGE,
+  parseModelEvalArgs,
+  progressBar,
+  UsageError,
+  type EvalRow,
+  type ModelEvalOptions,
+} from './model-eval-lib';
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`model-eval: ${message}\n`);
@@ -32,10 +41,8 @@ async function firstModelId(baseUrl: string): Promise<string> {
   return fail(`could not read a model id from ${baseUrl}/models; pass --model-name`);
 }
 
-async function resolveConnection(
-  o: ModelEvalOptions,
-  catalog: () => Catalog,
-): Promise<{ connection: Connection; close?: () => void }> {
+async function resolvePlayer(o: ModelEvalOptions): Promise<TablePlayer> {
+  if (isBuiltInAgent(o.model)) return { kind: 'agent', agent: o.model };
   const overrides: Partial<ConnectionInput> = {
     ...(o.mode ? { actionMode: o.mode } : {}),
     ...(o.apiKeyEnv ? { apiKeyEnv: o.apiKeyEnv } : {}),
@@ -43,36 +50,19 @@ async function resolveConnection(
     ...(o.retries !== undefined ? { maxRetries: o.retries } : {}),
     ...(o.stream ? { stream: true } : {}),
   };
-  const make = (input: ConnectionInput) => {
+  const make = (input: ConnectionInput): TablePlayer => {
     try {
-      return parseConnection({ ...input, ...overrides });
+      return { kind: 'model', connection: parseConnection({ ...input, ...overrides }) };
     } catch (e) {
       return fail((e as Error).message);
     }
   };
   if (/^https?:\/\//.test(o.model))
-    return {
-      connection: make({ name: o.model, baseUrl: o.model, model: o.modelName ?? (await firstModelId(o.model)) }),
-    };
-  if ((SERVED_AGENTS as readonly string[]).includes(o.model)) {
-    const agent = o.model as ServedAgent;
-    const server = createAgentServer({ agent, port: 0, allowOracle: agent === 'oracle', catalog });
-    const port = await listen(server, 0);
-    // the episode header lets the oracle rebuild the episode and the random agent use the in-process seed stream
-    return {
-      connection: make({
-        name: `agent:${agent}`,
-        baseUrl: `http://127.0.0.1:${port}/v1`,
-        model: agent,
-        sendEpisodeHeader: agent !== 'heuristic',
-      }),
-      close: () => server.close(),
-    };
-  }
+    return make({ name: o.model, baseUrl: o.model, model: o.modelName ?? (await firstModelId(o.model)) });
   const file = o.connections ?? '.models/connections.json';
   if (!existsSync(file))
     fail(
-      `"${o.model}" is not a URL nor a built-in agent (${SERVED_AGENTS.join(', ')}), and there is no connections file ${file}`,
+      `"${o.model}" is not a URL nor a built-in agent (${BUILT_IN_AGENTS.join(', ')}), and there is no connections file ${file}`,
     );
   let saved: ConnectionInput[];
   try {
@@ -82,7 +72,7 @@ async function resolveConnection(
   }
   const found = Array.isArray(saved) ? saved.find((c) => c?.name === o.model) : undefined;
   if (!found) fail(`no connection named "${o.model}" in ${file}`);
-  return { connection: make(found) };
+  return make(found);
 }
 
 async function main() {
@@ -95,13 +85,16 @@ async function main() {
   }
   if (o.help) return void process.stdout.write(`${MODEL_EVAL_USAGE}\n`);
 
-  let catalogCache: Catalog | null = null;
-  const catalog = () => (catalogCache ??= createSyntheticCatalog({ seed: 1, size: o.catalogSize }));
-  const { connection, close } = await resolveConnection(o, catalog);
+  const player = await resolvePlayer(o);
+  const name = player.kind === 'model' ? player.connection.model : player.agent;
   const seeds = Array.from({ length: o.seeds }, (_, i) => o.seedStart + i);
   const cells = expandCells(o.envs, o.ds, seeds);
+  const where =
+    player.kind === 'model'
+      ? `${name} at ${player.connection.baseUrl} (${player.connection.actionMode} mode)`
+      : `the built-in ${name} agent`;
   process.stderr.write(
-    `model-eval: ${connection.model} at ${connection.baseUrl} (${connection.actionMode} mode) on ${o.envs.join(',')} × d ${o.ds.join(',')} × ${o.seeds} seeds = ${cells.length} episodes, concurrency ${o.concurrency}\n`,
+    `model-eval: ${where} on ${o.envs.join(',')} × d ${o.ds.join(',')} × ${o.seeds} seeds = ${cells.length} episodes, concurrency ${o.concurrency}\n`,
   );
 
   const controller = new AbortController();
@@ -112,45 +105,57 @@ async function main() {
   });
   const tty = process.stderr.isTTY === true;
   const started = performance.now();
-  let infra = 0;
+  const rows: EvalRow[] = [];
   let lastPrint = 0;
-  const run = await runBatch(cells, catalog(), connection, {
+  const catalog = createSyntheticCatalog({ seed: 1, size: o.catalogSize });
+  const job = {
+    cells,
+    player,
+    catalogId: catalog.id,
     concurrency: o.concurrency,
-    signal: controller.signal,
-    keepRecords: o.records,
-    onProgress: (done, total, row) => {
-      if (row.status === 'infra_error') infra++;
-      const seconds = (performance.now() - started) / 1000;
-      if (done !== total && seconds - lastPrint < (tty ? 0.1 : 5)) return;
-      lastPrint = seconds;
-      process.stderr.write(
-        `${tty ? '\r' : ''}${progressBar(done, total, infra, seconds)}${tty && done !== total ? '' : '\n'}`,
-      );
-    },
+    maxEvents: MAX_EPISODE_EVENTS,
+    maxBytes: MAX_EPISODE_BYTES,
+    batchSize: 1, // every episode reaches the progress bar as it ends
+    flushMs: 0,
+  };
+  await playRunCells(job, catalog, controller.signal, async ([played]) => {
+    const row = evalRow(played, controller.signal.aborted, o.records);
+    if (!row) return;
+    rows.push(row);
+    const seconds = (performance.now() - started) / 1000;
+    const done = rows.length === cells.length;
+    if (!done && seconds - lastPrint < (tty ? 0.1 : 5)) return;
+    lastPrint = seconds;
+    const infra = rows.filter((r) => r.infra).length;
+    process.stderr.write(
+      `${tty ? '\r' : ''}${progressBar(rows.length, cells.length, infra, seconds)}${tty && !done ? '' : '\n'}`,
+    );
   });
-  close?.();
+  const seconds = (performance.now() - started) / 1000;
+  const cancelled = controller.signal.aborted;
+  rows.sort((a, b) => cellIndex(cells, a) - cellIndex(cells, b));
 
-  const summary = summarizeBatch(run.rows);
+  const summary = cellStats(rows.map((r) => ({ ...r, infra: Boolean(r.infra), pass: r.pass === true })));
   process.stdout.write(
-    `\n${connection.model}: ${run.rows.length} of ${cells.length} episodes${run.cancelled ? ' (cancelled)' : ''} in ${run.seconds.toFixed(1)} s\n${formatBatchTable(summary)}\n`,
+    `\n${name}: ${rows.length} of ${cells.length} episodes${cancelled ? ' (cancelled)' : ''} in ${seconds.toFixed(1)} s\n${formatTable(summary)}\n`,
   );
-  const failures = run.rows.filter((r) => r.infra);
-  for (const r of failures.slice(0, 5))
+  for (const r of rows.filter((r) => r.infra).slice(0, 5))
     process.stdout.write(
       `  ${r.envId} d=${r.d} seed=${r.seed} turn ${r.infra!.turn}: ${r.infra!.kind}: ${r.infra!.message}\n`,
     );
 
   const out =
     o.out ??
-    `.model-eval/${connection.model.replace(/[^A-Za-z0-9._-]/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+    `.model-eval/${name.replace(/[^A-Za-z0-9._-]/g, '_')}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
   mkdirSync(dirname(out), { recursive: true });
-  const { name, baseUrl, model, actionMode, temperature, topP, maxTokens, seed } = connection;
-  writeFileSync(
-    out,
-    `${JSON.stringify({ connection: { name, baseUrl, model, actionMode, temperature, topP, maxTokens, seed }, options: o, cancelled: run.cancelled, seconds: run.seconds, summary, rows: run.rows }, null, 1)}\n`,
-  );
+  // a connection names its key's variable, never the key
+  const connection = player.kind === 'model' ? player.connection : { agent: name };
+  writeFileSync(out, `${JSON.stringify({ connection, options: o, cancelled, seconds, summary, rows }, null, 1)}\n`);
   process.stderr.write(`model-eval: wrote ${out}\n`);
-  if (run.cancelled) process.exitCode = 130;
+  if (cancelled) process.exitCode = 130;
 }
+
+const cellIndex = (cells: Array<{ envId: string; d: number; seed: number }>, r: EvalRow) =>
+  cells.findIndex((c) => c.envId === r.envId && c.d === r.d && c.seed === r.seed);
 
 void main();

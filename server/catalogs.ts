@@ -36,13 +36,6 @@ export const BYTES_PER_PRODUCT = { synthetic: 300, imported: 600 } as const;
 const DEFAULT_MEMORY_CAP_MB = 1024;
 const DEFAULT_IDLE_S = 600;
 
-export class UnknownCatalogError extends AppError {
-  constructor(message: string) {
-    super('BAD_INPUT', message);
-    this.name = 'UnknownCatalogError';
-  }
-}
-
 export interface CatalogChoice {
   id: string;
   label: string;
@@ -99,7 +92,8 @@ function choiceFor(catalogId: string): CatalogChoice {
     const alias = /^synthetic-s\d+-n\d+$/.test(catalogId)
       ? ' (catalog ids are exact; synthetic catalogs are the listed presets)'
       : '';
-    throw new UnknownCatalogError(
+    throw new AppError(
+      'BAD_INPUT',
       `unknown catalog "${catalogId}"${alias}; known: ${listCatalogs()
         .map((c) => c.id)
         .join(', ')}`,
@@ -204,7 +198,7 @@ export function loadCatalog(catalogId: string = DEFAULT_CATALOG_ID): Promise<Cat
   let choice: CatalogChoice;
   try {
     choice = choiceFor(catalogId);
-    if (catalogId === DEFAULT_CATALOG_ID) return Promise.resolve(getDefault(choice));
+    if (catalogId === DEFAULT_CATALOG_ID) return Promise.resolve(getCatalog(catalogId)); // small: built here
   } catch (e) {
     return Promise.reject(e as Error);
   }
@@ -241,10 +235,6 @@ export function slicePause(budgetMs: number, now = () => performance.now()): () 
         );
 }
 
-function getDefault(choice: CatalogChoice): Catalog {
-  return remember(choice, loadOrCreateSyntheticCatalog({ seed: DEFAULT_SYNTHETIC.seed, size: choice.size }));
-}
-
 /** Ids being read by a worker thread right now. */
 export const loadingCatalogIds = (): string[] => [...loading.keys()];
 
@@ -279,19 +269,6 @@ export function evictOverCap(capBytes: number): string[] {
 }
 
 export const loadedCatalogIds = (): string[] => [...cache.keys()];
-
-/** Builds a synthetic preset's disk cache (the prepare command; never called by a request). */
-export function prepareSyntheticCatalog(catalogId: string, log?: (m: string) => void): void {
-  const choice = listCatalogs().find((c) => c.id === catalogId && c.kind === 'synthetic');
-  if (!choice)
-    throw new UnknownCatalogError(
-      `"${catalogId}" is not a synthetic catalog of the registry; known: ${listCatalogs()
-        .filter((c) => c.kind === 'synthetic')
-        .map((c) => c.id)
-        .join(', ')}`,
-    );
-  loadOrCreateSyntheticCatalog({ seed: DEFAULT_SYNTHETIC.seed, size: choice.size, log });
-}
 
 /** What the home page offers: the default, larger synthetic presets, and every imported catalog. */
 export function listCatalogs(): CatalogChoice[] {

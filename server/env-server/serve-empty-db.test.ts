@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EnvHttpClient } from '@/server/client/env-client';
+import { EnvHttpClient } from '@/clients/typescript/env-client';
 import { createPrismaClient } from '@/server/db';
 import { copyMigratedSqlite } from '../lib/test/migrated-sqlite';
 import { ADMIN } from './test/helpers';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { createEpisode, oracleAgent, type Action, type Observation } from '@/server/engine';
-import { EnvWsClient } from '@/server/client/env-client';
+import { EnvWsClient } from '@/clients/typescript/env-client';
 import { openSqlite } from '@/server/db/sql';
 import { migratedTempDatabase, spawnEnvServer } from './test/spawn';
 

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEpisode, listEnvs, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
-import { EnvHttpClient, EnvWsClient } from '@/server/client/env-client';
+import { EnvHttpClient, EnvWsClient } from '@/clients/typescript/env-client';
 import Database from 'better-sqlite3';
 import { createPrismaClient } from '@/server/db';
 import { sqliteFile } from '@/server/db/path';

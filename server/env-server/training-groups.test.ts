@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV_IDS, type Action, type EnvId, type Observation } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
-import { EnvHttpClient, EnvWsClient, type ResetOptions, type StepResponse } from '@/server/client/env-client';
+import { EnvHttpClient, EnvWsClient, type ResetOptions, type StepResponse } from '@/clients/typescript/env-client';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
-import { decide } from '@/server/models/agent-server/agents';
+import { decide } from '@/server/models/agents';
 import { effectivePromptRatios, formGroups, type GroupRolloutInput } from '@/server/inspector/groups';
 import { startEnvServer, type RunningEnvServer } from './server';
 import { testConfig } from './test/helpers';

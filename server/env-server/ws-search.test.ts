@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Action } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
-import { EnvWsClient } from '@/server/client/env-client';
+import { EnvWsClient } from '@/clients/typescript/env-client';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { listInputSchema } from '@/server/inspector/filters';
 import { listEpisodes } from '@/server/inspector/query';

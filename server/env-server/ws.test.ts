@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
-import { EnvClientError, EnvHttpClient, EnvWsClient } from '@/server/client/env-client';
+import { EnvClientError, EnvHttpClient, EnvWsClient } from '@/clients/typescript/env-client';
 import type { EnvServerConfig } from './config';
 import { startEnvServer, type RunningEnvServer } from './server';
 import { ADMIN, testConfig } from './test/helpers';

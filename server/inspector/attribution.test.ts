@@ -5,7 +5,7 @@ import { playEpisode } from '../engine/play';
 import { act, startEpisode, testCatalog } from '../engine/testing';
 import type { Action, EpisodeConfig, EpisodeEvent, RewardBreakdown } from '../engine/types';
 import { parseConnection } from '../models/connection';
-import { playModelEpisode } from '../models/driver';
+import { playModelEpisode } from '../models/test/play-model';
 import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from '../models/test/fake-endpoint';
 import { attributeFailure, countAttributions, type AttributionInput } from './attribution';
 

@@ -11,24 +11,17 @@ const MIGRATE = 'run `npx prisma migrate deploy` (npm run app does it)';
 
 export class DatabaseRefused extends Error {}
 
-/** Tables of a SQLite file, or null when the file does not exist. Throws when it cannot be read. */
-function tablesOf(file: string): string[] | null {
+/** A SQLite file's tables and applied migrations (null: no file). Throws when it cannot be read. */
+function stateOf(file: string): { tables: string[]; applied: string[] } | null {
   if (!fs.existsSync(/*turbopackIgnore: true*/ file)) return null;
   const db = openSqliteConnection(file, { readonly: true });
+  const names = (sql: string) => (db.prepare(sql).all() as Array<{ name: string }>).map((r) => r.name);
   try {
-    return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>).map(
-      (r) => r.name,
-    );
-  } finally {
-    db.close();
-  }
-}
-
-function appliedMigrations(file: string): string[] {
-  const db = openSqliteConnection(file, { readonly: true });
-  try {
-    const rows = db.prepare('SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL');
-    return (rows.all() as Array<{ name: string }>).map((r) => r.name);
+    const tables = names("SELECT name FROM sqlite_master WHERE type = 'table'");
+    const applied = tables.includes('_prisma_migrations')
+      ? names('SELECT migration_name AS name FROM _prisma_migrations WHERE finished_at IS NOT NULL')
+      : [];
+    return { tables, applied };
   } finally {
     db.close();
   }
@@ -44,13 +37,13 @@ export function readySqliteDatabase(url: string, root = process.cwd()): 'migrate
   if (!file) return 'not-sqlite';
   const problem = prepareDatabaseDir(url);
   if (problem) throw new DatabaseRefused(problem);
-  let tables: string[] | null;
+  let state: ReturnType<typeof stateOf>;
   try {
-    tables = tablesOf(file);
+    state = stateOf(file);
   } catch (e) {
     throw new DatabaseRefused(`the database ${file} cannot be opened (${(e as Error).message})`);
   }
-  if (!tables?.length) {
+  if (!state?.tables.length) {
     try {
       execFileSync(path.join(/*turbopackIgnore: true*/ root, 'node_modules/.bin/prisma'), ['migrate', 'deploy'], {
         cwd: root,
@@ -66,11 +59,8 @@ export function readySqliteDatabase(url: string, root = process.cwd()): 'migrate
     }
     return 'migrated';
   }
-  if (!tables.includes('_prisma_migrations')) return 'ready'; // a database made another way
-  const pending = pendingMigrations(
-    appliedMigrations(file),
-    path.join(/*turbopackIgnore: true*/ root, 'prisma/migrations'),
-  );
+  if (!state.tables.includes('_prisma_migrations')) return 'ready'; // a database made another way
+  const pending = pendingMigrations(state.applied, path.join(/*turbopackIgnore: true*/ root, 'prisma/migrations'));
   if (pending.length)
     throw new DatabaseRefused(
       `the database ${file} lacks ${pending.length} migration(s) (${pending.join(', ')}): ${MIGRATE}`,

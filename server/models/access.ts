@@ -3,7 +3,8 @@
 // the customer or seeing its name needs the admin otherwise. With auth off everyone is admin.
 import { AppError } from '@/server/lib/errors';
 import type { Connection, ConnectionStore } from './connection';
-import { BUILT_IN_AGENTS, isBuiltInAgent, type TablePlayer } from './table';
+import { BUILT_IN_AGENTS, isBuiltInAgent } from './agents';
+import type { TablePlayer } from './table';
 
 /**
  * The connection `name` if this caller may use it. `requireAdminFor` throws for a non-admin;
@@ -27,9 +28,10 @@ export async function tableConnectionNames(store: ConnectionStore, admin: boolea
 }
 
 /**
- * The player a run key names: "agent:<name>" (or a bare built-in agent's name) or
- * "connection:<name>" (or any other name: a connection), checked as requireConnectionUse does.
- * Batch runs and the curriculum resolve their player here.
+ * The player a key names: "agent:<name>" (or a bare built-in agent's name) or "connection:<name>"
+ * (or any other name: a connection), checked as requireConnectionUse does; the oracle reads the
+ * hidden goal, so with auth on only the admin may let it play. The table, batch runs and the
+ * curriculum resolve their player here.
  */
 export async function tablePlayerFor(
   store: ConnectionStore,
@@ -37,12 +39,10 @@ export async function tablePlayerFor(
   requireAdminFor: (what: string) => void,
 ): Promise<TablePlayer> {
   const agent = key.startsWith('agent:') ? key.slice(6) : key;
+  if (agent === 'oracle') requireAdminFor('the oracle (it reads the hidden goal)');
   if (isBuiltInAgent(agent)) return { kind: 'agent', agent };
   if (key.startsWith('agent:'))
-    throw new AppError(
-      'BAD_INPUT',
-      `unknown built-in agent "${agent}"; built-in agents: ${BUILT_IN_AGENTS.join(', ')}`,
-    );
+    throw new AppError('BAD_INPUT', `unknown built-in agent "${agent}"; choose ${BUILT_IN_AGENTS.join(', ')}`);
   return {
     kind: 'model',
     connection: await requireConnectionUse(store, key.replace(/^connection:/, ''), requireAdminFor),

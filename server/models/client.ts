@@ -251,14 +251,6 @@ export interface AttemptRecord {
   latencyMs: number;
 }
 
-export interface RetryPolicy {
-  maxRetries: number;
-  /** First pause; doubles each retry, capped at 8 s. */
-  backoffMs?: number;
-  signal?: AbortSignal;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
-
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(new CancelledError());
@@ -266,30 +258,37 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', () => (clearTimeout(t), reject(new CancelledError())), { once: true });
   });
 
-/** Runs a call, retrying retryable infrastructure failures; every attempt is recorded. */
-export async function withRetries<T>(
-  call: () => Promise<T>,
-  policy: RetryPolicy,
-  attempts: AttemptRecord[],
-): Promise<T> {
-  const pause = policy.sleep ?? sleep;
+/** What a model call sent and got back: the exact body (the key is only ever in a header), each attempt, the reply. */
+export interface CallRecord {
+  request: ChatRequest;
+  attempts: AttemptRecord[];
+  reply: ChatReply | null;
+}
+
+/**
+ * Sends the request, retrying retryable infrastructure failures up to the connection's maxRetries
+ * (pauses from `backoffMs`, default 500 ms, doubling, capped at 8 s). The failure left after them is
+ * returned as `infra`, never thrown; a cancel throws CancelledError.
+ */
+export async function callModel(
+  connection: Connection,
+  request: ChatRequest,
+  options: ChatOptions & { backoffMs?: number } = {},
+): Promise<CallRecord & { infra: InfraError | null }> {
+  const record: CallRecord = { request, attempts: [], reply: null };
   for (let attempt = 0; ; attempt++) {
     const started = performance.now();
+    const latencyMs = () => Math.round(performance.now() - started);
     try {
-      const value = await call();
-      attempts.push({ ok: true, latencyMs: Math.round(performance.now() - started) });
-      return value;
+      record.reply = await chatCompletion(connection, request, options);
+      record.attempts.push({ ok: true, latencyMs: latencyMs() });
+      return { ...record, infra: null };
     } catch (e) {
       if (!(e instanceof InfraError)) throw e;
-      attempts.push({
-        ok: false,
-        kind: e.kind,
-        ...(e.status ? { status: e.status } : {}),
-        error: e.message,
-        latencyMs: Math.round(performance.now() - started),
-      });
-      if (!e.retryable || attempt >= policy.maxRetries) throw e;
-      await pause(Math.min(8000, (policy.backoffMs ?? 500) * 2 ** attempt), policy.signal);
+      const { kind, status, message: error } = e;
+      record.attempts.push({ ok: false, kind, ...(status ? { status } : {}), error, latencyMs: latencyMs() });
+      if (!e.retryable || attempt >= connection.maxRetries) return { ...record, infra: e };
+      await sleep(Math.min(8000, (options.backoffMs ?? 500) * 2 ** attempt), options.signal);
     }
   }
 }

@@ -4,11 +4,12 @@
 // the point is to see the endpoint as it is.
 
 import { createEpisode, type Catalog, type EnvId, type EpisodeConfig } from '@/server/engine';
-import { chatCompletion, requestBody, type ChatOptions, type ChatReply } from './client';
-import type { Connection } from './connection';
+import { chatCompletion, type ChatOptions, type ChatReply } from './client';
+import type { ActionMode, Connection } from './connection';
+import { buildRequest } from './driver';
 import type { ChatRequest } from './openai';
 import { ANSWER_TOOL, openAiTools, wireToolName } from './prompt';
-import { buildMessages, stripCodeFence } from './transcript';
+import { stripCodeFence } from './transcript';
 
 export const CHECKS = {
   answers: 'the endpoint answers a chat request',
@@ -39,19 +40,17 @@ export interface ConformanceReport {
 const SINGLE: EpisodeConfig = { envId: 'PD', d: 0, seed: 1 };
 const PARALLEL: EpisodeConfig = { envId: 'PD', d: 4, seed: 1 };
 
+/** The request the driver would send for the episode's opening, in `mode`, not streamed. */
 function openingRequest(
   connection: Connection,
   catalog: Catalog,
   config: EpisodeConfig,
-  mode: 'tools' | 'json',
+  mode: ActionMode,
   extra: Partial<ChatRequest> = {},
 ): ChatRequest {
   const observation = createEpisode(config, catalog).reset().observation;
-  const messages = buildMessages({ observations: [observation], actions: [] }, mode);
-  return requestBody(
-    { ...connection, stream: false },
-    mode === 'tools' ? { messages, tools: openAiTools(config.envId as EnvId), ...extra } : { messages, ...extra },
-  );
+  const history = { observations: [observation], actions: [] };
+  return { ...buildRequest({ ...connection, actionMode: mode, stream: false }, history), ...extra };
 }
 
 const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);

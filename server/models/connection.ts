@@ -170,6 +170,14 @@ export function redact(text: string, secret: string | null): string {
   return text.split(secret).join('[redacted]');
 }
 
+/** A connection as the browser may see it: apiKeySet says whether its key's variable is set (null: no key). */
+export type PublicConnection = Connection & { apiKeySet: boolean | null };
+
+export const publicConnection = (connection: Connection, env: Env = process.env): PublicConnection => ({
+  ...connection,
+  apiKeySet: connection.apiKeyEnv ? Boolean(env[connection.apiKeyEnv]) : null,
+});
+
 /** Where connections live: Prisma in the app (prisma-connection-store.ts), memory in tests (test/). */
 export interface ConnectionStore {
   list(): Promise<Connection[]>;

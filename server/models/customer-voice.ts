@@ -5,7 +5,7 @@
 // keeps the template, and the reason is recorded. The caller stores the result; replay reads
 // it back and never calls the model again.
 
-import { chatCompletion, withRetries, InfraError, type AttemptRecord, type ChatReply } from './client';
+import { callModel, requestBody, type CallRecord } from './client';
 import { AppError } from '@/server/lib/errors';
 import type { CustomerVoice } from '@/server/episodes/types';
 import type { Connection, ConnectionStore, Env } from './connection';
@@ -24,21 +24,7 @@ export interface CustomerRewriteResult {
   by: string;
   /** Why the template was kept; absent when the rewrite is used. */
   fallback?: string;
-  record: { request: ChatRequest; attempts: AttemptRecord[]; reply: ChatReply | null };
-}
-
-export function customerVoiceRequest(connection: Connection, template: string): ChatRequest {
-  return {
-    model: connection.model,
-    messages: [
-      { role: 'system', content: CUSTOMER_VOICE_PROMPT },
-      { role: 'user', content: template },
-    ],
-    temperature: connection.temperature,
-    top_p: connection.topP,
-    max_tokens: connection.maxTokens,
-    ...(connection.seed !== undefined ? { seed: connection.seed } : {}),
-  };
+  record: CallRecord;
 }
 
 // Facts a checker can see without understanding language: numbers (prices, quantities, dates)
@@ -71,20 +57,19 @@ export async function rewriteCustomerText(
   template: string,
   options: { env?: Env; backoffMs?: number; signal?: AbortSignal } = {},
 ): Promise<CustomerRewriteResult> {
-  const request = customerVoiceRequest(connection, template);
-  const record: CustomerRewriteResult['record'] = { request, attempts: [], reply: null };
+  const messages: ChatRequest['messages'] = [
+    { role: 'system', content: CUSTOMER_VOICE_PROMPT },
+    { role: 'user', content: template },
+  ];
+  const { infra, ...record } = await callModel(
+    connection,
+    requestBody({ ...connection, stream: false }, { messages }),
+    options,
+  );
   const by = `model:${connection.name}`;
-  try {
-    record.reply = await withRetries(
-      () => chatCompletion(connection, request, { env: options.env, signal: options.signal }),
-      { maxRetries: connection.maxRetries, backoffMs: options.backoffMs, signal: options.signal },
-      record.attempts,
-    );
-  } catch (e) {
-    if (!(e instanceof InfraError)) throw e;
-    return { text: template, by, fallback: `infrastructure failure (${e.kind}): ${e.message}`, record };
-  }
-  const rewrite = unquote(record.reply.content ?? '');
+  if (infra)
+    return { text: template, by, fallback: `infrastructure failure (${infra.kind}): ${infra.message}`, record };
+  const rewrite = unquote(record.reply!.content ?? '');
   const problem = factCheck(template, rewrite);
   return problem ? { text: template, by, fallback: problem, record } : { text: rewrite, by, record };
 }

@@ -2,10 +2,11 @@
 // (infrastructure vs the model's own doing), retried or not, and recorded.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EpisodeConfig } from '@/server/engine';
+import { createEpisode, type EpisodeConfig } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { parseConnection, type ConnectionInput } from './connection';
-import { playModelEpisode, type DriverOptions } from './driver';
+import { modelTurn } from './driver';
+import { playModelEpisode } from './test/play-model';
 import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from './test/fake-endpoint';
 
 // A fresh endpoint per episode, so a request still in flight from one test cannot take another's step.
@@ -28,7 +29,11 @@ const answerStep: FakeStep = {
 const connection = (extra: Partial<ConnectionInput> = {}) =>
   parseConnection({ name: 'fake', baseUrl: fake.baseUrl, model: 'fake', maxRetries: 2, timeoutMs: 2000, ...extra }, {});
 
-async function play(steps: FakeStep[], extra: Partial<ConnectionInput> = {}, options: DriverOptions = {}) {
+async function play(
+  steps: FakeStep[],
+  extra: Partial<ConnectionInput> = {},
+  options: Parameters<typeof playModelEpisode>[3] = {},
+) {
   await freshEndpoint(steps);
   return playModelEpisode(PD, testCatalog(), connection(extra), { backoffMs: 1, ...options });
 }
@@ -65,7 +70,15 @@ describe('driver: infrastructure failures', () => {
     const r = await play([{ kind: 'hang' }], { timeoutMs: 150, maxRetries: 1 });
     expect(r.status).toBe('infra_error');
     expect(r.infra!.kind).toBe('timeout');
-    expect(r.records[0].attempts.map((a) => a.kind)).toEqual(['timeout', 'timeout']);
+    // the failed turn's record (an episode keeps the records of the turns it took)
+    const opening = createEpisode(PD, testCatalog()).reset().observation;
+    const turn = await modelTurn(
+      connection({ timeoutMs: 150, maxRetries: 1 }),
+      { observations: [opening], actions: [] },
+      { backoffMs: 1 },
+    );
+    expect(turn.ok).toBe(false);
+    expect(turn.record.attempts.map((a) => a.kind)).toEqual(['timeout', 'timeout']);
   });
 
   it('classifies a non-JSON 200 body and a dropped socket as infrastructure failures', async () => {

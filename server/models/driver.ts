@@ -1,22 +1,13 @@
 // The model driver: from what the agent seat saw, one chat request; from the
 // reply, one engine action. Every turn records exactly what was sent and what
 // came back. A turn whose transport failed (after retries) is an infrastructure
-// failure: the episode is not stepped and no reward is given for it.
+// failure: the episode is not stepped and no reward is given for it. Episodes are
+// played turn by turn at the table (table.ts) or by the batch runs' loop (run-play.ts).
 
+import type { Action, EpisodeConfig } from '@/server/engine';
 import {
-  createEpisode,
-  type Action,
-  type Catalog,
-  type EpisodeConfig,
-  type Episode,
-  type Observation,
-} from '@/server/engine';
-import {
-  chatCompletion,
+  callModel,
   requestBody,
-  withRetries,
-  CancelledError,
-  InfraError,
   type AttemptRecord,
   type ChatReply,
   type PartialReply,
@@ -74,38 +65,31 @@ export async function modelTurn(
 ): Promise<ModelTurn> {
   const envId = history.observations[0].envId;
   const request = buildRequest(connection, history);
+  const { signal, backoffMs, onPartial, env, episodeConfig } = options;
+  const headers =
+    connection.sendEpisodeHeader && episodeConfig
+      ? { [EPISODE_HEADER]: JSON.stringify(publicConfig(episodeConfig)) }
+      : undefined;
+  const { infra, attempts, reply } = await callModel(connection, request, {
+    signal,
+    backoffMs,
+    onPartial,
+    env,
+    headers,
+  });
   const record: ModelTurnRecord = {
     turn: history.actions.length + 1,
     actor: `model:${connection.name}`,
     mode: connection.actionMode,
     request,
-    attempts: [],
-    reply: null,
+    attempts,
+    reply,
     action: null,
   };
-  const headers =
-    connection.sendEpisodeHeader && options.episodeConfig
-      ? { [EPISODE_HEADER]: JSON.stringify(publicConfig(options.episodeConfig)) }
-      : undefined;
-  try {
-    record.reply = await withRetries(
-      () =>
-        chatCompletion(connection, request, {
-          signal: options.signal,
-          headers,
-          onPartial: options.onPartial,
-          env: options.env,
-        }),
-      { maxRetries: connection.maxRetries, backoffMs: options.backoffMs, signal: options.signal },
-      record.attempts,
-    );
-  } catch (e) {
-    if (e instanceof InfraError) return { ok: false, infra: { kind: e.kind, message: e.message }, record };
-    throw e;
-  }
+  if (infra) return { ok: false, infra: { kind: infra.kind, message: infra.message }, record };
   record.action = actionFromReply(envId, connection.actionMode, {
-    content: record.reply.content,
-    tool_calls: record.reply.toolCalls,
+    content: reply!.content,
+    tool_calls: reply!.toolCalls,
   });
   return { ok: true, action: record.action, record };
 }
@@ -116,48 +100,3 @@ const publicConfig = ({ envId, d, seed, axisOverrides }: EpisodeConfig) => ({
   seed,
   ...(axisOverrides ? { axisOverrides } : {}),
 });
-
-export type ModelEpisodeStatus = 'completed' | 'infra_error' | 'cancelled';
-
-export interface ModelEpisodeResult {
-  status: ModelEpisodeStatus;
-  episode: Episode;
-  records: ModelTurnRecord[];
-  /** The actions stepped, for replay. */
-  actions: Array<Action | string>;
-  /** Set when status is infra_error: the last attempt's failure. */
-  infra?: { kind: InfraKind; message: string; turn: number };
-}
-
-/** Plays one episode in-process with a connected model, to the end or to the first infrastructure failure. */
-export async function playModelEpisode(
-  config: EpisodeConfig,
-  catalog: Catalog,
-  connection: Connection,
-  options: DriverOptions = {},
-): Promise<ModelEpisodeResult> {
-  const episode = createEpisode(config, catalog);
-  const history: SeatHistory = { observations: [episode.reset().observation], actions: [] };
-  const records: ModelTurnRecord[] = [];
-  try {
-    while (!episode.done) {
-      const turn = await modelTurn(connection, history, { ...options, episodeConfig: config });
-      records.push(turn.record);
-      if (!turn.ok)
-        return {
-          status: 'infra_error',
-          episode,
-          records,
-          actions: history.actions,
-          infra: { ...turn.infra, turn: turn.record.turn },
-        };
-      const observation: Observation = episode.step(turn.action).observation;
-      history.actions.push(turn.action);
-      history.observations.push(observation);
-    }
-  } catch (e) {
-    if (e instanceof CancelledError) return { status: 'cancelled', episode, records, actions: history.actions };
-    throw e;
-  }
-  return { status: 'completed', episode, records, actions: history.actions };
-}

@@ -12,7 +12,7 @@ import { fieldNames, leakedValues, secretValues } from '@/server/episodes/test/g
 import { toSeatView } from '@/server/episodes/seat';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
-import { createAgentServer, listen } from './agent-server/server';
+import { createAgentServer, listen } from '@/scripts/agent-server/server';
 import { createMemoryConnectionStore } from './test/memory-connection-store';
 import { systemPrompt } from './prompt';
 import { playTableTurn } from './table';

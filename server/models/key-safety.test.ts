@@ -7,7 +7,7 @@ import type { EpisodeConfig } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { chatCompletion, InfraError } from './client';
 import { isKeyVariable, parseConnection, resolveApiKey } from './connection';
-import { playModelEpisode } from './driver';
+import { playModelEpisode } from './test/play-model';
 import { startFakeEndpoint, type FakeEndpoint } from './test/fake-endpoint';
 
 const base = { name: 'c', baseUrl: 'http://127.0.0.1:8011/v1', model: 'm' };

@@ -10,7 +10,8 @@ import { actionRecord } from '@/server/episodes/inputs';
 import { agentEvents } from '@/server/episodes/seat';
 import { storedGoalOf } from '@/server/episodes/stored-goal';
 import type { HiddenGoal } from '@/server/episodes/types';
-import { chooseTableAction, type TablePlayer } from './table';
+import type { RunCellStats } from './runs';
+import { chooseTableAction, type TableOptions, type TablePlayer } from './table';
 
 export interface RunCell {
   envId: EnvId;
@@ -21,6 +22,9 @@ export interface RunCell {
 }
 
 export type RunInfra = { kind: string; message: string; turn: number };
+
+export const expandCells = (envs: EnvId[], ds: number[], seeds: number[]): RunCell[] =>
+  envs.flatMap((envId) => ds.flatMap((d) => seeds.map((seed) => ({ envId, d, seed }))));
 
 /** One played episode of a run, as plain data (it crosses from the worker to the writer). */
 export interface PlayedRunEpisode {
@@ -57,12 +61,16 @@ export interface RunJob {
 
 const eventBytes = (events: readonly EpisodeEvent[]) => events.reduce((n, e) => n + JSON.stringify(e).length, 0);
 
-/** Plays one cell until the episode ends, a model turn fails, a cap is reached or the signal aborts. */
+/**
+ * Plays one cell until the episode ends, a model turn fails, a cap is reached or the signal aborts
+ * (then the turn in hand ends as infrastructure: cancelled). `options`: test and CLI knobs of a model turn.
+ */
 export async function playRunCell(
   cell: RunCell,
   job: Pick<RunJob, 'player' | 'temperature' | 'maxEvents' | 'maxBytes'>,
   catalog: Catalog,
   signal: AbortSignal,
+  options: Pick<TableOptions, 'backoffMs' | 'env' | 'onPartial'> = {},
 ): Promise<PlayedRunEpisode> {
   const config: EpisodeConfig = { envId: cell.envId, d: cell.d, seed: cell.seed };
   const ep = createEpisode(config, catalog);
@@ -88,7 +96,11 @@ export async function playRunCell(
         events: agentEvents(ep.events, false),
         budgets: episodeBudgets(cell.envId, storedGoalOf(ep).data, ep.axes),
       };
-      const choice = await chooseTableAction(player, seat, taken, config, () => catalog, { signal, episode: ep });
+      const choice = await chooseTableAction(player, seat, taken, config, () => catalog, {
+        ...options,
+        signal,
+        episode: ep,
+      });
       if (!choice.ok) {
         infra = choice.infra;
         break;
@@ -152,4 +164,48 @@ export async function playRunCells(
   await Promise.all(Array.from({ length: Math.max(1, job.concurrency) }, lane));
   if (pending.length > 0) await flush();
   await writing;
+}
+
+/** One played episode as the statistics read it: scored means finished with no infrastructure failure. */
+export interface CellOutcome {
+  envId: string;
+  d: number;
+  infra: boolean;
+  /** null unless scored */
+  reward: number | null;
+  pass: boolean;
+}
+
+/** Pass rate and mean reward per env × d over scored episodes; infrastructure failures apart. */
+export function cellStats(outcomes: CellOutcome[]): RunCellStats[] {
+  const cells = new Map<string, RunCellStats & { sum: number; passed: number }>();
+  for (const o of outcomes) {
+    const key = `${o.envId}|${o.d}`;
+    const c = cells.get(key) ?? {
+      envId: o.envId,
+      d: o.d,
+      episodes: 0,
+      scored: 0,
+      passRate: null,
+      meanReward: null,
+      infraFailures: 0,
+      sum: 0,
+      passed: 0,
+    };
+    cells.set(key, c);
+    c.episodes++;
+    if (o.infra) c.infraFailures++;
+    else if (o.reward !== null) {
+      c.scored++;
+      c.sum += o.reward;
+      if (o.pass) c.passed++;
+    }
+  }
+  return [...cells.values()]
+    .map(({ sum, passed, ...c }) => ({
+      ...c,
+      passRate: c.scored ? passed / c.scored : null,
+      meanReward: c.scored ? sum / c.scored : null,
+    }))
+    .sort((a, b) => a.envId.localeCompare(b.envId) || a.d - b.d);
 }

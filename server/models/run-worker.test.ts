@@ -9,13 +9,13 @@ import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import type { EnvId } from '@/server/engine';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
-import { expandCells } from './batch';
+import { expandCells } from './run-play';
 import { parseConnection } from './connection';
 import { workerRunPlayer } from './run-player';
 import { cancelStoredRun, startStoredRun, type RunSpec } from './runs';
 import { actorOf, type TablePlayer } from './table';
 import { playTableEpisode } from './test/table-episode';
-import { createAgentServer, listen } from './agent-server/server';
+import { createAgentServer, listen } from '@/scripts/agent-server/server';
 import { macrotaskProbe } from '@/server/lib/test/macrotask-probe';
 
 let db: TestDb;

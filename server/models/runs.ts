@@ -12,8 +12,7 @@ import { sqlDbOf } from '@/server/episodes/service';
 import { batchRunEpisodes } from '@/server/episodes/queries';
 import type { SqlDb } from '@/server/db/sql';
 import type { PrismaClient } from '@/server/generated/prisma/client';
-import { expandCells } from './batch';
-import type { PlayedRunEpisode, RunJob } from './run-play';
+import { cellStats, expandCells, type PlayedRunEpisode, type RunJob } from './run-play';
 import type { RunPlayer } from './run-player';
 import { actorOf, type TablePlayer } from './table';
 
@@ -111,37 +110,16 @@ export function cancelStoredRun(id: string): boolean {
   return Boolean(c);
 }
 
-/** Pass rate and mean reward per env × d over scored episodes; infrastructure failures apart. */
+/** Pass rate and mean reward per env × d over the run's scored episodes (run-play.ts cellStats). */
 export async function runStats(prisma: PrismaClient, runId: string): Promise<RunCellStats[]> {
   const rows = await batchRunEpisodes(prisma, runId);
-  const cells = new Map<string, RunCellStats & { sum: number; passed: number }>();
-  for (const r of rows) {
-    const key = `${r.envId}|${r.d}`;
-    const c = cells.get(key) ?? {
+  return cellStats(
+    rows.map((r) => ({
       envId: r.envId,
       d: r.d,
-      episodes: 0,
-      scored: 0,
-      passRate: null,
-      meanReward: null,
-      infraFailures: 0,
-      sum: 0,
-      passed: 0,
-    };
-    cells.set(key, c);
-    c.episodes++;
-    if (r.infraError) c.infraFailures++;
-    else if (r.status === 'done' && r.breakdown) {
-      c.scored++;
-      c.sum += (JSON.parse(r.breakdown) as { total: number }).total;
-      if (r.isCorrect) c.passed++;
-    }
-  }
-  return [...cells.values()]
-    .map(({ sum, passed, ...c }) => ({
-      ...c,
-      passRate: c.scored ? passed / c.scored : null,
-      meanReward: c.scored ? sum / c.scored : null,
-    }))
-    .sort((a, b) => a.envId.localeCompare(b.envId) || a.d - b.d);
+      infra: Boolean(r.infraError),
+      reward: r.status === 'done' && r.breakdown ? (JSON.parse(r.breakdown) as { total: number }).total : null,
+      pass: Boolean(r.isCorrect),
+    })),
+  );
 }

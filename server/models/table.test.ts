@@ -9,7 +9,7 @@ import { createHeuristicAgent, ENV_IDS, playEpisode, type Action } from '@/serve
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService, type EpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
-import { createAgentServer, listen } from './agent-server/server';
+import { createAgentServer, listen } from '@/scripts/agent-server/server';
 import { parseConnection } from './connection';
 import { playTableTurn, type TablePlayer } from './table';
 import { playTableEpisode } from './test/table-episode';

@@ -19,16 +19,11 @@ import {
 import type { EpisodeService } from '@/server/episodes/service';
 import { toSeatView, type SeatView } from '@/server/episodes/seat';
 import { actionArgument } from '@/server/episodes/store';
-import { decide, type Sampling, type ServedAgent } from './agent-server/agents';
+import { decide, type BuiltInAgent, type Sampling } from './agents';
 import type { PartialReply } from './client';
 import type { Connection, Env } from './connection';
 import { modelTurn } from './driver';
 import type { SeatHistory } from './transcript';
-
-export const BUILT_IN_AGENTS = ['oracle', 'heuristic', 'random'] as const;
-export type BuiltInAgent = (typeof BUILT_IN_AGENTS)[number];
-export const isBuiltInAgent = (name: string): name is BuiltInAgent =>
-  (BUILT_IN_AGENTS as readonly string[]).includes(name);
 
 /** `sampling`: a group's rollout (a model gets its connection's seed + sampling.seed, and the temperature if set). */
 export type TablePlayer = ({ kind: 'model'; connection: Connection } | { kind: 'agent'; agent: BuiltInAgent }) & {
@@ -108,7 +103,7 @@ export async function chooseTableAction(
   if (player.kind === 'agent') {
     // Built-in agents run in-process; only the oracle reads the goal (it is the answer key, by design).
     const action = decide(
-      player.agent as ServedAgent,
+      player.agent,
       { envId: seat.envId, mode: 'tools', observations: history.observations, actions },
       {
         episodeConfig: config,

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { toolSpecsFor, type Action, type Observation } from '@/server/engine';
-import { reconstruct } from './agent-server/reconstruct';
+import { reconstruct } from '@/scripts/agent-server/reconstruct';
 import type { ChatRequest } from './openai';
 import { answerParameters, openAiTools, parseGymLine, systemPrompt } from './prompt';
 import { actionFromReply, buildMessages, stripCodeFence } from './transcript';
@@ -157,13 +157,17 @@ describe('a reply as one action', () => {
       tool_calls: [],
       answer: { recommended_product_ids: ['p1'], env: 'PD', done: true },
     });
-    expect(actionFromReply('PD', 'tools', { content: '', tool_calls: [call('catalog_search', '{"query": ')] })).toEqual(
-      {
-        assistant_message: 'Let me check that for you.',
-        tool_calls: [{ name: 'catalog.search', args: '{"query": ' }],
-        answer: null,
-      },
-    );
+    // an action object holds objects only: this one goes to the engine (and the store) as its text
+    const unparsed = actionFromReply('PD', 'tools', {
+      content: '',
+      tool_calls: [call('catalog_search', '{"query": ')],
+    });
+    expect(typeof unparsed).toBe('string');
+    expect(JSON.parse(unparsed as string)).toEqual({
+      assistant_message: 'Let me check that for you.',
+      tool_calls: [{ name: 'catalog.search', args: '{"query": ' }],
+      answer: null,
+    });
   });
 
   it('text that is not an answer stays a message; JSON with foreign keys is not taken for an answer', () => {
@@ -188,22 +192,21 @@ describe('a reply as one action', () => {
 
 describe("the agent server's driver cache", () => {
   it('keys drivers by the observations read, hands each out once, and evicts the oldest', async () => {
-    const { DriverCache } = await import('./agent-server/agents');
+    const { DriverCache } = await import('@/scripts/agent-server/driver-cache');
     const cache = new DriverCache(2);
-    const a = obs(0, 'a');
-    const b = obs(0, 'b');
-    const c = obs(0, 'c');
     const driver = () => ({ assistant_message: 'x', tool_calls: [], answer: null });
-    expect(DriverCache.key([a])).toBe(DriverCache.key([obs(0, 'a')]));
-    expect(DriverCache.key([a])).not.toBe(DriverCache.key([b]));
-    cache.put(DriverCache.key([a]), driver);
-    cache.put(DriverCache.key([b]), driver);
-    cache.put(DriverCache.key([c]), driver);
-    expect(cache.take(DriverCache.key([a]))).toBeUndefined();
-    expect(cache.take(DriverCache.key([b]))).toBe(driver);
-    expect(cache.take(DriverCache.key([b]))).toBeUndefined();
+    const other = () => ({ assistant_message: 'y', tool_calls: [], answer: null });
+    cache.put([obs(0, 'a')], driver);
+    expect(cache.take([obs(0, 'b')])).toBeUndefined(); // other observations, another key
+    expect(cache.take([obs(0, 'a')])).toBe(driver); // equal observations, the same key
+    expect(cache.take([obs(0, 'a')])).toBeUndefined(); // handed out once
+    cache.put([obs(0, 'a')], driver);
+    cache.put([obs(0, 'b')], other);
+    cache.put([obs(0, 'c')], driver);
+    expect(cache.take([obs(0, 'a')])).toBeUndefined(); // the oldest was evicted
+    expect(cache.take([obs(0, 'b')])).toBe(other);
     const none = new DriverCache(0);
-    none.put(DriverCache.key([a]), driver);
-    expect(none.take(DriverCache.key([a]))).toBeUndefined();
+    none.put([obs(0, 'a')], driver);
+    expect(none.take([obs(0, 'a')])).toBeUndefined();
   });
 });

@@ -134,10 +134,7 @@ export function actionFromReply(
   for (const call of reply.tool_calls ?? []) {
     const args = parseArguments(call.function?.arguments ?? '');
     if (call.function?.name === ANSWER_TOOL) {
-      const fields =
-        args && typeof args === 'object' && !Array.isArray(args)
-          ? (args as Record<string, unknown>)
-          : { arguments: args };
+      const fields = isObject(args) ? (args as Record<string, unknown>) : { arguments: args };
       const done = typeof fields.done === 'boolean' ? fields.done : true;
       answer = { ...fields, env: envId, done };
     } else {
@@ -149,8 +146,13 @@ export function actionFromReply(
     if (fromText) return fromText;
   }
   const message = content.trim() || (answer ? DEFAULT_MESSAGE.answer : calls.length ? DEFAULT_MESSAGE.calls : '');
-  return { assistant_message: message, tool_calls: calls, answer };
+  const action = { assistant_message: message, tool_calls: calls, answer };
+  // arguments that are not a JSON object go to the engine as text, which is stored and replayed as
+  // sent (an action object must hold objects); the engine answers that call with its schema error
+  return calls.some((c) => !isObject(c.args)) ? JSON.stringify(action) : action;
 }
+
+const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A final message that is JSON: a whole action, or just the answer fields. */
 function answerFromText(envId: EnvId, content: string): Action | string | null {

@@ -5,10 +5,10 @@
 
 import { z } from 'zod';
 import { AppError } from '@/server/lib/errors';
-import { requireConnectionUse } from './access';
+import { tablePlayerFor } from './access';
 import type { PartialReply } from './client';
 import type { ConnectionStore } from './connection';
-import { BUILT_IN_AGENTS, type TablePlayer, type TableTurn } from './table';
+import type { TablePlayer, TableTurn } from './table';
 
 export const turnRequestSchema = z.strictObject({
   player: z.union([z.strictObject({ connection: z.string().min(1).max(100) }), z.strictObject({ agent: z.string() })]),
@@ -26,8 +26,8 @@ export type TurnEvent =
   | { type: 'error'; error: string; code: string };
 
 /**
- * Resolves the body's player. A connected model is asked to stream (the playground shows its
- * turn as it arrives); batch runs and the CLI keep the connection's own `stream` setting.
+ * Resolves the body's player (access.ts). A connected model is asked to stream (the playground
+ * shows its turn as it arrives); batch runs and the CLI keep the connection's own `stream` setting.
  */
 export async function resolveTablePlayer(
   store: ConnectionStore,
@@ -40,17 +40,13 @@ export async function resolveTablePlayer(
       'BAD_INPUT',
       'the body must be {"player": {"connection": "<name>"}} or {"player": {"agent": …}}',
     );
-  const player = parsed.data.player;
-  if ('agent' in player) {
-    const agent = BUILT_IN_AGENTS.find((a) => a === player.agent);
-    if (!agent)
-      throw new AppError('BAD_INPUT', `unknown built-in agent "${player.agent}"; choose ${BUILT_IN_AGENTS.join(', ')}`);
-    // the oracle reads the hidden goal: with auth on, only the admin may let it play
-    if (agent === 'oracle') requireAdminFor('the oracle (it reads the hidden goal)');
-    return { kind: 'agent', agent };
-  }
-  const connection = await requireConnectionUse(store, player.connection, requireAdminFor);
-  return { kind: 'model', connection: { ...connection, stream: true } };
+  const p = parsed.data.player;
+  const player = await tablePlayerFor(
+    store,
+    'agent' in p ? `agent:${p.agent}` : `connection:${p.connection}`,
+    requireAdminFor,
+  );
+  return player.kind === 'model' ? { ...player, connection: { ...player.connection, stream: true } } : player;
 }
 
 const toPartial = (p: PartialReply): TurnPartial => ({

@@ -6,10 +6,10 @@ import { isAdmin } from '@/server/auth';
 import { getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import { tableConnectionNames } from '@/server/models/access';
-import type { ConformanceReport } from '@/server/models/conformance';
+import { checkConformance, type ConformanceReport } from '@/server/models/conformance';
+import { publicConnection, type PublicConnection } from '@/server/models/connection';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
-import { listConnections, saveConnection, type PublicConnection } from '@/server/models/service';
-import { BUILT_IN_AGENTS } from '@/server/models/table';
+import { BUILT_IN_AGENTS } from '@/server/models/agents';
 import { adminProcedure, described, publicProcedure, router } from './init';
 
 const store = () => createPrismaConnectionStore(prisma);
@@ -22,16 +22,20 @@ export type ConnectionRow = PublicConnection & { conformance: ConformanceReport 
 
 export const modelsRouter = router({
   connections: adminProcedure.query(async (): Promise<ConnectionRow[]> =>
-    (await listConnections(store())).map((c) => ({ ...c, conformance: reports.get(c.name) ?? null })),
+    (await store().list()).map((c) => ({ ...publicConnection(c), conformance: reports.get(c.name) ?? null })),
   ),
-  /** Saves (insert or replace by name), then runs the conformance check; a bad connection is BAD_REQUEST. */
+  /**
+   * Saves (insert or replace by name), then runs the conformance check: a failing check does not
+   * block saving, it is shown as a badge. A bad connection is BAD_REQUEST.
+   */
   save: adminProcedure
     // checked by parseConnection, whose messages never echo a value that could be a key
     .input((raw: unknown) => raw)
     .mutation(async ({ input }): Promise<ConnectionRow> => {
-      const { connection, conformance } = await saveConnection(store(), input, getCatalog());
+      const connection = await store().save(input);
+      const conformance = await checkConformance(connection, getCatalog());
       reports.set(connection.name, conformance);
-      return { ...connection, conformance };
+      return { ...publicConnection(connection), conformance };
     }),
   delete: adminProcedure.input(described(z.object({ name: z.string() }), 'connection')).mutation(async ({ input }) => {
     reports.delete(input.name);

@@ -3,7 +3,7 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll } from 'vitest';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
-import { createAgentServer, listen } from '../agent-server/server';
+import { createAgentServer, listen } from '@/scripts/agent-server/server';
 import type { FakeEndpoint } from './fake-endpoint';
 
 export function useHeuristicAgentServer(): { readonly baseUrl: string; fakes: FakeEndpoint[] } {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseModelEvalArgs } from './batch-args';
+import { cellStats } from '@/server/models/run-play';
+import { formatTable, parseModelEvalArgs, progressBar } from './model-eval-lib';
 
 describe('model-eval arguments', () => {
   it('reads the documented command', () => {
@@ -51,5 +52,39 @@ describe('model-eval arguments', () => {
     expect(() => parseModelEvalArgs(['--model', 'x', '--mode', 'xml'])).toThrow('--mode must be tools or json');
     expect(() => parseModelEvalArgs(['--model', '--seeds'])).toThrow('--model needs a value');
     expect(() => parseModelEvalArgs(['--model', 'x', '--fast'])).toThrow('unknown option "--fast"');
+  });
+});
+
+describe('model-eval table', () => {
+  it('formats hand-computed cells: scored episodes only, infrastructure failures apart', () => {
+    const outcome = (envId: string, d: number, infra: boolean, reward: number | null, pass = false) => ({
+      envId,
+      d,
+      infra,
+      reward,
+      pass,
+    });
+    const stats = cellStats([
+      outcome('PD', 0, false, 0.5, true),
+      outcome('PD', 0, false, -0.5),
+      outcome('PD', 0, true, null),
+      outcome('CART', 3, true, null),
+    ]);
+    expect(stats).toEqual([
+      { envId: 'CART', d: 3, episodes: 1, scored: 0, meanReward: null, passRate: null, infraFailures: 1 },
+      { envId: 'PD', d: 0, episodes: 3, scored: 2, meanReward: 0, passRate: 0.5, infraFailures: 1 },
+    ]);
+    expect(formatTable(stats).split('\n')).toEqual([
+      'mean reward and pass rate (scored episodes only)',
+      'env             d=0        d=3',
+      'CART              —          —',
+      'PD         0.00 50%          —',
+      '',
+      'infrastructure failures (not scored): 2',
+      'env             d=0        d=3',
+      'CART              0          1',
+      'PD                1          0',
+    ]);
+    expect(progressBar(5, 20, 1, 2, 10)).toBe('[###.......] 5/20 25%  2.5 ep/s  infra 1');
   });
 });

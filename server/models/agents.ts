@@ -1,26 +1,37 @@
-// The built-in agents behind the agent server. Heuristic and random need only
-// the conversation (replayed from the first observation; see DriverCache); the
-// oracle reads the hidden goal, so it is served only when the server was started
-// with --allow-oracle and the request carries the episode's config in a header,
-// from which the server rebuilds the episode in-process by replaying the actions.
+// The built-in agents, at the table (table.ts) and behind the agent server (scripts/agent-server/).
+// Heuristic and random need only the conversation (replayed from the first observation; see
+// HeuristicDrivers); the oracle reads the hidden goal, so the agent server serves it only when started
+// with --allow-oracle and the request carries the episode's config in a header, from which the
+// episode is rebuilt in-process by replaying the actions.
 
-import { createHash } from 'node:crypto';
 import {
   createRandomAgent,
   oracleAgent,
   replayEpisode,
   type Action,
   type Catalog,
+  type EnvId,
   type EpisodeConfig,
   type Episode,
   type Observation,
 } from '@/server/engine';
 import { createHeuristicEpisodeAgent } from '@/server/engine/agents/heuristic';
 import { hashString, Rng } from '@/server/engine/random';
-import type { Reconstructed } from './reconstruct';
+import type { ActionMode } from './connection';
 
-export const SERVED_AGENTS = ['heuristic', 'random', 'oracle'] as const;
-export type ServedAgent = (typeof SERVED_AGENTS)[number];
+/** What an agent decides from: the agent seat's observations and the actions already taken. */
+export interface Conversation {
+  envId: EnvId;
+  mode: ActionMode;
+  /** observations[k] is what the agent saw before its turn k+1; the last one is the turn to decide now. */
+  observations: Observation[];
+  actions: Array<Action | string>;
+}
+
+export const BUILT_IN_AGENTS = ['oracle', 'heuristic', 'random'] as const;
+export type BuiltInAgent = (typeof BUILT_IN_AGENTS)[number];
+export const isBuiltInAgent = (name: string): name is BuiltInAgent =>
+  (BUILT_IN_AGENTS as readonly string[]).includes(name);
 
 export class AgentRequestError extends Error {
   constructor(
@@ -31,37 +42,21 @@ export class AgentRequestError extends Error {
   }
 }
 
-type HeuristicDriver = (observation: Observation) => Action;
+export type HeuristicDriver = (observation: Observation) => Action;
 
 /**
- * Heuristic drivers left after their last turn, keyed by the observations they have read. Only an
- * optimisation (a long JOURNEY would otherwise be replayed from turn 1 on every request): a miss
- * replays from the first observation, which gives the same action because the heuristic reads
- * nothing but its observations.
+ * Heuristic drivers kept between requests, by the observations they have read (the agent server's
+ * DriverCache). Only an optimisation: a miss replays from the first observation, which gives the
+ * same action because the heuristic reads nothing but its observations.
  */
-export class DriverCache {
-  private readonly drivers = new Map<string, HeuristicDriver>();
-  constructor(private readonly size: number) {}
-
-  static key(observations: Observation[]): string {
-    const seen = observations.map((o) => [o.envId, o.turn, o.budgets, o.customerMessage, o.toolResults]);
-    return createHash('sha256').update(JSON.stringify(seen)).digest('hex');
-  }
-  take(key: string): HeuristicDriver | undefined {
-    const driver = this.drivers.get(key);
-    this.drivers.delete(key);
-    return driver;
-  }
-  put(key: string, driver: HeuristicDriver) {
-    if (this.size <= 0) return;
-    this.drivers.set(key, driver);
-    while (this.drivers.size > this.size) this.drivers.delete(this.drivers.keys().next().value!);
-  }
+export interface HeuristicDrivers {
+  take(observations: Observation[]): HeuristicDriver | undefined;
+  put(observations: Observation[], driver: HeuristicDriver): void;
 }
 
 export interface AgentContext {
   /** Heuristic drivers to continue (none: replay every request from the first turn). */
-  cache?: DriverCache;
+  cache?: HeuristicDrivers;
   /** From the X-EcomRLVE-Episode header, when sent. */
   episodeConfig: EpisodeConfig | null;
   allowOracle: boolean;
@@ -83,13 +78,13 @@ export interface Sampling {
 }
 
 /** The public config that keys seeded agents: the header's, else one derived from the opening message. */
-function publicConfig(conversation: Reconstructed, ctx: AgentContext) {
+function publicConfig(conversation: Conversation, ctx: AgentContext) {
   const opening = conversation.observations[0].customerMessage ?? '';
   return ctx.episodeConfig ?? { envId: conversation.envId, d: 0, seed: hashString(opening) };
 }
 
 /** The random agent's action for the last observation, its stream keyed by `seed` and the episode. */
-function randomAction(conversation: Reconstructed, ctx: AgentContext, seed: number): Action {
+function randomAction(conversation: Conversation, ctx: AgentContext, seed: number): Action {
   // The in-process random agent keys its stream by the episode's public config; without the
   // header the opening message stands in for it (reproducible, but not the in-process stream).
   const agent = createRandomAgent(seed);
@@ -99,7 +94,7 @@ function randomAction(conversation: Reconstructed, ctx: AgentContext, seed: numb
   return action!;
 }
 
-export function decide(agent: ServedAgent, conversation: Reconstructed, ctx: AgentContext): Action {
+export function decide(agent: BuiltInAgent, conversation: Conversation, ctx: AgentContext): Action {
   const own = decideOwn(agent, conversation, ctx);
   const { temperature = 0, seed } = ctx.sampling ?? { seed: 0 };
   if (temperature <= 0) return own;
@@ -109,17 +104,17 @@ export function decide(agent: ServedAgent, conversation: Reconstructed, ctx: Age
   return explore ? randomAction(conversation, ctx, seed) : own;
 }
 
-function decideOwn(agent: ServedAgent, conversation: Reconstructed, ctx: AgentContext): Action {
+function decideOwn(agent: BuiltInAgent, conversation: Conversation, ctx: AgentContext): Action {
   const { envId, observations } = conversation;
   if (ctx.episodeConfig && ctx.episodeConfig.envId !== envId)
     throw new AgentRequestError(`the episode header says env ${ctx.episodeConfig.envId}, the conversation is ${envId}`);
   switch (agent) {
     case 'heuristic': {
-      const cached = ctx.cache?.take(DriverCache.key(observations.slice(0, -1)));
+      const cached = ctx.cache?.take(observations.slice(0, -1));
       const act = cached ?? createHeuristicEpisodeAgent(envId);
       let action: Action | undefined;
       for (const observation of cached ? observations.slice(-1) : observations) action = act(observation);
-      ctx.cache?.put(DriverCache.key(observations), act);
+      ctx.cache?.put(observations, act);
       return action!;
     }
     case 'random':

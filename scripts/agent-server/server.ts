@@ -1,19 +1,21 @@
 // An OpenAI-compatible chat-completions server in front of one built-in agent:
 // GET /v1/models, POST /v1/chat/completions (tool-calling and JSON modes, plain
-// or streamed). Used by tests, demos and batch runs to exercise the whole model
-// path over real HTTP without a GPU. Listens on loopback only.
+// or streamed). A program of its own (npm run agent:serve), never part of the app:
+// tests and demos exercise the whole model path over real HTTP without a GPU.
+// Listens on loopback only.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Catalog, EpisodeConfig } from '@/server/engine';
-import { EPISODE_HEADER } from '../driver';
-import type { ChatRequest, ChatResponse, Usage, WireToolCall } from '../openai';
-import { assistantToolMessage } from '../transcript';
-import { AgentRequestError, decide, DriverCache, type ServedAgent } from './agents';
+import { EPISODE_HEADER } from '@/server/models/driver';
+import type { ChatRequest, ChatResponse, Usage, WireToolCall } from '@/server/models/openai';
+import { assistantToolMessage } from '@/server/models/transcript';
+import { AgentRequestError, decide, type BuiltInAgent } from '@/server/models/agents';
+import { DriverCache } from './driver-cache';
 import { reconstruct, TranscriptError } from './reconstruct';
 
 export interface AgentServerOptions {
-  agent: ServedAgent;
+  agent: BuiltInAgent;
   port: number;
   host?: string;
   allowOracle?: boolean;

@@ -17,10 +17,10 @@ import {
   type Observation,
 } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
-import { parseConnection, type ConnectionInput } from '../connection';
-import { playModelEpisode } from '../driver';
+import { parseConnection, type ConnectionInput } from '@/server/models/connection';
+import { playModelEpisode } from '@/server/models/test/play-model';
 import { createAgentServer, listen } from './server';
-import { decide } from './agents';
+import { decide } from '@/server/models/agents';
 
 const servers: Server[] = [];
 async function serve(agent: 'heuristic' | 'oracle' | 'random', allowOracle = false, cacheSize?: number) {

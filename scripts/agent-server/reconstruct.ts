@@ -2,22 +2,14 @@
 // and this file reads the agent seat's observations and the actions taken back
 // out of it (the inverse of transcript.ts).
 
-import { toolSpecsFor, type Action, type EnvId, type Observation, type ToolResult } from '@/server/engine';
-import type { ActionMode } from '../connection';
-import type { ChatMessage, ChatRequest } from '../openai';
-import { ANSWER_TOOL, engineToolName, parseGymLine } from '../prompt';
-import { actionFromReply } from '../transcript';
+import { toolSpecsFor, type Action, type Observation, type ToolResult } from '@/server/engine';
+import type { Conversation } from '@/server/models/agents';
+import type { ActionMode } from '@/server/models/connection';
+import type { ChatMessage, ChatRequest } from '@/server/models/openai';
+import { ANSWER_TOOL, engineToolName, parseGymLine } from '@/server/models/prompt';
+import { actionFromReply } from '@/server/models/transcript';
 
 export class TranscriptError extends Error {}
-
-export interface Reconstructed {
-  envId: EnvId;
-  mode: ActionMode;
-  /** observations[k] is what the agent saw before its turn k+1; the last one is the turn to decide now. */
-  observations: Observation[];
-  /** The actions of the turns already played. */
-  actions: Array<Action | string>;
-}
 
 const parseJson = (text: string): unknown => {
   try {
@@ -43,7 +35,7 @@ function messagesOf(request: unknown): ChatMessage[] {
   return messages as ChatMessage[];
 }
 
-export function reconstruct(request: ChatRequest): Reconstructed {
+export function reconstruct(request: ChatRequest): Conversation {
   const messages = messagesOf(request);
   const system = messages[0]?.role === 'system' ? messages[0].content : '';
   const gym = parseGymLine(typeof system === 'string' ? system : '');
@@ -120,5 +112,3 @@ export function reconstruct(request: ChatRequest): Reconstructed {
     throw new TranscriptError('the conversation must end with an observation (a user message) for the agent to answer');
   return { envId, mode, observations, actions };
 }
-
-export type { ChatMessage };

@@ -1,8 +1,11 @@
-// Arguments of `npm run model-eval`, parsed into plain options (one precise error per mistake).
+// `npm run model-eval`'s parts: its arguments (one precise error per mistake), an episode played
+// by the batch runs' loop (server/models/run-play.ts) as one row of the JSON file, the env × d table.
 
 import { parseArgs } from 'node:util';
-import { ENV_IDS, type EnvId } from '@/server/engine';
-import { ACTION_MODES, type ActionMode } from './connection';
+import { ENV_IDS, type Action, type EnvId } from '@/server/engine';
+import { ACTION_MODES, type ActionMode } from '@/server/models/connection';
+import type { PlayedRunEpisode, RunInfra } from '@/server/models/run-play';
+import type { RunCellStats } from '@/server/models/runs';
 
 export const MODEL_EVAL_USAGE = `usage: npm run model-eval -- --model <baseURL|connection name|heuristic|random|oracle> [options]
   --model-name NAME       model field when --model is a URL (default: the first of GET /v1/models)
@@ -109,4 +112,65 @@ export function parseModelEvalArgs(argv: string[]): ModelEvalOptions {
   };
   if (!o.help && !o.model) throw new UsageError('--model is required');
   return o;
+}
+
+export interface EvalRow {
+  envId: EnvId;
+  d: number;
+  seed: number;
+  status: 'completed' | 'infra_error';
+  /** null unless completed */
+  reward: number | null;
+  pass: boolean | null;
+  termination: string | null;
+  turns: number;
+  infra?: RunInfra;
+  /** The actions stepped (replayable with the engine's replayEpisode). */
+  actions: Array<Action | string>;
+  /** Each turn's request and reply (--records). */
+  records?: unknown[];
+}
+
+/** A played episode as a row; null when the run was cancelled before it ended (not counted). */
+export function evalRow(played: PlayedRunEpisode, cancelled: boolean, records: boolean): EvalRow | null {
+  if (cancelled && !played.done) return null;
+  const { cell, infra, breakdown } = played;
+  const completed = !infra && played.done && breakdown !== null;
+  return {
+    envId: cell.envId,
+    d: cell.d,
+    seed: cell.seed,
+    status: completed ? 'completed' : 'infra_error',
+    reward: completed ? breakdown.total : null,
+    pass: completed ? breakdown.isCorrect : null,
+    termination: played.termination,
+    turns: played.turn,
+    ...(infra ? { infra } : {}),
+    actions: played.actions.map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw)),
+    ...(records ? { records: played.actions.map((a) => a.modelRecord && JSON.parse(a.modelRecord)) } : {}),
+  };
+}
+
+/** env × d table: "mean reward / pass %" per cell; infrastructure failures in their own table. */
+export function formatTable(stats: RunCellStats[]): string {
+  const envs = [...new Set(stats.map((s) => s.envId))];
+  const ds = [...new Set(stats.map((s) => s.d))].sort((a, b) => a - b);
+  const at = (e: string, d: number) => stats.find((s) => s.envId === e && s.d === d);
+  const W = 11;
+  const header = `${'env'.padEnd(8)}${ds.map((d) => `d=${d}`.padStart(W)).join('')}`;
+  const row = (e: string, cell: (s?: RunCellStats) => string) =>
+    `${e.padEnd(8)}${ds.map((d) => cell(at(e, d)).padStart(W)).join('')}`;
+  const score = (s?: RunCellStats) =>
+    s?.meanReward == null ? '—' : `${s.meanReward.toFixed(2)} ${Math.round(s.passRate! * 100)}%`;
+  const lines = ['mean reward and pass rate (scored episodes only)', header, ...envs.map((e) => row(e, score))];
+  const infra = stats.reduce((s, c) => s + c.infraFailures, 0);
+  if (infra === 0) return [...lines, '', 'infrastructure failures: none'].join('\n');
+  lines.push('', `infrastructure failures (not scored): ${infra}`, header);
+  return [...lines, ...envs.map((e) => row(e, (s) => String(s?.infraFailures ?? 0)))].join('\n');
+}
+
+export function progressBar(done: number, total: number, infra: number, seconds: number, width = 30): string {
+  const filled = total ? Math.round((done / total) * width) : width;
+  const rate = seconds > 0 ? done / seconds : 0;
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${total ? Math.floor((done / total) * 100) : 100}%  ${rate.toFixed(1)} ep/s  infra ${infra}`;
 }
