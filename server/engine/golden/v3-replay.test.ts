@@ -1,7 +1,8 @@
 // Engine v3 episodes still replay exactly (issue 27): engine v4 changed POLICY's rule book and
-// the facts its customer states, so the POLICY and JOURNEY golden episodes as v3 recorded them
-// (v3-play.json, taken from episodes.json before v4) replay under engineVersion 3 to the same
-// reward, termination and digest (the reward revision is 3 for both engines).
+// the facts its customer states, so the POLICY and JOURNEY golden episodes as v3 recorded them,
+// and the RETURN ones whose agent searched the policies (v3-play.json, taken from episodes.json
+// before v4), replay under engineVersion 3 to the same reward, termination and digest (the
+// reward revision is 3 for both engines).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,10 +19,10 @@ const catalogOf = (size: number) => {
 };
 const underV3 = (r: GoldenRecord): GoldenRecord => ({ ...r, config: { ...r.config, engineVersion: 3 } });
 
-describe('engine v3 POLICY and JOURNEY episodes replay exactly under engineVersion 3', () => {
-  it('cover both envs, three agents and three catalogs', () => {
-    expect(file.records).toHaveLength(84);
-    expect(new Set(file.records.map((r) => r.config.envId))).toEqual(new Set(['POLICY', 'JOURNEY']));
+describe('engine v3 episodes v4 plays differently replay exactly under engineVersion 3', () => {
+  it('cover POLICY, JOURNEY and RETURN, three agents and three catalogs', () => {
+    expect(file.records).toHaveLength(87);
+    expect(new Set(file.records.map((r) => r.config.envId))).toEqual(new Set(['POLICY', 'JOURNEY', 'RETURN']));
     expect(new Set(file.records.map((r) => r.catalogSize)).size).toBe(3);
   });
 
@@ -37,7 +38,7 @@ describe('engine v3 POLICY and JOURNEY episodes replay exactly under engineVersi
     expect(diverged).toEqual([]);
   });
 
-  it('the same actions under the current engine play differently (the v4 POLICY rules are in force)', () => {
+  it('the same actions under the current engine play differently (the v4 rule book is in force)', () => {
     const differs = file.records.filter((r) => {
       try {
         return digestOf(replayRecord(r, catalogOf(r.catalogSize)).transcript) !== r.digest;
