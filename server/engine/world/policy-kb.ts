@@ -5,14 +5,7 @@
 // question built from one rule's conditions has exactly one right answer.
 
 import { ENGINE_VERSION, POLICY_BRANCHES, REV3_RULES } from '../version';
-import {
-  CATEGORY_QUALIFIERS,
-  RETURN_WORLD_RULES,
-  TABLE_DEPARTMENTS,
-  TABLE_SHAPE,
-  TOPIC_TABLES,
-  type TopicTable,
-} from './policy-tables';
+import { CATEGORY_QUALIFIERS, RETURN_WORLD_RULES, TABLE_DEPARTMENTS, TABLE_SHAPE, TOPIC_TABLES } from './policy-tables';
 import { RULE_IDS_BEFORE_V3, RULE_IDS_SINCE_V3, TOPIC_TABLES_V2 } from './policy-tables-v2';
 
 export type PolicyCategory = 'returns' | 'shipping' | 'pricing' | 'membership' | 'warranty';
@@ -908,11 +901,7 @@ const ID_PREFIX: Record<PolicyCategory, string> = {
  * + q1 + q2 … over departments its hand-written rules do not use, TABLE_SHAPE rules per clause
  * count, answers in table order. Ids continue each category's numbering from 101.
  */
-function tableRules(
-  hand: readonly PolicyRule[],
-  tables: Readonly<Record<string, TopicTable>>,
-  branches = false,
-): PolicyRule[] {
+function tableRules(hand: readonly PolicyRule[], tables: typeof TOPIC_TABLES, branches = false): PolicyRule[] {
   const out: PolicyRule[] = [];
   const next: Partial<Record<PolicyCategory, number>> = {};
   const later: Array<() => void> = [];

@@ -11,7 +11,7 @@ export type TableClause = [string, 'eq' | 'lt' | 'lte' | 'gt' | 'gte', TableValu
 export interface TopicTable {
   /** Title stem, e.g. "Return window" → "Return window for office items". */
   label: string;
-  /** Seventeen answers (twelve chain rules, five twins), distinct from each other and from the topic's hand-written rules. */
+  /** Twenty answers (twelve chain rules, five twins, three v4 branches), distinct from each other and the hand-written rules. */
   answers: TableValue[];
 }
 
@@ -71,28 +71,9 @@ export const TOPIC_TABLES: Readonly<Record<string, TopicTable>> = {
   },
   delivery_time: {
     label: 'Delivery time',
-    answers: [
-      '1-2',
-      '2-4',
-      '3-5',
-      '4-6',
-      '6-8',
-      '7-10',
-      '8-12',
-      '5-10',
-      '3-4',
-      '2-5',
-      '10-14',
-      '15-25',
-      '4-8',
-      '6-10',
-      '9-15',
-      '12-20',
-      '20-30',
-      '3-6',
-      '5-9',
-      '14-18',
-    ].map(bd),
+    answers: '1-2 2-4 3-5 4-6 6-8 7-10 8-12 5-10 3-4 2-5 10-14 15-25 4-8 6-10 9-15 12-20 20-30 3-6 5-9 14-18'
+      .split(' ')
+      .map(bd),
   },
   standard_shipping_fee: {
     label: 'Standard shipping fee',
@@ -117,28 +98,9 @@ export const TOPIC_TABLES: Readonly<Record<string, TopicTable>> = {
   },
   refund_time: {
     label: 'Refund time',
-    answers: [
-      '1-2',
-      '2-3',
-      '5-7',
-      '7-10',
-      '10-14',
-      '1',
-      '2-4',
-      '4-6',
-      '14-21',
-      '3-7',
-      '5-10',
-      '6-8',
-      '1-3',
-      '2-6',
-      '8-10',
-      '15-30',
-      '20-25',
-      '11-13',
-      '9-12',
-      '4-9',
-    ].map((r) => (r === '1' ? '1 business day' : bd(r))),
+    answers: '1-2 2-3 5-7 7-10 10-14 1 2-4 4-6 14-21 3-7 5-10 6-8 1-3 2-6 8-10 15-30 20-25 11-13 9-12 4-9'
+      .split(' ')
+      .map((r) => (r === '1' ? '1 business day' : bd(r))),
   },
   refund_method: {
     label: 'Refund method',
