@@ -232,10 +232,13 @@ const ALL_FIELDS = Object.keys(FIELD_KEYWORDS) as PolicyField[];
  * tables are constants), so they are listed once per rule; each episode shuffles its own copy.
  */
 export function siblingFields(rule: PolicyRule, engineVersion?: number): SiblingFields {
-  let fields = SIBLING_FIELDS.get(rule);
+  // kept per rule book (its topic's list): the books of v2, v3 and v4 share the hand-written rules
+  const topic = rulesOfTopic(rule.topic, engineVersion);
+  let cache = SIBLING_FIELDS.get(topic);
+  if (!cache) SIBLING_FIELDS.set(topic, (cache = new Map()));
+  let fields = cache.get(rule);
   if (fields === undefined) {
-    // a rule object belongs to one rule book, so the cache by rule holds per book
-    const siblings = rulesOfTopic(rule.topic, engineVersion).filter((r) => r !== rule);
+    const siblings = topic.filter((r) => r !== rule);
     // first the extra fields of rules that extend this one: stated with a value that fails them,
     // they make the wrong, longer rule the closest match in words
     const extends_ = siblings.filter((r) =>
@@ -248,12 +251,12 @@ export function siblingFields(rule: PolicyRule, engineVersion?: number): Sibling
       longer: Object.freeze(extends_.flatMap((r) => r.conditions.map((c) => c.field))),
       lookAlike: Object.freeze(siblings.flatMap((r) => r.conditions.map((c) => c.field))),
     });
-    SIBLING_FIELDS.set(rule, fields);
+    cache.set(rule, fields);
   }
   return fields;
 }
 type SiblingFields = Readonly<{ longer: readonly PolicyField[]; lookAlike: readonly PolicyField[] }>;
-const SIBLING_FIELDS = new WeakMap<PolicyRule, SiblingFields>();
+const SIBLING_FIELDS = new WeakMap<readonly PolicyRule[], Map<PolicyRule, SiblingFields>>();
 
 /**
  * Distractor facts: `count` fields the rule does not use, taken first from look-alike rules of
