@@ -105,13 +105,16 @@ describe('each axis acts on episodes', () => {
     }
   });
 
-  it('B_branch: a POLICY question states 2·B_branch + 1 facts and its rule rests on 1..B_branch of them', () => {
+  it('B_branch: a POLICY question states 3·B_branch + 1 facts (engine v4) and its rule rests on 1..B_branch of them', () => {
     for (const b of [1, 2, 3, 4])
       for (const seed of seeds.slice(0, 5)) {
         const { goal } = start('POLICY', 6, seed, { B_branch: b });
         expect(Object.keys(goal.facts).length).toBeGreaterThanOrEqual(1);
         expect(Object.keys(goal.facts).length).toBeLessThanOrEqual(b);
-        expect(Object.keys({ ...goal.facts, ...goal.distractors }).length).toBe(2 * b + 1);
+        // all 12 fields cannot always be stated: some would make another rule apply
+        const stated = Object.keys({ ...goal.facts, ...goal.distractors }).length;
+        expect(stated).toBeLessThanOrEqual(3 * b + 1);
+        expect(stated).toBeGreaterThanOrEqual(Math.min(3 * b + 1, 10));
       }
   });
 

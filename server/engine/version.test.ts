@@ -77,7 +77,7 @@ describe('engine version', () => {
 
   it('refuses another version with a plain sentence', () => {
     expect(replayRefusal(ENGINE_VERSION + 1, 'PD')).toBe(
-      `this episode was played under engine rules v${ENGINE_VERSION + 1}; this engine (v${ENGINE_VERSION}) replays v1, v2, v3 only, ` +
+      `this episode was played under engine rules v${ENGINE_VERSION + 1}; this engine (v${ENGINE_VERSION}) replays v1, v2, v3, v4 only, ` +
         'so it cannot be rebuilt or continued (its stored events are shown as recorded)',
     );
   });
@@ -123,7 +123,7 @@ describe('an older episode plays under the rules it recorded (EpisodeConfig.engi
       /played under engine rules v1; .* changed JOURNEY's rules/,
     );
     expect(() => new Episode({ envId: 'PD', d: 1, seed: 1, engineVersion: 99 }, catalog)).toThrow(
-      /replays v1, v2, v3 only/,
+      /replays v1, v2, v3, v4 only/,
     );
     expect(() => new Episode({ envId: 'PD', d: 1, seed: 1, engineVersion: 2.5 }, catalog)).toThrow(
       'engineVersion must be an integer, got 2.5',

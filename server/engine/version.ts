@@ -18,16 +18,23 @@
 // asks about those two topics. An older episode's config carries its version (EpisodeConfig
 // .engineVersion), and the engine plays it under those rules (both changes gated alike), so v1
 // and v2 still replay exactly.
-export const ENGINE_VERSION = 3;
+// v4 (issue 27): POLICY's rule book gains a branch per two-clause department (policy-kb.ts) and
+// the customer states 3·B_branch + 1 facts, so the question's words no longer name the rule
+// (a facts-blind guess passed 6.1%); POLICY and JOURNEY episodes of v3 replay with v3's book.
+export const ENGINE_VERSION = 4;
 
 /** The first version of revision 3's generation and tool rules. */
 export const REV3_RULES = 3;
+
+/** The first version with POLICY's branch rules and 3·B_branch + 1 stated facts. */
+export const POLICY_BRANCHES = 4;
 
 /** Versions whose episodes this engine replays exactly, with the envs they are exact for (null: all). */
 const REPLAYS: ReadonlyMap<number, readonly string[] | null> = new Map([
   [1, ['PD', 'SUB', 'CART', 'RETURN', 'STATUS', 'POLICY', 'BUNDLE']],
   [2, null],
   [3, null],
+  [4, null],
 ]);
 
 /** Versions whose episodes this engine replays exactly (for some or all envs). */

@@ -107,7 +107,7 @@ describe('POLICY grounding (SPEC §8 rev 3)', () => {
 });
 
 describe('POLICY generator', () => {
-  it('the rule has 1..B_branch clauses; with the distractors the customer states 2·B_branch + 1 facts; the rule stays the one that applies', () => {
+  it('the rule has 1..B_branch clauses; with the distractors the customer states 3·B_branch + 1 facts (engine v4); the rule stays the one that applies', () => {
     for (let d = 0; d <= 14; d++)
       for (let seed = 0; seed < 12; seed++) {
         const e = new Episode({ envId: 'POLICY', d, seed, axisOverrides: { p_noise: 0, p_missing: 0 } }, catalog);
@@ -119,7 +119,9 @@ describe('POLICY generator', () => {
         expect(goal.answer).toBe(rule.answer);
         const all = { ...goal.facts, ...goal.distractors };
         expect(applicableRules(goal.topic, all)[0]).toBe(rule);
-        expect(Object.keys(all).length).toBe(2 * e.axes.B_branch + 1);
+        // all 12 fields cannot always be stated: some would make another rule apply
+        expect(Object.keys(all).length).toBeLessThanOrEqual(3 * e.axes.B_branch + 1);
+        expect(Object.keys(all).length).toBeGreaterThanOrEqual(Math.min(3 * e.axes.B_branch + 1, 10));
         for (const [field, v] of Object.entries(all))
           expect(opening.toLowerCase()).toContain(factPhrase(field as PolicyField, v).toLowerCase());
         const slots = e.hiddenGoal().slots as Array<{ omitted: boolean; critical: boolean; revealText: string }>;

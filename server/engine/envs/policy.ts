@@ -38,7 +38,7 @@ import {
 import { WORLD_TOPICS } from '../world/policy-tables';
 import { searchPolicies } from '../world/policy-search';
 import { POLICY_TOP_K_DEFAULT } from '../tools/policy-tools';
-import { REV3_RULES } from '../version';
+import { ENGINE_VERSION, POLICY_BRANCHES, REV3_RULES } from '../version';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 import { summaryByStock } from './shared/summary-cache';
 
@@ -195,13 +195,13 @@ export function clauseCount(max: number, rng: Rng, engineVersion?: number): numb
 }
 
 /**
- * How many facts the customer states (the rule's c plus distractors). Engine v3: 2·B_branch + 1,
- * so at least B_branch + 1 look-alike facts compete in search with the rule's own. v1/v2:
- * B_branch + 1, a single distractor at c = B_branch, and the top policy.search hit of the
- * customer's words was the deciding rule in 6–7% of episodes at d ≥ 3 (issue 27).
+ * How many facts the customer states (the rule's c plus distractors): B_branch + 1 in v1/v2 (the
+ * top policy.search hit of the customer's words was the deciding rule in 6–7% of episodes at
+ * d ≥ 3), 2·B_branch + 1 in v3, 3·B_branch + 1 from v4 (with v4's branch rules, a facts-blind
+ * pick by the words and the budgets fell from 6.8% to 4.2% over d 3–12, issue 27).
  */
-export const factsStated = (branch: number, engineVersion?: number) =>
-  (engineVersion ?? REV3_RULES) >= REV3_RULES ? 2 * branch + 1 : branch + 1;
+export const factsStated = (branch: number, engineVersion = ENGINE_VERSION) =>
+  engineVersion >= POLICY_BRANCHES ? 3 * branch + 1 : engineVersion >= REV3_RULES ? 2 * branch + 1 : branch + 1;
 
 /** Facts under which `rule` is the single most specific applicable rule of its topic; null if none was found. */
 export function factsFor(rule: PolicyRule, rng: Rng, engineVersion?: number): Facts | null {
@@ -232,10 +232,13 @@ const ALL_FIELDS = Object.keys(FIELD_KEYWORDS) as PolicyField[];
  * tables are constants), so they are listed once per rule; each episode shuffles its own copy.
  */
 export function siblingFields(rule: PolicyRule, engineVersion?: number): SiblingFields {
-  let fields = SIBLING_FIELDS.get(rule);
+  // kept per rule book (its topic's list): the books of v2, v3 and v4 share the hand-written rules
+  const topic = rulesOfTopic(rule.topic, engineVersion);
+  let cache = SIBLING_FIELDS.get(topic);
+  if (!cache) SIBLING_FIELDS.set(topic, (cache = new Map()));
+  let fields = cache.get(rule);
   if (fields === undefined) {
-    // a rule object belongs to one rule book, so the cache by rule holds per book
-    const siblings = rulesOfTopic(rule.topic, engineVersion).filter((r) => r !== rule);
+    const siblings = topic.filter((r) => r !== rule);
     // first the extra fields of rules that extend this one: stated with a value that fails them,
     // they make the wrong, longer rule the closest match in words
     const extends_ = siblings.filter((r) =>
@@ -248,12 +251,12 @@ export function siblingFields(rule: PolicyRule, engineVersion?: number): Sibling
       longer: Object.freeze(extends_.flatMap((r) => r.conditions.map((c) => c.field))),
       lookAlike: Object.freeze(siblings.flatMap((r) => r.conditions.map((c) => c.field))),
     });
-    SIBLING_FIELDS.set(rule, fields);
+    cache.set(rule, fields);
   }
   return fields;
 }
 type SiblingFields = Readonly<{ longer: readonly PolicyField[]; lookAlike: readonly PolicyField[] }>;
-const SIBLING_FIELDS = new WeakMap<PolicyRule, SiblingFields>();
+const SIBLING_FIELDS = new WeakMap<readonly PolicyRule[], Map<PolicyRule, SiblingFields>>();
 
 /**
  * Distractor facts: `count` fields the rule does not use, taken first from look-alike rules of

@@ -8,16 +8,17 @@ import {
   POLICY_CATEGORIES,
   POLICY_RULES,
   policyBook,
+  rulesOfTopic,
   TOPICS,
 } from './policy-kb';
 import { policyTokens, searchPolicies } from './policy-search';
 
 describe('policy knowledge base', () => {
   it('hand-written rules plus the department tables: 5 categories, 1–5 conditions, unique ids and titles', () => {
-    // 65 hand-written rules + 18 topics × 17 table rules (12 chain rules, 5 numeric twins); return
-    // windows, return shipping fees and restocking fees have no tables (the RETURN world's facts,
-    // policy-tables.ts)
-    expect(POLICY_RULES).toHaveLength(65 + 18 * 17);
+    // 65 hand-written rules + 18 topics × 20 table rules (12 chain rules, 5 numeric twins, 3
+    // branches since engine v4); return windows, return shipping fees and restocking fees have no
+    // tables (the RETURN world's facts, policy-tables.ts)
+    expect(POLICY_RULES).toHaveLength(65 + 18 * 20);
     expect(new Set(POLICY_RULES.map((r) => r.category))).toEqual(new Set(POLICY_CATEGORIES));
     for (let n = 1; n <= 5; n++)
       expect(POLICY_RULES.filter((r) => r.conditions.length === n).length).toBeGreaterThanOrEqual(5);
@@ -27,7 +28,7 @@ describe('policy knowledge base', () => {
 
   it('a department table rule and its numeric twin: same words but one, different answers, never both applicable', () => {
     const twins = POLICY_RULES.filter(
-      (r) => r.title.startsWith('Refund time for office items') && r.conditions.length === 2,
+      (r) => r.title.startsWith('Refund time for office items and requests made') && r.conditions.length === 2,
     );
     expect(twins.map((r) => r.text.replace(/: .*/, ''))).toEqual([
       'Applies to office items and requests made 14 days or less after delivery',
@@ -106,7 +107,6 @@ describe('the rule book of an engine v1/v2 episode (config.engineVersion)', () =
 
   it("is v2's: 58 hand-written rules + 21 topics × 17 table rules, return windows and fees with look-alike tables", () => {
     expect(v2.rules).toHaveLength(58 + 21 * 17);
-    expect(policyBook(3).rules).toBe(POLICY_RULES);
     const windows = v2.byTopic.get('return_window_days')!;
     expect(windows.map((r) => r.rule_id).slice(0, 3)).toEqual(['RET-01', 'RET-02', 'RET-03']);
     expect(windows).toHaveLength(3 + 17);
@@ -123,6 +123,32 @@ describe('the rule book of an engine v1/v2 episode (config.engineVersion)', () =
     expect(v3Hits).toContain('RET-16');
     expect(v2Hits).not.toContain('RET-16');
     expect(v2Hits.map((id) => v2.byId.get(id)!.topic)).toContain('return_window_days');
+  });
+});
+
+describe('the rule book of an engine v3 episode', () => {
+  const v3 = policyBook(3);
+
+  it("is v4's without the branch rules: every v3 id names the same rule in v4", () => {
+    expect(policyBook(4).rules).toBe(POLICY_RULES);
+    const topics = new Set(POLICY_RULES.filter((r) => Number(r.rule_id.split('-')[1]) > 100).map((r) => r.topic));
+    expect(POLICY_RULES.length - v3.rules.length).toBe(3 * topics.size);
+    for (const r of v3.rules) expect(policyBook(4).byId.get(r.rule_id), r.rule_id).toEqual(r);
+  });
+
+  it("v4's branches: a two-clause department's second qualifier alone, with an answer no rule of the topic has", () => {
+    const branches = POLICY_RULES.filter((r) => !v3.byId.has(r.rule_id));
+    for (const b of branches) {
+      const [dept, qualifier] = b.conditions;
+      expect(dept.field).toBe('department');
+      // the qualifier the topic's three-clause chains add second
+      const chains = rulesOfTopic(b.topic).filter((r) => r.conditions.length === 3 && v3.byId.has(r.rule_id));
+      expect(chains.map((r) => r.conditions[2])).toContainEqual(qualifier);
+      expect(
+        rulesOfTopic(b.topic).filter((r) => r.conditions.length === 2 && r.conditions[0].value === dept.value),
+      ).toHaveLength(3);
+      expect(rulesOfTopic(b.topic).filter((r) => r.answer === b.answer)).toEqual([b]);
+    }
   });
 });
 

@@ -4,15 +4,8 @@
 // conditions applies (checked for every rule by policy-kb.test.ts), so a
 // question built from one rule's conditions has exactly one right answer.
 
-import { ENGINE_VERSION, REV3_RULES } from '../version';
-import {
-  CATEGORY_QUALIFIERS,
-  RETURN_WORLD_RULES,
-  TABLE_DEPARTMENTS,
-  TABLE_SHAPE,
-  TOPIC_TABLES,
-  type TopicTable,
-} from './policy-tables';
+import { ENGINE_VERSION, POLICY_BRANCHES, REV3_RULES } from '../version';
+import { CATEGORY_QUALIFIERS, RETURN_WORLD_RULES, TABLE_DEPARTMENTS, TABLE_SHAPE, TOPIC_TABLES } from './policy-tables';
 import { RULE_IDS_BEFORE_V3, RULE_IDS_SINCE_V3, TOPIC_TABLES_V2 } from './policy-tables-v2';
 
 export type PolicyCategory = 'returns' | 'shipping' | 'pricing' | 'membership' | 'warranty';
@@ -908,9 +901,10 @@ const ID_PREFIX: Record<PolicyCategory, string> = {
  * + q1 + q2 … over departments its hand-written rules do not use, TABLE_SHAPE rules per clause
  * count, answers in table order. Ids continue each category's numbering from 101.
  */
-function tableRules(hand: readonly PolicyRule[], tables: Readonly<Record<string, TopicTable>>): PolicyRule[] {
+function tableRules(hand: readonly PolicyRule[], tables: typeof TOPIC_TABLES, branches = false): PolicyRule[] {
   const out: PolicyRule[] = [];
   const next: Partial<Record<PolicyCategory, number>> = {};
+  const later: Array<() => void> = [];
   for (const [topic, table] of Object.entries(tables)) {
     const category = hand.find((r) => r.topic === topic)!.category;
     const taken = new Set(
@@ -921,11 +915,11 @@ function tableRules(hand: readonly PolicyRule[], tables: Readonly<Record<string,
     const departments = TABLE_DEPARTMENTS.filter((d) => !taken.has(d));
     const qualifiers = CATEGORY_QUALIFIERS[category] as Clause[];
     let answer = 0;
-    const add = (clauses: Clause[]) => {
+    const add = (clauses: Clause[], i = answer++) => {
       const n = (next[category] = (next[category] ?? 100) + 1);
       const conditions = clauses.map(([field, op, value]) => ({ field, op, value }));
       const title = `${table.label} for ${joinAnd(conditions.map(describeCondition))}`;
-      out.push(rule(`${ID_PREFIX[category]}-${n}`, category, topic, title, clauses, table.answers[answer++]));
+      out.push(rule(`${ID_PREFIX[category]}-${n}`, category, topic, title, clauses, table.answers[i]));
     };
     TABLE_SHAPE.forEach((count, level) => {
       for (const department of departments.slice(0, count))
@@ -942,7 +936,15 @@ function tableRules(hand: readonly PolicyRule[], tables: Readonly<Record<string,
           [last[0], OPPOSITE[last[1]], last[2]],
         ]);
     });
+    // engine v4: each two-clause department gets a branch with its second qualifier alone (after
+    // every table, so older ids stay): stated as a fact that fails it, that qualifier reads the
+    // same, so the department and the facts' words no longer name the one-clause rule
+    if (branches)
+      departments
+        .slice(0, TABLE_SHAPE[1])
+        .forEach((department, i) => later.push(() => add([['department', 'eq', department], qualifiers[1]], 17 + i)));
   }
+  later.forEach((f) => f());
   return out;
 }
 
@@ -963,14 +965,15 @@ function book(rules: readonly PolicyRule[]): PolicyBook {
 }
 
 const HAND_RULES_V3 = HAND_RULES.filter((r) => !RULE_IDS_BEFORE_V3.has(r.rule_id));
-const BOOK = book([...HAND_RULES_V3, ...tableRules(HAND_RULES_V3, TOPIC_TABLES)]);
+const BOOK = book([...HAND_RULES_V3, ...tableRules(HAND_RULES_V3, TOPIC_TABLES, true)]);
+const BOOK_V3 = book([...HAND_RULES_V3, ...tableRules(HAND_RULES_V3, TOPIC_TABLES)]);
 // engines v1/v2 (before issue 31): look-alike tables for return windows and fees, no RET-14..20
 const HAND_RULES_V2 = HAND_RULES.filter((r) => !RULE_IDS_SINCE_V3.has(r.rule_id));
 const BOOK_V2 = book([...HAND_RULES_V2, ...tableRules(HAND_RULES_V2, TOPIC_TABLES_V2)]);
 
 /** The rule book an episode of `engineVersion` plays with (older episodes replay with theirs). */
 export const policyBook = (engineVersion = ENGINE_VERSION): PolicyBook =>
-  engineVersion >= REV3_RULES ? BOOK : BOOK_V2;
+  engineVersion >= POLICY_BRANCHES ? BOOK : engineVersion >= REV3_RULES ? BOOK_V3 : BOOK_V2;
 
 /** The current rule book's rules. */
 export const POLICY_RULES: readonly PolicyRule[] = BOOK.rules;

@@ -11,7 +11,7 @@ export type TableClause = [string, 'eq' | 'lt' | 'lte' | 'gt' | 'gte', TableValu
 export interface TopicTable {
   /** Title stem, e.g. "Return window" → "Return window for office items". */
   label: string;
-  /** Seventeen answers (twelve chain rules, five twins), distinct from each other and from the topic's hand-written rules. */
+  /** Twenty answers (twelve chain rules, five twins, three v4 branches), distinct from each other and the hand-written rules. */
   answers: TableValue[];
 }
 
@@ -67,71 +67,40 @@ const payments = (n: number, kind = 'interest-free') => `${n} ${kind} payments`;
 export const TOPIC_TABLES: Readonly<Record<string, TopicTable>> = {
   free_shipping_min: {
     label: 'Free shipping minimum',
-    answers: [25, 45, 50, 59, 65, 89, 99, 120, 10, 15, 200, 250, 40, 55, 110, 175, 300],
+    answers: [25, 45, 50, 59, 65, 89, 99, 120, 10, 15, 200, 250, 40, 55, 110, 175, 300, 79, 140, 225],
   },
   delivery_time: {
     label: 'Delivery time',
-    answers: [
-      '1-2',
-      '2-4',
-      '3-5',
-      '4-6',
-      '6-8',
-      '7-10',
-      '8-12',
-      '5-10',
-      '3-4',
-      '2-5',
-      '10-14',
-      '15-25',
-      '4-8',
-      '6-10',
-      '9-15',
-      '12-20',
-      '20-30',
-    ].map(bd),
+    answers: '1-2 2-4 3-5 4-6 6-8 7-10 8-12 5-10 3-4 2-5 10-14 15-25 4-8 6-10 9-15 12-20 20-30 3-6 5-9 14-18'
+      .split(' ')
+      .map(bd),
   },
   standard_shipping_fee: {
     label: 'Standard shipping fee',
     answers: [
       2.99, 3.99, 4.99, 6.99, 7.99, 8.99, 9.99, 12.99, 14.99, 1.99, 24.99, 29.99, 10.99, 11.99, 16.99, 21.99, 34.99,
+      5.49, 13.49, 19.49,
     ],
   },
   expedited_shipping_fee: {
     label: 'Expedited shipping fee',
     answers: [
       9.99, 12.99, 17.99, 19.99, 21.99, 24.99, 4.99, 7.99, 29.99, 34.99, 39.99, 44.99, 10.99, 11.99, 15.99, 27.99,
-      49.99,
+      49.99, 14.49, 22.49, 32.49,
     ],
   },
   overnight_shipping_fee: {
     label: 'Overnight shipping fee',
     answers: [
       19.99, 29.99, 34.99, 39.99, 44.99, 49.99, 14.99, 9.99, 54.99, 59.99, 64.99, 69.99, 74.99, 79.99, 89.99, 99.99,
-      12.99,
+      12.99, 24.49, 42.49, 84.49,
     ],
   },
   refund_time: {
     label: 'Refund time',
-    answers: [
-      '1-2',
-      '2-3',
-      '5-7',
-      '7-10',
-      '10-14',
-      '1',
-      '2-4',
-      '4-6',
-      '14-21',
-      '3-7',
-      '5-10',
-      '6-8',
-      '1-3',
-      '2-6',
-      '8-10',
-      '15-30',
-      '20-25',
-    ].map((r) => (r === '1' ? '1 business day' : bd(r))),
+    answers: '1-2 2-3 5-7 7-10 10-14 1 2-4 4-6 14-21 3-7 5-10 6-8 1-3 2-6 8-10 15-30 20-25 11-13 9-12 4-9'
+      .split(' ')
+      .map((r) => (r === '1' ? '1 business day' : bd(r))),
   },
   refund_method: {
     label: 'Refund method',
@@ -153,15 +122,18 @@ export const TOPIC_TABLES: Readonly<Record<string, TopicTable>> = {
       'credit to the membership account',
       'refund to the bank account on file',
       'mailed prepaid card',
+      'mailed check within 30 days',
+      'store credit plus a 15% bonus',
+      'refund to the PayPal account on file',
     ],
   },
   price_match_days: {
     label: 'Price match period',
-    answers: [7, 10, 21, 45, 60, 90, 3, 5, 120, 180, 365, 1, 2, 4, 28, 40, 75],
+    answers: [7, 10, 21, 45, 60, 90, 3, 5, 120, 180, 365, 1, 2, 4, 28, 40, 75, 50, 100, 150],
   },
   bulk_discount_percent: {
     label: 'Bulk discount',
-    answers: [5, 7, 8, 12, 20, 25, 30, 3, 18, 22, 35, 40, 1, 2, 4, 28, 50],
+    answers: [5, 7, 8, 12, 20, 25, 30, 3, 18, 22, 35, 40, 1, 2, 4, 28, 50, 6, 16, 45],
   },
   installment_plan: {
     label: 'Installment plan',
@@ -169,20 +141,24 @@ export const TOPIC_TABLES: Readonly<Record<string, TopicTable>> = {
       ...[2, 3, 5, 8, 9, 10, 18, 24, 36].map((n) => payments(n)),
       ...[3, 6, 12, 4, 9, 18, 24, 36].map((n) => payments(n, 'monthly')),
       ...[2, 6].map((n) => payments(n, 'bi-weekly')),
+      payments(4, 'bi-weekly'),
     ],
   },
   price_adjustment_max: {
     label: 'Price adjustment limit',
-    answers: [10, 15, 20, 30, 40, 75, 150, 200, 250, 5, 35, 60, 45, 80, 120, 300, 500],
+    answers: [10, 15, 20, 30, 40, 75, 150, 200, 250, 5, 35, 60, 45, 80, 120, 300, 500, 90, 175, 400],
   },
   annual_fee: {
     label: 'Annual membership fee',
     answers: [
       19.99, 29.99, 39.99, 59.99, 69.99, 79.99, 89.99, 119.99, 139.99, 9.99, 149.99, 199.99, 14.99, 24.99, 34.99, 44.99,
-      129.99,
+      129.99, 54.99, 64.99, 109.99,
     ],
   },
-  cashback_percent: { label: 'Cash back', answers: [1, 2, 4, 7, 8, 10, 12, 1.5, 2.5, 3.5, 15, 20, 0.5, 9, 11, 18, 25] },
+  cashback_percent: {
+    label: 'Cash back',
+    answers: [1, 2, 4, 7, 8, 10, 12, 1.5, 2.5, 3.5, 15, 20, 0.5, 9, 11, 18, 25, 4.5, 13, 16],
+  },
   membership_refund: {
     label: 'Membership cancellation refund',
     answers: [
@@ -203,15 +179,18 @@ export const TOPIC_TABLES: Readonly<Record<string, TopicTable>> = {
       'refund on a gift card',
       'refund of the last two months',
       'refund in bonus points',
+      'prorated refund minus a $15 fee',
+      'refund of the unused weeks',
+      'half refund as store credit',
     ],
   },
   bonus_points: {
     label: 'Bonus points',
-    answers: [50, 100, 150, 250, 300, 400, 600, 750, 1000, 25, 1500, 2000, 75, 125, 350, 800, 3000],
+    answers: [50, 100, 150, 250, 300, 400, 600, 750, 1000, 25, 1500, 2000, 75, 125, 350, 800, 3000, 175, 450, 900],
   },
   warranty_months: {
     label: 'Warranty length',
-    answers: [3, 6, 9, 18, 36, 48, 60, 1, 2, 30, 72, 120, 4, 8, 15, 42, 96],
+    answers: [3, 6, 9, 18, 36, 48, 60, 1, 2, 30, 72, 120, 4, 8, 15, 42, 96, 27, 54, 84],
   },
   warranty_remedy: {
     label: 'Warranty remedy',
@@ -233,13 +212,16 @@ export const TOPIC_TABLES: Readonly<Record<string, TopicTable>> = {
       'replacement parts only',
       'repair or store credit',
       'exchange in any store',
+      'repair within 10 days',
+      'replacement by courier',
+      'store credit plus free repair',
     ],
   },
   extended_warranty_price: {
     label: 'Extended warranty price',
     answers: [
       4.99, 7.99, 12.99, 17.99, 24.99, 34.99, 44.99, 49.99, 59.99, 69.99, 2.99, 99.99, 10.99, 21.99, 54.99, 79.99,
-      129.99,
+      129.99, 8.99, 37.99, 64.99,
     ],
   },
 };
