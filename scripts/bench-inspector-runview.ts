@@ -6,7 +6,7 @@ import { createHeuristicAgent, createRandomAgent, oracleAgent, ENV_IDS } from '@
 import type { Catalog } from '@/server/engine/catalog/types';
 import { Rng } from '@/server/engine/random';
 import type { SqlDb } from '@/server/db/sql';
-import { readRunGroups, rolloutLogs } from '@/server/episodes/run-rollouts';
+import { readGroup, readRewardBins, readRunGroups, rolloutLogs } from '@/server/episodes/run-rollouts';
 import { groupCause } from '@/server/inspector/group-cause';
 import type { createInserter, EpisodeRecord } from '@/server/inspector/insert';
 import { playToLine } from '@/server/inspector/play';
@@ -69,7 +69,7 @@ export async function measureRunView(store: SqlDb) {
   let summary: ReturnType<typeof summarizeRun> | null = null;
   for (let i = 0; i < 12; i++) {
     const [wall, c] = await timed(async () => {
-      summary = summarizeRun(await readRunGroups(store, BENCH_RUN));
+      summary = summarizeRun(await readRunGroups(store, BENCH_RUN), await readRewardBins(store, BENCH_RUN));
     });
     times.push(wall);
     cpu.push(c);
@@ -86,7 +86,7 @@ export async function measureRunView(store: SqlDb) {
     groupTimes.push(
       (
         await timed(async () => {
-          const [g] = await readRunGroups(store, BENCH_RUN, parseGroupSlug(row.slug));
+          const g = (await readGroup(store, BENCH_RUN, parseGroupSlug(row.slug)))!;
           groupCause(
             await rolloutLogs(
               store,
