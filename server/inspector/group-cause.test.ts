@@ -3,13 +3,7 @@ import { emptyAgent } from '../engine/agents/empty';
 import { playEpisode } from '../engine/play';
 import { act, startEpisode, testCatalog } from '../engine/testing';
 import type { Action, EpisodeEvent, RewardBreakdown } from '../engine/types';
-import {
-  divergenceTurn,
-  groupCause,
-  stableJson,
-  toolErrorSignature,
-  type CauseRollout,
-} from './group-cause';
+import { divergenceTurn, groupCause, stableJson, toolErrorSignature, type CauseRollout } from './group-cause';
 
 const catalog = testCatalog();
 
