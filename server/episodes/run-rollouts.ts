@@ -6,14 +6,7 @@ import { flag, sqlFor } from '@/server/db/dialect';
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { AttributionInput } from '@/server/inspector/attribution';
 import type { CauseRollout } from '@/server/inspector/group-cause';
-import {
-  formGroups,
-  groupStats,
-  mixedPrompts,
-  type Group,
-  type GroupStats,
-  type RolloutOutcome,
-} from '@/server/inspector/groups';
+import { formGroups, groupStats, mixedPrompts, type Group, type GroupStats } from '@/server/inspector/groups';
 import type { RewardBinCount } from '@/server/inspector/run-view';
 import { runCondition } from '@/server/inspector/run-keys';
 
@@ -32,14 +25,6 @@ interface OutcomeRow {
   terminationReason: string | null;
 }
 
-interface RolloutRow extends OutcomeRow {
-  id: string;
-  turn: number;
-  rTask: number;
-  rEff: number;
-  rHall: number;
-}
-
 const OUTCOME_COLUMNS = `e."trainStep", e."rolloutGroup", e."envId", e."d", e."seed", e."reward", e."isCorrect", e."terminationReason"`;
 
 function finished(run: string) {
@@ -47,7 +32,7 @@ function finished(run: string) {
   return { sql: `${where.sql} AND e."status" = 'done' AND e."reward" IS NOT NULL`, args: where.args as unknown[] };
 }
 
-const outcomeOf = (run: string, r: OutcomeRow): RolloutOutcome => ({
+const outcomeOf = (run: string, r: OutcomeRow) => ({
   run,
   trainStep: r.trainStep === null ? null : Number(r.trainStep),
   group: r.rolloutGroup,
@@ -66,19 +51,8 @@ const outcomeOf = (run: string, r: OutcomeRow): RolloutOutcome => ({
  */
 export async function readRunGroups(db: SqlDb, run: string): Promise<GroupStats[]> {
   const where = finished(run);
-  const rows = await db.all<{
-    trainStep: number | null;
-    rolloutGroup: string | null;
-    envId: string;
-    d: number;
-    seed: number;
-    n: number;
-    rewardSum: number;
-    squares: number;
-    spread: number;
-    passed: number;
-    sameEnd: number;
-  }>(
+  type Sums = Record<'n' | 'rewardSum' | 'squares' | 'spread' | 'passed' | 'sameEnd', number>;
+  const rows = await db.all<Omit<OutcomeRow, 'reward' | 'isCorrect' | 'terminationReason'> & Sums>(
     // as few columns as the figures need: building 25,000 result rows is most of the cost
     `SELECT e."trainStep", e."rolloutGroup", e."envId", e."d", e."seed", count(*) AS "n",
        sum(e."reward") AS "rewardSum", sum(e."reward" * e."reward") AS "squares",
@@ -151,7 +125,7 @@ export async function readGroup(db: SqlDb, run: string, only: GroupSelector): Pr
     args.push(only.env, only.d, only.seed, ...(only.trainStep === null ? [] : [only.trainStep]));
   }
   const part = (k: string) => `${sqlFor(db.dialect).jsonNumber('e."breakdown"', k)} AS "${k}"`;
-  const rows = await db.all<RolloutRow>(
+  const rows = await db.all<OutcomeRow & { id: string } & Record<'turn' | 'rTask' | 'rEff' | 'rHall', number>>(
     `SELECT e."id", e."turn", ${OUTCOME_COLUMNS}, ${part('rTask')}, ${part('rEff')}, ${part('rHall')}
      FROM "Episode" e WHERE ${c.join(' AND ')} ORDER BY e."createdAt", e."id"`,
     args,

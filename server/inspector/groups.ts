@@ -2,8 +2,9 @@
 // advantage, whether the group carries any learning signal, and the effective prompt ratio.
 // Pure: the caller reads the rollouts from the store.
 
-/** What one rollout contributes to its group's statistics (the run view reads no more than this). */
-export interface RolloutOutcome {
+/** A rollout as the group view shows it. */
+export interface GroupRolloutInput {
+  id: string;
   run: string;
   /** The trainer's step; null outside training (a batch run). */
   trainStep: number | null;
@@ -16,38 +17,26 @@ export interface RolloutOutcome {
   isCorrect: boolean;
   /** How the episode ended (the engine's TerminationReason); null when it did not end. */
   termination: string | null;
-}
-
-type Prompt = Pick<RolloutOutcome, 'run' | 'group' | 'trainStep' | 'env' | 'd' | 'seed'>;
-
-/** A rollout as the group view shows it. */
-export interface GroupRolloutInput extends RolloutOutcome {
-  id: string;
   turns: number;
   /** The reward parts; left out where only groups are summarised (reading them costs the whole row). */
   components?: { rTask: number; rEff: number; rHall: number };
 }
 
-export type GroupRollout<R extends RolloutOutcome = GroupRolloutInput> = R & {
+type Prompt = Pick<GroupRolloutInput, 'run' | 'group' | 'trainStep' | 'env' | 'd' | 'seed'>;
+
+export interface GroupRollout extends GroupRolloutInput {
   /** reward − group mean */
   advantage: number;
   /** (reward − mean) / std with the population std (as GRPO); 0 in a zero-variance group. */
   normalizedAdvantage: number;
-};
+}
 
 /** Why a zero-variance group's rewards are all equal, most specific first. */
 export type ZeroVarianceKind = 'all_pass' | 'all_fail_same_way' | 'same_termination' | 'other';
 
 /** A group's figures: what the run view reads of it (server/episodes/run-rollouts.ts sums them in SQL). */
-export interface GroupStats {
+export interface GroupStats extends Prompt {
   key: string;
-  run: string;
-  trainStep: number | null;
-  /** the trainer's group name; null for a prompt's group */
-  group: string | null;
-  env: string;
-  d: number;
-  seed: number;
   size: number;
   rewardSum: number;
   mean: number;
@@ -61,8 +50,8 @@ export interface GroupStats {
   kind: ZeroVarianceKind | null;
 }
 
-export interface Group<R extends RolloutOutcome = GroupRolloutInput> extends GroupStats {
-  rollouts: Array<GroupRollout<R>>;
+export interface Group extends GroupStats {
+  rollouts: GroupRollout[];
 }
 
 /** Rewards closer than this count as equal (they are sums of floats, not exact decimals). */
@@ -76,18 +65,16 @@ export function groupKey(r: Prompt): string {
 }
 
 /** groupKey's grouping without building its JSON for every rollout. */
-const fastKey = (r: RolloutOutcome) =>
+const fastKey = (r: Prompt) =>
   r.group !== null
     ? `g${r.run.length}:${r.run}${r.group}`
     : `p${r.run.length}:${r.run}${r.trainStep}|${r.env}|${r.d}|${r.seed}`;
 
-const nameOf = (r: RolloutOutcome) => ('id' in r ? `rollout ${String(r.id)}` : 'a rollout');
-
 /** The rollouts grouped, in order of each group's first rollout; rollouts keep their input order. */
-export function formGroups<R extends RolloutOutcome>(rollouts: readonly R[]): Array<Group<R>> {
-  const byKey = new Map<string, R[]>();
+export function formGroups(rollouts: readonly GroupRolloutInput[]): Group[] {
+  const byKey = new Map<string, GroupRolloutInput[]>();
   for (const r of rollouts) {
-    if (!Number.isFinite(r.reward)) throw new Error(`${nameOf(r)}: reward ${r.reward} is not a finite number`);
+    if (!Number.isFinite(r.reward)) throw new Error(`rollout ${r.id}: reward ${r.reward} is not a finite number`);
     const key = fastKey(r);
     const list = byKey.get(key);
     if (list) list.push(r);
@@ -97,7 +84,7 @@ export function formGroups<R extends RolloutOutcome>(rollouts: readonly R[]): Ar
     const first = members[0];
     // A group is one prompt: an explicit group that mixes prompts or steps is a trainer bug, said plainly.
     const odd = members.find((r) => promptText(r) !== promptText(first));
-    if (odd) throw mixedPrompts(first, odd, nameOf(first), nameOf(odd));
+    if (odd) throw mixedPrompts(first, odd, `rollout ${first.id}`, `rollout ${odd.id}`);
     const rewards = members.map((r) => r.reward);
     const rewardSum = rewards.reduce((a, b) => a + b, 0);
     const mean = rewardSum / rewards.length;
