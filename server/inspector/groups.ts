@@ -177,7 +177,7 @@ export interface EffectivePromptCell {
 export function effectivePromptRatios(groups: readonly GroupStats[]): EffectivePromptCell[] {
   const cells = new Map<string, EffectivePromptCell>();
   for (const g of groups) {
-    const key = JSON.stringify([g.env, g.d, g.trainStep]);
+    const key = `${g.env}|${g.d}|${g.trainStep}`;
     let cell = cells.get(key);
     if (!cell) {
       cell = {

@@ -11,7 +11,7 @@ import { testCatalog } from '@/server/engine/testing';
 import type { EnvId } from '@/server/engine/types';
 import { useTestCaller } from '@/server/trpc/test/caller';
 import { formGroups } from './groups';
-import { compareGroups } from './run-view';
+import { compareGroups, summarizeRun } from './run-view';
 
 const caller = useTestCaller();
 const RUN = 'trainer:grpo-test';
@@ -274,6 +274,32 @@ describe('run view', () => {
     ]);
     // without steps each run counts its latest group of a prompt: the run against itself changes nothing
     expect(compareGroups(groups, groups).nowFail).toEqual([]);
+  });
+
+  it('lists the worst groups first: flat and failing by mean, then flat and passing, then the rest', () => {
+    const r = (seed: number, reward: number, isCorrect = false) => ({
+      id: `w-${seed}-${reward}-${Math.random()}`,
+      run: 'r',
+      trainStep: 0,
+      group: null,
+      env: 'PD',
+      d: 1,
+      seed,
+      reward,
+      isCorrect,
+      termination: 'answered',
+      turns: 2,
+    });
+    const groups = formGroups([
+      ...[r(1, 0.5), r(1, -0.5)], // a learning signal
+      ...[r(2, 1, true), r(2, 1, true)], // flat, passing
+      ...[r(3, -0.2), r(3, -0.2)], // flat, failing
+      ...[r(4, -0.9), r(4, -0.9)], // flat, failing, lower
+    ]);
+    const seeds = (limit: number) => summarizeRun(groups, [], limit).worst.map((g) => g.seed);
+    expect(seeds(1)).toEqual([4]);
+    expect(seeds(3)).toEqual([4, 3, 2]);
+    expect(seeds(100)).toEqual([4, 3, 2, 1]);
   });
 
   it('refuses a malformed group and names a missing one', async () => {

@@ -130,7 +130,11 @@ export function summarizeRun(
   }
   const stepOrder = (s: number | null) => s ?? Number.MIN_SAFE_INTEGER;
   const byCell = [...cells.values()].sort((a, b) => a.env.localeCompare(b.env) || a.d - b.d);
-  const worst = [...groups]
+  // only the groups of the worst kinds that can fill the list are sorted
+  let shown = groups.filter((g) => badness(g) === 0);
+  if (shown.length < worstLimit) shown = groups.filter((g) => badness(g) <= 1);
+  if (shown.length < worstLimit) shown = [...groups];
+  const worst = shown
     .sort((a, b) => badness(a) - badness(b) || a.mean - b.mean || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .slice(0, worstLimit)
     .map(groupRow);
