@@ -1,8 +1,7 @@
 // bench:inspector --only runview: a training run of N rollouts (G = 4 per prompt, 10 train
 // steps, copies of a pool of real episodes played by three agents, so groups differ), seeded
 // once into the bench's store, then the run view's reads (SQL sums per group, histogram bins) and
-// summary, and a
-// group view, timed. Target: run view p95 ≤ 500 ms at 100,000 rollouts.
+// summary, and a group view, timed. Target: run view p95 ≤ 500 ms at 100,000 rollouts.
 import { createHeuristicAgent, createRandomAgent, oracleAgent, ENV_IDS } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { Rng } from '@/server/engine/random';
