@@ -30,9 +30,10 @@ export interface PlayJob {
 export interface EpisodePlayer {
   /**
    * Plays `job.episodes` episodes (whole groups) from `job.state`, calling `onBatch` with every
-   * batch of whole groups, `job.batchSize` or a group more (the last may be shorter), and waiting for it. Stops after the current
-   * episode once `signal` is aborted (a model's turn in flight is aborted), and after the
-   * first infrastructure failure (that episode is in the last batch, unscored).
+   * batch of whole groups (`job.batchSize` or a group more; the last may be shorter) and waiting
+   * for it. Stops after the current group once `signal` is aborted (a model's turn in flight is
+   * aborted and its group dropped), and after the first infrastructure failure (that episode is
+   * in the last batch, unscored).
    */
   play(job: PlayJob, onBatch: (steps: CurriculumStep[]) => Promise<void>, signal: AbortSignal): Promise<void>;
 }
