@@ -1,14 +1,15 @@
 // bench:inspector --only runview: a training run of N rollouts (G = 4 per prompt, 10 train
 // steps, copies of a pool of real episodes played by three agents, so groups differ), seeded
-// once into the bench's store, then the run view's query (read and group, summarise) and a
-// group view's timed. Target: run view p95 ≤ 500 ms at 100,000 rollouts.
+// once into the bench's store, then the run view's reads (SQL sums per group, histogram bins) and
+// summary, and a group view, timed. Target: run view p95 ≤ 500 ms at 100,000 rollouts.
 import { createHeuristicAgent, createRandomAgent, oracleAgent, ENV_IDS } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { Rng } from '@/server/engine/random';
-import type { SqlDb } from '@/server/db/sql';
-import { readRunGroups, rolloutLogs } from '@/server/episodes/run-rollouts';
+import type { SqlDb, Stmt } from '@/server/db/sql';
+import { readGroup, readRewardBins, readRunGroups, rolloutLogs } from '@/server/episodes/run-rollouts';
 import { groupCause } from '@/server/inspector/group-cause';
-import type { createInserter, EpisodeRecord } from '@/server/inspector/insert';
+import { prepareEpisode, type createInserter, type EpisodeRecord } from '@/server/inspector/insert';
+import { episodeStatements, newEpisodeId } from '@/server/episodes/writer';
 import { playToLine } from '@/server/inspector/play';
 import { parseGroupSlug, summarizeRun } from '@/server/inspector/run-view';
 import { report, timed } from './bench-inspector-measure';
@@ -35,27 +36,26 @@ export async function seedRun(store: SqlDb, ins: ReturnType<typeof createInserte
             playToLine({ envId, d, seed }, catalog, a, 'bench-pool'),
           ),
         );
-  const poolIds = await ins.insertMany(prompts.flat() as unknown as EpisodeRecord[]);
+  const pool = prompts.flat() as unknown as EpisodeRecord[];
+  const poolIds = await ins.insertMany(pool);
+  // each pool episode's row made once; a copy changes only id, seed, player and step, and takes
+  // the pool episode's log inside the store (the writer's newEpisode and copyLog statements)
+  const rows = pool.map((r, i) => ({ ...prepareEpisode(r).row, id: poolIds[i], player: BENCH_RUN }));
+  const writes = episodeStatements(store);
   const rng = Rng.from('bench-runview', 1);
   const groups = Math.ceil(n / G);
   for (let g = 0, done = 0; done < n;) {
-    const batch: Array<{ from: string; record: EpisodeRecord }> = [];
-    for (; batch.length < 5000 && done < n; g++) {
+    const batch: Stmt[] = [];
+    for (; batch.length < 15_000 && done < n; g++) {
       const k = Math.floor(rng.next() * prompts.length);
       for (let m = 0; m < G && done < n; m++, done++) {
-        const a = Math.floor(rng.next() * 3);
-        batch.push({
-          from: poolIds[k * 3 + a],
-          record: {
-            ...(prompts[k][a] as unknown as EpisodeRecord),
-            player: BENCH_RUN,
-            seed: g, // one prompt per group
-            trainStep: Math.floor((g * STEPS) / groups),
-          },
-        });
+        const from = k * 3 + Math.floor(rng.next() * 3);
+        // one prompt per group (its own seed)
+        const row = { ...rows[from], id: newEpisodeId(), seed: g, trainStep: Math.floor((g * STEPS) / groups) };
+        batch.push(...writes.newEpisode(row, []), ...writes.copyLog(poolIds[from], row));
       }
     }
-    await ins.insertCopies(batch);
+    await store.batch(batch); // one transaction per 5,000 rollouts
     process.stderr.write(`\r  run view: seeded ${done.toLocaleString()} of ${n.toLocaleString()} rollouts`);
   }
   process.stderr.write('\n');
@@ -69,7 +69,7 @@ export async function measureRunView(store: SqlDb) {
   let summary: ReturnType<typeof summarizeRun> | null = null;
   for (let i = 0; i < 12; i++) {
     const [wall, c] = await timed(async () => {
-      summary = summarizeRun(await readRunGroups(store, BENCH_RUN));
+      summary = summarizeRun(await readRunGroups(store, BENCH_RUN), await readRewardBins(store, BENCH_RUN));
     });
     times.push(wall);
     cpu.push(c);
@@ -86,7 +86,7 @@ export async function measureRunView(store: SqlDb) {
     groupTimes.push(
       (
         await timed(async () => {
-          const [g] = await readRunGroups(store, BENCH_RUN, parseGroupSlug(row.slug));
+          const g = (await readGroup(store, BENCH_RUN, parseGroupSlug(row.slug)))!;
           groupCause(
             await rolloutLogs(
               store,

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { createCurriculum, formatWindows, isCollectionId, type CurriculumState } from '@/server/engine/curriculum';
-import { playableEnvs, playCurriculumEpisode, type CurriculumStep } from '@/server/curriculum/runner';
+import { playableEnvs, playCurriculumTask, type CurriculumStep } from '@/server/curriculum/runner';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
 import { BUILT_IN_AGENTS, isBuiltInAgent } from '@/server/models/agents';
 
@@ -96,7 +96,7 @@ async function main() {
     const player = { kind: 'agent' as const, agent: opt.agent as (typeof BUILT_IN_AGENTS)[number] };
     const caps = { maxEvents: MAX_EPISODE_EVENTS, maxBytes: MAX_EPISODE_BYTES };
     for (let i = 0; i < total; i++) {
-      const step = await playCurriculumEpisode({ state, runSeed: seed, player, catalog, caps, playable });
+      const [step] = (await playCurriculumTask({ state, runSeed: seed, player, catalog, caps, playable })) ?? [];
       if (!step?.outcome) break; // built-in agents are never cancelled nor cut off by infrastructure
       state = step.outcome.state;
       onStep(step, state);

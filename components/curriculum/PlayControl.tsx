@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTRPC } from '@/lib/trpc';
 import { fmtReward } from '@/lib/format';
 import { Button } from '@/components/ui/primitives';
+import { boundText, RUN_BOUNDS } from '@/lib/run-bounds';
 
 const MAX = 1000;
 
@@ -29,6 +30,8 @@ export function PlayControl({ runId, players }: { runId: string; players: Curric
   const queryClient = useQueryClient();
   const [episodes, setEpisodes] = useState('100');
   const [agent, setAgent] = useState(players.agents[0] ?? 'oracle');
+  const [rollouts, setRollouts] = useState('1');
+  const [temperature, setTemperature] = useState('');
   const [inputError, setInputError] = useState<string | null>(null);
   const progressKey = trpc.curriculum.progress.queryKey({ id: runId });
   const step = useMutation(
@@ -60,9 +63,21 @@ export function PlayControl({ runId, players }: { runId: string; players: Curric
       setInputError(`Play 1 to ${MAX} episodes at a time.`);
       return;
     }
+    const g = Number(rollouts);
+    const { rolloutsPerSeed: G, temperature: T } = RUN_BOUNDS;
+    if (!Number.isInteger(g) || g < G.min || g > G.max) {
+      setInputError(`Rollouts per task: ${boundText(G)}.`);
+      return;
+    }
+    const t = temperature.trim() === '' ? undefined : Number(temperature);
+    if (t !== undefined && !(t >= T.min && t <= T.max)) {
+      setInputError(`Temperature: a number from ${T.min} to ${T.max}, or empty for the player's own.`);
+      return;
+    }
     setInputError(null);
-    step.mutate({ id: runId, episodes: n, agent });
+    step.mutate({ id: runId, episodes: n, agent, rolloutsPerTask: g, temperature: t });
   }
+  const field = 'mx-2 rounded-md border border-slate-300 px-2 py-1.5 text-sm shadow-sm';
 
   return (
     <div className="space-y-2">
@@ -84,7 +99,7 @@ export function PlayControl({ runId, players }: { runId: string; players: Curric
             max={MAX}
             value={episodes}
             onChange={(e) => setEpisodes(e.target.value)}
-            className="mx-2 w-24 rounded-md border border-slate-300 px-2 py-1.5 text-sm shadow-sm"
+            className={`${field} w-24`}
           />
           episodes with
         </label>
@@ -113,13 +128,42 @@ export function PlayControl({ runId, players }: { runId: string; players: Curric
             </optgroup>
           )}
         </select>
+        <label className="text-sm font-medium text-slate-700">
+          ×
+          <input
+            aria-label="rollouts per task"
+            data-testid="play-rollouts"
+            type="number"
+            min={RUN_BOUNDS.rolloutsPerSeed.min}
+            max={RUN_BOUNDS.rolloutsPerSeed.max}
+            value={rollouts}
+            onChange={(e) => setRollouts(e.target.value)}
+            className={`${field} w-16`}
+          />
+          rollouts per task at temperature
+          <input
+            aria-label="temperature"
+            data-testid="play-temperature"
+            type="number"
+            min={RUN_BOUNDS.temperature.min}
+            max={RUN_BOUNDS.temperature.max}
+            step={0.1}
+            placeholder="own"
+            value={temperature}
+            onChange={(e) => setTemperature(e.target.value)}
+            className={`${field} w-20`}
+          />
+        </label>
         <Button type="submit" variant="accent" disabled={step.isPending || running} data-testid="play-run">
           {running ? 'Playing…' : 'Play'}
         </Button>
       </form>
       <p className="text-xs text-slate-500" data-testid="play-agent-note">
-        A connected model plays one episode at a time; a step stops at the first episode its endpoint cannot answer
-        (stored as infrastructure-aborted, not scored).{' '}
+        With G rollouts per task each task is played G times (a GRPO group: same env, d and seed; each rollout counts
+        toward the window) and the episodes are rounded up to whole groups; the temperature makes a built-in agent
+        sample (seeded) and overrides a model&apos;s own. A connected model plays one episode at a time; a step stops at
+        the first episode its endpoint cannot answer (stored as infrastructure-aborted, not scored; its group is played
+        again).{' '}
         {players.connections.length === 0 && (
           <>
             No model is connected:{' '}

@@ -6,6 +6,8 @@ import { useTRPC } from '@/lib/trpc';
 import { fmtDateTime } from '@/lib/format';
 import { EpisodeTable } from '@/components/episodes/EpisodeTable';
 import { Badge, Card, CardHeader, Empty } from '@/components/ui/primitives';
+import { runViewUrl } from '@/components/runs/urls';
+import { runKey } from '@/server/inspector/run-keys';
 import { HChart } from './HChart';
 import { OutcomeChart } from './OutcomeChart';
 import { PlayControl, type CurriculumPlayers } from './PlayControl';
@@ -101,9 +103,18 @@ export function RunPanel({ runId, players }: { runId: string; players: Curriculu
         <CardHeader
           title={`Latest episodes of this run (${run.storedEpisodes} stored)`}
           right={
-            <Link href="/episodes" className="text-xs text-sky-700 underline">
-              all episodes
-            </Link>
+            <span className="flex gap-3 text-xs">
+              <Link
+                href={runViewUrl(runKey('curriculum', run.id))}
+                className="text-sky-700 underline"
+                data-testid="curriculum-run-view"
+              >
+                run view (groups, effective prompt ratio)
+              </Link>
+              <Link href="/episodes" className="text-sky-700 underline">
+                all episodes
+              </Link>
+            </span>
           }
         />
         {run.recentEpisodes.length === 0 ? (

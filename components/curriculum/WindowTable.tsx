@@ -2,7 +2,8 @@
 import type { EnvSummary } from '@/server/engine/curriculum';
 import type { EnvId } from '@/server/engine/types';
 import { Badge } from '@/components/ui/primitives';
-import { ENV_COLORS, pct } from './colors';
+import { pct } from '@/components/charts/format';
+import { ENV_COLORS } from './colors';
 
 export function WindowTable({ envs, playable }: { envs: EnvSummary[]; playable: EnvId[] }) {
   return (

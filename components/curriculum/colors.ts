@@ -11,5 +11,3 @@ export const ENV_COLORS: Record<EnvId, string> = {
   BUNDLE: '#65a30d',
   JOURNEY: '#dc2626',
 };
-
-export const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${Math.round(x * 100)}%`);

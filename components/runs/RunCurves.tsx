@@ -1,9 +1,8 @@
 'use client';
 // Pass rate against d, one line per environment (recharts).
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { pct, SERIES_COLORS } from '@/components/charts/format';
 import type { RunCellStats } from '@/server/models/runs';
-
-const COLORS = ['#0f766e', '#7c3aed', '#b45309', '#be123c', '#1d4ed8', '#4d7c0f', '#a21caf', '#334155'];
 
 export function RunCurves({ stats }: { stats: RunCellStats[] }) {
   const envs = [...new Set(stats.map((s) => s.envId))];
@@ -22,17 +21,17 @@ export function RunCurves({ stats }: { stats: RunCellStats[] }) {
           <XAxis dataKey="d" label={{ value: 'difficulty d', position: 'insideBottomRight', offset: -4 }} />
           <YAxis
             domain={[0, 1]}
-            tickFormatter={(v: number) => `${Math.round(v * 100)}%`}
+            tickFormatter={pct}
             label={{ value: 'pass rate', angle: -90, position: 'insideLeft' }}
           />
-          <Tooltip formatter={(v) => (typeof v === 'number' ? `${Math.round(v * 100)}%` : '—')} />
+          <Tooltip formatter={pct} />
           <Legend />
           {envs.map((e, i) => (
             <Line
               key={e}
               type="linear"
               dataKey={e}
-              stroke={COLORS[i % COLORS.length]}
+              stroke={SERIES_COLORS[i % SERIES_COLORS.length]}
               connectNulls
               dot
               isAnimationActive={false}

@@ -3,6 +3,7 @@
 // the curriculum window where a curriculum drove the run, and another run or step to compare.
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { pct } from '@/components/charts/format';
 import { Heatmap } from '@/components/charts/Heatmap';
 import { BundleButton } from '@/components/episodes/BundleButton';
 import { HChart } from '@/components/curriculum/HChart';
@@ -15,7 +16,7 @@ import { GroupTable, KIND_LABELS } from './GroupTable';
 import { RewardHistograms } from './RewardHistograms';
 import { RatioCurves, StepCurves } from './StepCurves';
 import { RunVersusPanel } from './RunVersusPanel';
-import { pct, runViewUrl } from './urls';
+import { runViewUrl } from './urls';
 
 export interface RunViewProps {
   run: string;

@@ -2,11 +2,10 @@
 // A run over train_step: mean reward, pass rate and effective prompt ratio; and the effective
 // prompt ratio per env or per d. A run without train steps is one point.
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { pct, SERIES_COLORS } from '@/components/charts/format';
 import type { RunSummary } from '@/server/inspector/run-view';
 
-const COLORS = ['#0f766e', '#7c3aed', '#b45309', '#be123c', '#1d4ed8', '#4d7c0f', '#a21caf', '#334155'];
 const stepLabel = (s: number | null) => (s === null ? 'no step' : String(s));
-const percent = (v: unknown) => (typeof v === 'number' ? `${Math.round(v * 100)}%` : '—');
 
 export function StepCurves({ summary }: { summary: RunSummary }) {
   const data = summary.steps.map((s) => ({
@@ -21,11 +20,9 @@ export function StepCurves({ summary }: { summary: RunSummary }) {
         <LineChart data={data} margin={{ top: 5, right: 10, bottom: 10, left: 10 }}>
           <CartesianGrid strokeDasharray="3 3" />
           <XAxis dataKey="step" label={{ value: 'train step', position: 'insideBottomRight', offset: -4 }} />
-          <YAxis yAxisId="share" domain={[0, 1]} tickFormatter={percent} />
+          <YAxis yAxisId="share" domain={[0, 1]} tickFormatter={pct} />
           <YAxis yAxisId="reward" orientation="right" domain={[-1, 1]} />
-          <Tooltip
-            formatter={(v, name) => (name === 'mean reward' && typeof v === 'number' ? v.toFixed(3) : percent(v))}
-          />
+          <Tooltip formatter={(v, name) => (name === 'mean reward' && typeof v === 'number' ? v.toFixed(3) : pct(v))} />
           <Legend />
           <Line yAxisId="reward" dataKey="mean reward" stroke="#334155" dot isAnimationActive={false} />
           <Line yAxisId="share" dataKey="pass rate" stroke="#059669" dot isAnimationActive={false} />
@@ -56,11 +53,18 @@ export function RatioCurves({ summary, by }: { summary: RunSummary; by: 'env' | 
         <LineChart data={data} margin={{ top: 5, right: 10, bottom: 10, left: 10 }}>
           <CartesianGrid strokeDasharray="3 3" />
           <XAxis dataKey="step" label={{ value: 'train step', position: 'insideBottomRight', offset: -4 }} />
-          <YAxis domain={[0, 1]} tickFormatter={percent} />
-          <Tooltip formatter={percent} />
+          <YAxis domain={[0, 1]} tickFormatter={pct} />
+          <Tooltip formatter={pct} />
           <Legend />
           {lines.map((l, i) => (
-            <Line key={l} dataKey={l} stroke={COLORS[i % COLORS.length]} connectNulls dot isAnimationActive={false} />
+            <Line
+              key={l}
+              dataKey={l}
+              stroke={SERIES_COLORS[i % SERIES_COLORS.length]}
+              connectNulls
+              dot
+              isAnimationActive={false}
+            />
           ))}
         </LineChart>
       </ResponsiveContainer>

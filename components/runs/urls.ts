@@ -7,5 +7,3 @@ export const runViewUrl = (run: string, params?: Record<string, string | number 
 
 export const groupViewUrl = (run: string, slug: string) =>
   `/runs/${encodeURIComponent(run)}/groups/${encodeURIComponent(slug)}`;
-
-export const pct = (x: number) => `${Math.round(x * 100)}%`;

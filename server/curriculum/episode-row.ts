@@ -24,7 +24,14 @@ export interface PlayedEpisodeRows {
 /** The rows of a played episode; `link` ties it to its batch run or curriculum run. */
 export function playedEpisodeRows(
   played: PlayedRunEpisode,
-  run: { actor: string; catalogId: string; link: { runId: string } | { curriculumRunId: string } },
+  run: {
+    actor: string;
+    catalogId: string;
+    link: { runId: string } | { curriculumRunId: string };
+    /** a curriculum step's train step, and its group's name (a batch run's groups are named by task) */
+    trainStep?: number;
+    group?: string | null;
+  },
 ): PlayedEpisodeRows {
   const events = eventRows(played.events, 0);
   const actions = played.actions.map((a, seq) => ({
@@ -64,7 +71,12 @@ export function playedEpisodeRows(
     infraError: played.infra ? JSON.stringify(played.infra) : null,
     // the group a sampled rollout belongs to: its task (the default grouping gives the same groups; stored for readers)
     rolloutGroup:
-      played.cell.rollout === undefined ? null : `${played.cell.envId}:${played.cell.d}:${played.cell.seed}`,
+      run.group !== undefined
+        ? run.group
+        : played.cell.rollout === undefined
+          ? null
+          : `${played.cell.envId}:${played.cell.d}:${played.cell.seed}`,
+    trainStep: run.trainStep ?? null,
     ...run.link,
   };
   return { episode, events, actions };

@@ -7,7 +7,7 @@ import type { Catalog } from '@/server/engine';
 import type { EnvId } from '@/server/engine/types';
 import { batchWorkerPlayer, yieldToEventLoop } from '@/server/lib/batch-worker';
 import type { TablePlayer } from '@/server/models/table';
-import { playCurriculumEpisode, type CurriculumStep, type EpisodeCaps } from './runner';
+import { playCurriculumTask, type CurriculumStep, type EpisodeCaps } from './runner';
 
 export interface PlayJob {
   state: CurriculumState;
@@ -16,17 +16,24 @@ export interface PlayJob {
   player: TablePlayer;
   catalogId: string;
   playable: EnvId[];
+  /** episodes to play, in whole groups: ceil(episodes / G) tasks of G rollouts */
   episodes: number;
+  /** G: rollouts per task (default 1: no groups) */
+  rolloutsPerTask?: number;
+  /** the player's sampling temperature (absent: a connection's own; a built-in agent's is 0) */
+  temperature?: number;
+  /** a batch holds whole groups: at least this many episodes, except the last */
   batchSize: number;
   caps: EpisodeCaps;
 }
 
 export interface EpisodePlayer {
   /**
-   * Plays up to `job.episodes` episodes from `job.state`, calling `onBatch` with every batch of
-   * `job.batchSize` (the last may be shorter) and waiting for it. Stops after the current
-   * episode once `signal` is aborted (a model's turn in flight is aborted), and after the
-   * first infrastructure failure (that episode is in the last batch, unscored).
+   * Plays `job.episodes` episodes (whole groups) from `job.state`, calling `onBatch` with every
+   * batch of whole groups (`job.batchSize` or a group more; the last may be shorter) and waiting
+   * for it. Stops after the current group once `signal` is aborted (a model's turn in flight is
+   * aborted and its group dropped), and after the first infrastructure failure (that episode is
+   * in the last batch, unscored).
    */
   play(job: PlayJob, onBatch: (steps: CurriculumStep[]) => Promise<void>, signal: AbortSignal): Promise<void>;
 }
@@ -41,21 +48,25 @@ export async function playEpisodes(
 ): Promise<void> {
   let state = job.state;
   let batch: CurriculumStep[] = [];
-  for (let i = 0; i < job.episodes && !signal.aborted; i++) {
-    const step = await playCurriculumEpisode({
+  for (let played = 0; played < job.episodes && !signal.aborted;) {
+    const steps = await playCurriculumTask({
       state,
       runSeed: job.runSeed,
       player: job.player,
       catalog,
       caps: job.caps,
+      rollouts: job.rolloutsPerTask,
+      temperature: job.temperature,
       playable: job.playable,
       at: at().toISOString(),
       signal,
     });
-    if (!step) break;
-    batch.push(step);
-    if (!step.outcome) break; // an infrastructure failure: the next ones would most likely fail too
-    state = step.outcome.state;
+    if (!steps) break;
+    batch.push(...steps);
+    played += steps.length;
+    const last = steps.at(-1)!;
+    if (!last.outcome) break; // an infrastructure failure: the next ones would most likely fail too
+    state = last.outcome.state;
     if (batch.length >= job.batchSize) {
       await onBatch(batch);
       batch = [];

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSyntheticCatalog } from '@/server/engine/catalog/synthetic';
 import type { Catalog } from '@/server/engine/catalog/types';
 import { createCurriculum, recordResult } from '@/server/engine/curriculum';
-import { createEpisodeService } from '@/server/episodes/service';
+import { createEpisodeService, sqlDbOf } from '@/server/episodes/service';
+import { readRunGroups } from '@/server/episodes/run-rollouts';
 import { createTestDb, expectServiceError, type TestDb } from '@/server/episodes/test/db';
-import { playableEnvs, playCurriculumEpisode } from './runner';
+import { playableEnvs, playCurriculumTask } from './runner';
 import { createCurriculumService, type CurriculumService } from './service';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
 
@@ -94,7 +95,7 @@ describe('curriculum service', () => {
     let state = createCurriculum('C4');
     const playable = playableEnvs(state);
     for (let i = 0; i < 40; i++) {
-      const step = await playCurriculumEpisode({
+      const [step] = (await playCurriculumTask({
         state,
         runSeed: 7,
         player: { kind: 'agent', agent: 'oracle' },
@@ -102,10 +103,63 @@ describe('curriculum service', () => {
         caps: { maxEvents: MAX_EPISODE_EVENTS, maxBytes: MAX_EPISODE_BYTES },
         playable,
         at: '2026-11-30T12:00:00.000Z',
-      });
-      state = step!.outcome!.state;
+      }))!;
+      state = step.outcome!.state;
     }
     expect(after.run.state).toEqual(state);
+  });
+
+  it('samples groups: G rollouts of one task, stored with their group and train step, each counted', async () => {
+    const run = await service.createRun({ name: 'groups', collection: 'C4', seed: 11 });
+    const sampled = { agent: 'heuristic', rolloutsPerTask: 4, temperature: 1 };
+    const first = await service.stepRun(run.id, { episodes: 10, ...sampled });
+    expect(first.played).toBe(12); // whole groups: 3 tasks × 4
+    const second = await service.stepRun(run.id, { episodes: 8, ...sampled });
+    // every rollout is one result of the curriculum
+    expect(second.run.state.episodes).toBe(20);
+    expect(second.run.envs.reduce((n, e) => n + e.played, 0)).toBe(20);
+
+    const rows = await db.prisma.episode.findMany({
+      where: { curriculumRunId: run.id },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    const groups = new Map<string, typeof rows>();
+    for (const r of rows) groups.set(r.rolloutGroup!, [...(groups.get(r.rolloutGroup!) ?? []), r]);
+    expect([...groups.keys()]).toEqual(['task-0', 'task-4', 'task-8', 'task-12', 'task-16']);
+    for (const [name, members] of groups) {
+      expect(members).toHaveLength(4);
+      expect(new Set(members.map((m) => `${m.envId}|${m.d}|${m.seed}`)).size).toBe(1);
+      // the train step: the run's episode count when the step began
+      expect(new Set(members.map((m) => m.trainStep))).toEqual(new Set([Number(name.slice(5)) < 12 ? 0 : 12]));
+    }
+    // the temperature makes a group's rollouts differ: some group carries a learning signal
+    const varies = [...groups.values()].filter((m) => new Set(m.map((r) => r.reward)).size > 1);
+    expect(varies.length).toBeGreaterThan(0);
+
+    // the run view's groups are these
+    const view = await readRunGroups(sqlDbOf(db.prisma), `curriculum:${run.id}`);
+    expect(view.map((g) => [g.group, g.size, g.zeroVariance]).sort()).toEqual(
+      [...groups].map(([name, m]) => [name, 4, new Set(m.map((r) => r.reward)).size === 1]).sort(),
+    );
+
+    // two steps equal one uninterrupted in-memory run of five groups
+    let state = createCurriculum('C4');
+    for (let i = 0; i < 5; i++) {
+      const steps = (await playCurriculumTask({
+        state,
+        runSeed: 11,
+        player: { kind: 'agent', agent: 'heuristic' },
+        catalog,
+        caps: { maxEvents: MAX_EPISODE_EVENTS, maxBytes: MAX_EPISODE_BYTES },
+        rollouts: 4,
+        temperature: 1,
+        playable: playableEnvs(state),
+        at: '2026-11-30T12:00:00.000Z',
+      }))!;
+      expect(steps).toHaveLength(4);
+      state = steps.at(-1)!.outcome!.state;
+    }
+    expect(second.run.state).toEqual(state);
   });
 
   it('moves h after 32 passes at h, with the time of the move', async () => {
@@ -136,6 +190,17 @@ describe('curriculum service', () => {
     const run = await service.createRun({ collection: 'C2' });
     expect(run.name).toMatch(/^C2 · 2026-11-30 12:00$/);
     await expectServiceError(service.stepRun(run.id, { episodes: 0 }), 'BAD_INPUT', /episodes/);
+    for (const g of [0, 17, 1.5])
+      await expectServiceError(
+        service.stepRun(run.id, { episodes: 4, rolloutsPerTask: g }),
+        'BAD_INPUT',
+        /rolloutsPerTask: a whole number from 1 to 16/,
+      );
+    await expectServiceError(
+      service.startStep(run.id, { episodes: 4, temperature: 2.5 }),
+      'BAD_INPUT',
+      /temperature: a number from 0 to 2/,
+    );
     await expectServiceError(
       service.stepRun(run.id, { episodes: 1, agent: 'nobody' }),
       'BAD_INPUT',

@@ -7,6 +7,7 @@ import { sqlDbOf } from '@/server/episodes/service';
 import { toPublicError } from '@/server/lib/errors';
 import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { randomInt } from 'node:crypto';
+import { boundText, RUN_BOUNDS } from '@/lib/run-bounds';
 import { z } from 'zod';
 import type { Catalog } from '@/server/engine';
 import {
@@ -51,12 +52,28 @@ const createSchema = z.strictObject({
   sampling: z.enum(['uniform', 'round_robin']).optional(),
 });
 
+const { rolloutsPerSeed: G_BOUNDS, temperature: T_BOUNDS } = RUN_BOUNDS;
+const temperatureText = `a number from ${T_BOUNDS.min} to ${T_BOUNDS.max}`;
 const stepSchema = z.strictObject({
   episodes: z.int().min(1).max(MAX_STEP_EPISODES),
   /** a built-in agent ("oracle", "agent:heuristic") or a connection ("connection:<name>") */
   agent: z.string().min(1).max(200).default('oracle'),
   storeEpisodes: z.boolean().default(true),
+  /** G, as a batch run's rollouts per seed */
+  rolloutsPerTask: z
+    .int(boundText(G_BOUNDS))
+    .min(G_BOUNDS.min, boundText(G_BOUNDS))
+    .max(G_BOUNDS.max, boundText(G_BOUNDS))
+    .default(1),
+  temperature: z
+    .number(temperatureText)
+    .min(T_BOUNDS.min, temperatureText)
+    .max(T_BOUNDS.max, temperatureText)
+    .optional(),
 });
+/** Episodes a step plays: whole groups of G. */
+const stepTotal = (inp: { episodes: number; rolloutsPerTask: number }) =>
+  Math.ceil(inp.episodes / inp.rolloutsPerTask) * inp.rolloutsPerTask;
 
 const idSchema = z
   .string()
@@ -256,7 +273,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       const chosen = await playerOf(inp.agent, requireAdminFor);
       const safeId = parse(idSchema, id, 'run id');
       return withLock(safeId, async () => {
-        const job = startedJob ?? newJob(inp.episodes);
+        const job = startedJob ?? newJob(stepTotal(inp));
         running.set(safeId, job);
         try {
           const res = await runSteps(job);
@@ -297,6 +314,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
               prevEpisodes: savedState.episodes,
               state,
               steps: pending,
+              trainStep: row.episodeCount,
               player: actorOf(chosen),
               catalogId: row.catalogId,
               store: inp.storeEpisodes,
@@ -326,6 +344,8 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
               catalogId: row.catalogId,
               playable,
               episodes: inp.episodes,
+              rolloutsPerTask: inp.rolloutsPerTask,
+              temperature: inp.temperature,
               batchSize: COMMIT_EVERY,
               caps: { maxEvents: MAX_EPISODE_EVENTS, maxBytes: MAX_EPISODE_BYTES },
             },
@@ -381,7 +401,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       const row = await requireRow(id);
       if (running.has(row.id) || starting.has(row.id))
         throw new EpisodeServiceError('CONFLICT', `curriculum run ${row.id} is already playing; cancel it or wait`);
-      const job = newJob(inp.episodes);
+      const job = newJob(stepTotal(inp));
       starting.add(row.id);
       running.set(row.id, job);
       void service

@@ -24,6 +24,8 @@ export interface SaveStepsArgs {
   prevEpisodes: number;
   state: CurriculumState;
   steps: CurriculumStep[];
+  /** the episodes' train step: the run's episode count when the step began (the window chart's axis) */
+  trainStep: number;
   /** the actor of every turn: a built-in agent's name or "model:<connection>" */
   player: string;
   catalogId: string;
@@ -75,6 +77,9 @@ export function createCurriculumStore(prisma: PrismaClient, db: SqlDb) {
                 ...args,
                 actor: args.player,
                 link,
+                // a group's rollouts share the index of its task's first episode, unique in the run
+                group:
+                  step.episode.cell.rollout === undefined ? null : `task-${step.index - step.episode.cell.rollout}`,
               });
               return writes.newEpisode(episode, events, actions);
             })

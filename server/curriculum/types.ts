@@ -44,6 +44,10 @@ export interface StepRunInput {
   agent?: string;
   /** Store every episode (events + actions) so it shows in /episodes (default true). */
   storeEpisodes?: boolean;
+  /** G: rollouts of each task, one GRPO group (1–16, default 1); `episodes` is rounded up to whole groups */
+  rolloutsPerTask?: number;
+  /** the player's sampling temperature (0–2; absent: a connection's own, a built-in agent's 0) */
+  temperature?: number;
 }
 
 export interface StepRunResult {

@@ -1,83 +1,144 @@
 // A training run's rollouts as server/inspector/groups.ts takes them: one SELECT over the run's
 // finished episodes (a rollout still playing has no reward and its seed is not yet the
-// inspector's), and the event logs and breakdowns of a few rollouts (a group's causes).
+// inspector's), one group's rollouts, and the event logs and breakdowns of a group (its causes).
 import type { SqlDb } from '@/server/db/sql';
 import { flag, sqlFor } from '@/server/db/dialect';
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { AttributionInput } from '@/server/inspector/attribution';
-import { failureSignature, type CauseRollout } from '@/server/inspector/group-cause';
-import { formGroups, zeroVarianceKind, type Group, type GroupRolloutInput } from '@/server/inspector/groups';
+import type { CauseRollout } from '@/server/inspector/group-cause';
+import { formGroups, groupStats, mixedPrompts, type Group, type GroupStats } from '@/server/inspector/groups';
+import type { RewardBinCount } from '@/server/inspector/run-view';
 import { runCondition } from '@/server/inspector/run-keys';
 
 /** One group of a run: its explicit name, or its prompt (trainStep, env, d, seed). */
 export type GroupSelector =
   { group: string } | { group: null; trainStep: number | null; env: string; d: number; seed: number };
 
-interface RolloutRow {
-  id: string;
+interface OutcomeRow {
+  trainStep: number | null;
+  rolloutGroup: string | null;
   envId: string;
   d: number;
   seed: number;
-  trainStep: number | null;
-  rolloutGroup: string | null;
   reward: number;
   isCorrect: number | boolean | null;
   terminationReason: string | null;
-  turn: number;
-  rTask?: number;
-  rEff?: number;
-  rHall?: number;
 }
 
-/** The run's groups of finished rollouts (one group, with reward parts, when `only` is given). */
-export async function readRunGroups(db: SqlDb, run: string, only?: GroupSelector): Promise<Group[]> {
+const OUTCOME_COLUMNS = `e."trainStep", e."rolloutGroup", e."envId", e."d", e."seed", e."reward", e."isCorrect", e."terminationReason"`;
+
+function finished(run: string) {
   const where = runCondition(run);
-  const c = [where.sql, `e."status" = 'done'`, 'e."reward" IS NOT NULL'];
-  const args: unknown[] = [...where.args];
-  if (only?.group != null) {
+  return { sql: `${where.sql} AND e."status" = 'done' AND e."reward" IS NOT NULL`, args: where.args as unknown[] };
+}
+
+const outcomeOf = (run: string, r: OutcomeRow) => ({
+  run,
+  trainStep: r.trainStep === null ? null : Number(r.trainStep),
+  group: r.rolloutGroup,
+  env: r.envId,
+  d: Number(r.d),
+  seed: Number(r.seed),
+  reward: Number(r.reward),
+  isCorrect: flag(r.isCorrect) === true,
+  termination: r.terminationReason,
+});
+
+/**
+ * The run's groups of finished rollouts, for the run view: summed in SQL, one row per group (a
+ * trainer run is read from Episode_run_rollouts_idx alone, in its order). groups.ts's groupStats
+ * turns the sums into figures, as formGroups does for rollouts in hand.
+ */
+export async function readRunGroups(db: SqlDb, run: string): Promise<GroupStats[]> {
+  const where = finished(run);
+  type Sums = Record<'n' | 'rewardSum' | 'squares' | 'spread' | 'passed' | 'sameEnd', number>;
+  const rows = await db.all<Omit<OutcomeRow, 'reward' | 'isCorrect' | 'terminationReason'> & Sums>(
+    // as few columns as the figures need: building 25,000 result rows is most of the cost
+    `SELECT e."trainStep", e."rolloutGroup", e."envId", e."d", e."seed", count(*) AS "n",
+       sum(e."reward") AS "rewardSum", sum(e."reward" * e."reward") AS "squares",
+       max(e."reward") - min(e."reward") AS "spread", sum(CASE WHEN e."isCorrect" THEN 1 ELSE 0 END) AS "passed",
+       CASE WHEN count(e."terminationReason") = 0 OR (count(e."terminationReason") = count(*)
+         AND min(e."terminationReason") = max(e."terminationReason")) THEN 1 ELSE 0 END AS "sameEnd"
+     FROM "Episode" e WHERE ${where.sql}
+     GROUP BY e."trainStep", e."rolloutGroup", e."envId", e."d", e."seed"`,
+    where.args,
+  );
+  const named = new Map<string, GroupStats>();
+  return rows.map((r) => {
+    const size = Number(r.n);
+    const rewardSum = Number(r.rewardSum);
+    const mean = rewardSum / size;
+    const prompt = {
+      run,
+      group: r.rolloutGroup,
+      trainStep: r.trainStep === null ? null : Number(r.trainStep),
+      env: r.envId,
+      d: Number(r.d),
+      seed: Number(r.seed),
+    };
+    const g = groupStats(prompt, {
+      size,
+      rewardSum,
+      variance: Number(r.squares) / size - mean * mean,
+      spread: Number(r.spread),
+      passed: Number(r.passed),
+      sameTermination: Number(r.sameEnd) === 1,
+    });
+    // a named group is one prompt: a second row of the same name is a trainer bug, said plainly
+    if (g.group !== null) {
+      const seen = named.get(g.group);
+      if (seen) throw mixedPrompts(seen, g);
+      named.set(g.group, g);
+    }
+    return g;
+  });
+}
+
+/** The run's finished rollouts per reward bin (floor((reward + 1) × 10)), passed apart, per env × d. */
+export async function readRewardBins(db: SqlDb, run: string): Promise<RewardBinCount[]> {
+  const where = finished(run);
+  const rows = await db.all<{ envId: string; d: number; bin: number; passed: number; n: number }>(
+    `SELECT e."envId", e."d", floor((e."reward" + 1) * 10) AS "bin",
+       CASE WHEN e."isCorrect" THEN 1 ELSE 0 END AS "passed", count(*) AS "n"
+     FROM "Episode" e WHERE ${where.sql} GROUP BY 1, 2, 3, 4`,
+    where.args,
+  );
+  return rows.map((r) => ({
+    env: r.envId,
+    d: Number(r.d),
+    bin: Number(r.bin),
+    passed: Number(r.passed) === 1,
+    rollouts: Number(r.n),
+  }));
+}
+
+/** One group of the run with its rollouts in play order, their ids, turns and reward parts (the group view). */
+export async function readGroup(db: SqlDb, run: string, only: GroupSelector): Promise<Group | null> {
+  const { sql, args } = finished(run);
+  const c = [sql];
+  if (only.group != null) {
     c.push('e."rolloutGroup" = ?');
     args.push(only.group);
-  } else if (only) {
+  } else {
     c.push('e."rolloutGroup" IS NULL', 'e."envId" = ?', 'e."d" = ?', 'e."seed" = ?');
     c.push(only.trainStep === null ? 'e."trainStep" IS NULL' : 'e."trainStep" = ?');
     args.push(only.env, only.d, only.seed, ...(only.trainStep === null ? [] : [only.trainStep]));
   }
-  // A whole run is read from Episode_run_rollouts_idx alone; the parts (in the breakdown) only for one group.
   const part = (k: string) => `${sqlFor(db.dialect).jsonNumber('e."breakdown"', k)} AS "${k}"`;
-  const rows = await db.all<RolloutRow>(
-    `SELECT e."id", e."envId", e."d", e."seed", e."trainStep", e."rolloutGroup", e."reward", e."isCorrect",
-       e."terminationReason", e."turn"${only ? `, ${part('rTask')}, ${part('rEff')}, ${part('rHall')}` : ''}
+  const rows = await db.all<OutcomeRow & { id: string } & Record<'turn' | 'rTask' | 'rEff' | 'rHall', number>>(
+    `SELECT e."id", e."turn", ${OUTCOME_COLUMNS}, ${part('rTask')}, ${part('rEff')}, ${part('rHall')}
      FROM "Episode" e WHERE ${c.join(' AND ')} ORDER BY e."createdAt", e."id"`,
     args,
   );
-  const rollouts: GroupRolloutInput[] = rows.map((r) => ({
-    id: r.id,
-    run,
-    trainStep: r.trainStep === null ? null : Number(r.trainStep),
-    group: r.rolloutGroup,
-    env: r.envId,
-    d: Number(r.d),
-    seed: Number(r.seed),
-    reward: Number(r.reward),
-    isCorrect: flag(r.isCorrect) === true,
-    termination: r.terminationReason,
-    turns: Number(r.turn),
-    ...(only ? { components: { rTask: Number(r.rTask), rEff: Number(r.rEff), rHall: Number(r.rHall) } } : {}),
-  }));
-  // "All fail the same way" compares how each failed: only the logs of the groups that may be such are read.
-  const groups = formGroups(rollouts);
-  const candidates = groups.filter((g) => g.kind === 'same_termination' && g.rollouts.every((r) => !r.isCorrect));
-  const logs = await rolloutLogs(
-    db,
-    candidates.flatMap((g) => g.rollouts.map((r) => r.id)),
-    ['action_error'],
+  const [group] = formGroups(
+    rows.map((r) => ({
+      ...outcomeOf(run, r),
+      id: r.id,
+      turns: Number(r.turn),
+      components: { rTask: Number(r.rTask), rEff: Number(r.rEff), rHall: Number(r.rHall) },
+    })),
   );
-  const failures = new Map(logs.map((l) => [l.id, failureSignature(l)]));
-  for (const g of candidates) {
-    for (const r of g.rollouts) r.failure = failures.get(r.id) ?? null;
-    g.kind = zeroVarianceKind(g.rollouts);
-  }
-  return groups;
+  return group ?? null;
 }
 
 export interface RolloutLog extends CauseRollout {

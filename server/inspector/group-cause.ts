@@ -59,14 +59,6 @@ export function failingEvidence(breakdown: RewardBreakdown | null): string[] {
     .map((e) => e.text);
 }
 
-/** How a failed rollout failed, for "all fail the same way": its most decisive failing line. */
-export function failureSignature(r: CauseRollout): string | null {
-  if (r.breakdown?.isCorrect) return null;
-  const formatError = r.events.find((e) => e.kind === 'action_error');
-  if (formatError) return `format error: ${formatError.error}`;
-  return failingEvidence(r.breakdown)[0] ?? (r.breakdown?.hardFail ? `hard fail: ${r.breakdown.hardFail}` : null);
-}
-
 /** Values present in every list, in the first list's order. */
 function sharedByAll(lists: readonly string[][]): string[] {
   if (lists.length === 0) return [];

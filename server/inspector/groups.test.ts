@@ -4,7 +4,7 @@ import { createRandomAgent } from '../engine/agents/random';
 import { playEpisode } from '../engine/play';
 import { testCatalog } from '../engine/testing';
 import { ENV_IDS, type EnvId } from '../engine/types';
-import { failureSignature, terminationOf } from './group-cause';
+import { terminationOf } from './group-cause';
 import { effectivePromptRatios, formGroups, groupKey, type GroupRolloutInput } from './groups';
 
 let next = 0;
@@ -80,11 +80,10 @@ describe('formGroups', () => {
   it('names the kind of a zero-variance group', () => {
     const kindOf = (rs: GroupRolloutInput[]) => formGroups(rs)[0].kind;
     expect(kindOf([rollout({ reward: 1, isCorrect: true }), rollout({ reward: 1, isCorrect: true })])).toBe('all_pass');
-    const failing = { reward: -1, termination: 'tool_invalid', failure: 'hard fail: tool_invalid' };
+    const failing = { reward: -1, termination: 'tool_invalid' };
     expect(kindOf([rollout(failing), rollout(failing)])).toBe('all_fail_same_way');
-    // same termination, but the failing lines differ (or are unknown)
-    expect(kindOf([rollout(failing), rollout({ ...failing, failure: 'other line' })])).toBe('same_termination');
-    expect(kindOf([rollout(failing), rollout({ ...failing, failure: undefined })])).toBe('same_termination');
+    // the same termination and reward, but one passed: not "all fail"
+    expect(kindOf([rollout({ reward: 0.5, isCorrect: true }), rollout({ reward: 0.5 })])).toBe('same_termination');
     expect(kindOf([rollout({ reward: -1, termination: 'turn_budget' }), rollout(failing)])).toBe('other');
     // equal within the tolerance: float sums of the same components
     const g = formGroups([rollout({ reward: 0.1 + 0.2 }), rollout({ reward: 0.3 })])[0];
@@ -103,7 +102,7 @@ describe('effectivePromptRatios', () => {
       rollout({ seed: 2, reward: 1, isCorrect: true }),
       rollout({ seed: 3, reward: 0.2 }),
       rollout({ seed: 3, reward: 0.4 }),
-      // PD d2 step 2: one group, all the same termination
+      // PD d2 step 2: one group, every rollout failing with the same termination
       rollout({ seed: 1, trainStep: 2, reward: -1, termination: 'turn_budget' }),
       rollout({ seed: 1, trainStep: 2, reward: -1, termination: 'turn_budget' }),
       // CART d0, no step (a batch run): one differing group
@@ -121,7 +120,7 @@ describe('effectivePromptRatios', () => {
         groups: 1,
         effective: 0,
         ratio: 0,
-        zeroVariance: { ...zero, same_termination: 1 },
+        zeroVariance: { ...zero, all_fail_same_way: 1 },
       },
     ]);
   });
@@ -152,7 +151,6 @@ describe('groups of real engine episodes', () => {
       termination: terminationOf(episode.events),
       turns: breakdown.turns,
       components: { rTask: breakdown.rTask, rEff: breakdown.rEff, rHall: breakdown.rHall },
-      failure: failureSignature({ id: '', events: episode.events, breakdown }),
     };
   };
 

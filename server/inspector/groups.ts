@@ -2,7 +2,7 @@
 // advantage, whether the group carries any learning signal, and the effective prompt ratio.
 // Pure: the caller reads the rollouts from the store.
 
-/** What one rollout contributes to its group's statistics. */
+/** A rollout as the group view shows it. */
 export interface GroupRolloutInput {
   id: string;
   run: string;
@@ -20,12 +20,9 @@ export interface GroupRolloutInput {
   turns: number;
   /** The reward parts; left out where only groups are summarised (reading them costs the whole row). */
   components?: { rTask: number; rEff: number; rHall: number };
-  /**
-   * How the rollout failed, e.g. its first failing evidence line (group-cause.ts's failureSignature);
-   * absent when not known. Two failed rollouts fail "the same way" when termination and this agree.
-   */
-  failure?: string | null;
 }
+
+type Prompt = Pick<GroupRolloutInput, 'run' | 'group' | 'trainStep' | 'env' | 'd' | 'seed'>;
 
 export interface GroupRollout extends GroupRolloutInput {
   /** reward − group mean */
@@ -37,94 +34,129 @@ export interface GroupRollout extends GroupRolloutInput {
 /** Why a zero-variance group's rewards are all equal, most specific first. */
 export type ZeroVarianceKind = 'all_pass' | 'all_fail_same_way' | 'same_termination' | 'other';
 
-export interface Group {
+/** A group's figures: what the run view reads of it (server/episodes/run-rollouts.ts sums them in SQL). */
+export interface GroupStats extends Prompt {
   key: string;
-  run: string;
-  trainStep: number | null;
-  env: string;
-  d: number;
-  seed: number;
-  rollouts: GroupRollout[];
+  size: number;
+  rewardSum: number;
   mean: number;
   /** Population standard deviation of the rewards (divides by G, not G − 1). */
   std: number;
+  /** rollouts that passed */
+  passed: number;
   /** All rewards equal (within REWARD_TOLERANCE): the group gives the policy no gradient. */
   zeroVariance: boolean;
   /** Set only on a zero-variance group. */
   kind: ZeroVarianceKind | null;
 }
 
+export interface Group extends GroupStats {
+  rollouts: GroupRollout[];
+}
+
 /** Rewards closer than this count as equal (they are sums of floats, not exact decimals). */
 export const REWARD_TOLERANCE = 1e-9;
 
 /** Explicit groups are (run, group); otherwise (run, trainStep, env, d, seed), the same prompt in one step. */
-export function groupKey(r: GroupRolloutInput): string {
+export function groupKey(r: Prompt): string {
   return r.group !== null
     ? JSON.stringify(['group', r.run, r.group])
     : JSON.stringify(['prompt', r.run, r.trainStep, r.env, r.d, r.seed]);
 }
+
+/** groupKey's grouping without building its JSON for every rollout. */
+const fastKey = (r: Prompt) =>
+  r.group !== null
+    ? `g${r.run.length}:${r.run}${r.group}`
+    : `p${r.run.length}:${r.run}${r.trainStep}|${r.env}|${r.d}|${r.seed}`;
 
 /** The rollouts grouped, in order of each group's first rollout; rollouts keep their input order. */
 export function formGroups(rollouts: readonly GroupRolloutInput[]): Group[] {
   const byKey = new Map<string, GroupRolloutInput[]>();
   for (const r of rollouts) {
     if (!Number.isFinite(r.reward)) throw new Error(`rollout ${r.id}: reward ${r.reward} is not a finite number`);
-    const key = groupKey(r);
+    const key = fastKey(r);
     const list = byKey.get(key);
     if (list) list.push(r);
     else byKey.set(key, [r]);
   }
-  return [...byKey.entries()].map(([key, members]) => summarizeGroup(key, members));
+  return Array.from(byKey.values(), (members) => {
+    const first = members[0];
+    // A group is one prompt: an explicit group that mixes prompts or steps is a trainer bug, said plainly.
+    const odd = members.find((r) => promptText(r) !== promptText(first));
+    if (odd) throw mixedPrompts(first, odd, `rollout ${first.id}`, `rollout ${odd.id}`);
+    const rewards = members.map((r) => r.reward);
+    const rewardSum = rewards.reduce((a, b) => a + b, 0);
+    const mean = rewardSum / rewards.length;
+    const stats = groupStats(first, {
+      size: members.length,
+      rewardSum,
+      variance: rewards.reduce((a, r) => a + (r - mean) ** 2, 0) / rewards.length,
+      spread: Math.max(...rewards) - Math.min(...rewards),
+      passed: members.filter((r) => r.isCorrect).length,
+      sameTermination: members.every((r) => r.termination === first.termination),
+    });
+    return {
+      ...stats,
+      rollouts: members.map((r) => ({
+        ...r,
+        advantage: r.reward - mean,
+        normalizedAdvantage: stats.zeroVariance ? 0 : (r.reward - mean) / stats.std,
+      })),
+    };
+  });
 }
 
-function summarizeGroup(key: string, members: GroupRolloutInput[]): Group {
-  const first = members[0];
-  // A group is one prompt: an explicit group that mixes prompts or steps is a trainer bug, said plainly.
-  for (const r of members)
-    if (r.trainStep !== first.trainStep || r.env !== first.env || r.d !== first.d || r.seed !== first.seed)
-      throw new Error(
-        `group "${first.group}" of run "${first.run}" mixes prompts: rollout ${first.id} is ` +
-          `${promptText(first)}, rollout ${r.id} is ${promptText(r)}`,
-      );
-  const rewards = members.map((r) => r.reward);
-  const mean = rewards.reduce((a, b) => a + b, 0) / rewards.length;
-  const std = Math.sqrt(rewards.reduce((a, r) => a + (r - mean) ** 2, 0) / rewards.length);
-  const zeroVariance = Math.max(...rewards) - Math.min(...rewards) <= REWARD_TOLERANCE;
+export const mixedPrompts = (a: Prompt, b: Prompt, nameA = 'a rollout', nameB = 'another') =>
+  new Error(
+    `group "${a.group}" of run "${a.run}" mixes prompts: ${nameA} is ${promptText(a)}, ${nameB} is ${promptText(b)}`,
+  );
+
+/** What a group's figures come from, summed over its rollouts (in JS or in SQL). */
+export interface GroupSums {
+  size: number;
+  rewardSum: number;
+  /** population variance of the rewards */
+  variance: number;
+  /** highest reward − lowest */
+  spread: number;
+  passed: number;
+  /** every rollout ended the same way (or none ended) */
+  sameTermination: boolean;
+}
+
+/** A group's figures from its sums: the one place zero variance and its kind are decided. */
+export function groupStats(prompt: Prompt, s: GroupSums): GroupStats {
+  const zeroVariance = s.spread <= REWARD_TOLERANCE;
   return {
-    key,
-    run: first.run,
-    trainStep: first.trainStep,
-    env: first.env,
-    d: first.d,
-    seed: first.seed,
-    rollouts: members.map((r) => ({
-      ...r,
-      advantage: r.reward - mean,
-      normalizedAdvantage: zeroVariance ? 0 : (r.reward - mean) / std,
-    })),
-    mean,
-    std,
+    key: groupKey(prompt),
+    run: prompt.run,
+    trainStep: prompt.trainStep,
+    group: prompt.group,
+    env: prompt.env,
+    d: prompt.d,
+    seed: prompt.seed,
+    size: s.size,
+    rewardSum: s.rewardSum,
+    mean: s.rewardSum / s.size,
+    std: zeroVariance ? 0 : Math.sqrt(Math.max(0, s.variance)),
+    passed: s.passed,
     zeroVariance,
-    kind: zeroVariance ? zeroVarianceKind(members) : null,
+    kind: zeroVariance ? zeroVarianceKind(s) : null,
   };
 }
 
-const promptText = (r: GroupRolloutInput) => `${r.env} d=${r.d} seed=${r.seed} step=${r.trainStep ?? '–'}`;
+const promptText = (r: Prompt) => `${r.env} d=${r.d} seed=${r.seed} step=${r.trainStep ?? '–'}`;
 
-const allSame = <T>(values: readonly T[]) => values.every((v) => v === values[0]);
-
-/** Only meaningful for a group whose rewards are all equal. */
-export function zeroVarianceKind(members: readonly GroupRolloutInput[]): ZeroVarianceKind {
-  if (members.every((r) => r.isCorrect)) return 'all_pass';
-  const sameTermination = allSame(members.map((r) => r.termination));
-  if (
-    members.every((r) => !r.isCorrect) &&
-    sameTermination &&
-    members.every((r) => r.failure != null) &&
-    allSame(members.map((r) => r.failure))
-  )
-    return 'all_fail_same_way';
-  return sameTermination ? 'same_termination' : 'other';
+/**
+ * Only meaningful for a group whose rewards are all equal. Judged from the stored columns alone
+ * (a run view of 100,000 rollouts reads no event log): "the same way" is one termination and,
+ * the group being flat, one reward; the group view names the shared cause (groupCause).
+ */
+function zeroVarianceKind(s: GroupSums): ZeroVarianceKind {
+  if (s.passed === s.size) return 'all_pass';
+  if (!s.sameTermination) return 'other';
+  return s.passed === 0 ? 'all_fail_same_way' : 'same_termination';
 }
 
 /** One cell of the env × d × trainStep table. */
@@ -142,10 +174,10 @@ export interface EffectivePromptCell {
 }
 
 /** The effective prompt ratio per env × d × trainStep, sorted by env, d, then step (null first). */
-export function effectivePromptRatios(groups: readonly Group[]): EffectivePromptCell[] {
+export function effectivePromptRatios(groups: readonly GroupStats[]): EffectivePromptCell[] {
   const cells = new Map<string, EffectivePromptCell>();
   for (const g of groups) {
-    const key = JSON.stringify([g.env, g.d, g.trainStep]);
+    const key = `${g.env}|${g.d}|${g.trainStep}`;
     let cell = cells.get(key);
     if (!cell) {
       cell = {

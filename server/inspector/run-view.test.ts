@@ -11,7 +11,7 @@ import { testCatalog } from '@/server/engine/testing';
 import type { EnvId } from '@/server/engine/types';
 import { useTestCaller } from '@/server/trpc/test/caller';
 import { formGroups } from './groups';
-import { compareGroups } from './run-view';
+import { compareGroups, summarizeRun } from './run-view';
 
 const caller = useTestCaller();
 const RUN = 'trainer:grpo-test';
@@ -183,8 +183,27 @@ describe('run view', () => {
     expect(flat).toMatchObject({ kind: 'all_fail_same_way', size: 4, passed: 0, env: 'STATUS' });
     expect(view.worst[0].kind).not.toBeNull();
     expect(view.worst[0].kind).not.toBe('all_pass');
-    // every rollout in exactly one histogram bin
+    // every rollout in its bin floor((reward + 1) × 10), passed and failed apart, per env × d
+    for (const h of view.histograms) {
+      const [pass, fail] = [Array(20).fill(0), Array(20).fill(0)];
+      for (const r of stored.filter((x) => x.envId === h.env && x.d === h.d))
+        (r.isCorrect ? pass : fail)[Math.min(19, Math.floor((r.reward + 1) * 10))]++;
+      expect([h.pass, h.fail]).toEqual([pass, fail]);
+    }
     expect(view.histograms.flatMap((h) => [...h.pass, ...h.fail]).reduce((a, n) => a + n, 0)).toBe(100);
+    // each listed group's size, passes, mean and population std, from its stored rewards
+    for (const row of view.worst) {
+      const g = groupsByHand().find((m) =>
+        row.slug.startsWith('g:')
+          ? m[0].rolloutGroup === row.slug.slice(2)
+          : row.slug === `p:${m[0].trainStep}:${m[0].envId}:${m[0].d}:${m[0].seed}` && !m[0].rolloutGroup,
+      )!;
+      const mean = g.reduce((a, r) => a + r.reward, 0) / g.length;
+      const std = Math.sqrt(g.reduce((a, r) => a + (r.reward - mean) ** 2, 0) / g.length);
+      expect([row.size, row.passed]).toEqual([g.length, g.filter((r) => r.isCorrect).length]);
+      expect(row.mean).toBeCloseTo(mean, 12);
+      expect(row.std).toBeCloseTo(std, 9);
+    }
   });
 
   it('gives every rollout of a group its advantage: reward − mean, and over the population std', async () => {
@@ -255,6 +274,32 @@ describe('run view', () => {
     ]);
     // without steps each run counts its latest group of a prompt: the run against itself changes nothing
     expect(compareGroups(groups, groups).nowFail).toEqual([]);
+  });
+
+  it('lists the worst groups first: flat and failing by mean, then flat and passing, then the rest', () => {
+    const r = (seed: number, reward: number, isCorrect = false) => ({
+      id: `w-${seed}-${reward}-${Math.random()}`,
+      run: 'r',
+      trainStep: 0,
+      group: null,
+      env: 'PD',
+      d: 1,
+      seed,
+      reward,
+      isCorrect,
+      termination: 'answered',
+      turns: 2,
+    });
+    const groups = formGroups([
+      ...[r(1, 0.5), r(1, -0.5)], // a learning signal
+      ...[r(2, 1, true), r(2, 1, true)], // flat, passing
+      ...[r(3, -0.2), r(3, -0.2)], // flat, failing
+      ...[r(4, -0.9), r(4, -0.9)], // flat, failing, lower
+    ]);
+    const seeds = (limit: number) => summarizeRun(groups, [], limit).worst.map((g) => g.seed);
+    expect(seeds(1)).toEqual([4]);
+    expect(seeds(3)).toEqual([4, 3, 2]);
+    expect(seeds(100)).toEqual([4, 3, 2, 1]);
   });
 
   it('refuses a malformed group and names a missing one', async () => {

@@ -2,7 +2,7 @@
 // ratio per train step and per env × d, zero-variance groups by kind, the worst groups, reward
 // histograms; and two runs (or two train steps) over the same prompts. Pure: groups.ts's groups in.
 import type { GroupSelector } from '@/server/episodes/run-rollouts';
-import { effectivePromptRatios, type Group, type ZeroVarianceKind } from './groups';
+import { effectivePromptRatios, type GroupStats, type ZeroVarianceKind } from './groups';
 
 export interface Figures {
   rollouts: number;
@@ -28,9 +28,8 @@ export interface GroupRow {
   kind: ZeroVarianceKind | null;
 }
 
-/** Reward histogram bins: [-1, 1] in steps of 0.1 (a reward of exactly 1 falls in the last). */
+/** Reward histogram bins: [-1, 1] in steps of 0.1, bin floor((reward + 1) × 10) (a reward of exactly 1 falls in the last). */
 export const HIST_BINS = 20;
-const binOf = (reward: number) => Math.min(HIST_BINS - 1, Math.max(0, Math.floor((reward + 1) * 10)));
 
 export interface RunSummary {
   total: Figures;
@@ -47,73 +46,108 @@ export interface RunSummary {
   histograms: Array<{ env: string; d: number; pass: number[]; fail: number[] }>;
 }
 
-function figures(groups: readonly Group[]): Figures {
-  const rollouts = groups.flatMap((g) => g.rollouts);
-  const n = rollouts.length;
-  return {
-    rollouts: n,
-    groups: groups.length,
-    meanReward: n ? rollouts.reduce((a, r) => a + r.reward, 0) / n : 0,
-    passRate: n ? rollouts.filter((r) => r.isCorrect).length / n : 0,
-    effectiveRatio: groups.length ? groups.filter((g) => !g.zeroVariance).length / groups.length : 0,
-  };
-}
-
-function byKey<K, T>(items: readonly T[], key: (t: T) => K): Map<K, T[]> {
-  const m = new Map<K, T[]>();
-  for (const t of items) {
-    const k = key(t);
-    const list = m.get(k);
-    if (list) list.push(t);
-    else m.set(k, [t]);
+/** Sums over groups, turned into Figures at the end. */
+class Tally {
+  rollouts = 0;
+  groups = 0;
+  rewardSum = 0;
+  passed = 0;
+  effective = 0;
+  add(g: GroupStats) {
+    this.groups++;
+    this.rollouts += g.size;
+    this.passed += g.passed;
+    if (!g.zeroVariance) this.effective++;
+    this.rewardSum += g.rewardSum;
   }
-  return m;
+  figures(): Figures {
+    const n = this.rollouts;
+    return {
+      rollouts: n,
+      groups: this.groups,
+      meanReward: n ? this.rewardSum / n : 0,
+      passRate: n ? this.passed / n : 0,
+      effectiveRatio: this.groups ? this.effective / this.groups : 0,
+    };
+  }
 }
 
-const badness = (g: Group) => (!g.zeroVariance ? 2 : g.kind === 'all_pass' ? 1 : 0);
+/** Rollouts per reward bin (binOf), passed and failed apart, per env × d: the histograms' input. */
+export interface RewardBinCount {
+  env: string;
+  d: number;
+  bin: number;
+  passed: boolean;
+  rollouts: number;
+}
 
-export const groupRow = (g: Group): GroupRow => ({
+const badness = (g: GroupStats) => (!g.zeroVariance ? 2 : g.kind === 'all_pass' ? 1 : 0);
+
+export const groupRow = (g: GroupStats): GroupRow => ({
   key: g.key,
-  slug: groupSlug({ ...g, group: g.rollouts[0].group }),
+  slug: groupSlug(g),
   trainStep: g.trainStep,
   env: g.env,
   d: g.d,
   seed: g.seed,
-  size: g.rollouts.length,
+  size: g.size,
   mean: g.mean,
   std: g.std,
-  passed: g.rollouts.filter((r) => r.isCorrect).length,
+  passed: g.passed,
   kind: g.kind,
 });
 
-export function summarizeRun(groups: readonly Group[], worstLimit = 100): RunSummary {
-  const stepOrder = (s: number | null) => s ?? Number.MIN_SAFE_INTEGER;
-  const steps = [...byKey(groups, (g) => g.trainStep)]
-    .map(([trainStep, gs]) => ({ trainStep, ...figures(gs) }))
-    .sort((a, b) => stepOrder(a.trainStep) - stepOrder(b.trainStep));
-  const cellGroups = [...byKey(groups, (g) => `${g.env}|${g.d}`).values()].sort(
-    (a, b) => a[0].env.localeCompare(b[0].env) || a[0].d - b[0].d,
-  );
+/** One pass over the groups: per step, per env × d, zero variance by kind; the bins make the histograms. */
+export function summarizeRun(
+  groups: readonly GroupStats[],
+  bins: readonly RewardBinCount[],
+  worstLimit = 100,
+): RunSummary {
+  const total = new Tally();
+  const steps = new Map<number | null, Tally>();
+  const cells = new Map<string, { env: string; d: number; tally: Tally; pass: number[]; fail: number[] }>();
+  const cellOf = (env: string, d: number) => {
+    const k = `${env}|${d}`;
+    let cell = cells.get(k);
+    if (!cell) {
+      const zeros = () => new Array<number>(HIST_BINS).fill(0);
+      cells.set(k, (cell = { env, d, tally: new Tally(), pass: zeros(), fail: zeros() }));
+    }
+    return cell;
+  };
   const zeroVariance = { all_pass: 0, all_fail_same_way: 0, same_termination: 0, other: 0 };
-  for (const g of groups) if (g.kind) zeroVariance[g.kind]++;
-  const worst = [...groups]
-    .sort((a, b) => badness(a) - badness(b) || a.mean - b.mean || a.key.localeCompare(b.key))
+  for (const g of groups) {
+    total.add(g);
+    let step = steps.get(g.trainStep);
+    if (!step) steps.set(g.trainStep, (step = new Tally()));
+    step.add(g);
+    cellOf(g.env, g.d).tally.add(g);
+    if (g.kind) zeroVariance[g.kind]++;
+  }
+  for (const b of bins) {
+    const cell = cellOf(b.env, b.d);
+    (b.passed ? cell.pass : cell.fail)[Math.min(HIST_BINS - 1, Math.max(0, b.bin))] += b.rollouts;
+  }
+  const stepOrder = (s: number | null) => s ?? Number.MIN_SAFE_INTEGER;
+  const byCell = [...cells.values()].sort((a, b) => a.env.localeCompare(b.env) || a.d - b.d);
+  // only the groups of the worst kinds that can fill the list are sorted
+  let shown = groups.filter((g) => badness(g) === 0);
+  if (shown.length < worstLimit) shown = groups.filter((g) => badness(g) <= 1);
+  if (shown.length < worstLimit) shown = [...groups];
+  const worst = shown
+    .sort((a, b) => badness(a) - badness(b) || a.mean - b.mean || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .slice(0, worstLimit)
     .map(groupRow);
-  const histograms = cellGroups.map((gs) => {
-    const pass = new Array<number>(HIST_BINS).fill(0);
-    const fail = new Array<number>(HIST_BINS).fill(0);
-    for (const r of gs.flatMap((g) => g.rollouts)) (r.isCorrect ? pass : fail)[binOf(r.reward)]++;
-    return { env: gs[0].env, d: gs[0].d, pass, fail };
-  });
   return {
-    total: figures(groups),
-    steps,
-    cells: cellGroups.map((gs) => ({ env: gs[0].env, d: gs[0].d, ...figures(gs) })),
+    total: total.figures(),
+    steps: [...steps]
+      .map(([trainStep, t]) => ({ trainStep, ...t.figures() }))
+      .sort((a, b) => stepOrder(a.trainStep) - stepOrder(b.trainStep)),
+    cells: byCell.map((c) => ({ env: c.env, d: c.d, ...c.tally.figures() })),
     ratios: effectivePromptRatios(groups),
     zeroVariance,
     worst,
-    histograms,
+    histograms: byCell.map(({ env, d, pass, fail }) => ({ env, d, pass, fail })),
   };
 }
 
@@ -145,12 +179,12 @@ const passes = (g: GroupRow) => g.passed * 2 > g.size;
  * latest group of each prompt unless `step` picks one (two checkpoints: the same run twice).
  */
 export function compareGroups(
-  a: readonly Group[],
-  b: readonly Group[],
+  a: readonly GroupStats[],
+  b: readonly GroupStats[],
   steps: { a?: number; b?: number } = {},
 ): RunVersus {
-  const latest = (gs: readonly Group[], step: number | undefined) => {
-    const m = new Map<string, Group>();
+  const latest = (gs: readonly GroupStats[], step: number | undefined) => {
+    const m = new Map<string, GroupStats>();
     for (const g of gs) {
       if (step !== undefined && g.trainStep !== step) continue;
       const k = `${g.env}|${g.d}|${g.seed}`;
@@ -175,7 +209,7 @@ export function compareGroups(
 }
 
 /** A group in a URL: `g:<name>` for an explicit group, `p:<step or ->:<env>:<d>:<seed>` for a prompt. */
-export function groupSlug(g: Pick<Group, 'trainStep' | 'env' | 'd' | 'seed'> & { group?: string | null }): string {
+export function groupSlug(g: Pick<GroupStats, 'trainStep' | 'env' | 'd' | 'seed' | 'group'>): string {
   return g.group != null ? `g:${g.group}` : `p:${g.trainStep ?? '-'}:${g.env}:${g.d}:${g.seed}`;
 }
 

@@ -5,6 +5,12 @@ import { curriculumService } from '@/server/curriculum';
 import { adminProcedure, inspectorProcedure, router } from './init';
 
 const runId = z.object({ id: z.string().min(1).max(64) });
+/** Who plays and how; the service checks the bounds of G and the temperature, with its messages. */
+const play = {
+  agent: z.string().min(1).max(200).default('oracle'),
+  rolloutsPerTask: z.number().optional(),
+  temperature: z.number().optional(),
+};
 
 export const curriculumRouter = router({
   meta: inspectorProcedure.query(async ({ ctx }) => ({
@@ -31,33 +37,14 @@ export const curriculumRouter = router({
     .mutation(({ input }) => curriculumService.createRun(input)),
   /** Starts playing in the background and returns at once; progress and cancel follow it. */
   start: adminProcedure
-    .input(
-      runId.extend({
-        episodes: z.int().min(1).max(1000),
-        agent: z.string().min(1).max(200).default('oracle'),
-      }),
-    )
-    .mutation(({ ctx, input }) =>
-      curriculumService.startStep(input.id, { episodes: input.episodes, agent: input.agent }, (what) =>
-        requireAdmin(ctx.auth, ctx.creds, what),
-      ),
+    .input(runId.extend({ episodes: z.int().min(1).max(1000), ...play }))
+    .mutation(({ ctx, input: { id, ...step } }) =>
+      curriculumService.startStep(id, step, (what) => requireAdmin(ctx.auth, ctx.creds, what)),
     ),
   /** Plays and answers when done (the CLI and scripts). */
   step: adminProcedure
-    .input(
-      runId.extend({
-        episodes: z.int().min(1).max(1000),
-        agent: z.string().min(1).max(200).default('oracle'),
-        storeEpisodes: z.boolean().default(true),
-      }),
-    )
-    .mutation(({ ctx, input }) =>
-      curriculumService.stepRun(
-        input.id,
-        { episodes: input.episodes, agent: input.agent, storeEpisodes: input.storeEpisodes },
-        undefined,
-        undefined,
-        (what) => requireAdmin(ctx.auth, ctx.creds, what),
-      ),
+    .input(runId.extend({ episodes: z.int().min(1).max(1000), storeEpisodes: z.boolean().default(true), ...play }))
+    .mutation(({ ctx, input: { id, ...step } }) =>
+      curriculumService.stepRun(id, step, undefined, undefined, (what) => requireAdmin(ctx.auth, ctx.creds, what)),
     ),
 });

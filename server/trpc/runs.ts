@@ -12,7 +12,7 @@ import { requireAdmin } from '@/server/auth';
 import { attributeFailure } from '@/server/inspector/attribution';
 import { groupCause } from '@/server/inspector/group-cause';
 import { compareGroups, parseGroupSlug, summarizeRun } from '@/server/inspector/run-view';
-import { readRunGroups, rolloutLogs } from '@/server/episodes/run-rollouts';
+import { readGroup, readRewardBins, readRunGroups, rolloutLogs } from '@/server/episodes/run-rollouts';
 import { AppError } from '@/server/lib/errors';
 import { cancelStoredRun, runStats, startStoredRun } from '@/server/models/runs';
 import { workerRunPlayer } from '@/server/models/run-player';
@@ -106,7 +106,9 @@ export const runsRouter = router({
   /** The run view: figures per train step and env × d, zero-variance groups, the worst groups. */
   view: inspectorProcedure
     .input(z.object({ run: runKeyInput }))
-    .query(async ({ input }) => summarizeRun(await groupsOf(input.run))),
+    .query(async ({ input }) =>
+      summarizeRun(await groupsOf(input.run), await readRewardBins(inspector().db, input.run)),
+    ),
   /** One group: its rollouts with advantages, why it is flat, where its rollouts part, who failed each. */
   group: inspectorProcedure
     .input(z.object({ run: runKeyInput, group: z.string().min(1).max(300) }))
@@ -117,7 +119,7 @@ export const runsRouter = router({
       } catch (e) {
         throw new AppError('BAD_INPUT', (e as Error).message);
       }
-      const [group] = await readRunGroups(inspector().db, input.run, selector);
+      const group = await readGroup(inspector().db, input.run, selector);
       if (!group)
         throw new AppError('NOT_FOUND', `run "${input.run}" has no finished rollouts in group "${input.group}"`);
       const logs = await rolloutLogs(
