@@ -8,7 +8,7 @@ import { Rng } from '@/server/engine/random';
 import type { SqlDb, Stmt } from '@/server/db/sql';
 import { readGroup, readRewardBins, readRunGroups, rolloutLogs } from '@/server/episodes/run-rollouts';
 import { groupCause } from '@/server/inspector/group-cause';
-import { prepareEpisode, type createInserter, type EpisodeRecord } from '@/server/inspector/insert';
+import { rowOf, type createInserter, type EpisodeRecord } from '@/server/inspector/insert';
 import { episodeStatements, newEpisodeId } from '@/server/episodes/writer';
 import { playToLine } from '@/server/inspector/play';
 import { parseGroupSlug, summarizeRun } from '@/server/inspector/run-view';
@@ -40,7 +40,7 @@ export async function seedRun(store: SqlDb, ins: ReturnType<typeof createInserte
   const poolIds = await ins.insertMany(pool);
   // each pool episode's row made once; a copy changes only id, seed, player and step, and takes
   // the pool episode's log inside the store (the writer's newEpisode and copyLog statements)
-  const rows = pool.map((r, i) => ({ ...prepareEpisode(r).row, id: poolIds[i], player: BENCH_RUN }));
+  const rows = pool.map((r, i) => ({ ...rowOf(r, poolIds[i]), player: BENCH_RUN }));
   const writes = episodeStatements(store);
   const rng = Rng.from('bench-runview', 1);
   const groups = Math.ceil(n / G);

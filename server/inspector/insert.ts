@@ -34,7 +34,7 @@ export interface EpisodeRecord extends EpisodeSetup {
   rolloutGroup?: string | null;
 }
 
-const rowOf = (r: EpisodeRecord, id: string): EpisodeInsert => ({
+export const rowOf = (r: EpisodeRecord, id: string): EpisodeInsert => ({
   id,
   createdAt: r.createdAt ? new Date(r.createdAt) : new Date(),
   envId: r.envId,
