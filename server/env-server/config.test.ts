@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, helpText, loadConfig } from './config';
+import { availableParallelism } from 'node:os';
+import { DEFAULTS, helpText, loadConfig, workerShare } from './config';
 
 describe('env server config', () => {
   it('uses the defaults when nothing is set', () => {
@@ -40,11 +41,22 @@ describe('env server config', () => {
     );
   });
 
-  it('runs one worker unless ECOMRLVE_WORKERS or --workers asks for more', () => {
-    expect(loadConfig({}, [], 'c').workers).toBe(1);
+  it('runs one worker per core with persistence on, one with it off, unless ECOMRLVE_WORKERS or --workers says', () => {
+    expect(loadConfig({}, [], 'c').workers).toBe(availableParallelism());
+    expect(loadConfig({}, ['--persist', 'off'], 'c').workers).toBe(1);
+    expect(loadConfig({}, ['--persist', 'off', '--workers', '2'], 'c').workers).toBe(2);
     expect(loadConfig({ ECOMRLVE_WORKERS: '2' }, [], 'c').workers).toBe(2);
     expect(loadConfig({ ECOMRLVE_WORKERS: '2' }, ['--workers', '3'], 'c').workers).toBe(3);
     expect(() => loadConfig({}, ['--workers', '0'], 'c')).toThrow('--workers must be an integer ≥ 1, got "0"');
+  });
+
+  it("divides the server's limits between its workers, so that together they hold no more", () => {
+    const env = { ECOMRLVE_CLIENT_WRITES_PER_MIN: '601', ECOMRLVE_CLIENT_STORED_MB_PER_DAY: '10' };
+    const c = loadConfig(env, ['--workers', '2', '--max-sessions', '9', '--max-sessions-per-client', '4'], 'c');
+    const w = workerShare(c);
+    expect(w).toMatchObject({ maxSessions: 5, maxSessionsPerClient: 2, workers: 2 });
+    expect(w.clientBudget).toMatchObject({ writesPerMinute: 301, storedMbPerDay: 5 });
+    expect(workerShare({ ...c, workers: 1 })).toEqual({ ...c, workers: 1 });
   });
 
   it('knows no tuning options of the removed writer thread, deferred events or commit window', () => {

@@ -1,6 +1,7 @@
 // Server settings: defaults, then environment variables, then command-line flags (flags win).
 // Bad values stop the server with one sentence naming the setting.
 
+import { availableParallelism } from 'node:os';
 import { capabilitySecret } from '@/server/episodes/tokens';
 import { serveEnvBudgetLimits, type ClientBudgetLimits } from '@/server/lib/client-budget';
 
@@ -31,7 +32,11 @@ export interface EnvServerConfig {
    * for fsync: synchronous=FULL). PostgreSQL commits are durable either way.
    */
   durability: 'process' | 'power';
-  /** Processes serving the port (node cluster); a WebSocket session stays on the worker that accepted it. */
+  /**
+   * Processes serving the port (node cluster); a WebSocket session stays on the worker that
+   * accepted it. Default: one per core with persistence on (a worker rebuilds any episode from
+   * the store), one with it off (an episode kept only in memory lives in the worker that reset it).
+   */
   workers: number;
   adminToken?: string;
   tokenSecret?: string;
@@ -49,8 +54,10 @@ export const DEFAULTS = {
   maxBodyBytes: 256 * 1024,
   persist: true,
   durability: 'process',
-  workers: 1,
 } as const;
+
+/** The default number of workers (see EnvServerConfig.workers). */
+export const defaultWorkers = (persist: boolean) => (persist ? availableParallelism() : 1);
 
 type Source = Record<string, string | undefined>;
 
@@ -74,7 +81,14 @@ export class ConfigError extends Error {}
 export function helpText(): string {
   const defaults: Record<string, unknown> = { ...DEFAULTS, idleTimeoutS: DEFAULTS.idleTimeoutMs / 1000 };
   const rows = SETTINGS.map((s) => {
-    const d = s.key === 'catalogId' ? 'the default catalog' : s.key === 'persist' ? 'on' : String(defaults[s.key]);
+    const d =
+      s.key === 'catalogId'
+        ? 'the default catalog'
+        : s.key === 'persist'
+          ? 'on'
+          : s.key === 'workers'
+            ? `one per core (${defaultWorkers(true)}) with persistence on, 1 off`
+            : String(defaults[s.key]);
     return `  ${`${s.flag} <value>`.padEnd(28)}${s.env.padEnd(30)}default ${d}`;
   });
   return [
@@ -102,6 +116,30 @@ function positiveInt(raw: string, name: string, min = 1): number {
   return n;
 }
 
+/**
+ * One worker's share of the limits that hold for the whole server: sessions held, sessions per
+ * client and the client budgets, divided between the workers (rounded up), so that N workers
+ * together never hold more than the configured limit.
+ */
+export function workerShare(config: EnvServerConfig): EnvServerConfig {
+  const n = config.workers;
+  if (n <= 1) return config;
+  const share = (v: number) => Math.ceil(v / n);
+  const b = config.clientBudget;
+  return {
+    ...config,
+    maxSessions: share(config.maxSessions),
+    maxSessionsPerClient: share(config.maxSessionsPerClient),
+    clientBudget: b && {
+      writesPerMinute: share(b.writesPerMinute),
+      mbPerHour: b.mbPerHour / n,
+      storedMbPerDay: b.storedMbPerDay / n,
+      allWritesPerMinute: share(b.allWritesPerMinute),
+      allMbPerHour: b.allMbPerHour / n,
+    },
+  };
+}
+
 /** Reads settings from environment variables and `--flag value` arguments. */
 export function loadConfig(env: Source, argv: string[], defaultCatalogId: string): EnvServerConfig {
   const raw: Record<string, { value: string; name: string }> = {};
@@ -127,6 +165,7 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
   if (durability !== 'process' && durability !== 'power')
     throw new ConfigError(`${raw.durability!.name} must be "process" or "power", got "${durability}"`);
   const host = raw.host?.value ?? DEFAULTS.host;
+  const persisting = ['on', '1', 'true'].includes(persist);
   return {
     mode,
     host,
@@ -142,9 +181,9 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
       ? positiveInt(raw.maxBodyBytes.value, raw.maxBodyBytes.name, 1024)
       : DEFAULTS.maxBodyBytes,
     catalogId: raw.catalogId?.value ?? defaultCatalogId,
-    persist: ['on', '1', 'true'].includes(persist),
+    persist: persisting,
     durability,
-    workers: raw.workers ? positiveInt(raw.workers.value, raw.workers.name) : DEFAULTS.workers,
+    workers: raw.workers ? positiveInt(raw.workers.value, raw.workers.name) : defaultWorkers(persisting),
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
     // the episode service's secret (server/episodes/tokens.ts): a token opens its episode on either
     tokenSecret: capabilitySecret(env),
