@@ -53,13 +53,6 @@ export function trainerPlayer(run: string | null): string {
   return `trainer:${run ?? 'unnamed'}`;
 }
 
-/**
- * The hidden goal as stored for a trainer episode: envId, summary and the revealed slots, which
- * change turn by turn; the goal's data (31–250 KB, fixed for the episode) is left out and
- * derived from the row's config by whoever reads it (server/episodes/stored-goal.ts).
- */
-export const hiddenGoalJson = goalWithoutDataJson;
-
 /** The Episode row's state now, with the goal's text (as stored for trainer episodes). */
 const progressNow = (live: LiveEpisode, eventCount: number): ProgressColumns => {
   const e = live.episode;
@@ -70,7 +63,8 @@ const progressNow = (live: LiveEpisode, eventCount: number): ProgressColumns => 
     reward: e.breakdown?.total ?? null,
     isCorrect: e.breakdown?.isCorrect ?? null,
     breakdown: e.breakdown ? JSON.stringify(e.breakdown) : null,
-    hiddenGoal: hiddenGoalJson(e.hiddenGoal()),
+    // without the goal's data (fixed for the episode; readers derive it): stored-goal.ts
+    hiddenGoal: goalWithoutDataJson(e.hiddenGoal()),
     eventCount,
   };
 };
