@@ -4,7 +4,7 @@
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
-import { ConfigError, helpText, loadConfig, workerShare, type EnvServerConfig } from '../server/env-server/config';
+import { ConfigError, helpText, loadConfig, type EnvServerConfig } from '../server/env-server/config';
 import { startEnvServer } from '../server/env-server/server';
 import { persistedTokenSecret } from '../server/env-server/token-secret';
 import { DEFAULT_DATABASE_URL } from '../server/db';
@@ -105,7 +105,7 @@ function main() {
   }
   if (config.persist && cluster.isPrimary) readyDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
   if (config.workers > 1 && cluster.isPrimary) primary(config);
-  else void serve(workerShare(config));
+  else void serve(config);
 }
 
 main();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { availableParallelism } from 'node:os';
-import { DEFAULTS, helpText, loadConfig, workerShare } from './config';
+import { DEFAULTS, helpText, loadConfig } from './config';
 
 describe('env server config', () => {
   it('uses the defaults when nothing is set', () => {
@@ -48,15 +48,6 @@ describe('env server config', () => {
     expect(loadConfig({ ECOMRLVE_WORKERS: '2' }, [], 'c').workers).toBe(2);
     expect(loadConfig({ ECOMRLVE_WORKERS: '2' }, ['--workers', '3'], 'c').workers).toBe(3);
     expect(() => loadConfig({}, ['--workers', '0'], 'c')).toThrow('--workers must be an integer ≥ 1, got "0"');
-  });
-
-  it("divides the server's limits between its workers, so that together they hold no more", () => {
-    const env = { ECOMRLVE_CLIENT_WRITES_PER_MIN: '601', ECOMRLVE_CLIENT_STORED_MB_PER_DAY: '10' };
-    const c = loadConfig(env, ['--workers', '2', '--max-sessions', '9', '--max-sessions-per-client', '4'], 'c');
-    const w = workerShare(c);
-    expect(w).toMatchObject({ maxSessions: 5, maxSessionsPerClient: 2, workers: 2 });
-    expect(w.clientBudget).toMatchObject({ writesPerMinute: 301, storedMbPerDay: 5 });
-    expect(workerShare({ ...c, workers: 1 })).toEqual({ ...c, workers: 1 });
   });
 
   it('knows no tuning options of the removed writer thread, deferred events or commit window', () => {

@@ -116,30 +116,6 @@ function positiveInt(raw: string, name: string, min = 1): number {
   return n;
 }
 
-/**
- * One worker's share of the limits that hold for the whole server: sessions held, sessions per
- * client and the client budgets, divided between the workers (rounded up), so that N workers
- * together never hold more than the configured limit.
- */
-export function workerShare(config: EnvServerConfig): EnvServerConfig {
-  const n = config.workers;
-  if (n <= 1) return config;
-  const share = (v: number) => Math.ceil(v / n);
-  const b = config.clientBudget;
-  return {
-    ...config,
-    maxSessions: share(config.maxSessions),
-    maxSessionsPerClient: share(config.maxSessionsPerClient),
-    clientBudget: b && {
-      writesPerMinute: share(b.writesPerMinute),
-      mbPerHour: b.mbPerHour / n,
-      storedMbPerDay: b.storedMbPerDay / n,
-      allWritesPerMinute: share(b.allWritesPerMinute),
-      allMbPerHour: b.allMbPerHour / n,
-    },
-  };
-}
-
 /** Reads settings from environment variables and `--flag value` arguments. */
 export function loadConfig(env: Source, argv: string[], defaultCatalogId: string): EnvServerConfig {
   const raw: Record<string, { value: string; name: string }> = {};
