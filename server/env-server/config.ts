@@ -80,15 +80,13 @@ export class ConfigError extends Error {}
 /** `serve:env --help`: every option with its environment variable and default. */
 export function helpText(): string {
   const defaults: Record<string, unknown> = { ...DEFAULTS, idleTimeoutS: DEFAULTS.idleTimeoutMs / 1000 };
+  const described: Record<string, string> = {
+    catalogId: 'the default catalog',
+    persist: 'on',
+    workers: `one per core (${defaultWorkers(true)}) with persistence on, 1 off`,
+  };
   const rows = SETTINGS.map((s) => {
-    const d =
-      s.key === 'catalogId'
-        ? 'the default catalog'
-        : s.key === 'persist'
-          ? 'on'
-          : s.key === 'workers'
-            ? `one per core (${defaultWorkers(true)}) with persistence on, 1 off`
-            : String(defaults[s.key]);
+    const d = described[s.key] ?? String(defaults[s.key]);
     return `  ${`${s.flag} <value>`.padEnd(28)}${s.env.padEnd(30)}default ${d}`;
   });
   return [
