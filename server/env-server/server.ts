@@ -37,6 +37,8 @@ function openStore(prisma: PrismaClient | undefined, durability: EnvServerConfig
   const db = sqlDbOf(processPrisma);
   // every group commit waits for fsync: survives a power loss, not only a crash
   if (durability === 'power') db.sqlite?.pragma('synchronous = FULL');
+  // a commit meeting another worker's write lock waits on the event loop (GroupCommit), not asleep in SQLite
+  db.sqlite?.pragma('busy_timeout = 0');
   return { db, reader: processPrisma, close: () => db.close() };
 }
 

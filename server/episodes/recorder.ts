@@ -190,6 +190,9 @@ export class GroupCommit<Op> {
     private readonly failure: (op: Op, e: unknown) => Error,
   ) {}
 
+  /** Whether the store's write lock was held by another process (SQLite with no busy timeout). */
+  private static busy = (e: unknown) => (e as { code?: string })?.code === 'SQLITE_BUSY';
+
   /** Resolves once the operation is committed; rejects with `failure`'s error if it cannot be. */
   add(op: Op): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -207,6 +210,7 @@ export class GroupCommit<Op> {
   private async flush(): Promise<void> {
     // Let the current tick's requests join the batch.
     await new Promise<void>((r) => setImmediate(r));
+    let busySince = 0;
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];
@@ -214,7 +218,15 @@ export class GroupCommit<Op> {
         await this.write(batch.map((q) => q.op));
         this.counted(batch.length);
         for (const q of batch) q.resolve();
-      } catch {
+        busySince = 0;
+      } catch (e) {
+        // Another worker holds the write lock: wait for it on the event loop, not in SQLite's
+        // busy handler (which sleeps the thread), for up to 5 s; what arrives meanwhile joins.
+        if (GroupCommit.busy(e) && (busySince ||= Date.now()) > Date.now() - 5000) {
+          this.queue = batch.concat(this.queue);
+          await new Promise<void>((r) => setTimeout(r, 1));
+          continue;
+        }
         // One bad operation (say, a reused episode_id) must not fail its neighbours: write the
         // batch again one operation per transaction, in order, and fail only what fails.
         for (const q of batch) {
