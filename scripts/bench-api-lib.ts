@@ -152,7 +152,7 @@ export async function httpSession(url: string): Promise<ReplaySession> {
 }
 
 /** A process and its live children (the workers of serve:env --workers N), from /proc (Linux). */
-function processTree(pid: number): number[] {
+export function processTree(pid: number): number[] {
   const parentOf = (p: string) => {
     try {
       const text = readFileSync(`/proc/${p}/stat`, 'utf8');

@@ -1,9 +1,10 @@
 // npm run bench:api [-- --sessions 64 --seconds 10 --warmup 1500 --repeat 3 --transports ws,http,inproc
-//                      --agents heuristic,oracle --persist off,on --workers 1 --pool 8 --url http://host:port --pid N]
+//                      --agents heuristic,oracle --persist off,on --workers N --pool 8 --url http://host:port --pid N]
 // Throughput of the env server as trainers see it: N concurrent sessions, each playing episodes
 // back to back (envs and d cycling), over WebSocket and HTTP. Prints steps/s, resets/s, p50/p99
 // round-trip latency, the CPU each side spent per 1,000 steps, and the load average during the
-// row. Without --url it starts `serve:env` as a child process (--workers N: N cluster workers).
+// row. Without --url it starts `serve:env` as a child process with its default workers (one per
+// core with persistence on, one with it off; --workers N: N cluster workers).
 // Persistence off: episodes live in the server's memory only; on: the server records every reset
 // and step in a fresh SQLite file (group commit; an answer is sent once its rows are committed).
 //
@@ -42,7 +43,7 @@ const options = benchOptions("npm run bench:api [-- options]: the env server's t
   warmup: count(1500, "steps played but not counted before a server's first row"),
   repeat: positive(1, 'rows per transport × agent × persistence', true),
   pool: positive(8, 'recorded episodes per session', true),
-  workers: positive(1, 'serve:env cluster workers', true),
+  workers: count(0, "serve:env cluster workers (0: serve:env's default)"),
   transports: listOf(['ws', 'http', 'inproc'] as const, 'ws,http,inproc', 'transports'),
   agents: listOf(['heuristic', 'oracle'] as const, 'heuristic,oracle', 'agents whose episodes are replayed'),
   persist: listOf(['off', 'on'] as const, 'off,on', 'persistence modes'),
@@ -248,7 +249,7 @@ async function main() {
   const external = options.url;
   const catalog = getCatalog(DEFAULT_CATALOG_ID);
   console.log(
-    `node ${process.version}; ${availableParallelism()} cores; ${external ? `env server ${external}` : `serve:env spawned per persistence mode, ${workers} worker(s)`}`,
+    `node ${process.version}; ${availableParallelism()} cores; ${external ? `env server ${external}` : `serve:env spawned per persistence mode, ${workers || "serve:env's default"} worker(s)`}`,
   );
   const t = performance.now();
   const scripts = new Map<AgentKind, Script[][]>();
@@ -287,7 +288,7 @@ async function main() {
           String(Math.max(1024, sessions * 4)),
           '--persist',
           persist,
-          ...(workers > 1 ? ['--workers', String(workers)] : []),
+          ...(workers > 0 ? ['--workers', String(workers)] : []),
         ],
         db ? { DATABASE_URL: db.url } : {},
       );

@@ -1,7 +1,8 @@
-// npm run bench:sessions [-- --sessions 2048 --seconds 60 --persist off|on --ramp 128]
+// npm run bench:sessions [-- --sessions 2048 --seconds 60 --persist on|off --ramp 128]
 // Sessions at a model's pace, the way training runs hold them: N WebSocket sessions open at once,
 // each stepping once a second (a phase of its own), for a while. Starts `serve:env` as a child
-// process (its own heap and CPU, measured from /proc), opens and resets the N sessions, measures
+// process with its defaults (persistence on, one worker per core; its own heaps and CPU, measured
+// from /proc over the process tree), opens and resets the N sessions, measures
 // the server's RSS with all of them idle, then lets each step once a second and prints the step
 // round-trip latency (p50/p99/max), the steps and errors, and the RSS during the run. An episode
 // that ends is reset on the same connection (that reset counts as a step). RSS per idle session
@@ -12,14 +13,14 @@ import { loadavg } from 'node:os';
 import WebSocket from 'ws';
 import { listEnvs } from '../server/engine';
 import { migratedTempDatabase, spawnEnvServer } from '../server/env-server/test/spawn';
-import { processTreeCpu, quantile } from './bench-api-lib';
+import { processTree, processTreeCpu, quantile } from './bench-api-lib';
 import { benchOptions, oneOf, positive } from './bench-options';
 
 const options = benchOptions('npm run bench:sessions [-- options]: N WebSocket sessions, each stepping once a second', {
   sessions: positive(2048, 'WebSocket sessions held at once', true),
   seconds: positive(60, 'seconds of stepping'),
   ramp: positive(128, 'sessions opened at a time', true),
-  persist: oneOf(['off', 'on'] as const, 'off', 'record every episode in a fresh SQLite file'),
+  persist: oneOf(['on', 'off'] as const, 'on', 'record every episode in a fresh SQLite file (serve:env default)'),
 });
 const { sessions: N, seconds, ramp, persist } = options;
 const ENVS = listEnvs().map((e) => e.id);
@@ -28,10 +29,14 @@ const CHAT = JSON.stringify({
   data: { assistant_message: 'Could you tell me a little more about what you need?', tool_calls: [], answer: null },
 });
 
-/** Resident memory of a process, from /proc (Linux), in bytes. */
+/** Resident memory of a process and its workers, from /proc (Linux), in bytes. */
 function rss(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) * 1024 : NaN;
+  let total = 0;
+  for (const p of processTree(pid)) {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+    total += m ? Number(m[1]) * 1024 : NaN;
+  }
+  return total;
 }
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

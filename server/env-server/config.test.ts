@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
 import { DEFAULTS, helpText, loadConfig } from './config';
 
 describe('env server config', () => {
@@ -40,8 +41,10 @@ describe('env server config', () => {
     );
   });
 
-  it('runs one worker unless ECOMRLVE_WORKERS or --workers asks for more', () => {
-    expect(loadConfig({}, [], 'c').workers).toBe(1);
+  it('runs one worker per core with persistence on, one with it off, unless ECOMRLVE_WORKERS or --workers says', () => {
+    expect(loadConfig({}, [], 'c').workers).toBe(availableParallelism());
+    expect(loadConfig({}, ['--persist', 'off'], 'c').workers).toBe(1);
+    expect(loadConfig({}, ['--persist', 'off', '--workers', '2'], 'c').workers).toBe(2);
     expect(loadConfig({ ECOMRLVE_WORKERS: '2' }, [], 'c').workers).toBe(2);
     expect(loadConfig({ ECOMRLVE_WORKERS: '2' }, ['--workers', '3'], 'c').workers).toBe(3);
     expect(() => loadConfig({}, ['--workers', '0'], 'c')).toThrow('--workers must be an integer ≥ 1, got "0"');

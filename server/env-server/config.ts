@@ -1,6 +1,7 @@
 // Server settings: defaults, then environment variables, then command-line flags (flags win).
 // Bad values stop the server with one sentence naming the setting.
 
+import { availableParallelism } from 'node:os';
 import { capabilitySecret } from '@/server/episodes/tokens';
 import { serveEnvBudgetLimits, type ClientBudgetLimits } from '@/server/lib/client-budget';
 
@@ -31,7 +32,11 @@ export interface EnvServerConfig {
    * for fsync: synchronous=FULL). PostgreSQL commits are durable either way.
    */
   durability: 'process' | 'power';
-  /** Processes serving the port (node cluster); a WebSocket session stays on the worker that accepted it. */
+  /**
+   * Processes serving the port (node cluster); a WebSocket session stays on the worker that
+   * accepted it. Default: one per core with persistence on (a worker rebuilds any episode from
+   * the store), one with it off (an episode kept only in memory lives in the worker that reset it).
+   */
   workers: number;
   adminToken?: string;
   tokenSecret?: string;
@@ -49,8 +54,10 @@ export const DEFAULTS = {
   maxBodyBytes: 256 * 1024,
   persist: true,
   durability: 'process',
-  workers: 1,
 } as const;
+
+/** The default number of workers (see EnvServerConfig.workers). */
+export const defaultWorkers = (persist: boolean) => (persist ? availableParallelism() : 1);
 
 type Source = Record<string, string | undefined>;
 
@@ -73,8 +80,13 @@ export class ConfigError extends Error {}
 /** `serve:env --help`: every option with its environment variable and default. */
 export function helpText(): string {
   const defaults: Record<string, unknown> = { ...DEFAULTS, idleTimeoutS: DEFAULTS.idleTimeoutMs / 1000 };
+  const described: Record<string, string> = {
+    catalogId: 'the default catalog',
+    persist: 'on',
+    workers: `one per core (${defaultWorkers(true)}) with persistence on, 1 off`,
+  };
   const rows = SETTINGS.map((s) => {
-    const d = s.key === 'catalogId' ? 'the default catalog' : s.key === 'persist' ? 'on' : String(defaults[s.key]);
+    const d = described[s.key] ?? String(defaults[s.key]);
     return `  ${`${s.flag} <value>`.padEnd(28)}${s.env.padEnd(30)}default ${d}`;
   });
   return [
@@ -127,6 +139,7 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
   if (durability !== 'process' && durability !== 'power')
     throw new ConfigError(`${raw.durability!.name} must be "process" or "power", got "${durability}"`);
   const host = raw.host?.value ?? DEFAULTS.host;
+  const persisting = ['on', '1', 'true'].includes(persist);
   return {
     mode,
     host,
@@ -142,9 +155,9 @@ export function loadConfig(env: Source, argv: string[], defaultCatalogId: string
       ? positiveInt(raw.maxBodyBytes.value, raw.maxBodyBytes.name, 1024)
       : DEFAULTS.maxBodyBytes,
     catalogId: raw.catalogId?.value ?? defaultCatalogId,
-    persist: ['on', '1', 'true'].includes(persist),
+    persist: persisting,
     durability,
-    workers: raw.workers ? positiveInt(raw.workers.value, raw.workers.name) : DEFAULTS.workers,
+    workers: raw.workers ? positiveInt(raw.workers.value, raw.workers.name) : defaultWorkers(persisting),
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
     // the episode service's secret (server/episodes/tokens.ts): a token opens its episode on either
     tokenSecret: capabilitySecret(env),

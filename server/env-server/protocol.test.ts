@@ -4,7 +4,8 @@ import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { EnvServerError } from './errors';
 import { handleHttp } from './http';
 import type { EnvService } from './protocol';
-import { actionSchemaFor, agentStateSchema, resetResponseSchema, stepResponseSchema } from './schemas';
+import { actionSchemaFor, agentStateSchema, wireResultSchema } from './schemas';
+import { wireReset, wireStep } from './openenv-wire';
 import { ADMIN, makeService, oracleRun } from './test/helpers';
 
 const ENVS = listEnvs().map((e) => e.id as EnvId);
@@ -41,7 +42,7 @@ describe('reset', () => {
     expect(response.episode_id).toMatch(/^c[0-9a-z]{11}[0-9a-f]{12}$/);
     const local = createEpisode({ envId: 'CART', d: 3, seed: 42 }, testCatalog()).reset();
     expect(JSON.stringify(response.observation)).toBe(JSON.stringify(local.observation));
-    expect(resetResponseSchema.safeParse(response).success).toBe(true);
+    expect(wireResultSchema.safeParse(wireReset(response, 'simulation')).success).toBe(true);
   });
 
   it('picks a seed when none is given and echoes it, so the episode can be reproduced', () => {
@@ -98,7 +99,7 @@ describe('step', () => {
       let last = null;
       for (const action of reference.actions) {
         last = step(s, live.id, token, action);
-        expect(stepResponseSchema.safeParse(last).success, envId).toBe(true);
+        expect(wireResultSchema.safeParse(wireStep(last)).success, envId).toBe(true);
         expect(last.episode_id).toBe(live.id);
         seen.push(JSON.stringify(last.observation));
         rewards.push(last.reward);

@@ -80,17 +80,22 @@ export function createEnvService(deps: EnvServiceDeps) {
       );
   }
 
-  const unknown = (id: string) =>
+  const dropped = `dropped after ${Math.round(sessions.idleMs / 1000)} s idle or to make room`;
+  /** Not held here. Without a store, another worker may hold it: a valid token says it was started on this server. */
+  const unknown = (id: string, token: string | null) =>
     new EnvServerError(
       'UNKNOWN_EPISODE',
-      `unknown episode_id "${id}": it was never started on this server, or it was dropped after ${Math.round(sessions.idleMs / 1000)} s idle or to make room`,
+      !reads && config.workers > 1 && token && tokens.allows(token, id)
+        ? `episode "${id}" is in the memory of another of this server's ${config.workers} workers (persistence off), or it was ${dropped}: ` +
+            'step an HTTP episode over the keep-alive connection that reset it, or use a WebSocket session, or run serve:env with --persist on or --workers 1'
+        : `unknown episode_id "${id}": it was never started on this server, or it was ${dropped}`,
       id,
     );
 
   /** A held episode for a caller; `connection`: the WebSocket session that reset it (the connection is the capability). */
   function authorise(id: string, token: string | null, allowAdmin: boolean, connection = false): LiveEpisode {
     const live = sessions.get(id);
-    if (!live) throw unknown(id);
+    if (!live) throw unknown(id, token);
     if (!(connection && live.issuedToken === token)) checkToken(id, token, allowAdmin, live);
     return live;
   }

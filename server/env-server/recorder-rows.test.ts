@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createRandomAgent, ENGINE_VERSION, listEnvs, oracleAgent, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing';
 import { deriveGoalData, goalDataIsDerived, readStoredGoal } from '@/server/episodes/stored-goal';
-import { hiddenGoalJson } from '@/server/episodes/recorder';
+import { goalWithoutDataJson } from '@/server/episodes/stored-goal';
 import { makeService } from './test/helpers';
 
 const ENVS = listEnvs().map((e) => e.id as EnvId);
@@ -37,7 +37,7 @@ describe('the stored hidden goal of a trainer episode', () => {
         let observation = response.observation;
         for (;;) {
           const g = live.episode.hiddenGoal();
-          const stored = hiddenGoalJson(g);
+          const stored = goalWithoutDataJson(g);
           expect(stored).toBe(
             JSON.stringify({
               envId: g.envId,
@@ -75,7 +75,7 @@ describe('the stored hidden goal of a trainer episode', () => {
     ).toEqual({ envId: 'PD', summary: ['x'], data: { want: ['a'] }, slots: { size: 1 } });
     // the marker is the top-level key, not the same text deeper inside
     expect(goalDataIsDerived('{"envId":"PD","summary":[],"data":{"dataFromConfig":true}}')).toBe(false);
-    expect(hiddenGoalJson({ envId: 'PD', summary: ['y'] })).toBe(
+    expect(goalWithoutDataJson({ envId: 'PD', summary: ['y'] })).toBe(
       '{"envId":"PD","summary":["y"],"dataFromConfig":true}',
     );
   });

@@ -7,7 +7,8 @@ import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createEnvService } from './protocol';
-import { Recorder, StepConflictError, hiddenGoalJson } from '@/server/episodes/recorder';
+import { Recorder, StepConflictError } from '@/server/episodes/recorder';
+import { goalWithoutDataJson } from '@/server/episodes/stored-goal';
 import { LiveEpisodes } from '@/server/episodes/live';
 import { createTokenService } from '@/server/episodes/tokens';
 import { oracleRun, testConfig } from './test/helpers';
@@ -149,10 +150,10 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
         // One step per transaction: after each acknowledgement a reader gets the goal as it is now.
         const a = service.reset({ env: envId, d: 6, seed });
         await service.durable(a.response);
-        let last = hiddenGoalJson(a.live.episode.hiddenGoal());
+        let last = goalWithoutDataJson(a.live.episode.hiddenGoal());
         for (const action of reference.actions) {
           await service.durable(service.stepLive(a.live, action));
-          const now = hiddenGoalJson(a.live.episode.hiddenGoal());
+          const now = goalWithoutDataJson(a.live.episode.hiddenGoal());
           if (now !== last) changed++;
           last = now;
           expect(await stored(a.live.id)).toBe(now);
@@ -160,10 +161,10 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
         // Every step enqueued before any commits: the steps share a batch, and the row must end
         // with the latest goal even when the batch's last step left it unchanged.
         const b = service.reset({ env: envId, d: 6, seed });
-        const goals = [hiddenGoalJson(b.live.episode.hiddenGoal())];
+        const goals = [goalWithoutDataJson(b.live.episode.hiddenGoal())];
         const answers = reference.actions.map((action) => {
           const r = service.stepLive(b.live, action);
-          goals.push(hiddenGoalJson(b.live.episode.hiddenGoal()));
+          goals.push(goalWithoutDataJson(b.live.episode.hiddenGoal()));
           return r;
         });
         await Promise.all([service.durable(b.response), ...answers.map((r) => service.durable(r))]);

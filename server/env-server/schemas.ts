@@ -80,28 +80,6 @@ export const rewardPartsSchema = z.strictObject({
   is_correct: z.boolean(),
 });
 
-/** What reset and step answer (OpenEnv's {observation, reward, done}, plus episode_id and, when over, why). */
-export const stepResponseSchema = z.strictObject({
-  episode_id: z.string(),
-  observation: observationSchema,
-  reward: z.number(),
-  done: z.boolean(),
-  termination: z.string().nullable(),
-  reward_parts: rewardPartsSchema
-    .nullable()
-    .describe('the reward’s parts once done (numbers only; evidence is inspector-side)'),
-});
-
-export const resetResponseSchema = stepResponseSchema.extend({
-  token: z.string().describe('capability token for step and state'),
-  env: z.string(),
-  d: z.int(),
-  seed: z.int(),
-  run: z.string().nullable(),
-  train_step: z.int().optional(),
-  group: z.string().optional(),
-});
-
 export const agentStateSchema = z.strictObject({
   episode_id: z.string(),
   step_count: z.int(),

@@ -1,8 +1,11 @@
 // Against real `serve:env` processes: kill -9 during a burst of WebSocket steps loses no
 // acknowledged step (group commit acknowledges only what is committed), and the stored episode
-// replays to the same events in-process; `--workers 2` serves sessions from two processes.
+// replays to the same events in-process; `--workers 2` serves sessions from two processes, and
+// without a store an HTTP step that reaches the worker not holding its episode says so, and the
+// workers together hold the admin-guess bound.
 
 import { readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
@@ -123,6 +126,53 @@ describe('serve:env --workers 2', () => {
         }),
       );
       for (const [got, expected] of rewards) expect(got).toBe(expected);
+    } finally {
+      await server.stop();
+    }
+  }, 240_000);
+
+  it('without a store, an HTTP step on the worker not holding the episode names the cause; guesses are bounded overall', async () => {
+    const server = await spawnEnvServer(['--persist', 'off', '--workers', '2'], { ECOMRLVE_ADMIN_TOKEN: 'admin-x' });
+    // each call on a new connection (no keep-alive): the cluster hands connections out round-robin
+    const post = (path: string, body: unknown, token?: string, method = 'POST') =>
+      new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+        const text = method === 'POST' ? JSON.stringify(body) : '';
+        const req = request(`${server.url}${path}`, {
+          method,
+          agent: false,
+          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        });
+        req.on('response', (res) => {
+          let data = '';
+          res.on('data', (c: Buffer) => (data += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(data) as Record<string, unknown> }));
+        });
+        req.on('error', reject);
+        req.end(text);
+      });
+    try {
+      const reset = await post('/reset', { env: 'STATUS', d: 1, seed: 5 });
+      const { episode_id, token } = (reset.body.observation as { metadata: { episode_id: string; token: string } })
+        .metadata;
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const action = { assistant_message: 'Could you tell me your order number?', tool_calls: [], answer: null };
+        const step = await post('/step', { episode_id, action }, token);
+        statuses.push(step.status);
+        if (step.status === 404)
+          expect((step.body.error as { message: string }).message).toContain(
+            `episode "${episode_id}" is in the memory of another of this server's 2 workers (persistence off)`,
+          );
+        else expect([step.status, step.body.error]).toEqual([200, undefined]);
+      }
+      // round-robin over two workers: both answered, one holding the episode and one not
+      expect(statuses).toContain(404);
+      expect(statuses).toContain(200);
+      // Wrong admin tokens as a bearer: the workers together allow the bound (10 a minute), not 10 each.
+      const guesses: number[] = [];
+      for (let i = 0; i < 11; i++) guesses.push((await post('/state?episode_id=x', null, `guess-${i}`, 'GET')).status);
+      expect(guesses.filter((s) => s !== 429).length).toBeLessThanOrEqual(10);
+      expect(guesses.at(-1)).toBe(429);
     } finally {
       await server.stop();
     }

@@ -3,6 +3,7 @@
 
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { get } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -188,16 +189,43 @@ describe('the hidden goal', () => {
     ).toBe(true);
   });
 
-  it('holds two connections to the SQLite file: Prisma’s and the episode writer’s', async () => {
+  it('holds two connections to the SQLite file in each worker: Prisma’s and the episode writer’s', async () => {
     // the Python client's episodes above were written and read back through both
     const file = sqliteFile(db.url)!;
-    const fds = readdirSync(`/proc/${server.child.pid}/fd`).filter((fd) => {
+    const opened = (pid: string) =>
+      readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+        try {
+          return readlinkSync(`/proc/${pid}/fd/${fd}`) === file;
+        } catch {
+          return false; // closed meanwhile
+        }
+      }).length;
+    // an admin read of an unknown episode asks the store (Prisma) on whichever worker takes it:
+    // fresh connections, handed out round-robin, reach every worker
+    for (let i = 0; i < 2 * os.availableParallelism(); i++)
+      await new Promise((resolve, reject) =>
+        get(`${server.url}/state?episode_id=none-${i}`, { agent: false, headers: { authorization: `Bearer ${ADMIN}` } })
+          .on('response', (res) => res.resume().on('end', resolve))
+          .on('error', reject),
+      );
+    const primary = server.child.pid!;
+    const parentOf = (pid: string) => {
       try {
-        return readlinkSync(`/proc/${server.child.pid}/fd/${fd}`) === file;
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       } catch {
-        return false; // closed meanwhile
+        return null;
       }
-    });
-    expect(fds).toHaveLength(2);
+    };
+    const workers = readdirSync('/proc').filter(
+      // the cluster's workers (not, say, tsx's esbuild service)
+      (p) =>
+        /^\d+$/.test(p) && parentOf(p) === primary && readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('serve-env'),
+    );
+    // one worker per core, the default with persistence on (one core: the process serves itself)
+    const cores = os.availableParallelism();
+    expect(workers).toHaveLength(cores > 1 ? cores : 0);
+    expect(opened(String(primary))).toBe(cores > 1 ? 0 : 2);
+    for (const worker of workers) expect(opened(worker)).toBe(2);
   });
 });

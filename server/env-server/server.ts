@@ -37,6 +37,8 @@ function openStore(prisma: PrismaClient | undefined, durability: EnvServerConfig
   const db = sqlDbOf(processPrisma);
   // every group commit waits for fsync: survives a power loss, not only a crash
   if (durability === 'power') db.sqlite?.pragma('synchronous = FULL');
+  // a commit meeting another worker's write lock waits on the event loop (GroupCommit), not asleep in SQLite
+  db.sqlite?.pragma('busy_timeout = 0');
   return { db, reader: processPrisma, close: () => db.close() };
 }
 
@@ -140,8 +142,15 @@ export async function startEnvServer(
   // per-client budgets when exposed (server/lib/client-budget.ts); the admin is not counted
   const budget = config.clientBudget ? createClientBudget(config.clientBudget) : null;
   const gateway = createWsGateway(service, tokens, budget);
-  // a wrong admin token as a bearer is a failed sign-in (server/auth/login-throttle.ts): seconds to wait, or 0
-  const throttle = createLoginThrottle();
+  // a wrong admin token as a bearer is a failed sign-in (server/auth/login-throttle.ts): seconds to wait, or 0.
+  // Each of N workers counts a wrong guess N times, so that together they allow no more than the bound.
+  const own = createLoginThrottle();
+  const throttle = {
+    ...own,
+    failed: (address: string) => {
+      for (let i = 0; i < config.workers; i++) own.failed(address);
+    },
+  };
   const guessWait = (req: IncomingMessage) =>
     tokens.adminEnabled
       ? bearerAttempt(throttle, req.socket.remoteAddress ?? '?', bearerToken(req.headers.authorization), tokens.isAdmin)

@@ -29,6 +29,8 @@ export interface LiveEpisode {
   tokenDigest?: Buffer;
   /** The token issued at reset; hashed into tokenDigest only when a caller presents one. */
   issuedToken?: string;
+  /** The episode service's stored row as this process last wrote it (step.ts reads it instead of the store). */
+  row?: EpisodeRow;
   lastUsedAt: number;
 }
 
@@ -77,9 +79,9 @@ export class LiveEpisodes {
     return live;
   }
 
-  /** Holds an episode just started or forked (`steps` actions taken so far). */
-  keep(episode: Episode, id: string, steps: number, run: string | null = null): LiveEpisode | null {
-    return this.add({ id, config: episode.config, run, episode, steps, answered: new Map() });
+  /** Holds an episode just started or forked (`steps` actions taken so far), with its stored row. */
+  keep(episode: Episode, id: string, steps: number, row?: EpisodeRow): LiveEpisode | null {
+    return this.add({ id, config: episode.config, run: null, episode, steps, answered: new Map(), row });
   }
 
   /** The episode, marked as used; undefined when not held (or idle too long). */

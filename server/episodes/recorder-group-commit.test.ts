@@ -65,4 +65,21 @@ describe('group commit', () => {
     expect(w.writes.map((x) => x.ops)).toEqual([[1, 2, 3], [1], [2], [3]]);
     expect(state).toEqual(['ok', '2: op 2 is bad', 'ok']);
   });
+
+  it('waits out another writer holding the lock (SQLITE_BUSY) on the event loop, joining what arrives meanwhile', async () => {
+    const written: number[][] = [];
+    let busy = 2;
+    const gc = new GroupCommit<number>((ops) => {
+      if (busy-- > 0) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      written.push(ops);
+    }, failure);
+    const state = watch([gc.add(1), gc.add(2)]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(state).toEqual(['waiting', 'waiting']); // the first attempt met the lock
+    const later = watch([gc.add(3)]);
+    await vi.advanceTimersByTimeAsync(5);
+    await gc.drain();
+    expect(written).toEqual([[1, 2, 3]]);
+    expect([...state, ...later]).toEqual(['ok', 'ok', 'ok']);
+  });
 });

@@ -53,13 +53,6 @@ export function trainerPlayer(run: string | null): string {
   return `trainer:${run ?? 'unnamed'}`;
 }
 
-/**
- * The hidden goal as stored for a trainer episode: envId, summary and the revealed slots, which
- * change turn by turn; the goal's data (31–250 KB, fixed for the episode) is left out and
- * derived from the row's config by whoever reads it (server/episodes/stored-goal.ts).
- */
-export const hiddenGoalJson = goalWithoutDataJson;
-
 /** The Episode row's state now, with the goal's text (as stored for trainer episodes). */
 const progressNow = (live: LiveEpisode, eventCount: number): ProgressColumns => {
   const e = live.episode;
@@ -70,7 +63,8 @@ const progressNow = (live: LiveEpisode, eventCount: number): ProgressColumns => 
     reward: e.breakdown?.total ?? null,
     isCorrect: e.breakdown?.isCorrect ?? null,
     breakdown: e.breakdown ? JSON.stringify(e.breakdown) : null,
-    hiddenGoal: hiddenGoalJson(e.hiddenGoal()),
+    // without the goal's data (fixed for the episode; readers derive it): stored-goal.ts
+    hiddenGoal: goalWithoutDataJson(e.hiddenGoal()),
     eventCount,
   };
 };
@@ -196,6 +190,9 @@ export class GroupCommit<Op> {
     private readonly failure: (op: Op, e: unknown) => Error,
   ) {}
 
+  /** Whether the store's write lock was held by another process (SQLite with no busy timeout). */
+  private static busy = (e: unknown) => (e as { code?: string })?.code === 'SQLITE_BUSY';
+
   /** Resolves once the operation is committed; rejects with `failure`'s error if it cannot be. */
   add(op: Op): Promise<void> {
     return new Promise<void>((resolve, reject) => {
@@ -213,6 +210,7 @@ export class GroupCommit<Op> {
   private async flush(): Promise<void> {
     // Let the current tick's requests join the batch.
     await new Promise<void>((r) => setImmediate(r));
+    let busySince = 0;
     while (this.queue.length > 0) {
       const batch = this.queue;
       this.queue = [];
@@ -220,7 +218,15 @@ export class GroupCommit<Op> {
         await this.write(batch.map((q) => q.op));
         this.counted(batch.length);
         for (const q of batch) q.resolve();
-      } catch {
+        busySince = 0;
+      } catch (e) {
+        // Another worker holds the write lock: wait for it on the event loop, not in SQLite's
+        // busy handler (which sleeps the thread), for up to 5 s; what arrives meanwhile joins.
+        if (GroupCommit.busy(e) && (busySince ||= Date.now()) > Date.now() - 5000) {
+          this.queue = batch.concat(this.queue);
+          await new Promise<void>((r) => setTimeout(r, 1));
+          continue;
+        }
         // One bad operation (say, a reused episode_id) must not fail its neighbours: write the
         // batch again one operation per transaction, in order, and fail only what fails.
         for (const q of batch) {

@@ -11,6 +11,38 @@ import { db, describeEachStore, searchAction, service, serviceWith, setupService
 setupServiceTests();
 
 describeEachStore(() => {
+  it('steps a held episode reading nothing from the store; a write from another process is a CONFLICT, then play goes on', async () => {
+    let reads = 0;
+    const counting = (model: object) =>
+      new Proxy(model, {
+        get(target, key) {
+          const v = Reflect.get(target, key) as unknown;
+          return typeof v === 'function' ? (...args: unknown[]) => (reads++, v.apply(target, args)) : v;
+        },
+      });
+    const prisma = new Proxy(db.prisma, {
+      get: (target, key) =>
+        key === 'episode' || key === 'episodeAction' ? counting(Reflect.get(target, key)) : Reflect.get(target, key),
+    });
+    const svc = serviceWith({ prisma });
+    const ep = await svc.startEpisode({ envId: 'PD', d: 0, seed: 5, axisOverrides: { T_max: 20 } });
+    reads = 0;
+    const one = await svc.submitAction(ep.id, searchAction('lamp'), { stepKey: 'k1' });
+    await svc.submitAction(ep.id, searchAction('desk'), { stepKey: 'k2' });
+    expect(reads).toBe(0);
+    // a retried key answers the view as its step left it, with no new turn
+    const retry = await svc.submitAction(ep.id, searchAction('lamp'), { stepKey: 'k1' });
+    expect([retry.turn, retry.events]).toEqual([one.turn, one.events]);
+    // another process (a second service on the same store) takes a turn: this one's copy is stale
+    await serviceWith().submitAction(ep.id, searchAction('chair'));
+    await expectServiceError(svc.submitAction(ep.id, searchAction('sofa')), 'CONFLICT');
+    const after = await svc.submitAction(ep.id, searchAction('sofa'));
+    expect(after.turn).toBe(4);
+    // a reveal between steps shows in the next step's view
+    await svc.revealGoal(ep.id);
+    expect((await svc.submitAction(ep.id, searchAction('rug'))).revealed).toBe(true);
+  });
+
   it('a failure inside the step transaction writes nothing of that turn', async () => {
     const ep = await service.startEpisode({ envId: 'CART', d: 0, seed: 8 });
     const before = await db.prisma.episode.findUniqueOrThrow({ where: { id: ep.id } });

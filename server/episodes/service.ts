@@ -80,6 +80,14 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     return row;
   }
 
+  /** A write of the row outside step.ts, between steps: the next step reads the row from the store. */
+  const forgetRow = (id: string, write: () => Promise<void>) =>
+    withLock(id, () => {
+      const held = live.peek(id);
+      if (held) held.row = undefined;
+      return write();
+    });
+
   /** The live Episode, rebuilt by replay when it is not in memory. */
   async function liveEpisode(row: EpisodeRow): Promise<Episode> {
     const hit = live.get(row.id);
@@ -89,7 +97,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       store.getEvents(row.id),
       loadCatalog(row.catalogId),
     ]);
-    const { episode } = live.add(rebuild({ row, actions, events }, deps.getCatalog(row.catalogId)).live)!;
+    const { episode } = live.add({ ...rebuild({ row, actions, events }, deps.getCatalog(row.catalogId)).live, row })!;
     if (episode.events.length > events.length)
       await store.addEvents(row.id, episode.events.slice(events.length), events.length);
     return episode;
@@ -209,7 +217,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     /** The player reveals the hidden goal on purpose: recorded on an active episode, then returned. */
     async revealGoal(episodeId: string): Promise<EpisodeView> {
       const row = await requireRow(episodeId);
-      if (row.status === 'active') await store.markRevealed(row.id);
+      if (row.status === 'active') await forgetRow(row.id, () => store.markRevealed(row.id));
       return this.getEpisode(row.id);
     },
 
@@ -295,7 +303,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       infra: { kind: string; message: string; turn: number } | null,
     ): Promise<void> {
       const row = await requireRow(episodeId);
-      await store.setInfraError(row.id, infra ? JSON.stringify(infra) : null);
+      await forgetRow(row.id, () => store.setInfraError(row.id, infra ? JSON.stringify(infra) : null));
     },
 
     /** Stored actions (for replay tools and tests). */

@@ -90,7 +90,7 @@ export async function startEpisode(
     rewardRevision: REWARD_REVISION,
     customerVoice: inp.customerVoice ?? null,
   });
-  live.keep(ep, row.id, 0);
+  live.keep(ep, row.id, 0, row);
   const capabilityToken = tokens.issue(row.id);
   await rewriteCustomer(row.id, row.customerVoice, ep.events);
   return { ...(await voiced(viewOf(row, [...ep.events], catalogFor))), capabilityToken };

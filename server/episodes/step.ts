@@ -1,7 +1,9 @@
 // One agent turn: under the episode's lock, a retried step key answered from the store, the
 // caps checked, the live episode stepped (rebuilt by replay when not in memory) and the step's
 // writes stored in one transaction; on any failure the live episode is dropped, so the next
-// request rebuilds it from what is really stored.
+// request rebuilds it from what is really stored. A held episode keeps its row as this process
+// last wrote it, and the step keys it answered, so a step reads nothing from the store; a write
+// another process made meanwhile fails the step's conditional update (CONFLICT) instead.
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeEvent } from '@/server/engine/types';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
@@ -44,10 +46,13 @@ export async function submitAction(
   if (tooLong) throw new EpisodeServiceError('TOO_LARGE', `${tooLong} Nothing was sent to the episode.`);
 
   return withLock(id, async () => {
-    const row = await requireRow(id);
+    const held = live.get(id);
+    const cached = held?.row;
+    if (held) held.row = undefined; // set again only once this step has fully succeeded
+    const row = cached ?? (await requireRow(id));
     if (stepKey) {
-      const done = await store.findStep(id, stepKey);
-      if (done) return voiced(await viewAt(row, done.eventEnd));
+      const done = cached ? held!.answered.get(stepKey) : await store.findStep(id, stepKey);
+      if (done) return voiced(await viewAt(row, (done as { eventEnd: number | null }).eventEnd));
     }
     if (row.status === 'done') {
       throw new EpisodeServiceError(
@@ -116,6 +121,11 @@ export async function submitAction(
       infraError: null,
       updatedAt: new Date(),
     };
+    const kept = live.peek(id);
+    if (kept) {
+      kept.row = after;
+      if (stepKey) kept.answered.set(stepKey, { eventEnd: ep.events.length });
+    }
     return voiced(viewOf(after, [...ep.events], catalogFor));
   });
 }

@@ -130,6 +130,15 @@ const EPISODE_COLUMNS =
     ' ',
   );
 
+/** The schema's defaults of the optional columns a new row may leave out (the others default to NULL). */
+const COLUMN_DEFAULTS: Record<string, unknown> = {
+  engineVersion: 1,
+  rewardRevision: 1,
+  storedBytes: 0,
+  goalRevealed: false,
+  origin: 'engine',
+};
+
 const INSERT_EPISODE = `INSERT INTO "Episode" (${EPISODE_COLUMNS.map((c) => `"${c}"`).join(',')})
   VALUES (${EPISODE_COLUMNS.map(() => '?').join(',')})`;
 const ACTION_COLUMNS = `"episodeId","seq","turn","format","raw","createdAt","stepKey","eventEnd","actor","modelRecord"`;
@@ -188,31 +197,9 @@ export function episodeStatements(db: Pick<SqlDb, 'timestamp'>) {
     /** A whole episode: its row, events and actions. */
     newEpisode(row: EpisodeInsert, eventRows: readonly EventRow[], actionRows: readonly ActionInsert[] = []): Stmt[] {
       const now = db.timestamp(row.createdAt ?? new Date());
-      const values: Record<string, unknown> = {
-        ...row,
-        createdAt: now,
-        updatedAt: now,
-        engineVersion: row.engineVersion ?? 1,
-        rewardRevision: row.rewardRevision ?? 1,
-        journeyEnvs: row.journeyEnvs ?? null,
-        storedBytes: row.storedBytes ?? 0,
-        parentId: row.parentId ?? null,
-        forkTurn: row.forkTurn ?? null,
-        runId: row.runId ?? null,
-        customerVoice: row.customerVoice ?? null,
-        curriculumRunId: row.curriculumRunId ?? null,
-        infraError: row.infraError ?? null,
-        goalRevealed: row.goalRevealed ?? false,
-        origin: row.origin ?? 'engine',
-        runLabel: row.runLabel ?? null,
-        recorded: row.recorded ?? null,
-        rescored: row.rescored ?? null,
-        prompts: row.prompts ?? null,
-        trainStep: row.trainStep ?? null,
-        rolloutGroup: row.rolloutGroup ?? null,
-      };
+      const values: Record<string, unknown> = { ...row, createdAt: now, updatedAt: now };
       return [
-        { sql: INSERT_EPISODE, args: EPISODE_COLUMNS.map((c) => values[c]) },
+        { sql: INSERT_EPISODE, args: EPISODE_COLUMNS.map((c) => values[c] ?? COLUMN_DEFAULTS[c] ?? null) },
         ...events(row.id, eventRows),
         ...actions(row.id, actionRows, now),
       ];

@@ -23,6 +23,7 @@ export function testConfig(overrides: Partial<EnvServerConfig> = {}): EnvServerC
     ...DEFAULTS,
     port: 0,
     persist: false,
+    workers: 1,
     catalogId: testCatalog().id,
     adminToken: ADMIN,
     tokenSecret: 'test-secret',
