@@ -76,6 +76,7 @@ export async function submitAction(
       live.drop(id); // its state is unknown now; rebuild from the store next time
       throw e;
     }
+    const hiddenGoal = storedGoalOf(ep); // JOURNEY's goal moves on with its sub-tasks
     const bytes = record.raw.length + result.events.reduce((n, e) => n + JSON.stringify(e).length, 0);
     const updated = {
       turn: ep.turn,
@@ -94,7 +95,7 @@ export async function submitAction(
         events: result.events,
         ...updated,
         breakdown: ep.breakdown,
-        hiddenGoal: storedGoalOf(ep),
+        hiddenGoal,
         stepKey,
         bytes,
         actor: opts.actor ?? null,
@@ -116,6 +117,7 @@ export async function submitAction(
       player,
       ...updated,
       breakdown: ep.breakdown ? JSON.stringify(ep.breakdown) : null,
+      hiddenGoal: JSON.stringify(hiddenGoal), // as store.ts writes it
       eventCount: ep.events.length,
       storedBytes: row.storedBytes + bytes,
       infraError: null,
