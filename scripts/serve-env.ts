@@ -7,6 +7,7 @@ import { DEFAULT_CATALOG_ID, getCatalog } from '../server/catalogs';
 import { ConfigError, helpText, loadConfig, type EnvServerConfig } from '../server/env-server/config';
 import { startEnvServer } from '../server/env-server/server';
 import { persistedTokenSecret } from '../server/env-server/token-secret';
+import { walCheckpointer } from '../server/env-server/wal-checkpoints';
 import { DEFAULT_DATABASE_URL } from '../server/db';
 import { sqliteFile } from '../server/db/path';
 import { DatabaseRefused, readySqliteDatabase } from '../server/lib/database-ready';
@@ -36,6 +37,9 @@ async function serve(config: EnvServerConfig) {
  */
 function primary(config: EnvServerConfig) {
   const secret = config.tokenSecret ?? randomBytes(32).toString('hex');
+  // the workers' WAL checkpoints, run here instead of on their threads
+  const sqlite = recordedSqliteFile(config);
+  const checkpoints = sqlite ? walCheckpointer(sqlite) : null;
   let listening = 0;
   let stopping = false;
   for (let i = 0; i < config.workers; i++) {
@@ -56,6 +60,7 @@ function primary(config: EnvServerConfig) {
   });
   const stop = () => {
     stopping = true;
+    checkpoints?.stop();
     for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGTERM');
   };
   process.on('SIGINT', stop);

@@ -1,6 +1,7 @@
 // A small node:http server for the env protocol: the HTTP routes and, on the same port, the
 // WebSocket session at /ws. `npm run serve:env` starts one (scripts/serve-env.ts).
 
+import cluster from 'node:cluster';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Catalog } from '@/server/engine';
@@ -39,6 +40,8 @@ function openStore(prisma: PrismaClient | undefined, durability: EnvServerConfig
   if (durability === 'power') db.sqlite?.pragma('synchronous = FULL');
   // a commit meeting another worker's write lock waits on the event loop (GroupCommit), not asleep in SQLite
   db.sqlite?.pragma('busy_timeout = 0');
+  // a cluster worker leaves WAL checkpoints to serve:env's primary (wal-checkpoints.ts)
+  if (cluster.isWorker) db.sqlite?.pragma('wal_autocheckpoint = 0');
   return { db, reader: processPrisma, close: () => db.close() };
 }
 
