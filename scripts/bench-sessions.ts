@@ -138,7 +138,7 @@ try {
   console.log(`  server RSS      ${mb(before)} before, ${mb(idle)} with ${N} idle sessions, peak ${mb(peak)} stepping`);
   console.log(`  per idle session ${(perSession / 1024).toFixed(1)} KB RSS`);
   console.log(
-    `  CPU             server ${(cpu / elapsed).toFixed(2)} cores, bench client ${((clientCpu.user + clientCpu.system) / 1e6 / elapsed).toFixed(2)} cores while stepping; load average ${loadavg()[0].toFixed(1)}`,
+    `  CPU             server ${(cpu / elapsed).toFixed(2)} cores (${((cpu * 1000) / latencies.length).toFixed(2)} ms per step, the resets included), bench client ${((clientCpu.user + clientCpu.system) / 1e6 / elapsed).toFixed(2)} cores while stepping; load average ${loadavg()[0].toFixed(1)}`,
   );
 } finally {
   await server.stop();
