@@ -19,7 +19,8 @@ import type { AxisValues } from '../difficulty';
 import { nested, num, verdict } from '../evidence';
 import { capInvention } from '../reward';
 import { answerQuestion } from '../customer/slots';
-import { ENGINE_VERSION, MID_TURN_SWITCH } from '../version';
+import { sentence } from '../customer/reply-rules';
+import { ENGINE_VERSION, V4_RULES } from '../version';
 import type { EnvId, EvidenceItem, TaskResult } from '../types';
 import type { ToolName } from '../tools';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
@@ -119,7 +120,7 @@ function generate(envs: SubEnvs, ctx: EnvContext, rng: Rng): JourneyTask {
   };
 }
 
-const midTurn = (ctx: EnvContext) => (ctx.engineVersion ?? ENGINE_VERSION) >= MID_TURN_SWITCH;
+const midTurn = (ctx: EnvContext) => (ctx.engineVersion ?? ENGINE_VERSION) >= V4_RULES;
 const isOpen = (state: JourneyState, i: number) => state.tasks[i] !== undefined && state.answers[i] === null;
 const phrase = (templates: string[], turn: number, opening: string) =>
   templates[turn % templates.length].replace('{opening}', opening);
@@ -141,7 +142,7 @@ function advance(state: JourneyState): { index: number; back: boolean } | null {
 
 /**
  * p_switch: the customer brings up the next sub-task before the current one is answered. From
- * v4 (MID_TURN_SWITCH) the switch rides on the answer to the agent's question, in one message:
+ * v4 (V4_RULES) the switch rides on the answer to the agent's question, in one message:
  * an agent that takes the message for one request loses the answer or the new request.
  */
 function maybeSwitch(task: JourneyTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
@@ -156,11 +157,7 @@ function maybeSwitch(task: JourneyTask, info: TurnInfo, ctx: EnvContext): Custom
   const text = phrase(SWITCH, info.turn, state.tasks[next].opening);
   if (!answered) return { text, act: 'continue' };
   answered.slot.revealed = true;
-  const said = answered.slot.revealText;
-  return {
-    text: `${said.charAt(0).toUpperCase()}${said.slice(1)}. ${text}`,
-    act: answered.fishing ? 'elaborate' : 'clarify',
-  };
+  return { text: `${sentence([answered.slot.revealText])} ${text}`, act: answered.fishing ? 'elaborate' : 'clarify' };
 }
 
 /** A hook of the sub-task being discussed, applied to its own task. */

@@ -25,7 +25,7 @@ import {
 import { isDeniedCategory } from '../catalog/taxonomy';
 import { pickLookAlike } from '../world/look-alike';
 import { addLine, historySize, lookAlikeProduct, roomyOrders } from '../world/look-alike-orders';
-import { ENGINE_VERSION, REV3_RULES } from '../version';
+import { ENGINE_VERSION, REV3_RULES, V4_RULES } from '../version';
 import type { Product } from '../catalog/types';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 import { summaryByStock } from './shared/summary-cache';
@@ -65,18 +65,10 @@ const INDIRECT_OPENINGS = [
 
 // ---------- generator ----------
 
-/**
- * The STATUS customer's order count: 5·H_orders + 5 (10 at d = 0, 15 at d = 3, 40 at d = 12).
- * A goal-blind guess (the newest order, or any one) names the asked-about order with chance
- * 1/count, so at H_orders itself (2 orders at d = 3) it passed half the time (issue 7, ceilings).
- * Still grows with H_orders, so the axis keeps its effect. JOURNEY's shared history is unchanged.
- */
-export const statusHistorySize = historySize;
-
 function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal, null> {
   const { world, catalog } = ctx;
   const fresh = world.orders.length === 0;
-  if (fresh) generateOrderHistory({ catalog, world, rng, count: statusHistorySize(ctx.axes.H_orders) });
+  if (fresh) generateOrderHistory({ catalog, world, rng, count: historySize(ctx.axes.H_orders) });
   const order = rng.pick(world.orders);
   const line = rng.pick(order.lines);
   const product = catalog.get(line.product_id)!;
@@ -104,13 +96,19 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal, null> {
   const slots: Slot[] = [];
   let opening: string;
   if (indirect) {
+    // From v4 the customer may name the day itself: exact, but only for an agent that reads it
+    // against order.list's placed dates (look-alikes are placed at other relative times anyway).
+    // A forked stream, so the episode's other draws stay as v3 made them.
+    const calendar =
+      (ctx.engineVersion ?? ENGINE_VERSION) >= V4_RULES && rng.fork('calendar').bernoulli(ctx.knobs.pCalendar);
+    const said = calendar ? `on ${calendarDayPhrase(order.placed_date)}` : when;
     const whenSlot = makeSlot(
       {
         id: 'when',
         label: 'when the order was placed',
         keywords: ['when', 'date', 'day', 'week', 'ordered', 'order'],
         critical: false,
-        revealText: `I ordered it ${when}`,
+        revealText: `I ordered it ${said}`,
       },
       ctx.axes.p_missing,
       rng,
@@ -119,7 +117,7 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal, null> {
     opening = rng
       .pick(INDIRECT_OPENINGS)
       .replace('{item}', itemPhrase)
-      .replace('{when}', whenSlot.omitted ? '' : ` ${when}`);
+      .replace('{when}', whenSlot.omitted ? '' : ` ${said}`);
   } else {
     const itemSlot = makeSlot(
       {
@@ -202,6 +200,11 @@ function addLookAlikes(ctx: EnvContext, target: Order, product: Product, when: s
   }
   return out;
 }
+
+const MONTHS = 'January February March April May June July August September October November December'.split(' ');
+/** A calendar day as a customer says it: "2026-07-03" → "July 3". */
+export const calendarDayPhrase = (date: string) =>
+  `${MONTHS[Number(date.slice(5, 7)) - 1]} ${Number(date.slice(8, 10))}`;
 
 // ---------- verifier ----------
 
