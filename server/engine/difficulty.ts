@@ -219,8 +219,6 @@ export function envKnobs(d: number) {
     pQty: Math.min(0.5, 0.1 * d),
     pEdge: 0.7 * sigmoid((d - 4) / 1.5),
     pRef: sigmoid((d - 2) / 1.5),
-    /** STATUS (engine v4): chance an indirect reference names the day ordered ("on July 3") instead of "last week". */
-    pCalendar: 0.5 * sigmoid((d - 7) / 1.5),
     lambdaSim: Math.min(0.8, Math.max(0.4, 0.4 + 0.05 * d)),
     pdAlpha: 4 + Math.floor(d / 4),
     bundleRequired: Math.min(12, 3 + Math.floor(d / 2)),

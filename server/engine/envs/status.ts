@@ -25,7 +25,7 @@ import {
 import { isDeniedCategory } from '../catalog/taxonomy';
 import { pickLookAlike } from '../world/look-alike';
 import { addLine, historySize, lookAlikeProduct, roomyOrders } from '../world/look-alike-orders';
-import { ENGINE_VERSION, REV3_RULES, V4_RULES } from '../version';
+import { ENGINE_VERSION, REV3_RULES } from '../version';
 import type { Product } from '../catalog/types';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 import { summaryByStock } from './shared/summary-cache';
@@ -96,19 +96,13 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal, null> {
   const slots: Slot[] = [];
   let opening: string;
   if (indirect) {
-    // From v4 the customer may name the day itself: exact, but only for an agent that reads it
-    // against order.list's placed dates (look-alikes are placed at other relative times anyway).
-    // A forked stream, so the episode's other draws stay as v3 made them.
-    const calendar =
-      (ctx.engineVersion ?? ENGINE_VERSION) >= V4_RULES && rng.fork('calendar').bernoulli(ctx.knobs.pCalendar);
-    const said = calendar ? `on ${calendarDayPhrase(order.placed_date)}` : when;
     const whenSlot = makeSlot(
       {
         id: 'when',
         label: 'when the order was placed',
         keywords: ['when', 'date', 'day', 'week', 'ordered', 'order'],
         critical: false,
-        revealText: `I ordered it ${said}`,
+        revealText: `I ordered it ${when}`,
       },
       ctx.axes.p_missing,
       rng,
@@ -117,7 +111,7 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal, null> {
     opening = rng
       .pick(INDIRECT_OPENINGS)
       .replace('{item}', itemPhrase)
-      .replace('{when}', whenSlot.omitted ? '' : ` ${said}`);
+      .replace('{when}', whenSlot.omitted ? '' : ` ${when}`);
   } else {
     const itemSlot = makeSlot(
       {
@@ -200,11 +194,6 @@ function addLookAlikes(ctx: EnvContext, target: Order, product: Product, when: s
   }
   return out;
 }
-
-const MONTHS = 'January February March April May June July August September October November December'.split(' ');
-/** A calendar day as a customer says it: "2026-07-03" → "July 3". */
-export const calendarDayPhrase = (date: string) =>
-  `${MONTHS[Number(date.slice(5, 7)) - 1]} ${Number(date.slice(8, 10))}`;
 
 // ---------- verifier ----------
 
