@@ -1,4 +1,4 @@
-// npm run axes:teeth [-- --seeds 200 --envs all --catalog-size 3000]
+// npm run axes:teeth [-- --seeds 200 --envs all --axes all --catalog-size 3000]
 // For each axis and env: the heuristic's pass-rate and mean-reward change when the axis alone is
 // raised from its d = 3 to its d = 12 value, and when it is knocked back to its d = 3 value at
 // d = 12, each with its standard error, against the row's own base arms (server/engine/eval/axes-teeth.ts). Prints a markdown
@@ -18,6 +18,7 @@ const { values } = parseArgs({
     seeds: { type: 'string', default: '200' },
     envs: { type: 'string', default: 'all' },
     'catalog-size': { type: 'string', default: '3000' },
+    axes: { type: 'string', default: 'all' },
   },
 });
 const seeds = Number(values.seeds);
@@ -27,12 +28,13 @@ if (!Number.isInteger(seeds) || seeds < 2 || !Number.isInteger(size) || size < 1
   process.exit(2);
 }
 const envs = parseEnvs(values.envs!, [...ENV_IDS]);
+const onlyAxes = values.axes === 'all' ? undefined : new Set(values.axes!.split(','));
 const catalog = createSyntheticCatalog({ seed: 1, size });
 const seedList = Array.from({ length: seeds }, (_, i) => 3000 + i);
 const started = performance.now();
 const rows: TeethRow[] = [];
 for (const env of envs) {
-  rows.push(...teethRows(env, seedList, catalog, createHeuristicAgent));
+  rows.push(...teethRows(env, seedList, catalog, createHeuristicAgent, undefined, onlyAxes));
   process.stderr.write(`axes:teeth: ${env} done (${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
 }
 

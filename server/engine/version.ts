@@ -21,13 +21,15 @@
 // v4 (issue 27): POLICY's rule book gains a branch per two-clause department (policy-kb.ts) and
 // the customer states 3·B_branch + 1 facts, so the question's words no longer name the rule
 // (a facts-blind guess passed 6.1%); POLICY and JOURNEY episodes of v3 replay with v3's book.
+// Also v4: JOURNEY's p_switch rides on the customer's answer to a question, in one message.
 export const ENGINE_VERSION = 4;
 
 /** The first version of revision 3's generation and tool rules. */
 export const REV3_RULES = 3;
 
-/** The first version with POLICY's branch rules and 3·B_branch + 1 stated facts. */
-export const POLICY_BRANCHES = 4;
+/** The first version of v4's rules: POLICY's branch rules and 3·B_branch + 1 stated facts, JOURNEY's
+ * switch inside a reply. */
+export const V4_RULES = 4;
 
 /** Versions whose episodes this engine replays exactly, with the envs they are exact for (null: all). */
 const REPLAYS: ReadonlyMap<number, readonly string[] | null> = new Map([

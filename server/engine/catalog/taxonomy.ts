@@ -43,9 +43,6 @@ export function isDeniedCategory(category: string): boolean {
   return denied;
 }
 
-/** Department that holds the denied categories in the synthetic catalog. */
-export const RESTRICTED_DEPARTMENT = RESTRICTED.name;
-
 /** Every department of the synthetic catalog, the restricted one last. */
 export const ALL_DEPARTMENTS: readonly DepartmentDef[] = [...DEPARTMENTS, RESTRICTED];
 

@@ -57,7 +57,7 @@ function settle(memory: CustomerMemory, reply: CustomerReply): CustomerReply {
   return reply;
 }
 
-function sentence(parts: string[]): string {
+export function sentence(parts: string[]): string {
   const text = parts.join(', and ');
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }

@@ -91,6 +91,38 @@ describe('JOURNEY', () => {
     }
   });
 
+  it('from v4 the switch rides on the answer to a question: both in one message (v3: the answer, the switch later)', () => {
+    const asked =
+      'Do you have a budget, price, rating, shipping deadline, brand, color, size, material or date in mind?';
+    let checked = 0;
+    for (let seed = 0; seed < 20; seed++) {
+      const reply = (engineVersion: number) => {
+        const e = new Episode(
+          { envId: 'JOURNEY', d: 8, seed, engineVersion, axisOverrides: { p_switch: 1, p_missing: 1, p_noise: 0 } },
+          catalog,
+        );
+        e.reset();
+        const omitted = stateOf(e).tasks[0].slots.filter((slot) => slot.omitted);
+        const text = e.step(act({ assistant_message: asked, tool_calls: [{ name: 'datetime.now' }] })).observation
+          .customerMessage!;
+        return { text, omitted, next: stateOf(e).tasks[1].opening, state: stateOf(e) };
+      };
+      const v4 = reply(4);
+      if (v4.omitted.length === 0) continue;
+      checked++;
+      const revealed = v4.omitted.find((slot) => slot.revealed)!;
+      expect(v4.text.toLowerCase()).toContain(revealed.revealText.toLowerCase());
+      expect(v4.text).toMatch(/before I forget|let me ask this first/);
+      expect(v4.text).toContain(v4.next);
+      expect(v4.state).toMatchObject({ current: 1, deferred: [0] });
+      const v3 = reply(3);
+      expect(v3.omitted.some((slot) => slot.revealed)).toBe(true);
+      expect(v3.text).not.toMatch(/before I forget|let me ask this first/);
+      expect(v3.state.current).toBe(0);
+    }
+    expect(checked).toBeGreaterThan(5);
+  });
+
   it('with p_switch = 0 the customer never switches', () => {
     const { episode } = playEpisode(
       { envId: 'JOURNEY', d: 8, seed: 4, axisOverrides: { p_switch: 0 } },

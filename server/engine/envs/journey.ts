@@ -18,6 +18,9 @@ import { Rng } from '../random';
 import type { AxisValues } from '../difficulty';
 import { nested, num, verdict } from '../evidence';
 import { capInvention } from '../reward';
+import { answerQuestion } from '../customer/slots';
+import { sentence } from '../customer/reply-rules';
+import { ENGINE_VERSION, V4_RULES } from '../version';
 import type { EnvId, EvidenceItem, TaskResult } from '../types';
 import type { ToolName } from '../tools';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo, VerifyContext } from './types';
@@ -117,6 +120,7 @@ function generate(envs: SubEnvs, ctx: EnvContext, rng: Rng): JourneyTask {
   };
 }
 
+const midTurn = (ctx: EnvContext) => (ctx.engineVersion ?? ENGINE_VERSION) >= V4_RULES;
 const isOpen = (state: JourneyState, i: number) => state.tasks[i] !== undefined && state.answers[i] === null;
 const phrase = (templates: string[], turn: number, opening: string) =>
   templates[turn % templates.length].replace('{opening}', opening);
@@ -136,16 +140,24 @@ function advance(state: JourneyState): { index: number; back: boolean } | null {
   return { index: next, back: false };
 }
 
-/** p_switch: the customer brings up the next sub-task before the current one is answered. */
+/**
+ * p_switch: the customer brings up the next sub-task before the current one is answered. From
+ * v4 (V4_RULES) the switch rides on the answer to the agent's question, in one message:
+ * an agent that takes the message for one request loses the answer or the new request.
+ */
 function maybeSwitch(task: JourneyTask, info: TurnInfo, ctx: EnvContext): CustomerReply | null {
   const { state } = task;
   const next = state.tasks.findIndex((_, i) => i > state.current && isOpen(state, i) && !state.deferred.includes(i));
   if (next < 0 || state.switched.includes(state.current)) return null;
   if (!Rng.from('switch', task.goal.switchSeed, info.turn).bernoulli(ctx.axes.p_switch)) return null;
+  const answered = midTurn(ctx) ? answerQuestion(info.agentMessage, state.tasks[state.current].slots) : null;
   state.switched.push(state.current);
   state.deferred.push(state.current);
   state.current = next;
-  return { text: phrase(SWITCH, info.turn, state.tasks[next].opening), act: 'continue' };
+  const text = phrase(SWITCH, info.turn, state.tasks[next].opening);
+  if (!answered) return { text, act: 'continue' };
+  answered.slot.revealed = true;
+  return { text: `${sentence([answered.slot.revealText])} ${text}`, act: answered.fishing ? 'elaborate' : 'clarify' };
 }
 
 /** A hook of the sub-task being discussed, applied to its own task. */
@@ -360,8 +372,11 @@ export function createJourneyEnv(
       return parseAnswerFast(subSchemaByEnv!, answer);
     },
     generate: (ctx, rng) => generate(envs, ctx, rng),
-    confirm: (task, info, ctx) => delegate(envs, 'confirm', task, info, ctx),
-    respond: (task, info, ctx) => maybeSwitch(task, info, ctx) ?? delegate(envs, 'respond', task, info, ctx),
+    // v4 draws the switch ahead of the reply rules' answer to a question (it answers it itself)
+    confirm: (task, info, ctx) =>
+      delegate(envs, 'confirm', task, info, ctx) ?? (midTurn(ctx) ? maybeSwitch(task, info, ctx) : null),
+    respond: (task, info, ctx) =>
+      (midTurn(ctx) ? null : maybeSwitch(task, info, ctx)) ?? delegate(envs, 'respond', task, info, ctx),
     outOfStock(task, firstSeen, ctx, draw) {
       // Every step, for every sub-task (answered ones too: their items' stock is the world's). A
       // plain loop, and a list only once an id goes: the ids in the order a Set of them had, with

@@ -38,7 +38,7 @@ import {
 import { WORLD_TOPICS } from '../world/policy-tables';
 import { searchPolicies } from '../world/policy-search';
 import { POLICY_TOP_K_DEFAULT } from '../tools/policy-tools';
-import { ENGINE_VERSION, POLICY_BRANCHES, REV3_RULES } from '../version';
+import { ENGINE_VERSION, V4_RULES, REV3_RULES } from '../version';
 import type { Answer, EnvContext, EnvDefinition, EnvTask, VerifyContext } from './types';
 import { summaryByStock } from './shared/summary-cache';
 
@@ -201,7 +201,7 @@ export function clauseCount(max: number, rng: Rng, engineVersion?: number): numb
  * pick by the words and the budgets fell from 6.8% to 4.2% over d 3–12, issue 27).
  */
 export const factsStated = (branch: number, engineVersion = ENGINE_VERSION) =>
-  engineVersion >= POLICY_BRANCHES ? 3 * branch + 1 : engineVersion >= REV3_RULES ? 2 * branch + 1 : branch + 1;
+  engineVersion >= V4_RULES ? 3 * branch + 1 : engineVersion >= REV3_RULES ? 2 * branch + 1 : branch + 1;
 
 /** Facts under which `rule` is the single most specific applicable rule of its topic; null if none was found. */
 export function factsFor(rule: PolicyRule, rng: Rng, engineVersion?: number): Facts | null {

@@ -65,18 +65,10 @@ const INDIRECT_OPENINGS = [
 
 // ---------- generator ----------
 
-/**
- * The STATUS customer's order count: 5·H_orders + 5 (10 at d = 0, 15 at d = 3, 40 at d = 12).
- * A goal-blind guess (the newest order, or any one) names the asked-about order with chance
- * 1/count, so at H_orders itself (2 orders at d = 3) it passed half the time (issue 7, ceilings).
- * Still grows with H_orders, so the axis keeps its effect. JOURNEY's shared history is unchanged.
- */
-export const statusHistorySize = historySize;
-
 function generate(ctx: EnvContext, rng: Rng): EnvTask<StatusGoal, null> {
   const { world, catalog } = ctx;
   const fresh = world.orders.length === 0;
-  if (fresh) generateOrderHistory({ catalog, world, rng, count: statusHistorySize(ctx.axes.H_orders) });
+  if (fresh) generateOrderHistory({ catalog, world, rng, count: historySize(ctx.axes.H_orders) });
   const order = rng.pick(world.orders);
   const line = rng.pick(order.lines);
   const product = catalog.get(line.product_id)!;

@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { oracleAgent } from '../agents/oracle';
 import { createSyntheticCatalog } from '../catalog/synthetic';
+import type { Product } from '../catalog/types';
 import { envKnobs } from '../difficulty';
 import { playEpisode } from '../play';
 import { createWorld } from '../world/state';
-import { satisfaction } from './shared/persona';
+import { constraintMet, satisfaction } from './shared/persona';
 import { scoreRecommendations } from './shared/recommend';
 import { similarities } from './shared/similarity';
-import { COMPATIBILITY_ATTRS, isCompatible, type SubGoal } from './sub';
+import { COMPATIBILITY_ATTRS, type SubGoal } from './sub';
 import { act, episodeStarter, goalOf } from '../testing';
+
+/** True when a product keeps every compatibility constraint of the goal. */
+function isCompatible(goal: SubGoal, p: Product): boolean {
+  return goal.compatibility.every((a) => goal.rec.constraints.some((c) => c.attr === a && constraintMet(p, c)));
+}
 
 const catalog = createSyntheticCatalog({ seed: 1, size: 20_000 });
 const start = episodeStarter('SUB', catalog);

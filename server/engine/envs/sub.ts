@@ -8,7 +8,6 @@ import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Product } from '../catalog/types';
 import type { Rng } from '../random';
 import { categoryNoun } from './cart';
-import { constraintMet } from './shared/persona';
 import { constraintSlots, rankedListEnv, statedPhrases, summarizeSpec } from './pd';
 import { buildRecommendationSpec, type RecommendationSpec } from './shared/recommend';
 import {
@@ -134,8 +133,3 @@ export const subEnv: EnvDefinition<SubGoal, CustomerNotes> = {
     ...summarizeSpec(goal.rec, ctx),
   ]),
 };
-
-/** True when a product keeps every compatibility constraint of the goal (for tests and tools that explain scores). */
-export function isCompatible(goal: SubGoal, p: Product): boolean {
-  return goal.compatibility.every((a) => goal.rec.constraints.some((c) => c.attr === a && constraintMet(p, c)));
-}

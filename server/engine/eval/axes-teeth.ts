@@ -89,12 +89,13 @@ export function teethRows(
   catalog: Catalog,
   agent: () => Agent,
   onArm?: () => void,
+  only?: ReadonlySet<string>,
 ): TeethRow[] {
   const low = axesFor(LOW_D);
   const high = axesFor(HIGH_D);
   const rows: TeethRow[] = [];
   for (const axis of AXES) {
-    if (low[axis.name] === high[axis.name]) continue;
+    if (low[axis.name] === high[axis.name] || (only && !only.has(axis.name))) continue;
     const base3 = playArm(envId, LOW_D, { [axis.name]: low[axis.name] }, seeds, catalog, agent);
     const base12 = playArm(envId, HIGH_D, { [axis.name]: high[axis.name] }, seeds, catalog, agent);
     const raised = playArm(envId, LOW_D, { [axis.name]: high[axis.name] }, seeds, catalog, agent);

@@ -101,19 +101,6 @@ export function digestOf(t: Transcript): string {
   return createHash('sha256').update(JSON.stringify(t)).digest('hex');
 }
 
-/**
- * The digest of what the play produced outside the reward: the observations (without the tool
- * specs) and the events but the final reward event. An older engine version's episodes keep it
- * exactly while a newer reward revision re-scores them (v2-replay.test.ts).
- */
-export function playDigestOf(t: Transcript): string {
-  const c = compactTranscript(t);
-  const events = (c.events as Array<{ kind: string }>).filter((e) => e.kind !== 'reward');
-  return createHash('sha256')
-    .update(JSON.stringify({ observations: c.observations, events }))
-    .digest('hex');
-}
-
 /** The digest of a transcript with the evidence left out: what an evidence rewording must not change. */
 export function behaviourDigestOf(t: Transcript): string {
   return createHash('sha256')

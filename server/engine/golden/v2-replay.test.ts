@@ -9,7 +9,21 @@ import { createSyntheticCatalog } from '../catalog/synthetic';
 import type { Catalog } from '../catalog/types';
 import { REWARD_REVISION } from '../reward';
 import type { Action, EpisodeConfig } from '../types';
-import { playDigestOf, replayRecord, type GoldenRecord } from './golden';
+import { createHash } from 'node:crypto';
+import { compactTranscript, replayRecord, type GoldenRecord, type Transcript } from './golden';
+
+/**
+ * The digest of what the play produced outside the reward: the observations (without the tool
+ * specs) and the events but the final reward event. An older engine version's episodes keep it
+ * exactly while a newer reward revision re-scores them.
+ */
+function playDigestOf(t: Transcript): string {
+  const c = compactTranscript(t);
+  const events = (c.events as Array<{ kind: string }>).filter((e) => e.kind !== 'reward');
+  return createHash('sha256')
+    .update(JSON.stringify({ observations: c.observations, events }))
+    .digest('hex');
+}
 
 interface V2Record {
   catalogSize: number;

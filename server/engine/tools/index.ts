@@ -44,11 +44,3 @@ export function getTool(name: ToolName): ToolDef {
 export function findTool(name: string): ToolDef | undefined {
   return BY_NAME.get(name);
 }
-
-export function toolsNamed(names: readonly string[]): ToolDef[] {
-  return names.map((n) => {
-    const tool = BY_NAME.get(n);
-    if (!tool) throw new Error(`no tool named ${n}`);
-    return tool;
-  });
-}

@@ -10,7 +10,8 @@ import { pickLookAlike } from './look-alike';
 import { describeKey, makeLine, orderTotal, sampleProduct, usedDescribeKeys, type Order } from './orders';
 import type { WorldState } from './state';
 
-/** The order count of a RETURN or STATUS history at H_orders: 10 at d = 0, 15 at d = 3, 40 at d = 12. */
+/** The order count of a RETURN or STATUS history at H_orders: 10 at d = 0, 15 at d = 3, 40 at d = 12
+ * (a goal-blind guess, e.g. the newest order, names the asked-about one with chance 1/count). */
 export const historySize = (hOrders: number) => 5 * hOrders + 5;
 
 /**

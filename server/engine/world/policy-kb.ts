@@ -4,7 +4,7 @@
 // conditions applies (checked for every rule by policy-kb.test.ts), so a
 // question built from one rule's conditions has exactly one right answer.
 
-import { ENGINE_VERSION, POLICY_BRANCHES, REV3_RULES } from '../version';
+import { ENGINE_VERSION, V4_RULES, REV3_RULES } from '../version';
 import { CATEGORY_QUALIFIERS, RETURN_WORLD_RULES, TABLE_DEPARTMENTS, TABLE_SHAPE, TOPIC_TABLES } from './policy-tables';
 import { RULE_IDS_BEFORE_V3, RULE_IDS_SINCE_V3, TOPIC_TABLES_V2 } from './policy-tables-v2';
 
@@ -973,7 +973,7 @@ const BOOK_V2 = book([...HAND_RULES_V2, ...tableRules(HAND_RULES_V2, TOPIC_TABLE
 
 /** The rule book an episode of `engineVersion` plays with (older episodes replay with theirs). */
 export const policyBook = (engineVersion = ENGINE_VERSION): PolicyBook =>
-  engineVersion >= POLICY_BRANCHES ? BOOK : engineVersion >= REV3_RULES ? BOOK_V3 : BOOK_V2;
+  engineVersion >= V4_RULES ? BOOK : engineVersion >= REV3_RULES ? BOOK_V3 : BOOK_V2;
 
 /** The current rule book's rules. */
 export const POLICY_RULES: readonly PolicyRule[] = BOOK.rules;
