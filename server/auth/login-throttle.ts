@@ -9,9 +9,11 @@ import { RateLimit } from '@/server/lib/rate-limit';
 
 export const LOGIN_LIMITS = { perAddress: 10, overall: 100, windowMs: 60_000 } as const;
 
-export function createLoginThrottle(now?: () => number) {
-  const perAddress = new RateLimit({ max: LOGIN_LIMITS.perAddress, windowMs: LOGIN_LIMITS.windowMs, now });
-  const overall = new RateLimit({ max: LOGIN_LIMITS.overall, windowMs: LOGIN_LIMITS.windowMs, now });
+/** `processes`: how many processes share the bounds (serve:env's workers each hold their share). */
+export function createLoginThrottle(now?: () => number, processes = 1) {
+  const share = (bound: number) => Math.max(1, Math.floor(bound / processes));
+  const perAddress = new RateLimit({ max: share(LOGIN_LIMITS.perAddress), windowMs: LOGIN_LIMITS.windowMs, now });
+  const overall = new RateLimit({ max: share(LOGIN_LIMITS.overall), windowMs: LOGIN_LIMITS.windowMs, now });
   return {
     /** Throws RATE_LIMITED when this address (or everyone) failed too often lately. */
     check(address: string): void {
