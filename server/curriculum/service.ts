@@ -7,7 +7,8 @@ import { sqlDbOf } from '@/server/episodes/service';
 import { toPublicError } from '@/server/lib/errors';
 import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { randomInt } from 'node:crypto';
-import { boundText, RUN_BOUNDS } from '@/lib/run-bounds';
+import { RUN_BOUNDS } from '@/lib/run-bounds';
+import { boundedInt, temperatureSchema } from '@/server/lib/run-schemas';
 import { z } from 'zod';
 import type { Catalog } from '@/server/engine';
 import {
@@ -52,24 +53,14 @@ const createSchema = z.strictObject({
   sampling: z.enum(['uniform', 'round_robin']).optional(),
 });
 
-const { rolloutsPerSeed: G_BOUNDS, temperature: T_BOUNDS } = RUN_BOUNDS;
-const temperatureText = `a number from ${T_BOUNDS.min} to ${T_BOUNDS.max}`;
 const stepSchema = z.strictObject({
   episodes: z.int().min(1).max(MAX_STEP_EPISODES),
   /** a built-in agent ("oracle", "agent:heuristic") or a connection ("connection:<name>") */
   agent: z.string().min(1).max(200).default('oracle'),
   storeEpisodes: z.boolean().default(true),
   /** G, as a batch run's rollouts per seed */
-  rolloutsPerTask: z
-    .int(boundText(G_BOUNDS))
-    .min(G_BOUNDS.min, boundText(G_BOUNDS))
-    .max(G_BOUNDS.max, boundText(G_BOUNDS))
-    .default(1),
-  temperature: z
-    .number(temperatureText)
-    .min(T_BOUNDS.min, temperatureText)
-    .max(T_BOUNDS.max, temperatureText)
-    .optional(),
+  rolloutsPerTask: boundedInt(RUN_BOUNDS.rolloutsPerSeed).default(1),
+  temperature: temperatureSchema.optional(),
 });
 /** Episodes a step plays: whole groups of G. */
 const stepTotal = (inp: { episodes: number; rolloutsPerTask: number }) =>

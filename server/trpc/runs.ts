@@ -1,7 +1,8 @@
 // Batch runs (admin when auth is on): a player over environments × difficulties × seeds, played
 // in a worker; their stats per cell and the tasks two runs disagree on.
 import { z } from 'zod';
-import { boundText, RUN_BOUNDS } from '@/lib/run-bounds';
+import { RUN_BOUNDS } from '@/lib/run-bounds';
+import { boundedInt as bounded, temperatureSchema } from '@/server/lib/run-schemas';
 import { DEFAULT_CATALOG_ID } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import { ENV_IDS } from '@/server/engine/types';
@@ -32,11 +33,7 @@ export interface RunRow {
   infraFailures: number;
 }
 
-/** A whole number within one of RUN_BOUNDS, every failure worded the same way. */
-const bounded = (b: { min: number; max: number }) =>
-  z.int(boundText(b)).min(b.min, boundText(b)).max(b.max, boundText(b));
 const dLevel = bounded(RUN_BOUNDS.d);
-const temperatureText = `a number from ${RUN_BOUNDS.temperature.min} to ${RUN_BOUNDS.temperature.max}`;
 // Strict: an unknown environment or field is refused, not dropped, and nothing is clamped.
 export const runInput = z
   .strictObject({
@@ -52,11 +49,7 @@ export const runInput = z
     seeds: bounded(RUN_BOUNDS.seeds),
     concurrency: bounded(RUN_BOUNDS.concurrency).optional(),
     rolloutsPerSeed: bounded(RUN_BOUNDS.rolloutsPerSeed).optional(),
-    temperature: z
-      .number(temperatureText)
-      .min(RUN_BOUNDS.temperature.min, temperatureText)
-      .max(RUN_BOUNDS.temperature.max, temperatureText)
-      .optional(),
+    temperature: temperatureSchema.optional(),
   })
   .refine((r) => r.dFrom <= r.dTo, { message: 'the difficulty range is empty: d from is above d to', path: ['dTo'] });
 
