@@ -18,5 +18,3 @@ export const curriculumService: CurriculumService = lazyObject(
       player: workerPlayer(),
     })),
 );
-
-export type { CurriculumRunSummary, CurriculumRunView, StepRunResult } from './types';

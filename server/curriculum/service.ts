@@ -5,7 +5,6 @@
 import type { SqlDb } from '@/server/db/sql';
 import { sqlDbOf } from '@/server/episodes/service';
 import { toPublicError } from '@/server/lib/errors';
-import { createKeyedLock } from '@/server/lib/keyed-lock';
 import { randomInt } from 'node:crypto';
 import { RUN_BOUNDS } from '@/lib/run-bounds';
 import { boundedInt, temperatureSchema } from '@/server/lib/run-schemas';
@@ -33,7 +32,6 @@ import { actorOf, type TablePlayer } from '@/server/models/table';
 import { inProcessPlayer, type EpisodePlayer } from './player';
 import { playableEnvs, type CurriculumStep } from './runner';
 import { createCurriculumStore } from './store';
-import type { CreateRunInput, CurriculumRunSummary, CurriculumRunView, StepRunInput, StepRunResult } from './types';
 
 export const MAX_RUN_SEED = 2_147_483_647;
 /** Episodes one step call may play (the CLI calls step repeatedly for more). */
@@ -53,6 +51,8 @@ const createSchema = z.strictObject({
   sampling: z.enum(['uniform', 'round_robin']).optional(),
 });
 
+export type CreateRunInput = z.input<typeof createSchema>;
+
 const stepSchema = z.strictObject({
   episodes: z.int().min(1).max(MAX_STEP_EPISODES),
   /** a built-in agent ("oracle", "agent:heuristic") or a connection ("connection:<name>") */
@@ -62,9 +62,7 @@ const stepSchema = z.strictObject({
   rolloutsPerTask: boundedInt(RUN_BOUNDS.rolloutsPerSeed).default(1),
   temperature: temperatureSchema.optional(),
 });
-/** Episodes a step plays: whole groups of G. */
-const stepTotal = (inp: { episodes: number; rolloutsPerTask: number }) =>
-  Math.ceil(inp.episodes / inp.rolloutsPerTask) * inp.rolloutsPerTask;
+export type StepRunInput = z.input<typeof stepSchema>;
 
 const idSchema = z
   .string()
@@ -98,7 +96,7 @@ export interface CurriculumServiceDeps {
 /** Who may use a connection (server/models/access.ts); the default lets everything through (the CLI). */
 export type RequireAdminFor = (what: string) => void;
 
-export interface StepJob {
+interface StepJob {
   played: number;
   total: number;
   cancelled: boolean;
@@ -111,10 +109,7 @@ export interface StepJob {
   error: string | null;
 }
 
-export interface StepProgress {
-  step: CurriculumStep;
-  state: CurriculumState;
-}
+type StepInfra = NonNullable<CurriculumStep['episode']['infra']> & { envId: EnvId; d: number; seed: number };
 
 export function createCurriculumService(deps: CurriculumServiceDeps) {
   const store = createCurriculumStore(deps.prisma, deps.db ?? sqlDbOf(deps.prisma));
@@ -135,26 +130,10 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       throw new EpisodeServiceError('BAD_INPUT', `unknown player "${key}"; choose one of ${known.join(', ')}`);
     }
   }
-  /** Cancel signals of the steps in progress, by run id. */
-  const aborts = new Map<string, AbortController>();
-  /** Steps of one run are serialised in this process (the DB check catches other processes). */
-  const withLock = createKeyedLock();
-  /** Steps in progress, by run id: how far they are, and a cancel flag checked between episodes. */
-  const running = new Map<string, StepJob>();
+  /** Steps in progress, by run id (one at a time per run here; the stored count catches other processes). */
+  const running = new Map<string, { job: StepJob; abort: AbortController }>();
   /** The last finished step of each run (its outcome, for the page that started it). */
   const finished = new Map<string, StepJob>();
-  /** Runs whose background step was started but has not taken its lock yet. */
-  const starting = new Set<string>();
-  const newJob = (total: number): StepJob => ({
-    played: 0,
-    total,
-    cancelled: false,
-    startedAt: now().toISOString(),
-    status: 'running',
-    passed: 0,
-    meanReward: null,
-    error: null,
-  });
 
   async function requireRow(id: string): Promise<RunRow> {
     const safeId = parse(idSchema, id, 'run id');
@@ -171,19 +150,18 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
     }
   }
 
-  function summaryOf(row: RunRow, state: CurriculumState): CurriculumRunSummary {
-    return {
-      id: row.id,
-      name: row.name,
-      collection: state.collection,
-      createdAt: row.createdAt.toISOString(),
-      updatedAt: row.updatedAt.toISOString(),
-      episodes: state.episodes,
-      windows: state.envs.map((e) => ({ envId: e.envId, l: e.l, h: e.h })),
-    };
-  }
+  const summaryOf = (row: RunRow, state: CurriculumState) => ({
+    id: row.id,
+    name: row.name,
+    collection: state.collection,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    episodes: state.episodes,
+    windows: state.envs.map((e) => ({ envId: e.envId, l: e.l, h: e.h })),
+  });
 
-  async function viewOf(row: RunRow): Promise<CurriculumRunView> {
+  async function getRun(id: string) {
+    const row = await requireRow(id);
     const state = stateOf(row);
     const [recent, outcomes] = await Promise.all([
       store.recentEpisodes(row.id, RECENT_EPISODES),
@@ -194,20 +172,159 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       seed: row.seed,
       catalogId: row.catalogId,
       state,
+      /** per env: window, counters at h, recent pass rate */
       envs: summarize(state),
+      /** h of every env at each change point, for the chart */
       timeline: hTimeline(state),
+      /** envs of the collection the engine can run now; the others are not played yet */
       playable: playableEnvs(state),
+      /** the run's latest stored episodes, newest first */
       recentEpisodes: recent.items,
       storedEpisodes: recent.total,
+      /** pass rate and mean reward over the stored episodes, in slices (the progress chart) */
       outcomes,
     };
   }
 
-  async function getRun(id: string): Promise<CurriculumRunView> {
-    return viewOf(await requireRow(id));
+  /**
+   * Starts a step: checks the input, the player and the run, refuses a run already playing here,
+   * and plays in the background; `done` settles when the step has stopped (its job records how).
+   */
+  async function beginStep(
+    id: string,
+    input: StepRunInput,
+    requireAdminFor: RequireAdminFor,
+    onProgress?: (p: { step: CurriculumStep; state: CurriculumState }) => void,
+  ) {
+    const inp = parse(stepSchema, input, 'step run');
+    const chosen = await playerOf(inp.agent, requireAdminFor);
+    const row = await requireRow(id);
+    if (running.has(row.id))
+      throw new EpisodeServiceError('CONFLICT', `curriculum run ${row.id} is already playing; cancel it or wait`);
+    const job: StepJob = {
+      played: 0,
+      total: Math.ceil(inp.episodes / inp.rolloutsPerTask) * inp.rolloutsPerTask, // whole groups of G
+      cancelled: false,
+      startedAt: now().toISOString(),
+      status: 'running',
+      passed: 0,
+      meanReward: null,
+      error: null,
+    };
+    const abort = new AbortController();
+    running.set(row.id, { job, abort });
+    const done = playStep(row, inp, chosen, job, abort.signal, onProgress).then(
+      (result) => ((job.status = 'done'), result),
+      (e) => {
+        job.status = 'failed';
+        job.error = toPublicError(e).message; // the page shows it: an internal error only by its log id
+        throw e;
+      },
+    );
+    void done
+      .finally(() => {
+        running.delete(row.id);
+        finished.set(row.id, job);
+      })
+      .catch(() => undefined);
+    return { job, done };
   }
 
-  const service = {
+  async function playStep(
+    row: RunRow,
+    inp: z.output<typeof stepSchema>,
+    chosen: TablePlayer,
+    job: StepJob,
+    signal: AbortSignal,
+    onProgress?: (p: { step: CurriculumStep; state: CurriculumState }) => void,
+  ) {
+    let state = stateOf(row);
+    const playable = playableEnvs(state);
+    if (playable.length === 0) {
+      throw new EpisodeServiceError(
+        'BAD_INPUT',
+        `none of ${state.collection}'s environments (${state.envs.map((e) => e.envId).join(', ')}) can be played yet`,
+      );
+    }
+    /** window changes during this step */
+    const moves: Array<{ episode: number; envId: EnvId; l: number; h: number }> = [];
+    let passed = 0;
+    let rewardSum = 0;
+    /** the infrastructure failure (a model not reached) that stopped the step; that episode is not scored */
+    let infra: StepInfra | null = null;
+    let savedEpisodes = state.episodes;
+    const save = async (steps: CurriculumStep[]) => {
+      try {
+        await store.saveSteps({
+          runId: row.id,
+          prevEpisodes: savedEpisodes,
+          state,
+          steps,
+          trainStep: row.episodeCount,
+          player: actorOf(chosen),
+          catalogId: row.catalogId,
+          store: inp.storeEpisodes,
+        });
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'P2025') throw e;
+        throw new EpisodeServiceError(
+          'CONFLICT',
+          `curriculum run ${row.id} was advanced by another writer; reload and try again`,
+        );
+      }
+      for (const step of steps) onProgress?.({ step, state: step.outcome?.state ?? state });
+      savedEpisodes = state.episodes;
+    };
+    const playJob = {
+      state,
+      runSeed: row.seed,
+      player: chosen,
+      catalogId: row.catalogId,
+      playable,
+      episodes: inp.episodes,
+      rolloutsPerTask: inp.rolloutsPerTask,
+      temperature: inp.temperature,
+      batchSize: COMMIT_EVERY,
+      caps: { maxEvents: MAX_EPISODE_EVENTS, maxBytes: MAX_EPISODE_BYTES },
+    };
+    await player.play(
+      playJob,
+      async (steps) => {
+        for (const step of steps) {
+          if (!step.outcome) {
+            infra = { ...step.episode.infra!, envId: step.task.envId, d: step.task.d, seed: step.seed };
+            continue;
+          }
+          state = step.outcome.state;
+          job.played++;
+          if (step.passed) passed++;
+          rewardSum += step.reward;
+          if (step.outcome.moved) {
+            const w = state.envs.find((e) => e.envId === step.task.envId)!;
+            moves.push({ episode: state.episodes, envId: w.envId, l: w.l, h: w.h });
+          }
+        }
+        await save(steps);
+        job.passed = passed;
+        job.meanReward = job.played ? rewardSum / job.played : null;
+        if (infra) job.error = infraMessage(chosen, infra);
+      },
+      signal,
+    );
+    return {
+      run: await getRun(row.id),
+      played: job.played,
+      passed,
+      meanReward: job.meanReward,
+      moves,
+      skippedEnvs: state.envs.map((e) => e.envId).filter((e) => !playable.includes(e)),
+      /** stopped early by cancel() */
+      cancelled: job.cancelled,
+      infra: infra as StepInfra | null, // (set in the batch callback, which the compiler does not follow)
+    };
+  }
+
+  return {
     /** The players a run may use: built-in agents, and the connections this caller may play. */
     players: async (admin: boolean) => ({
       agents: [...BUILT_IN_AGENTS],
@@ -216,7 +333,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
     collections: (): Array<{ id: CollectionId; envs: EnvId[] }> =>
       COLLECTION_IDS.map((id) => ({ id, envs: createCurriculum(id).envs.map((e) => e.envId) })),
 
-    async createRun(input: CreateRunInput): Promise<CurriculumRunView> {
+    async createRun(input: CreateRunInput) {
       const inp = parse(createSchema, input, 'create run');
       if (!isCollectionId(inp.collection)) {
         throw new EpisodeServiceError(
@@ -244,190 +361,54 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
 
     getRun,
 
-    async listRuns(limit = 50): Promise<CurriculumRunSummary[]> {
+    async listRuns(limit = 50) {
       const rows = await store.listRuns(Math.min(Math.max(1, limit), 200));
       return rows.map((r) => summaryOf(r, stateOf(r)));
     },
 
     /**
-     * Plays `episodes` episodes with a built-in agent, saving the state (and, by default, the
-     * episodes) every COMMIT_EVERY episodes. `onProgress` sees every step once it is saved.
+     * Plays a step and answers when it is done (the CLI, scripts): `episodes` episodes, the state
+     * (and, by default, the episodes) saved every COMMIT_EVERY; `onProgress` sees every saved step.
      */
     async stepRun(
       id: string,
       input: StepRunInput,
-      onProgress?: (p: StepProgress) => void,
-      startedJob?: StepJob,
+      onProgress?: (p: { step: CurriculumStep; state: CurriculumState }) => void,
       requireAdminFor: RequireAdminFor = anyone,
-    ): Promise<StepRunResult> {
-      const inp = parse(stepSchema, input, 'step run');
-      const chosen = await playerOf(inp.agent, requireAdminFor);
-      const safeId = parse(idSchema, id, 'run id');
-      return withLock(safeId, async () => {
-        const job = startedJob ?? newJob(stepTotal(inp));
-        running.set(safeId, job);
-        try {
-          const res = await runSteps(job);
-          job.status = 'done';
-          return res;
-        } catch (e) {
-          job.status = 'failed';
-          job.error = toPublicError(e).message; // the page shows it: an internal error only by its log id
-          throw e;
-        } finally {
-          running.delete(safeId);
-          finished.set(safeId, job);
-        }
-      });
-
-      async function runSteps(job: StepJob): Promise<StepRunResult> {
-        const row = await requireRow(safeId);
-        let state = stateOf(row);
-        const playable = playableEnvs(state);
-        if (playable.length === 0) {
-          throw new EpisodeServiceError(
-            'BAD_INPUT',
-            `none of ${state.collection}'s environments (${state.envs.map((e) => e.envId).join(', ')}) can be played yet`,
-          );
-        }
-        const moves: StepRunResult['moves'] = [];
-        let passed = 0;
-        let scored = 0;
-        let rewardSum = 0;
-        let infra: StepRunResult['infra'] = null;
-        let pending: CurriculumStep[] = [];
-        let savedState = state;
-        const commit = async () => {
-          if (pending.length === 0) return;
-          try {
-            await store.saveSteps({
-              runId: row.id,
-              prevEpisodes: savedState.episodes,
-              state,
-              steps: pending,
-              trainStep: row.episodeCount,
-              player: actorOf(chosen),
-              catalogId: row.catalogId,
-              store: inp.storeEpisodes,
-            });
-          } catch (e) {
-            if ((e as { code?: string }).code === 'P2025') {
-              throw new EpisodeServiceError(
-                'CONFLICT',
-                `curriculum run ${row.id} was advanced by another writer; reload and try again`,
-              );
-            }
-            throw e;
-          }
-          for (const step of pending) onProgress?.({ step, state: step.outcome?.state ?? state });
-          savedState = state;
-          pending = [];
-        };
-        const abort = new AbortController();
-        aborts.set(safeId, abort);
-        if (job.cancelled) abort.abort();
-        try {
-          await player.play(
-            {
-              state,
-              runSeed: row.seed,
-              player: chosen,
-              catalogId: row.catalogId,
-              playable,
-              episodes: inp.episodes,
-              rolloutsPerTask: inp.rolloutsPerTask,
-              temperature: inp.temperature,
-              batchSize: COMMIT_EVERY,
-              caps: { maxEvents: MAX_EPISODE_EVENTS, maxBytes: MAX_EPISODE_BYTES },
-            },
-            async (steps) => {
-              for (const step of steps) {
-                pending.push(step);
-                if (!step.outcome) {
-                  infra = { ...step.episode.infra!, envId: step.task.envId, d: step.task.d, seed: step.seed };
-                  continue;
-                }
-                state = step.outcome.state;
-                scored++;
-                if (step.passed) passed++;
-                rewardSum += step.reward;
-                if (step.outcome.moved) {
-                  const w = state.envs.find((e) => e.envId === step.task.envId)!;
-                  moves.push({ episode: state.episodes, envId: w.envId, l: w.l, h: w.h });
-                }
-              }
-              await commit();
-              job.played = scored;
-              job.passed = passed;
-              job.meanReward = scored ? rewardSum / scored : null;
-              if (infra) job.error = infraMessage(chosen, infra);
-            },
-            abort.signal,
-          );
-        } finally {
-          aborts.delete(safeId);
-        }
-        const skippedEnvs = state.envs.map((e) => e.envId).filter((e) => !playable.includes(e));
-        return {
-          run: await getRun(row.id),
-          played: job.played,
-          passed,
-          meanReward: job.played ? rewardSum / job.played : null,
-          moves,
-          skippedEnvs,
-          cancelled: job.cancelled,
-          infra,
-        };
-      }
+    ) {
+      return (await beginStep(id, input, requireAdminFor, onProgress)).done;
     },
 
     /**
-     * Starts playing in the background and returns at once (the page's Play): the episodes run
-     * between other requests (the loop yields after each), progress() tells how far it is and
-     * cancel() stops it. Bad input and a run that is already playing are refused here.
+     * Starts a step in the background and returns at once (the page's Play): the episodes are
+     * played off this thread, progress() tells how far it is and cancel() stops it. Bad input
+     * and a run that is already playing are refused here.
      */
     async startStep(id: string, input: StepRunInput, requireAdminFor: RequireAdminFor = anyone): Promise<StepJob> {
-      const inp = parse(stepSchema, input, 'step run');
-      await playerOf(inp.agent, requireAdminFor);
-      const row = await requireRow(id);
-      if (running.has(row.id) || starting.has(row.id))
-        throw new EpisodeServiceError('CONFLICT', `curriculum run ${row.id} is already playing; cancel it or wait`);
-      const job = newJob(stepTotal(inp));
-      starting.add(row.id);
-      running.set(row.id, job);
-      void service
-        .stepRun(row.id, inp, undefined, job, requireAdminFor)
-        .catch((e) => {
-          // stepRun records its own failures on the job; this catches one before it took the job
-          if (running.get(row.id) !== job) return;
-          running.delete(row.id);
-          Object.assign(job, { status: 'failed', error: toPublicError(e).message });
-          finished.set(row.id, job);
-        })
-        .finally(() => starting.delete(row.id));
+      const { job, done } = await beginStep(id, input, requireAdminFor);
+      done.catch(() => undefined); // recorded on the job, read through progress()
       return { ...job };
     },
 
     /** How far a step is: the one in progress, else the last one that finished (null: none yet). */
     progress(id: string): StepJob | null {
-      const job = running.get(id) ?? finished.get(id);
+      const job = running.get(id)?.job ?? finished.get(id);
       return job ? { ...job } : null;
     },
 
     /** Asks a step in progress to stop after the current episode; what it played is kept. */
     cancel(id: string): boolean {
-      const job = running.get(id);
-      if (!job) return false;
-      job.cancelled = true;
-      aborts.get(id)?.abort();
+      const step = running.get(id);
+      if (!step) return false;
+      step.job.cancelled = true;
+      step.abort.abort();
       return true;
     },
   };
-  return service;
 }
 
 /** What the page shows when an infrastructure failure stopped a step. */
-function infraMessage(player: TablePlayer, infra: NonNullable<StepRunResult['infra']>): string {
+function infraMessage(player: TablePlayer, infra: StepInfra): string {
   const who = player.kind === 'model' ? `model "${player.connection.name}"` : `agent "${player.agent}"`;
   return (
     `stopped: ${who} failed on ${infra.envId} d ${infra.d} (${infra.kind}: ${infra.message}). ` +

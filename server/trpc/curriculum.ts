@@ -45,6 +45,6 @@ export const curriculumRouter = router({
   step: adminProcedure
     .input(runId.extend({ episodes: z.int().min(1).max(1000), storeEpisodes: z.boolean().default(true), ...play }))
     .mutation(({ ctx, input: { id, ...step } }) =>
-      curriculumService.stepRun(id, step, undefined, undefined, (what) => requireAdmin(ctx.auth, ctx.creds, what)),
+      curriculumService.stepRun(id, step, undefined, (what) => requireAdmin(ctx.auth, ctx.creds, what)),
     ),
 });
