@@ -1,16 +1,14 @@
 // Bundles the worker threads' entries after `next build` (Next does not bundle a Worker's file):
-// server/curriculum/worker-entry.ts → .next/workers/curriculum.mjs,
-// server/catalog-loader/worker-entry.ts → .next/workers/catalog.mjs and
-// server/models/run-worker-entry.ts → .next/workers/runs.mjs (the list of
+// server/models/batch-worker-entry.ts → .next/workers/batch.mjs and
+// server/catalog-loader/worker-entry.ts → .next/workers/catalog.mjs (the list of
 // server/lib/worker-thread.ts), loaded by a production server. Without them the server loads the
 // TypeScript sources through tsx: slower to start, same behaviour.
 import { build } from 'esbuild';
 
 await build({
   entryPoints: {
-    curriculum: 'server/curriculum/worker-entry.ts',
+    batch: 'server/models/batch-worker-entry.ts',
     catalog: 'server/catalog-loader/worker-entry.ts',
-    runs: 'server/models/run-worker-entry.ts',
   },
   outdir: '.next/workers',
   outExtension: { '.js': '.mjs' },

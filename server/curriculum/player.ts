@@ -81,6 +81,6 @@ export function inProcessPlayer(getCatalog: (catalogId: string) => Catalog, at?:
   return { play: (job, onBatch, signal) => playEpisodes(job, getCatalog(job.catalogId), onBatch, signal, at) };
 }
 
-/** Plays each job in a worker thread (worker-entry.ts), so a long step never holds the server's event loop. */
+/** Plays each job in the batch worker thread, so a long step never holds the server's event loop. */
 export const workerPlayer = (opts: { root?: string; idleMs?: number } = {}): EpisodePlayer =>
   batchWorkerPlayer<PlayJob, CurriculumStep[]>('curriculum', opts);

@@ -140,14 +140,14 @@ describe('curriculum in a worker thread', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ecomrlve-worker-'));
     try {
       const source = path.join(root, 'server/lib/worker-boot.mjs');
-      expect(workerEntry('curriculum', root, { NODE_ENV: 'production' })).toEqual({ file: source, built: false });
-      fs.mkdirSync(path.dirname(path.join(root, builtWorkerFile('curriculum'))), { recursive: true });
-      fs.writeFileSync(path.join(root, builtWorkerFile('curriculum')), '');
-      expect(workerEntry('curriculum', root, { NODE_ENV: 'production' })).toEqual({
-        file: path.join(root, builtWorkerFile('curriculum')),
+      expect(workerEntry('batch', root, { NODE_ENV: 'production' })).toEqual({ file: source, built: false });
+      fs.mkdirSync(path.dirname(path.join(root, builtWorkerFile('batch'))), { recursive: true });
+      fs.writeFileSync(path.join(root, builtWorkerFile('batch')), '');
+      expect(workerEntry('batch', root, { NODE_ENV: 'production' })).toEqual({
+        file: path.join(root, builtWorkerFile('batch')),
         built: true,
       });
-      expect(workerEntry('curriculum', root, { NODE_ENV: 'development' })).toEqual({ file: source, built: false });
+      expect(workerEntry('batch', root, { NODE_ENV: 'development' })).toEqual({ file: source, built: false });
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }

@@ -1,12 +1,15 @@
 // Episodes played in a worker thread and written on this one, for the curriculum and batch
-// runs: the worker posts finished batches and stays at most one batch ahead of the writer; a
-// cancel stops it after the episode in hand. One idle worker is kept for ECOMRLVE_WORKER_IDLE_S
-// seconds (default 60), so the next job does not rebuild its catalog copy.
+// runs: one worker entry plays both kinds of job (server/models/batch-worker-entry.ts), posts
+// finished batches and stays at most one batch ahead of the writer; a cancel stops it after the
+// episode in hand. One idle worker is kept for ECOMRLVE_WORKER_IDLE_S seconds (default 60),
+// whichever kind of job comes next, so the next job does not rebuild its catalog copy.
 import { parentPort, type Worker } from 'node:worker_threads';
-import { startWorkerThread, type WorkerName } from './worker-thread';
+import { startWorkerThread } from './worker-thread';
 
-type ToWorker<J> = { type: 'job'; job: J } | { type: 'written' } | { type: 'cancel' };
-type FromWorker<B> = { type: 'batch'; batch: B } | { type: 'done' } | { type: 'error'; message: string };
+/** The two kinds of job the batch worker plays. */
+export type BatchKind = 'run' | 'curriculum';
+type ToWorker = { type: 'job'; kind: BatchKind; job: unknown } | { type: 'written' } | { type: 'cancel' };
+type FromWorker = { type: 'batch'; batch: unknown } | { type: 'done' } | { type: 'error'; message: string };
 
 /** Plays `job`, awaiting `onBatch` for every batch; stops early once `signal` aborts. */
 export type BatchPlay<J, B> = (job: J, onBatch: (batch: B) => Promise<void>, signal: AbortSignal) => Promise<void>;
@@ -20,24 +23,24 @@ export function workerIdleMs(env: Record<string, string | undefined> = process.e
   return env.ECOMRLVE_WORKER_IDLE_S && Number.isFinite(s) && s >= 0 ? s * 1000 : 60_000;
 }
 
-/** In the worker's entry: serves the parent's jobs, one at a time, with `play`. */
-export function serveBatchJobs<J, B>(play: BatchPlay<J, B>): void {
+/** In the worker's entry: serves the parent's jobs, one at a time, each with the player of its kind. */
+export function serveBatchJobs(players: Record<BatchKind, BatchPlay<never, unknown>>): void {
   let cancel = new AbortController();
   let written = 0;
   let wake: (() => void) | null = null;
-  const post = (m: FromWorker<B>) => parentPort!.postMessage(m);
-  parentPort?.on('message', (m: ToWorker<J>) => {
+  const post = (m: FromWorker) => parentPort!.postMessage(m);
+  parentPort?.on('message', (m: ToWorker) => {
     if (m.type === 'job') {
       cancel = new AbortController();
       written = 0;
       let sent = 0;
       const { signal } = cancel;
-      const onBatch = async (batch: B) => {
+      const onBatch = async (batch: unknown) => {
         post({ type: 'batch', batch });
         sent++;
         while (written < sent - 1 && !signal.aborted) await new Promise<void>((r) => (wake = r));
       };
-      play(m.job, onBatch, signal).then(
+      players[m.kind](m.job as never, onBatch, signal).then(
         () => post({ type: 'done' }),
         (e: Error) => post({ type: 'error', message: e.message }),
       );
@@ -50,17 +53,20 @@ export function serveBatchJobs<J, B>(play: BatchPlay<J, B>): void {
   });
 }
 
-/** The parent's side: runs each job in a worker thread `name` (its entry calls serveBatchJobs). */
+/** The idle worker, kept for the next job of either kind (of the same project directory). */
+let idle: { worker: Worker; timer: NodeJS.Timeout; root: string } | null = null;
+
+/** The parent's side: plays each `kind` job in the batch worker thread. */
 export function batchWorkerPlayer<J, B>(
-  name: WorkerName,
+  kind: BatchKind,
   opts: { root?: string; idleMs?: number } = {},
 ): { play: BatchPlay<J, B> } {
   const idleMs = opts.idleMs ?? workerIdleMs();
-  let idle: { worker: Worker; timer: NodeJS.Timeout } | null = null;
-  // the worker's catalog is its own: a large one needs the same heap room as the server's
-  const start = () => startWorkerThread(name, { root: opts.root, resourceLimits: { maxOldGenerationSizeMb: 4096 } });
+  const root = opts.root ?? process.cwd();
   const take = (): Worker => {
-    if (!idle) return start();
+    if (idle?.root !== root)
+      // the worker's catalog is its own: a large one needs the same heap room as the server's
+      return startWorkerThread('batch', { root, resourceLimits: { maxOldGenerationSizeMb: 4096 } });
     clearTimeout(idle.timer);
     const { worker } = idle;
     idle = null;
@@ -74,14 +80,14 @@ export function batchWorkerPlayer<J, B>(
     }, idleMs);
     timer.unref();
     worker.unref();
-    idle = { worker, timer };
+    idle = { worker, timer, root };
   };
 
   return {
     play(job, onBatch, signal) {
       const worker = take();
       worker.ref();
-      const send = (m: ToWorker<J>) => worker.postMessage(m);
+      const send = (m: ToWorker) => worker.postMessage(m);
       const cancel = () => send({ type: 'cancel' });
       signal.addEventListener('abort', cancel, { once: true });
       return new Promise<void>((resolve, reject) => {
@@ -102,13 +108,13 @@ export function batchWorkerPlayer<J, B>(
             resolve();
           }
         };
-        const onMessage = (m: FromWorker<B>) => {
+        const onMessage = (m: FromWorker) => {
           if (m.type === 'batch') {
             writing = writing.then(async () => {
               // batches queued while one was written would otherwise be written in one macrotask
               await yieldToEventLoop();
               if (settled) return;
-              await onBatch(m.batch);
+              await onBatch(m.batch as B);
               send({ type: 'written' });
             });
             writing.catch((e: Error) => {
@@ -118,12 +124,11 @@ export function batchWorkerPlayer<J, B>(
           } else if (m.type === 'done') writing.then(() => finish(), finish);
           else finish(new Error(m.message));
         };
-        const onExit = (code: number) =>
-          finish(new Error(`the ${name} worker exited (code ${code}) before it finished`));
+        const onExit = (code: number) => finish(new Error(`the batch worker exited (code ${code}) before it finished`));
         worker.on('message', onMessage);
         worker.on('error', finish);
         worker.on('exit', onExit);
-        send({ type: 'job', job });
+        send({ type: 'job', kind, job });
         if (signal.aborted) cancel();
       });
     },

@@ -1,4 +1,4 @@
-// The app's worker threads: the curriculum's player, the catalog loader and the batch runs' player. Each entry is the
+// The app's worker threads: the batch worker (batch runs and curriculum steps) and the catalog loader. Each entry is the
 // esbuild bundle made at build time (`.next/workers/<name>.mjs`, scripts/build-workers.mjs) when
 // it exists and the process is a production server; otherwise (dev, tests, a build without the
 // bundle) the TypeScript source, loaded through tsx (server/lib/worker-boot.mjs).
@@ -8,9 +8,8 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 /** Each worker's TypeScript source (scripts/build-workers.mjs bundles the same list). */
 export const WORKER_SOURCES = {
-  curriculum: 'server/curriculum/worker-entry.ts',
+  batch: 'server/models/batch-worker-entry.ts',
   catalog: 'server/catalog-loader/worker-entry.ts',
-  runs: 'server/models/run-worker-entry.ts',
 } as const;
 export type WorkerName = keyof typeof WORKER_SOURCES;
 

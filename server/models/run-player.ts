@@ -18,6 +18,6 @@ export function inProcessRunPlayer(getCatalog: (catalogId: string) => Catalog): 
   };
 }
 
-/** Plays each run in a worker thread (run-worker-entry.ts). */
+/** Plays each run in the batch worker thread (batch-worker-entry.ts). */
 export const workerRunPlayer = (opts: { root?: string; idleMs?: number } = {}): RunPlayer =>
-  batchWorkerPlayer<RunJob, PlayedRunEpisode[]>('runs', opts);
+  batchWorkerPlayer<RunJob, PlayedRunEpisode[]>('run', opts);
