@@ -3,7 +3,7 @@
 // and said. A client component: the per-turn renderer is a function, which a server
 // component cannot hand to the (client) Transcript.
 import type { ComponentProps } from 'react';
-import type { ModelTurnRecord } from '@/server/models/driver';
+import type { ModelTurnRecord } from '@/server/models/table';
 import { Transcript } from '@/components/transcript/Transcript';
 import { ModelTurnPanel } from './ModelTurnPanel';
 

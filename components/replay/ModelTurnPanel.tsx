@@ -1,6 +1,6 @@
 // Under a model's turn in the replay: what the agent saw (the exact request) and what the
 // model said (reply text, tool calls, finish reason, tokens, latency, attempts). Text only.
-import type { ModelTurnRecord } from '@/server/models/driver';
+import type { ModelTurnRecord } from '@/server/models/table';
 import { JsonBlock } from '@/components/ui/primitives';
 
 export function ModelTurnPanel({ record }: { record: ModelTurnRecord }) {

@@ -6,7 +6,7 @@ import type { EpisodeEvent } from '@/server/engine/types';
 import type { Mistake, TurnMark } from '@/server/inspector/turns';
 import { EventList } from '@/components/transcript/EventView';
 import { actorLabel, groupByTurn } from '@/components/transcript/Transcript';
-import type { ModelTurnRecord } from '@/server/models/driver';
+import type { ModelTurnRecord } from '@/server/models/table';
 import { ModelTurnPanel } from './ModelTurnPanel';
 import { ProductTitlesProvider } from '@/components/transcript/product-titles';
 import { Badge, cx } from '@/components/ui/primitives';

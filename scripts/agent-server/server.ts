@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Catalog, EpisodeConfig } from '@/server/engine';
-import { EPISODE_HEADER } from '@/server/models/driver';
+import { EPISODE_HEADER } from '@/server/models/table';
 import type { ChatRequest, ChatResponse, Usage, WireToolCall } from '@/server/models/openai';
 import { assistantToolMessage } from '@/server/models/transcript';
 import { AgentRequestError, decide, type BuiltInAgent } from '@/server/models/agents';

@@ -6,7 +6,7 @@
 import { createEpisode, type Catalog, type EnvId, type EpisodeConfig } from '@/server/engine';
 import { chatCompletion, type ChatOptions, type ChatReply } from './client';
 import type { ActionMode, Connection } from './connection';
-import { buildRequest } from './driver';
+import { buildRequest } from './table';
 import type { ChatRequest } from './openai';
 import { ANSWER_TOOL, openAiTools, wireToolName } from './prompt';
 import { stripCodeFence } from './transcript';

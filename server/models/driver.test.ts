@@ -1,11 +1,12 @@
-// The driver against the scripted fake endpoint: each failure mode is classified
+// A model's turns against the scripted fake endpoint: each failure mode is classified
 // (infrastructure vs the model's own doing), retried or not, and recorded.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEpisode, type EpisodeConfig } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { parseConnection, type ConnectionInput } from './connection';
-import { modelTurn } from './driver';
+import { callModel } from './client';
+import { buildRequest } from './table';
 import { playModelEpisode } from './test/play-model';
 import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from './test/fake-endpoint';
 
@@ -70,15 +71,12 @@ describe('driver: infrastructure failures', () => {
     const r = await play([{ kind: 'hang' }], { timeoutMs: 150, maxRetries: 1 });
     expect(r.status).toBe('infra_error');
     expect(r.infra!.kind).toBe('timeout');
-    // the failed turn's record (an episode keeps the records of the turns it took)
+    // each attempt of the failed call is recorded as a timeout
     const opening = createEpisode(PD, testCatalog()).reset().observation;
-    const turn = await modelTurn(
-      connection({ timeoutMs: 150, maxRetries: 1 }),
-      { observations: [opening], actions: [] },
-      { backoffMs: 1 },
-    );
-    expect(turn.ok).toBe(false);
-    expect(turn.record.attempts.map((a) => a.kind)).toEqual(['timeout', 'timeout']);
+    const c = connection({ timeoutMs: 150, maxRetries: 1 });
+    const call = await callModel(c, buildRequest(c, { observations: [opening], actions: [] }), { backoffMs: 1 });
+    expect(call.infra?.kind).toBe('timeout');
+    expect(call.attempts.map((a) => a.kind)).toEqual(['timeout', 'timeout']);
   });
 
   it('classifies a non-JSON 200 body and a dropped socket as infrastructure failures', async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createEpisode, ENV_IDS } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { parseConnection } from './connection';
-import { buildRequest } from './driver';
+import { buildRequest } from './table';
 
 function idLike(value: unknown, into: Set<string>) {
   if (typeof value === 'string') {

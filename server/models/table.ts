@@ -20,10 +20,38 @@ import type { EpisodeService } from '@/server/episodes/service';
 import { toSeatView, type SeatView } from '@/server/episodes/seat';
 import { actionArgument } from '@/server/episodes/store';
 import { decide, type BuiltInAgent, type Sampling } from './agents';
-import type { PartialReply } from './client';
+import { callModel, requestBody, type AttemptRecord, type ChatReply, type PartialReply } from './client';
 import type { Connection, Env } from './connection';
-import { modelTurn } from './driver';
-import type { SeatHistory } from './transcript';
+import type { ChatRequest } from './openai';
+import { openAiTools } from './prompt';
+import { actionFromReply, buildMessages, type SeatHistory } from './transcript';
+
+/** The header through which the local agent server receives an episode's public config. */
+export const EPISODE_HEADER = 'x-ecomrlve-episode';
+
+/** What a model's turn sent and got back, stored with the turn's action (never a key). */
+export interface ModelTurnRecord {
+  /** The agent turn this request decides (1-based). */
+  turn: number;
+  /** Who acted, as stored with the event: "model:<connection name>". */
+  actor: string;
+  mode: Connection['actionMode'];
+  /** The exact body sent (the key is only ever in a header, which is not recorded). */
+  request: ChatRequest;
+  attempts: AttemptRecord[];
+  reply: ChatReply | null;
+  /** The action handed to the engine (a string in JSON mode: the model's text). */
+  action: Action | string | null;
+}
+
+/** The chat request for the seat's history: the prompt, the transcript and, in tools mode, the env's tools. */
+export function buildRequest(connection: Connection, history: SeatHistory): ChatRequest {
+  const envId = history.observations[0].envId;
+  const messages = buildMessages(history, connection.actionMode);
+  return connection.actionMode === 'tools'
+    ? requestBody(connection, { messages, tools: openAiTools(envId), tool_choice: 'auto' })
+    : requestBody(connection, { messages });
+}
 
 /** `sampling`: a group's rollout (a model gets its connection's seed + sampling.seed, and the temperature if set). */
 export type TablePlayer = ({ kind: 'model'; connection: Connection } | { kind: 'agent'; agent: BuiltInAgent }) & {
@@ -116,11 +144,33 @@ export async function chooseTableAction(
     );
     return { ok: true, action };
   }
+  // A model's turn: a transport failure after retries is an infrastructure failure (not stepped);
+  // a cancel throws CancelledError.
   const { connection: c, sampling: s } = player;
   const connection = s ? { ...c, temperature: s.temperature ?? c.temperature, seed: (c.seed ?? 0) + s.seed } : c;
-  const turn = await modelTurn(connection, history, { ...options, episodeConfig: config });
-  if (!turn.ok) return { ok: false, infra: { ...turn.infra, turn: turn.record.turn } };
-  return { ok: true, action: turn.action, modelRecord: JSON.stringify(turn.record) };
+  const request = buildRequest(connection, history);
+  const { envId, d, seed, axisOverrides } = config;
+  const publicConfig = { envId, d, seed, ...(axisOverrides ? { axisOverrides } : {}) };
+  const { signal, backoffMs, onPartial, env } = options;
+  const headers = connection.sendEpisodeHeader ? { [EPISODE_HEADER]: JSON.stringify(publicConfig) } : undefined;
+  const call = await callModel(connection, request, { signal, backoffMs, onPartial, env, headers });
+  const { infra, attempts, reply } = call;
+  const turn = actions.length + 1;
+  if (infra) return { ok: false, infra: { kind: infra.kind, message: infra.message, turn } };
+  const action = actionFromReply(envId, connection.actionMode, {
+    content: reply!.content,
+    tool_calls: reply!.toolCalls,
+  });
+  const record: ModelTurnRecord = {
+    turn,
+    actor: actorOf(player),
+    mode: connection.actionMode,
+    request,
+    attempts,
+    reply,
+    action,
+  };
+  return { ok: true, action, modelRecord: JSON.stringify(record) };
 }
 
 /** One turn of a stored, active episode by a model or a built-in agent. */

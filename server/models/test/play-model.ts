@@ -2,7 +2,7 @@
 // shape the model-path tests read: completed, infra_error, or cancelled (aborted before it ended).
 import type { Catalog, EnvId, EpisodeConfig } from '@/server/engine';
 import type { Connection } from '../connection';
-import type { ModelTurnRecord } from '../driver';
+import type { ModelTurnRecord } from '../table';
 import { playRunCell } from '../run-play';
 import type { TableOptions } from '../table';
 
