@@ -21,16 +21,12 @@ export function bodyLimitFor(pathname: string, fallback: number): number {
  */
 export const CLOSE_CONNECTION = { connection: 'close' } as const;
 
-/** The one message of every 413: what arrived (when declared) and the limit. */
-export function tooLargeMessage(limit: number, got?: number): string {
+/** The one 413 of every body cap: what arrived (when declared) and the limit. */
+function tooLargeResponse(limit: number, got?: number): Response {
   const size =
     got !== undefined ? `is ${got} bytes; the limit is ${limit} bytes` : `passed the limit of ${limit} bytes`;
-  return `request body ${size}. Nothing was read or run.`;
-}
-
-export function tooLargeResponse(limit: number, got?: number): Response {
   return Response.json(
-    { error: { code: 'TOO_LARGE', message: tooLargeMessage(limit, got) } },
+    { error: { code: 'TOO_LARGE', message: `request body ${size}. Nothing was read or run.` } },
     { status: HTTP_STATUS.TOO_LARGE, headers: CLOSE_CONNECTION },
   );
 }
@@ -51,13 +47,7 @@ export async function readCapped(req: Request, limit: number): Promise<Uint8Arra
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
+  return Buffer.concat(chunks, total);
 }
 
 /** The request with its body read under the cap, or a 413 response. */

@@ -3,27 +3,8 @@
 // chunk is not the class of another.
 import { randomBytes } from 'node:crypto';
 
-export const ERROR_CODES = [
-  'BAD_INPUT',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'EPISODE_DONE',
-  'CONFLICT',
-  'TOO_LARGE',
-  'LIMIT',
-  'BUSY',
-  /** too many requests from one client (a rate limit, server/lib/rate-limit.ts) */
-  'RATE_LIMITED',
-  'REPLAY_MISMATCH',
-  /** played under engine rules this engine no longer has (server/engine/version.ts) */
-  'REPLAY_UNSUPPORTED',
-  'INTERNAL',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
-
-/** HTTP status of each code (tRPC, route handlers and the env server use the same table). */
-export const HTTP_STATUS: Record<ErrorCode, number> = {
+/** Every error code and its HTTP status (tRPC, route handlers and the env server use the same table). */
+export const HTTP_STATUS = {
   BAD_INPUT: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
@@ -33,11 +14,14 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   TOO_LARGE: 413,
   LIMIT: 422,
   BUSY: 503,
+  /** too many requests from one client (a rate limit, server/lib/rate-limit.ts) */
   RATE_LIMITED: 429,
   REPLAY_MISMATCH: 500,
+  /** played under engine rules this engine no longer has (server/engine/version.ts) */
   REPLAY_UNSUPPORTED: 412,
   INTERNAL: 500,
-};
+} as const;
+export type ErrorCode = keyof typeof HTTP_STATUS;
 
 const BRAND = 'ecomrlve.error';
 
@@ -61,7 +45,7 @@ export interface PublicError {
 export function isAppError(e: unknown): e is PublicError & Error {
   if (typeof e !== 'object' || e === null) return false;
   const x = e as { brand?: unknown; code?: unknown; message?: unknown };
-  return x.brand === BRAND && typeof x.message === 'string' && (ERROR_CODES as readonly unknown[]).includes(x.code);
+  return x.brand === BRAND && typeof x.message === 'string' && Object.hasOwn(HTTP_STATUS, String(x.code));
 }
 
 /**
