@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { randomInt } from 'node:crypto';
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { createCurriculum, formatWindows, isCollectionId, type CurriculumState } from '@/server/engine/curriculum';
-import { playableEnvs, playCurriculumTask, type CurriculumStep } from '@/server/curriculum/runner';
+import { playableEnvs, playCurriculumTask, type CurriculumStep } from '@/server/curriculum/player';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
 import { BUILT_IN_AGENTS, isBuiltInAgent } from '@/server/models/agents';
 

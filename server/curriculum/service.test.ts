@@ -5,7 +5,7 @@ import { createCurriculum, recordResult } from '@/server/engine/curriculum';
 import { createEpisodeService, sqlDbOf } from '@/server/episodes/service';
 import { readRunGroups } from '@/server/episodes/run-rollouts';
 import { createTestDb, expectServiceError, type TestDb } from '@/server/episodes/test/db';
-import { playableEnvs, playCurriculumTask } from './runner';
+import { playableEnvs, playCurriculumTask } from './player';
 import { createCurriculumService, type CurriculumService } from './service';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
 

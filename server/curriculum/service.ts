@@ -29,8 +29,7 @@ import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { BUILT_IN_AGENTS } from '@/server/models/agents';
 import { actorOf, type TablePlayer } from '@/server/models/table';
-import { inProcessPlayer, type EpisodePlayer } from './player';
-import { playableEnvs, type CurriculumStep } from './runner';
+import { inProcessPlayer, playableEnvs, type CurriculumStep, type EpisodePlayer } from './player';
 import { createCurriculumStore } from './store';
 
 export const MAX_RUN_SEED = 2_147_483_647;

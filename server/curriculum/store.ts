@@ -8,7 +8,7 @@ import type { SqlDb } from '@/server/db/sql';
 import { curriculumOutcomeRows, curriculumRecentEpisodes } from '@/server/episodes/queries';
 import { episodeStatements } from '@/server/episodes/writer';
 import type { EpisodeSummary } from '@/server/episodes/types';
-import type { CurriculumStep } from './runner';
+import type { CurriculumStep } from './player';
 import { playedEpisodeRows } from './episode-row';
 
 export interface NewRunRecord {

@@ -8,7 +8,7 @@ import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { createCurriculum } from '@/server/engine/curriculum';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
-import { playableEnvs } from './runner';
+import { playableEnvs } from './player';
 import { createCurriculumService, type CurriculumService } from './service';
 import { builtWorkerFile, workerEntry } from '@/server/lib/worker-thread';
 import { workerIdleMs } from '@/server/lib/batch-worker';
