@@ -239,6 +239,8 @@ describe('curriculum service', () => {
     // another request is served while the step is still running (blocked, it would wait for the end)
     const other = await service.listRuns();
     expect(other.map((r) => r.id)).toContain(run.id);
+    // one step at a time per run, whichever way it was started
+    await expectServiceError(service.stepRun(run.id, { episodes: 1 }), 'CONFLICT', /already playing/);
     const progress = service.progress(run.id);
     expect(progress).toMatchObject({ total: 1000, cancelled: false });
     expect(progress!.played).toBeLessThan(1000);
