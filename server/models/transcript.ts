@@ -27,20 +27,26 @@ export const observationContent = (o: Observation) =>
 const callId = (turn: number, index: number) => `call_${turn}_${index}`;
 const argumentsText = (args: unknown) => (typeof args === 'string' ? args : JSON.stringify(args ?? {}));
 
-function asAction(action: Action | string): Action | null {
-  if (typeof action !== 'string') return action;
+/** The JSON object a text holds (inside a code fence or not), or null. */
+function jsonObjectIn(text: string): Record<string, unknown> | null {
   try {
-    const value = JSON.parse(stripCodeFence(action));
-    return value && typeof value === 'object' && typeof value.assistant_message === 'string'
-      ? {
-          assistant_message: value.assistant_message,
-          tool_calls: Array.isArray(value.tool_calls) ? value.tool_calls : [],
-          answer: value.answer ?? null,
-        }
-      : null;
+    const value: unknown = JSON.parse(stripCodeFence(text));
+    return isObject(value) ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
   }
+}
+
+function asAction(action: Action | string): Action | null {
+  if (typeof action !== 'string') return action;
+  const value = jsonObjectIn(action);
+  return value && typeof value.assistant_message === 'string'
+    ? {
+        assistant_message: value.assistant_message,
+        tool_calls: Array.isArray(value.tool_calls) ? value.tool_calls : [],
+        answer: (value.answer ?? null) as Action['answer'],
+      }
+    : null;
 }
 
 /** The assistant message that stands for one past action in tool-calling mode. */
@@ -156,14 +162,8 @@ const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.i
 
 /** A final message that is JSON: a whole action, or just the answer fields. */
 function answerFromText(envId: EnvId, content: string): Action | string | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(stripCodeFence(content));
-  } catch {
-    return null;
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
-  const object = value as Record<string, unknown>;
+  const object = jsonObjectIn(content);
+  if (!object) return null;
   if ('assistant_message' in object) return stripCodeFence(content);
   const fields = Object.keys((envInfo(envId).answerSchema.properties ?? {}) as object);
   const keys = Object.keys(object).filter((k) => k !== 'env' && k !== 'done');
