@@ -6,8 +6,7 @@
 import { z } from 'zod';
 import { availableEnvs, getEnv } from '@/server/engine/envs/registry';
 import { getTool } from '@/server/engine/tools';
-import { AXIS_NAMES } from '@/server/engine';
-import { MAX_SEED, idSchema, stepKeySchema } from '@/server/episodes/inputs';
+import { MAX_SEED, axisOverridesSchema, idSchema, stepKeySchema } from '@/server/episodes/inputs';
 
 export { MAX_SEED };
 const envIds = availableEnvs().map((e) => e.id) as [string, ...string[]];
@@ -27,10 +26,9 @@ export const resetRequestSchema = z.strictObject({
     .describe(
       'rollout group: rollouts sharing (run, group) form one GRPO group; default (run, train_step, env, d, seed)',
     ),
-  axis_overrides: z
-    .partialRecord(z.enum(AXIS_NAMES as [string, ...string[]]), z.number().min(0))
+  axis_overrides: axisOverridesSchema
     .optional()
-    .describe('simulation mode only: override single difficulty axes'),
+    .describe('simulation mode only: override single difficulty axes (each within the engine’s range)'),
 });
 export type ResetRequest = z.output<typeof resetRequestSchema>;
 
