@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { availableEnvs } from '../server/engine/envs/registry';
 import { createEpisode, oracleAgent, type Catalog, type EnvId } from '../server/engine';
 import { createHeuristicEpisodeAgent } from '../server/engine/agents/heuristic';
-import { matchesActionSchema } from '../server/env-server/action-check';
+import { actionSchemaFor } from '../server/env-server/schemas';
 
 export type AgentKind = 'heuristic' | 'oracle';
 const ENVS = availableEnvs().map((e) => e.id as EnvId);
@@ -39,7 +39,7 @@ export function recordScript(catalog: Catalog, agent: AgentKind, session: number
     const action = agent === 'oracle' ? oracleAgent.act(r.observation, episode) : heuristic(r.observation);
     // one the transports would refuse (the heuristic's empty query) goes as the model's text: scored the same
     const json = JSON.stringify(action);
-    actions.push(matchesActionSchema(config.envId, action) ? json : JSON.stringify(json));
+    actions.push(actionSchemaFor(config.envId).safeParse(action).success ? json : JSON.stringify(json));
     r = episode.step(action);
   }
   return {

@@ -2,8 +2,7 @@
 // without a process. It prints old and new reward side by side with the components that differ.
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import { REWARD_REVISION } from '@/server/engine/reward';
-import type { RescoreView } from '@/server/episodes/rescore';
-import type { RescoreService } from '@/server/episodes/rescore-service';
+import type { RescoreService, RescoreView } from '@/server/episodes/rescore';
 
 export const RESCORE_USAGE = `usage: npm run rescore -- <episodeId> [<episodeId> …]
        npm run rescore -- --all [--include-current]

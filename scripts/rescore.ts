@@ -4,7 +4,7 @@
 import { getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
 import { runRescoreCli } from './rescore-cli';
-import { createRescoreService } from '@/server/episodes/rescore-service';
+import { createRescoreService } from '@/server/episodes/rescore';
 
 const service = createRescoreService({ prisma, getCatalog });
 runRescoreCli(

@@ -6,9 +6,15 @@
 import WebSocket from 'ws';
 import type { AgentState, ResetResponse, StepResponse } from '@/server/env-server/protocol';
 import type { Action } from '@/server/engine';
-import { fromWire, type WireResult } from '@/server/env-server/openenv-wire';
+import type { WireResult } from '@/server/env-server/openenv-wire';
 
 export type { AgentState, ResetResponse, StepResponse };
+
+/** A wire reset or step answer back in our flat shape: the observation's metadata (ours) beside it. */
+export function fromWire(body: WireResult): StepResponse & Partial<ResetResponse> {
+  const { metadata, ...observation } = body.observation as { metadata: Omit<ResetResponse, 'observation'> };
+  return { ...metadata, observation: observation as StepResponse['observation'], reward: body.reward, done: body.done };
+}
 
 export interface ResetOptions {
   env?: string;

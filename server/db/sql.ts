@@ -101,7 +101,7 @@ export function sqliteSqlDb(sqlite: Sqlite): SqlDb {
 }
 
 /** `?` placeholders → `$1, $2, …` (the inspector's SQL has no `?` inside literals). */
-export const numberedParams = (sql: string) => {
+const numberedParams = (sql: string) => {
   let i = 0;
   return sql.replace(/\?/g, () => `$${++i}`);
 };
@@ -116,74 +116,50 @@ const pgTypes = {
   }) as typeof pg.types.getTypeParser,
 };
 
-async function runChecked(run: (sql: string, args: unknown[]) => Promise<pg.QueryResult>, stmts: readonly Stmt[]) {
-  for (const s of stmts) {
-    const changes = (await run(numberedParams(s.sql), s.args)).rowCount ?? 0;
-    if (s.expect && changes !== s.expect.changes) throw s.expect.error();
-  }
-}
-
-function pgClientDb(
-  run: (sql: string, args: unknown[]) => Promise<pg.QueryResult>,
-): Omit<SqlDb, 'transaction' | 'batch'> {
-  return {
-    dialect: 'postgresql',
-    timestamp: (d) => d.toISOString(),
-    all: async <T>(sql: string, args: unknown[] = []) => (await run(numberedParams(sql), args)).rows as T[],
-    get: async <T>(sql: string, args: unknown[] = []) =>
-      (await run(numberedParams(sql), args)).rows[0] as T | undefined,
-    run: async (sql, args = []) => (await run(numberedParams(sql), args)).rowCount ?? 0,
-    close: async () => undefined,
-  };
-}
-
-/** PostgreSQL: queries go to the pool; a transaction holds one client until it ends. */
+/**
+ * PostgreSQL: queries go to the pool; a transaction holds one client until it ends, and one
+ * inside it is a savepoint (`depth`: how deep).
+ */
 export function pgSqlDb(url: string, max = 4): SqlDb {
   const pool = new pg.Pool({ ...pgConnectionConfig(url), max, types: pgTypes });
   pool.on('error', () => undefined); // an idle connection lost (server restart): the next query opens another
-  const inTx = (client: pg.PoolClient, depth: number): SqlDb => {
-    const base = pgClientDb((sql, args) => client.query(sql, args));
-    const tx: SqlDb = {
-      ...base,
-      batch: (stmts) => tx.transaction(() => runChecked((sql, args) => client.query(sql, args), stmts)),
+  const over = (on: pg.Pool | pg.PoolClient, depth: number): SqlDb => {
+    const query = (sql: string, args: unknown[] = []) => on.query(numberedParams(sql), args);
+    const db: SqlDb = {
+      dialect: 'postgresql',
+      timestamp: (d) => d.toISOString(),
+      all: async <T>(sql: string, args?: unknown[]) => (await query(sql, args)).rows as T[],
+      get: async <T>(sql: string, args?: unknown[]) => (await query(sql, args)).rows[0] as T | undefined,
+      run: async (sql, args) => (await query(sql, args)).rowCount ?? 0,
+      batch: (stmts) =>
+        db.transaction(async (tx) => {
+          for (const s of stmts) {
+            const changes = await tx.run(s.sql, s.args);
+            if (s.expect && changes !== s.expect.changes) throw s.expect.error();
+          }
+        }),
       transaction: async (fn) => {
-        const name = `sp${depth}`;
-        await client.query(`SAVEPOINT ${name}`);
+        const client = depth === 0 ? await pool.connect() : (on as pg.PoolClient);
+        const sp = `sp${depth}`;
         try {
-          const out = await fn(inTx(client, depth + 1));
-          await client.query(`RELEASE SAVEPOINT ${name}`);
-          return out;
-        } catch (e) {
-          await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
-          throw e;
+          await client.query(depth === 0 ? 'BEGIN' : `SAVEPOINT ${sp}`);
+          try {
+            const out = await fn(over(client, depth + 1));
+            await client.query(depth === 0 ? 'COMMIT' : `RELEASE SAVEPOINT ${sp}`);
+            return out;
+          } catch (e) {
+            await client.query(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO SAVEPOINT ${sp}`);
+            throw e;
+          }
+        } finally {
+          if (depth === 0) (client as pg.PoolClient).release();
         }
       },
+      close: async () => (depth === 0 ? pool.end() : undefined),
     };
-    return tx;
+    return db;
   };
-  /** BEGIN … COMMIT on one pooled client (ROLLBACK if `fn` throws). */
-  const inOneClient = async <T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      try {
-        const out = await fn(client);
-        await client.query('COMMIT');
-        return out;
-      } catch (e) {
-        await client.query('ROLLBACK');
-        throw e;
-      }
-    } finally {
-      client.release();
-    }
-  };
-  return {
-    ...pgClientDb((sql, args) => pool.query(sql, args)),
-    transaction: (fn) => inOneClient((client) => fn(inTx(client, 1))),
-    batch: (stmts) => inOneClient((client) => runChecked((sql, args) => client.query(sql, args), stmts)),
-    close: () => pool.end(),
-  };
+  return over(pool, 0);
 }
 
 /** The inspector's store for a DATABASE_URL (file:… → SQLite, postgres://… → PostgreSQL). */

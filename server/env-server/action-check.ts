@@ -11,17 +11,6 @@ import { actionSchemaFor, describeIssues, wireActionSchema } from './schemas';
 import { actionValueProblem } from '@/server/lib/action-value';
 import { MAX_ACTION_BYTES } from '@/server/episodes/inputs';
 
-const schemas = new Map<string, z.ZodType>();
-
-function schemaOf(envId: string): z.ZodType {
-  let schema = schemas.get(envId);
-  if (!schema) {
-    schema = actionSchemaFor(envId);
-    schemas.set(envId, schema);
-  }
-  return schema;
-}
-
 /** Zod's issues as pydantic's error list: the check, where (below `loc`), and why. */
 export function validationDetail(error: z.ZodError, loc: (string | number)[] = []): ValidationDetail[] {
   return error.issues.map((i) => ({
@@ -31,14 +20,10 @@ export function validationDetail(error: z.ZodError, loc: (string | number)[] = [
   }));
 }
 
-/** Whether a structured action matches the env's published action schema (transports refuse it otherwise). */
-export const matchesActionSchema = (envId: string, action: unknown): boolean =>
-  schemaOf(envId).safeParse(action).success;
-
 /** Throws VALIDATION_ERROR (with the failed checks) when a structured action breaks the env's action schema. */
 export function checkAction(envId: string, action: unknown, episodeId: string): void {
   if (typeof action === 'string') return;
-  const r = schemaOf(envId).safeParse(action);
+  const r = actionSchemaFor(envId).safeParse(action);
   if (r.success) return;
   throw new EnvServerError(
     'VALIDATION_ERROR',

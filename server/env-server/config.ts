@@ -7,160 +7,140 @@ import { serveEnvBudgetLimits, type ClientBudgetLimits } from '@/server/lib/clie
 
 export type ServerMode = 'simulation' | 'production';
 
-export interface EnvServerConfig {
+export class ConfigError extends Error {}
+
+/** Every option: its environment variable, its flag, how its text is read, its default (and as --help shows it). */
+const SETTINGS = {
   /** simulation: full control (admin state with the hidden goal, axis overrides). production: hidden. */
-  mode: ServerMode;
-  host: string;
+  mode: setting('ECOMRLVE_ENV_MODE', '--mode', oneOf<ServerMode>('simulation', 'production'), 'simulation'),
+  host: setting('ECOMRLVE_ENV_HOST', '--host', (raw) => raw, '127.0.0.1'),
   /** 0 picks a free port (printed when listening). */
-  port: number;
+  port: setting(
+    'ECOMRLVE_ENV_PORT',
+    '--port',
+    int(0, 65535, 'a port number from 0 to 65535 (0 = any free port)'),
+    3141,
+  ),
   /** Episodes held in memory at once (finished ones are evicted first when full); also caps WebSocket connections. */
-  maxSessions: number;
+  maxSessions: setting('ECOMRLVE_MAX_SESSIONS', '--max-sessions', int(1), 1024),
   /** WebSocket sessions one client (remote address) may hold at once, so one client cannot take every slot. */
-  maxSessionsPerClient: number;
-  /** An episode or WebSocket untouched this long is dropped. */
-  idleTimeoutMs: number;
+  maxSessionsPerClient: setting('ECOMRLVE_MAX_SESSIONS_PER_CLIENT', '--max-sessions-per-client', int(1), 512),
+  /** An episode or WebSocket untouched this long is dropped (read in seconds). */
+  idleTimeoutMs: setting(
+    'ECOMRLVE_IDLE_TIMEOUT_S',
+    '--idle-timeout',
+    (raw, name) => int(1)(raw, name) * 1000,
+    900_000,
+    '900',
+  ),
   /** Largest request body / WebSocket message accepted. */
-  maxBodyBytes: number;
+  maxBodyBytes: setting('ECOMRLVE_MAX_BODY_BYTES', '--max-body-bytes', int(1024), 256 * 1024),
   /** Catalog every episode of this server is generated from. */
-  catalogId: string;
+  catalogId: setting('ECOMRLVE_CATALOG', '--catalog', (raw) => raw, undefined, 'the default catalog'),
   /** Record every episode in the app's database (DATABASE_URL), acknowledging only what is committed. */
-  persist: boolean;
+  persist: setting('ECOMRLVE_PERSIST', '--persist', onOff, true, 'on'),
   /**
    * What an acknowledgement survives (SQLite store): "process" = a crash or kill -9 of the server
    * (WAL, synchronous=NORMAL; a power loss may drop the last commits since the last checkpoint,
    * never corrupting the file); "power" = also a power loss or OS crash (each group commit waits
    * for fsync: synchronous=FULL). PostgreSQL commits are durable either way.
    */
-  durability: 'process' | 'power';
+  durability: setting('ECOMRLVE_DURABILITY', '--durability', oneOf('process', 'power'), 'process'),
   /**
    * Processes serving the port (node cluster); a WebSocket session stays on the worker that
    * accepted it. Default: one per core with persistence on (a worker rebuilds any episode from
    * the store), one with it off (an episode kept only in memory lives in the worker that reset it).
    */
-  workers: number;
+  workers: setting('ECOMRLVE_WORKERS', '--workers', int(1), undefined, 'one per core with persistence on, 1 off'),
+};
+type Key = keyof typeof SETTINGS;
+type Value<K extends Key> = ReturnType<(typeof SETTINGS)[K]['read']>;
+
+export type EnvServerConfig = { [K in Key]: Value<K> } & {
   adminToken?: string;
   tokenSecret?: string;
   /** Per-client request, upload and storage budgets (server/lib/client-budget.ts); null: not counted. */
   clientBudget?: ClientBudgetLimits | null;
+};
+
+function setting<T>(env: string, flag: string, read: (raw: string, name: string) => T, fallback?: T, shown?: string) {
+  return { env, flag, read, fallback, shown: shown ?? String(fallback) };
 }
 
-export const DEFAULTS = {
-  mode: 'simulation',
-  host: '127.0.0.1',
-  port: 3141,
-  maxSessions: 1024,
-  maxSessionsPerClient: 512,
-  idleTimeoutMs: 15 * 60_000,
-  maxBodyBytes: 256 * 1024,
-  persist: true,
-  durability: 'process',
-} as const;
+function oneOf<T extends string>(...values: T[]) {
+  return (raw: string, name: string): T => {
+    if (values.includes(raw as T)) return raw as T;
+    throw new ConfigError(`${name} must be ${values.map((v) => `"${v}"`).join(' or ')}, got "${raw}"`);
+  };
+}
 
-/** The default number of workers (see EnvServerConfig.workers). */
-export const defaultWorkers = (persist: boolean) => (persist ? availableParallelism() : 1);
+function int(min: number, max = Infinity, what = `an integer ≥ ${min}`) {
+  return (raw: string, name: string): number => {
+    const n = Number(raw);
+    if (Number.isInteger(n) && n >= min && n <= max) return n;
+    throw new ConfigError(`${name} must be ${what}, got "${raw}"`);
+  };
+}
 
-type Source = Record<string, string | undefined>;
+function onOff(raw: string, name: string): boolean {
+  if (['on', '1', 'true'].includes(raw)) return true;
+  if (['off', '0', 'false'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on or off, got "${raw}"`);
+}
 
-const SETTINGS = [
-  { key: 'mode', env: 'ECOMRLVE_ENV_MODE', flag: '--mode' },
-  { key: 'host', env: 'ECOMRLVE_ENV_HOST', flag: '--host' },
-  { key: 'port', env: 'ECOMRLVE_ENV_PORT', flag: '--port' },
-  { key: 'maxSessions', env: 'ECOMRLVE_MAX_SESSIONS', flag: '--max-sessions' },
-  { key: 'maxSessionsPerClient', env: 'ECOMRLVE_MAX_SESSIONS_PER_CLIENT', flag: '--max-sessions-per-client' },
-  { key: 'idleTimeoutS', env: 'ECOMRLVE_IDLE_TIMEOUT_S', flag: '--idle-timeout' },
-  { key: 'maxBodyBytes', env: 'ECOMRLVE_MAX_BODY_BYTES', flag: '--max-body-bytes' },
-  { key: 'catalogId', env: 'ECOMRLVE_CATALOG', flag: '--catalog' },
-  { key: 'persist', env: 'ECOMRLVE_PERSIST', flag: '--persist' },
-  { key: 'durability', env: 'ECOMRLVE_DURABILITY', flag: '--durability' },
-  { key: 'workers', env: 'ECOMRLVE_WORKERS', flag: '--workers' },
-] as const;
+const keys = Object.keys(SETTINGS) as Key[];
 
-export class ConfigError extends Error {}
+/** The options' fixed defaults (the catalog and the workers depend on the rest). */
+export const DEFAULTS = Object.fromEntries(
+  keys.filter((k) => SETTINGS[k].fallback !== undefined).map((k) => [k, SETTINGS[k].fallback]),
+) as Omit<{ [K in Key]: Value<K> }, 'catalogId' | 'workers'>;
 
 /** `serve:env --help`: every option with its environment variable and default. */
 export function helpText(): string {
-  const defaults: Record<string, unknown> = { ...DEFAULTS, idleTimeoutS: DEFAULTS.idleTimeoutMs / 1000 };
-  const described: Record<string, string> = {
-    catalogId: 'the default catalog',
-    persist: 'on',
-    workers: `one per core (${defaultWorkers(true)}) with persistence on, 1 off`,
-  };
-  const rows = SETTINGS.map((s) => {
-    const d = described[s.key] ?? String(defaults[s.key]);
-    return `  ${`${s.flag} <value>`.padEnd(28)}${s.env.padEnd(30)}default ${d}`;
-  });
+  const row = (a: string, b: string, c: string) => `  ${a.padEnd(28)}${b.padEnd(30)}${c}`;
   return [
     'usage: npm run serve:env -- [options]   (the trainer API: docs/env-server.md)',
     '',
-    `  ${'option'.padEnd(28)}${'environment variable'.padEnd(30)}`,
-    ...rows,
-    `  ${'--help'.padEnd(28)}${''.padEnd(30)}this text`,
+    row('option', 'environment variable', ''),
+    ...keys.map((k) => row(`${SETTINGS[k].flag} <value>`, SETTINGS[k].env, `default ${SETTINGS[k].shown}`)),
+    row('--help', '', 'this text'),
     '',
     'Also: ECOMRLVE_ADMIN_TOKEN (admin state), ECOMRLVE_TOKEN_SECRET (signs episode tokens),',
     'ECOMRLVE_PUBLIC_HOSTS (host names it answers to besides loopback and --host), DATABASE_URL.',
   ].join('\n');
 }
 
-function portNumber(raw: string, name: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535)
-    throw new ConfigError(`${name} must be a port number from 0 to 65535 (0 = any free port), got "${raw}"`);
-  return n;
-}
-
-function positiveInt(raw: string, name: string, min = 1): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
-  return n;
-}
-
 /** Reads settings from environment variables and `--flag value` arguments. */
-export function loadConfig(env: Source, argv: string[], defaultCatalogId: string): EnvServerConfig {
-  const raw: Record<string, { value: string; name: string }> = {};
-  for (const s of SETTINGS)
-    if (env[s.env] !== undefined && env[s.env] !== '') raw[s.key] = { value: env[s.env]!, name: s.env };
-  for (let i = 0; i < argv.length; i++) {
-    const setting = SETTINGS.find((s) => s.flag === argv[i]);
-    if (!setting)
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  argv: string[],
+  defaultCatalogId: string,
+): EnvServerConfig {
+  const given = new Map<Key, { raw: string; name: string }>();
+  for (const k of keys) if (env[SETTINGS[k].env]) given.set(k, { raw: env[SETTINGS[k].env]!, name: SETTINGS[k].env });
+  for (let i = 0; i < argv.length; i += 2) {
+    const [name, raw] = [argv[i], argv[i + 1]];
+    const k = keys.find((key) => SETTINGS[key].flag === name);
+    if (!k)
       throw new ConfigError(
-        `unknown option "${argv[i]}"; options: ${SETTINGS.map((s) => s.flag).join(', ')} (--help explains them)`,
+        `unknown option "${name}"; options: ${keys.map((key) => SETTINGS[key].flag).join(', ')} (--help explains them)`,
       );
-    const value = argv[++i];
-    if (value === undefined) throw new ConfigError(`${setting.flag} needs a value`);
-    raw[setting.key] = { value, name: setting.flag };
+    if (raw === undefined) throw new ConfigError(`${name} needs a value`);
+    given.set(k, { raw, name });
   }
-  const mode = raw.mode?.value ?? DEFAULTS.mode;
-  if (mode !== 'simulation' && mode !== 'production')
-    throw new ConfigError(`${raw.mode!.name} must be "simulation" or "production", got "${mode}"`);
-  const persist = raw.persist?.value ?? (DEFAULTS.persist ? 'on' : 'off');
-  if (!['on', 'off', '1', '0', 'true', 'false'].includes(persist))
-    throw new ConfigError(`${raw.persist!.name} must be on or off, got "${persist}"`);
-  const durability = raw.durability?.value ?? DEFAULTS.durability;
-  if (durability !== 'process' && durability !== 'power')
-    throw new ConfigError(`${raw.durability!.name} must be "process" or "power", got "${durability}"`);
-  const host = raw.host?.value ?? DEFAULTS.host;
-  const persisting = ['on', '1', 'true'].includes(persist);
+  const values = Object.fromEntries(
+    keys.map((k) => {
+      const g = given.get(k);
+      return [k, g ? SETTINGS[k].read(g.raw, g.name) : SETTINGS[k].fallback];
+    }),
+  ) as { [K in Key]: Value<K> };
   return {
-    mode,
-    host,
-    port: raw.port ? portNumber(raw.port.value, raw.port.name) : DEFAULTS.port,
-    maxSessions: raw.maxSessions ? positiveInt(raw.maxSessions.value, raw.maxSessions.name) : DEFAULTS.maxSessions,
-    maxSessionsPerClient: raw.maxSessionsPerClient
-      ? positiveInt(raw.maxSessionsPerClient.value, raw.maxSessionsPerClient.name)
-      : DEFAULTS.maxSessionsPerClient,
-    idleTimeoutMs: raw.idleTimeoutS
-      ? positiveInt(raw.idleTimeoutS.value, raw.idleTimeoutS.name) * 1000
-      : DEFAULTS.idleTimeoutMs,
-    maxBodyBytes: raw.maxBodyBytes
-      ? positiveInt(raw.maxBodyBytes.value, raw.maxBodyBytes.name, 1024)
-      : DEFAULTS.maxBodyBytes,
-    catalogId: raw.catalogId?.value ?? defaultCatalogId,
-    persist: persisting,
-    durability,
-    workers: raw.workers ? positiveInt(raw.workers.value, raw.workers.name) : defaultWorkers(persisting),
+    ...values,
+    catalogId: values.catalogId ?? defaultCatalogId,
+    workers: values.workers ?? (values.persist ? availableParallelism() : 1),
     adminToken: env.ECOMRLVE_ADMIN_TOKEN || undefined,
     // the episode service's secret (server/episodes/tokens.ts): a token opens its episode on either
     tokenSecret: capabilitySecret(env),
-    clientBudget: serveEnvBudgetLimits(host, env),
+    clientBudget: serveEnvBudgetLimits(values.host, env),
   };
 }

@@ -15,7 +15,7 @@ import type { EnvService, StepResponse } from './protocol';
 import { jsonSchema } from './schemas';
 import { SERVER_VERSION } from './server-info';
 
-export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
 /** JSON-RPC 2.0 error codes (OpenEnv's JsonRpcErrorCode). */
 export const RPC = {
@@ -23,17 +23,16 @@ export const RPC = {
   INVALID_REQUEST: -32600,
   METHOD_NOT_FOUND: -32601,
   INVALID_PARAMS: -32602,
-  INTERNAL_ERROR: -32603,
   SERVER_ERROR: -32000,
 } as const;
 
 type RpcId = string | number | null;
-export type RpcResponse =
+type RpcResponse =
   | { jsonrpc: '2.0'; id: RpcId; result: unknown }
   | { jsonrpc: '2.0'; id: RpcId; error: { code: number; message: string; data?: unknown } };
 
 /** Who is calling: the episode it may act on (null: none yet). */
-export interface McpCaller {
+interface McpCaller {
   episode: { id: string; token: string } | null;
   /** The WebSocket session that started the episode (the connection is the capability). */
   connection: boolean;
@@ -51,7 +50,7 @@ const ASSISTANT_MESSAGE = {
 const DEFAULT_MESSAGE = { call: 'One moment, let me check that for you.', answer: 'Here is my answer.' };
 const RESERVED = new Set(['reset', 'step', 'state', 'close']);
 
-export const INSTRUCTIONS =
+const INSTRUCTIONS =
   'You are a shopping assistant talking to a customer. Each tool call is one turn of the conversation: ' +
   'the tool runs, and its result carries the tool output and the customer’s next message. Use `reply` to ' +
   'only talk to the customer (ask or confirm), and `answer` to give your final answer, which ends the ' +
@@ -60,7 +59,7 @@ export const INSTRUCTIONS =
 const toolCache = new Map<string, { name: string; description: string; inputSchema: Record<string, unknown> }[]>();
 
 /** The episode's MCP tools: the env's tools (each with an optional assistant_message), reply, answer. */
-export function mcpTools(envId: string) {
+function mcpTools(envId: string) {
   const hit = toolCache.get(envId);
   if (hit) return hit;
   const env = getEnv(envId);

@@ -5,24 +5,15 @@
 // extras stay beside episode_id and step_count (OpenEnv's State allows extra fields). The map is
 // documented in docs/env-server.md ("OpenEnv mapping"). Production mode never carries the seed.
 
+import type { z } from 'zod';
 import type { ServerMode } from './config';
+import type { agentStateSchema, rewardPartsSchema, wireMetadataSchema } from './schemas';
 import type { StepResult } from '@/server/engine';
 import type { LiveEpisode } from '@/server/episodes/live';
 
 /** What GET /state answers for an episode's capability token (the admin token adds the goal, simulation mode only). */
-export interface AgentState {
-  episode_id: string;
-  step_count: number;
-  env: string;
-  d: number;
-  seed: number;
-  run: string | null;
-  turn: number;
-  t_max: number;
-  done: boolean;
-  termination: string | null;
-  reward: number | null;
-}
+export type AgentState = z.infer<typeof agentStateSchema>;
+type WireMetadata = z.infer<typeof wireMetadataSchema>;
 
 export function agentState({ id, config, run, episode: e }: LiveEpisode): AgentState {
   const { envId: env, d, seed } = config;
@@ -42,13 +33,14 @@ export function agentState({ id, config, run, episode: e }: LiveEpisode): AgentS
   };
 }
 
+/** Our flat answer to a step; on the wire its extras move into the observation's metadata. */
 export interface StepResponse {
   episode_id: string;
   observation: StepResult['observation'];
   reward: number;
   done: boolean;
   termination: string | null;
-  reward_parts: { r_task: number; r_eff: number; r_hall: number; is_correct: boolean } | null;
+  reward_parts: z.infer<typeof rewardPartsSchema> | null;
 }
 
 export interface ResetResponse extends StepResponse {
@@ -60,23 +52,6 @@ export interface ResetResponse extends StepResponse {
   /** echoed when sent: what the episode was recorded under */
   train_step?: number;
   group?: string;
-}
-
-/** What OpenEnv's observation `metadata` holds for us. */
-export interface WireMetadata {
-  episode_id: string;
-  /** Reset only: the capability token for step, state and MCP. */
-  token?: string;
-  env?: string;
-  d?: number;
-  /** Reset in simulation mode only. */
-  seed?: number;
-  run?: string | null;
-  /** Reset only, when sent. */
-  train_step?: number;
-  group?: string;
-  termination: string | null;
-  reward_parts: StepResponse['reward_parts'];
 }
 
 /** OpenEnv's ResetResponse / StepResponse (and the WebSocket observation frame's data). */
@@ -133,26 +108,3 @@ export function wireState<S extends Partial<AgentState>>(state: S, mode: ServerM
 
 /** OpenEnv's State for a call that names no episode: what a fresh environment reports. */
 export const NO_EPISODE_STATE = { episode_id: null, step_count: 0 } as const;
-
-/** A wire reset or step answer back in our flat shape (the TypeScript client's view). */
-export function fromWire(body: WireResult): StepResponse & Partial<ResetResponse> {
-  const { metadata, ...observation } = body.observation as { metadata: WireMetadata } & Record<string, unknown>;
-  const out: StepResponse & Partial<ResetResponse> = {
-    episode_id: metadata.episode_id,
-    observation: observation as unknown as StepResponse['observation'],
-    reward: body.reward,
-    done: body.done,
-    termination: metadata.termination,
-    reward_parts: metadata.reward_parts,
-  };
-  if (metadata.token !== undefined) {
-    out.token = metadata.token;
-    out.env = metadata.env;
-    out.d = metadata.d;
-    if (metadata.seed !== undefined) out.seed = metadata.seed;
-    out.run = metadata.run ?? null;
-    if (metadata.train_step !== undefined) out.train_step = metadata.train_step;
-    if (metadata.group !== undefined) out.group = metadata.group;
-  }
-  return out;
-}

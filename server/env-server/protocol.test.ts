@@ -75,6 +75,12 @@ describe('reset', () => {
       'VALIDATION_ERROR',
       'axis_overrides: unknown field "T_maxx"',
     );
+    // each axis within the engine's own range (difficulty.ts: T_max 1–100)
+    expectError(
+      () => s.reset({ env: 'PD', axis_overrides: { T_max: 0 } }),
+      'VALIDATION_ERROR',
+      /axis_overrides\.T_max: Too small/,
+    );
   });
 
   it('applies axis overrides in simulation mode and refuses them in production mode', () => {

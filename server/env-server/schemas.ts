@@ -6,20 +6,16 @@
 import { z } from 'zod';
 import { availableEnvs, getEnv } from '@/server/engine/envs/registry';
 import { getTool } from '@/server/engine/tools';
-import { AXIS_NAMES } from '@/server/engine';
+import { MAX_SEED, axisOverridesSchema, idSchema, stepKeySchema } from '@/server/episodes/inputs';
 
-export const MAX_SEED = 2_147_483_647;
+export { MAX_SEED };
 const envIds = availableEnvs().map((e) => e.id) as [string, ...string[]];
-
-export const episodeIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/, 'episode_id must be 1–64 characters from A–Z, a–z, 0–9, "_" and "-"');
 
 export const resetRequestSchema = z.strictObject({
   env: z.enum(envIds).default('PD').describe('environment id'),
   d: z.int().min(0).max(100).default(0).describe('difficulty'),
   seed: z.int().min(0).max(MAX_SEED).optional().describe('task seed; a random one is chosen (and echoed) when absent'),
-  episode_id: episodeIdSchema.optional().describe('your own id for the episode; generated when absent'),
+  episode_id: idSchema.optional().describe('your own id for the episode; generated when absent'),
   run: z.string().min(1).max(100).optional().describe('training run or trainer name, recorded with the episode'),
   train_step: z.int().min(0).optional().describe('the trainer’s step for this rollout, recorded with the episode'),
   group: z
@@ -30,10 +26,9 @@ export const resetRequestSchema = z.strictObject({
     .describe(
       'rollout group: rollouts sharing (run, group) form one GRPO group; default (run, train_step, env, d, seed)',
     ),
-  axis_overrides: z
-    .partialRecord(z.enum(AXIS_NAMES as [string, ...string[]]), z.number().min(0))
+  axis_overrides: axisOverridesSchema
     .optional()
-    .describe('simulation mode only: override single difficulty axes'),
+    .describe('simulation mode only: override single difficulty axes (each within the engine’s range)'),
 });
 export type ResetRequest = z.output<typeof resetRequestSchema>;
 
@@ -43,12 +38,10 @@ export const wireActionSchema = z.union([z.string(), z.record(z.string(), z.unkn
 });
 
 export const stepRequestSchema = z.strictObject({
-  episode_id: episodeIdSchema,
+  episode_id: idSchema,
   action: wireActionSchema,
   token: z.string().optional().describe('capability token, when not sent as "Authorization: Bearer …"'),
-  step_key: z
-    .string()
-    .regex(/^[\w.:-]{1,100}$/, 'at most 100 letters, digits, "_", ".", ":" or "-"')
+  step_key: stepKeySchema
     .optional()
     .describe('idempotency key: a retry with the same key (on any worker) gets the stored result, not a second step'),
 });
@@ -125,7 +118,7 @@ export const wireResultSchema = z.strictObject({
 
 /** What POST /step takes: ours (episode_id, token, step_key) and OpenEnv's StepRequest fields. */
 export const wireStepRequestSchema = stepRequestSchema.extend({
-  episode_id: episodeIdSchema
+  episode_id: idSchema
     .optional()
     .describe('absent: a fresh PD d 0 episode takes this action (OpenEnv’s stateless HTTP)'),
   timeout_s: z.number().positive().optional().describe('OpenEnv’s; accepted, not used (a step takes milliseconds)'),
@@ -138,18 +131,24 @@ function answerSchemaFor(envId: string) {
   return env.answerSchema.extend({ env: z.literal(env.id), done: z.boolean() });
 }
 
-/** One turn in this environment, from the tools' and the answer's zod schemas. */
-export function actionSchemaFor(envId: string) {
+const actionSchemas = new Map<string, z.ZodType>();
+
+/** One turn in this environment, from the tools' and the answer's zod schemas (made once per env). */
+export function actionSchemaFor(envId: string): z.ZodType {
+  const hit = actionSchemas.get(envId);
+  if (hit) return hit;
   const env = getEnv(envId);
   const calls = env.tools.map((name) => z.strictObject({ name: z.literal(name), args: getTool(name)!.args }));
   // Dispatched on the tool name: a plain union tried every tool's schema in turn (10× slower on a late tool).
   const call =
     calls.length === 1 ? calls[0] : z.discriminatedUnion('name', calls as [(typeof calls)[0], ...typeof calls]);
-  return z.strictObject({
+  const schema = z.strictObject({
     assistant_message: z.string().min(1).describe('what the assistant says to the customer this turn'),
     tool_calls: z.array(call).default([]),
     answer: answerSchemaFor(envId).nullable().default(null),
   });
+  actionSchemas.set(envId, schema);
+  return schema;
 }
 
 export const jsonSchema = (schema: z.ZodType): Record<string, unknown> => {

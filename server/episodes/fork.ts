@@ -3,30 +3,23 @@
 // and a model's records) are copied; the LLM customer's messages of those turns are the parent's.
 import { ENGINE_VERSION, replayEpisode, replayRefusal } from '@/server/engine';
 import { REWARD_REVISION } from '@/server/engine/reward';
-import type { Catalog } from '@/server/engine/catalog/types';
-import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
-import type { LiveEpisodes } from './live';
-import { actionArgument, configOfRow, viewOf, type EpisodeStore } from './store';
+import { actionArgument, configOfRow, viewOf } from './store';
 import { EpisodeServiceError, type EpisodeView } from './types';
 import { storedGoalOf } from './stored-goal';
-import type { TokenService } from './tokens';
 import { playerOf } from './provenance';
+import type { StartContext } from './start';
+import type { StepContext } from './step';
 
 export interface ForkOptions {
   player?: string;
   runId?: string;
 }
 
-/** What a fork needs of the episode service. */
-export interface ForkContext {
-  store: EpisodeStore;
-  live: LiveEpisodes;
-  requireRow(id: string): Promise<EpisodeRow>;
-  loadCatalog(catalogId: string): Promise<void>;
-  catalogFor(catalogId: string): Catalog;
-  voiced(view: EpisodeView): Promise<EpisodeView>;
-  tokens: TokenService;
-}
+/** What a fork needs of the episode service: a start's and a step's context share it. */
+type ForkContext = Pick<
+  StartContext & StepContext,
+  'store' | 'live' | 'requireRow' | 'loadCatalog' | 'catalogFor' | 'voiced' | 'tokens'
+>;
 
 export async function forkEpisode(
   { store, live, requireRow, loadCatalog, catalogFor, voiced, tokens }: ForkContext,

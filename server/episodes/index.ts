@@ -29,7 +29,7 @@ export const episodeService: EpisodeService = lazyObject(makeEpisodeService);
 export { EpisodeServiceError } from './types';
 export type { EpisodeView, EpisodeSummary, HiddenGoal, WorldView, StartEpisodeInput } from './types';
 
-import { createRescoreService, type RescoreService } from './rescore-service';
+import { createRescoreService, type RescoreService } from './rescore';
 const r = globalThis as unknown as { __ecomRescoreService?: RescoreService };
 export const rescoreService: RescoreService = lazyObject(
   () => (r.__ecomRescoreService ??= createRescoreService({ prisma, getCatalog })),

@@ -30,6 +30,7 @@ export const startSchema = z.strictObject({
   axisOverrides: axisOverridesSchema.optional(),
   catalogId: z.string().min(1).max(200).optional(),
   player: playerSchema.optional(),
+  /** a model connection's name: the LLM customer rewrites the customer's messages (SPEC §9) */
   customerVoice: z.string().min(1).max(100).optional(),
 });
 

@@ -14,34 +14,27 @@ import { runCondition } from '@/server/inspector/run-keys';
 export type GroupSelector =
   { group: string } | { group: null; trainStep: number | null; env: string; d: number; seed: number };
 
-interface OutcomeRow {
+/** The columns that name a rollout's prompt, as SQL gives them back. */
+interface PromptRow {
   trainStep: number | null;
   rolloutGroup: string | null;
   envId: string;
   d: number;
   seed: number;
-  reward: number;
-  isCorrect: number | boolean | null;
-  terminationReason: string | null;
 }
-
-const OUTCOME_COLUMNS = `e."trainStep", e."rolloutGroup", e."envId", e."d", e."seed", e."reward", e."isCorrect", e."terminationReason"`;
 
 function finished(run: string) {
   const where = runCondition(run);
   return { sql: `${where.sql} AND e."status" = 'done' AND e."reward" IS NOT NULL`, args: where.args as unknown[] };
 }
 
-const outcomeOf = (run: string, r: OutcomeRow) => ({
+const promptOf = (run: string, r: PromptRow) => ({
   run,
-  trainStep: r.trainStep === null ? null : Number(r.trainStep),
   group: r.rolloutGroup,
+  trainStep: r.trainStep === null ? null : Number(r.trainStep),
   env: r.envId,
   d: Number(r.d),
   seed: Number(r.seed),
-  reward: Number(r.reward),
-  isCorrect: flag(r.isCorrect) === true,
-  termination: r.terminationReason,
 });
 
 /**
@@ -52,7 +45,7 @@ const outcomeOf = (run: string, r: OutcomeRow) => ({
 export async function readRunGroups(db: SqlDb, run: string): Promise<GroupStats[]> {
   const where = finished(run);
   type Sums = Record<'n' | 'rewardSum' | 'squares' | 'spread' | 'passed' | 'sameEnd', number>;
-  const rows = await db.all<Omit<OutcomeRow, 'reward' | 'isCorrect' | 'terminationReason'> & Sums>(
+  const rows = await db.all<PromptRow & Sums>(
     // as few columns as the figures need: building 25,000 result rows is most of the cost
     `SELECT e."trainStep", e."rolloutGroup", e."envId", e."d", e."seed", count(*) AS "n",
        sum(e."reward") AS "rewardSum", sum(e."reward" * e."reward") AS "squares",
@@ -68,15 +61,7 @@ export async function readRunGroups(db: SqlDb, run: string): Promise<GroupStats[
     const size = Number(r.n);
     const rewardSum = Number(r.rewardSum);
     const mean = rewardSum / size;
-    const prompt = {
-      run,
-      group: r.rolloutGroup,
-      trainStep: r.trainStep === null ? null : Number(r.trainStep),
-      env: r.envId,
-      d: Number(r.d),
-      seed: Number(r.seed),
-    };
-    const g = groupStats(prompt, {
+    const g = groupStats(promptOf(run, r), {
       size,
       rewardSum,
       variance: Number(r.squares) / size - mean * mean,
@@ -125,14 +110,19 @@ export async function readGroup(db: SqlDb, run: string, only: GroupSelector): Pr
     args.push(only.env, only.d, only.seed, ...(only.trainStep === null ? [] : [only.trainStep]));
   }
   const part = (k: string) => `${sqlFor(db.dialect).jsonNumber('e."breakdown"', k)} AS "${k}"`;
-  const rows = await db.all<OutcomeRow & { id: string } & Record<'turn' | 'rTask' | 'rEff' | 'rHall', number>>(
-    `SELECT e."id", e."turn", ${OUTCOME_COLUMNS}, ${part('rTask')}, ${part('rEff')}, ${part('rHall')}
+  type Row = PromptRow & { id: string; isCorrect: unknown; terminationReason: string | null };
+  const rows = await db.all<Row & Record<'turn' | 'reward' | 'rTask' | 'rEff' | 'rHall', number>>(
+    `SELECT e."id", e."turn", e."trainStep", e."rolloutGroup", e."envId", e."d", e."seed", e."reward", e."isCorrect",
+       e."terminationReason", ${part('rTask')}, ${part('rEff')}, ${part('rHall')}
      FROM "Episode" e WHERE ${c.join(' AND ')} ORDER BY e."createdAt", e."id"`,
     args,
   );
   const [group] = formGroups(
     rows.map((r) => ({
-      ...outcomeOf(run, r),
+      ...promptOf(run, r),
+      reward: Number(r.reward),
+      isCorrect: flag(r.isCorrect) === true,
+      termination: r.terminationReason,
       id: r.id,
       turns: Number(r.turn),
       components: { rTask: Number(r.rTask), rEff: Number(r.rEff), rHall: Number(r.rHall) },

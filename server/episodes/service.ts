@@ -278,7 +278,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
      * active and continued by whoever plays it next.
      */
     forkEpisode: (parentId: string, turns: number, opts: ForkOptions = {}) =>
-      forkEpisode({ store, live, requireRow, loadCatalog, catalogFor, voiced, tokens }, parentId, turns, opts),
+      forkEpisode(context, parentId, turns, opts),
 
     /** Parent and forks of an episode (the replay's family box). */
     async family(episodeId: string): Promise<{ parent: EpisodeSummary | null; forks: EpisodeSummary[] }> {

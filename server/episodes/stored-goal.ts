@@ -20,10 +20,8 @@ const DERIVED = 'dataFromConfig';
  * The goal as the trainer's recorder stores it: `{"envId","summary","dataFromConfig":true,"slots"?}`
  * (the summary and the revealed slots change turn by turn; the data does not).
  */
-export function goalWithoutDataJson(g: { envId: string; summary: string[]; slots?: unknown }): string {
-  const slots = g.slots !== undefined ? `,"slots":${JSON.stringify(g.slots)}` : '';
-  return `{"envId":${JSON.stringify(g.envId)},"summary":${JSON.stringify(g.summary)},"${DERIVED}":true${slots}}`;
-}
+export const goalWithoutDataJson = ({ envId, summary, slots }: { envId: string; summary: string[]; slots?: unknown }) =>
+  JSON.stringify({ envId, summary, [DERIVED]: true, slots });
 
 /** True when the stored text leaves the data to be derived (a cheap check before loading a catalog). */
 export function goalDataIsDerived(stored: string): boolean {

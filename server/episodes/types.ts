@@ -1,6 +1,8 @@
 // What the episode service hands to tRPC, server actions and pages. Plain JSON
 // (dates as ISO strings) so the same objects cross tRPC and server actions.
+import type { z } from 'zod';
 import { AppError, type ErrorCode } from '@/server/lib/errors';
+import type { startSchema } from './inputs';
 import type { AxisValues } from '@/server/engine/difficulty';
 import type {
   Action,
@@ -91,16 +93,7 @@ export interface CustomerVoice {
 /** Agent-visible world state for the playground's side panel (from the live episode). */
 export type WorldView = Record<string, unknown> & { today?: string; cart?: unknown };
 
-export interface StartEpisodeInput {
-  envId: string;
-  d: number;
-  seed?: number | null;
-  axisOverrides?: Partial<AxisValues>;
-  catalogId?: string;
-  player?: string;
-  /** a model connection's name: the LLM customer rewrites the customer's messages (SPEC §9) */
-  customerVoice?: string;
-}
+export type StartEpisodeInput = z.input<typeof startSchema>;
 
 export type ActionInput = string | Action;
 

@@ -8,7 +8,7 @@ import { axesFor } from '@/server/engine/difficulty';
 import { ENV_IDS, type Action, type EnvId, type EpisodeEvent } from '@/server/engine/types';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeRecord } from './insert';
-import { noRescore, rescoreByReplay } from './rescore';
+import { rescoreByReplay, unscored } from './rescore';
 
 const toolCallSchema = z.object({
   id: z.string().optional(),
@@ -126,7 +126,7 @@ export function chatToRecord(
   const rescored =
     canReplay && catalog
       ? rescoreByReplay({ envId, d, seed: seed! }, actions, catalog, null)
-      : noRescore(
+      : unscored(
           canReplay
             ? `catalog "${catalogId}" is not available here`
             : 'the metadata has no seed, so the engine cannot replay it',

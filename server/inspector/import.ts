@@ -14,7 +14,7 @@ import { parseReferenceManifest, referenceToRecord, referenceTraceSchema, type M
 import { createInserter, type EpisodeRecord } from './insert';
 import { collectRecordSchema, fromCollectRecord } from './openenv-collect';
 import { catchUpSearchIndex } from './pg-search';
-import { noRescore, pendingRescore, rescoreOnCatalog, type Rescore } from './rescore';
+import { rescoreOnCatalog, unscored, type Rescore } from './rescore';
 
 export interface ImportLineReport {
   file: string;
@@ -120,9 +120,9 @@ function* valuesOf(text: string): Generator<{ line: number; value?: unknown; err
 function ownToRecord(line: EpisodeLine, opts: ImportOptions, file: string, replayNow: boolean): EpisodeRecord {
   const breakdown = line.breakdown as RewardBreakdown | null;
   let rescored: Rescore;
-  if (opts.rescore === false) rescored = noRescore('re-scoring was turned off for this import');
-  else if (line.actions.length === 0) rescored = noRescore('no actions were recorded, so the engine cannot replay it');
-  else if (!replayNow) rescored = pendingRescore();
+  if (opts.rescore === false) rescored = unscored('re-scoring was turned off for this import');
+  else if (line.actions.length === 0) rescored = unscored('no actions were recorded, so the engine cannot replay it');
+  else if (!replayNow) rescored = unscored('re-scored by replay when first opened (large import)', 'pending');
   else rescored = rescoreOnCatalog({ ...line, envId: line.envId as EnvId }, line.actions, opts.getCatalog, breakdown);
   const axisOverrides = line.axisOverrides as Partial<AxisValues>;
   return {

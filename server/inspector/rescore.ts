@@ -8,18 +8,10 @@
 //   none:    neither is possible; the episode is shown as recorded.
 import { replayEpisode } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
-import type { Action, EnvId, RewardBreakdown, RewardWeights, UserAct } from '@/server/engine/types';
+import type { Action, EpisodeConfig, RewardBreakdown, RewardWeights, UserAct } from '@/server/engine/types';
 
-export interface RewardParts {
-  total: number;
-  rTask: number;
-  rEff: number;
-  rHall: number;
-  isCorrect: boolean;
-  turns: number;
-  tUser: number;
-  tEff: number;
-}
+const PARTS = ['total', 'rTask', 'rEff', 'rHall', 'isCorrect', 'turns', 'tUser', 'tEff'] as const;
+export type RewardParts = Pick<RewardBreakdown, (typeof PARTS)[number]>;
 
 export interface Rescore {
   /** pending: stored by a large import, re-scored by replay when first opened */
@@ -33,41 +25,20 @@ export interface Rescore {
   note: string;
 }
 
-export const partsOf = (b: RewardBreakdown): RewardParts => ({
-  total: b.total,
-  rTask: b.rTask,
-  rEff: b.rEff,
-  rHall: b.rHall,
-  isCorrect: b.isCorrect,
-  turns: b.turns,
-  tUser: b.tUser,
-  tEff: b.tEff,
-});
+export const partsOf = (b: RewardBreakdown) => Object.fromEntries(PARTS.map((k) => [k, b[k]])) as RewardParts;
 
 export function diffParts(recorded: RewardParts | null, rescored: RewardParts | null): Rescore['differs'] {
   if (!recorded || !rescored) return [];
-  const out: Rescore['differs'] = [];
-  for (const k of Object.keys(rescored) as Array<keyof RewardParts>) {
-    const a = recorded[k];
-    const b = rescored[k];
+  return PARTS.flatMap((part) => {
+    const [a, b] = [recorded[part], rescored[part]];
     const same = typeof a === 'number' && typeof b === 'number' ? Math.abs(a - b) < 1e-9 : a === b;
-    if (!same) out.push({ part: k, recorded: a, rescored: b });
-  }
-  return out;
+    return same ? [] : [{ part, recorded: a, rescored: b }];
+  });
 }
 
-export const pendingRescore = (): Rescore => ({
-  method: 'pending',
-  reward: null,
-  isCorrect: null,
-  parts: null,
-  breakdown: null,
-  differs: [],
-  note: 're-scored by replay when first opened (large import)',
-});
-
-export const noRescore = (note: string): Rescore => ({
-  method: 'none',
+/** No re-score: `pending` (a large import's, replayed when first opened) or `none`, and why. */
+export const unscored = (note: string, method: 'none' | 'pending' = 'none'): Rescore => ({
+  method,
   reward: null,
   isCorrect: null,
   parts: null,
@@ -77,31 +48,16 @@ export const noRescore = (note: string): Rescore => ({
 });
 
 export function rescoreByReplay(
-  config: {
-    envId: EnvId;
-    d: number;
-    seed: number;
-    axisOverrides?: Record<string, number>;
-    weights?: RewardWeights | null;
-  },
+  config: Pick<EpisodeConfig, 'envId' | 'd' | 'seed' | 'axisOverrides'> & { weights?: RewardWeights | null },
   actions: Array<string | Action>,
   catalog: Catalog,
   recorded: RewardParts | null,
 ): Rescore {
+  const { envId, d, seed, axisOverrides, weights } = config;
   try {
-    const ep = replayEpisode(
-      {
-        envId: config.envId,
-        d: config.d,
-        seed: config.seed,
-        axisOverrides: config.axisOverrides,
-        ...(config.weights ? { weights: config.weights } : {}),
-      },
-      catalog,
-      actions,
-    );
+    const ep = replayEpisode({ envId, d, seed, axisOverrides, ...(weights ? { weights } : {}) }, catalog, actions);
     if (!ep.breakdown)
-      return noRescore(
+      return unscored(
         `the ${actions.length} recorded action(s) do not finish the episode in this engine (it is still at turn ${ep.turn})`,
       );
     const parts = partsOf(ep.breakdown);
@@ -115,7 +71,7 @@ export function rescoreByReplay(
       note: `replayed ${actions.length} action(s) on ${catalog.id} with this engine`,
     };
   } catch (e) {
-    return noRescore(`this engine cannot replay it: ${(e as Error).message}`);
+    return unscored(`this engine cannot replay it: ${(e as Error).message}`);
   }
 }
 
@@ -130,20 +86,13 @@ export function rescoreOnCatalog(
   try {
     catalog = getCatalog(config.catalogId);
   } catch {
-    return noRescore(`catalog "${config.catalogId}" is not available here`);
+    return unscored(`catalog "${config.catalogId}" is not available here`);
   }
   const acts = actions.map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
   return rescoreByReplay(config, acts, catalog, recorded ? partsOf(recorded) : null);
 }
 
 const clip = (x: number) => Math.min(1, Math.max(-1, x));
-
-/** SPEC §8 revision 2: r_eff with the fixed reference T_ref = 4·n_sub. */
-export function efficiencyRev2(turns: number, tUser: number, nSub: number) {
-  const tRef = 4 * nSub;
-  const tEff = Math.max(1, turns - tUser);
-  return { tEff, tRef, rEff: clip(1 - (2 * (tEff - 1)) / (tRef - 1)) };
-}
 
 export interface FormulaInput {
   hardFail: boolean;
@@ -161,19 +110,17 @@ export interface FormulaInput {
   weights: RewardWeights;
 }
 
-/** T_user (rev. 2): replies tagged confirm, and clarify replies to a turn with no successful tool call. */
-export function customerCausedTurns(replyActs: Array<UserAct | null>, okToolCalls: number[], turns: number): number {
-  let n = 0;
-  for (let i = 0; i < Math.min(turns, replyActs.length); i++) {
-    const act = replyActs[i];
-    if (act === 'confirm' || (act === 'clarify' && (okToolCalls[i] ?? 0) === 0)) n++;
-  }
-  return n;
-}
-
 export function rescoreByFormula(input: FormulaInput, recorded: RewardParts | null): Rescore {
-  const tUser = customerCausedTurns(input.replyActs, input.okToolCalls, input.turns);
-  const { tEff, tRef, rEff } = efficiencyRev2(input.turns, tUser, input.nSub);
+  // T_user (rev. 2): replies tagged confirm, and clarify replies to a turn with no successful tool call
+  let tUser = 0;
+  for (let i = 0; i < Math.min(input.turns, input.replyActs.length); i++) {
+    const act = input.replyActs[i];
+    if (act === 'confirm' || (act === 'clarify' && (input.okToolCalls[i] ?? 0) === 0)) tUser++;
+  }
+  // r_eff (rev. 2) with the fixed reference T_ref = 4·n_sub
+  const tRef = 4 * input.nSub;
+  const tEff = Math.max(1, input.turns - tUser);
+  const rEff = clip(1 - (2 * (tEff - 1)) / (tRef - 1));
   const unique = [...new Set(input.recommended)];
   const hallucinated = unique.filter((id) => !input.seen.has(id));
   const rHall = hallucinated.length === 0 ? 0 : -Math.min(1, hallucinated.length / Math.max(1, unique.length));
