@@ -228,7 +228,7 @@ export function createEnvService(deps: EnvServiceDeps) {
       throw asEnvServerError(e, live.id);
     }
     live.steps++;
-    if (recorder) track(live.id, recorder.step(live, parsedAction, result, stepKey));
+    if (recorder) track(live.id, recorder.step(live, parsedAction, result, { stepKey }));
     return respond(live, result);
   }
 
@@ -291,8 +291,8 @@ export function createEnvService(deps: EnvServiceDeps) {
   ): Promise<StepResponse> {
     for (let attempt = 1; ; attempt++) {
       const { live, stored } = await hold(id, token, false, connection);
-      const answered = (stepKey && live.answered.get(stepKey)) || storedAnswer(stored, stepKey);
-      if (answered) return answered as StepResponse;
+      const answered = (stepKey && live.answered.get(stepKey)?.response) || storedAnswer(stored, stepKey);
+      if (answered) return answered;
       // A transport's structured action must match the published schema (in-process callers may step anything).
       if (typeof action === 'object' && action !== null && !Array.isArray(action))
         checkAction(live.config.envId, action, id);
@@ -302,7 +302,7 @@ export function createEnvService(deps: EnvServiceDeps) {
         // capacity) would only make the garbage collector copy and mark it; a later state read
         // or step-key retry rebuilds it like any miss.
         if (reads && live.episode.done) sessions.drop(id);
-        else if (stepKey) live.answered.set(stepKey, response);
+        else if (stepKey) live.answered.set(stepKey, { eventEnd: live.episode.events.length, response });
         return response;
       } catch (e) {
         if (!(e instanceof StepConflictError)) throw e;
