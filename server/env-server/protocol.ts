@@ -240,13 +240,6 @@ export function createEnvService(deps: EnvServiceDeps) {
     return parse(stepRequestSchema, body, 'step', id);
   }
 
-  /** A step of an episode this worker holds (in-process callers and tests; transports use stepRequest). */
-  function step(body: unknown, bearer: string | null): StepResponse {
-    const req = parseStep(body);
-    const live = authorise(req.episode_id, bearer ?? req.token ?? null, false);
-    return stepLive(live, req.action);
-  }
-
   /**
    * The episode for a caller: from this worker's LRU or, on a miss with a store, rebuilt from
    * it (the token is checked first: a bad token costs no store read). `stored` is set when the
@@ -316,8 +309,8 @@ export function createEnvService(deps: EnvServiceDeps) {
     }
   }
 
-  /** Transport step (HTTP): the body names the episode, the token comes from the header or the body. */
-  function stepRequest(body: unknown, bearer: string | null): Promise<StepResponse> {
+  /** A step request's body (the episode, the action, a step key, the token when no header has it), on the one step path. */
+  async function step(body: unknown, bearer: string | null): Promise<StepResponse> {
     const req = parseStep(body);
     return stepEpisode(req.episode_id, bearer ?? req.token ?? null, req.action, req.step_key ?? null);
   }
@@ -375,7 +368,6 @@ export function createEnvService(deps: EnvServiceDeps) {
     step,
     stepLive,
     stepEpisode,
-    stepRequest,
     /** The episode for a caller that acts on it (MCP: its env decides the tools), rebuilt on a miss. */
     holdEpisode: (id: string, token: string | null, connection = false) => hold(id, token, false, connection),
     durable,
