@@ -22,6 +22,17 @@ function expectError(fn: () => unknown, code: string, message?: string | RegExp)
   throw new Error(`expected ${code}, nothing was thrown`);
 }
 
+async function expectRejection(p: Promise<unknown>, code: string, message?: string | RegExp) {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(EnvServerError);
+  expect((e as EnvServerError).code).toBe(code);
+  if (message) expect((e as EnvServerError).message).toMatch(message);
+  return e as EnvServerError;
+}
+
 const step = (s: EnvService, id: string, token: string | null, action: unknown) =>
   s.step({ episode_id: id, action }, token);
 
@@ -94,7 +105,7 @@ describe('reset', () => {
 });
 
 describe('step', () => {
-  it('plays the oracle’s actions to the same observations and rewards as the engine in-process, in every env', () => {
+  it('plays the oracle’s actions to the same observations and rewards as the engine in-process, in every env', async () => {
     for (const envId of ENVS) {
       const reference = oracleRun({ envId, d: 4, seed: 11 });
       const s = makeService();
@@ -104,7 +115,7 @@ describe('step', () => {
       const rewards = [response.reward];
       let last = null;
       for (const action of reference.actions) {
-        last = step(s, live.id, token, action);
+        last = await step(s, live.id, token, action);
         expect(wireResultSchema.safeParse(wireStep(last)).success, envId).toBe(true);
         expect(last.episode_id).toBe(live.id);
         seen.push(JSON.stringify(last.observation));
@@ -123,7 +134,7 @@ describe('step', () => {
     }
   });
 
-  it('takes the model’s raw text as the action, and a bad one is the agent’s mistake, not a protocol error', () => {
+  it('takes the model’s raw text as the action, and a bad one is the agent’s mistake, not a protocol error', async () => {
     const s = makeService();
     const { response } = s.reset({ env: 'PD', d: 2, seed: 3 });
     const text = JSON.stringify({
@@ -131,27 +142,27 @@ describe('step', () => {
       tool_calls: [{ name: 'catalog.search', args: { query: 'lamp' } }],
       answer: null,
     });
-    const ok = step(s, response.episode_id, response.token, text);
+    const ok = await step(s, response.episode_id, response.token, text);
     expect(ok.done).toBe(false);
     expect(ok.observation.toolResults).toHaveLength(1);
-    const bad = step(s, response.episode_id, response.token, 'I think the answer is 3');
+    const bad = await step(s, response.episode_id, response.token, 'I think the answer is 3');
     expect(bad).toMatchObject({ done: true, termination: 'format_invalid', reward: -1 });
     expect(bad.observation.error).toMatch(/not valid JSON/);
   });
 
-  it('needs the episode’s own capability token', () => {
+  it('needs the episode’s own capability token', async () => {
     const s = makeService();
     const a = s.reset({ env: 'PD', seed: 1 }).response;
     const b = s.reset({ env: 'PD', seed: 2 }).response;
     const action = { assistant_message: 'hi' };
-    expectError(() => step(s, a.episode_id, null, action), 'BAD_TOKEN', 'no capability token');
-    expectError(() => step(s, a.episode_id, b.token, action), 'BAD_TOKEN', "not this episode's capability token");
-    expectError(() => step(s, a.episode_id, ADMIN, action), 'BAD_TOKEN', 'the admin token only reads');
-    expect(s.step({ episode_id: a.episode_id, action, token: a.token }, null).episode_id).toBe(a.episode_id);
+    await expectRejection(step(s, a.episode_id, null, action), 'BAD_TOKEN', 'no capability token');
+    await expectRejection(step(s, a.episode_id, b.token, action), 'BAD_TOKEN', "not this episode's capability token");
+    await expectRejection(step(s, a.episode_id, ADMIN, action), 'BAD_TOKEN', 'the admin token only reads');
+    expect((await s.step({ episode_id: a.episode_id, action, token: a.token }, null)).episode_id).toBe(a.episode_id);
     // after a good step the episode checks against its remembered token: a changed one still fails
     const tampered = a.token.slice(0, -2) + (a.token.endsWith('AA') ? 'BB' : 'AA');
-    expectError(() => step(s, a.episode_id, tampered, action), 'BAD_TOKEN', "not this episode's capability token");
-    expectError(() => step(s, a.episode_id, b.token, action), 'BAD_TOKEN', "not this episode's capability token");
+    await expectRejection(step(s, a.episode_id, tampered, action), 'BAD_TOKEN', "not this episode's capability token");
+    await expectRejection(step(s, a.episode_id, b.token, action), 'BAD_TOKEN', "not this episode's capability token");
   });
 
   it('skips the token check only for the connection that holds the token this worker issued', async () => {
@@ -163,50 +174,50 @@ describe('step', () => {
     await expect(s.stepEpisode(a.episode_id, null, action, null, true)).rejects.toMatchObject({ code: 'BAD_TOKEN' });
     expect((await s.stepEpisode(a.episode_id, a.token, action, null, true)).episode_id).toBe(a.episode_id);
     // the issued token, never hashed on the connection path, still checks over HTTP
-    expect(step(s, a.episode_id, a.token, action).episode_id).toBe(a.episode_id);
-    expectError(() => step(s, b.episode_id, a.token, action), 'BAD_TOKEN', "not this episode's capability token");
+    expect((await step(s, a.episode_id, a.token, action)).episode_id).toBe(a.episode_id);
+    await expectRejection(step(s, b.episode_id, a.token, action), 'BAD_TOKEN', "not this episode's capability token");
   });
 
-  it('takes a plain-object or text action as it is and refuses anything else with the schema’s message', () => {
+  it('takes a plain-object or text action as it is and refuses anything else with the schema’s message', async () => {
     const s = makeService();
     const a = s.reset({ env: 'PD', seed: 1 }).response;
     for (const bad of [[{ assistant_message: 'hi' }], null, 7, new Date(0)])
-      expectError(
-        () => step(s, a.episode_id, a.token, bad),
+      await expectRejection(
+        step(s, a.episode_id, a.token, bad),
         'VALIDATION_ERROR',
         'step: action: must be a JSON object or a string of model text',
       );
-    expect(step(s, a.episode_id, a.token, 'not json at all')).toMatchObject({ termination: 'format_invalid' });
+    expect(await step(s, a.episode_id, a.token, 'not json at all')).toMatchObject({ termination: 'format_invalid' });
   });
 
-  it('says precisely what is wrong with the request', () => {
+  it('says precisely what is wrong with the request', async () => {
     const s = makeService();
     const a = s.reset({ env: 'PD', seed: 1 }).response;
-    expectError(() => step(s, 'ep_missing', a.token, {}), 'UNKNOWN_EPISODE', 'unknown episode_id "ep_missing"');
+    await expectRejection(step(s, 'ep_missing', a.token, {}), 'UNKNOWN_EPISODE', 'unknown episode_id "ep_missing"');
     expect(
-      expectError(() => s.step({ episode_id: a.episode_id }, a.token), 'VALIDATION_ERROR', 'action').episodeId,
+      (await expectRejection(s.step({ episode_id: a.episode_id }, a.token), 'VALIDATION_ERROR', 'action')).episodeId,
     ).toBe(a.episode_id);
-    expectError(
-      () => step(s, a.episode_id, a.token, 42),
+    await expectRejection(
+      step(s, a.episode_id, a.token, 42),
       'VALIDATION_ERROR',
       'step: action: must be a JSON object or a string of model text',
     );
-    expectError(
-      () => s.step({ episode_id: a.episode_id, action: {}, extra: 1 }, a.token),
+    await expectRejection(
+      s.step({ episode_id: a.episode_id, action: {}, extra: 1 }, a.token),
       'VALIDATION_ERROR',
       'unknown field "extra"',
     );
   });
 
-  it('refuses a step after the end', () => {
+  it('refuses a step after the end', async () => {
     const s = makeService();
     const a = s.reset({ env: 'PD', seed: 1 }).response;
-    step(s, a.episode_id, a.token, {
+    await step(s, a.episode_id, a.token, {
       assistant_message: 'done',
       answer: { env: 'PD', done: true, recommended_product_ids: [] },
     });
-    expectError(
-      () => step(s, a.episode_id, a.token, { assistant_message: 'more' }),
+    await expectRejection(
+      step(s, a.episode_id, a.token, { assistant_message: 'more' }),
       'EPISODE_DONE',
       /is over \(\w+\); reset/,
     );
@@ -247,12 +258,12 @@ describe('state', () => {
 });
 
 describe('session cap and idle timeout', () => {
-  it('refuses a new episode when every held one is running, and makes room from finished ones', () => {
+  it('refuses a new episode when every held one is running, and makes room from finished ones', async () => {
     const s = makeService({ maxSessions: 2 });
     const a = s.reset({ env: 'PD', seed: 1 }).response;
     s.reset({ env: 'PD', seed: 2 });
     expectError(() => s.reset({ env: 'PD', seed: 3 }), 'CAPACITY_REACHED', 'ECOMRLVE_MAX_SESSIONS=2');
-    step(s, a.episode_id, a.token, {
+    await step(s, a.episode_id, a.token, {
       assistant_message: 'bye',
       answer: { env: 'PD', done: true, recommended_product_ids: [] },
     });
@@ -262,7 +273,7 @@ describe('session cap and idle timeout', () => {
     expect(s.state(c.episode_id, c.token)).toMatchObject({ seed: 3 });
   });
 
-  it('drops an episode left idle for the timeout, and keeps one in use', () => {
+  it('drops an episode left idle for the timeout, and keeps one in use', async () => {
     let now = 1_000_000;
     const s = makeService({ idleTimeoutMs: 60_000 }, () => now);
     const idle = s.reset({ env: 'PD', seed: 1 }).response;
@@ -271,8 +282,8 @@ describe('session cap and idle timeout', () => {
     s.state(busy.episode_id, busy.token);
     now += 30_000;
     expect(s.state(busy.episode_id, busy.token)).toMatchObject({ seed: 2 });
-    expectError(
-      () => step(s, idle.episode_id, idle.token, { assistant_message: 'hi' }),
+    await expectRejection(
+      step(s, idle.episode_id, idle.token, { assistant_message: 'hi' }),
       'UNKNOWN_EPISODE',
       /dropped after 60 s idle/,
     );

@@ -228,7 +228,7 @@ export function createEnvService(deps: EnvServiceDeps) {
       throw asEnvServerError(e, live.id);
     }
     live.steps++;
-    if (recorder) track(live.id, recorder.step(live, parsedAction, result, stepKey));
+    if (recorder) track(live.id, recorder.step(live, parsedAction, result, { stepKey }));
     return respond(live, result);
   }
 
@@ -238,13 +238,6 @@ export function createEnvService(deps: EnvServiceDeps) {
         ? (body as { episode_id: string }).episode_id
         : null;
     return parse(stepRequestSchema, body, 'step', id);
-  }
-
-  /** A step of an episode this worker holds (in-process callers and tests; transports use stepRequest). */
-  function step(body: unknown, bearer: string | null): StepResponse {
-    const req = parseStep(body);
-    const live = authorise(req.episode_id, bearer ?? req.token ?? null, false);
-    return stepLive(live, req.action);
   }
 
   /**
@@ -291,8 +284,8 @@ export function createEnvService(deps: EnvServiceDeps) {
   ): Promise<StepResponse> {
     for (let attempt = 1; ; attempt++) {
       const { live, stored } = await hold(id, token, false, connection);
-      const answered = (stepKey && live.answered.get(stepKey)) || storedAnswer(stored, stepKey);
-      if (answered) return answered as StepResponse;
+      const answered = (stepKey && live.answered.get(stepKey)?.response) || storedAnswer(stored, stepKey);
+      if (answered) return answered;
       // A transport's structured action must match the published schema (in-process callers may step anything).
       if (typeof action === 'object' && action !== null && !Array.isArray(action))
         checkAction(live.config.envId, action, id);
@@ -302,7 +295,7 @@ export function createEnvService(deps: EnvServiceDeps) {
         // capacity) would only make the garbage collector copy and mark it; a later state read
         // or step-key retry rebuilds it like any miss.
         if (reads && live.episode.done) sessions.drop(id);
-        else if (stepKey) live.answered.set(stepKey, response);
+        else if (stepKey) live.answered.set(stepKey, { eventEnd: live.episode.events.length, response });
         return response;
       } catch (e) {
         if (!(e instanceof StepConflictError)) throw e;
@@ -316,8 +309,8 @@ export function createEnvService(deps: EnvServiceDeps) {
     }
   }
 
-  /** Transport step (HTTP): the body names the episode, the token comes from the header or the body. */
-  function stepRequest(body: unknown, bearer: string | null): Promise<StepResponse> {
+  /** A step request's body (the episode, the action, a step key, the token when no header has it), on the one step path. */
+  async function step(body: unknown, bearer: string | null): Promise<StepResponse> {
     const req = parseStep(body);
     return stepEpisode(req.episode_id, bearer ?? req.token ?? null, req.action, req.step_key ?? null);
   }
@@ -375,7 +368,6 @@ export function createEnvService(deps: EnvServiceDeps) {
     step,
     stepLive,
     stepEpisode,
-    stepRequest,
     /** The episode for a caller that acts on it (MCP: its env decides the tools), rebuilt on a miss. */
     holdEpisode: (id: string, token: string | null, connection = false) => hold(id, token, false, connection),
     durable,

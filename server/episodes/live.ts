@@ -14,6 +14,13 @@ import {
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { actionArgument, configOfRow, type StoredAction } from './store';
 import { EpisodeServiceError } from './types';
+import type { StepResponse } from '@/server/env-server/openenv-wire';
+
+/** A step key's answer: the event count after that step, and the trainer API's answer as sent. */
+export interface StepAnswer {
+  eventEnd: number;
+  response?: StepResponse;
+}
 
 export interface LiveEpisode {
   id: string;
@@ -24,18 +31,19 @@ export interface LiveEpisode {
   /** step() calls so far (= stored actions): the next action's seq */
   steps: number;
   /** answers by client step key, for retries that reach this process again */
-  answered: Map<string, unknown>;
+  answered: Map<string, StepAnswer>;
   /** SHA-256 of the capability token once verified here (tokens.ts, tokenDigest) */
   tokenDigest?: Buffer;
   /** The token issued at reset; hashed into tokenDigest only when a caller presents one. */
   issuedToken?: string;
-  /** The episode service's stored row as this process last wrote it (step.ts reads it instead of the store). */
+  /** The episode service's stored row as this process last wrote it (step.ts reads it instead of the store; unset: read it). */
   row?: EpisodeRow;
   lastUsedAt: number;
 }
 
 export interface LiveOptions {
-  max: number;
+  /** Episodes held at most (default 500). */
+  max?: number;
   /** Dropped after this long unused (the idle reaper); default never. */
   idleMs?: number;
   /** Running episodes may make room too (they can be rebuilt from the store); default true. */
@@ -55,7 +63,7 @@ export class LiveEpisodes {
     return this.map.size;
   }
   get capacity(): number {
-    return this.options.max;
+    return this.options.max ?? 500;
   }
   get idleMs(): number {
     return this.options.idleMs ?? Infinity;
@@ -69,7 +77,7 @@ export class LiveEpisodes {
   add(entry: Omit<LiveEpisode, 'lastUsedAt'>): LiveEpisode | null {
     this.map.delete(entry.id);
     this.sweep();
-    if (this.map.size >= this.options.max) {
+    if (this.map.size >= this.capacity) {
       const victim = this.evictable();
       if (!victim) return null;
       this.map.delete(victim.id);

@@ -1,11 +1,11 @@
-// Records trainer episodes in the app's store (the same rows the playground writes, through
-// the one episode writer, server/episodes/writer.ts), tagged player = "trainer:<run>": each
-// reset stores the row and its opening events, each step its action, events and progress.
-// Group commit (GroupCommit below): every reset and step enqueues its statements; one transaction
-// at a time writes everything queued, and each caller's promise resolves only once the
-// transaction holding its rows has committed. The server acknowledges after that promise:
-// acknowledged = durable (and searchable), without one transaction per step. A failed batch is
-// written again one operation at a time, so one bad operation fails alone.
+// The one step path to the store, for every seat: the trainer API (reset and step) and the
+// episode service (playground, connected models) record each step here, through the one
+// episode writer (writer.ts). Trainer episodes are tagged player = "trainer:<run>".
+// Group commit (GroupCommit below, one per store per process): every write enqueues its
+// statements; one transaction at a time writes everything queued, and each caller's promise
+// resolves only once the transaction holding its rows has committed. Callers acknowledge after
+// that promise: acknowledged = durable (and searchable), without one transaction per step. A
+// failed batch is written again one operation at a time, so one bad operation fails alone.
 
 import { ENGINE_VERSION, REWARD_REVISION, type StepResult } from '@/server/engine';
 import type { SqlDb, Stmt } from '@/server/db/sql';
@@ -20,12 +20,30 @@ import {
 import { goalWithoutDataJson } from './stored-goal';
 import type { LiveEpisode } from './live';
 
-/** What one reset or step adds to the store: its statements. */
+/** What one write adds to the store: its statements, and what its caller gets if it fails alone. */
 interface RecordOp {
-  kind: 'create' | 'step';
-  id: string;
   stmts: Stmt[];
+  failure(e: unknown): Error;
 }
+
+const commits = new WeakMap<SqlDb, GroupCommit<RecordOp>>();
+/** The store's group commit in this process (every episode write of the process joins it). */
+function commitsOf(db: SqlDb): GroupCommit<RecordOp> {
+  let c = commits.get(db);
+  if (!c)
+    commits.set(
+      db,
+      (c = new GroupCommit<RecordOp>(
+        (ops) => db.batch(ops.flatMap((o) => o.stmts)),
+        (op, e) => op.failure(e),
+      )),
+    );
+  return c;
+}
+
+/** Commits these statements in the store's next group commit; a failure rejects with the store's own error. */
+export const commitEpisodeWrite = (db: SqlDb, stmts: Stmt[]): Promise<void> =>
+  commitsOf(db).add({ stmts, failure: (e) => e as Error });
 
 function recordError(e: unknown): Error {
   const cause =
@@ -53,8 +71,22 @@ export function trainerPlayer(run: string | null): string {
   return `trainer:${run ?? 'unnamed'}`;
 }
 
-/** The Episode row's state now, with the goal's text (as stored for trainer episodes). */
-const progressNow = (live: LiveEpisode, eventCount: number): ProgressColumns => {
+/** What a step records besides its action and events. */
+export interface StepOptions {
+  /** the client's idempotency key of the step */
+  stepKey?: string | null;
+  /** who acted: 'human', 'model:<name>', a built-in agent (provenance.ts); null = not said */
+  actor?: string | null;
+  /** JSON ModelTurnRecord of a model's turn (never a key) */
+  modelRecord?: string | null;
+  /** bytes the step adds to the episode's stored size (the playground's cap; trainer episodes: 0) */
+  addedBytes?: number;
+  /** the goal as this writer stores it (JSON); default: without its data, as trainer episodes */
+  goal?: string;
+}
+
+/** The Episode row's state now; the goal's text by default as stored for trainer episodes. */
+const progressNow = (live: LiveEpisode, eventCount: number, goal?: string): ProgressColumns => {
   const e = live.episode;
   return {
     turn: e.turn,
@@ -64,13 +96,15 @@ const progressNow = (live: LiveEpisode, eventCount: number): ProgressColumns => 
     isCorrect: e.breakdown?.isCorrect ?? null,
     breakdown: e.breakdown ? JSON.stringify(e.breakdown) : null,
     // without the goal's data (fixed for the episode; readers derive it): stored-goal.ts
-    hiddenGoal: goalWithoutDataJson(e.hiddenGoal()),
+    hiddenGoal: goal ?? goalWithoutDataJson(e.hiddenGoal()),
     eventCount,
   };
 };
 
 export class Recorder {
   private readonly commits: GroupCommit<RecordOp>;
+  private readonly conflictOr = (id: string) => (e: unknown) =>
+    isUniqueViolation(e) || e instanceof StaleEpisodeWrite ? new StepConflictError(id) : recordError(e);
   private readonly writes: ReturnType<typeof episodeStatements>;
   /** Events recorded so far per live episode (Episode.events copies the whole log on each read). */
   private eventCounts = new WeakMap<LiveEpisode, number>();
@@ -79,13 +113,7 @@ export class Recorder {
 
   constructor(db: SqlDb) {
     this.writes = episodeStatements(db);
-    this.commits = new GroupCommit<RecordOp>(
-      (ops) => db.batch(ops.flatMap((o) => o.stmts)),
-      (op, e) =>
-        op.kind === 'step' && (isUniqueViolation(e) || e instanceof StaleEpisodeWrite)
-          ? new StepConflictError(op.id)
-          : recordError(e),
-    );
+    this.commits = commitsOf(db);
   }
 
   /** The new episode and its opening events, with the trainer's step and rollout group when sent. */
@@ -96,8 +124,7 @@ export class Recorder {
     const progress = progressNow(live, events.length);
     this.goals.set(live, progress.hiddenGoal);
     return this.commits.add({
-      kind: 'create',
-      id: live.id,
+      failure: recordError,
       stmts: this.writes.newEpisode(
         {
           id: live.id,
@@ -124,20 +151,26 @@ export class Recorder {
   /**
    * One step (already counted in live.steps): the action exactly as received (text or
    * structured), its events, the new status. The row's event count and the unique (episode,
-   * seq) and (episode, step key) rows make a stale worker's write fail as a StepConflictError
-   * instead of forking the episode.
+   * seq) and (episode, step key) rows make a stale writer's step (another worker or process
+   * stepped the episode meanwhile) fail as a StepConflictError instead of forking the episode.
    */
-  step(live: LiveEpisode, action: unknown, result: StepResult, stepKey: string | null = null): Promise<void> {
+  step(live: LiveEpisode, action: unknown, result: StepResult, opts: StepOptions = {}): Promise<void> {
     const firstSeq = this.eventCounts.get(live) ?? live.episode.events.length - result.events.length;
     const eventCount = firstSeq + result.events.length;
     this.eventCounts.set(live, eventCount);
-    const progress = progressNow(live, eventCount);
+    const progress = progressNow(live, eventCount, opts.goal);
     const goalChanged = this.goals.get(live) !== progress.hiddenGoal;
     if (goalChanged) this.goals.set(live, progress.hiddenGoal);
-    const common = { seq: live.steps - 1, turn: live.episode.turn - 1, stepKey, eventEnd: eventCount };
+    const common = {
+      seq: live.steps - 1,
+      turn: live.episode.turn - 1,
+      stepKey: opts.stepKey ?? null,
+      eventEnd: eventCount,
+      actor: opts.actor ?? null,
+      modelRecord: opts.modelRecord ?? null,
+    };
     return this.commits.add({
-      kind: 'step',
-      id: live.id,
+      failure: this.conflictOr(live.id),
       stmts: this.writes.step({
         episodeId: live.id,
         prevEventCount: firstSeq,
@@ -146,9 +179,8 @@ export class Recorder {
             ? { ...common, format: 'text', raw: action }
             : { ...common, format: 'json', raw: JSON.stringify(action) },
         events: eventRows(result.events, firstSeq),
-        // Trainer episodes have no storage cap: storedBytes stays 0.
         progress: { ...progress, hiddenGoal: goalChanged ? progress.hiddenGoal : null },
-        addedBytes: 0,
+        addedBytes: opts.addedBytes ?? 0,
       }),
     });
   }

@@ -33,11 +33,15 @@ describeEachStore(() => {
     // a retried key answers the view as its step left it, with no new turn
     const retry = await svc.submitAction(ep.id, searchAction('lamp'), { stepKey: 'k1' });
     expect([retry.turn, retry.events]).toEqual([one.turn, one.events]);
+    // and the episode stays held as it was: the next step still reads nothing
+    reads = 0;
+    await svc.submitAction(ep.id, searchAction('shelf'), { stepKey: 'k3' });
+    expect(reads).toBe(0);
     // another process (a second service on the same store) takes a turn: this one's copy is stale
     await serviceWith().submitAction(ep.id, searchAction('chair'));
     await expectServiceError(svc.submitAction(ep.id, searchAction('sofa')), 'CONFLICT');
     const after = await svc.submitAction(ep.id, searchAction('sofa'));
-    expect(after.turn).toBe(4);
+    expect(after.turn).toBe(5);
     // a reveal between steps shows in the next step's view
     await svc.revealGoal(ep.id);
     expect((await svc.submitAction(ep.id, searchAction('rug'))).revealed).toBe(true);
@@ -47,8 +51,9 @@ describeEachStore(() => {
     const ep = await service.startEpisode({ envId: 'CART', d: 0, seed: 8 });
     const before = await db.prisma.episode.findUniqueOrThrow({ where: { id: ep.id } });
     const eventsBefore = await db.prisma.episodeEvent.count({ where: { episodeId: ep.id } });
-    // Plant a row at the seq the step's second new event will take: the action row and the
-    // first new event are written inside the transaction, then the unique index fails.
+    // Plant a row at the seq the step's second new event will take (as another writer would):
+    // the action row and the first new event are written inside the transaction, then the
+    // unique index fails, which the one step path reports as a conflict.
     const blocker = await db.prisma.episodeEvent.create({
       data: { episodeId: ep.id, seq: eventsBefore + 1, turn: 99, kind: 'blocker', payload: '{}' },
     });
@@ -56,7 +61,7 @@ describeEachStore(() => {
       () => null,
       (e: unknown) => e,
     );
-    expect(String((err as Error)?.message)).toMatch(/unique constraint failed/i);
+    expect(String((err as Error)?.message)).toMatch(/changed by another writer/);
     expect(await db.prisma.episodeAction.count({ where: { episodeId: ep.id } })).toBe(0);
     expect(await db.prisma.episodeEvent.count({ where: { episodeId: ep.id } })).toBe(eventsBefore + 1); // the blocker only
     const after = await db.prisma.episode.findUniqueOrThrow({ where: { id: ep.id } });

@@ -15,8 +15,8 @@ import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { idSchema, listSchema, parse } from './inputs';
 import { createEpisodeStore, toView, type EpisodeStore } from './store';
-import { LiveEpisodes, rebuild } from './live';
-import type { Episode } from '@/server/engine';
+import { LiveEpisodes, rebuild, type LiveEpisode } from './live';
+import { Recorder } from './recorder';
 import { forkEpisode, type ForkOptions } from './fork';
 import { startEpisode, type StartContext } from './start';
 import { submitAction, type StepContext } from './step';
@@ -65,8 +65,10 @@ export interface EpisodeServiceDeps {
 }
 
 export function createEpisodeService(deps: EpisodeServiceDeps) {
-  const live = new LiveEpisodes({ max: deps.maxLive ?? 500 });
-  const store: EpisodeStore = createEpisodeStore(deps.prisma, deps.db ?? sqlDbOf(deps.prisma));
+  const live = new LiveEpisodes({ max: deps.maxLive });
+  const db = deps.db ?? sqlDbOf(deps.prisma);
+  const store: EpisodeStore = createEpisodeStore(deps.prisma, db);
+  const recorder = new Recorder(db);
   const tokens = deps.tokens ?? processTokens();
   const maxEvents = deps.maxEvents ?? MAX_EPISODE_EVENTS;
   const maxBytes = deps.maxBytes ?? MAX_EPISODE_BYTES;
@@ -88,19 +90,20 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       return write();
     });
 
-  /** The live Episode, rebuilt by replay when it is not in memory. */
-  async function liveEpisode(row: EpisodeRow): Promise<Episode> {
+  /** The live episode, rebuilt by replay when it is not in memory. */
+  async function liveEpisode(row: EpisodeRow): Promise<LiveEpisode> {
     const hit = live.get(row.id);
-    if (hit) return hit.episode;
+    if (hit) return hit;
     const [actions, events] = await Promise.all([
       store.getActions(row.id),
       store.getEvents(row.id),
       loadCatalog(row.catalogId),
     ]);
-    const { episode } = live.add({ ...rebuild({ row, actions, events }, deps.getCatalog(row.catalogId)).live, row })!;
+    const held = live.add({ ...rebuild({ row, actions, events }, deps.getCatalog(row.catalogId)).live, row })!;
+    const { episode } = held;
     if (episode.events.length > events.length)
       await store.addEvents(row.id, episode.events.slice(events.length), events.length);
-    return episode;
+    return held;
   }
 
   /** Waits while a catalog that is not in memory loads (other requests go on meanwhile). */
@@ -169,6 +172,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
 
   const context: StartContext & StepContext = {
     store,
+    recorder,
     live,
     defaultCatalogId: deps.defaultCatalogId,
     customerVoice: deps.customerVoice,
@@ -242,8 +246,8 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     /** Agent-visible world state (cart, today, …), from the live episode (rebuilt if needed). */
     async getWorld(episodeId: string): Promise<WorldView> {
       const row = await requireRow(episodeId);
-      const ep = await withLock(row.id, () => liveEpisode(row));
-      return ep.world() as unknown as WorldView;
+      const held = await withLock(row.id, () => liveEpisode(row));
+      return held.episode.world() as unknown as WorldView;
     },
 
     async listEpisodes(input: { cursor?: string | null; limit?: number } = {}): Promise<{

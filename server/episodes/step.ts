@@ -1,16 +1,17 @@
-// One agent turn: under the episode's lock, a retried step key answered from the store, the
-// caps checked, the live episode stepped (rebuilt by replay when not in memory) and the step's
-// writes stored in one transaction; on any failure the live episode is dropped, so the next
-// request rebuilds it from what is really stored. A held episode keeps its row as this process
-// last wrote it, and the step keys it answered, so a step reads nothing from the store; a write
+// One agent turn of the episode service: under the episode's lock, a retried step key answered
+// as that step left the episode, the caps checked, the live episode stepped (rebuilt by replay
+// when not in memory) and the step recorded through the one step path (recorder.ts: the
+// store's group commit); on any failure the live episode is dropped, so the next request
+// rebuilds it from what is really stored. A held episode keeps its row as this process last
+// wrote it, and the step keys it answered, so a step reads nothing from the store; a write
 // another process made meanwhile fails the step's conditional update (CONFLICT) instead.
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeEvent } from '@/server/engine/types';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { actionRecord, idSchema, parse, stepKeySchema } from './inputs';
-import type { LiveEpisodes } from './live';
-import type { Episode } from '@/server/engine';
+import type { LiveEpisode, LiveEpisodes } from './live';
 import { viewOf, type EpisodeStore } from './store';
+import { StepConflictError, type Recorder } from './recorder';
 import { EpisodeServiceError, type ActionInput, type EpisodeView } from './types';
 import { storedGoalOf } from './stored-goal';
 import { withActor } from './provenance';
@@ -19,12 +20,13 @@ import { personActionError } from '@/lib/play-limits';
 /** What a step needs of the episode service. */
 export interface StepContext {
   store: EpisodeStore;
+  recorder: Recorder;
   live: LiveEpisodes;
   maxEvents: number;
   maxBytes: number;
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
   requireRow(id: string): Promise<EpisodeRow>;
-  liveEpisode(row: EpisodeRow): Promise<Episode>;
+  liveEpisode(row: EpisodeRow): Promise<LiveEpisode>;
   viewAt(row: EpisodeRow, eventEnd: number | null): Promise<EpisodeView>;
   catalogFor(catalogId: string): Catalog;
   voiced(view: EpisodeView): Promise<EpisodeView>;
@@ -37,22 +39,19 @@ export async function submitAction(
   action: ActionInput,
   opts: { stepKey?: string | null; actor?: string; modelRecord?: string } = {},
 ): Promise<EpisodeView> {
-  const { store, live, maxEvents, maxBytes, withLock, requireRow, liveEpisode, viewAt, catalogFor } = ctx;
-  const { voiced, rewriteCustomer } = ctx;
+  const { store, live, maxEvents, maxBytes, requireRow, viewAt, catalogFor, voiced } = ctx;
   const id = parse(idSchema, episodeId, 'episode id');
   const stepKey = opts.stepKey == null ? null : parse(stepKeySchema, opts.stepKey, 'step key');
   const { stepArg, record } = actionRecord(action);
   const tooLong = opts.actor === 'human' ? personActionError(stepArg) : null;
   if (tooLong) throw new EpisodeServiceError('TOO_LARGE', `${tooLong} Nothing was sent to the episode.`);
 
-  return withLock(id, async () => {
-    const held = live.get(id);
-    const cached = held?.row;
-    if (held) held.row = undefined; // set again only once this step has fully succeeded
+  return ctx.withLock(id, async () => {
+    const cached = live.get(id)?.row;
     const row = cached ?? (await requireRow(id));
     if (stepKey) {
-      const done = cached ? held!.answered.get(stepKey) : await store.findStep(id, stepKey);
-      if (done) return voiced(await viewAt(row, (done as { eventEnd: number | null }).eventEnd));
+      const done = cached ? live.peek(id)!.answered.get(stepKey) : await store.findStep(id, stepKey);
+      if (done) return voiced(await viewAt(row, done.eventEnd));
     }
     if (row.status === 'done') {
       throw new EpisodeServiceError(
@@ -66,58 +65,48 @@ export async function submitAction(
         `episode ${id} has reached its size cap (${row.eventCount} events, ${row.storedBytes} bytes; caps ${maxEvents} events, ${maxBytes} bytes); it takes no more actions`,
       );
     }
-    const ep = await liveEpisode(row);
-    const prevEventCount = ep.events.length;
+    const held = await ctx.liveEpisode(row);
+    held.row = undefined; // set again only once this step has fully succeeded
+    const ep = held.episode;
     const turnBefore = ep.turn; // every step() call takes one turn, so this is also the action's seq
     let result;
     try {
       result = ep.step(stepArg);
+      held.steps++;
     } catch (e) {
       live.drop(id); // its state is unknown now; rebuild from the store next time
       throw e;
     }
-    const hiddenGoal = storedGoalOf(ep); // JOURNEY's goal moves on with its sub-tasks
+    const hiddenGoal = JSON.stringify(storedGoalOf(ep)); // JOURNEY's goal moves on with its sub-tasks
     const bytes = record.raw.length + result.events.reduce((n, e) => n + JSON.stringify(e).length, 0);
-    const updated = {
-      turn: ep.turn,
-      status: ep.done ? ('done' as const) : ('active' as const),
-      terminationReason: ep.termination,
-      reward: ep.breakdown ? ep.breakdown.total : null,
-      isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
-    };
     try {
-      await store.appendStep({
-        episodeId: id,
-        prevEventCount,
-        actionSeq: turnBefore,
-        turnBefore,
-        action: record,
-        events: result.events,
-        ...updated,
-        breakdown: ep.breakdown,
-        hiddenGoal,
+      await ctx.recorder.step(held, stepArg, result, {
         stepKey,
-        bytes,
         actor: opts.actor ?? null,
         modelRecord: opts.modelRecord ?? null,
+        addedBytes: bytes,
+        goal: hiddenGoal,
       });
     } catch (e) {
       live.drop(id); // memory is one step ahead of the store: drop it
-      if ((e as { code?: string }).code === 'P2025') {
+      if (e instanceof StepConflictError)
         throw new EpisodeServiceError('CONFLICT', `episode ${id} was changed by another writer; reload and try again`);
-      }
       throw e;
     }
     // the player is derived from who took the turns (a rare write: only when it changes)
     const player = withActor(row.player, turnBefore, opts.actor ?? null);
     if (player !== row.player) await store.setPlayer(id, player);
-    await rewriteCustomer(id, row.customerVoice, result.events);
+    await ctx.rewriteCustomer(id, row.customerVoice, result.events);
     const after: EpisodeRow = {
       ...row,
       player,
-      ...updated,
+      turn: ep.turn,
+      status: ep.done ? 'done' : 'active',
+      terminationReason: ep.termination,
+      reward: ep.breakdown ? ep.breakdown.total : null,
+      isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
       breakdown: ep.breakdown ? JSON.stringify(ep.breakdown) : null,
-      hiddenGoal: JSON.stringify(hiddenGoal), // as store.ts writes it
+      hiddenGoal,
       eventCount: ep.events.length,
       storedBytes: row.storedBytes + bytes,
       infraError: null,
@@ -126,7 +115,7 @@ export async function submitAction(
     const kept = live.peek(id);
     if (kept) {
       kept.row = after;
-      if (stepKey) kept.answered.set(stepKey, { eventEnd: ep.events.length });
+      if (stepKey) kept.answered.set(stepKey, { eventEnd: after.eventCount });
     }
     return voiced(viewOf(after, [...ep.events], catalogFor));
   });

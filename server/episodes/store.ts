@@ -1,5 +1,5 @@
-// Persistence of episodes: writes through the one writer (writer.ts, the SQL layer's
-// connection), reads through Prisma. JSON values are TEXT columns (de)serialised here.
+// Persistence of episodes: writes through the one writer (writer.ts) in the store's group
+// commit (recorder.ts; a step is recorded there), reads through Prisma. JSON values are TEXT columns (de)serialised here.
 //
 // Layout: Episode (config, effective axes, status, reward, breakdown, hidden goal),
 // EpisodeEvent (the engine's event log verbatim, one row per event, ordered by seq)
@@ -23,6 +23,7 @@ import type {
 import { episodeBudgets } from './budgets';
 import type { SqlDb } from '@/server/db/sql';
 import { episodeStatements, eventRows, jsonOrNull, newEpisodeId, storedBytesOf } from './writer';
+import { commitEpisodeWrite } from './recorder';
 import { deriveGoalData, readStoredGoal } from './stored-goal';
 import type { EpisodeSetup, EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal, InfraFailure } from './types';
 
@@ -71,23 +72,6 @@ export interface NewEpisodeRecord extends EpisodeSetup, EpisodeProgress {
   }>;
 }
 
-export interface StepRecord extends EpisodeProgress {
-  episodeId: string;
-  /** event count before this step (optimistic concurrency check + first seq) */
-  prevEventCount: number;
-  actionSeq: number;
-  turnBefore: number;
-  action: { format: 'text' | 'json'; raw: string };
-  /** client-supplied idempotency key of this step */
-  stepKey: string | null;
-  /** who acted (issue 9): 'human', 'model:<name>', a built-in agent; null = not said */
-  actor?: string | null;
-  /** JSON ModelTurnRecord of a model's turn (never a key) */
-  modelRecord?: string | null;
-  /** bytes this step adds to the episode's stored size */
-  bytes: number;
-}
-
 export interface StoredAction {
   seq: number;
   turn: number;
@@ -116,7 +100,8 @@ export function createEpisodeStore(prisma: PrismaClient, db: SqlDb) {
       const id = newEpisodeId();
       const events = eventRows(rec.events, 0);
       const actions = (rec.actions ?? []).map((a, seq) => ({ seq, turn: seq, ...a }));
-      await db.batch(
+      await commitEpisodeWrite(
+        db,
         writes.newEpisode(
           {
             id,
@@ -146,40 +131,13 @@ export function createEpisodeStore(prisma: PrismaClient, db: SqlDb) {
       return (await prisma.episode.findUnique({ where: { id } }))!;
     },
 
-    /**
-     * Everything one step wrote, in ONE transaction: the action, the new events and the
-     * episode's status/reward. The episode update is conditional on the event count the
-     * step started from, so two writers can never interleave turns (else StaleEpisodeWrite).
-     */
-    async appendStep(rec: StepRecord): Promise<void> {
-      const eventCount = rec.prevEventCount + rec.events.length;
-      await db.batch(
-        writes.step({
-          episodeId: rec.episodeId,
-          prevEventCount: rec.prevEventCount,
-          action: {
-            seq: rec.actionSeq,
-            turn: rec.turnBefore,
-            ...rec.action,
-            stepKey: rec.stepKey,
-            eventEnd: eventCount,
-            actor: rec.actor ?? null,
-            modelRecord: rec.modelRecord ?? null,
-          },
-          events: eventRows(rec.events, rec.prevEventCount),
-          progress: { ...progressColumns(rec), eventCount },
-          addedBytes: rec.bytes,
-        }),
-      );
-    },
-
     /** Events of an episode stored after the fact, from seq `firstSeq` (live.ts: a deferred-events server's episodes). */
     async addEvents(id: string, events: readonly EpisodeEvent[], firstSeq: number): Promise<void> {
-      await db.batch(writes.events(id, eventRows(events, firstSeq)));
+      await commitEpisodeWrite(db, writes.events(id, eventRows(events, firstSeq)));
     },
 
     async addRewrite(rec: CustomerRewriteRow & { episodeId: string }): Promise<void> {
-      await db.batch([writes.rewrite(rec)]);
+      await commitEpisodeWrite(db, [writes.rewrite(rec)]);
     },
   };
 }
