@@ -12,6 +12,10 @@ import type { Observation, RewardBreakdown, ToolResult, ToolSpec } from './types
  * Written as literal accessors (defineProperty on a finished object cost twice as much) and
  * without `...(error ? { error } : {})` (a spread after fields is a slow path in V8, issue 13).
  */
+// module-level: a closure made per observation was half its cost (esbuild's __name under tsx)
+const settle = (target: object, value: unknown) =>
+  Object.defineProperty(target, 'tools', { value, writable: true, enumerable: true, configurable: true });
+
 export function observation(
   envId: Observation['envId'],
   turn: number,
@@ -23,8 +27,6 @@ export function observation(
   done: boolean,
   error?: string,
 ): Observation {
-  const settle = (target: object, value: unknown) =>
-    Object.defineProperty(target, 'tools', { value, writable: true, enumerable: true, configurable: true });
   const out: Observation = {
     envId,
     turn,
