@@ -65,6 +65,7 @@ export const describeKey = (p: Pick<Product, 'brand' | 'category'>) => describeK
 export function usedDescribeKeys(world: WorldState, catalog: Catalog): Set<string> {
   const keys = new Set<string>();
   const fields = fieldReader(catalog);
+  const orderable = orderableKeys(catalog); // an orderable product's key, kept per index
   for (const o of allOrders(world))
     for (const l of o.lines) {
       if (!catalog.indexOf) {
@@ -73,7 +74,7 @@ export function usedDescribeKeys(world: WorldState, catalog: Catalog): Set<strin
         continue;
       }
       const index = catalog.indexOf(l.product_id);
-      if (index >= 0) keys.add(describeKeyOf(fields.brand(index), fields.category(index)));
+      if (index >= 0) keys.add(orderable.keyOf(index) ?? describeKeyOf(fields.brand(index), fields.category(index)));
     }
   return keys;
 }
