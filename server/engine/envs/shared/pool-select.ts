@@ -106,13 +106,18 @@ function swap(a: number[], i: number, j: number): void {
   a[j] = t;
 }
 
+/** 64-bit words for orderByRelevance, seen as doubles, 32-bit halves and unsigned 64-bit words (reused). */
+let words = new ArrayBuffer(8 * 512);
+
 /**
- * The positions 0..n-1 ordered by rel descending, then key ascending (keys distinct): a merge
- * sort with the comparison written out, which for the pool's 500 entries costs a fraction of
- * Array.prototype.sort with a comparator function. n defaults to rel.length; `from` and `to` (at
- * least n entries; recommend-pool.ts's scratch) spare the two allocations. The order is in the
- * first n entries of the array returned (one of the two). (Insertion-sorted runs of 8 before the
- * merges measured ~15 % slower at n = 300: round 13.)
+ * The positions 0..n-1 ordered by rel descending, then key ascending (keys: distinct whole numbers
+ * below 2^32). Each rel's bits are made an unsigned word that sorts in reverse rel order, its low
+ * bits replaced by its key's rank, and the words sorted natively (a fifth of a merge sort's time
+ * with the comparison written out, for the pool's 300–500 entries); an insertion pass with the
+ * exact comparison then moves the few whose rels differed only in those low bits. n defaults to
+ * rel.length; `from` and `to` (at least n entries; recommend-pool.ts's scratch) spare the two
+ * allocations. The order is in the first n entries of the array returned. Words are read in the
+ * platform's byte order (little-endian, as every platform Node runs on).
  */
 export function orderByRelevance(
   rel: Float64Array,
@@ -121,25 +126,37 @@ export function orderByRelevance(
   from: Int32Array = new Int32Array(n),
   to: Int32Array = new Int32Array(n),
 ): Int32Array {
-  for (let j = 0; j < n; j++) from[j] = j;
-  for (let width = 1; width < n; width *= 2) {
-    for (let lo = 0; lo < n; lo += 2 * width) {
-      const mid = Math.min(lo + width, n);
-      const hi = Math.min(lo + 2 * width, n);
-      let i = lo;
-      let j = mid;
-      for (let k = lo; k < hi; k++) {
-        if (j >= hi) to[k] = from[i++];
-        else if (i >= mid) to[k] = from[j++];
-        else {
-          const a = from[i];
-          const b = from[j];
-          // a first unless b is strictly better: equal (rel, key) cannot happen, keys are distinct
-          to[k] = rel[b] > rel[a] || (rel[b] === rel[a] && key[b] < key[a]) ? from[j++] : from[i++];
-        }
-      }
+  if (words.byteLength < 8 * n) words = new ArrayBuffer(16 * n);
+  const f64 = new Float64Array(words, 0, n);
+  const u32 = new Uint32Array(words, 0, 2 * n);
+  const low = 2 ** Math.max(1, 32 - Math.clz32(n - 1)); // ranks 0..n-1 fit below it
+  // to[j]: the rank of key[j]; from: the position of each rank
+  let ascending = true;
+  for (let j = 1; j < n && ascending; j++) ascending = key[j - 1] < key[j];
+  for (let j = 0; j < n; j++) to[j] = from[j] = j;
+  if (!ascending) {
+    for (let j = 0; j < n; j++) f64[j] = key[j] * low + j; // exact: below 2^53
+    f64.sort();
+    for (let r = 0; r < n; r++) {
+      from[r] = f64[r] % low;
+      to[from[r]] = r;
     }
-    [from, to] = [to, from];
   }
-  return from;
+  for (let j = 0; j < n; j++) {
+    f64[j] = rel[j];
+    const hi = u32[2 * j + 1];
+    // a negative double's bits sort in reverse already; a positive one's sign bit set, then all bits flipped
+    const flip = hi >>> 31 === 1 ? 0 : 0xffffffff;
+    u32[2 * j + 1] = (hi | 0x80000000) ^ flip;
+    u32[2 * j] = (((u32[2 * j] ^ flip) & ~(low - 1)) | to[j]) >>> 0;
+  }
+  new BigUint64Array(words, 0, n).sort();
+  for (let r = 0; r < n; r++) to[r] = from[u32[2 * r] & (low - 1)];
+  for (let i = 1; i < n; i++) {
+    const x = to[i];
+    let j = i - 1;
+    for (; j >= 0 && (rel[x] > rel[to[j]] || (rel[x] === rel[to[j]] && key[x] < key[to[j]])); j--) to[j + 1] = to[j];
+    to[j + 1] = x;
+  }
+  return to;
 }
