@@ -6,16 +6,15 @@
 import { frozenCopy, plainCopy } from './copy';
 import type { Observation, RewardBreakdown, ToolResult, ToolSpec } from './types';
 
+// module-level: a closure made per observation was half its cost (esbuild's __name under tsx)
+const settle = (target: object, value: unknown) =>
+  Object.defineProperty(target, 'tools', { value, writable: true, enumerable: true, configurable: true });
 /**
  * The agent's observation. The specs are the biggest part of it and most callers never read
  * them after reset: copied on first read (or write) only, then they are a plain property.
  * Written as literal accessors (defineProperty on a finished object cost twice as much) and
  * without `...(error ? { error } : {})` (a spread after fields is a slow path in V8, issue 13).
  */
-// module-level: a closure made per observation was half its cost (esbuild's __name under tsx)
-const settle = (target: object, value: unknown) =>
-  Object.defineProperty(target, 'tools', { value, writable: true, enumerable: true, configurable: true });
-
 export function observation(
   envId: Observation['envId'],
   turn: number,

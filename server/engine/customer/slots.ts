@@ -26,9 +26,8 @@ export function makeSlot(s: Omit<Slot, 'omitted' | 'revealed'>, pMissing: number
   return Object.assign({}, s, { omitted, revealed: false });
 }
 
-/** The message's words between spaces, normalised once per question (not once per slot). */
+// a question's words between spaces (normalised once per question), and whether it names a slot's keyword
 const wordsOf = (message: string) => ` ${message.toLowerCase().replace(/[^a-z0-9-]+/g, ' ')} `;
-/** An agent question asks about a slot when it names one of its keywords. */
 const namesKeyword = (text: string, slot: Slot) =>
   slot.keywords.some((k) => text.includes(` ${k.toLowerCase()} `) || text.includes(` ${k.toLowerCase()}s `));
 

@@ -198,7 +198,6 @@ export function checkEligibility(
   });
 }
 
-// module-level: made per call it was a closure and, under tsx, a defineProperty (esbuild's __name)
 const ineligible = (base: Omit<Eligibility, 'eligible' | 'methods' | 'reason'>, reason: string): Eligibility =>
   Object.assign({}, base, { eligible: false, methods: [], reason });
 

@@ -47,16 +47,16 @@ export function kthLargest(values: Float64Array, k: number): number {
   let hi = values.length - 1;
   while (hi > lo) {
     const mid = (lo + hi) >> 1;
-    if (values[mid] < values[lo]) swapNumbers(values, mid, lo);
-    if (values[hi] < values[lo]) swapNumbers(values, hi, lo);
-    if (values[hi] < values[mid]) swapNumbers(values, hi, mid);
+    if (values[mid] < values[lo]) swap(values, mid, lo);
+    if (values[hi] < values[lo]) swap(values, hi, lo);
+    if (values[hi] < values[mid]) swap(values, hi, mid);
     const pivot = values[mid];
     let i = lo;
     let j = hi;
     while (i <= j) {
       while (values[i] < pivot) i++;
       while (pivot < values[j]) j--;
-      if (i <= j) swapNumbers(values, i++, j--);
+      if (i <= j) swap(values, i++, j--);
     }
     // [lo, j] ≤ pivot ≤ [i, hi]; elements between j and i equal the pivot
     if (target <= j) hi = j;
@@ -64,12 +64,6 @@ export function kthLargest(values: Float64Array, k: number): number {
     else return values[target];
   }
   return values[target];
-}
-
-function swapNumbers(a: Float64Array, i: number, j: number): void {
-  const t = a[i];
-  a[i] = a[j];
-  a[j] = t;
 }
 
 /**
@@ -100,24 +94,20 @@ export function selectTop(order: number[], k: number, cmp: (a: number, b: number
   }
 }
 
-function swap(a: number[], i: number, j: number): void {
+function swap(a: number[] | Float64Array, i: number, j: number): void {
   const t = a[i];
   a[i] = a[j];
   a[j] = t;
 }
 
-/** 64-bit words for orderByRelevance, seen as doubles, 32-bit halves and unsigned 64-bit words (reused). */
-let words = new ArrayBuffer(8 * 512);
+let words = new ArrayBuffer(8 * 512); // orderByRelevance's 64-bit words (reused)
 
 /**
- * The positions 0..n-1 ordered by rel descending, then key ascending (keys: distinct whole numbers
- * below 2^32). Each rel's bits are made an unsigned word that sorts in reverse rel order, its low
- * bits replaced by its key's rank, and the words sorted natively (a fifth of a merge sort's time
- * with the comparison written out, for the pool's 300–500 entries); an insertion pass with the
- * exact comparison then moves the few whose rels differed only in those low bits. n defaults to
- * rel.length; `from` and `to` (at least n entries; recommend-pool.ts's scratch) spare the two
- * allocations. The order is in the first n entries of the array returned. Words are read in the
- * platform's byte order (little-endian, as every platform Node runs on).
+ * The positions 0..n-1 by rel descending, then key ascending (keys: distinct whole numbers below
+ * 2^32), in the first n entries of the array returned. Each rel's bits become a word sorting in
+ * reverse rel order, its low bits replaced by its key's rank; the words are sorted natively (a fifth
+ * of a merge sort's time at 300–500 entries), then an insertion pass with the exact comparison moves
+ * the few whose rels differed only in those bits. Words are read little-endian, as Node runs.
  */
 export function orderByRelevance(
   rel: Float64Array,
@@ -130,24 +120,15 @@ export function orderByRelevance(
   const f64 = new Float64Array(words, 0, n);
   const u32 = new Uint32Array(words, 0, 2 * n);
   const low = 2 ** Math.max(1, 32 - Math.clz32(n - 1)); // ranks 0..n-1 fit below it
-  // to[j]: the rank of key[j]; from: the position of each rank
-  let ascending = true;
-  for (let j = 1; j < n && ascending; j++) ascending = key[j - 1] < key[j];
-  for (let j = 0; j < n; j++) to[j] = from[j] = j;
-  if (!ascending) {
-    for (let j = 0; j < n; j++) f64[j] = key[j] * low + j; // exact: below 2^53
-    f64.sort();
-    for (let r = 0; r < n; r++) {
-      from[r] = f64[r] % low;
-      to[from[r]] = r;
-    }
-  }
+  for (let j = 0; j < n; j++) f64[j] = key[j] * low + j; // exact: below 2^53
+  f64.sort();
+  // from: the position of each key rank; to: the rank of each position
+  for (let r = 0; r < n; r++) to[(from[r] = f64[r] % low)] = r;
   for (let j = 0; j < n; j++) {
     f64[j] = rel[j];
-    const hi = u32[2 * j + 1];
-    // a negative double's bits sort in reverse already; a positive one's sign bit set, then all bits flipped
-    const flip = hi >>> 31 === 1 ? 0 : 0xffffffff;
-    u32[2 * j + 1] = (hi | 0x80000000) ^ flip;
+    // a negative double's bits sort in reverse already; a positive one's get the sign bit, then all flipped
+    const flip = u32[2 * j + 1] >>> 31 === 1 ? 0 : 0xffffffff;
+    u32[2 * j + 1] = (u32[2 * j + 1] | 0x80000000) ^ flip;
     u32[2 * j] = (((u32[2 * j] ^ flip) & ~(low - 1)) | to[j]) >>> 0;
   }
   new BigUint64Array(words, 0, n).sort();
