@@ -6,6 +6,9 @@
 import { frozenCopy, plainCopy } from './copy';
 import type { Observation, RewardBreakdown, ToolResult, ToolSpec } from './types';
 
+// module-level: a closure made per observation was half its cost (esbuild's __name under tsx)
+const settle = (target: object, value: unknown) =>
+  Object.defineProperty(target, 'tools', { value, writable: true, enumerable: true, configurable: true });
 /**
  * The agent's observation. The specs are the biggest part of it and most callers never read
  * them after reset: copied on first read (or write) only, then they are a plain property.
@@ -23,8 +26,6 @@ export function observation(
   done: boolean,
   error?: string,
 ): Observation {
-  const settle = (target: object, value: unknown) =>
-    Object.defineProperty(target, 'tools', { value, writable: true, enumerable: true, configurable: true });
   const out: Observation = {
     envId,
     turn,

@@ -26,12 +26,10 @@ export function makeSlot(s: Omit<Slot, 'omitted' | 'revealed'>, pMissing: number
   return Object.assign({}, s, { omitted, revealed: false });
 }
 
-/** An agent message asks about a slot when it is a question and names one of its keywords. */
-export function asksAbout(message: string, slot: Slot): boolean {
-  if (!message.includes('?')) return false;
-  const text = ` ${message.toLowerCase().replace(/[^a-z0-9-]+/g, ' ')} `;
-  return slot.keywords.some((k) => text.includes(` ${k.toLowerCase()} `) || text.includes(` ${k.toLowerCase()}s `));
-}
+// a question's words between spaces (normalised once per question), and whether it names a slot's keyword
+const wordsOf = (message: string) => ` ${message.toLowerCase().replace(/[^a-z0-9-]+/g, ' ')} `;
+const namesKeyword = (text: string, slot: Slot) =>
+  slot.keywords.some((k) => text.includes(` ${k.toLowerCase()} `) || text.includes(` ${k.toLowerCase()}s `));
 
 export function pendingSlots(slots: Slot[]): Slot[] {
   return slots.filter((s) => s.omitted && !s.revealed);
@@ -46,10 +44,11 @@ const topicOf = (s: Slot) => s.topic ?? s.id;
  * still reveals one slot but is not a free `clarify`.
  */
 export function answerQuestion(message: string, slots: Slot[]): { slot: Slot; fishing: boolean } | null {
-  const named = slots.filter((s) => asksAbout(message, s));
+  if (!message.includes('?')) return null;
+  const text = wordsOf(message);
+  const named = slots.filter((s) => namesKeyword(text, s));
   const pending = named.filter((s) => s.omitted && !s.revealed);
   if (pending.length === 0) return null;
-  const text = ` ${message.toLowerCase().replace(/[^a-z0-9-]+/g, ' ')} `;
   const bySubject = pending.find((s) => s.subject?.some((w) => text.includes(` ${w.toLowerCase()} `)));
   const fishing = new Set(named.map(topicOf)).size > 1;
   return { slot: bySubject ?? pending[0], fishing };

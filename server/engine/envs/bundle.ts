@@ -30,7 +30,7 @@ import {
   revealSlot,
   type CustomerNotes,
 } from './shared/recommend-customer';
-import { joinList, withArticle } from './shared/phrasing';
+import { joinList, money, withArticle } from './shared/phrasing';
 import { BUNDLE_TEMPLATES, type BundleTemplate } from './shared/bundle-templates';
 import type {
   Answer,
@@ -181,8 +181,6 @@ function generate(ctx: EnvContext, rng: Rng): BundleTask {
 }
 
 // ---------- verifier ----------
-
-const money = (x: number) => `$${x.toFixed(2)}`;
 
 export function verifyBundle(goal: BundleGoal, ids: readonly string[], ctx: VerifyContext): TaskResult {
   const recs = [...new Set(ids)];

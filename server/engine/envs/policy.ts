@@ -17,6 +17,7 @@
 
 import { z } from 'zod';
 import { makeSlot, type Slot } from '../customer/slots';
+import { joinList } from './shared/phrasing';
 import type { Rng } from '../random';
 import { PASS_THRESHOLD } from '../reward';
 import { exact, num, verdict } from '../evidence';
@@ -156,9 +157,6 @@ const FIELD_KEYWORDS: Record<PolicyField, string[]> = {
 };
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const joinAnd = (parts: string[]) =>
-  parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
-
 // ---------- generator ----------
 
 /**
@@ -328,7 +326,7 @@ function generate(ctx: EnvContext, rng: Rng): EnvTask<PolicyGoal, null> {
   const question = TOPICS[rule.topic].question;
   const opening = rng
     .pick(OPENINGS)
-    .replace('{facts}', `${capitalise(joinAnd(stated))}.`)
+    .replace('{facts}', `${capitalise(joinList(stated))}.`)
     .replace('{question}', question);
   return {
     goal: {

@@ -4,6 +4,7 @@
 // conditions applies (checked for every rule by policy-kb.test.ts), so a
 // question built from one rule's conditions has exactly one right answer.
 
+import { joinList as joinAnd, money } from '../envs/shared/phrasing';
 import { ENGINE_VERSION, V4_RULES, REV3_RULES } from '../version';
 import { CATEGORY_QUALIFIERS, RETURN_WORLD_RULES, TABLE_DEPARTMENTS, TABLE_SHAPE, TOPIC_TABLES } from './policy-tables';
 import { RULE_IDS_BEFORE_V3, RULE_IDS_SINCE_V3, TOPIC_TABLES_V2 } from './policy-tables-v2';
@@ -197,7 +198,6 @@ const DESTINATION_LABEL: Record<string, string> = {
   international: 'international addresses',
 };
 const PAYMENT_LABEL: Record<string, string> = { credit_card: 'credit card', gift_card: 'gift card', paypal: 'PayPal' };
-const money = (v: number) => `$${v.toFixed(2)}`;
 
 /** How a condition reads in a rule's text ("orders of $100.00 or more"). */
 export function describeCondition(c: PolicyCondition): string {
@@ -259,9 +259,6 @@ function formatAnswer(topic: TopicDef, answer: number | string): string {
       return String(answer);
   }
 }
-
-const joinAnd = (parts: string[]) =>
-  parts.length <= 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 
 type Clause = [PolicyField, ConditionOp, FactValue];
 

@@ -180,21 +180,26 @@ export function checkEligibility(
     fees: { ...RETURN_FEES },
     ...(engineVersion >= REV3_RULES ? { fees_if_defective: { ...DEFECTIVE_RETURN_FEES } } : {}),
   };
-  const no = (reason: string): Eligibility => Object.assign({}, base, { eligible: false, methods: [], reason });
   if (initiatedFor(world, order.order_id, line.line_id))
-    return no('a return or exchange was already initiated for this line');
-  if (order.status === 'CANCELLED') return no('the order was cancelled, so there is nothing to return');
+    return ineligible(base, 'a return or exchange was already initiated for this line');
+  if (order.status === 'CANCELLED') return ineligible(base, 'the order was cancelled, so there is nothing to return');
   if (order.status !== 'DELIVERED' || sinceDelivery === null)
-    return no(`the order is ${order.status}; items can be returned once delivered`);
-  if (window === 0) return no('grocery items are not returnable');
+    return ineligible(base, `the order is ${order.status}; items can be returned once delivered`);
+  if (window === 0) return ineligible(base, 'grocery items are not returnable');
   if (sinceDelivery > window)
-    return no(`the ${window}-day return window ended on ${base.return_by} (delivered ${sinceDelivery} days ago)`);
+    return ineligible(
+      base,
+      `the ${window}-day return window ended on ${base.return_by} (delivered ${sinceDelivery} days ago)`,
+    );
   return Object.assign({}, base, {
     eligible: true,
     methods: [...RETURN_METHODS],
     reason: `within the ${window}-day return window (delivered ${sinceDelivery} day${sinceDelivery === 1 ? '' : 's'} ago; last day ${base.return_by})`,
   });
 }
+
+const ineligible = (base: Omit<Eligibility, 'eligible' | 'methods' | 'reason'>, reason: string): Eligibility =>
+  Object.assign({}, base, { eligible: false, methods: [], reason });
 
 export const nextRecordId = (prefix: 'RET' | 'EXC', world: WorldState) =>
   `${prefix}-${String(world.returns.length + world.exchanges.length + 1).padStart(4, '0')}`;

@@ -67,4 +67,23 @@ describe('kthLargest and orderByRelevance', () => {
       expect([...orderByRelevance(rel, key)], `trial ${trial}`).toEqual(want);
     }
   });
+
+  it('orders rels that differ only in their lowest bits, and ±0, zeros and negatives, as a comparator sort does', () => {
+    for (let trial = 0; trial < 300; trial++) {
+      const rng = new Rng(1000 + trial);
+      const n = 1 + Math.floor(rng.next() * 600);
+      // a few bases, each nudged by a few ulps: the packed words lose those bits, the insertion pass restores them
+      const bases = [0, -0, 0.5, 0.3, -0.25, 1e-300, 7];
+      const rel = Float64Array.from({ length: n }, () => {
+        const base = bases[Math.floor(rng.next() * bases.length)];
+        const ulps = Math.floor(rng.next() * 4);
+        return base + ulps * Number.EPSILON * Math.max(Math.abs(base), Number.MIN_VALUE);
+      });
+      const ascending = trial % 2 === 0;
+      const keys = Array.from({ length: n }, (_, j) => j * 5 + 2);
+      const key = Float64Array.from(ascending ? keys : rng.shuffle(keys));
+      const want = Array.from({ length: n }, (_, j) => j).sort((a, b) => rel[b] - rel[a] || key[a] - key[b]);
+      expect([...orderByRelevance(rel, key)], `trial ${trial}`).toEqual(want);
+    }
+  });
 });

@@ -209,23 +209,20 @@ export function columnCandidates(
       for (let e = 0; e < m; e++) order[e] = e;
       if (m > size) selectTop(order, size, discovery ? (a, b) => s[b] - s[a] || u[b] - u[a] || byRel(a, b) : byRel);
       if (order.length > size) order.length = size;
-      // the pool's own order: every relevance of it computed once, compared from an array
-      if (catalog.text.idsAscend) {
-        const top = order;
-        const t = top.length;
-        const rels = scratch.f64(Slot.Rels, t);
-        const keys = scratch.f64(Slot.Keys, t);
-        for (let j = 0; j < t; j++) {
-          rels[j] = relOf(top[j]);
-          keys[j] = indices[at[top[j]]];
-        }
-        const sorted = orderByRelevance(rels, keys, t, scratch.i32(Slot.SortFrom, t), scratch.i32(Slot.SortTo, t));
-        order = new Array(top.length);
-        for (let j = 0; j < top.length; j++) order[j] = top[sorted[j]];
-      } else {
-        for (const e of order) relOf(e);
-        order.sort((a, b) => rel[b] - rel[a] || byId(a, b));
+      // the pool's order; ties by index where ids ascend with it, else by the id's rank among the pool's
+      const t = order.length;
+      const ids = catalog.text.idsAscend ? null : order.map(idOf).sort(compareIds);
+      const idRank = ids && new Map(ids.map((id, r) => [id, r]));
+      const rels = scratch.f64(Slot.Rels, t);
+      const keys = scratch.f64(Slot.Keys, t);
+      for (let j = 0; j < t; j++) {
+        rels[j] = relOf(order[j]);
+        keys[j] = idRank ? idRank.get(idOf(order[j]))! : indices[at[order[j]]];
       }
+      const sorted = orderByRelevance(rels, keys, t, scratch.i32(Slot.SortFrom, t), scratch.i32(Slot.SortTo, t));
+      const top = order;
+      order = new Array(t);
+      for (let j = 0; j < t; j++) order[j] = top[sorted[j]];
       const entries = order.map((e): PoolEntry => {
         const k = at[e];
         return { id: idOf(e), s: s[e], u: u[e], sim: sims[k], rel: rel[e], stock: c.stock[k] };
