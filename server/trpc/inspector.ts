@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { TRPCError } from '@trpc/server';
 import { episodeService } from '@/server/episodes';
 import { idSchema } from '@/server/episodes/inputs';
-import { goalState, sameTaskEpisode } from '@/server/episodes/queries';
-import { goalHidden, guardRows, spoilerRefusal } from '@/server/inspector/spoiler';
+import { sameTaskEpisode } from '@/server/episodes/queries';
+import { assertGoalOpen, guardRows } from '@/server/inspector/spoiler';
 import { inspector, facets } from '@/server/inspector';
 import { chartsData } from '@/server/inspector/charts';
 import { alignTurns, breakdownDiff, compareRuns } from '@/server/inspector/compare';
@@ -21,18 +21,11 @@ const id = idSchema;
 const runSide = z.object({ by: z.enum(['player', 'run']), value: z.string().min(1).max(200) });
 
 /** Total size of one import request (the CLI has no limit). */
-export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
+const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
 
 const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: `no episode with id "${what}"` });
-
 /** The world, the evidence, the seed and a same-seed oracle of an active episode would spoil it (spoiler.ts). */
-async function assertNotSpoiler(...ids: string[]) {
-  for (const epId of ids) {
-    const state = await goalState(inspector().db, epId);
-    if (!state) throw notFound(epId);
-    if (goalHidden(state)) throw spoilerRefusal(epId);
-  }
-}
+const assertNotSpoiler = (...ids: string[]) => assertGoalOpen(inspector().db, ...ids);
 
 export const inspectorRouter = router({
   list: inspectorProcedure.input(listInputSchema).query(async ({ input }) => {

@@ -7,7 +7,8 @@ import { ENV_IDS } from '@/server/engine/types';
 import { D_RANGE } from '@/server/engine/difficulty';
 import { episodeService } from '@/server/episodes';
 import { listCatalogs } from '@/server/catalogs';
-import { goalHidden, guardEpisode, guardRow, spoilerRefusal } from '@/server/inspector/spoiler';
+import { assertGoalOpen, guardEpisode, guardRow } from '@/server/inspector/spoiler';
+import { inspector } from '@/server/inspector';
 import { inspectorProcedure, publicProcedure, router } from './init';
 import { curriculumRouter } from './curriculum';
 import { seatRouter } from './seat';
@@ -33,8 +34,7 @@ export const episodesRouter = router({
     .input(z.object({ id: z.string().min(1).max(64) }))
     .query(async ({ input }) => guardEpisode(await episodeService.getEpisode(input.id))),
   world: inspectorProcedure.input(z.object({ id: z.string().min(1).max(64) })).query(async ({ input }) => {
-    const view = await episodeService.getEpisode(input.id);
-    if (goalHidden(view)) throw spoilerRefusal(input.id);
+    await assertGoalOpen(inspector().db, input.id);
     return episodeService.getWorld(input.id);
   }),
 });
