@@ -3,7 +3,7 @@
 // histograms; and two runs (or two train steps) over the same prompts. Pure: groups.ts's groups in.
 import type { GroupSelector } from '@/server/episodes/run-rollouts';
 import { AppError } from '@/server/lib/errors';
-import { effectivePromptRatios, type GroupStats, type ZeroVarianceKind } from './groups';
+import { effectivePromptRatios, type GroupStats } from './groups';
 
 export type GroupRow = ReturnType<typeof groupRow>;
 
