@@ -6,6 +6,7 @@ import { axisRows } from '@/server/episodes/axes';
 import { ENV_IDS } from '@/server/engine/types';
 import { D_RANGE } from '@/server/engine/difficulty';
 import { episodeService } from '@/server/episodes';
+import { idSchema } from '@/server/episodes/inputs';
 import { listCatalogs } from '@/server/catalogs';
 import { assertGoalOpen, guardEpisode, guardRow } from '@/server/inspector/spoiler';
 import { inspector } from '@/server/inspector';
@@ -31,9 +32,9 @@ export const episodesRouter = router({
       return { ...page, items: page.items.map((e) => guardRow(e, e.revealed)) };
     }),
   get: inspectorProcedure
-    .input(z.object({ id: z.string().min(1).max(64) }))
+    .input(z.object({ id: idSchema }))
     .query(async ({ input }) => guardEpisode(await episodeService.getEpisode(input.id))),
-  world: inspectorProcedure.input(z.object({ id: z.string().min(1).max(64) })).query(async ({ input }) => {
+  world: inspectorProcedure.input(z.object({ id: idSchema })).query(async ({ input }) => {
     await assertGoalOpen(inspector().db, input.id);
     return episodeService.getWorld(input.id);
   }),
