@@ -11,7 +11,7 @@ import { episodeExists } from '@/server/episodes/queries';
 import { episodeLineSchema, FORMAT_NAME, type EpisodeLine } from './format';
 import { chatLineSchema, chatToRecord } from './import-openai';
 import { parseReferenceManifest, referenceToRecord, referenceTraceSchema, type ManifestRow } from './import-reference';
-import { createInserter, type EpisodeRecord } from './insert';
+import { insertEpisode, type EpisodeRecord } from './insert';
 import { collectRecordSchema, fromCollectRecord } from './openenv-collect';
 import { catchUpSearchIndex } from './pg-search';
 import { noRescore, pendingRescore, rescoreOnCatalog, type Rescore } from './rescore';
@@ -204,7 +204,6 @@ function storedMessage(rec: EpisodeRecord): string {
 }
 
 async function importInside(tx: SqlDb, files: ImportFile[], opts: ImportOptions): Promise<ImportLineReport[]> {
-  const inserter = createInserter(tx);
   const readme = files.find((f) => /readme\.md$/i.test(f.name));
   const manifest = readme ? parseReferenceManifest(readme.text) : new Map<string, ManifestRow>();
   const replayNow =
@@ -229,7 +228,7 @@ async function importInside(tx: SqlDb, files: ImportFile[], opts: ImportOptions)
           report.push({ ...at, ok: false, kind, id: rec.id, message: `episode ${rec.id} is already stored; skipped` });
           continue;
         }
-        const id = await inserter.insert(tx, rec);
+        const id = await insertEpisode(tx, rec);
         const rescoredReward = (rec.rescored as Rescore | null)?.reward ?? null;
         report.push({
           ...at,
