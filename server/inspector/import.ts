@@ -8,6 +8,7 @@ import type { EnvId, RewardBreakdown } from '@/server/engine/types';
 import { axesFor, type AxisValues } from '@/server/engine/difficulty';
 import type { SqlDb } from '@/server/db/sql';
 import { episodeExists } from '@/server/episodes/queries';
+import { parse } from '@/server/episodes/inputs';
 import { episodeLineSchema, FORMAT_NAME, type EpisodeLine } from './format';
 import { chatLineSchema, chatToRecord } from './import-openai';
 import { parseReferenceManifest, referenceToRecord, referenceTraceSchema, type ManifestRow } from './import-reference';
@@ -78,18 +79,8 @@ function linesUpTo(files: ImportFile[], limit: number): number {
   return n;
 }
 
-const zodMessage = (issues: Array<{ path: PropertyKey[]; message: string }>) =>
-  issues
-    .slice(0, 3)
-    .map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`)
-    .join('; ') + (issues.length > 3 ? ` (+${issues.length - 3} more)` : '');
-
 /** The value checked against its format's schema, or the report's message thrown. */
-function checked<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new Error(`not a valid ${what}: ${zodMessage(r.error.issues)}`);
-  return r.data;
-}
+const checked = <T>(schema: z.ZodType<T>, value: unknown, what: string) => parse(schema, value, `not a valid ${what}`);
 
 /** One file's JSON values with their line: a whole-file reference trace, else one per non-blank line. */
 function* valuesOf(text: string): Generator<{ line: number; value?: unknown; error?: string }> {

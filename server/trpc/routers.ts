@@ -6,7 +6,7 @@ import { axisRows } from '@/server/episodes/axes';
 import { ENV_IDS } from '@/server/engine/types';
 import { D_RANGE } from '@/server/engine/difficulty';
 import { episodeService } from '@/server/episodes';
-import { idSchema } from '@/server/episodes/inputs';
+import { idSchema, listSchema } from '@/server/episodes/inputs';
 import { listCatalogs } from '@/server/catalogs';
 import { assertGoalOpen, guardEpisode, guardRow } from '@/server/inspector/spoiler';
 import { inspector } from '@/server/inspector';
@@ -25,12 +25,10 @@ const envIdSchema = z.enum(ENV_IDS);
 /** The inspector's view of episodes: the hidden goal, the world, every episode. */
 export const episodesRouter = router({
   // behind the spoiler guard while an episode is active and unrevealed (server/inspector/spoiler.ts)
-  list: inspectorProcedure
-    .input(z.object({ cursor: z.string().max(64).nullish(), limit: z.int().min(1).max(100).default(20) }))
-    .query(async ({ input }) => {
-      const page = await episodeService.listEpisodes({ cursor: input.cursor ?? null, limit: input.limit });
-      return { ...page, items: page.items.map((e) => guardRow(e, e.revealed)) };
-    }),
+  list: inspectorProcedure.input(listSchema).query(async ({ input }) => {
+    const page = await episodeService.listEpisodes({ cursor: input.cursor ?? null, limit: input.limit });
+    return { ...page, items: page.items.map((e) => guardRow(e, e.revealed)) };
+  }),
   get: inspectorProcedure
     .input(z.object({ id: idSchema }))
     .query(async ({ input }) => guardEpisode(await episodeService.getEpisode(input.id))),
