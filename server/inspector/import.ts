@@ -108,7 +108,7 @@ function* valuesOf(text: string): Generator<{ line: number; value?: unknown; err
 }
 
 /** The project's own line as a record, re-scored by replay now, later (pending) or not at all. */
-function ownToRecord(line: EpisodeLine, opts: ImportOptions, file: string, replayNow: boolean): EpisodeRecord {
+function ownToRecord(line: EpisodeLine, { opts, file, replayNow }: ImportContext): EpisodeRecord {
   const breakdown = line.breakdown as RewardBreakdown | null;
   let rescored: Rescore;
   if (opts.rescore === false) rescored = noRescore('re-scoring was turned off for this import');
@@ -126,7 +126,6 @@ function ownToRecord(line: EpisodeLine, opts: ImportOptions, file: string, repla
   };
 }
 
-type Kind = NonNullable<ImportLineReport['kind']>;
 interface ImportContext {
   opts: ImportOptions;
   file: string;
@@ -134,52 +133,49 @@ interface ImportContext {
   replayNow: boolean;
 }
 
-/** What kind of episode a JSON value is, and how it becomes a record (throwing the report's message). */
-function kindOf(value: unknown, c: ImportContext): { kind?: Kind; read: () => EpisodeRecord } {
-  const o = (value ?? {}) as Record<string, unknown>;
-  const { opts, file } = c;
-  if (o.format === FORMAT_NAME)
-    return {
-      kind: 'ecomrlve',
-      read: () => ownToRecord(checked(episodeLineSchema, o, `${FORMAT_NAME} v1 line`), opts, file, c.replayNow),
-    };
-  if (Array.isArray(o.tool_trace) && typeof o.episode_id === 'string')
-    return {
-      kind: 'openenv',
-      read: () => {
-        const record = checked(collectRecordSchema, o, 'OpenEnv collect record');
-        return ownToRecord(fromCollectRecord(record, opts.getCatalog, opts.defaultCatalogId), opts, file, c.replayNow);
-      },
-    };
-  if (Array.isArray(o.messages))
-    return {
-      kind: 'openai',
-      read: () =>
-        chatToRecord(
-          checked(chatLineSchema, o, 'chat transcript'),
-          opts.getCatalog,
-          opts.defaultCatalogId,
-          opts.runLabel ?? file,
-        ),
-    };
-  if ('reward_breakdown' in o && 'conversation' in o)
-    return {
-      kind: 'reference',
-      read: () =>
-        referenceToRecord(
-          checked(referenceTraceSchema, o, 'reference trace'),
-          file,
-          c.manifest.get(file.split('/').pop()!),
-        ),
-    };
-  return {
-    read: () => {
-      throw new Error(
-        `unknown line: expected {"format":"${FORMAT_NAME}",…}, an OpenEnv collect record {"episode_id","messages","tool_trace",…}, an OpenAI chat transcript {"messages":[…]}, or a reference trace file`,
-      );
+/** Each kind of episode: how a JSON value is recognised, and its adapter to a record (throwing the report's message). */
+const FORMATS: Array<{
+  kind: NonNullable<ImportLineReport['kind']>;
+  is: (o: Record<string, unknown>) => boolean;
+  read: (o: unknown, c: ImportContext) => EpisodeRecord;
+}> = [
+  {
+    kind: 'ecomrlve',
+    is: (o) => o.format === FORMAT_NAME,
+    read: (o, c) => ownToRecord(checked(episodeLineSchema, o, `${FORMAT_NAME} v1 line`), c),
+  },
+  {
+    kind: 'openenv',
+    is: (o) => Array.isArray(o.tool_trace) && typeof o.episode_id === 'string',
+    read: (o, c) => {
+      const record = checked(collectRecordSchema, o, 'OpenEnv collect record');
+      return ownToRecord(fromCollectRecord(record, c.opts.getCatalog, c.opts.defaultCatalogId), c);
     },
-  };
-}
+  },
+  {
+    kind: 'openai',
+    is: (o) => Array.isArray(o.messages),
+    read: (o, { opts, file }) =>
+      chatToRecord(
+        checked(chatLineSchema, o, 'chat transcript'),
+        opts.getCatalog,
+        opts.defaultCatalogId,
+        opts.runLabel ?? file,
+      ),
+  },
+  {
+    kind: 'reference',
+    is: (o) => 'reward_breakdown' in o && 'conversation' in o,
+    read: (o, { file, manifest }) =>
+      referenceToRecord(
+        checked(referenceTraceSchema, o, 'reference trace'),
+        file,
+        manifest.get(file.split('/').pop()!),
+      ),
+  },
+];
+
+const UNKNOWN_LINE = `unknown line: expected {"format":"${FORMAT_NAME}",…}, an OpenEnv collect record {"episode_id","messages","tool_trace",…}, an OpenAI chat transcript {"messages":[…]}, or a reference trace file`;
 
 /** What the report says of a stored episode. */
 function storedMessage(rec: EpisodeRecord): string {
@@ -212,9 +208,13 @@ async function importInside(tx: SqlDb, files: ImportFile[], opts: ImportOptions)
         report.push({ ...at, ok: false, message: error });
         continue;
       }
-      const { kind, read } = kindOf(value, { opts, file: f.name, manifest, replayNow });
+      // a line that is not an object (`5`, `"text"`) is no kind of episode
+      const format =
+        typeof value === 'object' && value ? FORMATS.find((k) => k.is(value as Record<string, unknown>)) : null;
+      const kind = format?.kind;
       try {
-        const rec = read();
+        if (!format) throw new Error(UNKNOWN_LINE);
+        const rec = format.read(value, { opts, file: f.name, manifest, replayNow });
         if (rec.id && (await episodeExists(tx, rec.id))) {
           report.push({ ...at, ok: false, kind, id: rec.id, message: `episode ${rec.id} is already stored; skipped` });
           continue;

@@ -222,7 +222,7 @@ describe('export and import', () => {
       const broken = JSON.parse(good);
       broken.id = 'other1';
       broken.events[1] = { kind: 'nonsense', turn: 1 };
-      const text = [good, '{not json', JSON.stringify(broken), '{"hello":1}'].join('\n');
+      const text = [good, '{not json', JSON.stringify(broken), '{"hello":1}', '5', '"text"'].join('\n');
       const report = await importFiles(fresh.store, [{ name: 'mixed.jsonl', text }], {
         getCatalog: getTestCatalog,
         defaultCatalogId: TEST_CATALOG_ID,
@@ -232,10 +232,13 @@ describe('export and import', () => {
         [2, false],
         [3, false],
         [4, false],
+        [5, false],
+        [6, false],
       ]);
       expect(report[1].message).toMatch(/^not JSON/);
       expect(report[2].message).toMatch(/events\.1\.kind/);
-      expect(report[3].message).toMatch(/unknown line/);
+      // JSON that is not an object is reported, not a crash of the whole import
+      for (const r of report.slice(3)) expect(r.message).toMatch(/unknown line/);
       const n = fresh.sqlite
         .prepare('SELECT (SELECT count(*) FROM "Episode") e, (SELECT count(*) FROM "EpisodeEvent") v')
         .get() as { e: number; v: number };
