@@ -2,8 +2,9 @@
 // import and delete. Everything here is inspector data (hidden goals included).
 import { z } from 'zod';
 import { TRPCError } from '@trpc/server';
+import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { episodeService } from '@/server/episodes';
-import { idSchema } from '@/server/episodes/inputs';
+import { idSchema as id } from '@/server/episodes/inputs';
 import { sameTaskEpisode } from '@/server/episodes/queries';
 import { assertGoalOpen, guardRows } from '@/server/inspector/spoiler';
 import { inspector, facets } from '@/server/inspector';
@@ -17,7 +18,6 @@ import { eventsIn, MAX_WINDOW_TURNS } from '@/server/inspector/turn-window';
 import { replayEvents, voicedEpisode } from './replay';
 import { inspectorProcedure, router } from './init';
 
-const id = idSchema;
 const runSide = z.object({ by: z.enum(['player', 'run']), value: z.string().min(1).max(200) });
 
 /** Total size of one import request (the CLI has no limit). */
@@ -90,7 +90,7 @@ export const inspectorRouter = router({
   /** Plays the oracle on the same env, d and seed (stored as an ordinary episode); returns its id. */
   playOracle: inspectorProcedure.input(z.object({ id })).mutation(async ({ input }) => {
     await assertNotSpoiler(input.id);
-    return { id: await playOracleTwin(episodeService, inspector().getCatalog, input.id) };
+    return { id: await playOracleTwin(episodeService, getCatalog, input.id) };
   }),
 
   import: inspectorProcedure
@@ -109,7 +109,6 @@ export const inspectorRouter = router({
           code: 'PAYLOAD_TOO_LARGE',
           message: `the files are ${(bytes / 1e6).toFixed(1)} MB; the limit per upload is 25 MB (use npm run episodes:import for more). Nothing was imported.`,
         });
-      const ins = inspector();
-      return importFiles(ins.db, input.files, { getCatalog: ins.getCatalog, defaultCatalogId: ins.defaultCatalogId });
+      return importFiles(inspector().db, input.files, { getCatalog, defaultCatalogId: DEFAULT_CATALOG_ID });
     }),
 });
