@@ -7,7 +7,7 @@ import { requireAdmin } from '@/server/auth';
 import { episodeService } from '@/server/episodes';
 import { idSchema, startSchema } from '@/server/episodes/inputs';
 import { toSeatView } from '@/server/episodes/seat';
-import { agentProcedure, publicProcedure, router } from './init';
+import { agentProcedure, described, publicProcedure, router } from './init';
 
 const episodeRef = z.object({ id: idSchema });
 
@@ -21,7 +21,7 @@ export const seatRouter = router({
   /** Starts an episode. Axis overrides are an admin operation. */
   start: publicProcedure
     // the playground's start without the customer voice (which calls a model with the admin's key)
-    .input(startSchema.omit({ customerVoice: true }))
+    .input(described(startSchema.omit({ customerVoice: true }), 'start episode'))
     .mutation(async ({ ctx, input }) => {
       if (input.axisOverrides && Object.keys(input.axisOverrides).length > 0)
         requireAdmin(ctx.auth, ctx.creds, 'axis overrides');
