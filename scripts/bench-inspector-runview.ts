@@ -8,7 +8,8 @@ import { Rng } from '@/server/engine/random';
 import type { SqlDb, Stmt } from '@/server/db/sql';
 import { readGroup, readRewardBins, readRunGroups, rolloutLogs } from '@/server/episodes/run-rollouts';
 import { groupCause } from '@/server/inspector/group-cause';
-import { rowOf, type createInserter, type EpisodeRecord } from '@/server/inspector/insert';
+import { rowOf, type EpisodeRecord } from '@/server/inspector/insert';
+import { insertMany } from './bench-seed';
 import { episodeStatements, newEpisodeId } from '@/server/episodes/writer';
 import { playToLine } from '@/server/inspector/play';
 import { parseGroupSlug, summarizeRun } from '@/server/inspector/run-view';
@@ -18,7 +19,7 @@ export const BENCH_RUN = 'trainer:bench-grpo';
 const G = 4;
 const STEPS = 10;
 
-export async function seedRun(store: SqlDb, ins: ReturnType<typeof createInserter>, catalog: Catalog, n: number) {
+export async function seedRun(store: SqlDb, catalog: Catalog, n: number) {
   const have = (await store.get<{ n: number }>('SELECT count(*) AS "n" FROM "Episode" WHERE "player" = ?', [
     BENCH_RUN,
   ]))!.n;
@@ -37,7 +38,7 @@ export async function seedRun(store: SqlDb, ins: ReturnType<typeof createInserte
           ),
         );
   const pool = prompts.flat() as unknown as EpisodeRecord[];
-  const poolIds = await ins.insertMany(pool);
+  const poolIds = await insertMany(store, pool);
   // each pool episode's row made once; a copy changes only id, seed, player and step, and takes
   // the pool episode's log inside the store (the writer's newEpisode and copyLog statements)
   const rows = pool.map((r, i) => ({ ...rowOf(r, poolIds[i]), player: BENCH_RUN }));

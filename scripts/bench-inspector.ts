@@ -22,7 +22,8 @@ import { openSqlite, pgSqlDb, sqliteSqlDb, type SqlDb } from '@/server/db/sql';
 import { copyMigratedSqlite } from '@/server/lib/test/migrated-sqlite';
 import { exportJsonl } from '@/server/inspector/export';
 import { importFiles } from '@/server/inspector/import';
-import { createInserter, type EpisodeRecord } from '@/server/inspector/insert';
+import { insertEpisode, type EpisodeRecord } from '@/server/inspector/insert';
+import { insertCopies, insertMany } from './bench-seed';
 import { catchUpSearchIndex } from '@/server/inspector/pg-search';
 import { listInputSchema } from '@/server/inspector/filters';
 import { listEpisodes } from '@/server/inspector/query';
@@ -133,7 +134,6 @@ const opened = pgKept
       })()
     : await freshStore(DB, 'bench');
 const store = opened.store;
-const ins = createInserter(store);
 try {
   if (reused) {
     console.log(
@@ -142,7 +142,7 @@ try {
     await store.run('ANALYZE');
   } else if (seedsMain) await seedStore();
   if (only.has('runview')) {
-    await seedRun(store, ins, catalog, N);
+    await seedRun(store, catalog, N);
     await measureRunView(store);
   }
   if (only.has('list')) await measureList(store, 'filtered list (page of 50 + count)');
@@ -167,7 +167,10 @@ async function seedStore() {
   const serverCpu = await serverCpuSince(store);
   // The pool goes in once (its events serialised and indexed like any import); every other
   // episode is a new row whose log the store copies from a pool episode (no JSON round trip).
-  const poolIds = await ins.insertMany(pool.map((p) => copyOf(p, rng)));
+  const poolIds = await insertMany(
+    store,
+    pool.map((p) => copyOf(p, rng)),
+  );
   await catchUpSearchIndex(store); // PostgreSQL: the pool's words, which its copies take
   let done = pool.length;
   while (done < N) {
@@ -176,7 +179,7 @@ async function seedStore() {
       const k = Math.floor(rng.next() * pool.length);
       batch.push({ from: poolIds[k], record: copyOf(pool[k], rng) });
     }
-    await ins.insertCopies(batch);
+    await insertCopies(store, batch);
     process.stderr.write(`\r  seeded ${done.toLocaleString()} of ${N.toLocaleString()}`);
   }
   process.stderr.write('\n');
@@ -273,7 +276,7 @@ async function insertLongEpisode() {
     long.step(a);
   }
   const goal = long.hiddenGoal();
-  const longId = await ins.insert(store, {
+  const longId = await insertEpisode(store, {
     envId: 'JOURNEY',
     d: 12,
     seed: 3,

@@ -7,7 +7,7 @@ import type { Action, EpisodeConfig, EpisodeEvent, RewardBreakdown } from '../en
 import { parseConnection } from '../models/connection';
 import { playModelEpisode } from '../models/test/play-model';
 import { startFakeEndpoint, type FakeEndpoint, type FakeStep } from '../models/test/fake-endpoint';
-import { attributeFailure, countAttributions, type AttributionInput } from './attribution';
+import { attributeFailure, type AttributionInput } from './attribution';
 
 const catalog = testCatalog();
 const PD: EpisodeConfig = { envId: 'PD', d: 1, seed: 3 };
@@ -160,16 +160,5 @@ describe('attributeFailure: environment, customer, none', () => {
     // a change the agent had turns after is not the customer's doing
     const earlier = attributeFailure({ ...base, events: [{ ...change, turn: 0 }, ...base.events] });
     expect(earlier.party).toBe('agent');
-  });
-});
-
-describe('countAttributions', () => {
-  it('counts per party and reason', () => {
-    const format = attributeFailure(played(['{not json']));
-    const infra = attributeFailure({ ...played([]), infraError: { kind: 'timeout', message: 't', turn: 1 } });
-    expect(countAttributions([format, infra, format])).toEqual({
-      agent: { format: 2 },
-      infrastructure: { timeout: 1 },
-    });
   });
 });

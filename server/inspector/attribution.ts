@@ -133,15 +133,3 @@ function decisiveFailingLine(breakdown: RewardBreakdown) {
   const text = failingEvidence(breakdown)[0];
   return text === undefined ? undefined : breakdown.evidence.task.find((e) => e.text === text);
 }
-
-/** Counts per party and reason, e.g. for a run: { agent: { format: 3 }, infrastructure: { timeout: 1 } }. */
-export function countAttributions(
-  attributions: readonly Attribution[],
-): Partial<Record<FailureParty, Partial<Record<FailureReason, number>>>> {
-  const counts: Partial<Record<FailureParty, Partial<Record<FailureReason, number>>>> = {};
-  for (const a of attributions) {
-    const party = (counts[a.party] ??= {});
-    party[a.reason] = (party[a.reason] ?? 0) + 1;
-  }
-  return counts;
-}

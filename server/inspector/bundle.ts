@@ -5,7 +5,7 @@
 // no task evidence (its lines name the goal's ids and values).
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import { retrievedWorld } from '@/server/episodes/seat';
-import type { HiddenGoal } from '@/server/episodes/types';
+import type { WorldView } from '@/server/episodes/types';
 import { MAX_BUNDLE_EPISODES } from '@/lib/bundle-limit';
 import { fmtReward } from '@/lib/format';
 import type { SqlDb } from '@/server/db/sql';
@@ -13,49 +13,10 @@ import type { createEpisodeData } from './episode-data';
 import { createExporter } from './export';
 
 export { MAX_BUNDLE_EPISODES };
-export const BUNDLE_FORMAT = 'ecomrlve-demo-bundle';
-export const BUNDLE_VERSION = 1;
+const BUNDLE_FORMAT = 'ecomrlve-demo-bundle';
+const BUNDLE_VERSION = 1;
 
-export interface BundleTurn {
-  turn: number;
-  /** the turn's events in log order (the reward event is left out: the breakdown is per episode) */
-  events: EpisodeEvent[];
-  /** the world after this turn */
-  world: Record<string, unknown> | null;
-}
-
-export interface BundleEpisode {
-  id: string;
-  envId: string;
-  d: number;
-  /** null unless the goal is included */
-  seed: number | null;
-  player: string;
-  runLabel: string | null;
-  createdAt: string;
-  status: string;
-  terminationReason: string | null;
-  /** turns taken */
-  turnsTaken: number;
-  reward: number | null;
-  isCorrect: boolean | null;
-  /** display strings, formatted as the replay formats them */
-  shown: { reward: string; rTask: string; rEff: string; rHall: string };
-  breakdown: RewardBreakdown | null;
-  /** how the world was obtained, said in the viewer */
-  worldNote: string;
-  turns: BundleTurn[];
-  hiddenGoal?: HiddenGoal;
-}
-
-export interface BundlePayload {
-  format: typeof BUNDLE_FORMAT;
-  version: typeof BUNDLE_VERSION;
-  createdAt: string;
-  title: string;
-  withGoal: boolean;
-  episodes: BundleEpisode[];
-}
+export type BundlePayload = Awaited<ReturnType<typeof bundlePayload>>;
 
 type EpisodeData = Pick<ReturnType<typeof createEpisodeData>, 'worldAt'>;
 
@@ -64,54 +25,49 @@ function withoutTaskEvidence(b: RewardBreakdown): RewardBreakdown {
   return { ...b, task: { ...b.task, evidence: [] }, evidence: { ...b.evidence, task: [] } };
 }
 
-export async function bundleEpisode(
-  db: SqlDb,
-  data: EpisodeData,
-  id: string,
-  withGoal: boolean,
-): Promise<BundleEpisode | null> {
+async function bundleEpisode(db: SqlDb, data: EpisodeData, id: string, withGoal: boolean) {
   const line = await createExporter(db).episodeLine(id);
   if (!line) return null;
-  const all = line.events as EpisodeEvent[];
-  const events = all.filter((e) => e.kind !== 'reward' && (withGoal || e.kind !== 'world_change'));
-  const stored = line.breakdown as RewardBreakdown | null;
-  const breakdown = stored && !withGoal ? withoutTaskEvidence(stored) : stored;
-  const lastTurn = Math.max(Number(line.turn), ...events.map((e) => e.turn), 0);
-  const turns: BundleTurn[] = [];
+  const events = line.events.filter((e) => e.kind !== 'reward' && (withGoal || e.kind !== 'world_change'));
+  const stored = line.breakdown;
+  const lastTurn = Math.max(line.turn, ...events.map((e) => e.turn), 0);
+  const turns: Array<{ turn: number; events: EpisodeEvent[]; world: WorldView | null }> = [];
   let worldNote = 'what the agent’s tool calls returned (the full world comes with the hidden goal)';
   for (let t = 0; t <= lastTurn; t++) {
-    let world: Record<string, unknown> | null;
+    let world: WorldView | null;
     if (withGoal) {
       const at = await data.worldAt(id, t);
       world = at?.world ?? null;
       if (at) worldNote = at.source === 'replay' ? 'the world replayed by the engine' : at.note;
-    } else world = retrievedWorld(events.filter((e) => e.turn <= t)) as Record<string, unknown>;
+    } else world = retrievedWorld(events.filter((e) => e.turn <= t));
+    // the turn's events in log order (the reward event is left out: the breakdown is per episode), the world after it
     turns.push({ turn: t, events: events.filter((e) => e.turn === t), world });
   }
-  const reward = line.reward as number | null;
   return {
     id,
-    envId: String(line.envId),
-    d: Number(line.d),
-    seed: withGoal ? Number(line.seed) : null,
-    player: String(line.player),
-    runLabel: (line.runLabel as string | null) ?? null,
-    createdAt: String(line.createdAt),
-    status: String(line.status),
-    terminationReason: (line.terminationReason as string | null) ?? null,
-    turnsTaken: Number(line.turn),
-    reward,
-    isCorrect: (line.isCorrect as boolean | null) ?? null,
+    envId: line.envId,
+    d: line.d,
+    seed: withGoal ? line.seed : null,
+    player: line.player,
+    runLabel: line.runLabel,
+    createdAt: line.createdAt,
+    status: line.status,
+    terminationReason: line.terminationReason,
+    turnsTaken: line.turn,
+    reward: line.reward,
+    isCorrect: line.isCorrect,
+    /** display strings, formatted as the replay formats them */
     shown: {
-      reward: fmtReward(reward),
+      reward: fmtReward(line.reward),
       rTask: fmtReward(stored?.rTask),
       rEff: fmtReward(stored?.rEff),
       rHall: fmtReward(stored?.rHall),
     },
-    breakdown,
+    breakdown: stored && !withGoal ? withoutTaskEvidence(stored) : stored,
+    /** how the world was obtained, said in the viewer */
     worldNote,
     turns,
-    ...(withGoal ? { hiddenGoal: line.hiddenGoal as HiddenGoal } : {}),
+    ...(withGoal ? { hiddenGoal: line.hiddenGoal } : {}),
   };
 }
 
@@ -121,10 +77,10 @@ export async function bundlePayload(
   data: EpisodeData,
   ids: readonly string[],
   opts: { withGoal: boolean; title?: string; now?: Date },
-): Promise<BundlePayload> {
+) {
   if (ids.length > MAX_BUNDLE_EPISODES)
     throw new Error(`a demo bundle holds at most ${MAX_BUNDLE_EPISODES} episodes (asked for ${ids.length})`);
-  const episodes: BundleEpisode[] = [];
+  const episodes = [];
   for (const id of ids) {
     const ep = await bundleEpisode(db, data, id, opts.withGoal);
     if (ep) episodes.push(ep);

@@ -66,79 +66,44 @@ export interface RunSide {
   value: string;
 }
 
-export interface FlipCell {
-  envId: string;
-  d: number;
-  pairs: number;
-  bothPass: number;
-  bothFail: number;
-  /** passed in A, failed in B */
-  lost: number;
-  /** failed in A, passed in B */
-  gained: number;
-  meanRewardA: number;
-  meanRewardB: number;
-}
-
-export interface RunCompare {
-  cells: FlipCell[];
-  flipped: Array<{
-    envId: string;
-    d: number;
-    seed: number;
-    a: string;
-    b: string;
-    aPass: boolean;
-    bPass: boolean;
-    aReward: number | null;
-    bReward: number | null;
-  }>;
-}
+export type RunCompare = Awaited<ReturnType<typeof compareRuns>>;
 
 /** Pairs the newest finished episode of each side per (env, d, seed) and lists what flipped. */
-export async function compareRuns(db: SqlDb, A: RunSide, B: RunSide, limit = 500): Promise<RunCompare> {
+export async function compareRuns(db: SqlDb, A: RunSide, B: RunSide, limit = 500) {
   const side = (s: RunSide) => (s.by === 'player' ? { sql: 'e."player" = ?', args: [s.value] } : runCondition(s.value));
-  const raw = await pairedTasks(db, side(A), side(B));
-  const rows = raw.map((r) => ({ ...r, aPass: flag(r.aPass) === true, bPass: flag(r.bPass) === true }));
-  const cells = new Map<string, FlipCell & { sumA: number; sumB: number }>();
-  const flipped: RunCompare['flipped'] = [];
-  for (const r of rows) {
+  const newCell = (envId: string, d: number) => ({
+    envId,
+    d,
+    pairs: 0,
+    bothPass: 0,
+    bothFail: 0,
+    lost: 0,
+    gained: 0,
+    sumA: 0,
+    sumB: 0,
+  });
+  const cells = new Map<string, ReturnType<typeof newCell>>();
+  const flipped = [];
+  for (const raw of await pairedTasks(db, side(A), side(B))) {
+    const r = { ...raw, aPass: flag(raw.aPass) === true, bPass: flag(raw.bPass) === true };
     const key = `${r.envId}|${r.d}`;
-    const c = cells.get(key) ?? {
-      envId: r.envId,
-      d: r.d,
-      pairs: 0,
-      bothPass: 0,
-      bothFail: 0,
-      lost: 0,
-      gained: 0,
-      meanRewardA: 0,
-      meanRewardB: 0,
-      sumA: 0,
-      sumB: 0,
-    };
+    const c = cells.get(key) ?? newCell(r.envId, r.d);
+    cells.set(key, c);
     c.pairs++;
     c.sumA += r.aReward ?? 0;
     c.sumB += r.bReward ?? 0;
-    if (r.aPass && r.bPass) c.bothPass++;
-    else if (!r.aPass && !r.bPass) c.bothFail++;
-    else {
-      if (r.aPass) c.lost++;
-      else c.gained++;
-      if (flipped.length < limit)
-        flipped.push({
-          envId: r.envId,
-          d: r.d,
-          seed: r.seed,
-          a: r.aId,
-          b: r.bId,
-          aPass: r.aPass,
-          bPass: r.bPass,
-          aReward: r.aReward,
-          bReward: r.bReward,
-        });
+    if (r.aPass === r.bPass) {
+      if (r.aPass) c.bothPass++;
+      else c.bothFail++;
+      continue;
     }
-    cells.set(key, c);
+    // lost: passed in A, failed in B; gained: the other way
+    if (r.aPass) c.lost++;
+    else c.gained++;
+    if (flipped.length < limit) {
+      const { envId, d, seed, aId: a, bId: b, aPass, bPass, aReward, bReward } = r;
+      flipped.push({ envId, d, seed, a, b, aPass, bPass, aReward, bReward });
+    }
   }
   return {
     cells: [...cells.values()].map(({ sumA, sumB, ...c }) => ({

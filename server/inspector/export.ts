@@ -5,7 +5,7 @@ import { configOfRow } from '@/server/episodes/store';
 import { episodeActions, episodeEvents, episodeRow } from '@/server/episodes/queries';
 import { deriveGoalData, goalDataIsDerived, readStoredGoal } from '@/server/episodes/stored-goal';
 import type { Catalog } from '@/server/engine/catalog/types';
-import type { EpisodeEvent } from '@/server/engine/types';
+import type { RewardBreakdown } from '@/server/engine/types';
 import type { SqlDb } from '@/server/db/sql';
 import { flag } from '@/server/db/dialect';
 import { FORMAT_NAME, FORMAT_VERSION, type EpisodeLine } from './format';
@@ -20,7 +20,7 @@ const parse = (s: string | null) => (s === null ? null : JSON.parse(s));
  */
 export function createExporter(db: SqlDb, catalogOf: (catalogId: string) => Promise<Catalog> = loadCatalog) {
   /** One episode as a line object of the project's format, or null when the id is unknown. */
-  async function episodeLine(id: string): Promise<Record<string, unknown> | null> {
+  async function episodeLine(id: string) {
     const r = await episodeRow(db, id);
     if (!r) return null;
     // A trainer episode's goal is stored without its data (stored-goal.ts): derived here.
@@ -49,7 +49,7 @@ export function createExporter(db: SqlDb, catalogOf: (catalogId: string) => Prom
       turn: r.turn,
       reward: r.reward,
       isCorrect: flag(r.isCorrect),
-      breakdown: parse(r.breakdown),
+      breakdown: parse(r.breakdown) as RewardBreakdown | null,
       hiddenGoal,
       events,
       actions,
@@ -68,36 +68,29 @@ export function createExporter(db: SqlDb, catalogOf: (catalogId: string) => Prom
   async function chatLine(id: string): Promise<Record<string, unknown> | null> {
     const line = await episodeLine(id);
     if (!line) return null;
-    const evs = line.events as EpisodeEvent[];
-    const acts = line.actions as Array<{ format: string; raw: string }>;
+    const { events: evs, actions: acts } = line;
     const messages: Array<{ role: string; content: string }> = [
       {
         role: 'system',
         content: `You are a shopping assistant in the EcomRLVE ${line.envId} environment (d=${line.d}). Reply with one JSON action per turn.`,
       },
     ];
-    const maxTurn = Number(line.turn);
-    for (let t = 0; t <= maxTurn; t++) {
+    for (let t = 0; t <= line.turn; t++) {
       const here = evs.filter((e) => e.turn === t);
       if (t > 0) {
         const a = acts[t - 1];
         const agent = here.find((e) => e.kind === 'agent_message');
         const calls = here.filter((e) => e.kind === 'tool_call').map((e) => ({ name: e.name, args: e.args }));
         const answer = here.find((e) => e.kind === 'answer');
-        const content = a
-          ? a.raw
-          : JSON.stringify({
-              assistant_message: agent?.kind === 'agent_message' ? agent.text : '',
-              tool_calls: calls,
-              answer: answer?.kind === 'answer' ? answer.answer : null,
-            });
+        const content =
+          a?.raw ??
+          JSON.stringify({ assistant_message: agent?.text ?? '', tool_calls: calls, answer: answer?.answer ?? null });
         messages.push({ role: 'assistant', content });
       }
       const reply = here.find((e) => e.kind === 'customer_message');
-      if (reply && reply.kind === 'customer_message') {
-        const results = (t === 0 ? [] : here.filter((e) => e.kind === 'tool_call')).map((e) =>
-          e.kind === 'tool_call' ? { name: e.name, result: e.result, error: e.error } : null,
-        );
+      if (reply) {
+        const calls = t === 0 ? [] : here.filter((e) => e.kind === 'tool_call');
+        const results = calls.map((e) => ({ name: e.name, result: e.result, error: e.error }));
         messages.push({ role: 'user', content: JSON.stringify({ customerMessage: reply.text, toolResults: results }) });
       }
     }

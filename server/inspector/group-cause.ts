@@ -43,13 +43,8 @@ export function toolErrorSignature(error: string): string {
 }
 
 /** The rollout's termination reason, or null when it has none (not ended). */
-export function terminationOf(events: readonly EpisodeEvent[]): string | null {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i];
-    if (e.kind === 'termination') return e.reason;
-  }
-  return null;
-}
+export const terminationOf = (events: readonly EpisodeEvent[]): string | null =>
+  events.findLast((e) => e.kind === 'termination')?.reason ?? null;
 
 /** The failing task-evidence lines, decisive first (the verdict before the parts). */
 export function failingEvidence(breakdown: RewardBreakdown | null): string[] {

@@ -64,18 +64,12 @@ export function groupKey(r: Prompt): string {
     : JSON.stringify(['prompt', r.run, r.trainStep, r.env, r.d, r.seed]);
 }
 
-/** groupKey's grouping without building its JSON for every rollout. */
-const fastKey = (r: Prompt) =>
-  r.group !== null
-    ? `g${r.run.length}:${r.run}${r.group}`
-    : `p${r.run.length}:${r.run}${r.trainStep}|${r.env}|${r.d}|${r.seed}`;
-
 /** The rollouts grouped, in order of each group's first rollout; rollouts keep their input order. */
 export function formGroups(rollouts: readonly GroupRolloutInput[]): Group[] {
   const byKey = new Map<string, GroupRolloutInput[]>();
   for (const r of rollouts) {
     if (!Number.isFinite(r.reward)) throw new Error(`rollout ${r.id}: reward ${r.reward} is not a finite number`);
-    const key = fastKey(r);
+    const key = groupKey(r);
     const list = byKey.get(key);
     if (list) list.push(r);
     else byKey.set(key, [r]);

@@ -8,7 +8,7 @@ import { axesFor } from '@/server/engine/difficulty';
 import { ENV_IDS, type Action, type EnvId, type EpisodeEvent } from '@/server/engine/types';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EpisodeRecord } from './insert';
-import { rescoreByReplay, unscored } from './rescore';
+import { rescoreOnCatalog, unscored } from './rescore';
 
 const toolCallSchema = z.object({
   id: z.string().optional(),
@@ -33,32 +33,42 @@ const text = (c: z.infer<typeof messageSchema>['content']): string =>
 
 const PROMPT_CAP = 50_000;
 
+/** The metadata's fields under either spelling (snake_case, camelCase or a short name). */
+const metaSchema = z.object({
+  env: z.unknown(),
+  d: z.unknown(),
+  seed: z.int().nullable().catch(null),
+  catalogId: z.string().optional().catch(undefined),
+  reward: z.number().nullable().catch(null),
+  isCorrect: z.boolean().nullable().catch(null),
+  player: z.string().optional().catch(undefined),
+  model: z.string().optional().catch(undefined),
+});
+const metaOf = (m: Record<string, unknown>) =>
+  metaSchema.parse({
+    ...m,
+    env: m.env_id ?? m.envId ?? m.env,
+    d: m.d ?? m.difficulty,
+    catalogId: m.catalog_id ?? m.catalogId,
+    isCorrect: m.is_correct,
+  });
+const got = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v));
+
 export function chatToRecord(
   line: z.infer<typeof chatLineSchema>,
   getCatalog: (id: string) => Catalog,
   defaultCatalogId: string,
   runLabel: string | null,
 ): EpisodeRecord {
-  const meta = line.metadata ?? {};
-  const envRaw = meta.env_id ?? meta.envId ?? meta.env;
-  if (!(ENV_IDS as readonly string[]).includes(String(envRaw)))
-    throw new Error(
-      `metadata.env_id must name the environment (one of ${ENV_IDS.join(', ')}); got ${envRaw === undefined ? 'nothing' : JSON.stringify(envRaw)}`,
-    );
-  const envId = envRaw as EnvId;
-  const dRaw = meta.d ?? meta.difficulty;
-  if (!Number.isInteger(dRaw) || (dRaw as number) < 0)
-    throw new Error(
-      `metadata.d must be the difficulty (an integer ≥ 0); got ${dRaw === undefined ? 'nothing' : JSON.stringify(dRaw)}`,
-    );
-  const d = dRaw as number;
-  const seed = Number.isInteger(meta.seed) ? Number(meta.seed) : null;
-  const catalogId =
-    typeof meta.catalog_id === 'string'
-      ? meta.catalog_id
-      : typeof meta.catalogId === 'string'
-        ? meta.catalogId
-        : defaultCatalogId;
+  const meta = metaOf(line.metadata ?? {});
+  if (!(ENV_IDS as readonly unknown[]).includes(meta.env))
+    throw new Error(`metadata.env_id must name the environment (one of ${ENV_IDS.join(', ')}); got ${got(meta.env)}`);
+  const envId = meta.env as EnvId;
+  if (!Number.isInteger(meta.d) || (meta.d as number) < 0)
+    throw new Error(`metadata.d must be the difficulty (an integer ≥ 0); got ${got(meta.d)}`);
+  const d = meta.d as number;
+  const { seed, reward } = meta;
+  const catalogId = meta.catalogId ?? defaultCatalogId;
 
   const events: EpisodeEvent[] = [];
   const actions: Action[] = [];
@@ -113,24 +123,11 @@ export function chatToRecord(
     actions.push({ assistant_message: text(m.content), tool_calls: calls, answer });
   });
   if (turn === 0) throw new Error('the transcript has no assistant message');
-  const reward = typeof meta.reward === 'number' ? meta.reward : null;
-  const canReplay = seed !== null;
-  let catalog: Catalog | null = null;
-  if (canReplay) {
-    try {
-      catalog = getCatalog(catalogId);
-    } catch {
-      catalog = null;
-    }
-  }
+  const stored = actions.map((a, i) => ({ format: 'json' as const, raw: JSON.stringify(a), turn: i }));
   const rescored =
-    canReplay && catalog
-      ? rescoreByReplay({ envId, d, seed: seed! }, actions, catalog, null)
-      : unscored(
-          canReplay
-            ? `catalog "${catalogId}" is not available here`
-            : 'the metadata has no seed, so the engine cannot replay it',
-        );
+    seed !== null
+      ? rescoreOnCatalog({ envId, d, seed, catalogId }, stored, getCatalog, null)
+      : unscored('the metadata has no seed, so the engine cannot replay it');
   if (rescored.breakdown) {
     events.push({ kind: 'termination', turn, reason: 'answered' });
     events.push({ kind: 'reward', turn, breakdown: rescored.breakdown });
@@ -146,22 +143,17 @@ export function chatToRecord(
     status: 'done',
     terminationReason: rescored.breakdown ? 'answered' : answer ? 'answered' : null,
     reward: reward ?? rescored.reward,
-    isCorrect: typeof meta.is_correct === 'boolean' ? meta.is_correct : rescored.isCorrect,
+    isCorrect: meta.isCorrect ?? rescored.isCorrect,
     breakdown: rescored.breakdown,
     turn,
-    player:
-      typeof meta.player === 'string'
-        ? meta.player.slice(0, 80)
-        : typeof meta.model === 'string'
-          ? `model:${meta.model}`.slice(0, 80)
-          : 'imported',
+    player: (meta.player ?? (meta.model ? `model:${meta.model}` : 'imported')).slice(0, 80),
     hiddenGoal: { envId, summary: ['imported chat transcript: the hidden goal was not recorded'], data: null },
     events,
-    actions: actions.map((a, i) => ({ format: 'json', raw: JSON.stringify(a), turn: i })),
+    actions: stored,
     goalRevealed: false,
     origin: 'import:openai',
     runLabel,
-    recorded: { reward, isCorrect: typeof meta.is_correct === 'boolean' ? meta.is_correct : null, parts: null },
+    recorded: { reward, isCorrect: meta.isCorrect, parts: null },
     rescored,
     prompts,
   };

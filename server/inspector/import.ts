@@ -8,10 +8,11 @@ import type { EnvId, RewardBreakdown } from '@/server/engine/types';
 import { axesFor, type AxisValues } from '@/server/engine/difficulty';
 import type { SqlDb } from '@/server/db/sql';
 import { episodeExists } from '@/server/episodes/queries';
+import { parse } from '@/server/episodes/inputs';
 import { episodeLineSchema, FORMAT_NAME, type EpisodeLine } from './format';
 import { chatLineSchema, chatToRecord } from './import-openai';
 import { parseReferenceManifest, referenceToRecord, referenceTraceSchema, type ManifestRow } from './import-reference';
-import { createInserter, type EpisodeRecord } from './insert';
+import { insertEpisode, type EpisodeRecord } from './insert';
 import { collectRecordSchema, fromCollectRecord } from './openenv-collect';
 import { catchUpSearchIndex } from './pg-search';
 import { rescoreOnCatalog, unscored, type Rescore } from './rescore';
@@ -78,18 +79,8 @@ function linesUpTo(files: ImportFile[], limit: number): number {
   return n;
 }
 
-const zodMessage = (issues: Array<{ path: PropertyKey[]; message: string }>) =>
-  issues
-    .slice(0, 3)
-    .map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`)
-    .join('; ') + (issues.length > 3 ? ` (+${issues.length - 3} more)` : '');
-
 /** The value checked against its format's schema, or the report's message thrown. */
-function checked<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const r = schema.safeParse(value);
-  if (!r.success) throw new Error(`not a valid ${what}: ${zodMessage(r.error.issues)}`);
-  return r.data;
-}
+const checked = <T>(schema: z.ZodType<T>, value: unknown, what: string) => parse(schema, value, `not a valid ${what}`);
 
 /** One file's JSON values with their line: a whole-file reference trace, else one per non-blank line. */
 function* valuesOf(text: string): Generator<{ line: number; value?: unknown; error?: string }> {
@@ -117,7 +108,7 @@ function* valuesOf(text: string): Generator<{ line: number; value?: unknown; err
 }
 
 /** The project's own line as a record, re-scored by replay now, later (pending) or not at all. */
-function ownToRecord(line: EpisodeLine, opts: ImportOptions, file: string, replayNow: boolean): EpisodeRecord {
+function ownToRecord(line: EpisodeLine, { opts, file, replayNow }: ImportContext): EpisodeRecord {
   const breakdown = line.breakdown as RewardBreakdown | null;
   let rescored: Rescore;
   if (opts.rescore === false) rescored = unscored('re-scoring was turned off for this import');
@@ -135,7 +126,6 @@ function ownToRecord(line: EpisodeLine, opts: ImportOptions, file: string, repla
   };
 }
 
-type Kind = NonNullable<ImportLineReport['kind']>;
 interface ImportContext {
   opts: ImportOptions;
   file: string;
@@ -143,52 +133,49 @@ interface ImportContext {
   replayNow: boolean;
 }
 
-/** What kind of episode a JSON value is, and how it becomes a record (throwing the report's message). */
-function kindOf(value: unknown, c: ImportContext): { kind?: Kind; read: () => EpisodeRecord } {
-  const o = (value ?? {}) as Record<string, unknown>;
-  const { opts, file } = c;
-  if (o.format === FORMAT_NAME)
-    return {
-      kind: 'ecomrlve',
-      read: () => ownToRecord(checked(episodeLineSchema, o, `${FORMAT_NAME} v1 line`), opts, file, c.replayNow),
-    };
-  if (Array.isArray(o.tool_trace) && typeof o.episode_id === 'string')
-    return {
-      kind: 'openenv',
-      read: () => {
-        const record = checked(collectRecordSchema, o, 'OpenEnv collect record');
-        return ownToRecord(fromCollectRecord(record, opts.getCatalog, opts.defaultCatalogId), opts, file, c.replayNow);
-      },
-    };
-  if (Array.isArray(o.messages))
-    return {
-      kind: 'openai',
-      read: () =>
-        chatToRecord(
-          checked(chatLineSchema, o, 'chat transcript'),
-          opts.getCatalog,
-          opts.defaultCatalogId,
-          opts.runLabel ?? file,
-        ),
-    };
-  if ('reward_breakdown' in o && 'conversation' in o)
-    return {
-      kind: 'reference',
-      read: () =>
-        referenceToRecord(
-          checked(referenceTraceSchema, o, 'reference trace'),
-          file,
-          c.manifest.get(file.split('/').pop()!),
-        ),
-    };
-  return {
-    read: () => {
-      throw new Error(
-        `unknown line: expected {"format":"${FORMAT_NAME}",…}, an OpenEnv collect record {"episode_id","messages","tool_trace",…}, an OpenAI chat transcript {"messages":[…]}, or a reference trace file`,
-      );
+/** Each kind of episode: how a JSON value is recognised, and its adapter to a record (throwing the report's message). */
+const FORMATS: Array<{
+  kind: NonNullable<ImportLineReport['kind']>;
+  is: (o: Record<string, unknown>) => boolean;
+  read: (o: unknown, c: ImportContext) => EpisodeRecord;
+}> = [
+  {
+    kind: 'ecomrlve',
+    is: (o) => o.format === FORMAT_NAME,
+    read: (o, c) => ownToRecord(checked(episodeLineSchema, o, `${FORMAT_NAME} v1 line`), c),
+  },
+  {
+    kind: 'openenv',
+    is: (o) => Array.isArray(o.tool_trace) && typeof o.episode_id === 'string',
+    read: (o, c) => {
+      const record = checked(collectRecordSchema, o, 'OpenEnv collect record');
+      return ownToRecord(fromCollectRecord(record, c.opts.getCatalog, c.opts.defaultCatalogId), c);
     },
-  };
-}
+  },
+  {
+    kind: 'openai',
+    is: (o) => Array.isArray(o.messages),
+    read: (o, { opts, file }) =>
+      chatToRecord(
+        checked(chatLineSchema, o, 'chat transcript'),
+        opts.getCatalog,
+        opts.defaultCatalogId,
+        opts.runLabel ?? file,
+      ),
+  },
+  {
+    kind: 'reference',
+    is: (o) => 'reward_breakdown' in o && 'conversation' in o,
+    read: (o, { file, manifest }) =>
+      referenceToRecord(
+        checked(referenceTraceSchema, o, 'reference trace'),
+        file,
+        manifest.get(file.split('/').pop()!),
+      ),
+  },
+];
+
+const UNKNOWN_LINE = `unknown line: expected {"format":"${FORMAT_NAME}",…}, an OpenEnv collect record {"episode_id","messages","tool_trace",…}, an OpenAI chat transcript {"messages":[…]}, or a reference trace file`;
 
 /** What the report says of a stored episode. */
 function storedMessage(rec: EpisodeRecord): string {
@@ -204,7 +191,6 @@ function storedMessage(rec: EpisodeRecord): string {
 }
 
 async function importInside(tx: SqlDb, files: ImportFile[], opts: ImportOptions): Promise<ImportLineReport[]> {
-  const inserter = createInserter(tx);
   const readme = files.find((f) => /readme\.md$/i.test(f.name));
   const manifest = readme ? parseReferenceManifest(readme.text) : new Map<string, ManifestRow>();
   const replayNow =
@@ -222,14 +208,18 @@ async function importInside(tx: SqlDb, files: ImportFile[], opts: ImportOptions)
         report.push({ ...at, ok: false, message: error });
         continue;
       }
-      const { kind, read } = kindOf(value, { opts, file: f.name, manifest, replayNow });
+      // a line that is not an object (`5`, `"text"`) is no kind of episode
+      const format =
+        typeof value === 'object' && value ? FORMATS.find((k) => k.is(value as Record<string, unknown>)) : null;
+      const kind = format?.kind;
       try {
-        const rec = read();
+        if (!format) throw new Error(UNKNOWN_LINE);
+        const rec = format.read(value, { opts, file: f.name, manifest, replayNow });
         if (rec.id && (await episodeExists(tx, rec.id))) {
           report.push({ ...at, ok: false, kind, id: rec.id, message: `episode ${rec.id} is already stored; skipped` });
           continue;
         }
-        const id = await inserter.insert(tx, rec);
+        const id = await insertEpisode(tx, rec);
         const rescoredReward = (rec.rescored as Rescore | null)?.reward ?? null;
         report.push({
           ...at,

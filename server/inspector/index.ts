@@ -1,5 +1,5 @@
-// The process-wide inspector: one store connection (SQLite or PostgreSQL) and the catalog registry.
-import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
+// The process-wide inspector: one store connection (SQLite or PostgreSQL) and the replay's data over it.
+import { getCatalog } from '@/server/catalogs';
 import { sqlDb, type SqlDb } from '@/server/db/sql';
 import { distinctValues } from '@/server/episodes/queries';
 import { createEpisodeData } from './episode-data';
@@ -9,7 +9,7 @@ const g = globalThis as unknown as { __ecomInspector?: ReturnType<typeof make> }
 
 function make() {
   const db = sqlDb();
-  return { db, data: createEpisodeData(db, getCatalog), getCatalog, defaultCatalogId: DEFAULT_CATALOG_ID };
+  return { db, data: createEpisodeData(db, getCatalog) };
 }
 
 export const inspector = () => (g.__ecomInspector ??= make());

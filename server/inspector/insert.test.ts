@@ -6,7 +6,8 @@ import { oracleAgent } from '@/server/engine';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { openSqlite, sqliteSqlDb, type Sqlite } from '@/server/db/sql';
 import { listInputSchema } from './filters';
-import { createInserter, type EpisodeRecord } from './insert';
+import { insertEpisode, type EpisodeRecord } from './insert';
+import { insertCopies, insertMany } from '@/scripts/bench-seed';
 import { indexCommitted } from './pg-search';
 import { playToLine } from './play';
 import { deleteEpisodes, listEpisodes } from './query';
@@ -52,10 +53,10 @@ const pending = () =>
 
 describe('bulk writes', () => {
   it('copies a stored episode’s log inside the store, with the copy’s own row, indexed by the next query', async () => {
-    const ins = createInserter(sqliteSqlDb(sqlite));
+    const store = sqliteSqlDb(sqlite);
     const rec = played('CART', 4, 3);
-    const [source] = await ins.insertMany([rec]);
-    const copies = await ins.insertCopies([
+    const [source] = await insertMany(store, [rec]);
+    const copies = await insertCopies(store, [
       { from: source, record: { ...rec, id: undefined, seed: 991, player: 'copy-a' } },
       { from: source, record: { ...rec, id: undefined, seed: 992, player: 'copy-b' } },
     ]);
@@ -81,13 +82,13 @@ describe('bulk writes', () => {
   });
 
   it('stores nothing of a bulk write that fails', async () => {
-    const ins = createInserter(sqliteSqlDb(sqlite));
+    const store = sqliteSqlDb(sqlite);
     const before = sqlite.prepare('SELECT count(*) FROM "Episode"').pluck().get();
     const rec = played('PD', 2, 4);
-    const [source] = await ins.insertMany([rec]);
+    const [source] = await insertMany(store, [rec]);
     const copy = { ...rec, id: undefined };
     await expect(
-      ins.insertCopies([
+      insertCopies(store, [
         { from: source, record: copy },
         { from: 'no-such-episode', record: copy },
       ]),
@@ -117,13 +118,12 @@ describe('bulk writes', () => {
         }),
       );
     const store = sqliteSqlDb(sqlite);
-    const ins = createInserter(store);
     try {
       let locked = probe();
-      const ids = await ins.insertMany([played('CART', 2, 31), played('PD', 1, 32)]);
+      const ids = await insertMany(store, [played('CART', 2, 31), played('PD', 1, 32)]);
       expect(await locked).toBe(false);
       locked = probe();
-      await ins.insert(store, played('CART', 1, 33)); // an episode in its own transaction
+      await insertEpisode(store, played('CART', 1, 33)); // an episode in its own transaction
       expect(await locked).toBe(false);
       locked = probe();
       expect(await deleteEpisodes(store, ids)).toBe(2);

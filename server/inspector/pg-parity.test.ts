@@ -20,7 +20,8 @@ import { sqlDbFor, type SqlDb } from '@/server/db/sql';
 import { createEpisodeData } from './episode-data';
 import { exportJsonl } from './export';
 import { SORT_COLUMNS, listInputSchema, type EpisodeFilter } from './filters';
-import { createInserter, type EpisodeRecord } from './insert';
+import { insertEpisode, type EpisodeRecord } from './insert';
+import { insertCopies } from '@/scripts/bench-seed';
 import { deleteEpisodes, episodeIds, listEpisodes, neighbours } from './query';
 import { tsQuery } from './search';
 import { getTestCatalog, TEST_CATALOG_ID, testCatalog } from './test/helpers';
@@ -201,11 +202,10 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
     const deleted: number[] = [];
     try {
       for (const db of both()) {
-        const inserter = createInserter(db);
-        await inserter.insert(db, fresh);
-        expect(await inserter.insertCopies(copies)).toEqual(['copy-a1', 'copy-a2', 'copy-b1', 'copy-f1']);
+        await insertEpisode(db, fresh);
+        expect(await insertCopies(db, copies)).toEqual(['copy-a1', 'copy-a2', 'copy-b1', 'copy-f1']);
         const short = { from: a, record: { ...lines.get(a)!, id: 'copy-bad', events: lines.get(a)!.events.slice(1) } };
-        await expect(inserter.insertCopies([short])).rejects.toThrow(
+        await expect(insertCopies(db, [short])).rejects.toThrow(
           `episode "${a}" has ${lines.get(a)!.events.length} events and ${lines.get(a)!.actions.length} actions; its copy was given ${lines.get(a)!.events.length - 1} and ${lines.get(a)!.actions.length}`,
         );
         expect(await db.get('SELECT 1 AS "x" FROM "Episode" WHERE "id" = ?', ['copy-bad'])).toBeUndefined();

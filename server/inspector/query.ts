@@ -45,28 +45,24 @@ export interface EpisodeList {
 const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /** The filter's conditions except the text search, ANDed (no WHERE; '' for none). */
-function conditionsOf(dialect: Dialect, f: ResolvedFilter): Where {
+function conditionsOf(f: ResolvedFilter): Where {
   const c: string[] = [];
   const args: unknown[] = [];
   const add = (sql: string, ...values: unknown[]) => {
     c.push(sql);
     args.push(...values);
   };
-  if (f.env?.length) {
-    c.push(`e."envId" IN (${f.env.map(() => '?').join(',')})`);
-    args.push(...f.env);
-  }
+  const oneOf = (col: string, values: readonly unknown[]) =>
+    add(values.length ? `e."${col}" IN (${values.map(() => '?').join(',')})` : '1 = 0', ...values);
+  if (f.env?.length) oneOf('envId', f.env);
   if (f.dMin !== undefined) add('e."d" >= ?', f.dMin);
   if (f.dMax !== undefined) add('e."d" <= ?', f.dMax);
   if (f.rMin !== undefined) add('e."reward" >= ?', f.rMin);
   if (f.rMax !== undefined) add('e."reward" <= ?', f.rMax);
-  if (f.pass === 'pass') c.push(`e."status" = 'done' AND e."isCorrect" = TRUE`);
-  if (f.pass === 'fail') c.push(`e."status" = 'done' AND e."isCorrect" = FALSE`);
-  if (f.pass === 'active') c.push(`e."status" = 'active'`);
-  if (f.term?.length) {
-    c.push(`e."terminationReason" IN (${f.term.map(() => '?').join(',')})`);
-    args.push(...f.term);
-  }
+  if (f.pass === 'pass') add(`e."status" = 'done' AND e."isCorrect" = TRUE`);
+  if (f.pass === 'fail') add(`e."status" = 'done' AND e."isCorrect" = FALSE`);
+  if (f.pass === 'active') add(`e."status" = 'active'`);
+  if (f.term?.length) oneOf('terminationReason', f.term);
   if (f.player) add('e."player" = ?', f.player);
   if (f.run) {
     const run = runCondition(f.run);
@@ -80,14 +76,13 @@ function conditionsOf(dialect: Dialect, f: ResolvedFilter): Where {
   if (f.to) add('e."createdAt" < ?', nextDay(f.to));
   if (f.failedBy) {
     if (!f.failedByIds) throw new Error('the "failed by" filter is resolved first (resolveFailedBy)');
-    c.push(f.failedByIds.length ? `e."id" IN (${f.failedByIds.map(() => '?').join(',')})` : '1 = 0');
-    args.push(...f.failedByIds);
+    oneOf('id', f.failedByIds);
   }
   return { sql: c.join(' AND '), args };
 }
 
 export function whereOf(dialect: Dialect, f: ResolvedFilter): Where {
-  const plain = conditionsOf(dialect, f);
+  const plain = conditionsOf(f);
   const c = plain.sql ? [plain.sql] : [];
   const search = f.q ? searchQuery(dialect, f.q) : null;
   if (search) c.push(`e."id" IN (${matchingEpisodesSql(dialect)})`);
@@ -170,7 +165,7 @@ export async function listEpisodes(
   if (search) {
     // Up to the cap, the matching ids themselves: the page is read from them by id. Past it, a
     // common word: in date order the date index is walked and the page found early.
-    const plain = conditionsOf(db.dialect, filter);
+    const plain = conditionsOf(filter);
     const searchPage = async (on: SqlDb) => {
       const hits = await on.all<{ id: string }>(matchingIdsSql(db.dialect, plain.sql, searchCountCap), [
         search,

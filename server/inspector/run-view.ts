@@ -2,51 +2,17 @@
 // ratio per train step and per env × d, zero-variance groups by kind, the worst groups, reward
 // histograms; and two runs (or two train steps) over the same prompts. Pure: groups.ts's groups in.
 import type { GroupSelector } from '@/server/episodes/run-rollouts';
-import { effectivePromptRatios, type GroupStats, type ZeroVarianceKind } from './groups';
+import { AppError } from '@/server/lib/errors';
+import { effectivePromptRatios, type GroupStats } from './groups';
 
-export interface Figures {
-  rollouts: number;
-  groups: number;
-  meanReward: number;
-  passRate: number;
-  /** groups whose rewards are not all equal / groups */
-  effectiveRatio: number;
-}
-
-export interface GroupRow {
-  key: string;
-  /** the group in a URL (groupSlug) */
-  slug: string;
-  trainStep: number | null;
-  env: string;
-  d: number;
-  seed: number;
-  size: number;
-  mean: number;
-  std: number;
-  passed: number;
-  kind: ZeroVarianceKind | null;
-}
+export type GroupRow = ReturnType<typeof groupRow>;
 
 /** Reward histogram bins: [-1, 1] in steps of 0.1, bin floor((reward + 1) × 10) (a reward of exactly 1 falls in the last). */
 export const HIST_BINS = 20;
 
-export interface RunSummary {
-  total: Figures;
-  /** per train step (null: not training), ascending */
-  steps: Array<Figures & { trainStep: number | null }>;
-  /** per env × d over every step */
-  cells: Array<Figures & { env: string; d: number }>;
-  /** per env × d × train step */
-  ratios: ReturnType<typeof effectivePromptRatios>;
-  zeroVariance: Record<ZeroVarianceKind, number>;
-  /** the worst groups first: no learning signal and failing, then no signal, then lowest mean */
-  worst: GroupRow[];
-  /** rollouts per reward bin, passed and failed apart, per env × d */
-  histograms: Array<{ env: string; d: number; pass: number[]; fail: number[] }>;
-}
+export type RunSummary = ReturnType<typeof summarizeRun>;
 
-/** Sums over groups, turned into Figures at the end. */
+/** Sums over groups, turned into figures at the end. */
 class Tally {
   rollouts = 0;
   groups = 0;
@@ -60,13 +26,14 @@ class Tally {
     if (!g.zeroVariance) this.effective++;
     this.rewardSum += g.rewardSum;
   }
-  figures(): Figures {
+  figures() {
     const n = this.rollouts;
     return {
       rollouts: n,
       groups: this.groups,
       meanReward: n ? this.rewardSum / n : 0,
       passRate: n ? this.passed / n : 0,
+      /** groups whose rewards are not all equal / groups */
       effectiveRatio: this.groups ? this.effective / this.groups : 0,
     };
   }
@@ -83,8 +50,9 @@ export interface RewardBinCount {
 
 const badness = (g: GroupStats) => (!g.zeroVariance ? 2 : g.kind === 'all_pass' ? 1 : 0);
 
-export const groupRow = (g: GroupStats): GroupRow => ({
+export const groupRow = (g: GroupStats) => ({
   key: g.key,
+  /** the group in a URL (groupSlug) */
   slug: groupSlug(g),
   trainStep: g.trainStep,
   env: g.env,
@@ -97,12 +65,12 @@ export const groupRow = (g: GroupStats): GroupRow => ({
   kind: g.kind,
 });
 
-/** One pass over the groups: per step, per env × d, zero variance by kind; the bins make the histograms. */
-export function summarizeRun(
-  groups: readonly GroupStats[],
-  bins: readonly RewardBinCount[],
-  worstLimit = 100,
-): RunSummary {
+/**
+ * One pass over the groups: figures per train step (null: not training, first) and per env × d,
+ * effective prompt ratios per env × d × step, zero variance by kind, the worst groups (no learning
+ * signal and failing, then no signal, then lowest mean); the bins make the histograms per env × d.
+ */
+export function summarizeRun(groups: readonly GroupStats[], bins: readonly RewardBinCount[], worstLimit = 100) {
   const total = new Tally();
   const steps = new Map<number | null, Tally>();
   const cells = new Map<string, { env: string; d: number; tally: Tally; pass: number[]; fail: number[] }>();
@@ -152,24 +120,8 @@ export function summarizeRun(
 }
 
 /** One prompt in two runs (or two train steps): its group in each. */
-export interface PromptChange {
-  env: string;
-  d: number;
-  seed: number;
-  a: GroupRow;
-  b: GroupRow;
-}
-
-export interface RunVersus {
-  /** prompts found in both */
-  matched: number;
-  /** zero variance in A, a learning signal in B */
-  gainedVariance: PromptChange[];
-  lostVariance: PromptChange[];
-  /** most rollouts failed in A and most passed in B */
-  nowPass: PromptChange[];
-  nowFail: PromptChange[];
-}
+export type PromptChange = { env: string; d: number; seed: number; a: GroupRow; b: GroupRow };
+export type RunVersus = ReturnType<typeof compareGroups>;
 
 /** A task passes when more than half its rollouts pass (with one rollout: when it passes). */
 const passes = (g: GroupRow) => g.passed * 2 > g.size;
@@ -182,7 +134,7 @@ export function compareGroups(
   a: readonly GroupStats[],
   b: readonly GroupStats[],
   steps: { a?: number; b?: number } = {},
-): RunVersus {
+) {
   const latest = (gs: readonly GroupStats[], step: number | undefined) => {
     const m = new Map<string, GroupStats>();
     for (const g of gs) {
@@ -194,7 +146,14 @@ export function compareGroups(
     return m;
   };
   const inB = latest(b, steps.b);
-  const out: RunVersus = { matched: 0, gainedVariance: [], lostVariance: [], nowPass: [], nowFail: [] };
+  // gained: zero variance in A, a learning signal in B; now pass: most rollouts failed in A, most pass in B
+  const out = {
+    matched: 0,
+    gainedVariance: [] as PromptChange[],
+    lostVariance: [] as PromptChange[],
+    nowPass: [] as PromptChange[],
+    nowFail: [] as PromptChange[],
+  };
   for (const [k, ga] of latest(a, steps.a)) {
     const gb = inB.get(k);
     if (!gb) continue;
@@ -216,6 +175,6 @@ export function groupSlug(g: Pick<GroupStats, 'trainStep' | 'env' | 'd' | 'seed'
 export function parseGroupSlug(slug: string): GroupSelector {
   if (slug.startsWith('g:') && slug.length > 2) return { group: slug.slice(2) };
   const m = /^p:(-|\d+):([A-Z_]+):(\d+):(\d+)$/.exec(slug);
-  if (!m) throw new Error(`"${slug}" is not a group (g:<name> or p:<step>:<env>:<d>:<seed>)`);
+  if (!m) throw new AppError('BAD_INPUT', `"${slug}" is not a group (g:<name> or p:<step>:<env>:<d>:<seed>)`);
   return { group: null, trainStep: m[1] === '-' ? null : Number(m[1]), env: m[2], d: Number(m[3]), seed: Number(m[4]) };
 }

@@ -39,6 +39,15 @@ export async function goalOpen(db: SqlDb, id: string): Promise<boolean> {
   return state !== null && !goalHidden(state);
 }
 
+/** Refuses a spoiling read (the world, the evidence, the seed, a same-seed oracle) of an unknown or hidden episode. */
+export async function assertGoalOpen(db: SqlDb, ...ids: string[]): Promise<void> {
+  for (const id of ids) {
+    const state = await goalState(db, id);
+    if (!state) throw new TRPCError({ code: 'NOT_FOUND', message: `no episode with id "${id}"` });
+    if (goalHidden(state)) throw spoilerRefusal(id);
+  }
+}
+
 /** An episode as an inspector may see it now: without goal, seed and hidden events while they are hidden. */
 export function guardEpisode(view: EpisodeView) {
   if (!goalHidden(view)) return view;
@@ -51,7 +60,7 @@ export function guardEpisode(view: EpisodeView) {
 }
 
 /** The reason a spoiling read of this episode is refused. */
-export function spoilerRefusal(id: string): TRPCError {
+function spoilerRefusal(id: string): TRPCError {
   return new TRPCError({
     code: 'FORBIDDEN',
     message: `episode "${id}" is still being played: its goal, seed, world and evidence are shown when it ends or after a reveal`,

@@ -2,10 +2,11 @@
 // import and delete. Everything here is inspector data (hidden goals included).
 import { z } from 'zod';
 import { TRPCError } from '@trpc/server';
+import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { episodeService } from '@/server/episodes';
-import { idSchema } from '@/server/episodes/inputs';
-import { goalState, sameTaskEpisode } from '@/server/episodes/queries';
-import { goalHidden, guardRows, spoilerRefusal } from '@/server/inspector/spoiler';
+import { idSchema as id } from '@/server/episodes/inputs';
+import { sameTaskEpisode } from '@/server/episodes/queries';
+import { assertGoalOpen, guardRows } from '@/server/inspector/spoiler';
 import { inspector, facets } from '@/server/inspector';
 import { chartsData } from '@/server/inspector/charts';
 import { alignTurns, breakdownDiff, compareRuns } from '@/server/inspector/compare';
@@ -17,22 +18,14 @@ import { eventsIn, MAX_WINDOW_TURNS } from '@/server/inspector/turn-window';
 import { replayEvents, voicedEpisode } from './replay';
 import { inspectorProcedure, router } from './init';
 
-const id = idSchema;
 const runSide = z.object({ by: z.enum(['player', 'run']), value: z.string().min(1).max(200) });
 
 /** Total size of one import request (the CLI has no limit). */
-export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
+const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
 
 const notFound = (what: string) => new TRPCError({ code: 'NOT_FOUND', message: `no episode with id "${what}"` });
-
 /** The world, the evidence, the seed and a same-seed oracle of an active episode would spoil it (spoiler.ts). */
-async function assertNotSpoiler(...ids: string[]) {
-  for (const epId of ids) {
-    const state = await goalState(inspector().db, epId);
-    if (!state) throw notFound(epId);
-    if (goalHidden(state)) throw spoilerRefusal(epId);
-  }
-}
+const assertNotSpoiler = (...ids: string[]) => assertGoalOpen(inspector().db, ...ids);
 
 export const inspectorRouter = router({
   list: inspectorProcedure.input(listInputSchema).query(async ({ input }) => {
@@ -97,7 +90,7 @@ export const inspectorRouter = router({
   /** Plays the oracle on the same env, d and seed (stored as an ordinary episode); returns its id. */
   playOracle: inspectorProcedure.input(z.object({ id })).mutation(async ({ input }) => {
     await assertNotSpoiler(input.id);
-    return { id: await playOracleTwin(episodeService, inspector().getCatalog, input.id) };
+    return { id: await playOracleTwin(episodeService, getCatalog, input.id) };
   }),
 
   import: inspectorProcedure
@@ -116,7 +109,6 @@ export const inspectorRouter = router({
           code: 'PAYLOAD_TOO_LARGE',
           message: `the files are ${(bytes / 1e6).toFixed(1)} MB; the limit per upload is 25 MB (use npm run episodes:import for more). Nothing was imported.`,
         });
-      const ins = inspector();
-      return importFiles(ins.db, input.files, { getCatalog: ins.getCatalog, defaultCatalogId: ins.defaultCatalogId });
+      return importFiles(inspector().db, input.files, { getCatalog, defaultCatalogId: DEFAULT_CATALOG_ID });
     }),
 });

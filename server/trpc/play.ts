@@ -6,7 +6,7 @@ import { requireAdmin } from '@/server/auth';
 import { listEnvs, toolSpecsFor } from '@/server/engine';
 import { prisma } from '@/server/db';
 import { episodeService } from '@/server/episodes';
-import { startSchema } from '@/server/episodes/inputs';
+import { idSchema, startSchema } from '@/server/episodes/inputs';
 import { toSeatView } from '@/server/episodes/seat';
 import { requireConnectionUse } from '@/server/models/access';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
@@ -33,7 +33,7 @@ export const playRouter = router({
     return { id: view.id };
   }),
   /** The playground page: the agent seat's view, its environment, its tools and who took each turn. */
-  page: agentProcedure.input(z.object({ id: z.string().min(1).max(64) })).query(async ({ input }) => {
+  page: agentProcedure.input(z.object({ id: idSchema })).query(async ({ input }) => {
     const seat = toSeatView(await episodeService.getEpisode(input.id));
     const env = listEnvs().find((e) => e.id === seat.envId);
     const records = await episodeService.turnRecords(seat.id);

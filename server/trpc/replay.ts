@@ -6,6 +6,7 @@ import { TRPCError } from '@trpc/server';
 import { listEnvs } from '@/server/engine';
 import { episodeService, rescoreService } from '@/server/episodes';
 import { axisRows } from '@/server/episodes/axes';
+import { idSchema } from '@/server/episodes/inputs';
 import { goalMayLeave, voicedEvents } from '@/server/episodes/seat';
 import type { EpisodeView } from '@/server/episodes/types';
 import { inspector } from '@/server/inspector';
@@ -15,8 +16,6 @@ import { eventsIn, windowAround } from '@/server/inspector/turn-window';
 import { setEpisodeCookie } from './cookies';
 import { described, inspectorProcedure, router } from './init';
 import { actorsOf } from '@/server/episodes/provenance';
-
-const id = z.string().min(1).max(64);
 
 /** The events the replay may show: behind the spoiler guard, none of the world's changes. */
 export const replayEvents = (full: EpisodeView) =>
@@ -35,7 +34,9 @@ export const replayRouter = router({
    * (previous / next in that list).
    */
   page: inspectorProcedure
-    .input(z.object({ id, turn: z.int().min(0).max(100_000).nullish(), list: z.string().max(2000).nullish() }))
+    .input(
+      z.object({ id: idSchema, turn: z.int().min(0).max(100_000).nullish(), list: z.string().max(2000).nullish() }),
+    )
     .query(async ({ input }) => {
       const full = await voicedEpisode(input.id);
       const open = goalMayLeave(full);

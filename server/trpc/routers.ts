@@ -6,8 +6,10 @@ import { axisRows } from '@/server/episodes/axes';
 import { ENV_IDS } from '@/server/engine/types';
 import { D_RANGE } from '@/server/engine/difficulty';
 import { episodeService } from '@/server/episodes';
+import { idSchema, listSchema } from '@/server/episodes/inputs';
 import { listCatalogs } from '@/server/catalogs';
-import { goalHidden, guardEpisode, guardRow, spoilerRefusal } from '@/server/inspector/spoiler';
+import { assertGoalOpen, guardEpisode, guardRow } from '@/server/inspector/spoiler';
+import { inspector } from '@/server/inspector';
 import { inspectorProcedure, publicProcedure, router } from './init';
 import { curriculumRouter } from './curriculum';
 import { seatRouter } from './seat';
@@ -23,18 +25,15 @@ const envIdSchema = z.enum(ENV_IDS);
 /** The inspector's view of episodes: the hidden goal, the world, every episode. */
 export const episodesRouter = router({
   // behind the spoiler guard while an episode is active and unrevealed (server/inspector/spoiler.ts)
-  list: inspectorProcedure
-    .input(z.object({ cursor: z.string().max(64).nullish(), limit: z.int().min(1).max(100).default(20) }))
-    .query(async ({ input }) => {
-      const page = await episodeService.listEpisodes({ cursor: input.cursor ?? null, limit: input.limit });
-      return { ...page, items: page.items.map((e) => guardRow(e, e.revealed)) };
-    }),
+  list: inspectorProcedure.input(listSchema).query(async ({ input }) => {
+    const page = await episodeService.listEpisodes({ cursor: input.cursor ?? null, limit: input.limit });
+    return { ...page, items: page.items.map((e) => guardRow(e, e.revealed)) };
+  }),
   get: inspectorProcedure
-    .input(z.object({ id: z.string().min(1).max(64) }))
+    .input(z.object({ id: idSchema }))
     .query(async ({ input }) => guardEpisode(await episodeService.getEpisode(input.id))),
-  world: inspectorProcedure.input(z.object({ id: z.string().min(1).max(64) })).query(async ({ input }) => {
-    const view = await episodeService.getEpisode(input.id);
-    if (goalHidden(view)) throw spoilerRefusal(input.id);
+  world: inspectorProcedure.input(z.object({ id: idSchema })).query(async ({ input }) => {
+    await assertGoalOpen(inspector().db, input.id);
     return episodeService.getWorld(input.id);
   }),
 });

@@ -5,6 +5,7 @@ import { RUN_BOUNDS } from '@/lib/run-bounds';
 import { boundedInt as bounded, temperatureSchema } from '@/server/lib/run-schemas';
 import { DEFAULT_CATALOG_ID } from '@/server/catalogs';
 import { prisma } from '@/server/db';
+import type { ModelRun } from '@/server/generated/prisma/client';
 import { ENV_IDS } from '@/server/engine/types';
 import { inspector } from '@/server/inspector';
 import { compareRuns } from '@/server/inspector/compare';
@@ -21,21 +22,22 @@ import { tablePlayerFor } from '@/server/models/access';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { adminProcedure, described, inspectorProcedure, router } from './init';
 
-export interface RunRow {
-  id: string;
-  /** the name given at start, or the default: who × envs × d × seeds */
-  name: string;
-  createdAt: string;
-  player: string;
-  state: string;
-  total: number;
-  done: number;
-  infraFailures: number;
-}
+/** A batch run as the runs page lists it; `name`: the name given at start, or the default (who × envs × d × seeds). */
+const runRowOf = ({ id, createdAt, player, spec, state, total, done, infraFailures }: ModelRun) => ({
+  id,
+  name: batchRunName(player, spec),
+  createdAt: createdAt.toISOString(),
+  player,
+  state,
+  total,
+  done,
+  infraFailures,
+});
+export type RunRow = ReturnType<typeof runRowOf>;
 
 const dLevel = bounded(RUN_BOUNDS.d);
 // Strict: an unknown environment or field is refused, not dropped, and nothing is clamped.
-export const runInput = z
+const runInput = z
   .strictObject({
     player: z.string().min(1, 'choose who plays').max(200),
     /** empty or absent: the default name (who × envs × d × seeds) */
@@ -61,19 +63,9 @@ const step = z.int().min(0).optional();
 const groupsOf = (run: string) => readRunGroups(inspector().db, run);
 
 export const runsRouter = router({
-  list: adminProcedure.query(async (): Promise<RunRow[]> => {
-    const rows = await prisma.modelRun.findMany({ orderBy: { createdAt: 'desc' }, take: 50 });
-    return rows.map(({ id, createdAt, player, spec, state, total, done, infraFailures }) => ({
-      id,
-      name: batchRunName(player, spec),
-      createdAt: createdAt.toISOString(),
-      player,
-      state,
-      total,
-      done,
-      infraFailures,
-    }));
-  }),
+  list: adminProcedure.query(async () =>
+    (await prisma.modelRun.findMany({ orderBy: { createdAt: 'desc' }, take: 50 })).map(runRowOf),
+  ),
   /** Starts a run in the background; answers its id. */
   start: adminProcedure.input(described(runInput, 'batch run')).mutation(async ({ ctx, input }) => {
     const { envs, dFrom, dTo, concurrency = 1 } = input;
@@ -106,13 +98,7 @@ export const runsRouter = router({
   group: inspectorProcedure
     .input(z.object({ run: runKeyInput, group: z.string().min(1).max(300) }))
     .query(async ({ input }) => {
-      let selector;
-      try {
-        selector = parseGroupSlug(input.group);
-      } catch (e) {
-        throw new AppError('BAD_INPUT', (e as Error).message);
-      }
-      const group = await readGroup(inspector().db, input.run, selector);
+      const group = await readGroup(inspector().db, input.run, parseGroupSlug(input.group));
       if (!group)
         throw new AppError('NOT_FOUND', `run "${input.run}" has no finished rollouts in group "${input.group}"`);
       const logs = await rolloutLogs(

@@ -5,10 +5,11 @@
 import { z } from 'zod';
 import { requireAdmin } from '@/server/auth';
 import { episodeService } from '@/server/episodes';
+import { idSchema, startSchema } from '@/server/episodes/inputs';
 import { toSeatView } from '@/server/episodes/seat';
-import { agentProcedure, publicProcedure, router } from './init';
+import { agentProcedure, described, publicProcedure, router } from './init';
 
-const episodeRef = z.object({ id: z.string().min(1).max(64) });
+const episodeRef = z.object({ id: idSchema });
 
 /** One turn: raw agent text or a structured action, and an optional step key. */
 const stepInput = episodeRef.extend({
@@ -19,16 +20,8 @@ const stepInput = episodeRef.extend({
 export const seatRouter = router({
   /** Starts an episode. Axis overrides are an admin operation. */
   start: publicProcedure
-    .input(
-      z.object({
-        envId: z.string().min(1).max(32),
-        d: z.int().min(0).max(100),
-        seed: z.int().min(0).nullish(),
-        catalogId: z.string().min(1).max(200).optional(),
-        axisOverrides: z.record(z.string(), z.number()).optional(),
-        player: z.string().max(64).optional(),
-      }),
-    )
+    // the playground's start without the customer voice (which calls a model with the admin's key)
+    .input(described(startSchema.omit({ customerVoice: true }), 'start episode'))
     .mutation(async ({ ctx, input }) => {
       if (input.axisOverrides && Object.keys(input.axisOverrides).length > 0)
         requireAdmin(ctx.auth, ctx.creds, 'axis overrides');
