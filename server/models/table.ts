@@ -19,7 +19,7 @@ import {
 import type { EpisodeService } from '@/server/episodes/service';
 import { toSeatView, type SeatView } from '@/server/episodes/seat';
 import { actionArgument } from '@/server/episodes/store';
-import { decide, type BuiltInAgent, type Sampling } from './agents';
+import { decide, type BuiltInAgent, type HeuristicDriver, type HeuristicDrivers, type Sampling } from './agents';
 import { callModel, requestBody, type AttemptRecord, type ChatReply, type PartialReply } from './client';
 import type { Connection, Env } from './connection';
 import type { ChatRequest } from './openai';
@@ -114,6 +114,15 @@ export type TableChoice =
   | { ok: true; action: Action | string; modelRecord?: string }
   | { ok: false; infra: { kind: string; message: string; turn: number } };
 
+// A batch run passes one `actions` array for all of an episode's turns: its heuristic driver
+// continues from the last turn instead of replaying every observation (a long episode stays linear).
+const heuristicDrivers = new WeakMap<object, { driver: HeuristicDriver; read: number }>();
+const driversOf = (actions: object): HeuristicDrivers => ({
+  take: (read) =>
+    heuristicDrivers.get(actions)?.read === read.length ? heuristicDrivers.get(actions)!.driver : undefined,
+  put: (read, driver) => heuristicDrivers.set(actions, { driver, read: read.length }),
+});
+
 /**
  * The player's action for the next turn, from the agent seat's view only. The one decision of
  * both paths that play at the table: a stored episode through the service (playTableTurn) and a
@@ -134,6 +143,7 @@ export async function chooseTableAction(
       player.agent,
       { envId: seat.envId, mode: 'tools', observations: history.observations, actions },
       {
+        cache: driversOf(actions),
         episodeConfig: config,
         allowOracle: true,
         catalog,
