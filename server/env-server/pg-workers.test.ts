@@ -69,16 +69,17 @@ describe.skipIf('missing' in postgres)('two workers over one PostgreSQL', () => 
     let ackedAtKill = -1;
 
     // Once a third of the steps are acknowledged, the next step sent to worker 0 triggers its
-    // SIGKILL a few milliseconds later, while that step (and maybe others) is still in flight.
+    // SIGKILL on the next turn of the event loop, while that step (and maybe others) is still in
+    // flight. (A timer of a few ms could fire only after the whole burst had ended on a loaded machine.)
     const killSoon = () => {
       killedWith = 0;
-      setTimeout(() => {
+      setImmediate(() => {
         killedWith = inflight[0];
         if (killedWith === 0) return void (killedWith = -1); // answered already: arm again
         ackedAtKill = acked;
         dead.add(0);
         workers[0].child.kill('SIGKILL');
-      }, 3);
+      });
     };
     const post = async (w: number, route: string, body: unknown, token?: string): Promise<Reply> => {
       inflight[w]++;

@@ -97,7 +97,9 @@ describe('serve:env --workers 2', () => {
         if (!/^\d+$/.test(p)) return false;
         try {
           const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === server.child.pid;
+          // the primary's children that run serve-env (not a helper process such as tsx's esbuild service)
+          const isServeEnv = readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('serve-env');
+          return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === server.child.pid && isServeEnv;
         } catch {
           return false;
         }
