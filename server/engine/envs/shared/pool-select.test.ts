@@ -72,7 +72,7 @@ describe('kthLargest and orderByRelevance', () => {
     for (let trial = 0; trial < 300; trial++) {
       const rng = new Rng(1000 + trial);
       const n = 1 + Math.floor(rng.next() * 600);
-      // a few bases, each nudged by a few ulps: the packed words lose those bits, the insertion pass restores them
+      // a few bases, each nudged by a few ulps: near-equal rels still order by the exact comparison
       const bases = [0, -0, 0.5, 0.3, -0.25, 1e-300, 7];
       const rel = Float64Array.from({ length: n }, () => {
         const base = bases[Math.floor(rng.next() * bases.length)];
