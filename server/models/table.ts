@@ -118,8 +118,10 @@ export type TableChoice =
 // continues from the last turn instead of replaying every observation (a long episode stays linear).
 const heuristicDrivers = new WeakMap<object, { driver: HeuristicDriver; read: number }>();
 const driversOf = (actions: object): HeuristicDrivers => ({
-  take: (read) =>
-    heuristicDrivers.get(actions)?.read === read.length ? heuristicDrivers.get(actions)!.driver : undefined,
+  take: (read) => {
+    const held = heuristicDrivers.get(actions);
+    return held?.read === read.length ? held.driver : undefined;
+  },
   put: (read, driver) => heuristicDrivers.set(actions, { driver, read: read.length }),
 });
 
