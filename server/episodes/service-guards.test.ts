@@ -47,6 +47,23 @@ describeEachStore(() => {
     expect((await svc.submitAction(ep.id, searchAction('rug'))).revealed).toBe(true);
   });
 
+  it('a step key stored before a restart, or by another process, is answered as stored, not refused', async () => {
+    const first = serviceWith();
+    const ep = await first.startEpisode({ envId: 'PD', d: 0, seed: 6, axisOverrides: { T_max: 20 } });
+    const one = await first.submitAction(ep.id, searchAction('lamp'), { stepKey: 'k1' });
+    // a new process rebuilds the episode on another key's step, then the first key is retried there
+    const second = serviceWith();
+    await second.submitAction(ep.id, searchAction('desk'), { stepKey: 'k2' });
+    const retry = await second.submitAction(ep.id, searchAction('lamp'), { stepKey: 'k1' });
+    expect([retry.turn, retry.events]).toEqual([one.turn, one.events]);
+    // the first process still holds its copy: another process's key is answered there too
+    const theirs = await first.submitAction(ep.id, searchAction('desk'), { stepKey: 'k2' });
+    expect(theirs.turn).toBe(2);
+    expect(await db.prisma.episodeAction.count({ where: { episodeId: ep.id } })).toBe(2);
+    // and play goes on
+    expect((await second.submitAction(ep.id, searchAction('shelf'))).turn).toBe(3);
+  });
+
   it('a failure inside the step transaction writes nothing of that turn', async () => {
     const ep = await service.startEpisode({ envId: 'CART', d: 0, seed: 8 });
     const before = await db.prisma.episode.findUniqueOrThrow({ where: { id: ep.id } });

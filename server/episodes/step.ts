@@ -89,9 +89,11 @@ export async function submitAction(
       });
     } catch (e) {
       live.drop(id); // memory is one step ahead of the store: drop it
-      if (e instanceof StepConflictError)
-        throw new EpisodeServiceError('CONFLICT', `episode ${id} was changed by another writer; reload and try again`);
-      throw e;
+      if (!(e instanceof StepConflictError)) throw e;
+      // The key's step may be stored already (before a restart, or by another process): answer it.
+      const done = stepKey ? await store.findStep(id, stepKey) : null;
+      if (done) return voiced(await viewAt(await requireRow(id), done.eventEnd));
+      throw new EpisodeServiceError('CONFLICT', `episode ${id} was changed by another writer; reload and try again`);
     }
     // the player is derived from who took the turns (a rare write: only when it changes)
     const player = withActor(row.player, turnBefore, opts.actor ?? null);
