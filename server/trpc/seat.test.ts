@@ -34,8 +34,13 @@ describe('agent seat', () => {
         let seat = started.episode;
         while (seat.status === 'active') {
           payloads.push(JSON.stringify(await getCaller().seat.get({ id: seat.id })));
-          seat = await getCaller().seat.step({ id: seat.id, action: chat });
-          if (seat.status === 'active') payloads.push(JSON.stringify(seat));
+          const stepKey = `turn-${seat.turn + 1}`;
+          seat = await getCaller().seat.step({ id: seat.id, action: chat, stepKey });
+          if (seat.status === 'active') {
+            // a retried key is answered from the held row: scanned too
+            const retry = await getCaller().seat.step({ id: seat.id, action: chat, stepKey });
+            payloads.push(JSON.stringify(seat), JSON.stringify(retry));
+          }
         }
         const customerText = seat.events.map((e) => (e.kind === 'customer_message' ? e.text : '')).join('\n');
         const publicText = [
