@@ -328,6 +328,6 @@ export function configOfRow(
 }
 
 /** The argument to pass to step()/replayEpisode for a stored action. */
-export function actionArgument(a: Pick<StoredAction, 'format' | 'raw'>): string | Action {
+export function actionArgument(a: { format: string; raw: string }): string | Action {
   return a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw;
 }

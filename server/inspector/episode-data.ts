@@ -2,10 +2,10 @@
 // turn marks, the world at a turn, and what the agent saw at a turn.
 import { createEpisode } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
-import type { EnvId, EpisodeEvent, RewardBreakdown, RewardWeights } from '@/server/engine/types';
+import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import type { SqlDb } from '@/server/db/sql';
 import { flag } from '@/server/db/dialect';
-import { actionArgument, configOfRow, type StoredAction } from '@/server/episodes/store';
+import { actionArgument, configOfRow } from '@/server/episodes/store';
 import { retrievedWorld } from '@/server/episodes/seat';
 import {
   episodeActions,
@@ -33,15 +33,18 @@ export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog
   // One replay per episode gives the world after every turn; scrubbing then costs nothing.
   // A few episodes are kept (a 500-turn episode replays in seconds, its worlds are small).
   const worldCache = new Map<string, WorldView[]>();
-  async function worldsOf(r: Row, catalog: Catalog): Promise<WorldView[]> {
+  /** The world after every turn, replayed once; null when there is nothing to replay (an import without actions). */
+  async function worldsOf(r: Row): Promise<WorldView[] | null> {
     const hit = worldCache.get(r.id);
     if (hit) return hit;
-    const ep = createEpisode(configOfRow(r), catalog);
+    const actions = await episodeActions(db, r.id);
+    if (r.origin !== 'engine' && !actions.length) return null;
+    const ep = createEpisode(configOfRow(r), getCatalog(r.catalogId));
     ep.reset();
     const worlds = [ep.world() as WorldView];
-    for (const a of await episodeActions(db, r.id)) {
+    for (const a of actions) {
       if (ep.done) break;
-      ep.step(actionArgument(a as StoredAction));
+      ep.step(actionArgument(a));
       worlds.push(ep.world() as WorldView);
     }
     worldCache.set(r.id, worlds);
@@ -51,12 +54,7 @@ export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog
 
   /** Imports stored with a pending re-score (large files) are re-scored when first opened. */
   async function rescoreNow(r: Row, recorded: RewardBreakdown | null): Promise<Rescore> {
-    const config = {
-      ...r,
-      envId: r.envId as EnvId,
-      axisOverrides: JSON.parse(r.axisOverrides),
-      weights: parse<RewardWeights>(r.weights),
-    };
+    const config = { ...configOfRow(r), catalogId: r.catalogId };
     const rs = rescoreOnCatalog(config, await episodeActions(db, r.id), getCatalog, recorded);
     const stored = { ...rs, breakdown: null };
     await storeRescore(db, r.id, stored);
@@ -100,16 +98,9 @@ export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog
         stockChanges,
         note: `rebuilt from the tool results in the log (${note})`,
       });
-      let catalog: Catalog;
       try {
-        catalog = getCatalog(r.catalogId);
-      } catch {
-        return fromLog('the engine cannot replay this episode');
-      }
-      if (r.origin !== 'engine' && !(await episodeActions(db, id)).length)
-        return fromLog('the engine cannot replay this episode');
-      try {
-        const worlds = await worldsOf(r, catalog);
+        const worlds = await worldsOf(r);
+        if (!worlds) return fromLog('the episode has no actions to replay');
         const at = Math.min(turn, worlds.length - 1);
         return {
           world: worlds[at],

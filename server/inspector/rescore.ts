@@ -9,6 +9,8 @@
 import { replayEpisode } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { Action, EpisodeConfig, RewardBreakdown, RewardWeights, UserAct } from '@/server/engine/types';
+import { actionArgument } from '@/server/episodes/store';
+import { isAppError } from '@/server/lib/errors';
 
 const PARTS = ['total', 'rTask', 'rEff', 'rHall', 'isCorrect', 'turns', 'tUser', 'tEff'] as const;
 export type RewardParts = Pick<RewardBreakdown, (typeof PARTS)[number]>;
@@ -48,14 +50,26 @@ export const unscored = (note: string, method: 'none' | 'pending' = 'none'): Res
 });
 
 export function rescoreByReplay(
-  config: Pick<EpisodeConfig, 'envId' | 'd' | 'seed' | 'axisOverrides'> & { weights?: RewardWeights | null },
+  config: Pick<EpisodeConfig, 'envId' | 'd' | 'seed' | 'axisOverrides' | 'journeyEnvs' | 'engineVersion'> & {
+    weights?: RewardWeights | null;
+  },
   actions: Array<string | Action>,
   catalog: Catalog,
   recorded: RewardParts | null,
 ): Rescore {
-  const { envId, d, seed, axisOverrides, weights } = config;
+  // the config's own fields only (an import line carries more); a JOURNEY's sub-tasks and an older engine's rules kept
+  const { envId, d, seed, axisOverrides, weights, journeyEnvs, engineVersion } = config;
+  const replayed: EpisodeConfig = {
+    envId,
+    d,
+    seed,
+    axisOverrides,
+    ...(weights ? { weights } : {}),
+    ...(journeyEnvs ? { journeyEnvs } : {}),
+    ...(engineVersion !== undefined ? { engineVersion } : {}),
+  };
   try {
-    const ep = replayEpisode({ envId, d, seed, axisOverrides, ...(weights ? { weights } : {}) }, catalog, actions);
+    const ep = replayEpisode(replayed, catalog, actions);
     if (!ep.breakdown)
       return unscored(
         `the ${actions.length} recorded action(s) do not finish the episode in this engine (it is still at turn ${ep.turn})`,
@@ -85,11 +99,11 @@ export function rescoreOnCatalog(
   let catalog: Catalog;
   try {
     catalog = getCatalog(config.catalogId);
-  } catch {
+  } catch (e) {
+    if (isAppError(e) && e.code === 'BUSY') throw e; // still loading: not an answer to store
     return unscored(`catalog "${config.catalogId}" is not available here`);
   }
-  const acts = actions.map((a) => (a.format === 'json' ? (JSON.parse(a.raw) as Action) : a.raw));
-  return rescoreByReplay(config, acts, catalog, recorded ? partsOf(recorded) : null);
+  return rescoreByReplay(config, actions.map(actionArgument), catalog, recorded ? partsOf(recorded) : null);
 }
 
 const clip = (x: number) => Math.min(1, Math.max(-1, x));
