@@ -47,7 +47,7 @@ export function episodeSeed(runSeed: number, index: number): number {
 }
 
 /** The per-episode caps of the episode service (MAX_EPISODE_EVENTS, MAX_EPISODE_BYTES). */
-export interface EpisodeCaps {
+interface EpisodeCaps {
   maxEvents: number;
   maxBytes: number;
 }
@@ -135,7 +135,7 @@ export interface EpisodePlayer {
 }
 
 /** The one play loop of a curriculum step, whichever thread runs it; other tasks run between episodes. */
-export async function playEpisodes(
+async function playEpisodes(
   job: PlayJob,
   catalog: Catalog,
   onBatch: (steps: CurriculumStep[]) => Promise<void>,

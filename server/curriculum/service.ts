@@ -50,7 +50,7 @@ const createSchema = z.strictObject({
   sampling: z.enum(['uniform', 'round_robin']).optional(),
 });
 
-export type CreateRunInput = z.input<typeof createSchema>;
+type CreateRunInput = z.input<typeof createSchema>;
 
 const stepSchema = z.strictObject({
   episodes: z.int().min(1).max(MAX_STEP_EPISODES),
@@ -61,7 +61,7 @@ const stepSchema = z.strictObject({
   rolloutsPerTask: boundedInt(RUN_BOUNDS.rolloutsPerSeed).default(1),
   temperature: temperatureSchema.optional(),
 });
-export type StepRunInput = z.input<typeof stepSchema>;
+type StepRunInput = z.input<typeof stepSchema>;
 
 const idSchema = z
   .string()

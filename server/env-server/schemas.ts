@@ -8,7 +8,6 @@ import { availableEnvs, getEnv } from '@/server/engine/envs/registry';
 import { getTool } from '@/server/engine/tools';
 import { MAX_SEED, axisOverridesSchema, idSchema, stepKeySchema } from '@/server/episodes/inputs';
 
-export { MAX_SEED };
 const envIds = availableEnvs().map((e) => e.id) as [string, ...string[]];
 
 export const resetRequestSchema = z.strictObject({

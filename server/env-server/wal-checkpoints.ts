@@ -7,7 +7,7 @@
 // A single-process server keeps SQLite's own.
 import { openSqliteConnection } from '@/server/db/sqlite-connection';
 
-export interface WalCheckpointer {
+interface WalCheckpointer {
   /** One checkpoint now; true when the whole WAL is in the database file (false: busy, or frames left). */
   run(): boolean;
   stop(): void;

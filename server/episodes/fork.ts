@@ -86,7 +86,7 @@ export async function forkEpisode(
       eventEnd: ends[i] ?? ep.events.length,
     })),
   });
-  live.keep(ep, row.id, turns);
+  live.keep(ep, row.id, turns, row);
   // the LLM customer's messages of the copied turns are the parent's, as recorded
   for (const { turn, template, text, by, fallback, record } of await store.getRewrites(parent.id))
     if (turn <= turns) await store.addRewrite({ episodeId: row.id, turn, template, text, by, fallback, record });

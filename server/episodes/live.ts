@@ -17,7 +17,7 @@ import { EpisodeServiceError } from './types';
 import type { StepResponse } from '@/server/env-server/openenv-wire';
 
 /** A step key's answer: the event count after that step, and the trainer API's answer as sent. */
-export interface StepAnswer {
+interface StepAnswer {
   eventEnd: number;
   response?: StepResponse;
 }

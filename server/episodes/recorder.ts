@@ -72,7 +72,7 @@ export function trainerPlayer(run: string | null): string {
 }
 
 /** What a step records besides its action and events. */
-export interface StepOptions {
+interface StepOptions {
   /** the client's idempotency key of the step */
   stepKey?: string | null;
   /** who acted: 'human', 'model:<name>', a built-in agent (provenance.ts); null = not said */
@@ -195,7 +195,7 @@ export class Recorder {
   }
 }
 
-export interface GroupCommitStats {
+interface GroupCommitStats {
   batches: number;
   ops: number;
   /** Largest number of operations committed together. */

@@ -33,7 +33,7 @@ import {
   type WorldView,
 } from './types';
 
-export { MAX_ACTION_BYTES, MAX_SEED } from './inputs';
+export { MAX_ACTION_BYTES } from './inputs';
 
 /** Per-episode caps: a long or chatty episode is stopped before it fills the disk. */
 export const MAX_EPISODE_EVENTS = 2_000;

@@ -4,12 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BundlePayload } from './bundle';
 
-/** The viewer's script or styles: plain browser files beside this one, read from the repository (the process cwd). */
+/** The viewer's script or styles: plain browser files beside this one, read from the repository (the process cwd) once. */
+const read: Partial<Record<'js' | 'css', string>> = {};
 const viewer = (ext: 'js' | 'css') =>
-  fs.readFileSync(
+  (read[ext] ??= fs.readFileSync(
     /*turbopackIgnore: true*/ path.join(process.cwd(), 'server/inspector', `bundle-viewer.${ext}`),
     'utf8',
-  );
+  ));
 
 /** JSON safe inside <script>: no "</script>", no "<!--", and the two line separators JS once rejected. */
 export function scriptJson(x: unknown): string {

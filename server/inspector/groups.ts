@@ -24,7 +24,7 @@ export interface GroupRolloutInput {
 
 type Prompt = Pick<GroupRolloutInput, 'run' | 'group' | 'trainStep' | 'env' | 'd' | 'seed'>;
 
-export interface GroupRollout extends GroupRolloutInput {
+interface GroupRollout extends GroupRolloutInput {
   /** reward − group mean */
   advantage: number;
   /** (reward − mean) / std with the population std (as GRPO); 0 in a zero-variance group. */

@@ -33,7 +33,7 @@ export const collectRecordSchema = z.object({
   extra: z.record(z.string(), z.unknown()).default({}),
 });
 
-export type CollectRecord = z.infer<typeof collectRecordSchema>;
+type CollectRecord = z.infer<typeof collectRecordSchema>;
 
 const taskSchema = z.object({
   env: z.string(),

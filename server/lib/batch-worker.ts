@@ -7,7 +7,7 @@ import { parentPort, type Worker } from 'node:worker_threads';
 import { startWorkerThread } from './worker-thread';
 
 /** The two kinds of job the batch worker plays. */
-export type BatchKind = 'run' | 'curriculum';
+type BatchKind = 'run' | 'curriculum';
 type ToWorker = { type: 'job'; kind: BatchKind; job: unknown } | { type: 'written' } | { type: 'cancel' };
 type FromWorker = { type: 'batch'; batch: unknown } | { type: 'done' } | { type: 'error'; message: string };
 

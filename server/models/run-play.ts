@@ -167,7 +167,7 @@ export async function playRunCells(
 }
 
 /** One played episode as the statistics read it: scored means finished with no infrastructure failure. */
-export interface CellOutcome {
+interface CellOutcome {
   envId: string;
   d: number;
   infra: boolean;
