@@ -1,5 +1,5 @@
-// A batch run's built-in heuristic continues its driver from turn to turn (table.ts's
-// heuristicDrivers) instead of replaying every observation: it must choose exactly the actions
+// A batch run's built-in heuristic continues its driver from turn to turn (run-play.ts's
+// drivers, passed to chooseTableAction) instead of replaying every observation: it must choose exactly the actions
 // of the in-process heuristic, on long episodes (JOURNEY, d = 12) as on short ones.
 
 import { describe, expect, it } from 'vitest';

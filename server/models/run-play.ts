@@ -10,6 +10,7 @@ import { actionRecord } from '@/server/episodes/inputs';
 import { agentEvents } from '@/server/episodes/seat';
 import { storedGoalOf } from '@/server/episodes/stored-goal';
 import type { HiddenGoal } from '@/server/episodes/types';
+import type { HeuristicDriver, HeuristicDrivers } from './agents';
 import type { RunCellStats } from './runs';
 import { chooseTableAction, type TableOptions, type TablePlayer } from './table';
 
@@ -84,6 +85,12 @@ export async function playRunCell(
   const player = sampled
     ? { ...job.player, sampling: { temperature: job.temperature, seed: cell.rollout ?? 0 } }
     : job.player;
+  // the heuristic continues from its last turn instead of replaying every observation (linear, not quadratic)
+  let held: { driver: HeuristicDriver; read: number } | undefined;
+  const drivers: HeuristicDrivers = {
+    take: (read) => (held?.read === read.length ? held.driver : undefined),
+    put: (read, driver) => void (held = { driver, read: read.length }),
+  };
   try {
     while (!ep.done) {
       if (ep.events.length >= job.maxEvents || bytes >= job.maxBytes) {
@@ -100,6 +107,7 @@ export async function playRunCell(
         ...options,
         signal,
         episode: ep,
+        drivers,
       });
       if (!choice.ok) {
         infra = choice.infra;

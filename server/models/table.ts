@@ -19,7 +19,7 @@ import {
 import type { EpisodeService } from '@/server/episodes/service';
 import { toSeatView, type SeatView } from '@/server/episodes/seat';
 import { actionArgument } from '@/server/episodes/store';
-import { decide, type BuiltInAgent, type HeuristicDriver, type HeuristicDrivers, type Sampling } from './agents';
+import { decide, type BuiltInAgent, type HeuristicDrivers, type Sampling } from './agents';
 import { callModel, requestBody, type AttemptRecord, type ChatReply, type PartialReply } from './client';
 import type { Connection, Env } from './connection';
 import type { ChatRequest } from './openai';
@@ -107,23 +107,14 @@ export interface TableOptions {
   onPartial?: (partial: PartialReply) => void;
   /** The episode at this turn when the caller plays it in-process (the oracle reads it instead of a replay). */
   episode?: Episode;
+  /** The heuristic's driver kept between this episode's turns (none: it replays every observation). */
+  drivers?: HeuristicDrivers;
 }
 
 /** What a player chose for the turn in hand, or the infrastructure failure that stopped it. */
 export type TableChoice =
   | { ok: true; action: Action | string; modelRecord?: string }
   | { ok: false; infra: { kind: string; message: string; turn: number } };
-
-// A batch run passes one `actions` array for all of an episode's turns: its heuristic driver
-// continues from the last turn instead of replaying every observation (a long episode stays linear).
-const heuristicDrivers = new WeakMap<object, { driver: HeuristicDriver; read: number }>();
-const driversOf = (actions: object): HeuristicDrivers => ({
-  take: (read) => {
-    const held = heuristicDrivers.get(actions);
-    return held?.read === read.length ? held.driver : undefined;
-  },
-  put: (read, driver) => heuristicDrivers.set(actions, { driver, read: read.length }),
-});
 
 /**
  * The player's action for the next turn, from the agent seat's view only. The one decision of
@@ -145,7 +136,7 @@ export async function chooseTableAction(
       player.agent,
       { envId: seat.envId, mode: 'tools', observations: history.observations, actions },
       {
-        cache: driversOf(actions),
+        cache: options.drivers,
         episodeConfig: config,
         allowOracle: true,
         catalog,
