@@ -6,8 +6,8 @@ export async function register() {
   // large catalogs are read in a worker thread: a request never waits on a 265 MB file (docs/security.md)
   const { loadCatalogsOffThread } = await import('@/server/catalogs');
   loadCatalogsOffThread();
-  const { prisma, DEFAULT_DATABASE_URL } = await import('@/server/db'); // opens nothing until used
-  const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  const { prisma, databaseUrl } = await import('@/server/db'); // opens nothing until used
+  const url = databaseUrl();
   // an empty SQLite file (a fresh clone) is migrated; one that cannot serve stops the server
   const { DatabaseRefused, readySqliteDatabase } = await import('@/server/lib/database-ready');
   try {

@@ -8,13 +8,12 @@ import { ConfigError, helpText, loadConfig, type EnvServerConfig } from '../serv
 import { startEnvServer } from '../server/env-server/server';
 import { persistedTokenSecret } from '../server/env-server/token-secret';
 import { walCheckpointer } from '../server/env-server/wal-checkpoints';
-import { DEFAULT_DATABASE_URL } from '../server/db';
+import { databaseUrl } from '../server/db';
 import { sqliteFile } from '../server/db/path';
 import { DatabaseRefused, readySqliteDatabase } from '../server/lib/database-ready';
 
 /** The SQLite file the workers record into (null: persistence off, or another database). */
-const recordedSqliteFile = (config: EnvServerConfig) =>
-  config.persist ? sqliteFile(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL) : null;
+const recordedSqliteFile = (config: EnvServerConfig) => (config.persist ? sqliteFile(databaseUrl()) : null);
 
 /** Serves the port in this process; a cluster worker tells the primary its address instead of printing it. */
 async function serve(config: EnvServerConfig) {
@@ -108,7 +107,7 @@ function main() {
       'serve:env: ECOMRLVE_TOKEN_SECRET is not set, so this worker signs tokens with a secret of its own and other workers will refuse them; give every worker the same secret',
     );
   }
-  if (config.persist && cluster.isPrimary) readyDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL);
+  if (config.persist && cluster.isPrimary) readyDatabase(databaseUrl());
   if (config.workers > 1 && cluster.isPrimary) primary(config);
   else void serve(config);
 }

@@ -7,13 +7,13 @@ import { PrismaClient } from '@/server/generated/prisma/client';
 import { PrismaClient as PgPrismaClient } from '@/server/generated/prisma-pg/client';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { databaseKind, databaseUrl, pgConnectionConfig, DEFAULT_DATABASE_URL } from './url';
+import { databaseKind, databaseUrl, pgConnectionConfig } from './url';
 import { prepareDatabaseDir } from './path';
 import { sqliteConnectionPragmas } from './sqlite-connection';
 
 const noop = () => undefined;
 
-export { DEFAULT_DATABASE_URL };
+export { databaseUrl };
 
 /** Connections per process to PostgreSQL (ECOMRLVE_PG_POOL, default 10). */
 function pgPoolSize(): number {

@@ -22,6 +22,7 @@ import { startEpisode, type StartContext } from './start';
 import { submitAction, type StepContext } from './step';
 import { goalDataIsDerived } from './stored-goal';
 import { processTokens, type TokenService } from './tokens';
+import { databaseUrl, databaseUrlOf } from '@/server/db';
 import { sqlDbFor, type SqlDb } from '@/server/db/sql';
 import {
   EpisodeServiceError,
@@ -41,8 +42,7 @@ export const MAX_EPISODE_BYTES = 8 * 1024 * 1024;
 
 /** The SQL layer's connection to the store a Prisma client talks to (server/db/index.ts remembers its URL). */
 export function sqlDbOf(prisma: PrismaClient): SqlDb {
-  const url = (globalThis as { __ecomPrismaUrls?: WeakMap<PrismaClient, string> }).__ecomPrismaUrls?.get(prisma);
-  return sqlDbFor(url ?? process.env.DATABASE_URL ?? 'file:./prisma/dev.db');
+  return sqlDbFor(databaseUrlOf(prisma) ?? databaseUrl());
 }
 
 export interface EpisodeServiceDeps {
