@@ -64,6 +64,14 @@ describeEachStore(() => {
     expect((await second.submitAction(ep.id, searchAction('shelf'))).turn).toBe(3);
   });
 
+  it('a held episode deleted meanwhile (the inspector) is NOT_FOUND at its next step, not a conflict', async () => {
+    const svc = serviceWith();
+    const ep = await svc.startEpisode({ envId: 'PD', d: 0, seed: 7 });
+    await svc.submitAction(ep.id, searchAction('lamp'));
+    await db.prisma.episode.delete({ where: { id: ep.id } });
+    await expectServiceError(svc.submitAction(ep.id, searchAction('desk')), 'NOT_FOUND');
+  });
+
   it('a failure inside the step transaction writes nothing of that turn', async () => {
     const ep = await service.startEpisode({ envId: 'CART', d: 0, seed: 8 });
     const before = await db.prisma.episode.findUniqueOrThrow({ where: { id: ep.id } });

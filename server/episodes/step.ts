@@ -90,9 +90,11 @@ export async function submitAction(
     } catch (e) {
       live.drop(id); // memory is one step ahead of the store: drop it
       if (!(e instanceof StepConflictError)) throw e;
-      // The key's step may be stored already (before a restart, or by another process): answer it.
+      // The episode may be gone (deleted: NOT_FOUND), or the key's step stored already (before a
+      // restart, or by another process): answer it.
+      const fresh = await requireRow(id);
       const done = stepKey ? await store.findStep(id, stepKey) : null;
-      if (done) return voiced(await viewAt(await requireRow(id), done.eventEnd));
+      if (done) return voiced(await viewAt(fresh, done.eventEnd));
       throw new EpisodeServiceError('CONFLICT', `episode ${id} was changed by another writer; reload and try again`);
     }
     // the player is derived from who took the turns (a rare write: only when it changes)
