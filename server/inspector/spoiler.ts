@@ -6,7 +6,8 @@
 // without their seed; single reads answer FORBIDDEN or the guarded view; the replay's "reveal"
 // records a reveal (revealedAt) and then everything is open, as it is once the episode ends.
 import { TRPCError } from '@trpc/server';
-import { goalMayLeave } from '@/server/episodes/seat';
+import { episodeService } from '@/server/episodes';
+import { goalMayLeave, voicedEvents } from '@/server/episodes/seat';
 import type { EpisodeView } from '@/server/episodes/types';
 import type { SqlDb } from '@/server/db/sql';
 import { goalState, revealedAmong } from '@/server/episodes/queries';
@@ -57,6 +58,15 @@ export function guardEpisode(view: EpisodeView) {
     hiddenGoal: null,
     events: view.events.filter((e) => e.kind !== 'world_change'),
   };
+}
+
+/**
+ * A stored episode as the replay shows it now (guardEpisode), the LLM customer's messages as
+ * recorded, each with the template it stands for.
+ */
+export async function replayedEpisode(id: string) {
+  const stored = await episodeService.getEpisode(id);
+  return guardEpisode({ ...stored, events: voicedEvents(stored.events, stored.customerRewrites, true) });
 }
 
 /** The reason a spoiling read of this episode is refused. */

@@ -6,7 +6,7 @@ import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { episodeService } from '@/server/episodes';
 import { idSchema as id } from '@/server/episodes/inputs';
 import { sameTaskEpisode } from '@/server/episodes/queries';
-import { assertGoalOpen, guardRows } from '@/server/inspector/spoiler';
+import { assertGoalOpen, guardRows, replayedEpisode } from '@/server/inspector/spoiler';
 import { inspector, facets } from '@/server/inspector';
 import { chartsData } from '@/server/inspector/charts';
 import { alignTurns, breakdownDiff, compareRuns } from '@/server/inspector/compare';
@@ -15,7 +15,6 @@ import { importFiles } from '@/server/inspector/import';
 import { playOracleTwin } from '@/server/inspector/twin';
 import { deleteEpisodes, listEpisodes } from '@/server/inspector/query';
 import { eventsIn, MAX_WINDOW_TURNS } from '@/server/inspector/turn-window';
-import { replayEvents, voicedEpisode } from './replay';
 import { inspectorProcedure, router } from './init';
 
 const runSide = z.object({ by: z.enum(['player', 'run']), value: z.string().min(1).max(200) });
@@ -56,10 +55,10 @@ export const inspectorRouter = router({
         }),
     )
     .query(async ({ input }) => {
-      const full = await voicedEpisode(input.id); // as on the replay page's first window
+      const view = await replayedEpisode(input.id); // as on the replay page's first window
       const inRange = (t: number) => t >= input.from && t <= input.to;
-      const records = (await episodeService.turnRecords(full.id)).filter((r) => inRange(r.turn));
-      return { from: input.from, to: input.to, events: eventsIn(replayEvents(full), input), records };
+      const records = (await episodeService.turnRecords(view.id)).filter((r) => inRange(r.turn));
+      return { from: input.from, to: input.to, events: eventsIn(view.events, input), records };
     }),
   observationAt: inspectorProcedure
     .input(z.object({ id, turn: z.int().min(1).max(100_000) }))

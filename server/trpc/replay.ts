@@ -7,25 +7,14 @@ import { listEnvs } from '@/server/engine';
 import { episodeService, rescoreService } from '@/server/episodes';
 import { axisRows } from '@/server/episodes/axes';
 import { idSchema } from '@/server/episodes/inputs';
-import { goalMayLeave, voicedEvents } from '@/server/episodes/seat';
-import type { EpisodeView } from '@/server/episodes/types';
 import { inspector } from '@/server/inspector';
+import { goalHidden, replayedEpisode } from '@/server/inspector/spoiler';
 import { listInputFromParams } from '@/server/inspector/filters';
 import { neighbours } from '@/server/inspector/query';
 import { eventsIn, windowAround } from '@/server/inspector/turn-window';
 import { setEpisodeCookie } from './cookies';
 import { described, inspectorProcedure, router } from './init';
 import { actorsOf } from '@/server/episodes/provenance';
-
-/** The events the replay may show: behind the spoiler guard, none of the world's changes. */
-export const replayEvents = (full: EpisodeView) =>
-  goalMayLeave(full) ? full.events : full.events.filter((e) => e.kind !== 'world_change');
-
-/** The stored episode with the LLM customer's messages as recorded, each with the template it stands for. */
-export async function voicedEpisode(id: string): Promise<EpisodeView> {
-  const stored = await episodeService.getEpisode(id);
-  return { ...stored, events: voicedEvents(stored.events, stored.customerRewrites, true) };
-}
 
 export const replayRouter = router({
   /**
@@ -38,17 +27,16 @@ export const replayRouter = router({
       z.object({ id: idSchema, turn: z.int().min(0).max(100_000).nullish(), list: z.string().max(2000).nullish() }),
     )
     .query(async ({ input }) => {
-      const full = await voicedEpisode(input.id);
-      const open = goalMayLeave(full);
       // behind the spoiler guard nothing of the goal is sent (nor the seed, which regenerates it)
-      const view = open ? full : { ...full, hiddenGoal: null, seed: null, events: replayEvents(full) };
+      const view = await replayedEpisode(input.id);
+      const open = !goalHidden(view);
       const ins = inspector();
       const extras = await ins.data.extras(view.id, view.events);
       if (!extras) throw new TRPCError({ code: 'NOT_FOUND', message: `no episode with id "${input.id}"` });
       const [turnRecords, family, rescores] = await Promise.all([
         episodeService.turnRecords(view.id),
         episodeService.family(view.id),
-        open && full.status === 'done' ? rescoreService.listRescores(full.id) : [],
+        open && view.status === 'done' ? rescoreService.listRescores(view.id) : [],
       ]);
       const list =
         input.list != null
@@ -59,7 +47,7 @@ export const replayRouter = router({
           : null;
       const lastTurn = extras.marks.length - 1;
       const window = windowAround(input.turn ?? lastTurn, lastTurn);
-      const env = listEnvs().find((e) => e.id === full.envId);
+      const env = listEnvs().find((e) => e.id === view.envId);
       return {
         ep: { ...view, events: eventsIn(view.events, window) },
         envName: env?.name,
