@@ -5,7 +5,7 @@ import os from 'node:os';
 import { ENV_IDS } from '@/server/engine';
 import type { SqlDb } from '@/server/db/sql';
 import { listInputSchema } from '@/server/inspector/filters';
-import { listEpisodes } from '@/server/inspector/query';
+import { listEpisodes } from '@/server/episodes/queries/list';
 
 export const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];

@@ -26,7 +26,7 @@ import { insertEpisode, type EpisodeRecord } from '@/server/inspector/insert';
 import { insertCopies, insertMany } from './bench-seed';
 import { catchUpSearchIndex } from '@/server/inspector/pg-search';
 import { listInputSchema } from '@/server/inspector/filters';
-import { listEpisodes } from '@/server/inspector/query';
+import { listEpisodes } from '@/server/episodes/queries/list';
 import { playToLine } from '@/server/inspector/play';
 import { Rng } from '@/server/engine/random';
 import { pgServerCpu } from './pg-server-cpu';

@@ -7,7 +7,7 @@ import { bundleHtml } from '@/server/inspector/bundle-html';
 import { openSqlDb } from '@/server/db/sql';
 import { createEpisodeData } from '@/server/inspector/episode-data';
 import { listInputFromParams } from '@/server/inspector/filters';
-import { episodeIds } from '@/server/inspector/query';
+import { episodeIds } from '@/server/episodes/queries/list';
 
 const argv = process.argv.slice(2);
 const valued = new Set(['--run', '--filter', '--out', '--title']);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { openSqlDb } from '@/server/db/sql';
 import { exportJsonl } from '@/server/inspector/export';
 import { listInputFromParams } from '@/server/inspector/filters';
-import { episodeIds } from '@/server/inspector/query';
+import { episodeIds } from '@/server/episodes/queries/list';
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => {

@@ -13,7 +13,7 @@ import {
   XAxis,
   YAxis,
 } from 'recharts';
-import type { ChartsData } from '@/server/inspector/charts';
+import type { ChartsData } from '@/server/episodes/queries/list';
 import { fmtFixed, fmtReward } from '@/lib/format';
 import { Heatmap } from './Heatmap';
 

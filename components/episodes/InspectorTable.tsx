@@ -1,6 +1,6 @@
 'use client';
 // The episode list: sortable columns, a checkbox per row for bulk actions.
-import type { EpisodeListRow } from '@/server/inspector/query';
+import type { EpisodeListRow } from '@/server/episodes/queries/list';
 import type { SortColumn } from '@/server/inspector/filters';
 import { cx } from '@/components/ui/primitives';
 import { differsPhrase } from '@/components/reward/part-labels';

@@ -7,7 +7,7 @@ import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { EnvServerError } from './errors';
 import { LiveEpisodes, rebuild, runOfPlayer, type StoredLog } from '@/server/episodes/live';
-import { episodeReads } from '@/server/episodes/store';
+import { episodeReads } from '@/server/episodes/queries';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { createEnvService, type EnvService } from './protocol';
 import { Recorder } from '@/server/episodes/recorder';

@@ -12,7 +12,7 @@ import { resetRequestSchema, stepRequestSchema, type ResetRequest } from './sche
 import { StepConflictError, type Recorder } from '@/server/episodes/recorder';
 import { matchesDigest, tokenDigest, type TokenService } from '@/server/episodes/tokens';
 import { LiveEpisodes, rebuild, type LiveEpisode, type StoredLog } from '@/server/episodes/live';
-import type { episodeReads } from '@/server/episodes/store';
+import type { episodeReads } from '@/server/episodes/queries';
 import { newEpisodeId } from '@/server/episodes/writer';
 import { isAppError } from '@/server/lib/errors';
 import { checkAction, parse, wireAction } from './action-check';

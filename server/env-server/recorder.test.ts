@@ -14,7 +14,7 @@ import { createTokenService } from '@/server/episodes/tokens';
 import { oracleRun, testConfig } from './test/helpers';
 import { openSqlDb, openSqlite, sqliteSqlDb, type SqlDb } from '@/server/db/sql';
 import { listInputSchema } from '@/server/inspector/filters';
-import { listEpisodes } from '@/server/inspector/query';
+import { listEpisodes } from '@/server/episodes/queries/list';
 import { createExporter } from '@/server/inspector/export';
 
 let db: TestDb;

@@ -16,7 +16,7 @@ import { prisma as processPrisma, type PrismaClient } from '@/server/db';
 import { sqlDbOf } from '@/server/episodes/service';
 import { Recorder } from '@/server/episodes/recorder';
 import { LiveEpisodes } from '@/server/episodes/live';
-import { episodeReads } from '@/server/episodes/store';
+import { episodeReads } from '@/server/episodes/queries';
 import { bearerToken, createTokenService } from '@/server/episodes/tokens';
 import { createWsGateway } from './ws';
 

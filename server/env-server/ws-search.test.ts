@@ -7,7 +7,7 @@ import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { EnvWsClient } from '@/clients/typescript/env-client';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { listInputSchema } from '@/server/inspector/filters';
-import { listEpisodes } from '@/server/inspector/query';
+import { listEpisodes } from '@/server/episodes/queries/list';
 import { startEnvServer, type RunningEnvServer } from './server';
 import { oracleRun, testConfig } from './test/helpers';
 

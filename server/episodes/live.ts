@@ -12,7 +12,8 @@ import {
   type StepResult,
 } from '@/server/engine';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
-import { actionArgument, configOfRow, type StoredAction } from './store';
+import type { StoredAction } from './queries';
+import { actionArgument, configOfRow } from './store';
 import { EpisodeServiceError } from './types';
 import type { StepResponse } from '@/server/env-server/openenv-wire';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createEpisode, oracleAgent } from '@/server/engine';
 import { openSqlite, sqliteSqlDb } from '@/server/db/sql';
 import { listInputSchema } from '@/server/inspector/filters';
-import { listEpisodes } from '@/server/inspector/query';
+import { listEpisodes } from '@/server/episodes/queries/list';
 import { isSpoiled, playerOf, withActor } from './provenance';
 import { catalog, db, service, setupServiceTests } from './test/service-kit';
 

@@ -13,7 +13,8 @@ import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { Action, EpisodeConfig, RewardBreakdown, TerminationReason } from '@/server/engine/types';
 import { idSchema } from './inputs';
-import { actionArgument, configOfRow, episodeReads } from './store';
+import { episodeReads } from './queries';
+import { actionArgument, configOfRow } from './store';
 import { EpisodeServiceError } from './types';
 
 type ReplayOutcome = 'exact' | 'changed' | 'ended_early' | 'unfinished';

@@ -1,5 +1,5 @@
 // Persistence of episodes: writes through the one writer (writer.ts) in the store's group
-// commit (recorder.ts; a step is recorded there), reads through Prisma. JSON values are TEXT columns (de)serialised here.
+// commit (recorder.ts; a step is recorded there), reads through queries/ (Prisma). JSON values are TEXT columns (de)serialised here.
 //
 // Layout: Episode (config, effective axes, status, reward, breakdown, hidden goal),
 // EpisodeEvent (the engine's event log verbatim, one row per event, ordered by seq)
@@ -24,8 +24,9 @@ import { episodeBudgets } from './budgets';
 import type { SqlDb } from '@/server/db/sql';
 import { episodeStatements, eventRows, jsonOrNull, newEpisodeId, storedBytesOf } from './writer';
 import { commitEpisodeWrite } from './recorder';
+import { episodeReads, toSummary, type CustomerRewriteRow } from './queries';
 import { deriveGoalData, readStoredGoal } from './stored-goal';
-import type { EpisodeSetup, EpisodeStatus, EpisodeSummary, EpisodeView, HiddenGoal, InfraFailure } from './types';
+import type { EpisodeSetup, EpisodeStatus, EpisodeView, HiddenGoal } from './types';
 
 /** Where the episode stands after a write: its new events, turn, status and score. */
 interface EpisodeProgress {
@@ -70,25 +71,6 @@ export interface NewEpisodeRecord extends EpisodeSetup, EpisodeProgress {
     modelRecord: string | null;
     eventEnd: number;
   }>;
-}
-
-export interface StoredAction {
-  seq: number;
-  turn: number;
-  format: 'text' | 'json';
-  raw: string;
-  actor: string | null;
-  /** the client's idempotency key of the step (null: none sent) */
-  stepKey: string | null;
-}
-
-export interface CustomerRewriteRow {
-  turn: number;
-  template: string;
-  text: string;
-  by: string;
-  fallback: string | null;
-  record: string | null;
 }
 
 export function createEpisodeStore(prisma: PrismaClient, db: SqlDb) {
@@ -142,134 +124,7 @@ export function createEpisodeStore(prisma: PrismaClient, db: SqlDb) {
   };
 }
 
-/** The store's reads (Prisma): what re-scoring and replays need without writing. */
-export function episodeReads(prisma: PrismaClient) {
-  return {
-    /** The LLM customer's recorded messages (issue 9 item 8), by turn. */
-    async getRewrites(episodeId: string): Promise<CustomerRewriteRow[]> {
-      return prisma.customerRewrite.findMany({
-        where: { episodeId },
-        orderBy: { turn: 'asc' },
-        select: { turn: true, template: true, text: true, by: true, fallback: true, record: true },
-      });
-    },
-
-    /** The action stored under this step key, if any (idempotent retries). */
-    async findStep(episodeId: string, stepKey: string): Promise<{ eventEnd: number | null } | null> {
-      return prisma.episodeAction.findUnique({
-        where: { episodeId_stepKey: { episodeId, stepKey } },
-        select: { eventEnd: true },
-      });
-    },
-
-    /** Marks the goal as revealed (once; the first time is kept). */
-    async markRevealed(id: string): Promise<void> {
-      await prisma.episode.updateMany({ where: { id, revealedAt: null }, data: { revealedAt: new Date() } });
-    },
-
-    async getRow(id: string): Promise<EpisodeRow | null> {
-      return prisma.episode.findUnique({ where: { id } });
-    },
-
-    async getEvents(id: string): Promise<Array<{ seq: number; payload: string }>> {
-      return prisma.episodeEvent.findMany({
-        where: { episodeId: id },
-        orderBy: { seq: 'asc' },
-        select: { seq: true, payload: true },
-      });
-    },
-
-    async getActions(id: string): Promise<StoredAction[]> {
-      const rows = await prisma.episodeAction.findMany({
-        where: { episodeId: id },
-        orderBy: { seq: 'asc' },
-        select: { seq: true, turn: true, format: true, raw: true, actor: true, stepKey: true },
-      });
-      return rows.map((r) => ({ ...r, format: r.format === 'json' ? 'json' : 'text' }));
-    },
-
-    /** Model turn records (JSON) by action seq, for the replay's "what the agent saw / what the model said". */
-    async getModelRecords(
-      id: string,
-    ): Promise<Array<{ seq: number; actor: string | null; modelRecord: string | null }>> {
-      return prisma.episodeAction.findMany({
-        where: { episodeId: id },
-        orderBy: { seq: 'asc' },
-        select: { seq: true, actor: true, modelRecord: true },
-      });
-    },
-
-    /** eventEnd of each action (null for steps stored before step keys existed). */
-    async getActionEnds(id: string): Promise<Array<number | null>> {
-      const rows = await prisma.episodeAction.findMany({
-        where: { episodeId: id },
-        orderBy: { seq: 'asc' },
-        select: { eventEnd: true },
-      });
-      return rows.map((r) => r.eventEnd);
-    },
-
-    async family(row: EpisodeRow): Promise<{ parent: EpisodeSummary | null; forks: EpisodeSummary[] }> {
-      const [parent, forks] = await Promise.all([
-        row.parentId ? prisma.episode.findUnique({ where: { id: row.parentId } }) : null,
-        prisma.episode.findMany({ where: { parentId: row.id }, orderBy: { createdAt: 'asc' }, take: 100 }),
-      ]);
-      return { parent: parent ? toSummary(parent) : null, forks: forks.map(toSummary) };
-    },
-
-    /** The player derived from the turns' actors (server/episodes/provenance.ts). */
-    async setPlayer(id: string, player: string): Promise<void> {
-      await prisma.episode.update({ where: { id }, data: { player } });
-    },
-
-    async setInfraError(id: string, infra: string | null): Promise<void> {
-      await prisma.episode.update({ where: { id }, data: { infraError: infra } });
-    },
-
-    /** How many events the row says the episode has (null: no such episode). */
-    async eventCount(id: string): Promise<number | null> {
-      const row = await prisma.episode.findUnique({ where: { id }, select: { eventCount: true } });
-      return row?.eventCount ?? null;
-    },
-
-    /** Newest first; `cursor` is the id of the last episode of the previous page. */
-    async list({ cursor, limit }: { cursor?: string | null; limit: number }) {
-      const rows = await prisma.episode.findMany({
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take: limit + 1,
-        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      });
-      const page = rows.slice(0, limit);
-      return { items: page.map(toSummary), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
-    },
-  };
-}
-
 export type EpisodeStore = ReturnType<typeof createEpisodeStore>;
-
-export function toSummary(row: EpisodeRow): EpisodeSummary {
-  return {
-    id: row.id,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    envId: row.envId as EnvId,
-    d: row.d,
-    seed: row.seed,
-    catalogId: row.catalogId,
-    status: row.status === 'done' ? 'done' : 'active',
-    terminationReason: (row.terminationReason as TerminationReason | null) ?? null,
-    reward: row.reward,
-    isCorrect: row.isCorrect,
-    turn: row.turn,
-    player: row.player,
-    rewardRevision: row.rewardRevision,
-    revealed: row.revealedAt !== null,
-    parentId: row.parentId,
-    forkTurn: row.forkTurn,
-    runId: row.runId,
-    infraError: row.infraError ? (JSON.parse(row.infraError) as InfraFailure) : null,
-  };
-}
 
 export function toView(
   row: EpisodeRow,

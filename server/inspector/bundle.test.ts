@@ -10,7 +10,7 @@ import { bundleHtml, payloadOfHtml } from './bundle-html';
 import { createEpisodeData } from './episode-data';
 import { createExporter } from './export';
 import { listInputFromParams } from './filters';
-import { episodeIds } from './query';
+import { episodeIds } from '@/server/episodes/queries/list';
 import { createInspectorTestDb, getTestCatalog, type InspectorTestDb } from './test/helpers';
 
 let db: InspectorTestDb;

@@ -52,7 +52,7 @@ export const episodeFilterSchema = z.strictObject({
   from: z.iso.date().optional(),
   to: z.iso.date().optional(),
   q: z.string().max(200).optional(),
-  /** who an episode's failure is attributed to (attribution.ts; failed-by.ts resolves it) */
+  /** who an episode's failure is attributed to (attribution.ts; server/episodes/queries/filter.ts resolves it) */
   failedBy: z.enum(['infrastructure', 'environment', 'agent', 'customer']).optional(),
 });
 export type EpisodeFilter = z.infer<typeof episodeFilterSchema>;

@@ -10,7 +10,7 @@ import { insertEpisode, type EpisodeRecord } from './insert';
 import { insertCopies, insertMany } from '@/scripts/bench-seed';
 import { indexCommitted } from './pg-search';
 import { playToLine } from './play';
-import { deleteEpisodes, listEpisodes } from './query';
+import { deleteEpisodes, listEpisodes } from '@/server/episodes/queries/list';
 import { testCatalog } from './test/helpers';
 
 let db: TestDb;

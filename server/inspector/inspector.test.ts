@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listEpisodes, episodeIds, deleteEpisodes, neighbours } from './query';
+import { listEpisodes, episodeIds, deleteEpisodes, neighbours } from '@/server/episodes/queries/list';
 import { indexCommitted } from './pg-search';
 import { listInputFromParams, listInputSchema, listInputToParams } from './filters';
-import { ftsQuery } from './search';
+import { ftsQuery } from '@/server/episodes/queries/search';
 import { exportJsonl } from './export';
 import { importFiles, REPLAY_NOW_LIMIT } from './import';
 import { createEpisodeData } from './episode-data';

@@ -10,7 +10,7 @@ import { compareRuns } from './compare';
 import { openSqlite, sqliteSqlDb, type SqlDb, type Sqlite } from '@/server/db/sql';
 import { listInputSchema } from './filters';
 import { facets } from './index';
-import { listEpisodes } from './query';
+import { listEpisodes } from '@/server/episodes/queries/list';
 import { batchRunName, defaultRunName, parseRunKey, runCondition } from './run-keys';
 
 let db: TestDb;

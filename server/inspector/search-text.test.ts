@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Rng } from '@/server/engine/random';
 import type { EpisodeEvent } from '@/server/engine/types';
 import { lexeme, tsvectorLiteral } from './pg-search';
-import { ftsQuery, tsQuery } from './search';
+import { ftsQuery, tsQuery } from '@/server/episodes/queries/search';
 import { createHeuristicAgent, ENV_IDS, oracleAgent, playEpisode } from '@/server/engine';
 import { SEARCH_TEXT_SQL } from '@/server/episodes/writer';
 import { eventSearchText, searchTerms, searchWords } from './search-text';

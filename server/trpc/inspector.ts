@@ -8,12 +8,12 @@ import { idSchema as id } from '@/server/episodes/inputs';
 import { sameTaskEpisode } from '@/server/episodes/queries';
 import { assertGoalOpen, guardRows, replayedEpisode } from '@/server/inspector/spoiler';
 import { inspector, facets } from '@/server/inspector';
-import { chartsData } from '@/server/inspector/charts';
+import { outcomeAggregates } from '@/server/episodes/queries/list';
 import { alignTurns, breakdownDiff, compareRuns } from '@/server/inspector/compare';
 import { episodeFilterSchema, listInputSchema } from '@/server/inspector/filters';
 import { importFiles } from '@/server/inspector/import';
 import { playOracleTwin } from '@/server/inspector/twin';
-import { deleteEpisodes, listEpisodes } from '@/server/inspector/query';
+import { deleteEpisodes, listEpisodes } from '@/server/episodes/queries/list';
 import { eventsIn, MAX_WINDOW_TURNS } from '@/server/inspector/turn-window';
 import { inspectorProcedure, router } from './init';
 
@@ -34,7 +34,7 @@ export const inspectorRouter = router({
   facets: inspectorProcedure.query(() => facets()),
   charts: inspectorProcedure
     .input(z.object({ filter: episodeFilterSchema.default({}) }))
-    .query(({ input }) => chartsData(inspector().db, input.filter)),
+    .query(({ input }) => outcomeAggregates(inspector().db, input.filter)),
   delete: inspectorProcedure
     .input(z.object({ ids: z.array(id).min(1).max(10_000) }))
     .mutation(async ({ input }) => ({ deleted: await deleteEpisodes(inspector().db, input.ids) })),

@@ -10,7 +10,7 @@ import { idSchema } from '@/server/episodes/inputs';
 import { inspector } from '@/server/inspector';
 import { goalHidden, replayedEpisode } from '@/server/inspector/spoiler';
 import { listInputFromParams } from '@/server/inspector/filters';
-import { neighbours } from '@/server/inspector/query';
+import { neighbours } from '@/server/episodes/queries/list';
 import { eventsIn, windowAround } from '@/server/inspector/turn-window';
 import { setEpisodeCookie } from './cookies';
 import { described, inspectorProcedure, router } from './init';

@@ -10,7 +10,7 @@ import { pgSqlDb, type SqlDb } from '@/server/db/sql';
 import { exportJsonl } from '../export';
 import { listInputSchema } from '../filters';
 import { importFiles } from '../import';
-import { episodeIds } from '../query';
+import { episodeIds } from '@/server/episodes/queries/list';
 import { createInspectorTestDb, getTestCatalog, TEST_CATALOG_ID, type InspectorTestDb } from './helpers';
 
 const opts = { getCatalog: getTestCatalog, defaultCatalogId: TEST_CATALOG_ID };

@@ -6,7 +6,7 @@ import { inspector } from '@/server/inspector';
 import { bundlePayload, MAX_BUNDLE_EPISODES } from '@/server/inspector/bundle';
 import { bundleHtml } from '@/server/inspector/bundle-html';
 import { listInputFromParams } from '@/server/inspector/filters';
-import { episodeIds } from '@/server/inspector/query';
+import { episodeIds } from '@/server/episodes/queries/list';
 
 export const dynamic = 'force-dynamic';
 

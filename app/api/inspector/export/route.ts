@@ -4,7 +4,7 @@ import { authConfig, credentialsFrom, isAdmin } from '@/server/auth';
 import { inspector } from '@/server/inspector';
 import { exportJsonl } from '@/server/inspector/export';
 import { listInputFromParams } from '@/server/inspector/filters';
-import { episodeIds } from '@/server/inspector/query';
+import { episodeIds } from '@/server/episodes/queries/list';
 
 export const dynamic = 'force-dynamic';
 

@@ -1,14 +1,11 @@
-// Episode queries for the inspector: filtered, sorted, paged lists; ids of a filtered set;
-// bulk delete. All filters run in SQL on indexed columns; the same statements on SQLite and
-// PostgreSQL (dialect.ts has the differences).
+// The inspector's episode list: a filtered, sorted page (with its count), the ids of a filtered
+// set (export, [ and ] navigation), the charts over it, and bulk delete. Filters run in SQL on
+// indexed columns (filter.ts), the text search through each store's index (search.ts).
 import type { Dialect, SqlDb } from '@/server/db/sql';
 import { flag, sqlFor } from '@/server/db/dialect';
-import type { Where } from '@/server/episodes/queries';
-import type { ListInput } from './filters';
-import { indexCommitted } from './pg-search';
-import { checkedPageSql, matchingEpisodesSql, matchingIdsSql, searchQuery } from './search';
-import { runCondition } from './run-keys';
-import { resolveFailedBy, type ResolvedFilter } from './failed-by';
+import type { EpisodeFilter, ListInput } from '@/server/inspector/filters';
+import { conditionsOf, filterWhere, orderKeys, orderOf, type Where } from './filter';
+import { checkedPageSql, matchingIdsSql, searchQuery } from './search';
 
 export interface EpisodeListRow {
   id: string;
@@ -42,53 +39,6 @@ export interface EpisodeList {
   capped: boolean;
 }
 
-const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
-
-/** The filter's conditions except the text search, ANDed (no WHERE; '' for none). */
-function conditionsOf(f: ResolvedFilter): Where {
-  const c: string[] = [];
-  const args: unknown[] = [];
-  const add = (sql: string, ...values: unknown[]) => {
-    c.push(sql);
-    args.push(...values);
-  };
-  const oneOf = (col: string, values: readonly unknown[]) =>
-    add(values.length ? `e."${col}" IN (${values.map(() => '?').join(',')})` : '1 = 0', ...values);
-  if (f.env?.length) oneOf('envId', f.env);
-  if (f.dMin !== undefined) add('e."d" >= ?', f.dMin);
-  if (f.dMax !== undefined) add('e."d" <= ?', f.dMax);
-  if (f.rMin !== undefined) add('e."reward" >= ?', f.rMin);
-  if (f.rMax !== undefined) add('e."reward" <= ?', f.rMax);
-  if (f.pass === 'pass') add(`e."status" = 'done' AND e."isCorrect" = TRUE`);
-  if (f.pass === 'fail') add(`e."status" = 'done' AND e."isCorrect" = FALSE`);
-  if (f.pass === 'active') add(`e."status" = 'active'`);
-  if (f.term?.length) oneOf('terminationReason', f.term);
-  if (f.player) add('e."player" = ?', f.player);
-  if (f.run) {
-    const run = runCondition(f.run);
-    add(run.sql, ...run.args);
-  }
-  if (f.turns === 'human') add('e."player" = ?', 'human');
-  if (f.catalog) add('e."catalogId" = ?', f.catalog);
-  if (f.origin) add('e."origin" = ?', f.origin);
-  if (f.revealed) add('e."goalRevealed" = ?', f.revealed === 'yes');
-  if (f.from) add('e."createdAt" >= ?', f.from);
-  if (f.to) add('e."createdAt" < ?', nextDay(f.to));
-  if (f.failedBy) {
-    if (!f.failedByIds) throw new Error('the "failed by" filter is resolved first (resolveFailedBy)');
-    oneOf('id', f.failedByIds);
-  }
-  return { sql: c.join(' AND '), args };
-}
-
-export function whereOf(dialect: Dialect, f: ResolvedFilter): Where {
-  const plain = conditionsOf(f);
-  const c = plain.sql ? [plain.sql] : [];
-  const search = f.q ? searchQuery(dialect, f.q) : null;
-  if (search) c.push(`e."id" IN (${matchingEpisodesSql(dialect)})`);
-  return { sql: c.length ? `WHERE ${c.join(' AND ')}` : '', args: search ? [...plain.args, search] : plain.args };
-}
-
 const selectRows = (
   dialect: Dialect,
 ) => `SELECT e."id", e."createdAt", e."envId", e."d", e."seed", e."catalogId", e."status", e."terminationReason",
@@ -120,40 +70,13 @@ export const COUNT_CAP = 10_000;
  */
 export const SEARCH_COUNT_CAP = 1_000;
 
-const NULLABLE = new Set(['reward', 'isCorrect', 'terminationReason']);
-const TEXT = new Set(['envId', 'terminationReason', 'player', 'id']);
-
-/** Ties broken by id so pages never repeat or skip rows; NULLs (active episodes) sort last; text byte-wise. */
-export function orderOf(dialect: Dialect, sort: string, dir: 'asc' | 'desc'): string {
-  return `ORDER BY ${orderKeys(dialect, sort, dir)
-    .map((k) => `${k.expr}${k.dir}`)
-    .join(', ')}`;
-}
-
-/** The sort as its keys (`dir`: '' or ' ASC' / ' DESC'), for a query that orders by them as columns. */
-export function orderKeys(dialect: Dialect, sort: string, dir: 'asc' | 'desc'): Array<{ expr: string; dir: string }> {
-  const d = ` ${dir.toUpperCase()}`;
-  const col = (c: string) => (TEXT.has(c) ? sqlFor(dialect).bytewise(`e."${c}"`) : `e."${c}"`);
-  return [
-    ...(NULLABLE.has(sort) ? [{ expr: `e."${sort}" IS NULL`, dir: '' }] : []),
-    { expr: col(sort), dir: d },
-    { expr: col('id'), dir: d },
-  ];
-}
-
-/** The filter's WHERE and ORDER BY, after committed events are indexed (pg-search.ts). */
-async function prepare(db: SqlDb, input: Pick<ListInput, 'filter' | 'sort' | 'dir'>) {
-  await indexCommitted(db, Boolean(input.filter.q));
-  const filter = await resolveFailedBy(db, input.filter, whereOf);
-  return { w: whereOf(db.dialect, filter), order: orderOf(db.dialect, input.sort, input.dir), filter };
-}
-
 export async function listEpisodes(
   db: SqlDb,
   input: ListInput,
   searchCountCap = SEARCH_COUNT_CAP,
 ): Promise<EpisodeList> {
-  const { w, order, filter } = await prepare(db, input);
+  const { w, filter } = await filterWhere(db, input.filter);
+  const order = orderOf(db.dialect, input.sort, input.dir);
   const search = input.filter.q ? searchQuery(db.dialect, input.filter.q) : null;
   const cover = sqlFor(db.dialect).coverHint;
   const page = [input.size, (input.page - 1) * input.size];
@@ -210,15 +133,49 @@ export async function listEpisodes(
   };
 }
 
+/** The episodes page's charts over the finished episodes matching the filter. */
+export async function outcomeAggregates(db: SqlDb, filter: EpisodeFilter) {
+  const { w } = await filterWhere(db, filter);
+  const sql = sqlFor(db.dialect);
+  const where = `${w.sql ? `${w.sql} AND` : 'WHERE'} e."status" = 'done'`;
+  const part = (key: string) => `avg(${sql.jsonNumber('e."breakdown"', key)}) AS "${key}"`;
+  const heatmap = await db.all<{ envId: string; d: number; n: number; passRate: number; meanReward: number }>(
+    `SELECT e."envId" AS "envId", e."d" AS "d", count(*) AS "n",
+       avg(CASE WHEN e."isCorrect" = TRUE THEN 1.0 ELSE 0.0 END) AS "passRate", avg(e."reward") AS "meanReward"
+     FROM "Episode" e ${where} GROUP BY 1, 2 ORDER BY ${sql.bytewise('e."envId"')}, e."d"`,
+    w.args,
+  );
+  const componentsByD = await db.all<{
+    d: number;
+    n: number;
+    rTask: number;
+    rEff: number;
+    rHall: number;
+    total: number;
+  }>(
+    `SELECT e."d" AS "d", count(*) AS "n", ${part('rTask')}, ${part('rEff')}, ${part('rHall')}, avg(e."reward") AS "total"
+     FROM "Episode" e ${where} AND e."breakdown" IS NOT NULL GROUP BY 1 ORDER BY 1`,
+    w.args,
+  );
+  const hist = (col: 'turn' | 'toolCalls') =>
+    db.all<{ value: number; n: number }>(
+      `SELECT e."${col}" AS "value", count(*) AS "n" FROM "Episode" e ${where} GROUP BY 1 ORDER BY 1`,
+      w.args,
+    );
+  return { heatmap, componentsByD, turns: await hist('turn'), toolCalls: await hist('toolCalls') };
+}
+
+export type ChartsData = Awaited<ReturnType<typeof outcomeAggregates>>;
+
 /** Ids of every episode matching the filter, in list order (for export and [ ] navigation). */
 export async function episodeIds(
   db: SqlDb,
   input: Pick<ListInput, 'filter' | 'sort' | 'dir'>,
   limit = 100_000,
 ): Promise<string[]> {
-  const { w, order } = await prepare(db, input);
+  const { w } = await filterWhere(db, input.filter);
   const rows = await db.all<{ id: string }>(
-    `SELECT e."id" FROM "Episode" e ${sqlFor(db.dialect).coverHint} ${w.sql} ${order} LIMIT ?`,
+    `SELECT e."id" FROM "Episode" e ${sqlFor(db.dialect).coverHint} ${w.sql} ${orderOf(db.dialect, input.sort, input.dir)} LIMIT ?`,
     [...w.args, limit],
   );
   return rows.map((r) => r.id);

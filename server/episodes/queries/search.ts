@@ -1,11 +1,11 @@
 // Full-text search over messages and tool calls: the query in each store's own language, and
 // the SQL that turns it into matching episodes. SQLite: FTS5 table EpisodeText (rowid = event
 // id). PostgreSQL: tsvector tables EpisodeSearchDoc (per episode) and EpisodeSearch (per event)
-// with GIN indexes (pg-search.ts fills them).
+// with GIN indexes (server/inspector/pg-search.ts makes their rows).
 import type { Dialect } from '@/server/db/sql';
 import { sqlFor } from '@/server/db/dialect';
-import { lexeme } from './pg-search';
-import { searchTerms } from './search-text';
+import { lexeme } from '@/server/inspector/pg-search';
+import { searchTerms } from '@/server/inspector/search-text';
 
 /** Terms → an FTS5 query: every term quoted (no FTS5 syntax error possible), ANDed. */
 export function ftsQuery(input: string): string | null {

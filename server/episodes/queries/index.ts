@@ -1,13 +1,161 @@
-// The read side of the episode tables for everyone outside the episode service: the inspector
-// (replay, export, filter menus, spoiler guard, charts, run comparison), the curriculum's run
+// The read side of the episode tables: the episode store's reads (Prisma), and those of the
+// inspector (replay, export, filter menus, spoiler guard, run comparison), the curriculum's run
 // view and the batch runs' statistics. They ask here instead of writing their own SELECTs, so
-// the tables have one owner (writes: writer.ts). A filter is passed in as a WHERE fragment over
-// `e` (the inspector builds it from its URL filter).
+// the tables have one owner (writes: writer.ts). The inspector's list, its filter and search
+// are list.ts, filter.ts and search.ts beside this.
 import type { EpisodeEvent } from '@/server/engine/types';
-import type { PrismaClient } from '@/server/generated/prisma/client';
+import type { Episode as EpisodeRow, PrismaClient } from '@/server/generated/prisma/client';
+import type { EnvId, TerminationReason } from '@/server/engine/types';
+import type { EpisodeSummary, InfraFailure } from '../types';
 import type { SqlDb } from '@/server/db/sql';
 import { sqlFor } from '@/server/db/dialect';
-import { toSummary } from './store';
+import type { Where } from './filter';
+
+export interface StoredAction {
+  seq: number;
+  turn: number;
+  format: 'text' | 'json';
+  raw: string;
+  actor: string | null;
+  /** the client's idempotency key of the step (null: none sent) */
+  stepKey: string | null;
+}
+
+export interface CustomerRewriteRow {
+  turn: number;
+  template: string;
+  text: string;
+  by: string;
+  fallback: string | null;
+  record: string | null;
+}
+
+/** The store's reads (Prisma): what re-scoring and replays need without writing. */
+export function episodeReads(prisma: PrismaClient) {
+  return {
+    /** The LLM customer's recorded messages (issue 9 item 8), by turn. */
+    async getRewrites(episodeId: string): Promise<CustomerRewriteRow[]> {
+      return prisma.customerRewrite.findMany({
+        where: { episodeId },
+        orderBy: { turn: 'asc' },
+        select: { turn: true, template: true, text: true, by: true, fallback: true, record: true },
+      });
+    },
+
+    /** The action stored under this step key, if any (idempotent retries). */
+    async findStep(episodeId: string, stepKey: string): Promise<{ eventEnd: number | null } | null> {
+      return prisma.episodeAction.findUnique({
+        where: { episodeId_stepKey: { episodeId, stepKey } },
+        select: { eventEnd: true },
+      });
+    },
+
+    /** Marks the goal as revealed (once; the first time is kept). */
+    async markRevealed(id: string): Promise<void> {
+      await prisma.episode.updateMany({ where: { id, revealedAt: null }, data: { revealedAt: new Date() } });
+    },
+
+    async getRow(id: string): Promise<EpisodeRow | null> {
+      return prisma.episode.findUnique({ where: { id } });
+    },
+
+    async getEvents(id: string): Promise<Array<{ seq: number; payload: string }>> {
+      return prisma.episodeEvent.findMany({
+        where: { episodeId: id },
+        orderBy: { seq: 'asc' },
+        select: { seq: true, payload: true },
+      });
+    },
+
+    async getActions(id: string): Promise<StoredAction[]> {
+      const rows = await prisma.episodeAction.findMany({
+        where: { episodeId: id },
+        orderBy: { seq: 'asc' },
+        select: { seq: true, turn: true, format: true, raw: true, actor: true, stepKey: true },
+      });
+      return rows.map((r) => ({ ...r, format: r.format === 'json' ? 'json' : 'text' }));
+    },
+
+    /** Model turn records (JSON) by action seq, for the replay's "what the agent saw / what the model said". */
+    async getModelRecords(
+      id: string,
+    ): Promise<Array<{ seq: number; actor: string | null; modelRecord: string | null }>> {
+      return prisma.episodeAction.findMany({
+        where: { episodeId: id },
+        orderBy: { seq: 'asc' },
+        select: { seq: true, actor: true, modelRecord: true },
+      });
+    },
+
+    /** eventEnd of each action (null for steps stored before step keys existed). */
+    async getActionEnds(id: string): Promise<Array<number | null>> {
+      const rows = await prisma.episodeAction.findMany({
+        where: { episodeId: id },
+        orderBy: { seq: 'asc' },
+        select: { eventEnd: true },
+      });
+      return rows.map((r) => r.eventEnd);
+    },
+
+    async family(row: EpisodeRow): Promise<{ parent: EpisodeSummary | null; forks: EpisodeSummary[] }> {
+      const [parent, forks] = await Promise.all([
+        row.parentId ? prisma.episode.findUnique({ where: { id: row.parentId } }) : null,
+        prisma.episode.findMany({ where: { parentId: row.id }, orderBy: { createdAt: 'asc' }, take: 100 }),
+      ]);
+      return { parent: parent ? toSummary(parent) : null, forks: forks.map(toSummary) };
+    },
+
+    /** The player derived from the turns' actors (server/episodes/provenance.ts). */
+    async setPlayer(id: string, player: string): Promise<void> {
+      await prisma.episode.update({ where: { id }, data: { player } });
+    },
+
+    async setInfraError(id: string, infra: string | null): Promise<void> {
+      await prisma.episode.update({ where: { id }, data: { infraError: infra } });
+    },
+
+    /** How many events the row says the episode has (null: no such episode). */
+    async eventCount(id: string): Promise<number | null> {
+      const row = await prisma.episode.findUnique({ where: { id }, select: { eventCount: true } });
+      return row?.eventCount ?? null;
+    },
+
+    /** Newest first; `cursor` is the id of the last episode of the previous page. */
+    async list({ cursor, limit }: { cursor?: string | null; limit: number }) {
+      const rows = await prisma.episode.findMany({
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: limit + 1,
+        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      });
+      const page = rows.slice(0, limit);
+      return { items: page.map(toSummary), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
+    },
+  };
+}
+
+export function toSummary(row: EpisodeRow): EpisodeSummary {
+  return {
+    id: row.id,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    envId: row.envId as EnvId,
+    d: row.d,
+    seed: row.seed,
+    catalogId: row.catalogId,
+    status: row.status === 'done' ? 'done' : 'active',
+    terminationReason: (row.terminationReason as TerminationReason | null) ?? null,
+    reward: row.reward,
+    isCorrect: row.isCorrect,
+    turn: row.turn,
+    player: row.player,
+    rewardRevision: row.rewardRevision,
+    revealed: row.revealedAt !== null,
+    parentId: row.parentId,
+    forkTurn: row.forkTurn,
+    runId: row.runId,
+    infraError: row.infraError ? (JSON.parse(row.infraError) as InfraFailure) : null,
+  };
+}
 
 /** An Episode row as SQL returns it (JSON columns as text; booleans as 0/1 on SQLite). */
 export interface StoredEpisodeRow {
@@ -106,42 +254,6 @@ export async function sameTaskEpisode(db: SqlDb, id: string, player: string) {
     [r.envId, r.d, r.seed, r.axisOverrides, player, id],
   );
   return { id: hit?.id ?? null, envId: r.envId, d: r.d, seed: r.seed };
-}
-
-export interface Where {
-  sql: string;
-  args: unknown[];
-}
-
-/** The episodes page's charts over finished episodes matching `w` (a `WHERE …` fragment or ''). */
-export async function outcomeAggregates(db: SqlDb, w: Where) {
-  const sql = sqlFor(db.dialect);
-  const where = `${w.sql ? `${w.sql} AND` : 'WHERE'} e."status" = 'done'`;
-  const part = (key: string) => `avg(${sql.jsonNumber('e."breakdown"', key)}) AS "${key}"`;
-  const heatmap = await db.all<{ envId: string; d: number; n: number; passRate: number; meanReward: number }>(
-    `SELECT e."envId" AS "envId", e."d" AS "d", count(*) AS "n",
-       avg(CASE WHEN e."isCorrect" = TRUE THEN 1.0 ELSE 0.0 END) AS "passRate", avg(e."reward") AS "meanReward"
-     FROM "Episode" e ${where} GROUP BY 1, 2 ORDER BY ${sql.bytewise('e."envId"')}, e."d"`,
-    w.args,
-  );
-  const componentsByD = await db.all<{
-    d: number;
-    n: number;
-    rTask: number;
-    rEff: number;
-    rHall: number;
-    total: number;
-  }>(
-    `SELECT e."d" AS "d", count(*) AS "n", ${part('rTask')}, ${part('rEff')}, ${part('rHall')}, avg(e."reward") AS "total"
-     FROM "Episode" e ${where} AND e."breakdown" IS NOT NULL GROUP BY 1 ORDER BY 1`,
-    w.args,
-  );
-  const hist = (col: 'turn' | 'toolCalls') =>
-    db.all<{ value: number; n: number }>(
-      `SELECT e."${col}" AS "value", count(*) AS "n" FROM "Episode" e ${where} GROUP BY 1 ORDER BY 1`,
-      w.args,
-    );
-  return { heatmap, componentsByD, turns: await hist('turn'), toolCalls: await hist('toolCalls') };
 }
 
 /**
