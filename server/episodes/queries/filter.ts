@@ -53,14 +53,14 @@ export function conditionsOf(f: ResolvedFilter): Where {
   if (f.from) add('e."createdAt" >= ?', f.from);
   if (f.to) add('e."createdAt" < ?', nextDay(f.to));
   if (f.failedBy) {
-    if (!f.failedByIds) throw new Error('the "failed by" filter is resolved first (resolveFailedBy)');
+    if (!f.failedByIds) throw new Error('the "failed by" filter is resolved first (filterWhere)');
     oneOf('id', f.failedByIds);
   }
   return { sql: c.join(' AND '), args };
 }
 
 /** The whole filter as a `WHERE …` ('' for none), the text search included. */
-export function whereOf(dialect: Dialect, f: ResolvedFilter): Where {
+function whereOf(dialect: Dialect, f: ResolvedFilter): Where {
   const plain = conditionsOf(f);
   const c = plain.sql ? [plain.sql] : [];
   const search = f.q ? searchQuery(dialect, f.q) : null;
@@ -69,7 +69,7 @@ export function whereOf(dialect: Dialect, f: ResolvedFilter): Where {
 }
 
 /** "Failed by": at most this many candidates, newest first, are read and attributed. */
-export const FAILED_BY_CANDIDATES = 5000;
+const FAILED_BY_CANDIDATES = 5000;
 
 /** The candidates a party needs (an infrastructure failure, a tool's internal error, a scored failure). */
 const CANDIDATES: Record<NonNullable<EpisodeFilter['failedBy']>, string> = {

@@ -52,7 +52,7 @@ type RawRow = Omit<EpisodeListRow, 'isCorrect' | 'goalRevealed' | 'infra'> & {
   goalRevealed: number | boolean;
 };
 
-export function toListRow(r: RawRow): EpisodeListRow {
+function toListRow(r: RawRow): EpisodeListRow {
   return {
     ...r,
     createdAt: new Date(Date.parse(r.createdAt)).toISOString(),
