@@ -19,7 +19,10 @@ const recordedSqliteFile = (config: EnvServerConfig) => (config.persist ? sqlite
 async function serve(config: EnvServerConfig) {
   const t = performance.now();
   const catalog = getCatalog(config.catalogId);
-  const server = await startEnvServer(config, catalog);
+  // a worker's primary checkpoints the file it records into (primary() below)
+  const server = await startEnvServer(config, catalog, {
+    checkpointedByPrimary: cluster.isWorker && recordedSqliteFile(config) !== null,
+  });
   const detail = `mode ${config.mode}, catalog ${catalog.id} loaded in ${Math.round(performance.now() - t)} ms, admin ${config.adminToken ? 'on' : 'off'}, persistence ${config.persist ? 'on' : 'off'}`;
   if (cluster.isWorker) process.send!({ listening: server.url, detail });
   // Tests and scripts read this line for the port (it may have been 0 = any free port).
@@ -36,7 +39,7 @@ async function serve(config: EnvServerConfig) {
  */
 function primary(config: EnvServerConfig) {
   const secret = config.tokenSecret ?? randomBytes(32).toString('hex');
-  // the workers' WAL checkpoints, run here instead of on their threads
+  // the workers' WAL checkpoints, run here instead of on their threads (serve(): checkpointedByPrimary)
   const sqlite = recordedSqliteFile(config);
   const checkpoints = sqlite ? walCheckpointer(sqlite) : null;
   let listening = 0;

@@ -10,10 +10,14 @@ import type { WireResult } from '@/server/env-server/openenv-wire';
 
 export type { AgentState, ResetResponse, StepResponse };
 
-/** A wire reset or step answer back in our flat shape: the observation's metadata (ours) beside it. */
+/**
+ * A wire reset or step answer back in our flat shape: the observation's metadata (ours) beside it.
+ * Only a reset's observation lists the tools (they do not change within an episode).
+ */
 export function fromWire(body: WireResult): StepResponse & Partial<ResetResponse> {
-  const { metadata, ...observation } = body.observation as { metadata: Omit<ResetResponse, 'observation'> };
-  return { ...metadata, observation: observation as StepResponse['observation'], reward: body.reward, done: body.done };
+  const { metadata, ...observation } = body.observation;
+  const ours = metadata as Omit<ResetResponse, 'observation' | 'reward' | 'done'>;
+  return { ...ours, observation: observation as StepResponse['observation'], reward: body.reward, done: body.done };
 }
 
 export interface ResetOptions {

@@ -34,6 +34,19 @@ describe('createFrameQueue', () => {
     expect(order.indexOf('other')).toBeLessThan(order.indexOf('item 2'));
   });
 
+  it('waits no macrotask after a message when none is waiting (one a second per socket is the usual pace)', async () => {
+    const handled: string[] = [];
+    const q = createFrameQueue<string>(async (m) => void handled.push(m), { pause: () => {}, resume: () => {} });
+    const microtasks = async () => {
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+    };
+    q.push('a');
+    await microtasks();
+    q.push('b'); // the queue is idle again: handled at once, not after a turn of the event loop
+    await microtasks();
+    expect(handled).toEqual(['a', 'b']);
+  });
+
   it('pauses its source at the high mark and resumes it at half', async () => {
     const events: string[] = [];
     let release!: () => void;

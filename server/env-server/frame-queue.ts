@@ -32,7 +32,8 @@ export function createFrameQueue<T>(handle: (item: T) => Promise<void>, opts: Fr
         paused = false;
         opts.resume();
       }
-      await nextMacrotask();
+      // the next message of this socket waits a turn; with none waiting there is nothing to yield for
+      if (items.length) await nextMacrotask();
     }
     running = false;
   }

@@ -90,9 +90,11 @@ const ROUTES: Record<string, 'GET' | 'POST'> = {
 /** OpenEnv registers these in simulation mode only; production mode plays over /ws and /mcp. */
 const SIMULATION_ONLY = new Set(['/reset', '/step', '/state']);
 
-export function routesFor(mode: ServerMode): Record<string, 'GET' | 'POST'> {
-  return Object.fromEntries(Object.entries(ROUTES).filter(([p]) => mode === 'simulation' || !SIMULATION_ONLY.has(p)));
-}
+/** Each mode's routes (built once, not per request). */
+const MODE_ROUTES: Record<ServerMode, Record<string, 'GET' | 'POST'>> = {
+  simulation: ROUTES,
+  production: Object.fromEntries(Object.entries(ROUTES).filter(([p]) => !SIMULATION_ONLY.has(p))),
+};
 
 function parseJson(text: string | null): unknown {
   if (text === null || text.trim() === '') return undefined;
@@ -157,7 +159,7 @@ export async function handleHttp(service: EnvService, req: HttpRequestLike): Pro
   const path = req.path.replace(/\/+$/, '') || '/';
   const mode = service.config.mode;
   try {
-    const routes = routesFor(mode);
+    const routes = MODE_ROUTES[mode];
     const method = routes[path];
     if (!method)
       throw new EnvServerError(

@@ -99,7 +99,7 @@ async function httpEpisode(envId: EnvId, records: Rec[]) {
     last = step.json;
   }
   // the refusal left the episode as it was: the oracle's run, observation for observation
-  expect(observations, envId).toEqual(ref.observations);
+  expect(observations, envId).toEqual(ref.sent);
   expect(last.reward).toBe(ref.rewards.at(-1));
   expect(metaOf(last).termination).toBe(ref.episode.termination);
 }
@@ -134,6 +134,10 @@ async function wsEpisode(base: string, envId: EnvId, seed: number | null, record
     await ask({ type: 'state' });
   }
   socket.close();
+  // the tools once per episode: in the reset's frame, in no step's
+  const observed = frames.map((t) => JSON.parse(t)).filter((f) => f.type === 'observation');
+  expect(observed[0].data.observation.tools, envId).toEqual(JSON.parse(ref.observations[0]).tools);
+  for (const f of observed.slice(1)) expect(f.data.observation, envId).not.toHaveProperty('tools');
   const kinds: Record<string, string> = {
     observation: 'ws_observation',
     state: 'ws_state',
@@ -164,6 +168,7 @@ describe('OpenEnv conformance (pydantic, extra fields forbidden)', () => {
     // OpenEnv's stateless HTTP step: a fresh episode takes the action
     const stateless = await http(sim.url, 'POST', '/step', { action: 'not an action at all', request_id: 'r1' });
     expect(stateless.json.done).toBe(true);
+    expect(stateless.json.observation.tools).toBeDefined(); // the first answer of its episode
     records.push({ kind: 'step', text: stateless.text });
 
     for (const envId of ENVS) {

@@ -8,7 +8,7 @@
 import type { z } from 'zod';
 import type { ServerMode } from './config';
 import type { agentStateSchema, rewardPartsSchema, wireMetadataSchema } from './schemas';
-import type { StepResult } from '@/server/engine';
+import { toolSpecsFor, type StepResult, type ToolSpec } from '@/server/engine';
 import type { LiveEpisode } from '@/server/episodes/live';
 
 /** What GET /state answers for an episode's capability token (the admin token adds the goal, simulation mode only). */
@@ -54,49 +54,67 @@ export interface ResetResponse extends StepResponse {
   group?: string;
 }
 
+/** The observation as sent: the engine's fields and our metadata; `tools` in a reset's answer only. */
+export type WireObservation = Omit<StepResult['observation'], 'tools'> & {
+  tools?: readonly ToolSpec[];
+  metadata: WireMetadata;
+};
+
 /** OpenEnv's ResetResponse / StepResponse (and the WebSocket observation frame's data). */
 export interface WireResult {
-  observation: Record<string, unknown>;
+  observation: WireObservation;
   reward: number;
   done: boolean;
 }
 
-/**
- * The engine's observation with `metadata` added, its properties copied as they are: the tool
- * specs stay behind the engine's copy-on-read getter (no deep copy made per step).
- */
-function withMetadata(observation: object, metadata: WireMetadata): Record<string, unknown> {
-  const out = Object.defineProperties({}, Object.getOwnPropertyDescriptors(observation));
-  Object.defineProperty(out, 'metadata', { value: metadata, enumerable: true, writable: true, configurable: true });
-  return out as Record<string, unknown>;
+const toolSpecs = new Map<string, readonly ToolSpec[]>();
+/** An env's tool specs, the ones its episodes' observations carry: one copy per env and process. */
+function toolsOf(envId: string): readonly ToolSpec[] {
+  let specs = toolSpecs.get(envId);
+  if (!specs) toolSpecs.set(envId, (specs = toolSpecsFor(envId)));
+  return specs;
 }
 
-export function wireStep(r: StepResponse): WireResult {
+/**
+ * One object per answer. An episode's tools never change (JOURNEY's are every sub-task's from
+ * the start), so only the reset's answer lists them: they were ~85 % of each step's bytes. The
+ * engine's own `tools` (a copy-on-read getter) is not read, so no answer deep-copies the specs.
+ * An undefined field is left out by JSON.stringify.
+ */
+function wireObservation(o: StepResult['observation'], metadata: WireMetadata, reset: boolean): WireObservation {
   return {
-    observation: withMetadata(r.observation, {
-      episode_id: r.episode_id,
-      termination: r.termination,
-      reward_parts: r.reward_parts,
-    }),
-    reward: r.reward,
-    done: r.done,
+    envId: o.envId,
+    turn: o.turn,
+    customerMessage: o.customerMessage,
+    toolResults: o.toolResults,
+    tools: reset ? toolsOf(o.envId) : undefined,
+    budgets: o.budgets,
+    done: o.done,
+    error: o.error,
+    metadata,
   };
 }
 
+export function wireStep(r: StepResponse): WireResult {
+  const metadata = { episode_id: r.episode_id, termination: r.termination, reward_parts: r.reward_parts };
+  return { observation: wireObservation(r.observation, metadata, false), reward: r.reward, done: r.done };
+}
+
+/** A reset's answer, or the first answer of an episode started by a step without one (http.ts). */
 export function wireReset(r: ResetResponse, mode: ServerMode): WireResult {
   const metadata: WireMetadata = {
     episode_id: r.episode_id,
     token: r.token,
     env: r.env,
     d: r.d,
-    ...(mode === 'simulation' ? { seed: r.seed } : {}),
+    seed: mode === 'simulation' ? r.seed : undefined,
     run: r.run,
     train_step: r.train_step,
     group: r.group,
     termination: r.termination,
     reward_parts: r.reward_parts,
   };
-  return { observation: withMetadata(r.observation, metadata), reward: r.reward, done: r.done };
+  return { observation: wireObservation(r.observation, metadata, true), reward: r.reward, done: r.done };
 }
 
 /** The state as sent: production mode leaves the seed out (the server keeps it). */

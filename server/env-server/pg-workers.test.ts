@@ -157,7 +157,7 @@ describe.skipIf('missing' in postgres)('two workers over one PostgreSQL', () => 
       expect(
         played[e].map((r) => JSON.stringify(r.observation)),
         what,
-      ).toEqual(ref.observations);
+      ).toEqual(ref.sent);
       expect(
         played[e].map((r) => r.reward),
         what,

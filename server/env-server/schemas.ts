@@ -57,9 +57,10 @@ export const observationSchema = z.strictObject({
   turn: z.int().min(0),
   customerMessage: z.string().nullable().describe('the customer’s latest message; null after the final turn'),
   toolResults: z.array(toolResultSchema).describe('results of the previous turn’s tool calls, in order'),
-  tools: z.array(
-    z.strictObject({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }),
-  ),
+  tools: z
+    .array(z.strictObject({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) }))
+    .optional()
+    .describe('the episode’s tools: in the reset’s answer only (they do not change within an episode)'),
   budgets: z.strictObject({ T_max: z.int(), B_tool: z.int() }),
   done: z.boolean(),
   error: z.string().optional().describe('why the previous action could not be used'),

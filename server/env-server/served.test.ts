@@ -16,7 +16,7 @@ import { createPrismaClient } from '@/server/db';
 import { sqliteFile } from '@/server/db/path';
 import { openSqlDb } from '@/server/db/sql';
 import { indexCommitted } from '@/server/inspector/pg-search';
-import { ADMIN, oracleRun } from './test/helpers';
+import { ADMIN, asSent, oracleRun } from './test/helpers';
 import { migratedTempDatabase, spawnEnvServer, type SpawnedServer } from './test/spawn';
 
 const ENVS = listEnvs().map((e) => e.id as EnvId);
@@ -75,7 +75,7 @@ describe('the Python client', () => {
         expect(
           t.observations.map((o) => JSON.stringify(o)),
           t.env,
-        ).toEqual(observations);
+        ).toEqual(observations.map(asSent));
         expect(t.rewards, t.env).toEqual(rewards);
         expect(t.termination).toBe(episode.termination);
       }
@@ -140,8 +140,8 @@ describe('HTTP, WebSocket and in-process', () => {
         httpRewards.push(a.reward);
         wsRewards.push(b.reward);
       }
-      expect(httpSeen).toEqual(reference.observations);
-      expect(wsSeen).toEqual(reference.observations);
+      expect(httpSeen).toEqual(reference.sent);
+      expect(wsSeen).toEqual(reference.sent);
       expect(httpRewards).toEqual(reference.rewards);
       expect(wsRewards).toEqual(reference.rewards);
     } finally {

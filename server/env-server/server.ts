@@ -1,7 +1,6 @@
 // A small node:http server for the env protocol: the HTTP routes and, on the same port, the
 // WebSocket session at /ws. `npm run serve:env` starts one (scripts/serve-env.ts).
 
-import cluster from 'node:cluster';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Catalog } from '@/server/engine';
@@ -32,16 +31,18 @@ export interface RunningEnvServer {
  * writer's) and a Prisma client for reads, for a given client (the Next mount shares the app's)
  * or DATABASE_URL.
  */
-function openStore(prisma: PrismaClient | undefined, durability: EnvServerConfig['durability']) {
+function openStore(config: EnvServerConfig, options: EnvServerOptions) {
+  const { prisma } = options;
   if (prisma) return { db: sqlDbOf(prisma), reader: prisma, close: async () => {} };
   // the process's own client (server/db: one per process) and the SQL layer's connection
   const db = sqlDbOf(processPrisma);
   // every group commit waits for fsync: survives a power loss, not only a crash
-  if (durability === 'power') db.sqlite?.pragma('synchronous = FULL');
-  // a commit meeting another worker's write lock waits on the event loop (GroupCommit), not asleep in SQLite
+  if (config.durability === 'power') db.sqlite?.pragma('synchronous = FULL');
+  // A commit meeting another worker's write lock waits on the event loop (GroupCommit), not
+  // asleep in SQLite. Set on the process's one connection: in serve:env only the recorder's group
+  // commit writes through it (reads go through Prisma's; a WAL read never waits for a lock).
   db.sqlite?.pragma('busy_timeout = 0');
-  // a cluster worker leaves WAL checkpoints to serve:env's primary (wal-checkpoints.ts)
-  if (cluster.isWorker) db.sqlite?.pragma('wal_autocheckpoint = 0');
+  if (options.checkpointedByPrimary) db.sqlite?.pragma('wal_autocheckpoint = 0');
   return { db, reader: processPrisma, close: () => db.close() };
 }
 
@@ -49,12 +50,17 @@ function openStore(prisma: PrismaClient | undefined, durability: EnvServerConfig
 export interface EnvServerOptions {
   /** A Prisma client to record through (the Next mount shares the app's). */
   prisma?: PrismaClient;
+  /**
+   * serve:env's primary checkpoints the SQLite file this worker records into (wal-checkpoints.ts):
+   * SQLite's automatic checkpoint, which runs inside a commit on the worker's thread, is turned off.
+   */
+  checkpointedByPrimary?: boolean;
 }
 
 /** The service with its token service, session store and (when persisting) recorder, as configured. */
 export function buildEnvService(config: EnvServerConfig, catalog: Catalog, options: EnvServerOptions = {}) {
   const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
-  const store = config.persist ? openStore(options.prisma, config.durability) : null;
+  const store = config.persist ? openStore(config, options) : null;
   // With a store, the session map is an LRU cache of live episodes: any of them can be rebuilt
   // from the store (stateless workers), so a running one may be evicted to make room.
   const live = new LiveEpisodes({

@@ -47,6 +47,8 @@ async function rollout(
 ) {
   let r: StepResponse = await t.reset(reset);
   const id = r.episode_id;
+  // as a trainer does: the episode's tools come with the reset's answer only
+  const { tools } = r.observation;
   const observations: Observation[] = [r.observation];
   const actions: Action[] = [];
   while (!r.done) {
@@ -62,7 +64,7 @@ async function rollout(
       },
     );
     r = await t.step(id, JSON.stringify(action));
-    observations.push(r.observation);
+    observations.push({ ...r.observation, tools });
     actions.push(action);
   }
   return id;

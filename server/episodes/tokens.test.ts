@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bearerToken, capabilitySecret, createTokenService, matchesDigest, tokenDigest } from './tokens';
 import { loadConfig } from '@/server/env-server/config';
@@ -18,6 +19,14 @@ describe('capability tokens', () => {
     expect(tokens.allows(flipped, 'ep_a')).toBe(false);
     expect(tokens.allows(null, 'ep_a')).toBe(false);
     expect(createTokenService({ secret: 'other' }).allows(t, 'ep_a')).toBe(false);
+  });
+
+  it('are HMAC-SHA256 of "ept1.<episode id>" under the secret, so tokens issued before a restart stay valid', () => {
+    const mac = createHmac('sha256', 's3cret').update('ept1.ep_a').digest('base64url');
+    expect(tokens.issue('ep_a')).toBe(`ept1.ep_a.${mac}`);
+    expect(createTokenService({ secret: 'sécret' }).issue('x')).toBe(
+      `ept1.x.${createHmac('sha256', 'sécret').update('ept1.x').digest('base64url')}`,
+    );
   });
 
   it('are accepted by another worker that shares the secret', () => {

@@ -7,6 +7,10 @@
         while not result.done:
             result = env.step(EcomAction("Let me check.", [{"name": "cart.view", "args": {}}]))
         print(result.reward, result.observation.metadata["termination"])
+
+The server lists the episode's tools in the reset's answer only (they do not change within an
+episode, and they were most of every step's bytes); this client keeps them, so every
+observation it returns has `tools`.
 """
 
 from __future__ import annotations
@@ -46,20 +50,22 @@ class EcomObservation:
     turn: int
     customer_message: Optional[str]
     tool_results: List[ToolResult]
-    tools: List[Dict[str, Any]]
+    tools: Optional[List[Dict[str, Any]]]  # the episode's (sent with the reset's answer only)
     budgets: Dict[str, int]
     done: bool
     error: Optional[str]
     metadata: Dict[str, Any]
 
     @classmethod
-    def from_wire(cls, o: Dict[str, Any], metadata: Dict[str, Any]) -> "EcomObservation":
+    def from_wire(cls, o: Dict[str, Any], metadata: Dict[str, Any],
+                  tools: Optional[List[Dict[str, Any]]] = None) -> "EcomObservation":
+        """`tools`: the episode's, kept from its reset, for an answer that does not list them."""
         return cls(
             env_id=o["envId"],
             turn=o["turn"],
             customer_message=o["customerMessage"],
             tool_results=[ToolResult(**r) for r in o["toolResults"]],
-            tools=o["tools"],
+            tools=o.get("tools", tools),
             budgets=o["budgets"],
             done=o["done"],
             error=o.get("error"),
@@ -104,10 +110,11 @@ class EcomRLVEEnv:
         self._ws = EcomRLVEWsClient(base_url, timeout=timeout) if transport == "ws" else None
         self.episode_id: Optional[str] = None
         self.token: Optional[str] = None
+        self.tools: Optional[List[Dict[str, Any]]] = None  # the episode's, from its reset
 
     def _result(self, r: Dict[str, Any]) -> StepResult:
         metadata = {k: r[k] for k in METADATA_KEYS if k in r}
-        return StepResult(EcomObservation.from_wire(r["observation"], metadata), r["reward"], r["done"])
+        return StepResult(EcomObservation.from_wire(r["observation"], metadata, self.tools), r["reward"], r["done"])
 
     def reset(self, env: str = "PD", d: int = 0, seed: Optional[int] = None, run: Optional[str] = None,
               train_step: Optional[int] = None, group: Optional[str] = None, **extra: Any) -> StepResult:
@@ -115,7 +122,7 @@ class EcomRLVEEnv:
         client = self._ws or self._http
         r = client.reset(env=env, d=d, seed=seed, run=run, train_step=train_step, group=group,  # type: ignore[union-attr]
                          **extra)
-        self.episode_id, self.token = r["episode_id"], r["token"]
+        self.episode_id, self.token, self.tools = r["episode_id"], r["token"], r["observation"]["tools"]
         return self._result(r)
 
     def step(self, action: Union[EcomAction, Dict[str, Any], str]) -> StepResult:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Set
 
 import os
 
@@ -34,8 +34,7 @@ def required_answer_fields(action_schema: Dict[str, Any]) -> List[str]:
     return []
 
 
-def simple_policy(env: str, observation: Dict[str, Any], required: List[str]) -> Dict[str, Any]:
-    tools = {t["name"] for t in observation["tools"]}
+def simple_policy(env: str, observation: Dict[str, Any], tools: Set[str], required: List[str]) -> Dict[str, Any]:
     message = (observation.get("customerMessage") or "")[:200] or "products"
     if observation["turn"] == 0:
         for name, args in (("catalog.search", {"query": message}), ("order.list", {}), ("policy.search", {"query": message})):
@@ -55,10 +54,11 @@ def play(client: EcomRLVEClient, env: str, d: int, seed: int, run: str) -> Dict[
     required = required_answer_fields(client.schema(env)["action"])
     result = client.reset(env=env, d=d, seed=seed, run=run)
     episode_id = result["episode_id"]
+    tools = {t["name"] for t in result["observation"]["tools"]}  # listed in the reset's answer only
     transcript: Dict[str, Any] = {"env": env, "d": d, "seed": result["seed"], "episode_id": episode_id,
                                   "actions": [], "observations": [result["observation"]], "rewards": [result["reward"]]}
     while not result["done"]:
-        action = simple_policy(env, result["observation"], required)
+        action = simple_policy(env, result["observation"], tools, required)
         result = client.step(episode_id, action)
         assert result["episode_id"] == episode_id
         transcript["actions"].append(action)

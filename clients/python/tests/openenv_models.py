@@ -186,7 +186,7 @@ class EcomObservation(Observation):
     turn: int
     customerMessage: Optional[str]
     toolResults: List[ToolResult]
-    tools: List[ToolSpec]
+    tools: Optional[List[ToolSpec]] = None  # the reset's answer only
     budgets: Budgets
     error: Optional[str] = None
     metadata: EcomMetadata  # type: ignore[assignment]

@@ -31,8 +31,11 @@ class TypedClient(unittest.TestCase):
                 self.assertEqual(r.observation.env_id, "CART")
                 self.assertEqual(r.observation.metadata["seed"], 3)
                 self.assertFalse(r.done)
+                tools = r.observation.tools
+                self.assertIn("cart.view", [t["name"] for t in tools])
                 r = env.step(EcomAction("Let me look at your cart.", [{"name": "cart.view", "args": {}}]))
                 self.assertEqual(r.observation.turn, 1)
+                self.assertEqual(r.observation.tools, tools)  # kept from the reset (a step's answer has none)
                 self.assertEqual(r.observation.tool_results[0].name, "cart.view")
                 state = env.state()
                 self.assertEqual((state.episode_id, state.step_count, state.env), (env.episode_id, 1, "CART"))
@@ -73,6 +76,14 @@ class Clients(unittest.TestCase):
             self.assertEqual(set(client.schema("PD")), {"action", "observation", "state"})
             self.assertEqual(client.metadata()["name"], "EcomRLVE-GYM")
             self.assertEqual(client.info()["mode"], "simulation")
+
+    def test_the_tools_come_with_the_reset_only(self):
+        with EcomRLVEClient(URL) as client, EcomRLVEWsClient(URL) as ws:
+            for reset, step in ((lambda: client.reset(env="PD", d=1, seed=2), lambda r: client.step(r["episode_id"], "Hi!")),
+                                (lambda: ws.reset(env="PD", d=1, seed=2), lambda r: ws.step("Hi!"))):
+                r = reset()
+                self.assertIn("catalog.search", [t["name"] for t in r["observation"]["tools"]])
+                self.assertNotIn("tools", step(r)["observation"])
 
     def test_ws_client_speaks_mcp_on_its_episode(self):
         with EcomRLVEWsClient(URL) as ws:

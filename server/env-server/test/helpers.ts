@@ -43,6 +43,8 @@ export interface OracleRun {
   actions: Action[];
   /** JSON of each observation, reset first. */
   observations: string[];
+  /** The same as a transport sends them (metadata aside): the tools in the reset's answer only. */
+  sent: string[];
   rewards: number[];
   /** Every goal secret seen during the episode (the goal may change mid-episode). */
   secrets: Set<string>;
@@ -66,7 +68,12 @@ export function oracleRun(config: EpisodeConfig): OracleRun {
     rewards.push(r.reward);
     for (const s of goalSecrets(episode)) secrets.add(s);
   }
-  return { episode, actions, observations, rewards, secrets };
+  return { episode, actions, observations, sent: observations.map(asSent), rewards, secrets };
+}
+
+/** An observation's JSON (the i-th of an episode) as a transport sends it: a step's without the tools. */
+export function asSent(json: string, i: number): string {
+  return i === 0 ? json : JSON.stringify({ ...JSON.parse(json), tools: undefined });
 }
 
 /**
