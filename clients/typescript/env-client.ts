@@ -5,19 +5,21 @@
 
 import WebSocket from 'ws';
 import type { AgentState, ResetResponse, StepResponse } from '@/server/env-server/protocol';
-import type { Action } from '@/server/engine';
+import type { Action, ToolSpec } from '@/server/engine';
 import type { WireResult } from '@/server/env-server/openenv-wire';
 
 export type { AgentState, ResetResponse, StepResponse };
 
 /**
  * A wire reset or step answer back in our flat shape: the observation's metadata (ours) beside it.
- * Only a reset's observation lists the tools (they do not change within an episode).
+ * Only a reset's observation lists the tools (they do not change within an episode): a step's
+ * observation gets the reset's `tools` back, so every observation this client returns has them.
  */
-export function fromWire(body: WireResult): StepResponse & Partial<ResetResponse> {
-  const { metadata, ...observation } = body.observation;
+export function fromWire(body: WireResult, resetTools?: readonly ToolSpec[]): StepResponse & Partial<ResetResponse> {
+  const { metadata, ...sent } = body.observation;
+  const observation = { ...sent, tools: sent.tools ?? resetTools } as StepResponse['observation'];
   const ours = metadata as Omit<ResetResponse, 'observation' | 'reward' | 'done'>;
-  return { ...ours, observation: observation as StepResponse['observation'], reward: body.reward, done: body.done };
+  return { ...ours, observation, reward: body.reward, done: body.done };
 }
 
 export interface ResetOptions {
@@ -55,6 +57,8 @@ export class EnvClientError extends Error {
 export class EnvHttpClient {
   private readonly base: string;
   private readonly tokens = new Map<string, string>();
+  /** Each episode's tools, from its reset's answer (steps do not repeat them). */
+  private readonly tools = new Map<string, readonly ToolSpec[]>();
 
   constructor(
     baseUrl: string,
@@ -104,12 +108,14 @@ export class EnvHttpClient {
   async reset(options: ResetOptions = {}): Promise<ResetResponse> {
     const r = fromWire(await this.call<WireResult>('POST', '/reset', options)) as ResetResponse;
     this.tokens.set(r.episode_id, r.token);
+    this.tools.set(r.episode_id, r.observation.tools);
     return r;
   }
 
   async step(episodeId: string, action: WireAction): Promise<StepResponse> {
     return fromWire(
       await this.call<WireResult>('POST', '/step', { episode_id: episodeId, action }, this.tokens.get(episodeId)),
+      this.tools.get(episodeId),
     );
   }
 
@@ -147,6 +153,8 @@ export class EnvWsClient {
   private closedWith: Error | null = null;
   /** The current episode (set by reset). */
   episodeId: string | null = null;
+  /** Its tools, from the reset's answer (steps do not repeat them). */
+  private tools: readonly ToolSpec[] | undefined;
 
   private constructor(
     private readonly socket: WebSocket,
@@ -195,11 +203,12 @@ export class EnvWsClient {
   async reset(options: ResetOptions = {}): Promise<ResetResponse> {
     const r = fromWire(await this.request<WireResult>('reset', options)) as ResetResponse;
     this.episodeId = r.episode_id;
+    this.tools = r.observation.tools;
     return r;
   }
 
   async step(action: WireAction): Promise<StepResponse> {
-    return fromWire(await this.request<WireResult>('step', action));
+    return fromWire(await this.request<WireResult>('step', action), this.tools);
   }
 
   state(): Promise<AgentState & Record<string, unknown>> {

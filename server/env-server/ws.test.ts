@@ -73,6 +73,7 @@ describe('WebSocket session', () => {
     const s = await ws.step({ assistant_message: 'Hello!', tool_calls: [], answer: null });
     expect(s.episode_id).toBe(r.episode_id);
     expect(s.observation.turn).toBe(1);
+    expect(s.observation.tools).toEqual(r.observation.tools); // the reset's, kept by the client
     await ws.close();
   });
 
@@ -221,6 +222,10 @@ describe('HTTP transport', () => {
     expect(sa.observation.toolResults[0].error).toBe(null);
     const sb = await client.step(b.episode_id, { assistant_message: 'One moment.', tool_calls: [], answer: null });
     expect(sb.episode_id).toBe(b.episode_id);
+    // The wire sends tools with the reset only; the client gives each step its own episode's back.
+    expect(sa.observation.tools).toEqual(a.observation.tools);
+    expect(sb.observation.tools).toEqual(b.observation.tools);
+    expect(sa.observation.tools).not.toEqual(sb.observation.tools);
     expect(await client.state(a.episode_id)).toMatchObject({ step_count: 1, run: 'http-test' });
     const stranger = new EnvHttpClient(url);
     await expectCode(
