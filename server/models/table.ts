@@ -39,7 +39,7 @@ export interface ModelTurnRecord {
   /** The exact body sent (the key is only ever in a header, which is not recorded). */
   request: ChatRequest;
   attempts: AttemptRecord[];
-  reply: ChatReply | null;
+  reply: ChatReply;
   /** The action handed to the engine (a string in JSON mode: the model's text). */
   action: Action | string | null;
 }
@@ -157,13 +157,10 @@ export async function chooseTableAction(
   const { signal, backoffMs, onPartial, env } = options;
   const headers = connection.sendEpisodeHeader ? { [EPISODE_HEADER]: JSON.stringify(publicConfig) } : undefined;
   const call = await callModel(connection, request, { signal, backoffMs, onPartial, env, headers });
-  const { infra, attempts, reply } = call;
   const turn = actions.length + 1;
-  if (infra) return { ok: false, infra: { kind: infra.kind, message: infra.message, turn } };
-  const action = actionFromReply(envId, connection.actionMode, {
-    content: reply!.content,
-    tool_calls: reply!.toolCalls,
-  });
+  if (!call.ok) return { ok: false, infra: { kind: call.infra.kind, message: call.infra.message, turn } };
+  const { attempts, reply } = call;
+  const action = actionFromReply(envId, connection.actionMode, { content: reply.content, tool_calls: reply.toolCalls });
   const record: ModelTurnRecord = {
     turn,
     actor: actorOf(player),
