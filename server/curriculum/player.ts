@@ -19,6 +19,7 @@ import {
 import { hashParts, Rng } from '@/server/engine/random';
 import type { EnvId } from '@/server/engine/types';
 import { batchWorkerPlayer, yieldToEventLoop } from '@/server/lib/batch-worker';
+import type { BatchJobs } from '@/server/models/batch-worker-entry';
 import { playRunCell, type PlayedRunEpisode } from '@/server/models/run-play';
 import type { TablePlayer } from '@/server/models/table';
 
@@ -179,4 +180,4 @@ export function inProcessPlayer(getCatalog: (catalogId: string) => Catalog, at?:
 
 /** Plays each job in the batch worker thread, so a long step never holds the server's event loop. */
 export const workerPlayer = (opts: { root?: string; idleMs?: number } = {}): EpisodePlayer =>
-  batchWorkerPlayer<PlayJob, CurriculumStep[]>('curriculum', opts);
+  batchWorkerPlayer<BatchJobs, 'curriculum'>('curriculum', opts);

@@ -4,6 +4,7 @@
 // (server/lib/batch-worker.ts).
 import type { Catalog } from '@/server/engine';
 import { batchWorkerPlayer, yieldToEventLoop } from '@/server/lib/batch-worker';
+import type { BatchJobs } from './batch-worker-entry';
 import { playRunCells, type PlayedRunEpisode, type RunJob } from './run-play';
 
 export interface RunPlayer {
@@ -20,4 +21,4 @@ export function inProcessRunPlayer(getCatalog: (catalogId: string) => Catalog): 
 
 /** Plays each run in the batch worker thread (batch-worker-entry.ts). */
 export const workerRunPlayer = (opts: { root?: string; idleMs?: number } = {}): RunPlayer =>
-  batchWorkerPlayer<RunJob, PlayedRunEpisode[]>('run', opts);
+  batchWorkerPlayer<BatchJobs, 'run'>('run', opts);
