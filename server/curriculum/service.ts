@@ -286,7 +286,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       batchSize: COMMIT_EVERY,
       caps: { maxEvents: MAX_EPISODE_EVENTS, maxBytes: MAX_EPISODE_BYTES },
     };
-    await player.play(
+    await player(
       playJob,
       async (steps) => {
         for (const step of steps) {

@@ -66,7 +66,7 @@ let idle: { worker: Worker; timer: NodeJS.Timeout; root: string } | null = null;
 export function batchWorkerPlayer<M extends BatchKinds, K extends keyof M & string>(
   kind: K,
   opts: { root?: string; idleMs?: number } = {},
-): { play: BatchPlay<M[K]['job'], M[K]['batch']> } {
+): BatchPlay<M[K]['job'], M[K]['batch']> {
   const idleMs = opts.idleMs ?? workerIdleMs();
   const root = opts.root ?? process.cwd();
   const take = (): Worker => {
@@ -89,54 +89,52 @@ export function batchWorkerPlayer<M extends BatchKinds, K extends keyof M & stri
     idle = { worker, timer, root };
   };
 
-  return {
-    play(job, onBatch, signal) {
-      const worker = take();
-      worker.ref();
-      const send = (m: ToWorker<M>) => worker.postMessage(m);
-      const cancel = () => send({ type: 'cancel' });
-      signal.addEventListener('abort', cancel, { once: true });
-      return new Promise<void>((resolve, reject) => {
-        let writing = Promise.resolve();
-        let settled = false;
-        const finish = (err?: Error) => {
-          if (settled) return;
-          settled = true;
-          signal.removeEventListener('abort', cancel);
-          worker.off('message', onMessage);
-          worker.off('error', finish);
-          worker.off('exit', onExit);
-          if (err) {
-            void worker.terminate();
-            reject(err);
-          } else {
-            release(worker);
-            resolve();
-          }
-        };
-        const onMessage = (m: FromWorker) => {
-          if (m.type === 'batch') {
-            writing = writing.then(async () => {
-              // batches queued while one was written would otherwise be written in one macrotask
-              await yieldToEventLoop();
-              if (settled) return;
-              await onBatch(m.batch as M[K]['batch']); // as the entry's player of this kind posted it
-              send({ type: 'written' });
-            });
-            writing.catch((e: Error) => {
-              cancel();
-              finish(e);
-            });
-          } else if (m.type === 'done') writing.then(() => finish(), finish);
-          else finish(new Error(m.message));
-        };
-        const onExit = (code: number) => finish(new Error(`the batch worker exited (code ${code}) before it finished`));
-        worker.on('message', onMessage);
-        worker.on('error', finish);
-        worker.on('exit', onExit);
-        send({ type: 'job', kind, job } as JobMessage<M, K>);
-        if (signal.aborted) cancel();
-      });
-    },
+  return (job, onBatch, signal) => {
+    const worker = take();
+    worker.ref();
+    const send = (m: ToWorker<M>) => worker.postMessage(m);
+    const cancel = () => send({ type: 'cancel' });
+    signal.addEventListener('abort', cancel, { once: true });
+    return new Promise<void>((resolve, reject) => {
+      let writing = Promise.resolve();
+      let settled = false;
+      const finish = (err?: Error) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', cancel);
+        worker.off('message', onMessage);
+        worker.off('error', finish);
+        worker.off('exit', onExit);
+        if (err) {
+          void worker.terminate();
+          reject(err);
+        } else {
+          release(worker);
+          resolve();
+        }
+      };
+      const onMessage = (m: FromWorker) => {
+        if (m.type === 'batch') {
+          writing = writing.then(async () => {
+            // batches queued while one was written would otherwise be written in one macrotask
+            await yieldToEventLoop();
+            if (settled) return;
+            await onBatch(m.batch as M[K]['batch']); // as the entry's player of this kind posted it
+            send({ type: 'written' });
+          });
+          writing.catch((e: Error) => {
+            cancel();
+            finish(e);
+          });
+        } else if (m.type === 'done') writing.then(() => finish(), finish);
+        else finish(new Error(m.message));
+      };
+      const onExit = (code: number) => finish(new Error(`the batch worker exited (code ${code}) before it finished`));
+      worker.on('message', onMessage);
+      worker.on('error', finish);
+      worker.on('exit', onExit);
+      send({ type: 'job', kind, job } as JobMessage<M, K>);
+      if (signal.aborted) cancel();
+    });
   };
 }

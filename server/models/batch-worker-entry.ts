@@ -4,15 +4,11 @@
 // never cross the thread boundary: a connection names its key's environment variable, read here
 // from the worker's copy of the server's environment when a request is sent.
 import { getCatalog } from '@/server/catalogs';
-import { inProcessPlayer, type CurriculumStep, type PlayJob } from '@/server/curriculum/player';
+import { inProcessPlayer, type CurriculumBatch } from '@/server/curriculum/player';
 import { serveBatchJobs } from '@/server/lib/batch-worker';
-import type { PlayedRunEpisode, RunJob } from './run-play';
-import { inProcessRunPlayer } from './run-player';
+import { inProcessRunPlayer, type RunBatch } from './run-player';
 
-/** The kinds of job this worker plays: a batch run's cells, a curriculum step's episodes. */
-export type BatchJobs = {
-  run: { job: RunJob; batch: PlayedRunEpisode[] };
-  curriculum: { job: PlayJob; batch: CurriculumStep[] };
-};
-
-serveBatchJobs<BatchJobs>({ run: inProcessRunPlayer(getCatalog).play, curriculum: inProcessPlayer(getCatalog).play });
+serveBatchJobs<RunBatch & CurriculumBatch>({
+  run: inProcessRunPlayer(getCatalog),
+  curriculum: inProcessPlayer(getCatalog),
+});

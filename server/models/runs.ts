@@ -93,7 +93,7 @@ export async function startStoredRun(
     live.delete(run.id);
     return prisma.modelRun.update({ where: { id: run.id }, data: { state } });
   };
-  const finished = deps.runPlayer.play(job, write, controller.signal).then(
+  const finished = deps.runPlayer(job, write, controller.signal).then(
     async () => void (await end(controller.signal.aborted ? 'cancelled' : 'finished')),
     async (e: Error) => {
       await end('failed');
