@@ -96,9 +96,11 @@ export function seatHistory(
   return { observations, actions };
 }
 
+/** Why a turn was not played: a model call that failed in the infrastructure after retries (a batch run also: a size cap, an internal error). */
+export type TurnInfra = { kind: string; message: string; turn: number };
+
 export type TableTurn =
-  | { ok: true; actor: string; episode: SeatView }
-  | { ok: false; actor: string; infra: { kind: string; message: string; turn: number }; episode: SeatView };
+  { ok: true; actor: string; episode: SeatView } | { ok: false; actor: string; infra: TurnInfra; episode: SeatView };
 
 export interface TableOptions {
   signal?: AbortSignal;
@@ -112,9 +114,7 @@ export interface TableOptions {
 }
 
 /** What a player chose for the turn in hand, or the infrastructure failure that stopped it. */
-export type TableChoice =
-  | { ok: true; action: Action | string; modelRecord?: string }
-  | { ok: false; infra: { kind: string; message: string; turn: number } };
+export type TableChoice = { ok: true; action: Action | string; modelRecord?: string } | { ok: false; infra: TurnInfra };
 
 /**
  * The player's action for the next turn, from the agent seat's view only. The one decision of
