@@ -4,7 +4,8 @@
 import { parseArgs } from 'node:util';
 import { ENV_IDS, type Action, type EnvId } from '@/server/engine';
 import { ACTION_MODES, type ActionMode } from '@/server/models/connection';
-import type { PlayedRunEpisode, RunInfra } from '@/server/models/run-play';
+import type { PlayedRunEpisode } from '@/server/models/run-play';
+import type { TurnInfra } from '@/server/models/table';
 import type { RunCellStats } from '@/server/models/runs';
 
 export const MODEL_EVAL_USAGE = `usage: npm run model-eval -- --model <baseURL|connection name|heuristic|random|oracle> [options]
@@ -124,7 +125,7 @@ export interface EvalRow {
   pass: boolean | null;
   termination: string | null;
   turns: number;
-  infra?: RunInfra;
+  infra?: TurnInfra;
   /** The actions stepped (replayable with the engine's replayEpisode). */
   actions: Array<Action | string>;
   /** Each turn's request and reply (--records). */

@@ -11,6 +11,7 @@
 // a future env server share it.
 import { createHash } from 'node:crypto';
 import { AppError } from '@/server/lib/errors';
+import { isLoopbackBind } from '@/server/lib/local-request';
 import { bearerToken, sameSecret } from './secrets';
 
 export type Role = 'public' | 'agent' | 'admin';
@@ -27,12 +28,10 @@ export const EPISODE_TOKEN_HEADER = 'x-episode-token';
 export const episodeCookieName = (episodeId: string) => `ecomrlve_ep_${episodeId}`;
 export const episodeCookiePath = (episodeId: string) => `/play/${episodeId}`;
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-export function authConfig(env: NodeJS.ProcessEnv = process.env): AuthConfig {
+export function authConfig(env: Record<string, string | undefined> = process.env): AuthConfig {
   const flag = (env.ECOMRLVE_AUTH ?? '').toLowerCase();
   const bind = env.ECOMRLVE_BIND?.trim();
-  const exposed = bind !== undefined && bind !== '' && !LOOPBACK.has(bind);
+  const exposed = bind !== undefined && bind !== '' && !isLoopbackBind(bind);
   const enabled = flag === 'on' || (flag !== 'off' && exposed);
   const token = env.ECOMRLVE_ADMIN_TOKEN?.trim();
   return { enabled, adminToken: token ? token : null };

@@ -4,16 +4,17 @@
 // until the window has room again, so guessing runs at 100 a minute at most, not 200 a second.
 // The same throttle counts admin tokens presented as `Authorization: Bearer` on any route of the
 // app or serve:env (`bearerAttempt`): a guess there is a sign-in too.
+// Each process counts alone and holds the whole bound: a person sees the same 10 tries whichever
+// serve:env worker answers; a guesser spreading connections over N workers gets at most N times
+// the bounds (docs/security.md, "Admin sign-in").
 import { AppError } from '@/server/lib/errors';
 import { RateLimit } from '@/server/lib/rate-limit';
 
 export const LOGIN_LIMITS = { perAddress: 10, overall: 100, windowMs: 60_000 } as const;
 
-/** `processes`: how many processes share the bounds (serve:env's workers each hold their share). */
-export function createLoginThrottle(now?: () => number, processes = 1) {
-  const share = (bound: number) => Math.max(1, Math.floor(bound / processes));
-  const perAddress = new RateLimit({ max: share(LOGIN_LIMITS.perAddress), windowMs: LOGIN_LIMITS.windowMs, now });
-  const overall = new RateLimit({ max: share(LOGIN_LIMITS.overall), windowMs: LOGIN_LIMITS.windowMs, now });
+export function createLoginThrottle(now?: () => number) {
+  const perAddress = new RateLimit({ max: LOGIN_LIMITS.perAddress, windowMs: LOGIN_LIMITS.windowMs, now });
+  const overall = new RateLimit({ max: LOGIN_LIMITS.overall, windowMs: LOGIN_LIMITS.windowMs, now });
   return {
     /** Throws RATE_LIMITED when this address (or everyone) failed too often lately. */
     check(address: string): void {

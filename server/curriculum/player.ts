@@ -18,7 +18,7 @@ import {
 } from '@/server/engine/curriculum';
 import { hashParts, Rng } from '@/server/engine/random';
 import type { EnvId } from '@/server/engine/types';
-import { batchWorkerPlayer, yieldToEventLoop } from '@/server/lib/batch-worker';
+import { batchWorkerPlayer, yieldToEventLoop, type BatchPlay } from '@/server/lib/batch-worker';
 import { playRunCell, type PlayedRunEpisode } from '@/server/models/run-play';
 import type { TablePlayer } from '@/server/models/table';
 
@@ -123,16 +123,16 @@ export interface PlayJob {
   caps: EpisodeCaps;
 }
 
-export interface EpisodePlayer {
-  /**
-   * Plays `job.episodes` episodes (whole groups) from `job.state`, calling `onBatch` with every
-   * batch of whole groups (`job.batchSize` or a group more; the last may be shorter) and waiting
-   * for it. Stops after the current group once `signal` is aborted (a model's turn in flight is
-   * aborted and its group dropped), and after the first infrastructure failure (that episode is
-   * in the last batch, unscored).
-   */
-  play(job: PlayJob, onBatch: (steps: CurriculumStep[]) => Promise<void>, signal: AbortSignal): Promise<void>;
-}
+/**
+ * Plays `job.episodes` episodes (whole groups) from `job.state`, calling `onBatch` with every batch
+ * of whole groups (`job.batchSize` or a group more; the last may be shorter) and waiting for it.
+ * Stops after the current group once `signal` is aborted (a model's turn in flight is aborted and
+ * its group dropped), and after the first infrastructure failure (that episode is in the last
+ * batch, unscored).
+ */
+export type EpisodePlayer = BatchPlay<PlayJob, CurriculumStep[]>;
+/** The batch worker's kind of job for curriculum steps (server/models/batch-worker-entry.ts serves it). */
+export type CurriculumBatch = { curriculum: { job: PlayJob; batch: CurriculumStep[] } };
 
 /** The one play loop of a curriculum step, whichever thread runs it; other tasks run between episodes. */
 async function playEpisodes(
@@ -173,10 +173,11 @@ async function playEpisodes(
 }
 
 /** Plays in this thread (tests, the CLI; the worker's entry too). */
-export function inProcessPlayer(getCatalog: (catalogId: string) => Catalog, at?: () => Date): EpisodePlayer {
-  return { play: (job, onBatch, signal) => playEpisodes(job, getCatalog(job.catalogId), onBatch, signal, at) };
-}
+export const inProcessPlayer =
+  (getCatalog: (catalogId: string) => Catalog, at?: () => Date): EpisodePlayer =>
+  (job, onBatch, signal) =>
+    playEpisodes(job, getCatalog(job.catalogId), onBatch, signal, at);
 
 /** Plays each job in the batch worker thread, so a long step never holds the server's event loop. */
 export const workerPlayer = (opts: { root?: string; idleMs?: number } = {}): EpisodePlayer =>
-  batchWorkerPlayer<PlayJob, CurriculumStep[]>('curriculum', opts);
+  batchWorkerPlayer<CurriculumBatch, 'curriculum'>('curriculum', opts);

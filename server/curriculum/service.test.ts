@@ -289,10 +289,8 @@ describe('a step that fails inside', () => {
   it('shows the page a public error: an internal failure only by its log id', async () => {
     const failing = createCurriculumService({
       ...deps(),
-      player: {
-        play: async () => {
-          throw new Error("Cannot read properties of null (reading 'player')");
-        },
+      player: async () => {
+        throw new Error("Cannot read properties of null (reading 'player')");
       },
     });
     const run = await failing.createRun({ name: 'broken player', collection: 'C4', seed: 9 });

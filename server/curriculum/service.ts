@@ -3,7 +3,7 @@
 // lives in CurriculumRun.state (JSON), written with the episodes it has seen, one transaction per
 // batch of up to 25 episodes.
 import type { SqlDb } from '@/server/db/sql';
-import { sqlDbOf } from '@/server/episodes/service';
+import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS, sqlDbOf } from '@/server/episodes/service';
 import { toPublicError } from '@/server/lib/errors';
 import { randomInt } from 'node:crypto';
 import { RUN_BOUNDS } from '@/lib/run-bounds';
@@ -23,16 +23,15 @@ import {
 import type { EnvId } from '@/server/engine/types';
 import type { CurriculumRun as RunRow, PrismaClient } from '@/server/generated/prisma/client';
 import { EpisodeServiceError } from '@/server/episodes/types';
+import { MAX_SEED, parse } from '@/server/episodes/inputs';
 import { tableConnectionNames, tablePlayerFor } from '@/server/models/access';
 import type { ConnectionStore } from '@/server/models/connection';
-import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
 import { createPrismaConnectionStore } from '@/server/models/prisma-connection-store';
 import { BUILT_IN_AGENTS } from '@/server/models/agents';
 import { actorOf, type TablePlayer } from '@/server/models/table';
 import { inProcessPlayer, playableEnvs, type CurriculumStep, type EpisodePlayer } from './player';
 import { createCurriculumStore } from './store';
 
-export const MAX_RUN_SEED = 2_147_483_647;
 /** Episodes one step call may play (the CLI calls step repeatedly for more). */
 export const MAX_STEP_EPISODES = 5000;
 const RECENT_EPISODES = 10;
@@ -45,7 +44,7 @@ const COMMIT_EVERY = 25;
 const createSchema = z.strictObject({
   name: z.string().trim().max(80).optional(),
   collection: z.string(),
-  seed: z.int().min(0).max(MAX_RUN_SEED).nullish(),
+  seed: z.int().min(0).max(MAX_SEED).nullish(),
   catalogId: z.string().min(1).max(200).optional(),
   sampling: z.enum(['uniform', 'round_robin']).optional(),
 });
@@ -68,15 +67,6 @@ const idSchema = z
   .min(1)
   .max(64)
   .regex(/^[A-Za-z0-9_-]+$/, 'run id has invalid characters');
-
-function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const r = schema.safeParse(value);
-  if (!r.success) {
-    const msg = r.error.issues.map((i) => `${i.path.length ? i.path.join('.') + ': ' : ''}${i.message}`).join('; ');
-    throw new EpisodeServiceError('BAD_INPUT', `${what}: ${msg}`);
-  }
-  return r.data;
-}
 
 export interface CurriculumServiceDeps {
   prisma: PrismaClient;
@@ -286,7 +276,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       batchSize: COMMIT_EVERY,
       caps: { maxEvents: MAX_EPISODE_EVENTS, maxBytes: MAX_EPISODE_BYTES },
     };
-    await player.play(
+    await player(
       playJob,
       async (steps) => {
         for (const step of steps) {
@@ -351,7 +341,7 @@ export function createCurriculumService(deps: CurriculumServiceDeps) {
       const id = await store.createRun({
         name,
         collection: inp.collection,
-        seed: inp.seed ?? randomInt(0, MAX_RUN_SEED),
+        seed: inp.seed ?? randomInt(0, MAX_SEED),
         catalogId,
         state,
       });

@@ -109,7 +109,7 @@ describe('curriculum in a worker thread', () => {
     const probe = macrotaskProbe();
     let seen: number[];
     try {
-      await player.play({ ...job, episodes: 40, batchSize: 2 }, probe.write, new AbortController().signal);
+      await player({ ...job, episodes: 40, batchSize: 2 }, probe.write, new AbortController().signal);
     } finally {
       seen = probe.stop();
     }

@@ -96,7 +96,8 @@ describe('serve:env client budgets', () => {
   }, 60_000);
 
   it('throttles admin tokens guessed as a bearer (HTTP and the WebSocket upgrade) like the sign-in', async () => {
-    const server = await startEnvServer(testConfig(), testCatalog());
+    // one of five workers: each holds the whole bound (a client cannot tell which worker answers)
+    const server = await startEnvServer(testConfig({ workers: 5 }), testCatalog());
     open.push(server);
     const state = (bearer: string) =>
       fetch(`http://127.0.0.1:${server.port}/state?episode_id=x`, { headers: { authorization: `Bearer ${bearer}` } });

@@ -170,11 +170,14 @@ describe('serve:env --workers 2', () => {
       // round-robin over two workers: both answered, one holding the episode and one not
       expect(statuses).toContain(404);
       expect(statuses).toContain(200);
-      // Wrong admin tokens as a bearer: the workers together allow the bound (10 a minute), not 10 each.
+      // Wrong admin tokens as a bearer: each worker holds the whole bound (10 a minute; docs/security.md),
+      // so guesses on new connections reach at most 2 × 10, and 21 of them meet a refusal on some worker.
       const guesses: number[] = [];
-      for (let i = 0; i < 11; i++) guesses.push((await post('/state?episode_id=x', null, `guess-${i}`, 'GET')).status);
-      expect(guesses.filter((s) => s !== 429).length).toBeLessThanOrEqual(10);
-      expect(guesses.at(-1)).toBe(429);
+      for (let i = 0; i < 21; i++) guesses.push((await post('/state?episode_id=x', null, `guess-${i}`, 'GET')).status);
+      const passed = guesses.filter((s) => s !== 429).length;
+      expect(passed).toBeGreaterThan(10); // both workers counted alone (a split bound let 10 through in all)
+      expect(passed).toBeLessThanOrEqual(20);
+      expect(guesses).toContain(429);
     } finally {
       await server.stop();
     }

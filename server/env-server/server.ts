@@ -152,8 +152,8 @@ export async function startEnvServer(
   const budget = config.clientBudget ? createClientBudget(config.clientBudget) : null;
   const gateway = createWsGateway(service, tokens, budget);
   // a wrong admin token as a bearer is a failed sign-in (server/auth/login-throttle.ts): seconds to wait, or 0.
-  // Each of N workers holds 1/N of the bounds, so that together they allow no more than the bound.
-  const throttle = createLoginThrottle(undefined, config.workers);
+  // Each worker holds the whole bound, so a client sees the same bound whichever worker answers.
+  const throttle = createLoginThrottle();
   const guessWait = (req: IncomingMessage) =>
     tokens.adminEnabled
       ? bearerAttempt(throttle, req.socket.remoteAddress ?? '?', bearerToken(req.headers.authorization), tokens.isAdmin)

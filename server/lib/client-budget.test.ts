@@ -59,6 +59,8 @@ describe('client write budgets', () => {
 
   it('is off for serve:env on loopback unless a budget variable is set, on when exposed', () => {
     expect(serveEnvBudgetLimits('127.0.0.1', {})).toBeNull();
+    // every loopback address and name counts as loopback, as the Host check has them
+    for (const host of ['127.0.0.2', '::1', '[::1]', 'localhost']) expect(serveEnvBudgetLimits(host, {})).toBeNull();
     expect(serveEnvBudgetLimits('127.0.0.1', { ECOMRLVE_CLIENT_STORED_MB_PER_DAY: '5' })).toMatchObject({
       storedMbPerDay: 5,
     });

@@ -9,6 +9,7 @@
 // The app counts callers other than the admin with auth on; serve:env counts every client but
 // the admin when it is exposed or a budget variable is set (`serveEnvBudgetLimits`).
 // Settings: ECOMRLVE_CLIENT_WRITES_PER_MIN, ECOMRLVE_CLIENT_MB_PER_HOUR, ECOMRLVE_CLIENT_STORED_MB_PER_DAY.
+import { isLoopbackBind } from './local-request';
 import { RateLimit } from './rate-limit';
 
 const MB = 1024 * 1024;
@@ -41,14 +42,12 @@ export function clientBudgetLimits(env: Record<string, string | undefined> = pro
   };
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
 /**
  * serve:env's budgets, or null: a trainer's own server on loopback is not counted (it steps
  * thousands of times a minute); one bound beyond loopback, or with a budget variable set, is.
  */
 export function serveEnvBudgetLimits(host: string, env: Record<string, string | undefined>): ClientBudgetLimits | null {
-  return LOOPBACK.has(host) && !BUDGET_VARS.some((v) => env[v]) ? null : clientBudgetLimits(env);
+  return isLoopbackBind(host) && !BUDGET_VARS.some((v) => env[v]) ? null : clientBudgetLimits(env);
 }
 
 export interface BudgetRefusal {

@@ -35,6 +35,12 @@ export function hostName(host: string): string {
   return h.replace(/:\d*$/, '').replace(/\.$/, '');
 }
 
+/** A bind address as a host name (an IPv6 address in brackets, as a Host header has it). */
+const bindName = (bind: string) => hostName(bind.includes(':') && !bind.startsWith('[') ? `[${bind}]` : bind);
+
+/** Whether a server bound to `bind` (the app's ECOMRLVE_BIND, serve:env's host) is reachable from this machine only. */
+export const isLoopbackBind = (bind: string) => isLoopback(bindName(bind));
+
 export function publicHosts(env: Record<string, string | undefined>): string[] {
   return (env.ECOMRLVE_PUBLIC_HOSTS ?? '')
     .split(',')
@@ -45,7 +51,7 @@ export function publicHosts(env: Record<string, string | undefined>): string[] {
 export function hostAllowed(host: string, bind: string | undefined, env: Record<string, string | undefined>): boolean {
   const name = hostName(host);
   if (isLoopback(name)) return true;
-  const bound = bind ? hostName(bind.includes(':') && !bind.startsWith('[') ? `[${bind}]` : bind) : '';
+  const bound = bind ? bindName(bind) : '';
   if (bound && name === bound) return true;
   if (bind && WILDCARD.has(bind.trim()) && (isIpv4(name) || name.startsWith('['))) return true;
   return publicHosts(env).includes(name);

@@ -4,8 +4,11 @@
 // never cross the thread boundary: a connection names its key's environment variable, read here
 // from the worker's copy of the server's environment when a request is sent.
 import { getCatalog } from '@/server/catalogs';
-import { inProcessPlayer } from '@/server/curriculum/player';
+import { inProcessPlayer, type CurriculumBatch } from '@/server/curriculum/player';
 import { serveBatchJobs } from '@/server/lib/batch-worker';
-import { inProcessRunPlayer } from './run-player';
+import { inProcessRunPlayer, type RunBatch } from './run-player';
 
-serveBatchJobs({ run: inProcessRunPlayer(getCatalog).play, curriculum: inProcessPlayer(getCatalog).play });
+serveBatchJobs<RunBatch & CurriculumBatch>({
+  run: inProcessRunPlayer(getCatalog),
+  curriculum: inProcessPlayer(getCatalog),
+});

@@ -265,29 +265,33 @@ export interface CallRecord {
   reply: ChatReply | null;
 }
 
+/** A model call: its record, and either the reply or the infrastructure failure left after retries. */
+export type ModelCall = CallRecord & ({ ok: true; reply: ChatReply } | { ok: false; reply: null; infra: InfraError });
+
 /**
  * Sends the request, retrying retryable infrastructure failures up to the connection's maxRetries
  * (pauses from `backoffMs`, default 500 ms, doubling, capped at 8 s). The failure left after them is
- * returned as `infra`, never thrown; a cancel throws CancelledError.
+ * returned (`ok: false`), never thrown; a cancel throws CancelledError.
  */
 export async function callModel(
   connection: Connection,
   request: ChatRequest,
   options: ChatOptions & { backoffMs?: number } = {},
-): Promise<CallRecord & { infra: InfraError | null }> {
-  const record: CallRecord = { request, attempts: [], reply: null };
+): Promise<ModelCall> {
+  const attempts: AttemptRecord[] = [];
   for (let attempt = 0; ; attempt++) {
     const started = performance.now();
     const latencyMs = () => Math.round(performance.now() - started);
     try {
-      record.reply = await chatCompletion(connection, request, options);
-      record.attempts.push({ ok: true, latencyMs: latencyMs() });
-      return { ...record, infra: null };
+      const reply = await chatCompletion(connection, request, options);
+      attempts.push({ ok: true, latencyMs: latencyMs() });
+      return { ok: true, request, attempts, reply };
     } catch (e) {
       if (!(e instanceof InfraError)) throw e;
       const { kind, status, message: error } = e;
-      record.attempts.push({ ok: false, kind, ...(status ? { status } : {}), error, latencyMs: latencyMs() });
-      if (!e.retryable || attempt >= connection.maxRetries) return { ...record, infra: e };
+      attempts.push({ ok: false, kind, ...(status ? { status } : {}), error, latencyMs: latencyMs() });
+      if (!e.retryable || attempt >= connection.maxRetries)
+        return { ok: false, request, attempts, reply: null, infra: e };
       await sleep(Math.min(8000, (options.backoffMs ?? 500) * 2 ** attempt), options.signal);
     }
   }

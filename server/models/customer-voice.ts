@@ -61,15 +61,17 @@ export async function rewriteCustomerText(
     { role: 'system', content: CUSTOMER_VOICE_PROMPT },
     { role: 'user', content: template },
   ];
-  const { infra, ...record } = await callModel(
-    connection,
-    requestBody({ ...connection, stream: false }, { messages }),
-    options,
-  );
+  const call = await callModel(connection, requestBody({ ...connection, stream: false }, { messages }), options);
+  const record: CallRecord = { request: call.request, attempts: call.attempts, reply: call.reply };
   const by = `model:${connection.name}`;
-  if (infra)
-    return { text: template, by, fallback: `infrastructure failure (${infra.kind}): ${infra.message}`, record };
-  const rewrite = unquote(record.reply!.content ?? '');
+  if (!call.ok)
+    return {
+      text: template,
+      by,
+      fallback: `infrastructure failure (${call.infra.kind}): ${call.infra.message}`,
+      record,
+    };
+  const rewrite = unquote(call.reply.content ?? '');
   const problem = factCheck(template, rewrite);
   return problem ? { text: template, by, fallback: problem, record } : { text: rewrite, by, record };
 }

@@ -12,7 +12,7 @@ import { storedGoalOf } from '@/server/episodes/stored-goal';
 import type { HiddenGoal } from '@/server/episodes/types';
 import type { HeuristicDriver, HeuristicDrivers } from './agents';
 import type { RunCellStats } from './runs';
-import { chooseTableAction, type TableOptions, type TablePlayer } from './table';
+import { chooseTableAction, type TableOptions, type TablePlayer, type TurnInfra } from './table';
 
 export interface RunCell {
   envId: EnvId;
@@ -21,8 +21,6 @@ export interface RunCell {
   /** Which of the seed's G rollouts (a group's member): seeds the player's sampling. Absent: G = 1. */
   rollout?: number;
 }
-
-export type RunInfra = { kind: string; message: string; turn: number };
 
 export const expandCells = (envs: EnvId[], ds: number[], seeds: number[]): RunCell[] =>
   envs.flatMap((envId) => ds.flatMap((d) => seeds.map((seed) => ({ envId, d, seed }))));
@@ -41,7 +39,7 @@ export interface PlayedRunEpisode {
   /** one per step() call: the stored action, the event count after it, a model's turn record */
   actions: Array<{ format: 'text' | 'json'; raw: string; eventEnd: number; modelRecord: string | null }>;
   /** the model turn that failed in the infrastructure, or the error that stopped the episode */
-  infra: RunInfra | null;
+  infra: TurnInfra | null;
 }
 
 export interface RunJob {
@@ -80,7 +78,7 @@ export async function playRunCell(
   // what replay reads back: a JSON action parsed from its stored text
   const taken: Array<Action | string> = [];
   let bytes = eventBytes(ep.events);
-  let infra: RunInfra | null = null;
+  let infra: TurnInfra | null = null;
   const sampled = job.temperature !== undefined || cell.rollout !== undefined;
   const player = sampled
     ? { ...job.player, sampling: { temperature: job.temperature, seed: cell.rollout ?? 0 } }

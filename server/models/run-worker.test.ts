@@ -154,7 +154,7 @@ describe('batch runs in a worker thread', { timeout: 120_000 }, () => {
       Array.from({ length: 10 }, (_, i) => i + 1),
     );
     try {
-      await runPlayer.play(
+      await runPlayer(
         {
           cells,
           player: { kind: 'agent', agent: 'oracle' },

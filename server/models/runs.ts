@@ -6,9 +6,8 @@
 
 import type { EnvId } from '@/server/engine';
 import { playedEpisodeRows } from '@/server/curriculum/episode-row';
-import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS } from '@/server/episodes/service';
 import { episodeStatements } from '@/server/episodes/writer';
-import { sqlDbOf } from '@/server/episodes/service';
+import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS, sqlDbOf } from '@/server/episodes/service';
 import { batchRunEpisodes } from '@/server/episodes/queries';
 import type { SqlDb } from '@/server/db/sql';
 import type { PrismaClient } from '@/server/generated/prisma/client';
@@ -93,7 +92,7 @@ export async function startStoredRun(
     live.delete(run.id);
     return prisma.modelRun.update({ where: { id: run.id }, data: { state } });
   };
-  const finished = deps.runPlayer.play(job, write, controller.signal).then(
+  const finished = deps.runPlayer(job, write, controller.signal).then(
     async () => void (await end(controller.signal.aborted ? 'cancelled' : 'finished')),
     async (e: Error) => {
       await end('failed');

@@ -39,7 +39,7 @@ export interface ModelTurnRecord {
   /** The exact body sent (the key is only ever in a header, which is not recorded). */
   request: ChatRequest;
   attempts: AttemptRecord[];
-  reply: ChatReply | null;
+  reply: ChatReply;
   /** The action handed to the engine (a string in JSON mode: the model's text). */
   action: Action | string | null;
 }
@@ -96,9 +96,11 @@ export function seatHistory(
   return { observations, actions };
 }
 
+/** Why a turn was not played: a model call that failed in the infrastructure after retries (a batch run also: a size cap, an internal error). */
+export type TurnInfra = { kind: string; message: string; turn: number };
+
 export type TableTurn =
-  | { ok: true; actor: string; episode: SeatView }
-  | { ok: false; actor: string; infra: { kind: string; message: string; turn: number }; episode: SeatView };
+  { ok: true; actor: string; episode: SeatView } | { ok: false; actor: string; infra: TurnInfra; episode: SeatView };
 
 export interface TableOptions {
   signal?: AbortSignal;
@@ -112,9 +114,7 @@ export interface TableOptions {
 }
 
 /** What a player chose for the turn in hand, or the infrastructure failure that stopped it. */
-export type TableChoice =
-  | { ok: true; action: Action | string; modelRecord?: string }
-  | { ok: false; infra: { kind: string; message: string; turn: number } };
+export type TableChoice = { ok: true; action: Action | string; modelRecord?: string } | { ok: false; infra: TurnInfra };
 
 /**
  * The player's action for the next turn, from the agent seat's view only. The one decision of
@@ -157,13 +157,10 @@ export async function chooseTableAction(
   const { signal, backoffMs, onPartial, env } = options;
   const headers = connection.sendEpisodeHeader ? { [EPISODE_HEADER]: JSON.stringify(publicConfig) } : undefined;
   const call = await callModel(connection, request, { signal, backoffMs, onPartial, env, headers });
-  const { infra, attempts, reply } = call;
   const turn = actions.length + 1;
-  if (infra) return { ok: false, infra: { kind: infra.kind, message: infra.message, turn } };
-  const action = actionFromReply(envId, connection.actionMode, {
-    content: reply!.content,
-    tool_calls: reply!.toolCalls,
-  });
+  if (!call.ok) return { ok: false, infra: { kind: call.infra.kind, message: call.infra.message, turn } };
+  const { attempts, reply } = call;
+  const action = actionFromReply(envId, connection.actionMode, { content: reply.content, tool_calls: reply.toolCalls });
   const record: ModelTurnRecord = {
     turn,
     actor: actorOf(player),
