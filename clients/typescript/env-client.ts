@@ -12,12 +12,17 @@ export type { AgentState, ResetResponse, StepResponse };
 
 /**
  * A wire reset or step answer back in our flat shape: the observation's metadata (ours) beside it.
- * Only a reset's observation lists the tools (they do not change within an episode): a step's
- * observation gets the reset's `tools` back, so every observation this client returns has them.
+ * Only a reset's observation lists the tools (an env's tools never change): a step's observation
+ * gets its env's tools back from `toolsByEnv` (filled from resets), so every observation this
+ * client returns has them.
  */
-export function fromWire(body: WireResult, resetTools?: readonly ToolSpec[]): StepResponse & Partial<ResetResponse> {
+export function fromWire(
+  body: WireResult,
+  toolsByEnv?: Map<string, readonly ToolSpec[]>,
+): StepResponse & Partial<ResetResponse> {
   const { metadata, ...sent } = body.observation;
-  const observation = { ...sent, tools: sent.tools ?? resetTools } as StepResponse['observation'];
+  if (sent.tools) toolsByEnv?.set(sent.envId, sent.tools);
+  const observation = { ...sent, tools: sent.tools ?? toolsByEnv?.get(sent.envId) } as StepResponse['observation'];
   const ours = metadata as Omit<ResetResponse, 'observation' | 'reward' | 'done'>;
   return { ...ours, observation, reward: body.reward, done: body.done };
 }
@@ -57,7 +62,7 @@ export class EnvClientError extends Error {
 export class EnvHttpClient {
   private readonly base: string;
   private readonly tokens = new Map<string, string>();
-  /** Each episode's tools, from its reset's answer (steps do not repeat them). */
+  /** Each env's tools, from a reset's answer (steps do not repeat them): at most one entry per env. */
   private readonly tools = new Map<string, readonly ToolSpec[]>();
 
   constructor(
@@ -106,16 +111,15 @@ export class EnvHttpClient {
   }
 
   async reset(options: ResetOptions = {}): Promise<ResetResponse> {
-    const r = fromWire(await this.call<WireResult>('POST', '/reset', options)) as ResetResponse;
+    const r = fromWire(await this.call<WireResult>('POST', '/reset', options), this.tools) as ResetResponse;
     this.tokens.set(r.episode_id, r.token);
-    this.tools.set(r.episode_id, r.observation.tools);
     return r;
   }
 
   async step(episodeId: string, action: WireAction): Promise<StepResponse> {
     return fromWire(
       await this.call<WireResult>('POST', '/step', { episode_id: episodeId, action }, this.tokens.get(episodeId)),
-      this.tools.get(episodeId),
+      this.tools,
     );
   }
 
@@ -153,8 +157,8 @@ export class EnvWsClient {
   private closedWith: Error | null = null;
   /** The current episode (set by reset). */
   episodeId: string | null = null;
-  /** Its tools, from the reset's answer (steps do not repeat them). */
-  private tools: readonly ToolSpec[] | undefined;
+  /** Each env's tools, from a reset's answer (steps do not repeat them). */
+  private readonly tools = new Map<string, readonly ToolSpec[]>();
 
   private constructor(
     private readonly socket: WebSocket,
@@ -201,9 +205,8 @@ export class EnvWsClient {
   }
 
   async reset(options: ResetOptions = {}): Promise<ResetResponse> {
-    const r = fromWire(await this.request<WireResult>('reset', options)) as ResetResponse;
+    const r = fromWire(await this.request<WireResult>('reset', options), this.tools) as ResetResponse;
     this.episodeId = r.episode_id;
-    this.tools = r.observation.tools;
     return r;
   }
 

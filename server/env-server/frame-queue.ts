@@ -1,6 +1,6 @@
 // One WebSocket's messages, handled one after another (answers keep the order of the requests)
-// and fairly (issue 29: 5,000 `state` frames on one socket held /health 2.5–3.9 s): after each
-// message the queue yields a macrotask, so other sockets and HTTP requests get their turn, and a
+// and fairly (issue 29: 5,000 `state` frames on one socket held /health 2.5–3.9 s): before each
+// queued message the queue yields a macrotask, so other sockets and HTTP requests get their turn, and a
 // socket whose queue holds `high` messages or `highBytes` bytes is paused (TCP back-pressure on
 // that client alone) until both are down to half.
 export interface FrameQueueOptions {

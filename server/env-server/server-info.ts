@@ -8,7 +8,7 @@ import { publishedSchemas } from './schemas';
 import type { LiveEpisodes } from '@/server/episodes/live';
 import type { TokenService } from '@/server/episodes/tokens';
 
-export const SERVER_VERSION = '2';
+export const SERVER_VERSION = '3';
 
 export function schemaFor(envId: string | null) {
   if (envId !== null && !listEnvs().some((e) => e.id === envId))

@@ -73,7 +73,7 @@ describe('WebSocket session', () => {
     const s = await ws.step({ assistant_message: 'Hello!', tool_calls: [], answer: null });
     expect(s.episode_id).toBe(r.episode_id);
     expect(s.observation.turn).toBe(1);
-    expect(s.observation.tools).toEqual(r.observation.tools); // the reset's, kept by the client
+    expect(s.observation.tools).toEqual(r.observation.tools); // the reset's, kept per env by the client
     await ws.close();
   });
 

@@ -14,7 +14,7 @@ import { createEpisodeService } from '@/server/episodes/service';
 import { findPostgresBin } from '@/server/env-server/test/postgres';
 import { both, lite, liteDb, pg, pgDb, rounded, setupParity, text } from './test/pg-parity-fixture';
 import { facets } from './index';
-import { outcomeAggregates as chartsData } from '@/server/episodes/queries/list';
+import { outcomeAggregates } from '@/server/episodes/queries/list';
 import { compareRuns } from './compare';
 import { sqlDbFor, type SqlDb } from '@/server/db/sql';
 import { createEpisodeData } from './episode-data';
@@ -264,8 +264,8 @@ describe.skipIf('missing' in postgres)('the inspector on PostgreSQL and on SQLit
 
   it('draws the same charts, compares the same runs and offers the same facets', async () => {
     for (const filter of [{}, { env: ['CART' as const] }, { dMin: 6 }, { q: 'cart' }])
-      expect(rounded(await chartsData(pgDb, filter))).toEqual(rounded(await chartsData(liteDb, filter)));
-    const charts = await chartsData(pgDb, {});
+      expect(rounded(await outcomeAggregates(pgDb, filter))).toEqual(rounded(await outcomeAggregates(liteDb, filter)));
+    const charts = await outcomeAggregates(pgDb, {});
     expect(charts.heatmap.length).toBeGreaterThan(4);
     expect(charts.componentsByD.length).toBe(3);
     for (const [a, b] of [

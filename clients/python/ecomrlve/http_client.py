@@ -5,6 +5,7 @@
     r = env.reset(env="PD", d=3, seed=7, run="grpo-run-1", train_step=0)   # episode_id, token, observation, …
     while not r["done"]:
         action = my_policy(r["observation"])                    # a dict, or the model's raw JSON text
+                                                                # (only the reset's observation has "tools")
         r = env.step(r["episode_id"], action)
     print(r["reward"], r["termination"])
 
