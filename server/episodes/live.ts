@@ -14,12 +14,14 @@ import {
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { actionArgument, configOfRow, type StoredAction } from './store';
 import { EpisodeServiceError } from './types';
-import type { StepResponse } from '@/server/env-server/openenv-wire';
 
-/** A step key's answer: the event count after that step, and the trainer API's answer as sent. */
+/**
+ * A step key's answer, for a retry that reaches this process again: the episode service keeps
+ * the event count after the step (its view is rebuilt from it), the trainer API its answer as sent.
+ */
 interface StepAnswer {
-  eventEnd: number;
-  response?: StepResponse;
+  eventEnd?: number;
+  response?: unknown;
 }
 
 export interface LiveEpisode {
