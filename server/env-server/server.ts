@@ -59,6 +59,9 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
   const store = config.persist ? openStore(options.prisma, config.durability) : null;
   // With a store, the live episodes are an LRU cache: any of them can be rebuilt from the store
   // (stateless workers), so a running one may be evicted to make room.
+  // A shared cache (the Next mount: the episode service's) drops idle episodes as serve:env's does,
+  // so an abandoned HTTP episode frees its client's place (client-share.ts).
+  if (store && options.sessions) options.sessions.live.expireIdleAfter(config.idleTimeoutMs);
   const sessions =
     (store && options.sessions) ||
     catalogSessions(

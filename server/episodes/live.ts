@@ -71,6 +71,11 @@ export class LiveEpisodes {
     return this.options.idleMs ?? Infinity;
   }
 
+  /** Drops episodes unused this long from now on (the app's /api/env mount applies its idle timeout to the process's cache). */
+  expireIdleAfter(ms: number): void {
+    this.options.idleMs = ms;
+  }
+
   has(id: string): boolean {
     return this.map.has(id);
   }
