@@ -10,7 +10,7 @@ import { LiveEpisodes, rebuild, runOfPlayer, type StoredLog } from '@/server/epi
 import { episodeReads } from '@/server/episodes/store';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { catalogSessions, createEnvService, type EnvService } from './protocol';
-import { Recorder } from '@/server/episodes/recorder';
+import { recorderOf } from '@/server/episodes/recorder';
 import { createTokenService } from '@/server/episodes/tokens';
 import { oracleRun, testConfig } from './test/helpers';
 
@@ -33,7 +33,7 @@ function worker(lru = 100, reads = episodeReads(db.prisma)): EnvService {
       createTokenService({ secret: 'shared-secret' }),
       reads,
     ),
-    recorder: new Recorder(db.sql),
+    recorder: recorderOf(db.sql),
   });
 }
 

@@ -7,7 +7,7 @@ import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
 import { catalogSessions, createEnvService } from './protocol';
-import { Recorder, StepConflictError, storedAction } from '@/server/episodes/recorder';
+import { recorderOf, StepConflictError, storedAction } from '@/server/episodes/recorder';
 import { goalWithoutDataJson } from '@/server/episodes/stored-goal';
 import { LiveEpisodes } from '@/server/episodes/live';
 import { createTokenService } from '@/server/episodes/tokens';
@@ -35,7 +35,7 @@ const WRITERS = {
 
 function recordingService(target: SqlDb) {
   const config = testConfig({ persist: true });
-  const recorder = new Recorder(target);
+  const recorder = recorderOf(target);
   const service = createEnvService({
     config,
     catalog: testCatalog(),

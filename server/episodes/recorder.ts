@@ -27,24 +27,19 @@ interface RecordOp {
   failure(e: unknown): Error;
 }
 
-const commits = new WeakMap<SqlDb, GroupCommit<RecordOp>>();
-/** The store's group commit in this process (every episode write of the process joins it). */
-function commitsOf(db: SqlDb): GroupCommit<RecordOp> {
-  let c = commits.get(db);
-  if (!c)
-    commits.set(
-      db,
-      (c = new GroupCommit<RecordOp>(
-        (ops) => db.batch(ops.flatMap((o) => o.stmts)),
-        (op, e) => op.failure(e),
-      )),
-    );
-  return c;
+const recorders = new WeakMap<SqlDb, Recorder>();
+/**
+ * The store's recorder in this process: one group commit per store per process, which every
+ * episode write joins (the episode service's, the trainer API's, store.ts's).
+ */
+export function recorderOf(db: SqlDb): Recorder {
+  let r = recorders.get(db);
+  if (!r) recorders.set(db, (r = new Recorder(db)));
+  return r;
 }
 
 /** Commits these statements in the store's next group commit; a failure rejects with the store's own error. */
-export const commitEpisodeWrite = (db: SqlDb, stmts: Stmt[]): Promise<void> =>
-  commitsOf(db).add({ stmts, failure: (e) => e as Error });
+export const commitEpisodeWrite = (db: SqlDb, stmts: Stmt[]): Promise<void> => recorderOf(db).commit(stmts);
 
 function recordError(e: unknown): Error {
   const cause =
@@ -66,14 +61,6 @@ export class StepConflictError extends Error {
   constructor(readonly episodeId: string) {
     super(`episode "${episodeId}" was stepped by another worker meanwhile`);
   }
-}
-
-/** The store's recorder in this process (the episode service's and the trainer API's, one per store). */
-const recorders = new WeakMap<SqlDb, Recorder>();
-export function recorderOf(db: SqlDb): Recorder {
-  let r = recorders.get(db);
-  if (!r) recorders.set(db, (r = new Recorder(db)));
-  return r;
 }
 
 /** An action as stored: text exactly as received, a structured action as its JSON. */
@@ -133,9 +120,18 @@ export class Recorder {
   /** The hidden goal as last enqueued per live episode: a step rewrites it only when it changed. */
   private goals = new WeakMap<LiveEpisode, string>();
 
+  /** Callers take recorderOf(db): a second recorder of a store would be a second group commit. */
   constructor(db: SqlDb) {
     this.writes = episodeStatements(db);
-    this.commits = commitsOf(db);
+    this.commits = new GroupCommit<RecordOp>(
+      (ops) => db.batch(ops.flatMap((o) => o.stmts)),
+      (op, e) => op.failure(e),
+    );
+  }
+
+  /** Commits these statements in the next group commit; a failure rejects with the store's own error. */
+  commit(stmts: Stmt[]): Promise<void> {
+    return this.commits.add({ stmts, failure: (e) => e as Error });
   }
 
   /** The new episode and its opening events, with the trainer's step and rollout group when sent. */
