@@ -306,12 +306,6 @@ export function createEnvService(deps: EnvServiceDeps) {
     return parse(stepRequestSchema.shape.episode_id, episodeId, 'state: episode_id');
   }
 
-  /** State of one episode this worker holds: agent-visible with its capability token, full with the admin token. */
-  function state(episodeId: string | null, token: string | null) {
-    const live = authorise(stateId(episodeId), token, true);
-    return tokens.isAdmin(token) ? adminState(live) : agentState(live);
-  }
-
   /** Inspector-side state (hidden goal, axes, world, events, evidence): simulation mode only. */
   function adminState(live: LiveEpisode) {
     if (config.mode === 'production')
@@ -332,9 +326,10 @@ export function createEnvService(deps: EnvServiceDeps) {
   }
 
   /**
-   * Transport state (HTTP, WebSocket): as state(), rebuilding the episode on a miss. With a
-   * store, a held copy is first checked against the stored event count (one small read; state is
-   * not on the step path), so a worker never reports a turn another worker has moved past.
+   * State of one episode: agent-visible with its capability token, full with the admin token;
+   * rebuilt on a miss. With a store, a held copy is first checked against the stored event count
+   * (one small read; state is not on the step path), so a worker never reports a turn another
+   * worker has moved past.
    */
   async function stateRequest(episodeId: string | null, token: string | null) {
     const id = stateId(episodeId);
@@ -358,10 +353,7 @@ export function createEnvService(deps: EnvServiceDeps) {
     /** The episode for a caller that acts on it (MCP: its env decides the tools), rebuilt on a miss. */
     holdEpisode: (id: string, token: string | null, connection = false) => hold(id, token, false, connection),
     durable,
-    state,
     stateRequest,
-    agentState,
-    adminState,
     schema: schemaFor,
     metadata: () => metadataOf(config),
     info: () => infoOf(config, catalog, tokens, recorder !== null, held),
