@@ -3,12 +3,19 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 
 const tempDb = await vi.hoisted(async () => {
   process.env.ECOMRLVE_MAX_SESSIONS_PER_CLIENT = '3';
-  return (await import('./test/spawn')).migratedTempDatabase();
+  const db = (await import('./test/spawn')).migratedTempDatabase();
+  process.env.DATABASE_URL = db.url; // the episode service's SQL connection (server/episodes/index.ts)
+  return db;
 });
 
 vi.mock('@/server/catalogs', async () => {
   const { testCatalog } = await import('@/server/engine/testing/catalog-fixture');
-  return { DEFAULT_CATALOG_ID: testCatalog().id, getCatalog: () => testCatalog() };
+  return {
+    DEFAULT_CATALOG_ID: testCatalog().id,
+    getCatalog: () => testCatalog(),
+    loadCatalog: async () => {},
+    onCatalogEvicted: () => {},
+  };
 });
 // The app's Prisma client, pointed at a throw-away database.
 vi.mock('@/server/db', async (importOriginal) => {
@@ -18,6 +25,7 @@ vi.mock('@/server/db', async (importOriginal) => {
 
 const { handleFetchRequest } = await import('./app-service');
 const { prisma } = await import('@/server/db');
+const { episodeService } = await import('@/server/episodes');
 afterAll(async () => {
   await prisma.$disconnect();
   tempDb.remove();
@@ -78,6 +86,32 @@ describe('/api/env in the Next app', () => {
     expect(await state.json()).toMatchObject({ episode_id: reset.episode_id, step_count: 1 });
     const row = await prisma.episode.findUniqueOrThrow({ where: { id: reset.episode_id } });
     expect(row).toMatchObject({ envId: 'PD', seed: 12, player: 'trainer:next', turn: 1, status: 'active' });
+  });
+
+  it('holds its episodes in the episode service’s live cache: one per process, either side continues the other’s', async () => {
+    const started = await handleFetchRequest(
+      new Request('http://app.test/api/env/reset', {
+        method: 'POST',
+        body: JSON.stringify({ env: 'CART', d: 1, seed: 5 }),
+        headers: { 'x-forwarded-for': '198.51.100.9' }, // its own client's place
+      }),
+      '/reset',
+    );
+    const reset = (await started.json()).observation.metadata as { episode_id: string; token: string };
+    expect(episodeService.isLive(reset.episode_id)).toBe(true);
+    const search = (query: string) => ({
+      assistant_message: 'Searching.',
+      tool_calls: [{ name: 'catalog.search', args: { query } }],
+      answer: null,
+    });
+    const played = await episodeService.submitAction(reset.episode_id, search('lamp'), { actor: 'human' });
+    expect(played.turn).toBe(1);
+    const step = await post('/step', { episode_id: reset.episode_id, action: search('desk') }, reset.token);
+    expect(await step.json()).toMatchObject({ observation: { turn: 2 } });
+    // the service's held row is behind the trainer's step: it reads the store, no CONFLICT
+    const again = await episodeService.submitAction(reset.episode_id, search('chair'), { actor: 'human' });
+    expect(again.turn).toBe(3);
+    expect(await prisma.episodeAction.count({ where: { episodeId: reset.episode_id } })).toBe(3);
   });
 
   it('gives the same precise errors', async () => {

@@ -4,6 +4,7 @@
 
 import { DEFAULT_CATALOG_ID, getCatalog } from '@/server/catalogs';
 import { prisma } from '@/server/db';
+import { episodeService } from '@/server/episodes';
 import { loadConfig } from './config';
 import { handleHttp, tooLarge, type HttpResult } from './http';
 import type { EnvService } from './protocol';
@@ -18,8 +19,12 @@ const g = globalThis as unknown as { __ecomEnvService?: EnvService };
 export function appEnvService(): EnvService {
   if (!g.__ecomEnvService) {
     const config = loadConfig(process.env, [], DEFAULT_CATALOG_ID);
-    // Records into the app's own database (the same Prisma client the pages read).
-    g.__ecomEnvService = buildEnvService(config, getCatalog(config.catalogId), { prisma }).service;
+    // Records into the app's own database (the same Prisma client the pages read), holding its
+    // episodes in the episode service's live cache: one per process.
+    g.__ecomEnvService = buildEnvService(config, getCatalog(config.catalogId), {
+      prisma,
+      sessions: episodeService.sessions,
+    }).service;
   }
   return g.__ecomEnvService;
 }

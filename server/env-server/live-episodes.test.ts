@@ -9,8 +9,8 @@ import { EnvServerError } from './errors';
 import { LiveEpisodes, rebuild, runOfPlayer, type StoredLog } from '@/server/episodes/live';
 import { episodeReads } from '@/server/episodes/queries';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
-import { createEnvService, type EnvService } from './protocol';
-import { Recorder } from '@/server/episodes/recorder';
+import { catalogSessions, createEnvService, type EnvService } from './protocol';
+import { recorderOf } from '@/server/episodes/recorder';
 import { createTokenService } from '@/server/episodes/tokens';
 import { oracleRun, testConfig } from './test/helpers';
 
@@ -27,10 +27,13 @@ function worker(lru = 100, reads = episodeReads(db.prisma)): EnvService {
   return createEnvService({
     config: testConfig({ persist: true, maxSessions: lru }),
     catalog: testCatalog(),
-    tokens: createTokenService({ secret: 'shared-secret' }),
-    live: new LiveEpisodes({ max: lru, idleMs: 60_000 }),
-    recorder: new Recorder(db.sql),
-    reads,
+    sessions: catalogSessions(
+      testCatalog(),
+      new LiveEpisodes({ max: lru, idleMs: 60_000 }),
+      createTokenService({ secret: 'shared-secret' }),
+      reads,
+    ),
+    recorder: recorderOf(db.sql),
   });
 }
 

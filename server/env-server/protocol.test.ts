@@ -225,10 +225,10 @@ describe('step', () => {
 });
 
 describe('state', () => {
-  it('shows the capability holder the agent-visible state only, and the admin the goal', () => {
+  it('shows the capability holder the agent-visible state only, and the admin the goal', async () => {
     const s = makeService();
     const a = s.reset({ env: 'STATUS', d: 2, seed: 5, run: 'r1' }).response;
-    const agent = s.state(a.episode_id, a.token);
+    const agent = await s.stateRequest(a.episode_id, a.token);
     expect(agentStateSchema.strict().safeParse(agent).success).toBe(true);
     expect(agent).toMatchObject({
       episode_id: a.episode_id,
@@ -241,18 +241,18 @@ describe('state', () => {
       reward: null,
     });
     expect(JSON.stringify(agent)).not.toMatch(/hidden_goal|summary/);
-    const full = s.state(a.episode_id, ADMIN) as unknown as Record<string, unknown>;
+    const full = (await s.stateRequest(a.episode_id, ADMIN)) as unknown as Record<string, unknown>;
     expect(full.hidden_goal).toEqual(s.sessions.peek(a.episode_id)!.episode.hiddenGoal());
-    expectError(() => s.state(a.episode_id, 'nonsense'), 'BAD_TOKEN');
-    expectError(() => s.state(null, a.token), 'VALIDATION_ERROR', 'episode_id query parameter is required');
+    await expectRejection(s.stateRequest(a.episode_id, 'nonsense'), 'BAD_TOKEN');
+    await expectRejection(s.stateRequest(null, a.token), 'VALIDATION_ERROR', 'episode_id query parameter is required');
   });
 
-  it('never gives the goal in production mode, even to the admin token', () => {
+  it('never gives the goal in production mode, even to the admin token', async () => {
     const s = makeService({ mode: 'production' });
     expectError(() => s.reset({ env: 'PD', seed: 5 }), 'PRODUCTION_MODE', 'the server draws the seed');
     const a = s.reset({ env: 'PD' }).response;
-    expectError(() => s.state(a.episode_id, ADMIN), 'PRODUCTION_MODE');
-    expect(s.state(a.episode_id, a.token)).not.toHaveProperty('hidden_goal');
+    await expectRejection(s.stateRequest(a.episode_id, ADMIN), 'PRODUCTION_MODE');
+    expect(await s.stateRequest(a.episode_id, a.token)).not.toHaveProperty('hidden_goal');
     expect(s.info().admin).toBe(false);
   });
 });
@@ -269,8 +269,8 @@ describe('session cap and idle timeout', () => {
     });
     const c = s.reset({ env: 'PD', seed: 3 }).response;
     expect(s.sessions.size).toBe(2);
-    expectError(() => s.state(a.episode_id, a.token), 'UNKNOWN_EPISODE');
-    expect(s.state(c.episode_id, c.token)).toMatchObject({ seed: 3 });
+    await expectRejection(s.stateRequest(a.episode_id, a.token), 'UNKNOWN_EPISODE');
+    expect(await s.stateRequest(c.episode_id, c.token)).toMatchObject({ seed: 3 });
   });
 
   it('drops an episode left idle for the timeout, and keeps one in use', async () => {
@@ -279,9 +279,9 @@ describe('session cap and idle timeout', () => {
     const idle = s.reset({ env: 'PD', seed: 1 }).response;
     const busy = s.reset({ env: 'PD', seed: 2 }).response;
     now += 40_000;
-    s.state(busy.episode_id, busy.token);
+    await s.stateRequest(busy.episode_id, busy.token);
     now += 30_000;
-    expect(s.state(busy.episode_id, busy.token)).toMatchObject({ seed: 2 });
+    expect(await s.stateRequest(busy.episode_id, busy.token)).toMatchObject({ seed: 2 });
     await expectRejection(
       step(s, idle.episode_id, idle.token, { assistant_message: 'hi' }),
       'UNKNOWN_EPISODE',

@@ -9,12 +9,12 @@ import type { EnvServerConfig } from './config';
 import { EnvServerError, asEnvServerError, writeFailure } from './errors';
 import { MAX_SEED } from '@/server/episodes/inputs';
 import { resetRequestSchema, stepRequestSchema, type ResetRequest } from './schemas';
-import { StepConflictError, type Recorder } from '@/server/episodes/recorder';
-import { matchesDigest, tokenDigest, type TokenService } from '@/server/episodes/tokens';
-import { LiveEpisodes, rebuild, type LiveEpisode, type StoredLog } from '@/server/episodes/live';
-import type { episodeReads } from '@/server/episodes/queries';
+import { StepConflictError, storedAction, type Recorder } from '@/server/episodes/recorder';
+import type { LiveEpisode, LiveEpisodes, StoredLog } from '@/server/episodes/live';
+import { createSessions, type Sessions } from '@/server/episodes/sessions';
+import type { TokenService } from '@/server/episodes/tokens';
 import { newEpisodeId } from '@/server/episodes/writer';
-import { isAppError } from '@/server/lib/errors';
+import { AppError, isAppError } from '@/server/lib/errors';
 import { checkAction, parse, wireAction } from './action-check';
 import { healthOf, infoOf, metadataOf, schemaFor } from './server-info';
 import { agentState, type ResetResponse, type StepResponse } from './openenv-wire';
@@ -25,13 +25,13 @@ export type { AgentState, ResetResponse, StepResponse } from './openenv-wire';
 export interface EnvServiceDeps {
   config: EnvServerConfig;
   catalog: Catalog;
-  tokens: TokenService;
-  /** The live episodes (server/episodes/live.ts): with a store, a cache; without, the only copy. */
-  live: LiveEpisodes;
+  /**
+   * The live episodes, their capability checks and rebuild from the store (server/episodes/
+   * sessions.ts): without a store, the only copy; in the Next app, the episode service's own.
+   */
+  sessions: Sessions;
   /** Absent: episodes live in memory only. */
   recorder?: Recorder | null;
-  /** The store recorded episodes are rebuilt from on a miss (stateless workers); absent: no rebuild. */
-  reads?: ReturnType<typeof episodeReads> | null;
 }
 
 /** Attempts at a step whose write collides with another worker's (each rebuilds first). */
@@ -49,16 +49,36 @@ function respond(live: Pick<LiveEpisode, 'id'>, result: StepResult): StepRespons
   };
 }
 
-export function createEnvService(deps: EnvServiceDeps) {
-  const { config, catalog, tokens, live: sessions } = deps;
-  const recorder = deps.recorder ?? null;
-  const reads = deps.reads ?? null;
+/**
+ * The sessions of a server that serves one catalog (serve:env): a stored episode played on
+ * another catalog cannot be continued here.
+ */
+export function catalogSessions(
+  catalog: Catalog,
+  live: LiveEpisodes,
+  tokens: TokenService,
+  reads: Sessions['reads'] = null,
+): Sessions {
+  const catalogFor = (catalogId: string) => {
+    if (catalogId === catalog.id) return catalog;
+    throw new AppError('BAD_INPUT', `it was played on catalog ${catalogId}, this worker serves ${catalog.id}`);
+  };
+  return createSessions({ live, tokens, reads, catalogFor });
+}
 
-  /**
-   * Whether the caller may act on (or, with allowAdmin, read) the episode: its capability token
-   * (a held episode remembers the verified token's digest: one hash instead of an HMAC per
-   * step), or the admin token for reads. One sentence per refusal.
-   */
+/** The episode layer's refusals (a full cache, a log this worker cannot replay) in the protocol's words. */
+function protocolError(e: unknown, id: string | null): unknown {
+  if (!isAppError(e)) return e;
+  if (e.code === 'BUSY') return new EnvServerError('CAPACITY_REACHED', e.message);
+  return new EnvServerError('EXECUTION_ERROR', `episode "${id}" cannot be continued on this worker: ${e.message}`, id);
+}
+
+export function createEnvService(deps: EnvServiceDeps) {
+  const { config, catalog, sessions } = deps;
+  const { live: held, tokens, reads } = sessions;
+  const recorder = deps.recorder ?? null;
+
+  /** Whether the caller may act on (or, with allowAdmin, read) the episode. One sentence per refusal. */
   function checkToken(id: string, token: string | null, allowAdmin: boolean, live?: LiveEpisode): void {
     if (!token)
       throw new EnvServerError(
@@ -66,11 +86,7 @@ export function createEnvService(deps: EnvServiceDeps) {
         `episode "${id}": no capability token; send the token from reset as "Authorization: Bearer <token>"`,
         id,
       );
-    if (live?.issuedToken && !live.tokenDigest) live.tokenDigest = tokenDigest(live.issuedToken);
-    if (live?.tokenDigest ? matchesDigest(token, live.tokenDigest) : tokens.allows(token, id)) {
-      if (live) live.tokenDigest ??= tokenDigest(token);
-      return;
-    }
+    if (sessions.allows(id, token, live)) return;
     if (!tokens.isAdmin(token))
       throw new EnvServerError('BAD_TOKEN', `episode "${id}": the token is not this episode's capability token`, id);
     if (!allowAdmin)
@@ -81,7 +97,7 @@ export function createEnvService(deps: EnvServiceDeps) {
       );
   }
 
-  const dropped = `dropped after ${Math.round(sessions.idleMs / 1000)} s idle or to make room`;
+  const dropped = `dropped after ${Math.round(held.idleMs / 1000)} s idle or to make room`;
   /** Not held here. Without a store, another worker may hold it: a valid token says it was started on this server. */
   const unknown = (id: string, token: string | null) =>
     new EnvServerError(
@@ -95,57 +111,19 @@ export function createEnvService(deps: EnvServiceDeps) {
 
   /** A held episode for a caller; `connection`: the WebSocket session that reset it (the connection is the capability). */
   function authorise(id: string, token: string | null, allowAdmin: boolean, connection = false): LiveEpisode {
-    const live = sessions.get(id);
+    const live = held.get(id);
     if (!live) throw unknown(id, token);
     if (!(connection && live.issuedToken === token)) checkToken(id, token, allowAdmin, live);
     return live;
   }
 
-  function held(entry: Omit<LiveEpisode, 'lastUsedAt'>): LiveEpisode {
-    const live = sessions.add(entry);
-    if (!live)
-      throw new EnvServerError(
-        'CAPACITY_REACHED',
-        `the server holds ${sessions.size} running episodes, its limit (ECOMRLVE_MAX_SESSIONS=${sessions.capacity}); finish or abandon some first`,
-      );
-    return live;
-  }
-
-  /** The episode rebuilt from its stored log (up to a step); a log this worker cannot continue is one sentence. */
-  function rebuilt(log: StoredLog, stepIndex?: number) {
-    const why = (reason: string) =>
-      new EnvServerError(
-        'EXECUTION_ERROR',
-        `episode "${log.row.id}" cannot be continued on this worker: ${reason}`,
-        log.row.id,
-      );
-    if (log.row.catalogId !== catalog.id)
-      throw why(`it was played on catalog ${log.row.catalogId}, this worker serves ${catalog.id}`);
-    try {
-      return rebuild(log, catalog, stepIndex);
-    } catch (e) {
-      throw isAppError(e) ? why(e.message) : e;
-    }
-  }
-  /** Each episode's latest write, awaited by the transport before it answers (acknowledged = durable). */
-  const writes = new Map<string, Promise<void>>();
-  const track = (id: string, write: Promise<void>) => {
-    write.catch(() => {}); // awaited through durable(); never an unhandled rejection
-    writes.set(id, write);
-  };
-
   /** Resolves once everything this episode did so far is committed; a failed write closes the episode. */
   async function durable<T extends { episode_id: string }>(response: T): Promise<T> {
-    const write = writes.get(response.episode_id);
-    if (!write) return response;
     try {
-      await write;
+      await sessions.durable(response.episode_id);
     } catch (e) {
-      sessions.drop(response.episode_id);
       if (e instanceof StepConflictError) throw e; // stepEpisode rebuilds and tries again
       throw writeFailure(e, response.episode_id);
-    } finally {
-      if (writes.get(response.episode_id) === write) writes.delete(response.episode_id);
     }
     return response;
   }
@@ -165,7 +143,7 @@ export function createEnvService(deps: EnvServiceDeps) {
       );
     const seed = req.seed ?? randomInt(0, MAX_SEED + 1);
     const id = req.episode_id ?? newEpisodeId();
-    if (sessions.has(id)) throw new EnvServerError('EPISODE_EXISTS', `reset: episode_id "${id}" is already in use`, id);
+    if (held.has(id)) throw new EnvServerError('EPISODE_EXISTS', `reset: episode_id "${id}" is already in use`, id);
     const episodeConfig = {
       envId: req.env as never,
       d: req.d,
@@ -178,22 +156,21 @@ export function createEnvService(deps: EnvServiceDeps) {
     } catch (e) {
       throw new EnvServerError('VALIDATION_ERROR', `reset: ${(e as Error).message}`);
     }
-    const live = held({
-      id,
-      config: episodeConfig,
-      run: req.run ?? null,
-      episode,
-      steps: 0,
-      answered: new Map(),
-    });
+    let live: LiveEpisode;
+    try {
+      live = sessions.add({ id, config: episodeConfig, run: req.run ?? null, episode, steps: 0, answered: new Map() });
+    } catch (e) {
+      throw protocolError(e, id);
+    }
     let result: StepResult;
     try {
       result = episode.reset();
     } catch (e) {
-      sessions.drop(id);
+      held.drop(id);
       throw asEnvServerError(e, id);
     }
-    if (recorder) track(id, recorder.reset(live, result, { trainStep: req.train_step, rolloutGroup: req.group }));
+    if (recorder)
+      sessions.track(id, recorder.reset(live, result, { trainStep: req.train_step, rolloutGroup: req.group }));
     const token = tokens.issue(id);
     // A WebSocket session never presents it again (the connection is the capability): hash it on first use.
     live.issuedToken = token;
@@ -229,7 +206,8 @@ export function createEnvService(deps: EnvServiceDeps) {
       throw asEnvServerError(e, live.id);
     }
     live.steps++;
-    if (recorder) track(live.id, recorder.step(live, parsedAction, result, { stepKey }));
+    live.row = undefined; // the episode service's held row is behind this step now: it reads the store
+    if (recorder) sessions.track(live.id, recorder.step(live, storedAction(parsedAction), result, { stepKey }));
     return respond(live, result);
   }
 
@@ -253,20 +231,26 @@ export function createEnvService(deps: EnvServiceDeps) {
       if (!reads || !(e instanceof EnvServerError && e.code === 'UNKNOWN_EPISODE')) throw e;
     }
     checkToken(id, token, allowAdmin);
-    const row = await reads.getRow(id);
-    if (!row) throw new EnvServerError('UNKNOWN_EPISODE', `unknown episode_id "${id}": no worker has recorded it`, id);
-    const [events, actions] = await Promise.all([reads.getEvents(id), reads.getActions(id)]);
-    const stored: StoredLog = { row, events, actions };
-    // Another request may have rebuilt it while this one read the store.
-    return { live: sessions.get(id) ?? held(rebuilt(stored).live), stored };
+    let found;
+    try {
+      found = await sessions.hold(id);
+    } catch (e) {
+      throw protocolError(e, id);
+    }
+    if (!found)
+      throw new EnvServerError('UNKNOWN_EPISODE', `unknown episode_id "${id}": no worker has recorded it`, id);
+    return found;
   }
 
   /** The stored answer to a step already taken under this key, replayed (deterministic), or null. */
   function storedAnswer(stored: StoredLog | null, stepKey: string | null): StepResponse | null {
     const index = stored && stepKey ? stored.actions.findIndex((a) => a.stepKey === stepKey) : -1;
     if (index < 0) return null;
-    const { result } = rebuilt(stored!, index);
-    return respond(stored!.row, result!);
+    try {
+      return respond(stored!.row, sessions.replay(stored!, index).result!);
+    } catch (e) {
+      throw protocolError(e, stored!.row.id);
+    }
   }
 
   /**
@@ -285,7 +269,8 @@ export function createEnvService(deps: EnvServiceDeps) {
   ): Promise<StepResponse> {
     for (let attempt = 1; ; attempt++) {
       const { live, stored } = await hold(id, token, false, connection);
-      const answered = (stepKey && live.answered.get(stepKey)?.response) || storedAnswer(stored, stepKey);
+      const answered =
+        (stepKey && (live.answered.get(stepKey)?.response as StepResponse)) || storedAnswer(stored, stepKey);
       if (answered) return answered;
       // A transport's structured action must match the published schema (in-process callers may step anything).
       if (typeof action === 'object' && action !== null && !Array.isArray(action))
@@ -295,8 +280,8 @@ export function createEnvService(deps: EnvServiceDeps) {
         // A finished episode is in the store now: holding it (~50 KB each, up to the LRU's
         // capacity) would only make the garbage collector copy and mark it; a later state read
         // or step-key retry rebuilds it like any miss.
-        if (reads && live.episode.done) sessions.drop(id);
-        else if (stepKey) live.answered.set(stepKey, { eventEnd: live.episode.events.length, response });
+        if (reads && live.episode.done) held.drop(id);
+        else if (stepKey) live.answered.set(stepKey, { response });
         return response;
       } catch (e) {
         if (!(e instanceof StepConflictError)) throw e;
@@ -321,12 +306,6 @@ export function createEnvService(deps: EnvServiceDeps) {
     return parse(stepRequestSchema.shape.episode_id, episodeId, 'state: episode_id');
   }
 
-  /** State of one episode this worker holds: agent-visible with its capability token, full with the admin token. */
-  function state(episodeId: string | null, token: string | null) {
-    const live = authorise(stateId(episodeId), token, true);
-    return tokens.isAdmin(token) ? adminState(live) : agentState(live);
-  }
-
   /** Inspector-side state (hidden goal, axes, world, events, evidence): simulation mode only. */
   function adminState(live: LiveEpisode) {
     if (config.mode === 'production')
@@ -347,15 +326,16 @@ export function createEnvService(deps: EnvServiceDeps) {
   }
 
   /**
-   * Transport state (HTTP, WebSocket): as state(), rebuilding the episode on a miss. With a
-   * store, a held copy is first checked against the stored event count (one small read; state is
-   * not on the step path), so a worker never reports a turn another worker has moved past.
+   * State of one episode: agent-visible with its capability token, full with the admin token;
+   * rebuilt on a miss. With a store, a held copy is first checked against the stored event count
+   * (one small read; state is not on the step path), so a worker never reports a turn another
+   * worker has moved past.
    */
   async function stateRequest(episodeId: string | null, token: string | null) {
     const id = stateId(episodeId);
     let { live } = await hold(id, token, true);
-    if (reads && !writes.has(id) && (await reads.eventCount(id)) !== live.episode.events.length) {
-      sessions.drop(id);
+    if (reads && !sessions.pending(id) && (await reads.eventCount(id)) !== live.episode.events.length) {
+      held.drop(id);
       ({ live } = await hold(id, token, true));
     }
     return tokens.isAdmin(token) ? adminState(live) : agentState(live);
@@ -363,7 +343,8 @@ export function createEnvService(deps: EnvServiceDeps) {
 
   return {
     config,
-    sessions,
+    /** The live episodes (the transports look one up, or drop an abandoned one). */
+    sessions: held,
     recorder,
     reset,
     step,
@@ -372,13 +353,10 @@ export function createEnvService(deps: EnvServiceDeps) {
     /** The episode for a caller that acts on it (MCP: its env decides the tools), rebuilt on a miss. */
     holdEpisode: (id: string, token: string | null, connection = false) => hold(id, token, false, connection),
     durable,
-    state,
     stateRequest,
-    agentState,
-    adminState,
     schema: schemaFor,
     metadata: () => metadataOf(config),
-    info: () => infoOf(config, catalog, tokens, recorder !== null, sessions),
+    info: () => infoOf(config, catalog, tokens, recorder !== null, held),
     health: healthOf,
   };
 }

@@ -6,8 +6,8 @@ import { listEnvs, type EnvId } from '@/server/engine';
 import { testCatalog } from '@/server/engine/testing/catalog-fixture';
 import { createEpisodeService } from '@/server/episodes/service';
 import { createTestDb, type TestDb } from '@/server/episodes/test/db';
-import { createEnvService } from './protocol';
-import { Recorder, StepConflictError } from '@/server/episodes/recorder';
+import { catalogSessions, createEnvService } from './protocol';
+import { recorderOf, StepConflictError, storedAction } from '@/server/episodes/recorder';
 import { goalWithoutDataJson } from '@/server/episodes/stored-goal';
 import { LiveEpisodes } from '@/server/episodes/live';
 import { createTokenService } from '@/server/episodes/tokens';
@@ -35,12 +35,15 @@ const WRITERS = {
 
 function recordingService(target: SqlDb) {
   const config = testConfig({ persist: true });
-  const recorder = new Recorder(target);
+  const recorder = recorderOf(target);
   const service = createEnvService({
     config,
     catalog: testCatalog(),
-    tokens: createTokenService({ secret: 'x' }),
-    live: new LiveEpisodes({ max: 1000, idleMs: 60_000, evictRunning: false }),
+    sessions: catalogSessions(
+      testCatalog(),
+      new LiveEpisodes({ max: 1000, idleMs: 60_000, evictRunning: false }),
+      createTokenService({ secret: 'x' }),
+    ),
     recorder,
   });
   return { service, recorder };
@@ -90,6 +93,18 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
         await db.prisma.episodeAction.findMany({ where: { episodeId: live.id }, orderBy: { seq: 'asc' } })
       ).map((a) => a.format);
       expect(formats.slice(0, 2)).toEqual(reference.actions.length > 1 ? ['json', 'text'] : ['json']);
+      // the per-episode storage cap counts a trainer episode's log as the playground's: events and actions
+      const stored = await db.prisma.episode.findUniqueOrThrow({ where: { id: live.id } });
+      const logBytes =
+        (await db.prisma.episodeEvent.findMany({ where: { episodeId: live.id } })).reduce(
+          (n, e) => n + e.payload.length,
+          0,
+        ) +
+        (await db.prisma.episodeAction.findMany({ where: { episodeId: live.id } })).reduce(
+          (n, a) => n + a.raw.length,
+          0,
+        );
+      expect(stored.storedBytes).toBe(logBytes);
     }
     sqlite.close();
     const listed = await appEpisodes().listEpisodes({ limit: 100 });
@@ -227,9 +242,9 @@ describe.each(Object.keys(WRITERS) as (keyof typeof WRITERS)[])('recording train
     const action = { assistant_message: 'Hello.', tool_calls: [], answer: null };
     const result = live.episode.step(action as never);
     live.steps++;
-    await recorder.step(live, action, result);
+    await recorder.step(live, storedAction(action), result);
     // the same action seq again, as a worker holding a stale copy would write it
-    await expect(recorder.step(live, action, result)).rejects.toBeInstanceOf(StepConflictError);
+    await expect(recorder.step(live, storedAction(action), result)).rejects.toBeInstanceOf(StepConflictError);
     expect(await db.prisma.episodeAction.count({ where: { episodeId: live.id } })).toBe(1);
   });
 

@@ -10,10 +10,11 @@ import { handleHttp, tooLarge, type HttpResult } from './http';
 import { localRequestRefusal } from '@/server/lib/local-request';
 import { createClientBudget } from '@/server/lib/client-budget';
 import { bearerAttempt, createLoginThrottle, throttledMessage } from '@/server/auth/login-throttle';
-import { createEnvService, type EnvService } from './protocol';
+import { catalogSessions, createEnvService, type EnvService } from './protocol';
 import { prisma as processPrisma, type PrismaClient } from '@/server/db';
 import { sqlDbOf } from '@/server/episodes/service';
-import { Recorder } from '@/server/episodes/recorder';
+import { recorderOf } from '@/server/episodes/recorder';
+import type { Sessions } from '@/server/episodes/sessions';
 import { LiveEpisodes } from '@/server/episodes/live';
 import { episodeReads } from '@/server/episodes/queries';
 import { bearerToken, createTokenService } from '@/server/episodes/tokens';
@@ -55,28 +56,33 @@ export interface EnvServerOptions {
    * SQLite's automatic checkpoint, which runs inside a commit on the worker's thread, is turned off.
    */
   checkpointedByPrimary?: boolean;
+  /** Live episodes to share when recording (the Next mount: the episode service's, one cache per process). */
+  sessions?: Sessions;
 }
 
-/** The service with its token service, session store and (when persisting) recorder, as configured. */
+/** The service with its sessions (live episodes, tokens) and (when persisting) recorder, as configured. */
 export function buildEnvService(config: EnvServerConfig, catalog: Catalog, options: EnvServerOptions = {}) {
-  const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
   const store = config.persist ? openStore(config, options) : null;
-  // With a store, the session map is an LRU cache of live episodes: any of them can be rebuilt
-  // from the store (stateless workers), so a running one may be evicted to make room.
-  const live = new LiveEpisodes({
-    max: config.maxSessions,
-    idleMs: config.idleTimeoutMs,
-    evictRunning: store !== null,
-  });
-  const recorder = store ? new Recorder(store.db) : null;
-  const reads = store ? episodeReads(store.reader) : null;
+  // With a store, the live episodes are an LRU cache: any of them can be rebuilt from the store
+  // (stateless workers), so a running one may be evicted to make room.
+  // A shared cache (the Next mount: the episode service's) drops idle episodes as serve:env's does,
+  // so an abandoned HTTP episode frees its client's place (client-share.ts).
+  if (store && options.sessions) options.sessions.live.expireIdleAfter(config.idleTimeoutMs);
+  const sessions =
+    (store && options.sessions) ||
+    catalogSessions(
+      catalog,
+      new LiveEpisodes({ max: config.maxSessions, idleMs: config.idleTimeoutMs, evictRunning: store !== null }),
+      createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken }),
+      store ? episodeReads(store.reader) : null,
+    );
   return {
-    tokens,
+    tokens: sessions.tokens,
     /** Closes the store this built (not a Prisma client it was given). */
     closeStore: async () => {
       await store?.close();
     },
-    service: createEnvService({ config, catalog, tokens, live, recorder, reads }),
+    service: createEnvService({ config, catalog, sessions, recorder: store ? recorderOf(store.db) : null }),
   };
 }
 

@@ -15,12 +15,14 @@ import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import type { StoredAction } from './queries';
 import { actionArgument, configOfRow } from './store';
 import { EpisodeServiceError } from './types';
-import type { StepResponse } from '@/server/env-server/openenv-wire';
 
-/** A step key's answer: the event count after that step, and the trainer API's answer as sent. */
+/**
+ * A step key's answer, for a retry that reaches this process again: the episode service keeps
+ * the event count after the step (its view is rebuilt from it), the trainer API its answer as sent.
+ */
 interface StepAnswer {
-  eventEnd: number;
-  response?: StepResponse;
+  eventEnd?: number;
+  response?: unknown;
 }
 
 export interface LiveEpisode {
@@ -68,6 +70,11 @@ export class LiveEpisodes {
   }
   get idleMs(): number {
     return this.options.idleMs ?? Infinity;
+  }
+
+  /** Drops episodes unused this long from now on (the app's /api/env mount applies its idle timeout to the process's cache). */
+  expireIdleAfter(ms: number): void {
+    this.options.idleMs = ms;
   }
 
   has(id: string): boolean {

@@ -14,6 +14,7 @@ import {
   eventRows,
   isUniqueViolation,
   StaleEpisodeWrite,
+  storedBytesOf,
   type EpisodeInsert,
   type ProgressColumns,
 } from './writer';
@@ -26,24 +27,19 @@ interface RecordOp {
   failure(e: unknown): Error;
 }
 
-const commits = new WeakMap<SqlDb, GroupCommit<RecordOp>>();
-/** The store's group commit in this process (every episode write of the process joins it). */
-function commitsOf(db: SqlDb): GroupCommit<RecordOp> {
-  let c = commits.get(db);
-  if (!c)
-    commits.set(
-      db,
-      (c = new GroupCommit<RecordOp>(
-        (ops) => db.batch(ops.flatMap((o) => o.stmts)),
-        (op, e) => op.failure(e),
-      )),
-    );
-  return c;
+const recorders = new WeakMap<SqlDb, Recorder>();
+/**
+ * The store's recorder in this process: one group commit per store per process, which every
+ * episode write joins (the episode service's, the trainer API's, store.ts's).
+ */
+export function recorderOf(db: SqlDb): Recorder {
+  let r = recorders.get(db);
+  if (!r) recorders.set(db, (r = new Recorder(db)));
+  return r;
 }
 
 /** Commits these statements in the store's next group commit; a failure rejects with the store's own error. */
-export const commitEpisodeWrite = (db: SqlDb, stmts: Stmt[]): Promise<void> =>
-  commitsOf(db).add({ stmts, failure: (e) => e as Error });
+export const commitEpisodeWrite = (db: SqlDb, stmts: Stmt[]): Promise<void> => recorderOf(db).commit(stmts);
 
 function recordError(e: unknown): Error {
   const cause =
@@ -67,6 +63,21 @@ export class StepConflictError extends Error {
   }
 }
 
+/** An action as stored: text exactly as received, a structured action as its JSON. */
+export const storedAction = (action: unknown): StoredActionText =>
+  typeof action === 'string' ? { format: 'text', raw: action } : { format: 'json', raw: JSON.stringify(action) };
+
+interface StoredActionText {
+  format: 'text' | 'json';
+  raw: string;
+}
+
+/** What a recorded step stored: the row's progress columns (the goal in full) and the bytes it added. */
+export interface RecordedStep {
+  progress: ProgressColumns;
+  addedBytes: number;
+}
+
 export function trainerPlayer(run: string | null): string {
   return `trainer:${run ?? 'unnamed'}`;
 }
@@ -79,8 +90,6 @@ interface StepOptions {
   actor?: string | null;
   /** JSON ModelTurnRecord of a model's turn (never a key) */
   modelRecord?: string | null;
-  /** bytes the step adds to the episode's stored size (the playground's cap; trainer episodes: 0) */
-  addedBytes?: number;
   /** the goal as this writer stores it (JSON); default: without its data, as trainer episodes */
   goal?: string;
 }
@@ -111,9 +120,18 @@ export class Recorder {
   /** The hidden goal as last enqueued per live episode: a step rewrites it only when it changed. */
   private goals = new WeakMap<LiveEpisode, string>();
 
+  /** Callers take recorderOf(db): a second recorder of a store would be a second group commit. */
   constructor(db: SqlDb) {
     this.writes = episodeStatements(db);
-    this.commits = commitsOf(db);
+    this.commits = new GroupCommit<RecordOp>(
+      (ops) => db.batch(ops.flatMap((o) => o.stmts)),
+      (op, e) => op.failure(e),
+    );
+  }
+
+  /** Commits these statements in the next group commit; a failure rejects with the store's own error. */
+  commit(stmts: Stmt[]): Promise<void> {
+    return this.commits.add({ stmts, failure: (e) => e as Error });
   }
 
   /** The new episode and its opening events, with the trainer's step and rollout group when sent. */
@@ -140,6 +158,7 @@ export class Recorder {
           weights: null,
           catalogId: e.catalogId,
           player: trainerPlayer(live.run),
+          storedBytes: storedBytesOf(events, []),
           ...training,
           ...progress,
         },
@@ -149,12 +168,18 @@ export class Recorder {
   }
 
   /**
-   * One step (already counted in live.steps): the action exactly as received (text or
-   * structured), its events, the new status. The row's event count and the unique (episode,
-   * seq) and (episode, step key) rows make a stale writer's step (another worker or process
-   * stepped the episode meanwhile) fail as a StepConflictError instead of forking the episode.
+   * One step (already counted in live.steps): the action as stored (storedAction), its events,
+   * the new status; resolves, once committed, with what it stored. The row's event count and the
+   * unique (episode, seq) and (episode, step key) rows make a stale writer's step (another
+   * worker or process stepped the episode meanwhile) fail as a StepConflictError instead of
+   * forking the episode.
    */
-  step(live: LiveEpisode, action: unknown, result: StepResult, opts: StepOptions = {}): Promise<void> {
+  async step(
+    live: LiveEpisode,
+    action: StoredActionText,
+    result: StepResult,
+    opts: StepOptions = {},
+  ): Promise<RecordedStep> {
     const firstSeq = this.eventCounts.get(live) ?? live.episode.events.length - result.events.length;
     const eventCount = firstSeq + result.events.length;
     this.eventCounts.set(live, eventCount);
@@ -169,20 +194,20 @@ export class Recorder {
       actor: opts.actor ?? null,
       modelRecord: opts.modelRecord ?? null,
     };
-    return this.commits.add({
+    const events = eventRows(result.events, firstSeq);
+    const addedBytes = storedBytesOf(events, [action]); // what the per-episode storage cap counts
+    await this.commits.add({
       failure: this.conflictOr(live.id),
       stmts: this.writes.step({
         episodeId: live.id,
         prevEventCount: firstSeq,
-        action:
-          typeof action === 'string'
-            ? { ...common, format: 'text', raw: action }
-            : { ...common, format: 'json', raw: JSON.stringify(action) },
-        events: eventRows(result.events, firstSeq),
+        action: { ...common, ...action },
+        events,
         progress: { ...progress, hiddenGoal: goalChanged ? progress.hiddenGoal : null },
-        addedBytes: opts.addedBytes ?? 0,
+        addedBytes,
       }),
     });
+    return { progress, addedBytes };
   }
 
   get stats(): GroupCommitStats {

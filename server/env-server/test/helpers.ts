@@ -12,7 +12,7 @@ import {
 } from '@/server/engine';
 import { goalSecrets, testCatalog } from '@/server/engine/testing';
 import { DEFAULTS, type EnvServerConfig } from '../config';
-import { createEnvService, type EnvService } from '../protocol';
+import { catalogSessions, createEnvService, type EnvService } from '../protocol';
 import { LiveEpisodes } from '@/server/episodes/live';
 import { createTokenService } from '@/server/episodes/tokens';
 
@@ -35,7 +35,7 @@ export function makeService(overrides: Partial<EnvServerConfig> = {}, now?: () =
   const config = testConfig(overrides);
   const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
   const live = new LiveEpisodes({ max: config.maxSessions, idleMs: config.idleTimeoutMs, evictRunning: false, now });
-  return createEnvService({ config, catalog: testCatalog(), tokens, live });
+  return createEnvService({ config, catalog: testCatalog(), sessions: catalogSessions(testCatalog(), live, tokens) });
 }
 
 export interface OracleRun {
