@@ -159,7 +159,7 @@ export function summarizeSpec(rec: RecommendationSpec, ctx: EnvContext): string[
     `persona weights: price ${w.price.toFixed(2)}, rating ${w.rating.toFixed(2)}, shipping ${w.shipping.toFixed(2)}, brand ${w.brand.toFixed(2)} (${rec.persona.preferredBrand}), similarity ${w.similarity.toFixed(2)}`,
     `k = ${rec.k}; evaluation pool ${rec.pool.length} products of ${rec.category}; ideal list now: ${ideal.join(', ')}`,
     ...ctx.world.stockChanges
-      .filter((c) => rec.pool.some((e) => e.id === c.id))
+      .filter((c) => rec.pool.positionOf(c.id) !== undefined)
       .map((c) => `went out of stock at turn ${c.turn}: ${c.id}`),
   ];
 }

@@ -64,9 +64,10 @@ function generate(ctx: EnvContext, rng: Rng): SubTask {
       compatibility: [...compat],
     });
     // solvable: k compatible alternatives in stock (the original itself is excluded from the pool)
-    if (rec.pool.filter((e) => e.rel > 0 && e.stock > 0).length < rec.k) continue;
+    const buyable = rec.pool.entries().filter((e) => e.rel > 0 && e.stock > 0);
+    if (buyable.length < rec.k) continue;
     ctx.world.stockOverrides.set(original.id, 0);
-    ctx.world.protectedStock.add(rec.pool.find((e) => e.rel > 0 && e.stock > 0)!.id);
+    ctx.world.protectedStock.add(buyable[0].id);
     const slots = constraintSlots(rec.constraints, (c) => rec.compatibility.includes(c.attr), ctx.axes.p_missing, rng);
     const noun = categoryNoun(original.category);
     const phrases = statedPhrases(rec.constraints, slots);
