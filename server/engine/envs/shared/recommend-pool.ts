@@ -3,8 +3,9 @@
 // Product per candidate: constraints are checked by masks over the columns and the utility is
 // split into a part without similarity plus its weighted similarity, both written out to
 // match persona.ts's constraintMet and utilityOf term for term (keep them in step); the TF-IDF
-// similarity (similarity.ts) runs over the term-id bags and per-category document frequencies
-// of pool-bags.ts, and the pool is chosen by selection over typed arrays and kept as columns (evaluation-pool.ts).
+// similarity (defined in test/similarity.ts) runs over the term-id bags and per-category document
+// frequencies of pool-bags.ts, and the pool is chosen by selection over typed arrays and kept as
+// columns (evaluation-pool.ts).
 // Floating-point operations happen in the same order as in similarities(), so every
 // similarity, and so every reward, is bit-identical (pool-equivalence.test.ts, golden test).
 

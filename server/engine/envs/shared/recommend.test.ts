@@ -25,7 +25,7 @@ import {
   type PoolEntry,
   type RecommendationSpec,
 } from './recommend';
-import { similarities } from './similarity';
+import { similarities } from './test/similarity';
 import { mk } from '../../testing/products';
 
 const products = [
