@@ -23,7 +23,7 @@ describe('PD generator (properties over many seeds)', () => {
         expect(g.rec.constraints[0].attr).toBe('price');
         expect(g.rec.constraints.length).toBeLessThanOrEqual(e.axes.m);
         expect(g.rec.constraints.length).toBeGreaterThanOrEqual(Math.min(e.axes.m, 5));
-        expect(g.rec.pool.entries().some((p) => p.id === g.targetId)).toBe(true);
+        expect(g.rec.pool.some((p) => p.id === g.targetId)).toBe(true);
         expect(target.stockQty).toBeGreaterThan(0);
         expect(g.rec.k).toBe(e.axes.k_rec);
       }
@@ -35,8 +35,8 @@ describe('PD generator (properties over many seeds)', () => {
       const size = catalog.indicesInCategory(g.rec.category).length;
       expect(g.rec.pool.length).toBe(Math.min(POOL_SIZE, size));
       for (let i = 1; i < g.rec.pool.length; i++)
-        expect(g.rec.pool.rel(i - 1)).toBeGreaterThanOrEqual(g.rec.pool.rel(i));
-      if (seed < 3) for (const e of g.rec.pool.entries()) expect(catalog.get(e.id)!.category).toBe(g.rec.category);
+        expect(g.rec.pool[i - 1].rel).toBeGreaterThanOrEqual(g.rec.pool[i].rel);
+      if (seed < 3) for (const e of g.rec.pool) expect(catalog.get(e.id)!.category).toBe(g.rec.category);
     }
   });
 
@@ -47,7 +47,7 @@ describe('PD generator (properties over many seeds)', () => {
     const g = e.hiddenGoal().data as PdGoal;
     expect(big.indicesInCategory(g.rec.category).length).toBeGreaterThan(POOL_SIZE);
     expect(g.rec.pool.length).toBe(POOL_SIZE);
-    expect(g.rec.pool.entries().some((p) => p.id === g.targetId)).toBe(true);
+    expect(g.rec.pool.some((p) => p.id === g.targetId)).toBe(true);
   });
 
   it('the opening states price always; with p_missing = 1 every other constraint is omitted and revealed when asked', () => {
@@ -122,7 +122,7 @@ describe('PD through an episode', () => {
   it('the customer corrects a named product that misses a constraint', () => {
     const e = start(4, 5, { p_noise: 0 });
     const g = goalOf<PdGoal>(e);
-    const bad = g.rec.pool.entries().find((p) => p.s < 1)!;
+    const bad = g.rec.pool.find((p) => p.s < 1)!;
     const r = e.step(
       act({
         assistant_message: `What about ${bad.id}?`,
@@ -140,7 +140,6 @@ describe('axes acting on PD episodes', () => {
     const e = start(4, 9, { p_oos: 1, B_tool: 20 });
     const g = goalOf<PdGoal>(e);
     const ids = g.rec.pool
-      .entries()
       .filter((p) => p.stock > 0)
       .slice(0, 12)
       .map((p) => p.id);
@@ -151,9 +150,9 @@ describe('axes acting on PD episodes', () => {
       .map((x) => (x as unknown as { data: { stockId: string } }).data.stockId);
     expect(gone.length).toBeGreaterThan(0);
     expect(gone).not.toContain(g.targetId);
-    expect(
-      g.rec.pool.entries().filter((p) => p.rel > 0 && (e.stockOf(p.id, null) ?? 0) > 0).length,
-    ).toBeGreaterThanOrEqual(g.rec.k);
+    expect(g.rec.pool.filter((p) => p.rel > 0 && (e.stockOf(p.id, null) ?? 0) > 0).length).toBeGreaterThanOrEqual(
+      g.rec.k,
+    );
     const shown = e.step(act({ tool_calls: [{ name: 'catalog.get_product', args: { product_id: gone[0] } }] }));
     expect((shown.observation.toolResults[0].result as { stock_qty: number }).stock_qty).toBe(0);
     // answering with the stale list now costs r_oos (the agent could have re-checked)
@@ -172,7 +171,6 @@ describe('axes acting on PD episodes', () => {
       const plain = start(8, seed, { p_oos: 0.5, B_tool: 20 });
       const g = goalOf<PdGoal>(plain);
       const ids = g.rec.pool
-        .entries()
         .filter((p) => p.rel > 0 && p.stock > 0)
         .slice(0, 10)
         .map((p) => p.id);
@@ -204,7 +202,6 @@ describe('axes acting on PD episodes', () => {
     e.step(
       act({
         tool_calls: g.rec.pool
-          .entries()
           .slice(0, 12)
           .map((p) => p.id)
           .map((id) => ({ name: 'catalog.get_product', args: { product_id: id } })),

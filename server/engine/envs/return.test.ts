@@ -12,7 +12,6 @@ import { createWorld, type WorldState } from '../world/state';
 import { returnEnv, type ReturnGoal } from './return';
 import type { CallRecord } from './types';
 import { newCustomerNotes } from './shared/recommend-customer';
-import { EvaluationPool } from './shared/evaluation-pool';
 
 const catalog = testCatalog();
 const TODAY = '2026-06-30';
@@ -221,7 +220,7 @@ describe('RETURN evidence (round 11): the total line carries the verdict, negati
       weights: { rank: 0.55, cons: 0.35, oos: 0.1 },
       passThreshold: 0.95,
       excludeIds: [],
-      pool: EvaluationPool.of([entry(a), entry(b)]),
+      pool: [entry(a), entry(b)],
     } as unknown as ReturnGoal['replacement'];
     initiate(world, 'ORD-30000-L1');
     const r = verify(world, goal, { replacement_product_ids: [a.id, other.id] });

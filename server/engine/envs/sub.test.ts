@@ -33,9 +33,9 @@ describe('SUB generator (properties over many seeds)', () => {
           expect(COMPATIBILITY_ATTRS).toContain(a);
           expect(g.rec.constraints.some((c) => c.attr === a && c.op === 'eq')).toBe(true);
         }
-        expect(g.rec.pool.entries().some((p) => p.id === g.originalId)).toBe(false);
+        expect(g.rec.pool.some((p) => p.id === g.originalId)).toBe(false);
         expect(g.rec.lambdaSim).toBeCloseTo(Math.min(0.8, Math.max(0.4, 0.4 + 0.05 * d)), 12);
-        expect(g.rec.pool.entries().filter((p) => p.rel > 0 && p.stock > 0).length).toBeGreaterThanOrEqual(g.rec.k);
+        expect(g.rec.pool.filter((p) => p.rel > 0 && p.stock > 0).length).toBeGreaterThanOrEqual(g.rec.k);
       }
   });
 
@@ -43,7 +43,7 @@ describe('SUB generator (properties over many seeds)', () => {
     for (let seed = 0; seed < 8; seed++) {
       const g = goalOf<SubGoal>(start(seed, seed));
       const original = catalog.get(g.originalId)!;
-      const entries = g.rec.pool.entries().slice(0, 40);
+      const entries = g.rec.pool.slice(0, 40);
       const products = entries.map((e) => catalog.get(e.id)!);
       for (const [i, e] of entries.entries()) {
         const p = products[i];
@@ -123,7 +123,6 @@ describe('SUB through an episode', () => {
     const e = start(6, 8, { p_oos: 1, B_tool: 20 });
     const g = goalOf<SubGoal>(e);
     const ids = g.rec.pool
-      .entries()
       .filter((p) => p.rel > 0 && p.stock > 0)
       .slice(0, 15)
       .map((p) => p.id);
@@ -131,8 +130,8 @@ describe('SUB through an episode', () => {
     e.step(act({ tool_calls: ids.map((id) => ({ name: 'catalog.get_product', args: { product_id: id } })) }));
     const gone = e.events.filter((x) => x.kind === 'world_change');
     expect(gone.length).toBeGreaterThan(0);
-    expect(
-      g.rec.pool.entries().filter((p) => p.rel > 0 && (e.stockOf(p.id, null) ?? 0) > 0).length,
-    ).toBeGreaterThanOrEqual(g.rec.k);
+    expect(g.rec.pool.filter((p) => p.rel > 0 && (e.stockOf(p.id, null) ?? 0) > 0).length).toBeGreaterThanOrEqual(
+      g.rec.k,
+    );
   });
 });

@@ -2,7 +2,7 @@
 // they want a similar, compatible alternative. At least one compatibility
 // attribute (connector_type, size or material) is an equality constraint and
 // gates relevance. Relevance λ_sim·sim + (1 − λ_sim)·s (sim: TF-IDF cosine,
-// shared/test/similarity.ts); r_task = 0.80·r_rank + 0.20·r_oos; pass ≥ 0.95.
+// similarity.ts); r_task = 0.80·r_rank + 0.20·r_oos; pass ≥ 0.95.
 
 import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Product } from '../catalog/types';
@@ -19,6 +19,7 @@ import {
   type CustomerNotes,
 } from './shared/recommend-customer';
 import { joinList } from './shared/phrasing';
+import { poolOf } from './shared/evaluation-pool';
 import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
 import { summaryByStock } from './shared/summary-cache';
 
@@ -64,10 +65,11 @@ function generate(ctx: EnvContext, rng: Rng): SubTask {
       compatibility: [...compat],
     });
     // solvable: k compatible alternatives in stock (the original itself is excluded from the pool)
-    const buyable = rec.pool.entries().filter((e) => e.rel > 0 && e.stock > 0);
+    const pool = poolOf(rec);
+    const buyable = pool.ids.filter((_, j) => pool.rel(j) > 0 && pool.stock[j] > 0);
     if (buyable.length < rec.k) continue;
     ctx.world.stockOverrides.set(original.id, 0);
-    ctx.world.protectedStock.add(buyable[0].id);
+    ctx.world.protectedStock.add(buyable[0]);
     const slots = constraintSlots(rec.constraints, (c) => rec.compatibility.includes(c.attr), ctx.axes.p_missing, rng);
     const noun = categoryNoun(original.category);
     const phrases = statedPhrases(rec.constraints, slots);

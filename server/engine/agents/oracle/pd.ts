@@ -1,6 +1,6 @@
 import type { PdGoal } from '../../envs/pd';
 import type { Constraint } from '../../envs/shared/persona';
-import type { PoolEntry, RecommendationSpec } from '../../envs/shared/recommend';
+import type { RecommendationSpec } from '../../envs/shared/recommend';
 import type { Episode } from '../../episode';
 import type { Action, ToolCall } from '../../types';
 
@@ -31,9 +31,9 @@ const inStock = (episode: Episode, id: string) => (episode.stockOf(id, null) ?? 
 
 /** The first n wanted items (stock looked up lazily: it materialises products). */
 function wantedNow(episode: Episode, spec: RecommendationSpec, n: number) {
-  const relevant = spec.pool.entries().filter((e) => e.rel > 0);
+  const relevant = spec.pool.filter((e) => e.rel > 0);
   const sMax = [...relevant].sort((a, b) => b.s - a.s).find((e) => inStock(episode, e.id))?.s ?? 0;
-  const out: PoolEntry[] = [];
+  const out: RecommendationSpec['pool'] = [];
   for (const e of relevant) {
     if (out.length >= n) break;
     if (e.s >= sMax - 1e-12 && inStock(episode, e.id)) out.push(e);

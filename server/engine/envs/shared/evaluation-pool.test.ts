@@ -1,10 +1,10 @@
 // evaluation-pool.ts: the pool kept as columns reads back as the entries it was built from (every
-// float exact), finds ids as a Map of its ids would, and is stored (JSON) as the list of entries
-// a goal held before the pool became columns.
+// float exact) and finds ids as a Map of its ids would; a goal's `pool` stays the plain list of
+// entries it was before the pool became columns (JSON, structured clones, readers).
 import { describe, expect, it } from 'vitest';
 import { createSyntheticCatalog } from '../../catalog/synthetic';
 import { Episode } from '../../episode';
-import { EvaluationPool, type PoolEntry } from './evaluation-pool';
+import { EvaluationPool, poolOf, type PoolEntry } from './evaluation-pool';
 import type { RecommendationSpec } from './recommend';
 
 const entries: PoolEntry[] = [
@@ -26,25 +26,37 @@ describe('EvaluationPool', () => {
     for (const id of ['', 'd', 'A', 'toString', '__proto__']) expect(pool.positionOf(id)).toBeUndefined();
   });
 
-  it('is stored as the list of its entries, in the key order a goal always had', () => {
-    expect(JSON.stringify({ pool: EvaluationPool.of(entries) })).toBe(JSON.stringify({ pool: entries }));
-    expect(JSON.stringify(EvaluationPool.of([]))).toBe('[]');
+  it("a reset's pool: columns in relevance order, each entry found at its position", () => {
+    for (const { rec } of goals()) {
+      const pool = poolOf(rec);
+      const list = pool.entries();
+      expect(list.length).toBeGreaterThan(0);
+      list.forEach((e, j) => {
+        expect(pool.positionOf(e.id)).toBe(j);
+        if (j > 0) expect(list[j - 1].rel).toBeGreaterThanOrEqual(e.rel);
+      });
+    }
   });
 
-  it("a reset's pool: entries in relevance order, each found at its position, JSON as its entries", () => {
-    const catalog = createSyntheticCatalog({ seed: 3, size: 5_000 });
-    for (const envId of ['PD', 'SUB'] as const)
-      for (let seed = 0; seed < 6; seed++) {
-        const episode = new Episode({ envId, d: 4, seed }, catalog);
-        episode.reset();
-        const { pool } = (episode.hiddenGoal().data as { rec: RecommendationSpec }).rec;
-        const list = pool.entries();
-        expect(list.length).toBeGreaterThan(0);
-        list.forEach((e, j) => {
-          expect(pool.positionOf(e.id)).toBe(j);
-          if (j > 0) expect(list[j - 1].rel).toBeGreaterThanOrEqual(e.rel);
-        });
-        expect(JSON.parse(JSON.stringify(pool))).toEqual(list);
-      }
+  it("a goal's pool is a plain list of entries to JSON, a structured clone (worker threads) and a reader", () => {
+    for (const { rec } of goals()) {
+      const entries = poolOf(rec).entries();
+      expect(rec.pool).toEqual(entries);
+      expect(JSON.parse(JSON.stringify(rec)).pool).toEqual(entries);
+      const copy = structuredClone(rec); // threw while the pool's columns sat on the goal (positions hold a function)
+      expect(copy.pool).toEqual(entries);
+      expect(poolOf(copy).entries()).toEqual(entries); // a copy's columns, built from its entries
+    }
   });
 });
+
+function goals(): { rec: RecommendationSpec }[] {
+  const catalog = createSyntheticCatalog({ seed: 3, size: 5_000 });
+  return (['PD', 'SUB'] as const).flatMap((envId) =>
+    [0, 1, 2, 3, 4, 5].map((seed) => {
+      const episode = new Episode({ envId, d: 4, seed }, catalog);
+      episode.reset();
+      return episode.hiddenGoal().data as { rec: RecommendationSpec };
+    }),
+  );
+}

@@ -1,7 +1,7 @@
 // The PD/SUB evaluation pool (recommend-pool.ts chooses it), best first, kept as columns. An
 // episode holds its pool from reset to its end: a few hundred entry objects per episode (four
 // boxed floats each) were most of an idle session's heap and of a busy server's GC work (round
-// 18). Entries are built when asked for; as JSON (a stored goal) the pool is its list of entries.
+// 18). Entries are built when read: a goal's `pool` is still its list of entries (poolOf below).
 
 import type { PoolPositions } from './pool-positions';
 
@@ -36,7 +36,7 @@ export class EvaluationPool {
     this.length = ids.length;
   }
 
-  /** A pool of these entries, best first (tests). */
+  /** A pool of these entries, best first. */
   static of(entries: readonly PoolEntry[]): EvaluationPool {
     const values = Float64Array.from(entries.flatMap((e) => [e.s, e.u, e.sim, e.rel]));
     return new EvaluationPool(
@@ -70,10 +70,25 @@ export class EvaluationPool {
   positionOf(id: string): number | undefined {
     return (this.positions ??= idPositions(this.ids)).get(id);
   }
+}
 
-  toJSON(): PoolEntry[] {
-    return this.entries();
-  }
+const POOLS = new WeakMap<object, EvaluationPool>();
+
+/**
+ * The columns of a spec's pool. A built spec's `pool` is a getter that builds the entries on every
+ * read (JSON, structured clones, the oracle); engine code reads the columns it was built with.
+ * A spec made otherwise (a copy, a test's) gets columns of its entries, once.
+ */
+export function poolOf(spec: { readonly pool: PoolEntry[] }): EvaluationPool {
+  let pool = POOLS.get(spec);
+  if (pool === undefined) POOLS.set(spec, (pool = EvaluationPool.of(spec.pool)));
+  return pool;
+}
+
+/** `spec` with its pool's columns: the spec's `pool` getter must read these. */
+export function keepPool<T extends object>(spec: T, pool: EvaluationPool): T {
+  POOLS.set(spec, pool);
+  return spec;
 }
 
 /** id → position, set one by one (`new Map(ids.map((id, i) => [id, i]))` made a pair array per entry: ~40 % more CPU). */

@@ -24,7 +24,7 @@ describe('evaluation pool order, ids not ascending with the index', () => {
         const { pool } = (episode.hiddenGoal().data as { rec: RecommendationSpec }).rec;
         expect(pool.length).toBeGreaterThan(10);
         for (let j = 1; j < pool.length; j++) {
-          const [a, b] = [pool.entry(j - 1), pool.entry(j)];
+          const [a, b] = [pool[j - 1], pool[j]];
           expect(a.rel > b.rel || (a.rel === b.rel && a.id < b.id), `${envId} seed ${seed} at ${j}`).toBe(true);
           if (a.rel === b.rel) ties++;
         }

@@ -7,6 +7,7 @@
 import type { WorldState } from '../../world/state';
 import type { RecommendationSpec } from './recommend';
 import type { StockDraw, VerifyContext } from '../types';
+import { poolOf } from './evaluation-pool';
 
 /** world + the turn of the answer being scored (undefined: judge current stock). */
 export type StockContext = { world: WorldState; turn?: number };
@@ -29,8 +30,9 @@ const KEEP = new WeakMap<RecommendationSpec, number>();
 function keptInStock(spec: RecommendationSpec): number {
   let keep = KEEP.get(spec);
   if (keep === undefined) {
+    const pool = poolOf(spec);
     let inStock = 0;
-    for (let j = 0; j < spec.pool.length; j++) if (spec.pool.rel(j) > 0 && spec.pool.stock[j] > 0) inStock++;
+    for (let j = 0; j < pool.length; j++) if (pool.rel(j) > 0 && pool.stock[j] > 0) inStock++;
     KEEP.set(spec, (keep = Math.min(spec.k, inStock)));
   }
   return keep;
@@ -38,8 +40,9 @@ function keptInStock(spec: RecommendationSpec): number {
 
 /** Whether the goal of `spec` would reward the product (a pool entry of positive relevance). */
 export function rewardsProduct(spec: RecommendationSpec, id: string): boolean {
-  const p = spec.pool.positionOf(id);
-  return p !== undefined && spec.pool.rel(p) > 0;
+  const pool = poolOf(spec);
+  const p = pool.positionOf(id);
+  return p !== undefined && pool.rel(p) > 0;
 }
 
 /**
@@ -54,7 +57,7 @@ export function recommendationOutOfStock(
   ctx: VerifyContext,
   draw: StockDraw,
 ): string[] {
-  const { pool } = spec;
+  const pool = poolOf(spec);
   const keep = keptInStock(spec);
   const inStock = (j: number) => (ctx.world.stockOverrides.get(pool.ids[j]) ?? pool.stock[j]) > 0;
   // counted over the whole pool only when a first-seen id could go (most steps show none of it)

@@ -1,7 +1,6 @@
 // Hand-computed cases for the shared recommendation verifier (recommend.ts),
-// the persona pieces (persona.ts) and the TF-IDF similarity (similarity.ts).
+// the persona pieces (persona.ts) and the TF-IDF similarity (test/similarity.ts).
 
-import { EvaluationPool } from './evaluation-pool';
 import { describe, expect, it } from 'vitest';
 import { createCatalogFromProducts } from '../../catalog/from-products';
 import { axesFor, envKnobs } from '../../difficulty';
@@ -60,7 +59,7 @@ function spec(over: Partial<RecommendationSpec> = {}): RecommendationSpec {
     weights: TASK_WEIGHTS.discovery,
     passThreshold: 0.95,
     excludeIds: [],
-    pool: EvaluationPool.of([entry('A', 0.8, 1), entry('B', 0.6, 1), entry('C', 0.4, 0.5)]),
+    pool: [entry('A', 0.8, 1), entry('B', 0.6, 1), entry('C', 0.4, 0.5)],
     ...over,
   };
 }
@@ -108,11 +107,7 @@ describe('scoreRecommendations (PD weights 0.55 / 0.35 / 0.10)', () => {
   it('round 11: a fail whose only loss is rank (nDCG 0.951) shows r_rank ✗ and the verdict with its values', () => {
     // B's relevance 0.64, swapped: nDCG = (0.64 + 0.8/log2 3)/(0.8 + 0.64/log2 3) = 1.144744/1.203795 = 0.950946,
     // r_rank = 0.901892, r_task = 0.55·0.901892 + 0.35 + 0.1 = 0.946040 < 0.95. Before, r_rank was ✓ (nDCG ≥ 0.95).
-    const r = scoreRecommendations(
-      spec({ pool: EvaluationPool.of([entry('A', 0.8, 1), entry('B', 0.64, 1)]) }),
-      ['B', 'A'],
-      ctx(),
-    );
+    const r = scoreRecommendations(spec({ pool: [entry('A', 0.8, 1), entry('B', 0.64, 1)] }), ['B', 'A'], ctx());
     expect(r.metrics.ndcg).toBeCloseTo(0.950946, 5);
     expect(r.rTask).toBeCloseTo(0.94604, 5);
     expect(r.isCorrect).toBe(false);

@@ -32,7 +32,7 @@ import { PASS_THRESHOLD } from '../../reward';
 import { makeConstraints, percentileOfSorted, samplePersonaWeights, type Constraint, type Persona } from './persona';
 import { isColumnarCatalog, type ColumnarCatalog } from '../../catalog/columnar-catalog';
 import { columnCandidates } from './recommend-pool';
-import type { EvaluationPool } from './evaluation-pool';
+import { keepPool, type PoolEntry } from './evaluation-pool';
 import { bagStoreInSlices, bagStoreOf } from './pool-bags';
 import type { EnvContext } from '../types';
 
@@ -62,8 +62,8 @@ export interface RecommendationSpec {
   passThreshold: number;
   /** Never relevant (SUB's original, a returned item). */
   excludeIds: string[];
-  /** Sorted by relevance, best first. */
-  pool: EvaluationPool;
+  /** Sorted by relevance, best first (a new list on every read of a built spec: engine code reads poolOf(spec)). */
+  readonly pool: PoolEntry[];
 }
 
 export interface RecommendationOptions {
@@ -192,21 +192,26 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
     mode === 'discovery',
     POOL_SIZE,
   );
-  return {
-    mode,
-    referenceId: reference.id,
-    category: reference.category,
-    constraints,
-    compatibility,
-    persona,
-    k: opts.k,
-    alpha: scoring.alpha,
-    lambdaSim: scoring.lambdaSim,
-    weights: TASK_WEIGHTS[mode],
-    passThreshold: PASS_THRESHOLD,
-    excludeIds,
+  return keepPool<RecommendationSpec>(
+    {
+      mode,
+      referenceId: reference.id,
+      category: reference.category,
+      constraints,
+      compatibility,
+      persona,
+      k: opts.k,
+      alpha: scoring.alpha,
+      lambdaSim: scoring.lambdaSim,
+      weights: TASK_WEIGHTS[mode],
+      passThreshold: PASS_THRESHOLD,
+      excludeIds,
+      get pool() {
+        return pool.entries();
+      },
+    },
     pool,
-  };
+  );
 }
 
 export { dcg, idealList, ndcgAt, scoreRecommendations, wantedItems } from './recommend-score';
