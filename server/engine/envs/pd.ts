@@ -30,6 +30,7 @@ import {
 import { joinList, withArticle } from './shared/phrasing';
 import type { Answer, CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
 import { summaryByStock } from './shared/summary-cache';
+import { poolOf } from './shared/evaluation-pool';
 
 export interface PdGoal {
   targetId: string;
@@ -154,12 +155,13 @@ export const RECOMMENDATION_TOOLS = [
 export function summarizeSpec(rec: RecommendationSpec, ctx: EnvContext): string[] {
   const w = rec.persona.weights;
   const ideal = idealList(rec, { world: ctx.world }).map((e) => e.id);
+  const pool = poolOf(rec);
   return [
     `constraints: ${rec.constraints.map(describeConstraint).join('; ')}`,
     `persona weights: price ${w.price.toFixed(2)}, rating ${w.rating.toFixed(2)}, shipping ${w.shipping.toFixed(2)}, brand ${w.brand.toFixed(2)} (${rec.persona.preferredBrand}), similarity ${w.similarity.toFixed(2)}`,
-    `k = ${rec.k}; evaluation pool ${rec.pool.length} products of ${rec.category}; ideal list now: ${ideal.join(', ')}`,
+    `k = ${rec.k}; evaluation pool ${pool.length} products of ${rec.category}; ideal list now: ${ideal.join(', ')}`,
     ...ctx.world.stockChanges
-      .filter((c) => rec.pool.some((e) => e.id === c.id))
+      .filter((c) => pool.positionOf(c.id) !== undefined)
       .map((c) => `went out of stock at turn ${c.turn}: ${c.id}`),
   ];
 }

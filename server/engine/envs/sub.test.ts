@@ -7,7 +7,7 @@ import { playEpisode } from '../play';
 import { createWorld } from '../world/state';
 import { constraintMet, satisfaction } from './shared/persona';
 import { scoreRecommendations } from './shared/recommend';
-import { similarities } from './shared/similarity';
+import { similarities } from './shared/test/similarity';
 import { COMPATIBILITY_ATTRS, type SubGoal } from './sub';
 import { act, episodeStarter, goalOf } from '../testing';
 

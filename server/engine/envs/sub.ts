@@ -19,6 +19,7 @@ import {
   type CustomerNotes,
 } from './shared/recommend-customer';
 import { joinList } from './shared/phrasing';
+import { poolOf } from './shared/evaluation-pool';
 import type { CustomerReply, EnvContext, EnvDefinition, EnvTask, TurnInfo } from './types';
 import { summaryByStock } from './shared/summary-cache';
 
@@ -64,9 +65,11 @@ function generate(ctx: EnvContext, rng: Rng): SubTask {
       compatibility: [...compat],
     });
     // solvable: k compatible alternatives in stock (the original itself is excluded from the pool)
-    if (rec.pool.filter((e) => e.rel > 0 && e.stock > 0).length < rec.k) continue;
+    const pool = poolOf(rec);
+    const buyable = pool.ids.filter((_, j) => pool.rel(j) > 0 && pool.stock[j] > 0);
+    if (buyable.length < rec.k) continue;
     ctx.world.stockOverrides.set(original.id, 0);
-    ctx.world.protectedStock.add(rec.pool.find((e) => e.rel > 0 && e.stock > 0)!.id);
+    ctx.world.protectedStock.add(buyable[0]);
     const slots = constraintSlots(rec.constraints, (c) => rec.compatibility.includes(c.attr), ctx.axes.p_missing, rng);
     const noun = categoryNoun(original.category);
     const phrases = statedPhrases(rec.constraints, slots);

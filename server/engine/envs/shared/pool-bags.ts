@@ -252,7 +252,7 @@ export class BagStore {
   }
 
   /**
-   * similarities() of similarity.ts: the reference's TF-IDF cosine to each candidate, idf from
+   * similarities() of test/similarity.ts: the reference's TF-IDF cosine to each candidate, idf from
    * the pool's documents plus the reference, every float in similarities()' order (0 for the
    * candidates `need` leaves out), into `out` when given.
    */

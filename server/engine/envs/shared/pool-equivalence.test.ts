@@ -21,7 +21,7 @@ import {
   type PoolEntry,
   type RecommendationSpec,
 } from './recommend';
-import { similarities } from './similarity';
+import { similarities } from './test/similarity';
 
 const SEEDS = 200;
 const DS = [0, 3, 6, 9, 12];

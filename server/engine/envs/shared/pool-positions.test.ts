@@ -7,20 +7,18 @@ import { createSyntheticCatalog } from '../../catalog/synthetic';
 import { Rng } from '../../random';
 import { makeConstraints, samplePersonaWeights, type Persona } from './persona';
 import { constraintFilters } from './recommend';
-import { columnCandidates, poolPositions, type Relevance } from './recommend-pool';
+import type { EvaluationPool } from './evaluation-pool';
+import { columnCandidates, type Relevance } from './recommend-pool';
 
 const catalog = createSyntheticCatalog({ seed: 5, size: 20_000 });
 const discovery: Relevance = (s, u) => u * s * s;
 const substitute: Relevance = (s, _u, sim, compatible) => (compatible ? 0.7 * sim + 0.3 * s : 0);
 
-describe('poolPositions', () => {
+describe('EvaluationPool.positionOf', () => {
   it('answers as a Map of the pool ids would, 300 pools of both modes (20k products)', () => {
-    let kept = 0;
-    const built: {
-      trial: number;
-      positions: NonNullable<ReturnType<typeof poolPositions>>;
-      want: Map<string, number>;
-    }[] = [];
+    // every category of this catalog keeps its own copy of values: every pool's positions are
+    // read through its category's id → row Map (pool-positions.ts)
+    const built: { trial: number; pool: EvaluationPool; want: Map<string, number> }[] = [];
     for (let trial = 0; trial < 300; trial++) {
       const rng = new Rng(4000 + trial);
       const reference = catalog.at(rng.int(0, catalog.size - 1));
@@ -49,12 +47,9 @@ describe('poolPositions', () => {
         mode,
         size,
       );
-      const positions = poolPositions(pool);
-      if (!positions) continue;
-      kept++;
-      const want = new Map(pool.map((e, i) => [e.id, i]));
+      const want = new Map(pool.ids.map((id, i) => [id, i]));
       const asked = [
-        ...pool.map((e) => e.id),
+        ...pool.ids,
         reference.id,
         ...catalog.indicesInCategory(reference.category).map((i) => catalog.at(i).id),
         ...Array.from({ length: 20 }, () => catalog.at(rng.int(0, catalog.size - 1)).id),
@@ -62,15 +57,11 @@ describe('poolPositions', () => {
         '',
         'not an id',
       ];
-      for (const id of asked) {
-        expect(positions.get(id), `trial ${trial}: ${id}`).toBe(want.get(id));
-        expect(positions.has(id), `trial ${trial}: ${id}`).toBe(want.has(id));
-      }
-      built.push({ trial, positions, want });
+      for (const id of asked) expect(pool.positionOf(id), `trial ${trial}: ${id}`).toBe(want.get(id));
+      built.push({ trial, pool, want });
     }
     // again after every later pool was built: a pool's positions are its own, not a reused array
-    for (const { trial, positions, want } of built)
-      for (const [id, at] of want) expect(positions.get(id), `trial ${trial} later: ${id}`).toBe(at);
-    expect(kept).toBe(300); // every category of this catalog keeps its own copy: every pool keeps its positions
+    for (const { trial, pool, want } of built)
+      for (const [id, at] of want) expect(pool.positionOf(id), `trial ${trial} later: ${id}`).toBe(at);
   });
 });

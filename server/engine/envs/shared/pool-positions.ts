@@ -1,4 +1,4 @@
-// A pool entry's position by id (recommend-stock.ts's poolIndex: p_oos at first sight and the
+// A pool entry's position by id (EvaluationPool.positionOf: p_oos at first sight and the
 // verifier read it). A Map of the pool's few hundred ids was built for every episode with a pool
 // (~2–3 % of a bench:api run's CPU, round 13). A pool over a category's own copy of values
 // (pool.local: every category up to 6,000 products) is read instead through that copy's id → row
@@ -8,7 +8,6 @@ import type { Candidates } from './pool-types';
 
 export interface PoolPositions {
   get(id: string): number | undefined;
-  has(id: string): boolean;
 }
 
 /** Per kept candidate set: product id → row (its position in the candidates). */
@@ -33,9 +32,10 @@ export function positionsByRow(c: Candidates, rowOfEntry: ArrayLike<number>, ent
   const rows = rowsById(c);
   const position = new Int32Array(c.index.length).fill(-1);
   for (let j = 0; j < entries; j++) position[rowOfEntry[j]] = j;
-  const get = (id: string) => {
-    const k = rows.get(id);
-    return k === undefined || position[k] < 0 ? undefined : position[k];
+  return {
+    get(id) {
+      const k = rows.get(id);
+      return k === undefined || position[k] < 0 ? undefined : position[k];
+    },
   };
-  return { get, has: (id) => get(id) !== undefined };
 }

@@ -51,7 +51,7 @@ describe('substitute pool bounds', () => {
         columns.pool(constraints, persona, compatibility, [reference.id], relevance, false, size);
       const all = pool(1e9);
       const top = pool(SIZE);
-      expect(top, `trial ${trial}`).toEqual(all.slice(0, SIZE));
+      expect(top.entries(), `trial ${trial}`).toEqual(all.entries().slice(0, SIZE));
       if (all.length > SIZE) pruned++;
     }
     expect(pruned).toBeGreaterThan(100); // most trials have more candidates than the pool holds

@@ -7,7 +7,7 @@ import { createSyntheticCatalog } from '../../catalog/synthetic';
 import { Rng } from '../../random';
 import { attributeColumnsByCategory } from './pool-columns';
 import { BagTerms, type TermVocab } from './pool-terms';
-import { productFeatures } from './similarity';
+import { productFeatures } from './test/similarity';
 
 const catalog = createSyntheticCatalog({ seed: 5, size: 20_000 });
 // the same catalog whose text gives titles only (as an imported catalog's does): tokenized per product

@@ -1,10 +1,10 @@
-// Feature bags as term ids in one flat store (issue 13): similarity.ts's featureBag — title
+// Feature bags as term ids in one flat store (issue 13): test/similarity.ts's featureBag — title
 // tokens, cat:, dept:, one term per attribute in column order — with integer term counts in its
 // insertion order, so a cosine over them sums the same floats in the same order as similarities().
 
 import type { ColumnarCatalog } from '../../catalog/columnar-catalog';
 
-/** similarity.ts's smoothed idf, the same expression. */
+/** test/similarity.ts's smoothed idf, the same expression. */
 export const idfOf = (n: number, df: number, inReference: boolean) =>
   Math.log((1 + n) / (1 + df + (inReference ? 1 : 0))) + 1;
 
@@ -198,7 +198,7 @@ export class BagTerms {
 let refScratch = new Float64Array(256);
 
 /**
- * similarities() of similarity.ts over stored bags: the reference's TF-IDF cosine to each
+ * similarities() of test/similarity.ts over stored bags: the reference's TF-IDF cosine to each
  * candidate (bag k at at[k], len[k] terms), idf from the pool's documents plus the reference,
  * every float in similarities()' order; 0 for the candidates `need` leaves out. refPos: zeros,
  * at least one entry per vocabulary term (left zero again). Written into `out` when given (its

@@ -3,8 +3,9 @@
 // Product per candidate: constraints are checked by masks over the columns and the utility is
 // split into a part without similarity plus its weighted similarity, both written out to
 // match persona.ts's constraintMet and utilityOf term for term (keep them in step); the TF-IDF
-// similarity (similarity.ts) runs over the term-id bags and per-category document frequencies
-// of pool-bags.ts, and the pool is chosen by selection over typed arrays (only its POOL_SIZE entries become objects).
+// similarity (defined in test/similarity.ts) runs over the term-id bags and per-category document
+// frequencies of pool-bags.ts, and the pool is chosen by selection over typed arrays and kept as
+// columns (evaluation-pool.ts).
 // Floating-point operations happen in the same order as in similarities(), so every
 // similarity, and so every reward, is bit-identical (pool-equivalence.test.ts, golden test).
 
@@ -15,27 +16,9 @@ import { bagStoreOf, type Candidates } from './pool-bags';
 import { attrCodes, largeCandidates } from './pool-candidates';
 import { filterRows } from './pool-columns';
 import { poolScratch, Slot } from './pool-scratch';
-import { positionsByRow, type PoolPositions } from './pool-positions';
+import { positionsByRow } from './pool-positions';
+import { EvaluationPool } from './evaluation-pool';
 import { mayEnterPool, orderByRelevance, selectTop } from './pool-select';
-
-export interface PoolEntry {
-  id: string;
-  /** satisfaction s(p) */
-  s: number;
-  /** persona utility u(p) */
-  u: number;
-  /** similarity to the reference */
-  sim: number;
-  /** graded relevance (see recommend.ts) */
-  rel: number;
-  /** catalog stock (the episode's overrides apply on top) */
-  stock: number;
-}
-
-const POSITIONS = new WeakMap<readonly PoolEntry[], PoolPositions>();
-
-/** The positions by id of a pool pool() returned, when it keeps them (else undefined: build a Map). */
-export const poolPositions = (pool: readonly PoolEntry[]): PoolPositions | undefined => POSITIONS.get(pool);
 
 /**
  * relevanceOf of recommend.ts for one candidate. It must not decrease when u or sim grows (a sum or
@@ -60,7 +43,7 @@ export interface ColumnCandidates {
     relevance: Relevance,
     discovery: boolean,
     size: number,
-  ): PoolEntry[];
+  ): EvaluationPool;
 }
 
 /**
@@ -205,7 +188,7 @@ export function columnCandidates(
         ? (a: number, b: number) => indices[at[a]] - indices[at[b]]
         : (a: number, b: number) => compareIds(idOf(a), idOf(b));
       const byRel = (a: number, b: number) => relOf(b) - relOf(a) || byId(a, b);
-      let order: number[] = new Array(m);
+      const order: number[] = new Array(m);
       for (let e = 0; e < m; e++) order[e] = e;
       if (m > size) selectTop(order, size, discovery ? (a, b) => s[b] - s[a] || u[b] - u[a] || byRel(a, b) : byRel);
       if (order.length > size) order.length = size;
@@ -220,20 +203,23 @@ export function columnCandidates(
         keys[j] = idRank ? idRank.get(idOf(order[j]))! : indices[at[order[j]]];
       }
       const sorted = orderByRelevance(rels, keys, t, scratch.i32(Slot.SortFrom, t), scratch.i32(Slot.SortTo, t));
-      const top = order;
-      order = new Array(t);
-      for (let j = 0; j < t; j++) order[j] = top[sorted[j]];
-      const entries = order.map((e): PoolEntry => {
-        const k = at[e];
-        return { id: idOf(e), s: s[e], u: u[e], sim: sims[k], rel: rel[e], stock: c.stock[k] };
-      });
-      if (c === category.local) {
-        // a category's own copy lives as long as the catalog: its id → row Map is built once (pool-positions.ts)
-        const rowOfEntry = scratch.i32(Slot.EntryRows, order.length);
-        for (let j = 0; j < order.length; j++) rowOfEntry[j] = at[order[j]];
-        POSITIONS.set(entries, positionsByRow(c, rowOfEntry, order.length));
+      const poolIds: string[] = new Array(t);
+      const values = new Float64Array(4 * t);
+      const stocks = new Uint16Array(t);
+      const rowOfEntry = scratch.i32(Slot.EntryRows, t); // the candidate position of each entry
+      for (let j = 0; j < t; j++) {
+        const e = order[sorted[j]];
+        const k = (rowOfEntry[j] = at[e]);
+        poolIds[j] = idOf(e);
+        values[4 * j] = s[e];
+        values[4 * j + 1] = u[e];
+        values[4 * j + 2] = sims[k];
+        values[4 * j + 3] = rel[e];
+        stocks[j] = c.stock[k];
       }
-      return entries;
+      // a category's own copy lives as long as the catalog: its id → row Map is built once (pool-positions.ts)
+      const positions = c === category.local ? positionsByRow(c, rowOfEntry, t) : null;
+      return new EvaluationPool(poolIds, values, stocks, positions);
     },
   };
 }

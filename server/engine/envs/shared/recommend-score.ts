@@ -7,8 +7,8 @@ import type { EvidenceItem, TaskResult } from '../../types';
 import type { VerifyContext } from '../types';
 import { constraintMet, describeConstraint, satisfaction } from './persona';
 import type { RecommendationSpec } from './recommend';
-import type { PoolEntry } from './recommend-pool';
-import { knownStock, poolIndex, type StockContext } from './recommend-stock';
+import { poolOf, type PoolEntry } from './evaluation-pool';
+import { knownStock, type StockContext } from './recommend-stock';
 
 /**
  * The wanted items now (see the header): in-stock relevant pool items whose satisfaction is
@@ -16,7 +16,10 @@ import { knownStock, poolIndex, type StockContext } from './recommend-stock';
  * relevance order; sMax is that satisfaction.
  */
 export function wantedItems(spec: RecommendationSpec, ctx: StockContext): { sMax: number; wanted: PoolEntry[] } {
-  const available = spec.pool.filter((e) => e.rel > 0 && knownStock(e.id, e.stock, ctx) > 0);
+  const pool = poolOf(spec);
+  const available: PoolEntry[] = [];
+  for (let j = 0; j < pool.length; j++)
+    if (pool.rel(j) > 0 && knownStock(pool.ids[j], pool.stock[j], ctx) > 0) available.push(pool.entry(j));
   const sMax = available.reduce((m, e) => Math.max(m, e.s), 0);
   return { sMax, wanted: available.filter((e) => e.s >= sMax - 1e-12) };
 }
@@ -47,7 +50,7 @@ const NDCG_FULL = 1 - 1e-9;
 /** The verifier: PD-style r_task (weights by mode) with evidence per recommended id. */
 export function scoreRecommendations(spec: RecommendationSpec, ids: readonly string[], ctx: VerifyContext): TaskResult {
   const recs = [...new Set(ids)].slice(0, spec.k);
-  const poolAt = poolIndex(spec).at; // id → position in the pool (rank − 1)
+  const pool = poolOf(spec);
   const { sMax, wanted } = wantedItems(spec, ctx);
   const evidence: EvidenceItem[] = [];
   const rels: number[] = [];
@@ -75,8 +78,8 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
     const met = spec.constraints.filter((c) => constraintMet(p, c)).map(describeConstraint);
     const missed = spec.constraints.filter((c) => !constraintMet(p, c)).map(describeConstraint);
     const stock = knownStock(id, p.stockQty, ctx);
-    const at = poolAt.get(id);
-    const pooled = at === undefined ? undefined : { e: spec.pool[at], rank: at + 1 };
+    const at = pool.positionOf(id); // rank − 1
+    const pooled = at === undefined ? undefined : { e: pool.entry(at), rank: at + 1 };
     const isWanted = pooled !== undefined && pooled.e.s >= sMax - 1e-12;
     const rel = pooled && stock > 0 && isWanted ? pooled.e.rel : 0;
     if (stock <= 0) unavailable++;
@@ -113,7 +116,7 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
       (sMax >= 1 - 1e-12
         ? `the customer wants the ${wanted.length} in-stock product(s) meeting every constraint; `
         : `no in-stock product meets every constraint: the customer settles for the ${wanted.length} closest match(es) (s = ${fmt(sMax)}); `) +
-      `nDCG@${spec.k} = ${fmt(ndcg)} against the ideal of ${ideal.length} (pool ${spec.pool.length}) → r_rank = ${fmt(rRank)}`,
+      `nDCG@${spec.k} = ${fmt(ndcg)} against the ideal of ${ideal.length} (pool ${pool.length}) → r_rank = ${fmt(rRank)}`,
     turns: [],
     ok: ndcg >= NDCG_FULL,
     role: 'part',
@@ -131,7 +134,7 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
     ok: unavailable === 0 && recs.length > 0,
     role: 'part',
   });
-  for (const c of ctx.world.stockChanges.filter((c) => poolAt.has(c.id))) {
+  for (const c of ctx.world.stockChanges.filter((c) => pool.positionOf(c.id) !== undefined)) {
     const counted = ctx.turn === undefined || ctx.turn > c.turn;
     evidence.push({
       text: `${c.id} went out of stock at turn ${c.turn}; ${counted ? 'counted (the answer came later, the agent could re-check)' : 'not counted (the answer came in the same turn)'}`,
@@ -165,7 +168,7 @@ export function scoreRecommendations(spec: RecommendationSpec, ids: readonly str
       oosShare,
       rOos,
       k: spec.k,
-      poolSize: spec.pool.length,
+      poolSize: pool.length,
       idealSize: ideal.length,
     },
     evidence,

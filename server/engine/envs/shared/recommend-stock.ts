@@ -5,10 +5,9 @@
 // change it could not have seen.
 
 import type { WorldState } from '../../world/state';
-import type { PoolEntry, RecommendationSpec } from './recommend';
+import type { RecommendationSpec } from './recommend';
 import type { StockDraw, VerifyContext } from '../types';
-import type { PoolPositions } from './pool-positions';
-import { poolPositions } from './recommend-pool';
+import { poolOf } from './evaluation-pool';
 
 /** world + the turn of the answer being scored (undefined: judge current stock). */
 export type StockContext = { world: WorldState; turn?: number };
@@ -25,34 +24,25 @@ export function knownStock(id: string, catalogStock: number, ctx: StockContext):
   return ctx.world.stockOverrides.get(id) ?? catalogStock;
 }
 
-/** id → position, set one by one (`new Map(pool.map((e, i) => [e.id, i]))` made a pair array per entry: ~40 % more CPU). */
-function idPositions(pool: readonly PoolEntry[]): Map<string, number> {
-  const at = new Map<string, number>();
-  for (let i = 0; i < pool.length; i++) at.set(pool[i].id, i);
-  return at;
-}
-
-// The pool's positions by id and the in-stock floor depend on the spec only: built once per spec
-// (p_oos and the verifier share them), not per turn or per scoring.
-const POOL_INDEX = new WeakMap<RecommendationSpec, { at: PoolPositions; keep: number }>();
-export function poolIndex(spec: RecommendationSpec) {
-  let index = POOL_INDEX.get(spec);
-  if (!index) {
+// min(k, relevant items in stock at generation) depends on the spec only: counted once per spec
+// (p_oos reads it at every first sight), not per turn.
+const KEEP = new WeakMap<RecommendationSpec, number>();
+function keptInStock(spec: RecommendationSpec): number {
+  let keep = KEEP.get(spec);
+  if (keep === undefined) {
+    const pool = poolOf(spec);
     let inStock = 0;
-    for (const e of spec.pool) if (e.rel > 0 && e.stock > 0) inStock++;
-    // the column path's positions when it kept them (pool-positions.ts), else a Map of the ids
-    POOL_INDEX.set(
-      spec,
-      (index = { at: poolPositions(spec.pool) ?? idPositions(spec.pool), keep: Math.min(spec.k, inStock) }),
-    );
+    for (let j = 0; j < pool.length; j++) if (pool.rel(j) > 0 && pool.stock[j] > 0) inStock++;
+    KEEP.set(spec, (keep = Math.min(spec.k, inStock)));
   }
-  return index;
+  return keep;
 }
 
 /** Whether the goal of `spec` would reward the product (a pool entry of positive relevance). */
 export function rewardsProduct(spec: RecommendationSpec, id: string): boolean {
-  const p = poolIndex(spec).at.get(id);
-  return p !== undefined && spec.pool[p].rel > 0;
+  const pool = poolOf(spec);
+  const p = pool.positionOf(id);
+  return p !== undefined && pool.rel(p) > 0;
 }
 
 /**
@@ -67,17 +57,20 @@ export function recommendationOutOfStock(
   ctx: VerifyContext,
   draw: StockDraw,
 ): string[] {
-  const { at, keep } = poolIndex(spec);
-  const inStock = (e: PoolEntry) => (ctx.world.stockOverrides.get(e.id) ?? e.stock) > 0;
+  const pool = poolOf(spec);
+  const keep = keptInStock(spec);
+  const inStock = (j: number) => (ctx.world.stockOverrides.get(pool.ids[j]) ?? pool.stock[j]) > 0;
   // counted over the whole pool only when a first-seen id could go (most steps show none of it)
   let left = -1;
   const gone: string[] = [];
   for (const id of firstSeen) {
-    const p = at.get(id);
-    const e = p === undefined ? undefined : spec.pool[p];
-    if (!e || e.rel <= 0 || !inStock(e) || ctx.world.protectedStock.has(id)) continue;
+    const p = pool.positionOf(id);
+    if (p === undefined || pool.rel(p) <= 0 || !inStock(p) || ctx.world.protectedStock.has(id)) continue;
     if (spec.mode === 'discovery' && id === spec.referenceId) continue;
-    if (left < 0) left = spec.pool.filter((x) => x.rel > 0 && inStock(x)).length;
+    if (left < 0) {
+      left = 0;
+      for (let j = 0; j < pool.length; j++) if (pool.rel(j) > 0 && inStock(j)) left++;
+    }
     if (left - 1 < keep || !draw(id).bernoulli(ctx.axes.p_oos)) continue;
     gone.push(id);
     left--;

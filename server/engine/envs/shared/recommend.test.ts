@@ -1,5 +1,5 @@
 // Hand-computed cases for the shared recommendation verifier (recommend.ts),
-// the persona pieces (persona.ts) and the TF-IDF similarity (similarity.ts).
+// the persona pieces (persona.ts) and the TF-IDF similarity (test/similarity.ts).
 
 import { describe, expect, it } from 'vitest';
 import { createCatalogFromProducts } from '../../catalog/from-products';
@@ -24,7 +24,7 @@ import {
   type PoolEntry,
   type RecommendationSpec,
 } from './recommend';
-import { similarities } from './similarity';
+import { similarities } from './test/similarity';
 import { mk } from '../../testing/products';
 
 const products = [

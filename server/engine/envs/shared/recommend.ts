@@ -31,12 +31,13 @@ import type { Rng } from '../../random';
 import { PASS_THRESHOLD } from '../../reward';
 import { makeConstraints, percentileOfSorted, samplePersonaWeights, type Constraint, type Persona } from './persona';
 import { isColumnarCatalog, type ColumnarCatalog } from '../../catalog/columnar-catalog';
-import { columnCandidates, type PoolEntry } from './recommend-pool';
+import { columnCandidates } from './recommend-pool';
+import { keepPool, type PoolEntry } from './evaluation-pool';
 import { bagStoreInSlices, bagStoreOf } from './pool-bags';
 import type { EnvContext } from '../types';
 
 export type { Constraint, Persona } from './persona';
-export type { PoolEntry } from './recommend-pool';
+export type { PoolEntry } from './evaluation-pool';
 export { knownStock, recommendationOutOfStock, type StockContext } from './recommend-stock';
 
 export const POOL_SIZE = 500;
@@ -61,8 +62,8 @@ export interface RecommendationSpec {
   passThreshold: number;
   /** Never relevant (SUB's original, a returned item). */
   excludeIds: string[];
-  /** Sorted by relevance, best first. */
-  pool: PoolEntry[];
+  /** Sorted by relevance, best first (a new list on every read of a built spec: engine code reads poolOf(spec)). */
+  readonly pool: PoolEntry[];
 }
 
 export interface RecommendationOptions {
@@ -181,31 +182,36 @@ export function buildRecommendationSpec(ctx: EnvContext, rng: Rng, opts: Recomme
     priceHigh: Math.max(priceLow + 1, percentile(0.9)),
     preferredBrand,
   };
-  const spec: RecommendationSpec = {
-    mode,
-    referenceId: reference.id,
-    category: reference.category,
-    constraints,
-    compatibility,
-    persona,
-    k: opts.k,
-    alpha: ctx.knobs.pdAlpha,
-    lambdaSim: ctx.knobs.lambdaSim,
-    weights: TASK_WEIGHTS[mode],
-    passThreshold: PASS_THRESHOLD,
-    excludeIds,
-    pool: [],
-  };
-  spec.pool = columns.pool(
+  const scoring = { mode, alpha: ctx.knobs.pdAlpha, lambdaSim: ctx.knobs.lambdaSim };
+  const pool = columns.pool(
     constraints,
     persona,
     compatibility,
     excludeIds,
-    mode === 'discovery' ? discoveryRelevance(spec.alpha) : (s, u, sim, c) => relevanceOf(spec, s, u, sim, c),
+    mode === 'discovery' ? discoveryRelevance(scoring.alpha) : (s, u, sim, c) => relevanceOf(scoring, s, u, sim, c),
     mode === 'discovery',
     POOL_SIZE,
   );
-  return spec;
+  return keepPool<RecommendationSpec>(
+    {
+      mode,
+      referenceId: reference.id,
+      category: reference.category,
+      constraints,
+      compatibility,
+      persona,
+      k: opts.k,
+      alpha: scoring.alpha,
+      lambdaSim: scoring.lambdaSim,
+      weights: TASK_WEIGHTS[mode],
+      passThreshold: PASS_THRESHOLD,
+      excludeIds,
+      get pool() {
+        return pool.entries();
+      },
+    },
+    pool,
+  );
 }
 
 export { dcg, idealList, ndcgAt, scoreRecommendations, wantedItems } from './recommend-score';

@@ -6,9 +6,11 @@
 // IDF is computed over the documents being compared (the candidate set plus the
 // reference; for huge categories, the category's stride sample plus the
 // reference), smoothed: idf(t) = ln((1 + N) / (1 + df(t))) + 1. Result in [0, 1].
+// This is the definition; the evaluation pool computes the same floats over term ids
+// (pool-terms.ts, pool-bags.ts), and only the equivalence tests run this one.
 
-import { tokenize } from '../../catalog/tokenize';
-import type { Product } from '../../catalog/types';
+import { tokenize } from '../../../catalog/tokenize';
+import type { Product } from '../../../catalog/types';
 
 export type FeatureBag = Map<string, number>;
 
