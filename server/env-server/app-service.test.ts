@@ -114,6 +114,40 @@ describe('/api/env in the Next app', () => {
     expect(await prisma.episodeAction.count({ where: { episodeId: reset.episode_id } })).toBe(3);
   });
 
+  it('a playground step racing a trainer step that ends the episode: the next playground step answers EPISODE_DONE', async () => {
+    const started = await handleFetchRequest(
+      new Request('http://app.test/api/env/reset', {
+        method: 'POST',
+        body: JSON.stringify({ env: 'CART', d: 1, seed: 6 }),
+        headers: { 'x-forwarded-for': '198.51.100.10' },
+      }),
+      '/reset',
+    );
+    const { episode_id: id, token } = (await started.json()).observation.metadata as {
+      episode_id: string;
+      token: string;
+    };
+    const chat = {
+      assistant_message: 'Searching.',
+      tool_calls: [{ name: 'catalog.search', args: { query: 'lamp' } }],
+      answer: null,
+    };
+    await episodeService.submitAction(id, chat, { actor: 'human' }); // the service now holds its row
+    // both step the held episode; the trainer's text is not an action, so it ends the episode
+    const [played, ended] = await Promise.all([
+      episodeService.submitAction(id, chat, { actor: 'human' }),
+      post('/step', { episode_id: id, action: 'not an action' }, token),
+    ]);
+    expect(played.turn).toBe(2);
+    expect(await ended.json()).toMatchObject({
+      done: true,
+      observation: { metadata: { termination: 'format_invalid' } },
+    });
+    await expect(episodeService.submitAction(id, chat, { actor: 'human' })).rejects.toMatchObject({
+      code: 'EPISODE_DONE',
+    });
+  });
+
   it('gives the same precise errors', async () => {
     const bad = await post('/step', '{oops');
     expect(bad.status).toBe(400);

@@ -1,6 +1,7 @@
 // A small node:http server for the env protocol: the HTTP routes and, on the same port, the
 // WebSocket session at /ws. `npm run serve:env` starts one (scripts/serve-env.ts).
 
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Catalog } from '@/server/engine';
@@ -60,6 +61,10 @@ export interface EnvServerOptions {
   sessions?: Sessions;
 }
 
+/** A memory-only server's signing secret: derived from the shared one (undefined stays a random one). */
+const memoryOnlySecret = (secret: string | undefined) =>
+  secret && createHmac('sha256', secret).update('ecomrlve memory-only capability tokens').digest('hex');
+
 /** The service with its sessions (live episodes, tokens) and (when persisting) recorder, as configured. */
 export function buildEnvService(config: EnvServerConfig, catalog: Catalog, options: EnvServerOptions = {}) {
   const store = config.persist ? openStore(config, options) : null;
@@ -73,7 +78,13 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
     catalogSessions(
       catalog,
       new LiveEpisodes({ max: config.maxSessions, idleMs: config.idleTimeoutMs, evictRunning: store !== null }),
-      createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken }),
+      createTokenService({
+        // Without a store nothing refuses a chosen episode_id another process holds (an app's
+        // playground episode): a memory-only server's tokens are signed apart, so they open
+        // nothing outside it.
+        secret: store ? config.tokenSecret : memoryOnlySecret(config.tokenSecret),
+        adminToken: config.adminToken,
+      }),
       store ? episodeReads(store.reader) : null,
     );
   return {

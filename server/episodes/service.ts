@@ -103,7 +103,8 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
   async function liveEpisode(row: EpisodeRow): Promise<LiveEpisode> {
     const { live: held, stored } = (await sessions.hold(row.id, row))!;
     if (!stored) return held;
-    held.row = row;
+    // The row is this episode's only if no other seat moved it past the row meanwhile.
+    if (held.episode.events.length === row.eventCount) held.row = row;
     const { events } = held.episode;
     if (events.length > stored.events.length)
       await store.addEvents(row.id, events.slice(stored.events.length), stored.events.length);

@@ -54,6 +54,9 @@ export function createSessions({ live, tokens, reads, catalogFor, loadCatalog }:
     return rebuild(log, catalogFor(log.row.catalogId), stepIndex);
   }
 
+  /** Each episode's latest write, awaited before its caller is answered (acknowledged = durable). */
+  const writes = new Map<string, Promise<unknown>>();
+
   /**
    * The live episode: from the LRU or, on a miss, rebuilt from the store (`row` when the caller
    * has read it already). Null when neither holds it. `stored` is the log it was rebuilt from.
@@ -62,6 +65,8 @@ export function createSessions({ live, tokens, reads, catalogFor, loadCatalog }:
     const hit = live.get(id);
     if (hit) return { live: hit, stored: null };
     if (!reads) return null;
+    // A write of this process still committing (an episode evicted mid-step): read after it.
+    await writes.get(id)?.catch(() => {});
     const found = row ?? (await reads.getRow(id));
     if (!found) return null;
     const [events, actions] = await Promise.all([
@@ -74,9 +79,6 @@ export function createSessions({ live, tokens, reads, catalogFor, loadCatalog }:
     // Another request may have rebuilt it while this one read the store.
     return { live: live.get(id) ?? add(rebuilt), stored };
   }
-
-  /** Each episode's latest write, awaited before its caller is answered (acknowledged = durable). */
-  const writes = new Map<string, Promise<unknown>>();
 
   /** Remembers the episode's latest write (its failure surfaces through durable, never unhandled). */
   function track(id: string, write: Promise<unknown>): void {

@@ -108,8 +108,10 @@ export async function submitAction(
       infraError: null,
       updatedAt: new Date(),
     };
+    // Kept only on the copy this step moved, and only if no other seat (a trainer's step or state
+    // read in this process) moved or rebuilt it while this step's write was committing.
     const kept = live.peek(id);
-    if (kept) {
+    if (kept === held && ep.events.length === after.eventCount) {
       kept.row = after;
       if (stepKey) kept.answered.set(stepKey, { eventEnd: after.eventCount });
     }

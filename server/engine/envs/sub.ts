@@ -2,7 +2,7 @@
 // they want a similar, compatible alternative. At least one compatibility
 // attribute (connector_type, size or material) is an equality constraint and
 // gates relevance. Relevance λ_sim·sim + (1 − λ_sim)·s (sim: TF-IDF cosine,
-// similarity.ts); r_task = 0.80·r_rank + 0.20·r_oos; pass ≥ 0.95.
+// pool-terms.ts); r_task = 0.80·r_rank + 0.20·r_oos; pass ≥ 0.95.
 
 import { isDeniedCategory } from '../catalog/taxonomy';
 import type { Product } from '../catalog/types';

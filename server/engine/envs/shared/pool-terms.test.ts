@@ -1,4 +1,4 @@
-// Feature bags written from term ids (pool-terms.ts) are similarity.ts's featureBag: the same words
+// Feature bags written from term ids (pool-terms.ts) are test/similarity.ts's featureBag: the same words
 // with the same counts in the same order, whether the title comes as numbered parts (generated
 // titles) or as tokens, and both writers give every word the same id.
 import { describe, expect, it } from 'vitest';
