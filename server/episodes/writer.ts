@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EpisodeEvent } from '@/server/engine/types';
 import type { SqlDb, Stmt } from '@/server/db/sql';
+import type { CustomerRewriteRow } from './queries';
 
 let lastMs = 0;
 let inMs = 0;
@@ -255,15 +256,7 @@ export function episodeStatements(db: Pick<SqlDb, 'timestamp'>) {
     },
 
     /** The LLM customer's rewrite of one customer message (issue 9 item 8). */
-    rewrite(r: {
-      episodeId: string;
-      turn: number;
-      template: string;
-      text: string;
-      by: string;
-      fallback: string | null;
-      record: string | null;
-    }): Stmt {
+    rewrite(r: CustomerRewriteRow & { episodeId: string }): Stmt {
       return {
         sql: `INSERT INTO "CustomerRewrite" ("episodeId","turn","template","text","by","fallback","record")
           VALUES (?,?,?,?,?,?,?)`,
