@@ -21,7 +21,7 @@ export function bestRetrieved(
   spec: RecommendationSpec,
   retrieved: (id: string) => boolean,
 ): string[] {
-  return wantedNow(episode, spec, spec.pool.length)
+  return wantedNow(episode, spec, Infinity)
     .filter((e) => retrieved(e.id))
     .slice(0, spec.k)
     .map((e) => e.id);
