@@ -31,9 +31,8 @@ function worker(lru = 100, reads = episodeReads(db.prisma)): EnvService {
       testCatalog(),
       new LiveEpisodes({ max: lru, idleMs: 60_000 }),
       createTokenService({ secret: 'shared-secret' }),
-      reads,
+      { reads, recorder: recorderOf(db.sql) },
     ),
-    recorder: recorderOf(db.sql),
   });
 }
 

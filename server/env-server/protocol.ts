@@ -9,7 +9,8 @@ import type { EnvServerConfig } from './config';
 import { EnvServerError, asEnvServerError, writeFailure } from './errors';
 import { MAX_SEED } from '@/server/episodes/inputs';
 import { resetRequestSchema, stepRequestSchema, type ResetRequest } from './schemas';
-import { StepConflictError, storedAction, type Recorder } from '@/server/episodes/recorder';
+import { StepConflictError, storedAction, trainerPlayer } from '@/server/episodes/recorder';
+import { stepHeld } from '@/server/episodes/step';
 import type { LiveEpisode, LiveEpisodes, StoredLog } from '@/server/episodes/live';
 import { createSessions, type Sessions } from '@/server/episodes/sessions';
 import type { TokenService } from '@/server/episodes/tokens';
@@ -26,12 +27,10 @@ export interface EnvServiceDeps {
   config: EnvServerConfig;
   catalog: Catalog;
   /**
-   * The live episodes, their capability checks and rebuild from the store (server/episodes/
-   * sessions.ts): without a store, the only copy; in the Next app, the episode service's own.
+   * The live episodes, their capability checks, rebuild from the store and step (server/episodes/
+   * sessions.ts, step.ts): without a store, the only copy; in the Next app, the episode service's own.
    */
   sessions: Sessions;
-  /** Absent: episodes live in memory only. */
-  recorder?: Recorder | null;
 }
 
 /** Attempts at a step whose write collides with another worker's (each rebuilds first). */
@@ -51,19 +50,20 @@ function respond(live: Pick<LiveEpisode, 'id'>, result: StepResult): StepRespons
 
 /**
  * The sessions of a server that serves one catalog (serve:env): a stored episode played on
- * another catalog cannot be continued here.
+ * another catalog cannot be continued here. Without a store (reads and its recorder), episodes
+ * live in memory only.
  */
 export function catalogSessions(
   catalog: Catalog,
   live: LiveEpisodes,
   tokens: TokenService,
-  reads: Sessions['reads'] = null,
+  store: Partial<Pick<Sessions, 'reads' | 'recorder'>> | null = null,
 ): Sessions {
   const catalogFor = (catalogId: string) => {
     if (catalogId === catalog.id) return catalog;
     throw new AppError('BAD_INPUT', `it was played on catalog ${catalogId}, this worker serves ${catalog.id}`);
   };
-  return createSessions({ live, tokens, reads, catalogFor });
+  return createSessions({ live, tokens, reads: store?.reads ?? null, recorder: store?.recorder ?? null, catalogFor });
 }
 
 /** The episode layer's refusals (a full cache, a log this worker cannot replay) in the protocol's words. */
@@ -75,8 +75,7 @@ function protocolError(e: unknown, id: string | null): unknown {
 
 export function createEnvService(deps: EnvServiceDeps) {
   const { config, catalog, sessions } = deps;
-  const { live: held, tokens, reads } = sessions;
-  const recorder = deps.recorder ?? null;
+  const { live: held, tokens, reads, recorder } = sessions;
 
   /** Whether the caller may act on (or, with allowAdmin, read) the episode. One sentence per refusal. */
   function checkToken(id: string, token: string | null, allowAdmin: boolean, live?: LiveEpisode): void {
@@ -199,16 +198,13 @@ export function createEnvService(deps: EnvServiceDeps) {
         `episode "${live.id}" is over (${live.episode.termination}); reset to start another`,
         live.id,
       );
-    let result: StepResult;
     try {
-      result = live.episode.step(parsedAction as never);
+      const actor = trainerPlayer(live.run);
+      const record = storedAction(parsedAction);
+      return respond(live, stepHeld(sessions, live, parsedAction as never, record, { stepKey, actor }).result);
     } catch (e) {
       throw asEnvServerError(e, live.id);
     }
-    live.steps++;
-    live.row = undefined; // the episode service's held row is behind this step now: it reads the store
-    if (recorder) sessions.track(live.id, recorder.step(live, storedAction(parsedAction), result, { stepKey }));
-    return respond(live, result);
   }
 
   function parseStep(body: unknown) {

@@ -43,8 +43,8 @@ function recordingService(target: SqlDb) {
       testCatalog(),
       new LiveEpisodes({ max: 1000, idleMs: 60_000, evictRunning: false }),
       createTokenService({ secret: 'x' }),
+      { recorder },
     ),
-    recorder,
   });
   return { service, recorder };
 }

@@ -77,7 +77,12 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
     (store && options.sessions) ||
     catalogSessions(
       catalog,
-      new LiveEpisodes({ max: config.maxSessions, idleMs: config.idleTimeoutMs, evictRunning: store !== null }),
+      new LiveEpisodes({
+        max: config.maxSessions,
+        maxSetting: 'ECOMRLVE_MAX_SESSIONS',
+        idleMs: config.idleTimeoutMs,
+        evictRunning: store !== null,
+      }),
       createTokenService({
         // Without a store nothing refuses a chosen episode_id another process holds (an app's
         // playground episode): a memory-only server's tokens are signed apart, so they open
@@ -85,7 +90,7 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
         secret: store ? config.tokenSecret : memoryOnlySecret(config.tokenSecret),
         adminToken: config.adminToken,
       }),
-      store ? episodeReads(store.reader) : null,
+      store && { reads: episodeReads(store.reader), recorder: recorderOf(store.db) },
     );
   return {
     tokens: sessions.tokens,
@@ -93,7 +98,7 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
     closeStore: async () => {
       await store?.close();
     },
-    service: createEnvService({ config, catalog, sessions, recorder: store ? recorderOf(store.db) : null }),
+    service: createEnvService({ config, catalog, sessions }),
   };
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Episode } from '@/server/engine';
 import { LiveEpisodes } from './live';
+import { createSessions } from './sessions';
+import { createTokenService } from './tokens';
 
 const entry = (id: string, done: boolean) => ({
   id,
@@ -52,5 +54,18 @@ describe('the live-episode cache', () => {
     live.add(entry('x', false));
     live.forgetCatalog('other');
     expect(held(live, ['a', 'x'])).toEqual(['a']);
+  });
+
+  it('a full cache refuses with its own limit: the setting its owner named, else its size', () => {
+    const full = (maxSetting?: string) => {
+      const live = new LiveEpisodes({ max: 1, maxSetting, evictRunning: false });
+      const tokens = createTokenService({ secret: 's' });
+      const sessions = createSessions({ live, tokens, reads: null, recorder: null, catalogFor: () => null as never });
+      sessions.add(entry('a', false));
+      return () => sessions.add(entry('b', false));
+    };
+    expect(full('ECOMRLVE_MAX_SESSIONS')).toThrow('its limit (ECOMRLVE_MAX_SESSIONS=1)');
+    expect(full()).toThrow('its limit (1 live episodes)');
+    expect(full()).not.toThrow(/ECOMRLVE_MAX_SESSIONS/);
   });
 });

@@ -47,6 +47,8 @@ export interface LiveEpisode {
 export interface LiveOptions {
   /** Episodes held at most (default 500). */
   max?: number;
+  /** The setting `max` comes from, named when the cache refuses an episode (serve:env's ECOMRLVE_MAX_SESSIONS). */
+  maxSetting?: string;
   /** Dropped after this long unused (the idle reaper); default never. */
   idleMs?: number;
   /** Running episodes may make room too (they can be rebuilt from the store); default true. */
@@ -67,6 +69,11 @@ export class LiveEpisodes {
   }
   get capacity(): number {
     return this.options.max ?? 500;
+  }
+  /** The limit in words, with the setting that changes it. */
+  get limit(): string {
+    const { maxSetting } = this.options;
+    return maxSetting ? `${maxSetting}=${this.capacity}` : `${this.capacity} live episodes`;
   }
   get idleMs(): number {
     return this.options.idleMs ?? Infinity;

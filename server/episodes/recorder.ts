@@ -17,6 +17,7 @@ import {
   storedBytesOf,
   type EpisodeInsert,
   type ProgressColumns,
+  type StepWrite,
 } from './writer';
 import { goalWithoutDataJson } from './stored-goal';
 import type { LiveEpisode } from './live';
@@ -72,9 +73,9 @@ interface StoredActionText {
   raw: string;
 }
 
-/** What a recorded step stored: the row's progress columns (the goal in full) and the bytes it added. */
+/** What a recorded step stored: the row's progress columns (hiddenGoal null: unchanged) and the bytes it added. */
 export interface RecordedStep {
-  progress: ProgressColumns;
+  progress: StepWrite['progress'];
   addedBytes: number;
 }
 
@@ -90,12 +91,15 @@ interface StepOptions {
   actor?: string | null;
   /** JSON ModelTurnRecord of a model's turn (never a key) */
   modelRecord?: string | null;
-  /** the goal as this writer stores it (JSON); default: without its data, as trainer episodes */
-  goal?: string;
+  /**
+   * the goal in full (JSON), for a row stored with its data; asked for only when the goal's
+   * summary or slots changed (its data is fixed for the episode). Default: without its data.
+   */
+  fullGoal?: () => string;
 }
 
-/** The Episode row's state now; the goal's text by default as stored for trainer episodes. */
-const progressNow = (live: LiveEpisode, eventCount: number, goal?: string): ProgressColumns => {
+/** The Episode row's state now, the goal without its data (stored so for trainer episodes). */
+const progressNow = (live: LiveEpisode, eventCount: number): ProgressColumns => {
   const e = live.episode;
   return {
     turn: e.turn,
@@ -105,7 +109,7 @@ const progressNow = (live: LiveEpisode, eventCount: number, goal?: string): Prog
     isCorrect: e.breakdown?.isCorrect ?? null,
     breakdown: e.breakdown ? JSON.stringify(e.breakdown) : null,
     // without the goal's data (fixed for the episode; readers derive it): stored-goal.ts
-    hiddenGoal: goal ?? goalWithoutDataJson(e.hiddenGoal()),
+    hiddenGoal: goalWithoutDataJson(e.hiddenGoal()),
     eventCount,
   };
 };
@@ -117,7 +121,7 @@ export class Recorder {
   private readonly writes: ReturnType<typeof episodeStatements>;
   /** Events recorded so far per live episode (Episode.events copies the whole log on each read). */
   private eventCounts = new WeakMap<LiveEpisode, number>();
-  /** The hidden goal as last enqueued per live episode: a step rewrites it only when it changed. */
+  /** The hidden goal (without its data) as last enqueued per live episode: a step rewrites it only when it changed. */
   private goals = new WeakMap<LiveEpisode, string>();
 
   /** Callers take recorderOf(db): a second recorder of a store would be a second group commit. */
@@ -183,9 +187,11 @@ export class Recorder {
     const firstSeq = this.eventCounts.get(live) ?? live.episode.events.length - result.events.length;
     const eventCount = firstSeq + result.events.length;
     this.eventCounts.set(live, eventCount);
-    const progress = progressNow(live, eventCount, opts.goal);
-    const goalChanged = this.goals.get(live) !== progress.hiddenGoal;
-    if (goalChanged) this.goals.set(live, progress.hiddenGoal);
+    const now = progressNow(live, eventCount);
+    const goalChanged = this.goals.get(live) !== now.hiddenGoal;
+    if (goalChanged) this.goals.set(live, now.hiddenGoal);
+    const hiddenGoal = !goalChanged ? null : (opts.fullGoal?.() ?? now.hiddenGoal);
+    const progress = { ...now, hiddenGoal };
     const common = {
       seq: live.steps - 1,
       turn: live.episode.turn - 1,
@@ -203,7 +209,7 @@ export class Recorder {
         prevEventCount: firstSeq,
         action: { ...common, ...action },
         events,
-        progress: { ...progress, hiddenGoal: goalChanged ? progress.hiddenGoal : null },
+        progress,
         addedBytes,
       }),
     });

@@ -68,15 +68,16 @@ export interface EpisodeServiceDeps {
 export function createEpisodeService(deps: EpisodeServiceDeps) {
   const db = deps.db ?? sqlDbOf(deps.prisma);
   const store: EpisodeStore = createEpisodeStore(deps.prisma, db);
-  const recorder = recorderOf(db);
   const tokens = deps.tokens ?? processTokens();
   /** The process's live episodes, shared with the trainer API mounted in the app (/api/env). */
   const sessions = createSessions({
     live: new LiveEpisodes({ max: deps.maxLive }),
     tokens,
     reads: store,
+    recorder: recorderOf(db),
     catalogFor,
     loadCatalog,
+    rewriteCustomer,
   });
   const { live } = sessions;
   const maxEvents = deps.maxEvents ?? MAX_EPISODE_EVENTS;
@@ -103,8 +104,6 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
   async function liveEpisode(row: EpisodeRow): Promise<LiveEpisode> {
     const { live: held, stored } = (await sessions.hold(row.id, row))!;
     if (!stored) return held;
-    // The row is this episode's only if no other seat moved it past the row meanwhile.
-    if (held.episode.events.length === row.eventCount) held.row = row;
     const { events } = held.episode;
     if (events.length > stored.events.length)
       await store.addEvents(row.id, events.slice(stored.events.length), stored.events.length);
@@ -176,8 +175,8 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
   }
 
   const context: StartContext & StepContext = {
+    sessions,
     store,
-    recorder,
     live,
     defaultCatalogId: deps.defaultCatalogId,
     customerVoice: deps.customerVoice,

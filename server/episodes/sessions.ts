@@ -1,12 +1,15 @@
 // The episodes one process holds, for every seat: the playground's and connected models' episode
 // service (service.ts) and the trainer API (server/env-server/protocol.ts) share one of these
-// per store, so the Next process has one live cache. It answers the questions both ask on every
-// request: is this token the episode's capability, which live episode is it (the LRU, or rebuilt
-// by replay from the store), and has everything it did been committed.
+// per store, so the Next process has one live cache and one step (step.ts). It answers the
+// questions both ask on every request: is this token the episode's capability, which live
+// episode is it (the LRU, or rebuilt by replay from the store), and has everything it did been
+// committed.
 import type { Catalog } from '@/server/engine';
+import type { EpisodeEvent } from '@/server/engine/types';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { rebuild, type LiveEpisode, type LiveEpisodes, type StoredLog } from './live';
 import type { episodeReads } from './queries';
+import type { Recorder } from './recorder';
 import { matchesDigest, tokenDigest, type TokenService } from './tokens';
 import { EpisodeServiceError } from './types';
 
@@ -15,6 +18,10 @@ export interface SessionsDeps {
   tokens: TokenService;
   /** The store an episode missing from memory is rebuilt from; null: episodes live in memory only. */
   reads: ReturnType<typeof episodeReads> | null;
+  /** The store's group commit every step is recorded through (null: memory only). */
+  recorder: Recorder | null;
+  /** The LLM customer's rewrite of the customer messages among a step's events (the app's); absent: templates only. */
+  rewriteCustomer?(episodeId: string, voice: string | null, events: readonly EpisodeEvent[]): Promise<void>;
   /** The catalog a stored episode is replayed on (throws an AppError when this process cannot serve it). */
   catalogFor(catalogId: string): Catalog;
   /** Loads a catalog that is not in memory, before catalogFor (the app's registry). */
@@ -23,7 +30,8 @@ export interface SessionsDeps {
 
 export type Sessions = ReturnType<typeof createSessions>;
 
-export function createSessions({ live, tokens, reads, catalogFor, loadCatalog }: SessionsDeps) {
+export function createSessions(deps: SessionsDeps) {
+  const { live, tokens, reads, catalogFor, loadCatalog } = deps;
   /**
    * Whether the token is the episode's capability. A held episode remembers the verified token's
    * digest: one hash instead of an HMAC per step (every step sends the token).
@@ -44,7 +52,7 @@ export function createSessions({ live, tokens, reads, catalogFor, loadCatalog }:
     if (!held)
       throw new EpisodeServiceError(
         'BUSY',
-        `the server holds ${live.size} running episodes, its limit (ECOMRLVE_MAX_SESSIONS=${live.capacity}); finish or abandon some first`,
+        `the server holds ${live.size} running episodes, its limit (${live.limit}); finish or abandon some first`,
       );
     return held;
   }
@@ -77,7 +85,10 @@ export function createSessions({ live, tokens, reads, catalogFor, loadCatalog }:
     const stored: StoredLog = { row: found, events, actions };
     const rebuilt = replay(stored).live;
     // Another request may have rebuilt it while this one read the store.
-    return { live: live.get(id) ?? add(rebuilt), stored };
+    const held = live.get(id) ?? add(rebuilt);
+    // The row is this episode's only if no other seat moved it past the row meanwhile.
+    if (held.episode.events.length === found.eventCount) held.row ??= found;
+    return { live: held, stored };
   }
 
   /** Remembers the episode's latest write (its failure surfaces through durable, never unhandled). */
@@ -104,6 +115,8 @@ export function createSessions({ live, tokens, reads, catalogFor, loadCatalog }:
     live,
     tokens,
     reads,
+    recorder: deps.recorder,
+    rewriteCustomer: deps.rewriteCustomer,
     allows,
     add,
     replay,

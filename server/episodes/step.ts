@@ -1,27 +1,99 @@
-// One agent turn of the episode service: under the episode's lock, a retried step key answered
-// as that step left the episode, the caps checked, the live episode stepped (rebuilt by replay
-// when not in memory) and the step recorded through the one step path (recorder.ts: the
-// store's group commit); on any failure the live episode is dropped, so the next request
-// rebuilds it from what is really stored. A held episode keeps its row as this process last
-// wrote it, and the step keys it answered, so a step reads nothing from the store; a write
-// another process made meanwhile fails the step's conditional update (CONFLICT) instead.
+// One step of an episode, for every seat: the playground and connected models (submitAction
+// below, through the episode service) and the trainer API (server/env-server/protocol.ts) take
+// their turns through stepHeld, over the one session layer (sessions.ts). Each seat keeps only
+// its own mapping: how it parses an action and which answer it gives (a view, an OpenEnv answer).
+import type { StepResult } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
-import type { EpisodeEvent } from '@/server/engine/types';
+import type { Action } from '@/server/engine/types';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { actionRecord, idSchema, parse, stepKeySchema } from './inputs';
-import type { LiveEpisode, LiveEpisodes } from './live';
+import type { LiveEpisode } from './live';
+import type { Sessions } from './sessions';
 import { viewOf, type EpisodeStore } from './store';
-import { StepConflictError, type Recorder } from './recorder';
+import { StepConflictError, type storedAction } from './recorder';
 import { EpisodeServiceError, type ActionInput, type EpisodeView } from './types';
-import { storedGoalOf } from './stored-goal';
+import { goalDataIsDerived, storedGoalOf } from './stored-goal';
 import { withActor } from './provenance';
 import { personActionError } from '@/lib/play-limits';
 
-/** What a step needs of the episode service. */
+/** Who takes a step, and how a retry finds it. */
+export interface StepOptions {
+  /** the client's idempotency key of the step */
+  stepKey?: string | null;
+  /** who acted: 'human', 'model:<name>', 'trainer:<run>', a built-in agent (provenance.ts) */
+  actor?: string | null;
+  /** JSON ModelTurnRecord of a model's turn (never a key) */
+  modelRecord?: string | null;
+}
+
+/**
+ * One turn of a held episode (its caller has checked that it may act on it): the engine steps,
+ * the step is recorded (the store's group commit), and once that is committed the player is
+ * derived again from who acted, the LLM customer rewrites the customer's message when the
+ * episode has one, and the held episode keeps its row as stored. The engine's result comes back
+ * at once; `stored` resolves with the row as stored (null: memory only) once all of that is
+ * committed, and the sessions await it before any answer (durable). The engine throwing or the
+ * write failing drops the held episode: the next request rebuilds it from the store.
+ */
+export function stepHeld(
+  sessions: Sessions,
+  held: LiveEpisode,
+  action: string | Action,
+  record: ReturnType<typeof storedAction>,
+  opts: StepOptions = {},
+): { result: StepResult; stored: Promise<EpisodeRow | null> } {
+  const row = held.row;
+  held.row = undefined; // set again only once this step has fully succeeded
+  const ep = held.episode;
+  const turnBefore = ep.turn;
+  let result: StepResult;
+  try {
+    result = ep.step(action);
+  } catch (e) {
+    sessions.live.drop(held.id); // its state is unknown now
+    throw e;
+  }
+  held.steps++;
+  const { recorder, reads } = sessions;
+  if (!recorder) return { result, stored: Promise.resolve(null) };
+  const actor = opts.actor ?? null;
+  const write = recorder.step(held, record, result, {
+    stepKey: opts.stepKey,
+    actor,
+    modelRecord: opts.modelRecord,
+    // the goal in the row's own shape: in full where it was stored so (the playground's)
+    fullGoal: row && !goalDataIsDerived(row.hiddenGoal) ? () => JSON.stringify(storedGoalOf(ep)) : undefined,
+  });
+  const stored = write.then(async (recorded) => {
+    // Not held (a trainer's own episode, or a row another write made stale): as stored now.
+    const before = row ?? (await reads?.getRow(held.id));
+    if (!before) return null;
+    const player = withActor(before.player, turnBefore, actor);
+    if (player !== before.player) await reads!.setPlayer(held.id, player);
+    await sessions.rewriteCustomer?.(held.id, before.customerVoice, result.events);
+    const { progress } = recorded;
+    const after: EpisodeRow = {
+      ...before,
+      ...progress,
+      hiddenGoal: progress.hiddenGoal ?? before.hiddenGoal,
+      player,
+      storedBytes: row ? row.storedBytes + recorded.addedBytes : before.storedBytes,
+      infraError: null,
+      updatedAt: new Date(),
+    };
+    // Kept only on the copy this step moved, and only if no other seat moved or rebuilt it
+    // while this step's write was committing.
+    if (sessions.live.peek(held.id) === held && ep.events.length === after.eventCount) held.row = after;
+    return after;
+  });
+  sessions.track(held.id, stored);
+  return { result, stored };
+}
+
+/** What the playground's step needs of the episode service. */
 export interface StepContext {
+  sessions: Sessions;
   store: EpisodeStore;
-  recorder: Recorder;
-  live: LiveEpisodes;
   maxEvents: number;
   maxBytes: number;
   withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
@@ -30,16 +102,23 @@ export interface StepContext {
   viewAt(row: EpisodeRow, eventEnd: number | null): Promise<EpisodeView>;
   catalogFor(catalogId: string): Catalog;
   voiced(view: EpisodeView): Promise<EpisodeView>;
-  rewriteCustomer(episodeId: string, voice: string | null, events: readonly EpisodeEvent[]): Promise<void>;
 }
 
+/**
+ * One agent turn of the playground or a connected model: under the episode's lock, a retried
+ * step key answered as that step left the episode, the caps checked, then stepHeld; the answer
+ * is the episode's view. A held episode keeps its row as this process last wrote it, and the
+ * step keys it answered, so a step reads nothing from the store; a write another process made
+ * meanwhile fails the step's conditional update (CONFLICT) instead.
+ */
 export async function submitAction(
   ctx: StepContext,
   episodeId: string,
   action: ActionInput,
   opts: { stepKey?: string | null; actor?: string; modelRecord?: string } = {},
 ): Promise<EpisodeView> {
-  const { store, live, maxEvents, maxBytes, requireRow, viewAt, catalogFor, voiced } = ctx;
+  const { sessions, store, maxEvents, maxBytes, requireRow, viewAt, catalogFor, voiced } = ctx;
+  const { live } = sessions;
   const id = parse(idSchema, episodeId, 'episode id');
   const stepKey = opts.stepKey == null ? null : parse(stepKeySchema, opts.stepKey, 'step key');
   const { stepArg, record } = actionRecord(action);
@@ -66,27 +145,14 @@ export async function submitAction(
       );
     }
     const held = await ctx.liveEpisode(row);
-    held.row = undefined; // set again only once this step has fully succeeded
-    const ep = held.episode;
-    const turnBefore = ep.turn; // every step() call takes one turn, so this is also the action's seq
-    let result;
+    held.row = row;
+    let after: EpisodeRow;
     try {
-      result = ep.step(stepArg);
-      held.steps++;
+      const { stored } = stepHeld(sessions, held, stepArg, record, { ...opts, stepKey });
+      await sessions.durable(id);
+      after = (await stored)!;
     } catch (e) {
-      live.drop(id); // its state is unknown now; rebuild from the store next time
-      throw e;
-    }
-    let recorded;
-    try {
-      recorded = await ctx.recorder.step(held, record, result, {
-        stepKey,
-        actor: opts.actor ?? null,
-        modelRecord: opts.modelRecord ?? null,
-        goal: JSON.stringify(storedGoalOf(ep)), // in full; JOURNEY's goal moves on with its sub-tasks
-      });
-    } catch (e) {
-      live.drop(id); // memory is one step ahead of the store: drop it
+      live.drop(id); // memory may be a step ahead of the store: rebuild from it next time
       if (!(e instanceof StepConflictError)) throw e;
       // The episode may be gone (deleted: NOT_FOUND), or the key's step stored already (before a
       // restart, or by another process): answer it.
@@ -95,26 +161,7 @@ export async function submitAction(
       if (done) return voiced(await viewAt(fresh, done.eventEnd));
       throw new EpisodeServiceError('CONFLICT', `episode ${id} was changed by another writer; reload and try again`);
     }
-    // the player is derived from who took the turns (a rare write: only when it changes)
-    const player = withActor(row.player, turnBefore, opts.actor ?? null);
-    if (player !== row.player) await store.setPlayer(id, player);
-    await ctx.rewriteCustomer(id, row.customerVoice, result.events);
-    // the row as this step stored it (the recorder's progress columns)
-    const after: EpisodeRow = {
-      ...row,
-      ...recorded.progress,
-      player,
-      storedBytes: row.storedBytes + recorded.addedBytes,
-      infraError: null,
-      updatedAt: new Date(),
-    };
-    // Kept only on the copy this step moved, and only if no other seat (a trainer's step or state
-    // read in this process) moved or rebuilt it while this step's write was committing.
-    const kept = live.peek(id);
-    if (kept === held && ep.events.length === after.eventCount) {
-      kept.row = after;
-      if (stepKey) kept.answered.set(stepKey, { eventEnd: after.eventCount });
-    }
-    return voiced(viewOf(after, [...ep.events], catalogFor));
+    if (stepKey && held.row === after) held.answered.set(stepKey, { eventEnd: after.eventCount });
+    return voiced(viewOf(after, [...held.episode.events], catalogFor));
   });
 }

@@ -34,7 +34,13 @@ export function testConfig(overrides: Partial<EnvServerConfig> = {}): EnvServerC
 export function makeService(overrides: Partial<EnvServerConfig> = {}, now?: () => number) {
   const config = testConfig(overrides);
   const tokens = createTokenService({ secret: config.tokenSecret, adminToken: config.adminToken });
-  const live = new LiveEpisodes({ max: config.maxSessions, idleMs: config.idleTimeoutMs, evictRunning: false, now });
+  const live = new LiveEpisodes({
+    max: config.maxSessions,
+    maxSetting: 'ECOMRLVE_MAX_SESSIONS',
+    idleMs: config.idleTimeoutMs,
+    evictRunning: false,
+    now,
+  });
   return createEnvService({ config, catalog: testCatalog(), sessions: catalogSessions(testCatalog(), live, tokens) });
 }
 
