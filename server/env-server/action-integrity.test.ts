@@ -19,7 +19,7 @@ describe('step: actions that would not replay as sent', () => {
   it('refuses them with a 4xx; the episode is not stepped and goes on', async () => {
     const s = makeService();
     const { episode_id: id, token } = s.reset({ env: 'CART', d: 1, seed: 4 }).response;
-    const step = (action: unknown) => s.step({ episode_id: id, action }, token);
+    const step = (action: unknown) => s.stepEpisode(id, token, action, null);
     const infinite = JSON.parse(
       '{"assistant_message":"Searching.","tool_calls":[{"name":"catalog.search","args":{"limit":1e309}}]}',
     );

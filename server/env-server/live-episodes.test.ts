@@ -55,7 +55,7 @@ describe('stateless workers over one store', () => {
       const reset = await a.durable(a.reset({ env: envId, d: 5, seed: 31, run: 'alt' }).response);
       for (const [i, action] of reference.actions.entries()) {
         const w = i % 2 === 0 ? b : a; // b first: a miss there, a stale copy on a afterwards
-        const r = await w.step({ episode_id: reset.episode_id, action }, reset.token);
+        const r = await w.stepEpisode(reset.episode_id, reset.token, action, null);
         expect(JSON.stringify(r.observation), `${envId} turn ${i + 1}`).toBe(reference.observations[i + 1]);
         expect(r.reward).toBe(reference.rewards[i + 1]);
       }
@@ -73,10 +73,10 @@ describe('stateless workers over one store', () => {
     const reference = oracleRun({ envId: 'JOURNEY', d: 4, seed: 8 }); // 6 steps
     const reset = await a.durable(a.reset({ env: 'JOURNEY', d: 4, seed: 8 }).response);
     const [first, second, third] = reference.actions;
-    await a.step({ episode_id: reset.episode_id, action: first }, reset.token);
-    await b.step({ episode_id: reset.episode_id, action: second }, reset.token); // a's copy is now behind
+    await a.stepEpisode(reset.episode_id, reset.token, first, null);
+    await b.stepEpisode(reset.episode_id, reset.token, second, null); // a's copy is now behind
     expect(a.sessions.peek(reset.episode_id)!.steps).toBe(1);
-    const r = await a.step({ episode_id: reset.episode_id, action: third }, reset.token);
+    const r = await a.stepEpisode(reset.episode_id, reset.token, third, null);
     expect(JSON.stringify(r.observation)).toBe(reference.observations[3]);
     expect(a.sessions.peek(reset.episode_id)!.steps).toBe(3);
     expect(await db.prisma.episodeAction.count({ where: { episodeId: reset.episode_id } })).toBe(3);
@@ -87,8 +87,8 @@ describe('stateless workers over one store', () => {
     const b = worker();
     const reference = oracleRun({ envId: 'JOURNEY', d: 4, seed: 8 });
     const reset = await a.durable(a.reset({ env: 'JOURNEY', d: 4, seed: 8 }).response);
-    await a.step({ episode_id: reset.episode_id, action: reference.actions[0] }, reset.token);
-    await b.step({ episode_id: reset.episode_id, action: reference.actions[1] }, reset.token);
+    await a.stepEpisode(reset.episode_id, reset.token, reference.actions[0], null);
+    await b.stepEpisode(reset.episode_id, reset.token, reference.actions[1], null);
     expect(await a.stateRequest(reset.episode_id, reset.token)).toMatchObject({ turn: 2, step_count: 2 });
   });
 
@@ -98,17 +98,17 @@ describe('stateless workers over one store', () => {
     const reference = oracleRun({ envId: 'PD', d: 2, seed: 4 });
     const reset = await a.durable(a.reset({ env: 'PD', d: 2, seed: 4 }).response);
     const id = reset.episode_id;
-    const first = await a.step({ episode_id: id, action: reference.actions[0], step_key: 'k-1' }, reset.token);
+    const first = await a.stepEpisode(id, reset.token, reference.actions[0], 'k-1');
     // The answer was lost; the trainer retries the same step on b, which never held the episode.
-    const retry = await b.step({ episode_id: id, action: reference.actions[0], step_key: 'k-1' }, reset.token);
+    const retry = await b.stepEpisode(id, reset.token, reference.actions[0], 'k-1');
     expect(retry).toEqual(first);
     // And on a, which has it in memory.
-    expect(await a.step({ episode_id: id, action: reference.actions[0], step_key: 'k-1' }, reset.token)).toEqual(first);
+    expect(await a.stepEpisode(id, reset.token, reference.actions[0], 'k-1')).toEqual(first);
     expect(await db.prisma.episodeAction.count({ where: { episodeId: id } })).toBe(1);
-    const next = await a.step({ episode_id: id, action: reference.actions[1], step_key: 'k-2' }, reset.token);
+    const next = await a.stepEpisode(id, reset.token, reference.actions[1], 'k-2');
     expect(JSON.stringify(next.observation)).toBe(reference.observations[2]);
     // b's copy (rebuilt at 1 step) is stale; the same key there still gets the stored answer.
-    expect(await b.step({ episode_id: id, action: reference.actions[1], step_key: 'k-2' }, reset.token)).toEqual(next);
+    expect(await b.stepEpisode(id, reset.token, reference.actions[1], 'k-2')).toEqual(next);
     expect(await db.prisma.episodeAction.count({ where: { episodeId: id } })).toBe(2);
   });
 
@@ -123,7 +123,7 @@ describe('stateless workers over one store', () => {
     for (let t = 0; t < Math.max(...refs.map((r) => r.actions.length)); t++)
       for (const [i, ref] of refs.entries()) {
         if (t >= ref.actions.length) continue;
-        const r = await w.step({ episode_id: resets[i].episode_id, action: ref.actions[t] }, resets[i].token);
+        const r = await w.stepEpisode(resets[i].episode_id, resets[i].token, ref.actions[t], null);
         expect(JSON.stringify(r.observation)).toBe(ref.observations[t + 1]);
         // a finished episode is not held (it is in the store); a running one is, up to the LRU's one
         expect(w.sessions.size).toBe(r.done ? 0 : 1);
@@ -138,14 +138,11 @@ describe('stateless workers over one store', () => {
     const reset = await w.durable(w.reset({ env: 'PD', d: 3, seed: 12, run: 'fin' }).response);
     let last;
     for (const [i, action] of ref.actions.entries())
-      last = await w.step({ episode_id: reset.episode_id, action, step_key: `k${i}` }, reset.token);
+      last = await w.stepEpisode(reset.episode_id, reset.token, action, `k${i}`);
     expect(last!.done).toBe(true);
     expect(w.sessions.has(reset.episode_id)).toBe(false);
     const n = ref.actions.length - 1;
-    const again = await w.step(
-      { episode_id: reset.episode_id, action: ref.actions[n], step_key: `k${n}` },
-      reset.token,
-    );
+    const again = await w.stepEpisode(reset.episode_id, reset.token, ref.actions[n], `k${n}`);
     expect(JSON.stringify(again)).toBe(JSON.stringify(last));
     expect(await db.prisma.episodeAction.count({ where: { episodeId: reset.episode_id } })).toBe(ref.actions.length);
     const state = await w.stateRequest(reset.episode_id, reset.token);
@@ -163,14 +160,10 @@ describe('stateless workers over one store', () => {
     const w = worker(10, { ...store, getRow: (id) => (reads++, store.getRow(id)) });
     const other = worker();
     const reset = await other.durable(other.reset({ env: 'PD', seed: 9 }).response);
-    await rejects(w.step({ episode_id: reset.episode_id, action: {} }, 'ept1.forged.x'), 'BAD_TOKEN');
+    await rejects(w.stepEpisode(reset.episode_id, 'ept1.forged.x', {}, null), 'BAD_TOKEN');
     expect(reads).toBe(0);
     const forged = createTokenService({ secret: 'shared-secret' }).issue('ep_never');
-    await rejects(
-      w.step({ episode_id: 'ep_never', action: {} }, forged),
-      'UNKNOWN_EPISODE',
-      'no worker has recorded it',
-    );
+    await rejects(w.stepEpisode('ep_never', forged, {}, null), 'UNKNOWN_EPISODE', 'no worker has recorded it');
     expect(reads).toBe(1);
   });
 

@@ -34,7 +34,21 @@ async function expectRejection(p: Promise<unknown>, code: string, message?: stri
 }
 
 const step = (s: EnvService, id: string, token: string | null, action: unknown) =>
-  s.step({ episode_id: id, action }, token);
+  s.stepEpisode(id, token, action, null);
+
+/** POST /step with this body (the one parse path of a step request: http.ts). */
+const postStep = async (s: EnvService, body: unknown, token: string | null) => {
+  const r = await handleHttp(s, {
+    method: 'POST',
+    path: '/step',
+    query: new URLSearchParams(),
+    authorization: token ? `Bearer ${token}` : null,
+    body: JSON.stringify(body),
+  });
+  return r.body as { episode_id?: string; observation?: { metadata?: { episode_id?: string } } } & {
+    error?: { code: string; message: string };
+  };
+};
 
 describe('reset', () => {
   it('honours and echoes env, d, seed and run, and gives the engine’s own first observation', () => {
@@ -158,7 +172,9 @@ describe('step', () => {
     await expectRejection(step(s, a.episode_id, null, action), 'BAD_TOKEN', 'no capability token');
     await expectRejection(step(s, a.episode_id, b.token, action), 'BAD_TOKEN', "not this episode's capability token");
     await expectRejection(step(s, a.episode_id, ADMIN, action), 'BAD_TOKEN', 'the admin token only reads');
-    expect((await s.step({ episode_id: a.episode_id, action, token: a.token }, null)).episode_id).toBe(a.episode_id);
+    // or in the body, when no header has it
+    const inBody = await postStep(s, { episode_id: a.episode_id, action, token: a.token }, null);
+    expect(inBody.observation?.metadata?.episode_id).toBe(a.episode_id);
     // after a good step the episode checks against its remembered token: a changed one still fails
     const tampered = a.token.slice(0, -2) + (a.token.endsWith('AA') ? 'BB' : 'AA');
     await expectRejection(step(s, a.episode_id, tampered, action), 'BAD_TOKEN', "not this episode's capability token");
@@ -181,12 +197,14 @@ describe('step', () => {
   it('takes a plain-object or text action as it is and refuses anything else with the schema’s message', async () => {
     const s = makeService();
     const a = s.reset({ env: 'PD', seed: 1 }).response;
-    for (const bad of [[{ assistant_message: 'hi' }], null, 7, new Date(0)])
+    for (const bad of [[{ assistant_message: 'hi' }], null, 7])
       await expectRejection(
         step(s, a.episode_id, a.token, bad),
         'VALIDATION_ERROR',
         'step: action: must be a JSON object or a string of model text',
       );
+    // an object that is not a plain one (no transport makes one) fails the action schema first
+    await expectRejection(step(s, a.episode_id, a.token, new Date(0)), 'VALIDATION_ERROR', 'action schema');
     expect(await step(s, a.episode_id, a.token, 'not json at all')).toMatchObject({ termination: 'format_invalid' });
   });
 
@@ -194,19 +212,17 @@ describe('step', () => {
     const s = makeService();
     const a = s.reset({ env: 'PD', seed: 1 }).response;
     await expectRejection(step(s, 'ep_missing', a.token, {}), 'UNKNOWN_EPISODE', 'unknown episode_id "ep_missing"');
-    expect(
-      (await expectRejection(s.step({ episode_id: a.episode_id }, a.token), 'VALIDATION_ERROR', 'action')).episodeId,
-    ).toBe(a.episode_id);
+    expect(await postStep(s, { episode_id: a.episode_id }, a.token)).toMatchObject({
+      error: { code: 'VALIDATION_ERROR', message: /action/ },
+    });
     await expectRejection(
       step(s, a.episode_id, a.token, 42),
       'VALIDATION_ERROR',
       'step: action: must be a JSON object or a string of model text',
     );
-    await expectRejection(
-      s.step({ episode_id: a.episode_id, action: {}, extra: 1 }, a.token),
-      'VALIDATION_ERROR',
-      'unknown field "extra"',
-    );
+    expect(await postStep(s, { episode_id: a.episode_id, action: {}, extra: 1 }, a.token)).toMatchObject({
+      error: { code: 'VALIDATION_ERROR', message: /unknown field "extra"/ },
+    });
   });
 
   it('refuses a step after the end', async () => {

@@ -207,14 +207,6 @@ export function createEnvService(deps: EnvServiceDeps) {
     }
   }
 
-  function parseStep(body: unknown) {
-    const id =
-      typeof (body as { episode_id?: unknown })?.episode_id === 'string'
-        ? (body as { episode_id: string }).episode_id
-        : null;
-    return parse(stepRequestSchema, body, 'step', id);
-  }
-
   /**
    * The episode for a caller: from this worker's LRU or, on a miss with a store, rebuilt from
    * it (the token is checked first: a bad token costs no store read). `stored` is set when the
@@ -291,12 +283,6 @@ export function createEnvService(deps: EnvServiceDeps) {
     }
   }
 
-  /** A step request's body (the episode, the action, a step key, the token when no header has it), on the one step path. */
-  async function step(body: unknown, bearer: string | null): Promise<StepResponse> {
-    const req = parseStep(body);
-    return stepEpisode(req.episode_id, bearer ?? req.token ?? null, req.action, req.step_key ?? null);
-  }
-
   function stateId(episodeId: string | null): string {
     if (!episodeId) throw new EnvServerError('VALIDATION_ERROR', 'state: the episode_id query parameter is required');
     return parse(stepRequestSchema.shape.episode_id, episodeId, 'state: episode_id');
@@ -343,7 +329,6 @@ export function createEnvService(deps: EnvServiceDeps) {
     sessions: held,
     recorder,
     reset,
-    step,
     stepLive,
     stepEpisode,
     /** The episode for a caller that acts on it (MCP: its env decides the tools), rebuilt on a miss. */
