@@ -157,7 +157,9 @@ export function createEnvService(deps: EnvServiceDeps) {
     }
     let live: LiveEpisode;
     try {
-      live = sessions.add({ id, config: episodeConfig, run: req.run ?? null, episode, steps: 0, answered: new Map() });
+      // trainerReset: played as trainer:<run>, no customer voice (a step need not read its row)
+      const fresh = { id, config: episodeConfig, run: req.run ?? null, episode, steps: 0, trainerReset: true };
+      live = sessions.add({ ...fresh, answered: new Map() });
     } catch (e) {
       throw protocolError(e, id);
     }

@@ -41,6 +41,8 @@ export interface LiveEpisode {
   issuedToken?: string;
   /** The episode service's stored row as this process last wrote it (step.ts reads it instead of the store; unset: read it). */
   row?: EpisodeRow;
+  /** Reset here by the trainer API: played as trainer:<run>, no customer voice (step.ts need not read its row). */
+  trainerReset?: boolean;
   lastUsedAt: number;
 }
 

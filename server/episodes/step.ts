@@ -65,8 +65,9 @@ export function stepHeld(
     fullGoal: row && !goalDataIsDerived(row.hiddenGoal) ? () => JSON.stringify(storedGoalOf(ep)) : undefined,
   });
   const stored = write.then(async (recorded) => {
-    // Not held (a trainer's own episode, or a row another write made stale): as stored now.
-    const before = row ?? (await reads?.getRow(held.id));
+    // Not held (a row another write made stale): as stored now. A trainer's own episode has
+    // nothing to keep: its actor is its player, and it has no customer voice.
+    const before = row ?? (held.trainerReset ? null : await reads?.getRow(held.id));
     if (!before) return null;
     const player = withActor(before.player, turnBefore, actor);
     if (player !== before.player) await reads!.setPlayer(held.id, player);
