@@ -5,7 +5,9 @@ import { configOfRow } from '@/server/episodes/store';
 import { episodeActions, episodeEvents, episodeRow } from '@/server/episodes/queries';
 import { deriveGoalData, goalDataIsDerived, readStoredGoal } from '@/server/episodes/stored-goal';
 import type { Catalog } from '@/server/engine/catalog/types';
-import type { RewardBreakdown } from '@/server/engine/types';
+import type { EnvId, EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
+import { episodeBudgets } from '@/server/episodes/budgets';
+import { buildMessages, seatHistory } from '@/server/models/transcript';
 import type { SqlDb } from '@/server/db/sql';
 import { flag } from '@/server/db/dialect';
 import { FORMAT_NAME, FORMAT_VERSION, type EpisodeLine } from './format';
@@ -13,6 +15,15 @@ import { toCollectRecord } from './openenv-collect';
 import { goalOpen } from './spoiler';
 
 const parse = (s: string | null) => (s === null ? null : JSON.parse(s));
+
+/** A turn's action as the JSON text a model would have sent, from the turn's events. */
+function actionFromEvents(line: { events: EpisodeEvent[] }, turn: number): string {
+  const here = line.events.filter((e) => e.turn === turn);
+  const agent = here.find((e) => e.kind === 'agent_message');
+  const calls = here.flatMap((e) => (e.kind === 'tool_call' ? [{ name: e.name, args: e.args }] : []));
+  const answer = here.find((e) => e.kind === 'answer');
+  return JSON.stringify({ assistant_message: agent?.text ?? '', tool_calls: calls, answer: answer?.answer ?? null });
+}
 
 /**
  * `catalogOf` is read only for a trainer episode, whose goal is stored without its data
@@ -61,41 +72,22 @@ export function createExporter(db: SqlDb, catalogOf: (catalogId: string) => Prom
   }
 
   /**
-   * Chat messages for SFT: the agent's view only (never the hidden goal). The user turns carry
-   * the customer's message and the previous turn's tool results; the assistant turns carry the
-   * action exactly as it was sent when recorded, else rebuilt from the events.
+   * Chat messages for SFT: exactly what a JSON-mode model is sent at the table (its system
+   * prompt, each observation as a user message; models/transcript.ts), with each action as it
+   * was sent, else (an import without actions) rebuilt from the events. The agent's view only:
+   * never the hidden goal.
    */
   async function chatLine(id: string): Promise<Record<string, unknown> | null> {
     const line = await episodeLine(id);
     if (!line) return null;
-    const { events: evs, actions: acts } = line;
-    const messages: Array<{ role: string; content: string }> = [
-      {
-        role: 'system',
-        content: `You are a shopping assistant in the EcomRLVE ${line.envId} environment (d=${line.d}). Reply with one JSON action per turn.`,
-      },
-    ];
-    for (let t = 0; t <= line.turn; t++) {
-      const here = evs.filter((e) => e.turn === t);
-      if (t > 0) {
-        const a = acts[t - 1];
-        const agent = here.find((e) => e.kind === 'agent_message');
-        const calls = here.filter((e) => e.kind === 'tool_call').map((e) => ({ name: e.name, args: e.args }));
-        const answer = here.find((e) => e.kind === 'answer');
-        const content =
-          a?.raw ??
-          JSON.stringify({ assistant_message: agent?.text ?? '', tool_calls: calls, answer: answer?.answer ?? null });
-        messages.push({ role: 'assistant', content });
-      }
-      const reply = here.find((e) => e.kind === 'customer_message');
-      if (reply) {
-        const calls = t === 0 ? [] : here.filter((e) => e.kind === 'tool_call');
-        const results = calls.map((e) => ({ name: e.name, result: e.result, error: e.error }));
-        messages.push({ role: 'user', content: JSON.stringify({ customerMessage: reply.text, toolResults: results }) });
-      }
-    }
+    const envId = line.envId as EnvId;
+    const budgets = episodeBudgets(envId, line.hiddenGoal.data, line.axes);
+    const actions = Array.from({ length: line.turn }, (_, i) => line.actions[i]?.raw ?? actionFromEvents(line, i + 1));
+    const history = seatHistory({ envId, events: line.events, budgets }, actions);
+    // a finished episode's last observation was never sent to the agent: the conversation ends with its action
+    if (line.status === 'done') history.observations[line.turn].done = true;
     return {
-      messages,
+      messages: buildMessages(history, 'json'),
       metadata: {
         episode_id: line.id,
         env_id: line.envId,
