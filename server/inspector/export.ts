@@ -29,10 +29,11 @@ function actionFromEvents(events: readonly EpisodeEvent[], turn: number): string
 }
 
 /**
- * A stored episode's agent-seat conversation exactly as a model in `mode` is sent it at the table
- * (models/transcript.ts), each action as it was sent, else (an import without actions) rebuilt
- * from the events. A finished episode ends with its last action (its last observation was never
- * sent). Never the hidden goal: the goal's data only sets the budgets the prompt states.
+ * A stored episode's agent-seat conversation in the form a model in `mode` is sent it at the table
+ * (models/transcript.ts; the customer's words as the engine logged them, not an LLM customer's
+ * rewording), each action as it was sent, else (an import without actions) rebuilt from the
+ * events. A finished episode ends with its last action (its last observation was never sent).
+ * Never the hidden goal: the goal's data only sets the budgets the prompt states.
  */
 function transcriptOf(
   line: {
@@ -108,7 +109,7 @@ export function createExporter(db: SqlDb, catalogOf: (catalogId: string) => Prom
 
 type StoredLine = NonNullable<Awaited<ReturnType<ReturnType<typeof createExporter>['episodeLine']>>>;
 
-/** An episode as one line for SFT: what a JSON-mode model is sent at the table (transcriptOf), never the goal. */
+/** An episode as one line for SFT: the conversation in the form a JSON-mode model is sent it (transcriptOf), never the goal. */
 const chatRecord = (line: StoredLine) => ({
   messages: transcriptOf(line, 'json'),
   metadata: {
