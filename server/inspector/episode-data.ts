@@ -2,7 +2,7 @@
 // turn marks, the world at a turn, and what the agent saw at a turn.
 import { createEpisode } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
-import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
+import type { EnvId, EpisodeEvent, Observation, RewardBreakdown } from '@/server/engine/types';
 import type { SqlDb } from '@/server/db/sql';
 import { flag } from '@/server/db/dialect';
 import { actionArgument, configOfRow } from '@/server/episodes/store';
@@ -16,14 +16,8 @@ import {
 } from '@/server/episodes/queries';
 import type { WorldView } from '@/server/episodes/types';
 import { rescoreOnCatalog, type Rescore } from './rescore';
-import {
-  mistakesOf,
-  observationBefore,
-  outOfStockTurns,
-  stockChangesUpTo,
-  turnMarks,
-  type TurnObservation,
-} from './turns';
+import { observationOf } from '@/server/models/transcript';
+import { mistakesOf, outOfStockTurns, stockChangesUpTo, turnMarks } from './turns';
 
 export type InspectorExtras = NonNullable<Awaited<ReturnType<ReturnType<typeof createEpisodeData>['extras']>>>;
 
@@ -114,17 +108,19 @@ export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog
     },
 
     /** What the agent saw before acting at `turn`, and the model's prompt when one was recorded. */
-    async observationAt(id: string, turn: number, budgets: TurnObservation['budgets']) {
+    async observationAt(id: string, turn: number, budgets: Observation['budgets']) {
       const r = await episodeRow(db, id);
       if (!r) return null;
       const prompt = parse<Array<string | null>>(r.prompts)?.[turn - 1] ?? null;
+      // the observation it acted on: what the previous turn's step answered
+      const before = (await episodeEvents(db, id)).filter((e) => e.turn === turn - 1);
       const promptNote = prompt
         ? 'the prompt as recorded'
         : r.player.startsWith('model:') || r.origin === 'import:openai'
           ? 'a model played, but its prompt was not recorded for this turn'
           : `${r.player} played: no model prompt (the observation above is what it received)`;
       return {
-        observation: observationBefore(r.envId, await episodeEvents(db, id), turn, budgets),
+        observation: observationOf(r.envId as EnvId, before, turn - 1, budgets),
         prompt,
         promptNote,
       };

@@ -5,7 +5,12 @@ import { configOfRow } from '@/server/episodes/store';
 import { episodeActions, episodeEvents, episodeRow } from '@/server/episodes/queries';
 import { deriveGoalData, goalDataIsDerived, readStoredGoal } from '@/server/episodes/stored-goal';
 import type { Catalog } from '@/server/engine/catalog/types';
-import type { RewardBreakdown } from '@/server/engine/types';
+import type { EnvId, EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
+import { episodeBudgets } from '@/server/episodes/budgets';
+import { buildMessages, seatHistory } from '@/server/models/transcript';
+import type { ActionMode } from '@/server/models/connection';
+import type { ChatMessage } from '@/server/models/openai';
+import type { AxisValues } from '@/server/engine/difficulty';
 import type { SqlDb } from '@/server/db/sql';
 import { flag } from '@/server/db/dialect';
 import { FORMAT_NAME, FORMAT_VERSION, type EpisodeLine } from './format';
@@ -13,6 +18,45 @@ import { toCollectRecord } from './openenv-collect';
 import { goalOpen } from './spoiler';
 
 const parse = (s: string | null) => (s === null ? null : JSON.parse(s));
+
+/** A turn's action as the JSON text a model would have sent, from the turn's events. */
+function actionFromEvents(events: readonly EpisodeEvent[], turn: number): string {
+  const here = events.filter((e) => e.turn === turn);
+  const agent = here.find((e) => e.kind === 'agent_message');
+  const calls = here.flatMap((e) => (e.kind === 'tool_call' ? [{ name: e.name, args: e.args }] : []));
+  const answer = here.find((e) => e.kind === 'answer');
+  return JSON.stringify({ assistant_message: agent?.text ?? '', tool_calls: calls, answer: answer?.answer ?? null });
+}
+
+/**
+ * A stored episode's agent-seat conversation in the form a model in `mode` is sent it at the table
+ * (models/transcript.ts; the customer's words as the engine logged them, not an LLM customer's
+ * rewording), each action as it was sent, else (an import without actions) rebuilt from the
+ * events. A finished episode ends with its last action (its last observation was never sent).
+ * Never the hidden goal: the goal's data only sets the budgets the prompt states.
+ */
+function transcriptOf(
+  line: {
+    envId: string;
+    turn: number;
+    status: string;
+    axes: AxisValues;
+    hiddenGoal: { data: unknown };
+    events: EpisodeEvent[];
+    actions: ReadonlyArray<{ raw: string }>;
+  },
+  mode: ActionMode,
+): ChatMessage[] {
+  const envId = line.envId as EnvId;
+  const budgets = episodeBudgets(envId, line.hiddenGoal.data, line.axes);
+  const actions = Array.from(
+    { length: line.turn },
+    (_, i) => line.actions[i]?.raw ?? actionFromEvents(line.events, i + 1),
+  );
+  const history = seatHistory({ envId, events: line.events, budgets }, actions);
+  if (line.status === 'done') history.observations[line.turn].done = true;
+  return buildMessages(history, mode);
+}
 
 /**
  * `catalogOf` is read only for a trainer episode, whose goal is stored without its data
@@ -60,70 +104,45 @@ export function createExporter(db: SqlDb, catalogOf: (catalogId: string) => Prom
     };
   }
 
-  /**
-   * Chat messages for SFT: the agent's view only (never the hidden goal). The user turns carry
-   * the customer's message and the previous turn's tool results; the assistant turns carry the
-   * action exactly as it was sent when recorded, else rebuilt from the events.
-   */
-  async function chatLine(id: string): Promise<Record<string, unknown> | null> {
-    const line = await episodeLine(id);
-    if (!line) return null;
-    const { events: evs, actions: acts } = line;
-    const messages: Array<{ role: string; content: string }> = [
-      {
-        role: 'system',
-        content: `You are a shopping assistant in the EcomRLVE ${line.envId} environment (d=${line.d}). Reply with one JSON action per turn.`,
-      },
-    ];
-    for (let t = 0; t <= line.turn; t++) {
-      const here = evs.filter((e) => e.turn === t);
-      if (t > 0) {
-        const a = acts[t - 1];
-        const agent = here.find((e) => e.kind === 'agent_message');
-        const calls = here.filter((e) => e.kind === 'tool_call').map((e) => ({ name: e.name, args: e.args }));
-        const answer = here.find((e) => e.kind === 'answer');
-        const content =
-          a?.raw ??
-          JSON.stringify({ assistant_message: agent?.text ?? '', tool_calls: calls, answer: answer?.answer ?? null });
-        messages.push({ role: 'assistant', content });
-      }
-      const reply = here.find((e) => e.kind === 'customer_message');
-      if (reply) {
-        const calls = t === 0 ? [] : here.filter((e) => e.kind === 'tool_call');
-        const results = calls.map((e) => ({ name: e.name, result: e.result, error: e.error }));
-        messages.push({ role: 'user', content: JSON.stringify({ customerMessage: reply.text, toolResults: results }) });
-      }
-    }
-    return {
-      messages,
-      metadata: {
-        episode_id: line.id,
-        env_id: line.envId,
-        d: line.d,
-        seed: line.seed,
-        catalog_id: line.catalogId,
-        reward: line.reward,
-        is_correct: line.isCorrect,
-        player: line.player,
-      },
-    };
-  }
-
-  return { episodeLine, chatLine };
+  return { episodeLine };
 }
+
+type StoredLine = NonNullable<Awaited<ReturnType<ReturnType<typeof createExporter>['episodeLine']>>>;
+
+/** An episode as one line for SFT: the conversation in the form a JSON-mode model is sent it (transcriptOf), never the goal. */
+const chatRecord = (line: StoredLine) => ({
+  messages: transcriptOf(line, 'json'),
+  metadata: {
+    episode_id: line.id,
+    env_id: line.envId,
+    d: line.d,
+    seed: line.seed,
+    catalog_id: line.catalogId,
+    reward: line.reward,
+    is_correct: line.isCorrect,
+    player: line.player,
+  },
+});
 
 /**
  * JSONL text for these ids, in order (unknown ids are left out, and so are episodes still being
  * played whose goal was not revealed: their goal and seed would spoil them, spoiler.ts);
- * 'openenv': OpenEnv collect's results.jsonl.
+ * 'chat': for SFT; 'openenv': OpenEnv collect's results.jsonl.
  */
 export async function exportJsonl(db: SqlDb, ids: string[], kind: 'episodes' | 'chat' | 'openenv'): Promise<string> {
   const ex = createExporter(db);
   const lines: string[] = [];
   for (const id of ids) {
     if (!(await goalOpen(db, id))) continue;
-    const l = kind === 'chat' ? await ex.chatLine(id) : await ex.episodeLine(id);
-    if (l) lines.push(JSON.stringify(kind === 'openenv' ? toCollectRecord(l as EpisodeLine) : l));
+    const line = await ex.episodeLine(id);
+    if (!line) continue;
+    const out =
+      kind === 'chat'
+        ? chatRecord(line)
+        : kind === 'openenv'
+          ? toCollectRecord(line as Omit<EpisodeLine, 'hiddenGoal'>, transcriptOf(line, 'tools'))
+          : line;
+    lines.push(JSON.stringify(out));
   }
   return lines.length ? `${lines.join('\n')}\n` : '';
 }

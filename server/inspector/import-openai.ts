@@ -1,12 +1,14 @@
 // OpenAI chat transcripts with tool calls, one per line:
 //   {"messages": [{role, content, tool_calls?, tool_call_id?}...], "metadata"?: {env_id|envId, d|difficulty, seed, reward, player}}
 // user → customer message; assistant → agent message + its tool calls (results from the
-// matching "tool" messages); an assistant tool call named "answer" carries the final answer.
+// matching "tool" messages); an assistant tool call named "answer" (or "submit_answer", as the
+// table's tool-calling transcripts and this project's exports name it) carries the final answer.
 // With env, d and seed in the metadata the actions are replayed and re-scored.
 import { z } from 'zod';
 import { axesFor } from '@/server/engine/difficulty';
 import { ENV_IDS, type Action, type EnvId, type EpisodeEvent } from '@/server/engine/types';
 import type { Catalog } from '@/server/engine/catalog/types';
+import { ANSWER_TOOL } from '@/server/models/prompt';
 import type { EpisodeRecord } from './insert';
 import { rescoreOnCatalog, unscored } from './rescore';
 
@@ -97,7 +99,7 @@ export function chatToRecord(
       } catch {
         throw new Error(`message ${idx + 1}: tool call "${c.function.name}" has arguments that are not JSON`);
       }
-      if (c.function.name === 'answer') {
+      if (c.function.name === 'answer' || c.function.name === ANSWER_TOOL) {
         answer = { env: envId, done: true, ...args };
         events.push({ kind: 'answer', turn, answer });
         continue;

@@ -4,7 +4,7 @@
 // not at all; the report has one entry per line (or file) saying what happened.
 import type { z } from 'zod';
 import type { Catalog } from '@/server/engine/catalog/types';
-import type { EnvId, RewardBreakdown } from '@/server/engine/types';
+import type { RewardBreakdown } from '@/server/engine/types';
 import { axesFor, type AxisValues } from '@/server/engine/difficulty';
 import type { SqlDb } from '@/server/db/sql';
 import { episodeExists } from '@/server/episodes/queries';
@@ -114,7 +114,11 @@ function ownToRecord(line: EpisodeLine, { opts, file, replayNow }: ImportContext
   if (opts.rescore === false) rescored = unscored('re-scoring was turned off for this import');
   else if (line.actions.length === 0) rescored = unscored('no actions were recorded, so the engine cannot replay it');
   else if (!replayNow) rescored = unscored('re-scored by replay when first opened (large import)', 'pending');
-  else rescored = rescoreOnCatalog({ ...line, envId: line.envId as EnvId }, line.actions, opts.getCatalog, breakdown);
+  else {
+    const { envId, d, seed, axisOverrides, weights, catalogId } = line; // the config's own fields only
+    const config = { envId, d, seed, axisOverrides, ...(weights ? { weights } : {}), catalogId };
+    rescored = rescoreOnCatalog(config, line.actions, opts.getCatalog, breakdown);
+  }
   const axisOverrides = line.axisOverrides as Partial<AxisValues>;
   return {
     ...(line as unknown as EpisodeRecord),

@@ -261,6 +261,15 @@ describe('export and import', () => {
     };
     const summary = JSON.parse(goal.hiddenGoal).summary.join(' ');
     expect(JSON.stringify(chat.messages)).not.toContain(summary);
+    // what a JSON-mode model is sent at the table: its system prompt and observations, then the actions as stored
+    expect(chat.messages[0].content).toMatch(/\[gym\] env=CART T_max=\d+ B_tool=\d+$/);
+    expect(Object.keys(JSON.parse(chat.messages[1].content))).toEqual(['customer_message', 'tool_results']);
+    const stored = db.sqlite
+      .prepare('SELECT "raw" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"')
+      .all(ids.cartOracle) as Array<{ raw: string }>;
+    const sent = chat.messages.filter((m: { role: string }) => m.role === 'assistant');
+    expect(sent.map((m: { content: string }) => m.content)).toEqual(stored.map((a) => a.raw));
+    expect(chat.messages.at(-1).role).toBe('assistant'); // the episode ended: no observation after its last action
   });
 
   it('imports an OpenAI chat transcript and re-scores it by replay', async () => {

@@ -62,6 +62,11 @@ describe('OpenEnv collect results.jsonl', () => {
         .map((m: { tool_call_id: string }) => m.tool_call_id);
       expect(answered).toEqual(calls.map((c: { id: string }) => c.id));
       expect(r.tool_trace.length).toBe(calls.length);
+      // … exactly as a tool-calling model is sent it at the table: its system prompt, wire names, the answer function
+      expect(r.messages[0].content).toMatch(/\[gym\] env=\w+ T_max=\d+ B_tool=\d+$/);
+      const names = calls.map((c: { function: { name: string } }) => c.function.name);
+      expect(names.at(-1)).toBe('submit_answer');
+      expect(names.filter((n: string) => n.includes('.'))).toEqual([]);
       // the agent's view carries no hidden goal; only the carried own-format line does
       const { extra: _, ...agentView } = r;
       expect(JSON.stringify(agentView)).not.toContain(JSON.stringify(own[i].hiddenGoal.data));

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { createEpisode, type Catalog, type EnvId } from '@/server/engine';
 import type { Action, EpisodeEvent } from '@/server/engine/types';
 import { actionForCall } from '@/server/env-server/mcp';
+import type { ChatMessage } from '@/server/models/openai';
 import { episodeLineSchema, FORMAT_NAME, type EpisodeLine } from './format';
 import { lineOf } from './play';
 
@@ -42,66 +43,27 @@ const taskSchema = z.object({
   catalog: z.string().optional(),
 });
 
-/** An exported episode (the project's line) as OpenEnv's EpisodeRecord. */
-export function toCollectRecord(line: EpisodeLine): CollectRecord {
+/**
+ * An exported episode (the project's line) as OpenEnv's EpisodeRecord; `messages`: its agent-seat
+ * conversation in the OpenAI tool-calling shape (export.ts transcriptOf: what a model is sent).
+ */
+export function toCollectRecord(line: Omit<EpisodeLine, 'hiddenGoal'>, messages: ChatMessage[]): CollectRecord {
   const events = line.events as EpisodeEvent[];
-  const messages: CollectRecord['messages'] = [
-    {
-      role: 'system',
-      content: `You are a shopping assistant in the EcomRLVE ${line.envId} environment (d=${line.d}). Each tool call is one turn.`,
-    },
-  ];
-  const trace: CollectRecord['tool_trace'] = [];
-  for (let t = 0; t <= line.turn; t++) {
-    const here = events.filter((e) => e.turn === t);
-    const said = here.find((e) => e.kind === 'agent_message');
-    const calls = here.filter((e) => e.kind === 'tool_call');
-    const answer = here.find((e) => e.kind === 'answer');
-    const done = here.some((e) => e.kind === 'termination');
-    if (t > 0) {
-      const toolCalls = [
-        ...calls.map((c, i) => ({ name: c.name, args: c.args as Record<string, unknown>, id: `call_${t}_${i}` })),
-        ...(answer ? [{ name: 'answer', args: answer.answer, id: `call_${t}_answer` }] : []),
+  // one tools/call per tool call, the answer last in its turn (as the engine logs them; MCP's tool names)
+  const trace: CollectRecord['tool_trace'] = events.flatMap((e) => {
+    const metadata = { turn: e.turn };
+    if (e.kind === 'tool_call')
+      return [
+        {
+          tool_name: e.name,
+          arguments: (e.args ?? {}) as Record<string, unknown>,
+          result: { data: e.result, done: false, metadata, error: e.error },
+        },
       ];
-      messages.push({
-        role: 'assistant',
-        content: said?.text ?? '',
-        ...(toolCalls.length
-          ? {
-              tool_calls: toolCalls.map((c) => ({
-                id: c.id,
-                type: 'function',
-                function: { name: c.name, arguments: JSON.stringify(c.args ?? {}) },
-              })),
-            }
-          : {}),
-      });
-      for (const [i, c] of calls.entries()) {
-        const data = c.error === null ? c.result : { error: c.error };
-        messages.push({ role: 'tool', tool_call_id: `call_${t}_${i}`, name: c.name, content: JSON.stringify(data) });
-        trace.push({
-          tool_name: c.name,
-          arguments: (c.args ?? {}) as Record<string, unknown>,
-          result: { data: c.result, done: false, metadata: { turn: t }, error: c.error },
-        });
-      }
-      if (answer) {
-        messages.push({
-          role: 'tool',
-          tool_call_id: `call_${t}_answer`,
-          name: 'answer',
-          content: JSON.stringify({ done }),
-        });
-        trace.push({
-          tool_name: 'answer',
-          arguments: answer.answer,
-          result: { data: null, done, metadata: { turn: t }, error: null },
-        });
-      }
-    }
-    const reply = here.find((e) => e.kind === 'customer_message');
-    if (reply) messages.push({ role: 'user', content: reply.text });
-  }
+    if (e.kind !== 'answer') return [];
+    const done = events.some((x) => x.kind === 'termination' && x.turn === e.turn);
+    return [{ tool_name: 'answer', arguments: e.answer, result: { data: null, done, metadata, error: null } }];
+  });
   const b = line.breakdown as { rTask?: number; rEff?: number; rHall?: number } | null;
   return {
     episode_id: line.id ?? '',

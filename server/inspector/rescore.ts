@@ -8,7 +8,7 @@
 //   none:    neither is possible; the episode is shown as recorded.
 import { replayEpisode } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
-import type { Action, EpisodeConfig, RewardBreakdown, RewardWeights, UserAct } from '@/server/engine/types';
+import type { EpisodeConfig, RewardBreakdown, RewardWeights, UserAct } from '@/server/engine/types';
 import { actionArgument } from '@/server/episodes/store';
 import { isAppError } from '@/server/lib/errors';
 
@@ -49,27 +49,23 @@ export const unscored = (note: string, method: 'none' | 'pending' = 'none'): Res
   note,
 });
 
-export function rescoreByReplay(
-  config: Pick<EpisodeConfig, 'envId' | 'd' | 'seed' | 'axisOverrides' | 'journeyEnvs' | 'engineVersion'> & {
-    weights?: RewardWeights | null;
-  },
-  actions: Array<string | Action>,
-  catalog: Catalog,
-  recorded: RewardParts | null,
+/** A stored or imported episode re-scored by replay on its own catalog, or why it cannot be. */
+export function rescoreOnCatalog(
+  { catalogId, ...config }: EpisodeConfig & { catalogId: string },
+  stored: ReadonlyArray<{ format: string; raw: string }>,
+  getCatalog: (id: string) => Catalog,
+  recordedBreakdown: RewardBreakdown | null,
 ): Rescore {
-  // the config's own fields only (an import line carries more); a JOURNEY's sub-tasks and an older engine's rules kept
-  const { envId, d, seed, axisOverrides, weights, journeyEnvs, engineVersion } = config;
-  const replayed: EpisodeConfig = {
-    envId,
-    d,
-    seed,
-    axisOverrides,
-    ...(weights ? { weights } : {}),
-    ...(journeyEnvs ? { journeyEnvs } : {}),
-    ...(engineVersion !== undefined ? { engineVersion } : {}),
-  };
+  let catalog: Catalog;
   try {
-    const ep = replayEpisode(replayed, catalog, actions);
+    catalog = getCatalog(catalogId);
+  } catch (e) {
+    if (isAppError(e) && e.code === 'BUSY') throw e; // still loading: not an answer to store
+    return unscored(`catalog "${catalogId}" is not available here`);
+  }
+  const actions = stored.map(actionArgument);
+  try {
+    const ep = replayEpisode(config, catalog, actions);
     if (!ep.breakdown)
       return unscored(
         `the ${actions.length} recorded action(s) do not finish the episode in this engine (it is still at turn ${ep.turn})`,
@@ -81,29 +77,12 @@ export function rescoreByReplay(
       isCorrect: ep.breakdown.isCorrect,
       parts,
       breakdown: ep.breakdown,
-      differs: diffParts(recorded, parts),
+      differs: diffParts(recordedBreakdown ? partsOf(recordedBreakdown) : null, parts),
       note: `replayed ${actions.length} action(s) on ${catalog.id} with this engine`,
     };
   } catch (e) {
     return unscored(`this engine cannot replay it: ${(e as Error).message}`);
   }
-}
-
-/** A stored or imported episode re-scored by replay on its own catalog, or why it cannot be. */
-export function rescoreOnCatalog(
-  config: Parameters<typeof rescoreByReplay>[0] & { catalogId: string },
-  actions: ReadonlyArray<{ format: string; raw: string }>,
-  getCatalog: (id: string) => Catalog,
-  recorded: RewardBreakdown | null,
-): Rescore {
-  let catalog: Catalog;
-  try {
-    catalog = getCatalog(config.catalogId);
-  } catch (e) {
-    if (isAppError(e) && e.code === 'BUSY') throw e; // still loading: not an answer to store
-    return unscored(`catalog "${config.catalogId}" is not available here`);
-  }
-  return rescoreByReplay(config, actions.map(actionArgument), catalog, recorded ? partsOf(recorded) : null);
 }
 
 const clip = (x: number) => Math.min(1, Math.max(-1, x));

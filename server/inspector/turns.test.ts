@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 import { alignTurns } from './compare';
 import { retrievedWorld } from '@/server/episodes/seat';
-import { mistakesOf, observationBefore, outOfStockTurns, turnMarks } from './turns';
+import { observationOf } from '@/server/models/transcript';
+import { mistakesOf, outOfStockTurns, turnMarks } from './turns';
 import { eventsIn, WHOLE_UP_TO, windowAround } from './turn-window';
 
 const budgets = { T_max: 5, B_tool: 2 };
@@ -75,7 +76,8 @@ const breakdown = {
 
 describe('per-turn views from the log', () => {
   it('rebuilds the observation the agent had before each turn', () => {
-    expect(observationBefore('CART', events, 1, budgets)).toEqual({
+    const turnEvents = (t: number) => events.filter((e) => e.turn === t);
+    expect(observationOf('CART', turnEvents(0), 0, budgets)).toEqual({
       envId: 'CART',
       turn: 0,
       customerMessage: 'two red mugs please',
@@ -83,7 +85,7 @@ describe('per-turn views from the log', () => {
       budgets,
       done: false,
     });
-    const o2 = observationBefore('CART', events, 2, budgets);
+    const o2 = observationOf('CART', turnEvents(1), 1, budgets);
     expect(o2.customerMessage).toBe('no, blue ones');
     expect(o2.toolResults).toEqual([
       { name: 'catalog.search', args: { query: 'red mug' }, result: [{ id: 'p1' }], error: null },

@@ -1,46 +1,7 @@
-// Per-turn views of one episode, derived from its event log: what the agent saw before each
-// turn, the stock changes up to a turn, the mistakes marked on the turns where they happened,
-// and a pass/fail mark per turn for the minimap.
-import type { EpisodeEvent, RewardBreakdown, ToolResult } from '@/server/engine/types';
-
-export interface TurnObservation {
-  envId: string;
-  turn: number;
-  customerMessage: string | null;
-  toolResults: ToolResult[];
-  budgets: { T_max: number; B_tool: number };
-  done: boolean;
-  error?: string;
-}
-
-/**
- * The observation the agent had when it chose its action for `turn` (≥ 1): the engine's
- * Observation after turn − 1 (the tool list, sent with every observation, is left out here).
- */
-export function observationBefore(
-  envId: string,
-  events: EpisodeEvent[],
-  turn: number,
-  budgets: TurnObservation['budgets'],
-): TurnObservation {
-  const prev = events.filter((e) => e.turn === turn - 1);
-  const customer = [...prev].reverse().find((e) => e.kind === 'customer_message');
-  const error = prev.find((e) => e.kind === 'action_error');
-  return {
-    envId,
-    turn: turn - 1,
-    customerMessage: customer?.kind === 'customer_message' ? customer.text : null,
-    toolResults:
-      turn - 1 === 0
-        ? []
-        : prev.flatMap((e) =>
-            e.kind === 'tool_call' ? [{ name: e.name, args: e.args, result: e.result, error: e.error }] : [],
-          ),
-    budgets,
-    done: false,
-    ...(error?.kind === 'action_error' ? { error: error.error } : {}),
-  };
-}
+// Per-turn views of one episode, derived from its event log: the stock changes up to a turn, the
+// mistakes marked on the turns where they happened, and a pass/fail mark per turn for the
+// minimap. (What the agent saw before a turn: models/transcript.ts observationOf.)
+import type { EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
 
 export interface StockChange {
   turn: number;

@@ -5,17 +5,7 @@
 // the request sent and the reply (never a key). A transport failure after retries is an
 // infrastructure failure: the episode is not stepped and the failure is marked on it.
 
-import {
-  toolSpecsFor,
-  type Action,
-  type Catalog,
-  type EnvId,
-  type Episode,
-  type EpisodeConfig,
-  type EpisodeEvent,
-  type Observation,
-  type ToolResult,
-} from '@/server/engine';
+import type { Action, Catalog, Episode, EpisodeConfig } from '@/server/engine';
 import type { EpisodeService } from '@/server/episodes/service';
 import { toSeatView, type SeatView } from '@/server/episodes/seat';
 import { actionArgument } from '@/server/episodes/store';
@@ -24,7 +14,7 @@ import { callModel, requestBody, type AttemptRecord, type ChatReply, type Partia
 import type { Connection, Env } from './connection';
 import type { ChatRequest } from './openai';
 import { openAiTools } from './prompt';
-import { actionFromReply, buildMessages, type SeatHistory } from './transcript';
+import { actionFromReply, buildMessages, seatHistory, type SeatHistory } from './transcript';
 
 /** The header through which the local agent server receives an episode's public config. */
 export const EPISODE_HEADER = 'x-ecomrlve-episode';
@@ -59,42 +49,6 @@ export type TablePlayer = ({ kind: 'model'; connection: Connection } | { kind: '
 };
 
 export const actorOf = (p: TablePlayer) => (p.kind === 'model' ? `model:${p.connection.name}` : p.agent);
-
-/**
- * The seat's history as the driver reads it: observations[0] is the opening, observations[t]
- * what turn t's step returned (its tool results and the customer's reply). Built from the
- * agent-seat events only (world changes stay hidden while the episode is active).
- */
-export function seatHistory(
-  seat: Pick<SeatView, 'envId' | 'events' | 'budgets'>,
-  actions: Array<Action | string>,
-): SeatHistory {
-  const envId = seat.envId as EnvId;
-  const tools = toolSpecsFor(envId);
-  const byTurn = new Map<number, EpisodeEvent[]>();
-  for (const e of seat.events) byTurn.set(e.turn, [...(byTurn.get(e.turn) ?? []), e]);
-  const observe = (turn: number): Observation => {
-    const events = byTurn.get(turn) ?? [];
-    const customer = events.find((e) => e.kind === 'customer_message');
-    const error = events.find((e) => e.kind === 'action_error');
-    const toolResults: ToolResult[] = events.flatMap((e) =>
-      e.kind === 'tool_call' ? [{ name: e.name, args: e.args, result: e.result, error: e.error }] : [],
-    );
-    return {
-      envId,
-      turn,
-      customerMessage: customer && customer.kind === 'customer_message' ? customer.text : null,
-      toolResults,
-      tools,
-      budgets: seat.budgets,
-      done: false,
-      ...(error && error.kind === 'action_error' ? { error: error.error } : {}),
-    };
-  };
-  const observations = [observe(0)];
-  for (let t = 1; t <= actions.length; t++) observations.push(observe(t));
-  return { observations, actions };
-}
 
 /** Why a turn was not played: a model call that failed in the infrastructure after retries (a batch run also: a size cap, an internal error). */
 export type TurnInfra = { kind: string; message: string; turn: number };

@@ -2,7 +2,15 @@
 // and a model's reply as one engine action. Both action modes live here so the
 // driver and the agent server cannot disagree about the format.
 
-import type { Action, EnvId, Observation, ToolCall } from '@/server/engine';
+import {
+  toolSpecsFor,
+  type Action,
+  type EnvId,
+  type EpisodeEvent,
+  type Observation,
+  type ToolCall,
+} from '@/server/engine';
+import type { SeatView } from '@/server/episodes/seat';
 import type { ActionMode } from './connection';
 import type { ChatMessage, WireToolCall } from './openai';
 import { ANSWER_TOOL, engineToolName, envInfo, systemPrompt, wireToolName } from './prompt';
@@ -11,6 +19,51 @@ import { ANSWER_TOOL, engineToolName, envInfo, systemPrompt, wireToolName } from
 export interface SeatHistory {
   observations: Observation[];
   actions: Array<Action | string>;
+}
+
+/**
+ * The observation the engine answered at `turn` (0: the reset's), rebuilt from that turn's
+ * events: the customer's reply, the tool results, an unusable action's error. Without the tool
+ * specs, which only a model's prompt needs (seatHistory adds them).
+ */
+export function observationOf(
+  envId: EnvId,
+  turnEvents: readonly EpisodeEvent[],
+  turn: number,
+  budgets: Observation['budgets'],
+): Omit<Observation, 'tools'> {
+  const customer = turnEvents.findLast((e) => e.kind === 'customer_message');
+  const error = turnEvents.find((e) => e.kind === 'action_error');
+  return {
+    envId,
+    turn,
+    customerMessage: customer?.kind === 'customer_message' ? customer.text : null,
+    toolResults: turnEvents.flatMap((e) =>
+      e.kind === 'tool_call' ? [{ name: e.name, args: e.args, result: e.result, error: e.error }] : [],
+    ),
+    budgets,
+    done: false,
+    ...(error?.kind === 'action_error' ? { error: error.error } : {}),
+  };
+}
+
+/**
+ * The seat's history as the driver reads it: observations[0] is the opening, observations[t]
+ * what turn t's step returned (its tool results and the customer's reply). Built from the
+ * agent-seat events only (world changes stay hidden while the episode is active).
+ */
+export function seatHistory(
+  seat: Pick<SeatView, 'envId' | 'events' | 'budgets'>,
+  actions: Array<Action | string>,
+): SeatHistory {
+  const envId = seat.envId as EnvId;
+  const tools = toolSpecsFor(envId);
+  const byTurn = new Map<number, EpisodeEvent[]>();
+  for (const e of seat.events) byTurn.set(e.turn, [...(byTurn.get(e.turn) ?? []), e]);
+  const observations: Observation[] = [];
+  for (let t = 0; t <= actions.length; t++)
+    observations.push({ ...observationOf(envId, byTurn.get(t) ?? [], t, seat.budgets), tools });
+  return { observations, actions };
 }
 
 /** The result of a tool call as a tool message's content. */
