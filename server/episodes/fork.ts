@@ -30,7 +30,6 @@ export async function forkEpisode(
   const parent = await requireRow(parentId);
   const refusal = replayRefusal(parent.engineVersion, parent.envId);
   if (refusal) throw new EpisodeServiceError('REPLAY_UNSUPPORTED', `episode ${parent.id}: ${refusal}`);
-  const stored = await store.getModelRecords(parent.id);
   const actions = await store.getActions(parent.id);
   await loadCatalog(parent.catalogId);
   if (!Number.isInteger(turns) || turns < 0 || turns > actions.length)
@@ -38,17 +37,13 @@ export async function forkEpisode(
       'BAD_INPUT',
       `fork turn must be a whole number from 0 to ${actions.length} (the parent's turns); got ${turns}`,
     );
-  const ep = replayEpisode(
-    configOfRow(parent),
-    catalogFor(parent.catalogId),
-    actions.slice(0, turns).map(actionArgument),
-  );
+  const copied = actions.slice(0, turns);
+  const ep = replayEpisode(configOfRow(parent), catalogFor(parent.catalogId), copied.map(actionArgument));
   if (ep.done)
     throw new EpisodeServiceError(
       'BAD_INPUT',
       `the parent episode ended at turn ${ep.turn}: fork at an earlier turn to continue it`,
     );
-  const ends = await store.getActionEnds(parent.id);
   const row = await store.createEpisode({
     envId: parent.envId,
     d: parent.d,
@@ -64,7 +59,7 @@ export async function forkEpisode(
     // derived from who took the copied turns, like any episode's (provenance.ts)
     player: playerOf(
       opts.player ?? 'human',
-      stored.slice(0, turns).map((r) => r?.actor ?? null),
+      copied.map((a) => a.actor),
     ),
     turn: ep.turn,
     status: 'active',
@@ -78,12 +73,12 @@ export async function forkEpisode(
     forkTurn: turns,
     runId: opts.runId ?? null,
     customerVoice: parent.customerVoice,
-    actions: actions.slice(0, turns).map((a, i) => ({
-      format: a.format,
-      raw: a.raw,
-      actor: stored[i]?.actor ?? null,
-      modelRecord: stored[i]?.modelRecord ?? null,
-      eventEnd: ends[i] ?? ep.events.length,
+    actions: copied.map(({ format, raw, actor, modelRecord, eventEnd }) => ({
+      format,
+      raw,
+      actor,
+      modelRecord,
+      eventEnd: eventEnd ?? ep.events.length,
     })),
   });
   live.keep(ep, row.id, turns, row);

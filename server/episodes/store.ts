@@ -1,12 +1,12 @@
 // Persistence of episodes: writes through the one writer (writer.ts) in the store's group
-// commit (recorder.ts; a step is recorded there), reads through queries/ (Prisma). JSON values are TEXT columns (de)serialised here.
+// commit (recorder.ts; a step is recorded there), reads through queries/ (the same SQL
+// connection). JSON values are TEXT columns (de)serialised here.
 //
 // Layout: Episode (config, effective axes, status, reward, breakdown, hidden goal),
 // EpisodeEvent (the engine's event log verbatim, one row per event, ordered by seq)
 // and EpisodeAction (every argument ever passed to Episode.step, ordered by seq:
 // format 'text' = raw agent text, 'json' = structured Action). Config + actions are
 // enough to rebuild the episode with replayEpisode.
-import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { AxisValues } from '@/server/engine/difficulty';
@@ -73,10 +73,11 @@ export interface NewEpisodeRecord extends EpisodeSetup, EpisodeProgress {
   }>;
 }
 
-export function createEpisodeStore(prisma: PrismaClient, db: SqlDb) {
+export function createEpisodeStore(db: SqlDb) {
   const writes = episodeStatements(db);
+  const reads = episodeReads(db);
   return {
-    ...episodeReads(prisma),
+    ...reads,
     /** Episode row, its opening events (and a fork's copied actions), in one transaction. */
     async createEpisode(rec: NewEpisodeRecord): Promise<EpisodeRow> {
       const id = newEpisodeId();
@@ -110,7 +111,7 @@ export function createEpisodeStore(prisma: PrismaClient, db: SqlDb) {
           actions,
         ),
       );
-      return (await prisma.episode.findUnique({ where: { id } }))!;
+      return (await reads.getRow(id))!;
     },
 
     /** Events of an episode stored after the fact, from seq `firstSeq` (live.ts: a deferred-events server's episodes). */
@@ -126,21 +127,8 @@ export function createEpisodeStore(prisma: PrismaClient, db: SqlDb) {
 
 export type EpisodeStore = ReturnType<typeof createEpisodeStore>;
 
-export function toView(
-  row: EpisodeRow,
-  events: Array<{ payload: string }>,
-  catalogOf: (catalogId: string) => Catalog,
-): EpisodeView {
-  return viewOf(
-    row,
-    events.map((e) => JSON.parse(e.payload) as EpisodeEvent),
-    catalogOf,
-  );
-}
-
 /**
- * The view from a row and events already in memory (no parsing of stored payloads). The catalog
- * is read only for a goal stored without its data (trainer episodes, stored-goal.ts); load it
+ * The view of an episode from its row and events. The catalog is read only for a goal stored without its data (trainer episodes, stored-goal.ts); load it
  * first where loading is asynchronous (`goalDataIsDerived`).
  */
 export function viewOf(

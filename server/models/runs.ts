@@ -111,7 +111,7 @@ export function cancelStoredRun(id: string): boolean {
 
 /** Pass rate and mean reward per env × d over the run's scored episodes (run-play.ts cellStats). */
 export async function runStats(prisma: PrismaClient, runId: string): Promise<RunCellStats[]> {
-  const rows = await batchRunEpisodes(prisma, runId);
+  const rows = await batchRunEpisodes(sqlDbOf(prisma), runId);
   return cellStats(
     rows.map((r) => ({
       envId: r.envId,
