@@ -9,7 +9,7 @@ import { curriculumOutcomeRows, curriculumRecentEpisodes } from '@/server/episod
 import { episodeStatements } from '@/server/episodes/writer';
 import type { EpisodeSummary } from '@/server/episodes/types';
 import type { CurriculumStep } from './player';
-import { playedEpisodeRows } from './episode-row';
+import { playedEpisodeRows } from '@/server/episodes/episode-row';
 
 export interface NewRunRecord {
   name: string;

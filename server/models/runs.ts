@@ -5,7 +5,7 @@
 // infrastructure failures are counted apart.
 
 import type { EnvId } from '@/server/engine';
-import { playedEpisodeRows } from '@/server/curriculum/episode-row';
+import { playedEpisodeRows } from '@/server/episodes/episode-row';
 import { episodeStatements } from '@/server/episodes/writer';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS, sqlDbOf } from '@/server/episodes/service';
 import { batchRunEpisodes } from '@/server/episodes/queries';
