@@ -9,7 +9,7 @@ import { curriculumOutcomeRows, curriculumRecentEpisodes } from '@/server/episod
 import { episodeStatements } from '@/server/episodes/writer';
 import type { EpisodeSummary } from '@/server/episodes/types';
 import type { CurriculumStep } from './player';
-import { playedEpisodeRows } from './episode-row';
+import { playedEpisodeRows } from '@/server/episodes/episode-row';
 
 export interface NewRunRecord {
   name: string;
@@ -92,7 +92,7 @@ export function createCurriculumStore(prisma: PrismaClient, db: SqlDb) {
      * equal slices; `episode` is the number of episodes up to the slice's end.
      */
     async outcomes(runId: string, points = 60): Promise<RunOutcomePoint[]> {
-      const rows = await curriculumOutcomeRows(prisma, runId);
+      const rows = await curriculumOutcomeRows(db, runId);
       const size = Math.max(1, Math.ceil(rows.length / points));
       const out: RunOutcomePoint[] = [];
       for (let i = 0; i < rows.length; i += size) {
@@ -107,7 +107,7 @@ export function createCurriculumStore(prisma: PrismaClient, db: SqlDb) {
     },
 
     recentEpisodes: (runId: string, limit: number): Promise<{ items: EpisodeSummary[]; total: number }> =>
-      curriculumRecentEpisodes(prisma, runId, limit),
+      curriculumRecentEpisodes(db, runId, limit),
   };
 }
 

@@ -1,7 +1,7 @@
 // The SQL layer: one connection to the store per process besides Prisma's, SQLite
 // (better-sqlite3, the same file Prisma uses) or PostgreSQL (a small pg pool), behind one async
 // interface so every query is written once. The episode writer (server/episodes/writer.ts) and
-// the inspector's filters and search use it. SQL is written with `?` placeholders (numbered for
+// every read of the episode tables (server/episodes/queries/) use it. SQL is written with `?` placeholders (numbered for
 // PostgreSQL here); the few dialect differences come from `sqlFor(dialect)` (dialect.ts).
 import type Database from 'better-sqlite3';
 import pg from 'pg';

@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 /** A worker: its own LRU of `lru` live episodes, the shared store and token secret. */
-function worker(lru = 100, reads = episodeReads(db.prisma)): EnvService {
+function worker(lru = 100, reads = episodeReads(db.sql)): EnvService {
   return createEnvService({
     config: testConfig({ persist: true, maxSessions: lru }),
     catalog: testCatalog(),
@@ -156,7 +156,7 @@ describe('stateless workers over one store', () => {
 
   it('checks the token before reading the store, and says when no worker recorded the episode', async () => {
     let reads = 0;
-    const store = episodeReads(db.prisma);
+    const store = episodeReads(db.sql);
     const w = worker(10, { ...store, getRow: (id) => (reads++, store.getRow(id)) });
     const other = worker();
     const reset = await other.durable(other.reset({ env: 'PD', seed: 9 }).response);
@@ -203,6 +203,8 @@ describe('rebuilding a stored trainer episode (round 11: evidence is explanation
       raw: JSON.stringify(a),
       actor: null,
       stepKey: null,
+      eventEnd: null,
+      modelRecord: null,
     }));
     return { row, events: events.map((payload) => ({ payload })), actions };
   }

@@ -29,23 +29,22 @@ export interface RunningEnvServer {
 }
 
 /**
- * The store episodes are recorded in: the one SQL connection of the process (the episode
- * writer's) and a Prisma client for reads, for a given client (the Next mount shares the app's)
- * or DATABASE_URL.
+ * The store episodes are recorded in and read from: the one SQL connection of the process (the
+ * episode writer's), for a given client (the Next mount shares the app's) or DATABASE_URL.
  */
 function openStore(config: EnvServerConfig, options: EnvServerOptions) {
   const { prisma } = options;
-  if (prisma) return { db: sqlDbOf(prisma), reader: prisma, close: async () => {} };
+  if (prisma) return { db: sqlDbOf(prisma), close: async () => {} };
   // the process's own client (server/db: one per process) and the SQL layer's connection
   const db = sqlDbOf(processPrisma);
   // every group commit waits for fsync: survives a power loss, not only a crash
   if (config.durability === 'power') db.sqlite?.pragma('synchronous = FULL');
   // A commit meeting another worker's write lock waits on the event loop (GroupCommit), not
   // asleep in SQLite. Set on the process's one connection: in serve:env only the recorder's group
-  // commit writes through it (reads go through Prisma's; a WAL read never waits for a lock).
+  // commit writes through it (its episode reads read through it too; a WAL read takes no write lock).
   db.sqlite?.pragma('busy_timeout = 0');
   if (options.checkpointedByPrimary) db.sqlite?.pragma('wal_autocheckpoint = 0');
-  return { db, reader: processPrisma, close: () => db.close() };
+  return { db, close: () => db.close() };
 }
 
 /** How the server runs beside others. */
@@ -90,7 +89,7 @@ export function buildEnvService(config: EnvServerConfig, catalog: Catalog, optio
         secret: store ? config.tokenSecret : memoryOnlySecret(config.tokenSecret),
         adminToken: config.adminToken,
       }),
-      store && { reads: episodeReads(store.reader), recorder: recorderOf(store.db) },
+      store && { reads: episodeReads(store.db), recorder: recorderOf(store.db) },
     );
   return {
     tokens: sessions.tokens,

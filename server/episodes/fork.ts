@@ -1,8 +1,7 @@
 // Forking an episode: a new episode whose first `turns` turns are the parent's, replayed. Its
 // events are byte-identical to the parent's up to that point and its actions (with who took them,
 // and a model's records) are copied; the LLM customer's messages of those turns are the parent's.
-import { ENGINE_VERSION, replayEpisode, replayRefusal } from '@/server/engine';
-import { REWARD_REVISION } from '@/server/engine/reward';
+import { replayEpisode, replayRefusal } from '@/server/engine';
 import { actionArgument, configOfRow, viewOf } from './store';
 import { EpisodeServiceError, type EpisodeView } from './types';
 import { storedGoalOf } from './stored-goal';
@@ -30,7 +29,6 @@ export async function forkEpisode(
   const parent = await requireRow(parentId);
   const refusal = replayRefusal(parent.engineVersion, parent.envId);
   if (refusal) throw new EpisodeServiceError('REPLAY_UNSUPPORTED', `episode ${parent.id}: ${refusal}`);
-  const stored = await store.getModelRecords(parent.id);
   const actions = await store.getActions(parent.id);
   await loadCatalog(parent.catalogId);
   if (!Number.isInteger(turns) || turns < 0 || turns > actions.length)
@@ -38,54 +36,37 @@ export async function forkEpisode(
       'BAD_INPUT',
       `fork turn must be a whole number from 0 to ${actions.length} (the parent's turns); got ${turns}`,
     );
-  const ep = replayEpisode(
-    configOfRow(parent),
-    catalogFor(parent.catalogId),
-    actions.slice(0, turns).map(actionArgument),
-  );
+  const copied = actions.slice(0, turns);
+  const ep = replayEpisode(configOfRow(parent), catalogFor(parent.catalogId), copied.map(actionArgument));
   if (ep.done)
     throw new EpisodeServiceError(
       'BAD_INPUT',
       `the parent episode ended at turn ${ep.turn}: fork at an earlier turn to continue it`,
     );
-  const ends = await store.getActionEnds(parent.id);
-  const row = await store.createEpisode({
-    envId: parent.envId,
-    d: parent.d,
-    seed: parent.seed,
-    // a fork continues under its parent's rules
-    engineVersion: ep.config.engineVersion ?? ENGINE_VERSION,
-    journeyEnvs: ep.config.journeyEnvs ?? null,
-    rewardRevision: REWARD_REVISION,
-    axisOverrides: JSON.parse(parent.axisOverrides),
-    axes: ep.axes,
-    weights: parent.weights ? JSON.parse(parent.weights) : null,
-    catalogId: parent.catalogId,
-    // derived from who took the copied turns, like any episode's (provenance.ts)
-    player: playerOf(
-      opts.player ?? 'human',
-      stored.slice(0, turns).map((r) => r?.actor ?? null),
-    ),
-    turn: ep.turn,
-    status: 'active',
-    terminationReason: null,
-    reward: null,
-    isCorrect: null,
-    breakdown: null,
-    hiddenGoal: storedGoalOf(ep),
-    events: ep.events,
-    parentId: parent.id,
-    forkTurn: turns,
-    runId: opts.runId ?? null,
-    customerVoice: parent.customerVoice,
-    actions: actions.slice(0, turns).map((a, i) => ({
-      format: a.format,
-      raw: a.raw,
-      actor: stored[i]?.actor ?? null,
-      modelRecord: stored[i]?.modelRecord ?? null,
-      eventEnd: ends[i] ?? ep.events.length,
+  const row = await store.createEpisode(
+    ep,
+    {
+      catalogId: parent.catalogId,
+      weights: parent.weights,
+      // derived from who took the copied turns, like any episode's (provenance.ts)
+      player: playerOf(
+        opts.player ?? 'human',
+        copied.map((a) => a.actor),
+      ),
+      hiddenGoal: JSON.stringify(storedGoalOf(ep)),
+      parentId: parent.id,
+      forkTurn: turns,
+      runId: opts.runId ?? null,
+      customerVoice: parent.customerVoice,
+    },
+    copied.map(({ format, raw, actor, modelRecord, eventEnd }) => ({
+      format,
+      raw,
+      actor,
+      modelRecord,
+      eventEnd: eventEnd ?? ep.events.length,
     })),
-  });
+  );
   live.keep(ep, row.id, turns, row);
   // the LLM customer's messages of the copied turns are the parent's, as recorded
   for (const { turn, template, text, by, fallback, record } of await store.getRewrites(parent.id))

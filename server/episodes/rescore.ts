@@ -14,6 +14,7 @@ import type { Catalog } from '@/server/engine/catalog/types';
 import type { Action, EpisodeConfig, RewardBreakdown, TerminationReason } from '@/server/engine/types';
 import { idSchema } from './inputs';
 import { episodeReads } from './queries';
+import { sqlDbOf } from './service';
 import { actionArgument, configOfRow } from './store';
 import { EpisodeServiceError } from './types';
 
@@ -147,7 +148,7 @@ const viewOf = (row: RescoreRow, episode: EpisodeRow): RescoreView => ({
 });
 
 export function createRescoreService(deps: { prisma: PrismaClient; getCatalog: (catalogId?: string) => Catalog }) {
-  const store = episodeReads(deps.prisma);
+  const store = episodeReads(sqlDbOf(deps.prisma));
 
   async function requireRow(episodeId: string) {
     const row = await store.getRow(episodeId);

@@ -14,7 +14,7 @@ import type { Catalog } from '@/server/engine/catalog/types';
 import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import { idSchema, listSchema, parse } from './inputs';
-import { createEpisodeStore, toView, type EpisodeStore } from './store';
+import { createEpisodeStore, viewOf, type EpisodeStore } from './store';
 import { LiveEpisodes, type LiveEpisode } from './live';
 import { recorderOf } from './recorder';
 import { createSessions } from './sessions';
@@ -67,7 +67,7 @@ export interface EpisodeServiceDeps {
 
 export function createEpisodeService(deps: EpisodeServiceDeps) {
   const db = deps.db ?? sqlDbOf(deps.prisma);
-  const store: EpisodeStore = createEpisodeStore(deps.prisma, db);
+  const store: EpisodeStore = createEpisodeStore(db);
   const tokens = deps.tokens ?? processTokens();
   /** The process's live episodes, shared with the trainer API mounted in the app (/api/env). */
   const sessions = createSessions({
@@ -131,10 +131,10 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
 
   /** The view as the step that ended at eventEnd left it (idempotent retries). */
   async function viewAt(row: EpisodeRow, eventEnd: number | null): Promise<EpisodeView> {
-    const events = await store.getEvents(row.id);
+    const events = await store.events(row.id);
     const end = eventEnd ?? events.length;
     if (goalDataIsDerived(row.hiddenGoal)) await loadCatalog(row.catalogId);
-    const view = toView(row, events.slice(0, end), catalogFor);
+    const view = viewOf(row, events.slice(0, end), catalogFor);
     if (end === events.length) return view;
     // a later step changed the status: show the retried step's result as it was then
     return {
@@ -239,14 +239,14 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
 
     async getEpisode(episodeId: string): Promise<EpisodeView> {
       const row = await requireRow(episodeId);
-      let events = await store.getEvents(row.id);
+      let events = await store.events(row.id);
       if (events.length < row.eventCount) {
         // stored by a deferred-events server: the rebuild stores the rest
         await withLock(row.id, () => liveEpisode(row));
-        events = await store.getEvents(row.id);
+        events = await store.events(row.id);
       }
       if (goalDataIsDerived(row.hiddenGoal)) await loadCatalog(row.catalogId);
-      return voiced(toView(row, events, catalogFor));
+      return voiced(viewOf(row, events, catalogFor));
     },
 
     /** Agent-visible world state (cart, today, …), from the live episode (rebuilt if needed). */
@@ -261,12 +261,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
       nextCursor: string | null;
     }> {
       const inp = parse(listSchema, input, 'list episodes');
-      try {
-        return await store.list({ cursor: inp.cursor ?? null, limit: inp.limit });
-      } catch (e) {
-        if ((e as { code?: string }).code === 'P2025') return { items: [], nextCursor: null };
-        throw e;
-      }
+      return store.list({ cursor: inp.cursor ?? null, limit: inp.limit });
     },
 
     /**
@@ -299,7 +294,7 @@ export function createEpisodeService(deps: EpisodeServiceDeps) {
     /** Who took each turn, and a model's request/reply record when a model did (never a key). */
     async turnRecords(episodeId: string): Promise<Array<{ turn: number; actor: string | null; modelRecord: unknown }>> {
       const row = await requireRow(episodeId);
-      const rows = await store.getModelRecords(row.id);
+      const rows = await store.getActions(row.id);
       return rows.map((r) => ({
         turn: r.seq + 1,
         actor: r.actor,

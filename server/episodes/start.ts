@@ -3,9 +3,8 @@
 // capability token, which is returned once, here.
 import { randomInt } from 'node:crypto';
 import type { TokenService } from './tokens';
-import { createEpisode, ENGINE_VERSION, listEnvs } from '@/server/engine';
+import { createEpisode, listEnvs } from '@/server/engine';
 import { axesFor, AXIS_NAMES, type AxisValues } from '@/server/engine/difficulty';
-import { REWARD_REVISION } from '@/server/engine/reward';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EnvId, EpisodeConfig, EpisodeEvent } from '@/server/engine/types';
 import { MAX_SEED, parse, startSchema } from './inputs';
@@ -68,26 +67,10 @@ export async function startEpisode(
   };
   const ep = createEpisode(config, catalog);
   ep.reset();
-  const row = await store.createEpisode({
-    envId: config.envId,
-    d: config.d,
-    seed,
-    axisOverrides: overrides,
-    axes: ep.axes,
-    weights: null,
+  const row = await store.createEpisode(ep, {
     catalogId,
     player: inp.player ?? 'human',
-    turn: ep.turn,
-    status: ep.done ? 'done' : 'active',
-    terminationReason: ep.termination,
-    reward: ep.breakdown ? ep.breakdown.total : null,
-    isCorrect: ep.breakdown ? ep.breakdown.isCorrect : null,
-    breakdown: ep.breakdown,
-    hiddenGoal: storedGoalOf(ep),
-    events: ep.events,
-    engineVersion: ENGINE_VERSION,
-    journeyEnvs: ep.config.journeyEnvs ?? null,
-    rewardRevision: REWARD_REVISION,
+    hiddenGoal: JSON.stringify(storedGoalOf(ep)),
     customerVoice: inp.customerVoice ?? null,
   });
   live.keep(ep, row.id, 0, row);

@@ -1,116 +1,45 @@
 // Persistence of episodes: writes through the one writer (writer.ts) in the store's group
-// commit (recorder.ts; a step is recorded there), reads through queries/ (Prisma). JSON values are TEXT columns (de)serialised here.
+// commit (recorder.ts; a step is recorded there), reads through queries/ (the same SQL
+// connection). JSON values are TEXT columns (de)serialised here.
 //
 // Layout: Episode (config, effective axes, status, reward, breakdown, hidden goal),
 // EpisodeEvent (the engine's event log verbatim, one row per event, ordered by seq)
 // and EpisodeAction (every argument ever passed to Episode.step, ordered by seq:
 // format 'text' = raw agent text, 'json' = structured Action). Config + actions are
 // enough to rebuild the episode with replayEpisode.
-import type { PrismaClient } from '@/server/generated/prisma/client';
 import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { AxisValues } from '@/server/engine/difficulty';
 import { ENGINE_VERSION } from '@/server/engine/version';
-import type {
-  Action,
-  EnvId,
-  EpisodeConfig,
-  EpisodeEvent,
-  RewardBreakdown,
-  RewardWeights,
-  TerminationReason,
-} from '@/server/engine/types';
+import type { Action, EnvId, EpisodeConfig, EpisodeEvent, RewardBreakdown, RewardWeights } from '@/server/engine/types';
 import { episodeBudgets } from './budgets';
 import type { SqlDb } from '@/server/db/sql';
-import { episodeStatements, eventRows, jsonOrNull, newEpisodeId, storedBytesOf } from './writer';
+import { episodeStatements, eventRows, type ActionInsert } from './writer';
+import { newEpisodeRow, type NewEpisodeColumns, type PlayedState } from './episode-row';
 import { commitEpisodeWrite } from './recorder';
 import { episodeReads, toSummary, type CustomerRewriteRow } from './queries';
 import { deriveGoalData, readStoredGoal } from './stored-goal';
-import type { EpisodeSetup, EpisodeStatus, EpisodeView, HiddenGoal } from './types';
+import type { EpisodeView } from './types';
 
-/** Where the episode stands after a write: its new events, turn, status and score. */
-interface EpisodeProgress {
-  events: EpisodeEvent[];
-  turn: number;
-  status: EpisodeStatus;
-  terminationReason: TerminationReason | null;
-  reward: number | null;
-  isCorrect: boolean | null;
-  breakdown: RewardBreakdown | null;
-  hiddenGoal: HiddenGoal;
-}
+/** An action a fork copies from its parent (with who took it and what the step ended at). */
+type CopiedAction = Omit<ActionInsert, 'seq' | 'turn' | 'stepKey'>;
 
-/** The Episode row's columns for where it stands (a new episode and every step write them). */
-const progressColumns = (rec: EpisodeProgress) => ({
-  turn: rec.turn,
-  status: rec.status,
-  terminationReason: rec.terminationReason,
-  reward: rec.reward,
-  isCorrect: rec.isCorrect,
-  breakdown: rec.breakdown ? JSON.stringify(rec.breakdown) : null,
-  hiddenGoal: JSON.stringify(rec.hiddenGoal),
-});
-
-export interface NewEpisodeRecord extends EpisodeSetup, EpisodeProgress {
-  player: string;
-  /** engine rule version (ENGINE_VERSION) and JOURNEY's env set: what a later replay needs */
-  engineVersion: number;
-  journeyEnvs: readonly string[] | null;
-  /** reward revision of the engine that played it (REWARD_REVISION in server/engine/reward.ts) */
-  rewardRevision: number;
-  /** issue 9 item 8: the LLM customer's connection, and rewrites copied from the parent (a fork) */
-  customerVoice?: string | null;
-  /** issue 9: fork origin, batch run, and actions copied from the parent (a fork) */
-  parentId?: string | null;
-  forkTurn?: number | null;
-  runId?: string | null;
-  actions?: Array<{
-    format: 'text' | 'json';
-    raw: string;
-    actor: string | null;
-    modelRecord: string | null;
-    eventEnd: number;
-  }>;
-}
-
-export function createEpisodeStore(prisma: PrismaClient, db: SqlDb) {
+export function createEpisodeStore(db: SqlDb) {
   const writes = episodeStatements(db);
+  const reads = episodeReads(db);
   return {
-    ...episodeReads(prisma),
-    /** Episode row, its opening events (and a fork's copied actions), in one transaction. */
-    async createEpisode(rec: NewEpisodeRecord): Promise<EpisodeRow> {
-      const id = newEpisodeId();
-      const events = eventRows(rec.events, 0);
-      const actions = (rec.actions ?? []).map((a, seq) => ({ seq, turn: seq, ...a }));
-      await commitEpisodeWrite(
-        db,
-        writes.newEpisode(
-          {
-            id,
-            envId: rec.envId,
-            d: rec.d,
-            seed: rec.seed,
-            axisOverrides: JSON.stringify(rec.axisOverrides),
-            axes: JSON.stringify(rec.axes),
-            weights: jsonOrNull(rec.weights),
-            catalogId: rec.catalogId,
-            player: rec.player,
-            ...progressColumns(rec),
-            eventCount: events.length,
-            engineVersion: rec.engineVersion,
-            journeyEnvs: jsonOrNull(rec.journeyEnvs),
-            rewardRevision: rec.rewardRevision,
-            storedBytes: storedBytesOf(events, actions),
-            parentId: rec.parentId ?? null,
-            forkTurn: rec.forkTurn ?? null,
-            runId: rec.runId ?? null,
-            customerVoice: rec.customerVoice ?? null,
-          },
-          events,
-          actions,
-        ),
-      );
-      return (await prisma.episode.findUnique({ where: { id } }))!;
+    ...reads,
+    /** A new episode: its row (episode-row.ts), its opening events and a fork's copied actions, in one transaction. */
+    async createEpisode(
+      ep: PlayedState & { events: readonly EpisodeEvent[] },
+      columns: NewEpisodeColumns,
+      copied: readonly CopiedAction[] = [],
+    ): Promise<EpisodeRow> {
+      const events = eventRows(ep.events, 0);
+      const actions = copied.map((a, seq) => ({ seq, turn: seq, ...a }));
+      const row = newEpisodeRow(ep, columns, events, actions);
+      await commitEpisodeWrite(db, writes.newEpisode(row, events, actions));
+      return (await reads.getRow(row.id))!;
     },
 
     /** Events of an episode stored after the fact, from seq `firstSeq` (live.ts: a deferred-events server's episodes). */
@@ -126,21 +55,8 @@ export function createEpisodeStore(prisma: PrismaClient, db: SqlDb) {
 
 export type EpisodeStore = ReturnType<typeof createEpisodeStore>;
 
-export function toView(
-  row: EpisodeRow,
-  events: Array<{ payload: string }>,
-  catalogOf: (catalogId: string) => Catalog,
-): EpisodeView {
-  return viewOf(
-    row,
-    events.map((e) => JSON.parse(e.payload) as EpisodeEvent),
-    catalogOf,
-  );
-}
-
 /**
- * The view from a row and events already in memory (no parsing of stored payloads). The catalog
- * is read only for a goal stored without its data (trainer episodes, stored-goal.ts); load it
+ * The view of an episode from its row and events. The catalog is read only for a goal stored without its data (trainer episodes, stored-goal.ts); load it
  * first where loading is asynchronous (`goalDataIsDerived`).
  */
 export function viewOf(

@@ -4,16 +4,10 @@ import { createEpisode } from '@/server/engine';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EnvId, EpisodeEvent, Observation, RewardBreakdown } from '@/server/engine/types';
 import type { SqlDb } from '@/server/db/sql';
-import { flag } from '@/server/db/dialect';
 import { actionArgument, configOfRow } from '@/server/episodes/store';
 import { retrievedWorld } from '@/server/episodes/seat';
-import {
-  episodeActions,
-  episodeEvents,
-  episodeRow,
-  storeRescore,
-  type StoredEpisodeRow as Row,
-} from '@/server/episodes/queries';
+import type { Episode as Row } from '@/server/generated/prisma/client';
+import { episodeReads, storeRescore } from '@/server/episodes/queries';
 import type { WorldView } from '@/server/episodes/types';
 import { rescoreOnCatalog, type Rescore } from './rescore';
 import { observationOf } from '@/server/models/transcript';
@@ -24,6 +18,7 @@ export type InspectorExtras = NonNullable<Awaited<ReturnType<ReturnType<typeof c
 const parse = <T>(s: string | null): T | null => (s === null ? null : (JSON.parse(s) as T));
 
 export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog) {
+  const reads = episodeReads(db);
   // One replay per episode gives the world after every turn; scrubbing then costs nothing.
   // A few episodes are kept (a 500-turn episode replays in seconds, its worlds are small).
   const worldCache = new Map<string, WorldView[]>();
@@ -31,7 +26,7 @@ export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog
   async function worldsOf(r: Row): Promise<WorldView[] | null> {
     const hit = worldCache.get(r.id);
     if (hit) return hit;
-    const actions = await episodeActions(db, r.id);
+    const actions = await reads.getActions(r.id);
     if (r.origin !== 'engine' && !actions.length) return null;
     const ep = createEpisode(configOfRow(r), getCatalog(r.catalogId));
     ep.reset();
@@ -49,7 +44,7 @@ export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog
   /** Imports stored with a pending re-score (large files) are re-scored when first opened. */
   async function rescoreNow(r: Row, recorded: RewardBreakdown | null): Promise<Rescore> {
     const config = { ...configOfRow(r), catalogId: r.catalogId };
-    const rs = rescoreOnCatalog(config, await episodeActions(db, r.id), getCatalog, recorded);
+    const rs = rescoreOnCatalog(config, await reads.getActions(r.id), getCatalog, recorded);
     const stored = { ...rs, breakdown: null };
     await storeRescore(db, r.id, stored);
     return stored;
@@ -57,16 +52,16 @@ export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog
 
   return {
     async extras(id: string, evs?: EpisodeEvent[]) {
-      const r = await episodeRow(db, id);
+      const r = await reads.getRow(id);
       if (!r) return null;
-      const all = evs ?? (await episodeEvents(db, id));
+      const all = evs ?? (await reads.events(id));
       const breakdown = parse<RewardBreakdown>(r.breakdown);
       const mistakes = mistakesOf(all, breakdown);
       const rs = parse<Rescore>(r.rescored);
       return {
         origin: r.origin,
         runLabel: r.runLabel ?? r.curriculumRunId,
-        goalRevealed: flag(r.goalRevealed) === true,
+        goalRevealed: r.goalRevealed,
         recorded: parse<{ reward: number | null; isCorrect: boolean | null; parts: unknown }>(r.recorded),
         rescored: rs?.method === 'pending' ? await rescoreNow(r, breakdown) : rs,
         mistakes,
@@ -82,9 +77,9 @@ export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog
      * reset) and the catalog are here (exact), else what the agent's tool calls showed of it.
      */
     async worldAt(id: string, turn: number) {
-      const r = await episodeRow(db, id);
+      const r = await reads.getRow(id);
       if (!r) return null;
-      const all = await episodeEvents(db, id);
+      const all = await reads.events(id);
       const stockChanges = stockChangesUpTo(all, turn);
       const fromLog = (note: string) => ({
         world: retrievedWorld(all.filter((e) => e.turn <= turn)),
@@ -109,11 +104,11 @@ export function createEpisodeData(db: SqlDb, getCatalog: (id: string) => Catalog
 
     /** What the agent saw before acting at `turn`, and the model's prompt when one was recorded. */
     async observationAt(id: string, turn: number, budgets: Observation['budgets']) {
-      const r = await episodeRow(db, id);
+      const r = await reads.getRow(id);
       if (!r) return null;
       const prompt = parse<Array<string | null>>(r.prompts)?.[turn - 1] ?? null;
       // the observation it acted on: what the previous turn's step answered
-      const before = (await episodeEvents(db, id)).filter((e) => e.turn === turn - 1);
+      const before = (await reads.events(id)).filter((e) => e.turn === turn - 1);
       const promptNote = prompt
         ? 'the prompt as recorded'
         : r.player.startsWith('model:') || r.origin === 'import:openai'

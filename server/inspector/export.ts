@@ -2,7 +2,7 @@
 // chat-format messages for supervised fine-tuning (one conversation per line).
 import { loadCatalog } from '@/server/catalogs';
 import { configOfRow } from '@/server/episodes/store';
-import { episodeActions, episodeEvents, episodeRow } from '@/server/episodes/queries';
+import { episodeReads } from '@/server/episodes/queries';
 import { deriveGoalData, goalDataIsDerived, readStoredGoal } from '@/server/episodes/stored-goal';
 import type { Catalog } from '@/server/engine/catalog/types';
 import type { EnvId, EpisodeEvent, RewardBreakdown } from '@/server/engine/types';
@@ -12,7 +12,6 @@ import type { ActionMode } from '@/server/models/connection';
 import type { ChatMessage } from '@/server/models/openai';
 import type { AxisValues } from '@/server/engine/difficulty';
 import type { SqlDb } from '@/server/db/sql';
-import { flag } from '@/server/db/dialect';
 import { FORMAT_NAME, FORMAT_VERSION, type EpisodeLine } from './format';
 import { toCollectRecord } from './openenv-collect';
 import { goalOpen } from './spoiler';
@@ -63,21 +62,22 @@ function transcriptOf(
  * (server/episodes/stored-goal.ts); the default is the app's catalog registry.
  */
 export function createExporter(db: SqlDb, catalogOf: (catalogId: string) => Promise<Catalog> = loadCatalog) {
+  const reads = episodeReads(db);
   /** One episode as a line object of the project's format, or null when the id is unknown. */
   async function episodeLine(id: string) {
-    const r = await episodeRow(db, id);
+    const r = await reads.getRow(id);
     if (!r) return null;
     // A trainer episode's goal is stored without its data (stored-goal.ts): derived here.
     const catalog = goalDataIsDerived(r.hiddenGoal) ? await catalogOf(r.catalogId) : null;
     const hiddenGoal = readStoredGoal(r.hiddenGoal, () =>
       deriveGoalData(configOfRow(r), () => catalog!, r.engineVersion),
     );
-    const [events, actions] = [await episodeEvents(db, id), await episodeActions(db, id)];
+    const [events, actions] = [await reads.events(id), await reads.getActions(id)];
     return {
       format: FORMAT_NAME,
       version: FORMAT_VERSION,
       id: r.id,
-      createdAt: new Date(Date.parse(r.createdAt)).toISOString(),
+      createdAt: r.createdAt.toISOString(),
       envId: r.envId,
       d: r.d,
       seed: r.seed,
@@ -87,16 +87,16 @@ export function createExporter(db: SqlDb, catalogOf: (catalogId: string) => Prom
       catalogId: r.catalogId,
       player: r.player,
       runLabel: r.runLabel ?? r.curriculumRunId,
-      goalRevealed: flag(r.goalRevealed) === true,
+      goalRevealed: r.goalRevealed,
       status: r.status,
       terminationReason: r.terminationReason,
       turn: r.turn,
       reward: r.reward,
-      isCorrect: flag(r.isCorrect),
+      isCorrect: r.isCorrect,
       breakdown: parse(r.breakdown) as RewardBreakdown | null,
       hiddenGoal,
       events,
-      actions,
+      actions: actions.map(({ format, raw, turn }) => ({ format, raw, turn })),
       prompts: parse(r.prompts),
       origin: r.origin,
       rewardRevision: r.rewardRevision,

@@ -8,7 +8,7 @@ import { ftsQuery } from '@/server/episodes/queries/search';
 import { exportJsonl } from './export';
 import { importFiles, REPLAY_NOW_LIMIT } from './import';
 import { createEpisodeData } from './episode-data';
-import { episodeEvents } from '@/server/episodes/queries';
+import { episodeReads } from '@/server/episodes/queries';
 import { createInspectorTestDb, getTestCatalog, TEST_CATALOG_ID, type InspectorTestDb } from './test/helpers';
 
 let db: InspectorTestDb;
@@ -354,7 +354,7 @@ describe('export and import', () => {
 describe('world at a turn', () => {
   it('replays the cart as it was after each turn', async () => {
     const data = createEpisodeData(db.store, getTestCatalog);
-    const events = await episodeEvents(db.store, ids.cartOracle);
+    const events = await episodeReads(db.store).events(ids.cartOracle);
     const last = events.reduce((m, e) => Math.max(m, e.turn), 0);
     const cartLines = async (t: number) =>
       ((await data.worldAt(ids.cartOracle, t))!.world as { cart: { lines: unknown[] } }).cart.lines.length;

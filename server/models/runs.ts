@@ -5,7 +5,7 @@
 // infrastructure failures are counted apart.
 
 import type { EnvId } from '@/server/engine';
-import { playedEpisodeRows } from '@/server/curriculum/episode-row';
+import { playedEpisodeRows } from '@/server/episodes/episode-row';
 import { episodeStatements } from '@/server/episodes/writer';
 import { MAX_EPISODE_BYTES, MAX_EPISODE_EVENTS, sqlDbOf } from '@/server/episodes/service';
 import { batchRunEpisodes } from '@/server/episodes/queries';
@@ -111,7 +111,7 @@ export function cancelStoredRun(id: string): boolean {
 
 /** Pass rate and mean reward per env × d over the run's scored episodes (run-play.ts cellStats). */
 export async function runStats(prisma: PrismaClient, runId: string): Promise<RunCellStats[]> {
-  const rows = await batchRunEpisodes(prisma, runId);
+  const rows = await batchRunEpisodes(sqlDbOf(prisma), runId);
   return cellStats(
     rows.map((r) => ({
       envId: r.envId,

@@ -1,14 +1,16 @@
-// The read side of the episode tables: the episode store's reads (Prisma), and those of the
-// inspector (replay, export, filter menus, spoiler guard, run comparison), the curriculum's run
-// view and the batch runs' statistics. They ask here instead of writing their own SELECTs, so
-// the tables have one owner (writes: writer.ts). The inspector's list, its filter and search
-// are list.ts, filter.ts and search.ts beside this.
+// The read side of the episode tables, one SQL statement per read, through the SQL layer
+// (server/db/sql.ts: SQLite or PostgreSQL, the connection the writer commits through): the
+// episode service's and the trainer API's reads, and those of the inspector (replay, export,
+// filter menus, spoiler guard, run comparison), the curriculum's run view and the batch runs'
+// statistics. They ask here instead of writing their own SELECTs, so the tables have one owner
+// (writes: writer.ts, and the few one-column updates below). The inspector's list, its filter
+// and search are list.ts, filter.ts and search.ts beside this.
 import type { EpisodeEvent } from '@/server/engine/types';
-import type { Episode as EpisodeRow, PrismaClient } from '@/server/generated/prisma/client';
+import type { Episode as EpisodeRow } from '@/server/generated/prisma/client';
 import type { EnvId, TerminationReason } from '@/server/engine/types';
 import type { EpisodeSummary, InfraFailure } from '../types';
 import type { SqlDb } from '@/server/db/sql';
-import { sqlFor } from '@/server/db/dialect';
+import { flag, sqlFor } from '@/server/db/dialect';
 import type { Where } from './filter';
 
 export interface StoredAction {
@@ -19,6 +21,10 @@ export interface StoredAction {
   actor: string | null;
   /** the client's idempotency key of the step (null: none sent) */
   stepKey: string | null;
+  /** the episode's event count after the step (null for steps stored before step keys existed) */
+  eventEnd: number | null;
+  /** JSON ModelTurnRecord of a model's turn (never a key) */
+  modelRecord: string | null;
 }
 
 export interface CustomerRewriteRow {
@@ -30,108 +36,122 @@ export interface CustomerRewriteRow {
   record: string | null;
 }
 
-/** The store's reads (Prisma): what re-scoring and replays need without writing. */
-export function episodeReads(prisma: PrismaClient) {
-  return {
-    /** The LLM customer's recorded messages (issue 9 item 8), by turn. */
-    async getRewrites(episodeId: string): Promise<CustomerRewriteRow[]> {
-      return prisma.customerRewrite.findMany({
-        where: { episodeId },
-        orderBy: { turn: 'asc' },
-        select: { turn: true, template: true, text: true, by: true, fallback: true, record: true },
-      });
+/** An Episode row as SQL returns it: timestamps as text, booleans as 0/1 on SQLite. */
+type SqlEpisodeRow = Omit<EpisodeRow, 'createdAt' | 'updatedAt' | 'revealedAt' | 'isCorrect' | 'goalRevealed'> & {
+  createdAt: string;
+  updatedAt: string;
+  revealedAt: string | null;
+  isCorrect: number | boolean | null;
+  goalRevealed: number | boolean;
+};
+
+/** The row in the app's types (the ones Prisma's client gives): Dates and booleans. */
+const episodeOf = (r: SqlEpisodeRow): EpisodeRow => ({
+  ...r,
+  createdAt: new Date(r.createdAt),
+  updatedAt: new Date(r.updatedAt),
+  revealedAt: r.revealedAt === null ? null : new Date(r.revealedAt),
+  isCorrect: flag(r.isCorrect),
+  goalRevealed: flag(r.goalRevealed) === true,
+});
+
+const SELECT_EPISODE = 'SELECT * FROM "Episode"';
+
+/** Reads of one episode and its rows, and the single-column updates the service makes between steps. */
+export function episodeReads(db: SqlDb) {
+  const rows = async (where: string, args: unknown[]) =>
+    (await db.all<SqlEpisodeRow>(`${SELECT_EPISODE} ${where}`, args)).map(episodeOf);
+  /** Sets columns of one row; Prisma's @updatedAt is kept here by hand. */
+  const update = (id: string, set: string, args: unknown[], extra = '') =>
+    db.run(`UPDATE "Episode" SET ${set}, "updatedAt" = ? WHERE "id" = ?${extra}`, [
+      ...args,
+      db.timestamp(new Date()),
+      id,
+    ]);
+
+  const reads = {
+    async getRow(id: string): Promise<EpisodeRow | null> {
+      return (await rows('WHERE "id" = ?', [id]))[0] ?? null;
     },
+
+    /** The events as stored (JSON text): a rebuild and a re-score compare them byte for byte. */
+    getEvents: (id: string) =>
+      db.all<{ seq: number; payload: string }>(
+        'SELECT "seq", "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"',
+        [id],
+      ),
+
+    /** The events, parsed. */
+    async events(id: string): Promise<EpisodeEvent[]> {
+      return (await reads.getEvents(id)).map((e) => JSON.parse(e.payload) as EpisodeEvent);
+    },
+
+    /** Every action with who took it, its step key and result end, and a model's turn record. */
+    getActions: (id: string) =>
+      db.all<StoredAction>(
+        `SELECT "seq", "turn", "format", "raw", "actor", "stepKey", "eventEnd", "modelRecord"
+         FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"`,
+        [id],
+      ),
+
+    /** The LLM customer's recorded messages (issue 9 item 8), by turn. */
+    getRewrites: (episodeId: string) =>
+      db.all<CustomerRewriteRow>(
+        'SELECT "turn", "template", "text", "by", "fallback", "record" FROM "CustomerRewrite" WHERE "episodeId" = ? ORDER BY "turn"',
+        [episodeId],
+      ),
 
     /** The action stored under this step key, if any (idempotent retries). */
     async findStep(episodeId: string, stepKey: string): Promise<{ eventEnd: number | null } | null> {
-      return prisma.episodeAction.findUnique({
-        where: { episodeId_stepKey: { episodeId, stepKey } },
-        select: { eventEnd: true },
-      });
-    },
-
-    /** Marks the goal as revealed (once; the first time is kept). */
-    async markRevealed(id: string): Promise<void> {
-      await prisma.episode.updateMany({ where: { id, revealedAt: null }, data: { revealedAt: new Date() } });
-    },
-
-    async getRow(id: string): Promise<EpisodeRow | null> {
-      return prisma.episode.findUnique({ where: { id } });
-    },
-
-    async getEvents(id: string): Promise<Array<{ seq: number; payload: string }>> {
-      return prisma.episodeEvent.findMany({
-        where: { episodeId: id },
-        orderBy: { seq: 'asc' },
-        select: { seq: true, payload: true },
-      });
-    },
-
-    async getActions(id: string): Promise<StoredAction[]> {
-      const rows = await prisma.episodeAction.findMany({
-        where: { episodeId: id },
-        orderBy: { seq: 'asc' },
-        select: { seq: true, turn: true, format: true, raw: true, actor: true, stepKey: true },
-      });
-      return rows.map((r) => ({ ...r, format: r.format === 'json' ? 'json' : 'text' }));
-    },
-
-    /** Model turn records (JSON) by action seq, for the replay's "what the agent saw / what the model said". */
-    async getModelRecords(
-      id: string,
-    ): Promise<Array<{ seq: number; actor: string | null; modelRecord: string | null }>> {
-      return prisma.episodeAction.findMany({
-        where: { episodeId: id },
-        orderBy: { seq: 'asc' },
-        select: { seq: true, actor: true, modelRecord: true },
-      });
-    },
-
-    /** eventEnd of each action (null for steps stored before step keys existed). */
-    async getActionEnds(id: string): Promise<Array<number | null>> {
-      const rows = await prisma.episodeAction.findMany({
-        where: { episodeId: id },
-        orderBy: { seq: 'asc' },
-        select: { eventEnd: true },
-      });
-      return rows.map((r) => r.eventEnd);
-    },
-
-    async family(row: EpisodeRow): Promise<{ parent: EpisodeSummary | null; forks: EpisodeSummary[] }> {
-      const [parent, forks] = await Promise.all([
-        row.parentId ? prisma.episode.findUnique({ where: { id: row.parentId } }) : null,
-        prisma.episode.findMany({ where: { parentId: row.id }, orderBy: { createdAt: 'asc' }, take: 100 }),
-      ]);
-      return { parent: parent ? toSummary(parent) : null, forks: forks.map(toSummary) };
-    },
-
-    /** The player derived from the turns' actors (server/episodes/provenance.ts). */
-    async setPlayer(id: string, player: string): Promise<void> {
-      await prisma.episode.update({ where: { id }, data: { player } });
-    },
-
-    async setInfraError(id: string, infra: string | null): Promise<void> {
-      await prisma.episode.update({ where: { id }, data: { infraError: infra } });
+      const sql = 'SELECT "eventEnd" FROM "EpisodeAction" WHERE "episodeId" = ? AND "stepKey" = ?';
+      return (await db.get<{ eventEnd: number | null }>(sql, [episodeId, stepKey])) ?? null;
     },
 
     /** How many events the row says the episode has (null: no such episode). */
     async eventCount(id: string): Promise<number | null> {
-      const row = await prisma.episode.findUnique({ where: { id }, select: { eventCount: true } });
-      return row?.eventCount ?? null;
+      const r = await db.get<{ eventCount: number }>('SELECT "eventCount" FROM "Episode" WHERE "id" = ?', [id]);
+      return r?.eventCount ?? null;
     },
 
-    /** Newest first; `cursor` is the id of the last episode of the previous page. */
+    async family(row: EpisodeRow): Promise<{ parent: EpisodeSummary | null; forks: EpisodeSummary[] }> {
+      const [parent, forks] = await Promise.all([
+        row.parentId ? reads.getRow(row.parentId) : null,
+        rows('WHERE "parentId" = ? ORDER BY "createdAt" LIMIT 100', [row.id]),
+      ]);
+      return { parent: parent ? toSummary(parent) : null, forks: forks.map(toSummary) };
+    },
+
+    /** Newest first; `cursor` is the id of the last episode of the previous page (unknown: an empty page). */
     async list({ cursor, limit }: { cursor?: string | null; limit: number }) {
-      const rows = await prisma.episode.findMany({
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        take: limit + 1,
-        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
-      });
-      const page = rows.slice(0, limit);
-      return { items: page.map(toSummary), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
+      const after = cursor
+        ? 'WHERE ("createdAt", "id") < (SELECT "createdAt", "id" FROM "Episode" WHERE "id" = ?)'
+        : '';
+      const found = await rows(`${after} ORDER BY "createdAt" DESC, "id" DESC LIMIT ?`, [
+        ...(cursor ? [cursor] : []),
+        limit + 1,
+      ]);
+      const page = found.slice(0, limit);
+      return { items: page.map(toSummary), nextCursor: found.length > limit ? page[page.length - 1].id : null };
+    },
+
+    /** Marks the goal as revealed (once; the first time is kept). */
+    async markRevealed(id: string): Promise<void> {
+      await update(id, '"revealedAt" = ?', [db.timestamp(new Date())], ' AND "revealedAt" IS NULL');
+    },
+
+    /** The player derived from the turns' actors (server/episodes/provenance.ts). */
+    async setPlayer(id: string, player: string): Promise<void> {
+      await update(id, '"player" = ?', [player]);
+    },
+
+    async setInfraError(id: string, infra: string | null): Promise<void> {
+      await update(id, '"infraError" = ?', [infra]);
     },
   };
+  return reads;
 }
+
+export type EpisodeReads = ReturnType<typeof episodeReads>;
 
 export function toSummary(row: EpisodeRow): EpisodeSummary {
   return {
@@ -157,57 +177,8 @@ export function toSummary(row: EpisodeRow): EpisodeSummary {
   };
 }
 
-/** An Episode row as SQL returns it (JSON columns as text; booleans as 0/1 on SQLite). */
-export interface StoredEpisodeRow {
-  id: string;
-  createdAt: string;
-  envId: string;
-  d: number;
-  seed: number;
-  axisOverrides: string;
-  axes: string;
-  weights: string | null;
-  journeyEnvs: string | null;
-  catalogId: string;
-  status: string;
-  terminationReason: string | null;
-  reward: number | null;
-  isCorrect: number | boolean | null;
-  breakdown: string | null;
-  turn: number;
-  player: string;
-  hiddenGoal: string;
-  goalRevealed: number | boolean;
-  revealedAt: unknown;
-  origin: string;
-  rewardRevision: number;
-  engineVersion: number;
-  runLabel: string | null;
-  curriculumRunId: string | null;
-  recorded: string | null;
-  rescored: string | null;
-  prompts: string | null;
-}
-
-export const episodeRow = (db: SqlDb, id: string) =>
-  db.get<StoredEpisodeRow>('SELECT * FROM "Episode" WHERE "id" = ?', [id]);
-
 export const episodeExists = async (db: SqlDb, id: string) =>
   (await db.get('SELECT 1 AS "one" FROM "Episode" WHERE "id" = ?', [id])) !== undefined;
-
-export async function episodeEvents(db: SqlDb, id: string): Promise<EpisodeEvent[]> {
-  const rows = await db.all<{ payload: string }>(
-    'SELECT "payload" FROM "EpisodeEvent" WHERE "episodeId" = ? ORDER BY "seq"',
-    [id],
-  );
-  return rows.map((e) => JSON.parse(e.payload) as EpisodeEvent);
-}
-
-export const episodeActions = (db: SqlDb, id: string) =>
-  db.all<{ format: string; raw: string; turn: number }>(
-    'SELECT "format", "raw", "turn" FROM "EpisodeAction" WHERE "episodeId" = ? ORDER BY "seq"',
-    [id],
-  );
 
 /** An import's deferred re-score, stored when the replay first opens the episode. */
 export const storeRescore = (db: SqlDb, id: string, rescored: unknown) =>
@@ -286,29 +257,36 @@ export async function pairedTasks(db: SqlDb, A: Where, B: Where) {
 }
 
 /** A batch run's episodes, for its per-cell statistics. */
-export const batchRunEpisodes = (prisma: PrismaClient, runId: string) =>
-  prisma.episode.findMany({
-    where: { runId },
-    select: { envId: true, d: true, status: true, breakdown: true, isCorrect: true, infraError: true },
-  });
+export async function batchRunEpisodes(db: SqlDb, runId: string) {
+  const rows = await db.all<{
+    envId: string;
+    d: number;
+    status: string;
+    breakdown: string | null;
+    isCorrect: unknown;
+    infraError: string | null;
+  }>('SELECT "envId", "d", "status", "breakdown", "isCorrect", "infraError" FROM "Episode" WHERE "runId" = ?', [runId]);
+  return rows.map((r) => ({ ...r, isCorrect: flag(r.isCorrect) }));
+}
 
 /** A curriculum run's finished episodes in the order played (its outcome curve). */
-export const curriculumOutcomeRows = (prisma: PrismaClient, runId: string) =>
-  prisma.episode.findMany({
-    where: { curriculumRunId: runId, status: 'done', infraError: null },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    select: { reward: true, isCorrect: true },
-  });
+export async function curriculumOutcomeRows(db: SqlDb, runId: string) {
+  const rows = await db.all<{ reward: number | null; isCorrect: unknown }>(
+    `SELECT "reward", "isCorrect" FROM "Episode" WHERE "curriculumRunId" = ? AND "status" = 'done' AND "infraError" IS NULL
+     ORDER BY "createdAt", "id"`,
+    [runId],
+  );
+  return rows.map((r) => ({ reward: r.reward, isCorrect: flag(r.isCorrect) }));
+}
 
 /** A curriculum run's newest episodes and how many it has. */
-export async function curriculumRecentEpisodes(prisma: PrismaClient, runId: string, limit: number) {
-  const [rows, total] = await Promise.all([
-    prisma.episode.findMany({
-      where: { curriculumRunId: runId },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: limit,
-    }),
-    prisma.episode.count({ where: { curriculumRunId: runId } }),
+export async function curriculumRecentEpisodes(db: SqlDb, runId: string, limit: number) {
+  const [rows, count] = await Promise.all([
+    db.all<SqlEpisodeRow>(
+      `${SELECT_EPISODE} WHERE "curriculumRunId" = ? ORDER BY "createdAt" DESC, "id" DESC LIMIT ?`,
+      [runId, limit],
+    ),
+    db.get<{ n: number }>('SELECT COUNT(*) AS "n" FROM "Episode" WHERE "curriculumRunId" = ?', [runId]),
   ]);
-  return { items: rows.map(toSummary), total };
+  return { items: rows.map((r) => toSummary(episodeOf(r))), total: count?.n ?? 0 };
 }
