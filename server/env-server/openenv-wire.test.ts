@@ -1,6 +1,6 @@
 // The wire's answers (openenv-wire.ts): the tool specs once per episode, in the reset's answer.
 import { describe, expect, it } from 'vitest';
-import { listEnvs, type EnvId } from '@/server/engine';
+import { listEnvs, toolSpecsFor, type EnvId } from '@/server/engine';
 import { wireReset, wireStep } from './openenv-wire';
 import { wireResultSchema } from './schemas';
 import { makeService, oracleRun } from './test/helpers';
@@ -39,6 +39,13 @@ describe('the tools on the wire', () => {
     expect(Object.keys(sent)).toEqual([...Object.keys(rest), 'metadata']);
     expect(sent.toolResults).toEqual(JSON.parse(JSON.stringify(step.observation.toolResults)));
     expect(sent.metadata).toEqual({ episode_id: live.id, termination: null, reward_parts: null });
+  });
+
+  it('lists the engine’s own frozen tool specs (no copy kept or made here), equal to a caller’s copy', () => {
+    const { response } = makeService().reset({ env: 'JOURNEY', d: 12, seed: 3 });
+    const tools = wireReset(response, 'simulation').observation.tools!;
+    expect(tools.every((t) => Object.isFrozen(t) && Object.isFrozen(t.parameters))).toBe(true);
+    expect(tools).toEqual(toolSpecsFor('JOURNEY'));
   });
 
   it('leaves the seed out of a production reset’s answer', () => {

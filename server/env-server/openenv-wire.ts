@@ -8,7 +8,10 @@
 import type { z } from 'zod';
 import type { ServerMode } from './config';
 import type { agentStateSchema, rewardPartsSchema, wireMetadataSchema } from './schemas';
-import { toolSpecsFor, type StepResult, type ToolSpec } from '@/server/engine';
+import type { StepResult, ToolSpec } from '@/server/engine';
+import { getEnv } from '@/server/engine/envs/registry';
+import { getTool } from '@/server/engine/tools';
+import { toolSpec } from '@/server/engine/tools/registry';
 import type { LiveEpisode } from '@/server/episodes/live';
 
 /** What GET /state answers for an episode's capability token (the admin token adds the goal, simulation mode only). */
@@ -67,13 +70,8 @@ export interface WireResult {
   done: boolean;
 }
 
-const toolSpecs = new Map<string, readonly ToolSpec[]>();
-/** An env's tool specs, the ones its episodes' observations carry: one copy per env and process. */
-function toolsOf(envId: string): readonly ToolSpec[] {
-  let specs = toolSpecs.get(envId);
-  if (!specs) toolSpecs.set(envId, (specs = toolSpecsFor(envId)));
-  return specs;
-}
+/** An env's tool specs: the engine's frozen ones, which its episodes' observations carry (no copy). */
+const toolsOf = (envId: string): readonly ToolSpec[] => getEnv(envId).tools.map((name) => toolSpec(getTool(name)));
 
 /**
  * One object per answer. An episode's tools never change (JOURNEY's are every sub-task's from
